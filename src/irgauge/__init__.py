@@ -1,0 +1,40 @@
+"""irgauge: evaluate ranked retrieval and QA runs, and evaluate the evaluation metrics.
+
+The public names below are imported lazily so that ``import irgauge`` (and the CLI)
+starts fast; heavy modules load on first use.
+"""
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+__version__ = "0.1.0"
+
+# public name -> module that defines it
+_LAZY = {
+    "evaluate": "irgauge.evaluate",
+    "EvalResult": "irgauge.evaluate",
+    "read_qrels": "irgauge.io.qrels",
+    "read_run": "irgauge.io.runs",
+    "Qrels": "irgauge.collection",
+    "Run": "irgauge.collection",
+    "parse_measure": "irgauge.measures",
+    "list_measures": "irgauge.measures",
+    "InputError": "irgauge.errors",
+    "MeasureError": "irgauge.errors",
+}
+
+__all__ = sorted(_LAZY) + ["__version__"]
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'irgauge' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return __all__

@@ -1,0 +1,5 @@
+import sys
+
+from irgauge.cli import main
+
+sys.exit(main())

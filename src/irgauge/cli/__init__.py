@@ -1,0 +1,51 @@
+"""Command-line interface: a thin layer over the Python API.
+
+Each sub-command lives in a module ``cmd_<name>.py`` of this package that defines
+``register(subparsers)``; the module adds its parser and sets ``func`` to the
+function that runs it. Modules import heavy dependencies inside that function so
+that ``irgauge --help`` and ``irgauge eval`` start fast.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import pkgutil
+import sys
+from typing import List, Optional
+
+from irgauge import __version__
+from irgauge.errors import InputError, MeasureError
+
+EXIT_BAD_INPUT = 2
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="irgauge",
+        description="Evaluate retrieval runs and the evaluation metrics themselves.",
+    )
+    parser.add_argument("--version", action="version", version=f"irgauge {__version__}")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
+        if info.name.startswith("cmd_"):
+            importlib.import_module(f"{__name__}.{info.name}").register(subparsers)
+    return parser
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return EXIT_BAD_INPUT
+    try:
+        return int(args.func(args) or 0)
+    except (InputError, MeasureError) as err:
+        print(f"irgauge: error: {err}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

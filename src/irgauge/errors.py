@@ -1,0 +1,27 @@
+"""Errors raised for bad input: each names the file, the line and the problem."""
+from __future__ import annotations
+
+from typing import Optional
+
+
+class InputError(ValueError):
+    """Bad input data. The CLI prints it and exits with status 2."""
+
+    def __init__(self, problem: str, path: Optional[str] = None, line: Optional[int] = None):
+        self.problem = problem
+        self.path = path
+        self.line = line
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        where = ""
+        if self.path is not None:
+            where = f"{self.path}:"
+            if self.line is not None:
+                where += f"{self.line}:"
+            where += " "
+        return f"{where}{self.problem}"
+
+
+class MeasureError(ValueError):
+    """An unknown measure name or a bad measure parameter."""

@@ -1,0 +1,1 @@
+"""Rendering results: text tables, TSV, JSON, figures and HTML."""

@@ -1,0 +1,62 @@
+"""Render a tidy result table with its metadata as table, TSV or JSON text.
+
+Every output carries the conventions used: TSV as ``# key: value`` lines before the
+header, JSON as a ``metadata`` object, the text table as a header block.
+"""
+from __future__ import annotations
+
+import json
+import math
+from typing import Any, Dict, Mapping
+
+import pandas as pd
+
+FORMATS = ("table", "tsv", "json")
+
+
+def _format_value(value: Any, digits: int) -> str:
+    if isinstance(value, float):
+        if math.isnan(value):
+            return "nan"
+        return f"{value:.{digits}f}"
+    return str(value)
+
+
+def metadata_lines(metadata: Mapping[str, Any]) -> str:
+    return "".join(f"# {key}: {_json_scalar(value)}\n" for key, value in metadata.items())
+
+
+def _json_scalar(value: Any) -> str:
+    if isinstance(value, str):
+        return value
+    return json.dumps(value, default=str)
+
+
+def render(frame: pd.DataFrame, fmt: str, metadata: Mapping[str, Any], digits: int = 4) -> str:
+    """Render ``frame`` in ``fmt`` (one of FORMATS) with ``metadata``."""
+    if fmt == "tsv":
+        body = frame.to_csv(sep="\t", index=False, float_format=f"%.{max(digits, 6)}g"
+                            if digits < 0 else None)
+        return metadata_lines(metadata) + body
+    if fmt == "json":
+        records = json.loads(frame.to_json(orient="records", double_precision=15))
+        return json.dumps({"metadata": dict(metadata), "results": records},
+                          indent=2, default=str) + "\n"
+    if fmt == "table":
+        cells = [[_format_value(v, digits) for v in row] for row in frame.itertuples(index=False)]
+        header = [str(c) for c in frame.columns]
+        widths = [max([len(header[i])] + [len(r[i]) for r in cells]) for i in range(len(header))]
+        numeric = [pd.api.types.is_numeric_dtype(frame[c]) for c in frame.columns]
+
+        def line(row):
+            return "  ".join(v.rjust(w) if num else v.ljust(w)
+                             for v, w, num in zip(row, widths, numeric)).rstrip()
+
+        out = [metadata_lines(metadata), line(header), line(["-" * w for w in widths])]
+        out += [line(r) for r in cells]
+        return "\n".join(out) + "\n"
+    raise ValueError(f"unknown format {fmt!r}; choose from {', '.join(FORMATS)}")
+
+
+def dumps_metadata(metadata: Dict[str, Any]) -> str:
+    return json.dumps(metadata, indent=2, default=str)
