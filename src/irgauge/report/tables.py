@@ -35,8 +35,7 @@ def _json_scalar(value: Any) -> str:
 def render(frame: pd.DataFrame, fmt: str, metadata: Mapping[str, Any], digits: int = 4) -> str:
     """Render ``frame`` in ``fmt`` (one of FORMATS) with ``metadata``."""
     if fmt == "tsv":
-        body = frame.to_csv(sep="\t", index=False, float_format=f"%.{max(digits, 6)}g"
-                            if digits < 0 else None)
+        body = frame.to_csv(sep="\t", index=False)
         return metadata_lines(metadata) + body
     if fmt == "json":
         records = json.loads(frame.to_json(orient="records", double_precision=15))
