@@ -22,6 +22,9 @@ _LAZY = {
     "list_measures": "irgauge.measures",
     "InputError": "irgauge.errors",
     "MeasureError": "irgauge.errors",
+    "simulate_collection": "irgauge.simulate",
+    "write_collection": "irgauge.simulate",
+    "sample_paths": "irgauge.simulate",
 }
 
 __all__ = sorted(_LAZY) + ["__version__"]

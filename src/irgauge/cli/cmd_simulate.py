@@ -1,0 +1,87 @@
+"""``irgauge simulate``: write a synthetic test collection (qrels, runs, manifest) to a folder."""
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser(
+        "simulate",
+        help="generate a synthetic test collection (graded qrels by pooling, runs of graded quality)",
+        description=(
+            "Generate a synthetic test collection and write DIR/qrels.txt (TREC qrels), "
+            "DIR/runs/<name>.run (TREC runs) and DIR/manifest.json (every parameter, the seed "
+            "and summary figures). The same parameters and seed give the same files."
+        ),
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+    )
+    p.add_argument("--out", required=True, metavar="DIR", help="folder to write into")
+    p.add_argument("--topics", type=int, default=50, help="number of topics")
+    p.add_argument("--runs", type=int, default=20, help="number of runs")
+    p.add_argument("--depth", type=int, default=1000, help="documents per run and topic")
+    p.add_argument("--pool-depth", type=int, default=100,
+                   help="documents ranked this high by any run are judged")
+    p.add_argument("--judged-per-topic", type=int, default=None, metavar="N",
+                   help="judge N documents per topic (by best rank over the runs) instead of "
+                        "pooling to a fixed depth")
+    p.add_argument("--docs-per-topic", type=int, default=None, metavar="N",
+                   help="documents per topic in the collection (default 2 x depth)")
+    p.add_argument("--rel-median", type=float, default=30.0,
+                   help="median number of relevant documents per topic (log-normal)")
+    p.add_argument("--rel-spread", type=float, default=1.0,
+                   help="log-normal spread of the number of relevant documents")
+    p.add_argument("--level-probs", default="0.6:0.3:0.1", metavar="P1:P2:...",
+                   help="probabilities of relevance levels 1, 2, 3, ... among relevant documents")
+    p.add_argument("--quality", default="0.2:1.8", metavar="LO:HI",
+                   help="range of run effectiveness")
+    p.add_argument("--topic-noise", type=float, default=0.5,
+                   help="per-topic noise of a run's effectiveness (sd)")
+    p.add_argument("--tie-fraction", type=float, default=0.25,
+                   help="share of runs whose scores are rounded, producing ties")
+    p.add_argument("--tie-decimals", type=int, default=1,
+                   help="decimals kept in the scores of tied runs")
+    p.add_argument("--seed", type=int, default=0, help="random seed")
+    p.add_argument("--overwrite", action="store_true",
+                   help="replace a collection already in DIR")
+    p.set_defaults(func=run)
+
+
+def _floats(text: str, option: str):
+    from irgauge.errors import InputError
+
+    try:
+        return [float(x) for x in text.split(":")]
+    except ValueError:
+        raise InputError(f"{option}: expected numbers separated by ':', got {text!r}") from None
+
+
+def run(args: argparse.Namespace) -> int:
+    # numpy/pandas load here, not at import, so that `irgauge --help` stays fast.
+    from irgauge.errors import InputError
+    from irgauge.simulate import simulate_collection, write_collection
+
+    quality = _floats(args.quality, "--quality")
+    if len(quality) != 2:
+        raise InputError(f"--quality: expected LO:HI, got {args.quality!r}")
+    try:
+        collection = simulate_collection(
+            args.topics, args.runs, args.depth, args.seed,
+            pool_depth=args.pool_depth, judged_per_topic=args.judged_per_topic,
+            docs_per_topic=args.docs_per_topic, rel_median=args.rel_median,
+            rel_spread=args.rel_spread, level_probs=_floats(args.level_probs, "--level-probs"),
+            quality_range=tuple(quality), topic_noise=args.topic_noise,
+            tie_fraction=args.tie_fraction, tie_decimals=args.tie_decimals,
+        )
+        manifest = write_collection(collection, args.out, overwrite=args.overwrite)
+    except (ValueError, FileExistsError) as err:
+        raise InputError(str(err)) from None
+    stats = manifest["stats"]
+    print(
+        f"wrote {args.out}: {stats['topics']} topics, {stats['runs']} runs, "
+        f"judged per topic {stats['judged_per_topic']['mean']:g} (mean), "
+        f"relevant per topic {stats['relevant_per_topic']['min']}.."
+        f"{stats['relevant_per_topic']['max']}",
+        file=sys.stderr,
+    )
+    return 0
