@@ -1,0 +1,165 @@
+"""Rank correlation between system rankings (seed 002; Yilmaz et al. 2008; Urbano & Marrero 2017).
+
+For score vectors x (reference) and y (estimate) over n systems, with s(.) the sign and
+nn = n(n-1)/2 pairs:
+
+* Kendall tau_a = sum_{i<j} s(x_i - x_j) s(y_i - y_j) / nn
+* Kendall tau_b = the same sum / sqrt((nn - t_x)(nn - t_y)), t_. = tied pairs in x, in y
+* tau_AP (higher ranks weigh more), rank positions taken in decreasing order of y:
+  with p_i = 1 + #{j : y_j > y_i} and c_i = #{j : y_j > y_i and x_j > x_i},
+
+      tau_AP   = 2/(n-1) * sum_{i : p_i > 1} c_i / (p_i - 1) - 1             (no ties)
+      tau_AP_a = 2/(n-1) * sum_i [ c_i * (1/t_i) sum_{k=1..t_i} 1/(p_i + k - 2)
+                                   + 1/(2 t_i) sum_{k=1..t_i-1} k / (p_i + k - 1) ] - 1
+                 with t_i the size of i's tie group in y (ties in y as the average over
+                 the orderings of each tie group; equals tau_AP without ties)
+      tau_AP_b = (a(x, y) + a(y, x)) / 2,  a(x, y) = 2/|T| * sum_{i in T} c_i / (p_i - 1) - 1
+                 over T = {i : p_i > 1} (ties in both rankings)
+
+The significance threshold of tau for n systems at level alpha (two-sided, normal
+approximation): z_{1-alpha/2} * sqrt(2(2n + 5) / (9 n (n - 1))).
+Differences within 1e-12 count as ties so that equal means are not split by rounding.
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+import numpy as np
+
+from irgauge.meta.result import MetaResult, check_matrices
+from irgauge.stats.resampling import TIE_TOLERANCE, chunks, pair_index
+
+VARIANTS = ("a", "b")
+
+
+def _signs(values: np.ndarray, i: np.ndarray, j: np.ndarray) -> np.ndarray:
+    d = values[..., i] - values[..., j]
+    return np.where(np.abs(d) <= TIE_TOLERANCE, 0, np.sign(d)).astype(np.int8)
+
+
+def kendall_tau_rows(a: np.ndarray, b: np.ndarray, variant: str = "b") -> np.ndarray:
+    """Kendall's tau between rows of ``a`` and ``b`` (trials x systems), one value per row."""
+    if variant not in VARIANTS:
+        raise ValueError(f"unknown tau variant {variant!r}; choose from a, b")
+    a = np.atleast_2d(a)
+    b = np.atleast_2d(b)
+    i, j = pair_index(a.shape[1])
+    nn = len(i)
+    out = np.empty(len(a))
+    for part in chunks(len(a), nn):
+        sa, sb = _signs(a[part], i, j), _signs(b[part], i, j)
+        num = np.einsum("tp,tp->t", sa, sb, dtype=np.int64).astype(float)
+        if variant == "a":
+            out[part] = num / nn
+        else:
+            ta = (sa == 0).sum(axis=1)
+            tb = (sb == 0).sum(axis=1)
+            with np.errstate(invalid="ignore", divide="ignore"):
+                out[part] = num / np.sqrt((nn - ta) * (nn - tb).astype(float))
+    return out
+
+
+def kendall_tau(x, y, variant: str = "b") -> float:
+    """Kendall's tau (variant a or b) between score vectors x and y."""
+    return float(kendall_tau_rows(np.asarray(x, float)[None], np.asarray(y, float)[None],
+                                  variant)[0])
+
+
+def _above(v: np.ndarray) -> np.ndarray:
+    """above[i, j] = v_j > v_i (beyond rounding)."""
+    return (v[None, :] - v[:, None]) > TIE_TOLERANCE
+
+
+def _ap_parts(x: np.ndarray, y: np.ndarray):
+    x = np.asarray(x, float)
+    y = np.asarray(y, float)
+    if x.shape != y.shape or x.ndim != 1 or len(x) < 2:
+        raise ValueError("x and y must be 1-d, of equal length >= 2")
+    above_y = _above(y)
+    p = 1 + above_y.sum(axis=1)
+    c = (above_y & _above(x)).sum(axis=1)
+    tied = (np.abs(y[None, :] - y[:, None]) <= TIE_TOLERANCE).sum(axis=1)
+    return p, c, tied
+
+
+def tau_ap_a(x, y) -> float:
+    """tau_AP of ranking y against reference x, ties in y averaged (Urbano & Marrero)."""
+    p, c, t = _ap_parts(x, y)
+    n = len(p)
+    total = 0.0
+    for pi, ci, ti in zip(p, c, t):  # O(n) loop over systems, not pairs or samples
+        k = np.arange(1, ti + 1)
+        if pi > 1:
+            total += ci * np.sum(1.0 / (pi + k - 2)) / ti
+        total += np.sum(k[:-1] / (pi + k[:-1] - 1)) / (2 * ti)
+    return float(2.0 / (n - 1) * total - 1)
+
+
+def tau_ap(x, y) -> float:
+    """Yilmaz et al.'s tau_AP of ranking y against reference x (= tau_AP_a without ties)."""
+    return tau_ap_a(x, y)
+
+
+def _tau_ap_b_asym(x, y) -> float:
+    p, c, _ = _ap_parts(x, y)
+    top = p > 1
+    return float(2.0 / top.sum() * np.sum(c[top] / (p[top] - 1)) - 1)
+
+
+def tau_ap_b(x, y) -> float:
+    """Symmetric tau_AP_b for rankings with ties in both (Urbano & Marrero)."""
+    return (_tau_ap_b_asym(x, y) + _tau_ap_b_asym(y, x)) / 2
+
+
+def tau_threshold(n_systems: int, alpha: float = 0.05) -> float:
+    """Two-sided significance threshold of Kendall's tau for ``n_systems`` (normal approx.)."""
+    from scipy.stats import norm
+
+    n = n_systems
+    return float(norm.ppf(1 - alpha / 2) * np.sqrt(2 * (2 * n + 5) / (9 * n * (n - 1))))
+
+
+def rank_correlations(matrices, variant: str = "b", alpha: float = 0.05) -> MetaResult:
+    """Kendall tau and tau_AP between the mean-score rankings of every pair of measures.
+
+    Table: one row per ordered pair (measure_a = reference, measure_b = estimate) with tau
+    (symmetric), tau_AP_a of b against a, and tau_AP_b; ``parameters['threshold']`` is the
+    significance threshold for the number of systems; ``details['matrix']`` the tau table.
+    """
+    import pandas as pd
+
+    names, systems, topics, stacked = check_matrices(matrices)
+    means = stacked.mean(axis=2)
+    rows = []
+    for a, name_a in enumerate(names):
+        for b, name_b in enumerate(names):
+            rows.append({"measure_a": name_a, "measure_b": name_b,
+                         "tau": kendall_tau(means[a], means[b], variant),
+                         "tau_ap": tau_ap_a(means[a], means[b]),
+                         "tau_ap_b": tau_ap_b(means[a], means[b])})
+    table = pd.DataFrame(rows)
+    square = table.pivot(index="measure_a", columns="measure_b", values="tau")
+    square = square.loc[names, names]
+    parameters = {"variant": variant, "alpha": alpha, "measures": names,
+                  "threshold": tau_threshold(len(systems), alpha)}
+    return MetaResult("rank_correlation", table, parameters, systems, topics,
+                      {"matrix": square})
+
+
+def correlation_curves(reference, conditions, variant: str = "b") -> "object":
+    """tau between each measure's ranking on ``reference`` and on each condition.
+
+    ``conditions`` maps a label (e.g. the reduced-qrels rate j) to ``{measure: ScoreMatrix}``.
+    Returns a DataFrame (measure, condition, tau) for one curve per measure.
+    """
+    import pandas as pd
+
+    rows = []
+    for label, matrices in conditions.items():
+        for name, ref in reference.items():
+            if name not in matrices:
+                continue
+            other = matrices[name].take_systems(ref.systems)
+            rows.append({"measure": name, "condition": label,
+                         "tau": kendall_tau(ref.means(), other.means(), variant)})
+    return pd.DataFrame(rows)

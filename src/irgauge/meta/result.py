@@ -1,0 +1,55 @@
+"""Common shape of meta-evaluation results: tables plus everything needed to reproduce them."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Dict, List
+
+from irgauge.errors import InputError
+
+
+@dataclass(frozen=True)
+class MetaResult:
+    """``table``: the main result (pandas DataFrame); ``details``: further named tables;
+    ``parameters``: seed and every parameter; ``systems``/``topics``: what was used."""
+
+    method: str
+    table: Any
+    parameters: Dict[str, Any]
+    systems: List[str]
+    topics: List[str]
+    details: Dict[str, Any] = field(default_factory=dict)
+
+    def metadata(self) -> Dict[str, Any]:
+        """Flat metadata for :func:`irgauge.report.tables.render`."""
+        meta = {"method": self.method}
+        meta.update(self.parameters)
+        meta["n_systems"] = len(self.systems)
+        meta["n_topics"] = len(self.topics)
+        meta["systems"] = list(self.systems)
+        meta["topics"] = list(self.topics)
+        return meta
+
+
+def check_matrices(matrices) -> tuple:
+    """Validate ``{measure: ScoreMatrix}`` (aligned, >= 2 systems); return (names, systems,
+    topics, stacked values measures x systems x topics)."""
+    import numpy as np
+
+    from irgauge.scores import align, require_systems
+
+    if not matrices:
+        raise InputError("no score matrices given")
+    matrices = align(dict(matrices))
+    require_systems(matrices, 2)
+    first = next(iter(matrices.values()))
+    stacked = np.stack([m.values for m in matrices.values()])
+    return list(matrices), first.systems, first.topics, stacked
+
+
+def check_subset_size(size: int, n_topics: int, disjoint: bool, source=None) -> None:
+    """Raise InputError unless 1 <= size and size (twice, if disjoint) fits in n_topics."""
+    limit = n_topics // 2 if disjoint else n_topics
+    if size < 1 or size > limit:
+        what = "two disjoint subsets of" if disjoint else "a subset of"
+        raise InputError(f"cannot draw {what} {size} topics from {n_topics} topics "
+                         f"(subset size must be 1..{limit})", source)

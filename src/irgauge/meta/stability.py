@@ -1,0 +1,73 @@
+"""Minority rate and proportion of ties (Buckley & Voorhees; Sakai, seed 003 Fig. 1).
+
+For each of T trials draw a topic subset of size c without replacement (one draw shared by
+all pairs and measures). For a pair (x, y) with subset means M(x), M(y) and fuzziness f:
+
+    margin = f * max(M(x), M(y));  tie (EQ) if |M(x) - M(y)| < margin, else a win (GT) for
+    the larger.
+    MinorityRate = sum_pairs min(GT(x, y), GT(y, x)) / sum_pairs T
+    PropTies     = sum_pairs EQ(x, y) / sum_pairs T
+
+for f = 0.01, 0.02, ..., 0.10 by default. Equal means (within 1e-12) are ties, and a
+difference equal to the margin up to rounding is not, so float summation order cannot flip
+a comparison.
+"""
+from __future__ import annotations
+
+from typing import Optional, Sequence
+
+import numpy as np
+
+from irgauge.meta.result import MetaResult, check_matrices, check_subset_size
+from irgauge.stats.resampling import (TIE_TOLERANCE, chunks, pair_index, resolve_seed,
+                                      subset_indices, subset_means)
+
+DEFAULT_FUZZINESS = tuple(round(0.01 * k, 2) for k in range(1, 11))
+
+
+def outcomes(mx: np.ndarray, my: np.ndarray, f: float):
+    """(x wins, y wins, ties) boolean arrays for means ``mx``, ``my`` and fuzziness f."""
+    d = mx - my
+    margin = f * np.maximum(mx, my)
+    tie = (np.abs(d) < margin - TIE_TOLERANCE) | (np.abs(d) <= TIE_TOLERANCE)
+    return ~tie & (d > 0), ~tie & (d < 0), tie
+
+
+def stability(matrices, subset_size: Optional[int] = None, trials: int = 1000,
+              fuzziness: Sequence[float] = DEFAULT_FUZZINESS, seed: Optional[int] = None,
+              indices=None, progress=None) -> MetaResult:
+    """Minority rate and proportion of ties per measure and fuzziness value.
+
+    ``indices`` (trials x c topic indices) replaces the seeded draw of subsets.
+    """
+    import pandas as pd
+
+    names, systems, topics, stacked = check_matrices(matrices)
+    n = len(topics)
+    c = n // 2 if subset_size is None else int(subset_size)
+    check_subset_size(c, n, disjoint=False)
+    seed = resolve_seed(seed)
+    if indices is None:
+        indices = subset_indices(n, c, trials, seed)
+    trials = indices.shape[0]
+    i, j = pair_index(len(systems))
+    rows = []
+    for name, values in zip(names, stacked):
+        means = subset_means(values, indices)
+        minority = np.zeros(len(fuzziness))
+        ties = np.zeros(len(fuzziness))
+        for part in chunks(len(i), trials):
+            mx, my = means[:, i[part]], means[:, j[part]]
+            for k, f in enumerate(fuzziness):
+                gt_xy, gt_yx, eq = outcomes(mx, my, f)
+                minority[k] += np.minimum(gt_xy.sum(axis=0), gt_yx.sum(axis=0)).sum()
+                ties[k] += eq.sum()
+            if progress is not None:
+                progress(part.stop, len(i))
+        total = len(i) * trials
+        for k, f in enumerate(fuzziness):
+            rows.append({"measure": name, "fuzziness": f, "minority_rate": minority[k] / total,
+                         "proportion_ties": ties[k] / total})
+    parameters = {"seed": seed, "trials": trials, "subset_size": c,
+                  "fuzziness": list(fuzziness), "measures": names, "pairs": int(len(i))}
+    return MetaResult("stability", pd.DataFrame(rows), parameters, systems, topics)

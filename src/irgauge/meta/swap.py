@@ -1,0 +1,118 @@
+"""Swap rates by performance-difference bin (Voorhees & Buckley; Sakai, seed 003 Fig. 2).
+
+For each trial draw two disjoint topic subsets Q and Q' of size c (one shared draw for all
+pairs and measures); for each system pair (x, y):
+
+    d = M(x, Q) - M(y, Q),   d' = M(x, Q') - M(y, Q')
+
+|d| goes to bin floor(|d| / 0.01), capped at 20 (21 bins; the last is |d| >= 0.20). A swap is
+``d * d' < 0`` or, in the strict form (default), exactly one of d, d' being zero; the
+``original`` form counts sign changes only. ``swap_rate(bin) = swaps / comparisons``.
+
+Required difference at confidence 95%: the lower edge of the smallest bin from which the swap
+rate stays <= 5% (over the non-empty bins). Also reported: the largest subset mean seen, the
+relative difference (required / largest mean) and the share of comparisons whose |d| reaches
+the required difference (Table 1 of seed 003).
+
+Subset means for every system and trial are one product of the trials x topics mask with the
+scores; differences are formed for all pairs at once (chunked over pairs). Differences within
+1e-12 of zero count as zero and bin edges allow 1e-9 of rounding, so mathematically equal
+means (e.g. of P@10) are not split by floating-point summation order.
+"""
+from __future__ import annotations
+
+from typing import Optional
+
+import numpy as np
+
+from irgauge.meta.result import MetaResult, check_matrices, check_subset_size
+from irgauge.stats.resampling import (TIE_TOLERANCE, chunks, disjoint_subset_indices,
+                                      pair_index, resolve_seed, subset_means)
+
+BINS = 21
+BIN_WIDTH = 0.01
+MODES = ("strict", "original")
+
+
+def difference_bins(d: np.ndarray, width: float = BIN_WIDTH, bins: int = BINS) -> np.ndarray:
+    """Bin index of |d|: floor(|d| / width), capped at ``bins - 1``."""
+    return np.minimum(np.floor(np.abs(d) / width + 1e-9), bins - 1).astype(np.int64)
+
+
+def is_swap(d: np.ndarray, d2: np.ndarray, mode: str = "strict") -> np.ndarray:
+    """Swap indicator: opposite signs, or (strict) exactly one difference zero."""
+    s1 = np.where(np.abs(d) <= TIE_TOLERANCE, 0, np.sign(d))
+    s2 = np.where(np.abs(d2) <= TIE_TOLERANCE, 0, np.sign(d2))
+    swap = s1 * s2 < 0
+    if mode == "strict":
+        swap |= (s1 == 0) != (s2 == 0)
+    elif mode != "original":
+        raise ValueError(f"unknown swap mode {mode!r}; choose from {', '.join(MODES)}")
+    return swap
+
+
+def required_bin(counts: np.ndarray, swaps: np.ndarray, max_rate: float) -> Optional[int]:
+    """Smallest bin from which every non-empty bin has swap rate <= max_rate (None if none)."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        rate = swaps / counts
+    bad = np.nonzero((counts > 0) & (rate > max_rate))[0]
+    start = 0 if len(bad) == 0 else bad[-1] + 1
+    nonempty = np.nonzero(counts[start:] > 0)[0]
+    return None if len(nonempty) == 0 else int(start + nonempty[0])
+
+
+def swap_rates(matrices, subset_size: Optional[int] = None, trials: int = 1000,
+               seed: Optional[int] = None, mode: str = "strict", replacement: bool = False,
+               confidence: float = 0.95, indices=None, progress=None) -> MetaResult:
+    """Swap rates per difference bin for every measure in ``{measure: ScoreMatrix}``.
+
+    ``indices`` = (Q, Q') arrays (trials x c) replaces the seeded draw.
+    Table: one row per measure and bin (bin, lower edge, comparisons, swaps, swap rate);
+    ``details['summary']``: required difference, largest mean, relative difference, share.
+    """
+    import pandas as pd
+
+    if mode not in MODES:
+        raise ValueError(f"unknown swap mode {mode!r}; choose from {', '.join(MODES)}")
+    names, systems, topics, stacked = check_matrices(matrices)
+    n = len(topics)
+    c = n // 2 if subset_size is None else int(subset_size)
+    check_subset_size(c, n, disjoint=not replacement)
+    seed = resolve_seed(seed)
+    if indices is None:
+        indices = disjoint_subset_indices(n, c, trials, seed, replacement)
+    q1, q2 = indices
+    trials = q1.shape[0]
+    i, j = pair_index(len(systems))
+    rows, summary = [], []
+    for name, values in zip(names, stacked):
+        m1, m2 = subset_means(values, q1), subset_means(values, q2)
+        counts = np.zeros(BINS)
+        swaps = np.zeros(BINS)
+        for part in chunks(len(i), trials):
+            d = m1[:, i[part]] - m1[:, j[part]]
+            d2 = m2[:, i[part]] - m2[:, j[part]]
+            b = difference_bins(d).ravel()
+            counts += np.bincount(b, minlength=BINS)
+            swaps += np.bincount(b, weights=is_swap(d, d2, mode).ravel(), minlength=BINS)
+            if progress is not None:
+                progress(part.stop, len(i))
+        with np.errstate(invalid="ignore", divide="ignore"):
+            rate = swaps / counts
+        for k in range(BINS):
+            rows.append({"measure": name, "bin": k, "difference": round(k * BIN_WIDTH, 2),
+                         "comparisons": int(counts[k]), "swaps": int(swaps[k]),
+                         "swap_rate": rate[k]})
+        k_req = required_bin(counts, swaps, 1 - confidence)
+        largest = float(max(m1.max(), m2.max()))
+        required = float("nan") if k_req is None else round(k_req * BIN_WIDTH, 2)
+        reaching = float("nan") if k_req is None else counts[k_req:].sum() / counts.sum()
+        summary.append({"measure": name, "required_difference": required,
+                        "largest_mean": largest,
+                        "relative_difference": required / largest if largest > 0 else np.nan,
+                        "share_reaching": reaching, "comparisons": int(counts.sum())})
+    parameters = {"seed": seed, "trials": trials, "subset_size": c, "mode": mode,
+                  "replacement": replacement, "confidence": confidence, "bins": BINS,
+                  "bin_width": BIN_WIDTH, "measures": names, "pairs": int(len(i))}
+    return MetaResult("swap_rates", pd.DataFrame(rows), parameters, systems, topics,
+                      {"summary": pd.DataFrame(summary)})

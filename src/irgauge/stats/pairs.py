@@ -1,0 +1,79 @@
+"""All pairs of systems at once: mean difference, effect size and p-values of every test.
+
+Effect size: Cohen's d for paired data, ``d_z = mean(z) / sd(z)`` (sd with n - 1), z = x - y.
+Bootstrap, randomisation and Tukey HSD share one seed; their samples are drawn once and used
+for every pair.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional, Sequence
+
+import numpy as np
+
+from irgauge.stats.bootstrap import bootstrap_pairs
+from irgauge.stats.classic import sign_pvalues, t_pvalues
+from irgauge.stats.correction import adjust
+from irgauge.stats.randomisation import random_signs, randomisation_pvalues
+from irgauge.stats.resampling import bootstrap_indices, index_counts, pair_index, resolve_seed
+from irgauge.stats.tukey import randomised_tukey_hsd
+
+TESTS = ("bootstrap", "t", "sign", "randomisation", "tukey")
+
+
+@dataclass(frozen=True)
+class PairsResult:
+    table: "object"            # pandas DataFrame, one row per pair
+    parameters: dict = field(default_factory=dict)
+
+
+def compare_pairs(values, systems: Sequence[str], tests: Sequence[str] = TESTS,
+                  samples: int = 1000, permutations: int = 10000, seed: Optional[int] = None,
+                  correction: str = "none", pairs=None, progress=None) -> PairsResult:
+    """Compare every pair (or the given ``pairs`` of index tuples) of the systems' rows.
+
+    ``correction`` (none, holm, bh) adjusts each test's p-values over the pairs compared,
+    except Tukey HSD's, which already account for all pairs.
+    """
+    import pandas as pd
+
+    values = np.asarray(values, dtype=float)
+    unknown = [t for t in tests if t not in TESTS]
+    if unknown:
+        raise ValueError(f"unknown test(s) {', '.join(unknown)}; choose from {', '.join(TESTS)}")
+    seed = resolve_seed(seed)
+    m, n = values.shape
+    if pairs is None:
+        i, j = pair_index(m)
+    else:
+        i, j = (np.array(a, dtype=int) for a in zip(*pairs))
+    z = values[i] - values[j]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        effect = z.mean(axis=1) / z.std(axis=1, ddof=1)
+    means = values.mean(axis=1)
+    table = pd.DataFrame({
+        "system_a": [systems[k] for k in i], "system_b": [systems[k] for k in j],
+        "mean_a": means[i], "mean_b": means[j], "difference": means[i] - means[j],
+        "effect_size": effect,
+    })
+    for test in tests:
+        if test == "bootstrap":
+            counts = index_counts(bootstrap_indices(n, samples, seed), n)
+            p = bootstrap_pairs(z, counts, progress=progress).asl
+        elif test == "t":
+            with np.errstate(divide="ignore", invalid="ignore"):
+                t = z.mean(axis=1) / (z.std(axis=1, ddof=1) / np.sqrt(n))
+            p = t_pvalues(t, n - 1)
+        elif test == "sign":
+            p = sign_pvalues((z > 0).sum(axis=1), (z != 0).sum(axis=1))
+        elif test == "randomisation":
+            p = randomisation_pvalues(z, random_signs(n, permutations, seed))
+        else:
+            p = randomised_tukey_hsd(values, samples, seed).pvalues[i, j]
+        table[f"p_{test}"] = p
+        if correction != "none" and test != "tukey":
+            table[f"p_{test}_{correction}"] = adjust(p, correction)
+    parameters = {"tests": list(tests), "seed": seed, "bootstrap_samples": samples,
+                  "permutations": permutations, "tukey_trials": samples,
+                  "correction": correction, "n_topics": n, "n_systems": m}
+    return PairsResult(table=table, parameters=parameters)

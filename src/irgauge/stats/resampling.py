@@ -1,0 +1,92 @@
+"""Random samples of topics, drawn once and shared by every pair, measure and statistic.
+
+Each sampler is a pure function of (sizes, seed): the same seed gives the same samples, so a
+test can regenerate exactly the samples that a vectorised method used.
+"""
+from __future__ import annotations
+
+from typing import Optional, Tuple
+
+import numpy as np
+
+# Differences smaller than this are treated as exact ties: mathematically equal means (e.g. of
+# P@10 values) may differ by floating-point rounding depending on summation order.
+TIE_TOLERANCE = 1e-12
+
+
+def resolve_seed(seed: Optional[int]) -> int:
+    """The seed to use and to report: ``seed`` itself, or a fresh random one when None."""
+    if seed is None:
+        return int(np.random.SeedSequence().entropy % (2 ** 32))
+    seed = int(seed)
+    if seed < 0:
+        raise ValueError(f"seed must be non-negative, got {seed}")
+    return seed
+
+
+def bootstrap_indices(n_topics: int, samples: int, seed: int) -> np.ndarray:
+    """``samples x n_topics`` topic indices drawn with replacement (row b = bootstrap sample b)."""
+    rng = np.random.default_rng(seed)
+    return rng.integers(0, n_topics, size=(samples, n_topics))
+
+
+def index_counts(indices: np.ndarray, n_topics: int) -> np.ndarray:
+    """Count matrix ``C[b, j]`` = times topic j occurs in row b of ``indices`` (float64).
+
+    A mean over a resampled topic set is then ``(values @ C.T) / size``: one matrix product
+    for every system or pair and every sample.
+    """
+    rows, size = indices.shape
+    flat = (indices + n_topics * np.arange(rows)[:, None]).ravel()
+    return np.bincount(flat, minlength=rows * n_topics).reshape(rows, n_topics).astype(float)
+
+
+def permutations(n_topics: int, trials: int, seed: int) -> np.ndarray:
+    """``trials x n_topics``: row t is a uniformly random permutation of the topics."""
+    rng = np.random.default_rng(seed)
+    return np.argsort(rng.random((trials, n_topics)), axis=1, kind="stable")
+
+
+def subset_indices(n_topics: int, size: int, trials: int, seed: int,
+                   replacement: bool = False) -> np.ndarray:
+    """``trials x size`` topic indices: a subset of ``size`` topics per trial."""
+    if replacement:
+        return np.random.default_rng(seed).integers(0, n_topics, size=(trials, size))
+    return permutations(n_topics, trials, seed)[:, :size]
+
+
+def disjoint_subset_indices(n_topics: int, size: int, trials: int, seed: int,
+                            replacement: bool = False) -> Tuple[np.ndarray, np.ndarray]:
+    """Two ``trials x size`` index arrays, Q and Q'.
+
+    Without replacement Q and Q' are the first and second ``size`` topics of one random
+    permutation per trial, hence disjoint (``2 * size <= n_topics``). With replacement each is
+    drawn independently with replacement (Voorhees and Buckley's variant; no disjointness).
+    """
+    if replacement:
+        rng = np.random.default_rng(seed)
+        both = rng.integers(0, n_topics, size=(trials, 2 * size))
+    else:
+        both = permutations(n_topics, trials, seed)[:, :2 * size]
+    return both[:, :size], both[:, size:2 * size]
+
+
+def subset_means(values: np.ndarray, indices: np.ndarray) -> np.ndarray:
+    """Means of every system over every trial's subset: ``trials x systems``.
+
+    One product of the ``trials x topics`` count mask with the ``topics x systems`` scores.
+    """
+    mask = index_counts(indices, values.shape[1])
+    return (mask @ values.T) / indices.shape[1]
+
+
+def pair_index(n_systems: int) -> Tuple[np.ndarray, np.ndarray]:
+    """Row and column indices (i < j) of all system pairs, in row-major order."""
+    return np.triu_indices(n_systems, k=1)
+
+
+def chunks(total: int, per_item: int, max_cells: int = 1 << 22):
+    """Slices over ``total`` items so that each chunk holds at most ``max_cells`` cells."""
+    step = max(1, max_cells // max(1, per_item))
+    for start in range(0, total, step):
+        yield slice(start, min(total, start + step))
