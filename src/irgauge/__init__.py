@@ -12,6 +12,23 @@ __version__ = "0.1.0"
 
 # public name -> module that defines it
 _LAZY = {
+    "ScoreMatrix": "irgauge.scores",
+    "read_scores": "irgauge.scores",
+    "score_matrices": "irgauge.scores",
+    "select_systems": "irgauge.scores",
+    "paired_bootstrap_test": "irgauge.stats",
+    "sign_test": "irgauge.stats",
+    "paired_t_test": "irgauge.stats",
+    "randomisation_test": "irgauge.stats",
+    "randomised_tukey_hsd": "irgauge.stats",
+    "compare_pairs": "irgauge.stats",
+    "discriminative_power": "irgauge.meta",
+    "swap_rates": "irgauge.meta",
+    "stability": "irgauge.meta",
+    "rank_correlations": "irgauge.meta",
+    "kendall_tau": "irgauge.meta",
+    "tau_ap": "irgauge.meta",
+    "predictive_power": "irgauge.meta",
     "evaluate": "irgauge.evaluate",
     "EvalResult": "irgauge.evaluate",
     "read_qrels": "irgauge.io.qrels",

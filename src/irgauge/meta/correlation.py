@@ -123,7 +123,9 @@ def rank_correlations(matrices, variant: str = "b", alpha: float = 0.05) -> Meta
     """Kendall tau and tau_AP between the mean-score rankings of every pair of measures.
 
     Table: one row per ordered pair (measure_a = reference, measure_b = estimate) with tau
-    (symmetric), tau_AP_a of b against a, and tau_AP_b; ``parameters['threshold']`` is the
+    (symmetric), tau_AP_a of b against a (``tau_ap``; it assumes an untied reference, so
+    tied systems in a count as discordant and even a = b may fall just below 1), and the
+    symmetric tau_AP_b for ties in both rankings; ``parameters['threshold']`` is the
     significance threshold for the number of systems; ``details['matrix']`` the tau table.
     """
     import pandas as pd

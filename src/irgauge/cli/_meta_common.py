@@ -1,0 +1,118 @@
+"""Options and plumbing shared by the meta-evaluation commands (compare, discpower, swap,
+stability, correlate, predictive): score inputs, system selection, seed, output format,
+figures and a terminal-only progress bar."""
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+from irgauge.errors import InputError
+
+
+def add_input_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("scores", nargs="*", metavar="[NAME=]FILE",
+                   help="score files: irgauge per-topic TSV (run, measure, topic, value) or "
+                        "wide CSV/TSV (rows = topics, columns = systems; measure named NAME "
+                        "or after the file)")
+    p.add_argument("-m", "--measure", action="append", default=None, metavar="M",
+                   help="measure(s) to use (repeat or comma-separate); with --qrels, the "
+                        "measures to compute")
+    p.add_argument("--qrels", metavar="FILE", help="compute scores in-process from these qrels")
+    p.add_argument("--run", nargs="+", metavar="FILE", help="runs to evaluate with --qrels")
+    sel = p.add_argument_group("system selection")
+    sel.add_argument("--top-k", type=int, metavar="K", help="keep the K best systems")
+    sel.add_argument("--top-fraction", type=float, metavar="F",
+                     help="keep the best fraction F of the systems (0 < F <= 1)")
+    sel.add_argument("--by", metavar="M", help="measure that ranks systems for the selection "
+                                               "(default: the first measure)")
+
+
+def add_output_options(p: argparse.ArgumentParser, seed: bool = True) -> None:
+    if seed:
+        p.add_argument("--seed", type=int, default=None,
+                       help="random seed (default: a fresh one, reported in the output)")
+    p.add_argument("--format", choices=("table", "tsv", "json"), default="table",
+                   help="output format")
+    p.add_argument("-o", "--output", metavar="FILE", help="write the output here, not stdout")
+    p.add_argument("--figures", metavar="DIR", help="save the figure(s) here as PNG and SVG")
+
+
+def _measures(args) -> list:
+    if not args.measure:
+        return None
+    return [m.strip() for item in args.measure for m in item.split(",") if m.strip()]
+
+
+def load_matrices(args, minimum_systems: int = 2):
+    """``{measure: ScoreMatrix}`` from the command's inputs, aligned and selected."""
+    from irgauge.scores import (combine, read_scores, require_systems, score_matrices,
+                                select_systems)
+
+    measures = _measures(args)
+    if args.qrels or args.run:
+        if not (args.qrels and args.run):
+            raise InputError("--qrels and --run go together")
+        if args.scores:
+            raise InputError("give either score files or --qrels/--run, not both")
+        if not measures:
+            raise InputError("--qrels/--run need the measures to compute (-m)")
+        matrices = score_matrices(args.qrels, args.run, measures)
+    else:
+        if not args.scores:
+            raise InputError("no input: give score files or --qrels and --run")
+        parts = []
+        for spec in args.scores:
+            name, path = spec.split("=", 1) if "=" in spec else (None, spec)
+            found = read_scores(path, name=name)
+            if measures:  # keep only the requested measures, before topic sets are compared
+                found = {k: v for k, v in found.items() if k in measures}
+            parts.append(found)
+        found = {k for part in parts for k in part}
+        missing = [m for m in measures or () if m not in found]
+        if missing:
+            raise InputError(f"no scores for measure(s) {', '.join(missing)} in the score files")
+        matrices = combine(parts)
+        if measures:
+            matrices = {m: matrices[m] for m in measures}
+    matrices = select_systems(matrices, args.top_k, args.top_fraction, args.by)
+    require_systems(matrices, minimum_systems)
+    return matrices
+
+
+def selection_metadata(args) -> dict:
+    """The system-selection options as given (the method's own parameters are separate)."""
+    return {"select_top_k": args.top_k, "select_top_fraction": args.top_fraction,
+            "select_by": args.by}
+
+
+def emit(frame, metadata, args) -> None:
+    """Render ``frame`` with ``metadata`` in the chosen format to --output or stdout."""
+    from irgauge.report.tables import render
+
+    text = render(frame, args.format, metadata)
+    if args.output:
+        with open(args.output, "w", encoding="utf-8") as handle:
+            handle.write(text)
+    else:
+        sys.stdout.write(text)
+
+
+def progress_bar(label: str):
+    """A callback ``(done, total)`` drawing a bar on stderr, or None when stderr is not a
+    terminal (so logs and pipes stay clean)."""
+    if not sys.stderr.isatty():
+        return None
+    start = time.monotonic()
+
+    def update(done: int, total: int) -> None:
+        width = 30
+        filled = int(width * done / max(total, 1))
+        elapsed = time.monotonic() - start
+        sys.stderr.write(f"\r{label} [{'#' * filled}{'.' * (width - filled)}] "
+                         f"{done}/{total} {elapsed:.1f}s")
+        if done >= total:
+            sys.stderr.write("\n")
+        sys.stderr.flush()
+
+    return update

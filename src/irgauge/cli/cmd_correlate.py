@@ -1,0 +1,35 @@
+"""``irgauge correlate``: Kendall's tau and tau_AP between the measures' system rankings."""
+from __future__ import annotations
+
+import argparse
+
+from irgauge.cli import _meta_common as common
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser(
+        "correlate", help="rank correlation (Kendall tau, tau_AP) between measures",
+        description="Kendall's tau, tau_AP and tau_AP_b between the system rankings (by mean "
+                    "score) of every pair of measures, with the significance threshold of tau "
+                    "for the number of systems (SPEC 7).",
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    common.add_input_options(p)
+    p.add_argument("--variant", choices=("a", "b"), default="b", help="Kendall tau variant")
+    p.add_argument("--alpha", type=float, default=0.05,
+                   help="level of the two-sided significance threshold")
+    common.add_output_options(p, seed=False)
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    from irgauge.meta.correlation import rank_correlations
+
+    matrices = common.load_matrices(args)
+    result = rank_correlations(matrices, variant=args.variant, alpha=args.alpha)
+    meta = {**result.metadata(), **common.selection_metadata(args)}
+    common.emit(result.table, meta, args)
+    if args.figures:
+        from irgauge.report.figures import tau_heatmap
+
+        tau_heatmap(result.details["matrix"], args.figures)
+    return 0

@@ -1,0 +1,50 @@
+"""``irgauge predictive``: Webber et al.'s predictive power phi(A, B) by random halvings."""
+from __future__ import annotations
+
+import argparse
+
+from irgauge.cli import _meta_common as common
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser(
+        "predictive", help="predictive power phi(A, B) over random halvings of the topics",
+        description="phi(A, B) = mean Kendall tau between the ranking by A on one random half "
+                    "of the topics and by B on the other, for every ordered pair of measures. "
+                    "Unless --top-k/--top-fraction is given, only the top 75%% of systems by "
+                    "AP (or --by) are kept (SPEC 7).",
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    common.add_input_options(p)
+    p.add_argument("-P", "--halvings", type=int, default=2000, help="random halvings")
+    p.add_argument("-k", "--subset-sizes", default=None, metavar="K,K,...",
+                   help="also phi against subset size k (two disjoint subsets of k topics)")
+    p.add_argument("--variant", choices=("a", "b"), default="b", help="Kendall tau variant")
+    common.add_output_options(p)
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    from irgauge.errors import InputError
+    from irgauge.meta.predictive import predictive_power
+
+    sizes = ()
+    if args.subset_sizes:
+        try:
+            sizes = tuple(int(k) for k in args.subset_sizes.split(","))
+        except ValueError:
+            raise InputError(f"--subset-sizes: expected integers separated by commas, got "
+                             f"{args.subset_sizes!r}") from None
+    # the paper's default filter (top 75% by AP) applies unless a selection is given
+    default_filter = args.top_k is None and args.top_fraction is None
+    matrices = common.load_matrices(args)
+    result = predictive_power(matrices, halvings=args.halvings, seed=args.seed,
+                              top_fraction=0.75 if default_filter else 1.0, by=args.by,
+                              subset_sizes=sizes, variant=args.variant,
+                              progress=common.progress_bar("halvings"))
+    meta = {**result.metadata(), **common.selection_metadata(args)}
+    common.emit(result.table, meta, args)
+    if args.figures and sizes:
+        from irgauge.report.figures import phi_curves
+
+        phi_curves(result.details["curve"], args.figures)
+    return 0

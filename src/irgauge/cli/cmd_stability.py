@@ -1,0 +1,46 @@
+"""``irgauge stability``: minority rate and proportion of ties against fuzziness."""
+from __future__ import annotations
+
+import argparse
+
+from irgauge.cli import _meta_common as common
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser(
+        "stability", help="minority rate and proportion of ties (topic subsets)",
+        description="Minority rate and proportion of ties of every measure over random topic "
+                    "subsets of size c, for fuzziness f = 0.01..0.10 (SPEC 7).",
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    common.add_input_options(p)
+    p.add_argument("-c", "--subset-size", type=int, default=None,
+                   help="topics per subset (default: half the topics)")
+    p.add_argument("--trials", type=int, default=1000, help="trials")
+    p.add_argument("--fuzziness", default=None, metavar="F,F,...",
+                   help="fuzziness values (default 0.01,0.02,...,0.10)")
+    common.add_output_options(p)
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    from irgauge.errors import InputError
+    from irgauge.meta.stability import DEFAULT_FUZZINESS, stability
+
+    fuzziness = DEFAULT_FUZZINESS
+    if args.fuzziness:
+        try:
+            fuzziness = tuple(float(f) for f in args.fuzziness.split(","))
+        except ValueError:
+            raise InputError(f"--fuzziness: expected numbers separated by commas, got "
+                             f"{args.fuzziness!r}") from None
+    matrices = common.load_matrices(args)
+    result = stability(matrices, subset_size=args.subset_size, trials=args.trials,
+                       fuzziness=fuzziness, seed=args.seed,
+                       progress=common.progress_bar("stability"))
+    meta = {**result.metadata(), **common.selection_metadata(args)}
+    common.emit(result.table, meta, args)
+    if args.figures:
+        from irgauge.report.figures import stability_curves
+
+        stability_curves(result.table, args.figures)
+    return 0
