@@ -1,0 +1,235 @@
+"""Topics, qrels and runs as arrays.
+
+``Qrels`` and ``Run`` hold what a file said (ids as ``S`` byte arrays, one entry per
+line). ``Judgments`` turns qrels into per-topic arrays under explicit conventions
+(relevance threshold, gains) and finds the grade of any retrieved document.
+"""
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Dict, List, Optional, Sequence
+
+import numpy as np
+
+from irgauge._keys import exact_pair_keys, group_codes, hash_strings, natural_order, pair_keys
+from irgauge.errors import InputError
+
+UNJUDGED = -1
+PADDING = -2
+
+
+@dataclass(frozen=True, eq=False)
+class Qrels:
+    """Judgments as read: one entry per (topic, docno); levels < 0 mean judged nonrelevant."""
+
+    topics: np.ndarray
+    docnos: np.ndarray
+    levels: np.ndarray
+    source: str = "<memory>"
+    fmt: str = "trec"
+    line_numbers: Optional[np.ndarray] = None
+
+    @classmethod
+    def from_arrays(cls, topics, docnos, levels, source="<memory>", fmt="trec",
+                    line_numbers=None) -> "Qrels":
+        """Build qrels, dropping exact repeats and rejecting conflicting grades."""
+        if line_numbers is None:
+            line_numbers = np.arange(1, len(topics) + 1)
+        codes = group_codes(topics, {}, grow=True)
+        keys = pair_keys(codes, hash_strings(docnos))
+        earlier, later = _repeats(keys)
+        if len(later) and ((docnos[earlier] != docnos[later]).any()
+                           or (codes[earlier] != codes[later]).any()):
+            earlier, later = _repeats(exact_pair_keys([codes], [docnos])[0])  # hash collision
+        if len(later) == 0:
+            return cls(topics, docnos, levels, source, fmt, line_numbers)
+        conflicts = np.flatnonzero(levels[earlier] != levels[later])
+        if len(conflicts):
+            i = conflicts[np.argmin(later[conflicts])]
+            first, second = earlier[i], later[i]
+            raise InputError(
+                f"document {docnos[second].decode(errors='replace')!r} of topic "
+                f"{topics[second].decode(errors='replace')!r} is judged again with level "
+                f"{levels[second]} (level {levels[first]} on line {line_numbers[first]})",
+                source, int(line_numbers[second]))
+        keep = np.ones(len(keys), dtype=bool)
+        keep[later] = False
+        return cls(topics[keep], docnos[keep], levels[keep], source, fmt, line_numbers[keep])
+
+    @property
+    def topic_ids(self) -> List[str]:
+        return natural_order(t.decode() for t in np.unique(self.topics))
+
+    def __len__(self) -> int:
+        return len(self.levels)
+
+
+@dataclass(frozen=True, eq=False)
+class Run:
+    """A run as read: one entry per retrieved document, in file order."""
+
+    name: str
+    topics: np.ndarray
+    docnos: np.ndarray
+    scores: Optional[np.ndarray]  # None for ranked lists without scores
+    natural_order: str = "score"  # the order the input's format implies
+    source: str = "<memory>"
+    line_numbers: Optional[np.ndarray] = None
+    tag: Optional[str] = None
+
+    def __len__(self) -> int:
+        return len(self.docnos)
+
+
+def _repeats(keys: np.ndarray):
+    """Index pairs (earlier, later) of entries whose key equals the preceding equal key."""
+    order = np.argsort(keys, kind="stable")
+    same = np.flatnonzero(keys[order][1:] == keys[order][:-1])
+    return order[same], order[same + 1]
+
+
+def parse_gains(text: Optional[str]) -> Optional[List[float]]:
+    """``"1:2:3"`` -> gains for levels 1, 2, 3 (NTCIREVAL's ``-g`` order)."""
+    if text is None or text == "":
+        return None
+    try:
+        gains = [float(part) for part in str(text).split(":")]
+    except ValueError:
+        raise InputError(f"gains {text!r} must be numbers separated by ':' (levels 1, 2, ...)") \
+            from None
+    if any(g < 0 or not np.isfinite(g) for g in gains):
+        raise InputError(f"gains {text!r} must be finite and non-negative")
+    return gains
+
+
+@dataclass(eq=False)
+class Judgments:
+    """Per-topic judgment arrays under a relevance threshold and a gain per level.
+
+    A document is relevant when its level >= ``rel_level``; relevant documents get
+    ``gain(level)`` (default: the level itself), all others gain 0.
+    """
+
+    qrels: Qrels
+    rel_level: int = 1
+    gains: Optional[Sequence[float]] = None
+    topic_ids: List[str] = field(init=False)
+
+    def __post_init__(self) -> None:
+        if self.rel_level < 1:
+            raise InputError(f"relevance level threshold must be >= 1, got {self.rel_level}")
+        q = self.qrels
+        self.topic_ids = q.topic_ids
+        self.codebook = {t.encode(): i for i, t in enumerate(self.topic_ids)}
+        self.topic = group_codes(q.topics, self.codebook, grow=False)
+        self.grade = np.maximum(q.levels, 0).astype(np.int16)
+        self.max_level = int(self.grade.max()) if len(self.grade) else 0
+        n_topics = len(self.topic_ids)
+        self.relevant = self.grade >= self.rel_level
+        self.R = np.bincount(self.topic, weights=self.relevant,
+                             minlength=n_topics).astype(np.int64)
+        self.N = np.bincount(self.topic, weights=~self.relevant,
+                             minlength=n_topics).astype(np.int64)
+        self.level_counts = np.zeros((n_topics, self.max_level + 1), dtype=np.int64)
+        np.add.at(self.level_counts, (self.topic, self.grade), 1)
+        self._apply_gains()
+        self._doc_hash = hash_strings(q.docnos)
+        self._set_keys(pair_keys(self.topic, self._doc_hash))
+
+    def _apply_gains(self) -> None:
+        self.gain_table = self._gain_table()
+        self.max_gain = float(self.gain_table.max()) if len(self.gain_table) else 0.0
+        self.ideal_gain = self._ideal_gains(self.relevant)
+        self.ideal_total = self.ideal_gain.sum(axis=1)
+        self._memo: Dict[object, np.ndarray] = {}
+
+    def with_gains(self, gains: Sequence[float]) -> "Judgments":
+        """The same judgments under other gains (threshold and documents unchanged)."""
+        other = copy.copy(self)
+        other.gains = list(gains)
+        other._apply_gains()
+        return other
+
+    def memo(self, key: object, compute) -> np.ndarray:
+        """Per-topic arrays derived from the judgments, computed once per key."""
+        if key not in self._memo:
+            self._memo[key] = compute()
+        return self._memo[key]
+
+    def ideal_cg_at(self, topics: np.ndarray, ranks: np.ndarray) -> np.ndarray:
+        """cg_I(r) for each (topic, rank); ranks past R give cg_I(R), rank 0 gives 0."""
+        cumulative = self.memo("ideal_cg", lambda: np.cumsum(self.ideal_gain, axis=1))
+        idx = np.clip(ranks, 1, cumulative.shape[1]) - 1
+        return np.where(np.asarray(ranks) > 0, cumulative[topics, idx], 0.0)
+
+    def _gain_table(self) -> np.ndarray:
+        levels = np.arange(self.max_level + 1, dtype=np.float64)
+        if self.gains is not None:
+            if len(self.gains) < self.max_level:
+                raise InputError(
+                    f"{self.qrels.source}: the qrels have levels up to {self.max_level} but "
+                    f"the gains give values for levels 1..{len(self.gains)} only")
+            levels = np.array([0.0] + list(self.gains[: self.max_level]), dtype=np.float64)
+        levels[: self.rel_level] = 0.0
+        return levels
+
+    def _ideal_gains(self, relevant: np.ndarray) -> np.ndarray:
+        """Topics x max(R) matrix of relevant gains, highest first, zero-padded."""
+        n_topics = len(self.topic_ids)
+        width = max(int(self.R.max()) if n_topics else 0, 1)
+        ideal = np.zeros((n_topics, width))
+        gains = self.gain_table[self.grade[relevant]]
+        topics = self.topic[relevant]
+        order = np.lexsort((-gains, topics))
+        topics, gains = topics[order], gains[order]
+        starts = np.searchsorted(topics, np.arange(n_topics))
+        ideal[topics, np.arange(len(topics)) - starts[topics]] = gains
+        return ideal
+
+    def _set_keys(self, keys: np.ndarray) -> None:
+        order = np.argsort(keys)
+        self._keys, self._key_grade = keys[order], self.grade[order]
+        self._key_doc, self._key_topic = self.qrels.docnos[order], self.topic[order]
+
+    @property
+    def n_topics(self) -> int:
+        return len(self.topic_ids)
+
+    def topic_codes(self, topics: np.ndarray) -> np.ndarray:
+        """Topic index of each entry; -1 for topics absent from the qrels."""
+        return group_codes(topics, self.codebook, grow=False)
+
+    def run_keys(self, topic_codes: np.ndarray, docnos: np.ndarray) -> np.ndarray:
+        return pair_keys(topic_codes, hash_strings(docnos))
+
+    def grades_of(self, topic_codes: np.ndarray, docnos: np.ndarray,
+                  keys: np.ndarray) -> np.ndarray:
+        """Grade of each retrieved document, UNJUDGED where it is not in the qrels."""
+        grades = np.full(len(keys), UNJUDGED, dtype=np.int16)
+        if len(self._keys) == 0 or len(keys) == 0:
+            return grades
+        pos = np.minimum(np.searchsorted(self._keys, keys), len(self._keys) - 1)
+        hit = self._keys[pos] == keys
+        where = np.flatnonzero(hit)
+        same = (self._key_doc[pos[where]] == docnos[where]) & \
+               (self._key_topic[pos[where]] == topic_codes[where])
+        if not same.all():  # a hash collision: redo with exact keys
+            qkeys, rkeys = exact_pair_keys([self.topic, topic_codes], [self.qrels.docnos, docnos])
+            exact = Judgments.__new__(Judgments)
+            exact.qrels, exact.topic, exact.grade = self.qrels, self.topic, self.grade
+            Judgments._set_keys(exact, qkeys)
+            pos = np.minimum(np.searchsorted(exact._keys, rkeys), len(exact._keys) - 1)
+            hit = exact._keys[pos] == rkeys
+            grades[hit] = exact._key_grade[pos[hit]]
+            return grades
+        grades[where] = self._key_grade[pos[where]]
+        return grades
+
+    def conventions(self) -> Dict[str, object]:
+        return {"rel_level": self.rel_level,
+                "gains": ":".join(_fmt_gain(g) for g in self.gain_table[1:]) or "none"}
+
+
+def _fmt_gain(g: float) -> str:
+    return str(int(g)) if float(g).is_integer() else repr(float(g))

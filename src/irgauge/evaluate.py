@@ -1,0 +1,208 @@
+"""``evaluate``: score runs against qrels with many measures at once.
+
+Pipeline: read (io) -> judgments and matched runs (collection, rankings) -> padded
+batches of ranked lists -> every measure on every batch -> tidy table of per-topic
+values and aggregates, with the conventions used.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Union
+
+import numpy as np
+import pandas as pd
+
+from irgauge import __version__
+from irgauge.collection import Judgments, Qrels, Run, parse_gains
+from irgauge.errors import InputError, MeasureError
+from irgauge.io.qrels import read_qrels
+from irgauge.io.runs import read_run
+from irgauge.measures import DEFAULT_MEASURES, Measure, parse_measures
+from irgauge.measures.base import AGGREGATES
+from irgauge.rankings import ORDERS, build_batches, match_run
+
+EMPTY_TOPICS = ("skip", "zero")
+ORDER_DESCRIPTIONS = {
+    "score": "score descending, ties by docno descending (trec_eval)",
+    "file": "order of the file (NTCIREVAL)",
+}
+
+
+@dataclass
+class EvalResult:
+    """Per-topic values and aggregates of every run and measure, with the conventions used.
+
+    ``per_topic``: columns run, measure, topic, value. ``means``: run, measure, value
+    (the aggregate over the topics listed in ``metadata['topics_averaged']``).
+    """
+
+    per_topic: pd.DataFrame
+    means: pd.DataFrame
+    metadata: Dict[str, Any]
+    measures: List[Measure] = field(default_factory=list)
+
+    def to_frame(self, per_topic: bool = True) -> pd.DataFrame:
+        """The long tidy table: run, measure, topic, value, with topic 'all' for aggregates."""
+        means = self.means.assign(topic="all")[["run", "measure", "topic", "value"]]
+        if not per_topic:
+            return means.reset_index(drop=True)
+        return pd.concat([self.per_topic, means], ignore_index=True)
+
+    def table(self) -> pd.DataFrame:
+        """Aggregates as a wide table: one row per run, one column per measure."""
+        wide = self.means.pivot(index="run", columns="measure", values="value")
+        runs = list(dict.fromkeys(self.means["run"]))
+        return wide.loc[runs, [m.name for m in self.measures]]
+
+
+def _as_run_list(runs: Any) -> List[Run]:
+    if isinstance(runs, (str, Path, Run)) or hasattr(runs, "columns"):
+        return [read_run(runs)]
+    if isinstance(runs, Mapping):
+        values = list(runs.values())
+        nested = values and isinstance(values[0], Mapping) and values[0] and \
+            isinstance(next(iter(values[0].values())), Mapping)
+        if nested or (values and (isinstance(values[0], (str, Path, Run))
+                                  or hasattr(values[0], "columns"))):
+            return [read_run(source, name=str(name)) for name, source in runs.items()]
+        return [read_run(runs)]
+    return [read_run(r) for r in runs]
+
+
+def _unique_names(runs: List[Run]) -> List[str]:
+    names = [r.name for r in runs]
+    if len(set(names)) == len(names):
+        return names
+    stems = [Path(r.source).name if not r.source.startswith("<") else r.name for r in runs]
+    if len(set(stems)) == len(stems):
+        return stems
+    return [f"{n}#{i + 1}" for i, n in enumerate(names)]
+
+
+def evaluate(qrels: Any, runs: Any, measures: Union[None, str, Sequence[Union[str, Measure]]] = None,
+             *, order: Optional[str] = None, rel_level: int = 1,
+             gains: Union[None, str, Sequence[float]] = None, judged_only: bool = False,
+             complete: bool = False, empty_topics: str = "skip", aggregate: str = "mean",
+             max_cells: int = 4_000_000) -> EvalResult:
+    """Evaluate ``runs`` against ``qrels``.
+
+    qrels: path, DataFrame, ``{qid: {docno: level}}`` or Qrels. runs: one run or a list of
+    them (paths, DataFrames, ``{qid: {docno: score}}``) or a ``{name: run}`` mapping.
+    measures: measure strings (``"nDCG@10"``, ``"Q-measure(beta=0.5)"``) or Measure objects.
+    order: "score" (trec_eval), "file" (NTCIREVAL) or None for what each run's format
+    implies. rel_level: relevance threshold of binary measures (trec_eval -l).
+    gains: gain per level 1, 2, ... ("1:2:3"); default gain = level. judged_only: every
+    measure on condensed lists. complete: qrels topics a run did not answer score 0
+    (trec_eval -c). empty_topics: "skip" leaves topics without relevant documents out
+    (default), "zero" scores and averages them. aggregate: "mean" or "gmean".
+    """
+    if order is not None and order not in ORDERS:
+        raise InputError(f"unknown document order {order!r}; choose from {', '.join(ORDERS)}")
+    if empty_topics not in EMPTY_TOPICS:
+        raise InputError(f"empty_topics must be one of {', '.join(EMPTY_TOPICS)}")
+    if aggregate not in AGGREGATES:
+        raise InputError(f"aggregate must be one of {', '.join(AGGREGATES)}")
+    measure_list = _measures(measures, judged_only)
+    qrels = read_qrels(qrels)
+    gain_values = parse_gains(gains) if isinstance(gains, str) else \
+        (list(gains) if gains is not None else None)
+    judgments = Judgments(qrels, rel_level=rel_level, gains=gain_values)
+    run_list = _as_run_list(runs)
+    if not run_list:
+        raise InputError("no runs to evaluate")
+    names = _unique_names(run_list)
+    matched = [match_run(run, judgments, order) for run in run_list]
+
+    eligible = judgments.R > 0 if empty_topics == "skip" else np.ones(judgments.n_topics, bool)
+    row_topics, missing = [], {}
+    for name, m in zip(names, matched):
+        answered = np.zeros(judgments.n_topics, bool)
+        answered[m.row_topic] = True
+        chosen = eligible if complete else eligible & answered
+        row_topics.append(np.flatnonzero(chosen))
+        gone = np.flatnonzero(eligible & ~answered)
+        if len(gone):
+            missing[name] = [judgments.topic_ids[t] for t in gone]
+
+    values = {mi: [] for mi in range(len(measure_list))}
+    run_rows, topic_rows = [], []
+    for run_idx, topic_idx, ranked in build_batches(matched, row_topics, judgments, max_cells):
+        run_rows.append(run_idx)
+        topic_rows.append(topic_idx)
+        for mi, measure in enumerate(measure_list):
+            try:
+                values[mi].append(measure.compute(ranked))
+            except MeasureError as err:
+                raise MeasureError(f"{measure.name}: {err}") from None
+    run_rows = np.concatenate(run_rows)
+    topic_rows = np.concatenate(topic_rows)
+    per_topic, means = _tables(measure_list, values, run_rows, topic_rows, names,
+                               judgments.topic_ids, aggregate)
+    metadata = _metadata(qrels, run_list, names, matched, judgments, measure_list, order,
+                         judged_only, complete, empty_topics, aggregate, row_topics, missing)
+    return EvalResult(per_topic, means, metadata, measure_list)
+
+
+def _measures(measures, judged_only: bool) -> List[Measure]:
+    if measures is None:
+        measures = list(DEFAULT_MEASURES)
+    elif isinstance(measures, (str, Measure)):
+        measures = [measures]
+    parsed = [m for m in measures if isinstance(m, Measure)]
+    parsed += parse_measures([m for m in measures if not isinstance(m, Measure)])
+    if not parsed:
+        raise MeasureError("no measures given")
+    if judged_only:
+        from dataclasses import replace
+        parsed = [replace(m, judged_only=True) for m in parsed]
+    return parsed
+
+
+def _tables(measure_list, values, run_rows, topic_rows, names, topic_ids, aggregate):
+    """Rows ordered by run, then measure (as given), then topic."""
+    matrix = np.vstack([np.concatenate(values[mi]) for mi in range(len(measure_list))])
+    labels = np.asarray([m.name for m in measure_list], dtype=object)
+    measure_idx, row_idx, mean_rows = [], [], []
+    for k, name in enumerate(names):
+        rows = np.flatnonzero(run_rows == k)
+        rows = rows[np.argsort(topic_rows[rows], kind="stable")]
+        measure_idx.append(np.repeat(np.arange(len(measure_list)), len(rows)))
+        row_idx.append(np.tile(rows, len(measure_list)))
+        for mi, measure in enumerate(measure_list):
+            mean_rows.append((name, measure.name, measure.aggregate(matrix[mi, rows], aggregate)))
+    measure_idx, row_idx = np.concatenate(measure_idx), np.concatenate(row_idx)
+    per_topic = pd.DataFrame({
+        "run": np.asarray(names, dtype=object)[run_rows[row_idx]],
+        "measure": labels[measure_idx],
+        "topic": np.asarray(topic_ids, dtype=object)[topic_rows[row_idx]],
+        "value": matrix[measure_idx, row_idx],
+    })
+    means = pd.DataFrame(mean_rows, columns=["run", "measure", "value"])
+    return per_topic, means
+
+
+def _metadata(qrels, runs, names, matched, judgments, measure_list, order, judged_only,
+              complete, empty_topics, aggregate, row_topics, missing) -> Dict[str, Any]:
+    orders = {name: m.order for name, m in zip(names, matched)}
+    used = sorted(set(orders.values()))
+    no_relevant = [judgments.topic_ids[t] for t in np.flatnonzero(judgments.R == 0)]
+    unknown = {name: m.unknown_topics for name, m in zip(names, matched) if m.unknown_topics}
+    return {
+        "irgauge": __version__,
+        "qrels": qrels.source,
+        "runs": {name: run.source for name, run in zip(names, runs)},
+        "order": "; ".join(f"{o}: {ORDER_DESCRIPTIONS[o]}" for o in used),
+        **({"order_per_run": orders} if len(used) > 1 else {}),
+        **judgments.conventions(),
+        "judged_only": judged_only,
+        "complete": complete,
+        "aggregate": aggregate + " (counts are summed)",
+        "empty_topics": empty_topics,
+        "topics_without_relevant": no_relevant if empty_topics == "skip" else [],
+        "topics_averaged": {name: len(t) for name, t in zip(names, row_topics)},
+        "topics_missing_from_run": missing if not complete else {},
+        "topics_scored_zero": missing if complete else {},
+        "run_topics_not_in_qrels": unknown,
+        "measures": [m.canonical for m in measure_list],
+    }

@@ -1,0 +1,93 @@
+"""Read runs: TREC runs (``qid Q0 docno rank score tag``), NTCIREVAL-style ranked lists
+(``qid docno`` in rank order, or one ``docno`` per line for a single topic named by the
+file's stem), pandas DataFrames and ``{qid: {docno: score}}`` dicts.
+
+The rank column of a TREC run is not read: trec_eval ignores it, and files with
+0-based or placeholder ranks are common.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Mapping, Optional, Union
+
+import numpy as np
+
+from irgauge.collection import Run
+from irgauge.errors import InputError
+from irgauge.io._source import read_bytes
+from irgauge.io._tokens import parse_floats, tokenize
+from irgauge.io.qrels import _encode
+
+RunSource = Union[str, Path, Run, Mapping[str, Mapping[str, float]], Any]
+
+
+def read_run(source: RunSource, name: Optional[str] = None) -> Run:
+    """Read one run from a path, DataFrame, dict or Run."""
+    if isinstance(source, Run):
+        return source
+    if isinstance(source, Mapping):
+        return _from_mapping(source, name or "run")
+    if hasattr(source, "columns"):
+        return _from_frame(source, name or "run")
+    return _from_path(source, name)
+
+
+def _file_stem(path: str) -> str:
+    return Path(path[:-3] if path.endswith(".gz") else path).name
+
+
+def _from_path(path: Union[str, Path], name: Optional[str]) -> Run:
+    path = str(path)
+    table = tokenize(read_bytes(path), path, allowed_columns=(1, 2, 6))
+    if table.n_columns == 6:
+        tags = np.unique(table.columns[5])
+        tag = tags[0].decode(errors="replace") if len(tags) == 1 else None
+        scores = parse_floats(table.columns[4], table, "score")
+        return Run(name=name or tag or _file_stem(path), topics=table.columns[0],
+                   docnos=table.columns[2], scores=scores, natural_order="score",
+                   source=path, line_numbers=table.line_numbers, tag=tag)
+    if table.n_columns == 2:
+        topics, docnos = table.columns
+    else:
+        stem = Path(_file_stem(path)).stem.encode()
+        topics = np.full(len(table), stem, dtype=f"S{max(1, len(stem))}")
+        docnos = table.columns[0]
+    return Run(name=name or _file_stem(path), topics=topics, docnos=docnos, scores=None,
+               natural_order="file", source=path, line_numbers=table.line_numbers)
+
+
+def _from_mapping(mapping: Mapping[str, Mapping[str, float]], name: str) -> Run:
+    topics, docnos, scores = [], [], []
+    for topic, ranked in mapping.items():
+        for docno, score in ranked.items():
+            topics.append(str(topic))
+            docnos.append(str(docno))
+            scores.append(float(score))
+    return _build(topics, docnos, np.asarray(scores, np.float64), name, "<dict>")
+
+
+def _from_frame(frame: Any, name: str) -> Run:
+    columns = {c.lower(): c for c in frame.columns}
+    missing = [c for c in ("query_id|qid|topic", "doc_id|docno|doc", "score")
+               if not any(n in columns for n in c.split("|"))]
+    if missing:
+        raise InputError(f"run DataFrame needs columns {', '.join(missing)}", "<DataFrame>")
+
+    def col(options: str) -> str:
+        return next(columns[n] for n in options.split("|") if n in columns)
+
+    if "run" in columns and frame[columns["run"]].nunique() > 1:
+        raise InputError("run DataFrame holds several runs; pass one DataFrame per run",
+                         "<DataFrame>")
+    return _build(frame[col("query_id|qid|topic")].astype(str).tolist(),
+                  frame[col("doc_id|docno|doc")].astype(str).tolist(),
+                  frame[columns["score"]].to_numpy(np.float64), name, "<DataFrame>")
+
+
+def _build(topics, docnos, scores, name: str, source: str) -> Run:
+    if not np.isfinite(scores).all():
+        raise InputError(f"run {name!r} has a score that is not a finite number", source)
+    return Run(name=name, topics=_encode(topics) if topics else np.array([], "S1"),
+               docnos=_encode(docnos) if docnos else np.array([], "S1"), scores=scores,
+               natural_order="score", source=source,
+               line_numbers=np.arange(1, len(topics) + 1))

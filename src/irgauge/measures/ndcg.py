@@ -1,0 +1,55 @@
+"""Normalised discounted cumulative gain in its three common forms.
+
+- ``dcg=log2`` (trec_eval's ndcg, ir_measures' nDCG): g(r)/log2(r+1).
+- ``dcg=exp-log2`` (Burges et al., gdeval): (2^g(r) - 1)/log2(r+1).
+- ``dcg=jk`` (Järvelin–Kekäläinen, the papers' and NTCIREVAL's nDCG): g(r) for r <= b,
+  g(r)/log_b(r) beyond.
+
+nDCG@k = DCG(k) / ideal DCG(k); the ideal list holds all relevant documents, so
+it does not depend on how many documents the run returned.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from irgauge.measures.base import Param, register, ratio
+
+DCG_FORMS = ("log2", "exp-log2", "jk")
+
+
+def discount(ranks: np.ndarray, dcg: str, b: float) -> np.ndarray:
+    """Weight of rank r (1-based)."""
+    if dcg == "jk":
+        return np.where(ranks <= b, 1.0, np.log(b) / np.log(np.maximum(ranks, 2.0)))
+    return 1.0 / np.log2(ranks + 1.0)
+
+
+def transform(gains: np.ndarray, dcg: str) -> np.ndarray:
+    return np.power(2.0, gains) - 1.0 if dcg == "exp-log2" else gains
+
+
+def ideal_dcg(ranked, dcg: str, b: float) -> np.ndarray:
+    """Ideal DCG at the cutoff (or over all relevant documents) for each row."""
+    judgments = ranked.judgments
+
+    def cumulative():
+        ranks = np.arange(1, judgments.ideal_gain.shape[1] + 1, dtype=np.float64)
+        return np.cumsum(transform(judgments.ideal_gain, dcg) * discount(ranks, dcg, b), axis=1)
+
+    table = judgments.memo(("ideal_dcg", dcg, b), cumulative)
+    depth = table.shape[1] if ranked.cutoff is None else min(ranked.cutoff, table.shape[1])
+    return table[ranked.topic, depth - 1]
+
+
+@register("nDCG", "nDCG@k = sum_{r<=k} g(r) disc(r) / ideal; disc per dcg form (see params)",
+          graded=True,
+          params=(Param("dcg", "log2", "str", "log2: g/log2(r+1) (trec_eval); exp-log2: "
+                        "(2^g-1)/log2(r+1); jk: Järvelin–Kekäläinen g/log_b(r) for r > b",
+                        DCG_FORMS),
+                  Param("b", 2.0, "float", "log base of the jk form (ranks <= b undiscounted)")))
+def ndcg(ranked, dcg: str = "log2", b: float = 2.0) -> np.ndarray:
+    def weighted(lists):
+        return transform(lists.gain, dcg) * discount(lists.ranks, dcg, b)
+
+    gains = ranked.memo(f"dcg:{dcg}:{b!r}", weighted)
+    return ratio(gains.sum(axis=1), ideal_dcg(ranked, dcg, b))

@@ -1,0 +1,330 @@
+"""The shared ranking builder: runs matched against judgments as padded grade matrices.
+
+Every measure reads a ``RankedLists``: one row per (run, topic), one column per rank,
+holding the judged grade of the document there (``UNJUDGED`` or ``PADDING``
+otherwise). Derived arrays (gains, relevance, cumulative counts and gains, the ideal
+cumulative gain) are computed once per batch and shared by all measures; a cutoff is a
+prefix view that reuses them, and the condensed (judged-only) list is built once.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Dict, List, Optional, Tuple
+
+import numpy as np
+
+from irgauge.collection import PADDING, UNJUDGED, Judgments, Run
+from irgauge.errors import InputError
+
+ORDERS = ("score", "file")
+
+
+class shared_prefix:
+    """A cached per-rank array; a truncated view slices its parent's copy instead of recomputing."""
+
+    def __init__(self, func):
+        self.func, self.name = func, func.__name__
+        self.__doc__ = func.__doc__
+
+    def __get__(self, obj, owner=None):
+        if obj is None:
+            return self
+        cache = obj._cache
+        if self.name not in cache:
+            parent = obj._parent
+            if parent is not None:
+                cache[self.name] = getattr(parent, self.name)[:, : obj.width]
+            else:
+                cache[self.name] = self.func(obj)
+        return cache[self.name]
+
+
+class cached:
+    """A cached per-row value (not a prefix of the parent's)."""
+
+    def __init__(self, func):
+        self.func, self.name = func, func.__name__
+        self.__doc__ = func.__doc__
+
+    def __get__(self, obj, owner=None):
+        if obj is None:
+            return self
+        if self.name not in obj._cache:
+            obj._cache[self.name] = self.func(obj)
+        return obj._cache[self.name]
+
+
+class RankedLists:
+    """Graded ranked lists of a batch of (run, topic) rows.
+
+    ``grades[i, r-1]`` is the grade of the document at rank r of row i (>= 0 judged,
+    UNJUDGED, or PADDING past the list's end); ``lengths[i]`` the list length;
+    ``topic[i]`` the row's topic index in ``judgments``; ``cutoff`` the rank cutoff in
+    force (None for the whole list).
+    """
+
+    def __init__(self, grades: np.ndarray, lengths: np.ndarray, topic: np.ndarray,
+                 judgments: Judgments, cutoff: Optional[int] = None,
+                 parent: Optional["RankedLists"] = None, condensed: bool = False):
+        self.grades, self.lengths, self.topic = grades, lengths, topic
+        self.judgments, self.cutoff, self.is_condensed = judgments, cutoff, condensed
+        self._parent = parent
+        self._cache: Dict[str, object] = {}
+        self._views: Dict[int, "RankedLists"] = {}
+
+    @property
+    def n_rows(self) -> int:
+        return self.grades.shape[0]
+
+    @property
+    def width(self) -> int:
+        return self.grades.shape[1]
+
+    def truncate(self, k: Optional[int]) -> "RankedLists":
+        """The lists cut at rank k (a view sharing this batch's cached arrays)."""
+        if k is None:
+            return self
+        if k not in self._views:
+            root = self._parent or self
+            width = min(k, root.width)
+            self._views[k] = RankedLists(root.grades[:, :width], np.minimum(root.lengths, k),
+                                         self.topic, self.judgments, cutoff=k, parent=root,
+                                         condensed=self.is_condensed)
+        return self._views[k]
+
+    def with_gains(self, gains) -> "RankedLists":
+        """The same lists under other gains per level."""
+        key = ("gains", tuple(gains))
+        if key not in self._cache:
+            self._cache[key] = RankedLists(self.grades, self.lengths, self.topic,
+                                           self.judgments.with_gains(gains), self.cutoff,
+                                           condensed=self.is_condensed)
+        return self._cache[key]
+
+    def memo(self, key: str, compute) -> np.ndarray:
+        """A per-rank array derived by a measure (e.g. the blended ratio for one beta),
+        computed once on the whole lists and sliced for cutoff views."""
+        if key not in self._cache:
+            if self._parent is not None:
+                self._cache[key] = self._parent.memo(key, compute)[:, : self.width]
+            else:
+                self._cache[key] = compute(self)
+        return self._cache[key]
+
+    @cached
+    def condensed(self) -> "RankedLists":
+        """The lists with every unjudged document removed (Sakai's condensed lists)."""
+        if self.is_condensed:
+            return self
+        judged = self.grades >= 0
+        lengths = judged.sum(axis=1)
+        width = max(int(lengths.max()) if len(lengths) else 0, 1)
+        grades = np.full((self.n_rows, width), PADDING, dtype=self.grades.dtype)
+        rows, cols = np.nonzero(judged)
+        grades[rows, np.cumsum(judged, axis=1)[rows, cols] - 1] = self.grades[rows, cols]
+        return RankedLists(grades, lengths, self.topic, self.judgments, condensed=True)
+
+    # per-rank arrays -----------------------------------------------------------------
+    @shared_prefix
+    def gain(self) -> np.ndarray:
+        """g(r): gain of the document at rank r (0 if not relevant)."""
+        table = self.judgments.gain_table
+        return table[np.maximum(self.grades, 0)] * (self.grades >= 0)
+
+    @shared_prefix
+    def isrel(self) -> np.ndarray:
+        """isrel(r): 1 where the document at rank r is relevant (level >= threshold)."""
+        return self.grades >= self.judgments.rel_level
+
+    @shared_prefix
+    def judged(self) -> np.ndarray:
+        return self.grades >= 0
+
+    @shared_prefix
+    def count(self) -> np.ndarray:
+        """count(r) = number of relevant documents in ranks 1..r."""
+        return np.cumsum(self.isrel, axis=1, dtype=np.int64)
+
+    @shared_prefix
+    def cg(self) -> np.ndarray:
+        """cg(r) = cumulative gain over ranks 1..r."""
+        return np.cumsum(self.gain, axis=1)
+
+    @shared_prefix
+    def ideal_gain(self) -> np.ndarray:
+        """g_I(r): gain at rank r of the ideal list (relevant documents, highest gain first)."""
+        return _pad_columns(self.judgments.ideal_gain, self.width, 0.0)[self.topic]
+
+    @shared_prefix
+    def ideal_cg(self) -> np.ndarray:
+        """cg_I(r); constant at cg_I(R) beyond R."""
+        return np.cumsum(self.ideal_gain, axis=1)
+
+    @property
+    def ranks(self) -> np.ndarray:
+        """1..width as floats, broadcastable against the per-rank arrays."""
+        return np.arange(1, self.width + 1, dtype=np.float64)
+
+    # per-row values --------------------------------------------------------------------
+    @cached
+    def R(self) -> np.ndarray:
+        """Relevant documents of each row's topic."""
+        return self.judgments.R[self.topic]
+
+    @cached
+    def N(self) -> np.ndarray:
+        """Judged nonrelevant documents of each row's topic."""
+        return self.judgments.N[self.topic]
+
+    @cached
+    def n_rel_ret(self) -> np.ndarray:
+        return self.at_rank(self.count, self.lengths).astype(np.float64)
+
+    @cached
+    def first_rel_rank(self) -> np.ndarray:
+        """r1: rank of the first relevant document (0 when none is retrieved)."""
+        found = self.isrel.any(axis=1)
+        return np.where(found, np.argmax(self.isrel, axis=1) + 1, 0)
+
+    def at_rank(self, cumulative: np.ndarray, ranks: np.ndarray) -> np.ndarray:
+        """cumulative[i, ranks[i]] (1-based); ranks past the list read its end, rank 0 gives 0."""
+        ranks = np.asarray(ranks)
+        idx = np.clip(ranks, 1, self.width) - 1
+        values = np.take_along_axis(cumulative, idx.reshape(-1, 1).astype(np.intp), axis=1)[:, 0]
+        return np.where(ranks > 0, values, 0)
+
+
+def _pad_columns(matrix: np.ndarray, width: int, fill: float) -> np.ndarray:
+    if matrix.shape[1] >= width:
+        return matrix[:, :width]
+    pad = np.full((matrix.shape[0], width - matrix.shape[1]), fill, dtype=matrix.dtype)
+    return np.hstack([matrix, pad])
+
+
+@dataclass
+class MatchedRun:
+    """One run's documents in evaluation order, matched against the judgments."""
+
+    name: str
+    row_topic: np.ndarray  # topic index of each row (one row per topic answered)
+    row_start: np.ndarray  # offset of each row in ``grades``
+    row_length: np.ndarray
+    grades: np.ndarray  # flat, in ranked order
+    unknown_topics: List[str]  # run topics absent from the qrels
+    order: str
+
+
+def match_run(run: Run, judgments: Judgments, order: Optional[str] = None) -> MatchedRun:
+    """Order a run's documents per topic and look up their grades.
+
+    ``order="score"``: score descending, ties by docno descending (trec_eval);
+    ``order="file"``: the order of the file (NTCIREVAL). None: the run's natural order.
+    """
+    order = order or run.natural_order
+    if order not in ORDERS:
+        raise InputError(f"unknown document order {order!r}; choose from {', '.join(ORDERS)}")
+    if order == "score" and run.scores is None:
+        raise InputError("--order score needs scores, but this run is a ranked list without "
+                         "them", run.source)
+    codes = judgments.topic_codes(run.topics)
+    unknown = sorted({t.decode(errors="replace") for t in np.unique(run.topics[codes < 0])})
+    known = np.flatnonzero(codes >= 0)
+    codes, docnos = codes[known], run.docnos[known]
+    keys = judgments.run_keys(codes, docnos)
+    _reject_duplicates(run, known, keys, codes, docnos)
+    if order == "score":
+        sequence = _score_order(codes, run.scores[known], docnos)
+    else:
+        sequence = np.argsort(codes, kind="stable")
+    codes = codes[sequence]
+    grades = judgments.grades_of(codes, docnos[sequence], keys[sequence])
+    heads = np.flatnonzero(np.concatenate(([True], codes[1:] != codes[:-1]))) if len(codes) \
+        else np.zeros(0, dtype=np.intp)
+    lengths = np.diff(np.append(heads, len(codes)))
+    return MatchedRun(run.name, codes[heads], heads, lengths, grades, unknown, order)
+
+
+def _score_order(codes: np.ndarray, scores: np.ndarray, docnos: np.ndarray) -> np.ndarray:
+    """Topic, then score descending, then docno descending (trec_eval's order)."""
+    sequence = np.lexsort((-scores, codes))
+    sc, ss = codes[sequence], scores[sequence]
+    tie = (sc[1:] == sc[:-1]) & (ss[1:] == ss[:-1])
+    if tie.any():  # only tied documents need the (slower) string comparison
+        in_tie = np.zeros(len(sequence), dtype=bool)
+        in_tie[1:] |= tie
+        in_tie[:-1] |= tie
+        group = np.cumsum(np.concatenate(([True], ~tie)))
+        idx = np.flatnonzero(in_tie)
+        _, doc_rank = np.unique(docnos[sequence[idx]], return_inverse=True)
+        sequence[idx] = sequence[idx][np.lexsort((-doc_rank.ravel(), group[idx]))]
+    return sequence
+
+
+def _reject_duplicates(run: Run, rows: np.ndarray, keys: np.ndarray, codes, docnos) -> None:
+    order = np.argsort(keys, kind="stable")
+    same = np.flatnonzero(keys[order][1:] == keys[order][:-1])
+    if len(same) == 0:
+        return
+    first, second = order[same], order[same + 1]
+    real = (docnos[first] == docnos[second]) & (codes[first] == codes[second])
+    if not real.any():
+        return  # hash collisions between different documents
+    i = np.argmin(np.where(real, second, len(keys)))
+    line = run.line_numbers[rows[second[i]]] if run.line_numbers is not None else None
+    first_line = run.line_numbers[rows[first[i]]] if run.line_numbers is not None else "?"
+    raise InputError(
+        f"document {docnos[second[i]].decode(errors='replace')!r} is retrieved twice for topic "
+        f"{run.topics[rows[second[i]]].decode(errors='replace')!r} (also on line {first_line}); "
+        "trec_eval rejects such runs too", run.source, None if line is None else int(line))
+
+
+def build_batches(runs: List[MatchedRun], row_topics: List[np.ndarray],
+                  judgments: Judgments, max_cells: int = 4_000_000
+                  ) -> List[Tuple[np.ndarray, np.ndarray, RankedLists]]:
+    """Padded RankedLists for the chosen rows of every run, in batches of bounded size.
+
+    ``row_topics[k]`` lists the topics to evaluate for run k, in output order; a topic
+    the run did not answer becomes an empty list (it scores 0). Returns
+    (run index, topic index, RankedLists) per batch.
+    """
+    run_idx, topic_idx, src_start, src_len = [], [], [], []
+    for k, (matched, topics) in enumerate(zip(runs, row_topics)):
+        pos = np.full(judgments.n_topics, -1, dtype=np.int64)
+        pos[matched.row_topic] = np.arange(len(matched.row_topic))
+        where = pos[topics]
+        present = where >= 0
+        run_idx.append(np.full(len(topics), k))
+        topic_idx.append(topics)
+        src_start.append(np.where(present, matched.row_start[np.maximum(where, 0)], 0))
+        src_len.append(np.where(present, matched.row_length[np.maximum(where, 0)], 0))
+    run_idx, topic_idx = np.concatenate(run_idx), np.concatenate(topic_idx)
+    src_start, src_len = np.concatenate(src_start), np.concatenate(src_len)
+
+    # batches of whole rows, sized so that no padded matrix exceeds max_cells
+    longest = max(int(src_len.max()) if len(src_len) else 0, 1)
+    per_batch = max(1, max_cells // longest)
+    batches = []
+    for begin in range(0, len(run_idx), per_batch):
+        rows = slice(begin, begin + per_batch)
+        width = max(int(src_len[rows].max()), 1)
+        grades = _fill(runs, run_idx[rows], src_start[rows], src_len[rows], width)
+        batches.append((run_idx[rows], topic_idx[rows],
+                        RankedLists(grades, src_len[rows], topic_idx[rows], judgments)))
+    return batches
+
+
+def _fill(runs, run_idx, starts, lengths, width) -> np.ndarray:
+    grades = np.full((len(run_idx), width), PADDING, dtype=np.int16)
+    for k in np.unique(run_idx):  # one vectorised scatter per run
+        rows = np.flatnonzero(run_idx == k)
+        total = int(lengths[rows].sum())
+        if total == 0:
+            continue
+        row_of = np.repeat(rows, lengths[rows])
+        offset = np.arange(total) - np.repeat(np.cumsum(lengths[rows]) - lengths[rows],
+                                              lengths[rows])
+        grades[row_of, offset] = runs[k].grades[np.repeat(starts[rows], lengths[rows]) + offset]
+    return grades
+
+
+__all__ = ["RankedLists", "MatchedRun", "match_run", "build_batches", "ORDERS", "UNJUDGED"]
