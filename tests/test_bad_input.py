@@ -1,0 +1,124 @@
+"""Bad input: a clear error naming file, line and problem; exit code 2; no partial output."""
+from __future__ import annotations
+
+import gzip
+
+import pytest
+
+from irgauge import InputError, evaluate
+from irgauge.cli import main
+
+QRELS = "1 0 d1 1\n1 0 d2 0\n1 0 d3 2\n2 0 d1 1\n"
+RUN = "1 Q0 d1 1 3.0 r\n1 Q0 d2 2 2.0 r\n2 Q0 d1 1 1.0 r\n"
+
+
+def write(tmp_path, name, text, gz=False):
+    path = tmp_path / name
+    if gz:
+        path.write_bytes(gzip.compress(text.encode()))
+    else:
+        path.write_text(text)
+    return str(path)
+
+
+def run_cli(capsys, *args):
+    code = main(["eval", *args])
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+@pytest.mark.parametrize("name,text,line,problem", [
+    ("wrong columns", "1 Q0 d1 1 3.0 r\n1 Q0 d2 2 2.0\n", 2, "expected 6 columns"),
+    ("bad score", "1 Q0 d1 1 3.0 r\n1 Q0 d2 2 high r\n", 2, "score 'high' is not a finite number"),
+    ("nan score", "1 Q0 d1 1 nan r\n", 1, "not a finite number"),
+    ("duplicate doc", "1 Q0 d1 1 3.0 r\n1 Q0 d2 2 2.0 r\n1 Q0 d1 3 1.0 r\n", 3,
+     "retrieved twice"),
+    ("seven columns", "1 Q0 d1 1 3.0 r extra\n", 1, "expected 1 or 2 or 6"),
+])
+def test_bad_run_names_file_line_and_problem(tmp_path, capsys, name, text, line, problem):
+    qrels = write(tmp_path, "q.txt", QRELS)
+    run = write(tmp_path, "run.txt", text)
+    code, out, err = run_cli(capsys, qrels, run)
+    assert code == 2
+    assert out == ""  # no partial output
+    assert f"{run}:{line}:" in err
+    assert problem in err
+
+
+@pytest.mark.parametrize("text,line,problem", [
+    ("1 0 d1 1\n1 0 d2 x\n", 2, "relevance level 'x' is not an integer"),
+    ("1 0 d1 1\n1 0 d2\n", 2, "expected 4 columns"),
+    ("1 0 d1 1\n1 0 d1 2\n", 2, "judged again with level 2 (level 1 on line 1)"),
+    ("1 d1 L1\n1 d2 Lx\n", 2, "relevance label 'x' is not an integer"),
+])
+def test_bad_qrels_names_file_line_and_problem(tmp_path, capsys, text, line, problem):
+    qrels = write(tmp_path, "q.txt", text)
+    run = write(tmp_path, "run.txt", RUN)
+    code, out, err = run_cli(capsys, qrels, run)
+    assert code == 2 and out == ""
+    assert f"{qrels}:{line}:" in err and problem in err
+
+
+def test_identical_repeated_judgment_is_accepted(tmp_path):
+    qrels = write(tmp_path, "q.txt", QRELS + "1 0 d1 1\n")
+    result = evaluate(qrels, write(tmp_path, "run.txt", RUN), ["num_rel"])
+    assert result.per_topic["value"].tolist() == [2.0, 1.0]
+
+
+def test_empty_and_comment_only_files(tmp_path, capsys):
+    empty = write(tmp_path, "empty.txt", "   \n")
+    code, out, err = run_cli(capsys, write(tmp_path, "q.txt", QRELS), empty)
+    assert code == 2 and "file is empty" in err and empty in err
+    comments = write(tmp_path, "c.txt", "# nothing\n# here\n")
+    code, out, err = run_cli(capsys, comments, write(tmp_path, "r.txt", RUN))
+    assert code == 2 and "no data lines" in err
+
+
+def test_unreadable_gzip_and_missing_file(tmp_path, capsys):
+    broken = tmp_path / "run.gz"
+    broken.write_bytes(gzip.compress(RUN.encode())[:20])
+    code, out, err = run_cli(capsys, write(tmp_path, "q.txt", QRELS), str(broken))
+    assert code == 2 and "unreadable gzip" in err and str(broken) in err
+    code, out, err = run_cli(capsys, write(tmp_path, "q.txt", QRELS), str(tmp_path / "nope"))
+    assert code == 2 and "cannot read file" in err
+
+
+def test_gzip_run_reads_like_plain(tmp_path):
+    qrels = write(tmp_path, "q.txt", QRELS)
+    plain = evaluate(qrels, write(tmp_path, "r.txt", RUN), ["AP", "P@2"]).per_topic
+    packed = evaluate(qrels, write(tmp_path, "r.txt.gz", RUN, gz=True), ["AP", "P@2"]).per_topic
+    assert plain["value"].tolist() == packed["value"].tolist()
+
+
+def test_unknown_measure_and_bad_parameter(tmp_path, capsys):
+    args = [write(tmp_path, "q.txt", QRELS), write(tmp_path, "r.txt", RUN)]
+    code, _, err = run_cli(capsys, *args, "-m", "nDGC@10")
+    assert code == 2 and "unknown measure 'nDGC'" in err
+    code, _, err = run_cli(capsys, *args, "-m", "nDCG(dcg=cubic)")
+    assert code == 2 and "dcg must be one of" in err
+    code, _, err = run_cli(capsys, *args, "-m", "RBP(q=0.5)")
+    assert code == 2 and "has no parameter 'q'" in err
+    code, _, err = run_cli(capsys, *args, "-m", "Rprec@10")
+    assert code == 2 and "takes no cutoff" in err
+
+
+def test_gains_shorter_than_levels(tmp_path, capsys):
+    code, _, err = run_cli(capsys, write(tmp_path, "q.txt", QRELS), write(tmp_path, "r.txt", RUN),
+                           "--gains", "1")
+    assert code == 2 and "levels up to 2" in err
+
+
+def test_run_topics_absent_from_qrels_are_reported(tmp_path, capsys):
+    run = write(tmp_path, "r.txt", RUN + "9 Q0 d1 1 1.0 r\n")
+    code, out, err = run_cli(capsys, write(tmp_path, "q.txt", QRELS), run, "-m", "AP",
+                             "--format", "tsv")
+    assert code == 0
+    assert "1 topic(s) not in the qrels, not scored: 9" in err
+    assert '# run_topics_not_in_qrels: {"r": ["9"]}' in out
+
+
+def test_api_raises_input_error_with_location(tmp_path):
+    run = write(tmp_path, "r.txt", "1 Q0 d1 1 3.0 r\n1 Q0 d2\n")
+    with pytest.raises(InputError) as info:
+        evaluate(write(tmp_path, "q.txt", QRELS), run)
+    assert info.value.path == run and info.value.line == 2
