@@ -94,6 +94,24 @@ def test_stability_equals_naive(small):
     assert ap["minority_rate"].is_monotonic_decreasing
 
 
+def test_stability_fuzziness_order_and_tie_rule(small):
+    forward = stability(small, trials=30, seed=2, fuzziness=(0.02, 0.07)).table
+    backward = stability(small, trials=30, seed=2, fuzziness=(0.07, 0.02)).table
+    key = ["measure", "fuzziness"]
+    assert forward.sort_values(key).reset_index(drop=True).equals(
+        backward.sort_values(key).reset_index(drop=True))
+    # the one-pass counting agrees with the tie rule applied per fuzziness value
+    from irgauge.meta.stability import outcomes, win_counts
+    rng = np.random.default_rng(0)
+    mx, my = rng.random((40, 30)).round(1), rng.random((40, 30)).round(1)
+    levels = np.array([0.01, 0.05, 0.1, 0.5])
+    gt_xy, gt_yx = win_counts(mx, my, levels)
+    for k, f in enumerate(levels):
+        x_wins, y_wins, _ = outcomes(mx, my, f)
+        np.testing.assert_array_equal(gt_xy[:, k], x_wins.sum(axis=0))
+        np.testing.assert_array_equal(gt_yx[:, k], y_wins.sum(axis=0))
+
+
 def test_predictive_power_equals_naive(small):
     order = permutations(50, 60, seed=5)
     result = predictive_power(small, halvings=60, seed=5, top_fraction=1.0,

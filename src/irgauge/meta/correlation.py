@@ -27,14 +27,9 @@ from typing import Optional
 import numpy as np
 
 from irgauge.meta.result import MetaResult, check_matrices
-from irgauge.stats.resampling import TIE_TOLERANCE, chunks, pair_index
+from irgauge.stats.resampling import TIE_TOLERANCE, chunks, pair_index, pair_signs
 
 VARIANTS = ("a", "b")
-
-
-def _signs(values: np.ndarray, i: np.ndarray, j: np.ndarray) -> np.ndarray:
-    d = values[..., i] - values[..., j]
-    return np.where(np.abs(d) <= TIE_TOLERANCE, 0, np.sign(d)).astype(np.int8)
 
 
 def kendall_tau_rows(a: np.ndarray, b: np.ndarray, variant: str = "b") -> np.ndarray:
@@ -47,7 +42,7 @@ def kendall_tau_rows(a: np.ndarray, b: np.ndarray, variant: str = "b") -> np.nda
     nn = len(i)
     out = np.empty(len(a))
     for part in chunks(len(a), nn):
-        sa, sb = _signs(a[part], i, j), _signs(b[part], i, j)
+        sa, sb = pair_signs(a[part], i, j), pair_signs(b[part], i, j)
         num = np.einsum("tp,tp->t", sa, sb, dtype=np.int64).astype(float)
         if variant == "a":
             out[part] = num / nn

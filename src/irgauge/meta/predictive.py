@@ -24,13 +24,8 @@ import numpy as np
 
 from irgauge.errors import InputError
 from irgauge.meta.result import MetaResult, check_matrices, check_subset_size
-from irgauge.stats.resampling import (TIE_TOLERANCE, chunks, pair_index, permutations,
-                                      resolve_seed, subset_means)
-
-
-def _signs(means: np.ndarray, i: np.ndarray, j: np.ndarray) -> np.ndarray:
-    d = means[:, i] - means[:, j]
-    return np.where(np.abs(d) <= TIE_TOLERANCE, 0, np.sign(d)).astype(np.int8)
+from irgauge.stats.resampling import (chunks, pair_index, pair_signs, permutations,
+                                      resolve_seed, subset_mask)
 
 
 def _taus(values: np.ndarray, first: np.ndarray, second: np.ndarray, variant: str,
@@ -39,19 +34,21 @@ def _taus(values: np.ndarray, first: np.ndarray, second: np.ndarray, variant: st
 
     ``values``: measures x systems x topics; ``first``/``second``: trials x size indices.
     """
-    n_measures, n_systems, _ = values.shape
+    n_measures, n_systems, n_topics = values.shape
     i, j = pair_index(n_systems)
     nn = len(i)
     trials = first.shape[0]
     taus = np.empty((n_measures, n_measures, trials))
     for part in chunks(trials, nn * n_measures * 2):
-        s1 = [_signs(subset_means(v, first[part]), i, j) for v in values]
-        s2 = [_signs(subset_means(v, second[part]), i, j) for v in values]
+        # one mask per half and chunk, shared by every measure
+        mask1, mask2 = subset_mask(first[part], n_topics), subset_mask(second[part], n_topics)
+        s1 = [pair_signs(mask1 @ v.T, i, j) for v in values]
+        s2 = [pair_signs(mask2 @ v.T, i, j) for v in values]
         ties1 = [(s == 0).sum(axis=1) for s in s1]
         ties2 = [(s == 0).sum(axis=1) for s in s2]
         for a in range(n_measures):
             for b in range(n_measures):
-                num = np.einsum("tp,tp->t", s1[a], s2[b], dtype=np.int64).astype(float)
+                num = np.multiply(s1[a], s2[b]).sum(axis=1, dtype=np.int64).astype(float)
                 if variant == "a":
                     taus[a, b, part] = num / nn
                 else:

@@ -33,6 +33,33 @@ def outcomes(mx: np.ndarray, my: np.ndarray, f: float):
     return ~tie & (d > 0), ~tie & (d < 0), tie
 
 
+def win_counts(mx: np.ndarray, my: np.ndarray, fuzziness: np.ndarray):
+    """Per pair (columns) and sorted fuzziness value: (GT(x, y), GT(y, x)) over the trials.
+
+    A comparison is a win at f unless it is a tie, i.e. iff |d| > tol and
+    f <= (|d| + tol) / max(M(x), M(y)) (the tie rule of :func:`outcomes` solved for f).
+    So one pass finds, per comparison, how many of the sorted f values it wins at; a
+    histogram per pair and a reverse cumulative sum give the counts at every f at once.
+    """
+    d = mx - my
+    absd = np.abs(d)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        level = (absd + TIE_TOLERANCE) / np.maximum(mx, my)
+    wins_upto = np.searchsorted(fuzziness, level, side="right")
+    wins_upto[absd <= TIE_TOLERANCE] = 0
+    k = len(fuzziness)
+    pairs = d.shape[1]
+    column = np.broadcast_to(np.arange(pairs) * (k + 1), d.shape)
+    counts = []
+    for side in (d > 0, d < 0):
+        hist = np.bincount((column + wins_upto)[side], minlength=pairs * (k + 1))
+        hist = hist.reshape(pairs, k + 1)
+        # wins at f_k = comparisons winning at more than k values: sum of hist[:, k+1:]
+        above = np.cumsum(hist[:, ::-1], axis=1)[:, ::-1]
+        counts.append(above[:, 1:])
+    return counts[0], counts[1]
+
+
 def stability(matrices, subset_size: Optional[int] = None, trials: int = 1000,
               fuzziness: Sequence[float] = DEFAULT_FUZZINESS, seed: Optional[int] = None,
               indices=None, progress=None) -> MetaResult:
@@ -52,22 +79,25 @@ def stability(matrices, subset_size: Optional[int] = None, trials: int = 1000,
     trials = indices.shape[0]
     i, j = pair_index(len(systems))
     rows = []
+    order = np.argsort(fuzziness, kind="stable")
+    levels = np.asarray(fuzziness, dtype=float)[order]
     for name, values in zip(names, stacked):
         means = subset_means(values, indices)
-        minority = np.zeros(len(fuzziness))
-        ties = np.zeros(len(fuzziness))
+        minority = np.zeros(len(levels))
+        wins = np.zeros(len(levels))
         for part in chunks(len(i), trials):
-            mx, my = means[:, i[part]], means[:, j[part]]
-            for k, f in enumerate(fuzziness):
-                gt_xy, gt_yx, eq = outcomes(mx, my, f)
-                minority[k] += np.minimum(gt_xy.sum(axis=0), gt_yx.sum(axis=0)).sum()
-                ties[k] += eq.sum()
+            gt_xy, gt_yx = win_counts(means[:, i[part]], means[:, j[part]], levels)
+            minority += np.minimum(gt_xy, gt_yx).sum(axis=0)
+            wins += (gt_xy + gt_yx).sum(axis=0)
             if progress is not None:
                 progress(part.stop, len(i))
         total = len(i) * trials
-        for k, f in enumerate(fuzziness):
-            rows.append({"measure": name, "fuzziness": f, "minority_rate": minority[k] / total,
-                         "proportion_ties": ties[k] / total})
+        rank = np.argsort(order)  # position of each caller's fuzziness value among the sorted
+        for c, f in enumerate(fuzziness):
+            k = rank[c]
+            rows.append({"measure": name, "fuzziness": f,
+                         "minority_rate": minority[k] / total,
+                         "proportion_ties": (total - wins[k]) / total})
     parameters = {"seed": seed, "trials": trials, "subset_size": c,
                   "fuzziness": list(fuzziness), "measures": names, "pairs": int(len(i))}
     return MetaResult("stability", pd.DataFrame(rows), parameters, systems, topics)

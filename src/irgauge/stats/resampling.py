@@ -76,8 +76,18 @@ def subset_means(values: np.ndarray, indices: np.ndarray) -> np.ndarray:
 
     One product of the ``trials x topics`` count mask with the ``topics x systems`` scores.
     """
-    mask = index_counts(indices, values.shape[1])
-    return (mask @ values.T) / indices.shape[1]
+    return subset_mask(indices, values.shape[1]) @ values.T
+
+
+def subset_mask(indices: np.ndarray, n_topics: int) -> np.ndarray:
+    """``trials x topics`` weights: counts / subset size, so ``mask @ values.T`` = means."""
+    return index_counts(indices, n_topics) / indices.shape[1]
+
+
+def pair_signs(values: np.ndarray, i: np.ndarray, j: np.ndarray) -> np.ndarray:
+    """int8 sign of ``values[..., i] - values[..., j]``, 0 within TIE_TOLERANCE."""
+    d = values[..., i] - values[..., j]
+    return (d > TIE_TOLERANCE).view(np.int8) - (d < -TIE_TOLERANCE).view(np.int8)
 
 
 def pair_index(n_systems: int) -> Tuple[np.ndarray, np.ndarray]:
