@@ -198,6 +198,9 @@ def test_cli_simulate_writes_manifest(tmp_path, capsys):
     assert main(argv) == 0
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["params"]["seed"] == 9 and manifest["params"]["pool_depth"] == 5
+    # the CLI's defaults are the function's defaults
+    expected = simulate_collection(n_topics=4, n_runs=3, depth=30, seed=9, pool_depth=5).params
+    assert manifest["params"] == json.loads(json.dumps(expected))
     assert sorted(p.name for p in (out / "runs").iterdir()) == ["run1.run", "run2.run", "run3.run"]
     assert main(argv) == 2  # refuses to overwrite
     assert "--overwrite" in capsys.readouterr().err

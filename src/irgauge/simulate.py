@@ -400,7 +400,9 @@ def read_manifest(out_dir: PathLike) -> dict:
 
 SAMPLE_DIR = Path(__file__).resolve().parent / "data" / "sample"
 
-# How the bundled sample was made (tests regenerate it from its manifest and compare).
+# How the bundled sample was made. tests/test_simulate.py regenerates it from its manifest and
+# compares byte for byte; after a deliberate change to the generator, bump SIMULATE_VERSION
+# and run `python -c "from irgauge.simulate import make_sample; make_sample()"`.
 SAMPLE_PARAMS = dict(n_topics=20, n_runs=12, depth=100, seed=20240607, pool_depth=20, rel_median=10.0)
 
 

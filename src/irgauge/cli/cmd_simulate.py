@@ -37,6 +37,15 @@ def register(subparsers) -> None:
                    help="range of run effectiveness")
     p.add_argument("--topic-noise", type=float, default=0.5,
                    help="per-topic noise of a run's effectiveness (sd)")
+    p.add_argument("--difficulty-spread", type=float, default=0.3,
+                   help="log-normal spread of the topic difficulty shared by all runs")
+    p.add_argument("--shared-weight", type=float, default=0.6,
+                   help="weight (0..1) of the score component all runs share (run overlap)")
+    p.add_argument("--level-boost", type=float, default=0.5,
+                   help="extra visibility of each higher relevance level")
+    p.add_argument("--score-decimals", type=int, default=4,
+                   help="decimals of the scores of untied runs")
+    p.add_argument("--first-topic", type=int, default=1, help="id of the first topic")
     p.add_argument("--tie-fraction", type=float, default=0.25,
                    help="share of runs whose scores are rounded, producing ties")
     p.add_argument("--tie-decimals", type=int, default=1,
@@ -71,7 +80,10 @@ def run(args: argparse.Namespace) -> int:
             docs_per_topic=args.docs_per_topic, rel_median=args.rel_median,
             rel_spread=args.rel_spread, level_probs=_floats(args.level_probs, "--level-probs"),
             quality_range=tuple(quality), topic_noise=args.topic_noise,
-            tie_fraction=args.tie_fraction, tie_decimals=args.tie_decimals,
+            difficulty_spread=args.difficulty_spread, shared_weight=args.shared_weight,
+            level_boost=args.level_boost, tie_fraction=args.tie_fraction,
+            tie_decimals=args.tie_decimals, score_decimals=args.score_decimals,
+            first_topic=args.first_topic,
         )
         manifest = write_collection(collection, args.out, overwrite=args.overwrite)
     except (ValueError, FileExistsError) as err:
