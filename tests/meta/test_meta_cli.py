@@ -87,3 +87,20 @@ def test_duplicate_rows_and_topic_mismatch_exit_2(capsys, tmp_path):
     assert main(["correlate", str(mixed)]) == 2
     assert "different topics" in capsys.readouterr().err
     assert main(["discpower"]) == 2
+
+
+def test_scores_computed_in_process(capsys):
+    from conftest import DATA
+    from irgauge.scores import score_matrices
+
+    folder = DATA / "ntcireval_generated"
+    if not folder.is_dir():
+        pytest.skip("shared data not available")
+    runs = sorted(str(p) for p in (folder / "runs").iterdir())
+    qrels = str(folder / "qrels.trec")
+    matrices = score_matrices(qrels, runs, ["ap", "ndcg"])
+    assert list(matrices) == ["ap", "ndcg"] and matrices["ap"].values.shape == (5, 8)
+    out = run_json(capsys, ["correlate", "--qrels", qrels, "--run", *runs, "-m", "ap,ndcg"])
+    assert len(out["results"]) == 4 and len(out["metadata"]["systems"]) == 5
+    assert main(["discpower", "--qrels", qrels, "-m", "ap"]) == 2
+    assert "--qrels and --run go together" in capsys.readouterr().err
