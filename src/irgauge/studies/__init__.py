@@ -1,0 +1,28 @@
+"""The papers' experiments, one function each, on any collection (SPEC section 8).
+
+``run_study(name, ...)`` dispatches to ``run_<name>`` of the study's module; every study
+writes tables (txt, csv, tex), figures (png, svg), ``manifest.json`` and ``summary.txt`` to
+``out/<name>`` and returns a :class:`~irgauge.studies._common.StudyResult`.
+"""
+from __future__ import annotations
+
+import importlib
+
+STUDIES = ("onerel", "incomplete", "qa", "predictive")
+
+
+def study_function(name: str):
+    """The ``run_<name>`` function of study ``name``."""
+    if name not in STUDIES:
+        from irgauge.errors import InputError
+
+        raise InputError(f"unknown study {name!r}; choose from {', '.join(STUDIES)}")
+    return getattr(importlib.import_module(f"irgauge.studies.{name}"), f"run_{name}")
+
+
+def run_study(name: str, *args, **kwargs):
+    """Run study ``name``; see ``irgauge.studies.<name>.run_<name>`` for its options."""
+    return study_function(name)(*args, **kwargs)
+
+
+__all__ = ["STUDIES", "run_study", "study_function"]
