@@ -140,6 +140,8 @@ class Judgments:
     def _apply_gains(self) -> None:
         self.gain_table = self._gain_table()
         self.max_gain = float(self.gain_table.max()) if len(self.gain_table) else 0.0
+        if self.gains:  # NTCIREVAL's gv[maxrl]: the top listed gain, even for a level unused
+            self.max_gain = max(self.max_gain, float(max(self.gains)))
         self.ideal_gain = self._ideal_gains(self.relevant)
         self.ideal_total = self.ideal_gain.sum(axis=1)
         self._memo: Dict[object, np.ndarray] = {}

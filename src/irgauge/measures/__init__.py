@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Dict, List
 
 from irgauge.measures import ap, blended, bpref, counts, ndcg, precision, rbp, rr  # noqa: F401
+from irgauge.measures import cascade, ncu, nrbp  # noqa: F401  (NTCIREVAL families)
 from irgauge.measures.base import REGISTRY, Family, Measure, families
 from irgauge.measures.parse import ALIASES, parse_measure, parse_measures
 

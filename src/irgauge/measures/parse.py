@@ -24,7 +24,8 @@ ALIASES: Dict[str, Tuple[str, Dict[str, str]]] = {
     "recip_rank": ("RR", {}), "MRR": ("RR", {}),
     "Bpref": ("bpref", {}), "gm_bpref": ("bpref", {"agg": "gmean"}),
     "bpref_allnonrel": ("bpref_N", {}), "AP'": ("bpref_relative2", {}),
-    "Q": ("Q-measure", {}), "Qmeasure": ("Q-measure", {}), "Q-measure'": ("Q-measure", {}),
+    "Q": ("Q-measure", {"norm": "min"}),  # NTCIREVAL's Q@l divides by min(l, R)
+    "Qmeasure": ("Q-measure", {}), "Q-measure'": ("Q-measure", {}),
     "O": ("O-measure", {}), "P+": ("P-plus", {}), "P-plus-measure": ("P-plus", {}),
     "Prec": ("P", {}), "PDoc": ("P", {}), "Recall": ("R", {}), "recall": ("R", {}),
     "R-prec": ("Rprec", {}), "success": ("Hit", {}), "NQcorrect": ("Hit", {}),
