@@ -84,7 +84,7 @@ def evaluate(qrels: Any, runs: Any, measures: Union[None, str, Sequence[Union[st
              *, order: Optional[str] = None, rel_level: int = 1,
              gains: Union[None, str, Sequence[float]] = None, judged_only: bool = False,
              complete: bool = False, empty_topics: str = "skip", aggregate: str = "mean",
-             max_cells: int = 4_000_000) -> EvalResult:
+             max_docs: Optional[int] = None, max_cells: int = 4_000_000) -> EvalResult:
     """Evaluate ``runs`` against ``qrels``.
 
     qrels: path, DataFrame, ``{qid: {docno: level}}`` or Qrels. runs: one run or a list of
@@ -96,6 +96,8 @@ def evaluate(qrels: Any, runs: Any, measures: Union[None, str, Sequence[Union[st
     measure on condensed lists. complete: qrels topics a run did not answer score 0
     (trec_eval -c). empty_topics: "skip" leaves topics without relevant documents out
     (default), "zero" scores and averages them. aggregate: "mean" or "gmean".
+    max_docs: evaluate only the first N documents of each topic, in evaluation order
+    (trec_eval -M).
     """
     if order is not None and order not in ORDERS:
         raise InputError(f"unknown document order {order!r}; choose from {', '.join(ORDERS)}")
@@ -112,7 +114,7 @@ def evaluate(qrels: Any, runs: Any, measures: Union[None, str, Sequence[Union[st
     if not run_list:
         raise InputError("no runs to evaluate")
     names = _unique_names(run_list)
-    matched = [match_run(run, judgments, order) for run in run_list]
+    matched = [match_run(run, judgments, order, max_docs) for run in run_list]
 
     eligible = judgments.R > 0 if empty_topics == "skip" else np.ones(judgments.n_topics, bool)
     row_topics, missing = [], {}
@@ -143,6 +145,7 @@ def evaluate(qrels: Any, runs: Any, measures: Union[None, str, Sequence[Union[st
                          judged_only, complete, empty_topics, aggregate, row_topics, missing)
     return EvalResult(per_topic, means, metadata, measure_list)
 
+    metadata["max_docs"] = max_docs if max_docs is not None else "all"
 
 def _measures(measures, judged_only: bool) -> List[Measure]:
     if measures is None:

@@ -214,12 +214,17 @@ class MatchedRun:
     order: str
 
 
-def match_run(run: Run, judgments: Judgments, order: Optional[str] = None) -> MatchedRun:
+def match_run(run: Run, judgments: Judgments, order: Optional[str] = None,
+              max_docs: Optional[int] = None) -> MatchedRun:
     """Order a run's documents per topic and look up their grades.
 
     ``order="score"``: score descending, ties by docno descending (trec_eval);
     ``order="file"``: the order of the file (NTCIREVAL). None: the run's natural order.
+    ``max_docs``: keep only the first N documents of each topic in that order
+    (trec_eval's -M); every measure then sees the shortened lists.
     """
+    if max_docs is not None and max_docs < 1:
+        raise InputError(f"max_docs must be >= 1, got {max_docs}")
     order = order or run.natural_order
     if order not in ORDERS:
         raise InputError(f"unknown document order {order!r}; choose from {', '.join(ORDERS)}")
@@ -237,6 +242,13 @@ def match_run(run: Run, judgments: Judgments, order: Optional[str] = None) -> Ma
     else:
         sequence = np.argsort(codes, kind="stable")
     codes = codes[sequence]
+    if max_docs is not None and len(codes):
+        # position of each document within its topic, after ordering
+        starts = np.flatnonzero(np.concatenate(([True], codes[1:] != codes[:-1])))
+        position = np.arange(len(codes)) - np.repeat(starts, np.diff(np.append(starts,
+                                                                              len(codes))))
+        keep = position < max_docs
+        codes, sequence = codes[keep], sequence[keep]
     grades = judgments.grades_of(codes, docnos[sequence], keys[sequence])
     heads = np.flatnonzero(np.concatenate(([True], codes[1:] != codes[:-1]))) if len(codes) \
         else np.zeros(0, dtype=np.intp)

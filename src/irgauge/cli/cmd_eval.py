@@ -50,6 +50,9 @@ def add_convention_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--empty-topics", choices=("skip", "zero"), default="skip",
                         help="topics without relevant documents: left out of the mean "
                              "(skip) or scored and averaged (zero)")
+    parser.add_argument("-M", "--max-docs", type=int, default=None, metavar="N",
+                        help="evaluate only the first N documents of each topic, in "
+                             "evaluation order (trec_eval -M)")
     parser.add_argument("--aggregate", choices=("mean", "gmean"), default="mean",
                         help="aggregate over topics: arithmetic or geometric mean "
                              "(GMAP-style); counts are summed")
@@ -58,7 +61,8 @@ def add_convention_options(parser: argparse.ArgumentParser) -> None:
 def convention_kwargs(args) -> dict:
     return dict(order=args.order, rel_level=args.rel_level, gains=args.gains,
                 judged_only=args.judged_only, complete=args.complete,
-                empty_topics=args.empty_topics, aggregate=args.aggregate)
+                empty_topics=args.empty_topics, aggregate=args.aggregate,
+                max_docs=args.max_docs)
 
 
 def run(args) -> int:

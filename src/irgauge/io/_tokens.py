@@ -12,7 +12,7 @@ lines carry no data and are skipped.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable, List
+from typing import Iterable, List, Optional
 
 import numpy as np
 
@@ -38,11 +38,15 @@ class TokenTable:
         return len(self.columns)
 
 
-def tokenize(data: bytes, path: str, allowed_columns: Iterable[int]) -> TokenTable:
+def tokenize(data: bytes, path: str, allowed_columns: Iterable[int],
+             trailing_after: Optional[int] = None) -> TokenTable:
     """Split ``data`` into lines and whitespace-separated columns.
 
     Every data line must have the same number of columns, one of ``allowed_columns``;
-    otherwise an InputError names the first offending line.
+    otherwise an InputError names the first offending line. ``trailing_after=n``: on
+    lines with more than n tokens the extra ones are free text and dropped (trec_eval
+    reads six fields of a run line and ignores the rest; its test file results.trunc
+    has such lines).
     """
     allowed = sorted(set(allowed_columns))
     buf = np.frombuffer(data, dtype=np.uint8)
@@ -66,6 +70,13 @@ def tokenize(data: bytes, path: str, allowed_columns: Iterable[int]) -> TokenTab
 
     line_start_tokens = np.flatnonzero(first_of_line)
     counts = np.diff(np.append(line_start_tokens, len(starts)))
+    if trailing_after is not None and (counts > trailing_after).any():
+        position = np.arange(len(starts)) - np.repeat(line_start_tokens, counts)
+        keep = position < trailing_after
+        starts, ends, token_line = starts[keep], ends[keep], token_line[keep]
+        first_of_line = first_of_line[keep]
+        counts = np.minimum(counts, trailing_after)
+        line_start_tokens = np.flatnonzero(first_of_line)
     data_lines = token_line[line_start_tokens]
     n_cols = int(counts[0])
     if n_cols not in allowed:

@@ -38,7 +38,7 @@ def _file_stem(path: str) -> str:
 
 def _from_path(path: Union[str, Path], name: Optional[str]) -> Run:
     path = str(path)
-    table = tokenize(read_bytes(path), path, allowed_columns=(1, 2, 6))
+    table = tokenize(read_bytes(path), path, allowed_columns=(1, 2, 6), trailing_after=6)
     if table.n_columns == 6:
         tags = np.unique(table.columns[5])
         tag = tags[0].decode(errors="replace") if len(tags) == 1 else None
