@@ -173,9 +173,16 @@ def _summary(main, swap, stab, square, one_rel, alpha, n_systems, by, top_k, top
              f"(alpha = {alpha}) on this collection ({n_systems} systems: {systems}); "
              f"for reference AP {share['AP']:.0%}, Q-measure {share['Q-measure']:.0%} of "
              f"pairs significant."]
-    useful = dict(zip(swap["measure"], swap["share_reaching"].fillna(0)))
-    lines.append(f"{common.ordering({m: useful[m] for m in one_rel})} in the share of "
-                 f"comparisons reaching the swap method's 95% required difference.")
+    useful = dict(zip(swap["measure"], swap["share_reaching"]))
+    found = {m: useful[m] for m in one_rel if pd.notna(useful[m])}
+    never = [m for m in one_rel if m not in found]
+    if found:
+        lines.append(f"{common.ordering(found)} in the share of comparisons reaching the "
+                     f"swap method's 95% required difference.")
+    if never:
+        lines.append(f"The swap rate of {', '.join(never)} never stays at or below 5% over "
+                     f"the difference bins: no required difference at 95% confidence "
+                     f"(too few topics per subset or too few trials).")
     at = _stability_table(stab)
     minority = dict(zip(at["measure"], at["minority_rate"]))
     lines.append(f"{common.ordering({m: minority[m] for m in one_rel}, higher_is_better=False)}"
