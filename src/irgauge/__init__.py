@@ -42,6 +42,9 @@ _LAZY = {
     "simulate_collection": "irgauge.simulate",
     "write_collection": "irgauge.simulate",
     "sample_paths": "irgauge.simulate",
+    "qa_evaluate": "irgauge.qa",
+    "read_gold": "irgauge.qa",
+    "read_answers": "irgauge.qa",
 }
 
 __all__ = sorted(_LAZY) + ["__version__"]

@@ -109,7 +109,9 @@ def evaluate(qrels: Any, runs: Any, measures: Union[None, str, Sequence[Union[st
     qrels = read_qrels(qrels)
     gain_values = parse_gains(gains) if isinstance(gains, str) else \
         (list(gains) if gains is not None else None)
-    judgments = Judgments(qrels, rel_level=rel_level, gains=gain_values)
+    # qrels of a special kind (QA answer classes) may name the Judgments class that reads them
+    judgments = getattr(qrels, "judgments_type", Judgments)(qrels, rel_level=rel_level,
+                                                            gains=gain_values)
     run_list = _as_run_list(runs)
     if not run_list:
         raise InputError("no runs to evaluate")

@@ -1,0 +1,15 @@
+"""Question-answering evaluation with answer equivalence classes (SPEC section 5, seed 003).
+
+``qa_evaluate(gold, runs, measures)`` maps answers to classes and scores them with the
+core evaluator; see :mod:`irgauge.qa.evaluate` for the mapping, :mod:`irgauge.qa.gold`
+and :mod:`irgauge.qa.runs` for the formats, :mod:`irgauge.qa.normalise` for matching.
+"""
+from irgauge.qa.evaluate import (DEFAULT_QA_MEASURES, answer_qrels, answer_run,
+                                 label_answers, parse_qa_measure, qa_evaluate)
+from irgauge.qa.gold import AnswerGold, read_gold
+from irgauge.qa.normalise import Normaliser, make_normaliser
+from irgauge.qa.runs import AnswerRun, read_answers
+
+__all__ = ["qa_evaluate", "read_gold", "read_answers", "AnswerGold", "AnswerRun",
+           "Normaliser", "make_normaliser", "label_answers", "answer_qrels", "answer_run",
+           "parse_qa_measure", "DEFAULT_QA_MEASURES"]

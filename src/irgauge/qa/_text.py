@@ -1,0 +1,60 @@
+"""Shared helpers of the QA readers: UTF-8 lines with their numbers, levels."""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any, List, Tuple
+
+from irgauge.errors import InputError
+from irgauge.io._source import read_bytes
+
+LETTER_LEVELS = {"S": 3, "A": 2, "B": 1}
+_LEVEL = re.compile(r"^L(\d+)$")
+_INTEGER = re.compile(r"^[+-]?\d+$")
+
+
+def read_lines(path) -> List[Tuple[int, str]]:
+    """(line number, text) of every non-blank line, decoded as UTF-8 (a BOM is dropped)."""
+    data = read_bytes(path)
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        line = data[: err.start].count(b"\n") + 1
+        raise InputError(f"not valid UTF-8 ({err.reason})", str(path), line) from None
+    return [(i, line.rstrip("\r")) for i, line in enumerate(text.split("\n"), start=1)
+            if line.strip()]
+
+
+def read_json(path) -> Any:
+    try:
+        return json.loads(read_bytes(path).decode("utf-8-sig"))
+    except (UnicodeDecodeError, ValueError) as err:
+        raise InputError(f"not valid JSON: {err}", str(path)) from None
+
+
+def looks_like_json(path) -> bool:
+    return read_bytes(path).lstrip()[:1] in (b"{", b"[")
+
+
+def file_stem(path) -> str:
+    name = str(path)
+    return Path(name[:-3] if name.endswith(".gz") else name).stem
+
+
+def parse_level(token: Any, path: str, line: Any) -> int:
+    """Correctness level from ``L<k>``, NTCIR's S/A/B (3/2/1) or an integer (< 0 means 0)."""
+    if isinstance(token, bool):
+        token = str(token)
+    if isinstance(token, int):
+        return max(int(token), 0)
+    text = str(token).strip()
+    match = _LEVEL.match(text)
+    if match:
+        return int(match.group(1))
+    if text in LETTER_LEVELS:
+        return LETTER_LEVELS[text]
+    if _INTEGER.match(text):
+        return max(int(text), 0)
+    raise InputError(f"unknown correctness level {text!r}; expected L0, L1, ..., S, A, B or "
+                     "an integer", path, line)

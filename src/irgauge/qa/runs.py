@@ -1,0 +1,161 @@
+"""Ranked answer lists of QA runs.
+
+Formats (``fmt``; ``auto`` picks by content: JSON if the file starts with ``{``/``[``,
+``semicolon`` if every line has 5 or more ``;``, TSV if lines hold tabs, ``trec`` if
+every line reads as a TREC run line, else ``list``):
+
+* ``semicolon`` (NTCIREVAL's QA run): ``topic;0;answer;rank;score;tag``; the answer is
+  everything between the second field and the last three, so it may hold spaces and ``;``.
+* ``trec``: ``topic Q0 answer rank score tag``, the answer string in place of the docno;
+  the answer is everything between the second token and the last three, so it may hold
+  spaces (runs of whitespace inside it are kept as written).
+* ``list``: one answer per line, in rank order; the topic is the file's stem (NTCIREVAL's
+  per-topic ``.res`` files).
+* ``tsv`` (irgauge): ``topic<TAB>answer`` with optional ``<TAB>rank<TAB>score``; an optional
+  header line starting ``topic<TAB>``; ``#`` lines are comments.
+* ``json`` (irgauge): ``{topic: [answer, ...]}`` in rank order; an empty list is allowed.
+
+Answer order: ``file`` (default, as NTCIREVAL), ``rank`` (the rank column, ascending,
+ties in file order) or ``score`` (descending, ties in file order). The same answer string
+twice in one topic's list is an error.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Dict, List, Optional, Tuple
+
+from irgauge.errors import InputError
+from irgauge.qa._text import file_stem, looks_like_json, read_json, read_lines
+
+RUN_FORMATS = ("auto", "semicolon", "trec", "list", "tsv", "json")
+ANSWER_ORDERS = ("file", "rank", "score")
+_TREC = re.compile(r"^\s*(\S+)\s+(\S+)\s+(.+?)\s+(-?\d+)\s+(\S+)\s+(\S+)\s*$")
+
+Entry = Tuple[str, Optional[int], int, float, float]  # answer, line, position, rank, score
+
+
+@dataclass
+class AnswerRun:
+    """``answers[topic]``: the answer strings in rank order; ``lines[topic]`` their lines."""
+
+    name: str
+    answers: Dict[str, List[str]]
+    lines: Dict[str, List[Optional[int]]]
+    source: str = "<memory>"
+    fmt: str = "dict"
+    order: str = "file"
+
+
+def read_answers(source, name: Optional[str] = None, fmt: str = "auto",
+                 order: str = "file") -> AnswerRun:
+    """Read one QA run from a path (any of RUN_FORMATS), a ``{topic: [answers]}`` mapping or
+    an AnswerRun."""
+    if isinstance(source, AnswerRun):
+        return source
+    if order not in ANSWER_ORDERS:
+        raise InputError(f"unknown answer order {order!r}; choose from {', '.join(ANSWER_ORDERS)}")
+    if isinstance(source, dict):
+        entries = {str(t): [(str(a), None, i, float(i), 0.0) for i, a in enumerate(answers)]
+                   for t, answers in source.items()}
+        return _build(entries, name or "run", "<dict>", "dict", "file")
+    path = str(source)
+    if fmt not in RUN_FORMATS:
+        raise InputError(f"unknown answer-run format {fmt!r}; choose from {', '.join(RUN_FORMATS)}")
+    if fmt == "auto":
+        fmt = _detect(path)
+    if fmt == "json":
+        data = read_json(path)
+        if not isinstance(data, dict) or not all(isinstance(v, list) for v in data.values()):
+            raise InputError("JSON answer run must be an object {topic: [answer, ...]}", path)
+        entries = {str(t): [(str(a), None, i, float(i), 0.0) for i, a in enumerate(v)]
+                   for t, v in data.items()}
+        tags = []
+    else:
+        reader = {"semicolon": _semicolon, "trec": _trec, "list": _list, "tsv": _tsv}[fmt]
+        entries, tags = {}, set()
+        for position, (topic, answer, rank, score, tag, line) in enumerate(reader(path)):
+            entries.setdefault(topic, []).append((answer, line, position, rank, score))
+            if tag is not None:
+                tags.add(tag)
+    if order != "file" and fmt in ("list", "json"):
+        raise InputError(f"answer order {order!r} needs rank and score columns; the {fmt} "
+                         "format has none", path)
+    run_name = name or (next(iter(tags)) if len(tags) == 1 else file_stem(path))
+    return _build(entries, run_name, path, fmt, order)
+
+
+def _build(entries: Dict[str, List[Entry]], name: str, source: str, fmt: str,
+           order: str) -> AnswerRun:
+    answers, lines = {}, {}
+    for topic, items in entries.items():
+        if order == "rank":
+            items = sorted(items, key=lambda e: (e[3], e[2]))
+        elif order == "score":
+            items = sorted(items, key=lambda e: (-e[4], e[2]))
+        seen: Dict[str, Optional[int]] = {}
+        for answer, line, *_ in items:
+            if answer in seen:
+                raise InputError(f"answer {answer!r} is listed twice for topic {topic!r} "
+                                 f"(also on line {seen[answer] or '?'})", source, line)
+            seen[answer] = line
+        answers[topic] = [e[0] for e in items]
+        lines[topic] = [e[1] for e in items]
+    return AnswerRun(name, answers, lines, source, fmt, order)
+
+
+def _detect(path: str) -> str:
+    if looks_like_json(path):
+        return "json"
+    lines = [text for _, text in read_lines(path)]
+    if all(text.count(";") >= 5 for text in lines):
+        return "semicolon"
+    if any("\t" in text for text in lines):
+        return "tsv"
+    if all(_TREC.match(text) for text in lines):
+        return "trec"
+    return "list"
+
+
+def _number(text: str, kind, what: str, path: str, line: int):
+    try:
+        return kind(text)
+    except ValueError:
+        raise InputError(f"{what} {text!r} is not a number", path, line) from None
+
+
+def _semicolon(path: str):
+    for line, text in read_lines(path):
+        parts = text.split(";")
+        if len(parts) < 6:
+            raise InputError("expected 'topic;0;answer;rank;score;tag' (6 fields separated "
+                             "by ';')", path, line)
+        yield (parts[0].strip(), ";".join(parts[2:-3]), _number(parts[-3], float, "rank", path, line),
+               _number(parts[-2], float, "score", path, line), parts[-1].strip(), line)
+
+
+def _trec(path: str):
+    for line, text in read_lines(path):
+        match = _TREC.match(text)
+        if not match:
+            raise InputError("expected 'topic Q0 answer rank score tag'", path, line)
+        topic, _, answer, rank, score, tag = match.groups()
+        yield (topic, answer, float(rank), _number(score, float, "score", path, line), tag, line)
+
+
+def _list(path: str):
+    topic = file_stem(path)
+    for line, text in read_lines(path):
+        yield topic, text.strip(), float(line), 0.0, None, line
+
+
+def _tsv(path: str):
+    for line, text in read_lines(path):
+        if text.startswith("#") or text.lower().startswith("topic\t"):
+            continue
+        parts = text.split("\t")
+        if len(parts) not in (2, 3, 4):
+            raise InputError("expected 'topic<TAB>answer[<TAB>rank[<TAB>score]]'", path, line)
+        rank = _number(parts[2], float, "rank", path, line) if len(parts) > 2 else float(line)
+        score = _number(parts[3], float, "score", path, line) if len(parts) > 3 else 0.0
+        yield parts[0].strip(), parts[1], rank, score, None, line
