@@ -17,6 +17,8 @@ from irgauge.errors import InputError
 
 UNJUDGED = -1
 PADDING = -2
+POOLED = -3  # in the qrels with a negative level, read as "pooled but unjudged" (trec_eval)
+NEGATIVE_LEVELS = ("nonrelevant", "unjudged")
 
 
 @dataclass(frozen=True, eq=False)
@@ -108,19 +110,36 @@ class Judgments:
     """Per-topic judgment arrays under a relevance threshold and a gain per level.
 
     A document is relevant when its level >= ``rel_level``; relevant documents get
-    ``gain(level)`` (default: the level itself), all others gain 0.
+    ``gain(level)`` (default: the level itself), all others gain 0. A negative level
+    means judged nonrelevant (``negative="nonrelevant"``, the SPEC's reading) or, as
+    trec_eval reads it, in the pool but unjudged (``negative="unjudged"``): such a
+    document is then neither in R nor in N and scores as unjudged (POOLED).
     """
 
     qrels: Qrels
     rel_level: int = 1
     gains: Optional[Sequence[float]] = None
+    negative: str = "nonrelevant"
     topic_ids: List[str] = field(init=False)
 
     def __post_init__(self) -> None:
         if self.rel_level < 1:
             raise InputError(f"relevance level threshold must be >= 1, got {self.rel_level}")
-        q = self.qrels
-        self.topic_ids = q.topic_ids
+        if self.negative not in NEGATIVE_LEVELS:
+            raise InputError(f"negative levels must mean one of {', '.join(NEGATIVE_LEVELS)}; "
+                             f"got {self.negative!r}")
+        self.source_qrels = q = self.qrels
+        self.topic_ids = q.topic_ids  # every topic of the file, even one only pooled
+        self._pooled_keys = np.zeros(0, dtype=np.int64)
+        if self.negative == "unjudged" and (q.levels < 0).any():
+            pooled = q.levels < 0
+            codebook = {t.encode(): i for i, t in enumerate(self.topic_ids)}
+            self._pooled_keys = np.sort(pair_keys(group_codes(q.topics[pooled], codebook,
+                                                              grow=False),
+                                                  hash_strings(q.docnos[pooled])))
+            lines = q.line_numbers[~pooled] if q.line_numbers is not None else None
+            self.qrels = q = Qrels(q.topics[~pooled], q.docnos[~pooled], q.levels[~pooled],
+                                   q.source, q.fmt, lines)
         self.codebook = {t.encode(): i for i, t in enumerate(self.topic_ids)}
         self.topic = group_codes(q.topics, self.codebook, grow=False)
         self.grade = np.maximum(q.levels, 0).astype(np.int16)
@@ -152,6 +171,18 @@ class Judgments:
         other.gains = list(gains)
         other._apply_gains()
         return other
+
+    def with_rel_level(self, rel_level: int) -> "Judgments":
+        """The same judgments and gains under another relevance threshold (computed once).
+
+        trec_eval's graded measures (ndcg, G, rbp) give every level its gain whatever
+        -l says; they read the lists through ``with_rel_level(1)``.
+        """
+        if rel_level == self.rel_level:
+            return self
+        return self.memo(("rel_level", rel_level),
+                         lambda: type(self)(self.source_qrels, rel_level=rel_level,
+                                            gains=self.gains, negative=self.negative))
 
     def memo(self, key: object, compute) -> np.ndarray:
         """Per-topic arrays derived from the judgments, computed once per key."""
@@ -190,9 +221,16 @@ class Judgments:
         return ideal
 
     def _set_keys(self, keys: np.ndarray) -> None:
-        order = np.argsort(keys)
-        self._keys, self._key_grade = keys[order], self.grade[order]
-        self._key_doc, self._key_topic = self.qrels.docnos[order], self.topic[order]
+        self._key_index = None
+        self._keys = keys
+
+    def _index(self):
+        """A hash index over the judgment keys (pandas' hash table: O(1) per lookup)."""
+        if self._key_index is None:
+            import pandas as pd
+
+            self._key_index = pd.Index(self._keys)
+        return self._key_index
 
     @property
     def n_topics(self) -> int:
@@ -211,25 +249,25 @@ class Judgments:
         grades = np.full(len(keys), UNJUDGED, dtype=np.int16)
         if len(self._keys) == 0 or len(keys) == 0:
             return grades
-        pos = np.minimum(np.searchsorted(self._keys, keys), len(self._keys) - 1)
-        hit = self._keys[pos] == keys
-        where = np.flatnonzero(hit)
-        same = (self._key_doc[pos[where]] == docnos[where]) & \
-               (self._key_topic[pos[where]] == topic_codes[where])
-        if not same.all():  # a hash collision: redo with exact keys
-            qkeys, rkeys = exact_pair_keys([self.topic, topic_codes], [self.qrels.docnos, docnos])
-            exact = Judgments.__new__(Judgments)
-            exact.qrels, exact.topic, exact.grade = self.qrels, self.topic, self.grade
-            Judgments._set_keys(exact, qkeys)
-            pos = np.minimum(np.searchsorted(exact._keys, rkeys), len(exact._keys) - 1)
-            hit = exact._keys[pos] == rkeys
-            grades[hit] = exact._key_grade[pos[hit]]
-            return grades
-        grades[where] = self._key_grade[pos[where]]
+        index = self._index()
+        if index.is_unique:
+            pos = index.get_indexer(keys)
+            where = np.flatnonzero(pos >= 0)
+            found = pos[where]
+            if ((self.qrels.docnos[found] == docnos[where])
+                    & (self.topic[found] == topic_codes[where])).all():
+                grades[where] = self.grade[found]
+                return grades
+        # a hash collision (vanishingly rare): redo the lookup with exact keys
+        qkeys, rkeys = exact_pair_keys([self.topic, topic_codes], [self.qrels.docnos, docnos])
+        import pandas as pd
+
+        pos = pd.Index(qkeys).get_indexer(rkeys)
+        grades[pos >= 0] = self.grade[pos[pos >= 0]]
         return grades
 
     def conventions(self) -> Dict[str, object]:
-        return {"rel_level": self.rel_level,
+        return {"rel_level": self.rel_level, "negative_levels": self.negative,
                 "gains": ":".join(_fmt_gain(g) for g in self.gain_table[1:]) or "none"}
 
 

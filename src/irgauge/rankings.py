@@ -101,6 +101,17 @@ class RankedLists:
                                            condensed=self.is_condensed)
         return self._cache[key]
 
+    def at_rel_level(self, rel_level: int) -> "RankedLists":
+        """The same lists under another relevance threshold (same gains per level)."""
+        if rel_level == self.judgments.rel_level:
+            return self
+        key = ("rel_level", rel_level)
+        if key not in self._cache:
+            self._cache[key] = RankedLists(self.grades, self.lengths, self.topic,
+                                           self.judgments.with_rel_level(rel_level),
+                                           self.cutoff, condensed=self.is_condensed)
+        return self._cache[key]
+
     def memo(self, key: str, compute) -> np.ndarray:
         """A per-rank array derived by a measure (e.g. the blended ratio for one beta),
         computed once on the whole lists and sliced for cutoff views."""
@@ -258,7 +269,12 @@ def match_run(run: Run, judgments: Judgments, order: Optional[str] = None,
 
 def _score_order(codes: np.ndarray, scores: np.ndarray, docnos: np.ndarray) -> np.ndarray:
     """Topic, then score descending, then docno descending (trec_eval's order)."""
-    sequence = np.lexsort((-scores, codes))
+    new_topic = codes[1:] != codes[:-1]
+    grouped = np.count_nonzero(new_topic) + 1 == len(np.unique(codes))
+    if len(codes) and grouped and np.all(new_topic | (scores[1:] <= scores[:-1])):
+        sequence = np.arange(len(codes))  # the file is in score order already (usual)
+    else:
+        sequence = np.lexsort((-scores, codes))
     sc, ss = codes[sequence], scores[sequence]
     tie = (sc[1:] == sc[:-1]) & (ss[1:] == ss[:-1])
     if tie.any():  # only tied documents need the (slower) string comparison
@@ -273,6 +289,9 @@ def _score_order(codes: np.ndarray, scores: np.ndarray, docnos: np.ndarray) -> n
 
 
 def _reject_duplicates(run: Run, rows: np.ndarray, keys: np.ndarray, codes, docnos) -> None:
+    ordered = np.sort(keys)
+    if not (ordered[1:] == ordered[:-1]).any():
+        return  # the usual case, found with a fast sort of the integer keys
     order = np.argsort(keys, kind="stable")
     same = np.flatnonzero(keys[order][1:] == keys[order][:-1])
     if len(same) == 0:

@@ -25,6 +25,6 @@ def read_bytes(path: PathLike) -> bytes:
             data = gzip.decompress(data)
         except (OSError, EOFError, zlib.error) as err:
             raise InputError(f"unreadable gzip data: {err}", name) from None
-    if not data.strip():
+    if not data or data.isspace():  # isspace stops at the first visible byte
         raise InputError("file is empty", name)
     return data

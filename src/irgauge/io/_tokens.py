@@ -12,14 +12,15 @@ lines carry no data and are skipped.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable, List, Optional
+from typing import Dict, Iterable, List, Optional, Optional
 
 import numpy as np
 
 from irgauge.errors import InputError
 
-_WHITESPACE = np.zeros(256, dtype=bool)
-_WHITESPACE[[9, 10, 11, 12, 13, 32]] = True
+BLOCK_BYTES = 1 << 24  # tokenize 16 MB at a time: bounded memory, arrays that stay in cache
+HASH = ord("#")
+NEWLINE = 10
 
 
 @dataclass
@@ -28,68 +29,96 @@ class TokenTable:
 
     path: str
     line_numbers: np.ndarray  # 1-based file line number of each data line
-    columns: List[np.ndarray]  # one S-array per column
+    columns: List[np.ndarray]  # one S-array per column kept (others are empty arrays)
+    n_columns: int = 0
 
     def __len__(self) -> int:
         return len(self.line_numbers)
 
-    @property
-    def n_columns(self) -> int:
-        return len(self.columns)
-
 
 def tokenize(data: bytes, path: str, allowed_columns: Iterable[int],
+             keep: Optional[Dict[int, Iterable[int]]] = None,
              trailing_after: Optional[int] = None) -> TokenTable:
     """Split ``data`` into lines and whitespace-separated columns.
 
     Every data line must have the same number of columns, one of ``allowed_columns``;
-    otherwise an InputError names the first offending line. ``trailing_after=n``: on
-    lines with more than n tokens the extra ones are free text and dropped (trec_eval
-    reads six fields of a run line and ignores the rest; its test file results.trunc
-    has such lines).
+    otherwise an InputError names the first offending line. ``keep`` maps a column count
+    to the columns copied out for it (default: all); bytes <= 32 (space, tab, CR, ...) separate columns.
+    ``trailing_after=n``: on lines with more than n tokens the extra ones are free text
+    and dropped (trec_eval reads six fields of a run line and ignores the rest; its test
+    file results.trunc has such lines).
     """
     allowed = sorted(set(allowed_columns))
-    buf = np.frombuffer(data, dtype=np.uint8)
-    is_space = _WHITESPACE[buf]
-    is_newline = buf == 10
-    solid = ~is_space
-    starts = np.flatnonzero(solid & np.concatenate(([True], is_space[:-1])))
-    ends = np.flatnonzero(solid & np.concatenate((is_space[1:], [True]))) + 1
-    newline_pos = np.flatnonzero(is_newline)
-    token_line = np.searchsorted(newline_pos, starts)  # 0-based line of each token
-
-    first_of_line = np.ones(len(starts), dtype=bool)
-    first_of_line[1:] = token_line[1:] != token_line[:-1]
-    comment_line_ids = token_line[first_of_line & (buf[starts] == ord("#"))]
-    if len(comment_line_ids):
-        keep = ~np.isin(token_line, comment_line_ids)
-        starts, ends, token_line = starts[keep], ends[keep], token_line[keep]
-        first_of_line = first_of_line[keep]
-    if len(starts) == 0:
+    blocks, n_cols, line_offset, begin = [], None, 0, 0
+    while begin < len(data):
+        end = len(data) if len(data) - begin <= BLOCK_BYTES else \
+            data.rfind(b"\n", begin, begin + BLOCK_BYTES) + 1
+        if end <= begin:  # a single line longer than a block
+            end = data.find(b"\n", begin + BLOCK_BYTES) + 1 or len(data)
+        buf = np.frombuffer(data, dtype=np.uint8, count=end - begin, offset=begin)
+        lines, starts, ends = _block_tokens(buf, path, line_offset, trailing_after)
+        if len(lines):
+            if n_cols is None:
+                n_cols = starts.shape[1]
+                if n_cols not in allowed:
+                    raise InputError(_column_problem(n_cols, allowed), path, int(lines[0]))
+                wanted = set((keep or {}).get(n_cols, range(n_cols)))
+            elif starts.shape[1] != n_cols:
+                raise InputError(f"expected {n_cols} columns as on the first data line, "
+                                 f"found {starts.shape[1]}", path, int(lines[0]))
+            blocks.append((lines, [_gather(buf, starts[:, j], ends[:, j])
+                                   if j in wanted else None for j in range(n_cols)]))
+        line_offset += data.count(b"\n", begin, end)
+        begin = end
+    if n_cols is None:
         raise InputError("no data lines (only comments or blank lines)", path)
+    line_numbers = np.concatenate([lines for lines, _ in blocks])
+    columns = [np.concatenate([cols[j] for _, cols in blocks]) if j in wanted
+               else np.zeros(0, dtype="S1") for j in range(n_cols)]
+    return TokenTable(path=path, line_numbers=line_numbers, columns=columns, n_columns=n_cols)
 
-    line_start_tokens = np.flatnonzero(first_of_line)
-    counts = np.diff(np.append(line_start_tokens, len(starts)))
-    if trailing_after is not None and (counts > trailing_after).any():
-        position = np.arange(len(starts)) - np.repeat(line_start_tokens, counts)
-        keep = position < trailing_after
-        starts, ends, token_line = starts[keep], ends[keep], token_line[keep]
-        first_of_line = first_of_line[keep]
-        counts = np.minimum(counts, trailing_after)
-        line_start_tokens = np.flatnonzero(first_of_line)
-    data_lines = token_line[line_start_tokens]
+
+def _block_tokens(buf: np.ndarray, path: str, line_offset: int,
+                  trailing_after: Optional[int]):
+    """Token (start, end) offsets of a block of whole lines, as (lines x columns) arrays."""
+    space = buf <= 32
+    # a token starts where space turns solid and ends where solid turns space
+    edges = np.flatnonzero(space[1:] != space[:-1]) + 1
+    if not space[0]:
+        edges = np.concatenate(([0], edges))
+    if not space[-1]:
+        edges = np.concatenate((edges, [len(buf)]))
+    starts, ends = edges[0::2], edges[1::2]
+    newlines = np.flatnonzero(buf == NEWLINE)
+    # tokens before each line's end; a last line without newline ends at the block end
+    line_ends = np.concatenate((newlines, [len(buf)])) if (len(newlines) == 0 or
+                                                          newlines[-1] != len(buf) - 1) \
+        else newlines
+    before = np.searchsorted(starts, line_ends)
+    counts = np.diff(np.concatenate(([0], before)))
+    first = before - counts
+    filled = counts > 0
+    comment = np.zeros(len(counts), dtype=bool)
+    comment[filled] = buf[starts[first[filled]]] == HASH
+    data_lines = filled & ~comment
+    long_lines = trailing_after is not None and (counts > trailing_after).any()
+    if comment.any() or long_lines:
+        keep_tokens = np.repeat(~comment, counts)
+        if long_lines:
+            keep_tokens &= np.arange(len(starts)) - np.repeat(first, counts) < trailing_after
+            counts = np.minimum(counts, trailing_after)
+        starts, ends = starts[keep_tokens], ends[keep_tokens]
+    line_numbers = np.flatnonzero(data_lines) + line_offset + 1
+    counts = counts[data_lines]
+    if len(counts) == 0:
+        return line_numbers, starts.reshape(0, 1), ends.reshape(0, 1)
     n_cols = int(counts[0])
-    if n_cols not in allowed:
-        raise InputError(_column_problem(n_cols, allowed), path, int(data_lines[0]) + 1)
     bad = np.flatnonzero(counts != n_cols)
     if len(bad):
         i = int(bad[0])
         raise InputError(f"expected {n_cols} columns as on the first data line, "
-                         f"found {int(counts[i])}", path, int(data_lines[i]) + 1)
-    starts = starts.reshape(-1, n_cols)
-    ends = ends.reshape(-1, n_cols)
-    columns = [_gather(buf, starts[:, j], ends[:, j]) for j in range(n_cols)]
-    return TokenTable(path=path, line_numbers=data_lines + 1, columns=columns)
+                         f"found {int(counts[i])}", path, int(line_numbers[i]))
+    return line_numbers, starts.reshape(-1, n_cols), ends.reshape(-1, n_cols)
 
 
 def _column_problem(found: int, allowed: List[int]) -> str:
@@ -101,10 +130,14 @@ def _gather(buf: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray
     """Copy the byte ranges [starts, ends) into a fixed-width ``S`` array."""
     lengths = ends - starts
     width = int(lengths.max())
+    shortest = int(lengths.min())
     out = np.zeros((len(starts), width), dtype=np.uint8)
-    for offset in range(width):  # loop over character positions, not lines
-        present = lengths > offset
-        out[present, offset] = buf[starts[present] + offset]
+    for offset in range(width):  # a loop over character positions, not lines
+        if offset < shortest:
+            out[:, offset] = buf[starts + offset]
+        else:
+            present = np.flatnonzero(lengths > offset)
+            out[present, offset] = buf[starts[present] + offset]
     return out.view(f"S{width}").ravel()
 
 

@@ -35,7 +35,7 @@ def read_qrels(source: QrelsSource) -> Qrels:
 
 def _from_path(path: Union[str, Path]) -> Qrels:
     name = str(path)
-    table = tokenize(read_bytes(path), name, allowed_columns=(2, 3, 4))
+    table = tokenize(read_bytes(path), name, allowed_columns=(2, 3, 4), keep={4: (0, 2, 3)})
     if table.n_columns == 4:
         topics, docnos, level_tokens, fmt = table.columns[0], table.columns[2], table.columns[3], "trec"
     elif table.n_columns == 3:

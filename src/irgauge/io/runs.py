@@ -38,10 +38,12 @@ def _file_stem(path: str) -> str:
 
 def _from_path(path: Union[str, Path], name: Optional[str]) -> Run:
     path = str(path)
-    table = tokenize(read_bytes(path), path, allowed_columns=(1, 2, 6), trailing_after=6)
+    data = read_bytes(path)
+    # the rank column is not read (see above), nor the tag past the first line
+    table = tokenize(data, path, allowed_columns=(1, 2, 6), keep={6: (0, 2, 4)},
+                     trailing_after=6)
     if table.n_columns == 6:
-        tags = np.unique(table.columns[5])
-        tag = tags[0].decode(errors="replace") if len(tags) == 1 else None
+        tag = _first_tag(data)
         scores = parse_floats(table.columns[4], table, "score")
         return Run(name=name or tag or _file_stem(path), topics=table.columns[0],
                    docnos=table.columns[2], scores=scores, natural_order="score",
@@ -54,6 +56,19 @@ def _from_path(path: Union[str, Path], name: Optional[str]) -> Run:
         docnos = table.columns[0]
     return Run(name=name or _file_stem(path), topics=topics, docnos=docnos, scores=None,
                natural_order="file", source=path, line_numbers=table.line_numbers)
+
+
+def _first_tag(data: bytes) -> Optional[str]:
+    """The tag (sixth field) of the first data line, which names the run as in trec_eval."""
+    begin = 0
+    while begin < len(data):
+        end = data.find(b"\n", begin)
+        end = len(data) if end < 0 else end
+        fields = data[begin:end].split()
+        if len(fields) >= 6 and not fields[0].startswith(b"#"):
+            return fields[5].decode(errors="replace")
+        begin = end + 1
+    return None
 
 
 def _from_mapping(mapping: Mapping[str, Mapping[str, float]], name: str) -> Run:
