@@ -1,0 +1,45 @@
+"""Shared study helpers: summary sentences, LaTeX/text tables, manifests, collection summary."""
+import json
+
+import pandas as pd
+
+from irgauge.studies import _common as common
+
+
+def test_ordering_sorts_and_marks_ties():
+    assert common.ordering({"RR": 0.2, "P-plus": 0.5, "O": 0.4, "NWRR": 0.4}) == \
+        "P-plus > O = NWRR > RR"
+    assert common.ordering({"a": 0.1, "b": 0.3}, higher_is_better=False) == "a < b"
+
+
+def test_latex_table_escapes_and_has_booktabs():
+    frame = pd.DataFrame({"measure": ["bpref_N", "P@10 & 5%"], "share": [0.5, 0.25]})
+    tex = common.latex_table(frame, caption="Disc. power_x", label="tab:x", digits=2)
+    assert r"bpref\_N" in tex and r"P@10 \& 5\%" in tex
+    assert r"\toprule" in tex and r"\begin{tabular}{lr}" in tex and "0.25" in tex
+    assert r"\caption{Disc. power\_x}" in tex
+
+
+def test_text_table_aligns_numbers():
+    text = common.text_table(pd.DataFrame({"m": ["AP", "RR"], "v": [0.5, float("nan")]}), 3)
+    lines = text.splitlines()
+    assert lines[0].split() == ["m", "v"]
+    assert lines[2].endswith("0.500") and lines[3].endswith("–")
+
+
+def test_collection_summary(collection, tmp_path):
+    qrels, runs = collection
+    manifest = common.collection_summary(qrels, runs, tmp_path, order="file")
+    assert manifest["n_topics"] == 24 and manifest["n_runs"] == 8
+    assert set(manifest["judgments_by_level"]) == {"0", "1", "2", "3"}
+    # pooled to depth 20 in file order: every run's top 20 is judged, its top 30 is not
+    assert manifest["judged_depth"] == 20
+    shares = {row["k"]: row["judged_share"] for row in manifest["judged_share_at_depth"]}
+    assert shares[20] == 1.0 and shares[30] < 1.0
+    # trec_eval's order re-sorts tied scores by docno, so fewer ranks may be fully judged
+    manifest = common.collection_summary(qrels, runs, tmp_path)
+    assert 1 <= manifest["judged_depth"] <= 20
+    stored = json.loads((tmp_path / "collection" / "manifest.json").read_text())
+    assert stored["evaluation"]["conventions"]["gains"] == "1:2:3"
+    table = pd.read_csv(tmp_path / "collection" / "evaluation.csv")
+    assert len(table) == 8 and "AP" in table.columns

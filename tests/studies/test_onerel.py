@@ -1,0 +1,68 @@
+"""Study onerel (seeds 000/001) on a small generated collection."""
+import json
+
+import numpy as np
+import pandas as pd
+
+import irgauge
+from irgauge.studies.onerel import run_onerel
+
+FAST = dict(B=100, trials=60, seed=7, top_k=6)
+
+
+def test_outputs_manifest_and_summary(collection, tmp_path):
+    qrels, runs = collection
+    result = run_onerel(qrels, runs, tmp_path, **FAST)
+    d = tmp_path / "onerel"
+    manifest = json.loads((d / "manifest.json").read_text())
+    assert manifest["seeds"]["seed"] == 7
+    assert manifest["seeds"]["discriminative_power"] == 7
+    assert manifest["parameters"]["B"] == 100 and manifest["parameters"]["trials"] == 60
+    assert manifest["parameters"]["measures"]["P-measure 10:5:1"] == "P-measure(gains=1:5:10)"
+    assert manifest["n_systems"] == 6 and manifest["n_topics"] == 24
+    assert set(manifest["versions"]) >= {"irgauge", "numpy", "pandas", "python"}
+    for entry in manifest["tables"]:
+        for path in entry["files"].values():
+            assert (d / path).stat().st_size > 0
+    for entry in manifest["figures"]:
+        assert set(entry["files"]) == {"png", "svg"}
+        assert (d / entry["files"]["png"]).read_bytes()[:4] == b"\x89PNG"
+    names = {e["name"] for e in manifest["tables"]}
+    assert names == {"discriminative_power", "gain_values", "swap", "stability",
+                     "kendall_tau"}
+    # the six systems are the top six by mean AP
+    means = irgauge.evaluate(qrels, runs, ["AP"]).means.sort_values("value", ascending=False)
+    assert set(manifest["systems"]) == set(means["run"][:6])
+    first = result.summary[0]
+    assert "in discriminative power" in first
+    for m in ("P-plus", "P-measure", "O-measure", "NWRR", "RR"):
+        assert m in first
+
+
+def test_tables_are_consistent(collection, tmp_path):
+    qrels, runs = collection
+    result = run_onerel(qrels, runs, tmp_path, **FAST)
+    dp = result.tables["discriminative_power"]
+    assert list(dp["significant_pairs"]) == sorted(dp["significant_pairs"], reverse=True)
+    assert (dp["pairs"] == 15).all() and dp["share"].between(0, 1).all()
+    gains = result.tables["gain_values"]
+    assert list(gains["gains"]) == ["3:2:1", "10:5:1", "1:1:1", "0.3:0.2:0.1"]
+    # 3:2:1 is the default gain: its row repeats Table 3's figures
+    share = dict(zip(dp["measure"], dp["share"]))
+    assert gains.loc[0, "P-measure"] == share["P-measure"]
+    tau = result.tables["kendall_tau"].set_index("measure")
+    assert np.allclose(np.diag(tau.to_numpy(dtype=float)), 1.0)
+    csv = pd.read_csv(tmp_path / "onerel" / "tables" / "discriminative_power.csv")
+    assert list(csv["measure"]) == list(dp["measure"])
+
+
+def test_same_seed_same_tables(collection, tmp_path, read_bytes):
+    qrels, runs = collection
+    run_onerel(qrels, runs, tmp_path / "a", **FAST)
+    run_onerel(qrels, runs, tmp_path / "b", **FAST)
+    a = read_bytes(tmp_path / "a" / "onerel", "tables/*")
+    b = read_bytes(tmp_path / "b" / "onerel", "tables/*")
+    assert a and a == b
+    run_onerel(qrels, runs, tmp_path / "c", **{**FAST, "seed": 8})
+    c = read_bytes(tmp_path / "c" / "onerel", "tables/*")
+    assert c != a  # another seed draws other samples

@@ -1,0 +1,41 @@
+"""Study predictive (seed 004) on a small generated collection and on score matrices."""
+import json
+
+import numpy as np
+
+from irgauge.scores import score_matrices
+from irgauge.studies.predictive import run_predictive, subset_sizes
+
+
+def test_outputs_and_filter(collection, tmp_path):
+    qrels, runs = collection
+    result = run_predictive(qrels, runs, tmp_path, seed=3, trials=200)
+    manifest = json.loads((tmp_path / "predictive" / "manifest.json").read_text())
+    assert manifest["seeds"]["seed"] == 3 and manifest["parameters"]["halvings"] == 200
+    assert manifest["n_systems"] == 6  # top 75% of 8 systems by AP
+    assert manifest["parameters"]["subset_sizes"] == [5, 10, 12]
+    phi = result.tables["phi"].set_index("predictor")
+    assert list(phi.index) == ["P@10", "RR", "RBP(0.95)", "AP", "nDCG"]
+    values = phi.to_numpy(dtype=float)
+    assert np.all(values <= 1) and np.all(values > -1)
+    by_k = result.tables["phi_by_k"]
+    assert list(by_k["k"]) == [5, 10, 12]
+    assert "nDCG -> P@10" in by_k.columns
+    assert "self-predictivity" in result.summary[0]
+    assert {e["name"] for e in manifest["figures"]} == {"phi_vs_k", "phi_heatmap"}
+
+
+def test_score_matrices_input_and_determinism(collection, tmp_path, read_bytes):
+    qrels, runs = collection
+    matrices = score_matrices(qrels, runs, ["AP", "P@10"])
+    run_predictive(out=tmp_path / "a", matrices=matrices, seed=5, trials=100, top_k=5)
+    run_predictive(out=tmp_path / "b", matrices=matrices, seed=5, trials=100, top_k=5)
+    a = read_bytes(tmp_path / "a" / "predictive", "tables/*")
+    assert a == read_bytes(tmp_path / "b" / "predictive", "tables/*")
+    manifest = json.loads((tmp_path / "a" / "predictive" / "manifest.json").read_text())
+    assert manifest["n_systems"] == 5 and "score_matrices" in manifest["inputs"]
+
+
+def test_subset_sizes():
+    assert subset_sizes(50) == [5, 10, 15, 20, 25]
+    assert subset_sizes(7) == [3]
