@@ -3,7 +3,8 @@
 Stopping probability (``stop`` parameter):
 - ``ntcir`` (NTCIREVAL): s(r) = g(r) / (g_max + 1), g_max = the highest gain of the gain
   table, so that even a top-level document leaves some chance to go on;
-- ``exp`` (Chapelle et al.; gdeval, ir_measures): s(r) = (2^g(r) - 1) / 2^max_grade.
+- ``exp`` (Chapelle et al.; gdeval, ir_measures): s(r) = (2^g(r) - 1) / 2^max_grade
+  (at most 1), meant for gain = level.
 
 With dsat(r) = prod_{i<=r} (1 - s(i)) (dsat(0) = 1), the probability of reaching rank r and
 stopping there is dsat(r-1) s(r), and each measure weights it by a utility at r:
@@ -30,8 +31,8 @@ CASCADE_PARAMS = (STOP, MAX_GRADE)
 
 def stop_probability(gains: np.ndarray, max_gain: float, stop: str,
                      max_grade: float) -> np.ndarray:
-    if stop == "exp":
-        return (np.power(2.0, gains) - 1.0) / np.power(2.0, max_grade)
+    if stop == "exp":  # a gain above max_grade would give s > 1: it stops surely
+        return np.minimum((np.power(2.0, gains) - 1.0) / np.power(2.0, max_grade), 1.0)
     return gains / (max_gain + 1.0)
 
 
