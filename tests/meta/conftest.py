@@ -6,9 +6,7 @@ import pytest
 
 from irgauge.scores import read_scores, select_systems
 
-DATA = Path(__file__).resolve().parents[2] / ".." / "shared" / "data"
-URBANO = DATA / "urbano-score-matrices"
-ADHOC8 = URBANO / "sigir2019-statistical"
+from meta_paths import ADHOC8, DATA, URBANO  # noqa: F401  (re-exported for fixtures)
 
 
 def adhoc8(measures=("ap", "p10", "rr"), systems=15):

@@ -3,7 +3,7 @@ import json
 
 import pytest
 
-from conftest import ADHOC8
+from meta_paths import ADHOC8
 from irgauge.cli import main
 
 
@@ -90,7 +90,7 @@ def test_duplicate_rows_and_topic_mismatch_exit_2(capsys, tmp_path):
 
 
 def test_scores_computed_in_process(capsys):
-    from conftest import DATA
+    from meta_paths import DATA
     from irgauge.scores import score_matrices
 
     folder = DATA / "ntcireval_generated"

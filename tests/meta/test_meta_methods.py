@@ -8,7 +8,7 @@ import pytest
 from scipy import stats as st
 
 import meta_naive as naive
-from conftest import DATA
+from meta_paths import DATA
 from irgauge.errors import InputError
 from irgauge.meta import (discriminative_power, kendall_tau, predictive_power,
                           rank_correlations, stability, swap_rates, tau_ap, tau_threshold)

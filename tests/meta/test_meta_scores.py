@@ -3,7 +3,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from conftest import ADHOC8, URBANO
+from meta_paths import ADHOC8, URBANO
 from irgauge.errors import InputError
 from irgauge.scores import ScoreMatrix, combine, from_frame, read_scores, select_systems
 
