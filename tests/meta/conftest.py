@@ -1,7 +1,5 @@
 """Fixtures for the meta-evaluation tests: real score matrices read by path (CC BY-SA 4.0 data
 of Julián Urbano, never copied into the repository)."""
-from pathlib import Path
-
 import pytest
 
 from irgauge.scores import read_scores, select_systems
