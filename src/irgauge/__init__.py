@@ -45,6 +45,8 @@ _LAZY = {
     "qa_evaluate": "irgauge.qa",
     "read_gold": "irgauge.qa",
     "read_answers": "irgauge.qa",
+    "reduce_qrels": "irgauge.incomplete",
+    "incomplete_study": "irgauge.incomplete",
 }
 
 __all__ = sorted(_LAZY) + ["__version__"]

@@ -1,0 +1,75 @@
+"""``irgauge incomplete QRELS RUN... -m MEASURE...``: metrics under reduced relevance data,
+on original and condensed lists (seed 002: mean score, Kendall's tau, discriminative power)."""
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "incomplete", help="how measures behave with incomplete judgments",
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+        description="For 100%% and each rate j, reduce the qrels (as `irgauge reduce`), score "
+                    "every measure on the original and on condensed lists (AP vs AP', ...; the "
+                    "bpref family once) and report per measure and rate the mean score, "
+                    "Kendall's tau against the full-qrels ranking and discriminative power.")
+    parser.add_argument("qrels", help="qrels file (TREC or NTCIR)")
+    parser.add_argument("runs", nargs="+", metavar="RUN", help="run files (at least 2)")
+    parser.add_argument("-m", "--measure", action="append", dest="measures", metavar="MEASURE",
+                        help="measure string; repeatable, or several separated by spaces "
+                             "(default: AP Q-measure nDCG bpref)")
+    parser.add_argument("--rates", default="90,70,50,30,10", help="percentages in (0, 100]")
+    parser.add_argument("--seed", type=int, default=None,
+                        help="seed of the reduction (and of the bootstrap unless "
+                             "--bootstrap-seed); default: a fresh one, reported")
+    parser.add_argument("-B", "--samples", type=int, default=1000, help="bootstrap samples")
+    parser.add_argument("--alpha", type=float, default=0.05, help="significance level")
+    parser.add_argument("--bootstrap-seed", type=int, default=None)
+    parser.add_argument("--order", choices=("score", "file"), default=None,
+                        help="document order (default: the run format's)")
+    parser.add_argument("-l", "--rel-level", type=int, default=1, help="relevance threshold")
+    parser.add_argument("--gains", default=None, help="gain per level 1:2:3:...")
+    parser.add_argument("--format", choices=("table", "tsv", "json"), default="table")
+    parser.add_argument("--digits", type=int, default=4)
+    parser.add_argument("-o", "--output", help="write the table to this file")
+    parser.add_argument("--out", metavar="DIR", default=None,
+                        help="also write incomplete.tsv, incomplete.json, the three figures "
+                             "(PNG and SVG) and the reduced qrels with manifest.json here")
+    parser.set_defaults(func=run)
+
+
+def _measures(values):
+    if not values:
+        return ["AP", "Q-measure", "nDCG", "bpref"]
+    return [part for value in values for part in value.split()]
+
+
+def run(args) -> int:
+    from pathlib import Path
+
+    from irgauge.errors import InputError
+    from irgauge.incomplete import incomplete_study, write_reduced
+    from irgauge.report.tables import render
+
+    if len(args.runs) < 2:
+        raise InputError("at least 2 runs are needed to rank systems")
+    result = incomplete_study(args.qrels, args.runs, _measures(args.measures), args.rates,
+                              args.seed, samples=args.samples, alpha=args.alpha,
+                              bootstrap_seed=args.bootstrap_seed, rel_level=args.rel_level,
+                              order=args.order, gains=args.gains)
+    text = render(result.table, args.format, result.metadata, args.digits)
+    if args.out:
+        from irgauge.report.incomplete_figures import incomplete_figures
+
+        out = Path(args.out)
+        out.mkdir(parents=True, exist_ok=True)
+        for fmt, name in (("tsv", "incomplete.tsv"), ("json", "incomplete.json")):
+            (out / name).write_text(render(result.table, fmt, result.metadata), encoding="utf-8")
+        incomplete_figures(result.table, out)
+        write_reduced(result.reduction, out / "qrels")
+    if args.output:
+        Path(args.output).write_text(text, encoding="utf-8")
+    else:
+        sys.stdout.write(text)
+    return 0

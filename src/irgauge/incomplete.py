@@ -1,0 +1,259 @@
+"""Incomplete judgments (seed 002, SPEC section 4): reduced qrels and the condensed-list study.
+
+**Reduced relevance data** (Buckley and Voorhees). For each topic, its R judged relevant
+documents (level >= ``rel_level``) and, separately, its N other judged documents are put in
+random order ONCE (seeded: one uniform key per judgment, drawn in file order; each stratum
+is sorted by its keys). For a rate j% the reduced qrels keep the first
+
+    R_j = min(R, max(1, trunc(R*j/100)))   and   N_j = min(N, max(10, trunc(N*j/100)))
+
+of the two lists. Since one order serves every rate, the qrels at a smaller rate are
+contained in those at a larger one.
+
+**The study** (:func:`incomplete_study`): at 100% and at each rate, every measure is scored
+on the original ranked lists and on condensed lists (unjudged documents removed; primed
+names AP', Q-measure', ...; the bpref family is defined on condensed lists only and appears
+once). Per measure, lists and rate it reports the mean score over systems and topics
+(absolute-value stability, seed 002 Fig. 1), Kendall's tau between the system ranking at
+that rate and at 100% (Fig. 2), and discriminative power at ``alpha`` with the same B
+bootstrap samples for every measure (Fig. 3).
+"""
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any, Dict, List, Optional, Sequence, Union
+
+import numpy as np
+
+from irgauge.collection import Qrels
+from irgauge.errors import InputError
+
+DEFAULT_RATES = (90, 70, 50, 30, 10)
+MIN_RELEVANT, MIN_NONRELEVANT = 1, 10
+
+
+def parse_rates(rates: Union[str, Sequence[float], None], source: Optional[str] = None
+                ) -> List[float]:
+    """Rates in (0, 100], from ``"90,70,50"`` or a sequence; duplicates dropped, largest first."""
+    if rates is None:
+        return list(DEFAULT_RATES)
+    items = [r for r in str(rates).split(",") if r.strip()] if isinstance(rates, str) \
+        else list(rates)
+    parsed = []
+    for item in items:
+        try:
+            value = float(item)
+        except (TypeError, ValueError):
+            raise InputError(f"rate {item!r} is not a number", source) from None
+        if not (0 < value <= 100):
+            raise InputError(f"rate {item!r} is outside (0, 100]", source)
+        parsed.append(int(value) if value.is_integer() else value)
+    if not parsed:
+        raise InputError("no rates given", source)
+    return sorted(set(parsed), reverse=True)
+
+
+def kept_counts(total: np.ndarray, rate: float, minimum: int) -> np.ndarray:
+    """``min(total, max(minimum, trunc(total * rate / 100)))`` elementwise."""
+    total = np.asarray(total, dtype=np.int64)
+    share = np.floor(total * float(rate) / 100.0).astype(np.int64)
+    return np.minimum(total, np.maximum(minimum, share))
+
+
+@dataclass
+class Reduction:
+    """The shuffled strata of a qrels and what each rate keeps.
+
+    ``position[i]``: place of judgment i in its (topic, relevant or not) stratum after the
+    shuffle; judgment i is kept at rate j when ``position[i] < count_j`` of its stratum.
+    """
+
+    qrels: Qrels
+    rates: List[float]
+    seed: int
+    rel_level: int
+    topic_ids: List[str]
+    topic: np.ndarray
+    relevant: np.ndarray
+    position: np.ndarray
+    R: np.ndarray
+    N: np.ndarray
+    _kept: Dict[float, np.ndarray] = field(default_factory=dict, repr=False)
+
+    def keep_mask(self, rate: float) -> np.ndarray:
+        if rate not in self._kept:
+            limit = np.where(self.relevant,
+                             kept_counts(self.R, rate, MIN_RELEVANT)[self.topic],
+                             kept_counts(self.N, rate, MIN_NONRELEVANT)[self.topic])
+            self._kept[rate] = self.position < limit
+        return self._kept[rate]
+
+    def qrels_at(self, rate: float) -> Qrels:
+        """The reduced qrels at ``rate`` (the original at 100)."""
+        if rate == 100:
+            return self.qrels
+        q, keep = self.qrels, self.keep_mask(rate)
+        lines = q.line_numbers[keep] if q.line_numbers is not None else None
+        return Qrels(q.topics[keep], q.docnos[keep], q.levels[keep], f"{q.source}@{rate}%",
+                     q.fmt, lines)
+
+    def manifest(self) -> Dict[str, Any]:
+        """Seed, rates and, per topic, R, N and the counts kept at each rate."""
+        topics = {}
+        for t, name in enumerate(self.topic_ids):
+            topics[name] = {"R": int(self.R[t]), "N": int(self.N[t]), "kept": {
+                _label(j): {"R": int(kept_counts(self.R[t], j, MIN_RELEVANT)),
+                            "N": int(kept_counts(self.N[t], j, MIN_NONRELEVANT))}
+                for j in self.rates}}
+        return {"method": "reduced relevance data (Buckley-Voorhees; SPEC 4)",
+                "source": self.qrels.source, "format": self.qrels.fmt, "seed": self.seed,
+                "rates": self.rates, "rel_level": self.rel_level,
+                "rule": "keep first min(R, max(1, trunc(R*j/100))) relevant and "
+                        "min(N, max(10, trunc(N*j/100))) nonrelevant of one seeded shuffle "
+                        "per topic",
+                "judgments": {_label(j): int(self.keep_mask(j).sum()) for j in self.rates},
+                "topics": topics}
+
+
+def _label(rate: float) -> str:
+    return str(int(rate)) if float(rate).is_integer() else str(rate)
+
+
+def reduce_qrels(qrels, rates=DEFAULT_RATES, seed: Optional[int] = None,
+                 rel_level: int = 1) -> Reduction:
+    """Reduced relevance data at each rate (see the module docstring); seeded."""
+    from irgauge._keys import group_codes
+    from irgauge.io.qrels import read_qrels
+    from irgauge.stats.resampling import resolve_seed
+
+    q = read_qrels(qrels)
+    rates = parse_rates(rates, q.source)
+    if rel_level < 1:
+        raise InputError(f"relevance level threshold must be >= 1, got {rel_level}")
+    seed = resolve_seed(seed)
+    topic_ids = q.topic_ids
+    topic = group_codes(q.topics, {t.encode(): i for i, t in enumerate(topic_ids)}, grow=False)
+    relevant = q.levels >= rel_level
+    keys = np.random.default_rng(seed).random(len(q))
+    stratum = topic.astype(np.int64) * 2 + relevant
+    order = np.lexsort((keys, stratum))
+    sizes = np.bincount(stratum, minlength=2 * len(topic_ids))
+    starts = np.concatenate(([0], np.cumsum(sizes)[:-1]))
+    position = np.empty(len(q), dtype=np.int64)
+    position[order] = np.arange(len(q)) - starts[stratum[order]]
+    R, N = sizes[1::2], sizes[0::2]
+    return Reduction(q, rates, seed, rel_level, topic_ids, topic, relevant, position, R, N)
+
+
+def write_reduced(reduction: Reduction, out_dir) -> Dict[str, Any]:
+    """Write the qrels of every rate in the input's format, and ``manifest.json``.
+
+    When the qrels came from a file, each reduced file holds the kept lines of that file
+    exactly as written (same format, labels and order); otherwise TREC lines
+    ``topic 0 docno level``. Returns the manifest (with the file names).
+    """
+    from irgauge.io._source import read_bytes
+
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    q = reduction.qrels
+    source = Path(q.source) if not q.source.startswith("<") else None
+    lines = read_bytes(source).split(b"\n") if source and source.is_file() \
+        and q.line_numbers is not None else None
+    stem, suffix = _name_parts(source)
+    files = {}
+    for rate in reduction.rates:
+        keep = np.flatnonzero(reduction.keep_mask(rate))
+        if lines is not None:
+            body = [lines[int(n) - 1].rstrip(b"\r") for n in np.sort(q.line_numbers[keep])]
+        else:
+            body = [b"%s 0 %s %d" % (q.topics[i], q.docnos[i], q.levels[i]) for i in keep]
+        name = f"{stem}.{_label(rate)}{suffix}"
+        (out / name).write_bytes(b"\n".join(body) + b"\n")
+        files[_label(rate)] = name
+    manifest = reduction.manifest()
+    manifest["files"] = files
+    (out / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
+    return manifest
+
+
+def _name_parts(source: Optional[Path]):
+    if source is None:
+        return "qrels", ".txt"
+    name = source.name[:-3] if source.name.endswith(".gz") else source.name
+    path = Path(name)
+    return path.stem, path.suffix
+
+
+# ------------------------------------------------------------------------------ the study
+
+@dataclass
+class IncompleteResult:
+    """``table``: measure, lists (original/condensed), rate, mean, tau, significant, pairs,
+    discriminative_power; ``metadata``: seeds, rates, conventions; ``reduction``."""
+
+    table: Any
+    metadata: Dict[str, Any]
+    reduction: Reduction
+
+
+def incomplete_study(qrels, runs, measures: Sequence[str] = ("AP", "Q-measure", "nDCG"),
+                     rates=DEFAULT_RATES, seed: Optional[int] = None, samples: int = 1000,
+                     alpha: float = 0.05, bootstrap_seed: Optional[int] = None,
+                     rel_level: int = 1, **options) -> IncompleteResult:
+    """Scores on full and reduced qrels, original and condensed lists (module docstring).
+
+    runs: paths or Runs (read once). options go to :func:`irgauge.evaluate` (order, gains,
+    empty_topics, ...); topics a run did not answer score 0 so that every score matrix is
+    complete. ``bootstrap_seed`` defaults to ``seed``.
+    """
+    import pandas as pd
+
+    from irgauge.evaluate import _as_run_list, evaluate
+    from irgauge.measures import parse_measures
+    from irgauge.meta import discriminative_power, kendall_tau
+    from irgauge.scores import align, from_frame
+
+    reduction = reduce_qrels(qrels, rates, seed, rel_level)
+    run_list = _as_run_list(runs)
+    parsed = parse_measures([measures] if isinstance(measures, str) else list(measures))
+    variants = [("condensed" if m.family.condensed else "original", m) for m in parsed] + \
+        [("condensed", replace(m, judged_only=True, label=f"{m.name}'"))
+         for m in parsed if not m.family.condensed]
+    labels = [m.name for _, m in variants]
+    if len(set(labels)) != len(labels):
+        raise InputError("a measure is given twice")
+    for key in ("complete", "judged_only", "measures"):
+        options.pop(key, None)
+    boot_seed = reduction.seed if bootstrap_seed is None else bootstrap_seed
+    matrices, rows = {}, []
+    for rate in [100] + [r for r in reduction.rates if r != 100]:
+        result = evaluate(reduction.qrels_at(rate), run_list, [m for _, m in variants],
+                          rel_level=rel_level, complete=True, **options)
+        matrices[rate] = align(from_frame(result.per_topic, source=f"rate {rate}"))
+        power = discriminative_power(matrices[rate], samples=samples, alphas=(alpha,),
+                                     seed=boot_seed).table.set_index("measure")
+        for (lists, _), label in zip(variants, labels):
+            m = matrices[rate][label]
+            full = matrices[100][label]
+            rows.append({"measure": label, "lists": lists, "rate": rate,
+                         "mean": float(m.values.mean()),
+                         "tau": kendall_tau(full.means(), m.take_systems(full.systems).means()),
+                         "significant": int(power.loc[label, "significant"]),
+                         "pairs": int(power.loc[label, "pairs"]),
+                         "discriminative_power": float(power.loc[label, "share"])})
+    metadata = {"method": "incomplete judgments (seed 002)", "qrels": reduction.qrels.source,
+                "seed": reduction.seed, "rates": [100] + reduction.rates,
+                "rel_level": rel_level, "bootstrap_seed": boot_seed,
+                "bootstrap_samples": samples, "alpha": alpha,
+                "measures": labels, "systems": matrices[100][labels[0]].systems,
+                "n_topics": matrices[100][labels[0]].n_topics,
+                "tau": "Kendall's tau-b against the same measure's ranking on the full qrels",
+                "mean": "mean over systems and topics",
+                "unanswered_topics": "score 0",
+                **{k: v for k, v in options.items() if v is not None}}
+    return IncompleteResult(pd.DataFrame(rows), metadata, reduction)
+

@@ -1,0 +1,146 @@
+"""Reduced relevance data (SPEC 4) and the incomplete-judgment study."""
+import json
+import math
+
+import numpy as np
+import pytest
+
+from irgauge.cli import main
+from irgauge.collection import Qrels
+from irgauge.errors import InputError
+from irgauge.incomplete import incomplete_study, parse_rates, reduce_qrels, write_reduced
+from irgauge.io.qrels import read_qrels
+from irgauge.simulate import sample_paths
+
+
+def make_qrels(sizes):
+    """{topic: (R, N)} -> Qrels with R relevant (levels 1..3) and N nonrelevant docs."""
+    topics, docnos, levels = [], [], []
+    for t, (r, n) in sizes.items():
+        for i in range(r):
+            topics.append(t), docnos.append(f"{t}-r{i}"), levels.append(1 + i % 3)
+        for i in range(n):
+            topics.append(t), docnos.append(f"{t}-n{i}"), levels.append(0 if i % 4 else -1)
+    enc = lambda xs: np.array([x.encode() for x in xs])  # noqa: E731
+    return Qrels.from_arrays(enc(topics), enc(docnos), np.array(levels))
+
+
+SIZES = {"a": (0, 5), "b": (1, 3), "c": (7, 9), "d": (13, 11), "e": (40, 250), "f": (3, 0)}
+RATES = (90, 70, 50, 33, 12.5, 10, 1)
+
+
+def kept_sets(reduction, rate):
+    q = reduction.qrels_at(rate)
+    return {(t, d) for t, d in zip(q.topics, q.docnos)}, q
+
+
+def test_kept_counts_follow_the_rule():
+    reduction = reduce_qrels(make_qrels(SIZES), RATES, seed=7)
+    for rate in RATES:
+        _, q = kept_sets(reduction, rate)
+        for topic, (r, n) in SIZES.items():
+            mine = q.topics == topic.encode()
+            want_r = min(r, max(1, math.trunc(r * rate / 100)))
+            want_n = min(n, max(10, math.trunc(n * rate / 100)))
+            assert int((q.levels[mine] >= 1).sum()) == want_r, (topic, rate)
+            assert int((q.levels[mine] < 1).sum()) == want_n, (topic, rate)
+    manifest = reduction.manifest()
+    assert manifest["topics"]["e"] == {"R": 40, "N": 250, "kept": {
+        "90": {"R": 36, "N": 225}, "70": {"R": 28, "N": 175}, "50": {"R": 20, "N": 125},
+        "33": {"R": 13, "N": 82}, "12.5": {"R": 5, "N": 31}, "10": {"R": 4, "N": 25},
+        "1": {"R": 1, "N": 10}}}
+
+
+def test_nested_across_rates_and_100_is_everything():
+    reduction = reduce_qrels(make_qrels(SIZES), RATES, seed=3)
+    previous, _ = kept_sets(reduction, 100)
+    assert len(previous) == len(reduction.qrels)
+    for rate in sorted(RATES, reverse=True):
+        current, _ = kept_sets(reduction, rate)
+        assert current <= previous
+        previous = current
+
+
+def test_seeded_reproducible_and_seeds_differ():
+    q = make_qrels(SIZES)
+    same = [kept_sets(reduce_qrels(q, (50,), seed=11), 50)[0] for _ in range(2)]
+    assert same[0] == same[1]
+    other = kept_sets(reduce_qrels(q, (50,), seed=12), 50)[0]
+    assert other != same[0] and len(other) == len(same[0])
+    assert reduce_qrels(q, (50,)).seed >= 0  # a fresh seed is drawn and reported
+
+
+def test_every_document_can_be_drawn():
+    q = make_qrels({"t": (10, 10)})
+    seen = set()
+    for seed in range(60):
+        seen |= kept_sets(reduce_qrels(q, (10,), seed=seed), 10)[0]
+    assert len(seen) == 20  # R_10 = 1: all ten relevant documents get drawn at some seed
+
+
+@pytest.mark.parametrize("rates", ["0", "-5", "100.5", "90,abc", "", [150]])
+def test_bad_rates(rates):
+    with pytest.raises(InputError):
+        parse_rates(rates)
+
+
+def test_parse_rates_sorted_unique():
+    assert parse_rates("10,90,50,90") == [90, 50, 10]
+    assert parse_rates([12.5, 100]) == [100, 12.5]
+
+
+def test_write_keeps_input_format(tmp_path):
+    path = tmp_path / "ntcir.rel"
+    lines = [f"T{t} D{t}-{i} {'L3' if i == 0 else 'L1' if i < 4 else 'L0'}"
+             for t in range(3) for i in range(30)]
+    path.write_text("\n".join(lines) + "\n")
+    manifest = write_reduced(reduce_qrels(path, (50, 10), seed=5), tmp_path / "out")
+    assert manifest["files"] == {"50": "ntcir.50.rel", "10": "ntcir.10.rel"}
+    written = (tmp_path / "out" / "ntcir.10.rel").read_text().splitlines()
+    assert set(written) <= set(lines) and len(written) == 3 * (1 + 10)
+    assert read_qrels(tmp_path / "out" / "ntcir.10.rel").fmt == "ntcir"
+    saved = json.loads((tmp_path / "out" / "manifest.json").read_text())
+    assert saved["seed"] == 5 and saved["topics"]["T1"]["R"] == 4
+
+
+def test_condensed_equals_original_at_100_when_complete():
+    # every retrieved document judged: condensed lists are the lists themselves
+    q = make_qrels({"a": (4, 12), "b": (6, 10), "c": (2, 15)})
+    runs = {}
+    rng = np.random.default_rng(0)
+    for k in range(4):
+        run = {}
+        for t, n in (("a", 16), ("b", 16), ("c", 17)):
+            docs = [d.decode() for tt, d in zip(q.topics, q.docnos) if tt == t.encode()]
+            run[t] = {d: float(s) for d, s in zip(docs, rng.random(len(docs)))}
+        runs[f"r{k}"] = run
+    result = incomplete_study(q, runs, ["AP", "Q-measure", "nDCG@10"], rates=(50,), seed=1,
+                              samples=50)
+    full = result.table[result.table["rate"] == 100].set_index("measure")
+    for m in ("AP", "Q-measure", "nDCG@10"):
+        assert full.loc[m, "mean"] == pytest.approx(full.loc[m + "'", "mean"])
+    assert (full["tau"] == 1.0).all()
+    half = result.table[result.table["rate"] == 50].set_index("measure")
+    assert half.loc["AP", "mean"] != pytest.approx(half.loc["AP'", "mean"])
+
+
+def test_cli_reduce_and_incomplete(tmp_path, capsys):
+    qrels, runs = sample_paths()
+    assert main(["reduce", str(qrels), "--rates", "50,10", "--seed", "4",
+                 "--out", str(tmp_path / "red")]) == 0
+    assert "50\t930\t" in capsys.readouterr().out
+    out = tmp_path / "inc"
+    assert main(["incomplete", str(qrels), *map(str, runs[:4]), "-m", "AP bpref",
+                 "--rates", "50", "--seed", "4", "-B", "50", "--format", "tsv",
+                 "--out", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "# seed: 4" in text and "AP'\tcondensed\t50\t" in text
+    for stem in ("incomplete_mean", "incomplete_tau", "incomplete_discpower"):
+        assert (out / f"{stem}.png").stat().st_size > 0 and (out / f"{stem}.svg").exists()
+    assert (out / "qrels" / "manifest.json").exists()
+
+
+def test_cli_bad_rates_exit_2(tmp_path, capsys):
+    qrels, _ = sample_paths()
+    assert main(["reduce", str(qrels), "--rates", "90,0", "--out", str(tmp_path)]) == 2
+    assert "outside (0, 100]" in capsys.readouterr().err
