@@ -1,8 +1,10 @@
 """``irgauge demo [--out DIR]``: every study on the bundled sample collection, then the report.
 
 The sample (``irgauge.simulate.sample_paths()``) is a generated collection of 20 topics and
-12 runs with graded, pooled qrels (see ``irgauge simulate --help``). Sample sizes are modest
-(B = 500 bootstrap samples, 500 trials) so that the demo finishes in seconds.
+12 runs with graded, pooled qrels (see ``irgauge simulate --help``). The qa study runs on
+QA-shaped data derived from it (``irgauge.studies.qa.qa_collection_from_adhoc``: relevant
+documents as answers in equivalence classes of two, runs cut to 5 answers). Sample sizes
+are modest (B = 500 bootstrap samples, 500 trials) so that the demo finishes in seconds.
 """
 from __future__ import annotations
 
@@ -48,8 +50,14 @@ def run_demo(out, seed: int = DEMO_SEED, B: int = DEMO_B, trials: int = DEMO_TRI
         options = {"seed": seed, "B": B, "trials": trials}
         if name != "predictive":
             options.update(top_k=None, top_fraction=None)  # the sample has only 12 runs
+        inputs = (qrels, runs)
+        if name == "qa":  # QA-shaped data derived from the sample (no QA data is shipped)
+            from irgauge.studies.qa import qa_collection_from_adhoc
+
+            made = qa_collection_from_adhoc(qrels, runs, out / "qa-data")
+            inputs = (made["gold"], made["runs"])
         try:
-            results.append(function(qrels, runs, out, **options))
+            results.append(function(*inputs, out, **options))
         except NotImplementedError as err:
             skipped[name] = str(err)
     return write_report(out, title="irgauge demo: bundled sample collection"), results, skipped

@@ -176,9 +176,13 @@ def _summary(main, swap, stab, square, one_rel, alpha, n_systems, by, top_k, top
     useful = dict(zip(swap["measure"], swap["share_reaching"]))
     found = {m: useful[m] for m in one_rel if pd.notna(useful[m])}
     never = [m for m in one_rel if m not in found]
-    if found:
+    if len(found) > 1:
         lines.append(f"{common.ordering(found)} in the share of comparisons reaching the "
                      f"swap method's 95% required difference.")
+    elif found:
+        m = next(iter(found))
+        lines.append(f"Only {m} has a 95% required difference by the swap method "
+                     f"({found[m]:.0%} of comparisons reach it).")
     if never:
         lines.append(f"The swap rate of {', '.join(never)} never stays at or below 5% over "
                      f"the difference bins: no required difference at 95% confidence "
