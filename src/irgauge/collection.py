@@ -248,7 +248,7 @@ class Judgments:
         """Grade of each retrieved document, UNJUDGED where it is not in the qrels."""
         grades = np.full(len(keys), UNJUDGED, dtype=np.int16)
         if len(self._keys) == 0 or len(keys) == 0:
-            return grades
+            return self._mark_pooled(grades, keys)
         index = self._index()
         if index.is_unique:
             pos = index.get_indexer(keys)
@@ -257,13 +257,23 @@ class Judgments:
             if ((self.qrels.docnos[found] == docnos[where])
                     & (self.topic[found] == topic_codes[where])).all():
                 grades[where] = self.grade[found]
-                return grades
+                return self._mark_pooled(grades, keys)
         # a hash collision (vanishingly rare): redo the lookup with exact keys
         qkeys, rkeys = exact_pair_keys([self.topic, topic_codes], [self.qrels.docnos, docnos])
         import pandas as pd
 
         pos = pd.Index(qkeys).get_indexer(rkeys)
         grades[pos >= 0] = self.grade[pos[pos >= 0]]
+        return self._mark_pooled(grades, keys)
+
+    def _mark_pooled(self, grades: np.ndarray, keys: np.ndarray) -> np.ndarray:
+        """POOLED for retrieved documents the qrels list with a negative level, when those
+        read as pooled but unjudged. Keys are 64-bit hashes; a collision could only turn
+        an unjudged document into a pooled one."""
+        if len(self._pooled_keys) == 0 or len(keys) == 0:
+            return grades
+        pos = np.minimum(np.searchsorted(self._pooled_keys, keys), len(self._pooled_keys) - 1)
+        grades[(grades == UNJUDGED) & (self._pooled_keys[pos] == keys)] = POOLED
         return grades
 
     def conventions(self) -> Dict[str, object]:

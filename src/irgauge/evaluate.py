@@ -84,7 +84,8 @@ def evaluate(qrels: Any, runs: Any, measures: Union[None, str, Sequence[Union[st
              *, order: Optional[str] = None, rel_level: int = 1,
              gains: Union[None, str, Sequence[float]] = None, judged_only: bool = False,
              complete: bool = False, empty_topics: str = "skip", aggregate: str = "mean",
-             max_docs: Optional[int] = None, max_cells: int = 4_000_000) -> EvalResult:
+             max_docs: Optional[int] = None, negative: str = "nonrelevant",
+             max_cells: int = 4_000_000) -> EvalResult:
     """Evaluate ``runs`` against ``qrels``.
 
     qrels: path, DataFrame, ``{qid: {docno: level}}`` or Qrels. runs: one run or a list of
@@ -97,7 +98,8 @@ def evaluate(qrels: Any, runs: Any, measures: Union[None, str, Sequence[Union[st
     (trec_eval -c). empty_topics: "skip" leaves topics without relevant documents out
     (default), "zero" scores and averages them. aggregate: "mean" or "gmean".
     max_docs: evaluate only the first N documents of each topic, in evaluation order
-    (trec_eval -M).
+    (trec_eval -M). negative: what a negative qrels level means: "nonrelevant" (judged
+    nonrelevant, default) or "unjudged" (in the pool but unjudged, as trec_eval reads it).
     """
     if order is not None and order not in ORDERS:
         raise InputError(f"unknown document order {order!r}; choose from {', '.join(ORDERS)}")
@@ -111,7 +113,8 @@ def evaluate(qrels: Any, runs: Any, measures: Union[None, str, Sequence[Union[st
         (list(gains) if gains is not None else None)
     # qrels of a special kind (QA answer classes) may name the Judgments class that reads them
     judgments = getattr(qrels, "judgments_type", Judgments)(qrels, rel_level=rel_level,
-                                                            gains=gain_values)
+                                                            gains=gain_values,
+                                                            negative=negative)
     run_list = _as_run_list(runs)
     if not run_list:
         raise InputError("no runs to evaluate")
@@ -145,9 +148,9 @@ def evaluate(qrels: Any, runs: Any, measures: Union[None, str, Sequence[Union[st
                                judgments.topic_ids, aggregate)
     metadata = _metadata(qrels, run_list, names, matched, judgments, measure_list, order,
                          judged_only, complete, empty_topics, aggregate, row_topics, missing)
+    metadata["max_docs"] = max_docs if max_docs is not None else "all"
     return EvalResult(per_topic, means, metadata, measure_list)
 
-    metadata["max_docs"] = max_docs if max_docs is not None else "all"
 
 def _measures(measures, judged_only: bool) -> List[Measure]:
     if measures is None:

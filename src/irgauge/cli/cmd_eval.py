@@ -50,6 +50,10 @@ def add_convention_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--empty-topics", choices=("skip", "zero"), default="skip",
                         help="topics without relevant documents: left out of the mean "
                              "(skip) or scored and averaged (zero)")
+    parser.add_argument("--negative", choices=("nonrelevant", "unjudged"),
+                        default="nonrelevant",
+                        help="what a negative qrels level means: judged nonrelevant, or in "
+                             "the pool but unjudged (trec_eval's reading)")
     parser.add_argument("-M", "--max-docs", type=int, default=None, metavar="N",
                         help="evaluate only the first N documents of each topic, in "
                              "evaluation order (trec_eval -M)")
@@ -62,7 +66,7 @@ def convention_kwargs(args) -> dict:
     return dict(order=args.order, rel_level=args.rel_level, gains=args.gains,
                 judged_only=args.judged_only, complete=args.complete,
                 empty_topics=args.empty_topics, aggregate=args.aggregate,
-                max_docs=args.max_docs)
+                max_docs=args.max_docs, negative=args.negative)
 
 
 def run(args) -> int:

@@ -9,6 +9,8 @@ from typing import Dict, List
 
 from irgauge.measures import ap, blended, bpref, counts, ndcg, precision, rbp, rr  # noqa: F401
 from irgauge.measures import cascade, ncu, nrbp  # noqa: F401  (NTCIREVAL families)
+from irgauge.measures import (gain_ratio, infap, iprec, ndcg_trec, set_based,  # noqa: F401
+                              unjudged, utility)  # (trec_eval families)
 from irgauge.measures.base import REGISTRY, Family, Measure, families
 from irgauge.measures.parse import ALIASES, parse_measure, parse_measures
 

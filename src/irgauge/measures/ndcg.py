@@ -7,6 +7,10 @@
 
 nDCG@k = DCG(k) / ideal DCG(k); the ideal list holds all relevant documents, so
 it does not depend on how many documents the run returned.
+
+nDCG is graded: by default (``levels=all``) every level >= 1 earns its gain whatever the
+binary threshold (-l) says, as trec_eval's ndcg does; ``levels=relevant`` zeroes the
+gains of levels below the threshold.
 """
 from __future__ import annotations
 
@@ -15,6 +19,13 @@ import numpy as np
 from irgauge.measures.base import Param, register, ratio
 
 DCG_FORMS = ("log2", "exp-log2", "jk")
+LEVELS = ("all", "relevant")
+
+
+def graded_lists(ranked, levels: str = "all"):
+    """The lists whose gains a graded measure reads: with ``levels="all"`` every level
+    >= 1 keeps its gain whatever the relevance threshold is."""
+    return ranked.at_rel_level(1) if levels == "all" else ranked
 
 
 def discount(ranks: np.ndarray, dcg: str, b: float) -> np.ndarray:
@@ -46,8 +57,13 @@ def ideal_dcg(ranked, dcg: str, b: float) -> np.ndarray:
           params=(Param("dcg", "log2", "str", "log2: g/log2(r+1) (trec_eval); exp-log2: "
                         "(2^g-1)/log2(r+1); jk: Järvelin–Kekäläinen g/log_b(r) for r > b",
                         DCG_FORMS),
-                  Param("b", 2.0, "float", "log base of the jk form (ranks <= b undiscounted)")))
-def ndcg(ranked, dcg: str = "log2", b: float = 2.0) -> np.ndarray:
+                  Param("b", 2.0, "float", "log base of the jk form (ranks <= b undiscounted)"),
+                  Param("levels", "all", "str", "all: every level >= 1 keeps its gain whatever "
+                        "-l says (trec_eval); relevant: only levels >= the threshold",
+                        LEVELS)))
+def ndcg(ranked, dcg: str = "log2", b: float = 2.0, levels: str = "all") -> np.ndarray:
+    ranked = graded_lists(ranked, levels)
+
     def weighted(lists):
         return transform(lists.gain, dcg) * discount(lists.ranks, dcg, b)
 

@@ -29,15 +29,30 @@ ALIASES: Dict[str, Tuple[str, Dict[str, str]]] = {
     "O": ("O-measure", {}), "P+": ("P-plus", {}), "P-plus-measure": ("P-plus", {}),
     "Prec": ("P", {}), "PDoc": ("P", {}), "Recall": ("R", {}), "recall": ("R", {}),
     "R-prec": ("Rprec", {}), "success": ("Hit", {}), "NQcorrect": ("Hit", {}),
-    "WP": ("nCG", {}), "rbp": ("RBP", {}), "rbp_resid": ("RBP_resid", {}),
+    "WP": ("nCG", {}),
+    # trec_eval's rbp: p = 0.9, graded with its per-topic normalisation; its residual
+    # adds the weight of unjudged ranks and is 0 when none was retrieved
+    "rbp": ("RBP", {"p": "0.9", "graded": "true", "norm": "trec_eval"}),
+    "rbp_resid": ("RBP_resid", {"p": "0.9", "form": "trec_eval"}),
+    "set_P": ("P", {}), "set_recall": ("R", {}), "set_F": ("SetF", {}),
+    "set_map": ("SetAP", {}), "set_relative_P": ("RelP", {}), "relative_P": ("RelP", {}),
+    "utility": ("Utility", {}), "unj": ("Unjudged", {}),
     "R_measure": ("R-measure", {}),
 }
 # trec_eval's name_k spellings with a cutoff
 _UNDERSCORE_CUTOFF = {
     "P": "P", "recall": "R", "ndcg_cut": "nDCG", "map_cut": "AP", "success": "Hit",
-    "NQcorrect": "Hit",
+    "NQcorrect": "Hit", "relative_P": "RelP", "unj": "Unjudged",
 }
-_TREC_CUTOFF = re.compile(r"^(?P<base>P|recall|ndcg_cut|map_cut|success|NQcorrect)_?(?P<k>\d+)$")
+_TREC_CUTOFF = re.compile(r"^(?P<base>P|recall|ndcg_cut|map_cut|success|NQcorrect|relative_P|unj)"
+                          r"_?(?P<k>\d+)$")
+# trec_eval's names whose suffix is a real-valued parameter: iprec_at_recall_0.10,
+# Rprec_mult_0.20, and ir_measures' IPrec@0.1
+_TREC_REAL = re.compile(r"^(?P<base>iprec_at_recall_|Rprec_mult_|IPrec@)(?P<x>\d*\.?\d+)$")
+_REAL_PARAM = {"iprec_at_recall_": ("IPrec", "recall"), "IPrec@": ("IPrec", "recall"),
+               "Rprec_mult_": ("Rprec", "mult")}
+# names that do not start with a letter
+_SPECIAL = {"11pt_avg": "IPrec_avg"}
 
 
 def parse_measure(text: str) -> Measure:
@@ -47,6 +62,12 @@ def parse_measure(text: str) -> Measure:
     if trec:
         family = REGISTRY[_UNDERSCORE_CUTOFF[trec.group("base")]]
         return Measure(family, cutoff=_cutoff(trec.group("k"), label), label=label)
+    real = _TREC_REAL.match(label)
+    if real:
+        name, param = _REAL_PARAM[real.group("base")]
+        return _configure(REGISTRY[name], {param: real.group("x")}, None, label)
+    if label in _SPECIAL:
+        return _configure(REGISTRY[_SPECIAL[label]], {}, None, label)
     match = _SYNTAX.match(label)
     if not match:
         raise MeasureError(f"cannot read measure {label!r}; expected NAME[(param=value,...)]"

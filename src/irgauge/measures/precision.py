@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from irgauge.measures.base import register, ratio
+from irgauge.measures.base import Param, register, ratio
 
 
 @register("P", "P@k = count(k)/k; without a cutoff, relevant retrieved / retrieved")
@@ -17,9 +17,13 @@ def recall(ranked) -> np.ndarray:
     return ratio(ranked.n_rel_ret, ranked.R)
 
 
-@register("Rprec", "R-precision = count(R)/R", cutoff="none")
-def r_precision(ranked) -> np.ndarray:
-    return ratio(ranked.at_rank(ranked.count, ranked.R), ranked.R)
+@register("Rprec", "R-precision = count(R)/R; mult=m: count(c)/c at c = trunc(m*R + 0.9) "
+          "(trec_eval Rprec_mult_m)", cutoff="none",
+          params=(Param("mult", 1.0, "float", "multiple of R at which precision is taken"),))
+def r_precision(ranked, mult: float = 1.0) -> np.ndarray:
+    # trec_eval's rounding: m*R + 0.9 truncated, so mult=1 gives exactly R
+    depth = np.floor(mult * ranked.R + 0.9).astype(np.int64) if mult != 1.0 else ranked.R
+    return ratio(ranked.at_rank(ranked.count, depth), depth)
 
 
 @register("Hit", "Hit@k (NQcorrect@k, trec_eval success_k) = 1 if count(k) > 0")

@@ -8,12 +8,35 @@ from irgauge.measures.base import Param, register
 P_PARAM = Param("p", 0.95, "float", "persistence: probability of looking at the next rank")
 GRADED = Param("graded", False, "bool", "weight each rank by gain/max gain instead of isrel "
                "(NTCIREVAL's graded RBP)")
+NORMS = ("collection", "trec_eval")
+NORM = Param("norm", "collection", "str",
+             "graded weights: gain / the collection's max gain (NTCIREVAL), or trec_eval's "
+             "rbp: every level keeps its gain whatever -l says, divided by the topic's "
+             "highest gain when that exceeds 1", NORMS)
+RESIDUAL_FORMS = ("tail", "unjudged", "trec_eval")
+
+
+def _topic_max_gain(judgments) -> np.ndarray:
+    """Highest gain among each topic's judged levels (0 for level 0 only)."""
+    def compute():
+        present = judgments.level_counts > 0
+        return np.where(present, judgments.gain_table[None, :], 0.0).max(axis=1)
+    return judgments.memo("topic_max_gain", compute)
+
+
+def _trec_eval_weights(ranked) -> np.ndarray:
+    ranked = ranked.at_rel_level(1)
+    top = _topic_max_gain(ranked.judgments)[ranked.topic]
+    return ranked.gain / np.where(top > 1.0, top, 1.0)[:, None]
 
 
 @register("RBP", "RBP = (1-p) sum_r isrel(r) p^(r-1) (graded: gain/max gain in place of isrel)",
-          params=(P_PARAM, GRADED), graded=True)
-def rank_biased_precision(ranked, p: float = 0.95, graded: bool = False) -> np.ndarray:
-    if graded:
+          params=(P_PARAM, GRADED, NORM), graded=True)
+def rank_biased_precision(ranked, p: float = 0.95, graded: bool = False,
+                          norm: str = "collection") -> np.ndarray:
+    if graded and norm == "trec_eval":
+        weight = _trec_eval_weights(ranked)
+    elif graded:
         weight = ranked.gain / ranked.judgments.max_gain if ranked.judgments.max_gain else \
             np.zeros_like(ranked.gain)
     else:
@@ -21,7 +44,19 @@ def rank_biased_precision(ranked, p: float = 0.95, graded: bool = False) -> np.n
     return (1.0 - p) * (weight * np.power(p, ranked.ranks - 1.0)).sum(axis=1)
 
 
-@register("RBP_resid", "residual of RBP: p^L, the weight of the ranks past the list's end "
-          "(L = list length within the cutoff)", params=(P_PARAM,))
-def rbp_residual(ranked, p: float = 0.95) -> np.ndarray:
-    return np.power(p, ranked.lengths.astype(np.float64))
+@register("RBP_resid", "residual of RBP: form=tail: p^L, the weight past the list's end "
+          "(L = list length within the cutoff); unjudged: p^L + (1-p) sum_{unjudged r} "
+          "p^(r-1) (Moffat-Zobel); trec_eval: the unjudged form, 0 when no unjudged "
+          "document was retrieved (trec_eval rbp_resid)",
+          params=(P_PARAM, Param("form", "tail", "str", "tail, unjudged or trec_eval",
+                                 RESIDUAL_FORMS)))
+def rbp_residual(ranked, p: float = 0.95, form: str = "tail") -> np.ndarray:
+    tail = np.power(p, ranked.lengths.astype(np.float64))
+    if form == "tail":
+        return tail
+    within = ranked.ranks[None, :] <= ranked.lengths[:, None]
+    unjudged = within & ~ranked.judged
+    residual = tail + (1.0 - p) * (unjudged * np.power(p, ranked.ranks - 1.0)).sum(axis=1)
+    if form == "trec_eval":
+        return np.where(unjudged.any(axis=1), residual, 0.0)
+    return residual
