@@ -158,3 +158,10 @@ def test_normalisation_options():
     loose = qa_evaluate(gold, {"q": ["abc def"]}, ["RR"], normalise="nfkc,space,case")
     assert exact.means["value"][0] == 0.0 and loose.means["value"][0] == 1.0
     assert loose.metadata["answer_normalisation"] == "nfkc,space,case"
+
+
+def test_run_without_any_answer_is_a_clear_error():
+    from irgauge.errors import InputError
+
+    with pytest.raises(InputError, match="holds no answers"):
+        qa_evaluate(GOLD, {"q1": [], "zz": ["Paris"]}, ["RR"])

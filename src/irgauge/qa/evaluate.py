@@ -186,6 +186,10 @@ def qa_evaluate(gold, runs, measures: Optional[Sequence[Union[str, Measure]]] = 
     answer_runs = [read_answers(r, fmt=run_format, order=answer_order) for r in _as_runs(runs)]
     if not answer_runs:
         raise InputError("no runs to evaluate")
+    for r in answer_runs:  # the core evaluator needs at least one answer per run
+        if not any(r.answers.get(t) for t in gold.classes):
+            raise InputError(f"run {r.name!r} holds no answers to any question of the gold "
+                             "data", r.source)
     result = evaluate(answer_qrels(gold), [answer_run(gold, r) for r in answer_runs],
                       qa_measures(measures), order="file", rel_level=rel_level, gains=gains,
                       complete=complete, **options)
