@@ -21,7 +21,6 @@ bootstrap samples for every measure (Fig. 3).
 from __future__ import annotations
 
 import json
-import math
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence, Union
