@@ -1,0 +1,49 @@
+"""Study qa (seed 003) on QA-shaped data derived from a generated collection."""
+import json
+
+import pandas as pd
+import pytest
+
+from irgauge.qa import qa_evaluate
+from irgauge.studies.qa import qa_collection_from_adhoc, run_qa
+
+
+@pytest.fixture(scope="module")
+def qa_data(collection, tmp_path_factory):
+    qrels, runs = collection
+    return qa_collection_from_adhoc(qrels, runs, tmp_path_factory.mktemp("qa"))
+
+
+def test_qa_data_has_classes_and_five_answers(qa_data):
+    gold = pd.read_csv(qa_data["gold"], sep="\t", dtype=str)
+    assert list(gold.columns) == ["topic", "answer", "level", "class"]
+    assert gold.groupby(["topic", "class"]).size().max() == 2
+    run = pd.read_csv(qa_data["runs"][0], sep="\t", dtype=str)
+    assert run.groupby("topic").size().max() == 5
+    # a duplicate answer from a class scores as incorrect: NQcorrect5 <= classes found
+    result = qa_evaluate(qa_data["gold"], qa_data["runs"][:1], ["NQcorrect5", "RR"])
+    assert result.means["value"].between(0, 1).all()
+
+
+def test_outputs_and_summary(qa_data, tmp_path, read_bytes):
+    result = run_qa(qa_data["gold"], qa_data["runs"], tmp_path, seed=9, trials=80)
+    manifest = json.loads((tmp_path / "qa" / "manifest.json").read_text())
+    assert manifest["seeds"]["seed"] == 9 and manifest["parameters"]["subset_size"] == 12
+    # 24 questions: c = 50 needs 100, so only c = 12 and a note saying why
+    assert manifest["parameters"]["swap_subset_sizes"] == [12]
+    assert any("c = 50" in note for note in manifest["notes"])
+    assert {"stability", "sensitivity_c12", "sign_test"} <= set(result.tables)
+    sens = result.tables["sensitivity_c12"]
+    assert list(sens["measure"]) == ["RR", "NQcorrect1", "NQcorrect5", "Q 1:1:1",
+                                     "Q 2:1.5:1", "Q 3:2:1"]
+    assert "minority rate" in result.summary[0]
+    run_qa(qa_data["gold"], qa_data["runs"], tmp_path / "b", seed=9, trials=80)
+    assert read_bytes(tmp_path / "qa", "tables/*") == \
+        read_bytes(tmp_path / "b" / "qa", "tables/*")
+
+
+def test_list_task_f_measure(qa_data, tmp_path):
+    result = run_qa(qa_data["gold"], qa_data["runs"], tmp_path, seed=1, trials=40,
+                    subset_size=6, second_size=10, list_task=True)
+    assert list(result.tables["stability"]["measure"]) == ["F-measure"]
+    assert {"sensitivity_c6", "sensitivity_c10"} <= set(result.tables)

@@ -1,0 +1,50 @@
+"""The HTML report's content and the study/report/demo commands."""
+import base64
+import re
+
+from irgauge.cli import main
+from irgauge.report.html import write_report
+from irgauge.studies.onerel import run_onerel
+from irgauge.studies.predictive import run_predictive
+
+
+def test_report_embeds_every_figure_and_table(collection, tmp_path):
+    qrels, runs = collection
+    run_onerel(qrels, runs, tmp_path, B=50, trials=30, seed=1, top_k=5)
+    run_predictive(qrels, runs, tmp_path, trials=50, seed=1)
+    html = write_report(tmp_path).read_text(encoding="utf-8")
+    images = re.findall(r'src="data:image/png;base64,([^"]+)"', html)
+    assert len(images) == 7 + 2  # onerel: 7 figures, predictive: 2
+    assert all(base64.b64decode(i)[:4] == b"\x89PNG" and len(i) > 1000 for i in images)
+    assert "http://" not in html and "https://" not in html  # nothing fetched
+    for text in ("Collection", "Judgments by relevance level", "judged depth",
+                 "Conventions", "Discriminative power at alpha", "Predictive power phi",
+                 "in discriminative power", "trec_eval"):
+        assert text in html
+    assert html.count('<table') >= 10
+
+
+def test_study_command_with_report(collection, tmp_path, capsys):
+    qrels, runs = collection
+    code = main(["study", "predictive", str(qrels), *map(str, runs), "--out", str(tmp_path),
+                 "--trials", "40", "--seed", "2", "--top-k", "5", "--report"])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert out.splitlines()[0] == f"report: {tmp_path / 'report.html'}"
+    assert "self-predictivity" in out and (tmp_path / "report.html").exists()
+    assert main(["report", str(tmp_path), "-o", str(tmp_path / "r.html")]) == 0
+    assert (tmp_path / "r.html").read_text().startswith("<!DOCTYPE html>")
+
+
+def test_study_command_errors(tmp_path, capsys):
+    assert main(["study", "onerel", "--out", str(tmp_path)]) == 2
+    assert "needs QRELS" in capsys.readouterr().err
+
+
+def test_demo_prints_report_first(tmp_path, capsys):
+    assert main(["demo", "--out", str(tmp_path), "--B", "100", "--trials", "60"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == f"REPORT: {(tmp_path / 'report.html').resolve()}"
+    for study in ("onerel", "incomplete", "qa", "predictive"):
+        assert (tmp_path / study / "manifest.json").exists()
+    assert "skipped" not in "\n".join(lines)
