@@ -251,7 +251,29 @@ def agreement(results: List[Result], workloads: List[Workload]) -> List[str]:
             worst = max(common, key=lambda k: abs(ref[k] - other[k]))
             lines.append(f"{w.name} irgauge vs {r.tool}: {len(common)} means compared, max |diff| "
                          f"{abs(ref[worst] - other[worst]):.2e} ({worst[1]}, {worst[0]})")
+        left_out = topics_left_out(w.out / "irgauge.out")
+        if left_out:
+            # Not a disagreement in the measures: SPEC.md leaves such topics out of the mean,
+            # while trec_eval and the peers average them as 0.
+            lines.append(f"{w.name} note: irgauge left {left_out} topic(s) without relevant "
+                         "documents out of its means; the peers average them as 0")
     return lines
+
+
+def topics_left_out(path: Path) -> int:
+    """How many topics irgauge's TSV header says it left out for having no relevant document."""
+    if not path.exists():
+        return 0
+    with open(path) as f:
+        for line in f:
+            if not line.startswith("#"):
+                break
+            if line.startswith("# topics_without_relevant:"):
+                try:
+                    return len(json.loads(line.split(":", 1)[1]))
+                except ValueError:
+                    return 0
+    return 0
 
 
 # --- report -------------------------------------------------------------------------------
