@@ -42,6 +42,8 @@ _LAZY = {
     "simulate_collection": "irgauge.simulate",
     "write_collection": "irgauge.simulate",
     "sample_paths": "irgauge.simulate",
+    "run_study": "irgauge.studies",
+    "write_report": "irgauge.report.html",
     "qa_evaluate": "irgauge.qa",
     "read_gold": "irgauge.qa",
     "read_answers": "irgauge.qa",
