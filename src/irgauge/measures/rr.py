@@ -36,7 +36,9 @@ def weighted_rr(ranked, pen=None) -> np.ndarray:
     r1 = ranked.first_rel_rank
     level = ranked.at_rank(ranked.grades, r1)
     found = r1 > 0
-    return np.where(found, ratio(1.0, r1 - 1.0 / table[np.where(found, level, 1)]), 0.0)
+    # rows without a relevant document read any valid entry (qrels may have level 0 only)
+    index = np.where(found, level, len(table) - 1)
+    return np.where(found, ratio(1.0, r1 - 1.0 / table[index]), 0.0)
 
 
 @register("NWRR", "NWRR = WRR * (1 - 1/pen(M)), M = highest level of the topic's relevant "
@@ -47,5 +49,7 @@ def normalised_wrr(ranked, pen=None) -> np.ndarray:
     present = judgments.level_counts > 0
     present[:, : judgments.rel_level] = False
     top_level = present.shape[1] - 1 - np.argmax(present[:, ::-1], axis=1)  # 0 when none
-    top_level = np.maximum(top_level, 1)  # topics without relevant documents score 0 anyway
+    # topics without relevant documents score 0 anyway; clip so that qrels whose only
+    # level is 0 (a one-entry table) still index it
+    top_level = np.clip(top_level, 1, len(table) - 1)
     return weighted_rr(ranked, pen) * (1.0 - 1.0 / table[top_level[ranked.topic]])
