@@ -13,7 +13,8 @@ but unjudged", where irgauge's default is "judged nonrelevant"). With -l2 nothin
 changes: trec_eval's ndcg/G/rbp give every level its gain whatever -l says, and so does
 irgauge by default (nDCG's ``levels=all``); binary measures use the threshold.
 
-trec_eval measures deliberately not supported (UNSUPPORTED below, each asserted not to
+trec_eval measures deliberately not supported (trec_names.py: NOT_MEASURES and
+UNSUPPORTED_REASONS, each asserted not to
 parse, so that a new irgauge measure forces this mapping to grow):
 - runid, num_q: not measures; the report prints them (num_q is checked against
   topics_averaged);
@@ -29,7 +30,7 @@ import io
 import re
 from contextlib import redirect_stdout
 from pathlib import Path
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, List, Tuple
 
 import pytest
 
