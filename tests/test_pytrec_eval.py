@@ -108,3 +108,25 @@ def test_ties_are_broken_by_docno_descending_like_trec_eval():
     theirs = pytrec_eval.RelevanceEvaluator(qrels, {"P.1"}).evaluate(run)["q"]["P_1"]
     ours = irgauge_per_topic(qrels, run, ["P@1"])[("P@1", "q")]
     assert theirs == ours == 0.0
+
+
+# pytrec_eval's "name.params" spellings -> the keys it returns -> irgauge measures
+# (utility's negative coefficients do not survive pytrec_eval's parameter parsing)
+PARAMETRISED = {"P.3,7": {"P_3": "P@3", "P_7": "P@7"}, "ndcg_cut.3": {"ndcg_cut_3": "nDCG@3"},
+                "Rprec_mult.0.35": {"Rprec_mult_0.35": "Rprec(mult=0.35)"},
+                "set_F.0.5": {"set_F": "SetF(beta=0.5)"},
+                "relative_P.4": {"relative_P_4": "RelP@4"}}
+
+
+@pytest.mark.parametrize("seed", SEEDS[:3])
+def test_measure_parameters_match_pytrec_eval(seed):
+    qrels, run = collection(seed)
+    theirs = pytrec_eval.RelevanceEvaluator(qrels, set(PARAMETRISED)).evaluate(run)
+    mapping = {k: m for keys in PARAMETRISED.values() for k, m in keys.items()}
+    ours = irgauge_per_topic(qrels, run, list(mapping.values()))
+    compared = 0
+    for topic, values in theirs.items():
+        for key, measure in mapping.items():
+            assert abs(ours[(measure, topic)] - values[key]) <= TOLERANCE, (key, topic)
+            compared += 1
+    assert compared == len(theirs) * len(mapping)
