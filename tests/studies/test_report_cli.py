@@ -48,3 +48,18 @@ def test_demo_prints_report_first(tmp_path, capsys):
     for study in ("onerel", "incomplete", "qa", "predictive"):
         assert (tmp_path / study / "manifest.json").exists()
     assert "skipped" not in "\n".join(lines)
+
+
+def test_predictive_from_score_files(collection, tmp_path, capsys):
+    import irgauge
+
+    qrels, runs = collection
+    per_topic = irgauge.evaluate(qrels, runs, ["AP", "P@10", "RR"]).per_topic
+    scores = tmp_path / "scores.tsv"
+    per_topic.to_csv(scores, sep="\t", index=False)
+    code = main(["study", "predictive", "--scores", str(scores), "--out", str(tmp_path / "o"),
+                 "--trials", "30", "--seed", "1"])
+    out = capsys.readouterr().out
+    assert code == 0 and "AP" in out and "P@10" in out
+    assert main(["study", "onerel", "--scores", str(scores), "--out", str(tmp_path)]) == 2
+    assert "only for the predictive study" in capsys.readouterr().err
