@@ -19,28 +19,8 @@ from irgauge.errors import InputError
 ORDERS = ("score", "file")
 
 
-class shared_prefix:
-    """A cached per-rank array; a truncated view slices its parent's copy instead of recomputing."""
-
-    def __init__(self, func):
-        self.func, self.name = func, func.__name__
-        self.__doc__ = func.__doc__
-
-    def __get__(self, obj, owner=None):
-        if obj is None:
-            return self
-        cache = obj._cache
-        if self.name not in cache:
-            parent = obj._parent
-            if parent is not None:
-                cache[self.name] = getattr(parent, self.name)[:, : obj.width]
-            else:
-                cache[self.name] = self.func(obj)
-        return cache[self.name]
-
-
 class cached:
-    """A cached per-row value (not a prefix of the parent's)."""
+    """A value computed once per RankedLists and kept in its cache."""
 
     def __init__(self, func):
         self.func, self.name = func, func.__name__
@@ -50,8 +30,20 @@ class cached:
         if obj is None:
             return self
         if self.name not in obj._cache:
-            obj._cache[self.name] = self.func(obj)
+            obj._cache[self.name] = self.compute(obj)
         return obj._cache[self.name]
+
+    def compute(self, obj):
+        return self.func(obj)
+
+
+class shared_prefix(cached):
+    """A cached per-rank array; a truncated view slices its parent's copy instead of recomputing."""
+
+    def compute(self, obj):
+        if obj._parent is not None:
+            return getattr(obj._parent, self.name)[:, : obj.width]
+        return self.func(obj)
 
 
 class RankedLists:

@@ -71,9 +71,16 @@ def convention_kwargs(args) -> dict:
 
 def run(args) -> int:
     from irgauge.evaluate import evaluate
-    from irgauge.report.evaluation import render_evaluation
 
     result = evaluate(args.qrels, args.runs, args.measures, **convention_kwargs(args))
+    write_result(result, args)
+    return 0
+
+
+def write_result(result, args) -> None:
+    """Print or save an EvalResult in the chosen format, and note what was not averaged."""
+    from irgauge.report.evaluation import render_evaluation
+
     text = render_evaluation(result, args.format, args.per_topic, args.digits)
     _report_skipped(result.metadata)
     if args.output:
@@ -81,7 +88,6 @@ def run(args) -> int:
             handle.write(text)
     else:
         sys.stdout.write(text)
-    return 0
 
 
 def _report_skipped(metadata: dict) -> None:

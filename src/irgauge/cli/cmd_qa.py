@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from irgauge.cli.cmd_eval import _report_skipped, add_convention_options, convention_kwargs
+from irgauge.cli.cmd_eval import add_convention_options, convention_kwargs, write_result
 
 
 def register(subparsers) -> None:
@@ -73,20 +73,13 @@ def _answer_order(args) -> str:
 
 def run_eval(args) -> int:
     from irgauge.qa import qa_evaluate
-    from irgauge.report.evaluation import render_evaluation
 
     options = convention_kwargs(args)
     options.pop("order")
     result = qa_evaluate(args.gold, args.runs, args.measures, normalise=args.normalise,
                          gold_format=args.gold_format, run_format=args.run_format,
                          answer_order=_answer_order(args), **options)
-    text = render_evaluation(result, args.format, args.per_topic, args.digits)
-    _report_skipped(result.metadata)
-    if args.output:
-        with open(args.output, "w", encoding="utf-8") as handle:
-            handle.write(text)
-    else:
-        sys.stdout.write(text)
+    write_result(result, args)
     return 0
 
 
