@@ -25,8 +25,18 @@ def _mix(h: np.ndarray) -> np.ndarray:
     return h ^ (h >> np.uint64(31))
 
 
-def hash_strings(strings: np.ndarray) -> np.ndarray:
-    """64-bit hashes of an ``S`` array (same bytes -> same hash, whatever the array width)."""
+def hash_strings(strings: np.ndarray, chunk: int = 1 << 20) -> np.ndarray:
+    """64-bit hashes of an ``S`` array (same bytes -> same hash, whatever the array width).
+
+    Works through ``chunk`` ids at a time so that the temporaries stay small.
+    """
+    out = np.empty(len(strings), dtype=np.uint64)
+    for begin in range(0, len(strings), chunk):
+        out[begin: begin + chunk] = _hash_chunk(strings[begin: begin + chunk])
+    return out
+
+
+def _hash_chunk(strings: np.ndarray) -> np.ndarray:
     n = len(strings)
     width = max(strings.dtype.itemsize, 1)
     padded = np.zeros((n, width + (-width) % 8), dtype=np.uint8)
@@ -63,11 +73,11 @@ def group_codes(values: np.ndarray, codebook: Dict[bytes, int], grow: bool) -> n
     """
     n = len(values)
     if n == 0:
-        return np.zeros(0, dtype=np.int64)
+        return np.zeros(0, dtype=np.int32)
     change = np.ones(n, dtype=bool)
     change[1:] = values[1:] != values[:-1]
     heads = np.flatnonzero(change)
-    codes = np.empty(len(heads), dtype=np.int64)
+    codes = np.empty(len(heads), dtype=np.int32)
     for i, value in enumerate(values[heads].tolist()):
         code = codebook.get(value)
         if code is None:

@@ -6,6 +6,8 @@ values and aggregates, with the conventions used.
 """
 from __future__ import annotations
 
+import os
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Union
@@ -56,28 +58,52 @@ class EvalResult:
         return wide.loc[runs, [m.name for m in self.measures]]
 
 
-def _as_run_list(runs: Any) -> List[Run]:
+def _run_sources(runs: Any) -> List[tuple]:
+    """(source, name or None) for each run given, without reading any."""
     if isinstance(runs, (str, Path, Run)) or hasattr(runs, "columns"):
-        return [read_run(runs)]
+        return [(runs, None)]
     if isinstance(runs, Mapping):
         values = list(runs.values())
         nested = values and isinstance(values[0], Mapping) and values[0] and \
             isinstance(next(iter(values[0].values())), Mapping)
         if nested or (values and (isinstance(values[0], (str, Path, Run))
                                   or hasattr(values[0], "columns"))):
-            return [read_run(source, name=str(name)) for name, source in runs.items()]
-        return [read_run(runs)]
-    return [read_run(r) for r in runs]
+            return [(source, str(name)) for name, source in runs.items()]
+        return [(runs, None)]
+    return [(r, None) for r in runs]
 
 
-def _unique_names(runs: List[Run]) -> List[str]:
-    names = [r.name for r in runs]
+def read_runs(runs: Any) -> List[Run]:
+    """Read every run given (as evaluate accepts them), to evaluate them several times."""
+    return [read_run(source, name=name) for source, name in _run_sources(runs)]
+
+
+def _unique_names(runs: List[tuple]) -> List[str]:
+    """Run names, made unique by file names (or numbers) where tags collide."""
+    names = [name for name, _ in runs]
     if len(set(names)) == len(names):
         return names
-    stems = [Path(r.source).name if not r.source.startswith("<") else r.name for r in runs]
+    stems = [Path(source).name if not source.startswith("<") else name for name, source in runs]
     if len(set(stems)) == len(stems):
         return stems
     return [f"{n}#{i + 1}" for i, n in enumerate(names)]
+
+
+def _read_and_match(sources, judgments, order, max_docs):
+    """Read each run and match it against the judgments; only the matched arrays are kept,
+    so memory holds one run's text columns at a time. Runs go through a few threads."""
+    def one(item):
+        source, name = item
+        run = read_run(source, name=name)
+        return match_run(run, judgments, order, max_docs), (run.name, run.source)
+
+    workers = min(len(sources), os.cpu_count() or 1, 4)
+    if workers > 1:
+        with ThreadPoolExecutor(workers) as pool:
+            done = list(pool.map(one, sources))
+    else:
+        done = [one(item) for item in sources]
+    return [m for m, _ in done], [info for _, info in done]
 
 
 def evaluate(qrels: Any, runs: Any, measures: Union[None, str, Sequence[Union[str, Measure]]] = None,
@@ -85,7 +111,7 @@ def evaluate(qrels: Any, runs: Any, measures: Union[None, str, Sequence[Union[st
              gains: Union[None, str, Sequence[float]] = None, judged_only: bool = False,
              complete: bool = False, empty_topics: str = "skip", aggregate: str = "mean",
              max_docs: Optional[int] = None, negative: str = "nonrelevant",
-             max_cells: int = 4_000_000) -> EvalResult:
+             max_cells: int = 1_000_000) -> EvalResult:
     """Evaluate ``runs`` against ``qrels``.
 
     qrels: path, DataFrame, ``{qid: {docno: level}}`` or Qrels. runs: one run or a list of
@@ -115,11 +141,11 @@ def evaluate(qrels: Any, runs: Any, measures: Union[None, str, Sequence[Union[st
     judgments = getattr(qrels, "judgments_type", Judgments)(qrels, rel_level=rel_level,
                                                             gains=gain_values,
                                                             negative=negative)
-    run_list = _as_run_list(runs)
-    if not run_list:
+    sources = _run_sources(runs)
+    if not sources:
         raise InputError("no runs to evaluate")
-    names = _unique_names(run_list)
-    matched = [match_run(run, judgments, order, max_docs) for run in run_list]
+    matched, run_info = _read_and_match(sources, judgments, order, max_docs)
+    names = _unique_names(run_info)
 
     eligible = judgments.R > 0 if empty_topics == "skip" else np.ones(judgments.n_topics, bool)
     row_topics, missing = [], {}
@@ -149,7 +175,7 @@ def evaluate(qrels: Any, runs: Any, measures: Union[None, str, Sequence[Union[st
     topic_rows = np.concatenate(topic_rows)
     per_topic, means = _tables(measure_list, values, run_rows, topic_rows, names,
                                judgments.topic_ids, aggregate)
-    metadata = _metadata(qrels, run_list, names, matched, judgments, measure_list, order,
+    metadata = _metadata(qrels, run_info, names, matched, judgments, measure_list, order,
                          judged_only, complete, empty_topics, aggregate, row_topics, missing)
     metadata["max_docs"] = max_docs if max_docs is not None else "all"
     return EvalResult(per_topic, means, metadata, measure_list)
@@ -202,7 +228,7 @@ def _metadata(qrels, runs, names, matched, judgments, measure_list, order, judge
     return {
         "irgauge": __version__,
         "qrels": qrels.source,
-        "runs": {name: run.source for name, run in zip(names, runs)},
+        "runs": {name: source for name, (_, source) in zip(names, runs)},
         "order": "; ".join(f"{o}: {ORDER_DESCRIPTIONS[o]}" for o in used),
         **({"order_per_run": orders} if len(used) > 1 else {}),
         **judgments.conventions(),

@@ -211,13 +211,13 @@ def incomplete_study(qrels, runs, measures: Sequence[str] = ("AP", "Q-measure", 
     """
     import pandas as pd
 
-    from irgauge.evaluate import _as_run_list, evaluate
+    from irgauge.evaluate import evaluate, read_runs
     from irgauge.measures import parse_measures
     from irgauge.meta import discriminative_power, kendall_tau
     from irgauge.scores import align, from_frame
 
     reduction = reduce_qrels(qrels, rates, seed, rel_level)
-    run_list = _as_run_list(runs)
+    run_list = read_runs(runs)
     parsed = parse_measures([measures] if isinstance(measures, str) else list(measures))
     variants = [("condensed" if m.family.condensed else "original", m) for m in parsed] + \
         [("condensed", replace(m, judged_only=True, label=f"{m.name}'"))

@@ -235,41 +235,64 @@ def match_run(run: Run, judgments: Judgments, order: Optional[str] = None,
         raise InputError("--order score needs scores, but this run is a ranked list without "
                          "them", run.source)
     codes = judgments.topic_codes(run.topics)
-    unknown = sorted({t.decode(errors="replace") for t in np.unique(run.topics[codes < 0])})
-    known = np.flatnonzero(codes >= 0)
-    codes, docnos = codes[known], run.docnos[known]
+    docnos, scores = run.docnos, run.scores
+    known = None
+    if (codes < 0).any():  # rows of topics absent from the qrels are reported, not scored
+        unknown = sorted({t.decode(errors="replace") for t in np.unique(run.topics[codes < 0])})
+        known = np.flatnonzero(codes >= 0)
+        codes, docnos = codes[known], docnos[known]
+        scores = scores[known] if scores is not None else None
+    else:
+        unknown = []
     keys = judgments.run_keys(codes, docnos)
     _reject_duplicates(run, known, keys, codes, docnos)
     if order == "score":
-        sequence = _score_order(codes, run.scores[known], docnos)
+        sequence = _score_order(codes, scores, docnos)
     else:
-        sequence = np.argsort(codes, kind="stable")
-    codes = codes[sequence]
+        sequence = None if _grouped(codes) else np.argsort(codes, kind="stable")
     if max_docs is not None and len(codes):
+        if sequence is None:
+            sequence = np.arange(len(codes))
+        codes = codes[sequence]
         # position of each document within its topic, after ordering
         starts = np.flatnonzero(np.concatenate(([True], codes[1:] != codes[:-1])))
         position = np.arange(len(codes)) - np.repeat(starts, np.diff(np.append(starts,
                                                                               len(codes))))
         keep = position < max_docs
         codes, sequence = codes[keep], sequence[keep]
-    grades = judgments.grades_of(codes, docnos[sequence], keys[sequence])
+    elif sequence is not None:
+        codes = codes[sequence]
+    if sequence is not None:  # the file was not in evaluation order
+        docnos, keys = docnos[sequence], keys[sequence]
+    grades = judgments.grades_of(codes, docnos, keys)
     heads = np.flatnonzero(np.concatenate(([True], codes[1:] != codes[:-1]))) if len(codes) \
         else np.zeros(0, dtype=np.intp)
     lengths = np.diff(np.append(heads, len(codes)))
     return MatchedRun(run.name, codes[heads], heads, lengths, grades, unknown, order)
 
 
-def _score_order(codes: np.ndarray, scores: np.ndarray, docnos: np.ndarray) -> np.ndarray:
-    """Topic, then score descending, then docno descending (trec_eval's order)."""
+def _grouped(codes: np.ndarray) -> bool:
+    """Whether each topic's lines are contiguous (the usual layout of run files)."""
+    changes = np.count_nonzero(codes[1:] != codes[:-1])
+    return changes + 1 == len(np.unique(codes)) if len(codes) else True
+
+
+def _score_order(codes: np.ndarray, scores: np.ndarray, docnos: np.ndarray):
+    """Topic, then score descending, then docno descending (trec_eval's order).
+
+    Returns the permutation, or None when the file is in that order already (usual).
+    """
     new_topic = codes[1:] != codes[:-1]
-    grouped = np.count_nonzero(new_topic) + 1 == len(np.unique(codes))
-    if len(codes) and grouped and np.all(new_topic | (scores[1:] <= scores[:-1])):
-        sequence = np.arange(len(codes))  # the file is in score order already (usual)
+    if _grouped(codes) and np.all(new_topic | (scores[1:] <= scores[:-1])):
+        sequence = None
+        sc, ss = codes, scores
     else:
         sequence = np.lexsort((-scores, codes))
-    sc, ss = codes[sequence], scores[sequence]
+        sc, ss = codes[sequence], scores[sequence]
     tie = (sc[1:] == sc[:-1]) & (ss[1:] == ss[:-1])
     if tie.any():  # only tied documents need the (slower) string comparison
+        if sequence is None:
+            sequence = np.arange(len(codes))
         in_tie = np.zeros(len(sequence), dtype=bool)
         in_tie[1:] |= tie
         in_tie[:-1] |= tie
@@ -280,7 +303,8 @@ def _score_order(codes: np.ndarray, scores: np.ndarray, docnos: np.ndarray) -> n
     return sequence
 
 
-def _reject_duplicates(run: Run, rows: np.ndarray, keys: np.ndarray, codes, docnos) -> None:
+def _reject_duplicates(run: Run, rows: Optional[np.ndarray], keys: np.ndarray, codes,
+                       docnos) -> None:
     ordered = np.sort(keys)
     if not (ordered[1:] == ordered[:-1]).any():
         return  # the usual case, found with a fast sort of the integer keys
@@ -293,11 +317,13 @@ def _reject_duplicates(run: Run, rows: np.ndarray, keys: np.ndarray, codes, docn
     if not real.any():
         return  # hash collisions between different documents
     i = np.argmin(np.where(real, second, len(keys)))
-    line = run.line_numbers[rows[second[i]]] if run.line_numbers is not None else None
-    first_line = run.line_numbers[rows[first[i]]] if run.line_numbers is not None else "?"
+    # positions are within the rows kept (``rows``; None when every row was kept)
+    later, earlier = (second[i], first[i]) if rows is None else (rows[second[i]], rows[first[i]])
+    line = run.line_numbers[later] if run.line_numbers is not None else None
+    first_line = run.line_numbers[earlier] if run.line_numbers is not None else "?"
     raise InputError(
         f"document {docnos[second[i]].decode(errors='replace')!r} is retrieved twice for topic "
-        f"{run.topics[rows[second[i]]].decode(errors='replace')!r} (also on line {first_line}); "
+        f"{run.topics[later].decode(errors='replace')!r} (also on line {first_line}); "
         "trec_eval rejects such runs too", run.source, None if line is None else int(line))
 
 

@@ -11,6 +11,9 @@ lines carry no data and are skipped.
 """
 from __future__ import annotations
 
+import itertools
+import os
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Dict, Iterable, List, Optional, Optional
 
@@ -18,7 +21,8 @@ import numpy as np
 
 from irgauge.errors import InputError
 
-BLOCK_BYTES = 1 << 24  # tokenize 16 MB at a time: bounded memory, arrays that stay in cache
+BLOCK_BYTES = 1 << 22  # tokenize 4 MB at a time: bounded memory, arrays that stay in cache
+MAX_THREADS = 4
 HASH = ord("#")
 NEWLINE = 10
 
@@ -36,44 +40,72 @@ class TokenTable:
         return len(self.line_numbers)
 
 
-def tokenize(data: bytes, path: str, allowed_columns: Iterable[int],
+def tokenize(blocks: Iterable[bytes], path: str, allowed_columns: Iterable[int],
              keep: Optional[Dict[int, Iterable[int]]] = None,
-             trailing_after: Optional[int] = None) -> TokenTable:
-    """Split ``data`` into lines and whitespace-separated columns.
+             trailing_after: Optional[int] = None,
+             numbers: Optional[Dict[int, Dict[int, str]]] = None) -> TokenTable:
+    """Split a file, given as blocks of whole lines, into whitespace-separated columns.
 
     Every data line must have the same number of columns, one of ``allowed_columns``;
-    otherwise an InputError names the first offending line. ``keep`` maps a column count
-    to the columns copied out for it (default: all); bytes <= 32 (space, tab, CR, ...) separate columns.
-    ``trailing_after=n``: on lines with more than n tokens the extra ones are free text
-    and dropped (trec_eval reads six fields of a run line and ignores the rest; its test
-    file results.trunc has such lines).
+    otherwise an InputError names the first offending line. Bytes <= 32 (space, tab,
+    CR, ...) separate columns. ``keep`` maps a column count to the columns copied out
+    for it (default: all); ``numbers`` maps a column count to {column: what} for columns
+    returned as float64 (an InputError names a line whose ``what`` is not a finite
+    number). ``trailing_after=n``: on lines with more than n tokens the extra ones are
+    free text and dropped (trec_eval reads six fields of a run line and ignores the
+    rest; its test file results.trunc has such lines).
+
+    A few blocks at a time are tokenized on threads (numpy releases the GIL), so memory
+    holds the kept columns and a few blocks, never the whole file.
     """
+    if isinstance(blocks, bytes):
+        blocks = [blocks]
     allowed = sorted(set(allowed_columns))
-    blocks, n_cols, line_offset, begin = [], None, 0, 0
-    while begin < len(data):
-        end = len(data) if len(data) - begin <= BLOCK_BYTES else \
-            data.rfind(b"\n", begin, begin + BLOCK_BYTES) + 1
-        if end <= begin:  # a single line longer than a block
-            end = data.find(b"\n", begin + BLOCK_BYTES) + 1 or len(data)
-        buf = np.frombuffer(data, dtype=np.uint8, count=end - begin, offset=begin)
-        lines, starts, ends = _block_tokens(buf, path, line_offset, trailing_after)
-        if len(lines):
-            if n_cols is None:
-                n_cols = starts.shape[1]
-                if n_cols not in allowed:
-                    raise InputError(_column_problem(n_cols, allowed), path, int(lines[0]))
-                wanted = set((keep or {}).get(n_cols, range(n_cols)))
-            elif starts.shape[1] != n_cols:
-                raise InputError(f"expected {n_cols} columns as on the first data line, "
-                                 f"found {starts.shape[1]}", path, int(lines[0]))
-            blocks.append((lines, [_gather(buf, starts[:, j], ends[:, j])
-                                   if j in wanted else None for j in range(n_cols)]))
-        line_offset += data.count(b"\n", begin, end)
-        begin = end
-    if n_cols is None:
+    workers = max(1, min(os.cpu_count() or 1, MAX_THREADS))
+
+    def block(item):
+        data, offset = item
+        buf = np.frombuffer(data, dtype=np.uint8)
+        lines, starts, ends = _block_tokens(buf, path, offset, trailing_after)
+        n_cols = starts.shape[1]
+        if len(lines) == 0 or n_cols not in allowed:
+            return lines, n_cols, {}
+        as_numbers = (numbers or {}).get(n_cols, {})
+        columns = {}
+        for j in (keep or {}).get(n_cols, range(n_cols)):
+            column = _gather(buf, starts[:, j], ends[:, j])
+            if j in as_numbers:
+                column = parse_floats(column, TokenTable(path, lines, []), as_numbers[j])
+            columns[j] = column
+        return lines, n_cols, columns
+
+    blocks_done, wave, line_offset = [], [], 0
+    pool = ThreadPoolExecutor(workers) if workers > 1 else None
+    try:
+        for data in itertools.chain(blocks, [None]):
+            if data is not None:
+                wave.append((data, line_offset))
+                line_offset += data.count(b"\n")
+            if wave and (data is None or len(wave) == workers):
+                done = pool.map(block, wave) if pool else map(block, wave)
+                blocks_done.extend(r for r in done if len(r[0]))
+                wave = []
+    finally:
+        if pool:
+            pool.shutdown()
+    blocks = blocks_done
+    if not blocks:
         raise InputError("no data lines (only comments or blank lines)", path)
-    line_numbers = np.concatenate([lines for lines, _ in blocks])
-    columns = [np.concatenate([cols[j] for _, cols in blocks]) if j in wanted
+    n_cols = blocks[0][1]
+    if n_cols not in allowed:
+        raise InputError(_column_problem(n_cols, allowed), path, int(blocks[0][0][0]))
+    for lines, cols, _ in blocks:
+        if cols != n_cols:
+            raise InputError(f"expected {n_cols} columns as on the first data line, "
+                             f"found {cols}", path, int(lines[0]))
+    line_numbers = np.concatenate([lines for lines, _, _ in blocks])
+    # one column at a time, releasing the blocks' pieces as they are joined
+    columns = [np.concatenate([c.pop(j) for _, _, c in blocks]) if j in blocks[0][2]
                else np.zeros(0, dtype="S1") for j in range(n_cols)]
     return TokenTable(path=path, line_numbers=line_numbers, columns=columns, n_columns=n_cols)
 

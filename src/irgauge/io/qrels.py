@@ -11,8 +11,8 @@ import numpy as np
 
 from irgauge.collection import Qrels
 from irgauge.errors import InputError
-from irgauge.io._source import read_bytes
-from irgauge.io._tokens import TokenTable, parse_ints, tokenize
+from irgauge.io._source import iter_blocks
+from irgauge.io._tokens import BLOCK_BYTES, TokenTable, parse_ints, tokenize
 
 NTCIR_LETTER_LEVELS = {b"S": 3, b"A": 2, b"B": 1}
 QrelsSource = Union[str, Path, Qrels, Mapping[str, Mapping[str, Any]], Any]
@@ -35,7 +35,7 @@ def read_qrels(source: QrelsSource) -> Qrels:
 
 def _from_path(path: Union[str, Path]) -> Qrels:
     name = str(path)
-    table = tokenize(read_bytes(path), name, allowed_columns=(2, 3, 4), keep={4: (0, 2, 3)})
+    table = tokenize(iter_blocks(path, BLOCK_BYTES), name, allowed_columns=(2, 3, 4), keep={4: (0, 2, 3)})
     if table.n_columns == 4:
         topics, docnos, level_tokens, fmt = table.columns[0], table.columns[2], table.columns[3], "trec"
     elif table.n_columns == 3:

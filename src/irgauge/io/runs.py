@@ -14,8 +14,8 @@ import numpy as np
 
 from irgauge.collection import Run
 from irgauge.errors import InputError
-from irgauge.io._source import read_bytes
-from irgauge.io._tokens import parse_floats, tokenize
+from irgauge.io._source import iter_blocks
+from irgauge.io._tokens import BLOCK_BYTES, tokenize
 from irgauge.io.qrels import _encode
 
 RunSource = Union[str, Path, Run, Mapping[str, Mapping[str, float]], Any]
@@ -38,13 +38,20 @@ def _file_stem(path: str) -> str:
 
 def _from_path(path: Union[str, Path], name: Optional[str]) -> Run:
     path = str(path)
-    data = read_bytes(path)
+    first_block: list = []
+
+    def blocks():
+        for block in iter_blocks(path, BLOCK_BYTES):
+            if not first_block:
+                first_block.append(block)
+            yield block
+
     # the rank column is not read (see above), nor the tag past the first line
-    table = tokenize(data, path, allowed_columns=(1, 2, 6), keep={6: (0, 2, 4)},
-                     trailing_after=6)
+    table = tokenize(blocks(), path, allowed_columns=(1, 2, 6), keep={6: (0, 2, 4)},
+                     trailing_after=6, numbers={6: {4: "score"}})
     if table.n_columns == 6:
-        tag = _first_tag(data)
-        scores = parse_floats(table.columns[4], table, "score")
+        tag = _first_tag(first_block[0])
+        scores = table.columns[4]
         return Run(name=name or tag or _file_stem(path), topics=table.columns[0],
                    docnos=table.columns[2], scores=scores, natural_order="score",
                    source=path, line_numbers=table.line_numbers, tag=tag)
