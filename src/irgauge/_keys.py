@@ -25,7 +25,7 @@ def _mix(h: np.ndarray) -> np.ndarray:
     return h ^ (h >> np.uint64(31))
 
 
-def hash_strings(strings: np.ndarray, chunk: int = 1 << 20) -> np.ndarray:
+def hash_strings(strings: np.ndarray, chunk: int = 1 << 18) -> np.ndarray:
     """64-bit hashes of an ``S`` array (same bytes -> same hash, whatever the array width).
 
     Works through ``chunk`` ids at a time so that the temporaries stay small.

@@ -15,6 +15,7 @@ import numpy as np
 from irgauge._keys import exact_pair_keys, group_codes, hash_strings, natural_order, pair_keys
 from irgauge.errors import InputError
 
+LOOKUP_CHUNK = 1 << 20  # look up a million keys at a time: small temporaries
 UNJUDGED = -1
 PADDING = -2
 POOLED = -3  # in the qrels with a negative level, read as "pooled but unjudged" (trec_eval)
@@ -153,8 +154,7 @@ class Judgments:
         self.level_counts = np.zeros((n_topics, self.max_level + 1), dtype=np.int64)
         np.add.at(self.level_counts, (self.topic, self.grade), 1)
         self._apply_gains()
-        self._doc_hash = hash_strings(q.docnos)
-        self._set_keys(pair_keys(self.topic, self._doc_hash))
+        self._set_keys(pair_keys(self.topic, hash_strings(q.docnos)))
 
     def _apply_gains(self) -> None:
         self.gain_table = self._gain_table()
@@ -250,14 +250,8 @@ class Judgments:
         if len(self._keys) == 0 or len(keys) == 0:
             return self._mark_pooled(grades, keys)
         index = self._index()
-        if index.is_unique:
-            pos = index.get_indexer(keys)
-            where = np.flatnonzero(pos >= 0)
-            found = pos[where]
-            if ((self.qrels.docnos[found] == docnos[where])
-                    & (self.topic[found] == topic_codes[where])).all():
-                grades[where] = self.grade[found]
-                return self._mark_pooled(grades, keys)
+        if index.is_unique and self._lookup(index, topic_codes, docnos, keys, grades):
+            return self._mark_pooled(grades, keys)
         # a hash collision (vanishingly rare): redo the lookup with exact keys
         qkeys, rkeys = exact_pair_keys([self.topic, topic_codes], [self.qrels.docnos, docnos])
         import pandas as pd
@@ -265,6 +259,21 @@ class Judgments:
         pos = pd.Index(qkeys).get_indexer(rkeys)
         grades[pos >= 0] = self.grade[pos[pos >= 0]]
         return self._mark_pooled(grades, keys)
+
+    def _lookup(self, index, topic_codes, docnos, keys, grades) -> bool:
+        """Fill ``grades`` through the hash index, a chunk at a time (small temporaries);
+        False when a hash match is not the same (topic, docno), i.e. on a collision."""
+        for begin in range(0, len(keys), LOOKUP_CHUNK):
+            part = slice(begin, begin + LOOKUP_CHUNK)
+            pos = index.get_indexer(keys[part])
+            where = np.flatnonzero(pos >= 0)
+            found = pos[where]
+            where += begin
+            if not ((self.qrels.docnos[found] == docnos[where])
+                    & (self.topic[found] == topic_codes[where])).all():
+                return False
+            grades[where] = self.grade[found]
+        return True
 
     def _mark_pooled(self, grades: np.ndarray, keys: np.ndarray) -> np.ndarray:
         """POOLED for retrieved documents the qrels list with a negative level, when those

@@ -273,8 +273,10 @@ def match_run(run: Run, judgments: Judgments, order: Optional[str] = None,
 
 def _grouped(codes: np.ndarray) -> bool:
     """Whether each topic's lines are contiguous (the usual layout of run files)."""
-    changes = np.count_nonzero(codes[1:] != codes[:-1])
-    return changes + 1 == len(np.unique(codes)) if len(codes) else True
+    if len(codes) == 0:
+        return True
+    heads = codes[np.concatenate(([True], codes[1:] != codes[:-1]))]
+    return np.bincount(heads).max() == 1
 
 
 def _score_order(codes: np.ndarray, scores: np.ndarray, docnos: np.ndarray):
@@ -303,11 +305,29 @@ def _score_order(codes: np.ndarray, scores: np.ndarray, docnos: np.ndarray):
     return sequence
 
 
+def _any_repeated(keys: np.ndarray, codes: np.ndarray, chunk: int = 1 << 20) -> bool:
+    """Whether any key repeats, by a fast sort of the integer keys. A repeat lies within a
+    topic, so when each topic's rows are contiguous they are sorted in chunks that end at
+    a topic boundary (small temporaries)."""
+    if not _grouped(codes):
+        ordered = np.sort(keys)
+        return bool((ordered[1:] == ordered[:-1]).any())
+    boundaries = np.append(np.flatnonzero(codes[1:] != codes[:-1]) + 1, len(keys))
+    begin = 0
+    while begin < len(keys):
+        end = int(boundaries[min(np.searchsorted(boundaries, begin + chunk),
+                                 len(boundaries) - 1)])
+        ordered = np.sort(keys[begin:end])
+        if (ordered[1:] == ordered[:-1]).any():
+            return True
+        begin = end
+    return False
+
+
 def _reject_duplicates(run: Run, rows: Optional[np.ndarray], keys: np.ndarray, codes,
                        docnos) -> None:
-    ordered = np.sort(keys)
-    if not (ordered[1:] == ordered[:-1]).any():
-        return  # the usual case, found with a fast sort of the integer keys
+    if not _any_repeated(keys, codes):
+        return  # the usual case
     order = np.argsort(keys, kind="stable")
     same = np.flatnonzero(keys[order][1:] == keys[order][:-1])
     if len(same) == 0:

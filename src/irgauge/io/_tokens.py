@@ -140,7 +140,7 @@ def _block_tokens(buf: np.ndarray, path: str, line_offset: int,
             keep_tokens &= np.arange(len(starts)) - np.repeat(first, counts) < trailing_after
             counts = np.minimum(counts, trailing_after)
         starts, ends = starts[keep_tokens], ends[keep_tokens]
-    line_numbers = np.flatnonzero(data_lines) + line_offset + 1
+    line_numbers = (np.flatnonzero(data_lines) + line_offset + 1).astype(np.int32)
     counts = counts[data_lines]
     if len(counts) == 0:
         return line_numbers, starts.reshape(0, 1), ends.reshape(0, 1)
