@@ -78,8 +78,12 @@ class Run:
     scores: Optional[np.ndarray]  # None for ranked lists without scores
     natural_order: str = "score"  # the order the input's format implies
     source: str = "<memory>"
-    line_numbers: Optional[np.ndarray] = None
+    line_numbers: Optional[np.ndarray] = None  # None: entry i is on line i + 1
     tag: Optional[str] = None
+
+    def line_of(self, entry: int) -> int:
+        """The file line of an entry."""
+        return int(self.line_numbers[entry]) if self.line_numbers is not None else entry + 1
 
     def __len__(self) -> int:
         return len(self.docnos)

@@ -339,12 +339,11 @@ def _reject_duplicates(run: Run, rows: Optional[np.ndarray], keys: np.ndarray, c
     i = np.argmin(np.where(real, second, len(keys)))
     # positions are within the rows kept (``rows``; None when every row was kept)
     later, earlier = (second[i], first[i]) if rows is None else (rows[second[i]], rows[first[i]])
-    line = run.line_numbers[later] if run.line_numbers is not None else None
-    first_line = run.line_numbers[earlier] if run.line_numbers is not None else "?"
+    line, first_line = run.line_of(later), run.line_of(earlier)
     raise InputError(
         f"document {docnos[second[i]].decode(errors='replace')!r} is retrieved twice for topic "
         f"{run.topics[later].decode(errors='replace')!r} (also on line {first_line}); "
-        "trec_eval rejects such runs too", run.source, None if line is None else int(line))
+        "trec_eval rejects such runs too", run.source, line)
 
 
 def build_batches(runs: List[MatchedRun], row_topics: List[np.ndarray],

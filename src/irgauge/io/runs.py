@@ -54,7 +54,7 @@ def _from_path(path: Union[str, Path], name: Optional[str]) -> Run:
         scores = table.columns[4]
         return Run(name=name or tag or _file_stem(path), topics=table.columns[0],
                    docnos=table.columns[2], scores=scores, natural_order="score",
-                   source=path, line_numbers=table.line_numbers, tag=tag)
+                   source=path, line_numbers=_sparse_lines(table.line_numbers), tag=tag)
     if table.n_columns == 2:
         topics, docnos = table.columns
     else:
@@ -62,7 +62,14 @@ def _from_path(path: Union[str, Path], name: Optional[str]) -> Run:
         topics = np.full(len(table), stem, dtype=f"S{max(1, len(stem))}")
         docnos = table.columns[0]
     return Run(name=name or _file_stem(path), topics=topics, docnos=docnos, scores=None,
-               natural_order="file", source=path, line_numbers=table.line_numbers)
+               natural_order="file", source=path,
+               line_numbers=_sparse_lines(table.line_numbers))
+
+
+def _sparse_lines(lines: np.ndarray) -> Optional[np.ndarray]:
+    """None when data line i is file line i + 1 (no comment or blank line): a run
+    needs its line numbers only to name a line in an error."""
+    return None if len(lines) and lines[-1] == len(lines) else lines
 
 
 def _first_tag(data: bytes) -> Optional[str]:
@@ -112,4 +119,4 @@ def _build(topics, docnos, scores, name: str, source: str) -> Run:
     return Run(name=name, topics=_encode(topics) if topics else np.array([], "S1"),
                docnos=_encode(docnos) if docnos else np.array([], "S1"), scores=scores,
                natural_order="score", source=source,
-               line_numbers=np.arange(1, len(topics) + 1))
+               line_numbers=None)
