@@ -168,6 +168,7 @@ def evaluate(qrels: Any, runs: Any, measures: Union[None, str, Sequence[Union[st
                 values[mi].append(measure.compute(ranked))
             except MeasureError as err:
                 raise MeasureError(f"{measure.name}: {err}") from None
+        ranked.release()
     if not run_rows:  # no topic to score (e.g. none has a relevant document)
         run_rows, topic_rows = [np.zeros(0, np.int64)], [np.zeros(0, np.int64)]
         values = {mi: [np.zeros(0)] for mi in values}

@@ -9,7 +9,7 @@ prefix view that reuses them, and the condensed (judged-only) list is built once
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, Iterator, List, Optional, Tuple
 
 import numpy as np
 
@@ -83,6 +83,16 @@ class RankedLists:
                                          self.topic, self.judgments, cutoff=k, parent=root,
                                          condensed=self.is_condensed)
         return self._views[k]
+
+    def release(self) -> None:
+        """Drop every cached array and view. Views point back at their parent, so a batch's
+        caches would otherwise wait for the cycle collector; evaluate releases each batch
+        as soon as its measures are computed."""
+        for value in list(self._cache.values()) + list(self._views.values()):
+            if isinstance(value, RankedLists) and value is not self:
+                value.release()
+        self._cache.clear()
+        self._views.clear()
 
     def with_gains(self, gains) -> "RankedLists":
         """The same lists under other gains per level."""
@@ -348,12 +358,13 @@ def _reject_duplicates(run: Run, rows: Optional[np.ndarray], keys: np.ndarray, c
 
 def build_batches(runs: List[MatchedRun], row_topics: List[np.ndarray],
                   judgments: Judgments, max_cells: int = 4_000_000
-                  ) -> List[Tuple[np.ndarray, np.ndarray, RankedLists]]:
+                  ) -> Iterator[Tuple[np.ndarray, np.ndarray, RankedLists]]:
     """Padded RankedLists for the chosen rows of every run, in batches of bounded size.
 
     ``row_topics[k]`` lists the topics to evaluate for run k, in output order; a topic
     the run did not answer becomes an empty list (it scores 0). Returns
-    (run index, topic index, RankedLists) per batch.
+    (run index, topic index, RankedLists) per batch, one batch at a time, so that only
+    one batch's cached arrays are alive.
     """
     run_idx, topic_idx, src_start, src_len = [], [], [], []
     for k, (matched, topics) in enumerate(zip(runs, row_topics)):
@@ -371,14 +382,12 @@ def build_batches(runs: List[MatchedRun], row_topics: List[np.ndarray],
     # batches of whole rows, sized so that no padded matrix exceeds max_cells
     longest = max(int(src_len.max()) if len(src_len) else 0, 1)
     per_batch = max(1, max_cells // longest)
-    batches = []
     for begin in range(0, len(run_idx), per_batch):
         rows = slice(begin, begin + per_batch)
         width = max(int(src_len[rows].max()), 1)
         grades = _fill(runs, run_idx[rows], src_start[rows], src_len[rows], width)
-        batches.append((run_idx[rows], topic_idx[rows],
-                        RankedLists(grades, src_len[rows], topic_idx[rows], judgments)))
-    return batches
+        yield run_idx[rows], topic_idx[rows], RankedLists(grades, src_len[rows],
+                                                          topic_idx[rows], judgments)
 
 
 def _fill(runs, run_idx, starts, lengths, width) -> np.ndarray:
