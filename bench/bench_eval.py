@@ -10,7 +10,7 @@ matches):
 
 and times, one process each, side by side:
 
-* irgauge        `irgauge eval QRELS RUN... -m "<standard set>" --format tsv`
+* irgauge        `irgauge eval QRELS RUN... -m "<standard set>" --empty-topics zero --format tsv`
 * irgauge+sakai  the same with every Sakai measure added;
 * pytrec_eval, ir_measures, ranx: bench/peers/*.py, which read the files in Python and
   print the means of the standard set per run;
@@ -151,7 +151,9 @@ def make_tools(python: str, irgauge: List[str]) -> List[Tool]:
     tools = []
     has_eval = subprocess.run(irgauge + ["eval", "--help"], capture_output=True).returncode == 0
     why = None if has_eval else "`irgauge eval` not available"
-    base = irgauge + ["eval", "{qrels}", "{runs}", "-m", STANDARD]
+    # --empty-topics zero: average topics without relevant documents as 0, as the peers do,
+    # so that every tool computes the same means
+    base = irgauge + ["eval", "{qrels}", "{runs}", "-m", STANDARD, "--empty-topics", "zero"]
     tools.append(Tool("irgauge", base + ["--format", "tsv"], why))
     tools.append(Tool("irgauge+sakai", base + ["-m", SAKAI, "--format", "tsv"], why))
     for peer, module in [("pytrec_eval", "pytrec_eval"), ("ir_measures", "ir_measures"),

@@ -39,8 +39,9 @@ class Qrels:
         """Build qrels, dropping exact repeats and rejecting conflicting grades."""
         if line_numbers is None:
             line_numbers = np.arange(1, len(topics) + 1)
-        codes = group_codes(topics, {}, grow=True)
-        keys = pair_keys(codes, hash_strings(docnos))
+        codebook: Dict[bytes, int] = {}
+        codes = group_codes(topics, codebook, grow=True)
+        keys = pair_keys(codes, hash_strings(docnos), len(codebook))
         earlier, later = _repeats(keys)
         if len(later) and ((docnos[earlier] != docnos[later]).any()
                            or (codes[earlier] != codes[later]).any()):
@@ -141,7 +142,8 @@ class Judgments:
             codebook = {t.encode(): i for i, t in enumerate(self.topic_ids)}
             self._pooled_keys = np.sort(pair_keys(group_codes(q.topics[pooled], codebook,
                                                               grow=False),
-                                                  hash_strings(q.docnos[pooled])))
+                                                  hash_strings(q.docnos[pooled]),
+                                                  len(codebook)))
             lines = q.line_numbers[~pooled] if q.line_numbers is not None else None
             self.qrels = q = Qrels(q.topics[~pooled], q.docnos[~pooled], q.levels[~pooled],
                                    q.source, q.fmt, lines)
@@ -158,7 +160,7 @@ class Judgments:
         self.level_counts = np.zeros((n_topics, self.max_level + 1), dtype=np.int64)
         np.add.at(self.level_counts, (self.topic, self.grade), 1)
         self._apply_gains()
-        self._set_keys(pair_keys(self.topic, hash_strings(q.docnos)))
+        self._set_keys(pair_keys(self.topic, hash_strings(q.docnos), len(self.topic_ids)))
 
     def _apply_gains(self) -> None:
         self.gain_table = self._gain_table()
@@ -225,16 +227,9 @@ class Judgments:
         return ideal
 
     def _set_keys(self, keys: np.ndarray) -> None:
-        self._key_index = None
-        self._keys = keys
-
-    def _index(self):
-        """A hash index over the judgment keys (pandas' hash table: O(1) per lookup)."""
-        if self._key_index is None:
-            import pandas as pd
-
-            self._key_index = pd.Index(self._keys)
-        return self._key_index
+        self._key_order = np.argsort(keys, kind="stable")
+        self._sorted_keys = keys[self._key_order]
+        self._keys_unique = not (self._sorted_keys[1:] == self._sorted_keys[:-1]).any()
 
     @property
     def n_topics(self) -> int:
@@ -245,33 +240,34 @@ class Judgments:
         return group_codes(topics, self.codebook, grow=False)
 
     def run_keys(self, topic_codes: np.ndarray, docnos: np.ndarray) -> np.ndarray:
-        return pair_keys(topic_codes, hash_strings(docnos))
+        return pair_keys(topic_codes, hash_strings(docnos), len(self.topic_ids))
 
     def grades_of(self, topic_codes: np.ndarray, docnos: np.ndarray,
                   keys: np.ndarray) -> np.ndarray:
         """Grade of each retrieved document, UNJUDGED where it is not in the qrels."""
         grades = np.full(len(keys), UNJUDGED, dtype=np.int16)
-        if len(self._keys) == 0 or len(keys) == 0:
+        if len(self._sorted_keys) == 0 or len(keys) == 0:
             return self._mark_pooled(grades, keys)
-        index = self._index()
-        if index.is_unique and self._lookup(index, topic_codes, docnos, keys, grades):
+        if self._keys_unique and self._lookup(topic_codes, docnos, keys, grades):
             return self._mark_pooled(grades, keys)
         # a hash collision (vanishingly rare): redo the lookup with exact keys
         qkeys, rkeys = exact_pair_keys([self.topic, topic_codes], [self.qrels.docnos, docnos])
-        import pandas as pd
-
-        pos = pd.Index(qkeys).get_indexer(rkeys)
-        grades[pos >= 0] = self.grade[pos[pos >= 0]]
+        order = np.argsort(qkeys)
+        pos = np.minimum(np.searchsorted(qkeys[order], rkeys), len(order) - 1)
+        hit = qkeys[order][pos] == rkeys
+        grades[hit] = self.grade[order[pos[hit]]]
         return self._mark_pooled(grades, keys)
 
-    def _lookup(self, index, topic_codes, docnos, keys, grades) -> bool:
-        """Fill ``grades`` through the hash index, a chunk at a time (small temporaries);
-        False when a hash match is not the same (topic, docno), i.e. on a collision."""
+    def _lookup(self, topic_codes, docnos, keys, grades) -> bool:
+        """Fill ``grades`` by a sorted search over the judgment keys, a chunk at a time
+        (small temporaries); False when a hash match is not the same (topic, docno),
+        i.e. on a collision."""
+        top = len(self._sorted_keys) - 1
         for begin in range(0, len(keys), LOOKUP_CHUNK):
-            part = slice(begin, begin + LOOKUP_CHUNK)
-            pos = index.get_indexer(keys[part])
-            where = np.flatnonzero(pos >= 0)
-            found = pos[where]
+            part = keys[begin: begin + LOOKUP_CHUNK]
+            pos = np.minimum(np.searchsorted(self._sorted_keys, part), top)
+            where = np.flatnonzero(self._sorted_keys[pos] == part)
+            found = self._key_order[pos[where]]
             where += begin
             if not ((self.qrels.docnos[found] == docnos[where])
                     & (self.topic[found] == topic_codes[where])).all():
