@@ -9,11 +9,11 @@ from __future__ import annotations
 import os
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Union
 
 import numpy as np
-import pandas as pd
 
 from irgauge import __version__
 from irgauge.collection import Judgments, Qrels, Run, parse_gains
@@ -36,22 +36,44 @@ class EvalResult:
     """Per-topic values and aggregates of every run and measure, with the conventions used.
 
     ``per_topic``: columns run, measure, topic, value. ``means``: run, measure, value
-    (the aggregate over the topics listed in ``metadata['topics_averaged']``).
+    (the aggregate over the topics listed in ``metadata['topics_averaged']``). Both are
+    pandas DataFrames made on first use; ``columns()`` gives the same rows as arrays.
     """
 
-    per_topic: pd.DataFrame
-    means: pd.DataFrame
+    per_topic_columns: Dict[str, np.ndarray]
+    means_columns: Dict[str, np.ndarray]
     metadata: Dict[str, Any]
     measures: List[Measure] = field(default_factory=list)
 
-    def to_frame(self, per_topic: bool = True) -> pd.DataFrame:
-        """The long tidy table: run, measure, topic, value, with topic 'all' for aggregates."""
-        means = self.means.assign(topic="all")[["run", "measure", "topic", "value"]]
-        if not per_topic:
-            return means.reset_index(drop=True)
-        return pd.concat([self.per_topic, means], ignore_index=True)
+    @cached_property
+    def per_topic(self):
+        import pandas as pd
 
-    def table(self) -> pd.DataFrame:
+        return pd.DataFrame(self.per_topic_columns)
+
+    @cached_property
+    def means(self):
+        import pandas as pd
+
+        return pd.DataFrame(self.means_columns)
+
+    def columns(self, per_topic: bool = True) -> Dict[str, np.ndarray]:
+        """The long tidy rows as arrays: run, measure, topic, value; topic 'all' for the
+        aggregates, which follow the per-topic rows."""
+        means = dict(self.means_columns)
+        means["topic"] = np.full(len(means["run"]), "all", dtype=object)
+        parts = [self.per_topic_columns, means] if per_topic else [means]
+        return {key: np.concatenate([np.asarray(p[key], dtype=object if key != "value"
+                                                else np.float64) for p in parts])
+                for key in ("run", "measure", "topic", "value")}
+
+    def to_frame(self, per_topic: bool = True):
+        """The long tidy table: run, measure, topic, value, with topic 'all' for aggregates."""
+        import pandas as pd
+
+        return pd.DataFrame(self.columns(per_topic))
+
+    def table(self):
         """Aggregates as a wide table: one row per run, one column per measure."""
         wide = self.means.pivot(index="run", columns="measure", values="value")
         runs = list(dict.fromkeys(self.means["run"]))
@@ -210,14 +232,16 @@ def _tables(measure_list, values, run_rows, topic_rows, names, topic_ids, aggreg
         for mi, measure in enumerate(measure_list):
             mean_rows.append((name, measure.name, measure.aggregate(matrix[mi, rows], aggregate)))
     measure_idx, row_idx = np.concatenate(measure_idx), np.concatenate(row_idx)
-    per_topic = pd.DataFrame({
+    per_topic = {
         "run": np.asarray(names, dtype=object)[run_rows[row_idx]],
         "measure": labels[measure_idx],
         "topic": np.asarray(topic_ids, dtype=object)[topic_rows[row_idx]],
         "value": matrix[measure_idx, row_idx],
-    })
-    means = pd.DataFrame(mean_rows, columns=["run", "measure", "value"])
-    return per_topic, means
+    }
+    runs, measures, means = zip(*mean_rows) if mean_rows else ((), (), ())
+    return per_topic, {"run": np.asarray(runs, dtype=object),
+                       "measure": np.asarray(measures, dtype=object),
+                       "value": np.asarray(means, dtype=np.float64)}
 
 
 def _metadata(qrels, runs, names, matched, judgments, measure_list, order, judged_only,

@@ -3,8 +3,9 @@ from __future__ import annotations
 
 from typing import List
 
+import json
+
 import numpy as np
-import pandas as pd
 
 from irgauge.report.tables import metadata_lines, render
 
@@ -18,7 +19,29 @@ def render_evaluation(result, fmt: str = "table", per_topic: bool = False,
         return _trec(result, per_topic, digits)
     if fmt == "table":
         return _table(result, per_topic, digits)
-    return render(result.to_frame(per_topic), fmt, result.metadata, digits)
+    if fmt == "tsv":
+        return _tsv(result, per_topic)
+    if fmt == "json":
+        return _json(result, per_topic)
+    raise ValueError(f"unknown format {fmt!r}; choose from {', '.join(EVAL_FORMATS)}")
+
+
+def _tsv(result, per_topic: bool) -> str:
+    """Long tidy TSV with full-precision values (repr), conventions as '# key: value'."""
+    cols = result.columns(per_topic)
+    body = [f"{r}\t{m}\t{t}\t{v!r}" for r, m, t, v in
+            zip(cols["run"], cols["measure"], cols["topic"], cols["value"].tolist())]
+    return metadata_lines(result.metadata) + "run\tmeasure\ttopic\tvalue\n" + \
+        "".join(line + "\n" for line in body)
+
+
+def _json(result, per_topic: bool) -> str:
+    cols = result.columns(per_topic)
+    records = [{"run": r, "measure": m, "topic": t, "value": None if v != v else v}
+               for r, m, t, v in zip(cols["run"], cols["measure"], cols["topic"],
+                                     cols["value"].tolist())]
+    return json.dumps({"metadata": dict(result.metadata), "results": records},
+                      indent=2, default=str) + "\n"
 
 
 def _is_count(result, measure_name: str) -> bool:
@@ -35,19 +58,23 @@ def _trec(result, per_topic: bool, digits: int) -> str:
     """trec_eval's `measure<TAB>topic<TAB>value` lines; per-topic blocks before 'all'."""
     lines: List[str] = [metadata_lines(result.metadata).rstrip("\n")]
     integer = {m.name: m.family.integer for m in result.measures}
-    for run in dict.fromkeys(result.means["run"]):
+    pt, means = result.per_topic_columns, result.means_columns
+    for run in dict.fromkeys(means["run"]):
         if per_topic:
-            rows = result.per_topic[result.per_topic["run"] == run]
-            topics = list(dict.fromkeys(rows["topic"]))
-            by_topic = {t: g for t, g in rows.groupby("topic", sort=False)}
-            for topic in topics:
-                for name, value in zip(by_topic[topic]["measure"], by_topic[topic]["value"]):
-                    lines.append(f"{name:<22}\t{topic}\t{_number(value, integer[name], digits)}")
+            mine = np.flatnonzero(pt["run"] == run)
+            # trec_eval -q: each topic's measures together, topics in first-seen order
+            topics = list(dict.fromkeys(pt["topic"][mine]))
+            rank = {t: i for i, t in enumerate(topics)}
+            mine = mine[np.argsort([rank[t] for t in pt["topic"][mine]], kind="stable")]
+            for i in mine:
+                name = pt["measure"][i]
+                lines.append(f"{name:<22}\t{pt['topic'][i]}\t"
+                             f"{_number(pt['value'][i], integer[name], digits)}")
         lines.append(f"{'runid':<22}\tall\t{run}")
         lines.append(f"{'num_q':<22}\tall\t{result.metadata['topics_averaged'][run]}")
-        means = result.means[result.means["run"] == run]
-        for name, value in zip(means["measure"], means["value"]):
-            lines.append(f"{name:<22}\tall\t{_number(value, integer[name], digits)}")
+        for i in np.flatnonzero(means["run"] == run):
+            name = means["measure"][i]
+            lines.append(f"{name:<22}\tall\t{_number(means['value'][i], integer[name], digits)}")
     return "\n".join(lines) + "\n"
 
 
@@ -63,4 +90,4 @@ def _table(result, per_topic: bool, digits: int) -> str:
         if _is_count(result, name):
             frame[name] = frame[name].map(lambda v: _number(v, True, digits))
     frame.columns = [str(c) for c in frame.columns]
-    return render(pd.DataFrame(frame), "table", result.metadata, digits)
+    return render(frame, "table", result.metadata, digits)

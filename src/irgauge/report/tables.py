@@ -9,7 +9,6 @@ import json
 import math
 from typing import Any, Dict, Mapping
 
-import pandas as pd
 
 FORMATS = ("table", "tsv", "json")
 
@@ -32,7 +31,7 @@ def _json_scalar(value: Any) -> str:
     return json.dumps(value, default=str)
 
 
-def render(frame: pd.DataFrame, fmt: str, metadata: Mapping[str, Any], digits: int = 4) -> str:
+def render(frame, fmt: str, metadata: Mapping[str, Any], digits: int = 4) -> str:
     """Render ``frame`` in ``fmt`` (one of FORMATS) with ``metadata``."""
     if fmt == "tsv":
         body = frame.to_csv(sep="\t", index=False)
@@ -45,7 +44,9 @@ def render(frame: pd.DataFrame, fmt: str, metadata: Mapping[str, Any], digits: i
         cells = [[_format_value(v, digits) for v in row] for row in frame.itertuples(index=False)]
         header = [str(c) for c in frame.columns]
         widths = [max([len(header[i])] + [len(r[i]) for r in cells]) for i in range(len(header))]
-        numeric = [pd.api.types.is_numeric_dtype(frame[c]) for c in frame.columns]
+        from pandas.api.types import is_numeric_dtype  # pandas only for the frame given
+
+        numeric = [is_numeric_dtype(frame[c]) for c in frame.columns]
 
         def line(row):
             return "  ".join(v.rjust(w) if num else v.ljust(w)
