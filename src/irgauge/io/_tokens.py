@@ -80,14 +80,16 @@ def tokenize(blocks: Iterable[bytes], path: str, allowed_columns: Iterable[int],
         return lines, n_cols, columns
 
     blocks_done, wave, line_offset = [], [], 0
-    pool = ThreadPoolExecutor(workers) if workers > 1 else None
+    pool = None
     try:
         for data in itertools.chain(blocks, [None]):
             if data is not None:
                 wave.append((data, line_offset))
                 line_offset += data.count(b"\n")
             if wave and (data is None or len(wave) == workers):
-                done = pool.map(block, wave) if pool else map(block, wave)
+                if len(wave) > 1 and pool is None:  # small files need no threads
+                    pool = ThreadPoolExecutor(workers)
+                done = pool.map(block, wave) if len(wave) > 1 else map(block, wave)
                 blocks_done.extend(r for r in done if len(r[0]))
                 wave = []
     finally:
