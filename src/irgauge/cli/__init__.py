@@ -19,21 +19,26 @@ from irgauge.errors import InputError, MeasureError
 EXIT_BAD_INPUT = 2
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(argv: Optional[List[str]] = None) -> argparse.ArgumentParser:
+    """The parser; when ``argv`` names a command, only that command's module is imported
+    (start-up stays short), otherwise every command is registered for the help."""
     parser = argparse.ArgumentParser(
         prog="irgauge",
         description="Evaluate retrieval runs and the evaluation metrics themselves.",
     )
     parser.add_argument("--version", action="version", version=f"irgauge {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
-        if info.name.startswith("cmd_"):
-            importlib.import_module(f"{__name__}.{info.name}").register(subparsers)
+    names = sorted(m.name for m in pkgutil.iter_modules(__path__) if m.name.startswith("cmd_"))
+    wanted = f"cmd_{argv[0]}" if argv and not argv[0].startswith("-") else None
+    for name in ([wanted] if wanted in names else names):
+        importlib.import_module(f"{__name__}.{name}").register(subparsers)
     return parser
 
 
 def main(argv: Optional[List[str]] = None) -> int:
-    parser = build_parser()
+    if argv is None:
+        argv = sys.argv[1:]
+    parser = build_parser(argv)
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help()
