@@ -199,8 +199,8 @@ def evaluate(qrels: Any, runs: Any, measures: Union[None, str, Sequence[Union[st
     per_topic, means = _tables(measure_list, values, run_rows, topic_rows, names,
                                judgments.topic_ids, aggregate)
     metadata = _metadata(qrels, run_info, names, matched, judgments, measure_list, order,
-                         judged_only, complete, empty_topics, aggregate, row_topics, missing)
-    metadata["max_docs"] = max_docs if max_docs is not None else "all"
+                         judged_only, complete, empty_topics, aggregate, row_topics, missing,
+                         max_docs)
     return EvalResult(per_topic, means, metadata, measure_list)
 
 
@@ -245,7 +245,7 @@ def _tables(measure_list, values, run_rows, topic_rows, names, topic_ids, aggreg
 
 
 def _metadata(qrels, runs, names, matched, judgments, measure_list, order, judged_only,
-              complete, empty_topics, aggregate, row_topics, missing) -> Dict[str, Any]:
+              complete, empty_topics, aggregate, row_topics, missing, max_docs) -> Dict[str, Any]:
     orders = {name: m.order for name, m in zip(names, matched)}
     used = sorted(set(orders.values()))
     no_relevant = [judgments.topic_ids[t] for t in np.flatnonzero(judgments.R == 0)]
@@ -267,4 +267,5 @@ def _metadata(qrels, runs, names, matched, judgments, measure_list, order, judge
         "topics_scored_zero": missing if complete else {},
         "run_topics_not_in_qrels": unknown,
         "measures": [m.canonical for m in measure_list],
+        "max_docs": max_docs if max_docs is not None else "all",
     }

@@ -72,25 +72,24 @@ class ScoreMatrix:
         """Mean score of every system over all topics."""
         return self.values.mean(axis=1)
 
+    def _positions(self, wanted: Sequence[str], present: Sequence[str], what: str) -> List[int]:
+        """Positions of ``wanted`` among ``present``; an InputError names any missing."""
+        index = {name: i for i, name in enumerate(present)}
+        missing = [name for name in wanted if name not in index]
+        if missing:
+            raise InputError(f"measure {self.measure}: no scores for {what}(s) "
+                             f"{', '.join(missing[:5])}", self.source)
+        return [index[name] for name in wanted]
+
     def take_systems(self, systems: Sequence[str]) -> "ScoreMatrix":
         """The matrix restricted to ``systems``, in that order."""
-        index = {s: i for i, s in enumerate(self.systems)}
-        missing = [s for s in systems if s not in index]
-        if missing:
-            raise InputError(f"measure {self.measure}: no scores for system(s) "
-                             f"{', '.join(missing[:5])}", self.source)
-        rows = [index[s] for s in systems]
+        rows = self._positions(systems, self.systems, "system")
         return ScoreMatrix(self.values[rows], list(systems), self.topics, self.measure,
                            self.source)
 
     def take_topics(self, topics: Sequence[str]) -> "ScoreMatrix":
         """The matrix restricted to ``topics``, in that order."""
-        index = {t: j for j, t in enumerate(self.topics)}
-        missing = [t for t in topics if t not in index]
-        if missing:
-            raise InputError(f"measure {self.measure}: no scores for topic(s) "
-                             f"{', '.join(missing[:5])}", self.source)
-        cols = [index[t] for t in topics]
+        cols = self._positions(topics, self.topics, "topic")
         return ScoreMatrix(self.values[:, cols], self.systems, list(topics), self.measure,
                            self.source)
 

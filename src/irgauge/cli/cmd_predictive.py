@@ -24,16 +24,10 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
-    from irgauge.errors import InputError
     from irgauge.meta.predictive import predictive_power
 
-    sizes = ()
-    if args.subset_sizes:
-        try:
-            sizes = tuple(int(k) for k in args.subset_sizes.split(","))
-        except ValueError:
-            raise InputError(f"--subset-sizes: expected integers separated by commas, got "
-                             f"{args.subset_sizes!r}") from None
+    sizes = common.number_list(args.subset_sizes, "--subset-sizes", int) \
+        if args.subset_sizes else ()
     # the paper's default filter (top 75% by AP) applies unless a selection is given
     default_filter = args.top_k is None and args.top_fraction is None
     matrices = common.load_matrices(args)

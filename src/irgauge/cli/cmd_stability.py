@@ -23,16 +23,10 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
-    from irgauge.errors import InputError
     from irgauge.meta.stability import DEFAULT_FUZZINESS, stability
 
-    fuzziness = DEFAULT_FUZZINESS
-    if args.fuzziness:
-        try:
-            fuzziness = tuple(float(f) for f in args.fuzziness.split(","))
-        except ValueError:
-            raise InputError(f"--fuzziness: expected numbers separated by commas, got "
-                             f"{args.fuzziness!r}") from None
+    fuzziness = common.number_list(args.fuzziness, "--fuzziness") if args.fuzziness \
+        else DEFAULT_FUZZINESS
     matrices = common.load_matrices(args)
     result = stability(matrices, subset_size=args.subset_size, trials=args.trials,
                        fuzziness=fuzziness, seed=args.seed,

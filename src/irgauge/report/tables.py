@@ -56,7 +56,3 @@ def render(frame, fmt: str, metadata: Mapping[str, Any], digits: int = 4) -> str
         out += [line(r) for r in cells]
         return "\n".join(out) + "\n"
     raise ValueError(f"unknown format {fmt!r}; choose from {', '.join(FORMATS)}")
-
-
-def dumps_metadata(metadata: Dict[str, Any]) -> str:
-    return json.dumps(metadata, indent=2, default=str)
