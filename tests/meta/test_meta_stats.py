@@ -110,3 +110,28 @@ def test_compare_pairs_table_and_reproducibility(small):
     row = one.table.iloc[0]
     assert row["p_t"] == pytest.approx(st.ttest_rel(m.values[0], m.values[1]).pvalue)
     assert (one.table["p_bootstrap_holm"] >= one.table["p_bootstrap"]).all()
+
+
+def test_permutations_are_portable_when_keys_tie(monkeypatch):
+    # tied random keys (never seen in practice) must not leave the order to the sort kind
+    class TiedKeys:
+        def random(self, shape):
+            keys = np.zeros(shape)
+            keys[:, ::2] = 0.5
+            return keys
+
+    from irgauge.stats import resampling
+
+    monkeypatch.setattr(resampling.np.random, "default_rng", lambda seed: TiedKeys())
+    order = resampling.permutations(40, 3, seed=0)
+    expected = np.r_[np.arange(1, 40, 2), np.arange(0, 40, 2)]
+    assert (order == expected).all()
+
+
+def test_permutations_are_uniform_permutations():
+    from irgauge.stats.resampling import permutations
+
+    order = permutations(5, 12000, seed=2)
+    assert (np.sort(order, axis=1) == np.arange(5)).all()
+    first = np.bincount(order[:, 0], minlength=5) / 12000
+    assert np.abs(first - 0.2).max() < 0.02

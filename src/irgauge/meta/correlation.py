@@ -19,45 +19,15 @@ nn = n(n-1)/2 pairs:
 The significance threshold of tau for n systems at level alpha (two-sided, normal
 approximation): z_{1-alpha/2} * sqrt(2(2n + 5) / (9 n (n - 1))).
 Differences within 1e-12 count as ties so that equal means are not split by rounding.
+Kendall's tau itself is computed in :mod:`irgauge.meta.kendall`.
 """
 from __future__ import annotations
 
-from typing import Optional
-
 import numpy as np
 
+from irgauge.meta.kendall import kendall_tau
 from irgauge.meta.result import MetaResult, check_matrices
-from irgauge.stats.resampling import TIE_TOLERANCE, chunks, pair_index, pair_signs
-
-VARIANTS = ("a", "b")
-
-
-def kendall_tau_rows(a: np.ndarray, b: np.ndarray, variant: str = "b") -> np.ndarray:
-    """Kendall's tau between rows of ``a`` and ``b`` (trials x systems), one value per row."""
-    if variant not in VARIANTS:
-        raise ValueError(f"unknown tau variant {variant!r}; choose from a, b")
-    a = np.atleast_2d(a)
-    b = np.atleast_2d(b)
-    i, j = pair_index(a.shape[1])
-    nn = len(i)
-    out = np.empty(len(a))
-    for part in chunks(len(a), nn):
-        sa, sb = pair_signs(a[part], i, j), pair_signs(b[part], i, j)
-        num = np.einsum("tp,tp->t", sa, sb, dtype=np.int64).astype(float)
-        if variant == "a":
-            out[part] = num / nn
-        else:
-            ta = (sa == 0).sum(axis=1)
-            tb = (sb == 0).sum(axis=1)
-            with np.errstate(invalid="ignore", divide="ignore"):
-                out[part] = num / np.sqrt((nn - ta) * (nn - tb).astype(float))
-    return out
-
-
-def kendall_tau(x, y, variant: str = "b") -> float:
-    """Kendall's tau (variant a or b) between score vectors x and y."""
-    return float(kendall_tau_rows(np.asarray(x, float)[None], np.asarray(y, float)[None],
-                                  variant)[0])
+from irgauge.stats.resampling import TIE_TOLERANCE
 
 
 def _above(v: np.ndarray) -> np.ndarray:

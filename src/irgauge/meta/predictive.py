@@ -12,9 +12,10 @@ the next k topics of the same random permutations), k <= n/2.
 By default only the top 75% of systems by AP are kept (poor runs inflate tau); the fraction
 and the measure are parameters (``top_fraction=1`` keeps all).
 
-All subset means are products of the trials x topics mask with the scores; the pairwise
-sign matrices (trials x system pairs, int8) of every measure and half are built once per
-chunk of trials and every ordered pair of measures reuses them.
+The subset sums of every system and measure are one product of the (system, measure) x topics
+scores with the topics x trials count mask per chunk of trials (for halvings the second
+half's sums are the totals minus the first's); the pair signs of each ranking
+(:mod:`irgauge.meta.kendall`) are built once and serve every ordered pair of measures.
 """
 from __future__ import annotations
 
@@ -23,9 +24,9 @@ from typing import Optional, Sequence
 import numpy as np
 
 from irgauge.errors import InputError
+from irgauge.meta.kendall import VARIANTS, tau_blocks
 from irgauge.meta.result import MetaResult, check_matrices, check_subset_size
-from irgauge.stats.resampling import (chunks, pair_index, pair_signs, permutations,
-                                      resolve_seed, subset_mask)
+from irgauge.stats.resampling import index_counts, permutations, resolve_seed
 
 
 def _taus(values: np.ndarray, first: np.ndarray, second: np.ndarray, variant: str,
@@ -35,29 +36,24 @@ def _taus(values: np.ndarray, first: np.ndarray, second: np.ndarray, variant: st
     ``values``: measures x systems x topics; ``first``/``second``: trials x size indices.
     """
     n_measures, n_systems, n_topics = values.shape
-    i, j = pair_index(n_systems)
-    nn = len(i)
-    trials = first.shape[0]
-    taus = np.empty((n_measures, n_measures, trials))
-    for part in chunks(trials, nn * n_measures * 2):
-        # one mask per half and chunk, shared by every measure
-        mask1, mask2 = subset_mask(first[part], n_topics), subset_mask(second[part], n_topics)
-        s1 = [pair_signs(mask1 @ v.T, i, j) for v in values]
-        s2 = [pair_signs(mask2 @ v.T, i, j) for v in values]
-        ties1 = [(s == 0).sum(axis=1) for s in s1]
-        ties2 = [(s == 0).sum(axis=1) for s in s2]
-        for a in range(n_measures):
-            for b in range(n_measures):
-                num = np.multiply(s1[a], s2[b]).sum(axis=1, dtype=np.int64).astype(float)
-                if variant == "a":
-                    taus[a, b, part] = num / nn
-                else:
-                    with np.errstate(invalid="ignore", divide="ignore"):
-                        taus[a, b, part] = num / np.sqrt(
-                            (nn - ties1[a]) * (nn - ties2[b]).astype(float))
-        if progress is not None:
-            progress(part.stop, trials)
-    return taus
+    # rows = (system, measure): a product with a topics x trials mask is systems-major
+    by_system = values.transpose(1, 0, 2).reshape(n_systems * n_measures, n_topics)
+    totals = by_system.sum(axis=1, keepdims=True)
+    complementary = first.shape[1] + second.shape[1] == n_topics
+
+    def means(part):
+        size = part.stop - part.start
+        shape = (n_systems, n_measures, size)
+        sums = by_system @ index_counts(first[part], n_topics).T
+        if complementary:  # halvings: the second half's sums are the rest of the totals
+            rest = totals - sums
+        else:
+            rest = by_system @ index_counts(second[part], n_topics).T
+        return (sums / first.shape[1]).reshape(shape), (rest / second.shape[1]).reshape(shape)
+
+    taus = tau_blocks(means, first.shape[0], n_measures, n_measures, n_systems, variant,
+                      progress)
+    return taus.transpose(1, 2, 0)
 
 
 def default_filter_measure(names: Sequence[str]) -> Optional[str]:
@@ -77,6 +73,8 @@ def predictive_power(matrices, halvings: int = 2000, seed: Optional[int] = None,
 
     from irgauge.scores import align, select_systems
 
+    if variant not in VARIANTS:
+        raise ValueError(f"unknown tau variant {variant!r}; choose from a, b")
     matrices = align(dict(matrices))
     if top_fraction < 1:
         by = by or default_filter_measure(list(matrices))

@@ -1,0 +1,157 @@
+"""Kendall's tau for many pairs of rankings at once.
+
+A ranking is a score vector x over n systems. Every unordered pair of systems is visited
+once in a circulant layout: pair (i, (i + d) mod n) for d = 1..floor(n/2), all i (for even n
+the d = n/2 diagonal would meet each pair twice, so it keeps i < n/2 only), n(n-1)/2 cells.
+The sign of each pair, s = sgn(x_i - x_j) with |x_i - x_j| <= TIE_TOLERANCE a tie, is an
+int8 cell. For rankings x and y:
+
+    tau_a = sum_pairs s_x s_y / (n(n-1)/2)
+    tau_b = sum_pairs s_x s_y / sqrt(untied_x * untied_y),   untied = #{pairs: s != 0}
+
+Many rankings are handled at once in a systems-major layout: ``x`` is systems x K (K
+rankings, e.g. measures x trials, in the columns). Then the partner of row i at distance d
+is row i + d of [x; x], so all pairs of all K rankings come from one broadcast comparison of
+x with a sliding window over the rows of [x; x]: no index gather, and numpy's inner loops
+run over whole rows of K. The signs of each ranking are built once and multiplied with
+those of every ranking it is paired with (predictive power pairs every measure on one half
+of the topics with every measure on the other). Work buffers are reused across chunks of
+rankings, because freshly allocated pages cost more than the comparisons themselves.
+"""
+from __future__ import annotations
+
+from typing import Callable, Dict, Tuple
+
+import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
+
+from irgauge.stats.resampling import TIE_TOLERANCE, chunks
+
+VARIANTS = ("a", "b")
+
+# Cells (pair signs of one ranking) per chunk: enough to amortise numpy's per-call overhead,
+# few enough for the chunk's buffers to stay in cache.
+_CHUNK_CELLS = 1 << 21
+
+
+def n_pairs(n_systems: int) -> int:
+    return n_systems * (n_systems - 1) // 2
+
+
+class _Buffers:
+    """Named work arrays, reallocated only when the requested shape or dtype changes."""
+
+    def __init__(self):
+        self._arrays: Dict[str, np.ndarray] = {}
+
+    def __call__(self, name: str, shape: Tuple[int, ...], dtype=float) -> np.ndarray:
+        array = self._arrays.get(name)
+        if array is None or array.shape != shape or array.dtype != np.dtype(dtype):
+            array = self._arrays[name] = np.empty(shape, dtype)
+        return array
+
+
+def pair_signs(x: np.ndarray, buffers: _Buffers = None, tag: str = "") -> np.ndarray:
+    """int8 signs of every pair of systems in each column of ``x`` (n x K): floor(n/2) * n x K.
+
+    Row (d - 1) * n + i holds sgn(x_i - x_{(i + d) mod n}); for even n the rows of the pairs
+    met twice (d = n/2, i >= n/2) are zero. See the module docstring.
+    """
+    buffers = buffers or _Buffers()
+    n, k = x.shape
+    half = n // 2
+    doubled = buffers("doubled" + tag, (2 * n, k))
+    doubled[:n] = x
+    doubled[n:] = x
+    shifted = buffers("shifted" + tag, (2 * n, k))
+    greater = buffers("greater" + tag, (half, n, k), bool)
+    less = buffers("less" + tag, (half, n, k), bool)
+    for compare, shift, out in ((np.greater, TIE_TOLERANCE, greater),
+                                (np.less, -TIE_TOLERANCE, less)):
+        np.add(doubled, shift, out=shifted)
+        windows = sliding_window_view(shifted, n, axis=0)  # windows[d, :, i] = row d + i
+        compare(x, np.moveaxis(windows, -1, 1)[1:half + 1], out=out)
+    signs = buffers("signs" + tag, (half * n, k), np.int8)
+    np.subtract(greater.view(np.int8), less.view(np.int8), out=signs.reshape(half, n, k))
+    if n % 2 == 0:
+        signs[(half - 1) * n + half:] = 0
+    return signs
+
+
+def _untied(signs: np.ndarray, buffers: _Buffers, acc, tag: str) -> np.ndarray:
+    nonzero = buffers("nonzero" + tag, signs.shape, bool)
+    np.not_equal(signs, 0, out=nonzero)
+    return nonzero.view(np.int8).sum(axis=0, dtype=acc)
+
+
+def tau_blocks(blocks: Callable[[slice], Tuple[np.ndarray, np.ndarray]], trials: int,
+               n_x: int, n_y: int, n_systems: int, variant: str = "b",
+               progress=None) -> np.ndarray:
+    """``tau[t, a, b]`` for ``trials`` trials of n_x rankings x and n_y rankings y each.
+
+    ``blocks(part)`` returns the scores of the trials in slice ``part`` systems-major:
+    ``x`` of shape (n_systems, n_x, size) and ``y`` of shape (n_systems, n_y, size).
+    ``progress(done, total)`` is called after each chunk of trials.
+    """
+    if variant not in VARIANTS:
+        raise ValueError(f"unknown tau variant {variant!r}; choose from a, b")
+    pairs = n_pairs(n_systems)
+    acc = np.int16 if pairs < 2 ** 15 else np.int64
+    out = np.empty((trials, n_x, n_y))
+    buffers = _Buffers()
+    for part in chunks(trials, (n_x + n_y) * pairs, _CHUNK_CELLS):
+        size = part.stop - part.start
+        x, y = blocks(part)
+        sx = pair_signs(np.reshape(x, (n_systems, n_x * size)), buffers, "x")
+        sy = pair_signs(np.reshape(y, (n_systems, n_y * size)), buffers, "y")
+        cells = sx.shape[0]  # n(n-1)/2 pairs, plus n/2 zero cells for even n
+        product = buffers("product", (cells, n_y, size), np.int8)
+        if variant == "b":
+            untied_x = _untied(sx, buffers, acc, "x").reshape(n_x, size).astype(float)
+            untied_y = _untied(sy, buffers, acc, "y").reshape(n_y, size).astype(float)
+        sx = sx.reshape(cells, n_x, size)
+        sy = sy.reshape(cells, n_y, size)
+        for a in range(n_x):
+            np.multiply(sx[:, a, None, :], sy, out=product)
+            net = product.sum(axis=0, dtype=acc)  # n_y x size
+            with np.errstate(invalid="ignore", divide="ignore"):
+                if variant == "a":
+                    out[part, a, :] = (net / pairs).T
+                else:
+                    out[part, a, :] = (net / np.sqrt(untied_x[a] * untied_y)).T
+        if progress is not None:
+            progress(part.stop, trials)
+    return out
+
+
+def kendall_tau_cross(x: np.ndarray, y: np.ndarray, variant: str = "b") -> np.ndarray:
+    """``tau[t, a, b]`` between ranking ``x[t, a]`` and ranking ``y[t, b]``.
+
+    ``x``: trials x A x systems, ``y``: trials x B x systems (scores; higher ranks first).
+    Variant ``a`` divides by all pairs, ``b`` corrects for ties (NaN when a ranking is all
+    ties). Memory stays bounded: the trials are taken in chunks.
+    """
+    x = np.asarray(x, dtype=float)
+    y = np.asarray(y, dtype=float)
+    if x.ndim != 3 or y.ndim != 3 or x.shape[0] != y.shape[0] or x.shape[2] != y.shape[2]:
+        raise ValueError("x and y must be trials x rankings x systems with equal trials and "
+                         f"systems, got {x.shape} and {y.shape}")
+
+    def systems_major(part):
+        return (np.ascontiguousarray(x[part].transpose(2, 1, 0)),
+                np.ascontiguousarray(y[part].transpose(2, 1, 0)))
+
+    return tau_blocks(systems_major, x.shape[0], x.shape[1], y.shape[1], x.shape[2], variant)
+
+
+def kendall_tau_rows(a: np.ndarray, b: np.ndarray, variant: str = "b") -> np.ndarray:
+    """Kendall's tau between rows of ``a`` and ``b`` (trials x systems), one value per row."""
+    a = np.atleast_2d(np.asarray(a, dtype=float))
+    b = np.atleast_2d(np.asarray(b, dtype=float))
+    return kendall_tau_cross(a[:, None], b[:, None], variant)[:, 0, 0]
+
+
+def kendall_tau(x, y, variant: str = "b") -> float:
+    """Kendall's tau (variant a or b) between score vectors x and y."""
+    return float(kendall_tau_rows(np.asarray(x, float)[None], np.asarray(y, float)[None],
+                                  variant)[0])

@@ -1,0 +1,89 @@
+"""Kendall's tau on many rankings at once (irgauge.meta.kendall) against scipy and a loop."""
+import itertools
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as hs
+from scipy import stats as st
+
+from irgauge.meta import kendall
+from irgauge.meta.kendall import kendall_tau, kendall_tau_cross, pair_signs
+
+
+def loop_tau_a(x, y):
+    pairs = list(itertools.combinations(range(len(x)), 2))
+    return sum(np.sign(x[i] - x[j]) * np.sign(y[i] - y[j]) for i, j in pairs) / len(pairs)
+
+
+def reference(x, y, variant):
+    """tau[t, a, b] from scipy (b) or the loop (a), one pair of vectors at a time."""
+    trials, n_x, _ = x.shape
+    out = np.empty((trials, n_x, y.shape[1]))
+    for t, a, b in np.ndindex(out.shape):
+        out[t, a, b] = (st.kendalltau(x[t, a], y[t, b]).statistic if variant == "b"
+                        else loop_tau_a(x[t, a], y[t, b]))
+    return out
+
+
+@settings(max_examples=60, deadline=None)
+@given(trials=hs.integers(1, 4), n_x=hs.integers(1, 3), n_y=hs.integers(1, 3),
+       n=hs.integers(2, 23), levels=hs.integers(2, 6), variant=hs.sampled_from("ab"),
+       seed=hs.integers(0, 2 ** 32 - 1))
+def test_cross_matches_scipy_and_loop(trials, n_x, n_y, n, levels, variant, seed):
+    # few distinct levels: ties within and across rankings are common
+    rng = np.random.default_rng(seed)
+    x = rng.integers(0, levels, size=(trials, n_x, n)) / levels
+    y = rng.integers(0, levels, size=(trials, n_y, n)) / levels
+    got = kendall_tau_cross(x, y, variant)
+    np.testing.assert_allclose(got, reference(x, y, variant), atol=1e-12)
+
+
+@pytest.mark.parametrize("n", [2, 3, 8, 9])
+def test_every_pair_once(n):
+    # distinct scores: each unordered pair appears in exactly one cell, with either sign
+    x = np.arange(n, dtype=float)[:, None]
+    signs = pair_signs(x)[:, 0]
+    assert np.count_nonzero(signs) == n * (n - 1) // 2
+    half = n // 2
+    met = {frozenset((i, (i + d) % n)) for d in range(1, half + 1) for i in range(n)
+           if signs[(d - 1) * n + i] != 0}
+    assert met == {frozenset(p) for p in itertools.combinations(range(n), 2)}
+
+
+def test_rounding_differences_are_ties():
+    x = np.array([0.1 + 0.2, 0.3, 0.5])  # 0.30000000000000004 and 0.3 are one score
+    y = np.array([1.0, 2.0, 3.0])
+    assert kendall_tau(x, y, "a") == pytest.approx(2 / 3)
+    assert kendall_tau(x, y) == pytest.approx(st.kendalltau([0.3, 0.3, 0.5], y).statistic)
+
+
+def test_all_ties_is_nan_for_tau_b():
+    assert np.isnan(kendall_tau([1, 1, 1], [1, 2, 3]))
+    assert kendall_tau([1, 1, 1], [1, 2, 3], "a") == 0
+
+
+def test_chunks_and_buffer_reuse_change_nothing(monkeypatch):
+    rng = np.random.default_rng(7)
+    x = rng.integers(0, 5, size=(37, 3, 12)).astype(float)
+    y = rng.integers(0, 5, size=(37, 2, 12)).astype(float)
+    whole = kendall_tau_cross(x, y)
+    monkeypatch.setattr(kendall, "_CHUNK_CELLS", 1000)  # 330 cells a trial: chunks of 3, last of 1
+    np.testing.assert_array_equal(kendall_tau_cross(x, y), whole)
+    np.testing.assert_allclose(whole, reference(x, y, "b"), atol=1e-12)
+
+
+def test_many_systems_use_a_wide_accumulator():
+    # 300 systems: 44,850 pairs overflow an int16 sum
+    rng = np.random.default_rng(3)
+    x = rng.random(300)
+    y = x + rng.normal(0, 0.01, 300)
+    assert kendall_tau(x, y) == pytest.approx(st.kendalltau(x, y).statistic, abs=1e-12)
+    assert kendall_tau(x, x) == 1
+
+
+def test_bad_arguments():
+    with pytest.raises(ValueError, match="unknown tau variant"):
+        kendall_tau([1, 2], [1, 2], "c")
+    with pytest.raises(ValueError, match="trials x rankings x systems"):
+        kendall_tau_cross(np.zeros((2, 1, 3)), np.zeros((2, 1, 4)))
