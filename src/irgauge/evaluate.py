@@ -11,12 +11,12 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Union
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
 
 import numpy as np
 
 from irgauge import __version__
-from irgauge.collection import Judgments, Qrels, Run, parse_gains
+from irgauge.collection import Judgments, Run, parse_gains
 from irgauge.errors import InputError, MeasureError
 from irgauge.io.qrels import read_qrels
 from irgauge.io.runs import read_run

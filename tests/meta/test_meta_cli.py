@@ -49,6 +49,11 @@ def test_each_command_runs_and_writes_figures(capsys, files, tmp_path):
     written = {p.name for p in tmp_path.iterdir()}
     for stem in ("swap_rates", "minority_ties", "kendall_tau", "phi_vs_k"):
         assert {f"{stem}.png", f"{stem}.svg"} <= written
+    curve = run_json(capsys, ["predictive", *files, "-P", "50", "-k", "5,10", "--curve",
+                              "--seed", "4"])
+    assert {(r["measure_a"], r["k"]) for r in curve["results"]} >= {("ap", 5), ("rr", 10)}
+    assert main(["predictive", *files, "-P", "50", "--curve"]) == 2
+    assert "--curve needs" in capsys.readouterr().err
 
 
 def test_compare_two_systems_tsv(capsys, files):

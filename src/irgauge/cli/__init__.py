@@ -19,6 +19,16 @@ from irgauge.errors import InputError, MeasureError
 EXIT_BAD_INPUT = 2
 
 
+class HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
+    """Shows an option's default only when there is one to show (not None or False) and its
+    help does not already say it."""
+
+    def _get_help_string(self, action):
+        if action.default in (None, False) or "default" in (action.help or ""):
+            return action.help
+        return super()._get_help_string(action)
+
+
 def build_parser(argv: Optional[List[str]] = None) -> argparse.ArgumentParser:
     """The parser; when ``argv`` names a command, only that command's module is imported
     (start-up stays short), otherwise every command is registered for the help."""

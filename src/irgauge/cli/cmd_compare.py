@@ -1,8 +1,7 @@
 """``irgauge compare``: significance tests between two systems or all pairs of systems."""
 from __future__ import annotations
 
-import argparse
-
+from irgauge.cli import HelpFormatter
 from irgauge.cli import _meta_common as common
 
 TESTS = "bootstrap,t,sign,randomisation,tukey"
@@ -15,7 +14,7 @@ def register(subparsers) -> None:
                     "all pairs (default), with effect sizes and optional Holm or "
                     "Benjamini-Hochberg correction; topic-blocked randomised Tukey HSD "
                     "(SPEC 6).",
-        formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+        formatter_class=HelpFormatter)
     common.add_input_options(p)
     p.add_argument("--systems", nargs=2, metavar=("A", "B"), help="compare only A with B")
     p.add_argument("--tests", default=TESTS, help="tests to run (comma-separated)")

@@ -1,8 +1,7 @@
 """``irgauge correlate``: Kendall's tau and tau_AP between the measures' system rankings."""
 from __future__ import annotations
 
-import argparse
-
+from irgauge.cli import HelpFormatter
 from irgauge.cli import _meta_common as common
 
 
@@ -12,7 +11,7 @@ def register(subparsers) -> None:
         description="Kendall's tau, tau_AP and tau_AP_b between the system rankings (by mean "
                     "score) of every pair of measures, with the significance threshold of tau "
                     "for the number of systems (SPEC 7).",
-        formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+        formatter_class=HelpFormatter)
     common.add_input_options(p)
     p.add_argument("--variant", choices=("a", "b"), default="b", help="Kendall tau variant")
     p.add_argument("--alpha", type=float, default=0.05,

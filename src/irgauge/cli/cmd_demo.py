@@ -8,7 +8,7 @@ are modest (B = 500 bootstrap samples, 500 trials) so that the demo finishes in 
 """
 from __future__ import annotations
 
-import argparse
+from irgauge.cli import HelpFormatter
 
 DEMO_B = 500
 DEMO_TRIALS = 500
@@ -20,7 +20,7 @@ def register(subparsers) -> None:
         "demo", help="run the studies on the bundled sample collection and write a report",
         description="Evaluate the bundled sample collection, run every study on it with "
                     "modest sample sizes, and write one HTML report (path printed first).",
-        formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+        formatter_class=HelpFormatter)
     p.add_argument("--out", default="irgauge-demo", metavar="DIR", help="output folder")
     p.add_argument("--seed", type=int, default=DEMO_SEED, help="random seed")
     p.add_argument("--B", type=int, default=DEMO_B, help="bootstrap samples")

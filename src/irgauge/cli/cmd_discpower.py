@@ -1,8 +1,7 @@
 """``irgauge discpower``: Sakai's bootstrap discriminative power and required difference."""
 from __future__ import annotations
 
-import argparse
-
+from irgauge.cli import HelpFormatter
 from irgauge.cli import _meta_common as common
 
 
@@ -12,7 +11,7 @@ def register(subparsers) -> None:
         description="For every measure, run the paired bootstrap test on every system pair with "
                     "the same B bootstrap samples of topics; report the number and share of "
                     "pairs with ASL < alpha and the required difference (SPEC 7).",
-        formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+        formatter_class=HelpFormatter)
     common.add_input_options(p)
     p.add_argument("-B", "--samples", type=int, default=1000, help="bootstrap samples")
     p.add_argument("--alpha", type=float, action="append", default=None,

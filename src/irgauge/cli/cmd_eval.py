@@ -4,6 +4,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from irgauge.cli import HelpFormatter
+
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
@@ -11,7 +13,7 @@ def register(subparsers) -> None:
         description="Evaluate one or more runs (TREC runs, plain or .gz, or NTCIREVAL-style "
                     "ranked lists) against qrels (TREC or NTCIR). Every output records the "
                     "conventions used.",
-        formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+        formatter_class=HelpFormatter)
     parser.add_argument("qrels", help="qrels file (TREC 'qid iter docno rel', NTCIR "
                         "'qid docno L2' or S/A/B)")
     parser.add_argument("runs", nargs="+", metavar="RUN", help="run files")

@@ -2,15 +2,16 @@
 on original and condensed lists (seed 002: mean score, Kendall's tau, discriminative power)."""
 from __future__ import annotations
 
-import argparse
 import sys
+
+from irgauge.cli import HelpFormatter
 
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "incomplete", help="how measures behave with incomplete judgments",
-        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
-        description="For 100%% and each rate j, reduce the qrels (as `irgauge reduce`), score "
+        formatter_class=HelpFormatter,
+        description="For 100% and each rate j, reduce the qrels (as `irgauge reduce`), score "
                     "every measure on the original and on condensed lists (AP vs AP', ...; the "
                     "bpref family once) and report per measure and rate the mean score, "
                     "Kendall's tau against the full-qrels ranking and discriminative power.")

@@ -1,8 +1,7 @@
 """``irgauge predictive``: Webber et al.'s predictive power phi(A, B) by random halvings."""
 from __future__ import annotations
 
-import argparse
-
+from irgauge.cli import HelpFormatter
 from irgauge.cli import _meta_common as common
 
 
@@ -11,14 +10,17 @@ def register(subparsers) -> None:
         "predictive", help="predictive power phi(A, B) over random halvings of the topics",
         description="phi(A, B) = mean Kendall tau between the ranking by A on one random half "
                     "of the topics and by B on the other, for every ordered pair of measures. "
-                    "Unless --top-k/--top-fraction is given, only the top 75%% of systems by "
+                    "Unless --top-k/--top-fraction is given, only the top 75% of systems by "
                     "AP (or --by) are kept (SPEC 7).",
-        formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+        formatter_class=HelpFormatter)
     common.add_input_options(p)
     p.add_argument("-P", "--halvings", type=int, default=2000, help="random halvings")
     p.add_argument("-k", "--subset-sizes", default=None, metavar="K,K,...",
                    help="also phi against subset size k (two disjoint subsets of k topics)")
     p.add_argument("--variant", choices=("a", "b"), default="b", help="Kendall tau variant")
+    p.add_argument("--curve", action="store_true",
+                   help="print the phi-against-k table (measure_a, measure_b, k, phi, sd) "
+                        "instead of phi at half the topics; needs -k")
     common.add_output_options(p)
     p.set_defaults(func=run)
 
@@ -26,8 +28,12 @@ def register(subparsers) -> None:
 def run(args) -> int:
     from irgauge.meta.predictive import predictive_power
 
+    from irgauge.errors import InputError
+
     sizes = common.number_list(args.subset_sizes, "--subset-sizes", int) \
         if args.subset_sizes else ()
+    if args.curve and not sizes:
+        raise InputError("--curve needs the subset sizes to trace (-k K,K,...)")
     # the paper's default filter (top 75% by AP) applies unless a selection is given
     default_filter = args.top_k is None and args.top_fraction is None
     matrices = common.load_matrices(args)
@@ -36,7 +42,7 @@ def run(args) -> int:
                               subset_sizes=sizes, variant=args.variant,
                               progress=common.progress_bar("halvings"))
     meta = {**result.metadata(), **common.selection_metadata(args)}
-    common.emit(result.table, meta, args)
+    common.emit(result.details["curve"] if args.curve else result.table, meta, args)
     if args.figures and sizes:
         from irgauge.report.figures import phi_curves
 

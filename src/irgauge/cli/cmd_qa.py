@@ -3,9 +3,9 @@ answer equivalence classes (the first answer of a class counts; duplicates and a
 in the gold data are incorrect)."""
 from __future__ import annotations
 
-import argparse
 import sys
 
+from irgauge.cli import HelpFormatter
 from irgauge.cli.cmd_eval import add_convention_options, convention_kwargs, write_result
 
 
@@ -18,7 +18,7 @@ def register(subparsers) -> None:
     parser.set_defaults(func=lambda args: (parser.print_help(), 2)[1])
 
     ev = qa_sub.add_parser(
-        "eval", help="score QA runs", formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+        "eval", help="score QA runs", formatter_class=HelpFormatter,
         description="Score ranked answer lists against gold answer classes. Gold: NTCIREVAL "
                     "'topic;answer;Lk;class' (.eqrels), 'answer Lk class' per-topic .erel, "
                     "TSV 'topic<TAB>answer<TAB>level<TAB>class' or JSON. Runs: "

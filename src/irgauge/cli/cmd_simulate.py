@@ -4,6 +4,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from irgauge.cli import HelpFormatter
+
 
 def register(subparsers) -> None:
     p = subparsers.add_parser(
@@ -14,7 +16,7 @@ def register(subparsers) -> None:
             "DIR/runs/<name>.run (TREC runs) and DIR/manifest.json (every parameter, the seed "
             "and summary figures). The same parameters and seed give the same files."
         ),
-        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+        formatter_class=HelpFormatter,
     )
     p.add_argument("--out", required=True, metavar="DIR", help="folder to write into")
     p.add_argument("--topics", type=int, default=50, help="number of topics")

@@ -1,8 +1,7 @@
 """``irgauge stability``: minority rate and proportion of ties against fuzziness."""
 from __future__ import annotations
 
-import argparse
-
+from irgauge.cli import HelpFormatter
 from irgauge.cli import _meta_common as common
 
 
@@ -11,7 +10,7 @@ def register(subparsers) -> None:
         "stability", help="minority rate and proportion of ties (topic subsets)",
         description="Minority rate and proportion of ties of every measure over random topic "
                     "subsets of size c, for fuzziness f = 0.01..0.10 (SPEC 7).",
-        formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+        formatter_class=HelpFormatter)
     common.add_input_options(p)
     p.add_argument("-c", "--subset-size", type=int, default=None,
                    help="topics per subset (default: half the topics)")

@@ -6,7 +6,7 @@ prints its tables and a summary in words; ``--report`` also writes DIR/report.ht
 """
 from __future__ import annotations
 
-import argparse
+from irgauge.cli import HelpFormatter
 
 STUDY_HELP = {
     "onerel": "metrics for one relevant document: P-plus, P, O, NWRR, RR (+AP, Q); "
@@ -24,7 +24,7 @@ def register(subparsers) -> None:
         "study", help="rerun a paper's experiment (onerel, incomplete, qa, predictive)",
         description="Rerun one of the papers' experiments on your collection. "
                     + " ".join(f"{k}: {v}." for k, v in STUDY_HELP.items()),
-        formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+        formatter_class=HelpFormatter)
     p.add_argument("study", choices=tuple(STUDY_HELP), help="which study")
     p.add_argument("qrels", nargs="?", help="qrels (for qa: the answer gold file)")
     p.add_argument("runs", nargs="*", metavar="RUN", help="run files (for qa: answer files)")

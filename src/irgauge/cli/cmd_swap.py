@@ -1,8 +1,7 @@
 """``irgauge swap``: swap rates by performance-difference bin and the required difference."""
 from __future__ import annotations
 
-import argparse
-
+from irgauge.cli import HelpFormatter
 from irgauge.cli import _meta_common as common
 
 
@@ -13,7 +12,7 @@ def register(subparsers) -> None:
                     "subsets of size c; the required difference at the given confidence, the "
                     "largest mean, the relative difference and the share of comparisons "
                     "reaching it (SPEC 7).",
-        formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+        formatter_class=HelpFormatter)
     common.add_input_options(p)
     p.add_argument("-c", "--subset-size", type=int, default=None,
                    help="topics per subset (default: half the topics)")

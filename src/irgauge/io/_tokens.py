@@ -15,7 +15,7 @@ import itertools
 import os
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Dict, Iterable, List, Optional, Optional
+from typing import Dict, Iterable, List, Optional
 
 import numpy as np
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 import math
-from typing import Any, Dict, Mapping
+from typing import Any, Mapping
 
 
 FORMATS = ("table", "tsv", "json")

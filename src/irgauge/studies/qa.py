@@ -18,7 +18,7 @@ the study can be tried without QA data (the demo does that with the bundled samp
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any, Dict, List, Optional
 
 import numpy as np
 import pandas as pd
