@@ -54,7 +54,8 @@ def run(args) -> int:
                       matrix.systems.index(args.systems[1]))]
         result = compare_pairs(matrix.values, matrix.systems, tests, samples=args.samples,
                                permutations=args.permutations, seed=seed,
-                               correction=args.correction, pairs=pairs)
+                               correction=args.correction, pairs=pairs,
+                               progress=common.progress_bar(f"bootstrap {name}"))
         tables.append(result.table.assign(measure=name))
         parameters = result.parameters
     table = pd.concat(tables, ignore_index=True)
