@@ -130,6 +130,25 @@ def test_predictive_power_equals_naive(small):
                                       abs=1e-12)
 
 
+def test_predictive_power_odd_topics_and_even_systems_equal_naive(small):
+    # 49 topics: H2 holds 25, H1 24; 14 systems: the even-n layout of the pair signs
+    odd = {m: small[m].take_topics(small[m].topics[:49]).take_systems(small[m].systems[:14])
+           for m in ("ap", "p10")}
+    order = permutations(49, 40, seed=9)
+    result = predictive_power(odd, halvings=40, seed=9, top_fraction=1.0)
+    halves = [(row[:24], row[24:]) for row in order.tolist()]
+    for a, b in [("ap", "p10"), ("p10", "p10")]:
+        phi = result.table.query("measure_a == @a and measure_b == @b")["phi"].iloc[0]
+        assert phi == pytest.approx(naive.predictive(odd[a].values.tolist(),
+                                                     odd[b].values.tolist(), halves),
+                                    abs=1e-12)
+
+
+def test_predictive_power_rejects_an_order_that_is_not_permutations(small):
+    with pytest.raises(ValueError, match="permutations"):
+        predictive_power(small, order=np.zeros((3, 50), dtype=int), top_fraction=1)
+
+
 def test_predictive_power_default_filter(small):
     result = predictive_power(small, halvings=20, seed=1)
     assert len(result.systems) == 12  # ceil(0.75 * 15)

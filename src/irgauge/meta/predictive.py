@@ -90,6 +90,11 @@ def predictive_power(matrices, halvings: int = 2000, seed: Optional[int] = None,
     seed = resolve_seed(seed)
     if order is None:
         order = permutations(n, halvings, seed)
+    else:
+        order = np.asarray(order)
+        if order.ndim != 2 or order.shape[1] != n or \
+                not (np.sort(order, axis=1) == np.arange(n)).all():
+            raise ValueError(f"order must be trials x {n} permutations of the topic positions")
     halvings = order.shape[0]
     half = n // 2
     taus = _taus(stacked, order[:, :half], order[:, half:], variant, progress)
