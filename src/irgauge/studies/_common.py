@@ -25,9 +25,10 @@ from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence
 import numpy as np
 import pandas as pd
 
+from irgauge.stats.resampling import TIE_TOLERANCE
+
 MANIFEST = "manifest.json"
 COLLECTION_DIR = "collection"
-TIE_TOLERANCE = 1e-12
 
 
 # ---------------------------------------------------------------------------- versions
