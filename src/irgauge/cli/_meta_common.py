@@ -28,6 +28,13 @@ def add_input_options(p: argparse.ArgumentParser) -> None:
                                                "(default: the first measure)")
 
 
+def add_subset_options(p: argparse.ArgumentParser) -> None:
+    """Random topic subsets: their size c and the number of trials (swap, stability)."""
+    p.add_argument("-c", "--subset-size", type=int, default=None,
+                   help="topics per subset (default: half the topics)")
+    p.add_argument("--trials", type=int, default=1000, help="trials")
+
+
 def add_output_options(p: argparse.ArgumentParser, seed: bool = True) -> None:
     if seed:
         p.add_argument("--seed", type=int, default=None,

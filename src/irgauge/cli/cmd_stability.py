@@ -12,9 +12,7 @@ def register(subparsers) -> None:
                     "subsets of size c, for fuzziness f = 0.01..0.10 (SPEC 7).",
         formatter_class=HelpFormatter)
     common.add_input_options(p)
-    p.add_argument("-c", "--subset-size", type=int, default=None,
-                   help="topics per subset (default: half the topics)")
-    p.add_argument("--trials", type=int, default=1000, help="trials")
+    common.add_subset_options(p)
     p.add_argument("--fuzziness", default=None, metavar="F,F,...",
                    help="fuzziness values (default 0.01,0.02,...,0.10)")
     common.add_output_options(p)

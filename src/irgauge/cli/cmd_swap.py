@@ -14,9 +14,7 @@ def register(subparsers) -> None:
                     "reaching it (SPEC 7).",
         formatter_class=HelpFormatter)
     common.add_input_options(p)
-    p.add_argument("-c", "--subset-size", type=int, default=None,
-                   help="topics per subset (default: half the topics)")
-    p.add_argument("--trials", type=int, default=1000, help="trials")
+    common.add_subset_options(p)
     p.add_argument("--mode", choices=("strict", "original"), default="strict",
                    help="strict: a zero difference on one side only is a swap; original: sign "
                         "changes only (Voorhees & Buckley)")

@@ -34,10 +34,6 @@ VARIANTS = ("a", "b")
 _CHUNK_CELLS = 1 << 21
 
 
-def n_pairs(n_systems: int) -> int:
-    return n_systems * (n_systems - 1) // 2
-
-
 class _Buffers:
     """Named work arrays, reallocated only when the requested shape or dtype changes."""
 
@@ -95,7 +91,7 @@ def tau_blocks(blocks: Callable[[slice], Tuple[np.ndarray, np.ndarray]], trials:
     """
     if variant not in VARIANTS:
         raise ValueError(f"unknown tau variant {variant!r}; choose from a, b")
-    pairs = n_pairs(n_systems)
+    pairs = n_systems * (n_systems - 1) // 2
     acc = np.int16 if pairs < 2 ** 15 else np.int64
     out = np.empty((trials, n_x, n_y))
     buffers = _Buffers()
@@ -144,14 +140,8 @@ def kendall_tau_cross(x: np.ndarray, y: np.ndarray, variant: str = "b") -> np.nd
     return tau_blocks(systems_major, x.shape[0], x.shape[1], y.shape[1], x.shape[2], variant)
 
 
-def kendall_tau_rows(a: np.ndarray, b: np.ndarray, variant: str = "b") -> np.ndarray:
-    """Kendall's tau between rows of ``a`` and ``b`` (trials x systems), one value per row."""
-    a = np.atleast_2d(np.asarray(a, dtype=float))
-    b = np.atleast_2d(np.asarray(b, dtype=float))
-    return kendall_tau_cross(a[:, None], b[:, None], variant)[:, 0, 0]
-
-
 def kendall_tau(x, y, variant: str = "b") -> float:
     """Kendall's tau (variant a or b) between score vectors x and y."""
-    return float(kendall_tau_rows(np.asarray(x, float)[None], np.asarray(y, float)[None],
-                                  variant)[0])
+    x = np.asarray(x, dtype=float)[None, None]
+    y = np.asarray(y, dtype=float)[None, None]
+    return float(kendall_tau_cross(x, y, variant)[0, 0, 0])

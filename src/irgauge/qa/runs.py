@@ -56,9 +56,7 @@ def read_answers(source, name: Optional[str] = None, fmt: str = "auto",
     if order not in ANSWER_ORDERS:
         raise InputError(f"unknown answer order {order!r}; choose from {', '.join(ANSWER_ORDERS)}")
     if isinstance(source, dict):
-        entries = {str(t): [(str(a), None, i, float(i), 0.0) for i, a in enumerate(answers)]
-                   for t, answers in source.items()}
-        return _build(entries, name or "run", "<dict>", "dict", "file")
+        return _build(_listed_entries(source), name or "run", "<dict>", "dict", "file")
     path = str(source)
     if fmt not in RUN_FORMATS:
         raise InputError(f"unknown answer-run format {fmt!r}; choose from {', '.join(RUN_FORMATS)}")
@@ -68,9 +66,7 @@ def read_answers(source, name: Optional[str] = None, fmt: str = "auto",
         data = read_json(path)
         if not isinstance(data, dict) or not all(isinstance(v, list) for v in data.values()):
             raise InputError("JSON answer run must be an object {topic: [answer, ...]}", path)
-        entries = {str(t): [(str(a), None, i, float(i), 0.0) for i, a in enumerate(v)]
-                   for t, v in data.items()}
-        tags = []
+        entries, tags = _listed_entries(data), []
     else:
         reader = {"semicolon": _semicolon, "trec": _trec, "list": _list, "tsv": _tsv}[fmt]
         entries, tags = {}, set()
@@ -83,6 +79,12 @@ def read_answers(source, name: Optional[str] = None, fmt: str = "auto",
                          "format has none", path)
     run_name = name or (next(iter(tags)) if len(tags) == 1 else file_stem(path))
     return _build(entries, run_name, path, fmt, order)
+
+
+def _listed_entries(answers: Dict) -> Dict[str, List[Entry]]:
+    """Entries of a ``{topic: [answer, ...]}`` mapping: list order, no lines, no scores."""
+    return {str(t): [(str(a), None, i, float(i), 0.0) for i, a in enumerate(v)]
+            for t, v in answers.items()}
 
 
 def _build(entries: Dict[str, List[Entry]], name: str, source: str, fmt: str,
