@@ -1,11 +1,12 @@
-"""Errors raised for bad input: each names the file, the line and the problem."""
+"""Errors raised for bad input or a failed write: each names the file, the line and the
+problem."""
 from __future__ import annotations
 
 from typing import Optional
 
 
 class InputError(ValueError):
-    """Bad input data. The CLI prints it and exits with status 2."""
+    """Bad input data or a bad argument. The CLI prints it and exits with status 2."""
 
     def __init__(self, problem: str, path: Optional[str] = None, line: Optional[int] = None):
         self.problem = problem
@@ -24,4 +25,16 @@ class InputError(ValueError):
 
 
 class MeasureError(ValueError):
-    """An unknown measure name or a bad measure parameter."""
+    """An unknown measure name or a bad measure parameter (CLI exit status 2)."""
+
+
+class OutputError(OSError):
+    """A file or folder could not be written; names the path (CLI exit status 1)."""
+
+    def __init__(self, path, reason: str):
+        self.path = str(path)
+        self.reason = reason
+        super().__init__(f"cannot write {self.path}: {reason}")
+
+    def __str__(self) -> str:
+        return f"cannot write {self.path}: {self.reason}"

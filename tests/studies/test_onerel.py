@@ -25,7 +25,7 @@ def test_outputs_manifest_and_summary(collection, tmp_path):
         for path in entry["files"].values():
             assert (d / path).stat().st_size > 0
     for entry in manifest["figures"]:
-        assert set(entry["files"]) == {"png", "svg"}
+        assert set(entry["files"]) == {"pdf", "png", "svg"}
         assert (d / entry["files"]["png"]).read_bytes()[:4] == b"\x89PNG"
     names = {e["name"] for e in manifest["tables"]}
     assert names == {"discriminative_power", "gain_values", "swap", "stability",

@@ -8,15 +8,20 @@ that ``irgauge --help`` and ``irgauge eval`` start fast.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
+import os
 import pkgutil
 import sys
 from typing import List, Optional
 
 from irgauge import __version__
-from irgauge.errors import InputError, MeasureError
+from irgauge.errors import InputError, MeasureError, OutputError
 
+EXIT_WRITE_FAILED = 1
 EXIT_BAD_INPUT = 2
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
+DEBUG_VARIABLE = "IRGAUGE_DEBUG"
 
 
 class HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
@@ -46,20 +51,38 @@ def build_parser(argv: Optional[List[str]] = None) -> argparse.ArgumentParser:
 
 
 def main(argv: Optional[List[str]] = None) -> int:
-    if argv is None:
-        argv = sys.argv[1:]
-    parser = build_parser(argv)
-    args = parser.parse_args(argv)
-    if not getattr(args, "func", None):
-        parser.print_help()
-        return EXIT_BAD_INPUT
+    """Run one command. Bad input exits 2, a failed write 1, Ctrl-C 130, each with one
+    line on stderr; ``IRGAUGE_DEBUG=1`` re-raises instead, for a traceback in bug reports."""
+    debug = os.environ.get(DEBUG_VARIABLE, "") not in ("", "0")
     try:
+        if argv is None:
+            argv = sys.argv[1:]
+        parser = build_parser(argv)
+        args = parser.parse_args(argv)
+        if not getattr(args, "func", None):
+            parser.print_help()
+            return EXIT_BAD_INPUT
         return int(args.func(args) or 0)
     except (InputError, MeasureError) as err:
+        if debug:
+            raise
         print(f"irgauge: error: {err}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except BrokenPipeError:
+        # stdout closed early (``| head``): not an error; silence the flush at exit too
+        with contextlib.suppress(OSError):
+            sys.stdout = open(os.devnull, "w")
         return 0
+    except OutputError as err:
+        if debug:
+            raise
+        print(f"irgauge: error: {err}", file=sys.stderr)
+        return EXIT_WRITE_FAILED
+    except KeyboardInterrupt:
+        if debug:
+            raise
+        print("irgauge: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -109,8 +109,9 @@ def emit(frame, metadata, args) -> None:
 
     text = render(frame, args.format, metadata)
     if args.output:
-        with open(args.output, "w", encoding="utf-8") as handle:
-            handle.write(text)
+        from irgauge._atomic import write_text
+
+        write_text(args.output, text)
     else:
         sys.stdout.write(text)
 

@@ -86,8 +86,9 @@ def write_result(result, args) -> None:
     text = render_evaluation(result, args.format, args.per_topic, args.digits)
     _report_skipped(result.metadata)
     if args.output:
-        with open(args.output, "w", encoding="utf-8") as handle:
-            handle.write(text)
+        from irgauge._atomic import write_text
+
+        write_text(args.output, text)
     else:
         sys.stdout.write(text)
 

@@ -5,29 +5,17 @@ Each function takes a result's table, draws one figure and saves ``<stem>.png`` 
 """
 from __future__ import annotations
 
-from pathlib import Path
 from typing import List
+
+from irgauge.report import style
 
 
 def _pyplot():
-    import matplotlib
-
-    matplotlib.use("Agg")  # no display needed; must precede pyplot import
-    import matplotlib.pyplot as plt
-
-    return plt
+    return style.pyplot()
 
 
 def _save(fig, directory, stem: str) -> List[str]:
-    directory = Path(directory)
-    directory.mkdir(parents=True, exist_ok=True)
-    paths = []
-    for ext in ("png", "svg"):
-        path = directory / f"{stem}.{ext}"
-        fig.savefig(path, dpi=150, bbox_inches="tight")
-        paths.append(str(path))
-    _pyplot().close(fig)
-    return paths
+    return style.save(fig, directory, stem)
 
 
 def asl_curves(pairs, directory, stem: str = "asl_curves") -> List[str]:
