@@ -79,6 +79,44 @@ class EvalResult:
         runs = list(dict.fromkeys(self.means["run"]))
         return wide.loc[runs, [m.name for m in self.measures]]
 
+    def compare(self, measures: Optional[Sequence[str]] = None, **options):
+        """The comparison table of the runs (:func:`irgauge.comparison.compare_table`):
+        runs as rows, ``measures`` (default all) as columns, significance marks.
+
+        ``options`` go to ``compare_table`` (baseline, test, correction, alpha, interval,
+        effect, seed, ...). Paired tests need every run scored on the same topics; the
+        caption names the qrels file as the collection unless ``collection`` is given.
+        """
+        from irgauge.comparison import compare_table
+        from irgauge.scores import LONG_HEADER, align, from_frame
+
+        matrices = align(from_frame(self.per_topic[list(LONG_HEADER)], source="evaluate"))
+        if measures is not None:
+            missing = [m for m in measures if m not in matrices]
+            if missing:
+                raise InputError(f"no scores for measure(s) {', '.join(missing)} "
+                                 f"(have: {', '.join(matrices)})")
+            matrices = {m: matrices[m] for m in measures}
+        options.setdefault("collection", _collection_name(self.metadata.get("qrels")))
+        return compare_table(matrices, **options)
+
+    def __repr__(self) -> str:
+        from irgauge.report.summary import eval_summary
+
+        return eval_summary(self)
+
+    def _repr_html_(self) -> str:
+        from irgauge.report.summary import eval_summary_html
+
+        return eval_summary_html(self)
+
+
+def _collection_name(source: Any) -> Optional[str]:
+    """A file's name (never its absolute path) for captions; None for in-memory qrels."""
+    if not source or str(source).startswith("<"):
+        return None
+    return Path(str(source)).name
+
 
 def _run_sources(runs: Any) -> List[tuple]:
     """(source, name or None) for each run given, without reading any."""

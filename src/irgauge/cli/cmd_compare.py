@@ -1,8 +1,10 @@
-"""``irgauge compare``: significance tests between two systems or all pairs of systems."""
+"""``irgauge compare``: significance tests between two systems or all pairs of systems, or
+(``--table``) the runs x measures comparison table of IR papers."""
 from __future__ import annotations
 
 from irgauge.cli import HelpFormatter
 from irgauge.cli import _meta_common as common
+from irgauge.cli._options import alpha as alpha_type, integer
 
 TESTS = "bootstrap,t,sign,randomisation,tukey"
 
@@ -13,17 +15,45 @@ def register(subparsers) -> None:
         description="Paired significance tests between two systems (--systems A B) or between "
                     "all pairs (default), with effect sizes and optional Holm or "
                     "Benjamini-Hochberg correction; topic-blocked randomised Tukey HSD "
-                    "(SPEC 6).",
+                    "(Carterette 2012; Sakai 2014). With --table: the comparison table of IR "
+                    "papers, runs as rows and measures as columns, with significance marks "
+                    "that agree with the pairwise rows on the same seed.",
         formatter_class=HelpFormatter)
     common.add_input_options(p)
     p.add_argument("--systems", nargs=2, metavar=("A", "B"), help="compare only A with B")
-    p.add_argument("--tests", default=TESTS, help="tests to run (comma-separated)")
+    p.add_argument("--tests", default=None,
+                   help=f"tests to run, comma-separated (default {TESTS}; with --table one "
+                        "test, default t)")
     p.add_argument("-B", "--samples", type=int, default=1000,
                    help="bootstrap samples and Tukey HSD trials")
     p.add_argument("--permutations", type=int, default=10000,
                    help="random sign flips of the randomisation test")
     p.add_argument("--correction", choices=("none", "holm", "bh"), default="none",
                    help="multiple-comparison correction of the p-values")
+    table = p.add_argument_group("comparison table (--table)")
+    table.add_argument("--table", nargs="?", const="table", default=None,
+                       choices=("table", "markdown", "latex", "html", "csv", "json"),
+                       metavar="FORMAT",
+                       help="write the runs x measures table instead of the pairwise rows, as "
+                            "table (terminal), markdown, latex, html, csv or json")
+    table.add_argument("--baseline", metavar="RUN",
+                       help="mark runs significantly better (+) or worse (-) than RUN "
+                            "(default: letters, run x marked with the letters of the runs it "
+                            "beats)")
+    table.add_argument("--alpha", type=alpha_type, default=0.05,
+                       help="significance level (p < alpha)")
+    table.add_argument("--interval", choices=("none", "ci", "se"), default="none",
+                       help="show a confidence interval (Student's t) or the standard error")
+    table.add_argument("--level", type=alpha_type, default=0.95,
+                       help="confidence level of --interval ci")
+    table.add_argument("--effect", action="store_true",
+                       help="add Cohen's d_z (paired) of each run against the baseline (or "
+                            "the first run)")
+    table.add_argument("--names", choices=("letters", "runs"), default="letters",
+                       help="label runs a, b, c, ... or by their names")
+    table.add_argument("--collection", metavar="NAME",
+                       help="collection named in the caption (default: the qrels file name)")
+    table.add_argument("--digits", type=integer(0, 12), default=3, help="decimals shown")
     common.add_output_options(p)
     p.set_defaults(func=run)
 
@@ -35,7 +65,9 @@ def run(args) -> int:
     from irgauge.stats.pairs import TESTS as KNOWN, compare_pairs
     from irgauge.stats.resampling import resolve_seed
 
-    tests = [t.strip() for t in args.tests.split(",") if t.strip()]
+    if args.table:
+        return run_table(args)
+    tests = [t.strip() for t in (args.tests or TESTS).split(",") if t.strip()]
     unknown = [t for t in tests if t not in KNOWN]
     if unknown:
         raise InputError(f"--tests: unknown test(s) {', '.join(unknown)}; choose from "
@@ -64,4 +96,35 @@ def run(args) -> int:
     meta = {"method": "compare", **parameters, "measures": list(matrices),
             **common.selection_metadata(args), "systems": first.systems, "topics": first.topics}
     common.emit(table, meta, args)
+    return 0
+
+
+def run_table(args) -> int:
+    """``--table``: the comparison table (:func:`irgauge.comparison.compare_table`)."""
+    import sys
+    from pathlib import Path
+
+    from irgauge.comparison import compare_table
+    from irgauge.errors import InputError
+
+    tests = [t.strip() for t in (args.tests or "t").split(",") if t.strip()]
+    if len(tests) != 1:
+        raise InputError(f"--table marks significance by one test; got --tests {args.tests}")
+    if args.systems:
+        raise InputError("--systems and --table do not go together (use --baseline)")
+    matrices = common.load_matrices(args)
+    collection = args.collection or (Path(args.qrels).name if args.qrels else None)
+    table = compare_table(matrices, baseline=args.baseline, test=tests[0],
+                          correction=args.correction, alpha=args.alpha,
+                          interval=args.interval, level=args.level, effect=args.effect,
+                          samples=args.samples, permutations=args.permutations,
+                          seed=args.seed, names=args.names, collection=collection)
+    ansi = args.table == "table" and not args.output and sys.stdout.isatty()
+    text = table.render(args.table, args.digits, ansi=ansi)
+    if args.output:
+        from irgauge._atomic import write_text
+
+        write_text(args.output, text)
+    else:
+        sys.stdout.write(text)
     return 0

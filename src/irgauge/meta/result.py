@@ -19,6 +19,16 @@ class MetaResult:
     topics: List[str]
     details: Dict[str, Any] = field(default_factory=dict)
 
+    def __repr__(self) -> str:
+        from irgauge.report.summary import meta_summary
+
+        return meta_summary(self)
+
+    def _repr_html_(self) -> str:
+        from irgauge.report.summary import meta_summary_html
+
+        return meta_summary_html(self)
+
     def metadata(self) -> Dict[str, Any]:
         """Flat metadata for :func:`irgauge.report.tables.render`."""
         meta = {"method": self.method}

@@ -1,0 +1,216 @@
+"""The comparison table of IR papers: runs as rows, measures as columns, mean scores marked
+where differences are significant.
+
+For every measure, the p-values come from :func:`irgauge.stats.compare_pairs` (the function
+behind ``irgauge compare``), with the same seed, so a mark here always matches a row there:
+
+* letters (no baseline): runs are lettered a, b, c, ...; run x carries the letter of run y
+  when x's mean is higher and the (corrected) p-value of the pair is below alpha;
+* baseline: every other run is compared with the baseline only (the correction runs over
+  those pairs); a superscript ``+`` marks a run significantly better than the baseline,
+  ``-`` one significantly worse.
+
+Significant means ``p < alpha`` (as the discriminative power counts ASL < alpha). The best
+mean of each column is set in bold. Optional: a confidence interval of each mean (Student's t,
+``mean +/- t_{n-1, (1+level)/2} * sd / sqrt(n)``) or its standard error ``sd / sqrt(n)``, and
+effect sizes, Cohen's d_z for paired data ``mean(x - y) / sd(x - y)``, against the baseline
+(or the first run).
+
+Rendering (terminal, Markdown, LaTeX, HTML, CSV, JSON) is in
+:mod:`irgauge.report.comparison`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Mapping, Optional
+
+import numpy as np
+
+from irgauge.errors import InputError
+
+TESTS = {  # name -> how captions name it
+    "t": "paired Student's t-test",
+    "randomisation": "paired randomisation test",
+    "bootstrap": "paired bootstrap test",
+    "tukey": "randomised Tukey HSD test",
+    "sign": "sign test",
+}
+CORRECTIONS = {"none": "no correction for multiple comparisons",
+               "holm": "Holm's correction", "bh": "Benjamini-Hochberg correction"}
+INTERVALS = ("none", "ci", "se")
+EFFECT_LABEL = "Cohen's d_z (paired)"
+
+
+def letters(n: int) -> List[str]:
+    """a, b, ..., z, aa, ab, ... for n runs."""
+    out = []
+    for k in range(n):
+        label, k = "", k + 1
+        while k:
+            k, r = divmod(k - 1, 26)
+            label = chr(97 + r) + label
+        out.append(label)
+    return out
+
+
+@dataclass(frozen=True)
+class ComparisonTable:
+    """Runs x measures: means, marks and, on request, intervals and effect sizes.
+
+    ``means``, ``low``/``high`` (interval; nan without one), ``se`` and ``effect`` are
+    runs x measures arrays; ``marks[r][m]`` lists the letters (or ``+``/``-``) of run r for
+    measure m; ``pvalues[m]`` is the pairwise table of that measure (compare's rows).
+    """
+
+    runs: List[str]
+    labels: List[str]
+    measures: List[str]
+    means: np.ndarray
+    se: np.ndarray
+    low: np.ndarray
+    high: np.ndarray
+    effect: Optional[np.ndarray]
+    marks: List[List[List[str]]]
+    pvalues: Dict[str, Any]
+    parameters: Dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def best(self) -> np.ndarray:
+        """runs x measures booleans: the highest mean of each column (ties all bold)."""
+        return self.means == self.means.max(axis=0, keepdims=True)
+
+    def caption(self) -> str:
+        """What the marks mean: test, correction, alpha, topics, collection, seed."""
+        from irgauge.report.comparison import caption
+
+        return caption(self)
+
+    def render(self, fmt: str = "table", digits: int = 3, ansi: bool = False) -> str:
+        """The table as ``fmt``: table (terminal), markdown, latex, html, csv or json;
+        ``ansi``: the best values in bold on a terminal."""
+        from irgauge.report.comparison import render
+
+        return render(self, fmt, digits, ansi)
+
+    def to_frame(self):
+        """One row per run and measure: label, run, measure, mean, se, low, high, marks,
+        effect (pandas DataFrame)."""
+        import pandas as pd
+
+        rows = []
+        for r, run in enumerate(self.runs):
+            for m, measure in enumerate(self.measures):
+                rows.append({"label": self.labels[r], "run": run, "measure": measure,
+                             "mean": self.means[r, m], "se": self.se[r, m],
+                             "low": self.low[r, m], "high": self.high[r, m],
+                             "best": bool(self.best[r, m]),
+                             "marks": "".join(self.marks[r][m]) if max(
+                                 map(len, self.labels)) == 1 else ",".join(self.marks[r][m]),
+                             **({"effect_dz": self.effect[r, m]}
+                                if self.effect is not None else {})})
+        return pd.DataFrame(rows)
+
+    def __str__(self) -> str:
+        return self.render("table")
+
+    def _repr_html_(self) -> str:
+        return self.render("html")
+
+    def _repr_markdown_(self) -> str:
+        return self.render("markdown")
+
+
+def compare_table(matrices: Mapping[str, Any], baseline: Optional[str] = None,
+                  test: str = "t", correction: str = "none", alpha: float = 0.05,
+                  interval: str = "none", level: float = 0.95, effect: bool = False,
+                  samples: int = 1000, permutations: int = 10000,
+                  seed: Optional[int] = None, names: str = "letters",
+                  collection: Optional[str] = None, progress=None) -> ComparisonTable:
+    """The comparison table of ``{measure: ScoreMatrix}`` (systems x topics, aligned).
+
+    ``test``: t, randomisation, bootstrap, tukey (or sign); ``correction``: none, holm, bh
+    (not applied to Tukey HSD, which controls the family-wise error itself); ``alpha``:
+    significance level; ``interval``: none, ci (Student's t interval at ``level``) or se;
+    ``effect``: add Cohen's d_z against the baseline (or the first run); ``samples`` and
+    ``permutations``: bootstrap samples / Tukey trials and random sign flips; ``names``:
+    "letters" labels runs a, b, c, ..., "runs" uses their names as labels;
+    ``collection``: how the caption names the collection.
+    """
+    from scipy import stats as st
+
+    from irgauge.meta.result import check_matrices
+    from irgauge.stats.pairs import compare_pairs
+    from irgauge.stats.resampling import resolve_seed
+
+    if test not in TESTS:
+        raise InputError(f"unknown test {test!r}; choose from {', '.join(TESTS)}")
+    if correction not in CORRECTIONS:
+        raise InputError(f"unknown correction {correction!r}; choose from "
+                         f"{', '.join(CORRECTIONS)}")
+    if interval not in INTERVALS:
+        raise InputError(f"unknown interval {interval!r}; choose from {', '.join(INTERVALS)}")
+    if not 0 < alpha < 1 or not 0 < level < 1:
+        raise InputError(f"alpha and level must lie strictly between 0 and 1, got {alpha} "
+                         f"and {level}")
+    measures, systems, topics, stacked = check_matrices(matrices)
+    if baseline is not None and baseline not in systems:
+        raise InputError(f"baseline {baseline!r} is not among the runs ({', '.join(systems)})")
+    seed = resolve_seed(seed)
+    m, n = len(systems), len(topics)
+    if n < 2:
+        raise InputError(f"{n} topic(s): a paired test needs at least 2")
+    base = systems.index(baseline) if baseline is not None else None
+    pairs = None if base is None else [(base, k) for k in range(m) if k != base]
+    means = stacked.mean(axis=2).T                            # systems x measures
+    se = (stacked.std(axis=2, ddof=1) / np.sqrt(n)).T
+    half = st.t.ppf((1 + level) / 2, n - 1) * se
+    low = means - half if interval == "ci" else (means - se if interval == "se" else
+                                                 np.full_like(means, np.nan))
+    high = means + half if interval == "ci" else (means + se if interval == "se" else
+                                                  np.full_like(means, np.nan))
+    reference = base if base is not None else 0
+    effect_sizes = None
+    if effect:
+        z = stacked - stacked[:, reference:reference + 1, :]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            effect_sizes = (z.mean(axis=2) / z.std(axis=2, ddof=1)).T
+        effect_sizes[reference] = np.nan
+    marks = [[[] for _ in measures] for _ in systems]
+    labels = letters(m) if names == "letters" else list(systems)
+    tables, column = {}, pvalue_column(test, correction)
+    for k, measure in enumerate(measures):
+        result = compare_pairs(stacked[k], systems, [test], samples=samples,
+                               permutations=permutations, seed=seed, correction=correction,
+                               pairs=pairs, progress=progress)
+        table = result.table
+        tables[measure] = table
+        for a, b, p, diff in zip(table["system_a"], table["system_b"], table[column],
+                                 table["difference"]):
+            if not p < alpha or diff == 0:
+                continue
+            i, j = systems.index(a), systems.index(b)
+            if base is None:
+                winner, loser = (i, j) if diff > 0 else (j, i)
+                marks[winner][k].append(labels[loser])
+            else:  # a is the baseline, b the run
+                marks[j][k].append("+" if diff < 0 else "-")
+    for r in range(m):  # letters in run order, whatever the pairs' order
+        for k in range(len(measures)):
+            marks[r][k].sort(key=lambda x: (len(x), x))
+    parameters = {"test": test, "correction": correction if test != "tukey" else "none",
+                  "alpha": alpha, "baseline": baseline, "interval": interval,
+                  "level": level if interval == "ci" else None, "effect": EFFECT_LABEL
+                  if effect else None, "effect_reference": systems[reference] if effect
+                  else None, "seed": seed, "bootstrap_samples": samples,
+                  "permutations": permutations, "tukey_trials": samples,
+                  "n_topics": n, "n_runs": m, "collection": collection,
+                  "significant_if": "p < alpha", "pvalue_column": column}
+    return ComparisonTable(list(systems), labels, list(measures), means, se, low, high,
+                           effect_sizes, marks, tables, parameters)
+
+
+def pvalue_column(test: str, correction: str) -> str:
+    """The column of :func:`irgauge.stats.compare_pairs`'s table that decides the marks."""
+    if correction == "none" or test == "tukey":
+        return f"p_{test}"
+    return f"p_{test}_{correction}"
