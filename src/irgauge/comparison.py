@@ -113,6 +113,10 @@ class ComparisonTable:
     def __str__(self) -> str:
         return self.render("table")
 
+    def __repr__(self) -> str:
+        return f"<ComparisonTable: {len(self.runs)} runs x {len(self.measures)} measures>\n" + \
+            self.render("table")
+
     def _repr_html_(self) -> str:
         return self.render("html")
 

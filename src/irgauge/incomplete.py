@@ -198,6 +198,16 @@ class IncompleteResult:
     metadata: Dict[str, Any]
     reduction: Reduction
 
+    def __repr__(self) -> str:
+        from irgauge.report.summary import incomplete_summary
+
+        return incomplete_summary(self)
+
+    def _repr_html_(self) -> str:
+        from irgauge.report.summary import incomplete_summary_html
+
+        return incomplete_summary_html(self)
+
 
 def incomplete_study(qrels, runs, measures: Sequence[str] = ("AP", "Q-measure", "nDCG"),
                      rates=DEFAULT_RATES, seed: Optional[int] = None, samples: int = 1000,

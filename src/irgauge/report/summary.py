@@ -105,3 +105,26 @@ def meta_summary(result) -> str:
 
 def meta_summary_html(result) -> str:
     return _html_block(f"MetaResult: {result.method}", _meta_lines(result), result.table)
+
+
+def _incomplete_lines(result) -> Dict[str, str]:
+    meta = result.metadata
+    return {"shape": f"table of {result.table.shape[0]} rows x {result.table.shape[1]} "
+                     "columns",
+            "parameters": _short("; ".join(f"{k} {_short(v, 24)}" for k, v in meta.items()
+                                           if not isinstance(v, dict)), 120)}
+
+
+def incomplete_summary(result) -> str:
+    items = _incomplete_lines(result)
+    lines = [f"<IncompleteResult: {items['shape']}>", f"  parameters: {items['parameters']}"]
+    part, more = _head(result.table)
+    lines += ["  " + line for line in part.to_string(index=False, float_format="{:.4f}".format)
+              .splitlines()]
+    if more:
+        lines.append("  … " + ", ".join(more) + " (.table, .metadata, .reduction)")
+    return "\n".join(lines)
+
+
+def incomplete_summary_html(result) -> str:
+    return _html_block("IncompleteResult", _incomplete_lines(result), result.table)
