@@ -117,7 +117,7 @@ class Judgments:
 
     A document is relevant when its level >= ``rel_level``; relevant documents get
     ``gain(level)`` (default: the level itself), all others gain 0. A negative level
-    means judged nonrelevant (``negative="nonrelevant"``, the SPEC's reading) or, as
+    means judged nonrelevant (``negative="nonrelevant"``, Sakai's reading) or, as
     trec_eval reads it, in the pool but unjudged (``negative="unjudged"``): such a
     document is then neither in R nor in N and scores as unjudged (POOLED).
     """

@@ -1,4 +1,5 @@
-"""Incomplete judgments (seed 002, SPEC section 4): reduced qrels and the condensed-list study.
+"""Incomplete judgments (Sakai 2007, "Alternatives to bpref"): reduced qrels and the
+condensed-list study.
 
 **Reduced relevance data** (Buckley and Voorhees). For each topic, its R judged relevant
 documents (level >= ``rel_level``) and, separately, its N other judged documents are put in
@@ -14,7 +15,7 @@ contained in those at a larger one.
 on the original ranked lists and on condensed lists (unjudged documents removed; primed
 names AP', Q-measure', ...; the bpref family is defined on condensed lists only and appears
 once). Per measure, lists and rate it reports the mean score over systems and topics
-(absolute-value stability, seed 002 Fig. 1), Kendall's tau between the system ranking at
+(absolute-value stability, Fig. 1 of that paper), Kendall's tau between the system ranking at
 that rate and at 100% (Fig. 2), and discriminative power at ``alpha`` with the same B
 bootstrap samples for every measure (Fig. 3).
 """
@@ -107,7 +108,7 @@ class Reduction:
                 _label(j): {"R": int(kept_counts(self.R[t], j, MIN_RELEVANT)),
                             "N": int(kept_counts(self.N[t], j, MIN_NONRELEVANT))}
                 for j in self.rates}}
-        return {"method": "reduced relevance data (Buckley-Voorhees; SPEC 4)",
+        return {"method": "reduced relevance data (Buckley and Voorhees 2004, as in Sakai 2007)",
                 "source": self.qrels.source, "format": self.qrels.fmt, "seed": self.seed,
                 "rates": self.rates, "rel_level": self.rel_level,
                 "rule": "keep first min(R, max(1, trunc(R*j/100))) relevant and "
@@ -254,7 +255,8 @@ def incomplete_study(qrels, runs, measures: Sequence[str] = ("AP", "Q-measure", 
                          "significant": int(power.loc[label, "significant"]),
                          "pairs": int(power.loc[label, "pairs"]),
                          "discriminative_power": float(power.loc[label, "share"])})
-    metadata = {"method": "incomplete judgments (seed 002)", "qrels": reduction.qrels.source,
+    metadata = {"method": 'incomplete judgments (Sakai 2007, "Alternatives to bpref")',
+                "qrels": reduction.qrels.source,
                 "seed": reduction.seed, "rates": [100] + reduction.rates,
                 "rel_level": rel_level, "bootstrap_seed": boot_seed,
                 "bootstrap_samples": samples, "alpha": alpha,

@@ -10,7 +10,7 @@ def register(subparsers) -> None:
         "correlate", help="rank correlation (Kendall tau, tau_AP) between measures",
         description="Kendall's tau, tau_AP and tau_AP_b between the system rankings (by mean "
                     "score) of every pair of measures, with the significance threshold of tau "
-                    "for the number of systems (SPEC 7).",
+                    "for the number of systems (Yilmaz et al. 2008; Urbano and Marrero 2017).",
         formatter_class=HelpFormatter)
     common.add_input_options(p)
     p.add_argument("--variant", choices=("a", "b"), default="b", help="Kendall tau variant")

@@ -10,7 +10,8 @@ def register(subparsers) -> None:
         "discpower", help="discriminative power of measures (paired bootstrap, all pairs)",
         description="For every measure, run the paired bootstrap test on every system pair with "
                     "the same B bootstrap samples of topics; report the number and share of "
-                    "pairs with ASL < alpha and the required difference (SPEC 7).",
+                    "pairs with ASL < alpha and the required difference (Sakai 2006, "
+                    "\"Bootstrap-based comparisons of IR metrics\").",
         formatter_class=HelpFormatter)
     common.add_input_options(p)
     p.add_argument("-B", "--samples", type=int, default=1000, help="bootstrap samples")

@@ -1,5 +1,6 @@
 """``irgauge incomplete QRELS RUN... -m MEASURE...``: metrics under reduced relevance data,
-on original and condensed lists (seed 002: mean score, Kendall's tau, discriminative power)."""
+on original and condensed lists (Sakai 2007, "Alternatives to bpref": mean score, Kendall's
+tau, discriminative power)."""
 from __future__ import annotations
 
 import sys

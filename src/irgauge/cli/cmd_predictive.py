@@ -11,7 +11,8 @@ def register(subparsers) -> None:
         description="phi(A, B) = mean Kendall tau between the ranking by A on one random half "
                     "of the topics and by B on the other, for every ordered pair of measures. "
                     "Unless --top-k/--top-fraction is given, only the top 75% of systems by "
-                    "AP (or --by) are kept (SPEC 7).",
+                    "AP (or --by) are kept (Webber, Moffat, Zobel and Sakai 2008, "
+                    "\"Precision-at-ten considered redundant\").",
         formatter_class=HelpFormatter)
     common.add_input_options(p)
     p.add_argument("-P", "--halvings", type=int, default=2000, help="random halvings")

@@ -9,7 +9,8 @@ def register(subparsers) -> None:
     p = subparsers.add_parser(
         "stability", help="minority rate and proportion of ties (topic subsets)",
         description="Minority rate and proportion of ties of every measure over random topic "
-                    "subsets of size c, for fuzziness f = 0.01..0.10 (SPEC 7).",
+                    "subsets of size c, for fuzziness f = 0.01..0.10 (Buckley and Voorhees "
+                    "2000; Sakai 2004).",
         formatter_class=HelpFormatter)
     common.add_input_options(p)
     common.add_subset_options(p)

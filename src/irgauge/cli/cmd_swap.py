@@ -11,7 +11,7 @@ def register(subparsers) -> None:
         description="Swap rates per 0.01 difference bin (21 bins) over pairs of disjoint topic "
                     "subsets of size c; the required difference at the given confidence, the "
                     "largest mean, the relative difference and the share of comparisons "
-                    "reaching it (SPEC 7).",
+                    "reaching it (Voorhees and Buckley 2002; Sakai 2004).",
         formatter_class=HelpFormatter)
     common.add_input_options(p)
     common.add_subset_options(p)

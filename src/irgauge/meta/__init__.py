@@ -1,4 +1,5 @@
-"""Meta-evaluation: how sensitive, stable and predictive each measure is (SPEC section 7).
+"""Meta-evaluation: how sensitive, stable and predictive each measure is (the methods of
+Sakai 2004-2007 and Webber et al. 2008).
 
 Every method takes ``{measure: ScoreMatrix}``, a seed and its parameters, and returns a
 :class:`MetaResult` recording the seed, parameters, systems and topics used.

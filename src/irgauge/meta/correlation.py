@@ -1,4 +1,4 @@
-"""Rank correlation between system rankings (seed 002; Yilmaz et al. 2008; Urbano & Marrero 2017).
+"""Rank correlation between system rankings (Sakai 2007; Yilmaz et al. 2008; Urbano & Marrero 2017).
 
 For score vectors x (reference) and y (estimate) over n systems, with s(.) the sign and
 nn = n(n-1)/2 pairs:

@@ -1,4 +1,4 @@
-"""Discriminative power (Sakai's bootstrap sensitivity; seeds 000 and 002, SPEC section 7).
+"""Discriminative power (Sakai's bootstrap sensitivity; Sakai 2006, 2007).
 
 For every measure and every system pair (C = all pairs) run the paired bootstrap test with
 the *same* B bootstrap samples of topics (so measures are compared on equal terms):

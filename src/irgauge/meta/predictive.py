@@ -1,4 +1,5 @@
-"""Predictive power phi(A, B) (Webber, Moffat, Zobel & Sakai, seed 004).
+"""Predictive power phi(A, B) (Webber, Moffat, Zobel & Sakai 2008, "Precision-at-ten
+considered redundant").
 
 Repeat P times (default 2000): split the topics at random into two halves H1 and H2; rank
 the systems by the mean of measure A over H1 and by the mean of measure B over H2; take

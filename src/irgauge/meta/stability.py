@@ -1,4 +1,4 @@
-"""Minority rate and proportion of ties (Buckley & Voorhees; Sakai, seed 003 Fig. 1).
+"""Minority rate and proportion of ties (Buckley & Voorhees 2000; Fig. 1 of Sakai 2004).
 
 For each of T trials draw a topic subset of size c without replacement (one draw shared by
 all pairs and measures). For a pair (x, y) with subset means M(x), M(y) and fuzziness f:

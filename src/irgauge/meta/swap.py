@@ -1,4 +1,4 @@
-"""Swap rates by performance-difference bin (Voorhees & Buckley; Sakai, seed 003 Fig. 2).
+"""Swap rates by performance-difference bin (Voorhees & Buckley 2002; Fig. 2 of Sakai 2004).
 
 For each trial draw two disjoint topic subsets Q and Q' of size c (one shared draw for all
 pairs and measures); for each system pair (x, y):
@@ -12,7 +12,7 @@ pairs and measures); for each system pair (x, y):
 Required difference at confidence 95%: the lower edge of the smallest bin from which the swap
 rate stays <= 5% (over the non-empty bins). Also reported: the largest subset mean seen, the
 relative difference (required / largest mean) and the share of comparisons whose |d| reaches
-the required difference (Table 1 of seed 003).
+the required difference (Table 1 of Sakai 2004).
 
 Subset means for every system and trial are one product of the trials x topics mask with the
 scores; differences are formed for all pairs at once (chunked over pairs). Differences within

@@ -1,4 +1,5 @@
-"""Question-answering evaluation with answer equivalence classes (SPEC section 5, seed 003).
+"""Question-answering evaluation with answer equivalence classes (Sakai 2004, "A
+note on the reliability of Japanese question answering evaluation").
 
 ``qa_evaluate(gold, runs, measures)`` maps answers to classes and scores them with the
 core evaluator; see :mod:`irgauge.qa.evaluate` for the mapping, :mod:`irgauge.qa.gold`

@@ -1,6 +1,6 @@
 """QA evaluation by the core evaluator: answer classes become documents.
 
-Mapping (Sakai's answer equivalence classes, SPEC section 5):
+Mapping (Sakai's answer equivalence classes, Sakai 2004):
 
 * every equivalence class of a question is one judged "document" whose level is the
   class's level (the highest level of its strings), so R = number of classes at or above

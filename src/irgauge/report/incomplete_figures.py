@@ -1,4 +1,5 @@
-"""Figures of the incomplete-judgment study (seed 002 Figs. 1-3): one curve per measure
+"""Figures of the incomplete-judgment study (as Figs. 1-3 of Sakai 2007, "Alternatives to
+bpref"): one curve per measure
 against the reduction rate j (100 on the left); original lists dotted, condensed solid.
 
 Each function takes ``IncompleteResult.table`` and writes ``<stem>.png`` and ``<stem>.svg``

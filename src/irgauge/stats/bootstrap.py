@@ -1,4 +1,5 @@
-"""Paired bootstrap test (Sakai; SPEC section 6), vectorised over pairs and samples.
+"""Paired bootstrap test (Sakai 2006, "Bootstrap-based comparisons of IR metrics"),
+vectorised over pairs and samples.
 
 For per-topic differences ``z = x - y`` over n topics:
 

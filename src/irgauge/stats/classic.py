@@ -1,6 +1,7 @@
 """Sign test and paired t-test, for one pair or vectorised over many pairs.
 
-* Sign test (Sakai, seed 003): over the topics where x != y, the number of wins of x is
+* Sign test (as in Sakai 2004, "A note on the reliability of Japanese QA evaluation"):
+  over the topics where x != y, the number of wins of x is
   Binomial(m, 0.5) under H0; two-sided exact p-value (as scipy.stats.binomtest).
 * Paired t-test: t = mean(z) / (sd(z) / sqrt(n)), z = x - y, sd with n - 1; two-sided
   p = 2 * P(T_{n-1} >= |t|) (as scipy.stats.ttest_rel).
