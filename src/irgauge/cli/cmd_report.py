@@ -1,15 +1,25 @@
-"""``irgauge report OUTDIR``: one self-contained HTML page of every study in OUTDIR."""
+"""``irgauge report OUT [INPUT ...]``: one HTML page of evaluation results, comparison tables
+and studies, with a table of contents, relative links and a print layout."""
 from __future__ import annotations
 
 
 def register(subparsers) -> None:
     p = subparsers.add_parser(
-        "report", help="write OUTDIR/report.html from the studies written to OUTDIR",
-        description="Write one self-contained HTML file (figures embedded, no network "
-                    "access needed) with the collection summary, the evaluation table and "
-                    "every study's tables and figures found in OUTDIR.")
-    p.add_argument("outdir", metavar="OUTDIR", help="folder written by irgauge study/demo")
-    p.add_argument("-o", "--output", metavar="FILE", help="HTML file (default OUTDIR/report.html)")
+        "report", help="write OUT/report.html from evaluations, comparison tables and studies",
+        description="Write one HTML page (figures embedded, each downloadable as SVG/PDF; no "
+                    "network access needed) with a table of contents and: the collection "
+                    "summary and every study found in OUT, plus each INPUT given: evaluation "
+                    "outputs (irgauge eval --format tsv/json; with per-topic rows a paired "
+                    "t-test comparison table is added), comparison tables (irgauge compare "
+                    "--table json), other irgauge results (--format json/tsv) and study "
+                    "folders. Links and paths are relative to the page; it prints on A4 or "
+                    "letter without splitting tables or figures.")
+    p.add_argument("outdir", metavar="OUT",
+                   help="folder of the report (studies written there by irgauge study/demo "
+                        "are included; created when INPUTs are given)")
+    p.add_argument("inputs", nargs="*", metavar="INPUT",
+                   help="evaluation outputs, comparison tables, results or study folders")
+    p.add_argument("-o", "--output", metavar="FILE", help="HTML file (default OUT/report.html)")
     p.add_argument("--title", default=None, help="page title")
     p.set_defaults(func=run)
 
@@ -17,6 +27,6 @@ def register(subparsers) -> None:
 def run(args) -> int:
     from irgauge.report.html import write_report
 
-    path = write_report(args.outdir, args.output, args.title)
+    path = write_report(args.outdir, args.output, args.title, inputs=args.inputs)
     print(f"report: {path}")
     return 0

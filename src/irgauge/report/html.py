@@ -1,9 +1,16 @@
-"""One self-contained HTML report of an output folder written by the studies.
+"""One HTML report of everything a paper needs: the collection, evaluation results,
+comparison tables and the studies' tables and figures; it prints on A4 and letter.
 
-``write_report(OUT)`` reads ``OUT/collection/manifest.json`` (collection summary and
-evaluation table) and every ``OUT/<study>/manifest.json``, and writes ``OUT/report.html``:
-CSS inline, figures embedded as base64 PNG, tables from the studies' CSV files, no
-reference to anything outside the file (it opens offline).
+``write_report(OUT, inputs=...)`` reads ``OUT/collection/manifest.json`` (collection summary
+and evaluation table), every study folder ``OUT/<study>/manifest.json`` and the files or
+folders in ``inputs`` (evaluation TSV/JSON, comparison tables, other irgauge results, study
+folders), and writes ``OUT/report.html`` atomically:
+
+- a table of contents; CSS inline; figures embedded as PNG with links to their SVG and PDF;
+- every link and every path shown is relative to the report (no absolute path), so the
+  folder can be moved, zipped or published as it is;
+- print CSS: page margins that fit both A4 and US letter, and no table or figure split
+  across pages (``break-inside: avoid``).
 """
 from __future__ import annotations
 
@@ -11,8 +18,10 @@ import base64
 import html
 import json
 import math
+import os
+import re
 from pathlib import Path
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import pandas as pd
 
@@ -27,6 +36,8 @@ h1 { font-size: 1.7em; border-bottom: 3px solid #2c5d8f; padding-bottom: .3em; }
 h2 { font-size: 1.35em; color: #2c5d8f; margin-top: 2em; border-bottom: 1px solid #ccd; }
 h3 { font-size: 1.05em; margin-bottom: .3em; }
 table.data { border-collapse: collapse; margin: .4em 0 1.2em; font-size: .88em; }
+table.data caption { caption-side: bottom; text-align: left; font-size: .85em; color: #555;
+                     padding-top: .4em; max-width: 60em; }
 table.data th, table.data td { padding: .25em .7em; border-bottom: 1px solid #e3e3ea; }
 table.data th { background: #eef2f7; text-align: left; }
 table.data td { text-align: right; font-variant-numeric: tabular-nums; }
@@ -36,15 +47,58 @@ ul.summary li { margin: .25em 0; }
 figure { display: inline-block; margin: .5em 1em 1em 0; vertical-align: top; }
 figure img { max-width: 560px; border: 1px solid #ddd; }
 figcaption { font-size: .85em; color: #555; max-width: 560px; }
+figcaption .download a { margin-right: .6em; }
 details { margin: .5em 0; font-size: .88em; }
-pre { background: #f6f6f6; padding: .6em; overflow-x: auto; font-size: .85em; }
+pre { background: #f6f6f6; padding: .6em; overflow-x: auto; font-size: .85em;
+      white-space: pre-wrap; }
 .muted { color: #666; font-size: .88em; }
-nav a { margin-right: 1em; }
+nav.toc ol { margin: .3em 0 1em; }
+.block { margin-bottom: 1em; }
+/* Print: margins that fit A4 (210 x 297 mm) and US letter (216 x 279 mm) alike; nothing
+   that belongs together is split across pages. */
+@page { margin: 14mm 12mm; }
+@media print {
+  body { background: #fff; font-size: 9.5pt; }
+  main { max-width: none; padding: 0; }
+  h2 { break-before: auto; break-after: avoid; page-break-after: avoid; }
+  h3 { break-after: avoid; page-break-after: avoid; }
+  table, figure, pre, .block, .summary { break-inside: avoid; page-break-inside: avoid; }
+  figure { width: 48%; margin: 0 1% 4mm 0; }  /* two figures a row, as in a paper */
+  figure img { width: 100%; max-width: 100%; height: auto; border: 0; }
+  figcaption { max-width: none; }
+  table.data { font-size: 8pt; }
+  details { display: none; }
+  a { color: inherit; text-decoration: none; }
+}
 """
+
+# column names of result tables -> headers for people
+HEADERS = {
+    "effect_size": "Cohen's d_z (paired)", "effect_dz": "Cohen's d_z (paired)",
+    "system_a": "system A", "system_b": "system B", "mean_a": "mean A", "mean_b": "mean B",
+    "asl": "ASL", "p_t": "p (t-test)", "p_bootstrap": "p (bootstrap)",
+    "p_sign": "p (sign test)", "p_randomisation": "p (randomisation)",
+    "p_tukey": "p (Tukey HSD)",
+    "judged_share": "share judged", "all_judged": "all judged",
+    "required_difference": "required difference",
+}
 
 
 def _esc(value: Any) -> str:
     return html.escape(str(value))
+
+
+def header(column: Any) -> str:
+    """A result column's name as a header for people (snake_case spelt out)."""
+    name = str(column)
+    if name in HEADERS:
+        return HEADERS[name]
+    match = re.fullmatch(r"p_(\w+?)_(holm|bh)", name)
+    if match:
+        return f"p ({match.group(1)}, {'Holm' if match.group(2) == 'holm' else 'BH'})"
+    if re.fullmatch(r"[a-z]+(_[a-z]+)+", name):
+        return name.replace("_", " ")
+    return name
 
 
 def _read_json(path: Path) -> Dict[str, Any]:
@@ -52,7 +106,32 @@ def _read_json(path: Path) -> Dict[str, Any]:
         return json.load(handle)
 
 
-def _frame_html(frame: pd.DataFrame, digits: int = 4) -> str:
+class _Paths:
+    """Turns paths into links and text relative to the report's folder."""
+
+    def __init__(self, base: Path):
+        self.base = Path(base).resolve()
+
+    def link(self, path: Path) -> str:
+        return Path(os.path.relpath(Path(path).resolve(), self.base)).as_posix()
+
+    def text(self, value: Any) -> Any:
+        """``value`` (JSON-like) with every absolute path made relative to the report, or
+        reduced to its file name when it lies outside the report's folder tree."""
+        if isinstance(value, dict):
+            return {k: self.text(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [self.text(v) for v in value]
+        if isinstance(value, str) and os.path.isabs(value) and "\n" not in value:
+            path = Path(value)
+            try:
+                return path.resolve().relative_to(self.base).as_posix()
+            except ValueError:
+                return path.name
+        return value
+
+
+def _frame_html(frame: pd.DataFrame, digits: int = 4, people: bool = True) -> str:
     def fmt(v):
         if isinstance(v, float):
             return "–" if math.isnan(v) else f"{v:.{digits}f}"
@@ -62,18 +141,24 @@ def _frame_html(frame: pd.DataFrame, digits: int = 4) -> str:
     for col in formatted.columns:
         if pd.api.types.is_float_dtype(formatted[col]):
             formatted[col] = formatted[col].map(fmt)
+    if people:
+        formatted.columns = [header(c) for c in formatted.columns]
     return formatted.to_html(index=False, border=0, classes="data", escape=True,
                              na_rep="–")
 
 
-def _figure_html(path: Path, caption: str) -> str:
+def _figure_html(path: Path, caption: str, downloads: Sequence[Tuple[str, Path]],
+                 paths: _Paths) -> str:
     data = base64.b64encode(path.read_bytes()).decode("ascii")
+    links = " ".join(f'<a href="{_esc(paths.link(p))}" download>{_esc(ext.upper())}</a>'
+                     for ext, p in downloads)
+    down = f'<span class="download">Download: {links}</span>' if links else ""
     return (f'<figure><img alt="{_esc(caption)}" src="data:image/png;base64,{data}">'
-            f"<figcaption>{_esc(caption)}</figcaption></figure>")
+            f"<figcaption>{_esc(caption)} {down}</figcaption></figure>")
 
 
 def _kv_table(items: Dict[str, Any]) -> str:
-    rows = "".join(f"<tr><th>{_esc(k)}</th><td>{_esc(_short(v))}</td></tr>"
+    rows = "".join(f"<tr><th>{_esc(header(k))}</th><td>{_esc(_short(v))}</td></tr>"
                    for k, v in items.items())
     return f'<table class="data">{rows}</table>'
 
@@ -83,13 +168,12 @@ def _short(value: Any, limit: int = 300) -> str:
     return text if len(text) <= limit else text[:limit] + " …"
 
 
-def _collection_section(root: Path) -> str:
+def _collection_section(root: Path, paths: _Paths) -> Optional[str]:
     path = root / "collection" / "manifest.json"
     if not path.exists():
-        return ('<h2 id="collection">Collection</h2><p class="muted">No collection summary '
-                "in this folder (the studies ran on score matrices).</p>")
-    m = _read_json(path)
-    parts = ['<h2 id="collection">Collection</h2>']
+        return None
+    m = paths.text(_read_json(path))
+    parts = []
     overview = {"qrels": m["qrels"], "topics": m["n_topics"], "runs": m["n_runs"],
                 "judged documents per topic (min / median / max)":
                     "{min} / {median:g} / {max}".format(**m["judged_per_topic"]),
@@ -99,27 +183,27 @@ def _collection_section(root: Path) -> str:
     parts.append(_kv_table(overview))
     levels = pd.DataFrame({"level": list(m["judgments_by_level"]),
                            "judgments": list(m["judgments_by_level"].values())})
-    parts.append("<h3>Judgments by relevance level</h3>" + _frame_html(levels))
+    parts.append('<div class="block"><h3>Judgments by relevance level</h3>' +
+                 _frame_html(levels) + "</div>")
     depth = pd.DataFrame(m["judged_share_at_depth"])
     if len(depth):
         depth = depth[["k", "judged_share", "all_judged"]].astype({"all_judged": str})
-        parts.append("<h3>Share of retrieved documents judged, top k</h3>" +
-                     _frame_html(depth, 3))
+        parts.append('<div class="block"><h3>Share of retrieved documents judged, top k</h3>' +
+                     _frame_html(depth, 3) + "</div>")
     ev = m.get("evaluation")
     if ev:
         table = pd.read_csv(root / "collection" / ev["file"], dtype={"run": str})
-        parts.append("<h3>Evaluation (mean over topics)</h3>" + _frame_html(table))
+        parts.append('<div class="block"><h3>Evaluation (mean over topics)</h3>' +
+                     _frame_html(table, people=False) + "</div>")
         parts.append("<h3>Conventions</h3>" + _kv_table(ev["conventions"]))
     return "\n".join(parts)
 
 
-def _study_section(directory: Path, manifest: Dict[str, Any]) -> str:
-    name = manifest["study"]
-    parts = [f'<h2 id="{_esc(name)}">{_esc(manifest.get("title", name))}</h2>']
-    parts.append(f'<p class="muted">{manifest["n_systems"]} systems, {manifest["n_topics"]} '
-                 f'topics; seed {_esc(manifest["seeds"].get("seed"))}; irgauge '
-                 f'{_esc(manifest["versions"].get("irgauge"))}; {_esc(manifest["created"])}'
-                 "</p>")
+def _study_section(directory: Path, manifest: Dict[str, Any], paths: _Paths) -> str:
+    manifest = paths.text(manifest)
+    parts = [f'<p class="muted">{manifest["n_systems"]} systems, {manifest["n_topics"]} '
+             f'topics; seed {_esc(manifest["seeds"].get("seed"))}; irgauge '
+             f'{_esc(manifest["versions"].get("irgauge"))}; {_esc(manifest["created"])}</p>']
     if manifest.get("summary"):
         items = "".join(f"<li>{_esc(s)}</li>" for s in manifest["summary"])
         parts.append(f'<div class="summary"><ul class="summary">{items}</ul></div>')
@@ -127,10 +211,16 @@ def _study_section(directory: Path, manifest: Dict[str, Any]) -> str:
         parts.append(f'<p class="muted">Note: {_esc(note)}</p>')
     for entry in manifest.get("tables", []):
         frame = pd.read_csv(directory / entry["files"]["csv"])
-        parts.append(f"<h3>{_esc(entry['caption'])}</h3>" +
-                     _frame_html(frame, entry.get("digits", 4)))
-    figures = [_figure_html(directory / e["files"]["png"], e["caption"])
-               for e in manifest.get("figures", []) if "png" in e["files"]]
+        parts.append(f'<div class="block"><h3>{_esc(entry["caption"])}</h3>' +
+                     _frame_html(frame, entry.get("digits", 4)) + "</div>")
+    figures = []
+    for e in manifest.get("figures", []):
+        files = e["files"]
+        if "png" not in files:
+            continue
+        downloads = [(ext, directory / files[ext]) for ext in ("pdf", "svg", "png")
+                     if ext in files and (directory / files[ext]).exists()]
+        figures.append(_figure_html(directory / files["png"], e["caption"], downloads, paths))
     if figures:
         parts.append("<div>" + "".join(figures) + "</div>")
     details = {"parameters": manifest.get("parameters"), "seeds": manifest.get("seeds"),
@@ -152,31 +242,125 @@ def study_manifests(root: Path) -> List[tuple]:
     return sorted(found, key=lambda dm: (rank.get(dm[1]["study"], len(rank)), dm[1]["study"]))
 
 
-def render_report(root: Path, title: Optional[str] = None) -> str:
-    """The report of output folder ``root`` as one HTML string."""
+def _conventions(metadata: Dict[str, Any], paths: _Paths) -> str:
+    keep = {k: v for k, v in paths.text(metadata).items() if v not in ({}, [], None, "")}
+    return '<div class="block"><h3>Conventions and parameters</h3>' + _kv_table(keep) + "</div>"
+
+
+def _evaluation_section(item, paths: _Paths) -> str:
+    from irgauge.report.inputs import evaluation_matrices, evaluation_means
+
+    means = evaluation_means(item).reset_index()
+    parts = ['<div class="block"><h3>Mean over topics</h3>' +
+             _frame_html(means, people=False) + "</div>"]
+    matrices = evaluation_matrices(item)
+    if matrices is not None:
+        from irgauge.comparison import compare_table
+
+        collection = paths.text(item.metadata.get("qrels"))
+        table = compare_table(matrices, test="t", correction="holm", alpha=0.05,
+                              collection=Path(str(collection)).name if collection else None)
+        parts.append('<div class="block"><h3>Comparison (paired t-test, Holm)</h3>' +
+                     table.render("html") + "</div>")
+    parts.append(_conventions(item.metadata, paths))
+    return "\n".join(parts)
+
+
+def _comparison_section(item, paths: _Paths) -> str:
+    from irgauge.report.inputs import comparison_from_json
+
+    table = comparison_from_json(item)
+    return ('<div class="block">' + table.render("html") + "</div>" +
+            _conventions({k: v for k, v in item.metadata.items() if k != "caption"}, paths))
+
+
+def _result_section(item, paths: _Paths) -> str:
+    return ('<div class="block">' + _frame_html(item.frame) + "</div>" +
+            _conventions(item.metadata, paths))
+
+
+def _input_sections(inputs: Sequence[Any], paths: _Paths) -> Tuple[list, list]:
+    """(study folders, file sections) of the inputs given."""
+    from irgauge.errors import InputError
+    from irgauge.report.inputs import read_input
+
+    studies, sections = [], []
+    for given in inputs:
+        given = Path(given)
+        if given.is_dir():
+            manifest = given / "manifest.json"
+            if manifest.exists() and _read_json(manifest).get("kind") == "study":
+                studies.append((given, _read_json(manifest)))
+                continue
+            found = study_manifests(given)
+            if not found:
+                raise InputError(f"{given}: a folder without study results")
+            studies += found
+            continue
+        if not given.exists():
+            raise InputError(f"no such file or folder: {given}")
+        item = read_input(given)
+        render = {"evaluation": _evaluation_section, "comparison": _comparison_section,
+                  "result": _result_section}[item.kind]
+        title = {"evaluation": "Evaluation", "comparison": "Comparison table",
+                 "result": str(item.metadata.get("method", "Result")).replace("_", " ")
+                 .capitalize()}[item.kind]
+        sections.append((f"{title}: {given.name}", render(item, paths)))
+    return studies, sections
+
+
+def render_report(root: Path, title: Optional[str] = None, inputs: Sequence[Any] = (),
+                  base: Optional[Path] = None) -> str:
+    """The report of output folder ``root`` and ``inputs`` as one HTML string; links and
+    paths are relative to ``base`` (the report's folder, default ``root``)."""
     root = Path(root)
-    studies = study_manifests(root)
+    paths = _Paths(base if base is not None else root)
     title = title or "irgauge report"
-    nav = "".join(f'<a href="#{_esc(m["study"])}">{_esc(m["study"])}</a>' for _, m in studies)
+    sections: List[Tuple[str, str, str]] = []  # (anchor, heading, html)
+    collection = _collection_section(root, paths) if root.is_dir() else None
+    if collection:
+        sections.append(("collection", "Collection", collection))
+    studies = study_manifests(root) if root.is_dir() else []
+    more_studies, files = _input_sections(inputs, paths)
+    seen = {d.resolve() for d, _ in studies}
+    studies += [(d, m) for d, m in more_studies if d.resolve() not in seen]
+    for k, (heading, body) in enumerate(files, 1):
+        sections.append((f"input-{k}", heading, body))
+    used = {a for a, _, _ in sections}
+    for directory, manifest in studies:
+        anchor = re.sub(r"[^A-Za-z0-9_-]", "-", manifest["study"])
+        while anchor in used:
+            anchor += "-2"
+        used.add(anchor)
+        sections.append((anchor, manifest.get("title", manifest["study"]),
+                         _study_section(directory, manifest, paths)))
+    toc = "".join(f'<li><a href="#{_esc(a)}">{_esc(h)}</a></li>' for a, h, _ in sections)
     body = [f"<h1>{_esc(title)}</h1>",
-            f'<nav><a href="#collection">collection</a>{nav}</nav>',
-            f'<p class="muted">Output folder: {_esc(root.resolve())}</p>',
-            _collection_section(root)]
-    body += [_study_section(d, m) for d, m in studies]
-    if not studies:
-        body.append('<p class="muted">No study results found in this folder.</p>')
-    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            f'<nav class="toc"><strong>Contents</strong><ol>{toc}</ol></nav>']
+    body += [f'<section id="{_esc(a)}"><h2>{_esc(h)}</h2>{b}</section>'
+             for a, h, b in sections]
+    if not sections:
+        body.append('<p class="muted">No results found: give evaluation outputs, comparison '
+                    "tables or study folders.</p>")
+    page = ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             f"<title>{_esc(title)}</title><style>{CSS}</style></head>"
             f"<body><main>{''.join(body)}</main></body></html>\n")
+    # a last guard: text copied from inputs (summaries, notes) may still hold the folder
+    return page.replace(str(paths.base) + os.sep, "").replace(str(paths.base), ".")
 
 
-def write_report(root: Path, path: Optional[Path] = None, title: Optional[str] = None) -> Path:
-    """Write the report of ``root`` to ``path`` (default ``root/report.html``)."""
+def write_report(root: Path, path: Optional[Path] = None, title: Optional[str] = None,
+                 inputs: Sequence[Any] = ()) -> Path:
+    """Write the report of ``root`` (and ``inputs``) to ``path`` (default
+    ``root/report.html``), atomically."""
+    from irgauge._atomic import write_text
+    from irgauge.errors import InputError
+
     root = Path(root)
     if not root.is_dir():
-        from irgauge.errors import InputError
-
-        raise InputError(f"no such output folder: {root}")
+        if not inputs:
+            raise InputError(f"no such output folder: {root}")
+        root.mkdir(parents=True)
     path = Path(path) if path else root / REPORT_NAME
-    path.write_text(render_report(root, title), encoding="utf-8")
+    write_text(path, render_report(root, title, inputs, base=path.parent))
     return path

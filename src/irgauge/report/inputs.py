@@ -1,0 +1,131 @@
+"""Read the result files a report can hold: evaluation outputs (``irgauge eval`` TSV or
+JSON), comparison tables (``irgauge compare --table json``) and any other result written as
+JSON (``{"metadata", "results"}``) or TSV with ``# key: value`` metadata lines.
+
+Each reader returns a :class:`ReportInput`: its kind, a title, the metadata and the rows as a
+pandas DataFrame. A file that is none of these raises InputError naming it.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Dict
+
+import numpy as np
+import pandas as pd
+
+from irgauge.errors import InputError
+
+EVAL_COLUMNS = ("run", "measure", "topic", "value")
+
+
+@dataclass
+class ReportInput:
+    kind: str            # "evaluation", "comparison" or "result"
+    path: Path
+    metadata: Dict[str, Any]
+    frame: Any           # pandas DataFrame of the rows
+
+
+def read_input(path) -> ReportInput:
+    """The result file ``path`` (JSON or TSV), classified by its content."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        raise InputError(f"cannot read {path}: {err}") from None
+    if text.lstrip().startswith("{"):
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as err:
+            raise InputError(f"not valid JSON ({err.msg})", str(path), err.lineno) from None
+        if not isinstance(data, dict) or "results" not in data:
+            raise InputError("JSON without a 'results' list: not an irgauge output", str(path))
+        metadata, frame = data.get("metadata") or {}, pd.DataFrame(data["results"])
+    else:
+        metadata, frame = _read_tsv(text, path)
+    if metadata.get("method") == "comparison table":
+        return ReportInput("comparison", path, metadata, frame)
+    if set(EVAL_COLUMNS) <= set(frame.columns):
+        return ReportInput("evaluation", path, metadata, frame)
+    return ReportInput("result", path, metadata, frame)
+
+
+def _read_tsv(text: str, path: Path):
+    import io
+
+    lines = text.splitlines()
+    metadata, first = {}, 0
+    for first, line in enumerate(lines):
+        if not line.startswith("#"):
+            break
+        key, _, value = line[1:].strip().partition(":")
+        try:
+            metadata[key.strip()] = json.loads(value.strip())
+        except json.JSONDecodeError:
+            metadata[key.strip()] = value.strip()
+    else:
+        first = len(lines)
+    body = "\n".join(lines[first:])
+    if not body.strip():
+        raise InputError("no rows after the metadata lines", str(path), first + 1)
+    try:
+        frame = pd.read_csv(io.StringIO(body), sep="\t", dtype={"run": str, "topic": str})
+    except (pd.errors.ParserError, ValueError) as err:
+        raise InputError(f"not a tab-separated table ({err})", str(path), first + 1) from None
+    if frame.shape[1] < 2:
+        raise InputError("not an irgauge result: expected tab-separated columns", str(path),
+                         first + 1)
+    return metadata, frame
+
+
+def evaluation_means(item: ReportInput):
+    """Runs x measures table of the means (topic ``all``), runs and measures in file order."""
+    frame = item.frame
+    means = frame[frame["topic"].astype(str) == "all"]
+    if means.empty:  # per-topic rows only: average them
+        means = frame.groupby(["run", "measure"], sort=False, as_index=False)["value"].mean()
+    wide = means.pivot(index="run", columns="measure", values="value")
+    runs = list(dict.fromkeys(means["run"]))
+    measures = list(dict.fromkeys(means["measure"]))
+    return wide.loc[runs, measures]
+
+
+def evaluation_matrices(item: ReportInput):
+    """Score matrices of an evaluation with per-topic rows (None without them)."""
+    from irgauge.scores import align, from_frame
+
+    per_topic = item.frame[item.frame["topic"].astype(str) != "all"]
+    if per_topic.empty or per_topic["run"].nunique() < 2:
+        return None
+    return align(from_frame(per_topic[list(EVAL_COLUMNS)], source=str(item.path)))
+
+
+def comparison_from_json(item: ReportInput):
+    """Rebuild a :class:`irgauge.comparison.ComparisonTable` from its JSON/CSV rows."""
+    from irgauge.comparison import ComparisonTable
+
+    meta, frame = item.metadata, item.frame
+    runs, measures = list(meta["runs"]), list(meta["measures"])
+    shape = (len(runs), len(measures))
+
+    def grid(column):
+        out = np.full(shape, np.nan)
+        if column in frame:
+            for run, measure, value in zip(frame["run"], frame["measure"], frame[column]):
+                out[runs.index(str(run)), measures.index(measure)] = \
+                    np.nan if value is None else float(value)
+        return out
+
+    marks = [[[] for _ in measures] for _ in runs]
+    sep = "," if max(map(len, meta["labels"])) > 1 else None
+    for run, measure, text in zip(frame["run"], frame["measure"], frame["marks"]):
+        text = "" if not isinstance(text, str) else text
+        marks[runs.index(str(run))][measures.index(measure)] = \
+            (text.split(sep) if sep else list(text)) if text else []
+    effect = grid("effect_dz") if "effect_dz" in frame else None
+    return ComparisonTable(runs, list(meta["labels"]), measures, grid("mean"), grid("se"),
+                           grid("low"), grid("high"), effect, marks, {},
+                           {k: v for k, v in meta.items()
+                            if k not in ("runs", "labels", "measures", "caption", "method")})

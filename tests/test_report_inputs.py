@@ -1,0 +1,50 @@
+"""``irgauge report OUT INPUT...``: evaluation outputs, comparison tables and other results,
+with relative paths only and one-line errors for files that are none of these."""
+import re
+from pathlib import Path
+
+from irgauge import evaluate
+from irgauge.cli import main
+from irgauge.report.inputs import comparison_from_json, read_input
+
+SAMPLE = Path(__file__).resolve().parents[1] / "src" / "irgauge" / "data" / "sample"
+RUNS = [str(p) for p in sorted((SAMPLE / "runs").glob("*.run"))[:4]]
+QRELS = str(SAMPLE / "qrels.txt")
+
+
+def test_comparison_json_round_trips(tmp_path):
+    table = evaluate(QRELS, RUNS, ["AP", "P@10"]).compare(interval="ci", effect=True,
+                                                          baseline=Path(RUNS[1]).stem)
+    path = tmp_path / "c.json"
+    path.write_text(table.render("json"), encoding="utf-8")
+    again = comparison_from_json(read_input(path))
+    for fmt in ("html", "latex", "markdown"):
+        assert again.render(fmt) == table.render(fmt)
+
+
+def test_report_of_evaluations_and_results(tmp_path, capsys):
+    ev_json, ev_tsv, dp = tmp_path / "e.json", tmp_path / "e.tsv", tmp_path / "dp.tsv"
+    assert main(["eval", QRELS, *RUNS, "-m", "AP", "-m", "P@10", "-q", "--format", "json",
+                 "-o", str(ev_json)]) == 0
+    assert main(["eval", QRELS, *RUNS, "-m", "AP", "--format", "tsv", "-o", str(ev_tsv)]) == 0
+    assert main(["discpower", "--qrels", QRELS, "--run", *RUNS, "-m", "AP", "-B", "50",
+                 "--seed", "2", "--format", "tsv", "-o", str(dp)]) == 0
+    out = tmp_path / "report"
+    assert main(["report", str(out), str(ev_json), str(ev_tsv), str(dp)]) == 0
+    html = (out / "report.html").read_text(encoding="utf-8")
+    assert html.count('<li><a href="#input-') == 3
+    assert "paired Student&#x27;s t-test" in html  # comparison of the per-topic evaluation
+    assert "Discriminative power: dp.tsv" in html and "required difference" in html
+    assert "qrels.txt" in html and str(SAMPLE) not in html and str(tmp_path) not in html
+    assert not re.search(r"<th>[a-z]+_[a-z_]+</th>", html)  # headers for people
+
+
+def test_report_bad_inputs_exit_2(tmp_path, capsys):
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json", encoding="utf-8")
+    assert main(["report", str(tmp_path / "r"), str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert "bad.json" in err and "JSON" in err and len(err.strip().splitlines()) == 1
+    assert main(["report", str(tmp_path / "r"), str(tmp_path / "missing.tsv")]) == 2
+    assert "missing.tsv" in capsys.readouterr().err
+    assert main(["report", str(tmp_path / "nothing")]) == 2
