@@ -42,7 +42,7 @@ def add_output_options(p: argparse.ArgumentParser, seed: bool = True) -> None:
     p.add_argument("--format", choices=("table", "tsv", "json"), default="table",
                    help="output format")
     p.add_argument("-o", "--output", metavar="FILE", help="write the output here, not stdout")
-    p.add_argument("--figures", metavar="DIR", help="save the figure(s) here as PNG and SVG")
+    p.add_argument("--figures", metavar="DIR", help="save the figure(s) here as PDF, SVG and PNG")
 
 
 def _measures(args) -> list:
@@ -134,3 +134,21 @@ def progress_bar(label: str):
         sys.stderr.flush()
 
     return update
+
+
+def figure_title(args, result) -> str:
+    """Figure title: the collection (qrels or score file names, never a full path) and the
+    seed and sample sizes of ``result`` (a MetaResult)."""
+    from pathlib import Path
+
+    from irgauge.report.style import describe
+
+    if getattr(args, "qrels", None):
+        source = Path(args.qrels).name
+    else:
+        source = ", ".join(Path(s.split("=", 1)[-1]).name for s in args.scores or [])
+    p = result.parameters
+    return describe(source, seed=p.get("seed"), B=p.get("bootstrap_samples"),
+                    trials=p.get("trials"), c=p.get("subset_size"),
+                    halvings=p.get("halvings"),
+                    topics=len(result.topics), systems=len(result.systems))

@@ -30,5 +30,6 @@ def run(args) -> int:
     if args.figures:
         from irgauge.report.figures import tau_heatmap
 
-        tau_heatmap(result.details["matrix"], args.figures)
+        tau_heatmap(result.details["matrix"], args.figures,
+                    title=common.figure_title(args, result))
     return 0

@@ -34,5 +34,6 @@ def run(args) -> int:
     if args.figures:
         from irgauge.report.figures import asl_curves
 
-        asl_curves(result.details["pairs"], args.figures)
+        asl_curves(result.details["pairs"], args.figures, title=common.figure_title(args, result),
+                   samples=result.parameters.get("bootstrap_samples"))
     return 0

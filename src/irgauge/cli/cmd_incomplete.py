@@ -68,10 +68,20 @@ def run(args) -> int:
         out.mkdir(parents=True, exist_ok=True)
         for fmt, name in (("tsv", "incomplete.tsv"), ("json", "incomplete.json")):
             (out / name).write_text(render(result.table, fmt, result.metadata), encoding="utf-8")
-        incomplete_figures(result.table, out)
+        incomplete_figures(result.table, out, title=_title(args, result))
         write_reduced(result.reduction, out / "qrels")
     if args.output:
         Path(args.output).write_text(text, encoding="utf-8")
     else:
         sys.stdout.write(text)
     return 0
+
+
+def _title(args, result) -> str:
+    """Figure title: the qrels file's name, the reduction seed and the bootstrap samples."""
+    from pathlib import Path
+
+    from irgauge.report.style import describe
+
+    return describe(Path(args.qrels).name, seed=result.metadata.get("seed"), B=args.samples,
+                    runs=len(args.runs))

@@ -47,5 +47,6 @@ def run(args) -> int:
     if args.figures and sizes:
         from irgauge.report.figures import phi_curves
 
-        phi_curves(result.details["curve"], args.figures)
+        phi_curves(result.details["curve"], args.figures, title=common.figure_title(args, result),
+                   halvings=result.parameters.get("halvings"))
     return 0

@@ -34,5 +34,6 @@ def run(args) -> int:
     if args.figures:
         from irgauge.report.figures import stability_curves
 
-        stability_curves(result.table, args.figures)
+        stability_curves(result.table, args.figures, title=common.figure_title(args, result),
+                         comparisons=result.parameters["trials"] * result.parameters["pairs"])
     return 0

@@ -38,5 +38,6 @@ def run(args) -> int:
     if args.figures:
         from irgauge.report.figures import swap_curves
 
-        swap_curves(result.table, args.figures, max_rate=1 - args.confidence)
+        swap_curves(result.table, args.figures, max_rate=1 - args.confidence,
+                    title=common.figure_title(args, result))
     return 0

@@ -1,11 +1,21 @@
-"""Figures of the meta-evaluation results (matplotlib, Agg backend, loaded on first use).
+"""Figures of the meta-evaluation results, in the one style of :mod:`irgauge.report.style`
+(Okabe-Ito colours with markers, legends outside the axes, PDF + SVG + PNG).
 
-Each function takes a result's table, draws one figure and saves ``<stem>.png`` and
-``<stem>.svg`` in ``directory``; it returns the paths written.
+Each function takes a result's table, draws one figure and saves ``<stem>.pdf``, ``.svg``
+and ``.png`` in ``directory``; it returns the paths written. ``title`` names the collection
+and the parameters (see :func:`irgauge.report.style.describe`). Where the numbers come from
+sampling, the figure shows their uncertainty when the sample sizes are given:
+
+* ASL (bootstrap with B samples): ASL +/- 1.96 sqrt(ASL (1 - ASL) / B);
+* swap rates: Wilson 95% interval of swaps / comparisons per bin; empty bins are dropped;
+* minority rate and proportion of ties: Wilson 95% intervals over trials x pairs;
+* predictive power phi (mean tau over halvings): mean +/- t_{0.975, h-1} sd / sqrt(h).
 """
 from __future__ import annotations
 
-from typing import List
+from typing import List, Optional
+
+import numpy as np
 
 from irgauge.report import style
 
@@ -18,69 +28,110 @@ def _save(fig, directory, stem: str) -> List[str]:
     return style.save(fig, directory, stem)
 
 
-def asl_curves(pairs, directory, stem: str = "asl_curves") -> List[str]:
-    """ASL against system pairs sorted by ASL, one curve per measure (discriminative power)."""
-    plt = _pyplot()
-    fig, ax = plt.subplots(figsize=(6, 4))
-    for measure, part in pairs.groupby("measure", sort=False):
-        ax.plot(range(1, len(part) + 1), part["asl"].sort_values().to_numpy(), label=measure)
-    ax.axhline(0.05, color="grey", lw=0.8, ls="--")
-    ax.set_xlabel("system pairs sorted by ASL")
+def asl_curves(pairs, directory, stem: str = "asl_curves", title: Optional[str] = None,
+               samples: Optional[int] = None, alpha: float = 0.05) -> List[str]:
+    """ASL against system pairs sorted by ASL, one curve per measure (discriminative power);
+    with ``samples`` (B), a band of +/- 1.96 binomial standard errors of each ASL."""
+    fig, ax = style.new_figure(title=title)
+    for index, (measure, part) in enumerate(pairs.groupby("measure", sort=False)):
+        asl = np.sort(part["asl"].to_numpy(dtype=float))
+        x = np.arange(1, len(asl) + 1)
+        if samples:
+            half = 1.96 * np.sqrt(asl * (1 - asl) / samples)
+            style.band(ax, x, asl, np.clip(asl - half, 0, 1), np.clip(asl + half, 0, 1),
+                       index, str(measure))
+        else:
+            style.line(ax, x, asl, index, str(measure))
+    ax.axhline(alpha, color="grey", lw=0.8, ls="--", label=f"α = {alpha:g}")
+    ax.set_xlabel("system pairs, sorted by ASL")
     ax.set_ylabel("achieved significance level (ASL)")
-    ax.legend()
+    style.legend_outside(ax, "measure" + (f"\n(band: ±1.96 SE, B = {samples})"
+                                          if samples else ""))
     return _save(fig, directory, stem)
 
 
-def swap_curves(table, directory, max_rate: float = 0.05, stem: str = "swap_rates") -> List[str]:
-    """Swap rate against performance-difference bin, one curve per measure, 5% line."""
-    plt = _pyplot()
-    fig, ax = plt.subplots(figsize=(6, 4))
-    for measure, part in table.groupby("measure", sort=False):
-        ax.plot(part["difference"], part["swap_rate"], marker="o", ms=3, label=measure)
-    ax.axhline(max_rate, color="grey", lw=0.8, ls="--", label=f"{max_rate:.0%}")
-    ax.set_xlabel("performance difference (bin lower edge)")
-    ax.set_ylabel("swap rate")
-    ax.legend()
+def swap_curves(table, directory, max_rate: float = 0.05, stem: str = "swap_rates",
+                title: Optional[str] = None) -> List[str]:
+    """Swap rate against performance-difference bin, one curve per measure, with the Wilson
+    95% interval of each bin (swaps out of comparisons); bins without comparisons are
+    dropped, not drawn as zeros."""
+    fig, ax = style.new_figure(title=title)
+    for index, (measure, part) in enumerate(table.groupby("measure", sort=False)):
+        part = part[part["comparisons"] > 0] if "comparisons" in part else part
+        x = part["difference"].to_numpy(dtype=float)
+        rate = part["swap_rate"].to_numpy(dtype=float)
+        if "swaps" in part:
+            low, high = style.wilson(part["swaps"], part["comparisons"])
+            style.band(ax, x, rate, low, high, index, str(measure))
+        else:
+            style.line(ax, x, rate, index, str(measure))
+    ax.axhline(max_rate, color="grey", lw=0.8, ls="--", label=f"{max_rate:.0%} swap rate")
+    ax.set_xlabel("difference in mean score between the systems (bin lower edge)")
+    ax.set_ylabel("swap rate (share of subset pairs that swap)")
+    style.legend_outside(ax, "measure\n(band: Wilson 95%)" if "swaps" in table else "measure")
     return _save(fig, directory, stem)
 
 
-def stability_curves(table, directory, stem: str = "minority_ties") -> List[str]:
-    """Minority rate against proportion of ties (one point per fuzziness), one curve per
-    measure."""
-    plt = _pyplot()
-    fig, ax = plt.subplots(figsize=(6, 4))
-    for measure, part in table.groupby("measure", sort=False):
-        ax.plot(part["proportion_ties"], part["minority_rate"], marker="o", ms=3, label=measure)
-    ax.set_xlabel("proportion of ties")
-    ax.set_ylabel("minority rate")
-    ax.legend()
+def stability_curves(table, directory, stem: str = "minority_ties",
+                     title: Optional[str] = None, comparisons: Optional[int] = None
+                     ) -> List[str]:
+    """Minority rate against proportion of ties (one point per fuzziness value), one curve
+    per measure; with ``comparisons`` (trials x pairs), Wilson 95% error bars both ways."""
+    fig, ax = style.new_figure(title=title)
+    for index, (measure, part) in enumerate(table.groupby("measure", sort=False)):
+        part = part.sort_values("proportion_ties")
+        x = part["proportion_ties"].to_numpy(dtype=float)
+        y = part["minority_rate"].to_numpy(dtype=float)
+        if comparisons:
+            ylow, yhigh = style.wilson(y * comparisons, comparisons)
+            xlow, xhigh = style.wilson(x * comparisons, comparisons)
+            ax.errorbar(x, y, yerr=[y - ylow, yhigh - y], xerr=[x - xlow, xhigh - x],
+                        capsize=2, label=str(measure), **style.series_style(index))
+        else:
+            style.line(ax, x, y, index, str(measure))
+    ax.set_xlabel("proportion of ties (share of subset pairs within the fuzziness)")
+    ax.set_ylabel("minority rate (share of subset pairs in the minority)")
+    style.legend_outside(ax, "measure" + ("\n(bars: Wilson 95%)" if comparisons else ""))
     return _save(fig, directory, stem)
 
 
-def tau_heatmap(square, directory, stem: str = "kendall_tau") -> List[str]:
-    """Heat map of a measures x measures Kendall tau table (pandas DataFrame)."""
-    plt = _pyplot()
+def tau_heatmap(square, directory, stem: str = "kendall_tau", title: Optional[str] = None,
+                label: str = "Kendall's tau", xlabel: str = "measure",
+                ylabel: str = "measure") -> List[str]:
+    """Heat map of a measures x measures Kendall tau table (pandas DataFrame), its colour
+    scale spanning the data (a diagonal of ones, each measure with itself, is left blank and
+    out of the scale), each value written in its cell."""
     n = len(square)
-    fig, ax = plt.subplots(figsize=(1.2 + 0.6 * n, 1 + 0.6 * n))
-    image = ax.imshow(square.to_numpy(dtype=float), vmin=-1, vmax=1, cmap="RdBu_r")
-    ax.set_xticks(range(n))
-    ax.set_xticklabels(square.columns, rotation=45, ha="right")
-    ax.set_yticks(range(n))
-    ax.set_yticklabels(square.index)
-    for r in range(n):
-        for c in range(n):
-            ax.text(c, r, f"{square.iat[r, c]:.2f}", ha="center", va="center", fontsize=8)
-    fig.colorbar(image, ax=ax, label="Kendall's tau")
+    fig, ax = style.new_figure(1.6 + 0.62 * n, 1.2 + 0.55 * n, title=title)
+    values = square.to_numpy(dtype=float)
+    # a diagonal of ones (each measure with itself) says nothing; phi's diagonal does
+    trivial = list(square.index) == list(square.columns) and np.allclose(np.diag(values), 1)
+    style.heatmap(ax, values, [str(i) for i in square.index],
+                  [str(c) for c in square.columns], label, diagonal=not trivial)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
     return _save(fig, directory, stem)
 
 
-def phi_curves(curve, directory, stem: str = "phi_vs_k") -> List[str]:
-    """Predictive power phi against topic subset size k, one curve per (A, B) pair."""
-    plt = _pyplot()
-    fig, ax = plt.subplots(figsize=(6, 4))
-    for (a, b), part in curve.groupby(["measure_a", "measure_b"], sort=False):
-        ax.plot(part["k"], part["phi"], marker="o", ms=3, label=f"{a} -> {b}")
+def phi_curves(curve, directory, stem: str = "phi_vs_k", title: Optional[str] = None,
+               halvings: Optional[int] = None) -> List[str]:
+    """Predictive power phi against topic subset size k, one curve per (A, B) pair; with
+    ``halvings`` (h), the 95% interval of the mean tau, mean +/- t sd / sqrt(h)."""
+    from scipy import stats as st
+
+    fig, ax = style.new_figure(title=title)
+    for index, ((a, b), part) in enumerate(curve.groupby(["measure_a", "measure_b"],
+                                                         sort=False)):
+        k = part["k"].to_numpy(dtype=float)
+        phi = part["phi"].to_numpy(dtype=float)
+        label = f"{a} predicts {b}"
+        if halvings and halvings > 1 and "sd" in part:
+            half = st.t.ppf(0.975, halvings - 1) * part["sd"].to_numpy(dtype=float) / \
+                np.sqrt(halvings)
+            style.band(ax, k, phi, phi - half, phi + half, index, label)
+        else:
+            style.line(ax, k, phi, index, label)
     ax.set_xlabel("topics per subset (k)")
-    ax.set_ylabel("predictive power phi")
-    ax.legend(fontsize=7)
+    ax.set_ylabel("predictive power φ (mean Kendall's tau)")
+    style.legend_outside(ax, "(band: 95% CI of the mean)" if halvings else None)
     return _save(fig, directory, stem)

@@ -100,12 +100,18 @@ def band(ax, x, mean, low, high, index: int, label: str, bars: bool = False) -> 
 
 
 def heatmap(ax, values, row_labels: Sequence[str], col_labels: Sequence[str],
-            colorbar_label: str, digits: int = 2, cmap: str = "viridis"):
+            colorbar_label: str, digits: int = 2, cmap: str = "viridis",
+            diagonal: bool = True):
     """Heat map whose colour scale spans the data (not a fixed -1..1), with each value
-    written in its cell in a colour that stays legible."""
+    written in its cell in a colour that stays legible. ``diagonal=False`` leaves a square
+    table's diagonal (e.g. a measure's tau with itself, always 1) out of the colour scale
+    and blank, so that it does not flatten the range that matters."""
     import numpy as np
 
     data = np.asarray(values, dtype=float)
+    if not diagonal and data.shape[0] == data.shape[1]:
+        data = data.copy()
+        np.fill_diagonal(data, np.nan)
     finite = data[np.isfinite(data)]
     low, high = (float(finite.min()), float(finite.max())) if finite.size else (0.0, 1.0)
     if high - low < 1e-12:
@@ -145,3 +151,42 @@ def save(fig, directory, stem: str, formats: Sequence[str] = FORMATS) -> List[st
     finally:
         pyplot().close(fig)
     return paths
+
+
+def describe(collection: Optional[str] = None, **parameters) -> str:
+    """A figure title naming the collection and the parameters, e.g.
+    ``"robust04.qrels: B = 1000, seed 3"`` (parameters that are None are left out)."""
+    shown = ", ".join(f"{k} {v}" if k == "seed" else f"{k} = {v}"
+                      for k, v in parameters.items() if v is not None)
+    if collection and shown:
+        return f"{collection}: {shown}"
+    return collection or shown
+
+
+def wilson(successes, n, level: float = 0.95):
+    """Wilson score interval (low, high) of proportions ``successes / n`` (arrays); nan
+    where n = 0. Better behaved than the normal interval near 0 and 1."""
+    import numpy as np
+    from scipy import stats as st
+
+    k = np.asarray(successes, dtype=float)
+    n = np.asarray(n, dtype=float)
+    z = st.norm.ppf((1 + level) / 2)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p = k / n
+        centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+        half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return centre - half, centre + half
+
+
+def line(ax, x, y, index: int, label: str, **options) -> None:
+    """One series in the style of ``index``; points with a missing (nan) y are left out
+    and the line joins the remaining points, so empty bins leave neither gaps with
+    isolated dots nor fake zeros."""
+    import numpy as np
+
+    x = np.asarray(x, dtype=float)
+    y = np.asarray(y, dtype=float)
+    keep = np.isfinite(y)
+    style = {**series_style(index), **options}
+    ax.plot(x[keep], y[keep], label=label, **style)
