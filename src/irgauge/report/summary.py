@@ -81,26 +81,36 @@ def eval_summary_html(result) -> str:
     return _html_block("EvalResult", items, frame)
 
 
+def _parameters(parameters: Dict[str, Any]) -> str:
+    return _short("; ".join(f"{k} {_short(v, 24)}" for k, v in parameters.items()
+                            if not isinstance(v, dict)), 120)
+
+
+def _table_summary(title: str, items: Dict[str, str], table, hint: str) -> str:
+    """``<title: shape>``, the other items, then the head of ``table``."""
+    lines: List[str] = [f"<{title}: {items['shape']}>"]
+    lines += [f"  {k}: {v}" for k, v in items.items() if k != "shape"]
+    part, more = _head(table)
+    lines += ["  " + line for line in part.to_string(index=False, float_format="{:.4f}".format)
+              .splitlines()]
+    if more:
+        lines.append("  … " + ", ".join(more) + f" ({hint})")
+    return "\n".join(lines)
+
+
 def _meta_lines(result) -> Dict[str, str]:
     table = result.table
-    keep = {k: v for k, v in result.parameters.items() if not isinstance(v, (dict,))}
     return {
         "shape": f"table of {table.shape[0]} rows x {table.shape[1]} columns; "
                  f"{len(result.systems)} systems, {len(result.topics)} topics",
-        "parameters": _short("; ".join(f"{k} {_short(v, 24)}" for k, v in keep.items()), 120),
+        "parameters": _parameters(result.parameters),
         **({"details": _names(list(result.details))} if result.details else {}),
     }
 
 
 def meta_summary(result) -> str:
-    lines: List[str] = [f"<MetaResult {result.method}: {_meta_lines(result)['shape']}>"]
-    lines += [f"  {k}: {v}" for k, v in _meta_lines(result).items() if k != "shape"]
-    part, more = _head(result.table)
-    lines += ["  " + line for line in part.to_string(index=False, float_format="{:.4f}".format)
-              .splitlines()]
-    if more:
-        lines.append("  … " + ", ".join(more) + " (.table, .details, .parameters)")
-    return "\n".join(lines)
+    return _table_summary(f"MetaResult {result.method}", _meta_lines(result), result.table,
+                          ".table, .details, .parameters")
 
 
 def meta_summary_html(result) -> str:
@@ -108,22 +118,14 @@ def meta_summary_html(result) -> str:
 
 
 def _incomplete_lines(result) -> Dict[str, str]:
-    meta = result.metadata
     return {"shape": f"table of {result.table.shape[0]} rows x {result.table.shape[1]} "
                      "columns",
-            "parameters": _short("; ".join(f"{k} {_short(v, 24)}" for k, v in meta.items()
-                                           if not isinstance(v, dict)), 120)}
+            "parameters": _parameters(result.metadata)}
 
 
 def incomplete_summary(result) -> str:
-    items = _incomplete_lines(result)
-    lines = [f"<IncompleteResult: {items['shape']}>", f"  parameters: {items['parameters']}"]
-    part, more = _head(result.table)
-    lines += ["  " + line for line in part.to_string(index=False, float_format="{:.4f}".format)
-              .splitlines()]
-    if more:
-        lines.append("  … " + ", ".join(more) + " (.table, .metadata, .reduction)")
-    return "\n".join(lines)
+    return _table_summary("IncompleteResult", _incomplete_lines(result), result.table,
+                          ".table, .metadata, .reduction")
 
 
 def incomplete_summary_html(result) -> str:
