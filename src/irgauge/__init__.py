@@ -44,6 +44,7 @@ _LAZY = {
     "sample_paths": "irgauge.simulate",
     "run_study": "irgauge.studies",
     "write_report": "irgauge.report.html",
+    "compare_table": "irgauge.comparison",
     "qa_evaluate": "irgauge.qa",
     "read_gold": "irgauge.qa",
     "read_answers": "irgauge.qa",

@@ -151,6 +151,8 @@ def compare_table(matrices: Mapping[str, Any], baseline: Optional[str] = None,
     if correction not in CORRECTIONS:
         raise InputError(f"unknown correction {correction!r}; choose from "
                          f"{', '.join(CORRECTIONS)}")
+    if names not in ("letters", "runs"):
+        raise InputError(f"names must be 'letters' or 'runs', got {names!r}")
     if interval not in INTERVALS:
         raise InputError(f"unknown interval {interval!r}; choose from {', '.join(INTERVALS)}")
     if not 0 < alpha < 1 or not 0 < level < 1:

@@ -136,19 +136,23 @@ def progress_bar(label: str):
     return update
 
 
-def figure_title(args, result) -> str:
-    """Figure title: the collection (qrels or score file names, never a full path) and the
-    seed and sample sizes of ``result`` (a MetaResult)."""
+def source_name(args) -> str:
+    """How captions and titles name the input: the qrels file's name, or the score files'
+    names (never a full path)."""
     from pathlib import Path
 
+    if getattr(args, "qrels", None):
+        return Path(args.qrels).name
+    return ", ".join(Path(s.split("=", 1)[-1]).name for s in args.scores or [])
+
+
+def figure_title(args, result) -> str:
+    """Figure title: the collection (:func:`source_name`) and the seed and sample sizes of
+    ``result`` (a MetaResult)."""
     from irgauge.report.style import describe
 
-    if getattr(args, "qrels", None):
-        source = Path(args.qrels).name
-    else:
-        source = ", ".join(Path(s.split("=", 1)[-1]).name for s in args.scores or [])
     p = result.parameters
-    return describe(source, seed=p.get("seed"), B=p.get("bootstrap_samples"),
+    return describe(source_name(args), seed=p.get("seed"), B=p.get("bootstrap_samples"),
                     trials=p.get("trials"), c=p.get("subset_size"),
                     halvings=p.get("halvings"),
                     topics=len(result.topics), systems=len(result.systems))

@@ -102,7 +102,6 @@ def run(args) -> int:
 def run_table(args) -> int:
     """``--table``: the comparison table (:func:`irgauge.comparison.compare_table`)."""
     import sys
-    from pathlib import Path
 
     from irgauge.comparison import compare_table
     from irgauge.errors import InputError
@@ -113,7 +112,7 @@ def run_table(args) -> int:
     if args.systems:
         raise InputError("--systems and --table do not go together (use --baseline)")
     matrices = common.load_matrices(args)
-    collection = args.collection or (Path(args.qrels).name if args.qrels else None)
+    collection = args.collection or common.source_name(args) or None
     table = compare_table(matrices, baseline=args.baseline, test=tests[0],
                           correction=args.correction, alpha=args.alpha,
                           interval=args.interval, level=args.level, effect=args.effect,

@@ -47,8 +47,10 @@ def caption(table, bold: bool = True) -> str:
     where = f" of {p['collection']}" if p.get("collection") else ""
     text = (f"Mean scores of {p['n_runs']} runs over {p['n_topics']} topics{where}. ")
     if p["baseline"] is None:
-        text += ("A superscript letter marks a run significantly better than the run with "
-                 "that letter")
+        named = table.labels == table.runs
+        text += ("A superscript name marks a run significantly better than the run so named"
+                 if named else "A superscript letter marks a run significantly better than "
+                 "the run with that letter")
     else:
         text += (f"A superscript + (−) marks a run significantly better (worse) than the "
                  f"baseline {p['baseline']}")
