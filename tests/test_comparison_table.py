@@ -209,3 +209,15 @@ def test_cli_table_errors(capsys):
     assert "one test" in capsys.readouterr().err
     assert main([*base, "--table", "--baseline", "nosuchrun"]) == 2
     assert "nosuchrun" in capsys.readouterr().err
+
+
+def test_runs_on_different_topics_explain_how_to_pair(tmp_path):
+    from irgauge.errors import InputError
+
+    partial = tmp_path / "partial.run"
+    partial.write_text("".join(l for l in RUNS[0].read_text().splitlines(True)
+                               if not l.startswith("3 ")))
+    with pytest.raises(InputError, match="complete=True"):
+        evaluate(QRELS, [partial, RUNS[1]], ["AP"]).compare()
+    table = evaluate(QRELS, [partial, RUNS[1]], ["AP"], complete=True).compare()
+    assert table.parameters["n_topics"] == 20

@@ -48,3 +48,20 @@ def test_report_bad_inputs_exit_2(tmp_path, capsys):
     assert main(["report", str(tmp_path / "r"), str(tmp_path / "missing.tsv")]) == 2
     assert "missing.tsv" in capsys.readouterr().err
     assert main(["report", str(tmp_path / "nothing")]) == 2
+
+
+def test_trec_eval_layout_reads_as_the_tsv(tmp_path, capsys):
+    trec, tsv = tmp_path / "e.trec", tmp_path / "e.tsv"
+    for fmt, path in (("trec", trec), ("tsv", tsv)):
+        assert main(["eval", QRELS, *RUNS, "-m", "AP", "-m", "P@10", "-q", "--format", fmt,
+                     "-o", str(path)]) == 0
+    a, b = read_input(trec), read_input(tsv)
+    assert a.kind == b.kind == "evaluation"
+    keys = ["run", "measure", "topic"]
+    merged = a.frame.merge(b.frame, on=keys, how="outer", indicator=True)
+    assert (merged["_merge"] == "both").all() and len(merged) == len(b.frame)
+    assert (abs(merged["value_x"] - merged["value_y"]) < 5e-5).all()  # 4 decimals printed
+    bad = tmp_path / "bad.trec"
+    bad.write_text("runid all x\nmap all oops\n", encoding="utf-8")
+    assert main(["report", str(tmp_path / "r"), str(bad)]) == 2
+    assert "bad.trec:2" in capsys.readouterr().err

@@ -90,7 +90,12 @@ class EvalResult:
         from irgauge.comparison import compare_table
         from irgauge.scores import LONG_HEADER, align, from_frame
 
-        matrices = align(from_frame(self.per_topic[list(LONG_HEADER)], source="evaluate"))
+        try:
+            matrices = align(from_frame(self.per_topic[list(LONG_HEADER)], source="evaluate"))
+        except InputError as err:  # runs answered different topics: say how to pair them
+            raise InputError(f"{err}; paired tests need every run scored on the same topics "
+                             "(evaluate with complete=True to score unanswered topics 0)") \
+                from None
         if measures is not None:
             missing = [m for m in measures if m not in matrices]
             if missing:

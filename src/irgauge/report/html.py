@@ -253,7 +253,13 @@ def _evaluation_section(item, paths: _Paths) -> str:
     means = evaluation_means(item).reset_index()
     parts = ['<div class="block"><h3>Mean over topics</h3>' +
              _frame_html(means, people=False) + "</div>"]
-    matrices = evaluation_matrices(item)
+    from irgauge.errors import InputError
+
+    try:
+        matrices = evaluation_matrices(item)
+    except InputError as err:  # e.g. runs scored on different topics: no paired comparison
+        matrices = None
+        parts.append(f'<p class="muted">No comparison table: {_esc(err)}.</p>')
     if matrices is not None:
         from irgauge.comparison import compare_table
 

@@ -8,6 +8,7 @@ pandas DataFrame. A file that is none of these raises InputError naming it.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Dict
@@ -70,6 +71,8 @@ def _read_tsv(text: str, path: Path):
     body = "\n".join(lines[first:])
     if not body.strip():
         raise InputError("no rows after the metadata lines", str(path), first + 1)
+    if re.match(r"runid\s+all\s", body) or re.search(r"\nrunid\s+all\s", body):
+        return metadata, _read_trec(lines, first, path)
     try:
         frame = pd.read_csv(io.StringIO(body), sep="\t", dtype={"run": str, "topic": str})
     except (pd.errors.ParserError, ValueError) as err:
@@ -78,6 +81,42 @@ def _read_tsv(text: str, path: Path):
         raise InputError("not an irgauge result: expected tab-separated columns", str(path),
                          first + 1)
     return metadata, frame
+
+
+def _read_trec(lines, first: int, path: Path):
+    """trec_eval's layout (``measure  topic  value``; ``runid  all  NAME`` names the run,
+    per-topic blocks come before it with ``-q``) as run, measure, topic, value rows."""
+    blocks, current = [], []
+    for number, line in enumerate(lines[first:], first + 1):
+        fields = line.split()
+        if not fields:
+            continue
+        if len(fields) != 3:
+            raise InputError(f"expected 'measure topic value', got {line.strip()!r}",
+                             str(path), number)
+        measure, topic, value = fields
+        if measure == "runid":
+            blocks.append((value, current))
+            current = []
+        elif measure != "num_q" or topic != "all":
+            try:
+                current.append((measure, topic, float(value), number))
+            except ValueError:
+                raise InputError(f"value {value!r} of {measure} is not a number", str(path),
+                                 number) from None
+    # trec_eval prints runid after the per-topic lines of its run and before its means
+    rows, name = [], None
+    for run, block in blocks:
+        if name is not None:  # the block before this runid: previous run's means, this run's
+            for measure, topic, value, _ in block:  # per-topic rows
+                rows.append((name if topic == "all" else run, measure, topic, value))
+        else:
+            rows += [(run, m, t, v) for m, t, v, _ in block]
+        name = run
+    rows += [(name, m, t, v) for m, t, v, _ in current]
+    if not rows:
+        raise InputError("no scores in trec_eval output", str(path))
+    return pd.DataFrame(rows, columns=list(EVAL_COLUMNS))
 
 
 def evaluation_means(item: ReportInput):
