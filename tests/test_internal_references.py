@@ -101,3 +101,21 @@ def test_rendered_comparison_cites_conventions_not_files():
             assert not INTERNAL.search(text), (test, fmt)
             assert "_" not in table.caption().replace("d_z", "")  # no raw column names
         assert "Cohen's d_z (paired)" in table.caption()
+
+
+def test_rendered_report_of_evaluations_and_comparisons(tmp_path, capsys):
+    from irgauge.cli import main
+    from irgauge.simulate import sample_paths
+
+    qrels, runs = sample_paths()
+    runs = [str(r) for r in runs[:4]]
+    ev, cmp = tmp_path / "e.json", tmp_path / "c.json"
+    assert main(["eval", str(qrels), *runs, "-m", "AP", "-q", "--format", "json",
+                 "-o", str(ev)]) == 0
+    assert main(["compare", "--qrels", str(qrels), "--run", *runs, "-m", "AP", "--table",
+                 "json", "--tests", "bootstrap", "--seed", "1", "--effect",
+                 "-o", str(cmp)]) == 0
+    assert main(["report", str(tmp_path / "out"), str(ev), str(cmp)]) == 0
+    html = (tmp_path / "out" / "report.html").read_text(encoding="utf-8")
+    assert not INTERNAL.search(html)
+    assert not re.search(r"<th>[a-z]+(_[a-z]+)+</th>", html)  # headers for people
