@@ -94,6 +94,7 @@ def run(args) -> int:
     table = table[["measure"] + [c for c in table.columns if c != "measure"]]
     first = next(iter(matrices.values()))
     meta = {"method": "compare", **parameters, "measures": list(matrices),
+            "effect_size": "Cohen's d_z (paired): mean(a - b) / sd(a - b), sd with n - 1",
             **common.selection_metadata(args), "systems": first.systems, "topics": first.topics}
     common.emit(table, meta, args)
     return 0

@@ -41,7 +41,7 @@ table.data caption { caption-side: bottom; text-align: left; font-size: .85em; c
 table.data th, table.data td { padding: .25em .7em; border-bottom: 1px solid #e3e3ea; }
 table.data th { background: #eef2f7; text-align: left; }
 table.data td { text-align: right; font-variant-numeric: tabular-nums; }
-table.data td:first-child { text-align: left; }
+table.data td:first-child, table.kv td { text-align: left; }
 ul.summary li { margin: .25em 0; }
 .summary { background: #f3f7fb; border-left: 4px solid #2c5d8f; padding: .6em 1.5em; }
 figure { display: inline-block; margin: .5em 1em 1em 0; vertical-align: top; }
@@ -160,7 +160,7 @@ def _figure_html(path: Path, caption: str, downloads: Sequence[Tuple[str, Path]]
 def _kv_table(items: Dict[str, Any]) -> str:
     rows = "".join(f"<tr><th>{_esc(header(k))}</th><td>{_esc(_short(v))}</td></tr>"
                    for k, v in items.items())
-    return f'<table class="data">{rows}</table>'
+    return f'<table class="data kv">{rows}</table>'
 
 
 def _short(value: Any, limit: int = 300) -> str:
@@ -250,7 +250,7 @@ def _conventions(metadata: Dict[str, Any], paths: _Paths) -> str:
 def _evaluation_section(item, paths: _Paths) -> str:
     from irgauge.report.inputs import evaluation_matrices, evaluation_means
 
-    means = evaluation_means(item).reset_index()
+    means = evaluation_means(item).rename_axis(index="run", columns=None).reset_index()
     parts = ['<div class="block"><h3>Mean over topics</h3>' +
              _frame_html(means, people=False) + "</div>"]
     from irgauge.errors import InputError
