@@ -6,6 +6,8 @@ starts fast; heavy modules load on first use.
 from __future__ import annotations
 
 import importlib
+import sys
+import types
 from typing import Any
 
 __version__ = "0.1.0"
@@ -66,3 +68,17 @@ def __getattr__(name: str) -> Any:
 
 def __dir__():
     return __all__
+
+
+class _Package(types.ModuleType):
+    """``irgauge.evaluate`` names the function even after the submodule of the same name
+    is imported: the import system then sets the package's attribute to the submodule,
+    which would make ``from irgauge import evaluate`` return a module."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if isinstance(value, types.ModuleType) and _LAZY.get(name) == value.__name__:
+            value = getattr(value, name)
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package
