@@ -221,3 +221,11 @@ def test_runs_on_different_topics_explain_how_to_pair(tmp_path):
         evaluate(QRELS, [partial, RUNS[1]], ["AP"]).compare()
     table = evaluate(QRELS, [partial, RUNS[1]], ["AP"], complete=True).compare()
     assert table.parameters["n_topics"] == 20
+
+
+def test_latex_escapes_run_names_used_as_marks():
+    values = np.array([[[0.1] * 5 + [0.2] * 5, [0.9] * 5 + [0.8] * 5]])
+    table = compare_table(_matrices(values, ("low_run", "high&run")), names="runs")
+    tex = table.render("latex")
+    assert r"\textsuperscript{low\_run}" in tex and r"high\&run" in tex
+    assert "superscript name" in table.caption()

@@ -162,7 +162,8 @@ def latex_escape(text: str) -> str:
 def _latex(table, digits: int) -> str:
     header = [latex_escape(c) for c in _columns(table)]
     rows = _cells(table, digits, bold=lambda s: f"\\textbf{{{s}}}",
-                  sup=lambda s: f"\\textsuperscript{{{s.replace('-', '$-$')}}}",
+                  sup=lambda s: "\\textsuperscript{%s}" % ("$-$" if s == "-" else
+                                                             latex_escape(s)),
                   pm=r" $\pm$ ", dash="--")
     escaped = []
     for row in rows:  # names need escaping; the numbers and marks are already LaTeX
