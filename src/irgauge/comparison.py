@@ -79,6 +79,12 @@ class ComparisonTable:
         """runs x measures booleans: the highest mean of each column (ties all bold)."""
         return self.means == self.means.max(axis=0, keepdims=True)
 
+    def mark_text(self, r: int, m: int) -> str:
+        """Run r's marks for measure m as written: letters run together ("bd"), longer
+        labels separated by commas."""
+        sep = "," if max(map(len, self.labels)) > 1 else ""
+        return sep.join(self.marks[r][m])
+
     def caption(self) -> str:
         """What the marks mean: test, correction, alpha, topics, collection, seed."""
         from irgauge.report.comparison import caption
@@ -104,8 +110,7 @@ class ComparisonTable:
                              "mean": self.means[r, m], "se": self.se[r, m],
                              "low": self.low[r, m], "high": self.high[r, m],
                              "best": bool(self.best[r, m]),
-                             "marks": "".join(self.marks[r][m]) if max(
-                                 map(len, self.labels)) == 1 else ",".join(self.marks[r][m]),
+                             "marks": self.mark_text(r, m),
                              **({"effect_dz": self.effect[r, m]}
                                 if self.effect is not None else {})})
         return pd.DataFrame(rows)

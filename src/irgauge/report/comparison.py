@@ -21,11 +21,6 @@ _LATEX_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$",
                   "^": r"\textasciicircum{}"}
 
 
-def _marks(table, r: int, m: int) -> str:
-    sep = "," if max(map(len, table.labels)) > 1 else ""
-    return sep.join(table.marks[r][m])
-
-
 def _number(value: float, digits: int) -> str:
     return "–" if value is None or math.isnan(value) else f"{value:.{digits}f}"
 
@@ -113,7 +108,7 @@ def _cells(table, digits: int, bold, sup, pm: str = " ± ", dash: str = "–") -
             if not math.isnan(table.low[r, m]):
                 half = (table.high[r, m] - table.low[r, m]) / 2
                 mean += f"{pm}{_number(half, digits)}"
-            marks = _marks(table, r, m)
+            marks = table.mark_text(r, m)
             row.append(mean + (sup(marks) if marks else ""))
             if table.effect is not None:
                 value = table.effect[r, m]
