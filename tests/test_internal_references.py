@@ -119,3 +119,18 @@ def test_rendered_report_of_evaluations_and_comparisons(tmp_path, capsys):
     html = (tmp_path / "out" / "report.html").read_text(encoding="utf-8")
     assert not INTERNAL.search(html)
     assert not re.search(r"<th>[a-z]+(_[a-z]+)+</th>", html)  # headers for people
+
+
+def test_terminal_tables_spell_column_names_out(capsys):
+    from irgauge.cli import main
+    from irgauge.simulate import sample_paths
+
+    qrels, runs = sample_paths()
+    argv = ["compare", "--qrels", str(qrels), "--run", *map(str, runs[:3]), "-m", "AP",
+            "--seed", "1", "-B", "50", "--permutations", "50", "--correction", "holm"]
+    assert main(argv) == 0
+    head = [l for l in capsys.readouterr().out.splitlines() if l and l[0] != "#"][0]
+    assert "Cohen's d_z (paired)" in head and "p (bootstrap, Holm)" in head
+    assert not re.search(r"\b[a-z]+_[a-z_]+\b", head.replace("d_z", ""))
+    assert main(argv + ["--format", "tsv"]) == 0  # machine formats keep the names
+    assert "\tp_bootstrap_holm\t" in capsys.readouterr().out

@@ -107,7 +107,7 @@ def emit(frame, metadata, args) -> None:
     """Render ``frame`` with ``metadata`` in the chosen format to --output or stdout."""
     from irgauge.report.tables import render
 
-    text = render(frame, args.format, metadata)
+    text = render(frame, args.format, metadata, people=True)
     if args.output:
         from irgauge._atomic import write_text
 

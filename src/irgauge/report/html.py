@@ -25,6 +25,8 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import pandas as pd
 
+from irgauge.report.tables import header
+
 REPORT_NAME = "report.html"
 STUDY_ORDER = ("onerel", "incomplete", "qa", "predictive")
 
@@ -72,33 +74,8 @@ nav.toc ol { margin: .3em 0 1em; }
 }
 """
 
-# column names of result tables -> headers for people
-HEADERS = {
-    "effect_size": "Cohen's d_z (paired)", "effect_dz": "Cohen's d_z (paired)",
-    "system_a": "system A", "system_b": "system B", "mean_a": "mean A", "mean_b": "mean B",
-    "asl": "ASL", "p_t": "p (t-test)", "p_bootstrap": "p (bootstrap)",
-    "p_sign": "p (sign test)", "p_randomisation": "p (randomisation)",
-    "p_tukey": "p (Tukey HSD)",
-    "judged_share": "share judged", "all_judged": "all judged",
-    "required_difference": "required difference",
-}
-
-
 def _esc(value: Any) -> str:
     return html.escape(str(value))
-
-
-def header(column: Any) -> str:
-    """A result column's name as a header for people (snake_case spelt out)."""
-    name = str(column)
-    if name in HEADERS:
-        return HEADERS[name]
-    match = re.fullmatch(r"p_(\w+?)_(holm|bh)", name)
-    if match:
-        return f"p ({match.group(1)}, {'Holm' if match.group(2) == 'holm' else 'BH'})"
-    if re.fullmatch(r"[a-z]+(_[a-z]+)+", name):
-        return name.replace("_", " ")
-    return name
 
 
 def _read_json(path: Path) -> Dict[str, Any]:

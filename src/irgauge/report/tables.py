@@ -7,10 +7,35 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from typing import Any, Mapping
 
 
 FORMATS = ("table", "tsv", "json")
+
+# column names of result tables -> headers for people
+HEADERS = {
+    "effect_size": "Cohen's d_z (paired)", "effect_dz": "Cohen's d_z (paired)",
+    "system_a": "system A", "system_b": "system B", "mean_a": "mean A", "mean_b": "mean B",
+    "asl": "ASL", "p_t": "p (t-test)", "p_bootstrap": "p (bootstrap)",
+    "p_sign": "p (sign test)", "p_randomisation": "p (randomisation)",
+    "p_tukey": "p (Tukey HSD)",
+    "judged_share": "share judged", "all_judged": "all judged",
+    "required_difference": "required difference",
+}
+
+
+def header(column: Any) -> str:
+    """A result column's name as a header for people (snake_case spelt out)."""
+    name = str(column)
+    if name in HEADERS:
+        return HEADERS[name]
+    match = re.fullmatch(r"p_(\w+?)_(holm|bh)", name)
+    if match:
+        return f"p ({match.group(1)}, {'Holm' if match.group(2) == 'holm' else 'BH'})"
+    if re.fullmatch(r"[a-z]+(_[a-z]+)+", name):
+        return name.replace("_", " ")
+    return name
 
 
 def _format_value(value: Any, digits: int) -> str:
@@ -31,8 +56,10 @@ def _json_scalar(value: Any) -> str:
     return json.dumps(value, default=str)
 
 
-def render(frame, fmt: str, metadata: Mapping[str, Any], digits: int = 4) -> str:
-    """Render ``frame`` in ``fmt`` (one of FORMATS) with ``metadata``."""
+def render(frame, fmt: str, metadata: Mapping[str, Any], digits: int = 4,
+           people: bool = False) -> str:
+    """Render ``frame`` in ``fmt`` (one of FORMATS) with ``metadata``; ``people``: the text
+    table spells column names out (:func:`header`), TSV and JSON keep them as they are."""
     if fmt == "tsv":
         body = frame.to_csv(sep="\t", index=False)
         return metadata_lines(metadata) + body
@@ -42,8 +69,8 @@ def render(frame, fmt: str, metadata: Mapping[str, Any], digits: int = 4) -> str
                           indent=2, default=str) + "\n"
     if fmt == "table":
         cells = [[_format_value(v, digits) for v in row] for row in frame.itertuples(index=False)]
-        header = [str(c) for c in frame.columns]
-        widths = [max([len(header[i])] + [len(r[i]) for r in cells]) for i in range(len(header))]
+        names = [header(c) if people else str(c) for c in frame.columns]
+        widths = [max([len(names[i])] + [len(r[i]) for r in cells]) for i in range(len(names))]
         from pandas.api.types import is_numeric_dtype  # pandas only for the frame given
 
         numeric = [is_numeric_dtype(frame[c]) for c in frame.columns]
@@ -52,7 +79,7 @@ def render(frame, fmt: str, metadata: Mapping[str, Any], digits: int = 4) -> str
             return "  ".join(v.rjust(w) if num else v.ljust(w)
                              for v, w, num in zip(row, widths, numeric)).rstrip()
 
-        out = [metadata_lines(metadata), line(header), line(["-" * w for w in widths])]
+        out = [metadata_lines(metadata), line(names), line(["-" * w for w in widths])]
         out += [line(r) for r in cells]
         return "\n".join(out) + "\n"
     raise ValueError(f"unknown format {fmt!r}; choose from {', '.join(FORMATS)}")
