@@ -65,3 +65,19 @@ def test_trec_eval_layout_reads_as_the_tsv(tmp_path, capsys):
     bad.write_text("runid all x\nmap all oops\n", encoding="utf-8")
     assert main(["report", str(tmp_path / "r"), str(bad)]) == 2
     assert "bad.trec:2" in capsys.readouterr().err
+
+
+def test_study_folder_given_as_input_links_up_relatively(tmp_path, capsys):
+    from irgauge.studies.predictive import run_predictive
+
+    run_predictive(QRELS, [str(p) for p in sorted((SAMPLE / "runs").glob("*.run"))],
+                   tmp_path / "studies", trials=20, seed=1)
+    out = tmp_path / "paper"
+    assert main(["report", str(out), str(tmp_path / "studies"),
+                 str(tmp_path / "studies" / "predictive")]) == 0  # folder and study: once
+    html = (out / "report.html").read_text(encoding="utf-8")
+    assert html.count('<section id="predictive">') == 1
+    links = re.findall(r'href="([^"#][^"]*)"', html)
+    assert links and all(l.startswith("../studies/predictive/figures/") for l in links)
+    assert all((out / l).is_file() for l in links)
+    assert str(tmp_path) not in html
