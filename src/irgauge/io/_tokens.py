@@ -2,29 +2,36 @@
 
 Qrels and run files hold millions of lines; splitting them line by line in Python
 dominates evaluation time and memory. This module finds token boundaries in the raw
-bytes with vectorised comparisons and returns each column as a fixed-width bytes
-array (``S<n>``), keeping exact line numbers for error messages.
+bytes with vectorised comparisons. Id columns become :class:`~irgauge._ids.Ids` (the
+tokens' bytes back to back plus offsets: memory O(bytes), whatever the longest token);
+number columns are parsed from the bytes (:mod:`irgauge.io._numbers`). Exact line
+numbers are kept for error messages.
 
-A line whose first token starts with ``#`` is a comment (as in trec_eval's test
-files); ``#`` elsewhere is ordinary text, since document ids may contain it. Blank
-lines carry no data and are skipped.
+Bytes <= 32 (space, tab, CR, LF, ...) separate tokens, as C's ``isspace`` and
+``strtok`` in trec_eval; lines end at LF, CRLF or a lone CR. A line whose first token
+starts with ``#`` is a comment (as in trec_eval's test files); ``#`` elsewhere is
+ordinary text, since document ids may contain it. Blank lines carry no data and are
+skipped. A line longer than ``MAX_LINE_BYTES`` is refused.
 """
 from __future__ import annotations
 
 import itertools
-import os
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Dict, Iterable, List, Optional
+from typing import Dict, Iterable, List, Optional, Union
 
 import numpy as np
 
+from irgauge._ids import Ids
+from irgauge._threads import thread_count
 from irgauge.errors import InputError
+from irgauge.io._numbers import parse_floats
+from irgauge.io._source import MAX_LINE_BYTES, count_line_ends
 
 BLOCK_BYTES = 1 << 22  # tokenize 4 MB at a time: bounded memory, arrays that stay in cache
-MAX_THREADS = 4
 HASH = ord("#")
-NEWLINE = 10
+LF, CR = 10, 13
+Column = Union[Ids, np.ndarray]
 
 
 @dataclass
@@ -33,7 +40,7 @@ class TokenTable:
 
     path: str
     line_numbers: np.ndarray  # 1-based file line number of each data line
-    columns: List[np.ndarray]  # one S-array per column kept (others are empty arrays)
+    columns: List[Optional[Column]]  # Ids, float64 arrays, or None for columns not kept
     n_columns: int = 0
 
     def __len__(self) -> int:
@@ -43,17 +50,17 @@ class TokenTable:
 def tokenize(blocks: Iterable[bytes], path: str, allowed_columns: Iterable[int],
              keep: Optional[Dict[int, Iterable[int]]] = None,
              trailing_after: Optional[int] = None,
-             numbers: Optional[Dict[int, Dict[int, str]]] = None) -> TokenTable:
+             numbers: Optional[Dict[int, Dict[int, str]]] = None,
+             threads: Optional[int] = None) -> TokenTable:
     """Split a file, given as blocks of whole lines, into whitespace-separated columns.
 
     Every data line must have the same number of columns, one of ``allowed_columns``;
-    otherwise an InputError names the first offending line. Bytes <= 32 (space, tab,
-    CR, ...) separate columns. ``keep`` maps a column count to the columns copied out
-    for it (default: all); ``numbers`` maps a column count to {column: what} for columns
-    returned as float64 (an InputError names a line whose ``what`` is not a finite
-    number). ``trailing_after=n``: on lines with more than n tokens the extra ones are
-    free text and dropped (trec_eval reads six fields of a run line and ignores the
-    rest; its test file results.trunc has such lines).
+    otherwise an InputError names the first offending line. ``keep`` maps a column count
+    to the columns kept for it (default: all), as Ids; ``numbers`` maps a column count to
+    {column: what} for columns returned as float64 instead (an InputError names a line
+    whose ``what`` is not a finite decimal number). ``trailing_after=n``: on lines with
+    more than n tokens the extra ones are free text and dropped (trec_eval reads six
+    fields of a run line and ignores the rest; its test file results.trunc has such lines).
 
     A few blocks at a time are tokenized on threads (numpy releases the GIL), so memory
     holds the kept columns and a few blocks, never the whole file.
@@ -61,7 +68,7 @@ def tokenize(blocks: Iterable[bytes], path: str, allowed_columns: Iterable[int],
     if isinstance(blocks, bytes):
         blocks = [blocks]
     allowed = sorted(set(allowed_columns))
-    workers = max(1, min(os.cpu_count() or 1, MAX_THREADS))
+    workers = thread_count(threads)
 
     def block(item):
         data, offset = item
@@ -73,9 +80,9 @@ def tokenize(blocks: Iterable[bytes], path: str, allowed_columns: Iterable[int],
         as_numbers = (numbers or {}).get(n_cols, {})
         columns = {}
         for j in (keep or {}).get(n_cols, range(n_cols)):
-            column = _gather(buf, starts[:, j], ends[:, j])
+            column = Ids.from_tokens(buf, starts[:, j], ends[:, j])
             if j in as_numbers:
-                column = parse_floats(column, TokenTable(path, lines, []), as_numbers[j])
+                column = parse_floats(column, path, lines, as_numbers[j])
             columns[j] = column
         return lines, n_cols, columns
 
@@ -85,7 +92,7 @@ def tokenize(blocks: Iterable[bytes], path: str, allowed_columns: Iterable[int],
         for data in itertools.chain(blocks, [None]):
             if data is not None:
                 wave.append((data, line_offset))
-                line_offset += data.count(b"\n")
+                line_offset += count_line_ends(data)
             if wave and (data is None or len(wave) == workers):
                 if len(wave) > 1 and pool is None:  # small files need no threads
                     pool = ThreadPoolExecutor(workers)
@@ -106,9 +113,13 @@ def tokenize(blocks: Iterable[bytes], path: str, allowed_columns: Iterable[int],
             raise InputError(f"expected {n_cols} columns as on the first data line, "
                              f"found {cols}", path, int(lines[0]))
     line_numbers = np.concatenate([lines for lines, _, _ in blocks])
-    # one column at a time, releasing the blocks' pieces as they are joined
-    columns = [np.concatenate([c.pop(j) for _, _, c in blocks]) if j in blocks[0][2]
-               else np.zeros(0, dtype="S1") for j in range(n_cols)]
+    columns: List[Optional[Column]] = []
+    for j in range(n_cols):  # one column at a time, releasing the blocks' pieces
+        if j not in blocks[0][2]:
+            columns.append(None)
+            continue
+        parts = [c.pop(j) for _, _, c in blocks]
+        columns.append(Ids.concat(parts) if isinstance(parts[0], Ids) else np.concatenate(parts))
     return TokenTable(path=path, line_numbers=line_numbers, columns=columns, n_columns=n_cols)
 
 
@@ -123,13 +134,15 @@ def _block_tokens(buf: np.ndarray, path: str, line_offset: int,
     if not space[-1]:
         edges = np.concatenate((edges, [len(buf)]))
     starts, ends = edges[0::2], edges[1::2]
-    newlines = np.flatnonzero(buf == NEWLINE)
-    # tokens before each line's end; a last line without newline ends at the block end
-    line_ends = np.concatenate((newlines, [len(buf)])) if (len(newlines) == 0 or
-                                                          newlines[-1] != len(buf) - 1) \
-        else newlines
+    line_ends = _line_ends(buf)
+    lengths = np.diff(line_ends, prepend=-1)
+    if len(lengths) and lengths.max() > MAX_LINE_BYTES + 1:
+        line = int(np.argmax(lengths > MAX_LINE_BYTES + 1)) + line_offset + 1
+        raise InputError(f"line longer than {MAX_LINE_BYTES} bytes (the longest line irgauge "
+                         "reads); is this a text file of whitespace-separated columns?",
+                         path, line)
     before = np.searchsorted(starts, line_ends)
-    counts = np.diff(np.concatenate(([0], before)))
+    counts = np.diff(before, prepend=0)
     first = before - counts
     filled = counts > 0
     comment = np.zeros(len(counts), dtype=bool)
@@ -142,7 +155,7 @@ def _block_tokens(buf: np.ndarray, path: str, line_offset: int,
             keep_tokens &= np.arange(len(starts)) - np.repeat(first, counts) < trailing_after
             counts = np.minimum(counts, trailing_after)
         starts, ends = starts[keep_tokens], ends[keep_tokens]
-    line_numbers = (np.flatnonzero(data_lines) + line_offset + 1).astype(np.int32)
+    line_numbers = np.flatnonzero(data_lines) + line_offset + 1
     counts = counts[data_lines]
     if len(counts) == 0:
         return line_numbers, starts.reshape(0, 1), ends.reshape(0, 1)
@@ -155,55 +168,22 @@ def _block_tokens(buf: np.ndarray, path: str, line_offset: int,
     return line_numbers, starts.reshape(-1, n_cols), ends.reshape(-1, n_cols)
 
 
+def _line_ends(buf: np.ndarray) -> np.ndarray:
+    """Offsets of the byte ending each line: LF, the CR of a lone CR (CRLF ends at its LF),
+    and the block's end when the last line has no line end."""
+    cr = buf == CR
+    if cr.any():
+        ending = buf == LF
+        ending[:-1] |= cr[:-1] & (buf[1:] != LF)
+        ending[-1] |= cr[-1]
+        ends = np.flatnonzero(ending)
+    else:
+        ends = np.flatnonzero(buf == LF)
+    if len(ends) == 0 or ends[-1] != len(buf) - 1:
+        ends = np.append(ends, len(buf))
+    return ends
+
+
 def _column_problem(found: int, allowed: List[int]) -> str:
     wanted = " or ".join(str(a) for a in allowed)
     return f"expected {wanted} whitespace-separated columns, found {found}"
-
-
-def _gather(buf: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
-    """Copy the byte ranges [starts, ends) into a fixed-width ``S`` array."""
-    lengths = ends - starts
-    width = int(lengths.max())
-    shortest = int(lengths.min())
-    out = np.zeros((len(starts), width), dtype=np.uint8)
-    for offset in range(width):  # a loop over character positions, not lines
-        if offset < shortest:
-            out[:, offset] = buf[starts + offset]
-        else:
-            present = np.flatnonzero(lengths > offset)
-            out[present, offset] = buf[starts[present] + offset]
-    return out.view(f"S{width}").ravel()
-
-
-def parse_floats(column: np.ndarray, table: TokenTable, what: str) -> np.ndarray:
-    """Convert an S-array to float64; name the first line that is not a finite number."""
-    try:
-        values = column.astype(np.float64)
-    except ValueError:
-        values = None
-    if values is not None and np.isfinite(values).all():
-        return values
-    for i, token in enumerate(column):
-        try:
-            ok = np.isfinite(float(token))
-        except ValueError:
-            ok = False
-        if not ok:
-            raise InputError(f"{what} {token.decode(errors='replace')!r} is not a finite number",
-                             table.path, int(table.line_numbers[i]))
-    raise AssertionError("unreachable")  # pragma: no cover
-
-
-def parse_ints(column: np.ndarray, table: TokenTable, what: str) -> np.ndarray:
-    """Convert an S-array of integers to int64; name the first line that is not an integer."""
-    try:
-        return column.astype(np.int64)
-    except ValueError:
-        pass
-    for i, token in enumerate(column):
-        try:
-            int(token)
-        except ValueError:
-            raise InputError(f"{what} {token.decode(errors='replace')!r} is not an integer",
-                             table.path, int(table.line_numbers[i])) from None
-    raise AssertionError("unreachable")  # pragma: no cover

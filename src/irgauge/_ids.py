@@ -1,0 +1,275 @@
+"""Columns of byte-string ids stored as one byte pool plus offsets (as Arrow stores strings).
+
+A fixed-width ``S`` array is as wide as its longest id, so one document id of 10,000
+characters would make a column of five million ids take 50 GB. ``Ids`` keeps every id's
+bytes once, back to back, with a start offset and a length per id: memory is
+O(bytes + ids) whatever the longest id.
+
+Ids are compared as bytes (trec_eval compares them with ``strcmp``); they become Python
+``str`` only for output, decoded as UTF-8 with ``backslashreplace`` so that an id that is
+not UTF-8 is printed with escapes (``\\xff``) instead of failing.
+
+Whole-column operations work eight bytes at a time: an unaligned little-endian ``uint64``
+view of the pool gives bytes [i, i + 8) of the pool at index i, and each step handles only
+the ids still long enough, so hashing or comparing costs O(total bytes / 8) vector steps.
+"""
+from __future__ import annotations
+
+from typing import Iterable, Iterator, List, Optional, Sequence, Union
+
+import numpy as np
+
+_MULT = np.uint64(0x9E3779B97F4A7C15)
+_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+_MIX2 = np.uint64(0x94D049BB133111EB)
+_PAD = 8  # zero bytes after the pool, so that an 8-byte read at any id start stays inside
+_LOW = np.array([(1 << (8 * k)) - 1 for k in range(8)] + [(1 << 64) - 1], dtype=np.uint64)
+
+
+def _mix(h: np.ndarray) -> np.ndarray:
+    """The splitmix64 finaliser: spreads every input bit over the whole word."""
+    h = h ^ (h >> np.uint64(30))
+    h = h * _MIX1
+    h = h ^ (h >> np.uint64(27))
+    h = h * _MIX2
+    return h ^ (h >> np.uint64(31))
+
+
+class Ids:
+    """An immutable column of byte strings: ``pool[starts[i]: starts[i] + lens[i]]`` is id i.
+
+    Indexing with an integer gives ``bytes``; with a slice, mask or index array, another
+    ``Ids`` sharing the pool. ``==`` and ``!=`` compare element-wise (with another Ids, an
+    ``S`` array or one ``bytes`` value) and give a bool array.
+    """
+
+    __array_ufunc__ = None  # ``S_array == ids`` defers to Ids.__eq__
+
+    def __init__(self, pool: np.ndarray, starts: np.ndarray, lens: np.ndarray):
+        self.pool = pool  # uint8, ends with _PAD zero bytes
+        self.starts = starts
+        self.lens = lens
+        self._hashes: Optional[np.ndarray] = None
+
+    # ---------------------------------------------------------------- construction
+    @classmethod
+    def from_list(cls, values: Sequence[Union[bytes, str]]) -> "Ids":
+        """From bytes or str values (str encoded as UTF-8)."""
+        encoded = [v.encode("utf-8") if isinstance(v, str) else bytes(v) for v in values]
+        lens = np.fromiter((len(e) for e in encoded), dtype=np.int64, count=len(encoded))
+        pool = np.frombuffer(b"".join(encoded) + bytes(_PAD), dtype=np.uint8)
+        starts = np.zeros(len(lens), dtype=np.int64)
+        np.cumsum(lens[:-1], out=starts[1:])
+        return cls(pool, starts, lens)
+
+    @classmethod
+    def from_fixed(cls, values: np.ndarray) -> "Ids":
+        """From a fixed-width ``S`` array (trailing NUL bytes are padding, as numpy reads it)."""
+        values = np.ascontiguousarray(values)
+        n, width = len(values), max(values.dtype.itemsize, 1)
+        if n == 0:
+            return cls.from_list([])
+        matrix = values.view(np.uint8).reshape(n, width)
+        lens = np.char.str_len(values).astype(np.int64)
+        keep = np.arange(width) < lens[:, None]
+        pool = np.concatenate((matrix[keep], np.zeros(_PAD, np.uint8)))
+        starts = np.zeros(n, dtype=np.int64)
+        np.cumsum(lens[:-1], out=starts[1:])
+        return cls(pool, starts, lens)
+
+    @classmethod
+    def from_tokens(cls, buf: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> "Ids":
+        """Copy the tokens ``buf[starts[i]:ends[i]]`` (disjoint, increasing) into a new pool."""
+        lens = (ends - starts).astype(np.int64)
+        inside = np.zeros(len(buf) + 1, dtype=np.int8)
+        inside[starts] = 1
+        inside[ends] -= 1
+        mask = np.cumsum(inside[:-1], dtype=np.int8).view(bool)
+        pool = np.concatenate((buf[mask], np.zeros(_PAD, np.uint8)))
+        new_starts = np.zeros(len(lens), dtype=np.int64)
+        np.cumsum(lens[:-1], out=new_starts[1:])
+        return cls(pool, new_starts, lens)
+
+    @classmethod
+    def full(cls, value: bytes, n: int) -> "Ids":
+        """``n`` copies of one id (stored once)."""
+        pool = np.frombuffer(bytes(value) + bytes(_PAD), dtype=np.uint8)
+        return cls(pool, np.zeros(n, np.int64), np.full(n, len(value), np.int64))
+
+    @classmethod
+    def concat(cls, parts: Iterable["Ids"]) -> "Ids":
+        """One column from several, pools joined (each part's pool is used whole)."""
+        parts = list(parts)
+        if not parts:
+            return cls.from_list([])
+        sizes = [len(p.pool) for p in parts]
+        shift = np.concatenate(([0], np.cumsum(sizes)[:-1])).astype(np.int64)
+        pool = np.concatenate([p.pool for p in parts])
+        starts = np.concatenate([p.starts + s for p, s in zip(parts, shift)])
+        return cls(pool, starts, np.concatenate([p.lens for p in parts]))
+
+    # ---------------------------------------------------------------- sequence protocol
+    def __len__(self) -> int:
+        return len(self.lens)
+
+    def __getitem__(self, index):
+        if isinstance(index, (int, np.integer)):
+            start = int(self.starts[index])
+            return self.pool[start: start + int(self.lens[index])].tobytes()
+        return Ids(self.pool, self.starts[index], self.lens[index])
+
+    def __iter__(self) -> Iterator[bytes]:
+        return iter(self.tolist())
+
+    def __repr__(self) -> str:
+        shown = self[:5].tolist()
+        return f"Ids({len(self)} ids: {shown}{' ...' if len(self) > 5 else ''})"
+
+    def tolist(self) -> List[bytes]:
+        """The ids as Python bytes (one object each: for small columns and output)."""
+        data = self.pool.tobytes()
+        return [data[s: s + n] for s, n in zip(self.starts.tolist(), self.lens.tolist())]
+
+    def decode(self) -> List[str]:
+        """The ids as str: UTF-8, with ``\\xNN`` escapes for bytes that are not."""
+        if len(self) == 0:
+            return []
+        joined = self.joined(b"\n")
+        if joined is not None:  # one decode and one split for the whole column
+            return joined.decode("utf-8", "backslashreplace").split("\n")
+        return [v.decode("utf-8", "backslashreplace") for v in self.tolist()]
+
+    def joined(self, sep: bytes) -> Optional[bytes]:
+        """All ids joined by the one-byte ``sep``, or None when an id contains ``sep``."""
+        n = len(self)
+        total = int(self.lens.sum())
+        byte_sep = np.frombuffer(sep, np.uint8)[0]
+        out = np.full(total + n - 1 if n else 0, byte_sep, dtype=np.uint8)
+        dest = self.starts_compact() + np.arange(n)
+        src = self._positions(self.starts, self.lens)
+        dst = self._positions(dest, self.lens)
+        out[dst] = self.pool[src]
+        if (self.pool[src] == byte_sep).any():
+            return None
+        return out.tobytes()
+
+    def starts_compact(self) -> np.ndarray:
+        out = np.zeros(len(self), dtype=np.int64)
+        np.cumsum(self.lens[:-1], out=out[1:])
+        return out
+
+    @staticmethod
+    def _positions(starts: np.ndarray, lens: np.ndarray) -> np.ndarray:
+        """Every byte position of every id, id by id (O(total bytes))."""
+        total = int(lens.sum())
+        if total == 0:
+            return np.zeros(0, dtype=np.int64)
+        compact = np.zeros(len(lens), dtype=np.int64)
+        np.cumsum(lens[:-1], out=compact[1:])
+        return np.arange(total, dtype=np.int64) + np.repeat(starts - compact, lens)
+
+    def to_fixed(self) -> np.ndarray:
+        """A fixed-width ``S`` array (only for small columns: memory is n x longest id)."""
+        return np.array(self.tolist(), dtype=f"S{max(1, int(self.lens.max(initial=1)))}")
+
+    # ---------------------------------------------------------------- whole-column operations
+    def _words(self) -> np.ndarray:
+        """``words[i]`` = pool bytes [i, i + 8) as a little-endian uint64 (unaligned view)."""
+        return np.ndarray(shape=(len(self.pool) - _PAD + 1,), dtype="<u8", buffer=self.pool,
+                          strides=(1,))
+
+    def word(self, rows: np.ndarray, k: int) -> np.ndarray:
+        """Bytes [8k, 8k + 8) of the ids ``rows`` as uint64, zero past each id's end."""
+        words = self._words()
+        remaining = np.clip(self.lens[rows] - 8 * k, 0, 8)
+        at = np.minimum(self.starts[rows] + 8 * k, len(words) - 1)  # ids already ended read 0
+        return words[at] & _LOW[remaining]
+
+    def hashes(self) -> np.ndarray:
+        """64-bit hash of each id (same bytes -> same hash, whatever the column)."""
+        if self._hashes is None:
+            n = len(self)
+            h = np.zeros(n, dtype=np.uint64)
+            rows = np.arange(n)
+            k = 0
+            with np.errstate(over="ignore"):
+                # every id takes at least one round, so the empty id hashes too
+                while len(rows):
+                    h[rows] = _mix(h[rows] ^ self.word(rows, k) * _MULT + np.uint64(k))
+                    k += 1
+                    rows = rows[self.lens[rows] > 8 * k]
+                h ^= self.lens.astype(np.uint64) * _MIX1
+            self._hashes = h
+        return self._hashes
+
+    def equal(self, other: "Ids") -> np.ndarray:
+        """Element-wise equality with another column of the same length."""
+        if len(self) != len(other):
+            raise ValueError("columns of different lengths")
+        same = self.lens == other.lens
+        rows = np.flatnonzero(same)
+        k = 0
+        while len(rows):
+            diff = self.word(rows, k) != other.word(rows, k)
+            same[rows[diff]] = False
+            k += 1
+            rows = rows[~diff]
+            rows = rows[self.lens[rows] > 8 * k]
+        return same
+
+    def __eq__(self, other) -> np.ndarray:  # type: ignore[override]
+        if isinstance(other, (bytes, str)):
+            return self.equal(Ids.full(other.encode() if isinstance(other, str) else other,
+                                       len(self)))
+        return self.equal(as_ids(other))
+
+    def __ne__(self, other) -> np.ndarray:  # type: ignore[override]
+        return ~self.__eq__(other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def unique(self):
+        """(first index of each distinct id, code of every id) with codes 0.. in order of
+        first appearance; exact (hash groups are verified byte for byte)."""
+        h = self.hashes()
+        order = np.argsort(h, kind="stable")
+        hs = h[order]
+        head = np.ones(len(hs), dtype=bool)
+        head[1:] = hs[1:] != hs[:-1]
+        rep = order[np.flatnonzero(head)][np.cumsum(head) - 1]  # first index of the hash group
+        rep_of = np.empty(len(h), dtype=np.int64)
+        rep_of[order] = rep
+        if not self[rep_of].equal(self).all():  # a hash collision: exact codes by sorting
+            return _unique_exact(self)
+        firsts = np.flatnonzero(rep_of == np.arange(len(h)))
+        code_of_first = np.full(len(h), -1, dtype=np.int64)
+        code_of_first[firsts] = np.arange(len(firsts))
+        return firsts, code_of_first[rep_of]
+
+
+def _unique_exact(ids: Ids):
+    values = np.array(ids.tolist(), dtype=object)
+    _, first, inverse = np.unique(values, return_index=True, return_inverse=True)
+    order = np.argsort(first, kind="stable")
+    rank = np.empty(len(order), dtype=np.int64)
+    rank[order] = np.arange(len(order))
+    return first[order], rank[inverse.ravel()]
+
+
+def as_ids(values) -> Ids:
+    """An Ids column from Ids, an ``S`` array, or a sequence of bytes/str."""
+    if isinstance(values, Ids):
+        return values
+    if isinstance(values, np.ndarray) and values.dtype.kind == "S":
+        return Ids.from_fixed(values)
+    return Ids.from_list(list(values))
+
+
+def byte_ranks(values) -> np.ndarray:
+    """Dense rank of each id in byte order (equal ids, equal rank), as trec_eval's strcmp."""
+    ids = as_ids(values)
+    objects = np.array(ids.tolist(), dtype=object)  # bytes compare as memcmp, in C
+    if len(objects) == 0:
+        return np.zeros(0, dtype=np.int64)
+    _, inverse = np.unique(objects, return_inverse=True)
+    return inverse.ravel().astype(np.int64)
