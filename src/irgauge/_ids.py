@@ -45,10 +45,12 @@ class Ids:
 
     __array_ufunc__ = None  # ``S_array == ids`` defers to Ids.__eq__
 
-    def __init__(self, pool: np.ndarray, starts: np.ndarray, lens: np.ndarray):
+    def __init__(self, pool: np.ndarray, starts: np.ndarray, lens: np.ndarray,
+                 compact: bool = False):
         self.pool = pool  # uint8, ends with _PAD zero bytes
         self.starts = starts
         self.lens = lens
+        self.compact = compact  # ids back to back from pool[0], pool ends right after them
         self._hashes: Optional[np.ndarray] = None
 
     # ---------------------------------------------------------------- construction
@@ -60,7 +62,7 @@ class Ids:
         pool = np.frombuffer(b"".join(encoded) + bytes(_PAD), dtype=np.uint8)
         starts = np.zeros(len(lens), dtype=np.int64)
         np.cumsum(lens[:-1], out=starts[1:])
-        return cls(pool, starts, lens)
+        return cls(pool, starts, lens, compact=True)
 
     @classmethod
     def from_fixed(cls, values: np.ndarray) -> "Ids":
@@ -75,20 +77,37 @@ class Ids:
         pool = np.concatenate((matrix[keep], np.zeros(_PAD, np.uint8)))
         starts = np.zeros(n, dtype=np.int64)
         np.cumsum(lens[:-1], out=starts[1:])
-        return cls(pool, starts, lens)
+        return cls(pool, starts, lens, compact=True)
 
-    @classmethod
-    def from_tokens(cls, buf: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> "Ids":
-        """Copy the tokens ``buf[starts[i]:ends[i]]`` (disjoint, increasing) into a new pool."""
-        lens = (ends - starts).astype(np.int64)
-        inside = np.zeros(len(buf) + 1, dtype=np.int8)
-        inside[starts] = 1
-        inside[ends] -= 1
-        mask = np.cumsum(inside[:-1], dtype=np.int8).view(bool)
-        pool = np.concatenate((buf[mask], np.zeros(_PAD, np.uint8)))
-        new_starts = np.zeros(len(lens), dtype=np.int64)
-        np.cumsum(lens[:-1], out=new_starts[1:])
-        return cls(pool, new_starts, lens)
+    @staticmethod
+    def padded(data: bytes) -> np.ndarray:
+        """``data`` as a pool (uint8 with the zero padding the 8-byte reads need)."""
+        pool = np.empty(len(data) + _PAD, dtype=np.uint8)
+        pool[: len(data)] = np.frombuffer(data, dtype=np.uint8)
+        pool[len(data):] = 0
+        return pool
+
+    def compacted(self) -> "Ids":
+        """The same ids in a pool of their own, back to back (drops the rest of the pool)."""
+        if self.compact:
+            return self
+        pool = np.empty(int(self.lens.sum()) + _PAD, dtype=np.uint8)
+        pool[: len(pool) - _PAD] = self.pool[self._positions(self.starts, self.lens)]
+        pool[len(pool) - _PAD:] = 0
+        return Ids(pool, self.starts_compact(), self.lens, compact=True)
+
+    def compacted_runs(self) -> "Ids":
+        """Like ``compacted``, but a run of equal consecutive ids keeps one copy of its bytes
+        (a run file repeats its topic id on each of a topic's lines)."""
+        n = len(self)
+        if n == 0:
+            return self.compacted()
+        change = np.ones(n, dtype=bool)
+        change[1:] = ~self[1:].equal(self[:-1])
+        heads = np.flatnonzero(change)
+        once = self[heads].compacted()
+        runs = np.diff(np.append(heads, n))
+        return Ids(once.pool, np.repeat(once.starts, runs), self.lens)
 
     @classmethod
     def full(cls, value: bytes, n: int) -> "Ids":
@@ -106,7 +125,8 @@ class Ids:
         shift = np.concatenate(([0], np.cumsum(sizes)[:-1])).astype(np.int64)
         pool = np.concatenate([p.pool for p in parts])
         starts = np.concatenate([p.starts + s for p, s in zip(parts, shift)])
-        return cls(pool, starts, np.concatenate([p.lens for p in parts]))
+        return cls(pool, starts, np.concatenate([p.lens for p in parts]), len(parts) == 1
+                   and parts[0].compact)
 
     # ---------------------------------------------------------------- sequence protocol
     def __len__(self) -> int:
@@ -116,7 +136,9 @@ class Ids:
         if isinstance(index, (int, np.integer)):
             start = int(self.starts[index])
             return self.pool[start: start + int(self.lens[index])].tobytes()
-        return Ids(self.pool, self.starts[index], self.lens[index])
+        compact = self.compact and isinstance(index, slice) and index.step in (None, 1) \
+            and (index.start in (None, 0) or len(self) == 0) and index.stop is None
+        return Ids(self.pool, self.starts[index], self.lens[index], compact)
 
     def __iter__(self) -> Iterator[bytes]:
         return iter(self.tolist())

@@ -30,6 +30,68 @@ DIGIT, DOT, SIGN, EXP = 1, 2, 4, 8
 INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
 
 
+_ASCII_ZEROS = np.uint64(0x3030303030303030)
+_LOW = np.array([(1 << (8 * k)) - 1 for k in range(8)] + [(1 << 64) - 1], dtype=np.uint64)
+_M1 = np.uint64(0x000000FF000000FF)
+_C1 = np.uint64(100 + (1000000 << 32))
+_C2 = np.uint64(1 + (10000 << 32))
+
+
+def _eight_digits(words: np.ndarray, at: np.ndarray, n: np.ndarray) -> np.ndarray:
+    """The ``n`` (0..8) ASCII digits at pool offsets ``at`` as integers, eight bytes per
+    step (SWAR: simdjson's parse_eight_digits_unrolled, on digits right-aligned over
+    leading zeros)."""
+    x = words[at] & _LOW[n]
+    x = (x - (_ASCII_ZEROS & _LOW[n])) << (np.uint64(8) * (np.uint64(8) - n.astype(np.uint64)))
+    with np.errstate(over="ignore"):
+        x = x * np.uint64(10) + (x >> np.uint64(8))
+        return ((x & _M1) * _C1 + ((x >> np.uint64(16)) & _M1) * _C2) >> np.uint64(32)
+
+
+def _sixteen_digits(words, at, n):
+    """Up to 16 digits: the first n - 8 (if any), then the last 8."""
+    high = np.maximum(n - 8, 0)
+    return _eight_digits(words, at, high) * np.uint64(10 ** 8) + \
+        _eight_digits(words, at + high, n - high)
+
+
+def _scan_plain(ids: Ids, dot: bool):
+    """For plain tokens ``[+-]digits[.digits]`` (at most 16 digits on either side of the
+    point and 19 in all; no point when ``dot`` is false): (plain, mantissa m as uint64,
+    digits after the point, negative). Per byte only a digit test; the few other bytes
+    (sign, point) are examined one by one, the digits eight at a time."""
+    ids = ids.compacted()
+    n = len(ids)
+    s, lens = ids.starts, ids.lens
+    total = int(lens.sum())
+    other = np.flatnonzero((ids.pool[:total] - 48) >= 10)  # not a digit (uint8 wraps)
+    tok = np.searchsorted(s, other, side="right") - 1
+    within = other - s[tok]
+    byte = ids.pool[other]
+    sign = (within == 0) & ((byte == 43) | (byte == 45))
+    point = (byte == 46) if dot else np.zeros(len(other), dtype=bool)
+    bad = np.zeros(n, dtype=bool)
+    bad[tok[~(sign | point)]] = True
+    n_points = np.bincount(tok[point], minlength=n)
+    bad |= n_points > 1
+    signed = np.zeros(n, dtype=np.int64)
+    signed[tok[sign]] = 1
+    at_point = lens.copy()
+    at_point[tok[point]] = within[point]
+    n_int = at_point - signed
+    n_frac = np.where(n_points == 1, lens - at_point - 1, 0)
+    plain = ~bad & (n_int + n_frac >= 1) & (n_int <= 16) & (n_frac <= 16) & (n_int + n_frac <= 19)
+    n_int, n_frac = np.where(plain, n_int, 0), np.where(plain, n_frac, 0)
+    words = ids._words()
+    top = len(words) - 1
+    int_part = _sixteen_digits(words, np.minimum(s + signed, top), n_int)
+    frac_part = _sixteen_digits(words, np.minimum(s + at_point + 1, top), n_frac)
+    with np.errstate(over="ignore"):
+        m = int_part * _POW10_U64[n_frac] + frac_part
+    negative = (signed == 1) & (ids.pool[s] == 45)
+    return plain, m, n_frac, negative
+
+
 def _bytes_of(ids: Ids):
     """Per byte of every token: the byte, its token index, its offset within the token;
     and each token's first byte index."""
@@ -98,12 +160,21 @@ def _scan_decimals(ids: Ids) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
 def parse_floats(ids: Ids, path: str, lines: np.ndarray, what: str) -> np.ndarray:
     """float64 of decimal tokens; an InputError names the first line that is not a finite
     decimal number."""
-    grammar, fast, values = _scan_decimals(ids)
+    if len(ids) == 0:
+        return np.zeros(0)
+    plain, m, n_frac, negative = _scan_plain(ids, dot=True)
+    fast = plain & (m <= _EXACT)
+    values = m.astype(np.float64) / _POW10_F64[n_frac]  # both exact: one correct rounding
+    values[negative] *= -1.0
     if fast.all():
         return values
-    for i in np.flatnonzero(~fast):  # rare: many digits, far exponents, or bad tokens
+    rest = np.flatnonzero(~fast)  # exponents, many digits, or not numbers: byte by byte
+    grammar, fast_rest, values_rest = _scan_decimals(ids[rest])
+    values[rest] = values_rest
+    for k in np.flatnonzero(~fast_rest):  # rare: many digits, far exponents, or bad tokens
+        i = rest[k]
         token = ids[int(i)]
-        value = float(token) if grammar[i] else None
+        value = float(token) if grammar[k] else None
         if value is None or not np.isfinite(value):
             problem = "" if value is not None or _special(token) else \
                 " (a decimal such as 12, -0.5 or 1.5e-3, as C's strtod reads it)"
@@ -127,6 +198,16 @@ def scan_ints(ids: Ids) -> Tuple[np.ndarray, np.ndarray]:
     n = len(ids)
     if n == 0:
         return np.zeros(0, bool), np.zeros(0, np.int64)
+    plain, m, _, negative = _scan_plain(ids, dot=False)
+    if plain.all():
+        magnitude = m.astype(np.int64)
+        return plain, np.where(negative, -magnitude, magnitude)
+    return _scan_ints_bytes(ids)
+
+
+def _scan_ints_bytes(ids: Ids) -> Tuple[np.ndarray, np.ndarray]:
+    """scan_ints one byte at a time (up to 18 digits)."""
+    n = len(ids)
     b, tok, within, first = _bytes_of(ids)
     digit = (b - 48) < 10
     sign = ((b == 43) | (b == 45)) & (within == 0)

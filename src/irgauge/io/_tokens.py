@@ -26,7 +26,7 @@ from irgauge._ids import Ids
 from irgauge._threads import thread_count
 from irgauge.errors import InputError
 from irgauge.io._numbers import parse_floats
-from irgauge.io._source import MAX_LINE_BYTES, count_line_ends
+from irgauge.io._source import MAX_LINE_BYTES, LineTooLong, count_line_ends
 
 BLOCK_BYTES = 1 << 22  # tokenize 4 MB at a time: bounded memory, arrays that stay in cache
 HASH = ord("#")
@@ -72,24 +72,28 @@ def tokenize(blocks: Iterable[bytes], path: str, allowed_columns: Iterable[int],
 
     def block(item):
         data, offset = item
-        buf = np.frombuffer(data, dtype=np.uint8)
-        lines, starts, ends = _block_tokens(buf, path, offset, trailing_after)
+        pool = Ids.padded(data)
+        lines, starts, ends = _block_tokens(pool[: len(data)], path, offset, trailing_after)
         n_cols = starts.shape[1]
         if len(lines) == 0 or n_cols not in allowed:
             return lines, n_cols, {}
         as_numbers = (numbers or {}).get(n_cols, {})
         columns = {}
         for j in (keep or {}).get(n_cols, range(n_cols)):
-            column = Ids.from_tokens(buf, starts[:, j], ends[:, j])
+            column = Ids(pool, starts[:, j], ends[:, j] - starts[:, j])
             if j in as_numbers:
-                column = parse_floats(column, path, lines, as_numbers[j])
+                column = parse_floats(column.compacted(), path, lines, as_numbers[j])
+            elif j == 0 and n_cols > 1:  # the topic: one copy per run of equal lines
+                column = column.compacted_runs()
+            else:
+                column = column.compacted()
             columns[j] = column
         return lines, n_cols, columns
 
     blocks_done, wave, line_offset = [], [], 0
     pool = None
     try:
-        for data in itertools.chain(blocks, [None]):
+        for data in _numbered(itertools.chain(blocks, [None]), lambda: line_offset):
             if data is not None:
                 wave.append((data, line_offset))
                 line_offset += count_line_ends(data)
@@ -121,6 +125,14 @@ def tokenize(blocks: Iterable[bytes], path: str, allowed_columns: Iterable[int],
         parts = [c.pop(j) for _, _, c in blocks]
         columns.append(Ids.concat(parts) if isinstance(parts[0], Ids) else np.concatenate(parts))
     return TokenTable(path=path, line_numbers=line_numbers, columns=columns, n_columns=n_cols)
+
+
+def _numbered(blocks, lines_so_far):
+    """The blocks; a line too long for the reader is named by its number."""
+    try:
+        yield from blocks
+    except LineTooLong as err:
+        raise InputError(err.problem, err.path, lines_so_far() + 1) from None
 
 
 def _block_tokens(buf: np.ndarray, path: str, line_offset: int,
