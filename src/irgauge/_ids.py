@@ -22,6 +22,8 @@ import numpy as np
 _MULT = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX2 = np.uint64(0x94D049BB133111EB)
+_SMALL_POOL = 1 << 30
+CHUNK = 1 << 18  # ids per step of whole-column operations: temporaries of a few MB
 _PAD = 8  # zero bytes after the pool, so that an 8-byte read at any id start stays inside
 _LOW = np.array([(1 << (8 * k)) - 1 for k in range(8)] + [(1 << 64) - 1], dtype=np.uint64)
 
@@ -48,8 +50,11 @@ class Ids:
     def __init__(self, pool: np.ndarray, starts: np.ndarray, lens: np.ndarray,
                  compact: bool = False):
         self.pool = pool  # uint8, ends with _PAD zero bytes
-        self.starts = starts
-        self.lens = lens
+        # 32-bit offsets while the pool is small enough that no offset arithmetic here
+        # (start + length) can pass 2^31: 8 bytes per id instead of 16
+        small = len(pool) < _SMALL_POOL
+        self.starts = np.asarray(starts).astype(np.int32 if small else np.int64, copy=False)
+        self.lens = np.asarray(lens).astype(np.int32 if small else np.int64, copy=False)
         self.compact = compact  # ids back to back from pool[0], pool ends right after them
         self._hashes: Optional[np.ndarray] = None
 
@@ -116,17 +121,35 @@ class Ids:
         return cls(pool, np.zeros(n, np.int64), np.full(n, len(value), np.int64))
 
     @classmethod
-    def concat(cls, parts: Iterable["Ids"]) -> "Ids":
-        """One column from several, pools joined (each part's pool is used whole)."""
-        parts = list(parts)
+    def concat(cls, parts: List["Ids"]) -> "Ids":
+        """One column from several, pools joined. The list is emptied as the parts are
+        copied, so memory holds the result and one part, not the result and all parts."""
         if not parts:
             return cls.from_list([])
-        sizes = [len(p.pool) for p in parts]
-        shift = np.concatenate(([0], np.cumsum(sizes)[:-1])).astype(np.int64)
-        pool = np.concatenate([p.pool for p in parts])
-        starts = np.concatenate([p.starts + s for p, s in zip(parts, shift)])
-        return cls(pool, starts, np.concatenate([p.lens for p in parts]), len(parts) == 1
-                   and parts[0].compact)
+        n_bytes = sum(len(p.pool) for p in parts)
+        n_ids = sum(len(p) for p in parts)
+        wide = np.int32 if n_bytes < _SMALL_POOL else np.int64
+        pool = np.empty(n_bytes, dtype=np.uint8)
+        starts, lens = np.empty(n_ids, dtype=wide), np.empty(n_ids, dtype=wide)
+        compact = len(parts) == 1 and parts[0].compact
+        hashes = np.empty(n_ids, np.uint64) if all(p._hashes is not None for p in parts) \
+            else None
+        at_byte = at_id = 0
+        parts.reverse()
+        while parts:
+            p = parts.pop()
+            pool[at_byte: at_byte + len(p.pool)] = p.pool
+            starts[at_id: at_id + len(p)] = p.starts
+            starts[at_id: at_id + len(p)] += at_byte
+            lens[at_id: at_id + len(p)] = p.lens
+            if hashes is not None:
+                hashes[at_id: at_id + len(p)] = p._hashes
+            at_byte += len(p.pool)
+            at_id += len(p)
+            del p
+        joined = cls(pool, starts, lens, compact)
+        joined._hashes = hashes
+        return joined
 
     # ---------------------------------------------------------------- sequence protocol
     def __len__(self) -> int:
@@ -138,7 +161,10 @@ class Ids:
             return self.pool[start: start + int(self.lens[index])].tobytes()
         compact = self.compact and isinstance(index, slice) and index.step in (None, 1) \
             and (index.start in (None, 0) or len(self) == 0) and index.stop is None
-        return Ids(self.pool, self.starts[index], self.lens[index], compact)
+        subset = Ids(self.pool, self.starts[index], self.lens[index], compact)
+        if self._hashes is not None:  # hashes travel with their ids
+            subset._hashes = self._hashes[index]
+        return subset
 
     def __iter__(self) -> Iterator[bytes]:
         return iter(self.tolist())
@@ -200,22 +226,29 @@ class Ids:
         return np.ndarray(shape=(len(self.pool) - _PAD + 1,), dtype="<u8", buffer=self.pool,
                           strides=(1,))
 
-    def word(self, rows: np.ndarray, k: int) -> np.ndarray:
-        """Bytes [8k, 8k + 8) of the ids ``rows`` as uint64, zero past each id's end."""
+    def word(self, rows: Optional[np.ndarray], k: int) -> np.ndarray:
+        """Bytes [8k, 8k + 8) of the ids ``rows`` (None: all) as uint64, zero past each
+        id's end."""
         words = self._words()
-        remaining = np.clip(self.lens[rows] - 8 * k, 0, 8)
-        at = np.minimum(self.starts[rows] + 8 * k, len(words) - 1)  # ids already ended read 0
+        lens = self.lens if rows is None else self.lens[rows]
+        starts = self.starts if rows is None else self.starts[rows]
+        if k == 0 and len(lens) and lens.min() >= 8:  # the usual first word: no masking
+            return words[starts]
+        remaining = np.clip(lens - 8 * k, 0, 8)
+        at = np.minimum(starts + 8 * k, len(words) - 1)  # ids already ended read 0
         return words[at] & _LOW[remaining]
 
     def hashes(self) -> np.ndarray:
         """64-bit hash of each id (same bytes -> same hash, whatever the column)."""
+        if self._hashes is None and len(self) > CHUNK:  # bounded temporaries
+            self._hashes = np.concatenate([self[a: a + CHUNK].hashes()
+                                           for a in range(0, len(self), CHUNK)])
         if self._hashes is None:
-            n = len(self)
-            h = np.zeros(n, dtype=np.uint64)
-            rows = np.arange(n)
-            k = 0
             with np.errstate(over="ignore"):
                 # every id takes at least one round, so the empty id hashes too
+                h = _mix(self.word(None, 0) * _MULT)
+                rows = np.flatnonzero(self.lens > 8)
+                k = 1
                 while len(rows):
                     h[rows] = _mix(h[rows] ^ self.word(rows, k) * _MULT + np.uint64(k))
                     k += 1
@@ -228,9 +261,12 @@ class Ids:
         """Element-wise equality with another column of the same length."""
         if len(self) != len(other):
             raise ValueError("columns of different lengths")
-        same = self.lens == other.lens
-        rows = np.flatnonzero(same)
-        k = 0
+        if len(self) > CHUNK:  # bounded temporaries
+            return np.concatenate([self[a: a + CHUNK].equal(other[a: a + CHUNK])
+                                   for a in range(0, len(self), CHUNK)])
+        same = (self.lens == other.lens) & (self.word(None, 0) == other.word(None, 0))
+        rows = np.flatnonzero(same & (self.lens > 8))
+        k = 1
         while len(rows):
             diff = self.word(rows, k) != other.word(rows, k)
             same[rows[diff]] = False

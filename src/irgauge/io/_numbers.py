@@ -19,7 +19,7 @@ from typing import Tuple
 
 import numpy as np
 
-from irgauge._ids import Ids
+from irgauge._ids import CHUNK, Ids
 from irgauge.errors import InputError
 
 _POW10_U64 = np.array([10 ** k for k in range(20)], dtype=np.uint64)
@@ -50,6 +50,8 @@ def _eight_digits(words: np.ndarray, at: np.ndarray, n: np.ndarray) -> np.ndarra
 
 def _sixteen_digits(words, at, n):
     """Up to 16 digits: the first n - 8 (if any), then the last 8."""
+    if len(n) == 0 or n.max() <= 8:
+        return _eight_digits(words, at, n)
     high = np.maximum(n - 8, 0)
     return _eight_digits(words, at, high) * np.uint64(10 ** 8) + \
         _eight_digits(words, at + high, n - high)
@@ -162,6 +164,9 @@ def parse_floats(ids: Ids, path: str, lines: np.ndarray, what: str) -> np.ndarra
     decimal number."""
     if len(ids) == 0:
         return np.zeros(0)
+    if len(ids) > CHUNK:  # bounded temporaries
+        return np.concatenate([parse_floats(ids[a: a + CHUNK], path, lines[a: a + CHUNK], what)
+                               for a in range(0, len(ids), CHUNK)])
     plain, m, n_frac, negative = _scan_plain(ids, dot=True)
     fast = plain & (m <= _EXACT)
     values = m.astype(np.float64) / _POW10_F64[n_frac]  # both exact: one correct rounding
@@ -198,6 +203,9 @@ def scan_ints(ids: Ids) -> Tuple[np.ndarray, np.ndarray]:
     n = len(ids)
     if n == 0:
         return np.zeros(0, bool), np.zeros(0, np.int64)
+    if n > CHUNK:  # bounded temporaries
+        parts = [scan_ints(ids[a: a + CHUNK]) for a in range(0, n, CHUNK)]
+        return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
     plain, m, _, negative = _scan_plain(ids, dot=False)
     if plain.all():
         magnitude = m.astype(np.int64)

@@ -28,7 +28,7 @@ from irgauge.errors import InputError
 from irgauge.io._numbers import parse_floats
 from irgauge.io._source import MAX_LINE_BYTES, LineTooLong, count_line_ends
 
-BLOCK_BYTES = 1 << 22  # tokenize 4 MB at a time: bounded memory, arrays that stay in cache
+BLOCK_BYTES = 1 << 21  # tokenize 2 MB at a time: bounded memory, arrays that stay in cache
 HASH = ord("#")
 LF, CR = 10, 13
 Column = Union[Ids, np.ndarray]
@@ -74,6 +74,7 @@ def tokenize(blocks: Iterable[bytes], path: str, allowed_columns: Iterable[int],
         data, offset = item
         pool = Ids.padded(data)
         lines, starts, ends = _block_tokens(pool[: len(data)], path, offset, trailing_after)
+        lines = lines.astype(np.int32 if offset + len(lines) < (1 << 31) else np.int64)
         n_cols = starts.shape[1]
         if len(lines) == 0 or n_cols not in allowed:
             return lines, n_cols, {}
@@ -85,8 +86,9 @@ def tokenize(blocks: Iterable[bytes], path: str, allowed_columns: Iterable[int],
                 column = parse_floats(column.compacted(), path, lines, as_numbers[j])
             elif j == 0 and n_cols > 1:  # the topic: one copy per run of equal lines
                 column = column.compacted_runs()
-            else:
+            else:  # a document id: hashed here, on the block's thread, while in cache
                 column = column.compacted()
+                column.hashes()
             columns[j] = column
         return lines, n_cols, columns
 
@@ -116,15 +118,31 @@ def tokenize(blocks: Iterable[bytes], path: str, allowed_columns: Iterable[int],
         if cols != n_cols:
             raise InputError(f"expected {n_cols} columns as on the first data line, "
                              f"found {cols}", path, int(lines[0]))
-    line_numbers = np.concatenate([lines for lines, _, _ in blocks])
+    line_parts = [lines for lines, _, _ in blocks]
+    blocks = blocks_done = [(None, n, c) for _, n, c in blocks]  # the list holds the lines
+    line_numbers = _join(line_parts)
     columns: List[Optional[Column]] = []
     for j in range(n_cols):  # one column at a time, releasing the blocks' pieces
         if j not in blocks[0][2]:
             columns.append(None)
             continue
         parts = [c.pop(j) for _, _, c in blocks]
-        columns.append(Ids.concat(parts) if isinstance(parts[0], Ids) else np.concatenate(parts))
+        columns.append(Ids.concat(parts) if isinstance(parts[0], Ids) else _join(parts))
+        del parts
     return TokenTable(path=path, line_numbers=line_numbers, columns=columns, n_columns=n_cols)
+
+
+def _join(parts: List[np.ndarray]) -> np.ndarray:
+    """np.concatenate that empties ``parts`` as it copies them (memory: the result and
+    one part, not the result and all parts)."""
+    out = np.empty(sum(len(p) for p in parts), dtype=np.result_type(*parts))
+    at = 0
+    parts.reverse()
+    while parts:
+        part = parts.pop()
+        out[at: at + len(part)] = part
+        at += len(part)
+    return out
 
 
 def _numbered(blocks, lines_so_far):
@@ -153,6 +171,10 @@ def _block_tokens(buf: np.ndarray, path: str, line_offset: int,
         raise InputError(f"line longer than {MAX_LINE_BYTES} bytes (the longest line irgauge "
                          "reads); is this a text file of whitespace-separated columns?",
                          path, line)
+    fast = _uniform_lines(buf, starts, line_ends, trailing_after)
+    if fast is not None:
+        return (np.arange(1, len(line_ends) + 1) + line_offset, starts.reshape(-1, fast),
+                ends.reshape(-1, fast))
     before = np.searchsorted(starts, line_ends)
     counts = np.diff(before, prepend=0)
     first = before - counts
@@ -178,6 +200,23 @@ def _block_tokens(buf: np.ndarray, path: str, line_offset: int,
         raise InputError(f"expected {n_cols} columns as on the first data line, "
                          f"found {int(counts[i])}", path, int(line_numbers[i]))
     return line_numbers, starts.reshape(-1, n_cols), ends.reshape(-1, n_cols)
+
+
+def _uniform_lines(buf, starts, line_ends, trailing_after) -> Optional[int]:
+    """k when every line holds exactly k tokens and none is a comment (the usual file),
+    checked with two comparisons per line instead of a search per line; else None."""
+    n_lines = len(line_ends)
+    k = len(starts) // n_lines if n_lines else 0
+    if k == 0 or k * n_lines != len(starts) or (trailing_after is not None and k > trailing_after):
+        return None
+    firsts, lasts = starts[::k], starts[k - 1::k]
+    # line i's tokens are [ik, ik + k) iff its first starts after the previous line's end
+    # and its last starts before its own end
+    if (lasts >= line_ends).any() or (firsts[1:] <= line_ends[:-1]).any():
+        return None
+    if (buf[firsts] == HASH).any():
+        return None
+    return k
 
 
 def _line_ends(buf: np.ndarray) -> np.ndarray:
