@@ -36,3 +36,32 @@ def thread_count(requested: Optional[int] = None) -> int:
             raise InputError(f"threads must be >= 1, got {requested}")
         return int(requested)
     return min(available_cpus(), MAX_THREADS)
+
+
+def explicit_threads(requested: Optional[int] = None) -> Optional[int]:
+    """The thread count the user asked for (option or $IRGAUGE_THREADS), else None."""
+    if requested is not None or os.environ.get(ENV, "").strip():
+        return thread_count(requested)
+    return None
+
+
+def release_free_memory() -> None:
+    """Give the C heap's free pages back to the system (glibc's malloc_trim).
+
+    A file is read in blocks whose column pieces (a few hundred KB each) live on the C
+    heap; once they are joined into whole columns that heap is free but still resident,
+    and later large arrays are mapped anew beside it. Trimming keeps the peak memory to
+    what is alive. A no-op where glibc is absent."""
+    global _TRIM
+    if _TRIM is None:
+        try:
+            import ctypes
+
+            _TRIM = ctypes.CDLL("libc.so.6").malloc_trim
+        except (OSError, AttributeError):
+            _TRIM = False
+    if _TRIM:
+        _TRIM(0)
+
+
+_TRIM = None

@@ -16,7 +16,7 @@ import os
 import sys
 import zlib
 from pathlib import Path
-from typing import BinaryIO, Iterator, Tuple, Union
+from typing import BinaryIO, Iterator, Optional, Tuple, Union
 
 from irgauge.errors import InputError
 
@@ -37,6 +37,14 @@ def strip_compression_suffix(name: str) -> str:
         if name.endswith(suffix):
             return name[: -len(suffix)]
     return name
+
+
+def size_hint(path: PathLike) -> Optional[int]:
+    """The file's size in bytes (of the compressed data, if compressed), or None."""
+    try:
+        return os.path.getsize(path) if str(path) != STDIN else None
+    except OSError:
+        return None
 
 
 def _open(path: PathLike) -> Tuple[BinaryIO, str]:

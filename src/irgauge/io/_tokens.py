@@ -23,7 +23,7 @@ from typing import Dict, Iterable, List, Optional, Union
 import numpy as np
 
 from irgauge._ids import Ids
-from irgauge._threads import thread_count
+from irgauge._threads import release_free_memory, thread_count
 from irgauge.errors import InputError
 from irgauge.io._numbers import parse_floats
 from irgauge.io._source import MAX_LINE_BYTES, LineTooLong, count_line_ends
@@ -51,7 +51,7 @@ def tokenize(blocks: Iterable[bytes], path: str, allowed_columns: Iterable[int],
              keep: Optional[Dict[int, Iterable[int]]] = None,
              trailing_after: Optional[int] = None,
              numbers: Optional[Dict[int, Dict[int, str]]] = None,
-             threads: Optional[int] = None) -> TokenTable:
+             threads: Optional[int] = None, size_hint: Optional[int] = None) -> TokenTable:
     """Split a file, given as blocks of whole lines, into whitespace-separated columns.
 
     Every data line must have the same number of columns, one of ``allowed_columns``;
@@ -61,14 +61,16 @@ def tokenize(blocks: Iterable[bytes], path: str, allowed_columns: Iterable[int],
     whose ``what`` is not a finite decimal number). ``trailing_after=n``: on lines with
     more than n tokens the extra ones are free text and dropped (trec_eval reads six
     fields of a run line and ignores the rest; its test file results.trunc has such lines).
+    ``size_hint``: the file's size in bytes, if known (the columns are reserved for it).
 
-    A few blocks at a time are tokenized on threads (numpy releases the GIL), so memory
-    holds the kept columns and a few blocks, never the whole file.
+    Memory holds the kept columns and a few blocks, never the whole file. With
+    ``threads`` > 1 that many blocks at a time are tokenized on threads (numpy releases
+    the GIL); the default is one (see irgauge.evaluate for why).
     """
     if isinstance(blocks, bytes):
         blocks = [blocks]
     allowed = sorted(set(allowed_columns))
-    workers = thread_count(threads)
+    workers = threads or 1
 
     def block(item):
         data, offset = item
@@ -92,7 +94,8 @@ def tokenize(blocks: Iterable[bytes], path: str, allowed_columns: Iterable[int],
             columns[j] = column
         return lines, n_cols, columns
 
-    blocks_done, wave, line_offset = [], [], 0
+    wave, line_offset = [], 0
+    columns: Optional[_Columns] = None
     pool = None
     try:
         for data in _numbered(itertools.chain(blocks, [None]), lambda: line_offset):
@@ -102,47 +105,114 @@ def tokenize(blocks: Iterable[bytes], path: str, allowed_columns: Iterable[int],
             if wave and (data is None or len(wave) == workers):
                 if len(wave) > 1 and pool is None:  # small files need no threads
                     pool = ThreadPoolExecutor(workers)
-                done = pool.map(block, wave) if len(wave) > 1 else map(block, wave)
-                blocks_done.extend(r for r in done if len(r[0]))
+                for lines, n_cols, cols in (pool.map(block, wave) if len(wave) > 1
+                                            else map(block, wave)):
+                    if len(lines) == 0:
+                        continue
+                    if columns is None:
+                        if n_cols not in allowed:
+                            raise InputError(_column_problem(n_cols, allowed), path,
+                                             int(lines[0]))
+                        columns = _Columns(n_cols, cols, size_hint)
+                    elif n_cols != columns.n_cols:
+                        raise InputError(f"expected {columns.n_cols} columns as on the first "
+                                         f"data line, found {n_cols}", path, int(lines[0]))
+                    columns.append(lines, cols)
                 wave = []
     finally:
         if pool:
             pool.shutdown()
-    blocks = blocks_done
-    if not blocks:
+    if columns is None:
         raise InputError("no data lines (only comments or blank lines)", path)
-    n_cols = blocks[0][1]
-    if n_cols not in allowed:
-        raise InputError(_column_problem(n_cols, allowed), path, int(blocks[0][0][0]))
-    for lines, cols, _ in blocks:
-        if cols != n_cols:
-            raise InputError(f"expected {n_cols} columns as on the first data line, "
-                             f"found {cols}", path, int(lines[0]))
-    line_parts = [lines for lines, _, _ in blocks]
-    blocks = blocks_done = [(None, n, c) for _, n, c in blocks]  # the list holds the lines
-    line_numbers = _join(line_parts)
-    columns: List[Optional[Column]] = []
-    for j in range(n_cols):  # one column at a time, releasing the blocks' pieces
-        if j not in blocks[0][2]:
-            columns.append(None)
-            continue
-        parts = [c.pop(j) for _, _, c in blocks]
-        columns.append(Ids.concat(parts) if isinstance(parts[0], Ids) else _join(parts))
-        del parts
-    return TokenTable(path=path, line_numbers=line_numbers, columns=columns, n_columns=n_cols)
+    line_numbers, kept = columns.finish()
+    release_free_memory()
+    return TokenTable(path=path, line_numbers=line_numbers, columns=kept, n_columns=columns.n_cols)
 
 
-def _join(parts: List[np.ndarray]) -> np.ndarray:
-    """np.concatenate that empties ``parts`` as it copies them (memory: the result and
-    one part, not the result and all parts)."""
-    out = np.empty(sum(len(p) for p in parts), dtype=np.result_type(*parts))
-    at = 0
-    parts.reverse()
-    while parts:
-        part = parts.pop()
-        out[at: at + len(part)] = part
-        at += len(part)
-    return out
+def _reserve(capacity: int, dtype) -> np.ndarray:
+    """An empty array of ``capacity``: pages never written cost address space, not memory,
+    so a generous first guess is free (a smaller one where address space is limited)."""
+    try:
+        return np.empty(capacity, dtype=dtype)
+    except MemoryError:
+        return np.empty(min(capacity, 1 << 16), dtype=dtype)
+
+
+class _Growing:
+    """An array appended to block by block (capacity doubles when exceeded)."""
+
+    def __init__(self, dtype, capacity: int) -> None:
+        self.data = _reserve(max(capacity, 16), dtype)
+        self.n = 0
+
+    def widen(self) -> None:
+        """64-bit values from now on (offsets into a pool past 1 GiB)."""
+        if self.data.dtype != np.int64:
+            self.data = self.data.astype(np.int64)
+
+    def append(self, values: np.ndarray, shift: int = 0) -> None:
+        need = self.n + len(values)
+        if need > len(self.data):
+            grown = _reserve(max(need, 2 * len(self.data)), self.data.dtype)
+            grown[: self.n] = self.data[: self.n]
+            self.data = grown
+        target = self.data[self.n: need]
+        target[...] = values
+        if shift:
+            target += shift
+        self.n = need
+
+    def finish(self) -> np.ndarray:
+        return self.data[: self.n]
+
+
+class _Columns:
+    """The kept columns of a file, filled block by block in file order: no list of
+    per-block pieces to join at the end (which would double the peak memory)."""
+
+    def __init__(self, n_cols: int, first: Dict[int, Column], size_hint: Optional[int]):
+        self.n_cols = n_cols
+        rows = (size_hint // (2 * n_cols) + 1) if size_hint else 1 << 16
+        n_bytes = (size_hint + 64) if size_hint else 1 << 20
+        wide = np.int32 if n_bytes < (1 << 30) else np.int64
+        self.lines = _Growing(np.int32 if rows < (1 << 31) else np.int64, rows)
+        self.parts: Dict[int, tuple] = {}
+        for j, column in first.items():
+            if isinstance(column, Ids):
+                hashes = _Growing(np.uint64, rows) if column._hashes is not None else None
+                self.parts[j] = (_Growing(np.uint8, n_bytes), _Growing(wide, rows),
+                                 _Growing(wide, rows), hashes)
+            else:
+                self.parts[j] = (_Growing(column.dtype, rows),)
+
+    def append(self, lines: np.ndarray, columns: Dict[int, Column]) -> None:
+        self.lines.append(lines)
+        for j, parts in self.parts.items():
+            column = columns.pop(j)
+            if isinstance(column, Ids):
+                pool, starts, lens, hashes = parts
+                if pool.n + len(column.pool) >= 1 << 30:
+                    starts.widen()
+                    lens.widen()
+                starts.append(column.starts, shift=pool.n)
+                pool.append(column.pool)
+                lens.append(column.lens)
+                if hashes is not None:
+                    hashes.append(column.hashes())
+            else:
+                parts[0].append(column)
+
+    def finish(self):
+        kept: List[Optional[Column]] = [None] * self.n_cols
+        for j, parts in self.parts.items():
+            if len(parts) == 1:
+                kept[j] = parts[0].finish()
+                continue
+            pool, starts, lens, hashes = parts
+            ids = Ids(pool.finish(), starts.finish(), lens.finish())
+            ids._hashes = hashes.finish() if hashes is not None else None
+            kept[j] = ids
+        return self.lines.finish(), kept
 
 
 def _numbered(blocks, lines_so_far):

@@ -13,7 +13,7 @@ from irgauge._ids import Ids
 from irgauge.collection import Qrels
 from irgauge.errors import InputError
 from irgauge.io._numbers import INT64_MAX, INT64_MIN, parse_ints
-from irgauge.io._source import iter_blocks, strip_compression_suffix
+from irgauge.io._source import iter_blocks, size_hint, strip_compression_suffix
 from irgauge.io._tokens import BLOCK_BYTES, TokenTable, tokenize
 
 NTCIR_LETTER_LEVELS = {b"S": 3, b"A": 2, b"B": 1}
@@ -38,7 +38,7 @@ def read_qrels(source: QrelsSource, threads=None) -> Qrels:
 def _from_path(path: Union[str, Path], threads=None) -> Qrels:
     name = str(path)
     table = tokenize(iter_blocks(path, BLOCK_BYTES), name, allowed_columns=(2, 3, 4),
-                     keep={4: (0, 2, 3)}, threads=threads)
+                     keep={4: (0, 2, 3)}, threads=threads, size_hint=size_hint(path))
     if table.n_columns == 4:
         topics, docnos, level_tokens, fmt = table.columns[0], table.columns[2], table.columns[3], "trec"
     elif table.n_columns == 3:

@@ -16,7 +16,7 @@ import numpy as np
 from irgauge._ids import Ids
 from irgauge.collection import Run
 from irgauge.errors import InputError
-from irgauge.io._source import iter_blocks, strip_compression_suffix
+from irgauge.io._source import iter_blocks, size_hint, strip_compression_suffix
 from irgauge.io._tokens import BLOCK_BYTES, tokenize
 from irgauge.io.qrels import _encode
 
@@ -50,7 +50,7 @@ def _from_path(path: Union[str, Path], name: Optional[str], threads=None) -> Run
 
     # the rank column is not read (see above), nor the tag past the first line
     table = tokenize(blocks(), path, allowed_columns=(1, 2, 6), keep={6: (0, 2, 4)},
-                     trailing_after=6, numbers={6: {4: "score"}}, threads=threads)
+                     trailing_after=6, numbers={6: {4: "score"}}, threads=threads, size_hint=size_hint(path))
     if table.n_columns == 6:
         tag = _first_tag(first_block[0])
         scores = table.columns[4]
