@@ -55,7 +55,7 @@ for t in run_topics.tolist():
         docs[rng.integers(0, depth)] = first_rel[t]
     docs = list(dict.fromkeys(docs.tolist()))
     scores = np.sort(rng.random(len(docs)) * 30)[::-1]
-    lines.extend(f"{t} Q0 {d} {r} {s:.4f} msm\n" for r, (d, s) in enumerate(zip(docs, scores), 1))
+    lines.extend(f"{t} Q0 {d} {r} {s:.4f} run\n" for r, (d, s) in enumerate(zip(docs, scores), 1))
 with open(f"{out}/run.txt", "w") as f:
     f.write("".join(lines))
 """
@@ -181,7 +181,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         if name in ("W1L", "W2L") and ("irgauge", name[:2]) in results:
             plain = results[("irgauge", name[:2])]
             if name == "W1L":
-                checks.append((f"W1L: peak +{ig.peak - plain.peak:.0f} MB (<= +20), wall "
+                checks.append((f"W1L: peak {ig.peak - plain.peak:+.0f} MB (<= +20), wall "
                                f"{ig.wall / plain.wall:.2f}x W1 (<= 1.25x)",
                                ig.peak - plain.peak <= 20 and ig.wall / plain.wall <= 1.25))
             else:
