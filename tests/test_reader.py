@@ -7,11 +7,9 @@ import bz2
 import gzip
 import io
 import lzma
-import os
 import re
 import subprocess
 import sys
-from pathlib import Path
 
 import numpy as np
 import pytest

@@ -15,7 +15,7 @@ the ids still long enough, so hashing or comparing costs O(total bytes / 8) vect
 """
 from __future__ import annotations
 
-from typing import Iterable, Iterator, List, Optional, Sequence, Union
+from typing import Iterator, List, Optional, Sequence, Union
 
 import numpy as np
 

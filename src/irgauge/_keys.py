@@ -8,7 +8,7 @@ rare) callers fall back to exact codes from a sort of the ids.
 from __future__ import annotations
 
 import copy
-from typing import Dict, Iterable, List, Tuple
+from typing import List, Tuple
 
 import numpy as np
 
@@ -105,31 +105,6 @@ def natural_order_of(ids: Ids) -> np.ndarray:
             return order
         return np.lexsort((byte_ranks(ids), values))
     return np.argsort(byte_ranks(ids), kind="stable")
-
-
-def natural_order(ids: Iterable[str]) -> List[str]:
-    """Sort ids numerically when all are integers, else as strings."""
-    ids = list(ids)
-    return [ids[i] for i in natural_order_of(Ids.from_list(ids))]
-
-
-def group_codes(values, codebook: Dict[bytes, int], grow: bool) -> np.ndarray:
-    """Map ids to integer codes through ``codebook`` (one lookup per run of equal ids).
-    Unknown values get a new code when ``grow`` is true, else -1."""
-    values = as_ids(values)
-    n = len(values)
-    if n == 0:
-        return np.zeros(0, dtype=np.int64)
-    heads = run_heads(values)
-    codes = np.empty(len(heads), dtype=np.int64)
-    for i, value in enumerate(values[heads].tolist()):
-        code = codebook.get(value)
-        if code is None:
-            code = len(codebook) if grow else -1
-            if grow:
-                codebook[value] = code
-        codes[i] = code
-    return np.repeat(codes, np.diff(np.append(heads, n)))
 
 
 def unique_names(values) -> Tuple[List[str], np.ndarray]:

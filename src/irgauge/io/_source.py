@@ -15,7 +15,6 @@ import lzma
 import os
 import sys
 import zlib
-from pathlib import Path
 from typing import BinaryIO, Iterator, Optional, Tuple, Union
 
 from irgauge.errors import InputError

@@ -23,7 +23,7 @@ from typing import Dict, Iterable, List, Optional, Union
 import numpy as np
 
 from irgauge._ids import Ids
-from irgauge._threads import release_free_memory, thread_count
+from irgauge._threads import release_free_memory
 from irgauge.errors import InputError
 from irgauge.io._numbers import parse_floats
 from irgauge.io._source import MAX_LINE_BYTES, LineTooLong, count_line_ends
