@@ -17,7 +17,16 @@ def parse_args(description: str) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument("qrels")
     parser.add_argument("runs", nargs="+")
+    parser.add_argument("--measures", default=None,
+                        help="comma-separated irgauge names to compute (default: all of STANDARD)")
     return parser.parse_args()
+
+
+def wanted(args: argparse.Namespace, names: Iterable[str]) -> set:
+    """The measures asked for (by irgauge name) among ``names``."""
+    if not args.measures:
+        return set(names)
+    return set(names) & set(args.measures.split(","))
 
 
 def run_name(path: str) -> str:

@@ -1,53 +1,23 @@
-"""Integer keys for (topic, docno) pairs, so that matching runs against qrels is a
-sorted search over integers rather than a dictionary lookup per line.
+"""Integer keys for topics and (topic, docno) pairs, so that matching runs against qrels is
+a sorted search over integers rather than a dictionary lookup per line or per topic.
 
-Document ids are hashed to 64 bits with whole-array operations. Every match found
-through a hash is verified byte for byte; on a collision (vanishingly rare) callers
-fall back to exact codes from a sort of the strings.
+Ids are hashed to 64 bits with whole-array operations (:meth:`irgauge._ids.Ids.hashes`).
+Every match found through a hash is verified byte for byte; on a collision (vanishingly
+rare) callers fall back to exact codes from a sort of the ids.
 """
 from __future__ import annotations
 
-from typing import Dict, Iterable, List
+import copy
+from typing import List, Tuple
 
 import numpy as np
 
-_MULT = np.uint64(0x9E3779B97F4A7C15)
-_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
-_MIX2 = np.uint64(0x94D049BB133111EB)
+from irgauge._ids import Ids, as_ids, byte_ranks
 
 
-def _mix(h: np.ndarray) -> np.ndarray:
-    """The splitmix64 finaliser: spreads every input bit over the whole word."""
-    h = h ^ (h >> np.uint64(30))
-    h = h * _MIX1
-    h = h ^ (h >> np.uint64(27))
-    h = h * _MIX2
-    return h ^ (h >> np.uint64(31))
-
-
-def hash_strings(strings: np.ndarray, chunk: int = 1 << 18) -> np.ndarray:
-    """64-bit hashes of an ``S`` array (same bytes -> same hash, whatever the array width).
-
-    Works through ``chunk`` ids at a time so that the temporaries stay small.
-    """
-    out = np.empty(len(strings), dtype=np.uint64)
-    for begin in range(0, len(strings), chunk):
-        out[begin: begin + chunk] = _hash_chunk(strings[begin: begin + chunk])
-    return out
-
-
-def _hash_chunk(strings: np.ndarray) -> np.ndarray:
-    n = len(strings)
-    width = max(strings.dtype.itemsize, 1)
-    padded = np.zeros((n, width + (-width) % 8), dtype=np.uint8)
-    if n:
-        padded[:, :width] = strings.view(np.uint8).reshape(n, width)
-    words = padded.view(np.uint64)
-    h = np.zeros(n, dtype=np.uint64)
-    with np.errstate(over="ignore"):
-        for j in range(words.shape[1]):  # a handful of 8-byte words per id
-            h = _mix(h ^ words[:, j] * _MULT + np.uint64(j))
-    return h
+def hash_strings(strings) -> np.ndarray:
+    """64-bit hashes of ids (Ids, ``S`` array or sequence): same bytes, same hash."""
+    return as_ids(strings).hashes()
 
 
 def pair_keys(topic_codes: np.ndarray, doc_hashes: np.ndarray, n_topics: int) -> np.ndarray:
@@ -61,42 +31,83 @@ def pair_keys(topic_codes: np.ndarray, doc_hashes: np.ndarray, n_topics: int) ->
     return (topic_codes.astype(np.uint64) << shift) | (doc_hashes >> np.uint64(64) - shift)
 
 
-def exact_pair_keys(topic_codes: List[np.ndarray], docnos: List[np.ndarray]) -> List[np.ndarray]:
+def exact_pair_keys(topic_codes: List[np.ndarray], docnos: List) -> List[np.ndarray]:
     """Collision-free keys for several (topic codes, docnos) arrays sharing one code space."""
     sizes = [len(d) for d in docnos]
-    _, inverse = np.unique(np.concatenate(docnos), return_inverse=True)
+    inverse = byte_ranks(Ids.concat([as_ids(d) for d in docnos]))
     n_docs = np.uint64(inverse.max() + 1 if len(inverse) else 1)
     parts = np.split(inverse.astype(np.uint64), np.cumsum(sizes)[:-1])
     return [t.astype(np.uint64) * n_docs + p for t, p in zip(topic_codes, parts)]
 
 
-def group_codes(values: np.ndarray, codebook: Dict[bytes, int], grow: bool) -> np.ndarray:
-    """Map an ``S`` array to integer codes through ``codebook``.
-
-    Files list a topic's lines together, so the array is cut into runs of equal
-    values and only one value per run is looked up. Unknown values get a new code when
-    ``grow`` is true, else -1.
-    """
+def run_heads(values: Ids) -> np.ndarray:
+    """Indices where a new run of equal consecutive ids starts (files list a topic's lines
+    together, so there are few)."""
     n = len(values)
     if n == 0:
-        return np.zeros(0, dtype=np.int32)
+        return np.zeros(0, dtype=np.int64)
     change = np.ones(n, dtype=bool)
     change[1:] = values[1:] != values[:-1]
-    heads = np.flatnonzero(change)
-    codes = np.empty(len(heads), dtype=np.int32)
-    for i, value in enumerate(values[heads].tolist()):
-        code = codebook.get(value)
-        if code is None:
-            code = len(codebook) if grow else -1
-            if grow:
-                codebook[value] = code
-        codes[i] = code
-    return np.repeat(codes, np.diff(np.append(heads, n)))
+    return np.flatnonzero(change)
 
 
-def natural_order(ids: Iterable[str]) -> List[str]:
-    """Sort ids numerically when all are integers, else as strings."""
-    ids = list(ids)
-    if all(i.lstrip("-").isdigit() for i in ids):
-        return sorted(ids, key=lambda i: (int(i), i))
-    return sorted(ids)
+class TopicIndex:
+    """The distinct topic ids of a column, in natural order, and lookups into them."""
+
+    def __init__(self, topics) -> None:
+        topics = as_ids(topics)
+        heads = run_heads(topics)
+        first, codes = topics[heads].unique()
+        distinct = topics[heads[first]]
+        order = natural_order_of(distinct)
+        self.ids: Ids = distinct[order]
+        self.names: List[str] = self.ids.decode()
+        rank = np.empty(len(order), dtype=np.int64)
+        rank[order] = np.arange(len(order))
+        self.codes = np.repeat(rank[codes], np.diff(np.append(heads, len(topics))))
+        hashes = self.ids.hashes()
+        self._order = np.argsort(hashes)
+        self._sorted = hashes[self._order]
+
+    def __len__(self) -> int:
+        return len(self.names)
+
+    def subset(self, rows) -> "TopicIndex":
+        """The same topics, with the codes of the chosen rows only."""
+        other = copy.copy(self)
+        other.codes = self.codes[rows]
+        return other
+
+    def lookup(self, topics) -> np.ndarray:
+        """Code of each id of ``topics``; -1 for ids not in the index."""
+        topics = as_ids(topics)
+        n = len(topics)
+        if n == 0 or len(self.names) == 0:
+            return np.full(n, -1, dtype=np.int64)
+        heads = run_heads(topics)
+        wanted = topics[heads]
+        pos = np.minimum(np.searchsorted(self._sorted, wanted.hashes()), len(self._sorted) - 1)
+        code = self._order[pos]
+        found = (self._sorted[pos] == wanted.hashes()) & (self.ids[code] == wanted)
+        codes = np.where(found, code, -1)
+        return np.repeat(codes, np.diff(np.append(heads, n)))
+
+
+def natural_order_of(ids: Ids) -> np.ndarray:
+    """Permutation sorting ids numerically when all are integers (ties, e.g. ``7`` and
+    ``07``, by bytes), else by bytes."""
+    from irgauge.io._numbers import scan_ints
+
+    ok, values = scan_ints(ids)
+    if len(ids) and ok.all():
+        order = np.argsort(values, kind="stable")
+        if not (values[order][1:] == values[order][:-1]).any():
+            return order
+        return np.lexsort((byte_ranks(ids), values))
+    return np.argsort(byte_ranks(ids), kind="stable")
+
+
+def unique_names(values) -> Tuple[List[str], np.ndarray]:
+    """The distinct ids of a column as str in natural order, and each row's index into them."""
+    index = TopicIndex(values)
+    return index.names, index.codes

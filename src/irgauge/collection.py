@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional, Sequence
+from functools import cached_property
+from typing import Any, Dict, List, Optional, Sequence
 
 import numpy as np
 
-from irgauge._keys import exact_pair_keys, group_codes, hash_strings, natural_order, pair_keys
+from irgauge._ids import as_ids
+from irgauge._keys import TopicIndex, exact_pair_keys, hash_strings, pair_keys
 from irgauge.errors import InputError
 
 LOOKUP_CHUNK = 1 << 20  # look up a million keys at a time: small temporaries
@@ -20,14 +22,19 @@ UNJUDGED = -1
 PADDING = -2
 POOLED = -3  # in the qrels with a negative level, read as "pooled but unjudged" (trec_eval)
 NEGATIVE_LEVELS = ("nonrelevant", "unjudged")
+MAX_LEVEL = (1 << 15) - 1  # grades are int16 in the ranked-list matrices
 
 
 @dataclass(frozen=True, eq=False)
 class Qrels:
-    """Judgments as read: one entry per (topic, docno); levels < 0 mean judged nonrelevant."""
+    """Judgments as read: one entry per (topic, docno); levels < 0 mean judged nonrelevant.
 
-    topics: np.ndarray
-    docnos: np.ndarray
+    ``topics`` and ``docnos`` are :class:`~irgauge._ids.Ids` (or ``S`` arrays), compared as
+    bytes; ``levels`` are int64.
+    """
+
+    topics: Any
+    docnos: Any
     levels: np.ndarray
     source: str = "<memory>"
     fmt: str = "trec"
@@ -36,37 +43,62 @@ class Qrels:
     @classmethod
     def from_arrays(cls, topics, docnos, levels, source="<memory>", fmt="trec",
                     line_numbers=None) -> "Qrels":
-        """Build qrels, dropping exact repeats and rejecting conflicting grades."""
+        """Build qrels, dropping exact repeats and rejecting conflicting grades and grades
+        above MAX_LEVEL."""
+        topics, docnos = as_ids(topics), as_ids(docnos)
+        levels = np.asarray(levels, dtype=np.int64)
         if line_numbers is None:
             line_numbers = np.arange(1, len(topics) + 1)
-        codebook: Dict[bytes, int] = {}
-        codes = group_codes(topics, codebook, grow=True)
-        keys = pair_keys(codes, hash_strings(docnos), len(codebook))
+        _check_levels(levels, source, line_numbers)
+        index = TopicIndex(topics)
+        codes = index.codes
+        keys = pair_keys(codes, docnos.hashes(), len(index))
         earlier, later = _repeats(keys)
         if len(later) and ((docnos[earlier] != docnos[later]).any()
                            or (codes[earlier] != codes[later]).any()):
             earlier, later = _repeats(exact_pair_keys([codes], [docnos])[0])  # hash collision
         if len(later) == 0:
-            return cls(topics, docnos, levels, source, fmt, line_numbers)
+            qrels = cls(topics, docnos, levels, source, fmt, line_numbers)
+            qrels.__dict__["topic_index"] = index
+            return qrels
         conflicts = np.flatnonzero(levels[earlier] != levels[later])
         if len(conflicts):
             i = conflicts[np.argmin(later[conflicts])]
             first, second = earlier[i], later[i]
             raise InputError(
-                f"document {docnos[second].decode(errors='replace')!r} of topic "
-                f"{topics[second].decode(errors='replace')!r} is judged again with level "
-                f"{levels[second]} (level {levels[first]} on line {line_numbers[first]})",
-                source, int(line_numbers[second]))
+                f"document {_show(docnos[second])} of topic {_show(topics[second])} is judged "
+                f"again with level {levels[second]} (level {levels[first]} on line "
+                f"{line_numbers[first]})", source, int(line_numbers[second]))
         keep = np.ones(len(keys), dtype=bool)
         keep[later] = False
-        return cls(topics[keep], docnos[keep], levels[keep], source, fmt, line_numbers[keep])
+        qrels = cls(topics[keep], docnos[keep], levels[keep], source, fmt, line_numbers[keep])
+        qrels.__dict__["topic_index"] = index.subset(keep)
+        return qrels
+
+    @cached_property
+    def topic_index(self) -> TopicIndex:
+        """The distinct topics in natural order and each entry's code (computed once)."""
+        return TopicIndex(self.topics)
 
     @property
     def topic_ids(self) -> List[str]:
-        return natural_order(t.decode() for t in np.unique(self.topics))
+        return self.topic_index.names
 
     def __len__(self) -> int:
         return len(self.levels)
+
+
+def _show(value: bytes) -> str:
+    return repr(value.decode("utf-8", "backslashreplace"))
+
+
+def _check_levels(levels: np.ndarray, source: str, line_numbers: np.ndarray) -> None:
+    """Measures index per-level tables by the level, so levels stay below MAX_LEVEL."""
+    if len(levels) and levels.max() > MAX_LEVEL:
+        i = int(np.argmax(levels > MAX_LEVEL))
+        raise InputError(f"relevance level {levels[i]} is above {MAX_LEVEL}, the highest "
+                         "level irgauge evaluates (gains and per-level tables are indexed by "
+                         "level); map the levels to 0..N first", source, int(line_numbers[i]))
 
 
 @dataclass(frozen=True, eq=False)
@@ -135,20 +167,21 @@ class Judgments:
             raise InputError(f"negative levels must mean one of {', '.join(NEGATIVE_LEVELS)}; "
                              f"got {self.negative!r}")
         self.source_qrels = q = self.qrels
+        self.index = q.topic_index
         self.topic_ids = q.topic_ids  # every topic of the file, even one only pooled
+        self.topic = self.index.codes
         self._pooled_keys = np.zeros(0, dtype=np.int64)
         if self.negative == "unjudged" and (q.levels < 0).any():
             pooled = q.levels < 0
-            codebook = {t.encode(): i for i, t in enumerate(self.topic_ids)}
-            self._pooled_keys = np.sort(pair_keys(group_codes(q.topics[pooled], codebook,
-                                                              grow=False),
+            self._pooled_keys = np.sort(pair_keys(self.topic[pooled],
                                                   hash_strings(q.docnos[pooled]),
-                                                  len(codebook)))
+                                                  len(self.topic_ids)))
             lines = q.line_numbers[~pooled] if q.line_numbers is not None else None
             self.qrels = q = Qrels(q.topics[~pooled], q.docnos[~pooled], q.levels[~pooled],
                                    q.source, q.fmt, lines)
-        self.codebook = {t.encode(): i for i, t in enumerate(self.topic_ids)}
-        self.topic = group_codes(q.topics, self.codebook, grow=False)
+            self.topic = self.topic[~pooled]
+        _check_levels(q.levels, q.source, q.line_numbers if q.line_numbers is not None
+                      else np.arange(1, len(q.levels) + 1))
         self.grade = np.maximum(q.levels, 0).astype(np.int16)
         self.max_level = int(self.grade.max()) if len(self.grade) else 0
         n_topics = len(self.topic_ids)
@@ -237,7 +270,7 @@ class Judgments:
 
     def topic_codes(self, topics: np.ndarray) -> np.ndarray:
         """Topic index of each entry; -1 for topics absent from the qrels."""
-        return group_codes(topics, self.codebook, grow=False)
+        return self.index.lookup(topics)
 
     def run_keys(self, topic_codes: np.ndarray, docnos: np.ndarray) -> np.ndarray:
         return pair_keys(topic_codes, hash_strings(docnos), len(self.topic_ids))

@@ -125,7 +125,6 @@ def _label(rate: float) -> str:
 def reduce_qrels(qrels, rates=DEFAULT_RATES, seed: Optional[int] = None,
                  rel_level: int = 1) -> Reduction:
     """Reduced relevance data at each rate (see the module docstring); seeded."""
-    from irgauge._keys import group_codes
     from irgauge.io.qrels import read_qrels
     from irgauge.stats.resampling import resolve_seed
 
@@ -135,7 +134,7 @@ def reduce_qrels(qrels, rates=DEFAULT_RATES, seed: Optional[int] = None,
         raise InputError(f"relevance level threshold must be >= 1, got {rel_level}")
     seed = resolve_seed(seed)
     topic_ids = q.topic_ids
-    topic = group_codes(q.topics, {t.encode(): i for i, t in enumerate(topic_ids)}, grow=False)
+    topic = q.topic_index.codes
     relevant = q.levels >= rel_level
     keys = np.random.default_rng(seed).random(len(q))
     stratum = topic.astype(np.int64) * 2 + relevant

@@ -13,6 +13,8 @@ from typing import Dict, Iterator, List, Optional, Tuple
 
 import numpy as np
 
+from irgauge._ids import byte_ranks
+from irgauge._keys import unique_names
 from irgauge.collection import PADDING, UNJUDGED, Judgments, Run
 from irgauge.errors import InputError
 
@@ -248,7 +250,7 @@ def match_run(run: Run, judgments: Judgments, order: Optional[str] = None,
     docnos, scores = run.docnos, run.scores
     known = None
     if (codes < 0).any():  # rows of topics absent from the qrels are reported, not scored
-        unknown = sorted({t.decode(errors="replace") for t in np.unique(run.topics[codes < 0])})
+        unknown = unique_names(run.topics[codes < 0])[0]
         known = np.flatnonzero(codes >= 0)
         codes, docnos = codes[known], docnos[known]
         scores = scores[known] if scores is not None else None
@@ -310,8 +312,8 @@ def _score_order(codes: np.ndarray, scores: np.ndarray, docnos: np.ndarray):
         in_tie[:-1] |= tie
         group = np.cumsum(np.concatenate(([True], ~tie)))
         idx = np.flatnonzero(in_tie)
-        _, doc_rank = np.unique(docnos[sequence[idx]], return_inverse=True)
-        sequence[idx] = sequence[idx][np.lexsort((-doc_rank.ravel(), group[idx]))]
+        doc_rank = byte_ranks(docnos[sequence[idx]])  # byte order, as trec_eval's strcmp
+        sequence[idx] = sequence[idx][np.lexsort((-doc_rank, group[idx]))]
     return sequence
 
 
@@ -351,8 +353,8 @@ def _reject_duplicates(run: Run, rows: Optional[np.ndarray], keys: np.ndarray, c
     later, earlier = (second[i], first[i]) if rows is None else (rows[second[i]], rows[first[i]])
     line, first_line = run.line_of(later), run.line_of(earlier)
     raise InputError(
-        f"document {docnos[second[i]].decode(errors='replace')!r} is retrieved twice for topic "
-        f"{run.topics[later].decode(errors='replace')!r} (also on line {first_line}); "
+        f"document {docnos[second[i]].decode(errors='backslashreplace')!r} is retrieved twice "
+        f"for topic {run.topics[later].decode(errors='backslashreplace')!r} (also on line {first_line}); "
         "trec_eval rejects such runs too", run.source, line)
 
 

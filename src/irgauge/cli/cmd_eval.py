@@ -5,6 +5,7 @@ import argparse
 import sys
 
 from irgauge.cli import HelpFormatter
+from irgauge.cli._options import positive_int
 
 
 def register(subparsers) -> None:
@@ -29,6 +30,9 @@ def register(subparsers) -> None:
                              "for aggregates), the format the meta-evaluation reads")
     parser.add_argument("--digits", type=int, default=4, help="decimals in table/trec output")
     parser.add_argument("-o", "--output", help="write to this file instead of stdout")
+    parser.add_argument("--threads", type=positive_int, default=None, metavar="N",
+                        help="reader threads (default: $IRGAUGE_THREADS, else the CPUs this "
+                             "process may use, at most 4)")
     parser.set_defaults(func=run)
 
 
@@ -74,7 +78,8 @@ def convention_kwargs(args) -> dict:
 def run(args) -> int:
     from irgauge.evaluate import evaluate
 
-    result = evaluate(args.qrels, args.runs, args.measures, **convention_kwargs(args))
+    result = evaluate(args.qrels, args.runs, args.measures, threads=args.threads,
+                      **convention_kwargs(args))
     write_result(result, args)
     return 0
 

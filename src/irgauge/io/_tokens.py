@@ -2,29 +2,36 @@
 
 Qrels and run files hold millions of lines; splitting them line by line in Python
 dominates evaluation time and memory. This module finds token boundaries in the raw
-bytes with vectorised comparisons and returns each column as a fixed-width bytes
-array (``S<n>``), keeping exact line numbers for error messages.
+bytes with vectorised comparisons. Id columns become :class:`~irgauge._ids.Ids` (the
+tokens' bytes back to back plus offsets: memory O(bytes), whatever the longest token);
+number columns are parsed from the bytes (:mod:`irgauge.io._numbers`). Exact line
+numbers are kept for error messages.
 
-A line whose first token starts with ``#`` is a comment (as in trec_eval's test
-files); ``#`` elsewhere is ordinary text, since document ids may contain it. Blank
-lines carry no data and are skipped.
+Bytes <= 32 (space, tab, CR, LF, ...) separate tokens, as C's ``isspace`` and
+``strtok`` in trec_eval; lines end at LF, CRLF or a lone CR. A line whose first token
+starts with ``#`` is a comment (as in trec_eval's test files); ``#`` elsewhere is
+ordinary text, since document ids may contain it. Blank lines carry no data and are
+skipped. A line longer than ``MAX_LINE_BYTES`` is refused.
 """
 from __future__ import annotations
 
 import itertools
-import os
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Dict, Iterable, List, Optional
+from typing import Dict, Iterable, List, Optional, Union
 
 import numpy as np
 
+from irgauge._ids import Ids
+from irgauge._threads import release_free_memory
 from irgauge.errors import InputError
+from irgauge.io._numbers import parse_floats
+from irgauge.io._source import MAX_LINE_BYTES, LineTooLong, count_line_ends
 
-BLOCK_BYTES = 1 << 22  # tokenize 4 MB at a time: bounded memory, arrays that stay in cache
-MAX_THREADS = 4
+BLOCK_BYTES = 1 << 21  # tokenize 2 MB at a time: bounded memory, arrays that stay in cache
 HASH = ord("#")
-NEWLINE = 10
+LF, CR = 10, 13
+Column = Union[Ids, np.ndarray]
 
 
 @dataclass
@@ -33,7 +40,7 @@ class TokenTable:
 
     path: str
     line_numbers: np.ndarray  # 1-based file line number of each data line
-    columns: List[np.ndarray]  # one S-array per column kept (others are empty arrays)
+    columns: List[Optional[Column]]  # Ids, float64 arrays, or None for columns not kept
     n_columns: int = 0
 
     def __len__(self) -> int:
@@ -43,73 +50,177 @@ class TokenTable:
 def tokenize(blocks: Iterable[bytes], path: str, allowed_columns: Iterable[int],
              keep: Optional[Dict[int, Iterable[int]]] = None,
              trailing_after: Optional[int] = None,
-             numbers: Optional[Dict[int, Dict[int, str]]] = None) -> TokenTable:
+             numbers: Optional[Dict[int, Dict[int, str]]] = None,
+             threads: Optional[int] = None, size_hint: Optional[int] = None) -> TokenTable:
     """Split a file, given as blocks of whole lines, into whitespace-separated columns.
 
     Every data line must have the same number of columns, one of ``allowed_columns``;
-    otherwise an InputError names the first offending line. Bytes <= 32 (space, tab,
-    CR, ...) separate columns. ``keep`` maps a column count to the columns copied out
-    for it (default: all); ``numbers`` maps a column count to {column: what} for columns
-    returned as float64 (an InputError names a line whose ``what`` is not a finite
-    number). ``trailing_after=n``: on lines with more than n tokens the extra ones are
-    free text and dropped (trec_eval reads six fields of a run line and ignores the
-    rest; its test file results.trunc has such lines).
+    otherwise an InputError names the first offending line. ``keep`` maps a column count
+    to the columns kept for it (default: all), as Ids; ``numbers`` maps a column count to
+    {column: what} for columns returned as float64 instead (an InputError names a line
+    whose ``what`` is not a finite decimal number). ``trailing_after=n``: on lines with
+    more than n tokens the extra ones are free text and dropped (trec_eval reads six
+    fields of a run line and ignores the rest; its test file results.trunc has such lines).
+    ``size_hint``: the file's size in bytes, if known (the columns are reserved for it).
 
-    A few blocks at a time are tokenized on threads (numpy releases the GIL), so memory
-    holds the kept columns and a few blocks, never the whole file.
+    Memory holds the kept columns and a few blocks, never the whole file. With
+    ``threads`` > 1 that many blocks at a time are tokenized on threads (numpy releases
+    the GIL); the default is one (see irgauge.evaluate for why).
     """
     if isinstance(blocks, bytes):
         blocks = [blocks]
     allowed = sorted(set(allowed_columns))
-    workers = max(1, min(os.cpu_count() or 1, MAX_THREADS))
+    workers = threads or 1
 
     def block(item):
         data, offset = item
-        buf = np.frombuffer(data, dtype=np.uint8)
-        lines, starts, ends = _block_tokens(buf, path, offset, trailing_after)
+        pool = Ids.padded(data)
+        lines, starts, ends = _block_tokens(pool[: len(data)], path, offset, trailing_after)
+        lines = lines.astype(np.int32 if offset + len(lines) < (1 << 31) else np.int64)
         n_cols = starts.shape[1]
         if len(lines) == 0 or n_cols not in allowed:
             return lines, n_cols, {}
         as_numbers = (numbers or {}).get(n_cols, {})
         columns = {}
         for j in (keep or {}).get(n_cols, range(n_cols)):
-            column = _gather(buf, starts[:, j], ends[:, j])
+            column = Ids(pool, starts[:, j], ends[:, j] - starts[:, j])
             if j in as_numbers:
-                column = parse_floats(column, TokenTable(path, lines, []), as_numbers[j])
+                column = parse_floats(column.compacted(), path, lines, as_numbers[j])
+            elif j == 0 and n_cols > 1:  # the topic: one copy per run of equal lines
+                column = column.compacted_runs()
+            else:  # a document id: hashed here, on the block's thread, while in cache
+                column = column.compacted()
+                column.hashes()
             columns[j] = column
         return lines, n_cols, columns
 
-    blocks_done, wave, line_offset = [], [], 0
+    wave, line_offset = [], 0
+    columns: Optional[_Columns] = None
     pool = None
     try:
-        for data in itertools.chain(blocks, [None]):
+        for data in _numbered(itertools.chain(blocks, [None]), lambda: line_offset):
             if data is not None:
                 wave.append((data, line_offset))
-                line_offset += data.count(b"\n")
+                line_offset += count_line_ends(data)
             if wave and (data is None or len(wave) == workers):
                 if len(wave) > 1 and pool is None:  # small files need no threads
                     pool = ThreadPoolExecutor(workers)
-                done = pool.map(block, wave) if len(wave) > 1 else map(block, wave)
-                blocks_done.extend(r for r in done if len(r[0]))
+                for lines, n_cols, cols in (pool.map(block, wave) if len(wave) > 1
+                                            else map(block, wave)):
+                    if len(lines) == 0:
+                        continue
+                    if columns is None:
+                        if n_cols not in allowed:
+                            raise InputError(_column_problem(n_cols, allowed), path,
+                                             int(lines[0]))
+                        columns = _Columns(n_cols, cols, size_hint)
+                    elif n_cols != columns.n_cols:
+                        raise InputError(f"expected {columns.n_cols} columns as on the first "
+                                         f"data line, found {n_cols}", path, int(lines[0]))
+                    columns.append(lines, cols)
                 wave = []
     finally:
         if pool:
             pool.shutdown()
-    blocks = blocks_done
-    if not blocks:
+    if columns is None:
         raise InputError("no data lines (only comments or blank lines)", path)
-    n_cols = blocks[0][1]
-    if n_cols not in allowed:
-        raise InputError(_column_problem(n_cols, allowed), path, int(blocks[0][0][0]))
-    for lines, cols, _ in blocks:
-        if cols != n_cols:
-            raise InputError(f"expected {n_cols} columns as on the first data line, "
-                             f"found {cols}", path, int(lines[0]))
-    line_numbers = np.concatenate([lines for lines, _, _ in blocks])
-    # one column at a time, releasing the blocks' pieces as they are joined
-    columns = [np.concatenate([c.pop(j) for _, _, c in blocks]) if j in blocks[0][2]
-               else np.zeros(0, dtype="S1") for j in range(n_cols)]
-    return TokenTable(path=path, line_numbers=line_numbers, columns=columns, n_columns=n_cols)
+    line_numbers, kept = columns.finish()
+    release_free_memory()
+    return TokenTable(path=path, line_numbers=line_numbers, columns=kept, n_columns=columns.n_cols)
+
+
+def _reserve(capacity: int, dtype) -> np.ndarray:
+    """An empty array of ``capacity``: pages never written cost address space, not memory,
+    so a generous first guess is free (a smaller one where address space is limited)."""
+    try:
+        return np.empty(capacity, dtype=dtype)
+    except MemoryError:
+        return np.empty(min(capacity, 1 << 16), dtype=dtype)
+
+
+class _Growing:
+    """An array appended to block by block (capacity doubles when exceeded)."""
+
+    def __init__(self, dtype, capacity: int) -> None:
+        self.data = _reserve(max(capacity, 16), dtype)
+        self.n = 0
+
+    def widen(self) -> None:
+        """64-bit values from now on (offsets into a pool past 1 GiB)."""
+        if self.data.dtype != np.int64:
+            self.data = self.data.astype(np.int64)
+
+    def append(self, values: np.ndarray, shift: int = 0) -> None:
+        need = self.n + len(values)
+        if need > len(self.data):
+            grown = _reserve(max(need, 2 * len(self.data)), self.data.dtype)
+            grown[: self.n] = self.data[: self.n]
+            self.data = grown
+        target = self.data[self.n: need]
+        target[...] = values
+        if shift:
+            target += shift
+        self.n = need
+
+    def finish(self) -> np.ndarray:
+        return self.data[: self.n]
+
+
+class _Columns:
+    """The kept columns of a file, filled block by block in file order: no list of
+    per-block pieces to join at the end (which would double the peak memory)."""
+
+    def __init__(self, n_cols: int, first: Dict[int, Column], size_hint: Optional[int]):
+        self.n_cols = n_cols
+        rows = (size_hint // (2 * n_cols) + 1) if size_hint else 1 << 16
+        n_bytes = (size_hint + 64) if size_hint else 1 << 20
+        wide = np.int32 if n_bytes < (1 << 30) else np.int64
+        self.lines = _Growing(np.int32 if rows < (1 << 31) else np.int64, rows)
+        self.parts: Dict[int, tuple] = {}
+        for j, column in first.items():
+            if isinstance(column, Ids):
+                hashes = _Growing(np.uint64, rows) if column._hashes is not None else None
+                self.parts[j] = (_Growing(np.uint8, n_bytes), _Growing(wide, rows),
+                                 _Growing(wide, rows), hashes)
+            else:
+                self.parts[j] = (_Growing(column.dtype, rows),)
+
+    def append(self, lines: np.ndarray, columns: Dict[int, Column]) -> None:
+        self.lines.append(lines)
+        for j, parts in self.parts.items():
+            column = columns.pop(j)
+            if isinstance(column, Ids):
+                pool, starts, lens, hashes = parts
+                if pool.n + len(column.pool) >= 1 << 30:
+                    starts.widen()
+                    lens.widen()
+                starts.append(column.starts, shift=pool.n)
+                pool.append(column.pool)
+                lens.append(column.lens)
+                if hashes is not None:
+                    hashes.append(column.hashes())
+            else:
+                parts[0].append(column)
+
+    def finish(self):
+        kept: List[Optional[Column]] = [None] * self.n_cols
+        for j, parts in self.parts.items():
+            if len(parts) == 1:
+                kept[j] = parts[0].finish()
+                continue
+            pool, starts, lens, hashes = parts
+            ids = Ids(pool.finish(), starts.finish(), lens.finish())
+            ids._hashes = hashes.finish() if hashes is not None else None
+            kept[j] = ids
+        return self.lines.finish(), kept
+
+
+def _numbered(blocks, lines_so_far):
+    """The blocks; a line too long for the reader is named by its number."""
+    try:
+        yield from blocks
+    except LineTooLong as err:
+        raise InputError(err.problem, err.path, lines_so_far() + 1) from None
 
 
 def _block_tokens(buf: np.ndarray, path: str, line_offset: int,
@@ -123,13 +234,19 @@ def _block_tokens(buf: np.ndarray, path: str, line_offset: int,
     if not space[-1]:
         edges = np.concatenate((edges, [len(buf)]))
     starts, ends = edges[0::2], edges[1::2]
-    newlines = np.flatnonzero(buf == NEWLINE)
-    # tokens before each line's end; a last line without newline ends at the block end
-    line_ends = np.concatenate((newlines, [len(buf)])) if (len(newlines) == 0 or
-                                                          newlines[-1] != len(buf) - 1) \
-        else newlines
+    line_ends = _line_ends(buf)
+    lengths = np.diff(line_ends, prepend=-1)
+    if len(lengths) and lengths.max() > MAX_LINE_BYTES + 1:
+        line = int(np.argmax(lengths > MAX_LINE_BYTES + 1)) + line_offset + 1
+        raise InputError(f"line longer than {MAX_LINE_BYTES} bytes (the longest line irgauge "
+                         "reads); is this a text file of whitespace-separated columns?",
+                         path, line)
+    fast = _uniform_lines(buf, starts, line_ends, trailing_after)
+    if fast is not None:
+        return (np.arange(1, len(line_ends) + 1) + line_offset, starts.reshape(-1, fast),
+                ends.reshape(-1, fast))
     before = np.searchsorted(starts, line_ends)
-    counts = np.diff(np.concatenate(([0], before)))
+    counts = np.diff(before, prepend=0)
     first = before - counts
     filled = counts > 0
     comment = np.zeros(len(counts), dtype=bool)
@@ -142,7 +259,7 @@ def _block_tokens(buf: np.ndarray, path: str, line_offset: int,
             keep_tokens &= np.arange(len(starts)) - np.repeat(first, counts) < trailing_after
             counts = np.minimum(counts, trailing_after)
         starts, ends = starts[keep_tokens], ends[keep_tokens]
-    line_numbers = (np.flatnonzero(data_lines) + line_offset + 1).astype(np.int32)
+    line_numbers = np.flatnonzero(data_lines) + line_offset + 1
     counts = counts[data_lines]
     if len(counts) == 0:
         return line_numbers, starts.reshape(0, 1), ends.reshape(0, 1)
@@ -155,55 +272,39 @@ def _block_tokens(buf: np.ndarray, path: str, line_offset: int,
     return line_numbers, starts.reshape(-1, n_cols), ends.reshape(-1, n_cols)
 
 
+def _uniform_lines(buf, starts, line_ends, trailing_after) -> Optional[int]:
+    """k when every line holds exactly k tokens and none is a comment (the usual file),
+    checked with two comparisons per line instead of a search per line; else None."""
+    n_lines = len(line_ends)
+    k = len(starts) // n_lines if n_lines else 0
+    if k == 0 or k * n_lines != len(starts) or (trailing_after is not None and k > trailing_after):
+        return None
+    firsts, lasts = starts[::k], starts[k - 1::k]
+    # line i's tokens are [ik, ik + k) iff its first starts after the previous line's end
+    # and its last starts before its own end
+    if (lasts >= line_ends).any() or (firsts[1:] <= line_ends[:-1]).any():
+        return None
+    if (buf[firsts] == HASH).any():
+        return None
+    return k
+
+
+def _line_ends(buf: np.ndarray) -> np.ndarray:
+    """Offsets of the byte ending each line: LF, the CR of a lone CR (CRLF ends at its LF),
+    and the block's end when the last line has no line end."""
+    cr = buf == CR
+    if cr.any():
+        ending = buf == LF
+        ending[:-1] |= cr[:-1] & (buf[1:] != LF)
+        ending[-1] |= cr[-1]
+        ends = np.flatnonzero(ending)
+    else:
+        ends = np.flatnonzero(buf == LF)
+    if len(ends) == 0 or ends[-1] != len(buf) - 1:
+        ends = np.append(ends, len(buf))
+    return ends
+
+
 def _column_problem(found: int, allowed: List[int]) -> str:
     wanted = " or ".join(str(a) for a in allowed)
     return f"expected {wanted} whitespace-separated columns, found {found}"
-
-
-def _gather(buf: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
-    """Copy the byte ranges [starts, ends) into a fixed-width ``S`` array."""
-    lengths = ends - starts
-    width = int(lengths.max())
-    shortest = int(lengths.min())
-    out = np.zeros((len(starts), width), dtype=np.uint8)
-    for offset in range(width):  # a loop over character positions, not lines
-        if offset < shortest:
-            out[:, offset] = buf[starts + offset]
-        else:
-            present = np.flatnonzero(lengths > offset)
-            out[present, offset] = buf[starts[present] + offset]
-    return out.view(f"S{width}").ravel()
-
-
-def parse_floats(column: np.ndarray, table: TokenTable, what: str) -> np.ndarray:
-    """Convert an S-array to float64; name the first line that is not a finite number."""
-    try:
-        values = column.astype(np.float64)
-    except ValueError:
-        values = None
-    if values is not None and np.isfinite(values).all():
-        return values
-    for i, token in enumerate(column):
-        try:
-            ok = np.isfinite(float(token))
-        except ValueError:
-            ok = False
-        if not ok:
-            raise InputError(f"{what} {token.decode(errors='replace')!r} is not a finite number",
-                             table.path, int(table.line_numbers[i]))
-    raise AssertionError("unreachable")  # pragma: no cover
-
-
-def parse_ints(column: np.ndarray, table: TokenTable, what: str) -> np.ndarray:
-    """Convert an S-array of integers to int64; name the first line that is not an integer."""
-    try:
-        return column.astype(np.int64)
-    except ValueError:
-        pass
-    for i, token in enumerate(column):
-        try:
-            int(token)
-        except ValueError:
-            raise InputError(f"{what} {token.decode(errors='replace')!r} is not an integer",
-                             table.path, int(table.line_numbers[i])) from None
-    raise AssertionError("unreachable")  # pragma: no cover

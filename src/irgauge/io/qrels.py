@@ -9,20 +9,22 @@ from typing import Any, Mapping, Union
 
 import numpy as np
 
+from irgauge._ids import Ids
 from irgauge.collection import Qrels
 from irgauge.errors import InputError
-from irgauge.io._source import iter_blocks
-from irgauge.io._tokens import BLOCK_BYTES, TokenTable, parse_ints, tokenize
+from irgauge.io._numbers import INT64_MAX, INT64_MIN, parse_ints
+from irgauge.io._source import iter_blocks, size_hint, strip_compression_suffix
+from irgauge.io._tokens import BLOCK_BYTES, TokenTable, tokenize
 
 NTCIR_LETTER_LEVELS = {b"S": 3, b"A": 2, b"B": 1}
 QrelsSource = Union[str, Path, Qrels, Mapping[str, Mapping[str, Any]], Any]
 
 
-def read_qrels(source: QrelsSource) -> Qrels:
-    """Read judgments from a path, DataFrame, dict or Qrels.
+def read_qrels(source: QrelsSource, threads=None) -> Qrels:
+    """Read judgments from a path (``-`` for standard input), DataFrame, dict or Qrels.
 
-    Levels: integers (negative = judged nonrelevant, as in TREC), ``L<k>``, or NTCIR's
-    letters S, A, B (levels 3, 2, 1).
+    Levels: integers (negative = judged nonrelevant, as in TREC; any signed 64-bit value),
+    ``L<k>``, or NTCIR's letters S, A, B (levels 3, 2, 1). A file uses one kind throughout.
     """
     if isinstance(source, Qrels):
         return source
@@ -30,45 +32,51 @@ def read_qrels(source: QrelsSource) -> Qrels:
         return _from_mapping(source)
     if hasattr(source, "columns"):
         return _from_frame(source)
-    return _from_path(source)
+    return _from_path(source, threads)
 
 
-def _from_path(path: Union[str, Path]) -> Qrels:
+def _from_path(path: Union[str, Path], threads=None) -> Qrels:
     name = str(path)
-    table = tokenize(iter_blocks(path, BLOCK_BYTES), name, allowed_columns=(2, 3, 4), keep={4: (0, 2, 3)})
+    table = tokenize(iter_blocks(path, BLOCK_BYTES), name, allowed_columns=(2, 3, 4),
+                     keep={4: (0, 2, 3)}, threads=threads, size_hint=size_hint(path))
     if table.n_columns == 4:
         topics, docnos, level_tokens, fmt = table.columns[0], table.columns[2], table.columns[3], "trec"
     elif table.n_columns == 3:
         topics, docnos, level_tokens, fmt = table.columns[0], table.columns[1], table.columns[2], "ntcir"
     else:
-        stem = Path(name[:-3] if name.endswith(".gz") else name).stem
-        topics = np.full(len(table), stem.encode(), dtype=f"S{max(1, len(stem.encode()))}")
+        stem = Path(strip_compression_suffix(name)).stem
+        topics = Ids.full(stem.encode(), len(table))
         docnos, level_tokens, fmt = table.columns[0], table.columns[1], "ntcir-topic"
     levels = parse_levels(level_tokens, table)
     return Qrels.from_arrays(topics, docnos, levels, source=name, fmt=fmt,
                              line_numbers=table.line_numbers)
 
 
-def parse_levels(tokens: np.ndarray, table: TokenTable) -> np.ndarray:
-    """Relevance levels from integers, ``L<k>`` labels or S/A/B letters."""
-    first = tokens.view(np.uint8).reshape(len(tokens), -1)[:, 0]
-    if (first == ord("L")).all():
-        stripped = np.char.lstrip(tokens, b"L")
-        return parse_ints(stripped, table, "relevance label")
-    letters = np.isin(tokens, list(NTCIR_LETTER_LEVELS))
-    if letters.any():
+def parse_levels(tokens: Ids, table: TokenTable) -> np.ndarray:
+    """Relevance levels from integers, ``L<k>`` labels or S/A/B letters, one kind per file
+    (the kind of the first data line)."""
+    lines, path = table.line_numbers, table.path
+    first = tokens.pool[tokens.starts]
+    letter = (tokens.lens == 1) & np.isin(first, [ord(k) for k in "SAB"])
+    if letter[0]:
+        if not letter.all():
+            i = int(np.argmin(letter))
+            raise InputError(f"relevance level {tokens[i].decode(errors='backslashreplace')!r} "
+                             "is not S, A or B as on the first data line", path, int(lines[i]))
         levels = np.zeros(len(tokens), dtype=np.int64)
-        for letter, level in NTCIR_LETTER_LEVELS.items():
-            levels[tokens == letter] = level
-        if not letters.all():
-            numeric = ~letters
-            levels[numeric] = parse_ints(tokens[numeric], _subset(table, numeric), "relevance level")
+        for key, level in NTCIR_LETTER_LEVELS.items():
+            levels[first == key[0]] = level
         return levels
-    return parse_ints(tokens, table, "relevance level")
-
-
-def _subset(table: TokenTable, mask: np.ndarray) -> TokenTable:
-    return TokenTable(table.path, table.line_numbers[mask], [c[mask] for c in table.columns])
+    if first[0] == ord("L") and tokens.lens[0] > 1:
+        labelled = (first == ord("L")) & (tokens.lens > 1)
+        if not labelled.all():
+            i = int(np.argmin(labelled))
+            raise InputError(f"relevance level {tokens[i].decode(errors='backslashreplace')!r} "
+                             "is not L<n> as on the first data line", path, int(lines[i]))
+        return parse_ints(Ids(tokens.pool, tokens.starts + 1, tokens.lens - 1), path, lines,
+                          "relevance label")
+    return parse_ints(tokens, path, lines, "relevance level",
+                      hint=" (the first data line's level is an integer)")
 
 
 def _from_mapping(mapping: Mapping[str, Mapping[str, Any]]) -> Qrels:
@@ -114,9 +122,12 @@ def _int_level(value: Any, where: str) -> int:
         raise InputError(f"relevance level {value!r} at {where} is not an integer") from None
     if level != value and not isinstance(value, str):
         raise InputError(f"relevance level {value!r} at {where} is not an integer")
+    if not INT64_MIN <= level <= INT64_MAX:
+        raise InputError(f"relevance level {value!r} at {where} is outside the 64-bit "
+                         "integer range")
     return level
 
 
-def _encode(strings) -> np.ndarray:
-    encoded = [s.encode("utf-8") for s in strings]
-    return np.array(encoded, dtype=f"S{max(1, max((len(e) for e in encoded), default=1))}")
+def _encode(strings) -> Ids:
+    """Ids from str (UTF-8) or bytes values."""
+    return Ids.from_list(list(strings))

@@ -7,36 +7,38 @@ The rank column of a TREC run is not read: trec_eval ignores it, and files with
 """
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any, Mapping, Optional, Union
 
 import numpy as np
 
+from irgauge._ids import Ids
 from irgauge.collection import Run
 from irgauge.errors import InputError
-from irgauge.io._source import iter_blocks
+from irgauge.io._source import iter_blocks, size_hint, strip_compression_suffix
 from irgauge.io._tokens import BLOCK_BYTES, tokenize
 from irgauge.io.qrels import _encode
 
 RunSource = Union[str, Path, Run, Mapping[str, Mapping[str, float]], Any]
 
 
-def read_run(source: RunSource, name: Optional[str] = None) -> Run:
-    """Read one run from a path, DataFrame, dict or Run."""
+def read_run(source: RunSource, name: Optional[str] = None, threads=None) -> Run:
+    """Read one run from a path (``-`` for standard input), DataFrame, dict or Run."""
     if isinstance(source, Run):
         return source
     if isinstance(source, Mapping):
         return _from_mapping(source, name or "run")
     if hasattr(source, "columns"):
         return _from_frame(source, name or "run")
-    return _from_path(source, name)
+    return _from_path(source, name, threads)
 
 
 def _file_stem(path: str) -> str:
-    return Path(path[:-3] if path.endswith(".gz") else path).name
+    return Path(strip_compression_suffix(path)).name
 
 
-def _from_path(path: Union[str, Path], name: Optional[str]) -> Run:
+def _from_path(path: Union[str, Path], name: Optional[str], threads=None) -> Run:
     path = str(path)
     first_block: list = []
 
@@ -48,7 +50,7 @@ def _from_path(path: Union[str, Path], name: Optional[str]) -> Run:
 
     # the rank column is not read (see above), nor the tag past the first line
     table = tokenize(blocks(), path, allowed_columns=(1, 2, 6), keep={6: (0, 2, 4)},
-                     trailing_after=6, numbers={6: {4: "score"}})
+                     trailing_after=6, numbers={6: {4: "score"}}, threads=threads, size_hint=size_hint(path))
     if table.n_columns == 6:
         tag = _first_tag(first_block[0])
         scores = table.columns[4]
@@ -58,8 +60,7 @@ def _from_path(path: Union[str, Path], name: Optional[str]) -> Run:
     if table.n_columns == 2:
         topics, docnos = table.columns
     else:
-        stem = Path(_file_stem(path)).stem.encode()
-        topics = np.full(len(table), stem, dtype=f"S{max(1, len(stem))}")
+        topics = Ids.full(Path(_file_stem(path)).stem.encode(), len(table))
         docnos = table.columns[0]
     return Run(name=name or _file_stem(path), topics=topics, docnos=docnos, scores=None,
                natural_order="file", source=path,
@@ -74,15 +75,14 @@ def _sparse_lines(lines: np.ndarray) -> Optional[np.ndarray]:
 
 def _first_tag(data: bytes) -> Optional[str]:
     """The tag (sixth field) of the first data line, which names the run as in trec_eval."""
-    begin = 0
-    while begin < len(data):
-        end = data.find(b"\n", begin)
-        end = len(data) if end < 0 else end
-        fields = data[begin:end].split()
-        if len(fields) >= 6 and not fields[0].startswith(b"#"):
-            return fields[5].decode(errors="replace")
-        begin = end + 1
+    for match in _LINE.finditer(data):  # lines end at LF, CRLF or CR
+        fields = match.group().split()
+        if fields and not fields[0].startswith(b"#"):
+            return fields[5].decode("utf-8", "backslashreplace") if len(fields) >= 6 else None
     return None
+
+
+_LINE = re.compile(rb"[^\r\n]+")
 
 
 def _from_mapping(mapping: Mapping[str, Mapping[str, float]], name: str) -> Run:
@@ -116,7 +116,6 @@ def _from_frame(frame: Any, name: str) -> Run:
 def _build(topics, docnos, scores, name: str, source: str) -> Run:
     if not np.isfinite(scores).all():
         raise InputError(f"run {name!r} has a score that is not a finite number", source)
-    return Run(name=name, topics=_encode(topics) if topics else np.array([], "S1"),
-               docnos=_encode(docnos) if docnos else np.array([], "S1"), scores=scores,
+    return Run(name=name, topics=_encode(topics), docnos=_encode(docnos), scores=scores,
                natural_order="score", source=source,
                line_numbers=None)

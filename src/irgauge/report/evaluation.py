@@ -10,6 +10,21 @@ import numpy as np
 from irgauge.report.tables import metadata_lines, render
 
 EVAL_FORMATS = ("table", "tsv", "json", "trec")
+LISTED = 5  # topic ids shown in a text header before the count of the rest
+
+
+def brief_metadata(metadata: dict) -> dict:
+    """Metadata for a text header: a long list of topics (missing, skipped, unknown)
+    becomes its first LISTED ids and a count, so that the header of a 10,000-topic run
+    against 500,000-topic qrels stays a few lines. JSON output keeps the full lists."""
+    def brief(value):
+        if isinstance(value, list) and len(value) > LISTED:
+            return [*value[:LISTED], f"... {len(value)} in all (full list: --format json)"]
+        if isinstance(value, dict):
+            return {k: brief(v) for k, v in value.items()}
+        return value
+
+    return {key: brief(value) for key, value in metadata.items()}
 
 
 def render_evaluation(result, fmt: str = "table", per_topic: bool = False,
@@ -31,7 +46,7 @@ def _tsv(result, per_topic: bool) -> str:
     cols = result.columns(per_topic)
     body = [f"{r}\t{m}\t{t}\t{v!r}" for r, m, t, v in
             zip(cols["run"], cols["measure"], cols["topic"], cols["value"].tolist())]
-    return metadata_lines(result.metadata) + "run\tmeasure\ttopic\tvalue\n" + \
+    return metadata_lines(brief_metadata(result.metadata)) + "run\tmeasure\ttopic\tvalue\n" + \
         "".join(line + "\n" for line in body)
 
 
@@ -56,7 +71,7 @@ def _number(value: float, integer: bool, digits: int) -> str:
 
 def _trec(result, per_topic: bool, digits: int) -> str:
     """trec_eval's `measure<TAB>topic<TAB>value` lines; per-topic blocks before 'all'."""
-    lines: List[str] = [metadata_lines(result.metadata).rstrip("\n")]
+    lines: List[str] = [metadata_lines(brief_metadata(result.metadata)).rstrip("\n")]
     integer = {m.name: m.family.integer for m in result.measures}
     pt, means = result.per_topic_columns, result.means_columns
     for run in dict.fromkeys(means["run"]):
@@ -90,4 +105,4 @@ def _table(result, per_topic: bool, digits: int) -> str:
         if _is_count(result, name):
             frame[name] = frame[name].map(lambda v: _number(v, True, digits))
     frame.columns = [str(c) for c in frame.columns]
-    return render(frame, "table", result.metadata, digits)
+    return render(frame, "table", brief_metadata(result.metadata), digits)

@@ -1,0 +1,243 @@
+"""Numbers parsed from token bytes with whole-array operations, by the rules of C's
+``strtod``/``atol`` as trec_eval reads them, bit-exact with Python's ``float``/``int``.
+
+Scores: a decimal number ``[+-]digits[.digits][(e|E)[+-]digits]`` (at least one digit
+before the exponent). With mantissa m (the digits without the point) and decimal exponent
+q, when m <= 2^53 and |q| <= 22 both m and 10^|q| are exact doubles, so one IEEE
+multiplication or division gives the correctly rounded value (Clinger's fast path); the
+rare other decimals (more than 15-16 significant digits, far exponents) go through
+Python's ``float``, which rounds correctly too. Anything else is refused at FILE:LINE:
+``1_0`` (Python accepts underscores, C's strtod does not), ``nan``, ``inf``, hexadecimal
+floats, and decimals too large for a double.
+
+Integers (relevance levels): ``[+-]digits`` within the signed 64-bit range; anything else
+is refused at FILE:LINE.
+"""
+from __future__ import annotations
+
+from typing import Tuple
+
+import numpy as np
+
+from irgauge._ids import CHUNK, Ids
+from irgauge.errors import InputError
+
+_POW10_U64 = np.array([10 ** k for k in range(20)], dtype=np.uint64)
+_POW10_F64 = np.array([10.0 ** k for k in range(23)], dtype=np.float64)
+_EXACT = 1 << 53
+_MAX_DIGITS = 19  # 10^19 - 1 < 2^64: 19 digits sum in uint64 without overflow
+DIGIT, DOT, SIGN, EXP = 1, 2, 4, 8
+INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
+
+
+_ASCII_ZEROS = np.uint64(0x3030303030303030)
+_LOW = np.array([(1 << (8 * k)) - 1 for k in range(8)] + [(1 << 64) - 1], dtype=np.uint64)
+_M1 = np.uint64(0x000000FF000000FF)
+_C1 = np.uint64(100 + (1000000 << 32))
+_C2 = np.uint64(1 + (10000 << 32))
+
+
+def _eight_digits(words: np.ndarray, at: np.ndarray, n: np.ndarray) -> np.ndarray:
+    """The ``n`` (0..8) ASCII digits at pool offsets ``at`` as integers, eight bytes per
+    step (SWAR: simdjson's parse_eight_digits_unrolled, on digits right-aligned over
+    leading zeros)."""
+    x = words[at] & _LOW[n]
+    x = (x - (_ASCII_ZEROS & _LOW[n])) << (np.uint64(8) * (np.uint64(8) - n.astype(np.uint64)))
+    with np.errstate(over="ignore"):
+        x = x * np.uint64(10) + (x >> np.uint64(8))
+        return ((x & _M1) * _C1 + ((x >> np.uint64(16)) & _M1) * _C2) >> np.uint64(32)
+
+
+def _sixteen_digits(words, at, n):
+    """Up to 16 digits: the first n - 8 (if any), then the last 8."""
+    if len(n) == 0 or n.max() <= 8:
+        return _eight_digits(words, at, n)
+    high = np.maximum(n - 8, 0)
+    return _eight_digits(words, at, high) * np.uint64(10 ** 8) + \
+        _eight_digits(words, at + high, n - high)
+
+
+def _scan_plain(ids: Ids, dot: bool):
+    """For plain tokens ``[+-]digits[.digits]`` (at most 16 digits on either side of the
+    point and 19 in all; no point when ``dot`` is false): (plain, mantissa m as uint64,
+    digits after the point, negative). Per byte only a digit test; the few other bytes
+    (sign, point) are examined one by one, the digits eight at a time."""
+    ids = ids.compacted()
+    n = len(ids)
+    s, lens = ids.starts, ids.lens
+    total = int(lens.sum())
+    other = np.flatnonzero((ids.pool[:total] - 48) >= 10)  # not a digit (uint8 wraps)
+    tok = np.searchsorted(s, other, side="right") - 1
+    within = other - s[tok]
+    byte = ids.pool[other]
+    sign = (within == 0) & ((byte == 43) | (byte == 45))
+    point = (byte == 46) if dot else np.zeros(len(other), dtype=bool)
+    bad = np.zeros(n, dtype=bool)
+    bad[tok[~(sign | point)]] = True
+    n_points = np.bincount(tok[point], minlength=n)
+    bad |= n_points > 1
+    signed = np.zeros(n, dtype=np.int64)
+    signed[tok[sign]] = 1
+    at_point = lens.copy()
+    at_point[tok[point]] = within[point]
+    n_int = at_point - signed
+    n_frac = np.where(n_points == 1, lens - at_point - 1, 0)
+    plain = ~bad & (n_int + n_frac >= 1) & (n_int <= 16) & (n_frac <= 16) & (n_int + n_frac <= 19)
+    n_int, n_frac = np.where(plain, n_int, 0), np.where(plain, n_frac, 0)
+    words = ids._words()
+    top = len(words) - 1
+    int_part = _sixteen_digits(words, np.minimum(s + signed, top), n_int)
+    frac_part = _sixteen_digits(words, np.minimum(s + at_point + 1, top), n_frac)
+    with np.errstate(over="ignore"):
+        m = int_part * _POW10_U64[n_frac] + frac_part
+    negative = (signed == 1) & (ids.pool[s] == 45)
+    return plain, m, n_frac, negative
+
+
+def _bytes_of(ids: Ids):
+    """Per byte of every token: the byte, its token index, its offset within the token;
+    and each token's first byte index."""
+    n = len(ids)
+    first = ids.starts_compact()
+    pos = Ids._positions(ids.starts, ids.lens)
+    b = ids.pool[pos]
+    tok = np.repeat(np.arange(n), ids.lens)
+    within = np.arange(len(b)) - first[tok]
+    return b, tok, within, first
+
+
+def _weighted_sum(b: np.ndarray, flag: np.ndarray, tok: np.ndarray, first: np.ndarray,
+                  count: np.ndarray) -> np.ndarray:
+    """Per token, the flagged digits read as one decimal integer (uint64; exact while a
+    token has at most 19 flagged digits, garbage beyond, which callers exclude)."""
+    cum = np.cumsum(flag, dtype=np.int64)
+    before = cum[first] - flag[first]  # flagged bytes before each token
+    k = count[tok] - (cum - before[tok])  # flagged digits after this one in its token
+    values = np.where(flag, (b - 48).astype(np.uint64) * _POW10_U64[np.clip(k, 0, 19)],
+                      np.uint64(0))
+    with np.errstate(over="ignore"):
+        return np.add.reduceat(values, first) if len(first) else np.zeros(0, np.uint64)
+
+
+def _scan_decimals(ids: Ids) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(grammar ok, fast path ok, value where fast) for each token."""
+    n = len(ids)
+    if n == 0:
+        return np.zeros(0, bool), np.zeros(0, bool), np.zeros(0)
+    b, tok, within, first = _bytes_of(ids)
+    digit = (b - 48) < 10  # uint8 arithmetic: bytes below '0' wrap to large values
+    dot = b == 46
+    exp = (b | 32) == 101
+    sign = (b == 43) | (b == 45)
+    count = lambda flag: np.bincount(tok, weights=flag, minlength=n).astype(np.int64)  # noqa: E731
+    n_exp = count(exp)
+    e_pos = np.full(n, 1 << 40, dtype=np.int64)
+    e_pos[tok[exp]] = within[exp]
+    after_e = within > e_pos[tok]
+    dot_pos = np.full(n, 1 << 40, dtype=np.int64)
+    dot_pos[tok[dot]] = within[dot]
+    misplaced = (~(digit | dot | exp | sign)
+                 | (sign & (within != 0) & (within != e_pos[tok] + 1))
+                 | (dot & after_e))
+    mant = digit & ~after_e
+    frac = mant & (within > dot_pos[tok])
+    expd = digit & after_e
+    n_mant, n_frac, n_expd = count(mant), count(frac), count(expd)
+    grammar = ((count(misplaced) == 0) & (n_exp <= 1) & (count(dot) <= 1) & (n_mant >= 1)
+               & ((n_exp == 0) | (n_expd >= 1)))
+    m = _weighted_sum(b, mant, tok, first, n_mant)
+    e = _weighted_sum(b, expd, tok, first, n_expd).astype(np.int64)
+    e_neg = np.zeros(n, dtype=bool)
+    e_neg[tok[sign & after_e]] = b[sign & after_e] == 45
+    q = np.where(e_neg, -e, e) - n_frac
+    fast = grammar & (n_mant <= _MAX_DIGITS) & (n_expd <= 5) & (m <= _EXACT) & (np.abs(q) <= 22)
+    qf = np.where(fast, q, 0)
+    mf = m.astype(np.float64)
+    value = np.where(qf >= 0, mf * _POW10_F64[np.clip(qf, 0, 22)],
+                     mf / _POW10_F64[np.clip(-qf, 0, 22)])
+    value = np.where(b[first] == 45, -value, value)
+    return grammar, fast, value
+
+
+def parse_floats(ids: Ids, path: str, lines: np.ndarray, what: str) -> np.ndarray:
+    """float64 of decimal tokens; an InputError names the first line that is not a finite
+    decimal number."""
+    if len(ids) == 0:
+        return np.zeros(0)
+    if len(ids) > CHUNK:  # bounded temporaries
+        return np.concatenate([parse_floats(ids[a: a + CHUNK], path, lines[a: a + CHUNK], what)
+                               for a in range(0, len(ids), CHUNK)])
+    plain, m, n_frac, negative = _scan_plain(ids, dot=True)
+    fast = plain & (m <= _EXACT)
+    values = m.astype(np.float64) / _POW10_F64[n_frac]  # both exact: one correct rounding
+    values[negative] *= -1.0
+    if fast.all():
+        return values
+    rest = np.flatnonzero(~fast)  # exponents, many digits, or not numbers: byte by byte
+    grammar, fast_rest, values_rest = _scan_decimals(ids[rest])
+    values[rest] = values_rest
+    for k in np.flatnonzero(~fast_rest):  # rare: many digits, far exponents, or bad tokens
+        i = rest[k]
+        token = ids[int(i)]
+        value = float(token) if grammar[k] else None
+        if value is None or not np.isfinite(value):
+            problem = "" if value is not None or _special(token) else \
+                " (a decimal such as 12, -0.5 or 1.5e-3, as C's strtod reads it)"
+            raise InputError(f"{what} {_show(token)} is not a finite number{problem}", path,
+                             int(lines[i]))
+        values[i] = value
+    return values
+
+
+def _special(token: bytes) -> bool:
+    return token.lstrip(b"+-").lower() in (b"nan", b"inf", b"infinity")
+
+
+def _show(token: bytes) -> str:
+    text = token.decode("utf-8", "backslashreplace")
+    return repr(text if len(text) <= 40 else text[:37] + "...")
+
+
+def scan_ints(ids: Ids) -> Tuple[np.ndarray, np.ndarray]:
+    """(is ``[+-]digits`` with at most 18 digits, its int64 value) for each token."""
+    n = len(ids)
+    if n == 0:
+        return np.zeros(0, bool), np.zeros(0, np.int64)
+    if n > CHUNK:  # bounded temporaries
+        parts = [scan_ints(ids[a: a + CHUNK]) for a in range(0, n, CHUNK)]
+        return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
+    plain, m, _, negative = _scan_plain(ids, dot=False)
+    if plain.all():
+        magnitude = m.astype(np.int64)
+        return plain, np.where(negative, -magnitude, magnitude)
+    return _scan_ints_bytes(ids)
+
+
+def _scan_ints_bytes(ids: Ids) -> Tuple[np.ndarray, np.ndarray]:
+    """scan_ints one byte at a time (up to 18 digits)."""
+    n = len(ids)
+    b, tok, within, first = _bytes_of(ids)
+    digit = (b - 48) < 10
+    sign = ((b == 43) | (b == 45)) & (within == 0)
+    n_digits = np.bincount(tok, weights=digit, minlength=n).astype(np.int64)
+    ok = (n_digits >= 1) & (np.bincount(tok, weights=~(digit | sign), minlength=n) == 0)
+    magnitude = _weighted_sum(b, digit, tok, first, n_digits).astype(np.int64)
+    return ok & (n_digits <= 18), np.where(b[first] == 45, -magnitude, magnitude)
+
+
+def parse_ints(ids: Ids, path: str, lines: np.ndarray, what: str, hint: str = "") -> np.ndarray:
+    """int64 of integer tokens ``[+-]digits``; an InputError names the first line whose
+    token is not an integer or lies outside the signed 64-bit range."""
+    fast, values = scan_ints(ids)
+    for i in np.flatnonzero(~fast):  # rare: 19 digits or more, or not an integer
+        token = ids[int(i)]
+        body = token[1:] if token[:1] in (b"+", b"-") else token
+        if not (body.isdigit() and body.isascii()):
+            raise InputError(f"{what} {_show(token)} is not an integer{hint}", path,
+                             int(lines[i]))
+        value = int(token)
+        if not INT64_MIN <= value <= INT64_MAX:
+            raise InputError(f"{what} {_show(token)} is outside the 64-bit integer range",
+                             path, int(lines[i]))
+        values[i] = value
+    return values

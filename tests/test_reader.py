@@ -1,0 +1,341 @@
+"""The run and qrels readers against a plain Python reference reader (hypothesis), and the
+reader's edge cases as regressions: line ends, numbers by strtod's rules, 64-bit levels,
+ids that are not UTF-8, long tokens, long lines, compression, standard input, threads."""
+from __future__ import annotations
+
+import bz2
+import gzip
+import io
+import lzma
+import re
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import irgauge
+from irgauge._ids import Ids, byte_ranks
+from irgauge.cli import main
+from irgauge.errors import InputError
+from irgauge.io import runs as runs_module
+from irgauge.io._numbers import parse_floats, parse_ints
+from irgauge.io._source import MAX_LINE_BYTES
+from irgauge.io.qrels import read_qrels
+from irgauge.io.runs import read_run
+from irgauge.rankings import _score_order
+
+COMPRESS = {"": lambda b: b, ".gz": gzip.compress, ".bz2": bz2.compress, ".xz": lzma.compress}
+ENDINGS = [b"\n", b"\r\n", b"\r"]
+DECIMAL = re.compile(rb"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
+
+
+# ------------------------------------------------------------------ the reference reader
+
+def reference_lines(data: bytes):
+    """(line number, tokens) of each data line: plain Python, one line at a time."""
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    out = []
+    for number, line in enumerate(re.split(rb"\r\n|\r|\n", data), start=1):
+        tokens = line.split()
+        if tokens and not tokens[0].startswith(b"#"):
+            out.append((number, tokens))
+    return out
+
+
+def reference_run(data: bytes):
+    lines = reference_lines(data)
+    return ([t[0] for _, t in lines], [t[2] for _, t in lines],
+            [float(t[4]) for _, t in lines], [n for n, _ in lines])
+
+
+# ------------------------------------------------------------------ random files
+
+id_bytes = st.binary(min_size=1, max_size=12).map(
+    lambda b: bytes(33 + (c % 222) for c in b))  # bytes > 32: never whitespace
+ids = st.one_of(id_bytes, id_bytes.map(lambda b: b * 300)).filter(lambda b: b[:1] != b"#")
+decimal_text = st.from_regex(DECIMAL, fullmatch=True)
+score_text = st.one_of(
+    decimal_text,
+    st.floats(allow_nan=False, allow_infinity=False).map(lambda f: repr(f).encode()),
+    st.floats(-1e6, 1e6).map(lambda f: b"%.4f" % f),
+    st.integers(-10 ** 30, 10 ** 30).map(lambda i: str(i).encode()),
+).filter(lambda t: np.isfinite(float(t)))
+space = st.text(" \t", min_size=1, max_size=3).map(str.encode)
+
+
+@st.composite
+def run_files(draw):
+    topics = draw(st.lists(ids, min_size=1, max_size=4))
+    lines = []
+    for _ in range(draw(st.integers(1, 25))):
+        kind = draw(st.integers(0, 9))
+        if kind == 0:
+            lines.append(draw(space) if draw(st.booleans()) else b"")
+            continue
+        if kind == 1:
+            lines.append(b"# a comment " + draw(id_bytes))
+            continue
+        fields = [draw(st.sampled_from(topics)), b"Q0", draw(ids), b"1", draw(score_text),
+                  b"tag"]
+        if draw(st.integers(0, 5)) == 0:
+            fields.append(b"free text")  # trec_eval ignores fields past the sixth
+        seps = [draw(space) for _ in fields]
+        lead = draw(space) if draw(st.booleans()) else b""
+        lines.append(lead + b"".join(f + s for f, s in zip(fields, seps)).rstrip(b" \t")
+                     + (draw(space) if draw(st.booleans()) else b""))
+    lines.append(b"1 Q0 last 1 0.5 tag")  # at least one data line
+    ending = draw(st.sampled_from(ENDINGS))
+    data = ending.join(lines) + (ending if draw(st.booleans()) else b"")
+    if draw(st.booleans()):
+        data = b"\xef\xbb\xbf" + data
+    return data, draw(st.sampled_from(sorted(COMPRESS))), draw(st.sampled_from([None, 5, 64]))
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(run_files())
+def test_run_reader_matches_the_reference(tmp_path_factory, monkeypatch_blocks, case):
+    data, suffix, block = case
+    path = tmp_path_factory.mktemp("r") / f"run.txt{suffix}"
+    path.write_bytes(COMPRESS[suffix](data))
+    monkeypatch_blocks(block)  # tiny blocks: lines and CRLFs cut at every place
+    run = read_run(path, threads=2)
+    topics, docnos, scores, lines = reference_run(data)
+    assert run.topics.tolist() == topics
+    assert run.docnos.tolist() == docnos
+    assert run.scores.tobytes() == np.array(scores, np.float64).tobytes()  # bit-exact
+    assert [run.line_of(i) for i in range(len(run))] == lines
+
+
+@pytest.fixture
+def monkeypatch_blocks():
+    """Set the reader's block size for one example (None: the default)."""
+    default = runs_module.BLOCK_BYTES
+
+    def set_block(size):
+        runs_module.BLOCK_BYTES = size or default
+
+    yield set_block
+    runs_module.BLOCK_BYTES = default
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(decimal_text.filter(lambda t: np.isfinite(float(t))), min_size=1, max_size=40))
+def test_scores_are_bit_exact_with_python_float(texts):
+    values = parse_floats(Ids.from_list(texts), "f", np.arange(1, len(texts) + 1), "score")
+    assert values.tobytes() == np.array([float(t) for t in texts]).tobytes()
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(-(1 << 63), (1 << 63) - 1), min_size=1, max_size=30))
+def test_levels_are_exact_64_bit_integers(values):
+    got = parse_ints(Ids.from_list([str(v) for v in values]), "q", np.arange(len(values)), "l")
+    assert got.tolist() == values
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.binary(min_size=0, max_size=20), min_size=1, max_size=30))
+def test_ids_hash_compare_and_rank_as_bytes(values):
+    column = Ids.from_list(values)
+    assert column.tolist() == values
+    ranks = byte_ranks(column)
+    for i in range(len(values)):
+        for j in range(len(values)):
+            assert (ranks[i] < ranks[j]) == (values[i] < values[j])
+    h = column.hashes()
+    assert all((h[i] == h[j]) >= (values[i] == values[j]) for i in range(len(values))
+               for j in range(len(values)))
+    assert ((column == Ids.from_list(values[::-1])).tolist()
+            == [a == b for a, b in zip(values, values[::-1])])
+    first, codes = column.unique()
+    assert [values[i] for i in first] == list(dict.fromkeys(values))
+    assert [values[first[c]] for c in codes] == values
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 3), st.sampled_from([1.0, 2.0, 0.5]), id_bytes),
+                min_size=1, max_size=40, unique_by=lambda x: (x[0], x[2])))
+def test_ties_break_by_docno_descending_in_byte_order(rows):
+    """trec_eval's order: score descending, then docno descending as strcmp compares."""
+    rows = sorted(rows, key=lambda r: r[0])  # a run file lists a topic's lines together
+    codes = np.array([r[0] for r in rows])
+    scores = np.array([r[1] for r in rows])
+    docnos = Ids.from_list([r[2] for r in rows])
+    sequence = _score_order(codes, scores, docnos)
+    got = [rows[i] for i in (sequence if sequence is not None else range(len(rows)))]
+    assert got == sorted(rows, key=lambda r: (-r[0], r[1], r[2]), reverse=True)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from([b"1", b"2", b"10", b"q\xff"]), id_bytes,
+                          st.integers(-2, 3)), min_size=1, max_size=30),
+       st.sampled_from(ENDINGS), st.sampled_from(sorted(COMPRESS)))
+def test_qrels_reader_matches_the_reference(tmp_path_factory, rows, ending, suffix):
+    judged = {}
+    for topic, doc, level in rows:
+        judged.setdefault((topic, doc), level)
+    rows = [(t, d, judged[(t, d)]) for t, d, _ in rows]  # repeats agree: dropped, not refused
+    data = ending.join(b"%s 0 %s %d" % r for r in rows)
+    path = tmp_path_factory.mktemp("q") / f"qrels{suffix}"
+    path.write_bytes(COMPRESS[suffix](data))
+    q = read_qrels(path)
+    assert list(zip(q.topics.tolist(), q.docnos.tolist(), q.levels.tolist())) == \
+        list(dict.fromkeys(rows))
+    numeric = [t.decode() for t in dict.fromkeys(t for t, _, _ in rows) if t.isdigit()]
+    if len(numeric) == len(set(t for t, _, _ in rows)):
+        assert q.topic_ids == sorted(numeric, key=int)
+
+
+# ------------------------------------------------------------------ regressions (issue 10)
+
+QRELS = "1 0 d1 1\n1 0 d2 0\n1 0 d3 2\n"
+
+
+def write(tmp_path, name, data):
+    path = tmp_path / name
+    path.write_bytes(data if isinstance(data, bytes) else data.encode())
+    return str(path)
+
+
+def cli(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_cr_only_line_ends_are_lines(tmp_path):
+    run = write(tmp_path, "r.txt", b"1 Q0 d1 1 3 r\r1 Q0 d2 2 2 r\r1 Q0 d3 3 1 r\r")
+    qrels = write(tmp_path, "q.txt", QRELS.replace("\n", "\r"))
+    result = irgauge.evaluate(qrels, run, ["num_ret", "num_rel_ret"])
+    assert result.means["value"].tolist() == [3.0, 2.0]
+
+
+@pytest.mark.parametrize("score,problem", [
+    ("1_0", "score '1_0' is not a finite number"),
+    ("nan", "score 'nan' is not a finite number"),
+    ("-inf", "score '-inf' is not a finite number"),
+    ("1e999", "score '1e999' is not a finite number"),
+    ("0x1p3", "score '0x1p3' is not a finite number"),
+    ("1.5.2", "score '1.5.2' is not a finite number"),
+])
+def test_scores_follow_strtod_not_python(tmp_path, capsys, score, problem):
+    run = write(tmp_path, "r.txt", f"1 Q0 d1 1 3 r\n1 Q0 d2 2 {score} r\n")
+    code, out, err = cli(capsys, "eval", write(tmp_path, "q.txt", QRELS), run)
+    assert code == 2 and out == ""
+    assert f"{run}:2: {problem}" in err
+
+
+@pytest.mark.parametrize("level,problem", [
+    ("65537", "relevance level 65537 is above 32767"),
+    ("40000", "relevance level 40000 is above 32767"),
+    ("99999999999999999999", "relevance level '99999999999999999999' is outside the 64-bit "
+                             "integer range"),
+    ("S", "relevance level 'S' is not an integer"),
+    ("2.5", "relevance level '2.5' is not an integer"),
+])
+def test_levels_are_checked_64_bit_integers(tmp_path, capsys, level, problem):
+    qrels = write(tmp_path, "q.txt", f"1 0 d1 1\n1 0 d2 {level}\n")
+    code, out, err = cli(capsys, "eval", qrels, write(tmp_path, "r.txt", "1 Q0 d1 1 3 r\n"))
+    assert code == 2 and out == ""
+    assert f"{qrels}:2: {problem}" in err
+
+
+def test_levels_at_the_edges_of_int64_and_letters(tmp_path):
+    qrels = write(tmp_path, "q.txt", "1 0 d1 -9223372036854775808\n1 0 d2 32767\n")
+    q = read_qrels(qrels)
+    assert q.levels.tolist() == [-(1 << 63), 32767]
+    letters = read_qrels(write(tmp_path, "n.txt", "1 d1 S\n1 d2 B\n"))
+    assert letters.levels.tolist() == [3, 1]
+    with pytest.raises(InputError, match=r"n2.txt:2: relevance level '1' is not S, A or B"):
+        read_qrels(write(tmp_path, "n2.txt", "1 d1 S\n1 d2 1\n"))
+    with pytest.raises(InputError, match="outside the 64-bit integer range"):
+        read_qrels({"1": {"d1": 1 << 70}})
+    with pytest.raises(InputError, match="above 32767"):
+        read_qrels({"1": {"d1": 40000}})
+
+
+def test_ids_that_are_not_utf8_are_evaluated_as_bytes_and_printed_escaped(tmp_path, capsys):
+    qrels = write(tmp_path, "q.txt", b"1\xff 0 d1 1\n1\xff 0 d\xfe 0\n")
+    run = write(tmp_path, "r.txt", b"1\xff Q0 d1 1 3 r\n1\xff Q0 d\xfe 2 3 r\n")
+    code, out, err = cli(capsys, "eval", qrels, run, "-m", "AP", "--per-topic", "--format",
+                         "tsv")
+    assert code == 0, err
+    # tie at score 3: d\xfe sorts after d1 as bytes, so docno descending puts it first
+    assert "r\tAP\t1\\xff\t0.5\n" in out
+
+
+def test_a_long_docno_costs_its_bytes_only(tmp_path):
+    long_id = b"D" * 10_000
+    lines = [b"1 Q0 d%d 1 %d r" % (i, -i) for i in range(20_000)] + [b"1 Q0 " + long_id + b" 1 -1e9 r"]
+    run = read_run(write(tmp_path, "r.txt", b"\n".join(lines)))
+    assert run.docnos[len(run) - 1] == long_id
+    assert run.docnos.pool.nbytes < 200_000  # not 20,001 x 10,000 bytes
+
+
+def test_a_line_longer_than_the_limit_is_refused_at_its_line(tmp_path, monkeypatch):
+    data = b"1 Q0 d1 1 3 r\n1 Q0 " + b"x" * (MAX_LINE_BYTES + 10) + b" 1 2 r\n"
+    with pytest.raises(InputError, match=r"r.txt:2: line longer than 1048576 bytes"):
+        read_run(write(tmp_path, "r.txt", data))
+    monkeypatch.setattr(runs_module, "BLOCK_BYTES", 1 << 16)  # the line spans blocks
+    with pytest.raises(InputError, match=r"r.txt:2: line longer than 1048576 bytes"):
+        read_run(write(tmp_path, "r.txt", data))
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="address-space limit via setrlimit")
+def test_64_mb_without_a_newline_fails_fast_in_1_gb_of_address_space(tmp_path):
+    path = tmp_path / "big.txt"
+    with open(path, "wb") as f:
+        chunk = b"x" * (1 << 20)
+        for _ in range(64):
+            f.write(chunk)
+    code = ("import resource; resource.setrlimit(resource.RLIMIT_AS, (10**9, 10**9)); "
+            "from irgauge.cli import main; import sys; sys.exit(main(sys.argv[1:]))")
+    proc = subprocess.run([sys.executable, "-c", code, "eval", str(path), str(path)],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2, proc.stderr
+    assert f"{path}:1: line longer than" in proc.stderr and "Traceback" not in proc.stderr
+
+
+@pytest.mark.parametrize("suffix", sorted(COMPRESS))
+def test_compressed_files_bom_and_standard_input(tmp_path, monkeypatch, suffix):
+    run_bytes = b"\xef\xbb\xbf1 Q0 d1 1 3 r\r\n1 Q0 d3 2 2 r\r\n"
+    qrels = write(tmp_path, "q.txt" + suffix, COMPRESS[suffix](QRELS.encode()))
+    run = write(tmp_path, "r.txt" + suffix, COMPRESS[suffix](run_bytes))
+    expected = irgauge.evaluate(qrels, run, ["AP"]).means["value"].tolist()
+    assert expected == [pytest.approx((1 + 2 / 2) / 2)]
+    stdin = io.TextIOWrapper(io.BufferedReader(io.BytesIO(COMPRESS[suffix](run_bytes))))
+    monkeypatch.setattr(sys, "stdin", stdin)
+    assert irgauge.evaluate(qrels, "-", ["AP"]).means["value"].tolist() == expected
+
+
+def test_text_headers_list_a_few_missing_topics_json_all(tmp_path, capsys):
+    qrels = write(tmp_path, "q.txt", "".join(f"{t} 0 d1 1\n" for t in range(1, 1001)))
+    run = write(tmp_path, "r.txt", "1 Q0 d1 1 3 r\n")
+    code, out, _ = cli(capsys, "eval", qrels, run, "-m", "AP", "--format", "tsv")
+    header = [line for line in out.splitlines() if line.startswith("# topics_missing")][0]
+    assert header == ('# topics_missing_from_run: {"r": ["2", "3", "4", "5", "6", '
+                      '"... 999 in all (full list: --format json)"]}')
+    assert len(out) < 2000
+    code, out, _ = cli(capsys, "eval", qrels, run, "-m", "AP", "--format", "json")
+    import json
+    assert json.loads(out)["metadata"]["topics_missing_from_run"]["r"] == \
+        [str(t) for t in range(2, 1001)]
+
+
+def test_threads_option_and_environment(tmp_path, capsys, monkeypatch):
+    qrels = write(tmp_path, "q.txt", QRELS)
+    runs = [write(tmp_path, f"r{k}.txt", f"1 Q0 d{k} 1 3 r{k}\n1 Q0 d2 2 2 r{k}\n")
+            for k in (1, 2, 3)]
+    outs = []
+    for threads in ("1", "3"):
+        code, out, _ = cli(capsys, "eval", qrels, *runs, "--threads", threads, "--format", "tsv")
+        outs.append(out)
+    assert outs[0] == outs[1]
+    monkeypatch.setenv("IRGAUGE_THREADS", "0")
+    code, out, err = cli(capsys, "eval", qrels, *runs)
+    assert code == 2 and "IRGAUGE_THREADS='0' must be a whole number >= 1" in err
+    monkeypatch.setenv("IRGAUGE_THREADS", "2")
+    assert cli(capsys, "eval", qrels, *runs, "--format", "tsv")[1] == outs[0]
