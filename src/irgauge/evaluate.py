@@ -22,6 +22,7 @@ from irgauge.io.qrels import read_qrels
 from irgauge.io.runs import read_run
 from irgauge.measures import DEFAULT_MEASURES, Measure, parse_measures
 from irgauge.measures.base import AGGREGATES
+from irgauge.measures.parse import is_foreign_measure
 from irgauge.rankings import ORDERS, build_batches, match_run
 
 EMPTY_TOPICS = ("skip", "zero")
@@ -207,7 +208,7 @@ def evaluate(qrels: Any, runs: Any, measures: Union[None, str, Sequence[Union[st
 def _measures(measures, judged_only: bool) -> List[Measure]:
     if measures is None:
         measures = list(DEFAULT_MEASURES)
-    elif isinstance(measures, (str, Measure)):
+    elif isinstance(measures, (str, Measure)) or is_foreign_measure(measures):
         measures = [measures]
     parsed = [m for m in measures if isinstance(m, Measure)]
     parsed += parse_measures([m for m in measures if not isinstance(m, Measure)])
@@ -266,6 +267,7 @@ def _metadata(qrels, runs, names, matched, judgments, measure_list, order, judge
         "topics_missing_from_run": missing if not complete else {},
         "topics_scored_zero": missing if complete else {},
         "run_topics_not_in_qrels": unknown,
-        "measures": [m.canonical for m in measure_list],
+        # each spelling given -> the canonical measure with every parameter
+        "measures": {m.name: m.full for m in measure_list},
         "max_docs": max_docs if max_docs is not None else "all",
     }
