@@ -48,7 +48,8 @@ def add_output_options(p: argparse.ArgumentParser, seed: bool = True) -> None:
 def _measures(args) -> list:
     if not args.measure:
         return None
-    return [m.strip() for item in args.measure for m in item.split(",") if m.strip()]
+    from irgauge.cli._options import split_measures
+    return split_measures(args.measure)
 
 
 def load_matrices(args, minimum_systems: int = 2):

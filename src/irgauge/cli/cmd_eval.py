@@ -19,7 +19,8 @@ def register(subparsers) -> None:
     parser.add_argument("runs", nargs="+", metavar="RUN", help="run files")
     parser.add_argument("-m", "--measure", action="append", dest="measures", metavar="MEASURE",
                         help="measure string NAME[(param=value,...)][@cutoff]; repeatable, and "
-                             "one value may hold several separated by spaces (default: a "
+                             "one value may hold several separated by commas or spaces outside "
+                             "parentheses (default: a "
                              "standard set; see `irgauge measures`)")
     add_convention_options(parser)
     parser.add_argument("-q", "--per-topic", action="store_true",
@@ -74,7 +75,9 @@ def convention_kwargs(args) -> dict:
 def run(args) -> int:
     from irgauge.evaluate import evaluate
 
-    result = evaluate(args.qrels, args.runs, args.measures, **convention_kwargs(args))
+    from irgauge.cli._options import split_measures
+    result = evaluate(args.qrels, args.runs, split_measures(args.measures),
+                      **convention_kwargs(args))
     write_result(result, args)
     return 0
 

@@ -18,7 +18,7 @@ def register(subparsers) -> None:
     parser.add_argument("qrels", help="qrels file (TREC or NTCIR)")
     parser.add_argument("runs", nargs="+", metavar="RUN", help="run files (at least 2)")
     parser.add_argument("-m", "--measure", action="append", dest="measures", metavar="MEASURE",
-                        help="measure string; repeatable, or several separated by spaces "
+                        help="measure string; repeatable, or several separated by commas or spaces "
                              "(default: AP Q-measure nDCG bpref)")
     parser.add_argument("--rates", default="90,70,50,30,10", help="percentages in (0, 100]")
     parser.add_argument("--seed", type=int, default=None,
@@ -43,7 +43,9 @@ def register(subparsers) -> None:
 def _measures(values):
     if not values:
         return ["AP", "Q-measure", "nDCG", "bpref"]
-    return [part for value in values for part in value.split()]
+    from irgauge.cli._options import split_measures
+
+    return split_measures(values)
 
 
 def run(args) -> int:

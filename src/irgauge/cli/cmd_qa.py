@@ -76,7 +76,9 @@ def run_eval(args) -> int:
 
     options = convention_kwargs(args)
     options.pop("order")
-    result = qa_evaluate(args.gold, args.runs, args.measures, normalise=args.normalise,
+    from irgauge.cli._options import split_measures
+    result = qa_evaluate(args.gold, args.runs, split_measures(args.measures),
+                         normalise=args.normalise,
                          gold_format=args.gold_format, run_format=args.run_format,
                          answer_order=_answer_order(args), **options)
     write_result(result, args)
