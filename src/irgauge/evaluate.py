@@ -268,3 +268,15 @@ def _metadata(qrels, runs, names, matched, judgments, measure_list, order, judge
         "measures": {m.name: m.full for m in measure_list},
         "max_docs": max_docs if max_docs is not None else "all",
     }
+
+
+class _CallableModule(type(os)):
+    """Importing ``irgauge.evaluate`` binds the submodule over the lazily exported function
+    of the same name; calling the module calls the function, so ``irgauge.evaluate(...)``
+    works whichever was bound first."""
+
+    def __call__(self, *args, **kwargs):
+        return evaluate(*args, **kwargs)
+
+
+__import__("sys").modules[__name__].__class__ = _CallableModule
