@@ -1,7 +1,10 @@
 """Meta-evaluation: how sensitive, stable and predictive each measure is (SPEC section 7).
 
-Every method takes ``{measure: ScoreMatrix}``, a seed and its parameters, and returns a
-:class:`MetaResult` recording the seed, parameters, systems and topics used.
+Every method takes the scores as ``{measure: ScoreMatrix}``, a ScoreMatrix, a tidy
+per-topic DataFrame (``EvalResult.per_topic``), an EvalResult or a wide topics x systems
+DataFrame (read by :func:`irgauge.score_frames.as_score_matrices`), a seed and its
+parameters, and returns a :class:`MetaResult` recording the seed, parameters, systems and
+topics used.
 """
 from irgauge.meta.correlation import (kendall_tau, rank_correlations, tau_ap, tau_ap_a,
                                       tau_ap_b, tau_threshold)

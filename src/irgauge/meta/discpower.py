@@ -17,6 +17,7 @@ from typing import Optional, Sequence
 import numpy as np
 
 from irgauge.meta.result import MetaResult, check_matrices
+from irgauge.score_frames import as_score_matrices
 from irgauge.stats.bootstrap import bootstrap_pairs
 from irgauge.stats.resampling import bootstrap_indices, index_counts, pair_index, resolve_seed
 
@@ -37,6 +38,7 @@ def discriminative_power(matrices, samples: int = 1000, alphas: Sequence[float] 
     Returns a summary table (measure, alpha, significant pairs, share, required difference)
     and ``details['pairs']`` (measure, system_a, system_b, difference, t, ASL per pair).
     """
+    matrices = as_score_matrices(matrices)  # ScoreMatrix, DataFrame or EvalResult
     import pandas as pd
 
     names, systems, topics, stacked = check_matrices(matrices)
