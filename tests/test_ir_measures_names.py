@@ -55,10 +55,13 @@ def collection(seed: int, n_topics: int = 12):
 
 
 def theirs(names, qrels, run):
-    measures = [ir_measures.parse_measure(n) for n in names]
+    """ir_measures' values, one measure per call: in one call its pytrec_eval provider may
+    compute NumRet inside a judged_only invocation of another measure (set order decides)."""
     values = {}
-    for metric in ir_measures.iter_calc(measures, qrels, run):
-        values[(str(metric.measure), metric.query_id)] = metric.value
+    for name in names:
+        measure = ir_measures.parse_measure(name)
+        for metric in ir_measures.iter_calc([measure], qrels, run):
+            values[(str(metric.measure), metric.query_id)] = metric.value
     return values
 
 
