@@ -60,3 +60,22 @@ def test_score_file_selection_by_a_parameterised_name(capsys, tmp_path):
                  "--format", "json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert set(out["metadata"]["measures"]) == {JK, "P@10"}
+
+
+@pytest.mark.parametrize("argv", [
+    ["eval", str(GENERATED / "qrels.trec"), str(GENERATED / "runs" / "run1.trec"), "-m", "AP",
+     "-q"],
+    ["correlate", "--qrels", str(GENERATED / "qrels.trec"), "--run",
+     *[str(GENERATED / "runs" / f"run{k}.trec") for k in range(1, 6)], "-m", "AP,P@10"],
+])
+def test_no_header_drops_only_the_metadata_lines(capsys, argv):
+    assert main(argv + ["--format", "tsv"]) == 0
+    full = capsys.readouterr().out
+    assert main(argv + ["--format", "tsv", "--no-header"]) == 0
+    bare = capsys.readouterr().out
+    assert full.startswith("#") and not any(line.startswith("#") for line in bare.splitlines())
+    assert full.endswith(bare) and full[: -len(bare)].count("\n") == \
+        sum(line.startswith("#") for line in full.splitlines())
+    # the same table either way: pandas skips the comments, other tools need --no-header
+    pd.testing.assert_frame_equal(pd.read_csv(io.StringIO(full), sep="\t", comment="#"),
+                                  pd.read_csv(io.StringIO(bare), sep="\t"))

@@ -43,6 +43,8 @@ def add_output_options(p: argparse.ArgumentParser, seed: bool = True) -> None:
                    help="output format")
     p.add_argument("-o", "--output", metavar="FILE", help="write the output here, not stdout")
     p.add_argument("--figures", metavar="DIR", help="save the figure(s) here as PNG and SVG")
+    from irgauge.cli._options import add_no_header
+    add_no_header(p)
 
 
 def _measures(args) -> list:
@@ -108,7 +110,8 @@ def emit(frame, metadata, args) -> None:
     """Render ``frame`` with ``metadata`` in the chosen format to --output or stdout."""
     from irgauge.report.tables import render
 
-    text = render(frame, args.format, metadata)
+    from irgauge.cli._options import without_header
+    text = without_header(render(frame, args.format, metadata), args)
     if args.output:
         from irgauge._atomic import write_text
 

@@ -81,3 +81,20 @@ def split_measures(items: Optional[Iterable[str]]) -> Optional[List[str]]:
     from irgauge.measures.parse import split_list
 
     return split_list(items)
+
+
+def add_no_header(parser) -> None:
+    """``--no-header``: TSV and table output without the ``# key: value`` metadata lines."""
+    parser.add_argument("--no-header", action="store_true",
+                        help="leave out the '# key: value' metadata lines of tsv/table output "
+                             "(for tools that cannot skip comment lines; pandas can: "
+                             "read_csv(..., sep='\\t', comment='#'))")
+
+
+def without_header(text: str, args) -> str:
+    """``text`` without its leading ``#`` lines when ``--no-header`` was given."""
+    if not getattr(args, "no_header", False) or getattr(args, "format", "") == "json":
+        return text
+    lines = text.splitlines(keepends=True)
+    first = next((i for i, line in enumerate(lines) if not line.startswith("#")), len(lines))
+    return "".join(lines[first:])

@@ -30,6 +30,8 @@ def register(subparsers) -> None:
                              "for aggregates), the format the meta-evaluation reads")
     parser.add_argument("--digits", type=int, default=4, help="decimals in table/trec output")
     parser.add_argument("-o", "--output", help="write to this file instead of stdout")
+    from irgauge.cli._options import add_no_header
+    add_no_header(parser)
     parser.set_defaults(func=run)
 
 
@@ -86,7 +88,9 @@ def write_result(result, args) -> None:
     """Print or save an EvalResult in the chosen format, and note what was not averaged."""
     from irgauge.report.evaluation import render_evaluation
 
-    text = render_evaluation(result, args.format, args.per_topic, args.digits)
+    from irgauge.cli._options import without_header
+    text = without_header(render_evaluation(result, args.format, args.per_topic, args.digits),
+                          args)
     _report_skipped(result.metadata)
     if args.output:
         from irgauge._atomic import write_text

@@ -34,6 +34,8 @@ def register(subparsers) -> None:
     parser.add_argument("--format", choices=("table", "tsv", "json"), default="table")
     parser.add_argument("--digits", type=int, default=4)
     parser.add_argument("-o", "--output", help="write the table to this file")
+    from irgauge.cli._options import add_no_header
+    add_no_header(parser)
     parser.add_argument("--out", metavar="DIR", default=None,
                         help="also write incomplete.tsv, incomplete.json, the three figures "
                              "(PNG and SVG) and the reduced qrels with manifest.json here")
@@ -61,7 +63,8 @@ def run(args) -> int:
                               args.seed, samples=args.samples, alpha=args.alpha,
                               bootstrap_seed=args.bootstrap_seed, rel_level=args.rel_level,
                               order=args.order, gains=args.gains)
-    text = render(result.table, args.format, result.metadata, args.digits)
+    from irgauge.cli._options import without_header
+    text = without_header(render(result.table, args.format, result.metadata, args.digits), args)
     if args.out:
         from irgauge.report.incomplete_figures import incomplete_figures
 

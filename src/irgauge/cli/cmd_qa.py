@@ -43,6 +43,8 @@ def register(subparsers) -> None:
     ev.add_argument("--format", choices=("table", "tsv", "json", "trec"), default="table")
     ev.add_argument("--digits", type=int, default=4, help="decimals in table/trec output")
     ev.add_argument("-o", "--output", help="write to this file instead of stdout")
+    from irgauge.cli._options import add_no_header
+    add_no_header(ev)
     ev.set_defaults(func=run_eval)
 
     lab = qa_sub.add_parser("label", help="show how each answer was judged",
