@@ -32,7 +32,12 @@ def _json_scalar(value: Any) -> str:
 
 
 def render(frame, fmt: str, metadata: Mapping[str, Any], digits: int = 4) -> str:
-    """Render ``frame`` in ``fmt`` (one of FORMATS) with ``metadata``."""
+    """Render ``frame`` (a DataFrame or ``{column: values}``) in ``fmt`` (one of FORMATS)
+    with ``metadata``."""
+    if isinstance(frame, Mapping):
+        from irgauge.report.column_text import render_columns
+
+        return render_columns(frame, fmt, metadata, digits, metadata_lines, _format_value)
     if fmt == "tsv":
         body = frame.to_csv(sep="\t", index=False)
         return metadata_lines(metadata) + body
