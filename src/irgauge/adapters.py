@@ -53,34 +53,35 @@ def _passes_through(obj: Any) -> bool:
     return isinstance(obj, (str, Path, Mapping, Qrels, Run))
 
 
+KINDS = {  # what -> (fields, ranx class, the other forms accepted)
+    "qrels": (QRELS_FIELDS, "Qrels", "{qid: {docno: level}} dict, qrels records or ranx Qrels"),
+    "run": (RUN_FIELDS, "Run", "{qid: {docno: score}} dict, scored-document records or a "
+                               "ranx Run"),
+}
+
+
 def qrels_source(obj: Any) -> Any:
     """Qrels in any accepted form -> something ``io.read_qrels`` reads."""
-    if _passes_through(obj):
-        return obj
-    if _is_ranx(obj, "Qrels"):
-        return _plain_dict(obj.to_dict())
-    if is_frame(obj):
-        return _frame(obj, QRELS_FIELDS, "qrels")
-    if isinstance(obj, Iterable):
-        return _records(list(obj), QRELS_FIELDS, "qrels")
-    raise InputError(f"qrels must be a path, a DataFrame ({EXPECTED['qrels']}), a "
-                     f"{{qid: {{docno: level}}}} dict, qrels records or ranx Qrels; got "
-                     f"{type(obj).__name__}")
+    return _source(obj, "qrels")
 
 
 def run_source(obj: Any) -> Any:
     """One run in any accepted form -> something ``io.read_run`` reads."""
+    return _source(obj, "run")
+
+
+def _source(obj: Any, what: str) -> Any:
+    fields, ranx_class, others = KINDS[what]
     if _passes_through(obj):
         return obj
-    if _is_ranx(obj, "Run"):
+    if _is_ranx(obj, ranx_class):
         return _plain_dict(obj.to_dict())
     if is_frame(obj):
-        return _frame(obj, RUN_FIELDS, "run")
+        return _frame(obj, fields, what)
     if isinstance(obj, Iterable):
-        return _records(list(obj), RUN_FIELDS, "run")
-    raise InputError(f"a run must be a path, a DataFrame ({EXPECTED['run']}), a "
-                     f"{{qid: {{docno: score}}}} dict, scored-document records or a ranx "
-                     f"Run; got {type(obj).__name__}")
+        return _records(list(obj), fields, what)
+    raise InputError(f"{what} must be a path, a DataFrame ({EXPECTED[what]}), a {others}; "
+                     f"got {type(obj).__name__}")
 
 
 def _is_one_run(obj: Any) -> bool:

@@ -43,20 +43,23 @@ def render_columns(columns: Mapping[str, Any], fmt: str, metadata: Mapping[str, 
         writer.writerows([_cell(v) for v in row] for row in _rows(columns))
         return metadata_lines(metadata) + out.getvalue()
     if fmt == "table":
-        header = [str(c) for c in columns]
-        cells = [[format_value(v, digits) for v in row] for row in _rows(columns)]
-        widths = [max([len(header[i])] + [len(r[i]) for r in cells]) for i in range(len(header))]
-        numeric = [_numeric(v) for v in columns.values()]
-
-        def line(row):
-            return "  ".join(v.rjust(w) if num else v.ljust(w)
-                             for v, w, num in zip(row, widths, numeric)).rstrip()
-
-        out = [metadata_lines(metadata), line(header), line(["-" * w for w in widths])]
-        out += [line(r) for r in cells]
-        return "\n".join(out) + "\n"
+        rows = [[format_value(v, digits) for v in row] for row in _rows(columns)]
+        return aligned_table([str(c) for c in columns], rows,
+                             [_numeric(v) for v in columns.values()], metadata_lines(metadata))
     import pandas as pd
 
     from irgauge.report.tables import render
 
     return render(pd.DataFrame(dict(columns)), fmt, metadata, digits)
+
+
+def aligned_table(header, rows, numeric, preamble: str) -> str:
+    """Columns padded to their widest cell, numbers right-aligned, after ``preamble``."""
+    widths = [max([len(header[i])] + [len(r[i]) for r in rows]) for i in range(len(header))]
+
+    def line(row):
+        return "  ".join(v.rjust(w) if num else v.ljust(w)
+                         for v, w, num in zip(row, widths, numeric)).rstrip()
+
+    out = [preamble, line(header), line(["-" * w for w in widths])] + [line(r) for r in rows]
+    return "\n".join(out) + "\n"

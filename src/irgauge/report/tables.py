@@ -46,18 +46,12 @@ def render(frame, fmt: str, metadata: Mapping[str, Any], digits: int = 4) -> str
         return json.dumps({"metadata": dict(metadata), "results": records},
                           indent=2, default=str) + "\n"
     if fmt == "table":
-        cells = [[_format_value(v, digits) for v in row] for row in frame.itertuples(index=False)]
-        header = [str(c) for c in frame.columns]
-        widths = [max([len(header[i])] + [len(r[i]) for r in cells]) for i in range(len(header))]
         from pandas.api.types import is_numeric_dtype  # pandas only for the frame given
 
-        numeric = [is_numeric_dtype(frame[c]) for c in frame.columns]
+        from irgauge.report.column_text import aligned_table
 
-        def line(row):
-            return "  ".join(v.rjust(w) if num else v.ljust(w)
-                             for v, w, num in zip(row, widths, numeric)).rstrip()
-
-        out = [metadata_lines(metadata), line(header), line(["-" * w for w in widths])]
-        out += [line(r) for r in cells]
-        return "\n".join(out) + "\n"
+        cells = [[_format_value(v, digits) for v in row] for row in frame.itertuples(index=False)]
+        return aligned_table([str(c) for c in frame.columns], cells,
+                             [is_numeric_dtype(frame[c]) for c in frame.columns],
+                             metadata_lines(metadata))
     raise ValueError(f"unknown format {fmt!r}; choose from {', '.join(FORMATS)}")
