@@ -167,7 +167,8 @@ class Measure:
     def full(self) -> str:
         """The canonical form with every parameter of the family, defaults included."""
         given = dict(self.params)
-        params = tuple((p.name, given.get(p.name, p.default)) for p in self.family.params)
+        params = tuple((p.name, given.get(p.name, p.default)) for p in self.family.params
+                       if given.get(p.name, p.default) is not None)  # None: unset
         return self._text(params, every=True)
 
     def _text(self, params, every: bool = False) -> str:
@@ -178,8 +179,8 @@ class Measure:
             parts.append(f"gains={_fmt(self.gains)}")
         if self.judged_only and not self.family.condensed:
             parts.append("judged_only=true")
-        elif every:
-            parts.append(f"judged_only={_fmt(self.judged_only or self.family.condensed)}")
+        elif every and not self.family.condensed:  # the bpref family is always condensed
+            parts.append(f"judged_only={_fmt(self.judged_only)}")
         if self.agg is not None:
             parts.append(f"agg={self.agg}")
         text = self.family.name + (f"({','.join(parts)})" if parts else "")
