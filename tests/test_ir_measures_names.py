@@ -7,6 +7,8 @@ irgauge's own reading of ir_measures.
 """
 from __future__ import annotations
 
+import shutil
+
 import numpy as np
 import pytest
 
@@ -31,6 +33,9 @@ GDEVAL = ("ERR@", "nDCG(dcg='exp-log2')")
 # computed by providers that break score ties by docno ascending (ir_measures' judged and
 # msmarco providers), not as trec_eval: compared on distinct scores
 DISTINCT_SCORES = ["Judged@10", "Judged@5", "Judged@100", "RR@10", "RR(rel=2)@5"]
+
+
+HAVE_PERL = shutil.which("perl") is not None  # ir_measures runs gdeval with perl
 
 
 def tolerance(name: str) -> float:
@@ -68,7 +73,8 @@ def theirs(names, qrels, run):
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_every_accepted_spelling_matches_ir_measures_per_topic(seed):
     qrels, run = collection(seed)
-    names = [n for n in SPELLINGS if n not in DISTINCT_SCORES]
+    names = [n for n in SPELLINGS if n not in DISTINCT_SCORES
+             and (HAVE_PERL or not n.startswith(GDEVAL))]
     expected = theirs(names, qrels, run)
     assert {str(ir_measures.parse_measure(n)) for n in names} == set(names)
     result = evaluate(qrels, {"run": run}, names, order="score")
@@ -101,9 +107,9 @@ def test_measure_objects_are_accepted():
     """ir_measures Measure objects stand for their str() spelling."""
     qrels, run = collection(4)
     from ir_measures import AP, ERR, nDCG
-    objects = [AP(rel=2), nDCG @ 10, ERR @ 10]
+    objects = [AP(rel=2), nDCG @ 10] + ([ERR @ 10] if HAVE_PERL else [])
     result = evaluate(qrels, {"run": run}, objects, order="score")
-    assert list(result.table().columns) == ["AP(rel=2)", "nDCG@10", "ERR@10"]
+    assert list(result.table().columns) == [str(m) for m in objects]
     expected = ir_measures.calc_aggregate(objects, qrels, run)
     for m in objects:
         assert result.table().loc["run", str(m)] == pytest.approx(expected[m],
