@@ -21,8 +21,8 @@ SPELLINGS = [
     "R@10", "R(rel=2)@20", "RR", "RR(rel=2)", "Rprec", "Rprec(rel=2)", "Bpref",
     "Bpref(rel=2)", "Success@10", "Success(rel=2)@5", "infAP", "infAP(rel=2)", "nDCG",
     "nDCG@10", "nDCG(judged_only=True)@10", "nDCG(dcg='exp-log2')@10",
-    "nDCG(gains={1:2,2:3,3:7})@10", "nDCG(gains={3:10})", "nDCG(gains={2:3,3:7})@10", "ERR@10", "ERR@5",
-    "IPrec@0.1", "IPrec@0.3", "IPrec@0.7", "IPrec(rel=2)@0.5", "Judged@10", "Judged@5",
+    "nDCG(gains={1:2,2:3,3:7})@10", "nDCG(gains={3:10})", "nDCG(gains={2:3,3:7})@10",
+    "ERR@10", "ERR@5", "IPrec@0.1", "IPrec@0.3", "IPrec@0.7", "IPrec(rel=2)@0.5", "Judged@10", "Judged@5",
     "SetP", "SetP(rel=2)", "SetP(relative=True)", "SetR", "SetF", "SetAP", "NumRet",
     "NumRet(rel=1)", "NumRet(rel=2)", "NumRel", "NumQ",
 ]
@@ -30,12 +30,19 @@ SPELLINGS = [
 
 # computed by gdeval, which prints 5 decimals
 GDEVAL = ("ERR@", "nDCG(dcg='exp-log2')")
-# computed by providers that break score ties by docno ascending (ir_measures' judged and
-# msmarco providers), not as trec_eval: compared on distinct scores
-DISTINCT_SCORES = ["Judged@10", "Judged@5", "Judged@100", "RR@10", "RR(rel=2)@5"]
+# computed by providers that break score ties otherwise than trec_eval (ir_measures' judged
+# and msmarco providers: docno ascending; cwl_eval for RBP(rel=k), p = 0.8 unless given):
+# compared on distinct scores
+DISTINCT_SCORES = ["Judged@10", "Judged@5", "Judged@100", "RR@10", "RR(rel=2)@5",
+                   "RBP(rel=1)", "RBP(rel=2)", "RBP(rel=1,p=0.9)"]
 
 
 HAVE_PERL = shutil.which("perl") is not None  # ir_measures runs gdeval with perl
+try:
+    import cwl  # noqa: F401  (cwl-eval: ir_measures' provider of RBP(rel=k))
+    HAVE_CWL = True
+except ImportError:
+    HAVE_CWL = False
 
 
 def tolerance(name: str) -> float:
@@ -87,13 +94,13 @@ def test_every_accepted_spelling_matches_ir_measures_per_topic(seed):
     assert not mismatches, "\n".join(mismatches[:20])
 
 
-def test_judged_and_rr_at_k_match_ir_measures_on_distinct_scores():
-    """ir_measures' judged and msmarco providers break ties by docno ascending, its
-    pytrec_eval provider (and irgauge's score order) by docno descending."""
+def test_judged_rr_at_k_and_rbp_match_ir_measures_on_distinct_scores():
+    """ir_measures' judged, msmarco and cwl_eval providers break score ties otherwise than
+    its pytrec_eval provider and irgauge's score order (docno descending)."""
     qrels, run = collection(7)
     run = {q: {d: s + i * 1e-6 for i, (d, s) in enumerate(docs.items())}
            for q, docs in run.items()}
-    names = DISTINCT_SCORES
+    names = [n for n in DISTINCT_SCORES if HAVE_CWL or not n.startswith("RBP")]
     expected = theirs(names, qrels, run)
     result = evaluate(qrels, {"run": run}, names, order="score")
     got = {(m, t): v for m, t, v in zip(result.per_topic["measure"], result.per_topic["topic"],
