@@ -48,6 +48,8 @@ def test_meta_commands_take_parameterised_measures(capsys, command):
                  "-m", f"{JK},AP", "-m", "P@10", "--format", "json", *extra]) == 0
     out = json.loads(capsys.readouterr().out)
     assert set(out["metadata"]["measures"]) == {JK, "AP", "P@10"}
+    assert out["metadata"]["measure_definitions"][JK] == \
+        "nDCG(dcg=jk,b=2,levels=all,judged_only=false)@1000"
 
 
 def test_score_file_selection_by_a_parameterised_name(capsys, tmp_path):

@@ -102,8 +102,13 @@ def number_list(text, option: str, kind=float) -> tuple:
 
 def selection_metadata(args) -> dict:
     """The system-selection options as given (the method's own parameters are separate)."""
-    return {"select_top_k": args.top_k, "select_top_fraction": args.top_fraction,
-            "select_by": args.by}
+    chosen = {"select_top_k": args.top_k, "select_top_fraction": args.top_fraction,
+              "select_by": args.by}
+    if getattr(args, "qrels", None) and args.measure:  # computed here: say what each name is
+        from irgauge.measures import parse_measure
+
+        chosen["measure_definitions"] = {m: parse_measure(m).full for m in _measures(args)}
+    return chosen
 
 
 def emit(frame, metadata, args) -> None:
