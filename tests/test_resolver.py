@@ -96,3 +96,13 @@ def test_lists_split_back_into_the_names(names, separators, groups):
     values = [" ".join(names[i:i + cut]) for i in range(0, len(names), cut)]
     assert split_measures(joined) == names
     assert split_measures(values) == names
+
+
+@given(st.text(alphabet=st.sampled_from(list("APnDCGRBERQ@0123456789.,()={}:'\"_-+j ")),
+               max_size=30))
+def test_any_text_resolves_or_fails_with_a_measure_error(text):
+    """Hostile spellings: a Measure or a MeasureError, never another exception."""
+    try:
+        parse_measure(text)
+    except MeasureError:
+        pass
