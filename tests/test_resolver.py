@@ -66,7 +66,9 @@ def test_ambiguous_spellings_are_refused_naming_both_forms(name, forms):
 
 def test_other_refusals():
     for bad, problem in [("SetP@10", "takes no cutoff"), ("AP@0.5", "whole number"),
-                         ("Compat", "unknown measure"), ("nDCG(gains={0:1})", "not a valid")]:
+                         ("Compat", "compatibility measure"),
+                         ("alpha_nDCG@10", "diversity"), ("INST", "C/W/L"),
+                         ("Kompat", "unknown measure"), ("nDCG(gains={0:1})", "not a valid")]:
         with pytest.raises(MeasureError, match=problem):
             parse_measure(bad)
 

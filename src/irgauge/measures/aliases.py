@@ -86,6 +86,19 @@ IR_MEASURES: Dict[str, Alias] = {
     # ir_measures' ERR@k is gdeval's: s = (2^g - 1)/2^4
     "ERR": ("ERR", {"stop": "exp", "max_grade": "4"}),
 }
+# ir_measures' measures irgauge does not compute: name -> why (a predicate, said when refused)
+_DIVERSITY = "needs intent-level (diversity) judgments, which irgauge does not read"
+_CWL = "is a C/W/L measure of cwl_eval that irgauge does not compute"
+IR_MEASURES_UNSUPPORTED: Dict[str, str] = {
+    **{name: _DIVERSITY for name in ("alpha_nDCG", "alpha_DCG", "α_nDCG", "α_DCG", "AP_IA",
+                                     "MAP_IA", "ERR_IA", "nERR_IA", "NRBP", "nNRBP", "P_IA",
+                                     "StRecall")},
+    **{name: _CWL for name in ("BPM", "INST", "INSQ", "NERR8", "NERR9", "NERR10", "NERR11",
+                               "SDCG")},
+    "Compat": "is the compatibility measure (Clarke et al.), which irgauge does not compute",
+    "Accuracy": "is a pairwise accuracy, which irgauge does not compute",
+}
+
 # spellings that mean ir_measures' measure only with a cutoff (bare, they are NTCIREVAL's)
 IR_MEASURES_CUTOFF_ONLY = ("ERR",)
 

@@ -94,6 +94,8 @@ def resolve(label: str) -> Resolution:
         if name in table:
             family, fixed = table[name]
             return Resolution(tool, family, {**fixed, **given}, cutoff)
+    if name in A.IR_MEASURES_UNSUPPORTED:
+        raise MeasureError(f"{label}: ir_measures' {name} {A.IR_MEASURES_UNSUPPORTED[name]}")
     folded = [n for n in list(REGISTRY) + list(ALIASES) if n.lower() == name.lower()]
     if len(folded) == 1:
         return resolve(label.replace(name, folded[0], 1))
