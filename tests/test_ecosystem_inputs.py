@@ -118,3 +118,17 @@ def test_duplicate_records_are_refused():
     run = [ir_measures.ScoredDoc("1", "a", 1.0), ir_measures.ScoredDoc("1", "a", 2.0)]
     with pytest.raises(InputError, match="more than once"):
         evaluate(QRELS, run, ["AP"])
+
+
+def test_irgauge_evaluate_is_callable_after_the_submodule_import():
+    """``import irgauge.evaluate`` binds the submodule over the exported function."""
+    code = ("import irgauge.evaluate, irgauge\n"
+            "r = irgauge.evaluate({'1': {'a': 1}}, {'1': {'a': 1.0}}, ['AP'])\n"
+            "from irgauge import evaluate\n"
+            "assert evaluate({'1': {'a': 1}}, {'1': {'a': 1.0}}, ['AP']).table().iloc[0, 0] == 1\n"
+            "print(r.table().iloc[0, 0])")
+    import subprocess
+    import sys
+    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True,
+                         text=True).stdout
+    assert out.strip() == "1.0"
