@@ -130,7 +130,9 @@ def test_several_runs_and_measure_labels_keep_the_users_spelling():
     result = evaluate(QRELS, {"one": RUN, "two": {"1": {"c": 1.0}}}, ["map", "P_1", "ndcg_cut_2"])
     assert list(result.table().columns) == ["map", "P_1", "ndcg_cut_2"]
     assert list(result.table().index) == ["one", "two"]
-    assert result.metadata["measures"] == ["AP", "P@1", "nDCG@2"]
+    assert result.metadata["measures"] == {
+        "map": "AP(norm=R,judged_only=false)", "P_1": "P(judged_only=false)@1",
+        "ndcg_cut_2": "nDCG(dcg=log2,b=2,levels=all,judged_only=false)@2"}
 
 
 def test_measures_command_lists_every_family():

@@ -7,8 +7,9 @@ Three sources (see each folder's README/CASES.txt in ../shared/data):
   gains 1:2);
 - pyntcireval_tests: the single-topic sample.rel / sample.res cases of pyNTCIREVAL.
 
-NTCIREVAL's names map to irgauge measure strings as below: its AP@l and Q@l divide by
-min(l, R), its nDCG@l is Järvelin–Kekäläinen's and its RBP is graded (gain / max gain).
+NTCIREVAL's names are given verbatim, as its output prints them: its AP@l and Q@l divide by
+min(l, R), its nDCG@l is Järvelin–Kekäläinen's and its RBP is graded (gain / max gain), and
+the resolver must know it from the spelling alone.
 """
 from __future__ import annotations
 
@@ -21,6 +22,8 @@ import pytest
 
 from irgauge import evaluate
 from irgauge.cli import main
+from irgauge.errors import MeasureError
+from irgauge.measures import parse_measure
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 GENERATED = DATA / "ntcireval_generated"
@@ -29,29 +32,17 @@ PYNTCIREVAL = DATA / "pyntcireval_tests"
 
 pytestmark = pytest.mark.skipif(not DATA.is_dir(), reason=f"no conformance data at {DATA}")
 
-# NTCIREVAL name (cutoff removed) -> irgauge measure string without the cutoff
-BASE = {
-    "RR": "RR", "O-measure": "O-measure", "P-measure": "P-measure", "P-plus": "P-plus",
-    "AP": "AP", "Q-measure": "Q-measure", "Q": "Q", "nDCG": "nDCG(dcg=jk,b=2)",
-    "MSnDCG": "MSnDCG", "Prec": "Prec", "P": "P", "Hit": "Hit", "RBP": "RBP(graded=true)",
-    "nRBP": "nRBP", "ERR": "ERR", "nERR": "nERR", "EBR": "EBR", "nEBR": "nEBR",
-    "iRBU": "iRBU", "niRBU": "niRBU",
-    "NCUrb,P": "NCUrb(utility=P)", "NCUrb,BR": "NCUrb(utility=BR)",
-    "NCUrb,IE": "NCUrb(utility=IE)", "NCUgu,P": "NCUgu(utility=P)",
-    "NCUgu,BR": "NCUgu(utility=BR)",
-    "bpref": "bpref", "bpref_R": "bpref_R", "bpref_N": "bpref_N",
-    "bpref_relative": "bpref_relative", "rpref_N": "rpref_N",
-    "rpref_relative": "rpref_relative", "rpref_relative2": "rpref_relative2",
-}
-
-
 def irgauge_name(ntcir: str) -> str:
-    """``AP@0010`` -> ``AP(norm=min)@10``, ``nDCG@0010`` -> ``nDCG(dcg=jk,b=2)@10``, ..."""
-    base, _, cutoff = ntcir.partition("@")
-    name = BASE[base]
-    if base == "AP" and cutoff:
-        name = "AP(norm=min)"  # NTCIREVAL's AP@l divides by min(l, R)
-    return name + (f"@{int(cutoff)}" if cutoff else "")
+    """NTCIREVAL's names are given to irgauge verbatim (``AP@0010``, ``nDCG@0010``,
+    ``NCUrb,P``, ``RBP``): the resolver must give NTCIREVAL's measure for each. The four
+    names whose @1000 spelling ir_measures prints with another meaning are refused; the
+    refusal must name NTCIREVAL's explicit form, which is then used."""
+    try:
+        parse_measure(ntcir)
+    except MeasureError as err:
+        assert ntcir.split("@")[0] in ("AP", "nDCG", "ERR", "RBP"), err
+        return re.search(r"NTCIREVAL means (\S+),", str(err)).group(1)
+    return ntcir
 
 
 def compare(expected: pd.DataFrame, result, tolerance: float) -> pd.DataFrame:
@@ -81,6 +72,17 @@ def generated():
         results[condensed] = evaluate(str(GENERATED / "qrels.ntcir"), runs, names,
                                       gains="1:2:3", order="file", judged_only=condensed)
     return expected, results
+
+
+def test_condensed_pass_by_name(generated):
+    """``j:NAME`` verbatim (no judged_only option) gives NTCIREVAL's condensed pass."""
+    expected, _ = generated
+    rows = expected[expected["condensed"]].copy()
+    rows["irgauge"] = "j:" + rows["irgauge"]
+    runs = {f"run{k}": str(GENERATED / "runs" / f"run{k}.trec") for k in range(1, 6)}
+    result = evaluate(str(GENERATED / "qrels.ntcir"), runs, sorted(set(rows["irgauge"])),
+                      gains="1:2:3", order="file")
+    compare(rows, result, 1e-9)
 
 
 def test_every_ntcireval_measure_is_mapped(generated):

@@ -19,7 +19,7 @@ FIXED = {
     "rbp_resid": "RBP_resid(p=0.9,form=trec_eval)",
 }
 # trec_eval name_k -> irgauge family@k
-CUTOFF_FAMILIES = {"P": "P", "recall": "R", "ndcg_cut": "nDCG", "map_cut": "AP",
+CUTOFF_FAMILIES = {"P": "P", "recall": "R", "ndcg_cut": "nDCG(dcg=log2)", "map_cut": "AP(norm=R)",
                    "relative_P": "RelP", "success": "Hit", "unj": "Unjudged"}
 REAL_PARAMS = {"iprec_at_recall": "IPrec(recall={})", "Rprec_mult": "Rprec(mult={})"}
 

@@ -52,6 +52,9 @@ _LAZY = {
     "read_answers": "irgauge.qa",
     "reduce_qrels": "irgauge.incomplete",
     "incomplete_study": "irgauge.incomplete",
+    "to_ir_measures": "irgauge.ir_measures_bridge",
+    "as_score_matrix": "irgauge.score_frames",
+    "as_score_matrices": "irgauge.score_frames",
 }
 
 __all__ = sorted(_LAZY) + ["__version__"]

@@ -10,7 +10,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
+from typing import Any, Dict, List, Optional, Sequence, Union
 
 import numpy as np
 
@@ -22,6 +22,7 @@ from irgauge.io.qrels import read_qrels
 from irgauge.io.runs import read_run
 from irgauge.measures import DEFAULT_MEASURES, Measure, parse_measures
 from irgauge.measures.base import AGGREGATES
+from irgauge.measures.parse import is_foreign_measure
 from irgauge.rankings import ORDERS, build_batches, match_run
 
 EMPTY_TOPICS = ("skip", "zero")
@@ -124,18 +125,10 @@ def _collection_name(source: Any) -> Optional[str]:
 
 
 def _run_sources(runs: Any) -> List[tuple]:
-    """(source, name or None) for each run given, without reading any."""
-    if isinstance(runs, (str, Path, Run)) or hasattr(runs, "columns"):
-        return [(runs, None)]
-    if isinstance(runs, Mapping):
-        values = list(runs.values())
-        nested = values and isinstance(values[0], Mapping) and values[0] and \
-            isinstance(next(iter(values[0].values())), Mapping)
-        if nested or (values and (isinstance(values[0], (str, Path, Run))
-                                  or hasattr(values[0], "columns"))):
-            return [(source, str(name)) for name, source in runs.items()]
-        return [(runs, None)]
-    return [(r, None) for r in runs]
+    """(source, name or None) for each run given, without reading any (see ``adapters``)."""
+    from irgauge.adapters import run_sources
+
+    return run_sources(runs)
 
 
 def read_runs(runs: Any) -> List[Run]:
@@ -186,9 +179,12 @@ def evaluate(qrels: Any, runs: Any, measures: Union[None, str, Sequence[Union[st
              max_cells: int = 1_000_000, threads: Optional[int] = None) -> EvalResult:
     """Evaluate ``runs`` against ``qrels``.
 
-    qrels: path, DataFrame, ``{qid: {docno: level}}`` or Qrels. runs: one run or a list of
-    them (paths, DataFrames, ``{qid: {docno: score}}``) or a ``{name: run}`` mapping.
-    measures: measure strings (``"nDCG@10"``, ``"Q-measure(beta=0.5)"``) or Measure objects.
+    qrels: path, DataFrame, ``{qid: {docno: level}}``, Qrels, qrels records (ir_datasets,
+    ir_measures namedtuples) or ranx Qrels. runs: one run or a list of them (paths,
+    DataFrames with ir_measures' or PyTerrier's columns, ``{qid: {docno: score}}``,
+    scored-document records, ranx Runs) or a ``{name: run}`` mapping. measures: measure
+    strings (``"nDCG@10"``, ``"Q-measure(beta=0.5)"``, any tool's spelling), Measure objects
+    or ir_measures measures.
     order: "score" (trec_eval), "file" (NTCIREVAL) or None for what each run's format
     implies. rel_level: relevance threshold of binary measures (trec_eval -l).
     gains: gain per level 1, 2, ... ("1:2:3"); default gain = level. judged_only: every
@@ -207,7 +203,9 @@ def evaluate(qrels: Any, runs: Any, measures: Union[None, str, Sequence[Union[st
     if aggregate not in AGGREGATES:
         raise InputError(f"aggregate must be one of {', '.join(AGGREGATES)}")
     measure_list = _measures(measures, judged_only)
-    qrels = read_qrels(qrels, threads=explicit_threads(threads))
+    from irgauge.adapters import qrels_source
+
+    qrels = read_qrels(qrels_source(qrels), threads=explicit_threads(threads))
     gain_values = parse_gains(gains) if isinstance(gains, str) else \
         (list(gains) if gains is not None else None)
     # qrels of a special kind (QA answer classes) may name the Judgments class that reads them
@@ -258,7 +256,7 @@ def evaluate(qrels: Any, runs: Any, measures: Union[None, str, Sequence[Union[st
 def _measures(measures, judged_only: bool) -> List[Measure]:
     if measures is None:
         measures = list(DEFAULT_MEASURES)
-    elif isinstance(measures, (str, Measure)):
+    elif isinstance(measures, (str, Measure)) or is_foreign_measure(measures):
         measures = [measures]
     parsed = [m for m in measures if isinstance(m, Measure)]
     parsed += parse_measures([m for m in measures if not isinstance(m, Measure)])
@@ -317,6 +315,8 @@ def _metadata(qrels, runs, names, matched, judgments, measure_list, order, judge
         "topics_missing_from_run": missing if not complete else {},
         "topics_scored_zero": missing if complete else {},
         "run_topics_not_in_qrels": unknown,
-        "measures": [m.canonical for m in measure_list],
+        # each spelling given -> the canonical measure with every parameter
+        "measures": {m.name: m.full for m in measure_list},
         "max_docs": max_docs if max_docs is not None else "all",
     }
+

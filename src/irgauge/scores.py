@@ -356,7 +356,7 @@ def score_matrices(qrels, runs, measures, **options) -> Matrices:
     ``options`` go to ``evaluate`` unchanged. Measures are named as ``evaluate`` names them
     in its per-topic table.
     """
-    from irgauge.evaluate import evaluate  # the function: the package attribute may be the module
+    from irgauge.evaluate import evaluate  # the function (the submodule shares its name)
 
     result = evaluate(qrels, runs, measures, **options)
     per_topic = result.per_topic

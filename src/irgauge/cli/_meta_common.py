@@ -43,12 +43,15 @@ def add_output_options(p: argparse.ArgumentParser, seed: bool = True) -> None:
                    help="output format")
     p.add_argument("-o", "--output", metavar="FILE", help="write the output here, not stdout")
     p.add_argument("--figures", metavar="DIR", help="save the figure(s) here as PDF, SVG and PNG")
+    from irgauge.cli._options import add_no_header
+    add_no_header(p)
 
 
 def _measures(args) -> list:
     if not args.measure:
         return None
-    return [m.strip() for item in args.measure for m in item.split(",") if m.strip()]
+    from irgauge.cli._options import split_measures
+    return split_measures(args.measure)
 
 
 def load_matrices(args, minimum_systems: int = 2):
@@ -99,15 +102,21 @@ def number_list(text, option: str, kind=float) -> tuple:
 
 def selection_metadata(args) -> dict:
     """The system-selection options as given (the method's own parameters are separate)."""
-    return {"select_top_k": args.top_k, "select_top_fraction": args.top_fraction,
-            "select_by": args.by}
+    chosen = {"select_top_k": args.top_k, "select_top_fraction": args.top_fraction,
+              "select_by": args.by}
+    if getattr(args, "qrels", None) and args.measure:  # computed here: say what each name is
+        from irgauge.measures import parse_measure
+
+        chosen["measure_definitions"] = {m: parse_measure(m).full for m in _measures(args)}
+    return chosen
 
 
 def emit(frame, metadata, args) -> None:
     """Render ``frame`` with ``metadata`` in the chosen format to --output or stdout."""
     from irgauge.report.tables import render
 
-    text = render(frame, args.format, metadata, people=True)
+    from irgauge.cli._options import without_header
+    text = without_header(render(frame, args.format, metadata, people=True), args)
     if args.output:
         from irgauge._atomic import write_text
 

@@ -73,22 +73,28 @@ def split_measures(items: Optional[Iterable[str]]) -> Optional[List[str]]:
     """Measure names from repeated ``-m`` values, each a comma- or space-separated list.
 
     Separators inside parentheses belong to parameters, so ``nDCG(dcg=jk,b=2)@1000,AP``
-    is two measures. Unbalanced parentheses are left for the measure parser to report.
+    is two measures (and NTCIREVAL's ``NCUrb,P`` one). Every command reads ``-m`` through
+    this function. Unbalanced parentheses are left for the measure parser to report.
     """
     if items is None:
         return None
-    names: List[str] = []
-    for item in items:
-        depth, start = 0, 0
-        for i, char in enumerate(item):
-            if char == "(":
-                depth += 1
-            elif char == ")":
-                depth = max(depth - 1, 0)
-            elif depth == 0 and (char == "," or char.isspace()):
-                if item[start:i].strip():
-                    names.append(item[start:i].strip())
-                start = i + 1
-        if item[start:].strip():
-            names.append(item[start:].strip())
-    return names
+    from irgauge.measures.parse import split_list
+
+    return split_list(items)
+
+
+def add_no_header(parser) -> None:
+    """``--no-header``: TSV and table output without the ``# key: value`` metadata lines."""
+    parser.add_argument("--no-header", action="store_true",
+                        help="leave out the '# key: value' metadata lines of tsv/table output "
+                             "(for tools that cannot skip comment lines; pandas can: "
+                             "read_csv(..., sep='\\t', comment='#'))")
+
+
+def without_header(text: str, args) -> str:
+    """``text`` without its leading ``#`` lines when ``--no-header`` was given."""
+    if not getattr(args, "no_header", False) or getattr(args, "format", "") == "json":
+        return text
+    lines = text.splitlines(keepends=True)
+    first = next((i for i, line in enumerate(lines) if not line.startswith("#")), len(lines))
+    return "".join(lines[first:])

@@ -30,7 +30,7 @@ def run(args) -> int:
                                   alphas=tuple(args.alpha or (0.01, 0.05)), seed=args.seed,
                                   progress=common.progress_bar("bootstrap"))
     meta = {**result.metadata(), **common.selection_metadata(args)}
-    common.emit(result.details["pairs"] if args.pairs else result.table, meta, args)
+    common.emit(result.columns("pairs") if args.pairs else result.columns(), meta, args)
     if args.figures:
         from irgauge.report.figures import asl_curves
 

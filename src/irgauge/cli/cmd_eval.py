@@ -20,7 +20,8 @@ def register(subparsers) -> None:
     parser.add_argument("runs", nargs="+", metavar="RUN", help="run files")
     parser.add_argument("-m", "--measure", action="append", dest="measures", metavar="MEASURE",
                         help="measure string NAME[(param=value,...)][@cutoff]; repeatable, and "
-                             "one value may hold several separated by spaces (default: a "
+                             "one value may hold several separated by commas or spaces outside "
+                             "parentheses (default: a "
                              "standard set; see `irgauge measures`)")
     add_convention_options(parser)
     parser.add_argument("-q", "--per-topic", action="store_true",
@@ -33,6 +34,8 @@ def register(subparsers) -> None:
     parser.add_argument("--threads", type=positive_int, default=None, metavar="N",
                         help="reader threads (default: $IRGAUGE_THREADS, else the CPUs this "
                              "process may use, at most 4)")
+    from irgauge.cli._options import add_no_header
+    add_no_header(parser)
     parser.set_defaults(func=run)
 
 
@@ -78,7 +81,8 @@ def convention_kwargs(args) -> dict:
 def run(args) -> int:
     from irgauge.evaluate import evaluate
 
-    result = evaluate(args.qrels, args.runs, args.measures, threads=args.threads,
+    from irgauge.cli._options import split_measures
+    result = evaluate(args.qrels, args.runs, split_measures(args.measures), threads=args.threads,
                       **convention_kwargs(args))
     write_result(result, args)
     return 0
@@ -88,7 +92,9 @@ def write_result(result, args) -> None:
     """Print or save an EvalResult in the chosen format, and note what was not averaged."""
     from irgauge.report.evaluation import render_evaluation
 
-    text = render_evaluation(result, args.format, args.per_topic, args.digits)
+    from irgauge.cli._options import without_header
+    text = without_header(render_evaluation(result, args.format, args.per_topic, args.digits),
+                          args)
     _report_skipped(result.metadata)
     if args.output:
         from irgauge._atomic import write_text

@@ -19,7 +19,7 @@ def register(subparsers) -> None:
     parser.add_argument("qrels", help="qrels file (TREC or NTCIR)")
     parser.add_argument("runs", nargs="+", metavar="RUN", help="run files (at least 2)")
     parser.add_argument("-m", "--measure", action="append", dest="measures", metavar="MEASURE",
-                        help="measure string; repeatable, or several separated by spaces "
+                        help="measure string; repeatable, or several separated by commas or spaces "
                              "(default: AP Q-measure nDCG bpref)")
     parser.add_argument("--rates", default="90,70,50,30,10", help="percentages in (0, 100]")
     parser.add_argument("--seed", type=int, default=None,
@@ -35,6 +35,8 @@ def register(subparsers) -> None:
     parser.add_argument("--format", choices=("table", "tsv", "json"), default="table")
     parser.add_argument("--digits", type=int, default=4)
     parser.add_argument("-o", "--output", help="write the table to this file")
+    from irgauge.cli._options import add_no_header
+    add_no_header(parser)
     parser.add_argument("--out", metavar="DIR", default=None,
                         help="also write incomplete.tsv, incomplete.json, the three figures "
                              "(PNG and SVG) and the reduced qrels with manifest.json here")
@@ -44,7 +46,9 @@ def register(subparsers) -> None:
 def _measures(values):
     if not values:
         return ["AP", "Q-measure", "nDCG", "bpref"]
-    return [part for value in values for part in value.split()]
+    from irgauge.cli._options import split_measures
+
+    return split_measures(values)
 
 
 def run(args) -> int:
@@ -60,7 +64,8 @@ def run(args) -> int:
                               args.seed, samples=args.samples, alpha=args.alpha,
                               bootstrap_seed=args.bootstrap_seed, rel_level=args.rel_level,
                               order=args.order, gains=args.gains)
-    text = render(result.table, args.format, result.metadata, args.digits)
+    from irgauge.cli._options import without_header
+    text = without_header(render(result.table, args.format, result.metadata, args.digits), args)
     if args.out:
         from irgauge.report.incomplete_figures import incomplete_figures
 

@@ -10,12 +10,18 @@ def register(subparsers) -> None:
                                    description="List every measure family with its "
                                    "parameters, defaults, aliases and one-line definition.")
     parser.add_argument("--format", choices=("table", "json"), default="table")
+    parser.add_argument("--explain", action="append", metavar="NAME",
+                        help="print how a measure name resolves: the tool whose spelling it "
+                             "is and the canonical measure with every parameter; repeatable, "
+                             "or a comma/space-separated list")
     parser.set_defaults(func=run)
 
 
 def run(args) -> int:
     from irgauge.measures import DEFAULT_MEASURES, list_measures
 
+    if args.explain:
+        return _explain(args.explain, args.format)
     listing = list_measures()
     if args.format == "json":
         sys.stdout.write(json.dumps(listing, indent=2, default=str) + "\n")
@@ -36,5 +42,32 @@ def run(args) -> int:
     out.append("")
     out.append("trec_eval names: map, gm_map, ndcg, ndcg_cut_K, P_K, recall_K, map_cut_K, "
                "success_K, recip_rank, Rprec, bpref, num_ret, num_rel, num_rel_ret.")
+    out.append("NTCIREVAL's names as its output prints them (AP@0010, nDCG@0010, NCUrb,P, "
+               "j:Q-measure) and ir_measures' (AP(rel=2), nDCG(dcg='exp-log2')@10, ERR@10, "
+               "IPrec@0.1, Judged@10, SetP, NumQ) mean their tool's measure; "
+               "`irgauge measures --explain NAME` shows how a name resolves.")
     sys.stdout.write("\n".join(out) + "\n")
     return 0
+
+
+def _explain(names, fmt: str) -> int:
+    from irgauge.cli._options import split_measures
+    from irgauge.errors import MeasureError
+    from irgauge.measures.parse import explain, parse_measure, resolve
+
+    rows, texts = [], []
+    for name in split_measures(names):
+        try:
+            spec, measure = resolve(name), parse_measure(name)
+        except MeasureError as err:  # an ambiguous or unknown name: say why, go on
+            rows.append({"name": name, "refused": str(err)})
+            texts.append(f"{name}\n  refused:   {err}")
+            continue
+        rows.append({"name": name, "tool": spec.tool, "measure": measure.full,
+                     "note": spec.note})
+        texts.append(explain(name))
+    if fmt == "json":
+        sys.stdout.write(json.dumps(rows, indent=2) + "\n")
+    else:
+        sys.stdout.write("\n".join(texts) + "\n")
+    return 2 if any("refused" in row for row in rows) else 0

@@ -43,6 +43,8 @@ def register(subparsers) -> None:
     ev.add_argument("--format", choices=("table", "tsv", "json", "trec"), default="table")
     ev.add_argument("--digits", type=int, default=4, help="decimals in table/trec output")
     ev.add_argument("-o", "--output", help="write to this file instead of stdout")
+    from irgauge.cli._options import add_no_header
+    add_no_header(ev)
     ev.set_defaults(func=run_eval)
 
     lab = qa_sub.add_parser("label", help="show how each answer was judged",
@@ -76,7 +78,9 @@ def run_eval(args) -> int:
 
     options = convention_kwargs(args)
     options.pop("order")
-    result = qa_evaluate(args.gold, args.runs, args.measures, normalise=args.normalise,
+    from irgauge.cli._options import split_measures
+    result = qa_evaluate(args.gold, args.runs, split_measures(args.measures),
+                         normalise=args.normalise,
                          gold_format=args.gold_format, run_format=args.run_format,
                          answer_order=_answer_order(args), **options)
     write_result(result, args)

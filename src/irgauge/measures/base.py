@@ -36,7 +36,7 @@ class Param:
             elif self.kind == "bool":
                 value = _to_bool(text)
             elif self.kind == "levels":
-                value = tuple(float(v) for v in str(text).split(":")) if text is not None else None
+                value = _levels(text)
             else:
                 value = str(text)
         except (TypeError, ValueError):
@@ -46,6 +46,36 @@ class Param:
             raise MeasureError(f"{measure}: parameter {self.name} must be one of "
                                f"{', '.join(self.choices)}; got {value!r}")
         return value
+
+
+class GainMap(tuple):
+    """Gains given per level as ``{level: gain}`` (ir_measures' ``gains={2:3,3:7}``): a
+    sorted tuple of (level, gain) pairs; a level not listed keeps gain = level, as in
+    ir_measures."""
+
+    def table(self, max_level: int) -> Tuple[float, ...]:
+        given = dict(self)
+        return tuple(float(given.get(level, level)) for level in range(1, max_level + 1))
+
+    def __str__(self) -> str:
+        return "{" + ",".join(f"{_fmt(k)}:{_fmt(v)}" for k, v in self) + "}"
+
+
+def _levels(text: Any):
+    """``1:2:3`` (gains of levels 1, 2, 3) or ``{2:3,3:7}`` (a GainMap)."""
+    if text is None or isinstance(text, tuple):
+        return text
+    text = str(text).strip()
+    if text.startswith("{") and text.endswith("}"):
+        pairs = []
+        for item in filter(None, (part.strip() for part in text[1:-1].split(","))):
+            level, gain = item.split(":")
+            level, gain = int(level), float(gain)
+            if level < 1 or gain < 0:
+                raise ValueError(text)
+            pairs.append((level, gain))
+        return GainMap(sorted(pairs))
+    return tuple(float(v) for v in text.split(":"))
 
 
 def _to_bool(text: Any) -> bool:
@@ -62,11 +92,14 @@ def _to_bool(text: Any) -> bool:
 COMMON_PARAMS = (
     Param("judged_only", False, "bool",
           "score the condensed list: unjudged documents removed before ranking (AP', Q', ...)"),
+    Param("rel", None, "int", "relevance threshold of this measure (ir_measures' rel=, "
+          "trec_eval's -l); default: the evaluation's"),
     Param("agg", None, "str", "aggregate over topics: arithmetic or geometric mean "
           f"(with epsilon {GMEAN_EPSILON}, as trec_eval's gm_map)", AGGREGATES),
 )
 GAINS_PARAM = Param("gains", None, "levels",
-                    "gain per relevance level 1:2:...; default: the run-wide --gains")
+                    "gain per relevance level 1:2:... or {level:gain,...} (levels not listed "
+                    "keep gain = level, as ir_measures); default: the run-wide --gains")
 
 
 @dataclass(frozen=True)
@@ -118,6 +151,7 @@ class Measure:
     judged_only: bool = False
     gains: Optional[Tuple[float, ...]] = None
     agg: Optional[str] = None  # None: the evaluation's default aggregation
+    rel: Optional[int] = None  # None: the evaluation's relevance threshold
     label: str = field(default="", compare=False)
 
     @property
@@ -126,11 +160,27 @@ class Measure:
 
     @property
     def canonical(self) -> str:
-        parts = [f"{k}={_fmt(v)}" for k, v in self.params]
+        """Family, the parameters that differ from their defaults, and the cutoff."""
+        return self._text(self.params)
+
+    @property
+    def full(self) -> str:
+        """The canonical form with every parameter of the family, defaults included."""
+        given = dict(self.params)
+        params = tuple((p.name, given.get(p.name, p.default)) for p in self.family.params
+                       if given.get(p.name, p.default) is not None)  # None: unset
+        return self._text(params, every=True)
+
+    def _text(self, params, every: bool = False) -> str:
+        parts = [f"{k}={_fmt(v)}" for k, v in params]
+        if self.rel is not None:
+            parts.append(f"rel={self.rel}")
         if self.gains is not None:
             parts.append(f"gains={_fmt(self.gains)}")
         if self.judged_only and not self.family.condensed:
             parts.append("judged_only=true")
+        elif every and not self.family.condensed:  # the bpref family is always condensed
+            parts.append(f"judged_only={_fmt(self.judged_only)}")
         if self.agg is not None:
             parts.append(f"agg={self.agg}")
         text = self.family.name + (f"({','.join(parts)})" if parts else "")
@@ -138,7 +188,11 @@ class Measure:
 
     def compute(self, ranked) -> np.ndarray:
         """One value per row of ``ranked`` (a RankedLists)."""
-        if self.gains is not None:
+        if self.rel is not None:
+            ranked = ranked.at_rel_level(self.rel)
+        if isinstance(self.gains, GainMap):
+            ranked = ranked.with_gains(self.gains.table(ranked.judgments.max_level))
+        elif self.gains is not None:
             ranked = ranked.with_gains(self.gains)
         if self.judged_only or self.family.condensed:
             ranked = ranked.condensed
@@ -166,6 +220,8 @@ class Measure:
 
 
 def _fmt(value: Any) -> str:
+    if isinstance(value, GainMap):
+        return str(value)
     if isinstance(value, tuple):
         return ":".join(_fmt(v) for v in value)
     if isinstance(value, bool):

@@ -26,3 +26,9 @@ def num_rel_ret(ranked) -> np.ndarray:
           integer=True)
 def num_nonrel_judged_ret(ranked) -> np.ndarray:
     return (ranked.judged & ~ranked.isrel).sum(axis=1)
+
+
+@register("NumQ", "1 per topic evaluated, summed: the number of topics (ir_measures' NumQ)",
+          cutoff="none", integer=True)
+def num_q(ranked) -> np.ndarray:
+    return np.ones(ranked.n_rows)

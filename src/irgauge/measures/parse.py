@@ -1,107 +1,201 @@
-"""Measure strings: ``NAME[(param=value,...)][@cutoff]``, plus trec_eval's names.
+"""Measure strings: ``NAME[(param=value,...)][@cutoff]``, and the spellings of other tools.
 
-ir_measures' names are canonical (AP, nDCG, P, R, RR, Rprec, Bpref, RBP, ...);
-trec_eval's (map, ndcg_cut_10, P_10, recall_1000, recip_rank, gm_map, ...) and
-NTCIREVAL's spellings are aliases. A measure keeps the spelling the user gave as its
-label, so output rows read as the user asked.
+One resolver serves every command and the Python API. A spelling that belongs to one tool
+means that tool's measure with that tool's defaults (tables and order in ``aliases``):
+NTCIREVAL's output names (zero-padded cutoffs ``AP@0010``, ``NCUrb,P``, ``j:`` for the
+condensed pass), trec_eval's names (``map``, ``ndcg_cut_10``, ``iprec_at_recall_0.10``),
+ir_measures' ``str(measure)`` spellings (``AP(rel=2)``, ``nDCG(dcg='exp-log2')@10``,
+``nDCG(gains={2:3,3:7})@10``, ``ERR@10``, ``IPrec@0.1``, ``Judged@10``, ``SetP``,
+``NumQ``), then irgauge's own families. A measure keeps the spelling the user gave as
+its label, so output rows read as the user asked; ``Measure.full`` is the canonical form
+with every parameter.
 """
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 from typing import Dict, Iterable, List, Optional, Tuple
 
 from irgauge.errors import MeasureError
+from irgauge.measures import aliases as A
 from irgauge.measures.base import REGISTRY, Measure
 
-_SYNTAX = re.compile(r"^\s*(?P<name>[A-Za-z][\w\-+'.]*?)\s*(\((?P<params>[^)]*)\))?\s*"
-                     r"(@\s*(?P<cutoff>\d+))?\s*$")
+_SYNTAX = re.compile(r"^\s*(?P<name>[A-Za-z][\w\-+'.]*?(,[A-Za-z]+)?)\s*"
+                     r"(\((?P<params>.*)\))?\s*(@\s*(?P<cutoff>\d*\.?\d+))?\s*$")
+_TREC_CUTOFF = re.compile(r"^(?P<base>" + "|".join(A.TREC_EVAL_CUTOFF) + r")_?(?P<k>\d+)$")
+_TREC_REAL = re.compile(r"^(?P<base>" + "|".join(A.TREC_EVAL_REAL) + r")(?P<x>\d*\.?\d+)$")
 
-# alias -> (canonical family, fixed params)
+# kept for ``list_measures``: every alias -> (family, fixed params)
 ALIASES: Dict[str, Tuple[str, Dict[str, str]]] = {
-    "map": ("AP", {}), "AveP": ("AP", {}), "MAP": ("AP", {}),
-    "gm_map": ("AP", {"agg": "gmean"}), "GMAP": ("AP", {"agg": "gmean"}),
-    "ndcg": ("nDCG", {}), "NDCG": ("nDCG", {}), "MSnDCG": ("nDCG", {}),
-    "recip_rank": ("RR", {}), "MRR": ("RR", {}),
-    "Bpref": ("bpref", {}), "gm_bpref": ("bpref", {"agg": "gmean"}),
-    "bpref_allnonrel": ("bpref_N", {}), "AP'": ("bpref_relative2", {}),
-    "Q": ("Q-measure", {"norm": "min"}),  # NTCIREVAL's Q@l divides by min(l, R)
-    "Qmeasure": ("Q-measure", {}), "Q-measure'": ("Q-measure", {}),
-    "O": ("O-measure", {}), "P+": ("P-plus", {}), "P-plus-measure": ("P-plus", {}),
-    "Prec": ("P", {}), "PDoc": ("P", {}), "Recall": ("R", {}), "recall": ("R", {}),
-    "R-prec": ("Rprec", {}), "success": ("Hit", {}), "NQcorrect": ("Hit", {}),
-    "WP": ("nCG", {}),
-    # trec_eval's rbp: p = 0.9, graded with its per-topic normalisation; its residual
-    # adds the weight of unjudged ranks and is 0 when none was retrieved
-    "rbp": ("RBP", {"p": "0.9", "graded": "true", "norm": "trec_eval"}),
-    "rbp_resid": ("RBP_resid", {"p": "0.9", "form": "trec_eval"}),
-    "set_P": ("P", {}), "set_recall": ("R", {}), "set_F": ("SetF", {}),
-    "set_map": ("SetAP", {}), "set_relative_P": ("RelP", {}), "relative_P": ("RelP", {}),
-    "utility": ("Utility", {}), "unj": ("Unjudged", {}),
-    "R_measure": ("R-measure", {}),
-}
-# trec_eval's name_k spellings with a cutoff
-_UNDERSCORE_CUTOFF = {
-    "P": "P", "recall": "R", "ndcg_cut": "nDCG", "map_cut": "AP", "success": "Hit",
-    "NQcorrect": "Hit", "relative_P": "RelP", "unj": "Unjudged",
-}
-_TREC_CUTOFF = re.compile(r"^(?P<base>P|recall|ndcg_cut|map_cut|success|NQcorrect|relative_P|unj)"
-                          r"_?(?P<k>\d+)$")
-# trec_eval's names whose suffix is a real-valued parameter: iprec_at_recall_0.10,
-# Rprec_mult_0.20, and ir_measures' IPrec@0.1
-_TREC_REAL = re.compile(r"^(?P<base>iprec_at_recall_|Rprec_mult_|IPrec@)(?P<x>\d*\.?\d+)$")
-_REAL_PARAM = {"iprec_at_recall_": ("IPrec", "recall"), "IPrec@": ("IPrec", "recall"),
-               "Rprec_mult_": ("Rprec", "mult")}
-# names that do not start with a letter
-_SPECIAL = {"11pt_avg": "IPrec_avg"}
+    **A.IRGAUGE, **A.IR_MEASURES, **A.TREC_EVAL,
+    **{name: forms[0] for name, forms in A.NTCIREVAL.items() if name not in REGISTRY}}
 
 
-def parse_measure(text: str) -> Measure:
-    """Parse one measure string into a Measure."""
-    label = text.strip()
+@dataclass
+class Resolution:
+    """How a spelling resolves: the tool whose spelling it is, the family and parameters."""
+
+    tool: str
+    family: str
+    params: Dict[str, str] = field(default_factory=dict)
+    cutoff: Optional[str] = None
+    note: str = ""
+
+
+def resolve(label: str) -> Resolution:
+    """The tool, family, parameters and cutoff a spelling stands for (not yet validated)."""
+    if label.startswith("j:"):  # NTCIREVAL's condensed-list pass (label -j)
+        inner = resolve(label[2:])
+        inner.params["judged_only"] = "true"
+        inner.tool = "NTCIREVAL"
+        inner.note = "j: = NTCIREVAL's condensed-list pass (unjudged documents removed)"
+        return inner
     trec = _TREC_CUTOFF.match(label)
     if trec:
-        family = REGISTRY[_UNDERSCORE_CUTOFF[trec.group("base")]]
-        return Measure(family, cutoff=_cutoff(trec.group("k"), label), label=label)
+        return Resolution("trec_eval", A.TREC_EVAL_CUTOFF[trec.group("base")], {},
+                          trec.group("k"))
     real = _TREC_REAL.match(label)
     if real:
-        name, param = _REAL_PARAM[real.group("base")]
-        return _configure(REGISTRY[name], {param: real.group("x")}, None, label)
-    if label in _SPECIAL:
-        return _configure(REGISTRY[_SPECIAL[label]], {}, None, label)
+        family, param = A.TREC_EVAL_REAL[real.group("base")]
+        return Resolution("trec_eval", family, {param: real.group("x")})
+    if label in A.TREC_EVAL_SPECIAL:
+        return Resolution("trec_eval", A.TREC_EVAL_SPECIAL[label])
     match = _SYNTAX.match(label)
     if not match:
         raise MeasureError(f"cannot read measure {label!r}; expected NAME[(param=value,...)]"
                            "[@cutoff]")
-    family, fixed = _family(match.group("name"), label)
-    params = dict(fixed)
-    params.update(_params(match.group("params"), label))
-    return _configure(family, params, match.group("cutoff"), label)
-
-
-def _family(name: str, label: str):
+    name, cutoff = match.group("name"), match.group("cutoff")
+    given = _params(match.group("params"), label)
+    if cutoff is not None and "." in cutoff:
+        return _real_cutoff(name, given, cutoff, label)
+    # NTCIREVAL prints cutoffs with four digits (%04d): @0010 is NTCIREVAL's alone, while
+    # @1000 is also how ir_measures prints a cutoff of 1000
+    four = cutoff is not None and len(cutoff) == 4
+    zero_led = four and cutoff.startswith("0")
+    if name in A.NTCIREVAL and (zero_led or (four and not given) or name in A.NTCIREVAL_ONLY
+                                or (name not in REGISTRY and name not in A.IR_MEASURES)):
+        if four and not zero_led and name in A.AMBIGUOUS:
+            ours, theirs = (form.format(k=cutoff) for form in A.AMBIGUOUS[name])
+            raise MeasureError(f"{label} is ambiguous: NTCIREVAL means {ours}, "
+                               f"ir_measures {theirs}; write the one you mean")
+        family, fixed = A.NTCIREVAL[name][cutoff is not None]
+        return Resolution("NTCIREVAL", family, {**fixed, **given}, cutoff)
+    if name == "RBP":
+        return _rbp(given, cutoff, label)
+    if name == "ERR" and cutoff is None and not given:
+        family, fixed = A.NTCIREVAL["ERR"][0]
+        return Resolution("NTCIREVAL", family, dict(fixed), None,
+                          "bare ERR is NTCIREVAL's; ir_measures' ERR is ERR@k (gdeval)")
+    if name in A.IR_MEASURES:
+        return _ir_measures(name, given, cutoff, label)
     if name in REGISTRY:
-        return REGISTRY[name], {}
-    if name in ALIASES:
-        canonical, fixed = ALIASES[name]
-        return REGISTRY[canonical], fixed
+        return Resolution("irgauge", name, given, cutoff)
+    for tool, table in (("trec_eval", A.TREC_EVAL), ("irgauge", A.IRGAUGE)):
+        if name in table:
+            family, fixed = table[name]
+            return Resolution(tool, family, {**fixed, **given}, cutoff)
+    if name in A.IR_MEASURES_UNSUPPORTED:
+        raise MeasureError(f"{label}: ir_measures' {name} {A.IR_MEASURES_UNSUPPORTED[name]}")
     folded = [n for n in list(REGISTRY) + list(ALIASES) if n.lower() == name.lower()]
     if len(folded) == 1:
-        return _family(folded[0], label)
+        return resolve(label.replace(name, folded[0], 1))
     close = [n for n in REGISTRY if n.lower().startswith(name.lower()[:2])]
     hint = f"; did you mean {', '.join(sorted(close))}?" if close else ""
     raise MeasureError(f"unknown measure {name!r} in {label!r}{hint} "
                        "(`irgauge measures` lists them all)")
 
 
+def _rbp(given: Dict[str, str], cutoff: Optional[str], label: str) -> Resolution:
+    if "rel" in given and "p" not in given and "graded" not in given:
+        return Resolution("ir_measures", "RBP", {"p": "0.8", **given}, cutoff,
+                          "ir_measures' RBP(rel=k): binary at level k, p = 0.8")
+    if given:
+        return Resolution("irgauge", "RBP", given, cutoff)
+    if cutoff is not None:
+        ours, theirs = (form.format(k=cutoff) for form in A.AMBIGUOUS["RBP"])
+        raise MeasureError(f"{label} is ambiguous: NTCIREVAL prints RBP@{int(cutoff):04d} "
+                           f"for {ours}, ir_measures RBP@{cutoff} for p = 0.8; write "
+                           f"RBP@{int(cutoff):04d}, {ours} or {theirs}")
+    family, fixed = A.NTCIREVAL["RBP"][0]
+    return Resolution("NTCIREVAL", family, dict(fixed), None,
+                      "bare RBP is NTCIREVAL's graded RBP; binary RBP is RBP(p=...) or "
+                      "ir_measures' RBP(rel=1) (p = 0.8)")
+
+
+def _ir_measures(name: str, given: Dict[str, str], cutoff: Optional[str],
+                 label: str) -> Resolution:
+    family, fixed = A.IR_MEASURES[name]
+    params = {**fixed, **given}
+    if name == "SetP" and params.pop("relative", "false").lower() == "true":
+        family = "RelP"  # ir_measures' SetP(relative=True) is trec_eval's set_relative_P
+    if name == "NumRet" and "rel" in params:
+        family = "num_rel_ret"  # NumRet(rel=k): relevant retrieved at level k
+    if name.startswith("Set") and cutoff is not None:
+        raise MeasureError(f"{label}: {name} is a set measure and takes no cutoff")
+    return Resolution("ir_measures", family, params, cutoff)
+
+
+def _real_cutoff(name: str, given: Dict[str, str], cutoff: str, label: str) -> Resolution:
+    """ir_measures' IPrec@x: interpolated precision at recall x, pytrec_eval's rounding."""
+    if name != "IPrec":
+        raise MeasureError(f"{label}: the cutoff must be a whole number (IPrec@x alone "
+                           "takes a recall level)")
+    return Resolution("ir_measures", "IPrec", {"rounding": "v9", **given, "recall": cutoff},
+                      None, "ir_measures' IPrec@x (pytrec_eval: x*R rounded as trunc(x*R+0.9))")
+
+
+def parse_measure(text: str) -> Measure:
+    """Parse one measure string into a Measure labelled with the spelling given."""
+    label = text.strip()
+    spec = resolve(label)
+    return _configure(REGISTRY[spec.family], spec.params, spec.cutoff, label)
+
+
+def explain(text: str) -> str:
+    """How a spelling resolves: the tool it belongs to and the canonical measure."""
+    label = text.strip()
+    spec = resolve(label)
+    measure = parse_measure(label)
+    lines = [f"{label}", f"  tool:      {spec.tool}", f"  measure:   {measure.full}",
+             f"  family:    {measure.family.name}: {measure.family.summary}"]
+    if spec.note:
+        lines.append(f"  note:      {spec.note}")
+    return "\n".join(lines)
+
+
+def _split_params(text: str) -> List[str]:
+    """Split on commas outside braces and quotes."""
+    parts, depth, quote, current = [], 0, "", []
+    for ch in text:
+        if quote:
+            quote = "" if ch == quote else quote
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            parts.append("".join(current))
+            current = []
+            continue
+        current.append(ch)
+    parts.append("".join(current))
+    return parts
+
+
 def _params(text: Optional[str], label: str) -> Dict[str, str]:
     if not text or not text.strip():
         return {}
     params = {}
-    for part in text.split(","):
+    for part in _split_params(text):
         if "=" not in part:
             raise MeasureError(f"{label}: parameter {part.strip()!r} must be written name=value")
         key, value = part.split("=", 1)
-        params[key.strip()] = value.strip()
+        value = value.strip()
+        if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+            value = value[1:-1]  # ir_measures quotes string values: dcg='exp-log2'
+        params[key.strip()] = value
     return params
 
 
@@ -117,7 +211,7 @@ def _cutoff(text: Optional[str], label: str) -> Optional[int]:
 def _configure(family, params: Dict[str, str], cutoff: Optional[str], label: str) -> Measure:
     if cutoff is not None and family.cutoff == "none":
         raise MeasureError(f"{label}: {family.name} takes no cutoff")
-    common = {"judged_only": False, "gains": None, "agg": None}
+    common = {"judged_only": False, "gains": None, "agg": None, "rel": None}
     own: List[Tuple[str, object]] = []
     defaults = {p.name: p.default for p in family.params}
     for key, raw in params.items():
@@ -128,36 +222,63 @@ def _configure(family, params: Dict[str, str], cutoff: Optional[str], label: str
             own.append((key, value))
     return Measure(family, tuple(sorted(own)), _cutoff(cutoff, label),
                    judged_only=bool(common["judged_only"]), gains=common["gains"],
-                   agg=common["agg"], label=label)
+                   agg=common["agg"], rel=common["rel"], label=label)
+
+
+def is_foreign_measure(item) -> bool:
+    """An ir_measures Measure object (duck-typed: ir_measures is not a dependency)."""
+    return hasattr(item, "SUPPORTED_PARAMS") and hasattr(item, "NAME") and \
+        not isinstance(item, (str, Measure))
+
+
+def measure_text(item) -> str:
+    """A measure string, or an ir_measures Measure object read as its ``str()`` spelling."""
+    if isinstance(item, str):
+        return item
+    if is_foreign_measure(item):
+        return str(item)
+    raise MeasureError(f"a measure must be a string such as 'nDCG@10', an irgauge Measure or "
+                       f"an ir_measures measure; got {type(item).__name__} {item!r}")
 
 
 def parse_measures(texts: Iterable[str]) -> List[Measure]:
-    """Parse several measure strings; each string may hold several, separated by spaces."""
+    """Parse several measure strings; each string may hold several, separated by commas
+    or spaces outside parentheses. Repeated spellings are kept once."""
     measures: List[Measure] = []
-    for text in texts:
-        for token in split_measures(text):
-            measures.append(parse_measure(token))
     seen = set()
-    unique = []
-    for m in measures:
-        if m.label not in seen:
-            seen.add(m.label)
-            unique.append(m)
-    return unique
+    for token in split_list([measure_text(t) for t in texts]):
+        if token not in seen:
+            seen.add(token)
+            measures.append(parse_measure(token))
+    return measures
 
 
-def split_measures(text: str) -> List[str]:
-    """Split on whitespace outside parentheses."""
-    tokens, depth, current = [], 0, []
-    for ch in text:
-        depth += ch == "("
-        depth -= ch == ")"
-        if ch.isspace() and depth == 0:
-            if current:
-                tokens.append("".join(current))
-                current = []
-        else:
-            current.append(ch)
-    if current:
-        tokens.append("".join(current))
-    return tokens
+# NTCIREVAL's NCU names hold a comma (NCUrb,P): a list separator never precedes these
+_NCU_TAIL = re.compile(r"^(P|BR|IE)(@\d+)?$")
+
+
+def split_list(items: Iterable[str]) -> List[str]:
+    """Measure names from several strings, each a comma- or space-separated list.
+
+    Separators inside parentheses or braces belong to parameters, so
+    ``nDCG(dcg=jk,b=2)@1000,AP`` is two measures; ``NCUrb,P@0010`` stays one (NTCIREVAL's
+    name). Unbalanced parentheses are left for the measure parser to report.
+    """
+    names: List[str] = []
+    for item in items:
+        depth, start = 0, 0
+        for i, char in enumerate(item):
+            if char in "({":
+                depth += 1
+            elif char in ")}":
+                depth = max(depth - 1, 0)
+            elif depth == 0 and (char == "," or char.isspace()):
+                if char == "," and item[start:i].strip().endswith(("NCUrb", "NCUgu")) and \
+                        _NCU_TAIL.match(re.split(r"[,\s]", item[i + 1:], maxsplit=1)[0]):
+                    continue
+                if item[start:i].strip():
+                    names.append(item[start:i].strip())
+                start = i + 1
+        if item[start:].strip():
+            names.append(item[start:].strip())
+    return names

@@ -1,8 +1,11 @@
 """Meta-evaluation: how sensitive, stable and predictive each measure is (the methods of
 Sakai 2004-2007 and Webber et al. 2008).
 
-Every method takes ``{measure: ScoreMatrix}``, a seed and its parameters, and returns a
-:class:`MetaResult` recording the seed, parameters, systems and topics used.
+Every method takes the scores as ``{measure: ScoreMatrix}``, a ScoreMatrix, a tidy
+per-topic DataFrame (``EvalResult.per_topic``), an EvalResult or a wide topics x systems
+DataFrame (read by :func:`irgauge.score_frames.as_score_matrices`), a seed and its
+parameters, and returns a :class:`MetaResult` recording the seed, parameters, systems and
+topics used.
 """
 from irgauge.meta.correlation import (kendall_tau, rank_correlations, tau_ap, tau_ap_a,
                                       tau_ap_b, tau_threshold)

@@ -27,6 +27,7 @@ import numpy as np
 
 from irgauge.meta.kendall import kendall_tau
 from irgauge.meta.result import MetaResult, check_matrices
+from irgauge.score_frames import as_score_matrices
 from irgauge.stats.resampling import TIE_TOLERANCE
 
 
@@ -93,6 +94,7 @@ def rank_correlations(matrices, variant: str = "b", alpha: float = 0.05) -> Meta
     symmetric tau_AP_b for ties in both rankings; ``parameters['threshold']`` is the
     significance threshold for the number of systems; ``details['matrix']`` the tau table.
     """
+    matrices = as_score_matrices(matrices)  # ScoreMatrix, DataFrame or EvalResult
     import pandas as pd
 
     names, systems, topics, stacked = check_matrices(matrices)

@@ -17,8 +17,14 @@ from typing import Optional, Sequence
 import numpy as np
 
 from irgauge.meta.result import MetaResult, check_matrices
+from irgauge.score_frames import as_score_matrices
 from irgauge.stats.bootstrap import bootstrap_pairs
 from irgauge.stats.resampling import bootstrap_indices, index_counts, pair_index, resolve_seed
+
+
+SUMMARY_COLUMNS = ("measure", "alpha", "significant", "pairs", "share", "required_difference",
+                   "required_difference_2sf")
+PAIR_COLUMNS = ("measure", "system_a", "system_b", "difference", "t", "asl")
 
 
 def round_significant(value: float, digits: int = 2) -> float:
@@ -37,8 +43,7 @@ def discriminative_power(matrices, samples: int = 1000, alphas: Sequence[float] 
     Returns a summary table (measure, alpha, significant pairs, share, required difference)
     and ``details['pairs']`` (measure, system_a, system_b, difference, t, ASL per pair).
     """
-    import pandas as pd
-
+    matrices = as_score_matrices(matrices)  # ScoreMatrix, DataFrame or EvalResult
     names, systems, topics, stacked = check_matrices(matrices)
     seed = resolve_seed(seed)
     n = len(topics)
@@ -59,11 +64,15 @@ def discriminative_power(matrices, samples: int = 1000, alphas: Sequence[float] 
                             "pairs": len(i), "share": significant / len(i),
                             "required_difference": required,
                             "required_difference_2sf": round_significant(required)})
-        pair_tables.append(pd.DataFrame({
-            "measure": name, "system_a": [systems[k] for k in i],
-            "system_b": [systems[k] for k in j], "difference": z.mean(axis=1),
-            "t": res.statistic, "asl": res.asl}))
+        pair_tables.append({
+            "measure": np.full(len(i), name, dtype=object),
+            "system_a": np.asarray(systems, dtype=object)[i],
+            "system_b": np.asarray(systems, dtype=object)[j], "difference": z.mean(axis=1),
+            "t": np.asarray(res.statistic), "asl": np.asarray(res.asl)})
     parameters = {"seed": seed, "bootstrap_samples": samples, "alphas": list(alphas),
                   "measures": names, "pairs": int(len(i))}
-    return MetaResult("discriminative_power", pd.DataFrame(summary), parameters, systems,
-                      topics, {"pairs": pd.concat(pair_tables, ignore_index=True)})
+    # tables as columns: DataFrames on first use (printing them needs no pandas)
+    table = {key: [row[key] for row in summary] for key in SUMMARY_COLUMNS}
+    pairs = {key: np.concatenate([t[key] for t in pair_tables]) for key in PAIR_COLUMNS}
+    return MetaResult("discriminative_power", table, parameters, systems, topics,
+                      {"pairs": pairs})

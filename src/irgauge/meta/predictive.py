@@ -27,6 +27,7 @@ import numpy as np
 from irgauge.errors import InputError
 from irgauge.meta.kendall import VARIANTS, tau_blocks
 from irgauge.meta.result import MetaResult, check_matrices, check_subset_size
+from irgauge.score_frames import as_score_matrices
 from irgauge.stats.resampling import index_counts, permutations, resolve_seed
 
 
@@ -70,6 +71,7 @@ def predictive_power(matrices, halvings: int = 2000, seed: Optional[int] = None,
 
     ``order`` (trials x topics permutations) replaces the seeded draw.
     """
+    matrices = as_score_matrices(matrices)  # ScoreMatrix, DataFrame or EvalResult
     import pandas as pd
 
     from irgauge.scores import align, select_systems

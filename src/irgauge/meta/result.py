@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Dict, List
+from typing import Any, Dict, List, Optional
 
 from irgauge.errors import InputError
 
@@ -10,14 +10,29 @@ from irgauge.errors import InputError
 @dataclass(frozen=True)
 class MetaResult:
     """``table``: the main result (pandas DataFrame); ``details``: further named tables;
-    ``parameters``: seed and every parameter; ``systems``/``topics``: what was used."""
+    ``parameters``: seed and every parameter; ``systems``/``topics``: what was used.
+
+    A method may give its tables as ``{column: values}``: they become DataFrames on first
+    use, so a command that only prints them (``columns()``) never imports pandas."""
 
     method: str
-    table: Any
+    table_data: Any
     parameters: Dict[str, Any]
     systems: List[str]
     topics: List[str]
-    details: Dict[str, Any] = field(default_factory=dict)
+    details_data: Dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def table(self):
+        return _as_frame(self.table_data)
+
+    @property
+    def details(self) -> Dict[str, Any]:
+        return {name: _as_frame(value) for name, value in self.details_data.items()}
+
+    def columns(self, detail: Optional[str] = None):
+        """The main table (or the named detail) as given: a DataFrame or column dict."""
+        return self.table_data if detail is None else self.details_data[detail]
 
     def __repr__(self) -> str:
         from irgauge.report.summary import meta_summary
@@ -63,3 +78,12 @@ def check_subset_size(size: int, n_topics: int, disjoint: bool, source=None) -> 
         what = "two disjoint subsets of" if disjoint else "a subset of"
         raise InputError(f"cannot draw {what} {size} topics from {n_topics} topics "
                          f"(subset size must be 1..{limit})", source)
+
+
+def _as_frame(data: Any):
+    """A DataFrame from ``{column: values}`` (other data pass through unchanged)."""
+    if isinstance(data, dict):
+        import pandas as pd
+
+        return pd.DataFrame(data)
+    return data

@@ -19,6 +19,7 @@ from typing import Optional, Sequence
 import numpy as np
 
 from irgauge.meta.result import MetaResult, check_matrices, check_subset_size
+from irgauge.score_frames import as_score_matrices
 from irgauge.stats.resampling import (TIE_TOLERANCE, chunks, pair_index, resolve_seed,
                                       subset_indices, subset_means)
 
@@ -67,6 +68,7 @@ def stability(matrices, subset_size: Optional[int] = None, trials: int = 1000,
 
     ``indices`` (trials x c topic indices) replaces the seeded draw of subsets.
     """
+    matrices = as_score_matrices(matrices)  # ScoreMatrix, DataFrame or EvalResult
     import pandas as pd
 
     names, systems, topics, stacked = check_matrices(matrices)

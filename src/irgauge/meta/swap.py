@@ -26,6 +26,7 @@ from typing import Optional
 import numpy as np
 
 from irgauge.meta.result import MetaResult, check_matrices, check_subset_size
+from irgauge.score_frames import as_score_matrices
 from irgauge.stats.resampling import (TIE_TOLERANCE, chunks, disjoint_subset_indices,
                                       pair_index, resolve_seed, subset_means)
 
@@ -70,6 +71,7 @@ def swap_rates(matrices, subset_size: Optional[int] = None, trials: int = 1000,
     Table: one row per measure and bin (bin, lower edge, comparisons, swaps, swap rate);
     ``details['summary']``: required difference, largest mean, relative difference, share.
     """
+    matrices = as_score_matrices(matrices)  # ScoreMatrix, DataFrame or EvalResult
     import pandas as pd
 
     if mode not in MODES:

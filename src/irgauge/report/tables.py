@@ -58,8 +58,15 @@ def _json_scalar(value: Any) -> str:
 
 def render(frame, fmt: str, metadata: Mapping[str, Any], digits: int = 4,
            people: bool = False) -> str:
-    """Render ``frame`` in ``fmt`` (one of FORMATS) with ``metadata``; ``people``: the text
-    table spells column names out (:func:`header`), TSV and JSON keep them as they are."""
+    """Render ``frame`` (a DataFrame or ``{column: values}``) in ``fmt`` (one of FORMATS)
+    with ``metadata``; ``people``: the text table spells column names out (:func:`header`),
+    TSV and JSON keep them as they are."""
+    name_of = header if people else str
+    if isinstance(frame, Mapping):
+        from irgauge.report.column_text import render_columns
+
+        return render_columns(frame, fmt, metadata, digits, metadata_lines, _format_value,
+                              name_of)
     if fmt == "tsv":
         body = frame.to_csv(sep="\t", index=False)
         return metadata_lines(metadata) + body
@@ -68,18 +75,12 @@ def render(frame, fmt: str, metadata: Mapping[str, Any], digits: int = 4,
         return json.dumps({"metadata": dict(metadata), "results": records},
                           indent=2, default=str) + "\n"
     if fmt == "table":
-        cells = [[_format_value(v, digits) for v in row] for row in frame.itertuples(index=False)]
-        names = [header(c) if people else str(c) for c in frame.columns]
-        widths = [max([len(names[i])] + [len(r[i]) for r in cells]) for i in range(len(names))]
         from pandas.api.types import is_numeric_dtype  # pandas only for the frame given
 
-        numeric = [is_numeric_dtype(frame[c]) for c in frame.columns]
+        from irgauge.report.column_text import aligned_table
 
-        def line(row):
-            return "  ".join(v.rjust(w) if num else v.ljust(w)
-                             for v, w, num in zip(row, widths, numeric)).rstrip()
-
-        out = [metadata_lines(metadata), line(names), line(["-" * w for w in widths])]
-        out += [line(r) for r in cells]
-        return "\n".join(out) + "\n"
+        cells = [[_format_value(v, digits) for v in row] for row in frame.itertuples(index=False)]
+        return aligned_table([name_of(c) for c in frame.columns], cells,
+                             [is_numeric_dtype(frame[c]) for c in frame.columns],
+                             metadata_lines(metadata))
     raise ValueError(f"unknown format {fmt!r}; choose from {', '.join(FORMATS)}")

@@ -1,12 +1,33 @@
 """Significance tests for paired per-topic scores (scipy.stats style: arrays in, frozen
-dataclass results out; every random procedure takes a seed and reports it)."""
-from irgauge.stats.bootstrap import BootstrapResult, bootstrap_pairs, paired_bootstrap_test
-from irgauge.stats.classic import paired_t_test, sign_test
-from irgauge.stats.correction import adjust, benjamini_hochberg, holm
-from irgauge.stats.pairs import compare_pairs
-from irgauge.stats.randomisation import randomisation_test
-from irgauge.stats.tukey import randomised_tukey_hsd
+dataclass results out; every random procedure takes a seed and reports it).
 
-__all__ = ["BootstrapResult", "adjust", "benjamini_hochberg", "bootstrap_pairs",
-           "compare_pairs", "holm", "paired_bootstrap_test", "paired_t_test",
-           "randomisation_test", "randomised_tukey_hsd", "sign_test"]
+Names are imported on first use: the meta methods import ``irgauge.stats.resampling``,
+which must not pull in scipy.stats (only the classic tests need it; it takes most of a
+second to import).
+"""
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+_LAZY = {
+    "BootstrapResult": "bootstrap", "bootstrap_pairs": "bootstrap",
+    "paired_bootstrap_test": "bootstrap", "paired_t_test": "classic", "sign_test": "classic",
+    "adjust": "correction", "benjamini_hochberg": "correction", "holm": "correction",
+    "compare_pairs": "pairs", "randomisation_test": "randomisation",
+    "randomised_tukey_hsd": "tukey",
+}
+__all__ = sorted(_LAZY)
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'irgauge.stats' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"irgauge.stats.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return __all__

@@ -1,0 +1,195 @@
+"""The ecosystem's data structures as irgauge's inputs, by duck typing (no dependency).
+
+Accepted for qrels and runs, besides paths, ``{qid: {docno: value}}`` dicts and irgauge's
+own Qrels/Run (which pass through unchanged to ``io``):
+
+- DataFrames with ir_measures' columns (``query_id``, ``doc_id``, ``relevance`` /
+  ``score``) or PyTerrier's (``qid``, ``docno``, ``label`` / ``score``, ``rank``);
+- iterables of namedtuples or records with those fields (ir_datasets ``TrecQrel`` /
+  ``ScoredDoc``, ir_measures ``Qrel`` / ``ScoredDoc``);
+- ranx ``Qrels`` / ``Run`` (anything with ``to_dict()`` whose class is named so).
+
+Each is checked here and turned into a DataFrame with canonical columns or a dict; a bad
+shape raises InputError naming what was expected and what was found.
+"""
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any, List, Optional, Sequence, Tuple
+
+from irgauge.errors import InputError
+
+TOPIC = ("query_id", "qid", "topic")
+DOC = ("doc_id", "docno", "doc")
+LEVEL = ("relevance", "label", "rel", "level", "grade")
+SCORE = ("score",)
+QRELS_FIELDS = {"query_id": TOPIC, "doc_id": DOC, "relevance": LEVEL}
+RUN_FIELDS = {"query_id": TOPIC, "doc_id": DOC, "score": SCORE}
+EXPECTED = {"qrels": "query_id, doc_id, relevance (ir_measures) or qid, docno, label "
+                     "(PyTerrier)",
+            "run": "query_id, doc_id, score (ir_measures) or qid, docno, score (PyTerrier)"}
+
+
+def is_frame(obj: Any) -> bool:
+    return hasattr(obj, "columns") and hasattr(obj, "iloc")
+
+
+def _is_ranx(obj: Any, kind: str) -> bool:
+    return type(obj).__name__ == kind and hasattr(obj, "to_dict") and \
+        type(obj).__module__.split(".")[0] == "ranx"
+
+
+def _is_record(obj: Any, fields: dict) -> bool:
+    """A namedtuple or object carrying one field of each group."""
+    return not isinstance(obj, (str, bytes, Mapping)) and all(
+        any(hasattr(obj, name) for name in names) for names in fields.values())
+
+
+def _passes_through(obj: Any) -> bool:
+    from irgauge.collection import Qrels, Run
+
+    return isinstance(obj, (str, Path, Mapping, Qrels, Run))
+
+
+KINDS = {  # what -> (fields, ranx class, the other forms accepted)
+    "qrels": (QRELS_FIELDS, "Qrels", "{qid: {docno: level}} dict, qrels records or ranx Qrels"),
+    "run": (RUN_FIELDS, "Run", "{qid: {docno: score}} dict, scored-document records or a "
+                               "ranx Run"),
+}
+
+
+def qrels_source(obj: Any) -> Any:
+    """Qrels in any accepted form -> something ``io.read_qrels`` reads."""
+    return _source(obj, "qrels")
+
+
+def run_source(obj: Any) -> Any:
+    """One run in any accepted form -> something ``io.read_run`` reads."""
+    return _source(obj, "run")
+
+
+def _source(obj: Any, what: str) -> Any:
+    fields, ranx_class, others = KINDS[what]
+    if _passes_through(obj):
+        return obj
+    if _is_ranx(obj, ranx_class):
+        return _plain_dict(obj.to_dict())
+    if is_frame(obj):
+        return _frame(obj, fields, what)
+    if isinstance(obj, Iterable):
+        return _records(list(obj), fields, what)
+    raise InputError(f"{what} must be a path, a DataFrame ({EXPECTED[what]}), a {others}; "
+                     f"got {type(obj).__name__}")
+
+
+def _is_one_run(obj: Any) -> bool:
+    from irgauge.collection import Run
+
+    if isinstance(obj, (str, Path, Run)) or is_frame(obj) or _is_ranx(obj, "Run"):
+        return True
+    return isinstance(obj, Sequence) and len(obj) > 0 and _is_record(obj[0], RUN_FIELDS)
+
+
+def run_sources(runs: Any) -> List[Tuple[Any, Optional[str]]]:
+    """(source, name or None) for each run given (one run, a list of runs or a
+    ``{name: run}`` mapping), each made readable by ``io.read_run``."""
+    if isinstance(runs, Iterable) and not isinstance(runs, (str, Path, Mapping, Sequence)) \
+            and not is_frame(runs) and not _is_ranx(runs, "Run"):
+        runs = list(runs)  # a generator of records or of runs: read it once
+    if _is_one_run(runs):
+        return [(run_source(runs), _ranx_name(runs))]
+    if isinstance(runs, Mapping):
+        values = list(runs.values())
+        first = values[0] if values else None
+        nested = isinstance(first, Mapping) and first and \
+            isinstance(next(iter(first.values())), Mapping)
+        if nested or (first is not None and not isinstance(first, Mapping)):
+            return [(run_source(source), str(name)) for name, source in runs.items()]
+        return [(runs, None)]
+    if not isinstance(runs, Iterable) or isinstance(runs, str):
+        raise InputError(f"runs must be a run, a list of runs or a {{name: run}} mapping; got "
+                         f"{type(runs).__name__}")
+    return [(run_source(r), _ranx_name(r)) for r in runs]
+
+
+def _ranx_name(obj: Any) -> Optional[str]:
+    name = getattr(obj, "name", None) if _is_ranx(obj, "Run") else None
+    return str(name) if name else None
+
+
+def _plain_dict(mapping: Mapping) -> dict:
+    return {str(q): {str(d): v for d, v in docs.items()} for q, docs in mapping.items()}
+
+
+def _column_labels(frame: Any, what: str) -> dict:
+    labels = list(frame.columns)
+    odd = [c for c in labels if not isinstance(c, str)]
+    if odd:
+        raise InputError(f"{what} DataFrame has column labels {', '.join(map(repr, labels))}, "
+                         f"not names (read with header=None?); it needs the columns "
+                         f"{EXPECTED[what]}", "<DataFrame>")
+    return {c.lower(): c for c in labels}
+
+
+def _frame(frame: Any, fields: dict, what: str) -> Any:
+    """A DataFrame with the canonical columns (and ``run``/``rank`` kept), ids checked."""
+    columns = _column_labels(frame, what)
+    chosen = {}
+    for canonical, names in fields.items():
+        found = next((columns[n] for n in names if n in columns), None)
+        if found is None:
+            raise InputError(f"{what} DataFrame needs a column {' or '.join(names)} (expected "
+                             f"{EXPECTED[what]}); found {', '.join(map(str, frame.columns))}",
+                             "<DataFrame>")
+        chosen[canonical] = found
+    out = frame[list(chosen.values())].copy()
+    out.columns = list(chosen)
+    for extra in ("run",):
+        if extra in columns:
+            out[extra] = frame[columns[extra]].to_numpy()
+    for key in ("query_id", "doc_id"):
+        out[key] = _id_column(out[key], chosen[key], what)
+    return out
+
+
+def _id_column(series: Any, label: str, what: str) -> Any:
+    """Ids as strings; a missing id (NaN/None) is an error; 101.0 (ints made float by a
+    missing value elsewhere) reads as 101."""
+    missing = series.isna().to_numpy()
+    if missing.any():
+        row = int(missing.argmax())
+        raise InputError(f"{what} DataFrame: row {row} has no value in column {label!r} "
+                         f"(NaN); every row needs a topic and a document id", "<DataFrame>")
+    if series.dtype.kind == "f" and (series % 1 == 0).all():
+        series = series.astype("int64")
+    return series.astype(str)
+
+
+def _records(items: list, fields: dict, what: str) -> dict:
+    """``{qid: {docno: value}}`` from namedtuple-like records; duplicates are errors."""
+    if not items:
+        raise InputError(f"{what} records: none given")
+    first = items[0]
+    if not _is_record(first, fields):
+        raise InputError(f"{what} records need the fields {EXPECTED[what]} (as ir_datasets' "
+                         f"and ir_measures' namedtuples); the first item is "
+                         f"{type(first).__name__} {first!r}")
+    names = [next(n for n in group if hasattr(first, n)) for group in fields.values()]
+    out: dict = {}
+    count = 0
+    for i, item in enumerate(items):
+        try:
+            topic, doc, value = (getattr(item, n) for n in names)
+        except AttributeError:
+            raise InputError(f"{what} record {i} lacks one of the fields {', '.join(names)}: "
+                             f"{item!r}") from None
+        for field_name, ident in ((names[0], topic), (names[1], doc)):
+            if ident is None or (isinstance(ident, float) and math.isnan(ident)):
+                raise InputError(f"{what} record {i} has no {field_name}: {item!r}")
+        out.setdefault(str(topic), {})[str(doc)] = value
+        count += 1
+    if sum(len(v) for v in out.values()) != count:
+        raise InputError(f"{what} records name a (topic, document) pair more than once")
+    return out

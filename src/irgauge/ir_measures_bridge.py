@@ -1,0 +1,59 @@
+"""irgauge's measures as ir_measures measure objects (``irgauge.to_ir_measures``).
+
+Each object is built with ``ir_measures.define``: ir_measures hands it the qrels and the
+run as DataFrames (query_id, doc_id, relevance / score), and irgauge computes the measure
+with its own conventions (score order with ties by docno descending, as trec_eval; every
+qrels topic the run answers is scored, topics without relevant documents included, as
+ir_measures' other providers do). ``ir_measures.calc_aggregate``, ``iter_calc`` and
+PyTerrier's ``pt.Experiment(..., eval_metrics=[...])`` then give irgauge's values:
+Q-measure, P-plus, NWRR, the bpref/rpref family, NTCIREVAL's spellings, ...
+"""
+from __future__ import annotations
+
+from typing import Any, Iterable, List, Tuple, Union
+
+from irgauge.errors import MeasureError
+
+
+def to_ir_measures(names: Union[str, Iterable[str]], **options: Any):
+    """One ir_measures measure per irgauge measure name (a string gives one object, a list
+    a list). ``options`` go to :func:`irgauge.evaluate` (``gains``, ``rel_level``, ...)."""
+    try:
+        import ir_measures
+    except ImportError:
+        raise MeasureError("to_ir_measures needs ir_measures (pip install ir_measures)") \
+            from None
+    from irgauge.measures import parse_measure
+
+    single = isinstance(names, str)
+    out = []
+    for name in ([names] if single else list(names)):
+        measure = parse_measure(name)
+        defined = ir_measures.define(_impl(measure, options), name=measure.name,
+                                     support_cutoff=False, pretty_name=f"irgauge {measure.full}",
+                                     short_desc=measure.family.summary)
+        # ir_measures compares measures by their text: irgauge's AP must not be equal to
+        # (and be merged with) ir_measures' own AP in a result dict
+        kind = type(defined)
+        kind.IRGAUGE = True
+        kind.__eq__ = _same
+        kind.__hash__ = lambda self: hash(("irgauge", repr(self)))
+        out.append(defined)
+    return out[0] if single else out
+
+
+def _same(self, other) -> bool:
+    return getattr(other, "IRGAUGE", False) and repr(self) == repr(other)
+
+
+def _impl(measure, options):
+    def compute(qrels, run) -> List[Tuple[str, float]]:
+        from irgauge.evaluate import evaluate
+
+        if len(run) == 0:
+            return []
+        kwargs = {"order": "score", "empty_topics": "zero", **options}
+        result = evaluate(qrels, {"run": run}, [measure], **kwargs)
+        columns = result.per_topic_columns
+        return [(str(t), float(v)) for t, v in zip(columns["topic"], columns["value"])]
+    return compute
