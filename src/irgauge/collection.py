@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional, Sequence
+from typing import Dict, List, Optional, Sequence, Union
 
 import numpy as np
 
@@ -97,10 +97,13 @@ def _repeats(keys: np.ndarray):
     return order[same], order[same + 1]
 
 
-def parse_gains(text: Optional[str]) -> Optional[List[float]]:
-    """``"1:2:3"`` -> gains for levels 1, 2, 3 (NTCIREVAL's ``-g`` order)."""
+def parse_gains(text: Union[None, str, Sequence[float]]) -> Optional[List[float]]:
+    """``"1:2:3"`` -> gains for levels 1, 2, 3 (NTCIREVAL's ``-g`` order). A sequence of
+    numbers (the Python API) is checked as its ``:``-joined string would be."""
     if text is None or text == "":
         return None
+    if not isinstance(text, str):
+        text = ":".join(str(g) for g in text)
     try:
         gains = [float(part) for part in str(text).split(":")]
     except ValueError:

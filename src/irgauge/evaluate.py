@@ -157,8 +157,7 @@ def evaluate(qrels: Any, runs: Any, measures: Union[None, str, Sequence[Union[st
         raise InputError(f"aggregate must be one of {', '.join(AGGREGATES)}")
     measure_list = _measures(measures, judged_only)
     qrels = read_qrels(qrels)
-    gain_values = parse_gains(gains) if isinstance(gains, str) else \
-        (list(gains) if gains is not None else None)
+    gain_values = parse_gains(gains)
     # qrels of a special kind (QA answer classes) may name the Judgments class that reads them
     judgments = getattr(qrels, "judgments_type", Judgments)(qrels, rel_level=rel_level,
                                                             gains=gain_values,

@@ -5,7 +5,8 @@ import numpy as np
 
 from irgauge.measures.base import Param, register
 
-P_PARAM = Param("p", 0.95, "float", "persistence: probability of looking at the next rank")
+P_PARAM = Param("p", 0.95, "float", "persistence: probability of looking at the next rank",
+                low=0.0, high=1.0, high_open=True)
 GRADED = Param("graded", False, "bool", "weight each rank by gain/max gain instead of isrel "
                "(NTCIREVAL's graded RBP)")
 NORMS = ("collection", "trec_eval")

@@ -14,7 +14,7 @@ def reciprocal_rank(ranked) -> np.ndarray:
 
 PEN_PARAM = Param("pen", None, "levels", "penalty per relevance level 1:2:..., each > 1, "
                   "smallest for the highest level; default: 2 for the top level, +1 per level "
-                  "below (S:A:B = 2:3:4)")
+                  "below (S:A:B = 2:3:4)", low=1.0, low_open=True, high=1e6)
 
 
 def penalties(ranked, pen) -> np.ndarray:
@@ -24,8 +24,6 @@ def penalties(ranked, pen) -> np.ndarray:
         return np.array([np.inf] + [2.0 + (top - level) for level in range(1, top + 1)])
     if len(pen) < top:
         raise MeasureError(f"pen gives {len(pen)} values but the qrels have levels up to {top}")
-    if any(p <= 1 for p in pen):
-        raise MeasureError("every penalty must be > 1")
     return np.array([np.inf] + list(pen[:top]), dtype=np.float64)
 
 
