@@ -25,6 +25,7 @@ from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Union
 
 import numpy as np
 
+from irgauge import _checks
 from irgauge.errors import InputError
 
 LONG_HEADER = ("run", "measure", "topic", "value")
@@ -328,13 +329,10 @@ def select_systems(matrices: Matrices, top_k: Optional[int] = None,
     ref = matrices[by]
     n = ref.n_systems
     if top_fraction is not None:
-        if not 0 < top_fraction <= 1:
-            raise InputError(f"top fraction must be in (0, 1], got {top_fraction}")
+        top_fraction = _checks.fraction(top_fraction, "top_fraction")
         keep = int(math.ceil(top_fraction * n - 1e-9))
     else:
-        if top_k < 1:
-            raise InputError(f"top-k must be at least 1, got {top_k}")
-        keep = min(top_k, n)
+        keep = min(_checks.count(top_k, "top_k"), n)
     order = np.argsort(-ref.means(), kind="stable")[:keep]
     chosen = [ref.systems[i] for i in order]
     return {name: m.take_systems(chosen) for name, m in matrices.items()}

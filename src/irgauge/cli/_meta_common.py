@@ -8,6 +8,7 @@ import sys
 import time
 
 from irgauge.errors import InputError
+from irgauge.cli import _options as opt
 
 
 def add_input_options(p: argparse.ArgumentParser) -> None:
@@ -21,8 +22,8 @@ def add_input_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--qrels", metavar="FILE", help="compute scores in-process from these qrels")
     p.add_argument("--run", nargs="+", metavar="FILE", help="runs to evaluate with --qrels")
     sel = p.add_argument_group("system selection")
-    sel.add_argument("--top-k", type=int, metavar="K", help="keep the K best systems")
-    sel.add_argument("--top-fraction", type=float, metavar="F",
+    sel.add_argument("--top-k", type=opt.count, metavar="K", help="keep the K best systems")
+    sel.add_argument("--top-fraction", type=opt.fraction, metavar="F",
                      help="keep the best fraction F of the systems (0 < F <= 1)")
     sel.add_argument("--by", metavar="M", help="measure that ranks systems for the selection "
                                                "(default: the first measure)")
@@ -30,14 +31,14 @@ def add_input_options(p: argparse.ArgumentParser) -> None:
 
 def add_subset_options(p: argparse.ArgumentParser) -> None:
     """Random topic subsets: their size c and the number of trials (swap, stability)."""
-    p.add_argument("-c", "--subset-size", type=int, default=None,
+    p.add_argument("-c", "--subset-size", type=opt.count, default=None,
                    help="topics per subset (default: half the topics)")
-    p.add_argument("--trials", type=int, default=1000, help="trials")
+    p.add_argument("--trials", type=opt.draws, default=1000, help="trials")
 
 
 def add_output_options(p: argparse.ArgumentParser, seed: bool = True) -> None:
     if seed:
-        p.add_argument("--seed", type=int, default=None,
+        p.add_argument("--seed", type=opt.seed, default=None,
                        help="random seed (default: a fresh one, reported in the output)")
     p.add_argument("--format", choices=("table", "tsv", "json"), default="table",
                    help="output format")
@@ -88,9 +89,12 @@ def load_matrices(args, minimum_systems: int = 2):
 
 
 def number_list(text, option: str, kind=float) -> tuple:
-    """``"0.01,0.05"`` -> (0.01, 0.05); an InputError names the option otherwise."""
+    """``"0.01,0.05"`` -> (0.01, 0.05); an InputError names the option otherwise. ``kind``
+    may be a checked type of ``_options`` (``opt.count``), which bounds every value."""
     try:
-        return tuple(kind(part) for part in text.split(","))
+        return tuple(kind(part.strip()) for part in text.split(","))
+    except argparse.ArgumentTypeError as err:
+        raise InputError(f"{option}: {err}") from None
     except ValueError:
         wanted = "integers" if kind is int else "numbers"
         raise InputError(f"{option}: expected {wanted} separated by commas, got {text!r}") \

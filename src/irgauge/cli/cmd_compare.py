@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from irgauge.cli import HelpFormatter
 from irgauge.cli import _meta_common as common
+from irgauge.cli._options import draws
 
 TESTS = "bootstrap,t,sign,randomisation,tukey"
 
@@ -18,9 +19,9 @@ def register(subparsers) -> None:
     common.add_input_options(p)
     p.add_argument("--systems", nargs=2, metavar=("A", "B"), help="compare only A with B")
     p.add_argument("--tests", default=TESTS, help="tests to run (comma-separated)")
-    p.add_argument("-B", "--samples", type=int, default=1000,
+    p.add_argument("-B", "--samples", type=draws, default=1000,
                    help="bootstrap samples and Tukey HSD trials")
-    p.add_argument("--permutations", type=int, default=10000,
+    p.add_argument("--permutations", type=draws, default=10000,
                    help="random sign flips of the randomisation test")
     p.add_argument("--correction", choices=("none", "holm", "bh"), default="none",
                    help="multiple-comparison correction of the p-values")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 
 from irgauge.cli import HelpFormatter
+from irgauge.cli._options import alpha, digits, draws, rel_level, seed
 
 
 def register(subparsers) -> None:
@@ -21,18 +22,18 @@ def register(subparsers) -> None:
                         help="measure string; repeatable, or several separated by spaces "
                              "(default: AP Q-measure nDCG bpref)")
     parser.add_argument("--rates", default="90,70,50,30,10", help="percentages in (0, 100]")
-    parser.add_argument("--seed", type=int, default=None,
+    parser.add_argument("--seed", type=seed, default=None,
                         help="seed of the reduction (and of the bootstrap unless "
                              "--bootstrap-seed); default: a fresh one, reported")
-    parser.add_argument("-B", "--samples", type=int, default=1000, help="bootstrap samples")
-    parser.add_argument("--alpha", type=float, default=0.05, help="significance level")
-    parser.add_argument("--bootstrap-seed", type=int, default=None)
+    parser.add_argument("-B", "--samples", type=draws, default=1000, help="bootstrap samples")
+    parser.add_argument("--alpha", type=alpha, default=0.05, help="significance level")
+    parser.add_argument("--bootstrap-seed", type=seed, default=None)
     parser.add_argument("--order", choices=("score", "file"), default=None,
                         help="document order (default: the run format's)")
-    parser.add_argument("-l", "--rel-level", type=int, default=1, help="relevance threshold")
+    parser.add_argument("-l", "--rel-level", type=rel_level, default=1, help="relevance threshold")
     parser.add_argument("--gains", default=None, help="gain per level 1:2:3:...")
     parser.add_argument("--format", choices=("table", "tsv", "json"), default="table")
-    parser.add_argument("--digits", type=int, default=4)
+    parser.add_argument("--digits", type=digits, default=4)
     parser.add_argument("-o", "--output", help="write the table to this file")
     parser.add_argument("--out", metavar="DIR", default=None,
                         help="also write incomplete.tsv, incomplete.json, the three figures "

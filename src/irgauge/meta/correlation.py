@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from irgauge import _checks
 from irgauge.meta.kendall import kendall_tau
 from irgauge.meta.result import MetaResult, check_matrices
 from irgauge.stats.resampling import TIE_TOLERANCE
@@ -96,6 +97,7 @@ def rank_correlations(matrices, variant: str = "b", alpha: float = 0.05) -> Meta
     import pandas as pd
 
     names, systems, topics, stacked = check_matrices(matrices)
+    alpha = _checks.alpha(alpha)
     means = stacked.mean(axis=2)
     rows = []
     for a, name_a in enumerate(names):

@@ -23,6 +23,7 @@ from typing import Optional, Sequence
 
 import numpy as np
 
+from irgauge import _checks
 from irgauge.errors import InputError
 from irgauge.meta.kendall import VARIANTS, tau_blocks
 from irgauge.meta.result import MetaResult, check_matrices, check_subset_size
@@ -74,9 +75,9 @@ def predictive_power(matrices, halvings: int = 2000, seed: Optional[int] = None,
     from irgauge.scores import align, select_systems
 
     if variant not in VARIANTS:
-        raise ValueError(f"unknown tau variant {variant!r}; choose from a, b")
+        raise InputError(f"unknown tau variant {variant!r}; choose from a, b")
     matrices = align(dict(matrices))
-    if top_fraction < 1:
+    if _checks.fraction(top_fraction, "top_fraction") < 1:
         by = by or default_filter_measure(list(matrices))
         if by is None:
             raise InputError("the top-fraction system filter needs a measure to rank by: name "
@@ -86,10 +87,10 @@ def predictive_power(matrices, halvings: int = 2000, seed: Optional[int] = None,
     n = len(topics)
     check_subset_size(1, n, disjoint=True)
     for k in subset_sizes:
-        check_subset_size(int(k), n, disjoint=True)
+        check_subset_size(_checks.count(k, "subset_sizes"), n, disjoint=True)
     seed = resolve_seed(seed)
     if order is None:
-        order = permutations(n, halvings, seed)
+        order = permutations(n, _checks.draws(halvings, "halvings"), seed)
     else:
         order = np.asarray(order)
         if order.ndim != 2 or order.shape[1] != n or \
