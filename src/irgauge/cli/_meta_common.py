@@ -19,6 +19,9 @@ def add_input_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("-m", "--measure", action="append", default=None, metavar="M",
                    help="measure(s) to use (repeat or comma-separate); with --qrels, the "
                         "measures to compute")
+    p.add_argument("--no-header", dest="header", action="store_false",
+                   help="wide score files have no header line: columns are systems 1, 2, ... "
+                        "and rows topics 1, 2, ...")
     p.add_argument("--qrels", metavar="FILE", help="compute scores in-process from these qrels")
     p.add_argument("--run", nargs="+", metavar="FILE", help="runs to evaluate with --qrels")
     sel = p.add_argument_group("system selection")
@@ -72,7 +75,7 @@ def load_matrices(args, minimum_systems: int = 2):
         parts = []
         for spec in args.scores:
             name, path = spec.split("=", 1) if "=" in spec else (None, spec)
-            found = read_scores(path, name=name)
+            found = read_scores(path, name=name, header=getattr(args, "header", True))
             if measures:  # keep only the requested measures, before topic sets are compared
                 found = {k: v for k, v in found.items() if k in measures}
             parts.append(found)
