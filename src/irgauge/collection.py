@@ -152,7 +152,9 @@ class Judgments:
                                    q.source, q.fmt, lines)
         self.codebook = {t.encode(): i for i, t in enumerate(self.topic_ids)}
         self.topic = group_codes(q.topics, self.codebook, grow=False)
-        self.grade = np.maximum(q.levels, 0).astype(np.int16)
+        levels = np.maximum(q.levels, 0)
+        # int16 halves the padded grade matrices; levels beyond it (a QA level L40000) widen
+        self.grade = levels.astype(np.int16 if levels.max(initial=0) < 2**15 else np.int32)
         self.max_level = int(self.grade.max()) if len(self.grade) else 0
         n_topics = len(self.topic_ids)
         self.relevant = self.grade >= self.rel_level
@@ -248,7 +250,7 @@ class Judgments:
     def grades_of(self, topic_codes: np.ndarray, docnos: np.ndarray,
                   keys: np.ndarray) -> np.ndarray:
         """Grade of each retrieved document, UNJUDGED where it is not in the qrels."""
-        grades = np.full(len(keys), UNJUDGED, dtype=np.int16)
+        grades = np.full(len(keys), UNJUDGED, dtype=self.grade.dtype)
         if len(self._sorted_keys) == 0 or len(keys) == 0:
             return self._mark_pooled(grades, keys)
         if self._keys_unique and self._lookup(topic_codes, docnos, keys, grades):

@@ -391,7 +391,8 @@ def build_batches(runs: List[MatchedRun], row_topics: List[np.ndarray],
 
 
 def _fill(runs, run_idx, starts, lengths, width) -> np.ndarray:
-    grades = np.full((len(run_idx), width), PADDING, dtype=np.int16)
+    dtype = np.result_type(np.int16, *(runs[k].grades.dtype for k in np.unique(run_idx)))
+    grades = np.full((len(run_idx), width), PADDING, dtype=dtype)
     for k in np.unique(run_idx):  # one vectorised scatter per run
         rows = np.flatnonzero(run_idx == k)
         total = int(lengths[rows].sum())
