@@ -66,8 +66,11 @@ def read_answers(source, name: Optional[str] = None, fmt: str = "auto",
         fmt = _detect(path)
     if fmt == "json":
         data = read_json(path)
-        if not isinstance(data, dict) or not all(isinstance(v, list) for v in data.values()):
-            raise InputError("JSON answer run must be an object {topic: [answer, ...]}", path)
+        if not isinstance(data, dict) or not all(
+                isinstance(v, list) and all(isinstance(a, str) for a in v)
+                for v in data.values()):
+            raise InputError("JSON answer run must be an object {topic: [answer, ...]} whose "
+                             "answers are strings", path)
         entries, tags = _listed_entries(data), []
     else:
         reader = {"semicolon": _semicolon, "trec": _trec, "list": _list, "tsv": _tsv}[fmt]
