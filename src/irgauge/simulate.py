@@ -37,6 +37,9 @@ from typing import Dict, List, Optional, Sequence, Tuple, Union
 import numpy as np
 import pandas as pd
 
+from irgauge._atomic import write_text
+from irgauge._staging import staged_outputs
+
 # Bump when the generation algorithm changes: the same seed then gives other files, and
 # the bundled sample must be regenerated (tests/test_simulate.py checks it byte for byte).
 SIMULATE_VERSION = 1
@@ -334,8 +337,7 @@ def write_qrels(qrels: pd.DataFrame, path: PathLike) -> Path:
     """Write TREC qrels, ``qid 0 docno level``, one judged document a line."""
     path = Path(path)
     cols = zip(qrels["topic"].tolist(), qrels["docno"].tolist(), qrels["level"].tolist())
-    with open(path, "w", encoding="utf-8", newline="\n") as f:
-        f.write("".join(f"{t} 0 {d} {lv}\n" for t, d, lv in cols))
+    write_text(path, "".join(f"{t} 0 {d} {lv}\n" for t, d, lv in cols))
     return path
 
 
@@ -344,9 +346,8 @@ def write_run(run: pd.DataFrame, path: PathLike, tag: str, decimals: int = 4) ->
     path = Path(path)
     cols = zip(run["topic"].tolist(), run["docno"].tolist(), run["rank"].tolist(),
                run["score"].tolist())
-    with open(path, "w", encoding="utf-8", newline="\n") as f:
-        # A single join is about as fast as pandas.to_csv here and needs no quoting rules.
-        f.write("".join(f"{t} Q0 {d} {r} {s:.{decimals}f} {tag}\n" for t, d, r, s in cols))
+    # A single join is about as fast as pandas.to_csv here and needs no quoting rules.
+    write_text(path, "".join(f"{t} Q0 {d} {r} {s:.{decimals}f} {tag}\n" for t, d, r, s in cols))
     return path
 
 
@@ -355,19 +356,22 @@ def write_collection(collection: SimulatedCollection, out_dir: PathLike,
     """Write ``qrels.txt``, ``runs/<name>.run`` and ``manifest.json`` under ``out_dir``.
 
     Refuses to write into a folder that already holds a collection unless ``overwrite``;
-    with it, stale ``runs/*.run`` files not in this collection are removed so that the
-    folder describes exactly one collection. Returns the manifest (as a dict).
+    with it, ``runs/`` is replaced whole so that the folder describes exactly one
+    collection. The files are written to a temporary folder first and moved into place once
+    complete (manifest last): a failure or Ctrl-C leaves the previous state. Returns the
+    manifest (as a dict).
     """
     out = Path(out_dir)
-    runs_dir = out / "runs"
-    existing = [out / "qrels.txt", out / "manifest.json", runs_dir]
+    existing = [out / "qrels.txt", out / "manifest.json", out / "runs"]
     if not overwrite and any(p.exists() for p in existing):
         raise FileExistsError(f"{out} already holds a collection (overwrite it with --overwrite, or overwrite=True in Python)")
-    runs_dir.mkdir(parents=True, exist_ok=True)
-    for stale in runs_dir.glob("*.run"):
-        if stale.stem not in collection.runs:
-            stale.unlink()
+    with staged_outputs(out) as stage:
+        return _write_collection_files(collection, stage)
 
+
+def _write_collection_files(collection: SimulatedCollection, out: Path) -> dict:
+    runs_dir = out / "runs"
+    runs_dir.mkdir()
     p = collection.params
     tied = set(collection.tied_runs)
     write_qrels(collection.qrels, out / "qrels.txt")
@@ -383,9 +387,7 @@ def write_collection(collection: SimulatedCollection, out_dir: PathLike,
         "files": {"qrels": "qrels.txt", "runs": run_files},
         "stats": collection.stats(),
     }
-    with open(out / "manifest.json", "w", encoding="utf-8", newline="\n") as f:
-        json.dump(manifest, f, indent=2, sort_keys=True)
-        f.write("\n")
+    write_text(out / "manifest.json", json.dumps(manifest, indent=2, sort_keys=True) + "\n")
     return manifest
 
 

@@ -48,8 +48,7 @@ def _measures(values):
 
 
 def run(args) -> int:
-    from pathlib import Path
-
+    from irgauge._atomic import write_text
     from irgauge.errors import InputError
     from irgauge.incomplete import incomplete_study, write_reduced
     from irgauge.report.tables import render
@@ -62,16 +61,17 @@ def run(args) -> int:
                               order=args.order, gains=args.gains)
     text = render(result.table, args.format, result.metadata, args.digits)
     if args.out:
+        from irgauge._staging import staged_outputs
         from irgauge.report.incomplete_figures import incomplete_figures
 
-        out = Path(args.out)
-        out.mkdir(parents=True, exist_ok=True)
-        for fmt, name in (("tsv", "incomplete.tsv"), ("json", "incomplete.json")):
-            (out / name).write_text(render(result.table, fmt, result.metadata), encoding="utf-8")
-        incomplete_figures(result.table, out)
-        write_reduced(result.reduction, out / "qrels")
+        # every file is complete before any of them replaces what the folder held
+        with staged_outputs(args.out, last=("incomplete.json",)) as out:
+            for fmt, name in (("tsv", "incomplete.tsv"), ("json", "incomplete.json")):
+                write_text(out / name, render(result.table, fmt, result.metadata))
+            incomplete_figures(result.table, out)
+            write_reduced(result.reduction, out / "qrels")
     if args.output:
-        Path(args.output).write_text(text, encoding="utf-8")
+        write_text(args.output, text)
     else:
         sys.stdout.write(text)
     return 0
