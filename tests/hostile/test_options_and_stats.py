@@ -171,5 +171,20 @@ def test_random_meta_options_never_a_traceback(cli, scores, command, samples, tr
         assert out == "" and last.startswith("irgauge") and ": error: " in last
     else:
         assert code == 0, err
-        assert "NaN" not in out.replace("required_difference", "") or command in (
-            "discpower", "swap"), out
+        if "NaN" in out or "Infinity" in out:
+            assert "irgauge: note: " in err and '"notes"' in out
+
+
+def test_nan_results_come_with_a_note(cli, tmp_path):
+    """A measure tying every system makes tau 0/0 and leaves no significant pair."""
+    tie = tmp_path / "tie.csv"
+    tie.write_text("topic,a,b,c\n1,0.5,0.5,0.5\n2,0.2,0.2,0.2\n3,0.1,0.1,0.1\n")
+    ok = tmp_path / "ok.csv"
+    ok.write_text("topic,a,b,c\n1,0.5,0.1,0.4\n2,0.2,0.3,0.2\n3,0.1,0.1,0.9\n")
+    code, out, err = cli("correlate", tie, ok, "--format", "json")
+    assert code == 0
+    assert "irgauge: note: 3 tau value(s) are not finite: a ranking ties every system" in err
+    assert "RuntimeWarning" not in err
+    code, out, err = cli("discpower", tie, "-B", "20", "--seed", "1")
+    assert "required_difference value(s) are not finite: no pair is significant" in err
+    assert "# notes:" in out

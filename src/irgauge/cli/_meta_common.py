@@ -112,8 +112,14 @@ def selection_metadata(args) -> dict:
 
 def emit(frame, metadata, args) -> None:
     """Render ``frame`` with ``metadata`` in the chosen format to --output or stdout."""
+    from irgauge.meta.result import nonfinite_notes
     from irgauge.report.tables import render
 
+    notes = nonfinite_notes(frame)
+    if notes:
+        metadata = {**metadata, "notes": notes}
+        for note in notes:
+            sys.stderr.write(f"irgauge: note: {note}\n")
     text = render(frame, args.format, metadata)
     if args.output:
         from irgauge._atomic import write_text

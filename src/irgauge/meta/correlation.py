@@ -69,6 +69,8 @@ def tau_ap(x, y) -> float:
 def _tau_ap_b_asym(x, y) -> float:
     p, c, _ = _ap_parts(x, y)
     top = p > 1
+    if not top.any():  # every item tied with the first: undefined (0/0)
+        return float("nan")
     return float(2.0 / top.sum() * np.sum(c[top] / (p[top] - 1)) - 1)
 
 

@@ -30,6 +30,34 @@ class MetaResult:
         return meta
 
 
+_TIED = "a ranking ties every system, so the rank correlation is 0/0"
+_CONSTANT = "the pair's per-topic differences are constant (sd 0)"
+# why a column of a meta-evaluation table can hold a non-finite value
+NONFINITE_REASONS = {
+    "tau": _TIED, "tau_ap": _TIED, "tau_ap_b": _TIED, "phi": _TIED, "sd": _TIED,
+    "required_difference": "no pair is significant at that alpha (or B*alpha < 1)",
+    "required_difference_2sf": "no pair is significant at that alpha (or B*alpha < 1)",
+    "effect_size": _CONSTANT, "t": _CONSTANT,
+}
+
+
+def nonfinite_notes(frame) -> List[str]:
+    """One line per column of ``frame`` holding NaN or infinite values, saying why; the
+    CLI prints them and records them in the output, so no NaN goes unexplained."""
+    import numpy as np
+
+    notes = []
+    for column in frame.columns:
+        values = frame[column].to_numpy()
+        if values.dtype.kind not in "fc":
+            continue
+        bad = int(np.sum(~np.isfinite(values)))
+        if bad:
+            reason = NONFINITE_REASONS.get(column, "undefined for these scores")
+            notes.append(f"{bad} {column} value(s) are not finite: {reason}")
+    return notes
+
+
 def check_matrices(matrices) -> tuple:
     """Validate ``{measure: ScoreMatrix}`` (aligned, >= 2 systems); return (names, systems,
     topics, stacked values measures x systems x topics)."""
