@@ -218,11 +218,16 @@ def incomplete_study(qrels, runs, measures: Sequence[str] = ("AP", "Q-measure", 
     """
     import pandas as pd
 
+    from irgauge import _checks
     from irgauge.evaluate import evaluate, read_runs
     from irgauge.measures import parse_measures
     from irgauge.meta import discriminative_power, kendall_tau
     from irgauge.scores import align, from_frame
 
+    # refuse bad arguments before the (long) evaluations, in the command line's words
+    samples, alpha = _checks.draws(samples, "samples"), _checks.alpha(alpha)
+    if bootstrap_seed is not None:
+        bootstrap_seed = _checks.seed(bootstrap_seed, "bootstrap_seed")
     reduction = reduce_qrels(qrels, rates, seed, rel_level)
     run_list = read_runs(runs)
     parsed = parse_measures([measures] if isinstance(measures, str) else list(measures))

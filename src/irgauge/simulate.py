@@ -37,7 +37,9 @@ from typing import Dict, List, Optional, Sequence, Tuple, Union
 import numpy as np
 import pandas as pd
 
+from irgauge import _checks
 from irgauge._atomic import write_text
+from irgauge.errors import InputError
 from irgauge._staging import staged_outputs
 
 # Bump when the generation algorithm changes: the same seed then gives other files, and
@@ -162,40 +164,48 @@ def simulate_collection(
     first_topic:
         Topic ids are ``str(first_topic + i)``.
     """
+    c = _checks  # the checks (and words) of the command line's options
+
+    def spread(value, name):
+        return c.real(value, name, 0.0, 1e6, what="a non-negative number")
+
+    def decimals(value, name):
+        return c.whole(value, name, 0, 15, what="a number of decimals")
+
     params = dict(
-        n_topics=int(n_topics), n_runs=int(n_runs), depth=int(depth), seed=int(seed),
-        pool_depth=int(pool_depth),
-        judged_per_topic=None if judged_per_topic is None else int(judged_per_topic),
-        docs_per_topic=int(docs_per_topic) if docs_per_topic else 2 * int(depth),
-        rel_median=float(rel_median), rel_spread=float(rel_spread),
-        level_probs=[float(p) for p in level_probs],
-        quality_range=[float(q) for q in quality_range],
-        topic_noise=float(topic_noise), difficulty_spread=float(difficulty_spread),
-        shared_weight=float(shared_weight), level_boost=float(level_boost),
-        tie_fraction=float(tie_fraction), tie_decimals=int(tie_decimals),
-        score_decimals=int(score_decimals), first_topic=int(first_topic),
+        n_topics=c.count(n_topics, "n_topics"), n_runs=c.count(n_runs, "n_runs"),
+        depth=c.count(depth, "depth"), seed=c.seed(seed),
+        pool_depth=c.count(pool_depth, "pool_depth"),
+        judged_per_topic=None if judged_per_topic is None else
+        c.count(judged_per_topic, "judged_per_topic"),
+        docs_per_topic=c.count(docs_per_topic, "docs_per_topic") if docs_per_topic
+        else 2 * c.count(depth, "depth"),
+        rel_median=c.real(rel_median, "rel_median", 0.0, 1e9, min_open=True,
+                          what="a median count"),
+        rel_spread=spread(rel_spread, "rel_spread"),
+        level_probs=[spread(p, "level_probs") for p in level_probs],
+        quality_range=[c.real(q, "quality_range", -1e6, 1e6) for q in quality_range],
+        topic_noise=spread(topic_noise, "topic_noise"),
+        difficulty_spread=spread(difficulty_spread, "difficulty_spread"),
+        shared_weight=c.probability(shared_weight, "shared_weight"),
+        level_boost=spread(level_boost, "level_boost"),
+        tie_fraction=c.probability(tie_fraction, "tie_fraction"),
+        tie_decimals=decimals(tie_decimals, "tie_decimals"),
+        score_decimals=decimals(score_decimals, "score_decimals"),
+        first_topic=c.whole(first_topic, "first_topic", 0, c.MAX_COUNT, what="a topic number"),
     )
     _check(params)
     return _Generator(params).run()
 
 
 def _check(p: dict) -> None:
-    if p["n_topics"] < 1 or p["n_runs"] < 1 or p["depth"] < 1:
-        raise ValueError("n_topics, n_runs and depth must be at least 1")
+    """What the single-value checks cannot see: relations between parameters."""
     if p["docs_per_topic"] < p["depth"]:
-        raise ValueError("docs_per_topic must be at least depth")
-    if p["pool_depth"] < 1:
-        raise ValueError("pool_depth must be at least 1")
-    if p["judged_per_topic"] is not None and p["judged_per_topic"] < 1:
-        raise ValueError("judged_per_topic must be at least 1")
-    if not p["level_probs"] or min(p["level_probs"]) < 0 or sum(p["level_probs"]) <= 0:
-        raise ValueError("level_probs must be non-negative with a positive sum")
-    if not 0.0 <= p["shared_weight"] <= 1.0:
-        raise ValueError("shared_weight must be within 0..1")
-    if not 0.0 <= p["tie_fraction"] <= 1.0:
-        raise ValueError("tie_fraction must be within 0..1")
-    if p["score_decimals"] < 0 or p["tie_decimals"] < 0:
-        raise ValueError("decimals must be non-negative")
+        raise InputError("docs_per_topic must be at least depth")
+    if not p["level_probs"] or sum(p["level_probs"]) <= 0:
+        raise InputError("level_probs must be non-negative with a positive sum")
+    if len(p["quality_range"]) != 2:
+        raise InputError("quality_range must be two numbers (low, high)")
 
 
 class _Generator:

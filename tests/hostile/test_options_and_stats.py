@@ -188,3 +188,31 @@ def test_nan_results_come_with_a_note(cli, tmp_path):
     code, out, err = cli("discpower", tie, "-B", "20", "--seed", "1")
     assert "required_difference value(s) are not finite: no pair is significant" in err
     assert "# notes:" in out
+
+
+@pytest.mark.parametrize("call,message", [
+    (lambda: __import__("irgauge").simulate_collection(n_topics=0),
+     "n_topics: expected a whole number from 1 to 1000000000; got 0"),
+    (lambda: __import__("irgauge").simulate_collection(depth=2.5),
+     "depth: expected a whole number; got 2.5"),
+    (lambda: __import__("irgauge").simulate_collection(shared_weight=1.5),
+     "shared_weight: expected a probability in [0, 1]; got 1.5"),
+    (lambda: __import__("irgauge").simulate_collection(seed=-1),
+     "seed: expected a seed from 0 to"),
+])
+def test_simulate_api_raises_input_error(call, message):
+    with pytest.raises(InputError) as err:
+        call()
+    assert str(err.value).startswith(message)
+
+
+def test_reduce_and_incomplete_api(collection):
+    from irgauge import incomplete_study, reduce_qrels
+
+    qrels, run = collection
+    with pytest.raises(InputError, match="seed: expected a seed"):
+        reduce_qrels(qrels, seed=-4)
+    with pytest.raises(InputError, match="samples: expected a number of random draws"):
+        incomplete_study(qrels, [run, run], samples=0)
+    with pytest.raises(InputError, match=r"alpha: expected a significance level in \(0, 1\)"):
+        incomplete_study(qrels, [run, run], alpha=1.0)
