@@ -14,7 +14,7 @@ import tempfile
 from pathlib import Path
 from typing import Iterator, Sequence
 
-from irgauge._atomic import PathLike
+from irgauge._atomic import PathLike, replace_folder
 from irgauge.errors import OutputError
 
 
@@ -47,10 +47,6 @@ def staged_outputs(out_dir: PathLike, last: Sequence[str] = ("manifest.json",)) 
 def _move(source: Path, target: Path) -> None:
     """Rename ``source`` onto ``target``; an existing folder is swapped out, then removed."""
     if target.is_dir() and not target.is_symlink():
-        old = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".old", dir=target.parent))
-        os.rmdir(old)
-        os.replace(target, old)
-        os.replace(source, target)
-        shutil.rmtree(old, ignore_errors=True)
+        replace_folder(source, target)
     else:
         os.replace(source, target)
