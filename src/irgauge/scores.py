@@ -106,8 +106,8 @@ def read_scores(path: Union[str, Path], measures: Optional[Sequence[str]] = None
 
     ``measures`` keeps only those measures of a long file (in that order). A wide file holds
     one measure, named ``name`` or else after the file's stem. Accepted: plain or gzipped
-    UTF-8 (with or without a BOM); tab- or comma-separated (the header line decides: a tab
-    means TSV); ``#`` lines before the header; a wide file's first column holds the topics
+    UTF-8 (with or without a BOM); tab-, comma- or semicolon-separated (the header line
+    decides, see :func:`_delimiter`); ``#`` lines before the header; a wide file's first column holds the topics
     when it is named topic/topics/qid/query/query_id or has an empty name (pandas
     ``to_csv()`` with its index), otherwise every column is a system and topics are numbered
     1, 2, ... With ``header=False`` (``--no-header``) a wide file has no header line: its
@@ -121,7 +121,7 @@ def read_scores(path: Union[str, Path], measures: Optional[Sequence[str]] = None
         first += 1
     if first == len(lines):
         raise InputError("score file has no header and no scores", path)
-    delimiter = "\t" if "\t" in lines[first] else ","
+    delimiter = _delimiter(lines[first])
     columns = [c.strip().strip('"') for c in lines[first].split(delimiter)]
     if header and [c.lower() for c in columns[:4]] == list(LONG_HEADER):
         found = _read_long(lines, first, path)
@@ -134,6 +134,14 @@ def read_scores(path: Union[str, Path], measures: Optional[Sequence[str]] = None
         found = {label: _read_wide(text, first, delimiter, path, label, header)}
         measures = None
     return _pick(found, measures, path)
+
+
+def _delimiter(header: str) -> str:
+    """The header line decides: a tab means TSV, else a comma (a semicolon when the line
+    has semicolons and no comma, as spreadsheets write CSV in some locales)."""
+    if "\t" in header:
+        return "\t"
+    return ";" if ";" in header and "," not in header else ","
 
 
 def _read_text(path: str) -> str:
@@ -244,6 +252,7 @@ def _read_wide(text: str, first: int, delimiter: str, path: str, measure: str,
     systems = header[1:] if has_topic else header
     _check_system_names(systems, path, first + 1)
     values, topics = [], []
+    first_line: Dict[str, int] = {}
     for number in range(start, len(rows)):
         row = rows[number]
         if not row or all(not c.strip() for c in row) or row[0].startswith("#"):
@@ -252,6 +261,12 @@ def _read_wide(text: str, first: int, delimiter: str, path: str, measure: str,
             raise InputError(f"expected {len(header)} fields, found {len(row)} (missing cell?)",
                              path, number + 1)
         topic = row[0].strip() if has_topic else str(len(topics) + 1)
+        if not topic:
+            raise InputError("empty topic id", path, number + 1)
+        if topic in first_line:
+            raise InputError(f"topic {topic!r} appears twice (also on line "
+                             f"{first_line[topic]})", path, number + 1)
+        first_line[topic] = number + 1
         cells = row[1:] if has_topic else row
         for system, cell in zip(systems, cells):
             if not cell.strip() or cell.strip().upper() in ("NA", "NAN"):
@@ -401,7 +416,7 @@ def score_matrices(qrels, runs, measures, **options) -> Matrices:
     ``options`` go to ``evaluate`` unchanged. Measures are named as ``evaluate`` names them
     in its per-topic table.
     """
-    from irgauge import evaluate
+    from irgauge.evaluate import evaluate
 
     result = evaluate(qrels, runs, measures, **options)
     per_topic = result.per_topic

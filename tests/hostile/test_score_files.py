@@ -30,6 +30,7 @@ def check(matrix, topics=TOPICS, systems=SYSTEMS):
     lambda p: frame().to_csv(p),                                   # unnamed index column
     lambda p: frame().rename_axis("topic").to_csv(p),
     lambda p: frame().to_csv(p, sep="\t"),
+    lambda p: frame().to_csv(p, sep=";"),
     lambda p: p.write_bytes(b"\xef\xbb\xbf" + frame().to_csv().encode()),  # BOM
     lambda p: p.write_bytes(gzip.compress(frame().to_csv().encode())),
     lambda p: p.write_text("# written by a script\n# another note\n" + frame().to_csv()),
@@ -70,6 +71,8 @@ def test_irgauge_long_tsv_with_metadata_lines(tmp_path, cli, collection):
     (b"topic,a,b\n1,0.1,0.2\n2,inf,0.1\n", 3, "non-finite value 'inf'"),
     (b"topic,a,b\n1,0.1,high\n", 2, "non-numeric value 'high' for system b on topic 1"),
     (b"topic,a,b\n1,0.1\n", 2, "expected 3 fields, found 2"),
+    (b"topic,a,b\n1,0.1,0.2\n1,0.3,0.4\n", 3, "topic '1' appears twice (also on line 2)"),
+    (b"topic,a,b\n,0.1,0.2\n", 2, "empty topic id"),
     (b"# run\tmeasure\ttopic\tvalue\nrun\tmeasure\ttopic\tvalue\nr\tAP\t1\t-inf\n", 3,
      "non-finite value '-inf'"),
 ])
