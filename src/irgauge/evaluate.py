@@ -15,7 +15,7 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
 
 import numpy as np
 
-from irgauge import __version__
+from irgauge import __version__, _checks
 from irgauge.collection import Judgments, Run, parse_gains
 from irgauge.errors import InputError, MeasureError
 from irgauge.io.qrels import read_qrels
@@ -155,6 +155,10 @@ def evaluate(qrels: Any, runs: Any, measures: Union[None, str, Sequence[Union[st
         raise InputError(f"empty_topics must be one of {', '.join(EMPTY_TOPICS)}")
     if aggregate not in AGGREGATES:
         raise InputError(f"aggregate must be one of {', '.join(AGGREGATES)}")
+    rel_level = _checks.whole(rel_level, "rel_level", 1, _checks.MAX_COUNT,
+                              what="a relevance level")
+    if max_docs is not None:
+        max_docs = _checks.count(max_docs, "max_docs")
     measure_list = _measures(measures, judged_only)
     qrels = read_qrels(qrels)
     gain_values = parse_gains(gains)

@@ -145,3 +145,38 @@ def test_random_parameter_values_give_finite_values_or_a_message(which, value, c
         return
     values = result.per_topic_columns["value"]
     assert np.all(np.isfinite(values)), (text, values)
+
+
+def _other_params():
+    return [(f.name, p.name, p.kind) for f, p in all_params() if p.kind in ("int", "levels")]
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(which=st.sampled_from(_other_params()),
+       numbers=st.lists(st.one_of(st.integers(-3, 10**6), st.floats(allow_nan=True,
+                                                                    allow_infinity=True)),
+                        min_size=1, max_size=4))
+def test_random_levels_and_counts_give_finite_values_or_a_message(which, numbers):
+    family, name, kind = which
+    value = ":".join(repr(v) for v in numbers) if kind == "levels" else repr(numbers[0])
+    qrels = {"1": {"d1": 1, "d2": 2, "d3": 0}, "2": {"d1": 3, "d4": 1}}
+    run = {"1": {"d1": 1.0, "d3": 0.5, "d2": 0.2}, "2": {"d4": 2.0, "d1": 1.0, "d9": 0.1}}
+    try:
+        result = evaluate(qrels, run, [f"{family}({name}={value})"])
+    except MeasureError as err:
+        assert family in str(err) and (name in str(err) or "levels up to" in str(err))
+        return
+    assert np.all(np.isfinite(result.per_topic_columns["value"]))
+
+
+@pytest.mark.parametrize("kwargs,message", [
+    ({"max_docs": 0}, "max_docs: expected a whole number from 1 to"),
+    ({"rel_level": 1.5}, "rel_level: expected a relevance level; got 1.5"),
+    ({"gains": [1, float("nan")]}, "must be finite and non-negative"),
+])
+def test_evaluate_arguments(kwargs, message):
+    from irgauge import InputError
+
+    with pytest.raises(InputError) as err:
+        evaluate({"1": {"d1": 1}}, {"1": {"d1": 1.0}}, ["AP"], **kwargs)
+    assert message in str(err.value)

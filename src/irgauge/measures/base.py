@@ -14,7 +14,7 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 
 import numpy as np
 
-from irgauge.errors import MeasureError
+from irgauge.errors import InputError, MeasureError
 
 AGGREGATES = ("mean", "gmean")
 GMEAN_EPSILON = 1e-5  # trec_eval's MIN_GEO_MEAN
@@ -237,7 +237,10 @@ class Measure:
     def compute(self, ranked) -> np.ndarray:
         """One value per row of ``ranked`` (a RankedLists)."""
         if self.gains is not None:
-            ranked = ranked.with_gains(self.gains)
+            try:
+                ranked = ranked.with_gains(self.gains)
+            except InputError as err:  # too few gains for the qrels' levels: name the measure
+                raise MeasureError(f"parameter gains: {err.problem}") from None
         if self.judged_only or self.family.condensed:
             ranked = ranked.condensed
         ranked = ranked.truncate(self.cutoff)

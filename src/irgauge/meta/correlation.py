@@ -84,7 +84,8 @@ def tau_threshold(n_systems: int, alpha: float = 0.05) -> float:
     from scipy.stats import norm
 
     n = n_systems
-    return float(norm.ppf(1 - alpha / 2) * np.sqrt(2 * (2 * n + 5) / (9 * n * (n - 1))))
+    # isf(alpha/2), not ppf(1 - alpha/2): exact for tiny alphas, where 1 - alpha/2 rounds to 1
+    return float(norm.isf(alpha / 2) * np.sqrt(2 * (2 * n + 5) / (9 * n * (n - 1))))
 
 
 def rank_correlations(matrices, variant: str = "b", alpha: float = 0.05) -> MetaResult:
