@@ -180,3 +180,21 @@ def test_evaluate_arguments(kwargs, message):
     with pytest.raises(InputError) as err:
         evaluate({"1": {"d1": 1}}, {"1": {"d1": 1.0}}, ["AP"], **kwargs)
     assert message in str(err.value)
+
+
+@pytest.mark.parametrize("gains", ["0:0:0", "0:0:1000", "1000:1000:1000", "0:1"])
+def test_extreme_gains_in_every_graded_family(gains):
+    """All-zero gains (no document gains anything) and the largest gains give finite values
+    in every graded family, or a MeasureError naming it (too few gains for level 3)."""
+    qrels = {"1": {"d1": 1, "d2": 2, "d3": 0}, "2": {"d1": 3, "d4": 1}}
+    run = {"1": {"d1": 1.0, "d3": 0.5, "d2": 0.2}, "2": {"d4": 2.0, "d1": 1.0, "d9": 0.1}}
+    for family in REGISTRY.values():
+        if not family.graded:
+            continue
+        text = f"{family.name}(gains={gains})"
+        try:
+            values = evaluate(qrels, run, [text]).per_topic_columns["value"]
+        except MeasureError as err:
+            assert str(err).startswith(text) and "levels up to 3" in str(err)
+            continue
+        assert np.all(np.isfinite(values)), text
