@@ -216,3 +216,14 @@ def test_reduce_and_incomplete_api(collection):
         incomplete_study(qrels, [run, run], samples=0)
     with pytest.raises(InputError, match=r"alpha: expected a significance level in \(0, 1\)"):
         incomplete_study(qrels, [run, run], alpha=1.0)
+
+
+@pytest.mark.parametrize("command,message", [
+    ("swap", "two disjoint topic subsets need at least 2 topics; got 1"),
+    ("predictive", "two disjoint topic subsets need at least 2 topics; got 1"),
+])
+def test_subset_methods_with_one_topic(cli, tmp_path, command, message):
+    path = tmp_path / "ap.csv"
+    path.write_text("topic,a,b,c\nt1,0.1,0.5,0.9\n")
+    code, out, err = cli(command, path, "--seed", "1")
+    assert code == 2 and message in err

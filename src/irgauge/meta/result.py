@@ -77,6 +77,10 @@ def check_matrices(matrices) -> tuple:
 def check_subset_size(size: int, n_topics: int, disjoint: bool, source=None) -> None:
     """Raise InputError unless 1 <= size and size (twice, if disjoint) fits in n_topics."""
     limit = n_topics // 2 if disjoint else n_topics
+    if limit < 1:
+        needed = 2 if disjoint else 1
+        what = "two disjoint topic subsets need" if disjoint else "a topic subset needs"
+        raise InputError(f"{what} at least {needed} topics; got {n_topics}", source)
     if size < 1 or size > limit:
         what = "two disjoint subsets of" if disjoint else "a subset of"
         raise InputError(f"cannot draw {what} {size} topics from {n_topics} topics "
