@@ -19,20 +19,25 @@ def _named(name: Optional[str], problem: str) -> str:
     return f"{name}: {problem}" if name else problem
 
 
+def as_int(value: Any) -> int:
+    """An int from a decimal string or an integer-valued number; True and 2.5 raise
+    TypeError/ValueError instead of becoming 1 and 2."""
+    if isinstance(value, bool):
+        raise TypeError(value)
+    if isinstance(value, str):
+        return int(value.strip(), 10)
+    if isinstance(value, Integral):
+        return int(value)
+    if isinstance(value, Real) and float(value).is_integer():
+        return int(value)
+    raise TypeError(value) if not isinstance(value, Real) else ValueError(value)
+
+
 def whole(value: Any, name: Optional[str] = None, minimum: Optional[int] = None,
           maximum: Optional[int] = None, what: str = "a whole number") -> int:
     """``value`` (a string or an integer, never 2.5 or True) as an int in [minimum, maximum]."""
     try:
-        if isinstance(value, bool):
-            raise TypeError(value)
-        if isinstance(value, str):
-            number = int(value.strip(), 10)
-        elif isinstance(value, Integral):
-            number = int(value)
-        elif isinstance(value, Real) and float(value).is_integer():
-            number = int(value)
-        else:
-            raise TypeError(value)
+        number = as_int(value)
     except (TypeError, ValueError, OverflowError):
         raise InputError(_named(name, f"expected {what}; got {value!r}")) from None
     if (minimum is not None and number < minimum) or (maximum is not None and number > maximum):

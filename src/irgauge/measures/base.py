@@ -14,6 +14,7 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 
 import numpy as np
 
+from irgauge._checks import as_int
 from irgauge.errors import InputError, MeasureError
 
 AGGREGATES = ("mean", "gmean")
@@ -69,7 +70,7 @@ class Param:
         if self.kind == "float":
             return float(text) if not isinstance(text, bool) else _refuse(text)
         if self.kind == "int":
-            return _to_int(text)
+            return as_int(text)
         if self.kind == "bool":
             return _to_bool(text)
         if self.kind == "levels":
@@ -114,20 +115,6 @@ def _show(value: Any) -> str:
 
 def _refuse(value: Any):
     raise TypeError(value)
-
-
-def _to_int(text: Any) -> int:
-    """An integer from a string or a Python number; 2.5 is refused, not truncated."""
-    if isinstance(text, bool):
-        raise TypeError(text)
-    if isinstance(text, str):
-        return int(text.strip(), 10)
-    if isinstance(text, (int, np.integer)):
-        return int(text)
-    number = float(text)
-    if not number.is_integer():
-        raise ValueError(text)
-    return int(number)
 
 
 def _to_bool(text: Any) -> bool:
@@ -273,7 +260,7 @@ def check_cutoff(cutoff: Any, measure: str, family: Optional[Family] = None) -> 
     if family is not None and family.cutoff == "none":
         raise MeasureError(f"{measure}: {family.name} takes no cutoff")
     try:
-        k = _to_int(cutoff)
+        k = as_int(cutoff)
     except (TypeError, ValueError, OverflowError):
         raise MeasureError(f"{measure}: cutoff {_show(cutoff)} is not a whole number") from None
     if not 1 <= k <= MAX_CUTOFF:
