@@ -107,10 +107,10 @@ def read_scores(path: Union[str, Path], measures: Optional[Sequence[str]] = None
     ``measures`` keeps only those measures of a long file (in that order). A wide file holds
     one measure, named ``name`` or else after the file's stem. Accepted: plain or gzipped
     UTF-8 (with or without a BOM); tab-, comma- or semicolon-separated (the header line
-    decides, see :func:`_delimiter`); ``#`` lines before the header; a wide file's first column holds the topics
-    when it is named topic/topics/qid/query/query_id or has an empty name (pandas
-    ``to_csv()`` with its index), otherwise every column is a system and topics are numbered
-    1, 2, ... With ``header=False`` (``--no-header``) a wide file has no header line: its
+    decides, see :func:`_delimiter`); ``#`` lines before the header; a wide file's first
+    column holds the topics when it is named topic/topics/qid/query/query_id or has an empty
+    name (pandas ``to_csv()`` with its index), otherwise every column is a system and
+    topics are numbered 1, 2, ... With ``header=False`` (``--no-header``) a wide file has no header line: its
     columns are systems named 1, 2, ... and its rows topics numbered 1, 2, ...
     """
     path = str(path)

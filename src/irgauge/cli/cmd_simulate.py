@@ -31,7 +31,8 @@ def register(subparsers) -> None:
                         "pooling to a fixed depth")
     p.add_argument("--docs-per-topic", type=count, default=None, metavar="N",
                    help="documents per topic in the collection (default 2 x depth)")
-    p.add_argument("--rel-median", type=number(0.0, 1e9, min_open=True, what="a median count"), default=30.0,
+    p.add_argument("--rel-median", type=number(0.0, 1e9, min_open=True, what="a median count"),
+                   default=30.0,
                    help="median number of relevant documents per topic (log-normal)")
     p.add_argument("--rel-spread", type=nonnegative, default=1.0,
                    help="log-normal spread of the number of relevant documents")
@@ -49,7 +50,8 @@ def register(subparsers) -> None:
                    help="extra visibility of each higher relevance level")
     p.add_argument("--score-decimals", type=digits, default=4,
                    help="decimals of the scores of untied runs")
-    p.add_argument("--first-topic", type=integer(0, MAX_COUNT, what="a topic number"), default=1, help="id of the first topic")
+    p.add_argument("--first-topic", type=integer(0, MAX_COUNT, what="a topic number"), default=1,
+                   help="id of the first topic")
     p.add_argument("--tie-fraction", type=probability, default=0.25,
                    help="share of runs whose scores are rounded, producing ties")
     p.add_argument("--tie-decimals", type=digits, default=1,

@@ -97,7 +97,8 @@ class Param:
         if self.kind == "bool":
             return "true or false"
         low = "(-inf" if self.low is None else f"{'(' if self.low_open else '['}{_fmt(self.low)}"
-        high = "inf)" if self.high is None else f"{_fmt(self.high)}{')' if self.high_open else ']'}"
+        high = "inf)" if self.high is None else \
+            f"{_fmt(self.high)}{')' if self.high_open else ']'}"
         return f"{low}, {high}"
 
 

@@ -16,7 +16,8 @@ MAX_DOCS = 10**15
           params=(Param("a", 1.0, "float", "worth of a relevant retrieved document", **WORTH),
                   Param("b", -1.0, "float", "worth of a nonrelevant retrieved document", **WORTH),
                   Param("c", 0.0, "float", "worth of a relevant document not retrieved", **WORTH),
-                  Param("d", 0.0, "float", "worth of a nonrelevant document not retrieved", **WORTH),
+                  Param("d", 0.0, "float", "worth of a nonrelevant document not retrieved",
+                        **WORTH),
                   Param("num_docs", 0, "int", "documents in the collection (trec_eval -N), "
                         "needed when d != 0", low=0, high=MAX_DOCS)))
 def utility(ranked, a: float = 1.0, b: float = -1.0, c: float = 0.0, d: float = 0.0,
