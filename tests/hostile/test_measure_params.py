@@ -13,7 +13,7 @@ from irgauge import MeasureError, evaluate
 from irgauge.measures import REGISTRY, list_measures, parse_measure
 from irgauge.measures.base import MAX_CUTOFF, Measure
 
-from conftest import QRELS, RUN
+from hostile_data import QRELS, RUN
 
 NUMERIC = ("int", "float", "levels")
 

@@ -57,6 +57,11 @@ def _taus(values: np.ndarray, first: np.ndarray, second: np.ndarray, variant: st
     return taus.transpose(1, 2, 0)
 
 
+def _sd(values: np.ndarray) -> float:
+    """Sample standard deviation (n - 1); nan, without a warning, for a single halving."""
+    return float(values.std(ddof=1)) if len(values) > 1 else float("nan")
+
+
 def default_filter_measure(names: Sequence[str]) -> Optional[str]:
     """The measure named AP (case-insensitive), if any."""
     return next((n for n in names if n.lower() in ("ap", "map", "average_precision")), None)
@@ -103,14 +108,14 @@ def predictive_power(matrices, halvings: int = 2000, seed: Optional[int] = None,
     for a, name_a in enumerate(names):
         for b, name_b in enumerate(names):
             rows.append({"measure_a": name_a, "measure_b": name_b,
-                         "phi": taus[a, b].mean(), "sd": taus[a, b].std(ddof=1)})
+                         "phi": taus[a, b].mean(), "sd": _sd(taus[a, b])})
     curve = []
     for k in subset_sizes:
         k_taus = _taus(stacked, order[:, :k], order[:, k:2 * k], variant)
         for a, name_a in enumerate(names):
             for b, name_b in enumerate(names):
                 curve.append({"measure_a": name_a, "measure_b": name_b, "k": int(k),
-                              "phi": k_taus[a, b].mean(), "sd": k_taus[a, b].std(ddof=1)})
+                              "phi": k_taus[a, b].mean(), "sd": _sd(k_taus[a, b])})
     parameters = {"seed": seed, "halvings": halvings, "top_fraction": top_fraction,
                   "filter_measure": by if top_fraction < 1 else None, "variant": variant,
                   "subset_sizes": [int(k) for k in subset_sizes], "measures": names}

@@ -32,11 +32,14 @@ class MetaResult:
 
 _TIED = "a ranking ties every system, so the rank correlation is 0/0"
 _CONSTANT = "the pair's per-topic differences are constant (sd 0)"
+_NOT_REACHED = ("no difference reaches the required level (discpower: no pair significant "
+                "at that alpha, or B*alpha < 1; swap: no bin with few enough swaps)")
 # why a column of a meta-evaluation table can hold a non-finite value
 NONFINITE_REASONS = {
-    "tau": _TIED, "tau_ap": _TIED, "tau_ap_b": _TIED, "phi": _TIED, "sd": _TIED,
-    "required_difference": "no pair is significant at that alpha (or B*alpha < 1)",
-    "required_difference_2sf": "no pair is significant at that alpha (or B*alpha < 1)",
+    "tau": _TIED, "tau_ap": _TIED, "tau_ap_b": _TIED, "phi": _TIED,
+    "sd": "one halving only (the sd needs two), or " + _TIED,
+    "required_difference": _NOT_REACHED, "required_difference_2sf": _NOT_REACHED,
+    "relative_difference": _NOT_REACHED, "share_reaching": _NOT_REACHED,
     "effect_size": _CONSTANT, "t": _CONSTANT,
 }
 
