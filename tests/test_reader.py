@@ -3,6 +3,8 @@ reader's edge cases as regressions: line ends, numbers by strtod's rules, 64-bit
 ids that are not UTF-8, long tokens, long lines, compression, standard input, threads."""
 from __future__ import annotations
 
+import math
+
 import bz2
 import gzip
 import io
@@ -229,8 +231,7 @@ def test_scores_follow_strtod_not_python(tmp_path, capsys, score, problem):
 
 
 @pytest.mark.parametrize("level,problem", [
-    ("65537", "relevance level 65537 is above 32767"),
-    ("40000", "relevance level 40000 is above 32767"),
+    ("2147483648", "relevance level 2147483648 is above 2147483647"),
     ("99999999999999999999", "relevance level '99999999999999999999' is outside the 64-bit "
                              "integer range"),
     ("S", "relevance level 'S' is not an integer"),
@@ -243,6 +244,22 @@ def test_levels_are_checked_64_bit_integers(tmp_path, capsys, level, problem):
     assert f"{qrels}:2: {problem}" in err
 
 
+@pytest.mark.parametrize("level", [40000, 65537, 2147483647])
+def test_levels_above_16_bits_are_evaluated_exactly(tmp_path, capsys, level):
+    """Levels are gains (gain = level): nDCG of d1 (level 1) at rank 1 and d2 at rank 2,
+    from the formula; P@2 at threshold ``level`` sees only d2."""
+    qrels = write(tmp_path, "q.txt", f"1 0 d1 1\n1 0 d2 {level}\n")
+    run = write(tmp_path, "r.txt", "1 Q0 d1 1 3 r\n1 Q0 d2 2 2 r\n")
+    code, out, _ = cli(capsys, "eval", qrels, run, "-m", "nDCG", "--format", "tsv")
+    assert code == 0
+    value = float([line for line in out.splitlines() if "\tall\t" in line][0].split("\t")[-1])
+    ideal = level + 1 / math.log2(3)
+    assert value == pytest.approx((1 + level / math.log2(3)) / ideal, rel=1e-12)
+    code, out, _ = cli(capsys, "eval", qrels, run, "-m", "P@2", "-l", str(level), "--format",
+                       "tsv")
+    assert code == 0 and out.rstrip().endswith("\t0.5")
+
+
 def test_levels_at_the_edges_of_int64_and_letters(tmp_path):
     qrels = write(tmp_path, "q.txt", "1 0 d1 -9223372036854775808\n1 0 d2 32767\n")
     q = read_qrels(qrels)
@@ -253,8 +270,8 @@ def test_levels_at_the_edges_of_int64_and_letters(tmp_path):
         read_qrels(write(tmp_path, "n2.txt", "1 d1 S\n1 d2 1\n"))
     with pytest.raises(InputError, match="outside the 64-bit integer range"):
         read_qrels({"1": {"d1": 1 << 70}})
-    with pytest.raises(InputError, match="above 32767"):
-        read_qrels({"1": {"d1": 40000}})
+    with pytest.raises(InputError, match="above 2147483647"):
+        read_qrels({"1": {"d1": 1 << 31}})
 
 
 def test_ids_that_are_not_utf8_are_evaluated_as_bytes_and_printed_escaped(tmp_path, capsys):

@@ -68,7 +68,7 @@ def test_other_refusals():
     for bad, problem in [("SetP@10", "takes no cutoff"), ("AP@0.5", "whole number"),
                          ("Compat", "compatibility measure"),
                          ("alpha_nDCG@10", "diversity"), ("INST", "C/W/L"),
-                         ("Kompat", "unknown measure"), ("nDCG(gains={0:1})", "not a valid")]:
+                         ("Kompat", "unknown measure"), ("nDCG(gains={0:1})", r"is not numbers separated by ':' or a \{level:gain")]:
         with pytest.raises(MeasureError, match=problem):
             parse_measure(bad)
 

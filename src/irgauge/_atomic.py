@@ -87,21 +87,26 @@ def atomic_directory(path: PathLike, replace: bool = True) -> Iterator[Path]:
         raise OutputError(target, _reason(err)) from None
     try:
         yield tmp
-        if target.exists():
-            old = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".old",
-                                        dir=target.parent))
-            os.rmdir(old)
-            os.replace(target, old)
-            os.replace(tmp, target)
-            shutil.rmtree(old, ignore_errors=True)
-        else:
-            os.replace(tmp, target)
+        replace_folder(tmp, target)
     except OSError as err:
         shutil.rmtree(tmp, ignore_errors=True)
         raise OutputError(target, _reason(err)) from None
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
+
+
+def replace_folder(new: Path, target: Path) -> None:
+    """Rename folder ``new`` to ``target``; an existing ``target`` is renamed aside first
+    and removed only once ``new`` holds its name."""
+    if not target.exists():
+        os.replace(new, target)
+        return
+    old = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".old", dir=target.parent))
+    os.rmdir(old)
+    os.replace(target, old)
+    os.replace(new, target)
+    shutil.rmtree(old, ignore_errors=True)
 
 
 def _copy_permissions(target: Path, tmp: str) -> None:

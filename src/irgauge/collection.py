@@ -9,10 +9,11 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any, Dict, List, Optional, Sequence, Union
 
 import numpy as np
 
+from irgauge._checks import MAX_LEVEL  # grades: int16 in ranked lists, int32 when needed
 from irgauge._ids import as_ids
 from irgauge._keys import TopicIndex, exact_pair_keys, hash_strings, pair_keys
 from irgauge.errors import InputError
@@ -22,7 +23,7 @@ UNJUDGED = -1
 PADDING = -2
 POOLED = -3  # in the qrels with a negative level, read as "pooled but unjudged" (trec_eval)
 NEGATIVE_LEVELS = ("nonrelevant", "unjudged")
-MAX_LEVEL = (1 << 15) - 1  # grades are int16 in the ranked-list matrices
+GAIN_LIST_LEVELS = 64  # metadata spells the gains out level by level up to this level
 
 
 @dataclass(frozen=True, eq=False)
@@ -93,12 +94,12 @@ def _show(value: bytes) -> str:
 
 
 def _check_levels(levels: np.ndarray, source: str, line_numbers: np.ndarray) -> None:
-    """Measures index per-level tables by the level, so levels stay below MAX_LEVEL."""
+    """Grades are held as 32-bit integers at most (16-bit while they fit)."""
     if len(levels) and levels.max() > MAX_LEVEL:
         i = int(np.argmax(levels > MAX_LEVEL))
         raise InputError(f"relevance level {levels[i]} is above {MAX_LEVEL}, the highest "
-                         "level irgauge evaluates (gains and per-level tables are indexed by "
-                         "level); map the levels to 0..N first", source, int(line_numbers[i]))
+                         "level irgauge evaluates (grades are 32-bit integers)", source,
+                         int(line_numbers[i]))
 
 
 @dataclass(frozen=True, eq=False)
@@ -129,10 +130,13 @@ def _repeats(keys: np.ndarray):
     return order[same], order[same + 1]
 
 
-def parse_gains(text: Optional[str]) -> Optional[List[float]]:
-    """``"1:2:3"`` -> gains for levels 1, 2, 3 (NTCIREVAL's ``-g`` order)."""
+def parse_gains(text: Union[None, str, Sequence[float]]) -> Optional[List[float]]:
+    """``"1:2:3"`` -> gains for levels 1, 2, 3 (NTCIREVAL's ``-g`` order). A sequence of
+    numbers (the Python API) is checked as its ``:``-joined string would be."""
     if text is None or text == "":
         return None
+    if not isinstance(text, str):
+        text = ":".join(str(g) for g in text)
     try:
         gains = [float(part) for part in str(text).split(":")]
     except ValueError:
@@ -180,9 +184,9 @@ class Judgments:
             self.qrels = q = Qrels(q.topics[~pooled], q.docnos[~pooled], q.levels[~pooled],
                                    q.source, q.fmt, lines)
             self.topic = self.topic[~pooled]
-        _check_levels(q.levels, q.source, q.line_numbers if q.line_numbers is not None
-                      else np.arange(1, len(q.levels) + 1))
-        self.grade = np.maximum(q.levels, 0).astype(np.int16)
+        levels = np.maximum(q.levels, 0)
+        # int16 halves the padded grade matrices; levels beyond it (a QA level L40000) widen
+        self.grade = levels.astype(np.int16 if levels.max(initial=0) < 2**15 else np.int32)
         self.max_level = int(self.grade.max()) if len(self.grade) else 0
         n_topics = len(self.topic_ids)
         self.relevant = self.grade >= self.rel_level
@@ -190,14 +194,19 @@ class Judgments:
                              minlength=n_topics).astype(np.int64)
         self.N = np.bincount(self.topic, weights=~self.relevant,
                              minlength=n_topics).astype(np.int64)
-        self.level_counts = np.zeros((n_topics, self.max_level + 1), dtype=np.int64)
-        np.add.at(self.level_counts, (self.topic, self.grade), 1)
+        # highest relevant level per topic (0: none); per-level tables would cost
+        # topics x levels, unbounded for QA levels such as L40000
+        self.topic_max_grade = np.zeros(n_topics, dtype=self.grade.dtype)
+        np.maximum.at(self.topic_max_grade, self.topic[self.relevant], self.grade[self.relevant])
         self._apply_gains()
         self._set_keys(pair_keys(self.topic, hash_strings(q.docnos), len(self.topic_ids)))
 
     def _apply_gains(self) -> None:
         self.gain_table = self._gain_table()
-        self.max_gain = float(self.gain_table.max()) if len(self.gain_table) else 0.0
+        if self.gain_table is not None:
+            self.max_gain = float(self.gain_table.max())
+        else:  # gain = level from the threshold up
+            self.max_gain = float(self.max_level) if self.max_level >= self.rel_level else 0.0
         if self.gains:  # NTCIREVAL's gv[maxrl]: the top listed gain, even for a level unused
             self.max_gain = max(self.max_gain, float(max(self.gains)))
         self.ideal_gain = self._ideal_gains(self.relevant)
@@ -235,7 +244,27 @@ class Judgments:
         idx = np.clip(ranks, 1, cumulative.shape[1]) - 1
         return np.where(np.asarray(ranks) > 0, cumulative[topics, idx], 0.0)
 
-    def _gain_table(self) -> np.ndarray:
+    def gain_of(self, grades: np.ndarray) -> np.ndarray:
+        """g(level) of each grade: 0 below the relevance threshold and for unjudged or
+        padding entries (negative grades); the listed gain, else the level itself."""
+        grades = np.asarray(grades)
+        if self.gain_table is not None:
+            return self.gain_table[np.maximum(grades, 0)]
+        return np.where(grades >= self.rel_level, grades, 0).astype(np.float64)
+
+    def topic_max_gain(self) -> np.ndarray:
+        """Highest gain among each topic's judged documents (0 for level 0 only)."""
+        def compute():
+            top = np.zeros(self.n_topics)
+            np.maximum.at(top, self.topic, self.gain_of(self.grade))
+            return top
+        return self.memo("topic_max_gain", compute)
+
+    def _gain_table(self) -> Optional[np.ndarray]:
+        """Gain per level 0..max level when gains are listed; None for gain = level (a
+        table would be as long as the highest level)."""
+        if self.gains is None:
+            return None
         levels = np.arange(self.max_level + 1, dtype=np.float64)
         if self.gains is not None:
             if len(self.gains) < self.max_level:
@@ -251,7 +280,7 @@ class Judgments:
         n_topics = len(self.topic_ids)
         width = max(int(self.R.max()) if n_topics else 0, 1)
         ideal = np.zeros((n_topics, width))
-        gains = self.gain_table[self.grade[relevant]]
+        gains = self.gain_of(self.grade[relevant])
         topics = self.topic[relevant]
         order = np.lexsort((-gains, topics))
         topics, gains = topics[order], gains[order]
@@ -278,7 +307,7 @@ class Judgments:
     def grades_of(self, topic_codes: np.ndarray, docnos: np.ndarray,
                   keys: np.ndarray) -> np.ndarray:
         """Grade of each retrieved document, UNJUDGED where it is not in the qrels."""
-        grades = np.full(len(keys), UNJUDGED, dtype=np.int16)
+        grades = np.full(len(keys), UNJUDGED, dtype=self.grade.dtype)
         if len(self._sorted_keys) == 0 or len(keys) == 0:
             return self._mark_pooled(grades, keys)
         if self._keys_unique and self._lookup(topic_codes, docnos, keys, grades):
@@ -319,8 +348,12 @@ class Judgments:
         return grades
 
     def conventions(self) -> Dict[str, object]:
-        return {"rel_level": self.rel_level, "negative_levels": self.negative,
-                "gains": ":".join(_fmt_gain(g) for g in self.gain_table[1:]) or "none"}
+        if self.gain_table is None and self.max_level > GAIN_LIST_LEVELS:
+            gains = f"gain = level from level {self.rel_level} (levels up to {self.max_level})"
+        else:
+            table = self.gain_of(np.arange(1, self.max_level + 1))
+            gains = ":".join(_fmt_gain(g) for g in table) or "none"
+        return {"rel_level": self.rel_level, "negative_levels": self.negative, "gains": gains}
 
 
 def _fmt_gain(g: float) -> str:

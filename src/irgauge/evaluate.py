@@ -14,7 +14,7 @@ from typing import Any, Dict, List, Optional, Sequence, Union
 
 import numpy as np
 
-from irgauge import __version__
+from irgauge import __version__, _checks
 from irgauge._threads import explicit_threads, thread_count
 from irgauge.collection import Judgments, Run, parse_gains
 from irgauge.errors import InputError, MeasureError
@@ -202,12 +202,15 @@ def evaluate(qrels: Any, runs: Any, measures: Union[None, str, Sequence[Union[st
         raise InputError(f"empty_topics must be one of {', '.join(EMPTY_TOPICS)}")
     if aggregate not in AGGREGATES:
         raise InputError(f"aggregate must be one of {', '.join(AGGREGATES)}")
+    rel_level = _checks.whole(rel_level, "rel_level", 1, _checks.MAX_LEVEL,
+                              what="a relevance level")
+    if max_docs is not None:
+        max_docs = _checks.count(max_docs, "max_docs")
     measure_list = _measures(measures, judged_only)
     from irgauge.adapters import qrels_source
 
     qrels = read_qrels(qrels_source(qrels), threads=explicit_threads(threads))
-    gain_values = parse_gains(gains) if isinstance(gains, str) else \
-        (list(gains) if gains is not None else None)
+    gain_values = parse_gains(gains)
     # qrels of a special kind (QA answer classes) may name the Judgments class that reads them
     judgments = getattr(qrels, "judgments_type", Judgments)(qrels, rel_level=rel_level,
                                                             gains=gain_values,

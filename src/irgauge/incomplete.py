@@ -28,6 +28,8 @@ from typing import Any, Dict, List, Optional, Sequence, Union
 
 import numpy as np
 
+from irgauge._atomic import write_bytes, write_text
+from irgauge._staging import staged_outputs
 from irgauge.collection import Qrels
 from irgauge.errors import InputError
 
@@ -152,12 +154,17 @@ def write_reduced(reduction: Reduction, out_dir) -> Dict[str, Any]:
 
     When the qrels came from a file, each reduced file holds the kept lines of that file
     exactly as written (same format, labels and order); otherwise TREC lines
-    ``topic 0 docno level``. Returns the manifest (with the file names).
+    ``topic 0 docno level``. Files are written to a temporary folder and moved into
+    ``out_dir`` once all are complete (manifest last). Returns the manifest (with the file
+    names).
     """
+    with staged_outputs(out_dir) as stage:
+        return _write_reduced_files(reduction, stage)
+
+
+def _write_reduced_files(reduction: Reduction, out: Path) -> Dict[str, Any]:
     from irgauge.io._source import read_bytes
 
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
     q = reduction.qrels
     source = Path(q.source) if not q.source.startswith("<") else None
     lines = read_bytes(source).split(b"\n") if source and source.is_file() \
@@ -171,11 +178,11 @@ def write_reduced(reduction: Reduction, out_dir) -> Dict[str, Any]:
         else:
             body = [b"%s 0 %s %d" % (q.topics[i], q.docnos[i], q.levels[i]) for i in keep]
         name = f"{stem}.{_label(rate)}{suffix}"
-        (out / name).write_bytes(b"\n".join(body) + b"\n")
+        write_bytes(out / name, b"\n".join(body) + b"\n")
         files[_label(rate)] = name
     manifest = reduction.manifest()
     manifest["files"] = files
-    (out / "manifest.json").write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
+    write_text(out / "manifest.json", json.dumps(manifest, indent=2) + "\n")
     return manifest
 
 
@@ -221,11 +228,16 @@ def incomplete_study(qrels, runs, measures: Sequence[str] = ("AP", "Q-measure", 
     """
     import pandas as pd
 
+    from irgauge import _checks
     from irgauge.evaluate import evaluate, read_runs
     from irgauge.measures import parse_measures
     from irgauge.meta import discriminative_power, kendall_tau
     from irgauge.scores import align, from_frame
 
+    # refuse bad arguments before the (long) evaluations, in the command line's words
+    samples, alpha = _checks.draws(samples, "samples"), _checks.alpha(alpha)
+    if bootstrap_seed is not None:
+        bootstrap_seed = _checks.seed(bootstrap_seed, "bootstrap_seed")
     reduction = reduce_qrels(qrels, rates, seed, rel_level)
     run_list = read_runs(runs)
     parsed = parse_measures([measures] if isinstance(measures, str) else list(measures))

@@ -143,8 +143,7 @@ class RankedLists:
     @shared_prefix
     def gain(self) -> np.ndarray:
         """g(r): gain of the document at rank r (0 if not relevant)."""
-        table = self.judgments.gain_table
-        return table[np.maximum(self.grades, 0)] * (self.grades >= 0)
+        return self.judgments.gain_of(self.grades)
 
     @shared_prefix
     def isrel(self) -> np.ndarray:
@@ -393,7 +392,8 @@ def build_batches(runs: List[MatchedRun], row_topics: List[np.ndarray],
 
 
 def _fill(runs, run_idx, starts, lengths, width) -> np.ndarray:
-    grades = np.full((len(run_idx), width), PADDING, dtype=np.int16)
+    dtype = np.result_type(np.int16, *(runs[k].grades.dtype for k in np.unique(run_idx)))
+    grades = np.full((len(run_idx), width), PADDING, dtype=dtype)
     for k in np.unique(run_idx):  # one vectorised scatter per run
         rows = np.flatnonzero(run_idx == k)
         total = int(lengths[rows].sum())

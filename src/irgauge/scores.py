@@ -25,6 +25,7 @@ from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Union
 
 import numpy as np
 
+from irgauge import _checks
 from irgauge.errors import InputError
 
 LONG_HEADER = ("run", "measure", "topic", "value")
@@ -100,28 +101,29 @@ Matrices = Dict[str, ScoreMatrix]
 # ---------------------------------------------------------------------------- readers
 
 def read_scores(path: Union[str, Path], measures: Optional[Sequence[str]] = None,
-                name: Optional[str] = None) -> Matrices:
+                name: Optional[str] = None, header: bool = True) -> Matrices:
     """Read a score file (long TSV or wide CSV/TSV) into ``{measure: ScoreMatrix}``.
 
     ``measures`` keeps only those measures of a long file (in that order). A wide file holds
-    one measure, named ``name`` or else after the file's stem.
+    one measure, named ``name`` or else after the file's stem. Accepted: plain or gzipped
+    UTF-8 (with or without a BOM); tab-, comma- or semicolon-separated (the header line
+    decides, see :func:`_delimiter`); ``#`` lines before the header; a wide file's first
+    column holds the topics when it is named topic/topics/qid/query/query_id or has an empty
+    name (pandas ``to_csv()`` with its index), otherwise every column is a system and
+    topics are numbered 1, 2, ... With ``header=False`` (``--headerless-scores``) a wide file has no header line: its
+    columns are systems named 1, 2, ... and its rows topics numbered 1, 2, ...
     """
     path = str(path)
-    try:
-        with open(path, encoding="utf-8", newline="") as handle:
-            text = handle.read()
-    except OSError as err:
-        raise InputError(f"cannot read score file: {err.strerror or err}", path) from None
+    text = _read_text(path)
     lines = text.splitlines()
     first = 0
     while first < len(lines) and (lines[first].startswith("#") or not lines[first].strip()):
         first += 1
     if first == len(lines):
         raise InputError("score file has no header and no scores", path)
-    header = lines[first]
-    delimiter = "\t" if "\t" in header else ","
-    columns = [c.strip().strip('"') for c in header.split(delimiter)]
-    if [c.lower() for c in columns[:4]] == list(LONG_HEADER):
+    delimiter = _delimiter(lines[first])
+    columns = [c.strip().strip('"') for c in lines[first].split(delimiter)]
+    if header and [c.lower() for c in columns[:4]] == list(LONG_HEADER):
         found = _read_long(lines, first, path)
         if name is not None and len(found) == 1:
             found = {name: _renamed(next(iter(found.values())), name)}
@@ -129,9 +131,41 @@ def read_scores(path: Union[str, Path], measures: Optional[Sequence[str]] = None
         if measures is not None and name is None and len(measures) == 1:
             name = measures[0]
         label = name or Path(path).stem
-        found = {label: _read_wide(text, first, delimiter, path, label)}
+        found = {label: _read_wide(text, first, delimiter, path, label, header)}
         measures = None
     return _pick(found, measures, path)
+
+
+def _delimiter(header: str) -> str:
+    """The header line decides: a tab means TSV, else a comma (a semicolon when the line
+    has semicolons and no comma, as spreadsheets write CSV in some locales)."""
+    if "\t" in header:
+        return "\t"
+    return ";" if ";" in header and "," not in header else ","
+
+
+def _read_text(path: str) -> str:
+    """The file's text: gunzipped if gzip, UTF-8 with an optional BOM; anything else is
+    refused at FILE:LINE (a Latin-1 score file would otherwise misname its systems)."""
+    import gzip
+    import zlib
+
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+        if data[:2] == b"\x1f\x8b":
+            data = gzip.decompress(data)
+    except OSError as err:
+        raise InputError(f"cannot read score file: {err.strerror or err}", path) from None
+    except (EOFError, zlib.error) as err:
+        raise InputError(f"cannot read score file: corrupt gzip data ({err})", path) from None
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        line = data.count(b"\n", 0, err.start) + 1
+        column = err.start - (data.rfind(b"\n", 0, err.start) + 1) + 1
+        raise InputError(f"not UTF-8 text (byte 0x{data[err.start]:02x} at column {column}); "
+                         "convert the file to UTF-8", path, line) from None
 
 
 def _renamed(matrix: ScoreMatrix, name: str) -> ScoreMatrix:
@@ -199,15 +233,27 @@ def _matrix_from_cells(measure: str, table: Mapping[tuple, float],
     return ScoreMatrix(values, systems, topics, measure, source)
 
 
-def _read_wide(text: str, first: int, delimiter: str, path: str, measure: str) -> ScoreMatrix:
+def _read_wide(text: str, first: int, delimiter: str, path: str, measure: str,
+               has_header: bool = True) -> ScoreMatrix:
     """Parse one-row-per-topic, one-column-per-system CSV/TSV."""
-    reader = csv.reader(io.StringIO(text), delimiter=delimiter)
-    rows = list(reader)
-    header = [c.strip() for c in rows[first]]
-    has_topic = header[0].lower() in TOPIC_COLUMNS
+    try:
+        rows = list(csv.reader(io.StringIO(text), delimiter=delimiter, strict=True))
+    except csv.Error as err:
+        raise InputError(f"cannot parse the {'TSV' if delimiter == chr(9) else 'CSV'}: {err}",
+                         path) from None
+    if has_header:
+        header = [c.strip() for c in rows[first]]
+        # pandas to_csv() writes its index under an empty name
+        has_topic = header[0].lower() in TOPIC_COLUMNS or (header[0] == "" and len(header) > 1)
+        start = first + 1
+    else:
+        header = [str(k + 1) for k in range(len(rows[first]))]
+        has_topic, start = False, first
     systems = header[1:] if has_topic else header
+    _check_system_names(systems, path, first + 1)
     values, topics = [], []
-    for number in range(first + 1, len(rows)):
+    first_line: Dict[str, int] = {}
+    for number in range(start, len(rows)):
         row = rows[number]
         if not row or all(not c.strip() for c in row) or row[0].startswith("#"):
             continue
@@ -215,6 +261,12 @@ def _read_wide(text: str, first: int, delimiter: str, path: str, measure: str) -
             raise InputError(f"expected {len(header)} fields, found {len(row)} (missing cell?)",
                              path, number + 1)
         topic = row[0].strip() if has_topic else str(len(topics) + 1)
+        if not topic:
+            raise InputError("empty topic id", path, number + 1)
+        if topic in first_line:
+            raise InputError(f"topic {topic!r} appears twice (also on line "
+                             f"{first_line[topic]})", path, number + 1)
+        first_line[topic] = number + 1
         cells = row[1:] if has_topic else row
         for system, cell in zip(systems, cells):
             if not cell.strip() or cell.strip().upper() in ("NA", "NAN"):
@@ -226,6 +278,17 @@ def _read_wide(text: str, first: int, delimiter: str, path: str, measure: str) -
     if not topics:
         raise InputError("score file holds no topics", path)
     return ScoreMatrix(np.array(values).T, systems, topics, measure, path)
+
+
+def _check_system_names(systems: List[str], path: str, line: int) -> None:
+    """Every system named, once (a duplicate would silently merge two columns)."""
+    seen = set()
+    for k, system in enumerate(systems):
+        if not system:
+            raise InputError(f"column {k + 1} of the header has no system name", path, line)
+        if system in seen:
+            raise InputError(f"system {system!r} appears twice in the header", path, line)
+        seen.add(system)
 
 
 def from_frame(frame, measure: Optional[str] = None, source: Optional[str] = None) -> Matrices:
@@ -328,13 +391,10 @@ def select_systems(matrices: Matrices, top_k: Optional[int] = None,
     ref = matrices[by]
     n = ref.n_systems
     if top_fraction is not None:
-        if not 0 < top_fraction <= 1:
-            raise InputError(f"top fraction must be in (0, 1], got {top_fraction}")
+        top_fraction = _checks.fraction(top_fraction, "top_fraction")
         keep = int(math.ceil(top_fraction * n - 1e-9))
     else:
-        if top_k < 1:
-            raise InputError(f"top-k must be at least 1, got {top_k}")
-        keep = min(top_k, n)
+        keep = min(_checks.count(top_k, "top_k"), n)
     order = np.argsort(-ref.means(), kind="stable")[:keep]
     chosen = [ref.systems[i] for i in order]
     return {name: m.take_systems(chosen) for name, m in matrices.items()}

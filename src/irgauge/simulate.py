@@ -37,6 +37,11 @@ from typing import Dict, List, Optional, Sequence, Tuple, Union
 import numpy as np
 import pandas as pd
 
+from irgauge import _checks
+from irgauge._atomic import write_text
+from irgauge.errors import InputError
+from irgauge._staging import staged_outputs
+
 # Bump when the generation algorithm changes: the same seed then gives other files, and
 # the bundled sample must be regenerated (tests/test_simulate.py checks it byte for byte).
 SIMULATE_VERSION = 1
@@ -159,40 +164,48 @@ def simulate_collection(
     first_topic:
         Topic ids are ``str(first_topic + i)``.
     """
+    c = _checks  # the checks (and words) of the command line's options
+
+    def spread(value, name):
+        return c.real(value, name, 0.0, 1e6, what="a non-negative number")
+
+    def decimals(value, name):
+        return c.whole(value, name, 0, 15, what="a number of decimals")
+
     params = dict(
-        n_topics=int(n_topics), n_runs=int(n_runs), depth=int(depth), seed=int(seed),
-        pool_depth=int(pool_depth),
-        judged_per_topic=None if judged_per_topic is None else int(judged_per_topic),
-        docs_per_topic=int(docs_per_topic) if docs_per_topic else 2 * int(depth),
-        rel_median=float(rel_median), rel_spread=float(rel_spread),
-        level_probs=[float(p) for p in level_probs],
-        quality_range=[float(q) for q in quality_range],
-        topic_noise=float(topic_noise), difficulty_spread=float(difficulty_spread),
-        shared_weight=float(shared_weight), level_boost=float(level_boost),
-        tie_fraction=float(tie_fraction), tie_decimals=int(tie_decimals),
-        score_decimals=int(score_decimals), first_topic=int(first_topic),
+        n_topics=c.count(n_topics, "n_topics"), n_runs=c.count(n_runs, "n_runs"),
+        depth=c.count(depth, "depth"), seed=c.seed(seed),
+        pool_depth=c.count(pool_depth, "pool_depth"),
+        judged_per_topic=None if judged_per_topic is None else
+        c.count(judged_per_topic, "judged_per_topic"),
+        docs_per_topic=c.count(docs_per_topic, "docs_per_topic") if docs_per_topic
+        else 2 * c.count(depth, "depth"),
+        rel_median=c.real(rel_median, "rel_median", 0.0, 1e9, min_open=True,
+                          what="a median count"),
+        rel_spread=spread(rel_spread, "rel_spread"),
+        level_probs=[spread(p, "level_probs") for p in level_probs],
+        quality_range=[c.real(q, "quality_range", -1e6, 1e6) for q in quality_range],
+        topic_noise=spread(topic_noise, "topic_noise"),
+        difficulty_spread=spread(difficulty_spread, "difficulty_spread"),
+        shared_weight=c.probability(shared_weight, "shared_weight"),
+        level_boost=spread(level_boost, "level_boost"),
+        tie_fraction=c.probability(tie_fraction, "tie_fraction"),
+        tie_decimals=decimals(tie_decimals, "tie_decimals"),
+        score_decimals=decimals(score_decimals, "score_decimals"),
+        first_topic=c.whole(first_topic, "first_topic", 0, c.MAX_COUNT, what="a topic number"),
     )
     _check(params)
     return _Generator(params).run()
 
 
 def _check(p: dict) -> None:
-    if p["n_topics"] < 1 or p["n_runs"] < 1 or p["depth"] < 1:
-        raise ValueError("n_topics, n_runs and depth must be at least 1")
+    """What the single-value checks cannot see: relations between parameters."""
     if p["docs_per_topic"] < p["depth"]:
-        raise ValueError("docs_per_topic must be at least depth")
-    if p["pool_depth"] < 1:
-        raise ValueError("pool_depth must be at least 1")
-    if p["judged_per_topic"] is not None and p["judged_per_topic"] < 1:
-        raise ValueError("judged_per_topic must be at least 1")
-    if not p["level_probs"] or min(p["level_probs"]) < 0 or sum(p["level_probs"]) <= 0:
-        raise ValueError("level_probs must be non-negative with a positive sum")
-    if not 0.0 <= p["shared_weight"] <= 1.0:
-        raise ValueError("shared_weight must be within 0..1")
-    if not 0.0 <= p["tie_fraction"] <= 1.0:
-        raise ValueError("tie_fraction must be within 0..1")
-    if p["score_decimals"] < 0 or p["tie_decimals"] < 0:
-        raise ValueError("decimals must be non-negative")
+        raise InputError("docs_per_topic must be at least depth")
+    if not p["level_probs"] or sum(p["level_probs"]) <= 0:
+        raise InputError("level_probs must be non-negative with a positive sum")
+    if len(p["quality_range"]) != 2:
+        raise InputError("quality_range must be two numbers (low, high)")
 
 
 class _Generator:
@@ -334,8 +347,7 @@ def write_qrels(qrels: pd.DataFrame, path: PathLike) -> Path:
     """Write TREC qrels, ``qid 0 docno level``, one judged document a line."""
     path = Path(path)
     cols = zip(qrels["topic"].tolist(), qrels["docno"].tolist(), qrels["level"].tolist())
-    with open(path, "w", encoding="utf-8", newline="\n") as f:
-        f.write("".join(f"{t} 0 {d} {lv}\n" for t, d, lv in cols))
+    write_text(path, "".join(f"{t} 0 {d} {lv}\n" for t, d, lv in cols))
     return path
 
 
@@ -344,9 +356,8 @@ def write_run(run: pd.DataFrame, path: PathLike, tag: str, decimals: int = 4) ->
     path = Path(path)
     cols = zip(run["topic"].tolist(), run["docno"].tolist(), run["rank"].tolist(),
                run["score"].tolist())
-    with open(path, "w", encoding="utf-8", newline="\n") as f:
-        # A single join is about as fast as pandas.to_csv here and needs no quoting rules.
-        f.write("".join(f"{t} Q0 {d} {r} {s:.{decimals}f} {tag}\n" for t, d, r, s in cols))
+    # A single join is about as fast as pandas.to_csv here and needs no quoting rules.
+    write_text(path, "".join(f"{t} Q0 {d} {r} {s:.{decimals}f} {tag}\n" for t, d, r, s in cols))
     return path
 
 
@@ -355,19 +366,22 @@ def write_collection(collection: SimulatedCollection, out_dir: PathLike,
     """Write ``qrels.txt``, ``runs/<name>.run`` and ``manifest.json`` under ``out_dir``.
 
     Refuses to write into a folder that already holds a collection unless ``overwrite``;
-    with it, stale ``runs/*.run`` files not in this collection are removed so that the
-    folder describes exactly one collection. Returns the manifest (as a dict).
+    with it, ``runs/`` is replaced whole so that the folder describes exactly one
+    collection. The files are written to a temporary folder first and moved into place once
+    complete (manifest last): a failure or Ctrl-C leaves the previous state. Returns the
+    manifest (as a dict).
     """
     out = Path(out_dir)
-    runs_dir = out / "runs"
-    existing = [out / "qrels.txt", out / "manifest.json", runs_dir]
+    existing = [out / "qrels.txt", out / "manifest.json", out / "runs"]
     if not overwrite and any(p.exists() for p in existing):
         raise FileExistsError(f"{out} already holds a collection (overwrite it with --overwrite, or overwrite=True in Python)")
-    runs_dir.mkdir(parents=True, exist_ok=True)
-    for stale in runs_dir.glob("*.run"):
-        if stale.stem not in collection.runs:
-            stale.unlink()
+    with staged_outputs(out) as stage:
+        return _write_collection_files(collection, stage)
 
+
+def _write_collection_files(collection: SimulatedCollection, out: Path) -> dict:
+    runs_dir = out / "runs"
+    runs_dir.mkdir()
     p = collection.params
     tied = set(collection.tied_runs)
     write_qrels(collection.qrels, out / "qrels.txt")
@@ -383,9 +397,7 @@ def write_collection(collection: SimulatedCollection, out_dir: PathLike,
         "files": {"qrels": "qrels.txt", "runs": run_files},
         "stats": collection.stats(),
     }
-    with open(out / "manifest.json", "w", encoding="utf-8", newline="\n") as f:
-        json.dump(manifest, f, indent=2, sort_keys=True)
-        f.write("\n")
+    write_text(out / "manifest.json", json.dumps(manifest, indent=2, sort_keys=True) + "\n")
     return manifest
 
 

@@ -64,12 +64,16 @@ def test_string_in_two_classes_after_normalisation(write):
     assert err.value.line == 2
 
 
-def test_duplicate_answer_in_run_is_an_error(write):
+def test_repeated_answer_string_is_a_duplicate(write):
+    """QAC2 scores the second occurrence of a string as an incorrect duplicate."""
+    from irgauge.qa.evaluate import label_answers
+
+    gold = write("g.eqrels", "q1;a;L1;c1\nq1;b;L2;c2\nq2;a;L1;c1\n")
     path = write("r.semi", "q1;0;a;1;0.9;t\nq2;0;a;1;0.9;t\nq1;0;b;2;0.5;t\nq1;0;a;3;0.1;t\n")
-    with pytest.raises(InputError, match=r"'a' is listed twice for topic 'q1' \(also on line 1\)") \
-            as err:
-        read_answers(path)
-    assert err.value.line == 4 and err.value.path == str(path)
+    run = read_answers(path)
+    assert run.answers["q1"] == ["a", "b", "a"]
+    labels = [row[3] for row in label_answers(read_gold(gold), run) if row[0] == "q1"]
+    assert labels == ["correct", "correct", "duplicate"]
 
 
 def test_cli_eval_formats_and_meta(samples, tmp_path, capsys):

@@ -8,6 +8,7 @@ import sys
 import time
 
 from irgauge.errors import InputError
+from irgauge.cli import _options as opt
 
 
 def add_input_options(p: argparse.ArgumentParser) -> None:
@@ -18,11 +19,14 @@ def add_input_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("-m", "--measure", action="append", default=None, metavar="M",
                    help="measure(s) to use (repeat or comma-separate); with --qrels, the "
                         "measures to compute")
+    p.add_argument("--headerless-scores", dest="header", action="store_false",
+                   help="wide score files have no header line: columns are systems 1, 2, ... "
+                        "and rows topics 1, 2, ... (--no-header is about the output)")
     p.add_argument("--qrels", metavar="FILE", help="compute scores in-process from these qrels")
     p.add_argument("--run", nargs="+", metavar="FILE", help="runs to evaluate with --qrels")
     sel = p.add_argument_group("system selection")
-    sel.add_argument("--top-k", type=int, metavar="K", help="keep the K best systems")
-    sel.add_argument("--top-fraction", type=float, metavar="F",
+    sel.add_argument("--top-k", type=opt.count, metavar="K", help="keep the K best systems")
+    sel.add_argument("--top-fraction", type=opt.fraction, metavar="F",
                      help="keep the best fraction F of the systems (0 < F <= 1)")
     sel.add_argument("--by", metavar="M", help="measure that ranks systems for the selection "
                                                "(default: the first measure)")
@@ -30,14 +34,14 @@ def add_input_options(p: argparse.ArgumentParser) -> None:
 
 def add_subset_options(p: argparse.ArgumentParser) -> None:
     """Random topic subsets: their size c and the number of trials (swap, stability)."""
-    p.add_argument("-c", "--subset-size", type=int, default=None,
+    p.add_argument("-c", "--subset-size", type=opt.count, default=None,
                    help="topics per subset (default: half the topics)")
-    p.add_argument("--trials", type=int, default=1000, help="trials")
+    p.add_argument("--trials", type=opt.draws, default=1000, help="trials")
 
 
 def add_output_options(p: argparse.ArgumentParser, seed: bool = True) -> None:
     if seed:
-        p.add_argument("--seed", type=int, default=None,
+        p.add_argument("--seed", type=opt.seed, default=None,
                        help="random seed (default: a fresh one, reported in the output)")
     p.add_argument("--format", choices=("table", "tsv", "json"), default="table",
                    help="output format")
@@ -74,7 +78,7 @@ def load_matrices(args, minimum_systems: int = 2):
         parts = []
         for spec in args.scores:
             name, path = spec.split("=", 1) if "=" in spec else (None, spec)
-            found = read_scores(path, name=name)
+            found = read_scores(path, name=name, header=getattr(args, "header", True))
             if measures:  # keep only the requested measures, before topic sets are compared
                 found = {k: v for k, v in found.items() if k in measures}
             parts.append(found)
@@ -91,9 +95,12 @@ def load_matrices(args, minimum_systems: int = 2):
 
 
 def number_list(text, option: str, kind=float) -> tuple:
-    """``"0.01,0.05"`` -> (0.01, 0.05); an InputError names the option otherwise."""
+    """``"0.01,0.05"`` -> (0.01, 0.05); an InputError names the option otherwise. ``kind``
+    may be a checked type of ``_options`` (``opt.count``), which bounds every value."""
     try:
-        return tuple(kind(part) for part in text.split(","))
+        return tuple(kind(part.strip()) for part in text.split(","))
+    except argparse.ArgumentTypeError as err:
+        raise InputError(f"{option}: {err}") from None
     except ValueError:
         wanted = "integers" if kind is int else "numbers"
         raise InputError(f"{option}: expected {wanted} separated by commas, got {text!r}") \
@@ -113,9 +120,16 @@ def selection_metadata(args) -> dict:
 
 def emit(frame, metadata, args) -> None:
     """Render ``frame`` with ``metadata`` in the chosen format to --output or stdout."""
+    from irgauge.meta.result import nonfinite_notes
     from irgauge.report.tables import render
 
     from irgauge.cli._options import without_header
+
+    notes = nonfinite_notes(frame)
+    if notes:
+        metadata = {**metadata, "notes": notes}
+        for note in notes:
+            sys.stderr.write(f"irgauge: note: {note}\n")
     text = without_header(render(frame, args.format, metadata, people=True), args)
     if args.output:
         from irgauge._atomic import write_text

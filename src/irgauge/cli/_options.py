@@ -7,66 +7,53 @@ Each type is a callable for ``add_argument(type=...)``; argparse turns its
 from __future__ import annotations
 
 import argparse
-import math
-from typing import Callable, Iterable, List, Optional
+from typing import Any, Callable, Iterable, List, Optional
 
-SEED_MAX = 2**63 - 1
+from irgauge import _checks
+from irgauge._checks import MAX_COUNT, MAX_DRAWS, MAX_LEVEL, SEED_MAX  # noqa: F401  (re-exported)
+from irgauge.errors import InputError
+
+
+def _argparse_type(check: Callable[[str], Any], name: str) -> Callable[[str], Any]:
+    """An argparse type from a check of ``_checks``: the same words as the API's error."""
+
+    def parse(text: str):
+        try:
+            return check(text)
+        except InputError as err:
+            raise argparse.ArgumentTypeError(str(err)) from None
+
+    parse.__name__ = name
+    return parse
 
 
 def integer(minimum: Optional[int] = None, maximum: Optional[int] = None,
             what: str = "a whole number") -> Callable[[str], int]:
     """An ``int`` in ``[minimum, maximum]`` (either bound may be open)."""
-
-    def parse(text: str) -> int:
-        try:
-            value = int(text, 10)
-        except (TypeError, ValueError):
-            raise argparse.ArgumentTypeError(f"expected {what}; got {text!r}") from None
-        if (minimum is not None and value < minimum) or (maximum is not None and value > maximum):
-            raise argparse.ArgumentTypeError(f"expected {what} {_range(minimum, maximum)}; "
-                                             f"got {value}")
-        return value
-
-    parse.__name__ = "integer"
-    return parse
+    return _argparse_type(lambda text: _checks.whole(text, None, minimum, maximum, what),
+                          "integer")
 
 
 def number(minimum: Optional[float] = None, maximum: Optional[float] = None,
            min_open: bool = False, max_open: bool = False,
            what: str = "a number") -> Callable[[str], float]:
     """A finite ``float`` in a range whose ends may be open (excluded)."""
-
-    def parse(text: str) -> float:
-        try:
-            value = float(text)
-        except (TypeError, ValueError):
-            raise argparse.ArgumentTypeError(f"expected {what}; got {text!r}") from None
-        low_bad = minimum is not None and (value <= minimum if min_open else value < minimum)
-        high_bad = maximum is not None and (value >= maximum if max_open else value > maximum)
-        if not math.isfinite(value) or low_bad or high_bad:
-            lo = "" if minimum is None else f"{'(' if min_open else '['}{minimum:g}"
-            hi = "" if maximum is None else f"{maximum:g}{')' if max_open else ']'}"
-            span = f"in {lo or '(-inf'}, {hi or 'inf)'}"
-            raise argparse.ArgumentTypeError(f"expected {what} {span}; got {text}")
-        return value
-
-    parse.__name__ = "number"
-    return parse
-
-
-def _range(minimum, maximum) -> str:
-    if minimum is not None and maximum is not None:
-        return f"from {minimum} to {maximum}"
-    if minimum is not None:
-        return f">= {minimum}"
-    return f"<= {maximum}"
+    return _argparse_type(lambda text: _checks.real(text, None, minimum, maximum, min_open,
+                                                    max_open, what), "number")
 
 
 positive_int = integer(1, what="a whole number")
 nonnegative_int = integer(0, what="a whole number")
-seed = integer(0, SEED_MAX, what="a seed")
-alpha = number(0.0, 1.0, min_open=True, max_open=True, what="a significance level")
-fraction = number(0.0, 1.0, min_open=True, what="a fraction")
+count = integer(1, MAX_COUNT, what="a whole number")
+draws = _argparse_type(lambda text: _checks.draws(text, None), "draws")
+seed = _argparse_type(lambda text: _checks.seed(text, None), "seed")
+alpha = _argparse_type(lambda text: _checks.alpha(text, None), "alpha")
+fraction = _argparse_type(lambda text: _checks.fraction(text, None), "fraction")
+probability = _argparse_type(lambda text: _checks.probability(text, None), "probability")
+confidence = _argparse_type(lambda text: _checks.confidence(text, None), "confidence")
+digits = integer(0, 15, what="a number of decimals")
+rel_level = integer(1, MAX_LEVEL, what="a relevance level")
+nonnegative = number(0.0, 1e6, what="a non-negative number")
 
 
 def split_measures(items: Optional[Iterable[str]]) -> Optional[List[str]]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from irgauge.cli import HelpFormatter
 from irgauge.cli import _meta_common as common
-from irgauge.cli._options import alpha as alpha_type, integer
+from irgauge.cli._options import alpha as alpha_type, draws, integer
 
 TESTS = "bootstrap,t,sign,randomisation,tukey"
 
@@ -24,9 +24,9 @@ def register(subparsers) -> None:
     p.add_argument("--tests", default=None,
                    help=f"tests to run, comma-separated (default {TESTS}; with --table one "
                         "test, default t)")
-    p.add_argument("-B", "--samples", type=int, default=1000,
+    p.add_argument("-B", "--samples", type=draws, default=1000,
                    help="bootstrap samples and Tukey HSD trials")
-    p.add_argument("--permutations", type=int, default=10000,
+    p.add_argument("--permutations", type=draws, default=10000,
                    help="random sign flips of the randomisation test")
     p.add_argument("--correction", choices=("none", "holm", "bh"), default="none",
                    help="multiple-comparison correction of the p-values")

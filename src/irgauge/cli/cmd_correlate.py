@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from irgauge.cli import HelpFormatter
 from irgauge.cli import _meta_common as common
+from irgauge.cli._options import alpha
 
 
 def register(subparsers) -> None:
@@ -14,7 +15,7 @@ def register(subparsers) -> None:
         formatter_class=HelpFormatter)
     common.add_input_options(p)
     p.add_argument("--variant", choices=("a", "b"), default="b", help="Kendall tau variant")
-    p.add_argument("--alpha", type=float, default=0.05,
+    p.add_argument("--alpha", type=alpha, default=0.05,
                    help="level of the two-sided significance threshold")
     common.add_output_options(p, seed=False)
     p.set_defaults(func=run)

@@ -9,6 +9,7 @@ are modest (B = 500 bootstrap samples, 500 trials) so that the demo finishes in 
 from __future__ import annotations
 
 from irgauge.cli import HelpFormatter
+from irgauge.cli._options import draws, seed
 
 DEMO_B = 500
 DEMO_TRIALS = 500
@@ -22,9 +23,9 @@ def register(subparsers) -> None:
                     "modest sample sizes, and write one HTML report (path printed first).",
         formatter_class=HelpFormatter)
     p.add_argument("--out", default="irgauge-demo", metavar="DIR", help="output folder")
-    p.add_argument("--seed", type=int, default=DEMO_SEED, help="random seed")
-    p.add_argument("--B", type=int, default=DEMO_B, help="bootstrap samples")
-    p.add_argument("--trials", type=int, default=DEMO_TRIALS, help="trials / halvings")
+    p.add_argument("--seed", type=seed, default=DEMO_SEED, help="random seed")
+    p.add_argument("--B", type=draws, default=DEMO_B, help="bootstrap samples")
+    p.add_argument("--trials", type=draws, default=DEMO_TRIALS, help="trials / halvings")
     p.set_defaults(func=run)
 
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from irgauge.cli import HelpFormatter
 from irgauge.cli import _meta_common as common
+from irgauge.cli._options import alpha, draws
 
 
 def register(subparsers) -> None:
@@ -14,8 +15,8 @@ def register(subparsers) -> None:
                     "\"Bootstrap-based comparisons of IR metrics\").",
         formatter_class=HelpFormatter)
     common.add_input_options(p)
-    p.add_argument("-B", "--samples", type=int, default=1000, help="bootstrap samples")
-    p.add_argument("--alpha", type=float, action="append", default=None,
+    p.add_argument("-B", "--samples", type=draws, default=1000, help="bootstrap samples")
+    p.add_argument("--alpha", type=alpha, action="append", default=None,
                    help="significance level(s) (default 0.01 and 0.05)")
     p.add_argument("--pairs", action="store_true", help="print the per-pair ASL table")
     common.add_output_options(p)

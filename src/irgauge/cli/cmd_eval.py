@@ -5,7 +5,7 @@ import argparse
 import sys
 
 from irgauge.cli import HelpFormatter
-from irgauge.cli._options import positive_int
+from irgauge.cli._options import count, digits, positive_int, rel_level
 
 
 def register(subparsers) -> None:
@@ -29,7 +29,7 @@ def register(subparsers) -> None:
     parser.add_argument("--format", choices=("table", "tsv", "json", "trec"), default="table",
                         help="tsv is long and tidy: run, measure, topic, value (topic 'all' "
                              "for aggregates), the format the meta-evaluation reads")
-    parser.add_argument("--digits", type=int, default=4, help="decimals in table/trec output")
+    parser.add_argument("--digits", type=digits, default=4, help="decimals in table/trec output")
     parser.add_argument("-o", "--output", help="write to this file instead of stdout")
     parser.add_argument("--threads", type=positive_int, default=None, metavar="N",
                         help="reader threads (default: $IRGAUGE_THREADS, else the CPUs this "
@@ -45,7 +45,7 @@ def add_convention_options(parser: argparse.ArgumentParser) -> None:
                         help="document order: score = score descending, ties by docno "
                              "descending (trec_eval); file = file order (NTCIREVAL). Default: "
                              "score for TREC runs, file for ranked lists")
-    parser.add_argument("-l", "--rel-level", type=int, default=1,
+    parser.add_argument("-l", "--rel-level", type=rel_level, default=1,
                         help="relevance threshold of binary measures (trec_eval -l)")
     parser.add_argument("--gains", default=None,
                         help="gain per relevance level 1:2:3:... (NTCIREVAL -g order); "
@@ -63,7 +63,7 @@ def add_convention_options(parser: argparse.ArgumentParser) -> None:
                         default="nonrelevant",
                         help="what a negative qrels level means: judged nonrelevant, or in "
                              "the pool but unjudged (trec_eval's reading)")
-    parser.add_argument("-M", "--max-docs", type=int, default=None, metavar="N",
+    parser.add_argument("-M", "--max-docs", type=count, default=None, metavar="N",
                         help="evaluate only the first N documents of each topic, in "
                              "evaluation order (trec_eval -M)")
     parser.add_argument("--aggregate", choices=("mean", "gmean"), default="mean",

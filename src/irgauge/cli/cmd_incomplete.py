@@ -6,6 +6,7 @@ from __future__ import annotations
 import sys
 
 from irgauge.cli import HelpFormatter
+from irgauge.cli._options import alpha, digits, draws, rel_level, seed
 
 
 def register(subparsers) -> None:
@@ -22,18 +23,18 @@ def register(subparsers) -> None:
                         help="measure string; repeatable, or several separated by commas or spaces "
                              "(default: AP Q-measure nDCG bpref)")
     parser.add_argument("--rates", default="90,70,50,30,10", help="percentages in (0, 100]")
-    parser.add_argument("--seed", type=int, default=None,
+    parser.add_argument("--seed", type=seed, default=None,
                         help="seed of the reduction (and of the bootstrap unless "
                              "--bootstrap-seed); default: a fresh one, reported")
-    parser.add_argument("-B", "--samples", type=int, default=1000, help="bootstrap samples")
-    parser.add_argument("--alpha", type=float, default=0.05, help="significance level")
-    parser.add_argument("--bootstrap-seed", type=int, default=None)
+    parser.add_argument("-B", "--samples", type=draws, default=1000, help="bootstrap samples")
+    parser.add_argument("--alpha", type=alpha, default=0.05, help="significance level")
+    parser.add_argument("--bootstrap-seed", type=seed, default=None)
     parser.add_argument("--order", choices=("score", "file"), default=None,
                         help="document order (default: the run format's)")
-    parser.add_argument("-l", "--rel-level", type=int, default=1, help="relevance threshold")
+    parser.add_argument("-l", "--rel-level", type=rel_level, default=1, help="relevance threshold")
     parser.add_argument("--gains", default=None, help="gain per level 1:2:3:...")
     parser.add_argument("--format", choices=("table", "tsv", "json"), default="table")
-    parser.add_argument("--digits", type=int, default=4)
+    parser.add_argument("--digits", type=digits, default=4)
     parser.add_argument("-o", "--output", help="write the table to this file")
     from irgauge.cli._options import add_no_header
     add_no_header(parser)
@@ -52,8 +53,7 @@ def _measures(values):
 
 
 def run(args) -> int:
-    from pathlib import Path
-
+    from irgauge._atomic import write_text
     from irgauge.errors import InputError
     from irgauge.incomplete import incomplete_study, write_reduced
     from irgauge.report.tables import render
@@ -67,16 +67,17 @@ def run(args) -> int:
     from irgauge.cli._options import without_header
     text = without_header(render(result.table, args.format, result.metadata, args.digits), args)
     if args.out:
+        from irgauge._staging import staged_outputs
         from irgauge.report.incomplete_figures import incomplete_figures
 
-        out = Path(args.out)
-        out.mkdir(parents=True, exist_ok=True)
-        for fmt, name in (("tsv", "incomplete.tsv"), ("json", "incomplete.json")):
-            (out / name).write_text(render(result.table, fmt, result.metadata), encoding="utf-8")
-        incomplete_figures(result.table, out, title=_title(args, result))
-        write_reduced(result.reduction, out / "qrels")
+        # every file is complete before any of them replaces what the folder held
+        with staged_outputs(args.out, last=("incomplete.json",)) as out:
+            for fmt, name in (("tsv", "incomplete.tsv"), ("json", "incomplete.json")):
+                write_text(out / name, render(result.table, fmt, result.metadata))
+            incomplete_figures(result.table, out, title=_title(args, result))
+            write_reduced(result.reduction, out / "qrels")
     if args.output:
-        Path(args.output).write_text(text, encoding="utf-8")
+        write_text(args.output, text)
     else:
         sys.stdout.write(text)
     return 0

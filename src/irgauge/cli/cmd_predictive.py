@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from irgauge.cli import HelpFormatter
 from irgauge.cli import _meta_common as common
+from irgauge.cli._options import count, draws
 
 
 def register(subparsers) -> None:
@@ -15,7 +16,7 @@ def register(subparsers) -> None:
                     "\"Precision-at-ten considered redundant\").",
         formatter_class=HelpFormatter)
     common.add_input_options(p)
-    p.add_argument("-P", "--halvings", type=int, default=2000, help="random halvings")
+    p.add_argument("-P", "--halvings", type=draws, default=2000, help="random halvings")
     p.add_argument("-k", "--subset-sizes", default=None, metavar="K,K,...",
                    help="also phi against subset size k (two disjoint subsets of k topics)")
     p.add_argument("--variant", choices=("a", "b"), default="b", help="Kendall tau variant")
@@ -31,7 +32,7 @@ def run(args) -> int:
 
     from irgauge.errors import InputError
 
-    sizes = common.number_list(args.subset_sizes, "--subset-sizes", int) \
+    sizes = common.number_list(args.subset_sizes, "--subset-sizes", count) \
         if args.subset_sizes else ()
     if args.curve and not sizes:
         raise InputError("--curve needs the subset sizes to trace (-k K,K,...)")

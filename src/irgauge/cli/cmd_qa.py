@@ -7,6 +7,7 @@ import sys
 
 from irgauge.cli import HelpFormatter
 from irgauge.cli.cmd_eval import add_convention_options, convention_kwargs, write_result
+from irgauge.cli._options import digits
 
 
 def register(subparsers) -> None:
@@ -41,7 +42,7 @@ def register(subparsers) -> None:
     ev.add_argument("-q", "--per-topic", action="store_true",
                     help="print per-question values as well as the aggregates")
     ev.add_argument("--format", choices=("table", "tsv", "json", "trec"), default="table")
-    ev.add_argument("--digits", type=int, default=4, help="decimals in table/trec output")
+    ev.add_argument("--digits", type=digits, default=4, help="decimals in table/trec output")
     ev.add_argument("-o", "--output", help="write to this file instead of stdout")
     from irgauge.cli._options import add_no_header
     add_no_header(ev)

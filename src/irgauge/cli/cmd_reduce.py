@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import sys
+from irgauge.cli._options import rel_level, seed
 
 
 def register(subparsers) -> None:
@@ -15,9 +16,9 @@ def register(subparsers) -> None:
     parser.add_argument("qrels", help="qrels file (TREC or NTCIR)")
     parser.add_argument("--rates", default="90,70,50,30,10",
                         help="comma-separated percentages in (0, 100] (default: %(default)s)")
-    parser.add_argument("--seed", type=int, default=None,
+    parser.add_argument("--seed", type=seed, default=None,
                         help="random seed (default: a fresh one, reported in the manifest)")
-    parser.add_argument("-l", "--rel-level", type=int, default=1,
+    parser.add_argument("-l", "--rel-level", type=rel_level, default=1,
                         help="relevant means level >= this (default: %(default)s)")
     parser.add_argument("--out", required=True, metavar="DIR", help="output directory")
     parser.set_defaults(func=run)

@@ -5,6 +5,8 @@ import argparse
 import sys
 
 from irgauge.cli import HelpFormatter
+from irgauge.cli._options import (MAX_COUNT, count, digits, integer, nonnegative, number,
+                                  probability, seed)
 
 
 def register(subparsers) -> None:
@@ -19,40 +21,42 @@ def register(subparsers) -> None:
         formatter_class=HelpFormatter,
     )
     p.add_argument("--out", required=True, metavar="DIR", help="folder to write into")
-    p.add_argument("--topics", type=int, default=50, help="number of topics")
-    p.add_argument("--runs", type=int, default=20, help="number of runs")
-    p.add_argument("--depth", type=int, default=1000, help="documents per run and topic")
-    p.add_argument("--pool-depth", type=int, default=100,
+    p.add_argument("--topics", type=count, default=50, help="number of topics")
+    p.add_argument("--runs", type=count, default=20, help="number of runs")
+    p.add_argument("--depth", type=count, default=1000, help="documents per run and topic")
+    p.add_argument("--pool-depth", type=count, default=100,
                    help="documents ranked this high by any run are judged")
-    p.add_argument("--judged-per-topic", type=int, default=None, metavar="N",
+    p.add_argument("--judged-per-topic", type=count, default=None, metavar="N",
                    help="judge N documents per topic (by best rank over the runs) instead of "
                         "pooling to a fixed depth")
-    p.add_argument("--docs-per-topic", type=int, default=None, metavar="N",
+    p.add_argument("--docs-per-topic", type=count, default=None, metavar="N",
                    help="documents per topic in the collection (default 2 x depth)")
-    p.add_argument("--rel-median", type=float, default=30.0,
+    p.add_argument("--rel-median", type=number(0.0, 1e9, min_open=True, what="a median count"),
+                   default=30.0,
                    help="median number of relevant documents per topic (log-normal)")
-    p.add_argument("--rel-spread", type=float, default=1.0,
+    p.add_argument("--rel-spread", type=nonnegative, default=1.0,
                    help="log-normal spread of the number of relevant documents")
     p.add_argument("--level-probs", default="0.6:0.3:0.1", metavar="P1:P2:...",
                    help="probabilities of relevance levels 1, 2, 3, ... among relevant documents")
     p.add_argument("--quality", default="0.2:1.8", metavar="LO:HI",
                    help="range of run effectiveness")
-    p.add_argument("--topic-noise", type=float, default=0.5,
+    p.add_argument("--topic-noise", type=nonnegative, default=0.5,
                    help="per-topic noise of a run's effectiveness (sd)")
-    p.add_argument("--difficulty-spread", type=float, default=0.3,
+    p.add_argument("--difficulty-spread", type=nonnegative, default=0.3,
                    help="log-normal spread of the topic difficulty shared by all runs")
-    p.add_argument("--shared-weight", type=float, default=0.6,
+    p.add_argument("--shared-weight", type=probability, default=0.6,
                    help="weight (0..1) of the score component all runs share (run overlap)")
-    p.add_argument("--level-boost", type=float, default=0.5,
+    p.add_argument("--level-boost", type=nonnegative, default=0.5,
                    help="extra visibility of each higher relevance level")
-    p.add_argument("--score-decimals", type=int, default=4,
+    p.add_argument("--score-decimals", type=digits, default=4,
                    help="decimals of the scores of untied runs")
-    p.add_argument("--first-topic", type=int, default=1, help="id of the first topic")
-    p.add_argument("--tie-fraction", type=float, default=0.25,
+    p.add_argument("--first-topic", type=integer(0, MAX_COUNT, what="a topic number"), default=1,
+                   help="id of the first topic")
+    p.add_argument("--tie-fraction", type=probability, default=0.25,
                    help="share of runs whose scores are rounded, producing ties")
-    p.add_argument("--tie-decimals", type=int, default=1,
+    p.add_argument("--tie-decimals", type=digits, default=1,
                    help="decimals kept in the scores of tied runs")
-    p.add_argument("--seed", type=int, default=0, help="random seed")
+    p.add_argument("--seed", type=seed, default=0, help="random seed")
     p.add_argument("--overwrite", action="store_true",
                    help="replace a collection already in DIR")
     p.set_defaults(func=run)

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from irgauge.cli import HelpFormatter
 from irgauge.cli import _meta_common as common
+from irgauge.cli._options import probability
 
 
 def register(subparsers) -> None:
@@ -23,7 +24,7 @@ def register(subparsers) -> None:
 def run(args) -> int:
     from irgauge.meta.stability import DEFAULT_FUZZINESS, stability
 
-    fuzziness = common.number_list(args.fuzziness, "--fuzziness") if args.fuzziness \
+    fuzziness = common.number_list(args.fuzziness, "--fuzziness", probability) if args.fuzziness \
         else DEFAULT_FUZZINESS
     matrices = common.load_matrices(args)
     result = stability(matrices, subset_size=args.subset_size, trials=args.trials,

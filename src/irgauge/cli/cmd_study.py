@@ -7,6 +7,7 @@ prints its tables and a summary in words; ``--report`` also writes DIR/report.ht
 from __future__ import annotations
 
 from irgauge.cli import HelpFormatter
+from irgauge.cli._options import alpha, count, draws, fraction, rel_level, seed
 
 STUDY_HELP = {
     "onerel": "metrics for one relevant document: P-plus, P, O, NWRR, RR (+AP, Q); "
@@ -32,22 +33,22 @@ def register(subparsers) -> None:
     p.add_argument("--scores", nargs="+", metavar="[NAME=]FILE",
                    help="predictive only: score files in place of qrels and runs")
     sel = p.add_argument_group("system filter (default: the paper's)")
-    sel.add_argument("--top-k", type=int, metavar="K",
+    sel.add_argument("--top-k", type=count, metavar="K",
                      help="keep the K best systems (onerel/incomplete default 30)")
-    sel.add_argument("--top-fraction", type=float, metavar="F",
+    sel.add_argument("--top-fraction", type=fraction, metavar="F",
                      help="keep the best fraction F (predictive default 0.75)")
     sel.add_argument("--all-systems", action="store_true", help="keep every system")
     sel.add_argument("--by", metavar="M", help="measure ranking the systems (default AP; "
                                                "qa: RR)")
-    p.add_argument("--seed", type=int, default=None,
+    p.add_argument("--seed", type=seed, default=None,
                    help="random seed (default: a fresh one, recorded in the manifest)")
-    p.add_argument("--B", type=int, default=1000, help="bootstrap samples")
-    p.add_argument("--trials", type=int, default=1000,
+    p.add_argument("--B", type=draws, default=1000, help="bootstrap samples")
+    p.add_argument("--trials", type=draws, default=1000,
                    help="trials (swap, stability, reductions) or halvings (predictive)")
-    p.add_argument("--alpha", type=float, default=0.05, help="significance level")
+    p.add_argument("--alpha", type=alpha, default=0.05, help="significance level")
     p.add_argument("--order", choices=("score", "file"), default=None,
                    help="document order (default: what each run's format implies)")
-    p.add_argument("--rel-level", type=int, default=1, help="relevance threshold")
+    p.add_argument("--rel-level", type=rel_level, default=1, help="relevance threshold")
     p.add_argument("--report", action="store_true", help="also write DIR/report.html")
     p.set_defaults(func=run)
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from irgauge.cli import HelpFormatter
 from irgauge.cli import _meta_common as common
+from irgauge.cli._options import confidence
 
 
 def register(subparsers) -> None:
@@ -20,7 +21,7 @@ def register(subparsers) -> None:
                         "changes only (Voorhees & Buckley)")
     p.add_argument("--replacement", action="store_true",
                    help="draw topics with replacement (subsets need not be disjoint)")
-    p.add_argument("--confidence", type=float, default=0.95, help="confidence level")
+    p.add_argument("--confidence", type=confidence, default=0.95, help="confidence level")
     p.add_argument("--bins", action="store_true", help="print the per-bin swap rates")
     common.add_output_options(p)
     p.set_defaults(func=run)

@@ -25,7 +25,7 @@ def list_measures() -> List[Dict[str, object]]:
         aliases.setdefault(name, []).append(alias)
     return [{"name": f.name, "definition": f.summary,
              "cutoff": f.cutoff != "none",
-             "params": {p.name: {"default": p.default, "doc": p.doc,
+             "params": {p.name: {"default": p.default, "doc": p.doc, "valid": p.span(),
                                  **({"choices": list(p.choices)} if p.choices else {})}
                         for p in f.all_params()},
              "aliases": sorted(aliases.get(f.name, []))} for f in families()]

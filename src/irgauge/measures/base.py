@@ -8,44 +8,119 @@ every family gets them without code of its own.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
 import numpy as np
 
-from irgauge.errors import MeasureError
+from irgauge._checks import as_int
+from irgauge.errors import InputError, MeasureError
 
 AGGREGATES = ("mean", "gmean")
 GMEAN_EPSILON = 1e-5  # trec_eval's MIN_GEO_MEAN
 
 
+MAX_CUTOFF = 2**31 - 1  # far beyond any run; keeps rank arithmetic inside int64/float64
+
+
 @dataclass(frozen=True)
 class Param:
+    """One parameter of a measure family: its type, default and valid values, declared once.
+
+    ``choices`` lists the values of a ``str`` parameter; ``low``/``high`` bound a number
+    (for ``levels``: every number of the list), each end closed unless ``low_open`` /
+    ``high_open``. ``convert`` is the one path from a user's value (a string from the
+    command line, or a Python value from the API) to a checked value.
+    """
+
     name: str
     default: Any
     kind: str  # float | int | bool | str | levels (colon-separated numbers)
     doc: str
     choices: Tuple[str, ...] = ()
+    low: Optional[float] = None
+    high: Optional[float] = None
+    low_open: bool = False
+    high_open: bool = False
 
     def convert(self, text: Any, measure: str) -> Any:
+        """The checked value of ``text`` (a string or a Python value); MeasureError naming
+        the measure, the parameter, the valid values and the value given otherwise."""
+        if text is None and self.default is None:
+            return None
         try:
-            if self.kind == "float":
-                value = float(text)
-            elif self.kind == "int":
-                value = int(text)
-            elif self.kind == "bool":
-                value = _to_bool(text)
-            elif self.kind == "levels":
-                value = _levels(text)
-            else:
-                value = str(text)
-        except (TypeError, ValueError):
-            raise MeasureError(f"{measure}: parameter {self.name}={text!r} is not a valid "
-                               f"{self.kind}") from None
+            value = self._parse(text)
+        except (TypeError, ValueError, OverflowError):
+            raise MeasureError(f"{measure}: parameter {self.name}={_show(text)} is not "
+                               f"{KIND_NAMES[self.kind]}") from None
         if self.choices and value not in self.choices:
             raise MeasureError(f"{measure}: parameter {self.name} must be one of "
                                f"{', '.join(self.choices)}; got {value!r}")
+        if isinstance(value, GainMap):
+            numbers = tuple(gain for _, gain in value)
+        else:
+            numbers = value if self.kind == "levels" else \
+                (value,) if self.kind in ("int", "float") else ()
+        for number in numbers:
+            if not self.admits(number):
+                what = "every value of " if self.kind == "levels" else ""
+                raise MeasureError(f"{measure}: {what}parameter {self.name} must lie in "
+                                   f"{self.span()}; got {_show(value)}")
         return value
+
+    def _parse(self, text: Any) -> Any:
+        if self.kind == "float":
+            return float(text) if not isinstance(text, bool) else _refuse(text)
+        if self.kind == "int":
+            return as_int(text)
+        if self.kind == "bool":
+            return _to_bool(text)
+        if self.kind == "levels":
+            if isinstance(text, GainMap) or (isinstance(text, str) and text.strip()[:1] == "{"):
+                return _levels(text)
+            parts = str(text).split(":") if isinstance(text, str) else list(text)
+            if not parts or any(isinstance(v, bool) for v in parts):
+                raise ValueError(text)
+            return tuple(float(v) for v in parts)
+        if not isinstance(text, str):
+            raise TypeError(text)
+        return text
+
+    def admits(self, number: float) -> bool:
+        """Whether a number lies in the declared range (never NaN or infinite)."""
+        if not math.isfinite(number):
+            return False
+        if self.low is not None and (number <= self.low if self.low_open else number < self.low):
+            return False
+        return self.high is None or (number < self.high if self.high_open else number <= self.high)
+
+    def span(self) -> str:
+        """The valid values as text: ``[0, 1)``, ``(1, inf)``, ``one of a, b``."""
+        if self.choices:
+            return "one of " + ", ".join(self.choices)
+        if self.kind == "bool":
+            return "true or false"
+        low = "(-inf" if self.low is None else f"{'(' if self.low_open else '['}{_fmt(self.low)}"
+        high = "inf)" if self.high is None else \
+            f"{_fmt(self.high)}{')' if self.high_open else ']'}"
+        return f"{low}, {high}"
+
+
+KIND_NAMES = {"float": "a number", "int": "a whole number", "bool": "true or false",
+              "levels": "numbers separated by ':' or a {level:gain,...} map", "str": "a word"}
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, str):
+        return repr(value)
+    if isinstance(value, (list, tuple)):
+        return ":".join(_show(v) if isinstance(v, str) else _fmt(v) for v in value)
+    return _fmt(value)
+
+
+def _refuse(value: Any):
+    raise TypeError(value)
 
 
 class GainMap(tuple):
@@ -89,17 +164,21 @@ def _to_bool(text: Any) -> bool:
     raise ValueError(text)
 
 
+# 2^g of the exponential gain forms (nDCG dcg=exp-log2, ERR stop=exp) stays finite
+GAIN_MAX = 1000.0
+
 COMMON_PARAMS = (
     Param("judged_only", False, "bool",
           "score the condensed list: unjudged documents removed before ranking (AP', Q', ...)"),
     Param("rel", None, "int", "relevance threshold of this measure (ir_measures' rel=, "
-          "trec_eval's -l); default: the evaluation's"),
+          "trec_eval's -l); default: the evaluation's", low=1, high=2**31 - 1),
     Param("agg", None, "str", "aggregate over topics: arithmetic or geometric mean "
           f"(with epsilon {GMEAN_EPSILON}, as trec_eval's gm_map)", AGGREGATES),
 )
 GAINS_PARAM = Param("gains", None, "levels",
                     "gain per relevance level 1:2:... or {level:gain,...} (levels not listed "
-                    "keep gain = level, as ir_measures); default: the run-wide --gains")
+                    "keep gain = level, as ir_measures); default: the run-wide --gains",
+                    low=0.0, high=GAIN_MAX)
 
 
 @dataclass(frozen=True)
@@ -154,6 +233,19 @@ class Measure:
     rel: Optional[int] = None  # None: the evaluation's relevance threshold
     label: str = field(default="", compare=False)
 
+    def __post_init__(self) -> None:
+        """Check every value, whether it came from a measure string or from Python code:
+        the API refuses ``gains=(1, -1)`` exactly as the string ``gains=1:-1``."""
+        where = self.label or self.family.name
+        checked = tuple((key, self.family.param(key).convert(value, where))
+                        for key, value in self.params)
+        object.__setattr__(self, "params", checked)
+        object.__setattr__(self, "cutoff", check_cutoff(self.cutoff, where, self.family))
+        object.__setattr__(self, "gains", GAINS_PARAM.convert(self.gains, where))
+        for common in COMMON_PARAMS:
+            object.__setattr__(self, common.name, common.convert(getattr(self, common.name),
+                                                                 where))
+
     @property
     def name(self) -> str:
         return self.label or self.canonical
@@ -190,10 +282,13 @@ class Measure:
         """One value per row of ``ranked`` (a RankedLists)."""
         if self.rel is not None:
             ranked = ranked.at_rel_level(self.rel)
-        if isinstance(self.gains, GainMap):
-            ranked = ranked.with_gains(self.gains.table(ranked.judgments.max_level))
-        elif self.gains is not None:
-            ranked = ranked.with_gains(self.gains)
+        gains = self.gains.table(ranked.judgments.max_level) \
+            if isinstance(self.gains, GainMap) else self.gains
+        if gains is not None:
+            try:
+                ranked = ranked.with_gains(gains)
+            except InputError as err:  # too few gains for the qrels' levels: name the measure
+                raise MeasureError(f"parameter gains: {err.problem}") from None
         if self.judged_only or self.family.condensed:
             ranked = ranked.condensed
         ranked = ranked.truncate(self.cutoff)
@@ -217,6 +312,21 @@ class Measure:
 
     def __str__(self) -> str:
         return self.name
+
+
+def check_cutoff(cutoff: Any, measure: str, family: Optional[Family] = None) -> Optional[int]:
+    """A cutoff is a whole number in [1, MAX_CUTOFF] (None: the whole list)."""
+    if cutoff is None:
+        return None
+    if family is not None and family.cutoff == "none":
+        raise MeasureError(f"{measure}: {family.name} takes no cutoff")
+    try:
+        k = as_int(cutoff)
+    except (TypeError, ValueError, OverflowError):
+        raise MeasureError(f"{measure}: cutoff {_show(cutoff)} is not a whole number") from None
+    if not 1 <= k <= MAX_CUTOFF:
+        raise MeasureError(f"{measure}: cutoff must lie in [1, {MAX_CUTOFF}]; got {k}")
+    return k
 
 
 def _fmt(value: Any) -> str:

@@ -10,7 +10,8 @@ import numpy as np
 from irgauge.measures.ap import NORMS, rank_normaliser
 from irgauge.measures.base import Param, register, ratio
 
-BETA = Param("beta", 1.0, "float", "weight of cumulative gain against rank (0 turns Q into AP)")
+BETA = Param("beta", 1.0, "float", "weight of cumulative gain against rank (0 turns Q into AP)",
+             low=0.0, high=1e6)
 
 
 def blended_ratio(ranked, beta: float) -> np.ndarray:

@@ -86,7 +86,9 @@ def _nbar(ranked) -> np.ndarray:
 
     def per_topic():
         top = judgments.max_gain
-        shortfall = 1.0 - (judgments.gain_table[judgments.grade] / top if top else 0.0)
+        # all gains 0 (gains=0:0:0): no document falls short of the top gain
+        gains = judgments.gain_of(judgments.grade)
+        shortfall = 1.0 - gains / top if top else np.zeros_like(gains, dtype=np.float64)
         return np.bincount(judgments.topic, weights=shortfall, minlength=judgments.n_topics)
 
     return judgments.memo("nbar", per_topic)[ranked.topic]

@@ -18,14 +18,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from irgauge.measures.base import Param, register, ratio
+from irgauge.measures.base import GAIN_MAX, Param, register, ratio
 from irgauge.measures.blended import BETA, blended_ratio
 
 STOPS = ("ntcir", "exp")
 STOP = Param("stop", "ntcir", "str", "stopping probability: ntcir = g/(max gain+1) "
              "(NTCIREVAL); exp = (2^g-1)/2^max_grade (gdeval, ir_measures)", STOPS)
-MAX_GRADE = Param("max_grade", 4.0, "float", "max_grade of the exp form (gdeval's 4)")
-PATIENCE = Param("u", 0.99, "float", "RBU patience: utility u^r of stopping at rank r")
+MAX_GRADE = Param("max_grade", 4.0, "float", "max_grade of the exp form (gdeval's 4)",
+                  low=0.0, high=GAIN_MAX)
+PATIENCE = Param("u", 0.99, "float", "RBU patience: utility u^r of stopping at rank r",
+                 low=0.0, low_open=True, high=1.0)
 CASCADE_PARAMS = (STOP, MAX_GRADE)
 
 

@@ -48,7 +48,8 @@ def iprec_at(ranked, recall: float, rounding: str) -> np.ndarray:
 
 @register("IPrec", "IPrec(recall=x) = max_{j >= r_c} count(j)/j, r_c = rank of the c-th "
           "relevant document, c = round(x*R) (trec_eval iprec_at_recall_x)", cutoff="none",
-          params=(Param("recall", 0.0, "float", "recall level x in [0, 1]"), ROUNDING))
+          params=(Param("recall", 0.0, "float", "recall level x in [0, 1]", low=0.0,
+                        high=1.0), ROUNDING))
 def iprec(ranked, recall: float = 0.0, rounding: str = "round") -> np.ndarray:
     return iprec_at(ranked, recall, rounding)
 
@@ -56,7 +57,7 @@ def iprec(ranked, recall: float = 0.0, rounding: str = "round") -> np.ndarray:
 @register("IPrec_avg", "mean of IPrec over recall levels, by default 0, 0.1, ..., 1 "
           "(trec_eval 11pt_avg)", cutoff="none",
           params=(Param("recalls", None, "levels", "recall levels x1:x2:...; default the "
-                        "eleven points 0:0.1:...:1"), ROUNDING))
+                        "eleven points 0:0.1:...:1", low=0.0, high=1.0), ROUNDING))
 def iprec_avg(ranked, recalls=None, rounding: str = "round") -> np.ndarray:
     levels = ELEVEN_POINTS if recalls is None else recalls
     return np.mean([iprec_at(ranked, x, rounding) for x in levels], axis=0)

@@ -25,7 +25,7 @@ UTILITIES = ("P", "BR", "IE")
           params=(Param("utility", "P", "str", "P: count(r)/r; BR: blended ratio; IE: u^r",
                         UTILITIES),
                   Param("gamma", 0.95, "float", "stopping distribution over relevant "
-                        "documents: gamma^(n-1) for the n-th"),
+                        "documents: gamma^(n-1) for the n-th", low=0.0, high=1.0),
                   BETA, PATIENCE))
 def ncu_rank_biased(ranked, utility: str = "P", gamma: float = 0.95, beta: float = 1.0,
                     u: float = 0.99) -> np.ndarray:

@@ -57,7 +57,8 @@ def ideal_dcg(ranked, dcg: str, b: float) -> np.ndarray:
           params=(Param("dcg", "log2", "str", "log2: g/log2(r+1) (trec_eval); exp-log2: "
                         "(2^g-1)/log2(r+1); jk: Järvelin–Kekäläinen g/log_b(r) for r > b",
                         DCG_FORMS),
-                  Param("b", 2.0, "float", "log base of the jk form (ranks <= b undiscounted)"),
+                  Param("b", 2.0, "float", "log base of the jk form (ranks <= b undiscounted)",
+                        low=1.0, low_open=True, high=1e9),
                   Param("levels", "all", "str", "all: every level >= 1 keeps its gain whatever "
                         "-l says (trec_eval); relevant: only levels >= the threshold",
                         LEVELS)))

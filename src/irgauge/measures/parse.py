@@ -18,7 +18,7 @@ from typing import Dict, Iterable, List, Optional, Tuple
 
 from irgauge.errors import MeasureError
 from irgauge.measures import aliases as A
-from irgauge.measures.base import REGISTRY, Measure
+from irgauge.measures.base import REGISTRY, Measure, check_cutoff
 
 _SYNTAX = re.compile(r"^\s*(?P<name>[A-Za-z][\w\-+'.]*?(,[A-Za-z]+)?)\s*"
                      r"(\((?P<params>.*)\))?\s*(@\s*(?P<cutoff>\d*\.?\d+))?\s*$")
@@ -200,12 +200,7 @@ def _params(text: Optional[str], label: str) -> Dict[str, str]:
 
 
 def _cutoff(text: Optional[str], label: str) -> Optional[int]:
-    if text is None:
-        return None
-    k = int(text)
-    if k < 1:
-        raise MeasureError(f"{label}: cutoff must be >= 1")
-    return k
+    return check_cutoff(text, label)
 
 
 def _configure(family, params: Dict[str, str], cutoff: Optional[str], label: str) -> Measure:

@@ -19,7 +19,8 @@ def recall(ranked) -> np.ndarray:
 
 @register("Rprec", "R-precision = count(R)/R; mult=m: count(c)/c at c = trunc(m*R + 0.9) "
           "(trec_eval Rprec_mult_m)", cutoff="none",
-          params=(Param("mult", 1.0, "float", "multiple of R at which precision is taken"),))
+          params=(Param("mult", 1.0, "float", "multiple of R at which precision is taken",
+                        low=0.0, low_open=True, high=1e6),))
 def r_precision(ranked, mult: float = 1.0) -> np.ndarray:
     # trec_eval's rounding: m*R + 0.9 truncated, so mult=1 gives exactly R
     depth = np.floor(mult * ranked.R + 0.9).astype(np.int64) if mult != 1.0 else ranked.R

@@ -5,7 +5,8 @@ import numpy as np
 
 from irgauge.measures.base import Param, register
 
-P_PARAM = Param("p", 0.95, "float", "persistence: probability of looking at the next rank")
+P_PARAM = Param("p", 0.95, "float", "persistence: probability of looking at the next rank",
+                low=0.0, high=1.0, high_open=True)
 GRADED = Param("graded", False, "bool", "weight each rank by gain/max gain instead of isrel "
                "(NTCIREVAL's graded RBP)")
 NORMS = ("collection", "trec_eval")
@@ -16,17 +17,9 @@ NORM = Param("norm", "collection", "str",
 RESIDUAL_FORMS = ("tail", "unjudged", "trec_eval")
 
 
-def _topic_max_gain(judgments) -> np.ndarray:
-    """Highest gain among each topic's judged levels (0 for level 0 only)."""
-    def compute():
-        present = judgments.level_counts > 0
-        return np.where(present, judgments.gain_table[None, :], 0.0).max(axis=1)
-    return judgments.memo("topic_max_gain", compute)
-
-
 def _trec_eval_weights(ranked) -> np.ndarray:
     ranked = ranked.at_rel_level(1)
-    top = _topic_max_gain(ranked.judgments)[ranked.topic]
+    top = ranked.judgments.topic_max_gain()[ranked.topic]
     return ranked.gain / np.where(top > 1.0, top, 1.0)[:, None]
 
 

@@ -14,42 +14,34 @@ def reciprocal_rank(ranked) -> np.ndarray:
 
 PEN_PARAM = Param("pen", None, "levels", "penalty per relevance level 1:2:..., each > 1, "
                   "smallest for the highest level; default: 2 for the top level, +1 per level "
-                  "below (S:A:B = 2:3:4)")
+                  "below (S:A:B = 2:3:4)", low=1.0, low_open=True, high=1e6)
 
 
-def penalties(ranked, pen) -> np.ndarray:
-    """pen(level) indexed by level (index 0 unused)."""
+def penalty_of(ranked, pen, levels: np.ndarray) -> np.ndarray:
+    """pen(level) of each level >= 1: the listed penalty, else 2 + (highest level - level)."""
     top = ranked.judgments.max_level
+    levels = np.asarray(levels)
     if pen is None:
-        return np.array([np.inf] + [2.0 + (top - level) for level in range(1, top + 1)])
+        return 2.0 + (top - levels)
     if len(pen) < top:
         raise MeasureError(f"pen gives {len(pen)} values but the qrels have levels up to {top}")
-    if any(p <= 1 for p in pen):
-        raise MeasureError("every penalty must be > 1")
-    return np.array([np.inf] + list(pen[:top]), dtype=np.float64)
+    table = np.array([np.inf] + list(pen[:top]), dtype=np.float64)
+    return table[np.clip(levels, 0, top)]
 
 
 @register("WRR", "WRR = 1/(r1 - 1/pen(L1)), L1 = level of the first relevant document",
           params=(PEN_PARAM,))
 def weighted_rr(ranked, pen=None) -> np.ndarray:
-    table = penalties(ranked, pen)
     r1 = ranked.first_rel_rank
-    level = ranked.at_rank(ranked.grades, r1)
     found = r1 > 0
-    # rows without a relevant document read any valid entry (qrels may have level 0 only)
-    index = np.where(found, level, len(table) - 1)
-    return np.where(found, ratio(1.0, r1 - 1.0 / table[index]), 0.0)
+    # rows without a relevant document read a valid level (qrels may have level 0 only)
+    level = np.where(found, ranked.at_rank(ranked.grades, r1), max(ranked.judgments.max_level, 1))
+    return np.where(found, ratio(1.0, r1 - 1.0 / penalty_of(ranked, pen, level)), 0.0)
 
 
 @register("NWRR", "NWRR = WRR * (1 - 1/pen(M)), M = highest level of the topic's relevant "
           "documents; at most 1", params=(PEN_PARAM,))
 def normalised_wrr(ranked, pen=None) -> np.ndarray:
-    table = penalties(ranked, pen)
-    judgments = ranked.judgments
-    present = judgments.level_counts > 0
-    present[:, : judgments.rel_level] = False
-    top_level = present.shape[1] - 1 - np.argmax(present[:, ::-1], axis=1)  # 0 when none
-    # topics without relevant documents score 0 anyway; clip so that qrels whose only
-    # level is 0 (a one-entry table) still index it
-    top_level = np.clip(top_level, 1, len(table) - 1)
-    return weighted_rr(ranked, pen) * (1.0 - 1.0 / table[top_level[ranked.topic]])
+    # topics without relevant documents (top level 0) score 0 anyway; any level >= 1 will do
+    top_level = np.maximum(ranked.judgments.topic_max_grade, 1)[ranked.topic]
+    return weighted_rr(ranked, pen) * (1.0 - 1.0 / penalty_of(ranked, pen, top_level))

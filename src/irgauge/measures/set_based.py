@@ -16,7 +16,8 @@ def _retrieved(ranked) -> np.ndarray:
 
 @register("SetF", "SetF = (beta+1) P R / (beta P + R), P = a/n, R = a/R; beta enters "
           "unsquared, as in trec_eval's set_F", cutoff="none",
-          params=(Param("beta", 1.0, "float", "weight of recall against precision"),))
+          params=(Param("beta", 1.0, "float", "weight of recall against precision", low=0.0,
+                        high=1e6),))
 def set_f(ranked, beta: float = 1.0) -> np.ndarray:
     a = ranked.n_rel_ret
     precision, recall = ratio(a, _retrieved(ranked)), ratio(a, ranked.R)

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from irgauge import _checks
 from irgauge.meta.kendall import kendall_tau
 from irgauge.meta.result import MetaResult, check_matrices
 from irgauge.score_frames import as_score_matrices
@@ -69,6 +70,8 @@ def tau_ap(x, y) -> float:
 def _tau_ap_b_asym(x, y) -> float:
     p, c, _ = _ap_parts(x, y)
     top = p > 1
+    if not top.any():  # every item tied with the first: undefined (0/0)
+        return float("nan")
     return float(2.0 / top.sum() * np.sum(c[top] / (p[top] - 1)) - 1)
 
 
@@ -82,7 +85,8 @@ def tau_threshold(n_systems: int, alpha: float = 0.05) -> float:
     from scipy.stats import norm
 
     n = n_systems
-    return float(norm.ppf(1 - alpha / 2) * np.sqrt(2 * (2 * n + 5) / (9 * n * (n - 1))))
+    # isf(alpha/2), not ppf(1 - alpha/2): exact for tiny alphas, where 1 - alpha/2 rounds to 1
+    return float(norm.isf(alpha / 2) * np.sqrt(2 * (2 * n + 5) / (9 * n * (n - 1))))
 
 
 def rank_correlations(matrices, variant: str = "b", alpha: float = 0.05) -> MetaResult:
@@ -98,6 +102,7 @@ def rank_correlations(matrices, variant: str = "b", alpha: float = 0.05) -> Meta
     import pandas as pd
 
     names, systems, topics, stacked = check_matrices(matrices)
+    alpha = _checks.alpha(alpha)
     means = stacked.mean(axis=2)
     rows = []
     for a, name_a in enumerate(names):

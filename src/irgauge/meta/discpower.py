@@ -16,6 +16,7 @@ from typing import Optional, Sequence
 
 import numpy as np
 
+from irgauge import _checks
 from irgauge.meta.result import MetaResult, check_matrices
 from irgauge.score_frames import as_score_matrices
 from irgauge.stats.bootstrap import bootstrap_pairs
@@ -45,10 +46,11 @@ def discriminative_power(matrices, samples: int = 1000, alphas: Sequence[float] 
     """
     matrices = as_score_matrices(matrices)  # ScoreMatrix, DataFrame or EvalResult
     names, systems, topics, stacked = check_matrices(matrices)
+    alphas = tuple(_checks.alpha(a) for a in alphas)
     seed = resolve_seed(seed)
     n = len(topics)
     if indices is None:
-        indices = bootstrap_indices(n, samples, seed)
+        indices = bootstrap_indices(n, _checks.draws(samples, "samples"), seed)
     samples = indices.shape[0]
     counts = index_counts(indices, n)
     i, j = pair_index(len(systems))

@@ -25,6 +25,7 @@ from typing import Callable, Dict, Tuple
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
+from irgauge.errors import InputError
 from irgauge.stats.resampling import TIE_TOLERANCE, chunks
 
 VARIANTS = ("a", "b")
@@ -90,7 +91,7 @@ def tau_blocks(blocks: Callable[[slice], Tuple[np.ndarray, np.ndarray]], trials:
     ``progress(done, total)`` is called after each chunk of trials.
     """
     if variant not in VARIANTS:
-        raise ValueError(f"unknown tau variant {variant!r}; choose from a, b")
+        raise InputError(f"unknown tau variant {variant!r}; choose from a, b")
     pairs = n_systems * (n_systems - 1) // 2
     acc = np.int16 if pairs < 2 ** 15 else np.int64
     out = np.empty((trials, n_x, n_y))

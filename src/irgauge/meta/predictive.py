@@ -24,6 +24,7 @@ from typing import Optional, Sequence
 
 import numpy as np
 
+from irgauge import _checks
 from irgauge.errors import InputError
 from irgauge.meta.kendall import VARIANTS, tau_blocks
 from irgauge.meta.result import MetaResult, check_matrices, check_subset_size
@@ -58,6 +59,11 @@ def _taus(values: np.ndarray, first: np.ndarray, second: np.ndarray, variant: st
     return taus.transpose(1, 2, 0)
 
 
+def _sd(values: np.ndarray) -> float:
+    """Sample standard deviation (n - 1); nan, without a warning, for a single halving."""
+    return float(values.std(ddof=1)) if len(values) > 1 else float("nan")
+
+
 def default_filter_measure(names: Sequence[str]) -> Optional[str]:
     """The measure named AP (case-insensitive), if any."""
     return next((n for n in names if n.lower() in ("ap", "map", "average_precision")), None)
@@ -77,9 +83,9 @@ def predictive_power(matrices, halvings: int = 2000, seed: Optional[int] = None,
     from irgauge.scores import align, select_systems
 
     if variant not in VARIANTS:
-        raise ValueError(f"unknown tau variant {variant!r}; choose from a, b")
+        raise InputError(f"unknown tau variant {variant!r}; choose from a, b")
     matrices = align(dict(matrices))
-    if top_fraction < 1:
+    if _checks.fraction(top_fraction, "top_fraction") < 1:
         by = by or default_filter_measure(list(matrices))
         if by is None:
             raise InputError("the top-fraction system filter needs a measure to rank by: name "
@@ -89,10 +95,10 @@ def predictive_power(matrices, halvings: int = 2000, seed: Optional[int] = None,
     n = len(topics)
     check_subset_size(1, n, disjoint=True)
     for k in subset_sizes:
-        check_subset_size(int(k), n, disjoint=True)
+        check_subset_size(_checks.count(k, "subset_sizes"), n, disjoint=True)
     seed = resolve_seed(seed)
     if order is None:
-        order = permutations(n, halvings, seed)
+        order = permutations(n, _checks.draws(halvings, "halvings"), seed)
     else:
         order = np.asarray(order)
         if order.ndim != 2 or order.shape[1] != n or \
@@ -105,14 +111,14 @@ def predictive_power(matrices, halvings: int = 2000, seed: Optional[int] = None,
     for a, name_a in enumerate(names):
         for b, name_b in enumerate(names):
             rows.append({"measure_a": name_a, "measure_b": name_b,
-                         "phi": taus[a, b].mean(), "sd": taus[a, b].std(ddof=1)})
+                         "phi": taus[a, b].mean(), "sd": _sd(taus[a, b])})
     curve = []
     for k in subset_sizes:
         k_taus = _taus(stacked, order[:, :k], order[:, k:2 * k], variant)
         for a, name_a in enumerate(names):
             for b, name_b in enumerate(names):
                 curve.append({"measure_a": name_a, "measure_b": name_b, "k": int(k),
-                              "phi": k_taus[a, b].mean(), "sd": k_taus[a, b].std(ddof=1)})
+                              "phi": k_taus[a, b].mean(), "sd": _sd(k_taus[a, b])})
     parameters = {"seed": seed, "halvings": halvings, "top_fraction": top_fraction,
                   "filter_measure": by if top_fraction < 1 else None, "variant": variant,
                   "subset_sizes": [int(k) for k in subset_sizes], "measures": names}

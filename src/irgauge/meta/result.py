@@ -55,6 +55,38 @@ class MetaResult:
         return meta
 
 
+_TIED = "a ranking ties every system, so the rank correlation is 0/0"
+_CONSTANT = "the pair's per-topic differences are constant (sd 0)"
+_NOT_REACHED = ("no difference reaches the required level (discpower: no pair significant "
+                "at that alpha, or B*alpha < 1; swap: no bin with few enough swaps)")
+# why a column of a meta-evaluation table can hold a non-finite value
+NONFINITE_REASONS = {
+    "tau": _TIED, "tau_ap": _TIED, "tau_ap_b": _TIED, "phi": _TIED,
+    "sd": "one halving only (the sd needs two), or " + _TIED,
+    "required_difference": _NOT_REACHED, "required_difference_2sf": _NOT_REACHED,
+    "relative_difference": _NOT_REACHED, "share_reaching": _NOT_REACHED,
+    "effect_size": _CONSTANT, "t": _CONSTANT,
+}
+
+
+def nonfinite_notes(frame) -> List[str]:
+    """One line per column of ``frame`` (a DataFrame or ``{column: values}``) holding NaN
+    or infinite values, saying why; the CLI prints them and records them in the output, so
+    no NaN goes unexplained."""
+    import numpy as np
+
+    notes = []
+    for column in (frame if isinstance(frame, dict) else frame.columns):
+        values = np.asarray(frame[column])
+        if values.dtype.kind not in "fc":
+            continue
+        bad = int(np.sum(~np.isfinite(values)))
+        if bad:
+            reason = NONFINITE_REASONS.get(column, "undefined for these scores")
+            notes.append(f"{bad} {column} value(s) are not finite: {reason}")
+    return notes
+
+
 def check_matrices(matrices) -> tuple:
     """Validate ``{measure: ScoreMatrix}`` (aligned, >= 2 systems); return (names, systems,
     topics, stacked values measures x systems x topics)."""
@@ -74,6 +106,10 @@ def check_matrices(matrices) -> tuple:
 def check_subset_size(size: int, n_topics: int, disjoint: bool, source=None) -> None:
     """Raise InputError unless 1 <= size and size (twice, if disjoint) fits in n_topics."""
     limit = n_topics // 2 if disjoint else n_topics
+    if limit < 1:
+        needed = 2 if disjoint else 1
+        what = "two disjoint topic subsets need" if disjoint else "a topic subset needs"
+        raise InputError(f"{what} at least {needed} topics; got {n_topics}", source)
     if size < 1 or size > limit:
         what = "two disjoint subsets of" if disjoint else "a subset of"
         raise InputError(f"cannot draw {what} {size} topics from {n_topics} topics "

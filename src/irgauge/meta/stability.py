@@ -18,6 +18,7 @@ from typing import Optional, Sequence
 
 import numpy as np
 
+from irgauge import _checks
 from irgauge.meta.result import MetaResult, check_matrices, check_subset_size
 from irgauge.score_frames import as_score_matrices
 from irgauge.stats.resampling import (TIE_TOLERANCE, chunks, pair_index, resolve_seed,
@@ -72,12 +73,13 @@ def stability(matrices, subset_size: Optional[int] = None, trials: int = 1000,
     import pandas as pd
 
     names, systems, topics, stacked = check_matrices(matrices)
+    fuzziness = [_checks.probability(f, "fuzziness") for f in fuzziness]
     n = len(topics)
-    c = n // 2 if subset_size is None else int(subset_size)
+    c = n // 2 if subset_size is None else _checks.count(subset_size, "subset_size")
     check_subset_size(c, n, disjoint=False)
     seed = resolve_seed(seed)
     if indices is None:
-        indices = subset_indices(n, c, trials, seed)
+        indices = subset_indices(n, c, _checks.draws(trials, "trials"), seed)
     trials = indices.shape[0]
     i, j = pair_index(len(systems))
     rows = []

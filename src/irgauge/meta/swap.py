@@ -25,6 +25,8 @@ from typing import Optional
 
 import numpy as np
 
+from irgauge import _checks
+from irgauge.errors import InputError
 from irgauge.meta.result import MetaResult, check_matrices, check_subset_size
 from irgauge.score_frames import as_score_matrices
 from irgauge.stats.resampling import (TIE_TOLERANCE, chunks, disjoint_subset_indices,
@@ -48,7 +50,7 @@ def is_swap(d: np.ndarray, d2: np.ndarray, mode: str = "strict") -> np.ndarray:
     if mode == "strict":
         swap |= (s1 == 0) != (s2 == 0)
     elif mode != "original":
-        raise ValueError(f"unknown swap mode {mode!r}; choose from {', '.join(MODES)}")
+        raise InputError(f"unknown swap mode {mode!r}; choose from {', '.join(MODES)}")
     return swap
 
 
@@ -75,14 +77,16 @@ def swap_rates(matrices, subset_size: Optional[int] = None, trials: int = 1000,
     import pandas as pd
 
     if mode not in MODES:
-        raise ValueError(f"unknown swap mode {mode!r}; choose from {', '.join(MODES)}")
+        raise InputError(f"unknown swap mode {mode!r}; choose from {', '.join(MODES)}")
     names, systems, topics, stacked = check_matrices(matrices)
+    confidence = _checks.confidence(confidence)
     n = len(topics)
-    c = n // 2 if subset_size is None else int(subset_size)
+    c = n // 2 if subset_size is None else _checks.count(subset_size, "subset_size")
     check_subset_size(c, n, disjoint=not replacement)
     seed = resolve_seed(seed)
     if indices is None:
-        indices = disjoint_subset_indices(n, c, trials, seed, replacement)
+        indices = disjoint_subset_indices(n, c, _checks.draws(trials, "trials"), seed,
+                                          replacement)
     q1, q2 = indices
     trials = q1.shape[0]
     i, j = pair_index(len(systems))

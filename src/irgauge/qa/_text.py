@@ -26,11 +26,38 @@ def read_lines(path) -> List[Tuple[int, str]]:
             if line.strip()]
 
 
+# The QA JSON layouts nest at most 4 deep ({topic: [{"answers": [...]}]}); anything deeper
+# is refused before parsing (a 100,000-deep file would exhaust Python's recursion limit).
+MAX_JSON_DEPTH = 8
+MAX_JSON_BYTES = 1 << 30
+
+
 def read_json(path) -> Any:
+    data = read_bytes(path)
+    if len(data) > MAX_JSON_BYTES:
+        raise InputError(f"JSON file larger than {MAX_JSON_BYTES} bytes", str(path))
     try:
-        return json.loads(read_bytes(path).decode("utf-8-sig"))
-    except (UnicodeDecodeError, ValueError) as err:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        line = data[: err.start].count(b"\n") + 1
+        raise InputError(f"not valid UTF-8 ({err.reason})", str(path), line) from None
+    _check_depth(text, str(path))
+    try:
+        return json.loads(text)
+    except ValueError as err:
         raise InputError(f"not valid JSON: {err}", str(path)) from None
+
+
+def _check_depth(text: str, path: str) -> None:
+    """InputError at the line where brackets (outside strings) nest deeper than allowed."""
+    # strip string literals (with their escapes) so brackets inside answers do not count
+    bare = re.sub(r'"(?:[^"\\]|\\.)*"', '""', text)
+    depth = 0
+    for match in re.finditer(r"[\[\]{}]", bare):
+        depth += 1 if match.group() in "[{" else -1
+        if depth > MAX_JSON_DEPTH:
+            line = bare.count("\n", 0, match.start()) + 1
+            raise InputError(f"JSON nested deeper than {MAX_JSON_DEPTH} levels", path, line)
 
 
 def looks_like_json(path) -> bool:

@@ -7,8 +7,10 @@ Mapping (Sakai's answer equivalence classes, Sakai 2004):
   the relevance threshold and the ideal list holds one entry per class;
 * in a run's answer list (in rank order) the FIRST answer from a class retrieves that
   class, with the level of the answer string itself (NTCIREVAL's ``label -ec``); a later
-  answer from the same class (a duplicate) and an answer not in the gold data are distinct
-  unjudged pseudo-documents, i.e. incorrect;
+  answer from the same class (a duplicate, also the same string repeated) is a judged
+  incorrect pseudo-document, and an answer not in the gold data an unjudged one. So with
+  judged-only (condensed) lists duplicates stay in the list as incorrect and unknown
+  answers are removed, as NTCIREVAL's ``label -j -ec``;
 * :func:`irgauge.evaluate` then scores the lists in that order (``order="file"``), so
   every core measure applies unchanged with gains per level: Q-measure, RR, Hit@k
   (NQcorrect1, NQcorrect5), nDCG, AP, P@k, ...
@@ -34,9 +36,11 @@ from irgauge.qa.gold import AnswerGold, read_gold
 from irgauge.qa.runs import AnswerRun, read_answers
 
 SEP = b"\x1f"  # separates a class id from the level of the string that opened it
+DUPLICATE = b"d"  # ``<class>\x1fd<rank>``: a later answer of an opened class
 DEFAULT_QA_MEASURES = ("RR", "NQcorrect1", "NQcorrect5", "Q-measure", "nDCG")
 QA_RULE = ("first answer of a class counts with its string's level; later answers of the "
-           "class and answers not in the gold data are incorrect (unjudged)")
+           "class (also a repeated string) are judged incorrect; answers not in the gold "
+           "data are incorrect and unjudged (dropped from judged-only lists)")
 
 
 class AnswerJudgments(Judgments):
@@ -50,7 +54,10 @@ class AnswerJudgments(Judgments):
         heads, seps, tails = (np.ascontiguousarray(parts[:, i]) for i in range(3))
         grades = super().grades_of(topic_codes, heads, self.run_keys(topic_codes, heads))
         opened = np.flatnonzero((grades >= 0) & (seps == SEP))
-        grades[opened] = tails[opened].astype(np.int16)
+        duplicate = np.char.startswith(tails[opened], DUPLICATE)
+        grades[opened[duplicate]] = 0  # judged, incorrect: kept by judged-only lists
+        opened = opened[~duplicate]
+        grades[opened] = tails[opened].astype(grades.dtype)
         return grades
 
 
@@ -101,6 +108,8 @@ def answer_run(gold: AnswerGold, run: AnswerRun) -> Run:
         topics.append(topic)
         if status in ("correct", "incorrect"):
             docnos.append(class_id.encode("utf-8") + SEP + str(level).encode())
+        elif status == "duplicate":  # judged (its class is), incorrect
+            docnos.append(class_id.encode("utf-8") + SEP + DUPLICATE + str(rank).encode())
         else:  # distinct and never judged
             docnos.append(SEP + f"{status[0]}{rank}".encode())
         lines.append(run.lines[topic][rank - 1] or 0)

@@ -11,7 +11,10 @@ if its lines hold tabs, ``eqrels`` if they hold ``;``, else ``erel``):
 * ``tsv`` (irgauge): ``topic<TAB>answer<TAB>level<TAB>class``; an optional header line
   starting ``topic<TAB>``; lines starting with ``#`` are comments.
 * ``json`` (irgauge): a list of records ``{"topic", "answer", "level", "class"}``, or
-  ``{topic: [{"class": id, "level": L, "answers": [string, ...]}, ...]}``.
+  ``{topic: [{"class": id, "level": L, "answers": [string, ...]}, ...]}``, or
+  ``{topic: {id: {"level": L, "answers": [string, ...]}}}``. Schema: topic and class ids
+  are strings or integers, levels as below (a string or an integer), ``answers`` a list of
+  strings; the file nests at most 8 levels deep and holds at most 1 GiB.
 
 Levels: ``L0, L1, ...``, NTCIR's ``S/A/B`` (3/2/1) or integers; level 0 (or negative)
 marks a judged incorrect class. Levels belong to strings, as in NTCIREVAL: a class's level
@@ -164,18 +167,55 @@ def _json_records(data, path: str):
     for i, rec in enumerate(data):
         if not isinstance(rec, dict) or not {"topic", "answer", "level", "class"} <= set(rec):
             raise InputError(f"record {i}: needs keys topic, answer, level, class", path)
-        records.append((rec["topic"], rec["answer"], rec["level"], rec["class"], None))
+        where = f"record {i}"
+        records.append((_scalar(rec["topic"], "topic", where, path),
+                        _text(rec["answer"], where, path), _level(rec["level"], where, path),
+                        _scalar(rec["class"], "class", where, path), None))
     return records
 
 
 def _nested_records(data, path: str):
+    """Records of ``{topic: {class: {"level", "answers"}}}`` or ``{topic: [{"class",
+    "level", "answers"}]}``; every value is checked against that schema."""
     for topic, classes in data.items():
-        items = classes.items() if isinstance(classes, dict) else \
-            ((c.get("class"), c) for c in classes if isinstance(c, dict))
+        if isinstance(classes, dict):
+            items = list(classes.items())
+        elif isinstance(classes, list):
+            items = [(c.get("class") if isinstance(c, dict) else None, c) for c in classes]
+        else:
+            raise InputError(f"topic {topic!r}: classes must be an object or a list, not "
+                             f"{type(classes).__name__}", path)
         for class_id, spec in items:
             if not isinstance(spec, dict) or "answers" not in spec or "level" not in spec \
                     or class_id is None:
                 raise InputError(f"topic {topic!r}: each class needs 'class', 'level' and "
                                  "'answers'", path)
+            where = f"topic {topic!r}, class {class_id!r}"
+            class_id = _scalar(class_id, "class", where, path)
+            level = _level(spec["level"], where, path)
+            if not isinstance(spec["answers"], list):
+                raise InputError(f"{where}: 'answers' must be a list of strings, not "
+                                 f"{type(spec['answers']).__name__}", path)
             for string in spec["answers"]:
-                yield topic, string, spec["level"], class_id, None
+                yield topic, _text(string, where, path), level, class_id, None
+
+
+def _scalar(value, what: str, where: str, path: str) -> str:
+    """A topic or class id: a string or a whole number."""
+    if isinstance(value, bool) or not isinstance(value, (str, int)):
+        raise InputError(f"{where}: {what} must be a string or an integer, not "
+                         f"{type(value).__name__}", path)
+    return str(value)
+
+
+def _text(value, where: str, path: str) -> str:
+    if not isinstance(value, str):
+        raise InputError(f"{where}: answers must be strings, not {type(value).__name__}", path)
+    return value
+
+
+def _level(value, where: str, path: str):
+    if isinstance(value, bool) or not isinstance(value, (str, int)):
+        raise InputError(f"{where}: level must be L0, L1, ..., S, A, B or an integer, not "
+                         f"{type(value).__name__}", path)
+    return value

@@ -17,10 +17,12 @@ every line reads as a TREC run line, else ``list``):
 
 Answer order: ``file`` (default, as NTCIREVAL), ``rank`` (the rank column, ascending,
 ties in file order) or ``score`` (descending, ties in file order). The same answer string
-twice in one topic's list is an error.
+twice in one topic's list is kept: the later one is an incorrect duplicate (QAC2). Ranks
+and scores must be finite numbers.
 """
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 from typing import Dict, List, Optional, Tuple
@@ -64,8 +66,11 @@ def read_answers(source, name: Optional[str] = None, fmt: str = "auto",
         fmt = _detect(path)
     if fmt == "json":
         data = read_json(path)
-        if not isinstance(data, dict) or not all(isinstance(v, list) for v in data.values()):
-            raise InputError("JSON answer run must be an object {topic: [answer, ...]}", path)
+        if not isinstance(data, dict) or not all(
+                isinstance(v, list) and all(isinstance(a, str) for a in v)
+                for v in data.values()):
+            raise InputError("JSON answer run must be an object {topic: [answer, ...]} whose "
+                             "answers are strings", path)
         entries, tags = _listed_entries(data), []
     else:
         reader = {"semicolon": _semicolon, "trec": _trec, "list": _list, "tsv": _tsv}[fmt]
@@ -95,12 +100,7 @@ def _build(entries: Dict[str, List[Entry]], name: str, source: str, fmt: str,
             items = sorted(items, key=lambda e: (e[3], e[2]))
         elif order == "score":
             items = sorted(items, key=lambda e: (-e[4], e[2]))
-        seen: Dict[str, Optional[int]] = {}
-        for answer, line, *_ in items:
-            if answer in seen:
-                raise InputError(f"answer {answer!r} is listed twice for topic {topic!r} "
-                                 f"(also on line {seen[answer] or '?'})", source, line)
-            seen[answer] = line
+        # a repeated string is kept: it is scored as a duplicate of its class (QAC2)
         answers[topic] = [e[0] for e in items]
         lines[topic] = [e[1] for e in items]
     return AnswerRun(name, answers, lines, source, fmt, order)
@@ -121,9 +121,12 @@ def _detect(path: str) -> str:
 
 def _number(text: str, kind, what: str, path: str, line: int):
     try:
-        return kind(text)
+        value = kind(text)
     except ValueError:
         raise InputError(f"{what} {text!r} is not a number", path, line) from None
+    if not math.isfinite(value):
+        raise InputError(f"{what} {text!r} is not a finite number", path, line)
+    return value
 
 
 def _semicolon(path: str):
@@ -142,7 +145,8 @@ def _trec(path: str):
         if not match:
             raise InputError("expected 'topic Q0 answer rank score tag'", path, line)
         topic, _, answer, rank, score, tag = match.groups()
-        yield (topic, answer, float(rank), _number(score, float, "score", path, line), tag, line)
+        yield (topic, answer, _number(rank, float, "rank", path, line),
+               _number(score, float, "score", path, line), tag, line)
 
 
 def _list(path: str):

@@ -12,8 +12,10 @@ With ``C`` the B x n count matrix of the samples (C[b, j] = times topic j was dr
 bootstrap means of all pairs are ``W @ C.T / n`` and the sums of squares ``W**2 @ C.T``: two
 matrix products, chunked over pairs to bound memory.
 
-Degenerate pairs: when sd(z) = 0 (the systems differ by a constant), t(z) is infinite; the
-ASL is 1 if that constant is 0 (identical systems) and 0 otherwise.
+Ties: a pair whose mean difference is within TIE_TOLERANCE (stats.resampling) has ASL = 1,
+as in every other test (rounding must not make equal means look different). Degenerate
+pairs: when sd(z) = 0 (the systems differ by a nonzero constant), t(z) is infinite and the
+ASL is 0.
 """
 from __future__ import annotations
 
@@ -22,7 +24,10 @@ from typing import Callable, Optional, Sequence, Tuple
 
 import numpy as np
 
-from irgauge.stats.resampling import bootstrap_indices, chunks, index_counts, resolve_seed
+from irgauge import _checks
+from irgauge.errors import InputError
+from irgauge.stats.resampling import (bootstrap_indices, chunks, index_counts, require_finite,
+                                      require_topics, resolve_seed, tied)
 
 
 @dataclass(frozen=True)
@@ -63,8 +68,9 @@ def bootstrap_pairs(diffs: np.ndarray, counts: np.ndarray,
     For each alpha in ``alphas`` also return, per pair, ``|mean(w*b)|`` for the sample b
     holding the (B*alpha)-th largest ``|t(w*b)|`` (the input of the required difference).
     """
-    diffs = np.atleast_2d(np.asarray(diffs, dtype=float))
+    diffs = require_finite(np.atleast_2d(np.asarray(diffs, dtype=float)), "score differences")
     n_pairs, n = diffs.shape
+    require_topics(n, "the paired bootstrap test")
     samples = counts.shape[0]
     t_obs = studentised(diffs)
     asl = np.empty(n_pairs)
@@ -95,9 +101,11 @@ def bootstrap_pairs(diffs: np.ndarray, counts: np.ndarray,
         if progress is not None:
             progress(done, n_pairs)
     flat = np.ptp(diffs, axis=1) == 0
-    asl[flat] = np.where(diffs[flat].mean(axis=1) == 0, 1.0, 0.0)
+    asl[flat] = 0.0
+    equal = tied(diffs.mean(axis=1))
+    asl[equal] = 1.0
     for alpha in required:
-        required[alpha][flat] = np.nan
+        required[alpha][flat | equal] = np.nan
     return PairBootstrap(statistic=t_obs, asl=asl, required=required)
 
 
@@ -110,7 +118,7 @@ def paired_bootstrap_test(x, y, samples: int = 1000, seed: Optional[int] = None,
     x, y = _paired(x, y)
     seed = resolve_seed(seed)
     if indices is None:
-        indices = bootstrap_indices(len(x), samples, seed)
+        indices = bootstrap_indices(len(x), _checks.draws(samples, "samples"), seed)
     counts = index_counts(indices, len(x))
     result = bootstrap_pairs((x - y)[None, :], counts)
     return BootstrapResult(statistic=float(result.statistic[0]), pvalue=float(result.asl[0]),
@@ -119,10 +127,9 @@ def paired_bootstrap_test(x, y, samples: int = 1000, seed: Optional[int] = None,
 
 
 def _paired(x, y) -> Tuple[np.ndarray, np.ndarray]:
-    x = np.asarray(x, dtype=float)
-    y = np.asarray(y, dtype=float)
+    x = require_finite(x, "x")
+    y = require_finite(y, "y")
     if x.ndim != 1 or x.shape != y.shape:
-        raise ValueError(f"x and y must be 1-d and of equal length, got {x.shape} and {y.shape}")
-    if len(x) < 2:
-        raise ValueError("at least 2 topics are needed")
+        raise InputError(f"x and y must be 1-d and of equal length, got {x.shape} and {y.shape}")
+    require_topics(len(x), "a paired test")
     return x, y

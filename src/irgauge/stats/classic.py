@@ -1,5 +1,8 @@
 """Sign test and paired t-test, for one pair or vectorised over many pairs.
 
+Ties, as in every test of irgauge (stats.resampling.TIE_TOLERANCE): the sign test drops
+topics with |x - y| <= TIE_TOLERANCE; the t-test gives p = 1 when the means tie.
+
 * Sign test (as in Sakai 2004, "A note on the reliability of Japanese QA evaluation"):
   over the topics where x != y, the number of wins of x is
   Binomial(m, 0.5) under H0; two-sided exact p-value (as scipy.stats.binomtest).
@@ -14,6 +17,7 @@ import numpy as np
 from scipy import stats as st
 
 from irgauge.stats.bootstrap import _paired, studentised
+from irgauge.stats.resampling import TIE_TOLERANCE, tied
 
 
 @dataclass(frozen=True)
@@ -46,11 +50,16 @@ def sign_pvalues(wins: np.ndarray, untied: np.ndarray) -> np.ndarray:
     return np.where((untied == 0) | (2 * wins == untied), 1.0, p)
 
 
+def sign_counts(z: np.ndarray):
+    """(wins, untied) along the last axis of differences z: a tie is |z| <= TIE_TOLERANCE."""
+    untied = np.abs(z) > TIE_TOLERANCE
+    return (untied & (z > 0)).sum(axis=-1), untied.sum(axis=-1)
+
+
 def sign_test(x, y) -> SignTestResult:
     """Sign test of x against y over topics where they differ."""
     x, y = _paired(x, y)
-    wins = int(np.sum(x > y))
-    untied = int(np.sum(x != y))
+    wins, untied = (int(v) for v in sign_counts(x - y))
     return SignTestResult(statistic=wins, pvalue=float(sign_pvalues(wins, untied)),
                           n_untied=untied, n_topics=len(x))
 
@@ -65,5 +74,6 @@ def paired_t_test(x, y) -> TTestResult:
     """Paired t-test of x against y (two-sided)."""
     x, y = _paired(x, y)
     t = float(studentised(x - y))
-    return TTestResult(statistic=t, pvalue=float(t_pvalues(np.array(t), len(x) - 1)),
+    p = 1.0 if tied(np.mean(x - y)) else float(t_pvalues(np.array(t), len(x) - 1))
+    return TTestResult(statistic=t, pvalue=p,
                        df=len(x) - 1, mean_difference=float(np.mean(x - y)))

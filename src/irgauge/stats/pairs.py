@@ -1,6 +1,8 @@
 """All pairs of systems at once: mean difference, effect size and p-values of every test.
 
 Effect size: Cohen's d for paired data, ``d_z = mean(z) / sd(z)`` (sd with n - 1), z = x - y.
+Ties: pairs with equal means (within stats.resampling.TIE_TOLERANCE) get p = 1 from the
+bootstrap, t, randomisation and Tukey HSD tests; the sign test drops tied topics.
 Bootstrap, randomisation and Tukey HSD share one seed; their samples are drawn once and used
 for every pair.
 """
@@ -12,10 +14,13 @@ from typing import Optional, Sequence
 import numpy as np
 
 from irgauge.stats.bootstrap import bootstrap_pairs
-from irgauge.stats.classic import sign_pvalues, t_pvalues
+from irgauge import _checks
+from irgauge.errors import InputError
+from irgauge.stats.classic import sign_counts, sign_pvalues, t_pvalues
 from irgauge.stats.correction import adjust
 from irgauge.stats.randomisation import random_signs, randomisation_pvalues
-from irgauge.stats.resampling import bootstrap_indices, index_counts, pair_index, resolve_seed
+from irgauge.stats.resampling import (bootstrap_indices, index_counts, pair_index, require_finite,
+                                      require_topics, resolve_seed, tied)
 from irgauge.stats.tukey import randomised_tukey_hsd
 
 TESTS = ("bootstrap", "t", "sign", "randomisation", "tukey")
@@ -37,12 +42,18 @@ def compare_pairs(values, systems: Sequence[str], tests: Sequence[str] = TESTS,
     """
     import pandas as pd
 
-    values = np.asarray(values, dtype=float)
+    values = require_finite(values)
     unknown = [t for t in tests if t not in TESTS]
     if unknown:
-        raise ValueError(f"unknown test(s) {', '.join(unknown)}; choose from {', '.join(TESTS)}")
+        raise InputError(f"unknown test(s) {', '.join(unknown)}; choose from {', '.join(TESTS)}")
+    samples = _checks.draws(samples, "samples")
+    permutations = _checks.draws(permutations, "permutations")
     seed = resolve_seed(seed)
+    if values.ndim != 2 or values.shape[0] < 2:
+        raise InputError("comparing systems needs a systems x topics matrix with at least 2 "
+                         f"systems; got shape {values.shape}")
     m, n = values.shape
+    require_topics(n, "comparing systems")
     if pairs is None:
         i, j = pair_index(m)
     else:
@@ -63,9 +74,9 @@ def compare_pairs(values, systems: Sequence[str], tests: Sequence[str] = TESTS,
         elif test == "t":
             with np.errstate(divide="ignore", invalid="ignore"):
                 t = z.mean(axis=1) / (z.std(axis=1, ddof=1) / np.sqrt(n))
-            p = t_pvalues(t, n - 1)
+            p = np.where(tied(z.mean(axis=1)), 1.0, t_pvalues(t, n - 1))
         elif test == "sign":
-            p = sign_pvalues((z > 0).sum(axis=1), (z != 0).sum(axis=1))
+            p = sign_pvalues(*sign_counts(z))
         elif test == "randomisation":
             p = randomisation_pvalues(z, random_signs(n, permutations, seed))
         else:

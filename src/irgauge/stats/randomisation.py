@@ -14,6 +14,7 @@ from typing import Optional
 
 import numpy as np
 
+from irgauge import _checks
 from irgauge.stats.bootstrap import _paired
 from irgauge.stats.resampling import TIE_TOLERANCE, chunks, resolve_seed
 
@@ -54,7 +55,7 @@ def randomisation_test(x, y, permutations: int = 10000, seed: Optional[int] = No
     x, y = _paired(x, y)
     seed = resolve_seed(seed)
     if signs is None:
-        signs = random_signs(len(x), permutations, seed)
+        signs = random_signs(len(x), _checks.draws(permutations, "permutations"), seed)
     p = randomisation_pvalues((x - y)[None, :], signs)[0]
     return RandomisationResult(statistic=float(np.mean(x - y)), pvalue=float(p),
                                n_topics=len(x), permutations=signs.shape[0], seed=seed)

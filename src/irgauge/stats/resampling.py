@@ -9,6 +9,9 @@ from typing import Optional, Tuple
 
 import numpy as np
 
+from irgauge import _checks
+from irgauge.errors import InputError
+
 # Differences smaller than this are treated as exact ties: mathematically equal means (e.g. of
 # P@10 values) may differ by floating-point rounding depending on summation order.
 TIE_TOLERANCE = 1e-12
@@ -18,10 +21,32 @@ def resolve_seed(seed: Optional[int]) -> int:
     """The seed to use and to report: ``seed`` itself, or a fresh random one when None."""
     if seed is None:
         return int(np.random.SeedSequence().entropy % (2 ** 32))
-    seed = int(seed)
-    if seed < 0:
-        raise ValueError(f"seed must be non-negative, got {seed}")
-    return seed
+    return _checks.seed(seed)
+
+
+def require_topics(n_topics: int, method: str, needed: int = 2, source=None) -> None:
+    """InputError unless there are ``needed`` topics: a paired test's standard deviation
+    (n - 1 in the denominator) and every resampling of topics need at least two."""
+    if n_topics < needed:
+        raise InputError(f"{method} needs at least {needed} topics; got {n_topics}", source)
+
+
+def require_finite(values: np.ndarray, what: str = "scores") -> np.ndarray:
+    """InputError naming the first non-finite value (a NaN would silently make every
+    comparison False, i.e. 'significant')."""
+    values = np.asarray(values, dtype=float)
+    bad = ~np.isfinite(values)
+    if bad.any():
+        where = tuple(int(k) for k in np.argwhere(bad)[0])
+        raise InputError(f"{what} must be finite numbers; found {values[where]} at index "
+                         f"{where if len(where) > 1 else where[0]}")
+    return values
+
+
+def tied(mean_difference: np.ndarray) -> np.ndarray:
+    """Pairs whose mean difference is a tie (within TIE_TOLERANCE): every test gives them
+    p = 1, the same however the test computes its statistic."""
+    return np.abs(np.asarray(mean_difference, dtype=float)) <= TIE_TOLERANCE
 
 
 def bootstrap_indices(n_topics: int, samples: int, seed: int) -> np.ndarray:

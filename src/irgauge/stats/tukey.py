@@ -16,7 +16,10 @@ from typing import Callable, Optional
 
 import numpy as np
 
-from irgauge.stats.resampling import TIE_TOLERANCE, chunks, pair_index, resolve_seed
+from irgauge import _checks
+from irgauge.errors import InputError
+from irgauge.stats.resampling import (TIE_TOLERANCE, chunks, pair_index, require_finite,
+                                      require_topics, resolve_seed)
 
 
 @dataclass(frozen=True)
@@ -53,9 +56,12 @@ def permuted_ranges(values: np.ndarray, trials: int, seed: int, max_cells: int =
 def randomised_tukey_hsd(values, trials: int = 1000, seed: Optional[int] = None,
                          progress=None) -> TukeyResult:
     """All-pairs randomised Tukey HSD p-values for a systems x topics score matrix."""
-    values = np.asarray(values, dtype=float)
+    values = require_finite(values)
     if values.ndim != 2 or values.shape[0] < 2:
-        raise ValueError("need a systems x topics matrix with at least 2 systems")
+        raise InputError("Tukey HSD needs a systems x topics matrix with at least 2 systems; "
+                         f"got shape {values.shape}")
+    require_topics(values.shape[1], "Tukey HSD", needed=1)
+    trials = _checks.draws(trials, "trials")
     seed = resolve_seed(seed)
     ranges = permuted_ranges(values, trials, seed, progress=progress)
     means = values.mean(axis=1)

@@ -1,0 +1,105 @@
+"""Checks of numeric arguments, shared by the Python API and the command line so that both
+refuse a bad value with the same words (``samples: expected a number of random draws from 1
+to 10000000; got 0``). Each raises InputError (a ValueError; CLI exit 2)."""
+from __future__ import annotations
+
+import math
+from numbers import Integral, Real
+from typing import Any, Optional
+
+from irgauge.errors import InputError
+
+SEED_MAX = 2**63 - 1
+# upper bounds keep a mistyped value from allocating arrays the machine cannot hold
+MAX_DRAWS = 10**7  # bootstrap samples, trials, halvings, permutations
+MAX_COUNT = 10**9  # topics, documents, systems, subset sizes
+MAX_LEVEL = 2**31 - 1  # relevance levels are held as 32-bit integers at most
+
+
+def _named(name: Optional[str], problem: str) -> str:
+    return f"{name}: {problem}" if name else problem
+
+
+def as_int(value: Any) -> int:
+    """An int from a decimal string or an integer-valued number; True and 2.5 raise
+    TypeError/ValueError instead of becoming 1 and 2."""
+    if isinstance(value, bool):
+        raise TypeError(value)
+    if isinstance(value, str):
+        return int(value.strip(), 10)
+    if isinstance(value, Integral):
+        return int(value)
+    if isinstance(value, Real) and float(value).is_integer():
+        return int(value)
+    raise TypeError(value) if not isinstance(value, Real) else ValueError(value)
+
+
+def whole(value: Any, name: Optional[str] = None, minimum: Optional[int] = None,
+          maximum: Optional[int] = None, what: str = "a whole number") -> int:
+    """``value`` (a string or an integer, never 2.5 or True) as an int in [minimum, maximum]."""
+    try:
+        number = as_int(value)
+    except (TypeError, ValueError, OverflowError):
+        raise InputError(_named(name, f"expected {what}; got {value!r}")) from None
+    if (minimum is not None and number < minimum) or (maximum is not None and number > maximum):
+        raise InputError(_named(name, f"expected {what} {_int_range(minimum, maximum)}; "
+                                      f"got {number}"))
+    return number
+
+
+def real(value: Any, name: Optional[str] = None, minimum: Optional[float] = None,
+         maximum: Optional[float] = None, min_open: bool = False, max_open: bool = False,
+         what: str = "a number") -> float:
+    """``value`` as a finite float in a range whose ends may be open (excluded)."""
+    try:
+        if isinstance(value, bool):
+            raise TypeError(value)
+        number = float(value)
+    except (TypeError, ValueError):
+        raise InputError(_named(name, f"expected {what}; got {value!r}")) from None
+    low_bad = minimum is not None and (number <= minimum if min_open else number < minimum)
+    high_bad = maximum is not None and (number >= maximum if max_open else number > maximum)
+    if not math.isfinite(number) or low_bad or high_bad:
+        low = "" if minimum is None else f"{'(' if min_open else '['}{minimum:g}"
+        high = "" if maximum is None else f"{maximum:g}{')' if max_open else ']'}"
+        raise InputError(_named(name, f"expected {what} in {low or '(-inf'}, {high or 'inf)'}; "
+                                      f"got {value}"))
+    return number
+
+
+def _int_range(minimum, maximum) -> str:
+    if minimum is not None and maximum is not None:
+        return f"from {minimum} to {maximum}"
+    if minimum is not None:
+        return f">= {minimum}"
+    return f"<= {maximum}"
+
+
+def draws(value: Any, name: str) -> int:
+    """A number of random draws: bootstrap samples, trials, halvings, permutations."""
+    return whole(value, name, 1, MAX_DRAWS, what="a number of random draws")
+
+
+def count(value: Any, name: str) -> int:
+    return whole(value, name, 1, MAX_COUNT)
+
+
+def seed(value: Any, name: str = "seed") -> int:
+    return whole(value, name, 0, SEED_MAX, what="a seed")
+
+
+def alpha(value: Any, name: str = "alpha") -> float:
+    return real(value, name, 0.0, 1.0, min_open=True, max_open=True,
+                what="a significance level")
+
+
+def fraction(value: Any, name: str) -> float:
+    return real(value, name, 0.0, 1.0, min_open=True, what="a fraction")
+
+
+def probability(value: Any, name: str) -> float:
+    return real(value, name, 0.0, 1.0, what="a probability")
+
+
+def confidence(value: Any, name: str = "confidence") -> float:
+    return real(value, name, 0.0, 1.0, min_open=True, max_open=True, what="a confidence level")

@@ -1,0 +1,101 @@
+"""Score matrices as other tools write them: accepted with the right systems and topics, or
+refused at FILE:LINE with exit 2."""
+from __future__ import annotations
+
+import gzip
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from irgauge import InputError
+from irgauge.scores import read_scores
+
+SYSTEMS = ["a", "b", "c"]
+TOPICS = ["t1", "t2", "t3", "t4"]
+VALUES = np.arange(12, dtype=float).reshape(4, 3) / 20  # topics x systems
+
+
+def frame():
+    return pd.DataFrame(VALUES, columns=SYSTEMS, index=TOPICS)
+
+
+def check(matrix, topics=TOPICS, systems=SYSTEMS):
+    assert matrix.systems == systems and matrix.topics == topics
+    np.testing.assert_array_equal(matrix.values, VALUES.T)
+
+
+@pytest.mark.parametrize("write", [
+    lambda p: frame().to_csv(p),                                   # unnamed index column
+    lambda p: frame().rename_axis("topic").to_csv(p),
+    lambda p: frame().to_csv(p, sep="\t"),
+    lambda p: frame().to_csv(p, sep=";"),
+    lambda p: p.write_bytes(b"\xef\xbb\xbf" + frame().to_csv().encode()),  # BOM
+    lambda p: p.write_bytes(gzip.compress(frame().to_csv().encode())),
+    lambda p: p.write_text("# written by a script\n# another note\n" + frame().to_csv()),
+])
+def test_pandas_and_friends_read_as_written(tmp_path, write):
+    path = tmp_path / "m.csv"
+    write(path)
+    check(read_scores(path)["m"])
+
+
+def test_to_csv_without_index_numbers_the_topics(tmp_path):
+    path = tmp_path / "m.csv"
+    frame().to_csv(path, index=False)
+    check(read_scores(path)["m"], topics=["1", "2", "3", "4"])
+
+
+def test_headerless_needs_the_option(tmp_path):
+    path = tmp_path / "m.tsv"
+    frame().to_csv(path, sep="\t", header=False, index=False)
+    check(read_scores(path, header=False)["m"], topics=["1", "2", "3", "4"],
+          systems=["1", "2", "3"])
+
+
+def test_irgauge_long_tsv_with_metadata_lines(tmp_path, cli, collection):
+    out = tmp_path / "scores.tsv"
+    code, _, _ = cli("eval", *collection, "-m", "AP", "-q", "--format", "tsv", "-o", out)
+    assert code == 0 and out.read_text().startswith("#")
+    matrix = read_scores(out)["AP"]
+    assert matrix.topics == ["1", "2"] and matrix.systems == ["r"]
+
+
+@pytest.mark.parametrize("content,line,message", [
+    ("topic,a,b\n1,0.1,0.2\ncaf\xe9,0.1,0.2\n".encode("latin-1"), 3,
+     "not UTF-8 text (byte 0xe9 at column 4)"),
+    (b"topic,a,a\n1,0.1,0.2\n", 1, "system 'a' appears twice in the header"),
+    (b"topic,a,\n1,0.1,0.2\n", 1, "column 2 of the header has no system name"),
+    (b"topic,a,b\n1,0.1,0.2\n2,nan,0.1\n", 3, "missing score for system a on topic 2"),
+    (b"topic,a,b\n1,0.1,0.2\n2,inf,0.1\n", 3, "non-finite value 'inf'"),
+    (b"topic,a,b\n1,0.1,high\n", 2, "non-numeric value 'high' for system b on topic 1"),
+    (b"topic,a,b\n1,0.1\n", 2, "expected 3 fields, found 2"),
+    (b"topic,a,b\n1,0.1,0.2\n1,0.3,0.4\n", 3, "topic '1' appears twice (also on line 2)"),
+    (b"topic,a,b\n,0.1,0.2\n", 2, "empty topic id"),
+    (b"# run\tmeasure\ttopic\tvalue\nrun\tmeasure\ttopic\tvalue\nr\tAP\t1\t-inf\n", 3,
+     "non-finite value '-inf'"),
+])
+def test_bad_score_files_refused_at_file_line(tmp_path, cli, content, line, message):
+    path = tmp_path / "m.csv"
+    path.write_bytes(content)
+    with pytest.raises(InputError) as err:
+        read_scores(path)
+    assert str(err.value).startswith(f"{path}:{line}: ") and message in str(err.value)
+    code, out, text = cli("correlate", path)
+    assert code == 2 and out == "" and text.strip() == f"irgauge: error: {err.value}"
+
+
+def test_corrupt_gzip_refused(tmp_path, cli):
+    path = tmp_path / "m.csv.gz"
+    path.write_bytes(gzip.compress(b"topic,a,b\n1,0.1,0.2\n")[:-6])
+    code, out, err = cli("correlate", path)
+    assert code == 2 and "corrupt gzip data" in err and "Traceback" not in err
+
+
+def test_meta_command_reads_a_headerless_file(tmp_path, cli):
+    path = tmp_path / "m.tsv"
+    frame().to_csv(path, sep="\t", header=False, index=False)
+    code, out, err = cli("correlate", "--headerless-scores", path, "--format", "json")
+    assert code == 0, err
+    assert json.loads(out)["metadata"]["systems"] == ["1", "2", "3"]
