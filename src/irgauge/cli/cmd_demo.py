@@ -43,7 +43,11 @@ def run_demo(out, seed: int = DEMO_SEED, B: int = DEMO_B, trials: int = DEMO_TRI
     results = []
     for name in STUDIES:
         function = study_function(name)
-        options = {"seed": seed, "B": B, "trials": trials}
+        options = {"seed": seed}
+        if name in ("onerel", "incomplete"):
+            options["B"] = B
+        if name != "incomplete":
+            options["trials"] = trials
         if name != "predictive":
             options.update(top_k=None, top_fraction=None)  # the sample has only 12 runs
         inputs = (qrels, runs)

@@ -159,6 +159,7 @@ class StudyResult:
         out += [f"! {note}" for note in self.manifest.get("notes", [])]
         for entry in self.manifest.get("tables", []):
             out += ["", f"-- {entry['caption']}", text_table(self.tables[entry["name"]],
+                                                             entry.get("column_digits") or
                                                              entry.get("digits", 4)).rstrip()]
         out += ["", f"written to {self.directory}"]
         return "\n".join(out) + "\n"
@@ -209,7 +210,10 @@ class StudyWriter:
         self.tables[stem] = frame
         self.table_entries.append({
             "name": stem, "caption": caption,
-            "digits": dict(digits) if isinstance(digits, Mapping) else digits,
+            # one number for readers of the manifest (the HTML report), per column below
+            "digits": max(digits.values(), default=4) if isinstance(digits, Mapping)
+            else digits,
+            "column_digits": dict(digits) if isinstance(digits, Mapping) else {},
             "files": {ext: f"tables/{stem}.{ext}" for ext in ("txt", "csv", "tex")}})
 
     def figure(self, stem: str, draw: Callable[..., List[str]], data: Any, caption: str,
@@ -264,6 +268,17 @@ def select(matrices, top_k: Optional[int], top_fraction: Optional[float], by: st
     return chosen
 
 
+def systems_phrase(n_used: int, n_all: int, top_k, top_fraction, by) -> str:
+    """What the system filter kept, in words that stay true when the collection has fewer
+    systems than asked for: "17 systems (all 17; the top 30 by AP were asked for)"."""
+    if top_k is None and top_fraction is None:
+        return f"{n_used} systems (all)"
+    wanted = f"the top {top_k}" if top_k else f"the top {top_fraction:.0%}"
+    if n_used >= n_all:
+        return f"{n_used} systems (all {n_all}; {wanted} by {by} were asked for)"
+    return f"{n_used} systems ({wanted} of {n_all} by {by})"
+
+
 def filter_parameters(top_k, top_fraction, by) -> Dict[str, Any]:
     return {"top_k": top_k, "top_fraction": top_fraction, "filter_measure": by}
 
@@ -281,6 +296,32 @@ def renamed(matrices, labels: Mapping[str, str]):
 
     return {labels[k]: ScoreMatrix(m.values, m.systems, m.topics, labels[k], m.source)
             for k, m in matrices.items() if k in labels}
+
+
+# ---------------------------------------------------------------------------- labels
+
+# One name per measure definition, the same in every study's tables, figures and summaries.
+MEASURE_LABELS = {
+    "nDCG(dcg=jk,b=2)@1000": "nDCG (Järvelin–Kekäläinen, b=2)@1000",
+    "nDCG(dcg=jk,b=2,judged_only=true)@1000": "nDCG' (Järvelin–Kekäläinen, b=2)@1000",
+    "nDCG": "nDCG (log2)",
+    "RBP(p=0.95)": "RBP (p=0.95)",
+    "Q-measure": "Q-measure", "AP": "AP", "RR": "RR", "P@10": "P@10",
+}
+
+
+def label(measure: str) -> str:
+    """The display name of a measure string (itself when it needs no explanation)."""
+    return MEASURE_LABELS.get(measure, measure)
+
+
+def caption(text: str, paper: Optional[str] = None, item: Optional[str] = None) -> str:
+    """``text`` followed by the paper it reproduces: "... (as Table 3 of Sakai (2006), ...)"."""
+    if paper is None:
+        return text
+    from irgauge.citations import cite
+
+    return f"{text} (as {item} of {cite(paper)})" if item else f"{text} ({cite(paper)})"
 
 
 # ---------------------------------------------------------------------------- words
@@ -360,6 +401,25 @@ def collection_summary(qrels, runs, out: Path, measures: Sequence[str] = SUMMARY
                    evaluation.to_csv(index=False, float_format="%.10g", lineterminator="\n"))
         write_json(directory / MANIFEST, manifest)
     return manifest
+
+
+def collection_statistics(qrels, runs) -> Dict[str, Any]:
+    """The numbers of Table 2 of Sakai (AIRS 2006) for one collection: topics, runs, judged
+    documents, relevant documents per level and per topic."""
+    from irgauge.io.qrels import read_qrels
+
+    q = read_qrels(qrels)
+    levels = np.asarray(q.levels)
+    topics = np.asarray([t.decode() for t in q.topics])
+    per_topic = pd.Series(levels > 0).groupby(topics).sum()
+    row: Dict[str, Any] = {"topics": int(len(np.unique(topics))),
+                           "runs": len(path_list(runs)), "judged": int(len(levels)),
+                           "relevant": int((levels > 0).sum())}
+    for level in sorted({int(v) for v in levels if v > 0}, reverse=True):
+        row[f"level {level}"] = int((levels == level).sum())
+    row["relevant per topic (mean)"] = float(per_topic.mean())
+    row["relevant per topic (min-max)"] = f"{int(per_topic.min())}-{int(per_topic.max())}"
+    return row
 
 
 def _stats(counts: pd.Series) -> Dict[str, float]:

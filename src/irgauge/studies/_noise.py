@@ -154,6 +154,8 @@ def stability_sentences(pairs: pd.DataFrame, names: Sequence[str]) -> List[str]:
     beats: Dict[str, int] = {n: 0 for n in names}
     verdict = {}
     for row in pairs.itertuples(index=False):
+        if row.a not in beats or row.b not in beats:
+            continue
         apart = separated(row.mr_a, row.se_a, row.mr_b, row.se_b)
         if apart:
             better = row.a if row.mr_a < row.mr_b else row.b
