@@ -65,3 +65,20 @@ def __getattr__(name: str) -> Any:
 
 def __dir__():
     return __all__
+
+
+class _Package(type(importlib)):
+    """``irgauge.evaluate`` is both a function and the submodule defining it. Importing the
+    submodule first (``from irgauge.evaluate import read_runs``) would make the import
+    system set the package attribute to the module, so ``irgauge.evaluate(...)`` and
+    ``from irgauge import evaluate`` would then fail; keep the function instead."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if isinstance(value, type(importlib)) and _LAZY.get(name) == f"{__name__}.{name}":
+            value = getattr(value, name)
+        super().__setattr__(name, value)
+
+
+import sys as _sys  # noqa: E402
+
+_sys.modules[__name__].__class__ = _Package

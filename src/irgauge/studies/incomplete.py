@@ -79,7 +79,15 @@ def run_incomplete(qrels, runs, out, *, top_k: Optional[int] = 30,
     eval_options = dict(eval_options or {})
     seed = common.seed_or_fresh(seed)
     seeds = _noise.repetition_seeds(seed, reductions)
-    chosen_runs = top_runs(qrels, runs, top_k, top_fraction, by, eval_options)
+    from irgauge.evaluate import read_runs
+    from irgauge.io.qrels import read_qrels
+
+    paths = common.path_list(runs)
+    qrels_path, qrels = qrels, read_qrels(qrels)  # read once, evaluated many times
+    every_run = read_runs(paths)
+    chosen_runs = top_runs(qrels, every_run, top_k, top_fraction, by, eval_options)
+    chosen_paths = [paths[every_run.index(r)] for r in chosen_runs] \
+        if len(chosen_runs) < len(every_run) else paths
     rel_level = eval_options.pop("rel_level", 1)
     parts, studies = [], []
     for r, s in enumerate(seeds):
@@ -104,7 +112,7 @@ def run_incomplete(qrels, runs, out, *, top_k: Optional[int] = 30,
                                          rel_level=rel_level, **eval_options), labels)
     full = {n: full[n] for n in names}
     first = next(iter(full.values()))
-    every = len(common.path_list(runs))
+    every = len(paths)
     setting = (f"{common.systems_phrase(first.n_systems, every, top_k, top_fraction, by)}, "
                f"{first.n_topics} topics")
 
@@ -174,14 +182,13 @@ def run_incomplete(qrels, runs, out, *, top_k: Optional[int] = 30,
                                          for s in studies]}
         seed_record = {"seed": seed, "reductions": seeds, "discriminative_power": seed,
                        "reduction_bootstrap": seeds}
-        inputs = {"qrels": str(qrels), "runs": common.path_list(runs),
-                  "runs_used": common.path_list(chosen_runs)}
+        inputs = {"qrels": str(qrels_path), "runs": paths, "runs_used": chosen_paths}
         result = writer.finish(parameters, seed_record, first.systems, first.topics, summary,
                                inputs, notes)
     except BaseException:
         writer.abort()
         raise
-    return common.finish_report(result, qrels, runs, out, report,
+    return common.finish_report(result, qrels_path, paths, out, report,
                                 {**eval_options, "rel_level": rel_level})
 
 
