@@ -72,7 +72,7 @@ def _eval_options(p, answers: bool = False) -> None:
     if answers:
         g.add_argument("--answer-order", choices=("file", "score"), default="file",
                        help="order of a run's answers")
-        g.add_argument("--normalise", metavar="SPEC", default=None,
+        g.add_argument("--normalise", metavar="RULES", default=None,
                        help="answer normalisation, e.g. nfkc,space,case (default: exact)")
     else:
         g.add_argument("--order", choices=("score", "file"), default=None,

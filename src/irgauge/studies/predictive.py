@@ -82,40 +82,44 @@ def run_predictive(qrels=None, runs=None, out=".", *, matrices=None,
     se = sd.loc[names, names] / np.sqrt(trials)
 
     writer = common.StudyWriter(Path(out), NAME, TITLE)
-    systems = common.systems_phrase(first.n_systems, next(iter(matrices.values())).n_systems,
-                                    top_k, top_fraction, by)
-    writer.table("phi", square.reset_index().rename(columns={"measure_a": "predictor"}),
-                 common.caption(f"Predictive power phi(row predicts column) on {systems} "
-                                f"({trials} random halvings of {first.n_topics} topics, "
-                                f"tau-{variant})", "predictive", "Tables 1-2"), digits=3)
-    writer.table("phi_se", se.reset_index().rename(columns={"measure_a": "predictor"}),
-                 "Monte Carlo standard error of phi: sd of tau over the halvings / "
-                 "sqrt(halvings)", digits=4)
-    writer.table("phi_sd", sd.loc[names, names].reset_index().rename(
-        columns={"measure_a": "predictor"}), "Standard deviation of tau over the halvings",
-        digits=3)
-    curve = result.details["curve"]
-    pairs = [p for p in CURVE_PAIRS if p[0] in names and p[1] in names] or \
-        [(m, m) for m in names]
-    picked = pd.concat([curve[(curve["measure_a"] == a) & (curve["measure_b"] == b)]
-                        for a, b in pairs], ignore_index=True)
-    writer.table("phi_by_k", picked.pivot(index="k", columns=["measure_a", "measure_b"],
-                                          values="phi").pipe(_flat).reset_index(),
-                 "phi against topic subset size k (two disjoint subsets of k topics)",
-                 digits=3)
-    writer.figure("phi_vs_k", _phi_curves, picked, common.caption(
-        "Predictive power against topic subset size (mean ± sd of tau over the halvings)",
-        "predictive", "Figure 1"))
-    writer.figure("phi_heatmap", _plots.heatmap, square, "phi(row predicts column)",
-                  label="predictive power phi", digits=3)
+    try:
+        systems = common.systems_phrase(first.n_systems, next(iter(matrices.values())).n_systems,
+                                        top_k, top_fraction, by)
+        writer.table("phi", square.reset_index().rename(columns={"measure_a": "predictor"}),
+                     common.caption(f"Predictive power phi(row predicts column) on {systems} "
+                                    f"({trials} random halvings of {first.n_topics} topics, "
+                                    f"tau-{variant})", "predictive", "Tables 1-2"), digits=3)
+        writer.table("phi_se", se.reset_index().rename(columns={"measure_a": "predictor"}),
+                     "Monte Carlo standard error of phi: sd of tau over the halvings / "
+                     "sqrt(halvings)", digits=4)
+        writer.table("phi_sd", sd.loc[names, names].reset_index().rename(
+            columns={"measure_a": "predictor"}), "Standard deviation of tau over the halvings",
+            digits=3)
+        curve = result.details["curve"]
+        pairs = [p for p in CURVE_PAIRS if p[0] in names and p[1] in names] or \
+            [(m, m) for m in names]
+        picked = pd.concat([curve[(curve["measure_a"] == a) & (curve["measure_b"] == b)]
+                            for a, b in pairs], ignore_index=True)
+        writer.table("phi_by_k", picked.pivot(index="k", columns=["measure_a", "measure_b"],
+                                              values="phi").pipe(_flat).reset_index(),
+                     "phi against topic subset size k (two disjoint subsets of k topics)",
+                     digits=3)
+        writer.figure("phi_vs_k", _phi_curves, picked, common.caption(
+            "Predictive power against topic subset size (mean ± sd of tau over the halvings)",
+            "predictive", "Figure 1"))
+        writer.figure("phi_heatmap", _plots.heatmap, square, "phi(row predicts column)",
+                      label="predictive power phi", digits=3)
 
-    summary = _summary(square, se, systems)
-    parameters = {**common.filter_parameters(top_k, top_fraction, by), "trials": trials,
-                  "halvings": trials, "subset_sizes": ks, "variant": variant,
-                  "measures": {k: MEASURES.get(k, k) for k in names},
-                  "eval_options": eval_options}
-    res = writer.finish(parameters, {"seed": seed, "predictive_power": seed}, first.systems,
-                        first.topics, summary, inputs)
+        summary = _summary(square, se, systems)
+        parameters = {**common.filter_parameters(top_k, top_fraction, by), "trials": trials,
+                      "halvings": trials, "subset_sizes": ks, "variant": variant,
+                      "measures": {k: MEASURES.get(k, k) for k in names},
+                      "eval_options": eval_options}
+        res = writer.finish(parameters, {"seed": seed, "predictive_power": seed}, first.systems,
+                            first.topics, summary, inputs)
+    except BaseException:
+        writer.abort()
+        raise
     return common.finish_report(res, qrels, runs, out, report, eval_options)
 
 
