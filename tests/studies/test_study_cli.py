@@ -107,3 +107,19 @@ def test_interrupted_study_leaves_previous_output(collection, tmp_path, monkeypa
         run_predictive(qrels, runs, tmp_path, trials=30, seed=2)
     assert (tmp_path / "predictive" / "manifest.json").read_bytes() == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["collection", "predictive"]
+
+
+def test_progress_only_on_a_terminal_and_not_with_quiet(monkeypatch):
+    import argparse
+    import sys
+
+    from irgauge.cli import cmd_study
+
+    args = argparse.Namespace(study="onerel", quiet=False)
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: False, raising=False)
+    assert cmd_study._progress(args) is None
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True, raising=False)
+    factory = cmd_study._progress(args)
+    assert callable(factory) and callable(factory("swap"))
+    args.quiet = True
+    assert cmd_study._progress(args) is None

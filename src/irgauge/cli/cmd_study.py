@@ -70,8 +70,16 @@ def _common_options(p, study: str, top_k=None, top_fraction=None, by="AP") -> No
 def _eval_options(p, answers: bool = False) -> None:
     g = p.add_argument_group("evaluation conventions")
     if answers:
-        g.add_argument("--answer-order", choices=("file", "score"), default="file",
+        g.add_argument("--answer-order", choices=("file", "rank", "score"), default="file",
                        help="order of a run's answers")
+        g.add_argument("--gold-format", default="auto",
+                       choices=("auto", "eqrels", "erel", "tsv", "json", "trec-patterns"),
+                       help="gold answers: NTCIREVAL eqrels/erel, TREC QA answer patterns, "
+                            "irgauge tsv/json")
+        g.add_argument("--run-format", default="auto",
+                       choices=("auto", "semicolon", "trec", "list", "tsv", "json", "trec-qa"),
+                       help="answer runs: NTCIREVAL semicolon/list, TREC QA runs (trec-qa: "
+                            "qid tag docid answer), irgauge tsv/json")
         g.add_argument("--normalise", metavar="RULES", default=None,
                        help="answer normalisation, e.g. nfkc,space,case (default: exact)")
     else:
@@ -186,7 +194,8 @@ def study_options(args) -> dict:
     elif study == "qa":
         options.update(second_size=args.second_size, list_task=args.list_task,
                        sign_alphas=args.sign_alphas)
-        qa = {"rel_level": args.rel_level, "answer_order": args.answer_order}
+        qa = {"rel_level": args.rel_level, "answer_order": args.answer_order,
+              "gold_format": args.gold_format, "run_format": args.run_format}
         if args.normalise:
             qa["normalise"] = args.normalise
         options["qa_options"] = qa

@@ -88,8 +88,18 @@ def run_qa(gold, runs, out, *, top_k: Optional[int] = None,
     derived = derived_from(gold)
     chosen = LIST_MEASURES if list_task else MEASURES
     by = by or next(iter(chosen))
-    result = qa_evaluate(gold, list(runs) if not isinstance(runs, (str, Path)) else [runs],
-                         list(chosen.values()), **qa_options)
+    from irgauge.qa import formats
+
+    run_list = list(runs) if not isinstance(runs, (str, Path)) else [runs]
+    gold_format = qa_options.pop("gold_format", "auto")
+    run_format = qa_options.pop("run_format", "auto")
+    gold_in, runs_in = formats.load(gold, run_list, gold_format, run_format)
+    if gold_in is gold:
+        qa_options["gold_format"] = gold_format
+    if runs_in is run_list:
+        qa_options["run_format"] = run_format
+    result = qa_evaluate(gold_in, runs_in, list(chosen.values()), **qa_options)
+    qa_options.update(gold_format=gold_format, run_format=run_format)
     every = align(from_frame(result.per_topic[["run", "measure", "topic", "value"]],
                              source=str(gold)))
     every = common.renamed(every, {v: k for k, v in chosen.items()})
