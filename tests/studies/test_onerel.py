@@ -7,7 +7,7 @@ import pandas as pd
 import irgauge
 from irgauge.studies.onerel import run_onerel
 
-FAST = dict(B=100, trials=60, seed=7, top_k=6, repetitions=3)
+FAST = dict(B=100, trials=60, seed=7, top_k=6, repetitions=2)
 
 
 def test_outputs_manifest_and_summary(collection, tmp_path):
@@ -30,8 +30,8 @@ def test_outputs_manifest_and_summary(collection, tmp_path):
     names = {e["name"] for e in manifest["tables"]}
     assert names == {"collection_statistics", "discriminative_power", "gain_values", "swap",
                      "stability", "stability_pairs", "kendall_tau"}
-    assert manifest["parameters"]["repetitions"] == 3
-    assert len(manifest["seeds"]["repetitions"]) == 3
+    assert manifest["parameters"]["repetitions"] == 2
+    assert len(manifest["seeds"]["repetitions"]) == 2
     assert manifest["seeds"]["repetitions"][0] == 7
     # the six systems are the top six by mean AP
     means = irgauge.evaluate(qrels, runs, ["AP"]).means.sort_values("value", ascending=False)

@@ -185,7 +185,7 @@ def run_onerel(qrels, runs, out, *, top_k: Optional[int] = 30,
         summary = _summary(main, setting, alpha)
         summary += _repeat.swap_sentences(sw_spread, list(ONE_REL), c)
         summary.append("Stability (minority rate at equal proportion of ties, from the "
-                       "curves): " + "; ".join(_noise.stability_sentences(
+                       "curves; most stable first): " + "; ".join(_noise.stability_sentences(
                            st_pairs, list(ONE_REL))) + ".")
         summary.append(_tau_sentence(square, list(ONE_REL)))
         summary += gains_summary

@@ -167,7 +167,7 @@ def run_qa(gold, runs, out, *, top_k: Optional[int] = None,
 
         summary = ([DERIVED_NOTE + "."] if derived else [])
         summary.append(f"Stability ({systems}, c = {c}; minority rate at equal proportion of "
-                       f"ties, from the curves): "
+                       f"ties, from the curves; most stable first): "
                        + "; ".join(_noise.stability_sentences(st_pairs, list(matrices)))
                        + ".")
         summary += swap_lines
