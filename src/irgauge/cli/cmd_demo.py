@@ -61,6 +61,7 @@ def run_demo(out, seed: int = DEMO_SEED, B: int = DEMO_B, trials: int = DEMO_TRI
 
 
 def run(args) -> int:
+    import sys
     import time
 
     start = time.monotonic()
@@ -73,4 +74,6 @@ def run(args) -> int:
         print(f"{result.manifest['title']}  ->  {result.directory}")
         for line in result.summary:
             print(f"  * {line}")
+        for note in result.manifest.get("notes", []):  # skipped experiments, derived data
+            print(f"irgauge: note ({result.name}): {note}", file=sys.stderr)
     return 0
