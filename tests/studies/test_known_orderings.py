@@ -37,7 +37,9 @@ def test_onerel_equal_measures_within_noise(all_first_collection, tmp_path):
     first = result.summary[0]
     assert "within noise" in first and " > " not in first.split("For reference")[0]
     stability = next(line for line in result.summary if line.startswith("Stability"))
-    assert "more stable" not in stability and "within noise" in stability
+    # the five are constant: every comparison is a tie, so none is called more stable
+    assert "more stable than" not in stability
+    assert "P-plus, P-measure, O-measure, NWRR, RR tie (almost) every comparison" in stability
     assert any("gain-value variants skipped" in n for n in result.manifest["notes"])
 
 
@@ -123,3 +125,17 @@ def test_stability_reading_prefers_the_curve_closer_to_the_origin():
     # A at 0.9 ties: linear from (0.40, 0.010) to (1, 0)
     assert np.isclose(ac["mr_a"], (0.010 + 0.0005) * (1 - 0.9) / 0.6, atol=1e-9)
     assert ac["mr_a"] < ac["mr_b"]
+
+
+def test_a_measure_tying_everything_is_named_least_useful():
+    rows = []
+    for rep in range(2):
+        for f, (ta, ma) in zip((0.01, 0.05), ((0.05, 0.04), (0.2, 0.02))):
+            rows.append({"measure": "A", "repetition": rep, "fuzziness": f,
+                         "proportion_ties": ta, "minority_rate": ma + 0.001 * rep})
+            rows.append({"measure": "flat", "repetition": rep, "fuzziness": f,
+                         "proportion_ties": 1.0, "minority_rate": 0.0})
+    lines = _noise.stability_sentences(
+        _noise.stability_comparison(pd.DataFrame(rows)), ["flat", "A"])
+    assert lines == ["flat ties (almost) every comparison even at the smallest fuzziness, "
+                     "so it orders no systems: least useful"]

@@ -119,7 +119,8 @@ def stability_comparison(table: pd.DataFrame) -> pd.DataFrame:
     and B compare their minority rates at the smallest proportion of ties both curves reach,
     t* = max(min ties A, min ties B): a curve closer to the origin (fewer swaps at the same
     share of ties) is more stable, and a curve that cannot get below t* ties is compared where
-    it starts. Returns rows (a, b, level, mr_a, mr_b, se_a, se_b) with means over repetitions.
+    it starts. Returns rows (a, b, ties_level, mr_a, mr_b, se_a, se_b, and each curve's
+    smallest proportion of ties ties_a, ties_b) with means over the repetitions.
     """
     names = list(dict.fromkeys(table["measure"]))
     reps = sorted(table["repetition"].unique())
@@ -127,10 +128,12 @@ def stability_comparison(table: pd.DataFrame) -> pd.DataFrame:
     rows = []
     for i, a in enumerate(names):
         for b in names[i + 1:]:
-            ma, mb, lv = [], [], []
+            ma, mb, lv, ta, tb = [], [], [], [], []
             for r in reps:
                 ca, cb = curves[(a, r)], curves[(b, r)]
-                level = max(ca["proportion_ties"].min(), cb["proportion_ties"].min())
+                ta.append(ca["proportion_ties"].min())
+                tb.append(cb["proportion_ties"].min())
+                level = max(ta[-1], tb[-1])
                 ma.append(minority_at_ties(ca["proportion_ties"].to_numpy(),
                                            ca["minority_rate"].to_numpy(), level))
                 mb.append(minority_at_ties(cb["proportion_ties"].to_numpy(),
@@ -138,8 +141,10 @@ def stability_comparison(table: pd.DataFrame) -> pd.DataFrame:
                 lv.append(level)
             rows.append({"a": a, "b": b, "ties_level": float(np.mean(lv)),
                          "mr_a": float(np.mean(ma)), "mr_b": float(np.mean(mb)),
-                         "se_a": _se(ma), "se_b": _se(mb)})
-    return pd.DataFrame(rows, columns=["a", "b", "ties_level", "mr_a", "mr_b", "se_a", "se_b"])
+                         "se_a": _se(ma), "se_b": _se(mb), "ties_a": float(np.mean(ta)),
+                         "ties_b": float(np.mean(tb))})
+    return pd.DataFrame(rows, columns=["a", "b", "ties_level", "mr_a", "mr_b", "se_a", "se_b",
+                                       "ties_a", "ties_b"])
 
 
 def _se(values) -> float:
@@ -148,9 +153,18 @@ def _se(values) -> float:
         float("nan")
 
 
+ALL_TIES = 0.999
+
+
 def stability_sentences(pairs: pd.DataFrame, names: Sequence[str]) -> List[str]:
     """Sentences from :func:`stability_comparison`: measures ranked by how many others they
-    beat beyond the noise, then each comparison between neighbours in that ranking."""
+    beat beyond the noise, then each comparison between neighbours in that ranking.
+
+    A measure whose curve starts at (almost) only ties orders no systems: its minority rate
+    of 0 says nothing, so it is named apart and ranked after the others.
+    """
+    tied = [n for n in names if _min_ties(pairs, n) >= ALL_TIES]
+    names = [n for n in names if n not in tied]
     beats: Dict[str, int] = {n: 0 for n in names}
     verdict = {}
     for row in pairs.itertuples(index=False):
@@ -175,4 +189,16 @@ def stability_sentences(pairs: pd.DataFrame, names: Sequence[str]) -> List[str]:
             lines.append(f"{a} and {b} are within noise: minority rate "
                          f"{fmt(*mr[a], digits=4)} vs {fmt(*mr[b], digits=4)} at "
                          f"{row.ties_level:.2f} ties")
+    if tied:
+        lines.append(f"{', '.join(tied)} tie{'s' if len(tied) == 1 else ''} (almost) every "
+                     f"comparison even at the smallest fuzziness, so "
+                     f"{'it orders' if len(tied) == 1 else 'they order'} no systems: least "
+                     f"useful")
     return lines
+
+
+def _min_ties(pairs: pd.DataFrame, name: str) -> float:
+    """The smallest proportion of ties of ``name``'s curve (mean over repetitions)."""
+    rows = pairs[(pairs["a"] == name) | (pairs["b"] == name)]
+    values = np.where(rows["a"] == name, rows["ties_a"], rows["ties_b"])
+    return float(values.min()) if len(values) else 0.0
