@@ -139,3 +139,35 @@ def test_a_measure_tying_everything_is_named_least_useful():
         _noise.stability_comparison(pd.DataFrame(rows)), ["flat", "A"])
     assert lines == ["flat ties (almost) every comparison even at the smallest fuzziness, "
                      "so it orders no systems: least useful"]
+
+
+def test_qa_first_answer_metrics_tie_everything_by_construction(tmp_path):
+    """Every run answers every question correctly at rank 1, then finds k of the four other
+    answer classes (k depends on the run): RR, NQcorrect1 and NQcorrect5 (a correct answer
+    in the top 1 / top 5) are 1 everywhere, while Q-measure orders the runs. The summary
+    must put the three apart as ordering nothing, never more stable or more sensitive."""
+    rng = np.random.default_rng(2)
+    gold = ["topic\tanswer\tlevel\tclass"]
+    for t in range(30):
+        gold += [f"q{t}\tq{t}a{j}\t1\tc{j}" for j in range(5)]
+    (tmp_path / "gold.tsv").write_text("\n".join(gold) + "\n")
+    runs = []
+    for k in range(6):
+        lines = ["topic\tanswer"]
+        for t in range(30):
+            hits = min(4, max(0, int(round(k * 4 / 5 + rng.normal(0, 0.7)))))
+            answers = [f"q{t}a0"] + [f"q{t}a{j}" for j in range(1, 1 + hits)]
+            answers += [f"q{t}wrong{j}" for j in range(5 - len(answers))]
+            lines += [f"q{t}\t{a}" for a in answers]
+        path = tmp_path / f"run{k}.tsv"
+        path.write_text("\n".join(lines) + "\n")
+        runs.append(path)
+    result = run_qa(tmp_path / "gold.tsv", runs, tmp_path / "out", seed=4, trials=40,
+                    repetitions=2)
+    text = " ".join(result.summary)
+    assert "RR, NQcorrect1, NQcorrect5 tie (almost) every comparison" in text
+    assert "RR, NQcorrect1, NQcorrect5 give every system the same score" in text
+    assert not any(f"{m} is more stable" in text or f"than {m}:" in text
+                   for m in ("RR", "NQcorrect1", "NQcorrect5"))
+    swap = text.split("Share of comparisons")[-1].split("Sign test")[0]
+    assert "RR (" not in swap and "NQcorrect" not in swap

@@ -63,6 +63,11 @@ def swap(matrices, c: int, trials: int, seeds: Sequence[int], mode: str = "stric
         summaries.append(summary)
     bins = pd.concat(bins, ignore_index=True)
     summaries = pd.concat(summaries, ignore_index=True)
+    # a measure giving every system the same score on every topic has only zero
+    # differences: "0.00 reached by every comparison" would read as perfect sensitivity
+    flat = flat_measures(matrices)
+    summaries.loc[summaries["measure"].isin(flat),
+                  ["required_difference", "relative_difference", "share_reaching"]] = np.nan
     summaries["found"] = summaries["required_difference"].notna().astype(float)
     return (bins, summaries, _noise.spread(bins, ["measure", "difference"], ["swap_rate"]),
             _noise.spread(summaries, ["measure"],
@@ -112,10 +117,17 @@ SWAP_DIGITS = {"required_difference": 2, "required_difference_se": 3, "largest_m
                "found_in": 2}
 
 
-def swap_sentences(spread: pd.DataFrame, names: List[str], c: int) -> List[str]:
+def swap_sentences(spread: pd.DataFrame, names: List[str], c: int,
+                   flat: Sequence[str] = ()) -> List[str]:
     """The share of comparisons reaching the required difference, ordered within the noise;
-    measures without a required difference in some repetitions are named."""
+    measures without a required difference in some repetitions are named, and ``flat``
+    measures (the same score for every system) apart."""
     lines = []
+    flat = [m for m in flat if m in names]
+    if flat:
+        lines.append(f"{', '.join(flat)} give{'s' if len(flat) == 1 else ''} every system "
+                     f"the same score on every topic: no system pair to compare.")
+        names = [n for n in names if n not in flat]
     ok = spread[spread["found"] >= 1 - 1e-9].set_index("measure")
     found = {m: (ok.loc[m, "share_reaching"], ok.loc[m, "share_reaching_se"])
              for m in names if m in ok.index}
@@ -133,3 +145,8 @@ def swap_sentences(spread: pd.DataFrame, names: List[str], c: int) -> List[str]:
                      f"difference at 95% confidence (too few topics per subset or too few "
                      f"trials).")
     return lines
+
+
+def flat_measures(matrices) -> List[str]:
+    """Measures whose score is the same for every system on every topic."""
+    return [name for name, m in matrices.items() if np.all(m.values == m.values[:1])]

@@ -183,7 +183,8 @@ def run_onerel(qrels, runs, out, *, top_k: Optional[int] = 30,
                       label="Kendall's tau")
 
         summary = _summary(main, setting, alpha)
-        summary += _repeat.swap_sentences(sw_spread, list(ONE_REL), c)
+        summary += _repeat.swap_sentences(sw_spread, list(ONE_REL), c,
+                                          _repeat.flat_measures(base))
         summary.append("Stability (minority rate at equal proportion of ties, from the "
                        "curves; most stable first): " + "; ".join(_noise.stability_sentences(
                            st_pairs, list(ONE_REL))) + ".")

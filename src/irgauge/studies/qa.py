@@ -159,7 +159,8 @@ def run_qa(gold, runs, out, *, top_k: Optional[int] = None,
             writer.figure(f"swap_rates_c{size}", _plots.swap_curves, curve, common.caption(
                 f"Swap rate against performance difference (c = {size}; mean ± sd){tag}",
                 "qa", "Figures 5-6, 9-10"))
-            swap_lines += _repeat.swap_sentences(spread, list(matrices), size)
+            swap_lines += _repeat.swap_sentences(spread, list(matrices), size,
+                                                 _repeat.flat_measures(matrices))
         sign = _sign_table(matrices, compare_pairs, sign_alphas)
         writer.table("sign_test", sign, common.caption(
             f"System pairs significantly different by the sign test (all questions){tag}",
