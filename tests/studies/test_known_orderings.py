@@ -171,3 +171,29 @@ def test_qa_first_answer_metrics_tie_everything_by_construction(tmp_path):
                    for m in ("RR", "NQcorrect1", "NQcorrect5"))
     swap = text.split("Share of comparisons")[-1].split("Sign test")[0]
     assert "RR (" not in swap and "NQcorrect" not in swap
+
+
+def test_incomplete_condensed_ap_moves_less_than_ap(tmp_path):
+    """Complete judgments of the top 30 documents, relevant documents ranked high: when 90%
+    of the judgments are removed, AP counts the relevant documents that lost their judgment
+    as nonrelevant and its mean drops, while AP' (unjudged documents removed) keeps the
+    precision of the judged ones; so AP' must be said to move less than AP."""
+    from irgauge.studies.incomplete import run_incomplete
+
+    from tests.studies.conftest import write_trec
+
+    rng = np.random.default_rng(8)
+    rows, runs = [], {f"r{k}": {} for k in range(6)}
+    for t in range(1, 21):
+        relevant = [f"d{j}" for j in range(10)]
+        rows += [(t, d, 1) for d in relevant] + [(t, f"n{j}", 0) for j in range(20)]
+        for k in range(6):
+            docs = relevant + [f"n{j}" for j in range(20)]
+            noise = rng.normal(0, 4 + k, len(docs))
+            order = np.argsort(np.arange(len(docs)) + noise, kind="stable")
+            runs[f"r{k}"][t] = [docs[i] for i in order]
+    qrels, paths = write_trec(tmp_path / "c", rows, runs)
+    result = run_incomplete(qrels, paths, tmp_path / "out", B=50, seed=1, top_k=None,
+                            rates=(10,), reductions=4)
+    text = " ".join(result.summary)
+    assert "AP' moves less than AP (" in text

@@ -258,8 +258,41 @@ def _summary(power: pd.DataFrame, table: pd.DataFrame, square: pd.DataFrame, alp
                                         at["discriminative_power_se"])}
     lines.append(f"Discriminative power with {lowest:g}% relevance data: "
                  f"{_noise.ordering(dps)}.")
+    lines += _mean_shift_sentences(table, lowest)
     if "AP'" in square.index and "bpref_R" in square.index:
         primed = "AP'"
         lines.append(f"tau(AP', bpref_R) = {square.loc[primed, 'bpref_R']:.3f} and "
                      f"tau(AP, AP') = {square.loc['AP', primed]:.3f} with full data.")
     return lines
+
+
+# original metric -> its condensed form, as displayed
+PRIMED = {"AP": "AP'", "Q-measure": "Q'", DISPLAY[NDCG]: DISPLAY[NDCG + "'"]}
+
+
+def _mean_shift_sentences(table: pd.DataFrame, lowest: float) -> list:
+    """Figure 1 in words: how far each original metric's mean moves from full to ``lowest``%
+    relevance data, against its condensed form (|shift| with the SE over the reductions; the
+    full-data mean has no Monte Carlo error)."""
+    from irgauge.studies import _noise
+
+    full = table[table["rate"] == 100].set_index("measure")
+    low = table[table["rate"] == lowest].set_index("measure")
+    parts = []
+    for original, primed in PRIMED.items():
+        if original not in low.index or primed not in low.index:
+            continue
+        shift = {m: (abs(low.loc[m, "mean"] - full.loc[m, "mean"]), low.loc[m, "mean_se"])
+                 for m in (original, primed)}
+        (a, (da, ea)), (b, (db, eb)) = shift.items()
+        if _noise.separated(da, ea, db, eb):
+            small, large = (a, b) if da < db else (b, a)
+            parts.append(f"{small} moves less than {large} "
+                         f"(|shift| {_noise.fmt(*shift[small])} vs {_noise.fmt(*shift[large])})")
+        else:
+            parts.append(f"{a} and {b} move alike, within noise (|shift| {_noise.fmt(da, ea)} "
+                         f"vs {_noise.fmt(db, eb)})")
+    if not parts:
+        return []
+    return [f"Mean score from full to {lowest:g}% relevance data (Figure 1): "
+            + "; ".join(parts) + "."]
