@@ -233,12 +233,13 @@ def run(args) -> int:
             if name in collections:
                 raise InputError(f"collection {name!r} given twice")
             collections[name] = value
-        report = options.pop("report")
         results, comparison = many.run_on_collections(args.study, collections, args.out,
                                                       **options)
         for result in results.values():
             _notes(result)
-        if report:
+            if result.report:
+                print(f"report ({result.directory.parent.name}): {result.report}")
+        if options["report"]:
             from irgauge.report.html import write_report
 
             print(f"report: {write_report(args.out)}")

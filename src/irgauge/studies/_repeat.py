@@ -106,15 +106,17 @@ def swap_summary_table(spread: pd.DataFrame) -> pd.DataFrame:
         "required_difference": spread["required_difference"],
         "required_difference_se": spread["required_difference_se"],
         "largest_mean": spread["largest_mean"],
+        "largest_mean_se": spread["largest_mean_se"],
         "relative_difference": spread["relative_difference"],
+        "relative_difference_se": spread["relative_difference_se"],
         "share_reaching": spread["share_reaching"],
         "share_reaching_se": spread["share_reaching_se"],
         "found_in": spread["found"]})
 
 
 SWAP_DIGITS = {"required_difference": 2, "required_difference_se": 3, "largest_mean": 4,
-               "relative_difference": 3, "share_reaching": 3, "share_reaching_se": 3,
-               "found_in": 2}
+               "largest_mean_se": 4, "relative_difference": 3, "relative_difference_se": 3,
+               "share_reaching": 3, "share_reaching_se": 3, "found_in": 2}
 
 
 def swap_sentences(spread: pd.DataFrame, names: List[str], c: int,
