@@ -1,4 +1,4 @@
-"""Study incomplete (seed 002) on a small generated collection."""
+"""Study incomplete (Sakai, "Alternatives to bpref") on a small generated collection."""
 import json
 
 import numpy as np

@@ -1,4 +1,4 @@
-"""Study onerel (seeds 000/001) on a small generated collection."""
+"""Study onerel (Sakai, AIRS 2006 and the P-measure poster) on a small generated collection."""
 import json
 
 import numpy as np

@@ -1,4 +1,4 @@
-"""Study predictive (seed 004) on a small generated collection and on score matrices."""
+"""Study predictive (Webber et al. 2008) on a small generated collection and on score matrices."""
 import json
 
 import numpy as np
