@@ -1,4 +1,4 @@
-"""Study qa (Sakai's note on QA evaluation) on QA-shaped data derived from a generated collection."""
+"""Study qa (Sakai's note on QA evaluation) on QA data derived from a generated collection."""
 import json
 
 import pandas as pd
