@@ -203,8 +203,8 @@ class StudyWriter:
         frame = frame.reset_index(drop=True)
         base = self.work / "tables" / stem
         write_text(base.with_suffix(".txt"), text_table(frame, digits))
-        write_text(base.with_suffix(".csv"), frame.to_csv(index=False, float_format="%.10g",
-                                                          lineterminator="\n"))
+        # to_csv's own line ending (os.linesep), as before; its name changed in pandas 1.5
+        write_text(base.with_suffix(".csv"), frame.to_csv(index=False, float_format="%.10g"))
         write_text(base.with_suffix(".tex"),
                    latex_table(frame, caption, f"tab:{self.name}-{stem}", digits))
         self.tables[stem] = frame
@@ -398,7 +398,7 @@ def collection_summary(qrels, runs, out: Path, measures: Sequence[str] = SUMMARY
     }
     with atomic_directory(Path(out) / COLLECTION_DIR) as directory:
         write_text(directory / "evaluation.csv",
-                   evaluation.to_csv(index=False, float_format="%.10g", lineterminator="\n"))
+                   evaluation.to_csv(index=False, float_format="%.10g"))
         write_json(directory / MANIFEST, manifest)
     return manifest
 
