@@ -52,4 +52,5 @@ def test_list_task_f_measure(qa_data, tmp_path):
     result = run_qa(qa_data["gold"], qa_data["runs"], tmp_path, seed=1, trials=40,
                     subset_size=6, second_size=10, list_task=True, repetitions=2)
     assert list(result.tables["stability"]["measure"]) == ["F-measure"]
+    assert "F-measure: minority rate" in result.summary[1]
     assert {"sensitivity_c6", "sensitivity_c10"} <= set(result.tables)

@@ -152,3 +152,20 @@ def swap_sentences(spread: pd.DataFrame, names: List[str], c: int,
 def flat_measures(matrices) -> List[str]:
     """Measures whose score is the same for every system on every topic."""
     return [name for name, m in matrices.items() if np.all(m.values == m.values[:1])]
+
+
+def stability_sentence(pairs: pd.DataFrame, curves: pd.DataFrame, names: List[str],
+                       setting: str) -> str:
+    """The summary's stability sentence: the curves' reading between measures, or for a
+    single measure its minority rate and proportion of ties at fuzziness 0.05."""
+    if len(names) < 2:
+        at = stability_table(curves).set_index("measure")
+        parts = []
+        for m in names:
+            mr = _noise.fmt(at.loc[m, "minority_rate"], at.loc[m, "minority_rate_se"], 4)
+            pt = _noise.fmt(at.loc[m, "proportion_ties"], at.loc[m, "proportion_ties_se"], 4)
+            parts.append(f"{m}: minority rate {mr}, proportion of ties {pt}")
+        return f"Stability ({setting}) at fuzziness 0.05: " + "; ".join(parts) + "."
+    return (f"Stability ({setting}; minority rate at equal proportion of ties, from the "
+            f"curves; most stable first): "
+            + "; ".join(_noise.stability_sentences(pairs, names)) + ".")

@@ -185,9 +185,8 @@ def run_onerel(qrels, runs, out, *, top_k: Optional[int] = 30,
         summary = _summary(main, setting, alpha)
         summary += _repeat.swap_sentences(sw_spread, list(ONE_REL), c,
                                           _repeat.flat_measures(base))
-        summary.append("Stability (minority rate at equal proportion of ties, from the "
-                       "curves; most stable first): " + "; ".join(_noise.stability_sentences(
-                           st_pairs, list(ONE_REL))) + ".")
+        summary.append(_repeat.stability_sentence(st_pairs, st_curve, list(ONE_REL),
+                                                  f"c = {c}"))
         summary.append(_tau_sentence(square, list(ONE_REL)))
         summary += gains_summary
         parameters = {**common.filter_parameters(top_k, top_fraction, by),

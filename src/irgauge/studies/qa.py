@@ -167,10 +167,8 @@ def run_qa(gold, runs, out, *, top_k: Optional[int] = None,
             "qa"), digits=3)
 
         summary = ([DERIVED_NOTE + "."] if derived else [])
-        summary.append(f"Stability ({systems}, c = {c}; minority rate at equal proportion of "
-                       f"ties, from the curves; most stable first): "
-                       + "; ".join(_noise.stability_sentences(st_pairs, list(matrices)))
-                       + ".")
+        summary.append(_repeat.stability_sentence(st_pairs, st_curve, list(matrices),
+                                                  f"{systems}, c = {c}"))
         summary += swap_lines
         summary.append(_sign_sentence(sign, sign_alphas))
         parameters = {**common.filter_parameters(top_k, top_fraction, by), "trials": trials,
