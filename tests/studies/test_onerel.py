@@ -1,4 +1,4 @@
-"""Study onerel (seeds 000/001) on a small generated collection."""
+"""Study onerel (Sakai, AIRS 2006 and the P-measure poster) on a small generated collection."""
 import json
 
 import numpy as np
@@ -7,7 +7,7 @@ import pandas as pd
 import irgauge
 from irgauge.studies.onerel import run_onerel
 
-FAST = dict(B=100, trials=60, seed=7, top_k=6)
+FAST = dict(B=100, trials=60, seed=7, top_k=6, repetitions=2)
 
 
 def test_outputs_manifest_and_summary(collection, tmp_path):
@@ -16,7 +16,7 @@ def test_outputs_manifest_and_summary(collection, tmp_path):
     d = tmp_path / "onerel"
     manifest = json.loads((d / "manifest.json").read_text())
     assert manifest["seeds"]["seed"] == 7
-    assert manifest["seeds"]["discriminative_power"] == 7
+    assert manifest["seeds"]["discriminative_power"][0] == 7
     assert manifest["parameters"]["B"] == 100 and manifest["parameters"]["trials"] == 60
     assert manifest["parameters"]["measures"]["P-measure 10:5:1"] == "P-measure(gains=1:5:10)"
     assert manifest["n_systems"] == 6 and manifest["n_topics"] == 24
@@ -28,13 +28,17 @@ def test_outputs_manifest_and_summary(collection, tmp_path):
         assert set(entry["files"]) == {"pdf", "png", "svg"}
         assert (d / entry["files"]["png"]).read_bytes()[:4] == b"\x89PNG"
     names = {e["name"] for e in manifest["tables"]}
-    assert names == {"discriminative_power", "gain_values", "swap", "stability",
-                     "kendall_tau"}
+    assert names == {"collection_statistics", "discriminative_power", "gain_values", "swap",
+                     "stability", "stability_pairs", "kendall_tau"}
+    assert manifest["parameters"]["repetitions"] == 2
+    assert len(manifest["seeds"]["repetitions"]) == 2
+    assert manifest["seeds"]["repetitions"][0] == 7
     # the six systems are the top six by mean AP
     means = irgauge.evaluate(qrels, runs, ["AP"]).means.sort_values("value", ascending=False)
     assert set(manifest["systems"]) == set(means["run"][:6])
     first = result.summary[0]
-    assert "in discriminative power" in first
+    assert first.startswith("Discriminative power")
+    assert "6 systems (the top 6 of 8 by AP)" in first
     for m in ("P-plus", "P-measure", "O-measure", "NWRR", "RR"):
         assert m in first
 
@@ -43,8 +47,9 @@ def test_tables_are_consistent(collection, tmp_path):
     qrels, runs = collection
     result = run_onerel(qrels, runs, tmp_path, **FAST)
     dp = result.tables["discriminative_power"]
-    assert list(dp["significant_pairs"]) == sorted(dp["significant_pairs"], reverse=True)
-    assert (dp["pairs"] == 15).all() and dp["share"].between(0, 1).all()
+    assert list(dp["share"]) == sorted(dp["share"], reverse=True)
+    assert np.allclose(dp["significant_pairs"] / 15, dp["share"])
+    assert dp["share"].between(0, 1).all() and (dp["share_se"] >= 0).all()
     gains = result.tables["gain_values"]
     assert list(gains["gains"]) == ["3:2:1", "10:5:1", "1:1:1", "0.3:0.2:0.1"]
     # 3:2:1 is the default gain: its row repeats Table 3's figures

@@ -1,4 +1,4 @@
-"""Study predictive (seed 004) on a small generated collection and on score matrices."""
+"""Study predictive (Webber et al. 2008) on a small generated collection and on score matrices."""
 import json
 
 import numpy as np
@@ -15,13 +15,13 @@ def test_outputs_and_filter(collection, tmp_path):
     assert manifest["n_systems"] == 6  # top 75% of 8 systems by AP
     assert manifest["parameters"]["subset_sizes"] == [5, 10, 12]
     phi = result.tables["phi"].set_index("predictor")
-    assert list(phi.index) == ["P@10", "RR", "RBP(0.95)", "AP", "nDCG"]
+    assert list(phi.index) == ["P@10", "RR", "RBP (p=0.95)", "AP", "nDCG (log2)"]
     values = phi.to_numpy(dtype=float)
     assert np.all(values <= 1) and np.all(values > -1)
     by_k = result.tables["phi_by_k"]
     assert list(by_k["k"]) == [5, 10, 12]
-    assert "nDCG -> P@10" in by_k.columns
-    assert "self-predictivity" in result.summary[0]
+    assert "nDCG (log2) -> P@10" in by_k.columns
+    assert result.summary[0].startswith("Self-predictivity")
     assert {e["name"] for e in manifest["figures"]} == {"phi_vs_k", "phi_heatmap"}
 
 

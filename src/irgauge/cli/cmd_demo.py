@@ -44,7 +44,11 @@ def run_demo(out, seed: int = DEMO_SEED, B: int = DEMO_B, trials: int = DEMO_TRI
     results = []
     for name in STUDIES:
         function = study_function(name)
-        options = {"seed": seed, "B": B, "trials": trials}
+        options = {"seed": seed}
+        if name in ("onerel", "incomplete"):
+            options["B"] = B
+        if name != "incomplete":
+            options["trials"] = trials
         if name != "predictive":
             options.update(top_k=None, top_fraction=None)  # the sample has only 12 runs
         inputs = (qrels, runs)
@@ -58,6 +62,7 @@ def run_demo(out, seed: int = DEMO_SEED, B: int = DEMO_B, trials: int = DEMO_TRI
 
 
 def run(args) -> int:
+    import sys
     import time
 
     start = time.monotonic()
@@ -70,4 +75,6 @@ def run(args) -> int:
         print(f"{result.manifest['title']}  ->  {result.directory}")
         for line in result.summary:
             print(f"  * {line}")
+        for note in result.manifest.get("notes", []):  # skipped experiments, derived data
+            print(f"irgauge: note ({result.name}): {note}", file=sys.stderr)
     return 0

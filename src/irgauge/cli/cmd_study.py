@@ -1,72 +1,207 @@
 """``irgauge study NAME QRELS RUN... --out DIR``: rerun one paper's experiment on a collection.
 
-Studies: onerel (seeds 000/001), incomplete (seed 002), qa (seed 003), predictive (seed 004).
-Each writes tables (txt, csv, tex), figures (png, svg) and manifest.json to DIR/NAME, and
-prints its tables and a summary in words; ``--report`` also writes DIR/report.html.
+Each study has its own options (``irgauge study NAME --help``) with its paper's defaults.
+Each writes tables (txt, csv, tex), figures (pdf, svg, png) and manifest.json to DIR/NAME,
+and prints its tables and a summary in words; ``--report`` also writes DIR/report.html.
+With ``--collection NAME=QRELS:RUNDIR`` (repeatable) or ``--collections FILE.toml`` the
+study runs on every collection (DIR/NAME/<study>) and DIR/<study>-comparison holds the
+side-by-side tables.
 """
 from __future__ import annotations
 
+import sys
+
+from irgauge.citations import cite
 from irgauge.cli import HelpFormatter
-from irgauge.cli._options import alpha, count, draws, fraction, rel_level, seed
+from irgauge.cli import _options as opt
 
 STUDY_HELP = {
-    "onerel": "metrics for one relevant document: P-plus, P, O, NWRR, RR (+AP, Q); "
-              "discriminative power, gain values, swap, stability, tau (seeds 000/001)",
-    "incomplete": "the ten bpref-family and condensed-list metrics on full and reduced qrels "
-                  "(seed 002)",
-    "qa": "QA metrics RR, NQcorrect1/5, Q-measure gain variants: stability, swap rates, "
-          "sensitivity (seed 003)",
-    "predictive": "predictive power phi of P@10, RR, RBP, AP, nDCG (seed 004)",
+    "onerel": "metrics for finding one relevant document: P-plus, P-measure, O-measure, "
+              "NWRR, RR (with AP, Q-measure): discriminative power, gain values, swap "
+              "rates, stability, Kendall's tau; " + cite("onerel") + "; " + cite("pmeasure"),
+    "incomplete": "the bpref family and condensed-list metrics on full and reduced "
+                  "relevance data; " + cite("bpref"),
+    "qa": "QA metrics RR, NQcorrect1/5, Q-measure gain variants (or the list task's "
+          "F-measure): stability, swap rates, sensitivity, sign test; " + cite("qa"),
+    "predictive": "predictive power phi of P@10, RR, RBP (p=0.95), AP, nDCG (log2); "
+                  + cite("predictive"),
 }
+
+
+def _number_list(kind):
+    def parse(text: str):
+        import argparse
+
+        try:
+            return [kind(t) for t in text.replace(" ", ",").split(",") if t]
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a comma-separated list, got {text!r}")
+    return parse
+
+
+def _gain_list(text: str):
+    return [t.strip() for t in text.split(",") if t.strip()]
+
+
+def _common_options(p, study: str, top_k=None, top_fraction=None, by="AP") -> None:
+    p.add_argument("qrels", nargs="?", metavar="GOLD" if study == "qa" else "QRELS",
+                   help="answer gold file" if study == "qa" else "qrels file")
+    p.add_argument("runs", nargs="*", metavar="RUN",
+                   help="answer files" if study == "qa" else "run files")
+    p.add_argument("--out", required=True, metavar="DIR", help="output folder")
+    p.add_argument("--collection", action="append", metavar="NAME=QRELS:RUNDIR",
+                   help="run on this named collection (repeatable; every file in RUNDIR "
+                        "is a run); writes DIR/NAME/... and side-by-side tables")
+    p.add_argument("--collections", metavar="FILE.toml",
+                   help="collections from a TOML file ([collections.NAME] qrels, runs)")
+    sel = p.add_argument_group("system filter")
+    sel.add_argument("--top-k", type=opt.count, metavar="K", default=top_k,
+                     help="keep the K best systems")
+    sel.add_argument("--top-fraction", type=opt.fraction, metavar="F", default=top_fraction,
+                     help="keep the best fraction F of the systems")
+    sel.add_argument("--all-systems", action="store_true", help="keep every system")
+    sel.add_argument("--by", metavar="M", default=by, help="measure ranking the systems")
+    p.add_argument("--seed", type=opt.seed, default=None,
+                   help="random seed (default: a fresh one, recorded in the manifest)")
+    p.add_argument("--report", action="store_true", help="also write DIR/report.html")
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress bars")
+
+
+def _eval_options(p, answers: bool = False) -> None:
+    g = p.add_argument_group("evaluation conventions")
+    if answers:
+        g.add_argument("--answer-order", choices=("file", "rank", "score"), default="file",
+                       help="order of a run's answers")
+        g.add_argument("--gold-format", default="auto",
+                       choices=("auto", "eqrels", "erel", "tsv", "json", "trec-patterns"),
+                       help="gold answers: NTCIREVAL eqrels/erel, TREC QA answer patterns, "
+                            "irgauge tsv/json")
+        g.add_argument("--run-format", default="auto",
+                       choices=("auto", "semicolon", "trec", "list", "tsv", "json", "trec-qa"),
+                       help="answer runs: NTCIREVAL semicolon/list, TREC QA runs (trec-qa: "
+                            "qid tag docid answer), irgauge tsv/json")
+        g.add_argument("--normalise", metavar="RULES", default=None,
+                       help="answer normalisation, e.g. nfkc,space,case (default: exact)")
+    else:
+        g.add_argument("--order", choices=("score", "file"), default=None,
+                       help="document order (default: what each run's format implies)")
+    g.add_argument("--rel-level", type=opt.rel_level, default=1,
+                   help="lowest relevance level counted as relevant")
+
+
+def _subsets(p, trials: int = 1000) -> None:
+    p.add_argument("--trials", type=opt.draws, default=trials,
+                   help="topic-subset trials of each swap / stability repetition")
+    p.add_argument("--repetitions", type=opt.positive_int, default=5,
+                   help="independent repetitions of every random experiment (Monte Carlo "
+                        "error)")
+    p.add_argument("--subset-size", type=opt.positive_int, metavar="C", default=None,
+                   help="topics per subset c (default: half the topics)")
+    p.add_argument("--swap-mode", choices=("strict", "original"), default="strict",
+                   help="strict: a tie on one subset and not the other is a swap too")
 
 
 def register(subparsers) -> None:
     p = subparsers.add_parser(
         "study", help="rerun a paper's experiment (onerel, incomplete, qa, predictive)",
-        description="Rerun one of the papers' experiments on your collection. "
-                    + " ".join(f"{k}: {v}." for k, v in STUDY_HELP.items()),
+        description="Rerun one of the papers' experiments on your collection(s). "
+                    "'irgauge study NAME --help' lists each study's options.",
         formatter_class=HelpFormatter)
-    p.add_argument("study", choices=tuple(STUDY_HELP), help="which study")
-    p.add_argument("qrels", nargs="?", help="qrels (for qa: the answer gold file)")
-    p.add_argument("runs", nargs="*", metavar="RUN", help="run files (for qa: answer files)")
-    p.add_argument("--out", required=True, metavar="DIR", help="output folder")
-    p.add_argument("--scores", nargs="+", metavar="[NAME=]FILE",
-                   help="predictive only: score files in place of qrels and runs")
-    sel = p.add_argument_group("system filter (default: the paper's)")
-    sel.add_argument("--top-k", type=count, metavar="K",
-                     help="keep the K best systems (onerel/incomplete default 30)")
-    sel.add_argument("--top-fraction", type=fraction, metavar="F",
-                     help="keep the best fraction F (predictive default 0.75)")
-    sel.add_argument("--all-systems", action="store_true", help="keep every system")
-    sel.add_argument("--by", metavar="M", help="measure ranking the systems (default AP; "
-                                               "qa: RR)")
-    p.add_argument("--seed", type=seed, default=None,
-                   help="random seed (default: a fresh one, recorded in the manifest)")
-    p.add_argument("--B", type=draws, default=1000, help="bootstrap samples")
-    p.add_argument("--trials", type=draws, default=1000,
-                   help="trials (swap, stability, reductions) or halvings (predictive)")
-    p.add_argument("--alpha", type=alpha, default=0.05, help="significance level")
-    p.add_argument("--order", choices=("score", "file"), default=None,
-                   help="document order (default: what each run's format implies)")
-    p.add_argument("--rel-level", type=rel_level, default=1, help="relevance threshold")
-    p.add_argument("--report", action="store_true", help="also write DIR/report.html")
+    studies = p.add_subparsers(dest="study", metavar="NAME", required=True)
+
+    s = studies.add_parser("onerel", help=STUDY_HELP["onerel"],
+                           description=STUDY_HELP["onerel"], formatter_class=HelpFormatter)
+    _common_options(s, "onerel", top_k=30)
+    s.add_argument("--B", type=opt.draws, default=1000, help="bootstrap samples")
+    s.add_argument("--alpha", type=opt.alpha, default=0.05, help="significance level")
+    _subsets(s)
+    s.add_argument("--replacement", action="store_true",
+                   help="draw the two swap subsets with replacement (the poster's variant)")
+    s.add_argument("--gains", type=_gain_list, default=["3:2:1", "10:5:1", "1:1:1",
+                                                        "0.3:0.2:0.1"],
+                   metavar="S:A:B,...", help="gain-value variants (Table 4); '' for none")
+    _eval_options(s)
+
+    s = studies.add_parser("incomplete", help=STUDY_HELP["incomplete"],
+                           description=STUDY_HELP["incomplete"], formatter_class=HelpFormatter)
+    _common_options(s, "incomplete", top_k=30)
+    s.add_argument("--B", type=opt.draws, default=1000, help="bootstrap samples")
+    s.add_argument("--alpha", type=opt.alpha, default=0.05, help="significance level")
+    s.add_argument("--reductions", type=opt.positive_int, default=5,
+                   help="independent seeded reductions of the relevance data")
+    s.add_argument("--rates", type=_number_list(float), default=[90, 70, 50, 30, 10],
+                   metavar="J,...", help="shares of judgments kept (%%)")
+    _eval_options(s)
+
+    s = studies.add_parser("qa", help=STUDY_HELP["qa"], description=STUDY_HELP["qa"],
+                           formatter_class=HelpFormatter)
+    _common_options(s, "qa", by=None)
+    _subsets(s)
+    s.add_argument("--second-size", type=opt.positive_int, metavar="C2", default=50,
+                   help="c of the second swap experiment (skipped, with a message, without "
+                        "2*C2 questions)")
+    s.add_argument("--list-task", action="store_true",
+                   help="the list task: instance F-measure of list answers")
+    s.add_argument("--sign-alphas", type=_number_list(float), default=[0.01, 0.05],
+                   metavar="A,...", help="significance levels of the sign-test table")
+    _eval_options(s, answers=True)
+
+    s = studies.add_parser("predictive", help=STUDY_HELP["predictive"],
+                           description=STUDY_HELP["predictive"], formatter_class=HelpFormatter)
+    _common_options(s, "predictive", top_fraction=0.75)
+    s.add_argument("--scores", nargs="+", metavar="[NAME=]FILE",
+                   help="score files (any measures) in place of qrels and runs")
+    s.add_argument("--trials", type=opt.draws, default=2000,
+                   help="random halvings of the topic set")
+    s.add_argument("--sizes", type=_number_list(int), default=None, metavar="K,...",
+                   help="topic subset sizes k of the phi curve (default 5, 10, ..., n/2)")
+    s.add_argument("--variant", choices=("a", "b"), default="b", help="Kendall's tau variant")
+    _eval_options(s)
     p.set_defaults(func=run)
+
+
+def _progress(args):
+    if args.quiet or not sys.stderr.isatty():
+        return None
+    from irgauge.cli._meta_common import progress_bar
+
+    return lambda label: progress_bar(f"{args.study}: {label}")
 
 
 def study_options(args) -> dict:
     """Keyword arguments of the study function from the parsed options."""
-    options = {"seed": args.seed, "B": args.B, "trials": args.trials, "report": args.report}
-    if args.study in ("onerel", "incomplete"):
-        options["alpha"] = args.alpha
+    study = args.study
+    options = {"seed": args.seed, "report": args.report, "progress": _progress(args)}
     if args.all_systems:
         options.update(top_k=None, top_fraction=None)
     elif args.top_k is not None:
         options.update(top_k=args.top_k, top_fraction=None)
     elif args.top_fraction is not None:
         options.update(top_k=None, top_fraction=args.top_fraction)
+    else:
+        options.update(top_k=None, top_fraction=None)
     if args.by:
         options["by"] = args.by
-    if args.study != "qa":
+    if study in ("onerel", "incomplete"):
+        options.update(B=args.B, alpha=args.alpha)
+    if study in ("onerel", "qa"):
+        options.update(trials=args.trials, repetitions=args.repetitions,
+                       subset_size=args.subset_size, swap_mode=args.swap_mode)
+    if study == "onerel":
+        options.update(replacement=args.replacement, gains=args.gains)
+    elif study == "incomplete":
+        options.update(reductions=args.reductions, rates=args.rates)
+    elif study == "qa":
+        options.update(second_size=args.second_size, list_task=args.list_task,
+                       sign_alphas=args.sign_alphas)
+        qa = {"rel_level": args.rel_level, "answer_order": args.answer_order,
+              "gold_format": args.gold_format, "run_format": args.run_format}
+        if args.normalise:
+            qa["normalise"] = args.normalise
+        options["qa_options"] = qa
+    elif study == "predictive":
+        options.update(trials=args.trials, sizes=args.sizes, variant=args.variant)
+    if study != "qa":
         eval_options = {"rel_level": args.rel_level}
         if args.order:
             eval_options["order"] = args.order
@@ -74,16 +209,48 @@ def study_options(args) -> dict:
     return options
 
 
+def _notes(result) -> None:
+    for note in result.manifest.get("notes", []):
+        print(f"irgauge: note: {note}", file=sys.stderr)
+
+
 def run(args) -> int:
     from irgauge.errors import InputError
     from irgauge.studies import study_function
 
     options = study_options(args)
-    if args.scores:
-        if args.study != "predictive":
-            raise InputError("--scores is only for the predictive study")
+    collections = {}
+    if args.collection or args.collections:
+        from irgauge.studies import collections as many
+
+        if args.qrels or args.runs or getattr(args, "scores", None):
+            raise InputError("give the collections with --collection/--collections, or one "
+                             "collection as QRELS RUN..., not both")
+        if args.collections:
+            collections.update(many.read_collections_toml(args.collections))
+        for spec in args.collection or []:
+            name, value = many.parse_collection(spec)
+            if name in collections:
+                raise InputError(f"collection {name!r} given twice")
+            collections[name] = value
+        results, comparison = many.run_on_collections(args.study, collections, args.out,
+                                                      **options)
+        for result in results.values():
+            _notes(result)
+            if result.report:
+                print(f"report ({result.directory.parent.name}): {result.report}")
+        if options["report"]:
+            from irgauge.report.html import write_report
+
+            print(f"report: {write_report(args.out)}")
+        for result in list(results.values()) + [comparison]:
+            print(result.text(), end="")
+        return 0
+    if getattr(args, "scores", None):
         from irgauge.scores import combine, read_scores
 
+        if args.qrels or args.runs:
+            raise InputError("give --scores or QRELS RUN..., not both")
         parts = []
         for spec in args.scores:
             name, path = spec.split("=", 1) if "=" in spec else (None, spec)
@@ -92,8 +259,11 @@ def run(args) -> int:
         result = study_function(args.study)(None, None, args.out, **options)
     else:
         if not args.qrels or not args.runs:
-            raise InputError(f"study {args.study} needs QRELS and at least one RUN")
+            what = "GOLD and at least one answer file" if args.study == "qa" else \
+                "QRELS and at least one RUN"
+            raise InputError(f"study {args.study} needs {what} (or --collection)")
         result = study_function(args.study)(args.qrels, args.runs, args.out, **options)
+    _notes(result)
     if result.report:
         print(f"report: {result.report}")
     print(result.text(), end="")

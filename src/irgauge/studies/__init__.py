@@ -1,4 +1,4 @@
-"""The papers' experiments, one function each, on any collection (SPEC section 8).
+"""The papers' experiments, one function each, on any collection.
 
 ``run_study(name, ...)`` dispatches to ``run_<name>`` of the study's module; every study
 writes tables (txt, csv, tex), figures (png, svg), ``manifest.json`` and ``summary.txt`` to

@@ -20,7 +20,7 @@ import platform
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Union
 
 import numpy as np
 import pandas as pd
@@ -63,9 +63,9 @@ def jsonable(value: Any) -> Any:
 
 
 def write_json(path: Path, data: Any) -> None:
-    with open(path, "w", encoding="utf-8", newline="\n") as handle:
-        json.dump(jsonable(data), handle, indent=2)
-        handle.write("\n")
+    from irgauge._atomic import write_text
+
+    write_text(path, json.dumps(jsonable(data), indent=2) + "\n")
 
 
 def read_json(path: Path) -> Any:
@@ -75,6 +75,14 @@ def read_json(path: Path) -> Any:
 
 # ---------------------------------------------------------------------------- tables
 
+Digits = Union[int, Mapping[str, int]]
+
+
+def _digits(digits: Digits, column: str) -> int:
+    """Decimals of ``column``: ``digits`` or its entry (default 4) when it is a mapping."""
+    return digits.get(column, 4) if isinstance(digits, Mapping) else digits
+
+
 def _cell(value: Any, digits: int) -> str:
     if isinstance(value, (float, np.floating)):
         if not math.isfinite(value):
@@ -83,10 +91,16 @@ def _cell(value: Any, digits: int) -> str:
     return str(value)
 
 
-def text_table(frame: pd.DataFrame, digits: int = 4) -> str:
-    """An aligned plain-text table (numbers right-aligned)."""
+def _rows(frame: pd.DataFrame, digits: Digits) -> List[List[str]]:
+    places = [_digits(digits, str(c)) for c in frame.columns]
+    return [[_cell(v, d) for v, d in zip(row, places)] for row in frame.itertuples(index=False)]
+
+
+def text_table(frame: pd.DataFrame, digits: Digits = 4) -> str:
+    """An aligned plain-text table (numbers right-aligned); ``digits`` is the number of
+    decimals, for all columns or per column (``{"required_difference": 2}``)."""
     header = [str(c) for c in frame.columns]
-    cells = [[_cell(v, digits) for v in row] for row in frame.itertuples(index=False)]
+    cells = _rows(frame, digits)
     widths = [max([len(header[i])] + [len(r[i]) for r in cells]) for i in range(len(header))]
     numeric = [pd.api.types.is_numeric_dtype(frame[c]) for c in frame.columns]
 
@@ -108,13 +122,13 @@ def latex_escape(text: str) -> str:
 
 
 def latex_table(frame: pd.DataFrame, caption: str = "", label: str = "",
-                digits: int = 4) -> str:
+                digits: Digits = 4) -> str:
     """A booktabs LaTeX table (``table`` float with ``tabular``) of ``frame``."""
     numeric = [pd.api.types.is_numeric_dtype(frame[c]) for c in frame.columns]
     spec = "".join("r" if num else "l" for num in numeric)
     rows = [" & ".join(latex_escape(c) for c in frame.columns) + r" \\"]
-    for row in frame.itertuples(index=False):
-        rows.append(" & ".join(latex_escape(_cell(v, digits)) for v in row) + r" \\")
+    for row in _rows(frame, digits):
+        rows.append(" & ".join(latex_escape(v) for v in row) + r" \\")
     lines = [r"\begin{table}[t]", r"\centering"]
     if caption:
         lines.append(r"\caption{" + latex_escape(caption) + "}")
@@ -142,51 +156,81 @@ class StudyResult:
         """Summary and every table as terminal text."""
         out = [f"== {self.manifest.get('title', self.name)} ==", ""]
         out += [f"* {line}" for line in self.summary]
+        out += [f"! {note}" for note in self.manifest.get("notes", [])]
         for entry in self.manifest.get("tables", []):
             out += ["", f"-- {entry['caption']}", text_table(self.tables[entry["name"]],
+                                                             entry.get("column_digits") or
                                                              entry.get("digits", 4)).rstrip()]
         out += ["", f"written to {self.directory}"]
         return "\n".join(out) + "\n"
 
 
 class StudyWriter:
-    """Collects a study's tables and figures in ``out/<name>`` and writes its manifest."""
+    """Collects a study's tables and figures for ``out/<name>`` and writes its manifest.
+
+    Everything is written into a temporary sibling folder that replaces ``out/<name>`` only
+    when :meth:`finish` has written the manifest, so a crash or Ctrl-C leaves the previous
+    results as they were (:func:`irgauge._atomic.atomic_directory`).
+    """
 
     def __init__(self, out: Path, name: str, title: str):
+        from irgauge._atomic import atomic_directory
+
         self.root = Path(out)
         self.name = name
         self.title = title
         self.directory = self.root / name
-        (self.directory / "tables").mkdir(parents=True, exist_ok=True)
-        (self.directory / "figures").mkdir(parents=True, exist_ok=True)
+        self._atomic = atomic_directory(self.directory)
+        # a writer dropped without finish(): the generator's cleanup removes the temp folder
+        self.work = self._atomic.__enter__()
+        (self.work / "tables").mkdir(parents=True, exist_ok=True)
+        (self.work / "figures").mkdir(parents=True, exist_ok=True)
         self.tables: Dict[str, pd.DataFrame] = {}
         self.table_entries: List[Dict[str, Any]] = []
         self.figure_entries: List[Dict[str, Any]] = []
 
-    def table(self, stem: str, frame: pd.DataFrame, caption: str, digits: int = 4) -> None:
+    def abort(self) -> None:
+        """Remove the temporary folder; ``out/<name>`` stays as it was."""
+        if self._atomic is not None:
+            self._atomic.__exit__(RuntimeError, RuntimeError("aborted"), None)
+            self._atomic = None
+
+    def table(self, stem: str, frame: pd.DataFrame, caption: str,
+              digits: Digits = 4) -> None:
         """Write ``frame`` as tables/<stem>.txt, .csv and .tex and list it in the manifest."""
+        from irgauge._atomic import write_text
+
         frame = frame.reset_index(drop=True)
-        base = self.directory / "tables" / stem
-        base.with_suffix(".txt").write_text(text_table(frame, digits), encoding="utf-8")
-        frame.to_csv(base.with_suffix(".csv"), index=False, float_format="%.10g")
-        base.with_suffix(".tex").write_text(
-            latex_table(frame, caption, f"tab:{self.name}-{stem}", digits), encoding="utf-8")
+        base = self.work / "tables" / stem
+        write_text(base.with_suffix(".txt"), text_table(frame, digits))
+        # to_csv's own line ending (os.linesep), as before; its name changed in pandas 1.5
+        write_text(base.with_suffix(".csv"), frame.to_csv(index=False, float_format="%.10g"))
+        write_text(base.with_suffix(".tex"),
+                   latex_table(frame, caption, f"tab:{self.name}-{stem}", digits))
         self.tables[stem] = frame
         self.table_entries.append({
-            "name": stem, "caption": caption, "digits": digits,
+            "name": stem, "caption": caption,
+            # one number for readers of the manifest (the HTML report), per column below
+            "digits": max(digits.values(), default=4) if isinstance(digits, Mapping)
+            else digits,
+            "column_digits": dict(digits) if isinstance(digits, Mapping) else {},
             "files": {ext: f"tables/{stem}.{ext}" for ext in ("txt", "csv", "tex")}})
 
     def figure(self, stem: str, draw: Callable[..., List[str]], data: Any, caption: str,
                **options) -> None:
-        """Draw with a :mod:`irgauge.report.figures` function into figures/<stem>.png/.svg."""
-        paths = draw(data, self.directory / "figures", stem=stem, **options)
+        """Draw with a figure function ``draw(data, directory, stem=...)`` into figures/."""
+        paths = draw(data, self.work / "figures", stem=stem, **options)
         files = {Path(p).suffix.lstrip("."): f"figures/{Path(p).name}" for p in paths}
         self.figure_entries.append({"name": stem, "caption": caption, "files": files})
 
-    def finish(self, parameters: Dict[str, Any], seeds: Dict[str, int], systems: Sequence[str],
+    def finish(self, parameters: Dict[str, Any], seeds: Dict[str, Any], systems: Sequence[str],
                topics: Sequence[str], summary: List[str], inputs: Dict[str, Any],
-               notes: Sequence[str] = ()) -> StudyResult:
-        """Write manifest.json and summary.txt; return the StudyResult."""
+               notes: Sequence[str] = (), extra: Optional[Dict[str, Any]] = None
+               ) -> StudyResult:
+        """Write manifest.json and summary.txt, move the folder into place; return the
+        StudyResult."""
+        from irgauge._atomic import write_text
+
         manifest = {
             "kind": "study", "study": self.name, "title": self.title,
             "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
@@ -195,11 +239,14 @@ class StudyWriter:
             "n_systems": len(systems), "n_topics": len(topics),
             "summary": list(summary), "notes": list(notes),
             "tables": self.table_entries, "figures": self.figure_entries,
+            **(extra or {}),
         }
-        write_json(self.directory / MANIFEST, manifest)
+        write_json(self.work / MANIFEST, manifest)
         result = StudyResult(self.name, self.directory, jsonable(manifest), self.tables,
                              list(summary))
-        (self.directory / "summary.txt").write_text(result.text(), encoding="utf-8")
+        write_text(self.work / "summary.txt", result.text())
+        self._atomic.__exit__(None, None, None)
+        self._atomic = None
         return result
 
 
@@ -221,6 +268,17 @@ def select(matrices, top_k: Optional[int], top_fraction: Optional[float], by: st
     return chosen
 
 
+def systems_phrase(n_used: int, n_all: int, top_k, top_fraction, by) -> str:
+    """What the system filter kept, in words that stay true when the collection has fewer
+    systems than asked for: "17 systems (all 17; the top 30 by AP were asked for)"."""
+    if top_k is None and top_fraction is None:
+        return f"{n_used} systems (all)"
+    wanted = f"the top {top_k}" if top_k else f"the top {top_fraction:.0%}"
+    if n_used >= n_all:
+        return f"{n_used} systems (all {n_all}; {wanted} by {by} were asked for)"
+    return f"{n_used} systems ({wanted} of {n_all} by {by})"
+
+
 def filter_parameters(top_k, top_fraction, by) -> Dict[str, Any]:
     return {"top_k": top_k, "top_fraction": top_fraction, "filter_measure": by}
 
@@ -238,6 +296,32 @@ def renamed(matrices, labels: Mapping[str, str]):
 
     return {labels[k]: ScoreMatrix(m.values, m.systems, m.topics, labels[k], m.source)
             for k, m in matrices.items() if k in labels}
+
+
+# ---------------------------------------------------------------------------- labels
+
+# One name per measure definition, the same in every study's tables, figures and summaries.
+MEASURE_LABELS = {
+    "nDCG(dcg=jk,b=2)@1000": "nDCG (Järvelin–Kekäläinen, b=2)@1000",
+    "nDCG(dcg=jk,b=2,judged_only=true)@1000": "nDCG' (Järvelin–Kekäläinen, b=2)@1000",
+    "nDCG": "nDCG (log2)",
+    "RBP(p=0.95)": "RBP (p=0.95)",
+    "Q-measure": "Q-measure", "AP": "AP", "RR": "RR", "P@10": "P@10",
+}
+
+
+def label(measure: str) -> str:
+    """The display name of a measure string (itself when it needs no explanation)."""
+    return MEASURE_LABELS.get(measure, measure)
+
+
+def caption(text: str, paper: Optional[str] = None, item: Optional[str] = None) -> str:
+    """``text`` followed by the paper it reproduces: "... (as Table 3 of Sakai (2006), ...)"."""
+    if paper is None:
+        return text
+    from irgauge.citations import cite
+
+    return f"{text} (as {item} of {cite(paper)})" if item else f"{text} ({cite(paper)})"
 
 
 # ---------------------------------------------------------------------------- words
@@ -269,9 +353,9 @@ def collection_summary(qrels, runs, out: Path, measures: Sequence[str] = SUMMARY
     from irgauge import evaluate
     from irgauge.io.qrels import read_qrels
 
+    from irgauge._atomic import atomic_directory, write_text
+
     q = read_qrels(qrels)
-    directory = Path(out) / COLLECTION_DIR
-    directory.mkdir(parents=True, exist_ok=True)
     levels = pd.Series(np.asarray(q.levels)).value_counts().sort_index()
     topics = pd.Series([t.decode() for t in q.topics])
     relevant = pd.Series(np.asarray(q.levels) > 0)
@@ -296,7 +380,6 @@ def collection_summary(qrels, runs, out: Path, measures: Sequence[str] = SUMMARY
         if ret.max() < k:  # deeper cutoffs see the same lists
             break
     evaluation = result.table()[list(measures)].reset_index()
-    evaluation.to_csv(directory / "evaluation.csv", index=False, float_format="%.10g")
     conventions = {k: v for k, v in result.metadata.items()
                    if k in ("order", "rel_level", "gains", "judged_only", "complete",
                             "aggregate", "empty_topics", "topics_without_relevant",
@@ -313,8 +396,30 @@ def collection_summary(qrels, runs, out: Path, measures: Sequence[str] = SUMMARY
                        "conventions": conventions},
         "versions": versions(),
     }
-    write_json(directory / MANIFEST, manifest)
+    with atomic_directory(Path(out) / COLLECTION_DIR) as directory:
+        write_text(directory / "evaluation.csv",
+                   evaluation.to_csv(index=False, float_format="%.10g"))
+        write_json(directory / MANIFEST, manifest)
     return manifest
+
+
+def collection_statistics(qrels, runs) -> Dict[str, Any]:
+    """The numbers of Table 2 of Sakai (AIRS 2006) for one collection: topics, runs, judged
+    documents, relevant documents per level and per topic."""
+    from irgauge.io.qrels import read_qrels
+
+    q = read_qrels(qrels)
+    levels = np.asarray(q.levels)
+    topics = np.asarray([t.decode() for t in q.topics])
+    per_topic = pd.Series(levels > 0).groupby(topics).sum()
+    row: Dict[str, Any] = {"topics": int(len(np.unique(topics))),
+                           "runs": len(path_list(runs)), "judged": int(len(levels)),
+                           "relevant": int((levels > 0).sum())}
+    for level in sorted({int(v) for v in levels if v > 0}, reverse=True):
+        row[f"level {level}"] = int((levels == level).sum())
+    row["relevant per topic (mean)"] = float(per_topic.mean())
+    row["relevant per topic (min-max)"] = f"{int(per_topic.min())}-{int(per_topic.max())}"
+    return row
 
 
 def _stats(counts: pd.Series) -> Dict[str, float]:

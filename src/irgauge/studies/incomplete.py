@@ -1,14 +1,19 @@
-"""Study ``incomplete`` (seed 002, Sakai "Alternatives to bpref"): condensed lists and the
-bpref family on full and reduced relevance data.
+"""Study ``incomplete`` (Sakai, "Alternatives to bpref", SIGIR 2007): condensed lists and
+the bpref family on full and reduced relevance data.
 
-The ten metrics: AP, Q-measure and nDCG on the original lists, their condensed forms AP'
-(= bpref_relative2), Q' and nDCG' (unjudged documents removed), and bpref_R, bpref_N,
-rpref_N, rpref_relative2. On the top-k runs by mean AP (default 30):
+The metrics: AP, Q-measure and nDCG (Järvelin–Kekäläinen, b=2)@1000 on the original lists,
+their condensed forms AP' (= bpref_relative2), Q' and nDCG' (unjudged documents removed),
+and bpref (trec_eval's, min(R, N) in the denominator), bpref_R, bpref_N, rpref_N,
+rpref_relative2. On the top-k runs by mean AP (default 30):
 
+* Table 1: relevant documents R per level, the range of judged nonrelevant N, whether R <= N
+  (bpref and bpref_R differ on topics with R > N; the study warns);
 * Table 2: Kendall's tau between the system rankings of every two metrics, full qrels;
 * Table 3: discriminative power at alpha (0.05) and required difference, full qrels;
-* Figures 1-3: mean score, tau against the full-qrels ranking, and discriminative power
-  against the reduction rate j (100, 90, 70, 50, 30, 10; one seeded reduction, nested).
+* Figures 1-3 (and the means of Figure 1 as a table): mean score, tau against the full-qrels
+  ranking, and discriminative power against the share j of relevance data kept (100, 90,
+  70, 50, 30, 10 by default), each over ``reductions`` independent seeded reductions
+  (default 5): mean ± sd in the figures, mean and Monte Carlo SE in the tables.
 
 Reduction and the per-rate scores come from :func:`irgauge.incomplete.incomplete_study`.
 """
@@ -17,20 +22,26 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Dict, Optional, Sequence
 
+import numpy as np
 import pandas as pd
 
 from irgauge.studies import _common as common
 
 NAME = "incomplete"
-TITLE = "Alternatives to bpref: condensed lists and reduced judgments (Sakai, seed 002)"
+TITLE = "Alternatives to bpref: condensed lists and reduced judgments (Sakai, SIGIR 2007)"
 
 NDCG = "nDCG(dcg=jk,b=2)@1000"
 # measure strings given to the study; condensed forms of the first three are added by it
-MEASURES = ("AP", "Q-measure", NDCG, "bpref_R", "bpref_N", "rpref_N", "rpref_relative2")
+MEASURES = ("AP", "Q-measure", NDCG, "bpref", "bpref_R", "bpref_N", "rpref_N",
+            "rpref_relative2")
+CONDENSED = {"AP": "AP(judged_only=true)", "Q-measure": "Q-measure(judged_only=true)",
+             NDCG: "nDCG(dcg=jk,b=2,judged_only=true)@1000"}
 # names in the study's tables -> display names
-DISPLAY = {"AP": "AP", "Q-measure": "Q-measure", NDCG: "nDCG", "AP'": "AP'",
-           "Q-measure'": "Q'", NDCG + "'": "nDCG'", "bpref_R": "bpref_R",
-           "bpref_N": "bpref_N", "rpref_N": "rpref_N", "rpref_relative2": "rpref_relative2"}
+DISPLAY = {"AP": "AP", "Q-measure": "Q-measure", NDCG: common.label(NDCG), "AP'": "AP'",
+           "Q-measure'": "Q'", NDCG + "'": common.label(CONDENSED[NDCG]),
+           "bpref": "bpref", "bpref_R": "bpref_R", "bpref_N": "bpref_N", "rpref_N": "rpref_N",
+           "rpref_relative2": "rpref_relative2"}
+RATES = (90, 70, 50, 30, 10)
 
 
 def top_runs(qrels, runs, top_k, top_fraction, by: str, eval_options) -> list:
@@ -47,117 +58,241 @@ def top_runs(qrels, runs, top_k, top_fraction, by: str, eval_options) -> list:
 
 def run_incomplete(qrels, runs, out, *, top_k: Optional[int] = 30,
                    top_fraction: Optional[float] = None, by: str = "AP",
-                   seed: Optional[int] = None, B: int = 1000, trials: Optional[int] = None,
-                   alpha: float = 0.05, rates: Sequence[float] = (90, 70, 50, 30, 10),
-                   eval_options: Optional[Dict[str, Any]] = None,
+                   seed: Optional[int] = None, B: int = 1000, reductions: int = 5,
+                   alpha: float = 0.05, rates: Sequence[float] = RATES,
+                   eval_options: Optional[Dict[str, Any]] = None, progress=None,
                    report: bool = False) -> common.StudyResult:
     """Run the study; write tables and figures under ``out/incomplete``.
 
-    ``seed`` seeds the reduction and the bootstrap samples. ``trials`` is accepted for a
-    uniform interface and unused (one reduction, as in the paper).
+    ``reductions``: independent seeded reductions (the first uses ``seed``); each reduction
+    seed also seeds its bootstrap samples. ``rates``: shares j of judgments kept (%).
     """
-    from irgauge.incomplete import incomplete_study
+    from irgauge.errors import InputError
+    from irgauge.incomplete import incomplete_study, parse_rates
     from irgauge.meta import discriminative_power, rank_correlations
-    from irgauge.report import figures
     from irgauge.scores import score_matrices
+    from irgauge.studies import _noise, _plots
 
+    if reductions < 1:
+        raise InputError(f"reductions must be at least 1, got {reductions}")
+    rates = [r for r in parse_rates(list(rates)) if r != 100]
     eval_options = dict(eval_options or {})
     seed = common.seed_or_fresh(seed)
-    chosen_runs = top_runs(qrels, runs, top_k, top_fraction, by, eval_options)
+    seeds = _noise.repetition_seeds(seed, reductions)
+    from irgauge.evaluate import read_runs
+    from irgauge.io.qrels import read_qrels
+
+    paths = common.path_list(runs)
+    qrels_path, qrels = qrels, read_qrels(qrels)  # read once, evaluated many times
+    every_run = read_runs(paths)
+    chosen_runs = top_runs(qrels, every_run, top_k, top_fraction, by, eval_options)
+    chosen_paths = [paths[every_run.index(r)] for r in chosen_runs] \
+        if len(chosen_runs) < len(every_run) else paths
     rel_level = eval_options.pop("rel_level", 1)
-    study = incomplete_study(qrels, chosen_runs, MEASURES, rates=rates, seed=seed, samples=B,
-                             alpha=alpha, rel_level=rel_level, **eval_options)
-    table = study.table.assign(measure=study.table["measure"].map(lambda m: DISPLAY.get(m, m)))
+    parts, studies = [], []
+    for r, s in enumerate(seeds):
+        bar = progress(f"reduction {r + 1}/{len(seeds)}") if progress else None
+        study = incomplete_study(qrels, chosen_runs, MEASURES, rates=rates, seed=s,
+                                 samples=B, alpha=alpha, rel_level=rel_level, **eval_options)
+        if bar:
+            bar(1, 1)
+        parts.append(study.table.assign(repetition=r))
+        studies.append(study)
+    rows = pd.concat(parts, ignore_index=True)
+    rows["measure"] = rows["measure"].map(lambda m: DISPLAY.get(m, m))
+    table = _noise.spread(rows, ["measure", "rate"], ["mean", "tau", "discriminative_power"])
     names = list(dict.fromkeys(table["measure"]))
 
-    full_strings = list(MEASURES) + ["AP(judged_only=true)", "Q-measure(judged_only=true)",
-                                     "nDCG(dcg=jk,b=2,judged_only=true)@1000"]
-    labels = dict(zip(full_strings, ["AP", "Q-measure", "nDCG", "bpref_R", "bpref_N",
-                                     "rpref_N", "rpref_relative2", "AP'", "Q'", "nDCG'"]))
+    full_strings = list(MEASURES) + list(CONDENSED.values())
+    labels = {m: DISPLAY[m] for m in MEASURES}
+    labels.update({CONDENSED[m]: DISPLAY[f"{m}'" if m != "Q-measure" else "Q-measure'"]
+                   for m in CONDENSED})
+    labels[CONDENSED["AP"]] = "AP'"
     full = common.renamed(score_matrices(qrels, chosen_runs, full_strings, complete=True,
                                          rel_level=rel_level, **eval_options), labels)
     full = {n: full[n] for n in names}
     first = next(iter(full.values()))
+    every = len(paths)
+    setting = (f"{common.systems_phrase(first.n_systems, every, top_k, top_fraction, by)}, "
+               f"{first.n_topics} topics")
 
     writer = common.StudyWriter(Path(out), NAME, TITLE)
-    rc = rank_correlations(full)
-    square = rc.details["matrix"]
-    writer.table("kendall_tau", square.reset_index().rename(columns={"measure_a": "measure"}),
-                 f"Kendall's tau between system rankings, full relevance data (significance "
-                 f"threshold {rc.parameters['threshold']:.3f}) (seed 002, Table 2)", digits=3)
-    dp = discriminative_power(full, samples=B, alphas=(alpha,), seed=study.metadata[
-        "bootstrap_seed"])
-    power = dp.table.sort_values("significant", ascending=False, kind="stable")
-    writer.table("discriminative_power", pd.DataFrame({
-        "measure": power["measure"], "significant_pairs": power["significant"],
-        "pairs": power["pairs"], "share": power["share"],
-        "required_difference": power["required_difference_2sf"]}),
-        f"Discriminative power at alpha = {alpha}, full relevance data ({first.n_systems} "
-        f"systems, B = {B}) (seed 002, Table 3)")
-    by_rate = table.pivot(index="measure", columns="rate", values="discriminative_power")
-    by_rate = by_rate.loc[names, sorted(by_rate.columns, reverse=True)]
-    by_rate.columns = [f"{c:g}%" for c in by_rate.columns]
-    writer.table("discriminative_power_by_rate", by_rate.reset_index(),
-                 f"Discriminative power (share of pairs with ASL < {alpha}) against the "
-                 f"share j of relevance data kept", digits=3)
-    tau_rate = table.pivot(index="measure", columns="rate", values="tau")
-    tau_rate = tau_rate.loc[names, sorted(tau_rate.columns, reverse=True)]
-    tau_rate.columns = [f"{c:g}%" for c in tau_rate.columns]
-    writer.table("tau_by_rate", tau_rate.reset_index(),
-                 "Kendall's tau between the ranking on full and on reduced relevance data",
-                 digits=3)
+    try:
+        judgments, warning = _judgment_table(qrels, rel_level)
+        notes = [warning] if warning else []
+        writer.table("relevance_data", judgments, common.caption(
+            "Relevance data: relevant documents R per level, judged nonrelevant N, and the "
+            "topics with R > N, where bpref (min(R, N)) and bpref_R differ", "bpref",
+            "Table 1"), digits=2)
+        rc = rank_correlations(full)
+        square = rc.details["matrix"]
+        writer.table("kendall_tau", square.reset_index().rename(
+            columns={"measure_a": "measure"}), common.caption(
+            f"Kendall's tau between system rankings, full relevance data (significance "
+            f"threshold {rc.parameters['threshold']:.3f})", "bpref", "Table 2"), digits=3)
+        bar = progress("bootstrap, full data") if progress else None
+        dp = discriminative_power(full, samples=B, alphas=(alpha,), seed=seed, progress=bar)
+        full_rows = table[table["rate"] == 100].set_index("measure").loc[names]
+        required = dp.table.set_index("measure")["required_difference"]
+        power = pd.DataFrame({
+            "measure": names, "share": full_rows["discriminative_power"].to_numpy(),
+            "share_se": full_rows["discriminative_power_se"].to_numpy(),
+            "pairs": int(dp.table["pairs"].iloc[0]),
+            "required_difference": required.loc[names].to_numpy()}).sort_values(
+            "share", ascending=False, kind="stable")
+        writer.table("discriminative_power", power, common.caption(
+            f"Discriminative power at alpha = {alpha}, full relevance data ({setting}, "
+            f"B = {B}): share of pairs, mean and SE over {reductions} bootstrap runs; "
+            f"required difference of the first", "bpref", "Table 3"),
+            {"share": 3, "share_se": 3, "required_difference": 3})
+        for value, stem, what, digits in (
+                ("mean", "mean_by_rate", "Mean score over systems and topics (Figure 1)", 4),
+                ("tau", "tau_by_rate", "Kendall's tau between the rankings on full and on "
+                                       "reduced relevance data (Figure 2)", 3),
+                ("discriminative_power", "discriminative_power_by_rate",
+                 f"Discriminative power (share of pairs with ASL < {alpha}) (Figure 3)", 3)):
+            writer.table(stem, _by_rate(table, value, names), common.caption(
+                f"{what} against the share j of relevance data kept: mean [SE] over "
+                f"{reductions} reductions", "bpref"), digits)
 
-    writer.figure("tau_heatmap", figures.tau_heatmap, square,
-                  "Kendall's tau between metrics, full relevance data")
-    writer.figure("mean_by_rate", _curves("mean", "mean score over systems and topics"),
-                  table, "Mean score against relevance data kept (seed 002, Figure 1)")
-    writer.figure("tau_by_rate", _curves("tau", "Kendall's tau with full-data ranking",
-                                         hline=rc.parameters["threshold"]),
-                  table, "tau against relevance data kept (seed 002, Figure 2)")
-    writer.figure("discpower_by_rate", _curves("discriminative_power",
-                                               f"share of pairs with ASL < {alpha}"),
-                  table, "Discriminative power against relevance data kept (seed 002, "
-                         "Figure 3)")
+        writer.figure("tau_heatmap", _plots.heatmap, square,
+                      "Kendall's tau between metrics, full relevance data",
+                      label="Kendall's tau")
+        for value, stem, ylabel, fig, hline in (
+                ("mean", "mean_by_rate", "mean score over systems and topics", "Figure 1",
+                 None),
+                ("tau", "tau_by_rate", "Kendall's tau with full-data ranking", "Figure 2",
+                 rc.parameters["threshold"]),
+                ("discriminative_power", "discpower_by_rate",
+                 f"share of pairs with ASL < {alpha}", "Figure 3", None)):
+            writer.figure(stem, _curves(value, ylabel, hline), table, common.caption(
+                f"{ylabel} against relevance data kept (mean ± sd over {reductions} "
+                f"reductions)", "bpref", fig))
 
-    summary = _summary(power, table, square, alpha, min(rates))
-    parameters = {**common.filter_parameters(top_k, top_fraction, by), "B": B,
-                  "alpha": alpha, "rates": [100] + list(rates),
-                  "measures": {v: k for k, v in labels.items()},
-                  "eval_options": {**eval_options, "rel_level": rel_level, "complete": True},
-                  "reduction": study.reduction.manifest()["rule"],
-                  "judgments_kept": study.reduction.manifest()["judgments"]}
-    seeds = {"seed": seed, "reduction": study.metadata["seed"],
-             "discriminative_power": study.metadata["bootstrap_seed"]}
-    inputs = {"qrels": str(qrels), "runs": common.path_list(runs),
-              "runs_used": common.path_list(chosen_runs)}
-    result = writer.finish(parameters, seeds, first.systems, first.topics, summary, inputs)
-    return common.finish_report(result, qrels, runs, out, report,
+        summary = _summary(power, table, square, alpha, min(rates) if rates else 100)
+        if warning:
+            summary.append(warning)
+        parameters = {**common.filter_parameters(top_k, top_fraction, by), "B": B,
+                      "alpha": alpha, "rates": [100] + list(rates), "reductions": reductions,
+                      "measures": {v: k for k, v in labels.items()},
+                      "eval_options": {**eval_options, "rel_level": rel_level,
+                                       "complete": True},
+                      "reduction": studies[0].reduction.manifest()["rule"],
+                      "judgments_kept": [s.reduction.manifest()["judgments"]
+                                         for s in studies]}
+        seed_record = {"seed": seed, "reductions": seeds, "discriminative_power": seed,
+                       "reduction_bootstrap": seeds}
+        inputs = {"qrels": str(qrels_path), "runs": paths, "runs_used": chosen_paths}
+        result = writer.finish(parameters, seed_record, first.systems, first.topics, summary,
+                               inputs, notes)
+    except BaseException:
+        writer.abort()
+        raise
+    return common.finish_report(result, qrels_path, paths, out, report,
                                 {**eval_options, "rel_level": rel_level})
 
 
+def _by_rate(table: pd.DataFrame, value: str, names) -> pd.DataFrame:
+    """measure x rate table of "mean [SE]" numbers (mean columns, then SE columns)."""
+    wide = table.pivot(index="measure", columns="rate", values=value)
+    se = table.pivot(index="measure", columns="rate", values=f"{value}_se")
+    cols = sorted(wide.columns, reverse=True)
+    out = wide.loc[names, cols]
+    out.columns = [f"{c:g}%" for c in cols]
+    se = se.loc[names, cols]
+    for c in cols:
+        if c != 100:
+            out[f"SE {c:g}%"] = se[c].to_numpy()
+    return out.reset_index()
+
+
+def _judgment_table(qrels, rel_level: int):
+    """Table 1 of the paper for this collection, and a warning when R > N on some topics."""
+    from irgauge.io.qrels import read_qrels
+
+    q = read_qrels(qrels)
+    levels = np.asarray(q.levels)
+    topics = np.asarray([t.decode() for t in q.topics])
+    frame = pd.DataFrame({"topic": topics, "level": levels})
+    rel = frame["level"] >= rel_level
+    R = rel.groupby(frame["topic"]).sum()
+    N = (~rel).groupby(frame["topic"]).sum()
+    row: Dict[str, Any] = {"topics": len(R)}
+    for level in sorted({int(v) for v in levels if v >= rel_level}, reverse=True):
+        row[f"R level {level} (mean)"] = float((frame["level"] == level).groupby(
+            frame["topic"]).sum().mean())
+    row["R (mean)"] = float(R.mean())
+    row["R range"] = f"{int(R.min())}-{int(R.max())}"
+    row["N range"] = f"{int(N.min())}-{int(N.max())}"
+    over = int((R > N).sum())
+    row["topics with R > N"] = over
+    row["R <= N on every topic"] = "yes" if over == 0 else "no"
+    warning = None
+    if over:
+        warning = (f"R > N on {over} of {len(R)} topics: bpref (min(R, N) in the denominator) "
+                   f"and bpref_R differ there; report which one you use.")
+    return pd.DataFrame([row]), warning
+
+
 def _curves(value: str, ylabel: str, hline=None):
-    from irgauge.studies._plots import condition_curves
+    from irgauge.studies._plots import curves
 
     def draw(table, directory, stem):
-        return condition_curves(table, directory, stem, "rate", value,
-                                "relevance data kept (%)", ylabel, hline=hline)
+        return curves(table, directory, stem, "rate", value, "relevance data kept (%)",
+                      ylabel, reverse_x=True, hline=hline)
     return draw
 
 
 def _summary(power: pd.DataFrame, table: pd.DataFrame, square: pd.DataFrame, alpha: float,
              lowest: float) -> list:
-    share = dict(zip(power["measure"], power["share"]))
-    lines = [f"{common.ordering(share)} in discriminative power (alpha = {alpha}) with full "
-             f"relevance data."]
+    from irgauge.studies import _noise
+
+    share = {m: (v, e) for m, v, e in zip(power["measure"], power["share"], power["share_se"])}
+    lines = [f"Discriminative power (alpha = {alpha}) with full relevance data: "
+             f"{_noise.ordering(share)}."]
     at = table[table["rate"] == lowest]
-    taus = dict(zip(at["measure"], at["tau"]))
-    lines.append(f"{common.ordering(taus)} in Kendall's tau between the rankings on full and "
-                 f"on {lowest:g}% relevance data (most robust first).")
-    dps = dict(zip(at["measure"], at["discriminative_power"]))
-    lines.append(f"{common.ordering(dps)} in discriminative power with {lowest:g}% relevance "
-                 f"data.")
+    taus = {m: (v, e) for m, v, e in zip(at["measure"], at["tau"], at["tau_se"])}
+    lines.append(f"Kendall's tau between the rankings on full and on {lowest:g}% relevance "
+                 f"data (most robust first): {_noise.ordering(taus)}.")
+    dps = {m: (v, e) for m, v, e in zip(at["measure"], at["discriminative_power"],
+                                        at["discriminative_power_se"])}
+    lines.append(f"Discriminative power with {lowest:g}% relevance data: "
+                 f"{_noise.ordering(dps)}.")
+    lines += _mean_shift_sentences(table, lowest)
     if "AP'" in square.index and "bpref_R" in square.index:
         primed = "AP'"
         lines.append(f"tau(AP', bpref_R) = {square.loc[primed, 'bpref_R']:.3f} and "
                      f"tau(AP, AP') = {square.loc['AP', primed]:.3f} with full data.")
     return lines
+
+
+# original metric -> its condensed form, as displayed
+PRIMED = {"AP": "AP'", "Q-measure": "Q'", DISPLAY[NDCG]: DISPLAY[NDCG + "'"]}
+
+
+def _mean_shift_sentences(table: pd.DataFrame, lowest: float) -> list:
+    """Figure 1 in words: how far each original metric's mean moves from full to ``lowest``%
+    relevance data, against its condensed form (|shift| with the SE over the reductions; the
+    full-data mean has no Monte Carlo error)."""
+    from irgauge.studies import _noise
+
+    full = table[table["rate"] == 100].set_index("measure")
+    low = table[table["rate"] == lowest].set_index("measure")
+    parts = []
+    for original, primed in PRIMED.items():
+        if original not in low.index or primed not in low.index:
+            continue
+        shift = {m: (abs(low.loc[m, "mean"] - full.loc[m, "mean"]), low.loc[m, "mean_se"])
+                 for m in (original, primed)}
+        (a, (da, ea)), (b, (db, eb)) = shift.items()
+        if _noise.separated(da, ea, db, eb):
+            small, large = (a, b) if da < db else (b, a)
+            parts.append(f"{small} moves less than {large} "
+                         f"(|shift| {_noise.fmt(*shift[small])} vs {_noise.fmt(*shift[large])})")
+        else:
+            parts.append(f"{a} and {b} move alike, within noise (|shift| {_noise.fmt(da, ea)} "
+                         f"vs {_noise.fmt(db, eb)})")
+    if not parts:
+        return []
+    return [f"Mean score from full to {lowest:g}% relevance data (Figure 1): "
+            + "; ".join(parts) + "."]

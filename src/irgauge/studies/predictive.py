@@ -1,26 +1,31 @@
-"""Study ``predictive`` (seed 004, Webber, Moffat, Zobel & Sakai): predictive power phi.
+"""Study ``predictive`` (Webber, Moffat, Zobel & Sakai, SIGIR 2008): predictive power phi.
 
-phi(A, B) for P@10, RR, RBP(p=0.95), AP and nDCG on the top 75% of systems by AP
-(Tables 1-2 of seed 004: one table per collection), and phi against the topic subset size k
+phi(A, B) for P@10, RR, RBP (p=0.95), AP and nDCG (log2) on the top 75% of systems by AP
+(the paper's Tables 1-2: one table per collection), and phi against the topic subset size k
 (Figure 1: nDCG of itself, P@10 of itself, nDCG of P@10). Takes qrels and runs, or score
 matrices (``matrices=``, any measures) from any tool.
+
+phi is the mean of tau over P random halvings (default 2000, as the paper); its Monte Carlo
+standard error is sd(tau) / sqrt(P), and the summary says that A predicts B better than B
+predicts itself only when the difference exceeds twice the combined error.
 """
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Any, Dict, Optional, Sequence
 
+import numpy as np
 import pandas as pd
 
 from irgauge.studies import _common as common
 
 NAME = "predictive"
-TITLE = "Predictive power of metrics (Webber et al., seed 004)"
+TITLE = "Predictive power of metrics (Webber, Moffat, Zobel and Sakai, SIGIR 2008)"
 
-MEASURES = {"P@10": "P@10", "RR": "RR", "RBP(0.95)": "RBP(p=0.95)", "AP": "AP",
-            "nDCG": "nDCG"}
-# Figure 1 of seed 004: (predictor, predicted) pairs
-CURVE_PAIRS = (("nDCG", "nDCG"), ("P@10", "P@10"), ("nDCG", "P@10"))
+MEASURES = {common.label(m): m for m in ("P@10", "RR", "RBP(p=0.95)", "AP", "nDCG")}
+NDCG = common.label("nDCG")
+# Figure 1 of the paper: (predictor, predicted) pairs
+CURVE_PAIRS = ((NDCG, NDCG), ("P@10", "P@10"), (NDCG, "P@10"))
 
 
 def subset_sizes(n_topics: int, step: int = 5) -> list:
@@ -34,19 +39,19 @@ def subset_sizes(n_topics: int, step: int = 5) -> list:
 
 def run_predictive(qrels=None, runs=None, out=".", *, matrices=None,
                    top_k: Optional[int] = None, top_fraction: Optional[float] = 0.75,
-                   by: str = "AP", seed: Optional[int] = None, trials: int = 1000,
-                   sizes: Optional[Sequence[int]] = None, B: Optional[int] = None,
-                   eval_options: Optional[Dict[str, Any]] = None,
+                   by: str = "AP", seed: Optional[int] = None, trials: int = 2000,
+                   sizes: Optional[Sequence[int]] = None, variant: str = "b",
+                   eval_options: Optional[Dict[str, Any]] = None, progress=None,
                    report: bool = False) -> common.StudyResult:
     """Run the study; write tables and figures under ``out/predictive``.
 
-    ``trials``: random halvings P (the paper uses 2000). ``sizes``: subset sizes k of the
+    ``trials``: random halvings P (2000, as the paper). ``sizes``: subset sizes k of the
     curve (default 5, 10, ..., n/2). ``top_k`` overrides the top-fraction filter.
-    ``B`` is accepted for a uniform interface and unused (no bootstrap here).
+    ``variant``: Kendall's tau a or b.
     """
     from irgauge.meta import predictive_power
-    from irgauge.report import figures
     from irgauge.scores import align, score_matrices
+    from irgauge.studies import _plots
 
     eval_options = dict(eval_options or {})
     seed = common.seed_or_fresh(seed)
@@ -68,42 +73,53 @@ def run_predictive(qrels=None, runs=None, out=".", *, matrices=None,
     first = next(iter(chosen.values()))
     ks = list(sizes) if sizes is not None else subset_sizes(first.n_topics)
     result = predictive_power(chosen, halvings=trials, seed=seed, top_fraction=1.0,
-                              subset_sizes=ks)
+                              subset_sizes=ks, variant=variant,
+                              progress=progress("halvings") if progress else None)
     names = list(chosen)
     square = result.table.pivot(index="measure_a", columns="measure_b", values="phi")
     square = square.loc[names, names]
     sd = result.table.pivot(index="measure_a", columns="measure_b", values="sd")
+    se = sd.loc[names, names] / np.sqrt(trials)
 
     writer = common.StudyWriter(Path(out), NAME, TITLE)
-    systems = (f"top {top_k} systems by {by}" if top_k else
-               f"top {top_fraction:.0%} of systems by {by}" if top_fraction else "all systems")
-    writer.table("phi", square.reset_index().rename(columns={"measure_a": "predictor"}),
-                 f"Predictive power phi(row predicts column) on the {systems} "
-                 f"({first.n_systems} systems, {trials} random halvings of {first.n_topics} "
-                 f"topics) (seed 004, Tables 1-2)", digits=3)
-    writer.table("phi_sd", sd.loc[names, names].reset_index().rename(
-        columns={"measure_a": "predictor"}), "Standard deviation of tau over the halvings",
-        digits=3)
-    curve = result.details["curve"]
-    pairs = [p for p in CURVE_PAIRS if p[0] in names and p[1] in names] or \
-        [(m, m) for m in names]
-    picked = pd.concat([curve[(curve["measure_a"] == a) & (curve["measure_b"] == b)]
-                        for a, b in pairs], ignore_index=True)
-    writer.table("phi_by_k", picked.pivot(index="k", columns=["measure_a", "measure_b"],
-                                          values="phi").pipe(_flat).reset_index(),
-                 "phi against topic subset size k (two disjoint subsets of k topics)",
-                 digits=3)
-    writer.figure("phi_vs_k", figures.phi_curves, picked,
-                  "Predictive power against topic subset size (seed 004, Figure 1)")
-    writer.figure("phi_heatmap", _phi_heatmap, square, "phi(row predicts column)")
+    try:
+        systems = common.systems_phrase(first.n_systems, next(iter(matrices.values())).n_systems,
+                                        top_k, top_fraction, by)
+        writer.table("phi", square.reset_index().rename(columns={"measure_a": "predictor"}),
+                     common.caption(f"Predictive power phi(row predicts column) on {systems} "
+                                    f"({trials} random halvings of {first.n_topics} topics, "
+                                    f"tau-{variant})", "predictive", "Tables 1-2"), digits=3)
+        writer.table("phi_se", se.reset_index().rename(columns={"measure_a": "predictor"}),
+                     "Monte Carlo standard error of phi: sd of tau over the halvings / "
+                     "sqrt(halvings)", digits=4)
+        writer.table("phi_sd", sd.loc[names, names].reset_index().rename(
+            columns={"measure_a": "predictor"}), "Standard deviation of tau over the halvings",
+            digits=3)
+        curve = result.details["curve"]
+        pairs = [p for p in CURVE_PAIRS if p[0] in names and p[1] in names] or \
+            [(m, m) for m in names]
+        picked = pd.concat([curve[(curve["measure_a"] == a) & (curve["measure_b"] == b)]
+                            for a, b in pairs], ignore_index=True)
+        writer.table("phi_by_k", picked.pivot(index="k", columns=["measure_a", "measure_b"],
+                                              values="phi").pipe(_flat).reset_index(),
+                     "phi against topic subset size k (two disjoint subsets of k topics)",
+                     digits=3)
+        writer.figure("phi_vs_k", _phi_curves, picked, common.caption(
+            "Predictive power against topic subset size (mean ± sd of tau over the halvings)",
+            "predictive", "Figure 1"))
+        writer.figure("phi_heatmap", _plots.heatmap, square, "phi(row predicts column)",
+                      label="predictive power phi", digits=3)
 
-    summary = _summary(square, first.n_systems, systems)
-    parameters = {**common.filter_parameters(top_k, top_fraction, by), "trials": trials,
-                  "halvings": trials, "subset_sizes": ks, "variant": "b",
-                  "measures": {k: MEASURES.get(k, k) for k in names},
-                  "eval_options": eval_options}
-    res = writer.finish(parameters, {"seed": seed, "predictive_power": seed}, first.systems,
-                        first.topics, summary, inputs)
+        summary = _summary(square, se, systems)
+        parameters = {**common.filter_parameters(top_k, top_fraction, by), "trials": trials,
+                      "halvings": trials, "subset_sizes": ks, "variant": variant,
+                      "measures": {k: MEASURES.get(k, k) for k in names},
+                      "eval_options": eval_options}
+        res = writer.finish(parameters, {"seed": seed, "predictive_power": seed}, first.systems,
+                            first.topics, summary, inputs)
+    except BaseException:
+        writer.abort()
+        raise
     return common.finish_report(res, qrels, runs, out, report, eval_options)
 
 
@@ -112,24 +128,36 @@ def _flat(frame: pd.DataFrame) -> pd.DataFrame:
     return frame
 
 
-def _phi_heatmap(square, directory, stem: str = "phi_heatmap"):
-    """The phi table as a heat map (reuses the tau heat map: phi is a mean tau)."""
-    from irgauge.report.figures import tau_heatmap
+def _phi_curves(picked: pd.DataFrame, directory, stem: str):
+    from irgauge.studies._plots import curves
 
-    return tau_heatmap(square, directory, stem=stem)
+    frame = picked.assign(series=picked["measure_a"] + " -> " + picked["measure_b"],
+                          phi_sd=picked["sd"])
+    return curves(frame, directory, stem, "k", "phi", "topics per subset (k)",
+                  "predictive power phi", group="series")
 
 
-def _summary(square: pd.DataFrame, n_systems: int, systems: str) -> list:
+def _summary(square: pd.DataFrame, se: pd.DataFrame, systems: str) -> list:
+    from irgauge.studies import _noise
+
     names = list(square.index)
-    diagonal = {m: float(square.loc[m, m]) for m in names}
-    lines = [f"{common.ordering(diagonal)} in self-predictivity phi(A, A) on the {systems} "
-             f"({n_systems} systems)."]
+    diagonal = {m: (float(square.loc[m, m]), float(se.loc[m, m])) for m in names}
+    lines = [f"Self-predictivity phi(A, A) on {systems}: {_noise.ordering(diagonal)}."]
     for target in names:
-        column = {m: float(square.loc[m, target]) for m in names}
-        best = max(column, key=column.get)
-        if best != target:
-            lines.append(f"{best} predicts {target} better ({column[best]:.3f}) than {target} "
-                         f"predicts itself ({column[target]:.3f}).")
+        own = (float(square.loc[target, target]), float(se.loc[target, target]))
+        for m in names:
+            if m == target:
+                continue
+            other = (float(square.loc[m, target]), float(se.loc[m, target]))
+            if other[0] > own[0]:
+                if _noise.separated(other[0], other[1], own[0], own[1]):
+                    lines.append(f"{m} predicts {target} better "
+                                 f"({_noise.fmt(*other)}) than {target} predicts itself "
+                                 f"({_noise.fmt(*own)}).")
+                else:
+                    lines.append(f"{m} predicting {target} ({_noise.fmt(*other)}) and "
+                                 f"{target} predicting itself ({_noise.fmt(*own)}) are within "
+                                 f"noise.")
     if len(lines) == 1:
-        lines.append("every metric is its own best predictor on this collection.")
+        lines.append("Every metric is its own best predictor on this collection.")
     return lines

@@ -1,0 +1,125 @@
+"""``irgauge study NAME``: each study's own options, recorded in the manifest or refused;
+several collections in one command; notes on stderr."""
+import json
+
+import pytest
+
+from irgauge.cli import main
+
+
+def _help(capsys, *args):
+    with pytest.raises(SystemExit) as done:
+        main(["study", *args, "--help"])
+    assert done.value.code == 0
+    return capsys.readouterr().out
+
+
+def test_each_study_has_its_own_help_with_the_papers_defaults(capsys):
+    onerel = _help(capsys, "onerel")
+    assert "--swap-mode" in onerel and "--replacement" in onerel and "--gains" in onerel
+    assert "--subset-size" in onerel and "(default: 30)" in onerel
+    assert "Bootstrap-based comparisons" in onerel  # cites the paper
+    incomplete = _help(capsys, "incomplete")
+    assert "--reductions" in incomplete and "--rates" in incomplete
+    assert "--trials" not in incomplete  # no trials to ignore
+    qa = _help(capsys, "qa")
+    assert "--second-size" in qa and "--list-task" in qa and "(default: 50)" in qa
+    predictive = _help(capsys, "predictive")
+    assert "(default: 2000)" in predictive and "--B" not in predictive
+    assert "--alpha" not in predictive
+    assert len({onerel, incomplete, qa, predictive}) == 4
+    for text in (onerel, incomplete, qa, predictive):
+        assert "seed 00" not in text and "SPEC" not in text
+
+
+def test_options_are_recorded(collection, tmp_path, capsys):
+    qrels, runs = collection
+    code = main(["study", "incomplete", str(qrels), *map(str, runs), "--out", str(tmp_path),
+                 "--B", "50", "--reductions", "2", "--rates", "50", "--top-k", "5",
+                 "--seed", "3", "--alpha", "0.01", "--rel-level", "2", "--order", "file",
+                 "--quiet"])
+    assert code == 0
+    manifest = json.loads((tmp_path / "incomplete" / "manifest.json").read_text())
+    p = manifest["parameters"]
+    assert p["reductions"] == 2 and p["rates"] == [100, 50] and p["alpha"] == 0.01
+    assert p["eval_options"]["rel_level"] == 2 and p["eval_options"]["order"] == "file"
+    assert len(manifest["seeds"]["reductions"]) == 2
+
+
+def test_qa_options_recorded_and_skip_printed(collection, tmp_path, capsys):
+    from irgauge.studies.qa import qa_collection_from_adhoc
+
+    qrels, runs = collection
+    made = qa_collection_from_adhoc(qrels, runs, tmp_path / "data")
+    code = main(["study", "qa", str(made["gold"]), *map(str, made["runs"]), "--out",
+                 str(tmp_path), "--trials", "30", "--repetitions", "2", "--rel-level", "2",
+                 "--answer-order", "file", "--seed", "1", "--sign-alphas", "0.05"])
+    captured = capsys.readouterr()
+    assert code == 0
+    manifest = json.loads((tmp_path / "qa" / "manifest.json").read_text())
+    assert manifest["parameters"]["qa_options"]["rel_level"] == 2
+    assert manifest["parameters"]["conventions"]["rel_level"] == 2
+    assert manifest["parameters"]["sign_alphas"] == [0.05]
+    assert "c = 50 skipped" in captured.err  # a skipped experiment is said on the terminal
+    assert "DERIVED" in captured.err
+
+
+def test_several_collections_side_by_side(collection, tmp_path, capsys):
+    qrels, runs = collection
+    rundir = runs[0].parent
+    toml = tmp_path / "collections.toml"
+    toml.write_text(f'[collections.second]\nqrels = "{qrels}"\nruns = "{rundir}"\n')
+    code = main(["study", "predictive", "--collection", f"first={qrels}:{rundir}",
+                 "--collections", str(toml), "--out", str(tmp_path / "o"), "--trials", "40",
+                 "--seed", "2", "--quiet"])
+    assert code == 0
+    out = tmp_path / "o"
+    assert (out / "first" / "predictive" / "manifest.json").exists()
+    assert (out / "second" / "predictive" / "manifest.json").exists()
+    manifest = json.loads((out / "predictive-comparison" / "manifest.json").read_text())
+    names = {e["name"] for e in manifest["tables"]}
+    assert {"collection_statistics", "phi_side_by_side", "phi"} <= names
+    side = (out / "predictive-comparison" / "tables" / "phi_side_by_side.csv").read_text()
+    assert side.splitlines()[0] == "predictor,second,first"  # file first, then options
+    stats = (out / "predictive-comparison" / "tables" / "collection_statistics.csv")
+    assert "Bootstrap-based comparisons" in json.dumps(manifest["tables"][0]["caption"])
+    assert len(stats.read_text().splitlines()) == 3
+
+
+def test_bad_collection_spec_is_one_line_error(tmp_path, capsys):
+    assert main(["study", "onerel", "--collection", "nope", "--out", str(tmp_path)]) == 2
+    assert "NAME=QRELS:RUNDIR" in capsys.readouterr().err
+
+
+def test_interrupted_study_leaves_previous_output(collection, tmp_path, monkeypatch):
+    from irgauge.studies import _plots
+    from irgauge.studies.predictive import run_predictive
+
+    qrels, runs = collection
+    run_predictive(qrels, runs, tmp_path, trials=20, seed=1)
+    before = (tmp_path / "predictive" / "manifest.json").read_bytes()
+
+    def interrupted(*args, **kwargs):  # Ctrl-C while the figures are drawn
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(_plots, "heatmap", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        run_predictive(qrels, runs, tmp_path, trials=30, seed=2)
+    assert (tmp_path / "predictive" / "manifest.json").read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["collection", "predictive"]
+
+
+def test_progress_only_on_a_terminal_and_not_with_quiet(monkeypatch):
+    import argparse
+    import sys
+
+    from irgauge.cli import cmd_study
+
+    args = argparse.Namespace(study="onerel", quiet=False)
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: False, raising=False)
+    assert cmd_study._progress(args) is None
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True, raising=False)
+    factory = cmd_study._progress(args)
+    assert callable(factory) and callable(factory("swap"))
+    args.quiet = True
+    assert cmd_study._progress(args) is None
