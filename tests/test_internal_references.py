@@ -14,16 +14,6 @@ from irgauge.cli import build_parser
 
 SRC = Path(__file__).resolve().parents[1] / "src" / "irgauge"
 INTERNAL = re.compile(r"\bSPEC\b|\bseeds? 0\d\d\b|\bseed-0\d\d\b|\bsignificant_pairs\b")
-# engineer #13 rewrites the studies and their command; until that lands they still cite the
-# internal seed files. The strict xfail below fails as soon as they are clean: then move them
-# into the main checks by emptying this set.
-PENDING_FILES = {"studies", "cli/cmd_study.py"}
-PENDING_COMMANDS = {"study"}
-
-
-def _pending(path: Path) -> bool:
-    rel = path.relative_to(SRC).as_posix()
-    return any(rel == p or rel.startswith(p + "/") for p in PENDING_FILES)
 
 
 def _help_texts(parser, prefix="irgauge"):
@@ -43,7 +33,6 @@ def test_help_of_every_command_has_no_internal_reference():
     texts = _all_help()
     assert len(texts) > 15  # every command (and nested ones such as qa's) was built
     bad = [(name, m.group(0)) for name, text in texts
-           if name.split(" ")[1:2] != [] and name.split(" ")[1] not in PENDING_COMMANDS
            for m in INTERNAL.finditer(text)]
     assert not bad, bad
 
@@ -62,7 +51,7 @@ def _hits(paths):
 
 
 def test_source_strings_have_no_internal_reference():
-    paths = [p for p in SRC.rglob("*.py") if not _pending(p)]
+    paths = list(SRC.rglob("*.py"))
     assert len(paths) > 50
     hits = _hits(paths)
     assert not hits, hits
@@ -76,16 +65,6 @@ def test_the_scan_finds_an_internal_reference(tmp_path):
     found = [m.group(0) for _, _, text in _string_literals([planted])
              for m in INTERNAL.finditer(text)]
     assert found == ["SPEC", "seed 002"]
-
-
-@pytest.mark.xfail(strict=True, reason="studies/* and the study command still name internal "
-                                       "seed files until engineer #13's rewrite is merged")
-def test_pending_studies_have_no_internal_reference():
-    paths = [p for p in SRC.rglob("*.py") if _pending(p)]
-    help_bad = [name for name, text in _all_help()
-                if name.split(" ")[1:2] and name.split(" ")[1] in PENDING_COMMANDS
-                and INTERNAL.search(text)]
-    assert not _hits(paths) and not help_bad
 
 
 def test_rendered_comparison_cites_conventions_not_files():

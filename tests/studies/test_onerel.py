@@ -48,7 +48,7 @@ def test_tables_are_consistent(collection, tmp_path):
     result = run_onerel(qrels, runs, tmp_path, **FAST)
     dp = result.tables["discriminative_power"]
     assert list(dp["share"]) == sorted(dp["share"], reverse=True)
-    assert np.allclose(dp["significant_pairs"] / 15, dp["share"])
+    assert np.allclose(dp["significant"] / 15, dp["share"])
     assert dp["share"].between(0, 1).all() and (dp["share_se"] >= 0).all()
     gains = result.tables["gain_values"]
     assert list(gains["gains"]) == ["3:2:1", "10:5:1", "1:1:1", "0.3:0.2:0.1"]

@@ -62,5 +62,6 @@ def aligned_table(header, rows, numeric, preamble: str) -> str:
         return "  ".join(v.rjust(w) if num else v.ljust(w)
                          for v, w, num in zip(row, widths, numeric)).rstrip()
 
-    out = [preamble, line(header), line(["-" * w for w in widths])] + [line(r) for r in rows]
+    out = ([preamble] if preamble else []) + [line(header), line(["-" * w for w in widths])]
+    out += [line(r) for r in rows]
     return "\n".join(out) + "\n"

@@ -97,19 +97,14 @@ def _rows(frame: pd.DataFrame, digits: Digits) -> List[List[str]]:
 
 
 def text_table(frame: pd.DataFrame, digits: Digits = 4) -> str:
-    """An aligned plain-text table (numbers right-aligned); ``digits`` is the number of
-    decimals, for all columns or per column (``{"required_difference": 2}``)."""
-    header = [str(c) for c in frame.columns]
-    cells = _rows(frame, digits)
-    widths = [max([len(header[i])] + [len(r[i]) for r in cells]) for i in range(len(header))]
+    """An aligned plain-text table (numbers right-aligned, columns named for people);
+    ``digits`` is the number of decimals, for all columns or per column
+    (``{"required_difference": 2}``)."""
+    from irgauge.report.column_text import aligned_table
+    from irgauge.report.tables import header
+
     numeric = [pd.api.types.is_numeric_dtype(frame[c]) for c in frame.columns]
-
-    def line(row):
-        return "  ".join(v.rjust(w) if num else v.ljust(w)
-                         for v, w, num in zip(row, widths, numeric)).rstrip()
-
-    return "\n".join([line(header), line(["-" * w for w in widths])]
-                     + [line(r) for r in cells]) + "\n"
+    return aligned_table([header(c) for c in frame.columns], _rows(frame, digits), numeric, "")
 
 
 _LATEX_ESCAPES = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#",
@@ -126,7 +121,9 @@ def latex_table(frame: pd.DataFrame, caption: str = "", label: str = "",
     """A booktabs LaTeX table (``table`` float with ``tabular``) of ``frame``."""
     numeric = [pd.api.types.is_numeric_dtype(frame[c]) for c in frame.columns]
     spec = "".join("r" if num else "l" for num in numeric)
-    rows = [" & ".join(latex_escape(c) for c in frame.columns) + r" \\"]
+    from irgauge.report.tables import header
+
+    rows = [" & ".join(latex_escape(header(c)) for c in frame.columns) + r" \\"]
     for row in _rows(frame, digits):
         rows.append(" & ".join(latex_escape(v) for v in row) + r" \\")
     lines = [r"\begin{table}[t]", r"\centering"]

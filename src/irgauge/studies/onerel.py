@@ -37,7 +37,7 @@ REFERENCE = {"AP": "AP", "Q-measure": "Q-measure"}
 # gain S:A:B as the papers write it (the AIRS paper's Table 4)
 GAIN_VARIANTS = ("3:2:1", "10:5:1", "1:1:1", "0.3:0.2:0.1")
 GAIN_MEASURES = ("P-measure", "P-plus", "O-measure")
-DP_DIGITS = {"share": 3, "share_se": 3, "significant_pairs": 1, "significant_pairs_se": 1,
+DP_DIGITS = {"share": 3, "share_se": 3, "significant": 1, "significant_se": 1,
              "required_difference": 3, "required_difference_se": 3}
 
 
@@ -215,8 +215,8 @@ def _dp_table(spread: pd.DataFrame, names: Sequence[str]) -> pd.DataFrame:
     rows = spread[spread["measure"].isin(names)]
     rows = rows.sort_values("share", ascending=False, kind="stable")
     return pd.DataFrame({
-        "measure": rows["measure"], "significant_pairs": rows["significant"],
-        "significant_pairs_se": rows["significant_se"], "share": rows["share"],
+        "measure": rows["measure"], "significant": rows["significant"],
+        "significant_se": rows["significant_se"], "share": rows["share"],
         "share_se": rows["share_se"], "required_difference": rows["required_difference"],
         "required_difference_se": rows["required_difference_se"]})
 
