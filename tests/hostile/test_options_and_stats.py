@@ -227,3 +227,34 @@ def test_subset_methods_with_one_topic(cli, tmp_path, command, message):
     path.write_text("topic,a,b,c\nt1,0.1,0.5,0.9\n")
     code, out, err = cli(command, path, "--seed", "1")
     assert code == 2 and message in err
+
+
+@pytest.mark.parametrize("args, message", [
+    ("incomplete --rates 0,150", "argument --rates: expected a percentage in (0, 100]; got 0"),
+    ("incomplete --rates 50,x", "argument --rates: expected a percentage; got 'x'"),
+    ("qa --sign-alphas 0.05,2", "argument --sign-alphas: expected a significance level in "
+                                "(0, 1); got 2"),
+    ("predictive --sizes=5,-3", "argument --sizes: expected a whole number >= 1; got -3"),
+    ("onerel --B 0", "argument --B: expected a number of random draws"),
+    ("predictive --trials -1", "argument --trials: expected a number of random draws"),
+])
+def test_study_list_and_count_options_refused(cli, tmp_path, args, message):
+    code, out, err = cli("study", *args.split(), "--out", tmp_path / "out")
+    assert code == 2 and out == ""
+    assert message in err and "Traceback" not in err
+    assert not (tmp_path / "out").exists()
+
+
+def test_measures_listing_shows_every_numeric_range(cli):
+    code, out, _ = cli("measures")
+    assert code == 0
+    assert "p=0.95 [0, 1): persistence" in out
+    assert "cutoffs lie in [1, 2147483647]" in out
+    params = [line for line in out.splitlines() if line.startswith("    ") and "=" in line
+              and not line.lstrip().startswith("aliases")]
+    def shows_values(line):
+        head = line.split(": ")[0]
+        return "[" in head or "(" in head or head.endswith("true or false")
+
+    assert params and all(shows_values(line) for line in params), \
+        [line for line in params if not shows_values(line)]

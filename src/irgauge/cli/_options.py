@@ -42,6 +42,20 @@ def number(minimum: Optional[float] = None, maximum: Optional[float] = None,
                                                     max_open, what), "number")
 
 
+def list_of(item: Callable[[str], Any]) -> Callable[[str], list]:
+    """An argparse type for ``"a,b,c"`` (commas or spaces), each value checked by ``item``
+    (another type of this module, so every value is bounded)."""
+
+    def parse(text: str) -> list:
+        parts = [t for t in text.replace(" ", ",").split(",") if t]
+        if not parts:
+            raise argparse.ArgumentTypeError(f"expected a comma-separated list; got {text!r}")
+        return [item(t) for t in parts]
+
+    parse.__name__ = "list"
+    return parse
+
+
 positive_int = integer(1, what="a whole number")
 nonnegative_int = integer(0, what="a whole number")
 count = integer(1, MAX_COUNT, what="a whole number")

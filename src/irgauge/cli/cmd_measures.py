@@ -19,6 +19,7 @@ def register(subparsers) -> None:
 
 def run(args) -> int:
     from irgauge.measures import DEFAULT_MEASURES, list_measures
+    from irgauge.measures.base import MAX_CUTOFF
 
     if args.explain:
         return _explain(args.explain, args.format)
@@ -27,7 +28,9 @@ def run(args) -> int:
         sys.stdout.write(json.dumps(listing, indent=2, default=str) + "\n")
         return 0
     out = ["Measure strings: NAME[(param=value,...)][@cutoff]; e.g. nDCG(dcg=jk,b=2)@1000.",
-           "Every measure also takes judged_only=true (condensed list) and agg=gmean.",
+           "Every measure also takes judged_only=true (condensed list), rel=N (its own "
+           "relevance threshold, as ir_measures' rel=) and agg=gmean.",
+           f"Valid values are shown in brackets; cutoffs lie in [1, {MAX_CUTOFF}].",
            f"Default set: {' '.join(DEFAULT_MEASURES)}", ""]
     for entry in listing:
         cutoff = "@k" if entry["cutoff"] else ""
@@ -35,10 +38,11 @@ def run(args) -> int:
         if entry["aliases"]:
             out.append(f"    aliases: {', '.join(entry['aliases'])}")
         for name, spec in entry["params"].items():
-            if name in ("judged_only", "agg"):
+            if name in ("judged_only", "agg", "rel"):
                 continue
-            choices = f" [{'|'.join(spec['choices'])}]" if "choices" in spec else ""
-            out.append(f"    {name}={spec['default']}{choices}: {spec['doc']}")
+            valid = f" [{'|'.join(spec['choices'])}]" if "choices" in spec else \
+                f" {spec['valid']}"
+            out.append(f"    {name}={spec['default']}{valid}: {spec['doc']}")
     out.append("")
     out.append("trec_eval names: map, gm_map, ndcg, ndcg_cut_K, P_K, recall_K, map_cut_K, "
                "success_K, recip_rank, Rprec, bpref, num_ret, num_rel, num_rel_ret.")

@@ -28,17 +28,6 @@ STUDY_HELP = {
 }
 
 
-def _number_list(kind):
-    def parse(text: str):
-        import argparse
-
-        try:
-            return [kind(t) for t in text.replace(" ", ",").split(",") if t]
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected a comma-separated list, got {text!r}")
-    return parse
-
-
 def _gain_list(text: str):
     return [t.strip() for t in text.split(",") if t.strip()]
 
@@ -129,7 +118,9 @@ def register(subparsers) -> None:
     s.add_argument("--alpha", type=opt.alpha, default=0.05, help="significance level")
     s.add_argument("--reductions", type=opt.positive_int, default=5,
                    help="independent seeded reductions of the relevance data")
-    s.add_argument("--rates", type=_number_list(float), default=[90, 70, 50, 30, 10],
+    s.add_argument("--rates",
+                   type=opt.list_of(opt.number(0, 100, min_open=True, what="a percentage")),
+                   default=[90, 70, 50, 30, 10],
                    metavar="J,...", help="shares of judgments kept (%%)")
     _eval_options(s)
 
@@ -142,7 +133,7 @@ def register(subparsers) -> None:
                         "2*C2 questions)")
     s.add_argument("--list-task", action="store_true",
                    help="the list task: instance F-measure of list answers")
-    s.add_argument("--sign-alphas", type=_number_list(float), default=[0.01, 0.05],
+    s.add_argument("--sign-alphas", type=opt.list_of(opt.alpha), default=[0.01, 0.05],
                    metavar="A,...", help="significance levels of the sign-test table")
     _eval_options(s, answers=True)
 
@@ -153,7 +144,7 @@ def register(subparsers) -> None:
                    help="score files (any measures) in place of qrels and runs")
     s.add_argument("--trials", type=opt.draws, default=2000,
                    help="random halvings of the topic set")
-    s.add_argument("--sizes", type=_number_list(int), default=None, metavar="K,...",
+    s.add_argument("--sizes", type=opt.list_of(opt.positive_int), default=None, metavar="K,...",
                    help="topic subset sizes k of the phi curve (default 5, 10, ..., n/2)")
     s.add_argument("--variant", choices=("a", "b"), default="b", help="Kendall's tau variant")
     _eval_options(s)
