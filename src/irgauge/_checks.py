@@ -14,6 +14,8 @@ SEED_MAX = 2**63 - 1
 MAX_DRAWS = 10**7  # bootstrap samples, trials, halvings, permutations
 MAX_COUNT = 10**9  # topics, documents, systems, subset sizes
 MAX_LEVEL = 2**31 - 1  # relevance levels are held as 32-bit integers at most
+# 2^g of the exponential gain forms (nDCG dcg=exp-log2, ERR stop=exp) stays finite
+GAIN_MAX = 1000.0
 
 
 def _named(name: Optional[str], problem: str) -> str:

@@ -13,7 +13,7 @@ from typing import Any, Dict, List, Optional, Sequence, Union
 
 import numpy as np
 
-from irgauge._checks import MAX_LEVEL  # grades: int16 in ranked lists, int32 when needed
+from irgauge._checks import GAIN_MAX, MAX_LEVEL  # grades: int16 in ranked lists, int32 when needed
 from irgauge._ids import as_ids
 from irgauge._keys import TopicIndex, exact_pair_keys, hash_strings, pair_keys
 from irgauge.errors import InputError
@@ -142,8 +142,9 @@ def parse_gains(text: Union[None, str, Sequence[float]]) -> Optional[List[float]
     except ValueError:
         raise InputError(f"gains {text!r} must be numbers separated by ':' (levels 1, 2, ...)") \
             from None
-    if any(g < 0 or not np.isfinite(g) for g in gains):
-        raise InputError(f"gains {text!r} must be finite and non-negative")
+    if any(not 0 <= g <= GAIN_MAX for g in gains):  # NaN fails too
+        raise InputError(f"gains {text!r} must lie in [0, {GAIN_MAX:g}] (2^gain of the "
+                         "exponential forms must stay finite)")
     return gains
 
 

@@ -172,7 +172,8 @@ def test_random_levels_and_counts_give_finite_values_or_a_message(which, numbers
 @pytest.mark.parametrize("kwargs,message", [
     ({"max_docs": 0}, "max_docs: expected a whole number from 1 to"),
     ({"rel_level": 1.5}, "rel_level: expected a relevance level; got 1.5"),
-    ({"gains": [1, float("nan")]}, "must be finite and non-negative"),
+    ({"gains": [1, float("nan")]}, "must lie in [0, 1000]"),
+    ({"gains": [1, 1001]}, "must lie in [0, 1000]"),
 ])
 def test_evaluate_arguments(kwargs, message):
     from irgauge import InputError
@@ -198,3 +199,23 @@ def test_extreme_gains_in_every_graded_family(gains):
             assert str(err).startswith(text) and "levels up to 3" in str(err)
             continue
         assert np.all(np.isfinite(values)), text
+
+
+def test_levels_too_large_for_exponential_gains_are_refused_not_infinite(tmp_path, cli):
+    """Levels are gains by default; 2^40000 overflows, so the exponential nDCG asks for
+    gains, and the run-wide gains keep the measures' bound. ERR's exponential stopping
+    probability saturates at 1 without overflowing."""
+    qrels, run = tmp_path / "q.txt", tmp_path / "r.txt"
+    qrels.write_text("1 0 d1 1\n1 0 d2 40000\n")
+    run.write_text("1 Q0 d1 1 3 r\n1 Q0 d2 2 2 r\n")
+    code, out, err = cli("eval", qrels, run, "-m", "nDCG(dcg=exp-log2)@10")
+    assert code == 2 and out == ""
+    assert "dcg=exp-log2 computes 2^gain, which overflows above gain 1000" in err
+    code, _, err = cli("eval", qrels, run, "-m", "nDCG@10", "--gains", "1:2000")
+    assert code == 2 and "gains '1:2000' must lie in [0, 1000]" in err
+    code, out, err = cli("eval", qrels, run, "-m", "ERR@10", "--format", "tsv")
+    assert code == 0 and "RuntimeWarning" not in err
+    # ERR = s1 + (1 - s1) s2 / 2 with s1 = (2^1 - 1)/2^4 and s2 = 1 (saturated)
+    s1 = 1 / 16
+    assert float(out.strip().splitlines()[-1].split("\t")[-1]) == pytest.approx(
+        s1 + (1 - s1) / 2, rel=1e-12)

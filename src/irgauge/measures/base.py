@@ -14,7 +14,7 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 
 import numpy as np
 
-from irgauge._checks import as_int
+from irgauge._checks import GAIN_MAX, as_int
 from irgauge.errors import InputError, MeasureError
 
 AGGREGATES = ("mean", "gmean")
@@ -164,8 +164,6 @@ def _to_bool(text: Any) -> bool:
     raise ValueError(text)
 
 
-# 2^g of the exponential gain forms (nDCG dcg=exp-log2, ERR stop=exp) stays finite
-GAIN_MAX = 1000.0
 
 COMMON_PARAMS = (
     Param("judged_only", False, "bool",

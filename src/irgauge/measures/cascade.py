@@ -34,7 +34,9 @@ CASCADE_PARAMS = (STOP, MAX_GRADE)
 def stop_probability(gains: np.ndarray, max_gain: float, stop: str,
                      max_grade: float) -> np.ndarray:
     if stop == "exp":  # a gain above max_grade would give s > 1: it stops surely
-        return np.minimum((np.power(2.0, gains) - 1.0) / np.power(2.0, max_grade), 1.0)
+        # gains past max_grade + 1 give s >= 1 anyway; clipping keeps 2^g finite
+        capped = np.minimum(gains, max_grade + 1.0)
+        return np.minimum((np.power(2.0, capped) - 1.0) / np.power(2.0, max_grade), 1.0)
     return gains / (max_gain + 1.0)
 
 

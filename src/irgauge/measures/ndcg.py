@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from irgauge._checks import GAIN_MAX
+from irgauge.errors import MeasureError
 from irgauge.measures.base import Param, register, ratio
 
 DCG_FORMS = ("log2", "exp-log2", "jk")
@@ -36,7 +38,14 @@ def discount(ranks: np.ndarray, dcg: str, b: float) -> np.ndarray:
 
 
 def transform(gains: np.ndarray, dcg: str) -> np.ndarray:
-    return np.power(2.0, gains) - 1.0 if dcg == "exp-log2" else gains
+    """2^g - 1 for ``exp-log2`` (finite for g <= GAIN_MAX), else g."""
+    if dcg != "exp-log2":
+        return gains
+    if gains.size and gains.max() > GAIN_MAX:  # levels used as gains (a QA level L40000)
+        raise MeasureError(f"dcg=exp-log2 computes 2^gain, which overflows above gain "
+                           f"{GAIN_MAX:g}; the highest gain here is {gains.max():g}: give "
+                           "gains= (or --gains) to map the levels")
+    return np.power(2.0, gains) - 1.0
 
 
 def ideal_dcg(ranked, dcg: str, b: float) -> np.ndarray:
