@@ -129,7 +129,10 @@ def run_onerel(qrels, runs, out, *, top_k: Optional[int] = 30,
             DP_DIGITS)
         pairs = first_dp.details["pairs"]
         writer.figure("asl_curves", figures.asl_curves, pairs[pairs["measure"].isin(base)],
-                      "ASL curves: ASL against system pairs sorted by ASL (first repetition)")
+                      f"ASL curves: ASL against system pairs sorted by ASL, first of "
+                      f"{repetitions} repetitions, with the Monte Carlo band of each ASL "
+                      f"(+/- 1.96 binomial SE, B = {B}; {setting})",
+                      samples=B, alpha=alpha, title=f"ASL curves ({setting}, B = {B})")
         gains_summary = []
         if any(k not in base for k in matrices):
             gain_table = _gain_table(dp, gains)
@@ -140,7 +143,10 @@ def run_onerel(qrels, runs, out, *, top_k: Optional[int] = 30,
             for m in GAIN_MEASURES:
                 part = pairs[pairs["measure"].str.startswith(m + " ")]
                 writer.figure(f"asl_gains_{m.lower().replace('-', '_')}", figures.asl_curves,
-                              part, f"ASL curves of {m} under different gain values")
+                              part, f"ASL curves of {m} under different gain values, with the "
+                              f"Monte Carlo band of each ASL (+/- 1.96 binomial SE, B = {B})",
+                              samples=B, alpha=alpha,
+                              title=f"{m} under gain values ({setting}, B = {B})")
                 shares = {v: (gain_table.set_index("gains").loc[v, m],
                               gain_table.set_index("gains").loc[v, f"{m} SE"]) for v in gains}
                 gains_summary.append(f"{m} under gain values S:A:B, share of significant "
