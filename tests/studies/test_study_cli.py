@@ -53,10 +53,14 @@ def test_qa_options_recorded_and_skip_printed(collection, tmp_path, capsys):
     made = qa_collection_from_adhoc(qrels, runs, tmp_path / "data")
     code = main(["study", "qa", str(made["gold"]), *map(str, made["runs"]), "--out",
                  str(tmp_path), "--trials", "30", "--repetitions", "2", "--rel-level", "2",
-                 "--answer-order", "file", "--seed", "1", "--sign-alphas", "0.05"])
+                 "--answer-order", "file", "--seed", "1", "--sign-alphas", "0.05",
+                 "--gains", "1:1:1,10:5:1"])
     captured = capsys.readouterr()
     assert code == 0
     manifest = json.loads((tmp_path / "qa" / "manifest.json").read_text())
+    assert manifest["parameters"]["gain_variants"] == ["1:1:1", "10:5:1"]
+    assert manifest["parameters"]["measures"]["Q 10:5:1"] == "Q-measure(gains=1:5:10)"
+    assert "Q 2:1.5:1" not in manifest["parameters"]["measures"]
     assert manifest["parameters"]["qa_options"]["rel_level"] == 2
     assert manifest["parameters"]["conventions"]["rel_level"] == 2
     assert manifest["parameters"]["sign_alphas"] == [0.05]

@@ -133,6 +133,8 @@ def register(subparsers) -> None:
                         "2*C2 questions)")
     s.add_argument("--list-task", action="store_true",
                    help="the list task: instance F-measure of list answers")
+    s.add_argument("--gains", type=_gain_list, default=["1:1:1", "2:1.5:1", "3:2:1"],
+                   metavar="S:A:B,...", help="Q-measure gain-value variants")
     s.add_argument("--sign-alphas", type=opt.list_of(opt.alpha), default=[0.01, 0.05],
                    metavar="A,...", help="significance levels of the sign-test table")
     _eval_options(s, answers=True)
@@ -184,7 +186,7 @@ def study_options(args) -> dict:
         options.update(reductions=args.reductions, rates=args.rates)
     elif study == "qa":
         options.update(second_size=args.second_size, list_task=args.list_task,
-                       sign_alphas=args.sign_alphas)
+                       sign_alphas=args.sign_alphas, gains=args.gains)
         qa = {"rel_level": args.rel_level, "answer_order": args.answer_order,
               "gold_format": args.gold_format, "run_format": args.run_format}
         if args.normalise:

@@ -35,9 +35,17 @@ from irgauge.studies import _common as common
 NAME = "qa"
 TITLE = "Reliability of QA evaluation metrics (Sakai, 2004)"
 
-MEASURES = {"RR": "RR", "NQcorrect1": "NQcorrect1", "NQcorrect5": "NQcorrect5",
-            "Q 1:1:1": "Q-measure(gains=1:1:1)", "Q 2:1.5:1": "Q-measure(gains=1:1.5:2)",
-            "Q 3:2:1": "Q-measure(gains=1:2:3)"}
+FIRST_ANSWER = {"RR": "RR", "NQcorrect1": "NQcorrect1", "NQcorrect5": "NQcorrect5"}
+GAIN_VARIANTS = ("1:1:1", "2:1.5:1", "3:2:1")  # S:A:B, the note's mild to steep gains
+
+
+def answer_measures(gains: Sequence[str] = GAIN_VARIANTS) -> Dict[str, str]:
+    """label -> measure: RR, NQcorrect1/5 and Q-measure under each S:A:B gain variant."""
+    from irgauge.studies.onerel import irgauge_gains
+
+    return {**FIRST_ANSWER,
+            **{f"Q {v}": f"Q-measure(gains={irgauge_gains(v)})" for v in gains}}
+
 LIST_MEASURES = {"F-measure": "F-measure"}
 SECOND_C = 50
 DERIVED_MARKER = "derived.json"
@@ -64,6 +72,7 @@ def run_qa(gold, runs, out, *, top_k: Optional[int] = None,
            subset_size: Optional[int] = None, second_size: Optional[int] = SECOND_C,
            list_task: bool = False, repetitions: int = 5, swap_mode: str = "strict",
            sign_alphas: Sequence[float] = (0.01, 0.05),
+           gains: Sequence[str] = GAIN_VARIANTS,
            qa_options: Optional[Dict[str, Any]] = None, progress=None,
            report: bool = False) -> common.StudyResult:
     """Run the study on ``gold`` answers and QA ``runs``; write under ``out/qa``.
@@ -73,6 +82,7 @@ def run_qa(gold, runs, out, *, top_k: Optional[int] = None,
     with a message, when larger than half the questions). ``qa_options`` go to
     :func:`irgauge.qa.qa_evaluate` (normalise, gold_format, run_format, answer_order,
     rel_level, ...) and are recorded. ``sign_alphas``: levels of the sign-test table.
+    ``gains``: the Q-measure gain variants, written S:A:B as in the note.
     """
     from irgauge.errors import InputError
     from irgauge.qa import qa_evaluate
@@ -86,7 +96,7 @@ def run_qa(gold, runs, out, *, top_k: Optional[int] = None,
     seed = common.seed_or_fresh(seed)
     seeds = _noise.repetition_seeds(seed, repetitions)
     derived = derived_from(gold)
-    chosen = LIST_MEASURES if list_task else MEASURES
+    chosen = LIST_MEASURES if list_task else answer_measures(gains)
     by = by or next(iter(chosen))
     from irgauge.qa import formats
 
@@ -176,6 +186,7 @@ def run_qa(gold, runs, out, *, top_k: Optional[int] = None,
                       "second_size": second_size, "swap_subset_sizes": sizes,
                       "swap_mode": swap_mode, "list_task": list_task,
                       "sign_alphas": list(sign_alphas), "derived": bool(derived),
+                      "gain_variants": [] if list_task else list(gains),
                       "measures": dict(chosen), "qa_options": qa_options,
                       "fuzziness": sorted(set(st_rows["fuzziness"])),
                       "qa_rule": result.metadata.get("qa_rule"),
