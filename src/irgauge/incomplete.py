@@ -24,7 +24,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Sequence, Union
+from typing import Any, Callable, Dict, List, Optional, Sequence, Union
 
 import numpy as np
 
@@ -219,12 +219,15 @@ class IncompleteResult:
 def incomplete_study(qrels, runs, measures: Sequence[str] = ("AP", "Q-measure", "nDCG"),
                      rates=DEFAULT_RATES, seed: Optional[int] = None, samples: int = 1000,
                      alpha: float = 0.05, bootstrap_seed: Optional[int] = None,
-                     rel_level: int = 1, **options) -> IncompleteResult:
+                     rel_level: int = 1, progress: Optional[Callable[[int, int], None]] = None,
+                     **options) -> IncompleteResult:
     """Scores on full and reduced qrels, original and condensed lists (module docstring).
 
     runs: paths or Runs (read once). options go to :func:`irgauge.evaluate` (order, gains,
     empty_topics, ...); topics a run did not answer score 0 so that every score matrix is
-    complete. ``bootstrap_seed`` defaults to ``seed``.
+    complete. ``bootstrap_seed`` defaults to ``seed``. ``progress(done, total)``, if given,
+    is called as the study advances, in steps: per rate, one for the evaluation and one
+    for each measure's bootstrap test (starting at 0, ending at ``done == total``).
     """
     import pandas as pd
 
@@ -251,12 +254,18 @@ def incomplete_study(qrels, runs, measures: Sequence[str] = ("AP", "Q-measure", 
         options.pop(key, None)
     boot_seed = reduction.seed if bootstrap_seed is None else bootstrap_seed
     matrices, rows = {}, []
-    for rate in [100] + [r for r in reduction.rates if r != 100]:
+    every_rate = [100] + [r for r in reduction.rates if r != 100]
+    step = step_counter(progress, len(every_rate) * (1 + len(variants)))
+    for rate in every_rate:
         result = evaluate(reduction.qrels_at(rate), run_list, [m for _, m in variants],
                           rel_level=rel_level, complete=True, **options)
+        step()
         matrices[rate] = align(from_frame(result.per_topic, source=f"rate {rate}"))
-        power = discriminative_power(matrices[rate], samples=samples, alphas=(alpha,),
-                                     seed=boot_seed).table.set_index("measure")
+        # discriminative_power reports (done, pairs) per measure: a step per measure done
+        power = discriminative_power(
+            matrices[rate], samples=samples, alphas=(alpha,), seed=boot_seed,
+            progress=None if progress is None else lambda done, total: step(done >= total)
+        ).table.set_index("measure")
         for (lists, _), label in zip(variants, labels):
             m = matrices[rate][label]
             full = matrices[100][label]
@@ -278,4 +287,18 @@ def incomplete_study(qrels, runs, measures: Sequence[str] = ("AP", "Q-measure", 
                 "unanswered_topics": "score 0",
                 **{k: v for k, v in options.items() if v is not None}}
     return IncompleteResult(pd.DataFrame(rows), metadata, reduction)
+
+
+def step_counter(progress: Optional[Callable[[int, int], None]], total: int):
+    """``step(k=1)``: advance the callback ``progress(done, total)`` by k of ``total`` steps
+    (it is drawn at 0 at once; nothing happens when ``progress`` is None)."""
+    done = [0]
+    if progress is not None:
+        progress(0, total)
+
+    def step(k: int = 1) -> None:
+        if progress is not None and k:
+            done[0] += int(k)
+            progress(done[0], total)
+    return step
 

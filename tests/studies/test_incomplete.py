@@ -44,3 +44,106 @@ def test_outputs_and_tables(collection, tmp_path, read_bytes):
     run_incomplete(qrels, runs, tmp_path / "again", **FAST)
     assert read_bytes(tmp_path / "incomplete", "tables/*") == \
         read_bytes(tmp_path / "again" / "incomplete", "tables/*")
+
+
+def test_required_difference_is_the_mean_over_the_bootstrap_runs(collection, tmp_path):
+    """Table 3's required difference and its SE are the mean and the Monte Carlo SE of the
+    per-run values, recomputed here from the recorded seeds and measure definitions."""
+    from irgauge.meta import discriminative_power
+    from irgauge.scores import score_matrices
+
+    qrels, runs = collection
+    options = {**FAST, "reductions": 3}
+    result = run_incomplete(qrels, runs, tmp_path, **options)
+    manifest = result.manifest
+    seeds = manifest["seeds"]["discriminative_power"]
+    assert seeds == manifest["seeds"]["reductions"] and len(seeds) == 3
+    strings = manifest["parameters"]["measures"]  # label -> measure string
+    used = manifest["inputs"]["runs_used"]
+    per_run = {}
+    for label, string in strings.items():
+        (matrix,) = score_matrices(qrels, used, [string], complete=True,
+                                   rel_level=1).values()
+        per_run[label] = [float(discriminative_power({label: matrix}, samples=options["B"],
+                                                     alphas=(0.05,), seed=s)
+                                .table["required_difference"].iloc[0]) for s in seeds]
+    table = result.tables["discriminative_power"].set_index("measure")
+    assert "required_difference_se" in table.columns
+    values = np.array([per_run[m] for m in table.index])  # measures x runs
+    assert np.allclose(table["required_difference"], values.mean(axis=1))
+    assert np.allclose(table["required_difference_se"],
+                       values.std(axis=1, ddof=1) / np.sqrt(values.shape[1]))
+    assert (table["required_difference_se"] > 0).any()  # the runs do differ
+    caption = next(t["caption"] for t in manifest["tables"]
+                   if t["name"] == "discriminative_power")
+    assert "of the first" not in caption and "3 bootstrap runs" in caption
+
+
+def _between(ordering: str, a: str, b: str) -> str:
+    """The text of an ordering sentence between the entries of a and b."""
+    head = ordering.split("[within noise")[0]
+    i, j = sorted((head.index(f" {a} ("), head.index(f" {b} (")))
+    return head[i:j + 1]
+
+
+def test_equal_measures_have_required_differences_within_noise(tmp_path):
+    """Every retrieved document is judged, so AP and AP' (and Q and Q') are the same measure
+    under two labels on the full relevance data; with R <= N on every topic so are bpref and
+    bpref_R. The summary must not order them by required difference."""
+    from tests.studies.conftest import write_trec
+
+    rng = np.random.default_rng(3)
+    rows, runs = [], {f"r{k}": {} for k in range(6)}
+    for t in range(1, 16):
+        docs = [f"d{j}" for j in range(8)] + [f"n{j}" for j in range(16)]
+        rows += [(t, d, 1 if d.startswith("d") else 0) for d in docs]
+        for k in range(6):
+            order = np.argsort(np.arange(len(docs)) + rng.normal(0, 3 + 2 * k, len(docs)))
+            runs[f"r{k}"][t] = [docs[i] for i in order]
+    qrels, paths = write_trec(tmp_path / "c", rows, runs)
+    result = run_incomplete(qrels, paths, tmp_path / "out", B=60, seed=5, top_k=None,
+                            rates=(50,), reductions=3)
+    table = result.tables["discriminative_power"].set_index("measure")
+    line = next(s for s in result.summary if s.startswith("Required difference"))
+    assert "within noise" in line
+    for a, b in (("AP", "AP'"), ("Q-measure", "Q'"), ("bpref", "bpref_R")):
+        assert table.loc[a, "required_difference"] == table.loc[b, "required_difference"]
+        gap = _between(" " + line.split(": ", 1)[1], a, b)
+        assert " < " not in gap, gap
+
+
+def test_incomplete_study_reports_progress_in_steps(collection):
+    """One step per rate for the evaluation and one per measure's bootstrap test, from 0 to
+    the total, never backwards, closing once."""
+    from irgauge.incomplete import incomplete_study
+
+    qrels, runs = collection
+    calls = []
+    incomplete_study(qrels, runs[:4], ["AP", "bpref"], rates=(50,), seed=1, samples=20,
+                     progress=lambda done, total: calls.append((done, total)))
+    total = 2 * (1 + 3)  # rates 100 and 50 x (evaluation + AP, bpref, AP')
+    assert calls[0] == (0, total) and calls[-1] == (total, total)
+    assert {t for _, t in calls} == {total}
+    assert [d for d, _ in calls] == sorted(d for d, _ in calls)
+    assert sum(d == total for d, _ in calls) == 1
+
+
+def test_study_progress_covers_every_long_step(collection, tmp_path):
+    """Each bar of the study moves forward and closes exactly once (one line per step)."""
+    from collections import defaultdict
+
+    qrels, runs = collection
+    bars = defaultdict(list)
+
+    def factory(label):
+        return lambda done, total: bars[label].append((done, total))
+    run_incomplete(qrels, runs, tmp_path, progress=factory, **FAST)
+    assert {"reading and ranking the runs", "reduction 1/2", "reduction 2/2",
+            "evaluation, full relevance data", "full relevance data, bootstrap 1/2",
+            "full relevance data, bootstrap 2/2", "figures"} == set(bars)
+    for label, calls in bars.items():
+        done = [d for d, _ in calls]
+        total = calls[-1][1]
+        assert {t for _, t in calls} == {total}, label
+        assert done == sorted(done) and done[-1] == total, label
+        assert done.count(total) == 1, label

@@ -55,6 +55,11 @@ def test_tables_are_consistent(collection, tmp_path):
     # 3:2:1 is the default gain: its row repeats Table 3's figures
     share = dict(zip(dp["measure"], dp["share"]))
     assert gains.loc[0, "P-measure"] == share["P-measure"]
+    # its required difference too, with the same Monte Carlo SE
+    dp_by = dp.set_index("measure")
+    assert gains.loc[0, "P-measure diff"] == dp_by.loc["P-measure", "required_difference"]
+    assert gains.loc[0, "P-measure diff SE"] == \
+        dp_by.loc["P-measure", "required_difference_se"]
     tau = result.tables["kendall_tau"].set_index("measure")
     assert np.allclose(np.diag(tau.to_numpy(dtype=float)), 1.0)
     csv = pd.read_csv(tmp_path / "onerel" / "tables" / "discriminative_power.csv")

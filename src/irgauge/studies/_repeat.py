@@ -20,10 +20,29 @@ Progress = Optional[Callable[[str], Optional[Callable[[int, int], None]]]]
 CATCH_ALL = 0.20  # lower edge of the last difference bin (|d| >= 0.20)
 
 
-def _bar(progress: Progress, label: str, r: int, seeds: Sequence[int]):
+def _bar(progress: Progress, label: str, r: int, seeds: Sequence[int], parts: int = 1):
+    """The callback of repetition ``r``: one bar over the ``parts`` measures of the run."""
     if progress is None:
         return None
-    return progress(f"{label} {r + 1}/{len(seeds)}" if len(seeds) > 1 else label)
+    update = progress(f"{label} {r + 1}/{len(seeds)}" if len(seeds) > 1 else label)
+    return across(update, parts) if update is not None and parts > 1 else update
+
+
+def across(update: Callable[[int, int], None], parts: int) -> Callable[[int, int], None]:
+    """One bar over a per-measure loop.
+
+    The meta functions report ``(done, total)`` for each measure in turn, restarting at 0
+    (every measure has the same total: the system pairs); drawn as is, each measure would
+    fill and close its own bar. This maps the k-th measure's ``(done, total)`` to
+    ``(k * total + done, parts * total)``, so the bar fills once, over all measures.
+    """
+    finished = [0]
+
+    def report(done: int, total: int) -> None:
+        update(min(finished[0], parts - 1) * total + done, parts * total)
+        if done >= total:
+            finished[0] += 1
+    return report
 
 
 def discriminative_power(matrices, B: int, alpha: float, seeds: Sequence[int],
@@ -34,13 +53,30 @@ def discriminative_power(matrices, B: int, alpha: float, seeds: Sequence[int],
     rows, first = [], None
     for r, s in enumerate(seeds):
         res = dp(matrices, samples=B, alphas=(alpha,), seed=s,
-                 progress=_bar(progress, "bootstrap", r, seeds))
+                 progress=_bar(progress, "bootstrap", r, seeds, len(matrices)))
         rows.append(res.table.assign(repetition=r))
         if first is None:
             first = res
     table = pd.concat(rows, ignore_index=True)
     return table, _noise.spread(table, ["measure"], ["significant", "share",
                                                      "required_difference"]), first
+
+
+DP_DIGITS = {"share": 3, "share_se": 3, "significant": 1, "significant_se": 1,
+             "required_difference": 3, "required_difference_se": 3}
+
+
+def discriminative_power_table(spread: pd.DataFrame, names: Sequence[str]) -> pd.DataFrame:
+    """The discriminative-power table of ``names`` (most significant pairs first): pairs
+    significant, their share and the required difference, each the mean over the
+    repetitions with its Monte Carlo SE."""
+    rows = spread[spread["measure"].isin(names)]
+    rows = rows.sort_values("share", ascending=False, kind="stable")
+    return pd.DataFrame({
+        "measure": rows["measure"], "significant": rows["significant"],
+        "significant_se": rows["significant_se"], "share": rows["share"],
+        "share_se": rows["share_se"], "required_difference": rows["required_difference"],
+        "required_difference_se": rows["required_difference_se"]})
 
 
 def swap(matrices, c: int, trials: int, seeds: Sequence[int], mode: str = "strict",
@@ -55,7 +91,8 @@ def swap(matrices, c: int, trials: int, seeds: Sequence[int], mode: str = "stric
     bins, summaries = [], []
     for r, s in enumerate(seeds):
         res = swap_rates(matrices, subset_size=c, trials=trials, seed=s, mode=mode,
-                         replacement=replacement, progress=_bar(progress, "swap", r, seeds))
+                         replacement=replacement, progress=_bar(progress, "swap", r, seeds,
+                                                      len(matrices)))
         bins.append(res.table.assign(repetition=r))
         summary = res.details["summary"].assign(repetition=r)
         catch_all = summary["required_difference"] >= CATCH_ALL - 1e-9
@@ -83,7 +120,7 @@ def stability(matrices, c: int, trials: int, seeds: Sequence[int],
     rows = []
     for r, s in enumerate(seeds):
         res = st(matrices, subset_size=c, trials=trials, seed=s,
-                 progress=_bar(progress, "stability", r, seeds))
+                 progress=_bar(progress, "stability", r, seeds, len(matrices)))
         rows.append(res.table.assign(repetition=r))
     table = pd.concat(rows, ignore_index=True)
     return table, _noise.spread(table, ["measure", "fuzziness"],

@@ -9,7 +9,8 @@ rpref_relative2. On the top-k runs by mean AP (default 30):
 * Table 1: relevant documents R per level, the range of judged nonrelevant N, whether R <= N
   (bpref and bpref_R differ on topics with R > N; the study warns);
 * Table 2: Kendall's tau between the system rankings of every two metrics, full qrels;
-* Table 3: discriminative power at alpha (0.05) and required difference, full qrels;
+* Table 3: discriminative power at alpha (0.05) and required difference, full qrels: means
+  and Monte Carlo SE over one bootstrap run per reduction seed;
 * Figures 1-3 (and the means of Figure 1 as a table): mean score, tau against the full-qrels
   ranking, and discriminative power against the share j of relevance data kept (100, 90,
   70, 50, 30, 10 by default), each over ``reductions`` independent seeded reductions
@@ -68,10 +69,10 @@ def run_incomplete(qrels, runs, out, *, top_k: Optional[int] = 30,
     seed also seeds its bootstrap samples. ``rates``: shares j of judgments kept (%).
     """
     from irgauge.errors import InputError
-    from irgauge.incomplete import incomplete_study, parse_rates
-    from irgauge.meta import discriminative_power, rank_correlations
+    from irgauge.incomplete import incomplete_study, parse_rates, step_counter
+    from irgauge.meta import rank_correlations
     from irgauge.scores import score_matrices
-    from irgauge.studies import _noise, _plots
+    from irgauge.studies import _noise, _plots, _repeat
 
     if reductions < 1:
         raise InputError(f"reductions must be at least 1, got {reductions}")
@@ -83,9 +84,13 @@ def run_incomplete(qrels, runs, out, *, top_k: Optional[int] = 30,
     from irgauge.io.qrels import read_qrels
 
     paths = common.path_list(runs)
+    step = step_counter(progress("reading and ranking the runs") if progress else None, 3)
     qrels_path, qrels = qrels, read_qrels(qrels)  # read once, evaluated many times
+    step()
     every_run = read_runs(paths)
+    step()
     chosen_runs = top_runs(qrels, every_run, top_k, top_fraction, by, eval_options)
+    step()
     chosen_paths = [paths[every_run.index(r)] for r in chosen_runs] \
         if len(chosen_runs) < len(every_run) else paths
     rel_level = eval_options.pop("rel_level", 1)
@@ -93,9 +98,8 @@ def run_incomplete(qrels, runs, out, *, top_k: Optional[int] = 30,
     for r, s in enumerate(seeds):
         bar = progress(f"reduction {r + 1}/{len(seeds)}") if progress else None
         study = incomplete_study(qrels, chosen_runs, MEASURES, rates=rates, seed=s,
-                                 samples=B, alpha=alpha, rel_level=rel_level, **eval_options)
-        if bar:
-            bar(1, 1)
+                                 samples=B, alpha=alpha, rel_level=rel_level, progress=bar,
+                                 **eval_options)
         parts.append(study.table.assign(repetition=r))
         studies.append(study)
     rows = pd.concat(parts, ignore_index=True)
@@ -108,8 +112,10 @@ def run_incomplete(qrels, runs, out, *, top_k: Optional[int] = 30,
     labels.update({CONDENSED[m]: DISPLAY[f"{m}'" if m != "Q-measure" else "Q-measure'"]
                    for m in CONDENSED})
     labels[CONDENSED["AP"]] = "AP'"
+    step = step_counter(progress("evaluation, full relevance data") if progress else None, 1)
     full = common.renamed(score_matrices(qrels, chosen_runs, full_strings, complete=True,
                                          rel_level=rel_level, **eval_options), labels)
+    step()
     full = {n: full[n] for n in names}
     first = next(iter(full.values()))
     every = len(paths)
@@ -130,21 +136,17 @@ def run_incomplete(qrels, runs, out, *, top_k: Optional[int] = 30,
             columns={"measure_a": "measure"}), common.caption(
             f"Kendall's tau between system rankings, full relevance data (significance "
             f"threshold {rc.parameters['threshold']:.3f})", "bpref", "Table 2"), digits=3)
-        bar = progress("bootstrap, full data") if progress else None
-        dp = discriminative_power(full, samples=B, alphas=(alpha,), seed=seed, progress=bar)
-        full_rows = table[table["rate"] == 100].set_index("measure").loc[names]
-        required = dp.table.set_index("measure")["required_difference"]
-        power = pd.DataFrame({
-            "measure": names, "share": full_rows["discriminative_power"].to_numpy(),
-            "share_se": full_rows["discriminative_power_se"].to_numpy(),
-            "pairs": int(dp.table["pairs"].iloc[0]),
-            "required_difference": required.loc[names].to_numpy()}).sort_values(
-            "share", ascending=False, kind="stable")
+        # the bootstrap runs of the reductions at 100% again (same seeds, same samples, so
+        # the same shares as the 100% column of Figure 3), keeping the required differences
+        _, dp, first_dp = _repeat.discriminative_power(
+            full, B, alpha, seeds,
+            progress and (lambda label: progress(f"full relevance data, {label}")))
+        power = _repeat.discriminative_power_table(dp, names)
         writer.table("discriminative_power", power, common.caption(
-            f"Discriminative power at alpha = {alpha}, full relevance data ({setting}, "
-            f"B = {B}): share of pairs, mean and SE over {reductions} bootstrap runs; "
-            f"required difference of the first", "bpref", "Table 3"),
-            {"share": 3, "share_se": 3, "required_difference": 3})
+            f"Discriminative power at alpha = {alpha} and required difference, full "
+            f"relevance data ({setting}, {first_dp.parameters['pairs']} pairs, B = {B}): "
+            f"means over {reductions} bootstrap runs (one per reduction seed) with Monte "
+            f"Carlo SE", "bpref", "Table 3"), _repeat.DP_DIGITS)
         for value, stem, what, digits in (
                 ("mean", "mean_by_rate", "Mean score over systems and topics (Figure 1)", 4),
                 ("tau", "tau_by_rate", "Kendall's tau between the rankings on full and on "
@@ -155,9 +157,11 @@ def run_incomplete(qrels, runs, out, *, top_k: Optional[int] = 30,
                 f"{what} against the share j of relevance data kept: mean [SE] over "
                 f"{reductions} reductions", "bpref"), digits)
 
+        step = step_counter(progress("figures") if progress else None, 4)
         writer.figure("tau_heatmap", _plots.heatmap, square,
                       "Kendall's tau between metrics, full relevance data",
                       label="Kendall's tau")
+        step()
         for value, stem, ylabel, fig, hline in (
                 ("mean", "mean_by_rate", "mean score over systems and topics", "Figure 1",
                  None),
@@ -168,6 +172,7 @@ def run_incomplete(qrels, runs, out, *, top_k: Optional[int] = 30,
             writer.figure(stem, _curves(value, ylabel, hline), table, common.caption(
                 f"{ylabel} against relevance data kept (mean ± sd over {reductions} "
                 f"reductions)", "bpref", fig))
+            step()
 
         summary = _summary(power, table, square, alpha, min(rates) if rates else 100)
         if warning:
@@ -180,7 +185,7 @@ def run_incomplete(qrels, runs, out, *, top_k: Optional[int] = 30,
                       "reduction": studies[0].reduction.manifest()["rule"],
                       "judgments_kept": [s.reduction.manifest()["judgments"]
                                          for s in studies]}
-        seed_record = {"seed": seed, "reductions": seeds, "discriminative_power": seed,
+        seed_record = {"seed": seed, "reductions": seeds, "discriminative_power": seeds,
                        "reduction_bootstrap": seeds}
         inputs = {"qrels": str(qrels_path), "runs": paths, "runs_used": chosen_paths}
         result = writer.finish(parameters, seed_record, first.systems, first.topics, summary,
@@ -248,8 +253,12 @@ def _summary(power: pd.DataFrame, table: pd.DataFrame, square: pd.DataFrame, alp
     from irgauge.studies import _noise
 
     share = {m: (v, e) for m, v, e in zip(power["measure"], power["share"], power["share_se"])}
+    required = {m: (v, e) for m, v, e in zip(power["measure"], power["required_difference"],
+                                             power["required_difference_se"])}
     lines = [f"Discriminative power (alpha = {alpha}) with full relevance data: "
-             f"{_noise.ordering(share)}."]
+             f"{_noise.ordering(share)}.",
+             f"Required difference (alpha = {alpha}) with full relevance data, smallest "
+             f"first: {_noise.ordering(required, higher_is_better=False)}."]
     at = table[table["rate"] == lowest]
     taus = {m: (v, e) for m, v, e in zip(at["measure"], at["tau"], at["tau_se"])}
     lines.append(f"Kendall's tau between the rankings on full and on {lowest:g}% relevance "

@@ -37,8 +37,6 @@ REFERENCE = {"AP": "AP", "Q-measure": "Q-measure"}
 # gain S:A:B as the papers write it (the AIRS paper's Table 4)
 GAIN_VARIANTS = ("3:2:1", "10:5:1", "1:1:1", "0.3:0.2:0.1")
 GAIN_MEASURES = ("P-measure", "P-plus", "O-measure")
-DP_DIGITS = {"share": 3, "share_se": 3, "significant": 1, "significant_se": 1,
-             "required_difference": 3, "required_difference_se": 3}
 
 
 def irgauge_gains(sab: str) -> str:
@@ -121,12 +119,12 @@ def run_onerel(qrels, runs, out, *, top_k: Optional[int] = 30,
                      digits=2)
         dp_rows, dp, first_dp = _repeat.discriminative_power(matrices, B, alpha, seeds,
                                                              progress)
-        main = _dp_table(dp, list(base))
+        main = _repeat.discriminative_power_table(dp, list(base))
         writer.table("discriminative_power", main, common.caption(
             f"Discriminative power at alpha = {alpha} and required difference, means over "
             f"{repetitions} bootstrap repetitions with Monte Carlo SE ({setting}, "
             f"{first_dp.parameters['pairs']} pairs, B = {B})", "onerel", "Table 3"),
-            DP_DIGITS)
+            _repeat.DP_DIGITS)
         pairs = first_dp.details["pairs"]
         writer.figure("asl_curves", figures.asl_curves, pairs[pairs["measure"].isin(base)],
                       f"ASL curves: ASL against system pairs sorted by ASL, first of "
@@ -137,14 +135,16 @@ def run_onerel(qrels, runs, out, *, top_k: Optional[int] = 30,
         if any(k not in base for k in matrices):
             gain_table = _gain_table(dp, gains)
             writer.table("gain_values", gain_table, common.caption(
-                f"Discriminative power at alpha = {alpha} under gain values S:A:B (share of "
-                f"pairs, mean over {repetitions} repetitions, SE)", "onerel", "Table 4"),
+                f"Discriminative power at alpha = {alpha} under gain values S:A:B: share of "
+                f"pairs and required difference (diff), means over {repetitions} repetitions "
+                f"with Monte Carlo SE", "onerel", "Table 4"),
                 digits=3)
             for m in GAIN_MEASURES:
                 part = pairs[pairs["measure"].str.startswith(m + " ")]
                 writer.figure(f"asl_gains_{m.lower().replace('-', '_')}", figures.asl_curves,
-                              part, f"ASL curves of {m} under different gain values, with the "
-                              f"Monte Carlo band of each ASL (+/- 1.96 binomial SE, B = {B})",
+                              part, f"ASL curves of {m} under different gain values, first of "
+                              f"{repetitions} repetitions, with the Monte Carlo band of each "
+                              f"ASL (+/- 1.96 binomial SE, B = {B})",
                               samples=B, alpha=alpha,
                               title=f"{m} under gain values ({setting}, B = {B})")
                 shares = {v: (gain_table.set_index("gains").loc[v, m],
@@ -217,16 +217,6 @@ def _measure_string(label: str, labels: Dict[str, str]) -> str:
     return next(k for k, v in labels.items() if v == label)
 
 
-def _dp_table(spread: pd.DataFrame, names: Sequence[str]) -> pd.DataFrame:
-    rows = spread[spread["measure"].isin(names)]
-    rows = rows.sort_values("share", ascending=False, kind="stable")
-    return pd.DataFrame({
-        "measure": rows["measure"], "significant": rows["significant"],
-        "significant_se": rows["significant_se"], "share": rows["share"],
-        "share_se": rows["share_se"], "required_difference": rows["required_difference"],
-        "required_difference_se": rows["required_difference_se"]})
-
-
 def _gain_table(spread: pd.DataFrame, gains) -> pd.DataFrame:
     """Rows: gain values; columns: share of significant pairs per metric (and its SE)."""
     table = spread.set_index("measure")
@@ -238,6 +228,7 @@ def _gain_table(spread: pd.DataFrame, gains) -> pd.DataFrame:
             row[m] = hit["share"]
             row[f"{m} SE"] = hit["share_se"]
             row[f"{m} diff"] = hit["required_difference"]
+            row[f"{m} diff SE"] = hit["required_difference_se"]
         rows.append(row)
     return pd.DataFrame(rows)
 
