@@ -76,3 +76,21 @@ def test_same_seed_same_tables(collection, tmp_path, read_bytes):
     run_onerel(qrels, runs, tmp_path / "c", **{**FAST, "seed": 8})
     c = read_bytes(tmp_path / "c" / "onerel", "tables/*")
     assert c != a  # another seed draws other samples
+
+
+def test_progress_bars_move_forward_and_close_once(collection, tmp_path):
+    """The evaluation and each repetition of every experiment draw one bar over all
+    measures: forward only, closing (done == total) exactly once."""
+    from collections import defaultdict
+
+    qrels, runs = collection
+    bars = defaultdict(list)
+
+    def factory(label):
+        return lambda done, total: bars[label].append((done, total))
+    run_onerel(qrels, runs, tmp_path, progress=factory, **FAST)
+    assert {"evaluation", "bootstrap 1/2", "swap 2/2", "stability 1/2"} <= set(bars)
+    for label, calls in bars.items():
+        done, total = [d for d, _ in calls], calls[-1][1]
+        assert {t for _, t in calls} == {total}, label
+        assert done == sorted(done) and done.count(total) == 1, label

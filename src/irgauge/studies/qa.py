@@ -108,7 +108,11 @@ def run_qa(gold, runs, out, *, top_k: Optional[int] = None,
         qa_options["gold_format"] = gold_format
     if runs_in is run_list:
         qa_options["run_format"] = run_format
+    from irgauge.incomplete import step_counter
+
+    step = step_counter(progress("evaluation") if progress else None, 1)
     result = qa_evaluate(gold_in, runs_in, list(chosen.values()), **qa_options)
+    step()
     qa_options.update(gold_format=gold_format, run_format=run_format)
     every = align(from_frame(result.per_topic[["run", "measure", "topic", "value"]],
                              source=str(gold)))
