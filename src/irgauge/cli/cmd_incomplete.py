@@ -53,6 +53,7 @@ def _measures(values):
 
 
 def run(args) -> int:
+    from irgauge.cli._meta_common import progress_bar
     from irgauge._atomic import write_text
     from irgauge.errors import InputError
     from irgauge.incomplete import incomplete_study, write_reduced
@@ -63,7 +64,8 @@ def run(args) -> int:
     result = incomplete_study(args.qrels, args.runs, _measures(args.measures), args.rates,
                               args.seed, samples=args.samples, alpha=args.alpha,
                               bootstrap_seed=args.bootstrap_seed, rel_level=args.rel_level,
-                              order=args.order, gains=args.gains)
+                              order=args.order, gains=args.gains,
+                              progress=progress_bar("incomplete judgments"))
     from irgauge.cli._options import without_header
     text = without_header(render(result.table, args.format, result.metadata, args.digits), args)
     if args.out:
