@@ -356,3 +356,36 @@ def test_threads_option_and_environment(tmp_path, capsys, monkeypatch):
     assert code == 2 and "IRGAUGE_THREADS='0' must be a whole number >= 1" in err
     monkeypatch.setenv("IRGAUGE_THREADS", "2")
     assert cli(capsys, "eval", qrels, *runs, "--format", "tsv")[1] == outs[0]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, (1 << 64) - 1), min_size=1, max_size=300, unique=True),
+       st.lists(st.integers(0, (1 << 64) - 1), max_size=100), st.integers(1, 4))
+def test_key_table_finds_exactly_what_a_sorted_search_finds(keys, others, probes):
+    from irgauge.collection import _KeyTable
+
+    table_keys = np.sort(np.array(keys, dtype=np.uint64))
+    wanted = np.array(keys[::2] + others + [0, (1 << 64) - 1], dtype=np.uint64)
+    table = _KeyTable(table_keys)
+    table.PROBES = probes  # few probes: the sorted-search fallback is exercised too
+    index = {int(k): i for i, k in enumerate(table_keys)}
+    assert table.find(wanted).tolist() == [index.get(k, -1) for k in wanted.tolist()]
+
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.integers(0, (1 << 64) - 1), min_size=1, max_size=200, unique=True),
+       st.lists(st.integers(0, (1 << 64) - 1), max_size=50), st.integers(1, 6))
+def test_key_table_with_long_clusters_still_finds_every_key(keys, others, probes):
+    from irgauge.collection import _KeyTable
+
+    class Crowded(_KeyTable):  # three home slots only: clusters as long as the table
+        def _home(self, k):
+            return (k % np.uint64(3)).astype(np.int64)
+
+    table_keys = np.sort(np.array(keys, dtype=np.uint64))
+    wanted = np.array(others + keys[::-1], dtype=np.uint64)
+    table = Crowded(table_keys)
+    table.PROBES = probes
+    index = {int(k): i for i, k in enumerate(table_keys)}
+    assert table.find(wanted).tolist() == [index.get(k, -1) for k in wanted.tolist()]
