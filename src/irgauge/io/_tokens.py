@@ -94,13 +94,14 @@ def tokenize(blocks: Iterable[bytes], path: str, allowed_columns: Iterable[int],
             columns[j] = column
         return lines, n_cols, columns
 
-    wave, line_offset = [], 0
+    wave, line_offset, n_bytes = [], 0, 0
     columns: Optional[_Columns] = None
     pool = None
     try:
         for data in _numbered(itertools.chain(blocks, [None]), lambda: line_offset):
             if data is not None:
                 wave.append((data, line_offset))
+                n_bytes += len(data)
                 line_offset += count_line_ends(data)
             if wave and (data is None or len(wave) == workers):
                 if len(wave) > 1 and pool is None:  # small files need no threads
@@ -125,7 +126,7 @@ def tokenize(blocks: Iterable[bytes], path: str, allowed_columns: Iterable[int],
     if columns is None:
         raise InputError("no data lines (only comments or blank lines)", path)
     line_numbers, kept = columns.finish()
-    release_free_memory()
+    release_free_memory(n_bytes)
     return TokenTable(path=path, line_numbers=line_numbers, columns=kept, n_columns=columns.n_cols)
 
 
