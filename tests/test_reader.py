@@ -366,10 +366,18 @@ def test_key_table_finds_exactly_what_a_sorted_search_finds(keys, others, probes
 
     table_keys = np.sort(np.array(keys, dtype=np.uint64))
     wanted = np.array(keys[::2] + others + [0, (1 << 64) - 1], dtype=np.uint64)
-    table = _KeyTable(table_keys)
-    table.PROBES = probes  # few probes: the sorted-search fallback is exercised too
     index = {int(k): i for i, k in enumerate(table_keys)}
-    assert table.find(wanted).tolist() == [index.get(k, -1) for k in wanted.tolist()]
+    expected = [index.get(k, -1) for k in wanted.tolist()]
+    class Probes(_KeyTable):  # few probes: the sorted-search fallback is exercised too
+        PROBES = probes
+
+    assert Probes(table_keys).find(wanted).tolist() == expected
+
+    class Large(_KeyTable):  # past MAX_KEYS: a binary search only
+        MAX_KEYS = 0
+
+    assert Large(table_keys).position is None
+    assert Large(table_keys).find(wanted).tolist() == expected
 
 
 
@@ -379,13 +387,14 @@ def test_key_table_finds_exactly_what_a_sorted_search_finds(keys, others, probes
 def test_key_table_with_long_clusters_still_finds_every_key(keys, others, probes):
     from irgauge.collection import _KeyTable
 
-    class Crowded(_KeyTable):  # three home slots only: clusters as long as the table
+    class Crowded(_KeyTable):  # two home slots only: clusters as long as the table
+        PROBES = probes
+
         def _home(self, k):
-            return (k % np.uint64(3)).astype(np.int64)
+            return (k % np.uint64(2)).astype(np.int64)
 
     table_keys = np.sort(np.array(keys, dtype=np.uint64))
     wanted = np.array(others + keys[::-1], dtype=np.uint64)
     table = Crowded(table_keys)
-    table.PROBES = probes
     index = {int(k): i for i, k in enumerate(table_keys)}
     assert table.find(wanted).tolist() == [index.get(k, -1) for k in wanted.tolist()]

@@ -82,7 +82,7 @@ def run(args) -> int:
     from irgauge._threads import keep_arrays_on_heap
     from irgauge.evaluate import evaluate
 
-    keep_arrays_on_heap()  # this process reads files one after another
+    keep_arrays_on_heap([args.qrels, *args.runs])  # this process reads files in turn
 
     from irgauge.cli._options import split_measures
     result = evaluate(args.qrels, args.runs, split_measures(args.measures), threads=args.threads,
