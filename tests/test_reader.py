@@ -104,12 +104,13 @@ def test_run_reader_matches_the_reference(tmp_path_factory, monkeypatch_blocks, 
     path = tmp_path_factory.mktemp("r") / f"run.txt{suffix}"
     path.write_bytes(COMPRESS[suffix](data))
     monkeypatch_blocks(block)  # tiny blocks: lines and CRLFs cut at every place
-    run = read_run(path, threads=2)
     topics, docnos, scores, lines = reference_run(data)
-    assert run.topics.tolist() == topics
-    assert run.docnos.tolist() == docnos
-    assert run.scores.tobytes() == np.array(scores, np.float64).tobytes()  # bit-exact
-    assert [run.line_of(i) for i in range(len(run))] == lines
+    for threads in (1, 2):  # line ends counted before splitting (2) or while (1)
+        run = read_run(path, threads=threads)
+        assert run.topics.tolist() == topics
+        assert run.docnos.tolist() == docnos
+        assert run.scores.tobytes() == np.array(scores, np.float64).tobytes()  # bit-exact
+        assert [run.line_of(i) for i in range(len(run))] == lines
 
 
 @pytest.fixture
@@ -356,3 +357,45 @@ def test_threads_option_and_environment(tmp_path, capsys, monkeypatch):
     assert code == 2 and "IRGAUGE_THREADS='0' must be a whole number >= 1" in err
     monkeypatch.setenv("IRGAUGE_THREADS", "2")
     assert cli(capsys, "eval", qrels, *runs, "--format", "tsv")[1] == outs[0]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, (1 << 64) - 1), min_size=1, max_size=300, unique=True),
+       st.lists(st.integers(0, (1 << 64) - 1), max_size=100), st.integers(1, 4))
+def test_key_table_finds_exactly_what_a_sorted_search_finds(keys, others, probes):
+    from irgauge.collection import _KeyTable
+
+    table_keys = np.sort(np.array(keys, dtype=np.uint64))
+    wanted = np.array(keys[::2] + others + [0, (1 << 64) - 1], dtype=np.uint64)
+    index = {int(k): i for i, k in enumerate(table_keys)}
+    expected = [index.get(k, -1) for k in wanted.tolist()]
+    class Probes(_KeyTable):  # few probes: the sorted-search fallback is exercised too
+        PROBES = probes
+
+    assert Probes(table_keys).find(wanted).tolist() == expected
+
+    class Large(_KeyTable):  # past MAX_KEYS: a binary search only
+        MAX_KEYS = 0
+
+    assert Large(table_keys).position is None
+    assert Large(table_keys).find(wanted).tolist() == expected
+
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.integers(0, (1 << 64) - 1), min_size=1, max_size=200, unique=True),
+       st.lists(st.integers(0, (1 << 64) - 1), max_size=50), st.integers(1, 6))
+def test_key_table_with_long_clusters_still_finds_every_key(keys, others, probes):
+    from irgauge.collection import _KeyTable
+
+    class Crowded(_KeyTable):  # two home slots only: clusters as long as the table
+        PROBES = probes
+
+        def _home(self, k):
+            return (k % np.uint64(2)).astype(np.int64)
+
+    table_keys = np.sort(np.array(keys, dtype=np.uint64))
+    wanted = np.array(others + keys[::-1], dtype=np.uint64)
+    table = Crowded(table_keys)
+    index = {int(k): i for i, k in enumerate(table_keys)}
+    assert table.find(wanted).tolist() == [index.get(k, -1) for k in wanted.tolist()]

@@ -349,7 +349,9 @@ def byte_ranks(values) -> np.ndarray:
     k = 0
     while len(active) > 1:
         key = ids.word(active, k).byteswap()  # big-endian: integer order is byte order
-        order = np.lexsort((key, group[active]))
+        # the first round has one group: a single-key sort, much cheaper than lexsort (and
+        # need not be stable: equal keys get one tie group whatever their order)
+        order = np.argsort(key) if k == 0 else np.lexsort((key, group[active]))
         a, g, key = active[order], group[active][order], key[order]
         pos = np.arange(len(a))
         new_group = np.ones(len(a), dtype=bool)
@@ -366,7 +368,11 @@ def byte_ranks(values) -> np.ndarray:
         longest = np.maximum.reduceat(ids.lens[a], starts)
         undecided = np.repeat((sizes > 1) & (longest > 8 * k), sizes)
         active = a[undecided]
-    order = np.lexsort((ids.lens, group))
+    longest = int(ids.lens.max())
+    if n * (longest + 1) < (1 << 62):  # (group, length) as one integer: one sort, unstable
+        order = np.argsort(group * (longest + 1) + ids.lens)  # (equal keys: equal ids)
+    else:
+        order = np.lexsort((ids.lens, group))
     change = np.ones(n, dtype=bool)
     change[1:] = (group[order][1:] != group[order][:-1]) | \
         (ids.lens[order][1:] != ids.lens[order][:-1])

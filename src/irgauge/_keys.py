@@ -46,9 +46,12 @@ def run_heads(values: Ids) -> np.ndarray:
     n = len(values)
     if n == 0:
         return np.zeros(0, dtype=np.int64)
-    change = np.ones(n, dtype=bool)
-    change[1:] = values[1:] != values[:-1]
-    return np.flatnonzero(change)
+    # neighbours with the same start and length hold the same bytes (a run file's topic
+    # column keeps one copy per run of lines): only the other pairs need comparing
+    maybe = np.flatnonzero((values.starts[1:] != values.starts[:-1])
+                           | (values.lens[1:] != values.lens[:-1])) + 1
+    heads = maybe[values[maybe] != values[maybe - 1]]
+    return np.concatenate((np.zeros(1, dtype=heads.dtype), heads))
 
 
 class TopicIndex:

@@ -312,7 +312,14 @@ def _score_order(codes: np.ndarray, scores: np.ndarray, docnos: np.ndarray):
         group = np.cumsum(np.concatenate(([True], ~tie)))
         idx = np.flatnonzero(in_tie)
         doc_rank = byte_ranks(docnos[sequence[idx]])  # byte order, as trec_eval's strcmp
-        sequence[idx] = sequence[idx][np.lexsort((-doc_rank, group[idx]))]
+        top = int(doc_rank.max())
+        if len(idx) * (top + 1) < (1 << 62):
+            # (tie group, docno descending) as one integer key; no two entries share it
+            # (a docno retrieved twice for a topic was refused), so any sort will do
+            within = np.argsort(group[idx] * (top + 1) + (top - doc_rank))
+        else:
+            within = np.lexsort((-doc_rank, group[idx]))
+        sequence[idx] = sequence[idx][within]
     return sequence
 
 

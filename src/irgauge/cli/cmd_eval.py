@@ -79,7 +79,10 @@ def convention_kwargs(args) -> dict:
 
 
 def run(args) -> int:
+    from irgauge._threads import keep_arrays_on_heap
     from irgauge.evaluate import evaluate
+
+    keep_arrays_on_heap([args.qrels, *args.runs])  # this process reads files in turn
 
     from irgauge.cli._options import split_measures
     result = evaluate(args.qrels, args.runs, split_measures(args.measures), threads=args.threads,

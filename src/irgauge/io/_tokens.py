@@ -75,11 +75,12 @@ def tokenize(blocks: Iterable[bytes], path: str, allowed_columns: Iterable[int],
     def block(item):
         data, offset = item
         pool = Ids.padded(data)
-        lines, starts, ends = _block_tokens(pool[: len(data)], path, offset, trailing_after)
+        lines, starts, ends, n_ends = _block_tokens(pool[: len(data)], path, offset,
+                                                    trailing_after)
         lines = lines.astype(np.int32 if offset + len(lines) < (1 << 31) else np.int64)
         n_cols = starts.shape[1]
         if len(lines) == 0 or n_cols not in allowed:
-            return lines, n_cols, {}
+            return lines, n_cols, {}, n_ends
         as_numbers = (numbers or {}).get(n_cols, {})
         columns = {}
         for j in (keep or {}).get(n_cols, range(n_cols)):
@@ -92,21 +93,25 @@ def tokenize(blocks: Iterable[bytes], path: str, allowed_columns: Iterable[int],
                 column = column.compacted()
                 column.hashes()
             columns[j] = column
-        return lines, n_cols, columns
+        return lines, n_cols, columns, n_ends
 
-    wave, line_offset = [], 0
+    wave, line_offset, n_bytes = [], 0, 0
     columns: Optional[_Columns] = None
     pool = None
     try:
         for data in _numbered(itertools.chain(blocks, [None]), lambda: line_offset):
             if data is not None:
                 wave.append((data, line_offset))
-                line_offset += count_line_ends(data)
+                n_bytes += len(data)
+                if workers > 1:  # the next block's first line number, before this one is split
+                    line_offset += count_line_ends(data)
             if wave and (data is None or len(wave) == workers):
                 if len(wave) > 1 and pool is None:  # small files need no threads
                     pool = ThreadPoolExecutor(workers)
-                for lines, n_cols, cols in (pool.map(block, wave) if len(wave) > 1
-                                            else map(block, wave)):
+                for lines, n_cols, cols, n_ends in (pool.map(block, wave) if len(wave) > 1
+                                                    else map(block, wave)):
+                    if workers == 1:  # counted while splitting: no second pass over the bytes
+                        line_offset += n_ends
                     if len(lines) == 0:
                         continue
                     if columns is None:
@@ -125,7 +130,7 @@ def tokenize(blocks: Iterable[bytes], path: str, allowed_columns: Iterable[int],
     if columns is None:
         raise InputError("no data lines (only comments or blank lines)", path)
     line_numbers, kept = columns.finish()
-    release_free_memory()
+    release_free_memory(n_bytes)
     return TokenTable(path=path, line_numbers=line_numbers, columns=kept, n_columns=columns.n_cols)
 
 
@@ -225,7 +230,8 @@ def _numbered(blocks, lines_so_far):
 
 def _block_tokens(buf: np.ndarray, path: str, line_offset: int,
                   trailing_after: Optional[int]):
-    """Token (start, end) offsets of a block of whole lines, as (lines x columns) arrays."""
+    """Token (start, end) offsets of a block of whole lines, as (lines x columns) arrays,
+    and the number of line ends in the block (LF, CRLF, lone CR)."""
     space = buf <= 32
     # a token starts where space turns solid and ends where solid turns space
     edges = np.flatnonzero(space[1:] != space[:-1]) + 1
@@ -235,6 +241,7 @@ def _block_tokens(buf: np.ndarray, path: str, line_offset: int,
         edges = np.concatenate((edges, [len(buf)]))
     starts, ends = edges[0::2], edges[1::2]
     line_ends = _line_ends(buf)
+    n_ends = len(line_ends) - int(line_ends[-1] == len(buf))  # not the unended last line
     lengths = np.diff(line_ends, prepend=-1)
     if len(lengths) and lengths.max() > MAX_LINE_BYTES + 1:
         line = int(np.argmax(lengths > MAX_LINE_BYTES + 1)) + line_offset + 1
@@ -244,7 +251,7 @@ def _block_tokens(buf: np.ndarray, path: str, line_offset: int,
     fast = _uniform_lines(buf, starts, line_ends, trailing_after)
     if fast is not None:
         return (np.arange(1, len(line_ends) + 1) + line_offset, starts.reshape(-1, fast),
-                ends.reshape(-1, fast))
+                ends.reshape(-1, fast), n_ends)
     before = np.searchsorted(starts, line_ends)
     counts = np.diff(before, prepend=0)
     first = before - counts
@@ -262,14 +269,14 @@ def _block_tokens(buf: np.ndarray, path: str, line_offset: int,
     line_numbers = np.flatnonzero(data_lines) + line_offset + 1
     counts = counts[data_lines]
     if len(counts) == 0:
-        return line_numbers, starts.reshape(0, 1), ends.reshape(0, 1)
+        return line_numbers, starts.reshape(0, 1), ends.reshape(0, 1), n_ends
     n_cols = int(counts[0])
     bad = np.flatnonzero(counts != n_cols)
     if len(bad):
         i = int(bad[0])
         raise InputError(f"expected {n_cols} columns as on the first data line, "
                          f"found {int(counts[i])}", path, int(line_numbers[i]))
-    return line_numbers, starts.reshape(-1, n_cols), ends.reshape(-1, n_cols)
+    return line_numbers, starts.reshape(-1, n_cols), ends.reshape(-1, n_cols), n_ends
 
 
 def _uniform_lines(buf, starts, line_ends, trailing_after) -> Optional[int]:
