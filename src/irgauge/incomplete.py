@@ -29,6 +29,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Union
 import numpy as np
 
 from irgauge._atomic import write_bytes, write_text
+from irgauge._progress import step_counter
 from irgauge._staging import staged_outputs
 from irgauge.collection import Qrels
 from irgauge.errors import InputError
@@ -287,18 +288,4 @@ def incomplete_study(qrels, runs, measures: Sequence[str] = ("AP", "Q-measure", 
                 "unanswered_topics": "score 0",
                 **{k: v for k, v in options.items() if v is not None}}
     return IncompleteResult(pd.DataFrame(rows), metadata, reduction)
-
-
-def step_counter(progress: Optional[Callable[[int, int], None]], total: int):
-    """``step(k=1)``: advance the callback ``progress(done, total)`` by k of ``total`` steps
-    (it is drawn at 0 at once; nothing happens when ``progress`` is None)."""
-    done = [0]
-    if progress is not None:
-        progress(0, total)
-
-    def step(k: int = 1) -> None:
-        if progress is not None and k:
-            done[0] += int(k)
-            progress(done[0], total)
-    return step
 

@@ -94,19 +94,6 @@ def load_matrices(args, minimum_systems: int = 2):
     return matrices
 
 
-def number_list(text, option: str, kind=float) -> tuple:
-    """``"0.01,0.05"`` -> (0.01, 0.05); an InputError names the option otherwise. ``kind``
-    may be a checked type of ``_options`` (``opt.count``), which bounds every value."""
-    try:
-        return tuple(kind(part.strip()) for part in text.split(","))
-    except argparse.ArgumentTypeError as err:
-        raise InputError(f"{option}: {err}") from None
-    except ValueError:
-        wanted = "integers" if kind is int else "numbers"
-        raise InputError(f"{option}: expected {wanted} separated by commas, got {text!r}") \
-            from None
-
-
 def selection_metadata(args) -> dict:
     """The system-selection options as given (the method's own parameters are separate)."""
     chosen = {"select_top_k": args.top_k, "select_top_fraction": args.top_fraction,

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from irgauge.cli import HelpFormatter
 from irgauge.cli import _meta_common as common
-from irgauge.cli._options import count, draws
+from irgauge.cli._options import count, draws, list_of
 
 
 def register(subparsers) -> None:
@@ -17,7 +17,7 @@ def register(subparsers) -> None:
         formatter_class=HelpFormatter)
     common.add_input_options(p)
     p.add_argument("-P", "--halvings", type=draws, default=2000, help="random halvings")
-    p.add_argument("-k", "--subset-sizes", default=None, metavar="K,K,...",
+    p.add_argument("-k", "--subset-sizes", type=list_of(count), default=None, metavar="K,K,...",
                    help="also phi against subset size k (two disjoint subsets of k topics)")
     p.add_argument("--variant", choices=("a", "b"), default="b", help="Kendall tau variant")
     p.add_argument("--curve", action="store_true",
@@ -32,8 +32,7 @@ def run(args) -> int:
 
     from irgauge.errors import InputError
 
-    sizes = common.number_list(args.subset_sizes, "--subset-sizes", count) \
-        if args.subset_sizes else ()
+    sizes = tuple(args.subset_sizes or ())
     if args.curve and not sizes:
         raise InputError("--curve needs the subset sizes to trace (-k K,K,...)")
     # the paper's default filter (top 75% by AP) applies unless a selection is given

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from irgauge.cli import HelpFormatter
 from irgauge.cli import _meta_common as common
-from irgauge.cli._options import probability
+from irgauge.cli._options import list_of, probability
 
 
 def register(subparsers) -> None:
@@ -15,7 +15,7 @@ def register(subparsers) -> None:
         formatter_class=HelpFormatter)
     common.add_input_options(p)
     common.add_subset_options(p)
-    p.add_argument("--fuzziness", default=None, metavar="F,F,...",
+    p.add_argument("--fuzziness", type=list_of(probability), default=None, metavar="F,F,...",
                    help="fuzziness values (default 0.01,0.02,...,0.10)")
     common.add_output_options(p)
     p.set_defaults(func=run)
@@ -24,8 +24,7 @@ def register(subparsers) -> None:
 def run(args) -> int:
     from irgauge.meta.stability import DEFAULT_FUZZINESS, stability
 
-    fuzziness = common.number_list(args.fuzziness, "--fuzziness", probability) if args.fuzziness \
-        else DEFAULT_FUZZINESS
+    fuzziness = tuple(args.fuzziness) if args.fuzziness else DEFAULT_FUZZINESS
     matrices = common.load_matrices(args)
     result = stability(matrices, subset_size=args.subset_size, trials=args.trials,
                        fuzziness=fuzziness, seed=args.seed,

@@ -69,7 +69,8 @@ def run_incomplete(qrels, runs, out, *, top_k: Optional[int] = 30,
     seed also seeds its bootstrap samples. ``rates``: shares j of judgments kept (%).
     """
     from irgauge.errors import InputError
-    from irgauge.incomplete import incomplete_study, parse_rates, step_counter
+    from irgauge._progress import step_counter
+    from irgauge.incomplete import incomplete_study, parse_rates
     from irgauge.meta import rank_correlations
     from irgauge.scores import score_matrices
     from irgauge.studies import _noise, _plots, _repeat

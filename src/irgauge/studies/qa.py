@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any, Dict, Optional, Sequence
 
 import numpy as np
 import pandas as pd
@@ -108,7 +108,7 @@ def run_qa(gold, runs, out, *, top_k: Optional[int] = None,
         qa_options["gold_format"] = gold_format
     if runs_in is run_list:
         qa_options["run_format"] = run_format
-    from irgauge.incomplete import step_counter
+    from irgauge._progress import step_counter
 
     step = step_counter(progress("evaluation") if progress else None, 1)
     result = qa_evaluate(gold_in, runs_in, list(chosen.values()), **qa_options)
