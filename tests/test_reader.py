@@ -22,6 +22,7 @@ import irgauge
 from irgauge._ids import Ids, byte_ranks
 from irgauge.cli import main
 from irgauge.errors import InputError
+from irgauge.io import _numbers
 from irgauge.io import runs as runs_module
 from irgauge.io._numbers import parse_floats, parse_ints
 from irgauge.io._source import MAX_LINE_BYTES
@@ -130,6 +131,33 @@ def monkeypatch_blocks():
 def test_scores_are_bit_exact_with_python_float(texts):
     values = parse_floats(Ids.from_list(texts), "f", np.arange(1, len(texts) + 1), "score")
     assert values.tobytes() == np.array([float(t) for t in texts]).tobytes()
+
+
+number_like = st.one_of(decimal_text, st.text("0123456789.+-e", min_size=1, max_size=20)
+                        .map(str.encode), st.binary(min_size=1, max_size=18)
+                        .map(lambda b: bytes(33 + (c % 222) for c in b)))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(number_like, st.binary(min_size=1, max_size=3)), min_size=1,
+                max_size=40), st.booleans())
+def test_word_scan_of_short_numbers_agrees_with_the_byte_scan(tokens, dot):
+    """Tokens of up to 16 bytes are classified and converted a word at a time, straight
+    from a pool with other bytes between them (as in a file's block)."""
+    pieces, starts, at = [], [], 0
+    for token, gap in tokens:
+        pieces += [gap, token]
+        starts.append(at + len(gap))
+        at += len(gap) + len(token)
+    column = Ids(Ids.padded(b"".join(pieces)), np.array(starts),
+                 np.array([len(t) for t, _ in tokens]))
+    short = column.lens <= _numbers.SHORT
+    by_words = _numbers._scan_short(column, dot)
+    by_bytes = _numbers._scan_bytes(column, dot)
+    plain = by_bytes[0] & short
+    assert by_words[0].tolist() == plain.tolist()
+    for got, want in zip(by_words[1:], by_bytes[1:]):
+        assert np.asarray(got)[plain].tolist() == np.asarray(want)[plain].tolist()
 
 
 @settings(max_examples=200, deadline=None)
@@ -341,6 +369,34 @@ def test_text_headers_list_a_few_missing_topics_json_all(tmp_path, capsys):
     import json
     assert json.loads(out)["metadata"]["topics_missing_from_run"]["r"] == \
         [str(t) for t in range(2, 1001)]
+
+
+BLAS_PROBE = """
+import os, sys
+from irgauge.cli import main
+main(sys.argv[1:])
+print(os.environ.get("OPENBLAS_NUM_THREADS"), file=sys.stderr)
+"""
+
+
+@pytest.mark.parametrize("user_setting, expected", [(None, "1"), ("OMP_NUM_THREADS", None),
+                                                    ("OPENBLAS_NUM_THREADS", "3")])
+def test_eval_starts_numpy_with_one_blas_thread_unless_the_user_chose(tmp_path, user_setting,
+                                                                      expected):
+    """OpenBLAS's spinning workers cost `irgauge eval` CPU for nothing: eval starts numpy
+    with one, but a thread count the user set (in any variable OpenBLAS reads) stands."""
+    import os
+
+    qrels = write(tmp_path, "q.txt", QRELS)
+    run = write(tmp_path, "r.txt", "1 Q0 d1 1 3 r\n")
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("OPENBLAS_NUM_THREADS", "GOTO_NUM_THREADS", "OMP_NUM_THREADS")}
+    if user_setting:
+        env[user_setting] = "3"
+    done = subprocess.run([sys.executable, "-c", BLAS_PROBE, "eval", qrels, run, "-m", "AP"],
+                          env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.strip().splitlines()[-1] == str(expected)
 
 
 def test_threads_option_and_environment(tmp_path, capsys, monkeypatch):

@@ -99,7 +99,9 @@ class Ids:
         pool = np.empty(int(self.lens.sum()) + _PAD, dtype=np.uint8)
         pool[: len(pool) - _PAD] = self.pool[self._positions(self.starts, self.lens)]
         pool[len(pool) - _PAD:] = 0
-        return Ids(pool, self.starts_compact(), self.lens, compact=True)
+        compacted = Ids(pool, self.starts_compact(), self.lens, compact=True)
+        compacted._hashes = self._hashes
+        return compacted
 
     def compacted_runs(self) -> "Ids":
         """Like ``compacted``, but a run of equal consecutive ids keeps one copy of its bytes

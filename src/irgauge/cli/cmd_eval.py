@@ -79,7 +79,9 @@ def convention_kwargs(args) -> dict:
 
 
 def run(args) -> int:
-    from irgauge._threads import keep_arrays_on_heap
+    from irgauge._threads import keep_arrays_on_heap, single_threaded_blas
+
+    single_threaded_blas()  # before numpy loads
     from irgauge.evaluate import evaluate
 
     keep_arrays_on_heap([args.qrels, *args.runs])  # this process reads files in turn

@@ -75,6 +75,9 @@ def _answer_order(args) -> str:
 
 
 def run_eval(args) -> int:
+    from irgauge._threads import single_threaded_blas
+
+    single_threaded_blas()  # before numpy loads
     from irgauge.qa import qa_evaluate
 
     options = convention_kwargs(args)

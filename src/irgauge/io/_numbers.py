@@ -38,14 +38,8 @@ _C2 = np.uint64(1 + (10000 << 32))
 
 
 def _eight_digits(words: np.ndarray, at: np.ndarray, n: np.ndarray) -> np.ndarray:
-    """The ``n`` (0..8) ASCII digits at pool offsets ``at`` as integers, eight bytes per
-    step (SWAR: simdjson's parse_eight_digits_unrolled, on digits right-aligned over
-    leading zeros)."""
-    x = words[at] & _LOW[n]
-    x = (x - (_ASCII_ZEROS & _LOW[n])) << (np.uint64(8) * (np.uint64(8) - n.astype(np.uint64)))
-    with np.errstate(over="ignore"):
-        x = x * np.uint64(10) + (x >> np.uint64(8))
-        return ((x & _M1) * _C1 + ((x >> np.uint64(16)) & _M1) * _C2) >> np.uint64(32)
+    """The ``n`` (0..8) ASCII digits at pool offsets ``at`` as integers."""
+    return _ascii_digits(words[at] & _LOW[n], n)
 
 
 def _sixteen_digits(words, at, n):
@@ -57,11 +51,126 @@ def _sixteen_digits(words, at, n):
         _eight_digits(words, at + high, n - high)
 
 
+_HIGH = np.uint64(0x8080808080808080)  # the top bit of each byte
+_SEVEN = np.uint64(0x7F7F7F7F7F7F7F7F)
+_TO_30 = np.uint64(0x5050505050505050)  # + this sets a byte's top bit iff it is >= '0'
+_TO_3A = np.uint64(0x4646464646464646)  # ... iff it is > '9'
+_POINTS = np.uint64(0x2E2E2E2E2E2E2E2E)
+_FIRST = _LOW & _HIGH  # top bits of the first k bytes
+_ALIGN = np.array([8 * (8 - k) for k in range(9)], dtype=np.uint64)
+_ZEROS = _ASCII_ZEROS & _LOW
+_BYTE, _ONE, _LAST_BYTE = np.uint64(8), np.uint64(1), np.uint64(56)
+SHORT = 16  # tokens up to this many bytes are scanned as two words, not byte by byte
+
+
 def _scan_plain(ids: Ids, dot: bool):
     """For plain tokens ``[+-]digits[.digits]`` (at most 16 digits on either side of the
     point and 19 in all; no point when ``dot`` is false): (plain, mantissa m as uint64,
-    digits after the point, negative). Per byte only a digit test; the few other bytes
-    (sign, point) are examined one by one, the digits eight at a time."""
+    digits after the point, negative). Tokens of up to SHORT bytes (nearly all) are
+    scanned a word at a time, the others byte by byte."""
+    long_rows = np.flatnonzero(ids.lens > SHORT)
+    if len(long_rows) == 0:
+        return _scan_short(ids, dot)
+    if len(long_rows) == len(ids):
+        return _scan_bytes(ids, dot)
+    found = _scan_short(ids, dot)
+    for whole, part in zip(found, _scan_bytes(ids[long_rows], dot)):
+        whole[long_rows] = part
+    return found
+
+
+def _digit_bits(w: np.ndarray) -> np.ndarray:
+    """The top bit of each byte of ``w`` that is an ASCII digit (exact: no carry crosses
+    a byte, since each byte's top bit is cleared before the additions)."""
+    a = w & _SEVEN
+    return (a + _TO_30) & ~(a + _TO_3A) & ~w & _HIGH
+
+
+def _point_bits(w: np.ndarray) -> np.ndarray:
+    """The top bit of each byte of ``w`` that is '.' (exact zero-byte test of w ^ '.')."""
+    y = w ^ _POINTS
+    return ~(((y & _SEVEN) + _SEVEN) | y | _SEVEN)
+
+
+def _byte_at(bit: np.ndarray) -> np.ndarray:
+    """The byte index k of a single set top bit 8k + 7 (a power of two: exact as a double)."""
+    return (np.frexp(bit.astype(np.float64))[1].astype(np.int64) - 8) >> 3
+
+
+def _without_byte(lo, hi, k):
+    """The 16 bytes (lo, hi) with byte k (0..7, of lo) removed, the rest moved down."""
+    keep = _LOW[k]
+    return (lo & keep) | ((lo >> _BYTE) & ~keep) | (hi << _LAST_BYTE), hi >> _BYTE
+
+
+def _ascii_digits(x: np.ndarray, n: np.ndarray) -> np.ndarray:
+    """The number written by the ``n`` (0..8) ASCII digits in the low bytes of ``x`` (bytes
+    past them zero), eight at a time (SWAR: simdjson's parse_eight_digits_unrolled, on
+    digits right-aligned over leading zeros)."""
+    x = (x - _ZEROS[n]) << _ALIGN[n]
+    x = x * np.uint64(10) + (x >> _BYTE)
+    return ((x & _M1) * _C1 + ((x >> np.uint64(16)) & _M1) * _C2) >> np.uint64(32)
+
+
+def _scan_short(ids: Ids, dot: bool):
+    """_scan_plain for tokens of at most SHORT bytes (longer ones come out not plain),
+    read as two little-endian words straight from the pool: each byte's class (digit,
+    point, other) by word arithmetic, the point and sign removed by shifts, the digits
+    converted eight at a time. No per-byte array, no compaction."""
+    with np.errstate(over="ignore"):
+        n_bytes = ids.lens.astype(np.int64)
+        short = n_bytes <= SHORT
+        n_bytes = np.where(short, n_bytes, 0)
+        n_lo, n_hi = np.minimum(n_bytes, 8), np.clip(n_bytes - 8, 0, 8)
+        words = ids._words()
+        lo = words[ids.starts] & _LOW[n_lo]
+        two = bool(n_hi.any())
+        hi = words[np.minimum(ids.starts + 8, len(words) - 1)] & _LOW[n_hi] if two \
+            else np.zeros(len(lo), np.uint64)
+        first = lo & np.uint64(0xFF)
+        signed = (first == 43) | (first == 45)
+        other_lo = _FIRST[n_lo] & ~_digit_bits(lo) & ~(signed.astype(np.uint64) << np.uint64(7))
+        other_hi = _FIRST[n_hi] & ~_digit_bits(hi) if two else hi
+        if dot:
+            point_lo, point_hi = _point_bits(lo) & _FIRST[n_lo], \
+                (_point_bits(hi) & _FIRST[n_hi] if two else hi)
+            single = ((point_lo & (point_lo - _ONE)) == 0) & \
+                ((point_hi & (point_hi - _ONE)) == 0) & ((point_lo == 0) | (point_hi == 0))
+            plain = short & (other_lo == point_lo) & (other_hi == point_hi) & single
+            has_point = (point_lo | point_hi) != 0
+            at = np.where(point_lo != 0, _byte_at(point_lo),
+                          np.where(point_hi != 0, 8 + _byte_at(point_hi), n_bytes))
+            in_lo = point_lo != 0
+            lo_cut, hi_cut = _without_byte(lo, hi, np.where(in_lo, at, 7))
+            lo = np.where(in_lo, lo_cut, lo)
+            hi = np.where(in_lo, hi_cut, hi)
+            if two:
+                in_hi = point_hi != 0
+                hi = np.where(in_hi, _without_byte(hi, np.uint64(0), np.where(in_hi, at - 8, 7))[0],
+                              hi)
+        else:
+            plain = short & (other_lo == 0) & (other_hi == 0)
+            has_point = np.zeros(len(lo), bool)
+            at = n_bytes
+        sign_cut = signed.astype(np.uint64) << np.uint64(3)
+        lo = (lo >> sign_cut) | np.where(signed, hi << _LAST_BYTE, np.uint64(0))
+        hi = hi >> sign_cut
+        n_digits = n_bytes - has_point - signed
+        plain &= n_digits >= 1
+        n_digits = np.where(plain, n_digits, 0)
+        m = _ascii_digits(lo & _LOW[np.minimum(n_digits, 8)], np.minimum(n_digits, 8))
+        if two:
+            n_low = np.clip(n_digits - 8, 0, 8)
+            m = np.where(n_digits > 8, m * _POW10_U64[n_low] + _ascii_digits(hi & _LOW[n_low],
+                                                                                n_low), m)
+    n_frac = np.where(plain & has_point, n_bytes - at - 1, 0)
+    return plain, m, n_frac, signed & (first == 45)
+
+
+def _scan_bytes(ids: Ids, dot: bool):
+    """_scan_plain byte by byte, for tokens of any length: per byte only a digit test;
+    the few other bytes (sign, point) are examined one by one, the digits eight at a
+    time."""
     ids = ids.compacted()
     n = len(ids)
     s, lens = ids.starts, ids.lens

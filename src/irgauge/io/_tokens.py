@@ -71,6 +71,7 @@ def tokenize(blocks: Iterable[bytes], path: str, allowed_columns: Iterable[int],
         blocks = [blocks]
     allowed = sorted(set(allowed_columns))
     workers = threads or 1
+    several_blocks = size_hint is None or size_hint > BLOCK_BYTES
 
     def block(item):
         data, offset = item
@@ -86,11 +87,12 @@ def tokenize(blocks: Iterable[bytes], path: str, allowed_columns: Iterable[int],
         for j in (keep or {}).get(n_cols, range(n_cols)):
             column = Ids(pool, starts[:, j], ends[:, j] - starts[:, j])
             if j in as_numbers:
-                column = parse_floats(column.compacted(), path, lines, as_numbers[j])
+                column = parse_floats(column, path, lines, as_numbers[j])
             elif j == 0 and n_cols > 1:  # the topic: one copy per run of equal lines
                 column = column.compacted_runs()
             else:  # a document id: hashed here, on the block's thread, while in cache
-                column = column.compacted()
+                if several_blocks:  # (a lone block's columns are kept as they are)
+                    column = column.compacted()
                 column.hashes()
             columns[j] = column
         return lines, n_cols, columns, n_ends
@@ -173,15 +175,22 @@ class _Growing:
 
 class _Columns:
     """The kept columns of a file, filled block by block in file order: no list of
-    per-block pieces to join at the end (which would double the peak memory)."""
+    per-block pieces to join at the end (which would double the peak memory). A file of
+    one block keeps that block's columns as they are (no copy)."""
 
     def __init__(self, n_cols: int, first: Dict[int, Column], size_hint: Optional[int]):
         self.n_cols = n_cols
-        rows = (size_hint // (2 * n_cols) + 1) if size_hint else 1 << 16
+        self.size_hint = size_hint
+        self.alone: Optional[tuple] = None  # (lines, columns) of the first block, until a second
+        self.lines: Optional[_Growing] = None
+        self.parts: Dict[int, tuple] = {}
+
+    def _start_growing(self, first: Dict[int, Column]) -> None:
+        size_hint = self.size_hint
+        rows = (size_hint // (2 * self.n_cols) + 1) if size_hint else 1 << 16
         n_bytes = (size_hint + 64) if size_hint else 1 << 20
         wide = np.int32 if n_bytes < (1 << 30) else np.int64
         self.lines = _Growing(np.int32 if rows < (1 << 31) else np.int64, rows)
-        self.parts: Dict[int, tuple] = {}
         for j, column in first.items():
             if isinstance(column, Ids):
                 hashes = _Growing(np.uint64, rows) if column._hashes is not None else None
@@ -191,6 +200,20 @@ class _Columns:
                 self.parts[j] = (_Growing(column.dtype, rows),)
 
     def append(self, lines: np.ndarray, columns: Dict[int, Column]) -> None:
+        if self.alone is None and self.lines is None:
+            self.alone = (lines, columns)
+            return
+        if self.alone is not None:  # more than the one block the file's size promised
+            first_lines, first_columns = self.alone
+            self.alone = None
+            for j, column in first_columns.items():  # document ids still in the block
+                if isinstance(column, Ids) and column._hashes is not None:
+                    first_columns[j] = column.compacted()
+            self._start_growing(first_columns)
+            self._grow(first_lines, first_columns)
+        self._grow(lines, columns)
+
+    def _grow(self, lines: np.ndarray, columns: Dict[int, Column]) -> None:
         self.lines.append(lines)
         for j, parts in self.parts.items():
             column = columns.pop(j)
@@ -209,6 +232,11 @@ class _Columns:
 
     def finish(self):
         kept: List[Optional[Column]] = [None] * self.n_cols
+        if self.alone is not None:
+            lines, columns = self.alone
+            for j, column in columns.items():
+                kept[j] = column
+            return lines, kept
         for j, parts in self.parts.items():
             if len(parts) == 1:
                 kept[j] = parts[0].finish()
