@@ -371,32 +371,36 @@ def test_text_headers_list_a_few_missing_topics_json_all(tmp_path, capsys):
         [str(t) for t in range(2, 1001)]
 
 
-BLAS_PROBE = """
+NUMPY_PROBE = """
 import os, sys
 from irgauge.cli import main
 main(sys.argv[1:])
-print(os.environ.get("OPENBLAS_NUM_THREADS"), file=sys.stderr)
+import numpy
+print(os.environ.get("OPENBLAS_NUM_THREADS"), os.environ.get("NUMPY_MADVISE_HUGEPAGE"),
+      getattr(numpy, "_core", numpy.core).multiarray._get_madvise_hugepage(), file=sys.stderr)
 """
 
 
-@pytest.mark.parametrize("user_setting, expected", [(None, "1"), ("OMP_NUM_THREADS", None),
-                                                    ("OPENBLAS_NUM_THREADS", "3")])
-def test_eval_starts_numpy_with_one_blas_thread_unless_the_user_chose(tmp_path, user_setting,
-                                                                      expected):
-    """OpenBLAS's spinning workers cost `irgauge eval` CPU for nothing: eval starts numpy
-    with one, but a thread count the user set (in any variable OpenBLAS reads) stands."""
+@pytest.mark.parametrize("user_settings, expected", [
+    ({}, "1 0 False"),
+    ({"OMP_NUM_THREADS": "3"}, "None 0 False"),
+    ({"OPENBLAS_NUM_THREADS": "3", "NUMPY_MADVISE_HUGEPAGE": "1"}, "3 1 True")])
+def test_eval_starts_numpy_for_reading_unless_the_user_chose(tmp_path, user_settings,
+                                                             expected):
+    """`irgauge eval` starts numpy with one BLAS thread (spinning OpenBLAS workers cost CPU
+    for nothing) and without huge-page advice (stalls on first touch); a setting the user
+    made in the environment stands."""
     import os
 
     qrels = write(tmp_path, "q.txt", QRELS)
     run = write(tmp_path, "r.txt", "1 Q0 d1 1 3 r\n")
-    env = {k: v for k, v in os.environ.items()
-           if k not in ("OPENBLAS_NUM_THREADS", "GOTO_NUM_THREADS", "OMP_NUM_THREADS")}
-    if user_setting:
-        env[user_setting] = "3"
-    done = subprocess.run([sys.executable, "-c", BLAS_PROBE, "eval", qrels, run, "-m", "AP"],
+    env = {k: v for k, v in os.environ.items() if k not in (
+        "OPENBLAS_NUM_THREADS", "GOTO_NUM_THREADS", "OMP_NUM_THREADS", "NUMPY_MADVISE_HUGEPAGE")}
+    env.update(user_settings)
+    done = subprocess.run([sys.executable, "-c", NUMPY_PROBE, "eval", qrels, run, "-m", "AP"],
                           env=env, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
-    assert done.stderr.strip().splitlines()[-1] == str(expected)
+    assert done.stderr.strip().splitlines()[-1] == expected
 
 
 def test_threads_option_and_environment(tmp_path, capsys, monkeypatch):

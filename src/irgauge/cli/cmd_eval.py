@@ -79,9 +79,9 @@ def convention_kwargs(args) -> dict:
 
 
 def run(args) -> int:
-    from irgauge._threads import keep_arrays_on_heap, single_threaded_blas
+    from irgauge._threads import keep_arrays_on_heap, numpy_settings_for_reading
 
-    single_threaded_blas()  # before numpy loads
+    numpy_settings_for_reading()  # before numpy loads
     from irgauge.evaluate import evaluate
 
     keep_arrays_on_heap([args.qrels, *args.runs])  # this process reads files in turn
