@@ -434,11 +434,30 @@ def test_key_table_finds_exactly_what_a_sorted_search_finds(keys, others, probes
 
     assert Probes(table_keys).find(wanted).tolist() == expected
 
-    class Large(_KeyTable):  # past MAX_KEYS: a binary search only
+    class Large(_KeyTable):  # past MAX_KEYS: a filter, then a binary search
         MAX_KEYS = 0
 
     assert Large(table_keys).position is None
     assert Large(table_keys).find(wanted).tolist() == expected
+
+
+def test_key_filter_sets_aside_nearly_all_absent_keys():
+    """Past MAX_KEYS the filter keeps every present key and about 1 in FILTER_BITS of
+    the absent ones (a one-hash Bloom filter), so the binary search sees little more."""
+    from irgauge.collection import _KeyTable
+
+    class Large(_KeyTable):
+        MAX_KEYS = 0
+
+    rng = np.random.default_rng(7)
+    keys = np.unique(rng.integers(0, 1 << 63, 20_000, dtype=np.int64).astype(np.uint64))
+    absent = np.setdiff1d(rng.integers(0, 1 << 63, 200_000, dtype=np.int64).astype(np.uint64),
+                          keys)
+    table = Large(keys)
+    passing = lambda k: table.filter[table._filter_home(k) >> np.uint64(3)] \
+        & table._bit(table._filter_home(k))  # noqa: E731
+    assert passing(keys).all()
+    assert 0 < passing(absent).astype(bool).mean() < 2.0 / Large.FILTER_BITS
 
 
 

@@ -244,8 +244,10 @@ class Ids:
         words = self._words()
         lens = self.lens if rows is None else self.lens[rows]
         starts = self.starts if rows is None else self.starts[rows]
-        if k == 0 and len(lens) and lens.min() >= 8:  # the usual first word: no masking
-            return words[starts]
+        if k == 0:  # every id starts inside the pool: no clamping of the offsets
+            if len(lens) and lens.min() >= 8:  # long ids: no masking either
+                return words[starts]
+            return words[starts] & _LOW[np.minimum(lens, 8)]
         remaining = np.clip(lens - 8 * k, 0, 8)
         at = np.minimum(starts + 8 * k, len(words) - 1)  # ids already ended read 0
         return words[at] & _LOW[remaining]

@@ -28,7 +28,11 @@ def pair_keys(topic_codes: np.ndarray, doc_hashes: np.ndarray, n_topics: int) ->
     64 - bits(T) bits (51 for 5,000 topics); matches are verified anyway.
     """
     shift = np.uint64(64 - max(int(n_topics).bit_length(), 1))
-    return (topic_codes.astype(np.uint64) << shift) | (doc_hashes >> np.uint64(64) - shift)
+    keys = doc_hashes >> (np.uint64(64) - shift)  # in place from here: one temporary
+    topics = topic_codes.astype(np.uint64)
+    topics <<= shift
+    keys |= topics
+    return keys
 
 
 def exact_pair_keys(topic_codes: List[np.ndarray], docnos: List) -> List[np.ndarray]:
@@ -92,7 +96,8 @@ class TopicIndex:
         pos = np.minimum(np.searchsorted(self._sorted, wanted.hashes()), len(self._sorted) - 1)
         code = self._order[pos]
         found = (self._sorted[pos] == wanted.hashes()) & (self.ids[code] == wanted)
-        codes = np.where(found, code, -1)
+        codes = np.where(found, code, -1).astype(np.int32 if len(self.names) < (1 << 31)
+                                                  else np.int64)
         return np.repeat(codes, np.diff(np.append(heads, n)))
 
 

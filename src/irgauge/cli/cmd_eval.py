@@ -84,7 +84,7 @@ def run(args) -> int:
     numpy_settings_for_reading()  # before numpy loads
     from irgauge.evaluate import evaluate
 
-    keep_arrays_on_heap([args.qrels, *args.runs])  # this process reads files in turn
+    keep_arrays_on_heap()
 
     from irgauge.cli._options import split_measures
     result = evaluate(args.qrels, args.runs, split_measures(args.measures), threads=args.threads,
