@@ -186,6 +186,15 @@ def test_ids_hash_compare_and_rank_as_bytes(values):
     assert [values[first[c]] for c in codes] == values
 
 
+def test_unique_codes_follow_first_appearance_in_long_columns():
+    """Long enough for numpy's fast (unstable) sort to reorder equal hashes."""
+    rng = np.random.default_rng(3)
+    values = [b"d%d" % v for v in rng.integers(0, 300, 20_000)]
+    first, codes = Ids.from_list(values).unique()
+    assert [values[i] for i in first] == list(dict.fromkeys(values))
+    assert [values[first[c]] for c in codes] == values
+
+
 @settings(max_examples=100, deadline=None)
 @given(st.lists(st.tuples(st.integers(0, 3), st.sampled_from([1.0, 2.0, 0.5]), id_bytes),
                 min_size=1, max_size=40, unique_by=lambda x: (x[0], x[2])))

@@ -304,11 +304,13 @@ class Ids:
         """(first index of each distinct id, code of every id) with codes 0.. in order of
         first appearance; exact (hash groups are verified byte for byte)."""
         h = self.hashes()
-        order = np.argsort(h, kind="stable")
+        if len(h) == 0:
+            return np.zeros(0, np.int64), np.zeros(0, np.int64)
+        order = np.argsort(h)  # unstable (fast): each group's first index is its minimum
         hs = h[order]
         head = np.ones(len(hs), dtype=bool)
         head[1:] = hs[1:] != hs[:-1]
-        rep = order[np.flatnonzero(head)][np.cumsum(head) - 1]  # first index of the hash group
+        rep = np.minimum.reduceat(order, np.flatnonzero(head))[np.cumsum(head) - 1]
         rep_of = np.empty(len(h), dtype=np.int64)
         rep_of[order] = rep
         if not self[rep_of].equal(self).all():  # a hash collision: exact codes by sorting
