@@ -100,6 +100,35 @@ def msm_workload(out: Path, python: str) -> Workload:
     return Workload("MSM", folder / "qrels.txt", [folder / "run.txt"], folder)
 
 
+EXACT_SCRIPT = r"""
+import sys, numpy as np
+from irgauge.io.runs import read_run
+n = 0
+for path in sys.argv[1:]:
+    got = read_run(path).scores
+    with open(path, "rb") as f:
+        want = np.array([float(line.split()[4]) for line in f if line.strip()])
+    if got.tobytes() != want.tobytes():
+        bad = int(np.flatnonzero(got.view(np.uint64) != want.view(np.uint64))[0])
+        print(f"{path}: score {bad + 1} read as {got[bad]!r}, Python's float gives {want[bad]!r}")
+        sys.exit(1)
+    n += len(got)
+print(n)
+"""
+
+
+def scores_bit_exact(w: Workload, python: str) -> tuple:
+    """(check text, passed): every score of the workload's runs as irgauge reads it equals
+    Python's float of the token, bit for bit (run after the timings: a child process, so
+    that the harness stays small)."""
+    done = subprocess.run([python, "-c", EXACT_SCRIPT, *map(str, w.runs)], capture_output=True,
+                          text=True)
+    if done.returncode != 0:
+        return (f"{w.name}: scores not bit-exact with Python's float: "
+                f"{(done.stdout + done.stderr).strip()[-300:]}", False)
+    return (f"{w.name}: {int(done.stdout):,} scores read bit-exact as Python's float", True)
+
+
 def tools_for(name: str, irgauge: List[str], python: str) -> List[Tool]:
     if name == "MSM":
         measures = ["-m", MSM_MEASURES]
@@ -194,6 +223,10 @@ def main(argv: Optional[List[str]] = None) -> int:
             size = (w.out / "irgauge.out").stat().st_size
             checks.append((f"MSM: CPU {ig.cpu / pt.cpu:.2f}x (<= 0.5x), output {size} bytes "
                            "(< 10 KB)", ig.cpu / pt.cpu <= 0.5 and size < 10_000))
+    for name in names:
+        if name in ("W1", "W2", "MSM"):
+            w = base[name] if name in base else msm_workload(out, args.python)
+            checks.append(scores_bit_exact(w, sys.executable))
     cpu = subprocess.run(["sh", "-c", "lscpu | grep 'Model name'"], capture_output=True,
                          text=True).stdout.split(":")[-1].strip()
     import os
