@@ -120,7 +120,7 @@ def tokenize(blocks: Iterable[bytes], path: str, allowed_columns: Iterable[int],
                         if n_cols not in allowed:
                             raise InputError(_column_problem(n_cols, allowed), path,
                                              int(lines[0]))
-                        columns = _Columns(n_cols, cols, size_hint)
+                        columns = _Columns(n_cols, size_hint)
                     elif n_cols != columns.n_cols:
                         raise InputError(f"expected {columns.n_cols} columns as on the first "
                                          f"data line, found {n_cols}", path, int(lines[0]))
@@ -178,7 +178,7 @@ class _Columns:
     per-block pieces to join at the end (which would double the peak memory). A file of
     one block keeps that block's columns as they are (no copy)."""
 
-    def __init__(self, n_cols: int, first: Dict[int, Column], size_hint: Optional[int]):
+    def __init__(self, n_cols: int, size_hint: Optional[int]):
         self.n_cols = n_cols
         self.size_hint = size_hint
         self.alone: Optional[tuple] = None  # (lines, columns) of the first block, until a second
@@ -203,10 +203,12 @@ class _Columns:
         if self.alone is None and self.lines is None:
             self.alone = (lines, columns)
             return
-        if self.alone is not None:  # more than the one block the file's size promised
+        if self.alone is not None:  # a second block: the first one's columns move over
             first_lines, first_columns = self.alone
             self.alone = None
-            for j, column in first_columns.items():  # document ids still in the block
+            for j, column in first_columns.items():
+                # document ids (the hashed columns) still in the block's bytes, where the
+                # file's size promised one block (a compressed file's, say)
                 if isinstance(column, Ids) and column._hashes is not None:
                     first_columns[j] = column.compacted()
             self._start_growing(first_columns)
