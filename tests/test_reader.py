@@ -390,24 +390,26 @@ print(os.environ.get("OPENBLAS_NUM_THREADS"), os.environ.get("NUMPY_MADVISE_HUGE
 """
 
 
+@pytest.mark.parametrize("command", ["eval", "measures"])
 @pytest.mark.parametrize("user_settings, expected", [
     ({}, "1 0 False"),
     ({"OMP_NUM_THREADS": "3"}, "None 0 False"),
     ({"OPENBLAS_NUM_THREADS": "3", "NUMPY_MADVISE_HUGEPAGE": "1"}, "3 1 True")])
-def test_eval_starts_numpy_for_reading_unless_the_user_chose(tmp_path, user_settings,
-                                                             expected):
-    """`irgauge eval` starts numpy with one BLAS thread (spinning OpenBLAS workers cost CPU
+def test_commands_start_numpy_lean_unless_the_user_chose(tmp_path, command, user_settings,
+                                                         expected):
+    """Every command starts numpy with one BLAS thread (spinning OpenBLAS workers cost CPU
     for nothing) and without huge-page advice (stalls on first touch); a setting the user
     made in the environment stands."""
     import os
 
     qrels = write(tmp_path, "q.txt", QRELS)
     run = write(tmp_path, "r.txt", "1 Q0 d1 1 3 r\n")
+    argv = ["eval", qrels, run, "-m", "AP"] if command == "eval" else [command]
     env = {k: v for k, v in os.environ.items() if k not in (
         "OPENBLAS_NUM_THREADS", "GOTO_NUM_THREADS", "OMP_NUM_THREADS", "NUMPY_MADVISE_HUGEPAGE")}
     env.update(user_settings)
-    done = subprocess.run([sys.executable, "-c", NUMPY_PROBE, "eval", qrels, run, "-m", "AP"],
-                          env=env, capture_output=True, text=True)
+    done = subprocess.run([sys.executable, "-c", NUMPY_PROBE, *argv], env=env,
+                          capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert done.stderr.strip().splitlines()[-1] == expected
 

@@ -51,14 +51,16 @@ BLAS_THREAD_VARIABLES = ("OPENBLAS_NUM_THREADS", "GOTO_NUM_THREADS", "OMP_NUM_TH
 HUGEPAGE_VARIABLE = "NUMPY_MADVISE_HUGEPAGE"
 
 
-def numpy_settings_for_reading() -> bool:
-    """Start numpy as a command that reads files and has no matrix products wants it;
-    True if numpy was not loaded yet (the settings are read when it loads). A setting the
-    user made in the environment stands.
+def numpy_settings_for_the_command_line() -> bool:
+    """Start numpy as irgauge's commands want it; True if numpy was not loaded yet (the
+    settings are read when it loads). A setting the user made in the environment stands.
 
     - One BLAS thread (OPENBLAS_NUM_THREADS=1): OpenBLAS starts a worker per CPU when numpy
-      loads, and each spins for a while before it sleeps: measured on 2 cores, 0.1 s CPU
-      per `irgauge eval` process (a tenth of W1's CPU), slowing the reader threads beside it.
+      loads, and each spins for a while before it sleeps, while irgauge's matrix products
+      (bootstrap and resampling means) are too small to gain from threads. Measured on 2
+      cores: `irgauge eval` on W1 0.1 s less CPU; `irgauge discpower` and `irgauge swap` on
+      Robust 2004 (110 x 249) half the CPU for the same wall time; the onerel study 7.4 s
+      CPU instead of 10.1 s, wall 6.8 s instead of 7.2 s.
     - No transparent huge pages for large arrays (NUMPY_MADVISE_HUGEPAGE=0): where the
       kernel compacts memory to find a huge page on the first touch (THP defrag "madvise",
       the default of several distributions), each one can stall; measured on W2 (5M run

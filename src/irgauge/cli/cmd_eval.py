@@ -79,9 +79,7 @@ def convention_kwargs(args) -> dict:
 
 
 def run(args) -> int:
-    from irgauge._threads import keep_arrays_on_heap, numpy_settings_for_reading
-
-    numpy_settings_for_reading()  # before numpy loads
+    from irgauge._threads import keep_arrays_on_heap
     from irgauge.evaluate import evaluate
 
     keep_arrays_on_heap()

@@ -75,9 +75,6 @@ def _answer_order(args) -> str:
 
 
 def run_eval(args) -> int:
-    from irgauge._threads import numpy_settings_for_reading
-
-    numpy_settings_for_reading()  # before numpy loads
     from irgauge.qa import qa_evaluate
 
     options = convention_kwargs(args)
