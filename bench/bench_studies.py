@@ -23,9 +23,13 @@ import tempfile
 import time
 from pathlib import Path
 
-from irgauge.simulate import simulate_collection, write_collection
-from irgauge.studies import STUDIES, study_function
-from irgauge.studies.qa import qa_collection_from_adhoc
+from irgauge._threads import numpy_settings_for_the_command_line
+
+numpy_settings_for_the_command_line()  # numpy as `irgauge study` starts it (before it loads)
+
+from irgauge.simulate import simulate_collection, write_collection  # noqa: E402
+from irgauge.studies import STUDIES, study_function  # noqa: E402
+from irgauge.studies.qa import qa_collection_from_adhoc  # noqa: E402
 
 TOPICS, RUNS, DEPTH = 54, 59, 1000
 

@@ -57,10 +57,11 @@ def numpy_settings_for_the_command_line() -> bool:
 
     - One BLAS thread (OPENBLAS_NUM_THREADS=1): OpenBLAS starts a worker per CPU when numpy
       loads, and each spins for a while before it sleeps, while irgauge's matrix products
-      (bootstrap and resampling means) are too small to gain from threads. Measured on 2
-      cores: `irgauge eval` on W1 0.1 s less CPU; `irgauge discpower` and `irgauge swap` on
-      Robust 2004 (110 x 249) half the CPU for the same wall time; the onerel study 7.4 s
-      CPU instead of 10.1 s, wall 6.8 s instead of 7.2 s.
+      (bootstrap and resampling means) gain little from threads. Measured on 2 cores
+      against two BLAS threads: `irgauge eval` on W1 0.1 s less CPU; `irgauge discpower`
+      (59 x 54, B = 1000) 0.18 s CPU instead of 0.31 s, wall 0.177 s instead of 0.172 s;
+      the onerel study 8.2-8.4 s CPU instead of 10.4-10.6 s, wall 7.4-7.6 s instead of
+      7.2-7.4 s; the qa study 4.4-4.6 s CPU instead of 7.7-7.8 s at the same wall time.
     - No transparent huge pages for large arrays (NUMPY_MADVISE_HUGEPAGE=0): where the
       kernel compacts memory to find a huge page on the first touch (THP defrag "madvise",
       the default of several distributions), each one can stall; measured on W2 (5M run
