@@ -228,10 +228,6 @@ class Ids:
         steps[at[1:]] = s[1:] - s[:-1] - n[:-1] + 1
         return np.cumsum(steps, out=steps)
 
-    def to_fixed(self) -> np.ndarray:
-        """A fixed-width ``S`` array (only for small columns: memory is n x longest id)."""
-        return np.array(self.tolist(), dtype=f"S{max(1, int(self.lens.max(initial=1)))}")
-
     # ---------------------------------------------------------------- whole-column operations
     def _words(self) -> np.ndarray:
         """``words[i]`` = pool bytes [i, i + 8) as a little-endian uint64 (unaligned view)."""

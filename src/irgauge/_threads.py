@@ -51,9 +51,9 @@ BLAS_THREAD_VARIABLES = ("OPENBLAS_NUM_THREADS", "GOTO_NUM_THREADS", "OMP_NUM_TH
 HUGEPAGE_VARIABLE = "NUMPY_MADVISE_HUGEPAGE"
 
 
-def numpy_settings_for_the_command_line() -> bool:
-    """Start numpy as irgauge's commands want it; True if numpy was not loaded yet (the
-    settings are read when it loads). A setting the user made in the environment stands.
+def numpy_settings_for_the_command_line() -> None:
+    """Start numpy as irgauge's commands want it (a no-op once numpy is loaded: it reads
+    the settings when it loads). A setting the user made in the environment stands.
 
     - One BLAS thread (OPENBLAS_NUM_THREADS=1): OpenBLAS starts a worker per CPU when numpy
       loads, and each spins for a while before it sleeps, while irgauge's matrix products
@@ -69,11 +69,10 @@ def numpy_settings_for_the_command_line() -> bool:
       14 MB lower.
     """
     if "numpy" in sys.modules:
-        return False
+        return
     if not any(os.environ.get(v) for v in BLAS_THREAD_VARIABLES):
         os.environ["OPENBLAS_NUM_THREADS"] = "1"
     os.environ.setdefault(HUGEPAGE_VARIABLE, "0")
-    return True
 
 
 TRIM_BYTES = 64 << 20  # a file this large gives its freed heap back once read

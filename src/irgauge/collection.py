@@ -423,11 +423,10 @@ class _KeyTable:
     def find(self, keys: np.ndarray) -> np.ndarray:
         """Position of each key in the sorted keys, -1 where absent."""
         n = len(self.sorted_keys)
-        found = np.full(len(keys), -1, dtype=np.int64)
         if self.position is None:
             home = self._filter_home(keys)
             maybe = np.flatnonzero(self.filter[home >> np.uint64(3)] & self._bit(home))
-            return self._search(keys[maybe], maybe, found)
+            return self._search(keys[maybe], maybe, np.full(len(keys), -1, dtype=np.int64))
         slot = self._home(keys)
         position = self.position.take(slot)
         occupied = position < n  # else an empty slot: the key is absent
