@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Benchmark: whole-process wall time and peak memory of `irgauge eval` against its peers.
 
-Generates two workloads with irgauge.simulate into bench/out/ (reused when their manifest
+Generates two workloads with irgauge.collection.simulate into bench/out/ (reused when their manifest
 matches):
 
 * W1: 50 runs x 50 topics x 1000 documents, graded qrels with 275 judged per topic,

@@ -5,10 +5,10 @@ import sys
 
 
 def test_evaluate_is_the_function_after_its_submodule_is_imported():
-    code = ("from irgauge.evaluate import EvalResult\n"
+    code = ("from irgauge.evaluation import EvalResult\n"
             "import irgauge\n"
             "from irgauge import evaluate\n"
             "assert callable(irgauge.evaluate) and callable(evaluate), type(evaluate)\n"
-            "assert irgauge.compare_table.__module__ == 'irgauge.comparison'\n")
+            "assert irgauge.compare_table.__module__ == 'irgauge.stats.comparison'\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr

@@ -10,7 +10,7 @@ from hypothesis import given, settings, strategies as hs
 
 from irgauge import evaluate
 from irgauge.cli import main
-from irgauge.comparison import compare_table, letters
+from irgauge.stats.comparison import compare_table, letters
 from irgauge.scores import ScoreMatrix
 
 SAMPLE = Path(__file__).resolve().parents[1] / "src" / "irgauge" / "data" / "sample"
@@ -37,8 +37,8 @@ def test_same_means_and_marks_as_ranx():
     metrics = {"precision@10": "P@10", "map": "AP"}
     with _quiet():
         report = ranx.compare(qrels, runs, list(metrics), stat_test="student", max_p=0.05)
-    ours = evaluate(QRELS, RUNS, list(metrics.values())).compare(test="t", correction="none",
-                                                               alpha=0.05)
+    ours = compare_table(evaluate(QRELS, RUNS, list(metrics.values())), test="t", correction="none",
+                         alpha=0.05)
     assert ours.runs == [p.stem for p in RUNS]
     names = ours.runs
     checked = 0
@@ -218,8 +218,8 @@ def test_runs_on_different_topics_explain_how_to_pair(tmp_path):
     partial.write_text("".join(l for l in RUNS[0].read_text().splitlines(True)
                                if not l.startswith("3 ")))
     with pytest.raises(InputError, match="complete=True"):
-        evaluate(QRELS, [partial, RUNS[1]], ["AP"]).compare()
-    table = evaluate(QRELS, [partial, RUNS[1]], ["AP"], complete=True).compare()
+        compare_table(evaluate(QRELS, [partial, RUNS[1]], ["AP"]))
+    table = compare_table(evaluate(QRELS, [partial, RUNS[1]], ["AP"], complete=True))
     assert table.parameters["n_topics"] == 20
 
 

@@ -121,8 +121,8 @@ def test_duplicate_records_are_refused():
 
 
 def test_irgauge_evaluate_is_callable_after_the_submodule_import():
-    """``import irgauge.evaluate`` binds the submodule over the exported function."""
-    code = ("import irgauge.evaluate, irgauge\n"
+    """``import irgauge.evaluation`` binds the submodule over the exported function."""
+    code = ("import irgauge.evaluation, irgauge\n"
             "r = irgauge.evaluate({'1': {'a': 1}}, {'1': {'a': 1.0}}, ['AP'])\n"
             "from irgauge import evaluate\n"
             "assert evaluate({'1': {'a': 1}}, {'1': {'a': 1.0}}, ['AP']).table().iloc[0, 0] == 1\n"

@@ -8,9 +8,10 @@ import pytest
 from irgauge.cli import main
 from irgauge.collection import Qrels
 from irgauge.errors import InputError
-from irgauge.incomplete import incomplete_study, parse_rates, reduce_qrels, write_reduced
+from irgauge.collection.reduce import parse_rates, reduce_qrels, write_reduced
+from irgauge.studies.incomplete_result import incomplete_study
 from irgauge.io.qrels import read_qrels
-from irgauge.simulate import sample_paths
+from irgauge.collection.simulate import sample_paths
 
 
 def make_qrels(sizes):

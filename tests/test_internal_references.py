@@ -68,7 +68,7 @@ def test_the_scan_finds_an_internal_reference(tmp_path):
 
 
 def test_rendered_comparison_cites_conventions_not_files():
-    from irgauge.comparison import compare_table
+    from irgauge.stats.comparison import compare_table
     from irgauge.scores import ScoreMatrix
 
     values = np.random.default_rng(0).random((3, 20)) + np.array([[0], [0.2], [0.4]])
@@ -84,7 +84,7 @@ def test_rendered_comparison_cites_conventions_not_files():
 
 def test_rendered_report_of_evaluations_and_comparisons(tmp_path, capsys):
     from irgauge.cli import main
-    from irgauge.simulate import sample_paths
+    from irgauge.collection.simulate import sample_paths
 
     qrels, runs = sample_paths()
     runs = [str(r) for r in runs[:4]]
@@ -102,7 +102,7 @@ def test_rendered_report_of_evaluations_and_comparisons(tmp_path, capsys):
 
 def test_terminal_tables_spell_column_names_out(capsys):
     from irgauge.cli import main
-    from irgauge.simulate import sample_paths
+    from irgauge.collection.simulate import sample_paths
 
     qrels, runs = sample_paths()
     argv = ["compare", "--qrels", str(qrels), "--run", *map(str, runs[:3]), "-m", "AP",

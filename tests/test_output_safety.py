@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from irgauge import _atomic
+from irgauge.io import atomic as _atomic
 from irgauge.cli import _options, main
 from irgauge.errors import OutputError
 
@@ -50,7 +50,7 @@ def test_atomic_directory_keeps_previous_state_on_failure(tmp_path):
 
 
 def test_write_to_missing_folder_exits_1(tmp_path, capsys):
-    from irgauge.simulate import sample_paths
+    from irgauge.collection.simulate import sample_paths
 
     qrels, runs = sample_paths()
     code = main(["eval", str(qrels), str(runs[0]), "-o", str(tmp_path / "no" / "x.tsv")])

@@ -9,6 +9,7 @@ import bz2
 import gzip
 import io
 import lzma
+import os
 import re
 import subprocess
 import sys
@@ -19,7 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import irgauge
-from irgauge._ids import Ids, byte_ranks
+from irgauge.io.ids import Ids, byte_ranks
 from irgauge.cli import main
 from irgauge.errors import InputError
 from irgauge.io import _numbers
@@ -28,7 +29,7 @@ from irgauge.io._numbers import parse_floats, parse_ints
 from irgauge.io._source import MAX_LINE_BYTES
 from irgauge.io.qrels import read_qrels
 from irgauge.io.runs import read_run
-from irgauge.rankings import _score_order
+from irgauge.collection.rankings import _score_order
 
 COMPRESS = {"": lambda b: b, ".gz": gzip.compress, ".bz2": bz2.compress, ".xz": lzma.compress}
 ENDINGS = [b"\n", b"\r\n", b"\r"]
@@ -382,8 +383,8 @@ def test_text_headers_list_a_few_missing_topics_json_all(tmp_path, capsys):
 
 NUMPY_PROBE = """
 import os, sys
-from irgauge.cli import main
-main(sys.argv[1:])
+from irgauge.cli import console_main
+console_main()
 import numpy
 print(os.environ.get("OPENBLAS_NUM_THREADS"), os.environ.get("NUMPY_MADVISE_HUGEPAGE"),
       getattr(numpy, "_core", numpy.core).multiarray._get_madvise_hugepage(), file=sys.stderr)
@@ -397,7 +398,7 @@ print(os.environ.get("OPENBLAS_NUM_THREADS"), os.environ.get("NUMPY_MADVISE_HUGE
     ({"OPENBLAS_NUM_THREADS": "3", "NUMPY_MADVISE_HUGEPAGE": "1"}, "3 1 True")])
 def test_commands_start_numpy_lean_unless_the_user_chose(tmp_path, command, user_settings,
                                                          expected):
-    """Every command starts numpy with one BLAS thread (spinning OpenBLAS workers cost CPU
+    """The console script starts numpy with one BLAS thread (spinning OpenBLAS workers cost CPU
     for nothing) and without huge-page advice (stalls on first touch); a setting the user
     made in the environment stands."""
     import os
@@ -412,6 +413,28 @@ def test_commands_start_numpy_lean_unless_the_user_chose(tmp_path, command, user
                           capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert done.stderr.strip().splitlines()[-1] == expected
+
+
+IN_PROCESS_PROBE = """
+import os, sys
+before = dict(os.environ)
+from irgauge.cli import main
+assert main(sys.argv[1:]) == 0
+import numpy
+assert dict(os.environ) == before, set(os.environ.items()) ^ set(before.items())
+print(numpy.core.multiarray._get_madvise_hugepage() if hasattr(numpy, "core") else "", file=sys.stderr)
+"""
+
+
+def test_main_called_in_process_leaves_the_environment_alone(tmp_path):
+    """``irgauge.cli.main(argv)`` inside a user's program sets no process-wide variable."""
+    qrels = write(tmp_path, "q.txt", QRELS)
+    run = write(tmp_path, "r.txt", "1 Q0 d1 1 3 r\n")
+    env = {k: v for k, v in os.environ.items() if k not in (
+        "OPENBLAS_NUM_THREADS", "GOTO_NUM_THREADS", "OMP_NUM_THREADS", "NUMPY_MADVISE_HUGEPAGE")}
+    done = subprocess.run([sys.executable, "-c", IN_PROCESS_PROBE, "eval", qrels, run, "-m",
+                           "AP"], env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
 
 
 def test_threads_option_and_environment(tmp_path, capsys, monkeypatch):
@@ -434,7 +457,7 @@ def test_threads_option_and_environment(tmp_path, capsys, monkeypatch):
 @given(st.lists(st.integers(0, (1 << 64) - 1), min_size=1, max_size=300, unique=True),
        st.lists(st.integers(0, (1 << 64) - 1), max_size=100), st.integers(1, 4))
 def test_key_table_finds_exactly_what_a_sorted_search_finds(keys, others, probes):
-    from irgauge.collection import _KeyTable
+    from irgauge.collection.judgments import _KeyTable
 
     table_keys = np.sort(np.array(keys, dtype=np.uint64))
     wanted = np.array(keys[::2] + others + [0, (1 << 64) - 1], dtype=np.uint64)
@@ -455,7 +478,7 @@ def test_key_table_finds_exactly_what_a_sorted_search_finds(keys, others, probes
 def test_key_filter_sets_aside_nearly_all_absent_keys():
     """Past MAX_KEYS the filter keeps every present key and about 1 in FILTER_BITS of
     the absent ones (a one-hash Bloom filter), so the binary search sees little more."""
-    from irgauge.collection import _KeyTable
+    from irgauge.collection.judgments import _KeyTable
 
     class Large(_KeyTable):
         MAX_KEYS = 0
@@ -476,7 +499,7 @@ def test_key_filter_sets_aside_nearly_all_absent_keys():
 @given(st.lists(st.integers(0, (1 << 64) - 1), min_size=1, max_size=200, unique=True),
        st.lists(st.integers(0, (1 << 64) - 1), max_size=50), st.integers(1, 6))
 def test_key_table_with_long_clusters_still_finds_every_key(keys, others, probes):
-    from irgauge.collection import _KeyTable
+    from irgauge.collection.judgments import _KeyTable
 
     class Crowded(_KeyTable):  # two home slots only: clusters as long as the table
         PROBES = probes

@@ -15,7 +15,7 @@ import pytest
 
 from irgauge.cli import main
 from irgauge.report.html import write_report
-from irgauge.simulate import simulate_collection, write_collection
+from irgauge.collection.simulate import simulate_collection, write_collection
 from irgauge.studies.onerel import run_onerel
 from irgauge.studies.predictive import run_predictive
 

@@ -3,7 +3,7 @@ with relative paths only and one-line errors for files that are none of these.""
 import re
 from pathlib import Path
 
-from irgauge import evaluate
+from irgauge import compare_table, evaluate
 from irgauge.cli import main
 from irgauge.report.inputs import comparison_from_json, read_input
 
@@ -13,7 +13,7 @@ QRELS = str(SAMPLE / "qrels.txt")
 
 
 def test_comparison_json_round_trips(tmp_path):
-    table = evaluate(QRELS, RUNS, ["AP", "P@10"]).compare(interval="ci", effect=True,
+    table = compare_table(evaluate(QRELS, RUNS, ["AP", "P@10"]), interval="ci", effect=True,
                                                           baseline=Path(RUNS[1]).stem)
     path = tmp_path / "c.json"
     path.write_text(table.render("json"), encoding="utf-8")

@@ -1,9 +1,9 @@
 """Small results read small: reprs like a DataFrame's head, with an HTML form for notebooks."""
 from pathlib import Path
 
-from irgauge import evaluate
+from irgauge import compare_table, evaluate
 from irgauge.meta import discriminative_power
-from irgauge.scores import score_matrices
+from irgauge.evaluation import score_matrices
 
 SAMPLE = Path(__file__).resolve().parents[1] / "src" / "irgauge" / "data" / "sample"
 RUNS = sorted((SAMPLE / "runs").glob("*.run"))
@@ -35,12 +35,12 @@ def test_meta_result_repr_is_a_head():
 
 
 def test_incomplete_and_comparison_reprs_are_short():
-    from irgauge.incomplete import incomplete_study
+    from irgauge.studies.incomplete_result import incomplete_study
 
     result = incomplete_study(SAMPLE / "qrels.txt", RUNS[:4], ["AP"], rates=(50,), seed=1,
                               samples=50)
     text = repr(result)
     assert text.startswith("<IncompleteResult") and len(text.splitlines()) <= 10
     assert len(result._repr_html_()) < 5000
-    table = evaluate(SAMPLE / "qrels.txt", RUNS[:3], ["AP"]).compare()
+    table = compare_table(evaluate(SAMPLE / "qrels.txt", RUNS[:3], ["AP"]))
     assert len(repr(table).splitlines()) <= 12

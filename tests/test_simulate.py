@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 from irgauge.cli import main
-from irgauge.simulate import (
+from irgauge.collection.simulate import (
     SAMPLE_DIR,
     read_manifest,
     sample_paths,

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from irgauge.meta import discriminative_power
-from irgauge.report.tables import render
+from irgauge.io.tables import render
 from irgauge.scores import ScoreMatrix
 
 HEAVY = ("scipy.stats", "pandas", "matplotlib")

@@ -2,12 +2,15 @@
 
 The public names below are imported lazily so that ``import irgauge`` (and the CLI)
 starts fast; heavy modules load on first use.
+
+The packages follow the pipeline, each importing only from those before it:
+``io`` (read inputs, write outputs) -> ``collection`` (judgments and rankings as arrays) ->
+``measures`` -> ``scores`` (score matrices) -> ``evaluation`` -> ``stats`` -> ``meta`` ->
+``qa`` -> ``report`` -> ``studies`` -> ``interop`` -> ``cli``.
 """
 from __future__ import annotations
 
 import importlib
-import sys
-import types
 from typing import Any
 
 __version__ = "0.1.0"
@@ -16,7 +19,7 @@ __version__ = "0.1.0"
 _LAZY = {
     "ScoreMatrix": "irgauge.scores",
     "read_scores": "irgauge.scores",
-    "score_matrices": "irgauge.scores",
+    "score_matrices": "irgauge.evaluation",
     "select_systems": "irgauge.scores",
     "paired_bootstrap_test": "irgauge.stats",
     "sign_test": "irgauge.stats",
@@ -31,30 +34,30 @@ _LAZY = {
     "kendall_tau": "irgauge.meta",
     "tau_ap": "irgauge.meta",
     "predictive_power": "irgauge.meta",
-    "evaluate": "irgauge.evaluate",
-    "EvalResult": "irgauge.evaluate",
+    "evaluate": "irgauge.evaluation",
+    "EvalResult": "irgauge.evaluation",
     "read_qrels": "irgauge.io.qrels",
     "read_run": "irgauge.io.runs",
-    "Qrels": "irgauge.collection",
-    "Run": "irgauge.collection",
+    "Qrels": "irgauge.io.records",
+    "Run": "irgauge.io.records",
     "parse_measure": "irgauge.measures",
     "list_measures": "irgauge.measures",
     "InputError": "irgauge.errors",
     "MeasureError": "irgauge.errors",
-    "simulate_collection": "irgauge.simulate",
-    "write_collection": "irgauge.simulate",
-    "sample_paths": "irgauge.simulate",
+    "simulate_collection": "irgauge.collection.simulate",
+    "write_collection": "irgauge.collection.simulate",
+    "sample_paths": "irgauge.collection.simulate",
     "run_study": "irgauge.studies",
     "write_report": "irgauge.report.html",
-    "compare_table": "irgauge.comparison",
+    "compare_table": "irgauge.stats.comparison",
     "qa_evaluate": "irgauge.qa",
     "read_gold": "irgauge.qa",
     "read_answers": "irgauge.qa",
-    "reduce_qrels": "irgauge.incomplete",
-    "incomplete_study": "irgauge.incomplete",
-    "to_ir_measures": "irgauge.ir_measures_bridge",
-    "as_score_matrix": "irgauge.score_frames",
-    "as_score_matrices": "irgauge.score_frames",
+    "reduce_qrels": "irgauge.collection.reduce",
+    "incomplete_study": "irgauge.studies.incomplete_result",
+    "to_ir_measures": "irgauge.interop",
+    "as_score_matrix": "irgauge.scores",
+    "as_score_matrices": "irgauge.scores",
 }
 
 __all__ = sorted(_LAZY) + ["__version__"]
@@ -71,17 +74,3 @@ def __getattr__(name: str) -> Any:
 
 def __dir__():
     return __all__
-
-
-class _Package(types.ModuleType):
-    """``irgauge.evaluate`` names the function even after the submodule of the same name
-    is imported: the import system then sets the package's attribute to the submodule,
-    which would make ``from irgauge import evaluate`` return a module."""
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        if isinstance(value, types.ModuleType) and _LAZY.get(name) == value.__name__:
-            value = getattr(value, name)
-        super().__setattr__(name, value)
-
-
-sys.modules[__name__].__class__ = _Package

@@ -1,5 +1,5 @@
 import sys
 
-from irgauge.cli import main
+from irgauge.cli import console_main
 
-sys.exit(main())
+sys.exit(console_main())

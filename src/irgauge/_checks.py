@@ -4,6 +4,7 @@ to 10000000; got 0``). Each raises InputError (a ValueError; CLI exit 2)."""
 from __future__ import annotations
 
 import math
+import secrets
 from numbers import Integral, Real
 from typing import Any, Optional
 
@@ -88,6 +89,14 @@ def count(value: Any, name: str) -> int:
 
 def seed(value: Any, name: str = "seed") -> int:
     return whole(value, name, 0, SEED_MAX, what="a seed")
+
+
+def resolve_seed(value: Optional[int], name: str = "seed") -> int:
+    """The seed to use and to record: ``value`` itself, or a fresh random one (32 bits, so
+    that it is easy to copy from an output) when None."""
+    if value is None:
+        return secrets.randbits(32)
+    return seed(value, name)
 
 
 def alpha(value: Any, name: str = "alpha") -> float:

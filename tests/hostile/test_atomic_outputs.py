@@ -8,8 +8,9 @@ import os
 
 import pytest
 
-from irgauge import _atomic, incomplete, simulate
-from irgauge.simulate import simulate_collection, write_collection
+from irgauge.collection import reduce as incomplete, simulate
+from irgauge.io import atomic as _atomic
+from irgauge.collection.simulate import simulate_collection, write_collection
 
 SMALL = dict(n_topics=3, n_runs=3, depth=20, seed=1, pool_depth=10)
 

@@ -96,7 +96,7 @@ def test_duplicate_rows_and_topic_mismatch_exit_2(capsys, tmp_path):
 
 def test_scores_computed_in_process(capsys):
     from meta_paths import DATA
-    from irgauge.scores import score_matrices
+    from irgauge.evaluation import score_matrices
 
     folder = DATA / "ntcireval_generated"
     if not folder.is_dir():

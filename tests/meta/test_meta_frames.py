@@ -11,7 +11,7 @@ from irgauge import evaluate
 from irgauge.errors import InputError
 from irgauge.meta import (discriminative_power, predictive_power, rank_correlations, stability,
                           swap_rates)
-from irgauge.score_frames import as_score_matrices, as_score_matrix
+from irgauge.scores.frames import as_score_matrices, as_score_matrix
 from irgauge.scores import from_frame
 
 GENERATED = DATA / "ntcireval_generated"

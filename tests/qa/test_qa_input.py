@@ -66,7 +66,7 @@ def test_string_in_two_classes_after_normalisation(write):
 
 def test_repeated_answer_string_is_a_duplicate(write):
     """QAC2 scores the second occurrence of a string as an incorrect duplicate."""
-    from irgauge.qa.evaluate import label_answers
+    from irgauge.qa.scoring import label_answers
 
     gold = write("g.eqrels", "q1;a;L1;c1\nq1;b;L2;c2\nq2;a;L1;c1\n")
     path = write("r.semi", "q1;0;a;1;0.9;t\nq2;0;a;1;0.9;t\nq1;0;b;2;0.5;t\nq1;0;a;3;0.1;t\n")

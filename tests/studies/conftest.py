@@ -3,7 +3,7 @@ from pathlib import Path
 
 import pytest
 
-from irgauge.simulate import simulate_collection, write_collection
+from irgauge.collection.simulate import simulate_collection, write_collection
 
 
 @pytest.fixture(scope="session")

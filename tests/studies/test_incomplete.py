@@ -50,7 +50,7 @@ def test_required_difference_is_the_mean_over_the_bootstrap_runs(collection, tmp
     """Table 3's required difference and its SE are the mean and the Monte Carlo SE of the
     per-run values, recomputed here from the recorded seeds and measure definitions."""
     from irgauge.meta import discriminative_power
-    from irgauge.scores import score_matrices
+    from irgauge.evaluation import score_matrices
 
     qrels, runs = collection
     options = {**FAST, "reductions": 3}
@@ -115,7 +115,7 @@ def test_equal_measures_have_required_differences_within_noise(tmp_path):
 def test_incomplete_study_reports_progress_in_steps(collection):
     """One step per rate for the evaluation and one per measure's bootstrap test, from 0 to
     the total, never backwards, closing once."""
-    from irgauge.incomplete import incomplete_study
+    from irgauge.studies.incomplete_result import incomplete_study
 
     qrels, runs = collection
     calls = []

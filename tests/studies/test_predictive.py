@@ -3,7 +3,7 @@ import json
 
 import numpy as np
 
-from irgauge.scores import score_matrices
+from irgauge.evaluation import score_matrices
 from irgauge.studies.predictive import run_predictive, subset_sizes
 
 

@@ -3,7 +3,7 @@ import pytest
 
 from irgauge.errors import InputError
 from irgauge.qa import qa_evaluate
-from irgauge.qa.formats import gold_from_patterns, read_trec_patterns, read_trec_qa_run
+from irgauge.qa.answer_formats import gold_from_patterns, read_trec_patterns, read_trec_qa_run
 
 PATTERNS = """\
 1 (Frank\\s+Lloyd\\s+)?Wright

@@ -16,7 +16,7 @@ import sys
 from typing import List, Optional
 
 from irgauge import __version__
-from irgauge._threads import numpy_settings_for_the_command_line
+from irgauge.cli._process import apply_process_settings
 from irgauge.errors import InputError, MeasureError, OutputError
 
 EXIT_WRITE_FAILED = 1
@@ -55,7 +55,6 @@ def main(argv: Optional[List[str]] = None) -> int:
     """Run one command. Bad input exits 2, a failed write 1, Ctrl-C 130, each with one
     line on stderr; ``IRGAUGE_DEBUG=1`` re-raises instead, for a traceback in bug reports."""
     debug = os.environ.get(DEBUG_VARIABLE, "") not in ("", "0")
-    numpy_settings_for_the_command_line()  # before any command module loads numpy
     try:
         if argv is None:
             argv = sys.argv[1:]
@@ -87,5 +86,13 @@ def main(argv: Optional[List[str]] = None) -> int:
         return EXIT_INTERRUPTED
 
 
+def console_main() -> int:
+    """The ``irgauge`` console script: the process is irgauge's own, so its settings
+    (numpy's BLAS threads and huge pages, glibc's heap) are made first, before any command
+    module loads numpy; then :func:`main`."""
+    apply_process_settings()
+    return main()
+
+
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    sys.exit(console_main())

@@ -60,8 +60,8 @@ def _measures(args) -> list:
 
 def load_matrices(args, minimum_systems: int = 2):
     """``{measure: ScoreMatrix}`` from the command's inputs, aligned and selected."""
-    from irgauge.scores import (combine, read_scores, require_systems, score_matrices,
-                                select_systems)
+    from irgauge.scores import combine, read_scores, require_systems, select_systems
+    from irgauge.evaluation import score_matrices
 
     measures = _measures(args)
     if args.qrels or args.run:
@@ -108,7 +108,7 @@ def selection_metadata(args) -> dict:
 def emit(frame, metadata, args) -> None:
     """Render ``frame`` with ``metadata`` in the chosen format to --output or stdout."""
     from irgauge.meta.result import nonfinite_notes
-    from irgauge.report.tables import render
+    from irgauge.io.tables import render
 
     from irgauge.cli._options import without_header
 
@@ -119,7 +119,7 @@ def emit(frame, metadata, args) -> None:
             sys.stderr.write(f"irgauge: note: {note}\n")
     text = without_header(render(frame, args.format, metadata, people=True), args)
     if args.output:
-        from irgauge._atomic import write_text
+        from irgauge.io.atomic import write_text
 
         write_text(args.output, text)
     else:

@@ -63,7 +63,7 @@ def run(args) -> int:
 
     from irgauge.errors import InputError
     from irgauge.stats.pairs import TESTS as KNOWN, compare_pairs
-    from irgauge.stats.resampling import resolve_seed
+    from irgauge._checks import resolve_seed
 
     if args.table:
         return run_table(args)
@@ -101,10 +101,10 @@ def run(args) -> int:
 
 
 def run_table(args) -> int:
-    """``--table``: the comparison table (:func:`irgauge.comparison.compare_table`)."""
+    """``--table``: the comparison table (:func:`irgauge.stats.comparison.compare_table`)."""
     import sys
 
-    from irgauge.comparison import compare_table
+    from irgauge.stats.comparison import compare_table
     from irgauge.errors import InputError
 
     tests = [t.strip() for t in (args.tests or "t").split(",") if t.strip()]
@@ -122,7 +122,7 @@ def run_table(args) -> int:
     ansi = args.table == "table" and not args.output and sys.stdout.isatty()
     text = table.render(args.table, args.digits, ansi=ansi)
     if args.output:
-        from irgauge._atomic import write_text
+        from irgauge.io.atomic import write_text
 
         write_text(args.output, text)
     else:

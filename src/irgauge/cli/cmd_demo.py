@@ -1,6 +1,6 @@
 """``irgauge demo [--out DIR]``: every study on the bundled sample collection, then the report.
 
-The sample (``irgauge.simulate.sample_paths()``) is a generated collection of 20 topics and
+The sample (``irgauge.collection.simulate.sample_paths()``) is a generated collection of 20 topics and
 12 runs with graded, pooled qrels (see ``irgauge simulate --help``). The qa study runs on
 QA-shaped data derived from it (``irgauge.studies.qa.qa_collection_from_adhoc``: relevant
 documents as answers in equivalence classes of two, runs cut to 5 answers). Sample sizes
@@ -34,7 +34,7 @@ def run_demo(out, seed: int = DEMO_SEED, B: int = DEMO_B, trials: int = DEMO_TRI
     from pathlib import Path
 
     from irgauge.report.html import write_report
-    from irgauge.simulate import sample_paths
+    from irgauge.collection.simulate import sample_paths
     from irgauge.studies import STUDIES, study_function
     from irgauge.studies._common import collection_summary
 

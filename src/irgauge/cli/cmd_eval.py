@@ -79,10 +79,7 @@ def convention_kwargs(args) -> dict:
 
 
 def run(args) -> int:
-    from irgauge._threads import keep_arrays_on_heap
-    from irgauge.evaluate import evaluate
-
-    keep_arrays_on_heap()
+    from irgauge.evaluation import evaluate
 
     from irgauge.cli._options import split_measures
     result = evaluate(args.qrels, args.runs, split_measures(args.measures), threads=args.threads,
@@ -93,14 +90,14 @@ def run(args) -> int:
 
 def write_result(result, args) -> None:
     """Print or save an EvalResult in the chosen format, and note what was not averaged."""
-    from irgauge.report.evaluation import render_evaluation
+    from irgauge.evaluation.rendering import render_evaluation
 
     from irgauge.cli._options import without_header
     text = without_header(render_evaluation(result, args.format, args.per_topic, args.digits),
                           args)
     _report_skipped(result.metadata)
     if args.output:
-        from irgauge._atomic import write_text
+        from irgauge.io.atomic import write_text
 
         write_text(args.output, text)
     else:

@@ -54,10 +54,11 @@ def _measures(values):
 
 def run(args) -> int:
     from irgauge.cli._meta_common import progress_bar
-    from irgauge._atomic import write_text
+    from irgauge.io.atomic import write_text
     from irgauge.errors import InputError
-    from irgauge.incomplete import incomplete_study, write_reduced
-    from irgauge.report.tables import render
+    from irgauge.collection.reduce import write_reduced
+    from irgauge.studies.incomplete_result import incomplete_study
+    from irgauge.io.tables import render
 
     if len(args.runs) < 2:
         raise InputError("at least 2 runs are needed to rank systems")
@@ -69,7 +70,7 @@ def run(args) -> int:
     from irgauge.cli._options import without_header
     text = without_header(render(result.table, args.format, result.metadata, args.digits), args)
     if args.out:
-        from irgauge._staging import staged_outputs
+        from irgauge.io.staging import staged_outputs
         from irgauge.report.incomplete_figures import incomplete_figures
 
         # every file is complete before any of them replaces what the folder held

@@ -25,7 +25,7 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
-    from irgauge.incomplete import reduce_qrels, write_reduced
+    from irgauge.collection.reduce import reduce_qrels, write_reduced
 
     reduction = reduce_qrels(args.qrels, args.rates, args.seed, args.rel_level)
     manifest = write_reduced(reduction, args.out)

@@ -74,7 +74,7 @@ def _floats(text: str, option: str):
 def run(args: argparse.Namespace) -> int:
     # numpy/pandas load here, not at import, so that `irgauge --help` stays fast.
     from irgauge.errors import InputError
-    from irgauge.simulate import simulate_collection, write_collection
+    from irgauge.collection.simulate import simulate_collection, write_collection
 
     quality = _floats(args.quality, "--quality")
     if len(quality) != 2:

@@ -19,7 +19,7 @@ from typing import Tuple
 
 import numpy as np
 
-from irgauge._ids import CHUNK, Ids
+from irgauge.io.ids import CHUNK, Ids
 from irgauge.errors import InputError
 
 _POW10_U64 = np.array([10 ** k for k in range(20)], dtype=np.uint64)

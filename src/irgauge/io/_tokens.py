@@ -2,7 +2,7 @@
 
 Qrels and run files hold millions of lines; splitting them line by line in Python
 dominates evaluation time and memory. This module finds token boundaries in the raw
-bytes with vectorised comparisons. Id columns become :class:`~irgauge._ids.Ids` (the
+bytes with vectorised comparisons. Id columns become :class:`~irgauge.io.ids.Ids` (the
 tokens' bytes back to back plus offsets: memory O(bytes), whatever the longest token);
 number columns are parsed from the bytes (:mod:`irgauge.io._numbers`). Exact line
 numbers are kept for error messages.
@@ -15,6 +15,7 @@ skipped. A line longer than ``MAX_LINE_BYTES`` is refused.
 """
 from __future__ import annotations
 
+import functools
 import itertools
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -22,8 +23,7 @@ from typing import Dict, Iterable, List, Optional, Union
 
 import numpy as np
 
-from irgauge._ids import Ids
-from irgauge._threads import release_free_memory
+from irgauge.io.ids import Ids
 from irgauge.errors import InputError
 from irgauge.io._numbers import parse_floats
 from irgauge.io._source import MAX_LINE_BYTES, LineTooLong, count_line_ends
@@ -65,7 +65,7 @@ def tokenize(blocks: Iterable[bytes], path: str, allowed_columns: Iterable[int],
 
     Memory holds the kept columns and a few blocks, never the whole file. With
     ``threads`` > 1 that many blocks at a time are tokenized on threads (numpy releases
-    the GIL); the default is one (see irgauge.evaluate for why).
+    the GIL); the default is one (see irgauge.evaluation.engine for why).
     """
     if isinstance(blocks, bytes):
         blocks = [blocks]
@@ -73,38 +73,17 @@ def tokenize(blocks: Iterable[bytes], path: str, allowed_columns: Iterable[int],
     workers = threads or 1
     several_blocks = size_hint is None or size_hint > BLOCK_BYTES
 
-    def block(item):
-        data, offset = item
-        pool = Ids.padded(data)
-        lines, starts, ends, n_ends = _block_tokens(pool[: len(data)], path, offset,
-                                                    trailing_after)
-        lines = lines.astype(np.int32 if offset + len(lines) < (1 << 31) else np.int64)
-        n_cols = starts.shape[1]
-        if len(lines) == 0 or n_cols not in allowed:
-            return lines, n_cols, {}, n_ends
-        as_numbers = (numbers or {}).get(n_cols, {})
-        columns = {}
-        for j in (keep or {}).get(n_cols, range(n_cols)):
-            column = Ids(pool, starts[:, j], ends[:, j] - starts[:, j])
-            if j in as_numbers:
-                column = parse_floats(column, path, lines, as_numbers[j])
-            elif j == 0 and n_cols > 1:  # the topic: one copy per run of equal lines
-                column = column.compacted_runs()
-            else:  # a document id: hashed here, on the block's thread, while in cache
-                if several_blocks:  # (a lone block's columns are kept as they are)
-                    column = column.compacted()
-                column.hashes()
-            columns[j] = column
-        return lines, n_cols, columns, n_ends
+    block = functools.partial(_split_block, path=path, allowed=allowed, keep=keep,
+                              trailing_after=trailing_after, numbers=numbers,
+                              several_blocks=several_blocks)
 
-    wave, line_offset, n_bytes = [], 0, 0
+    wave, line_offset = [], 0
     columns: Optional[_Columns] = None
     pool = None
     try:
         for data in _numbered(itertools.chain(blocks, [None]), lambda: line_offset):
             if data is not None:
                 wave.append((data, line_offset))
-                n_bytes += len(data)
                 if workers > 1:  # the next block's first line number, before this one is split
                     line_offset += count_line_ends(data)
             if wave and (data is None or len(wave) == workers):
@@ -132,8 +111,33 @@ def tokenize(blocks: Iterable[bytes], path: str, allowed_columns: Iterable[int],
     if columns is None:
         raise InputError("no data lines (only comments or blank lines)", path)
     line_numbers, kept = columns.finish()
-    release_free_memory(n_bytes)
     return TokenTable(path=path, line_numbers=line_numbers, columns=kept, n_columns=columns.n_cols)
+
+
+def _split_block(item, path, allowed, keep, trailing_after, numbers, several_blocks):
+    """One block's line numbers, column count, kept columns and line ends (see tokenize)."""
+    data, offset = item
+    pool = Ids.padded(data)
+    lines, starts, ends, n_ends = _block_tokens(pool[: len(data)], path, offset,
+                                                trailing_after)
+    lines = lines.astype(np.int32 if offset + len(lines) < (1 << 31) else np.int64)
+    n_cols = starts.shape[1]
+    if len(lines) == 0 or n_cols not in allowed:
+        return lines, n_cols, {}, n_ends
+    as_numbers = (numbers or {}).get(n_cols, {})
+    columns = {}
+    for j in (keep or {}).get(n_cols, range(n_cols)):
+        column = Ids(pool, starts[:, j], ends[:, j] - starts[:, j])
+        if j in as_numbers:
+            column = parse_floats(column, path, lines, as_numbers[j])
+        elif j == 0 and n_cols > 1:  # the topic: one copy per run of equal lines
+            column = column.compacted_runs()
+        else:  # a document id: hashed here, on the block's thread, while in cache
+            if several_blocks:  # (a lone block's columns are kept as they are)
+                column = column.compacted()
+            column.hashes()
+        columns[j] = column
+    return lines, n_cols, columns, n_ends
 
 
 def _reserve(capacity: int, dtype) -> np.ndarray:

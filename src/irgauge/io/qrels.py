@@ -9,8 +9,8 @@ from typing import Any, Mapping, Union
 
 import numpy as np
 
-from irgauge._ids import Ids
-from irgauge.collection import Qrels
+from irgauge.io.ids import Ids
+from irgauge.io.records import Qrels
 from irgauge.errors import InputError
 from irgauge.io._numbers import INT64_MAX, INT64_MIN, parse_ints
 from irgauge.io._source import iter_blocks, size_hint, strip_compression_suffix

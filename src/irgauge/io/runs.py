@@ -13,8 +13,8 @@ from typing import Any, Mapping, Optional, Union
 
 import numpy as np
 
-from irgauge._ids import Ids
-from irgauge.collection import Run
+from irgauge.io.ids import Ids
+from irgauge.io.records import Run
 from irgauge.errors import InputError
 from irgauge.io._source import iter_blocks, size_hint, strip_compression_suffix
 from irgauge.io._tokens import BLOCK_BYTES, tokenize

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from irgauge.collection import POOLED
+from irgauge.collection.judgments import POOLED
 from irgauge.measures.base import register, ratio
 
 EPSILON = 1e-5  # trec_eval's INFAP_EPSILON

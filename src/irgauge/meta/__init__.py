@@ -3,7 +3,7 @@ Sakai 2004-2007 and Webber et al. 2008).
 
 Every method takes the scores as ``{measure: ScoreMatrix}``, a ScoreMatrix, a tidy
 per-topic DataFrame (``EvalResult.per_topic``), an EvalResult or a wide topics x systems
-DataFrame (read by :func:`irgauge.score_frames.as_score_matrices`), a seed and its
+DataFrame (read by :func:`irgauge.scores.frames.as_score_matrices`), a seed and its
 parameters, and returns a :class:`MetaResult` recording the seed, parameters, systems and
 topics used.
 """

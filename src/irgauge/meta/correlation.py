@@ -27,8 +27,9 @@ import numpy as np
 
 from irgauge import _checks
 from irgauge.meta.kendall import kendall_tau
-from irgauge.meta.result import MetaResult, check_matrices
-from irgauge.score_frames import as_score_matrices
+from irgauge.meta.result import MetaResult
+from irgauge.scores import check_matrices
+from irgauge.scores.frames import as_score_matrices
 from irgauge.stats.resampling import TIE_TOLERANCE
 
 

@@ -17,8 +17,9 @@ from typing import Optional, Sequence
 import numpy as np
 
 from irgauge import _checks
-from irgauge.meta.result import MetaResult, check_matrices
-from irgauge.score_frames import as_score_matrices
+from irgauge.meta.result import MetaResult
+from irgauge.scores import check_matrices
+from irgauge.scores.frames import as_score_matrices
 from irgauge.stats.bootstrap import bootstrap_pairs
 from irgauge.stats.resampling import bootstrap_indices, index_counts, pair_index, resolve_seed
 

@@ -27,9 +27,11 @@ import numpy as np
 from irgauge import _checks
 from irgauge.errors import InputError
 from irgauge.meta.kendall import VARIANTS, tau_blocks
-from irgauge.meta.result import MetaResult, check_matrices, check_subset_size
-from irgauge.score_frames import as_score_matrices
+from irgauge.meta.result import MetaResult, check_subset_size
+from irgauge.scores import check_matrices
+from irgauge.scores.frames import as_score_matrices
 from irgauge.stats.resampling import index_counts, permutations, resolve_seed
+from irgauge.scores import align, select_systems
 
 
 def _taus(values: np.ndarray, first: np.ndarray, second: np.ndarray, variant: str,
@@ -80,7 +82,6 @@ def predictive_power(matrices, halvings: int = 2000, seed: Optional[int] = None,
     matrices = as_score_matrices(matrices)  # ScoreMatrix, DataFrame or EvalResult
     import pandas as pd
 
-    from irgauge.scores import align, select_systems
 
     if variant not in VARIANTS:
         raise InputError(f"unknown tau variant {variant!r}; choose from a, b")

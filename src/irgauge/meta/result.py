@@ -5,6 +5,8 @@ from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional
 
 from irgauge.errors import InputError
+from irgauge.io.summaries import meta_summary
+from irgauge.io.summaries import meta_summary_html
 
 
 @dataclass(frozen=True)
@@ -35,17 +37,15 @@ class MetaResult:
         return self.table_data if detail is None else self.details_data[detail]
 
     def __repr__(self) -> str:
-        from irgauge.report.summary import meta_summary
 
         return meta_summary(self)
 
     def _repr_html_(self) -> str:
-        from irgauge.report.summary import meta_summary_html
 
         return meta_summary_html(self)
 
     def metadata(self) -> Dict[str, Any]:
-        """Flat metadata for :func:`irgauge.report.tables.render`."""
+        """Flat metadata for :func:`irgauge.io.tables.render`."""
         meta = {"method": self.method}
         meta.update(self.parameters)
         meta["n_systems"] = len(self.systems)
@@ -85,22 +85,6 @@ def nonfinite_notes(frame) -> List[str]:
             reason = NONFINITE_REASONS.get(column, "undefined for these scores")
             notes.append(f"{bad} {column} value(s) are not finite: {reason}")
     return notes
-
-
-def check_matrices(matrices) -> tuple:
-    """Validate ``{measure: ScoreMatrix}`` (aligned, >= 2 systems); return (names, systems,
-    topics, stacked values measures x systems x topics)."""
-    import numpy as np
-
-    from irgauge.scores import align, require_systems
-
-    if not matrices:
-        raise InputError("no score matrices given")
-    matrices = align(dict(matrices))
-    require_systems(matrices, 2)
-    first = next(iter(matrices.values()))
-    stacked = np.stack([m.values for m in matrices.values()])
-    return list(matrices), first.systems, first.topics, stacked
 
 
 def check_subset_size(size: int, n_topics: int, disjoint: bool, source=None) -> None:

@@ -19,8 +19,9 @@ from typing import Optional, Sequence
 import numpy as np
 
 from irgauge import _checks
-from irgauge.meta.result import MetaResult, check_matrices, check_subset_size
-from irgauge.score_frames import as_score_matrices
+from irgauge.meta.result import MetaResult, check_subset_size
+from irgauge.scores import check_matrices
+from irgauge.scores.frames import as_score_matrices
 from irgauge.stats.resampling import (TIE_TOLERANCE, chunks, pair_index, resolve_seed,
                                       subset_indices, subset_means)
 

@@ -25,7 +25,13 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import pandas as pd
 
-from irgauge.report.tables import header
+from irgauge.io.tables import header
+from irgauge.report.inputs import evaluation_matrices, evaluation_means
+from irgauge.errors import InputError
+from irgauge.stats.comparison import compare_table
+from irgauge.report.inputs import comparison_from_json
+from irgauge.report.inputs import read_input
+from irgauge.io.atomic import write_text
 
 REPORT_NAME = "report.html"
 STUDY_ORDER = ("onerel", "incomplete", "qa", "predictive")
@@ -225,12 +231,10 @@ def _conventions(metadata: Dict[str, Any], paths: _Paths) -> str:
 
 
 def _evaluation_section(item, paths: _Paths) -> str:
-    from irgauge.report.inputs import evaluation_matrices, evaluation_means
 
     means = evaluation_means(item).rename_axis(index="run", columns=None).reset_index()
     parts = ['<div class="block"><h3>Mean over topics</h3>' +
              _frame_html(means, people=False) + "</div>"]
-    from irgauge.errors import InputError
 
     try:
         matrices = evaluation_matrices(item)
@@ -238,7 +242,6 @@ def _evaluation_section(item, paths: _Paths) -> str:
         matrices = None
         parts.append(f'<p class="muted">No comparison table: {_esc(err)}.</p>')
     if matrices is not None:
-        from irgauge.comparison import compare_table
 
         collection = paths.text(item.metadata.get("qrels"))
         table = compare_table(matrices, test="t", correction="holm", alpha=0.05,
@@ -250,7 +253,6 @@ def _evaluation_section(item, paths: _Paths) -> str:
 
 
 def _comparison_section(item, paths: _Paths) -> str:
-    from irgauge.report.inputs import comparison_from_json
 
     table = comparison_from_json(item)
     return ('<div class="block">' + table.render("html") + "</div>" +
@@ -264,8 +266,6 @@ def _result_section(item, paths: _Paths) -> str:
 
 def _input_sections(inputs: Sequence[Any], paths: _Paths) -> Tuple[list, list]:
     """(study folders, file sections) of the inputs given."""
-    from irgauge.errors import InputError
-    from irgauge.report.inputs import read_input
 
     studies, sections = [], []
     for given in inputs:
@@ -336,8 +336,6 @@ def write_report(root: Path, path: Optional[Path] = None, title: Optional[str] =
                  inputs: Sequence[Any] = ()) -> Path:
     """Write the report of ``root`` (and ``inputs``) to ``path`` (default
     ``root/report.html``), atomically."""
-    from irgauge._atomic import write_text
-    from irgauge.errors import InputError
 
     root = Path(root)
     if not root.is_dir():

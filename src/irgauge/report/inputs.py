@@ -17,6 +17,8 @@ import numpy as np
 import pandas as pd
 
 from irgauge.errors import InputError
+from irgauge.scores import align, from_frame
+from irgauge.stats.comparison import ComparisonTable
 
 EVAL_COLUMNS = ("run", "measure", "topic", "value")
 
@@ -133,7 +135,6 @@ def evaluation_means(item: ReportInput):
 
 def evaluation_matrices(item: ReportInput):
     """Score matrices of an evaluation with per-topic rows (None without them)."""
-    from irgauge.scores import align, from_frame
 
     per_topic = item.frame[item.frame["topic"].astype(str) != "all"]
     if per_topic.empty or per_topic["run"].nunique() < 2:
@@ -142,8 +143,7 @@ def evaluation_matrices(item: ReportInput):
 
 
 def comparison_from_json(item: ReportInput):
-    """Rebuild a :class:`irgauge.comparison.ComparisonTable` from its JSON/CSV rows."""
-    from irgauge.comparison import ComparisonTable
+    """Rebuild a :class:`irgauge.stats.comparison.ComparisonTable` from its JSON/CSV rows."""
 
     meta, frame = item.metadata, item.frame
     runs, measures = list(meta["runs"]), list(meta["measures"])

@@ -16,7 +16,7 @@ import io
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence
 
-from irgauge._atomic import write_bytes
+from irgauge.io.atomic import write_bytes
 
 # Okabe & Ito (2008), "Color Universal Design": distinguishable under common colour-vision
 # deficiencies; black last, for an 8th series.

@@ -5,23 +5,16 @@ test can regenerate exactly the samples that a vectorised method used.
 """
 from __future__ import annotations
 
-from typing import Optional, Tuple
+from typing import Tuple
 
 import numpy as np
 
-from irgauge import _checks
+from irgauge._checks import resolve_seed  # noqa: F401  (re-exported: stats' callers use it here)
 from irgauge.errors import InputError
 
 # Differences smaller than this are treated as exact ties: mathematically equal means (e.g. of
 # P@10 values) may differ by floating-point rounding depending on summation order.
 TIE_TOLERANCE = 1e-12
-
-
-def resolve_seed(seed: Optional[int]) -> int:
-    """The seed to use and to report: ``seed`` itself, or a fresh random one when None."""
-    if seed is None:
-        return int(np.random.SeedSequence().entropy % (2 ** 32))
-    return _checks.seed(seed)
 
 
 def require_topics(n_topics: int, method: str, needed: int = 2, source=None) -> None:

@@ -63,7 +63,7 @@ def jsonable(value: Any) -> Any:
 
 
 def write_json(path: Path, data: Any) -> None:
-    from irgauge._atomic import write_text
+    from irgauge.io.atomic import write_text
 
     write_text(path, json.dumps(jsonable(data), indent=2) + "\n")
 
@@ -100,8 +100,8 @@ def text_table(frame: pd.DataFrame, digits: Digits = 4) -> str:
     """An aligned plain-text table (numbers right-aligned, columns named for people);
     ``digits`` is the number of decimals, for all columns or per column
     (``{"required_difference": 2}``)."""
-    from irgauge.report.column_text import aligned_table
-    from irgauge.report.tables import header
+    from irgauge.io.tables import aligned_table
+    from irgauge.io.tables import header
 
     numeric = [pd.api.types.is_numeric_dtype(frame[c]) for c in frame.columns]
     return aligned_table([header(c) for c in frame.columns], _rows(frame, digits), numeric, "")
@@ -121,7 +121,7 @@ def latex_table(frame: pd.DataFrame, caption: str = "", label: str = "",
     """A booktabs LaTeX table (``table`` float with ``tabular``) of ``frame``."""
     numeric = [pd.api.types.is_numeric_dtype(frame[c]) for c in frame.columns]
     spec = "".join("r" if num else "l" for num in numeric)
-    from irgauge.report.tables import header
+    from irgauge.io.tables import header
 
     rows = [" & ".join(latex_escape(header(c)) for c in frame.columns) + r" \\"]
     for row in _rows(frame, digits):
@@ -167,11 +167,11 @@ class StudyWriter:
 
     Everything is written into a temporary sibling folder that replaces ``out/<name>`` only
     when :meth:`finish` has written the manifest, so a crash or Ctrl-C leaves the previous
-    results as they were (:func:`irgauge._atomic.atomic_directory`).
+    results as they were (:func:`irgauge.io.atomic.atomic_directory`).
     """
 
     def __init__(self, out: Path, name: str, title: str):
-        from irgauge._atomic import atomic_directory
+        from irgauge.io.atomic import atomic_directory
 
         self.root = Path(out)
         self.name = name
@@ -195,7 +195,7 @@ class StudyWriter:
     def table(self, stem: str, frame: pd.DataFrame, caption: str,
               digits: Digits = 4) -> None:
         """Write ``frame`` as tables/<stem>.txt, .csv and .tex and list it in the manifest."""
-        from irgauge._atomic import write_text
+        from irgauge.io.atomic import write_text
 
         frame = frame.reset_index(drop=True)
         base = self.work / "tables" / stem
@@ -226,7 +226,7 @@ class StudyWriter:
                ) -> StudyResult:
         """Write manifest.json and summary.txt, move the folder into place; return the
         StudyResult."""
-        from irgauge._atomic import write_text
+        from irgauge.io.atomic import write_text
 
         manifest = {
             "kind": "study", "study": self.name, "title": self.title,
@@ -282,7 +282,7 @@ def filter_parameters(top_k, top_fraction, by) -> Dict[str, Any]:
 
 def seed_or_fresh(seed: Optional[int]) -> int:
     """The study's seed: ``seed`` or a fresh one (reported in the manifest)."""
-    from irgauge.stats.resampling import resolve_seed
+    from irgauge._checks import resolve_seed
 
     return resolve_seed(seed)
 
@@ -350,7 +350,7 @@ def collection_summary(qrels, runs, out: Path, measures: Sequence[str] = SUMMARY
     from irgauge import evaluate
     from irgauge.io.qrels import read_qrels
 
-    from irgauge._atomic import atomic_directory, write_text
+    from irgauge.io.atomic import atomic_directory, write_text
 
     q = read_qrels(qrels)
     levels = pd.Series(np.asarray(q.levels)).value_counts().sort_index()

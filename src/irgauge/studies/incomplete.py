@@ -16,7 +16,7 @@ rpref_relative2. On the top-k runs by mean AP (default 30):
   70, 50, 30, 10 by default), each over ``reductions`` independent seeded reductions
   (default 5): mean ± sd in the figures, mean and Monte Carlo SE in the tables.
 
-Reduction and the per-rate scores come from :func:`irgauge.incomplete.incomplete_study`.
+Reduction and the per-rate scores come from :func:`irgauge.collection.reduce.incomplete_study`.
 """
 from __future__ import annotations
 
@@ -47,7 +47,7 @@ RATES = (90, 70, 50, 30, 10)
 
 def top_runs(qrels, runs, top_k, top_fraction, by: str, eval_options) -> list:
     """The run paths of the systems the filter keeps (by mean ``by`` on the full qrels)."""
-    from irgauge.scores import score_matrices
+    from irgauge.evaluation import score_matrices
 
     runs = list(runs) if not isinstance(runs, (str, Path)) else [runs]
     matrices = score_matrices(qrels, runs, [by], **eval_options)
@@ -69,10 +69,11 @@ def run_incomplete(qrels, runs, out, *, top_k: Optional[int] = 30,
     seed also seeds its bootstrap samples. ``rates``: shares j of judgments kept (%).
     """
     from irgauge.errors import InputError
-    from irgauge._progress import step_counter
-    from irgauge.incomplete import incomplete_study, parse_rates
+    from irgauge.io.progress import step_counter
+    from irgauge.collection.reduce import parse_rates
+    from irgauge.studies.incomplete_result import incomplete_study
     from irgauge.meta import rank_correlations
-    from irgauge.scores import score_matrices
+    from irgauge.evaluation import score_matrices
     from irgauge.studies import _noise, _plots, _repeat
 
     if reductions < 1:
@@ -81,7 +82,7 @@ def run_incomplete(qrels, runs, out, *, top_k: Optional[int] = 30,
     eval_options = dict(eval_options or {})
     seed = common.seed_or_fresh(seed)
     seeds = _noise.repetition_seeds(seed, reductions)
-    from irgauge.evaluate import read_runs
+    from irgauge.evaluation import read_runs
     from irgauge.io.qrels import read_qrels
 
     paths = common.path_list(runs)

@@ -83,7 +83,7 @@ def run_onerel(qrels, runs, out, *, top_k: Optional[int] = 30,
     from irgauge.io.qrels import read_qrels
     from irgauge.meta import rank_correlations
     from irgauge.report import figures
-    from irgauge.scores import score_matrices
+    from irgauge.evaluation import score_matrices
     from irgauge.studies import _noise, _plots, _repeat
 
     if repetitions < 1:
@@ -101,7 +101,7 @@ def run_onerel(qrels, runs, out, *, top_k: Optional[int] = 30,
     elif gains:
         notes.append(f"gain-value variants skipped: they need relevance levels 1-3 (S, A, B); "
                      f"this collection's highest level is {max(levels) if levels else 0}")
-    from irgauge._progress import step_counter
+    from irgauge.io.progress import step_counter
 
     step = step_counter(progress("evaluation") if progress else None, 1)
     every = common.renamed(score_matrices(q, runs, list(labels), **eval_options), labels)

@@ -50,7 +50,8 @@ def run_predictive(qrels=None, runs=None, out=".", *, matrices=None,
     ``variant``: Kendall's tau a or b.
     """
     from irgauge.meta import predictive_power
-    from irgauge.scores import align, score_matrices
+    from irgauge.scores import align
+    from irgauge.evaluation import score_matrices
     from irgauge.studies import _plots
 
     eval_options = dict(eval_options or {})

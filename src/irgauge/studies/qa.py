@@ -98,7 +98,7 @@ def run_qa(gold, runs, out, *, top_k: Optional[int] = None,
     derived = derived_from(gold)
     chosen = LIST_MEASURES if list_task else answer_measures(gains)
     by = by or next(iter(chosen))
-    from irgauge.qa import formats
+    from irgauge.qa import answer_formats as formats
 
     run_list = list(runs) if not isinstance(runs, (str, Path)) else [runs]
     gold_format = qa_options.pop("gold_format", "auto")
@@ -108,7 +108,7 @@ def run_qa(gold, runs, out, *, top_k: Optional[int] = None,
         qa_options["gold_format"] = gold_format
     if runs_in is run_list:
         qa_options["run_format"] = run_format
-    from irgauge._progress import step_counter
+    from irgauge.io.progress import step_counter
 
     step = step_counter(progress("evaluation") if progress else None, 1)
     result = qa_evaluate(gold_in, runs_in, list(chosen.values()), **qa_options)
@@ -253,7 +253,7 @@ def qa_collection_from_adhoc(qrels, runs, out, answers: int = 5, class_size: int
     gold = out / "gold.tsv"
     frame.to_csv(gold, sep="\t", index=False, header=["topic", "answer", "level", "class"])
     paths = []
-    from irgauge._atomic import write_text
+    from irgauge.io.atomic import write_text
 
     write_text(out / DERIVED_MARKER, json.dumps({
         "derived": True, "gold": gold.name, "from_qrels": str(qrels),

@@ -1,4 +1,4 @@
-"""Render a :class:`irgauge.comparison.ComparisonTable`: terminal, Markdown, LaTeX
+"""Render a :class:`irgauge.stats.comparison.ComparisonTable`: terminal, Markdown, LaTeX
 (booktabs), HTML, CSV or JSON. Every format carries the caption that names the test, the
 correction, alpha, the number of topics, the collection and the seed."""
 from __future__ import annotations
@@ -9,9 +9,20 @@ import math
 import textwrap
 from typing import List
 
-from irgauge.report.tables import metadata_lines
+from irgauge.io.tables import metadata_lines
 
 FORMATS = ("table", "markdown", "latex", "html", "csv", "json")
+TESTS = {  # name -> how captions name it
+    "t": "paired Student's t-test",
+    "randomisation": "paired randomisation test",
+    "bootstrap": "paired bootstrap test",
+    "tukey": "randomised Tukey HSD test",
+    "sign": "sign test",
+}
+CORRECTIONS = {"none": "no correction for multiple comparisons",
+               "holm": "Holm's correction", "bh": "Benjamini-Hochberg correction"}
+INTERVALS = ("none", "ci", "se")
+EFFECT_LABEL = "Cohen's d_z (paired)"
 
 # Unicode superscripts for the terminal (q is U+107A5, MODIFIER LETTER SMALL Q)
 _SUPER = dict(zip("abcdefghijklmnopqrstuvwxyz+-,",
@@ -29,7 +40,6 @@ def caption(table, bold: bool = True) -> str:
     """Plain-text caption (Unicode alpha); the formats adapt it. ``bold``: the format
     shows the best means in bold."""
     p = table.parameters
-    from irgauge.comparison import CORRECTIONS, EFFECT_LABEL, TESTS
 
     test = TESTS[p["test"]]
     if p["test"] == "bootstrap":

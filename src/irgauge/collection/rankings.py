@@ -13,9 +13,10 @@ from typing import Dict, Iterator, List, Optional, Tuple
 
 import numpy as np
 
-from irgauge._ids import byte_ranks
-from irgauge._keys import unique_names
-from irgauge.collection import PADDING, UNJUDGED, Judgments, Run
+from irgauge.io.ids import byte_ranks
+from irgauge.io.keys import unique_names
+from irgauge.collection.judgments import PADDING, UNJUDGED, Judgments
+from irgauge.io.records import Run
 from irgauge.errors import InputError
 
 ORDERS = ("score", "file")

@@ -17,29 +17,21 @@ effect sizes, Cohen's d_z for paired data ``mean(x - y) / sd(x - y)``, against t
 (or the first run).
 
 Rendering (terminal, Markdown, LaTeX, HTML, CSV, JSON) is in
-:mod:`irgauge.report.comparison`.
+:mod:`irgauge.stats.comparison_formats`.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Mapping, Optional
+from typing import Any, Dict, List, Optional
 
 import numpy as np
 
 from irgauge.errors import InputError
-
-TESTS = {  # name -> how captions name it
-    "t": "paired Student's t-test",
-    "randomisation": "paired randomisation test",
-    "bootstrap": "paired bootstrap test",
-    "tukey": "randomised Tukey HSD test",
-    "sign": "sign test",
-}
-CORRECTIONS = {"none": "no correction for multiple comparisons",
-               "holm": "Holm's correction", "bh": "Benjamini-Hochberg correction"}
-INTERVALS = ("none", "ci", "se")
-EFFECT_LABEL = "Cohen's d_z (paired)"
-
+from irgauge.scores import as_score_matrices, check_matrices
+from irgauge.stats.comparison_formats import (CORRECTIONS, EFFECT_LABEL, INTERVALS, TESTS,
+                                              caption, render)
+from irgauge.stats.pairs import compare_pairs
+from irgauge._checks import resolve_seed
 
 def letters(n: int) -> List[str]:
     """a, b, ..., z, aa, ab, ... for n runs."""
@@ -87,14 +79,12 @@ class ComparisonTable:
 
     def caption(self) -> str:
         """What the marks mean: test, correction, alpha, topics, collection, seed."""
-        from irgauge.report.comparison import caption
 
         return caption(self)
 
     def render(self, fmt: str = "table", digits: int = 3, ansi: bool = False) -> str:
         """The table as ``fmt``: table (terminal), markdown, latex, html, csv or json;
         ``ansi``: the best values in bold on a terminal."""
-        from irgauge.report.comparison import render
 
         return render(self, fmt, digits, ansi)
 
@@ -129,13 +119,15 @@ class ComparisonTable:
         return self.render("markdown")
 
 
-def compare_table(matrices: Mapping[str, Any], baseline: Optional[str] = None,
+def compare_table(matrices: Any, baseline: Optional[str] = None,
                   test: str = "t", correction: str = "none", alpha: float = 0.05,
                   interval: str = "none", level: float = 0.95, effect: bool = False,
                   samples: int = 1000, permutations: int = 10000,
                   seed: Optional[int] = None, names: str = "letters",
                   collection: Optional[str] = None, progress=None) -> ComparisonTable:
-    """The comparison table of ``{measure: ScoreMatrix}`` (systems x topics, aligned).
+    """The comparison table of ``{measure: ScoreMatrix}`` (systems x topics, aligned), or of
+    any score data :func:`irgauge.as_score_matrices` takes, an EvalResult among them (whose
+    qrels file then names the collection unless ``collection`` is given).
 
     ``test``: t, randomisation, bootstrap, tukey (or sign); ``correction``: none, holm, bh
     (not applied to Tukey HSD, which controls the family-wise error itself); ``alpha``:
@@ -145,12 +137,42 @@ def compare_table(matrices: Mapping[str, Any], baseline: Optional[str] = None,
     "letters" labels runs a, b, c, ..., "runs" uses their names as labels;
     ``collection``: how the caption names the collection.
     """
-    from scipy import stats as st
+    if collection is None:
+        collection = getattr(matrices, "collection", None)
+    _check_options(test, correction, names, interval, alpha, level)
+    measures, systems, topics, stacked = check_matrices(as_score_matrices(matrices))
+    if baseline is not None and baseline not in systems:
+        raise InputError(f"baseline {baseline!r} is not among the runs ({', '.join(systems)})")
+    seed = resolve_seed(seed)
+    m, n = len(systems), len(topics)
+    if n < 2:
+        raise InputError(f"{n} topic(s): a paired test needs at least 2")
+    base = systems.index(baseline) if baseline is not None else None
+    pairs = None if base is None else [(base, k) for k in range(m) if k != base]
+    means, se, low, high = _intervals(stacked, interval, level)
+    reference = base if base is not None else 0
+    effect_sizes = _effect_sizes(stacked, reference) if effect else None
+    labels = letters(m) if names == "letters" else list(systems)
+    tables, column = {}, pvalue_column(test, correction)
+    for k, measure in enumerate(measures):
+        tables[measure] = compare_pairs(stacked[k], systems, [test], samples=samples,
+                                        permutations=permutations, seed=seed,
+                                        correction=correction, pairs=pairs,
+                                        progress=progress).table
+    marks = _marks(tables, measures, systems, labels, column, alpha, base)
+    parameters = {"test": test, "correction": correction if test != "tukey" else "none",
+                  "alpha": alpha, "baseline": baseline, "interval": interval,
+                  "level": level if interval == "ci" else None, "effect": EFFECT_LABEL
+                  if effect else None, "effect_reference": systems[reference] if effect
+                  else None, "seed": seed, "bootstrap_samples": samples,
+                  "permutations": permutations, "tukey_trials": samples,
+                  "n_topics": n, "n_runs": m, "collection": collection,
+                  "significant_if": "p < alpha", "pvalue_column": column}
+    return ComparisonTable(list(systems), labels, list(measures), means, se, low, high,
+                           effect_sizes, marks, tables, parameters)
 
-    from irgauge.meta.result import check_matrices
-    from irgauge.stats.pairs import compare_pairs
-    from irgauge.stats.resampling import resolve_seed
 
+def _check_options(test, correction, names, interval, alpha, level) -> None:
     if test not in TESTS:
         raise InputError(f"unknown test {test!r}; choose from {', '.join(TESTS)}")
     if correction not in CORRECTIONS:
@@ -163,38 +185,37 @@ def compare_table(matrices: Mapping[str, Any], baseline: Optional[str] = None,
     if not 0 < alpha < 1 or not 0 < level < 1:
         raise InputError(f"alpha and level must lie strictly between 0 and 1, got {alpha} "
                          f"and {level}")
-    measures, systems, topics, stacked = check_matrices(matrices)
-    if baseline is not None and baseline not in systems:
-        raise InputError(f"baseline {baseline!r} is not among the runs ({', '.join(systems)})")
-    seed = resolve_seed(seed)
-    m, n = len(systems), len(topics)
-    if n < 2:
-        raise InputError(f"{n} topic(s): a paired test needs at least 2")
-    base = systems.index(baseline) if baseline is not None else None
-    pairs = None if base is None else [(base, k) for k in range(m) if k != base]
-    means = stacked.mean(axis=2).T                            # systems x measures
+
+
+def _intervals(stacked: np.ndarray, interval: str, level: float):
+    """Means, standard errors and the interval's ends, each systems x measures."""
+    from scipy import stats as st  # scipy.stats costs 0.2 s to import: only when tabling
+
+    n = stacked.shape[2]
+    means = stacked.mean(axis=2).T
     se = (stacked.std(axis=2, ddof=1) / np.sqrt(n)).T
-    half = st.t.ppf((1 + level) / 2, n - 1) * se
-    low = means - half if interval == "ci" else (means - se if interval == "se" else
-                                                 np.full_like(means, np.nan))
-    high = means + half if interval == "ci" else (means + se if interval == "se" else
-                                                  np.full_like(means, np.nan))
-    reference = base if base is not None else 0
-    effect_sizes = None
-    if effect:
-        z = stacked - stacked[:, reference:reference + 1, :]
-        with np.errstate(divide="ignore", invalid="ignore"):
-            effect_sizes = (z.mean(axis=2) / z.std(axis=2, ddof=1)).T
-        effect_sizes[reference] = np.nan
+    half = {"ci": st.t.ppf((1 + level) / 2, n - 1) * se, "se": se}.get(interval)
+    if half is None:
+        nothing = np.full_like(means, np.nan)
+        return means, se, nothing, nothing.copy()
+    return means, se, means - half, means + half
+
+
+def _effect_sizes(stacked: np.ndarray, reference: int) -> np.ndarray:
+    """Cohen's d_z of every system against ``reference``, systems x measures."""
+    z = stacked - stacked[:, reference:reference + 1, :]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        sizes = (z.mean(axis=2) / z.std(axis=2, ddof=1)).T
+    sizes[reference] = np.nan
+    return sizes
+
+
+def _marks(tables, measures, systems, labels, column, alpha, base) -> list:
+    """Each run's marks per measure: the labels of the runs it beats (no baseline), or
+    + / - against the baseline; letters in run order, whatever the pairs' order."""
     marks = [[[] for _ in measures] for _ in systems]
-    labels = letters(m) if names == "letters" else list(systems)
-    tables, column = {}, pvalue_column(test, correction)
     for k, measure in enumerate(measures):
-        result = compare_pairs(stacked[k], systems, [test], samples=samples,
-                               permutations=permutations, seed=seed, correction=correction,
-                               pairs=pairs, progress=progress)
-        table = result.table
-        tables[measure] = table
+        table = tables[measure]
         for a, b, p, diff in zip(table["system_a"], table["system_b"], table[column],
                                  table["difference"]):
             if not p < alpha or diff == 0:
@@ -205,19 +226,10 @@ def compare_table(matrices: Mapping[str, Any], baseline: Optional[str] = None,
                 marks[winner][k].append(labels[loser])
             else:  # a is the baseline, b the run
                 marks[j][k].append("+" if diff < 0 else "-")
-    for r in range(m):  # letters in run order, whatever the pairs' order
-        for k in range(len(measures)):
-            marks[r][k].sort(key=lambda x: (len(x), x))
-    parameters = {"test": test, "correction": correction if test != "tukey" else "none",
-                  "alpha": alpha, "baseline": baseline, "interval": interval,
-                  "level": level if interval == "ci" else None, "effect": EFFECT_LABEL
-                  if effect else None, "effect_reference": systems[reference] if effect
-                  else None, "seed": seed, "bootstrap_samples": samples,
-                  "permutations": permutations, "tukey_trials": samples,
-                  "n_topics": n, "n_runs": m, "collection": collection,
-                  "significant_if": "p < alpha", "pvalue_column": column}
-    return ComparisonTable(list(systems), labels, list(measures), means, se, low, high,
-                           effect_sizes, marks, tables, parameters)
+    for row in marks:
+        for cell in row:
+            cell.sort(key=lambda x: (len(x), x))
+    return marks
 
 
 def pvalue_column(test: str, correction: str) -> str:

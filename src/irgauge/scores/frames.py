@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import Any, Dict, Optional
 
 from irgauge.errors import InputError
+from irgauge.scores.matrix import ScoreMatrix, align, from_frame
 
 EXPECTED = ("a ScoreMatrix, {measure: ScoreMatrix or wide DataFrame}, a tidy per-topic "
             "DataFrame (run, measure, topic, value), an EvalResult, or a wide DataFrame "
@@ -20,12 +21,11 @@ EXPECTED = ("a ScoreMatrix, {measure: ScoreMatrix or wide DataFrame}, a tidy per
 
 def as_score_matrices(data: Any, measure: Optional[str] = None) -> Dict[str, Any]:
     """``{measure: ScoreMatrix}`` from any accepted form (see the module docstring)."""
-    from irgauge.scores import ScoreMatrix, align, from_frame
 
     if isinstance(data, ScoreMatrix):
         found = {measure or data.measure: data}
-    elif hasattr(data, "per_topic_columns") and hasattr(data, "per_topic"):  # EvalResult
-        found = from_frame(data.per_topic, source="EvalResult")
+    elif hasattr(data, "score_matrices") and hasattr(data, "per_topic"):  # EvalResult
+        found = data.score_matrices()
     elif hasattr(data, "columns") and hasattr(data, "iloc"):  # a DataFrame
         found = from_frame(data, measure=measure, source="<DataFrame>")
     elif isinstance(data, Mapping):

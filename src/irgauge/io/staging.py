@@ -14,7 +14,7 @@ import tempfile
 from pathlib import Path
 from typing import Iterator, Sequence
 
-from irgauge._atomic import PathLike, replace_folder
+from irgauge.io.atomic import PathLike, replace_folder
 from irgauge.errors import OutputError
 
 

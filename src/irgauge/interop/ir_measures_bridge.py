@@ -13,6 +13,8 @@ from __future__ import annotations
 from typing import Any, Iterable, List, Tuple, Union
 
 from irgauge.errors import MeasureError
+from irgauge.measures import parse_measure
+from irgauge.evaluation import evaluate
 
 
 def to_ir_measures(names: Union[str, Iterable[str]], **options: Any):
@@ -23,7 +25,6 @@ def to_ir_measures(names: Union[str, Iterable[str]], **options: Any):
     except ImportError:
         raise MeasureError("to_ir_measures needs ir_measures (pip install ir_measures)") \
             from None
-    from irgauge.measures import parse_measure
 
     single = isinstance(names, str)
     out = []
@@ -48,7 +49,6 @@ def _same(self, other) -> bool:
 
 def _impl(measure, options):
     def compute(qrels, run) -> List[Tuple[str, float]]:
-        from irgauge.evaluate import evaluate
 
         if len(run) == 0:
             return []

@@ -1,7 +1,7 @@
 """Integer keys for topics and (topic, docno) pairs, so that matching runs against qrels is
 a sorted search over integers rather than a dictionary lookup per line or per topic.
 
-Ids are hashed to 64 bits with whole-array operations (:meth:`irgauge._ids.Ids.hashes`).
+Ids are hashed to 64 bits with whole-array operations (:meth:`irgauge.io.ids.Ids.hashes`).
 Every match found through a hash is verified byte for byte; on a collision (vanishingly
 rare) callers fall back to exact codes from a sort of the ids.
 """
@@ -12,7 +12,8 @@ from typing import List, Tuple
 
 import numpy as np
 
-from irgauge._ids import Ids, as_ids, byte_ranks
+from irgauge.io.ids import Ids, as_ids, byte_ranks
+from irgauge.io._numbers import scan_ints
 
 
 def hash_strings(strings) -> np.ndarray:
@@ -104,7 +105,6 @@ class TopicIndex:
 def natural_order_of(ids: Ids) -> np.ndarray:
     """Permutation sorting ids numerically when all are integers (ties, e.g. ``7`` and
     ``07``, by bytes), else by bytes."""
-    from irgauge.io._numbers import scan_ints
 
     ok, values = scan_ints(ids)
     if len(ids) and ok.all():

@@ -1,52 +1,12 @@
-"""How many threads irgauge's readers use: ``--threads N``, else ``IRGAUGE_THREADS``, else the
-CPUs this process may run on (``os.sched_getaffinity``, which honours taskset and container
-CPU sets, unlike ``os.cpu_count``), at most ``MAX_THREADS``."""
+"""Process-wide settings for irgauge's console script: numpy's BLAS threads and huge-page
+advice, glibc's heap. They change the whole process, so only the console-script entry point
+(:func:`irgauge.cli.console_main`) applies them; ``irgauge.cli.main(argv)`` called inside a
+user's program, and every importable function, leave the process as they found it."""
 from __future__ import annotations
 
 import os
 import sys
-from typing import Optional
 
-from irgauge.errors import InputError
-
-MAX_THREADS = 4  # past a few, block reads contend for memory bandwidth and the GIL
-ENV = "IRGAUGE_THREADS"
-
-
-def available_cpus() -> int:
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except (AttributeError, OSError):  # not on Linux
-        return max(1, os.cpu_count() or 1)
-
-
-def thread_count(requested: Optional[int] = None) -> int:
-    """Threads to use: ``requested`` if given, else $IRGAUGE_THREADS, else the CPUs
-    available (at most MAX_THREADS)."""
-    if requested is None:
-        text = os.environ.get(ENV, "").strip()
-        if text:
-            try:
-                requested = int(text)
-            except ValueError:
-                raise InputError(f"{ENV}={text!r} must be a whole number >= 1") from None
-            if requested < 1:
-                raise InputError(f"{ENV}={text!r} must be a whole number >= 1")
-    if requested is not None:
-        if requested < 1:
-            raise InputError(f"threads must be >= 1, got {requested}")
-        return int(requested)
-    return min(available_cpus(), MAX_THREADS)
-
-
-def explicit_threads(requested: Optional[int] = None) -> Optional[int]:
-    """The thread count the user asked for (option or $IRGAUGE_THREADS), else None."""
-    if requested is not None or os.environ.get(ENV, "").strip():
-        return thread_count(requested)
-    return None
-
-
-# the variables OpenBLAS (numpy's BLAS) reads its thread count from, in its order
 BLAS_THREAD_VARIABLES = ("OPENBLAS_NUM_THREADS", "GOTO_NUM_THREADS", "OMP_NUM_THREADS")
 HUGEPAGE_VARIABLE = "NUMPY_MADVISE_HUGEPAGE"
 
@@ -75,25 +35,7 @@ def numpy_settings_for_the_command_line() -> None:
     os.environ.setdefault(HUGEPAGE_VARIABLE, "0")
 
 
-TRIM_BYTES = 64 << 20  # a file this large gives its freed heap back once read
 HEAP_ARRAY_BYTES = 32 << 20  # glibc's largest mmap threshold (64-bit)
-
-
-def release_free_memory(file_bytes: Optional[int] = None) -> None:
-    """Give the C heap's free pages back to the system (glibc's malloc_trim), after a file
-    of ``file_bytes`` (None: unknown) bytes is read.
-
-    A file is read in blocks whose column pieces (a few hundred KB each) live on the C
-    heap; once they are joined into whole columns that heap is free but still resident,
-    and later large arrays are mapped anew beside it. Trimming keeps the peak memory to
-    what is alive. After a small file it is skipped: what it would free is small, and the
-    next file would fault the same pages in again (measured on 50 runs of 1.5 MB: a
-    third of the CPU went to the kernel). A no-op where glibc is absent."""
-    if file_bytes is not None and file_bytes < TRIM_BYTES:
-        return
-    libc = _libc()
-    if libc:
-        libc.malloc_trim(0)
 
 
 def keep_arrays_on_heap() -> None:
@@ -122,10 +64,16 @@ def _libc():
             import ctypes
 
             _LIBC = ctypes.CDLL("libc.so.6")
-            _LIBC.malloc_trim, _LIBC.mallopt  # glibc's, not another libc's
+            _LIBC.mallopt  # glibc's, not another libc's
         except (OSError, AttributeError):
             _LIBC = False
     return _LIBC
 
 
 _LIBC = None
+
+
+def apply_process_settings() -> None:
+    """Every setting of this module, for a process that is irgauge's own."""
+    numpy_settings_for_the_command_line()
+    keep_arrays_on_heap()

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, List, Optional, Sequence, Tuple
 
 from irgauge.errors import InputError
+from irgauge.io.records import Qrels, Run
 
 TOPIC = ("query_id", "qid", "topic")
 DOC = ("doc_id", "docno", "doc")
@@ -48,7 +49,6 @@ def _is_record(obj: Any, fields: dict) -> bool:
 
 
 def _passes_through(obj: Any) -> bool:
-    from irgauge.collection import Qrels, Run
 
     return isinstance(obj, (str, Path, Mapping, Qrels, Run))
 
@@ -85,7 +85,6 @@ def _source(obj: Any, what: str) -> Any:
 
 
 def _is_one_run(obj: Any) -> bool:
-    from irgauge.collection import Run
 
     if isinstance(obj, (str, Path, Run)) or is_frame(obj) or _is_ranx(obj, "Run"):
         return True

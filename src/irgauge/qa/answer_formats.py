@@ -1,6 +1,6 @@
 """Real factoid QA data in the formats TREC QA distributes (NTCIREVAL's own formats,
 ``eqrels``/``erel`` gold and ``semicolon``/``list`` runs, are read by :mod:`irgauge.qa.gold`
-and :mod:`irgauge.qa.runs`).
+and :mod:`irgauge.qa.answer_runs`).
 
 * ``trec-qa`` runs (TREC QA main task, factoid and list questions, 2002-2007):
   ``qid run-tag docid answer string...`` one answer per line, in rank order within a
@@ -25,7 +25,7 @@ from typing import Dict, List, Sequence, Tuple
 from irgauge.errors import InputError
 from irgauge.qa._text import file_stem, read_lines
 from irgauge.qa.gold import AnswerGold
-from irgauge.qa.runs import AnswerRun, read_answers
+from irgauge.qa.answer_runs import AnswerRun, read_answers
 
 TREC_GOLD_FORMATS = ("trec-patterns",)
 TREC_RUN_FORMATS = ("trec-qa",)

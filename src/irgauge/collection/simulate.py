@@ -38,9 +38,9 @@ import numpy as np
 import pandas as pd
 
 from irgauge import _checks
-from irgauge._atomic import write_text
+from irgauge.io.atomic import write_text
 from irgauge.errors import InputError
-from irgauge._staging import staged_outputs
+from irgauge.io.staging import staged_outputs
 
 # Bump when the generation algorithm changes: the same seed then gives other files, and
 # the bundled sample must be regenerated (tests/test_simulate.py checks it byte for byte).
@@ -164,7 +164,15 @@ def simulate_collection(
     first_topic:
         Topic ids are ``str(first_topic + i)``.
     """
-    c = _checks  # the checks (and words) of the command line's options
+    params = _checked_params(dict(locals()))
+    _check(params)
+    return _Generator(params).run()
+
+
+def _checked_params(g: dict) -> dict:
+    """The arguments of :func:`simulate_collection`, each checked in the command line's
+    words; ``docs_per_topic`` defaults to twice the depth."""
+    c = _checks
 
     def spread(value, name):
         return c.real(value, name, 0.0, 1e6, what="a non-negative number")
@@ -172,30 +180,29 @@ def simulate_collection(
     def decimals(value, name):
         return c.whole(value, name, 0, 15, what="a number of decimals")
 
-    params = dict(
-        n_topics=c.count(n_topics, "n_topics"), n_runs=c.count(n_runs, "n_runs"),
-        depth=c.count(depth, "depth"), seed=c.seed(seed),
-        pool_depth=c.count(pool_depth, "pool_depth"),
-        judged_per_topic=None if judged_per_topic is None else
-        c.count(judged_per_topic, "judged_per_topic"),
-        docs_per_topic=c.count(docs_per_topic, "docs_per_topic") if docs_per_topic
-        else 2 * c.count(depth, "depth"),
-        rel_median=c.real(rel_median, "rel_median", 0.0, 1e9, min_open=True,
+    def count(name):
+        return c.count(g[name], name)
+
+    return dict(
+        n_topics=count("n_topics"), n_runs=count("n_runs"), depth=count("depth"),
+        seed=c.seed(g["seed"]), pool_depth=count("pool_depth"),
+        judged_per_topic=None if g["judged_per_topic"] is None else count("judged_per_topic"),
+        docs_per_topic=count("docs_per_topic") if g["docs_per_topic"] else 2 * count("depth"),
+        rel_median=c.real(g["rel_median"], "rel_median", 0.0, 1e9, min_open=True,
                           what="a median count"),
-        rel_spread=spread(rel_spread, "rel_spread"),
-        level_probs=[spread(p, "level_probs") for p in level_probs],
-        quality_range=[c.real(q, "quality_range", -1e6, 1e6) for q in quality_range],
-        topic_noise=spread(topic_noise, "topic_noise"),
-        difficulty_spread=spread(difficulty_spread, "difficulty_spread"),
-        shared_weight=c.probability(shared_weight, "shared_weight"),
-        level_boost=spread(level_boost, "level_boost"),
-        tie_fraction=c.probability(tie_fraction, "tie_fraction"),
-        tie_decimals=decimals(tie_decimals, "tie_decimals"),
-        score_decimals=decimals(score_decimals, "score_decimals"),
-        first_topic=c.whole(first_topic, "first_topic", 0, c.MAX_COUNT, what="a topic number"),
+        rel_spread=spread(g["rel_spread"], "rel_spread"),
+        level_probs=[spread(p, "level_probs") for p in g["level_probs"]],
+        quality_range=[c.real(q, "quality_range", -1e6, 1e6) for q in g["quality_range"]],
+        topic_noise=spread(g["topic_noise"], "topic_noise"),
+        difficulty_spread=spread(g["difficulty_spread"], "difficulty_spread"),
+        shared_weight=c.probability(g["shared_weight"], "shared_weight"),
+        level_boost=spread(g["level_boost"], "level_boost"),
+        tie_fraction=c.probability(g["tie_fraction"], "tie_fraction"),
+        tie_decimals=decimals(g["tie_decimals"], "tie_decimals"),
+        score_decimals=decimals(g["score_decimals"], "score_decimals"),
+        first_topic=c.whole(g["first_topic"], "first_topic", 0, c.MAX_COUNT,
+                            what="a topic number"),
     )
-    _check(params)
-    return _Generator(params).run()
 
 
 def _check(p: dict) -> None:
@@ -391,7 +398,7 @@ def _write_collection_files(collection: SimulatedCollection, out: Path) -> dict:
         write_run(run, runs_dir / f"{name}.run", tag=name, decimals=decimals)
         run_files.append(f"runs/{name}.run")
     manifest = {
-        "generator": "irgauge.simulate",
+        "generator": "irgauge.collection.simulate",
         "simulate_version": SIMULATE_VERSION,
         "params": p,
         "files": {"qrels": "qrels.txt", "runs": run_files},
@@ -410,11 +417,11 @@ def read_manifest(out_dir: PathLike) -> dict:
 # ---------------------------------------------------------------------------------------
 # Bundled sample
 
-SAMPLE_DIR = Path(__file__).resolve().parent / "data" / "sample"
+SAMPLE_DIR = Path(__file__).resolve().parents[1] / "data" / "sample"
 
 # How the bundled sample was made. tests/test_simulate.py regenerates it from its manifest and
 # compares byte for byte; after a deliberate change to the generator, bump SIMULATE_VERSION
-# and run `python -c "from irgauge.simulate import make_sample; make_sample()"`.
+# and run `python -c "from irgauge.collection.simulate import make_sample; make_sample()"`.
 SAMPLE_PARAMS = dict(n_topics=20, n_runs=12, depth=100, seed=20240607, pool_depth=20, rel_median=10.0)
 
 

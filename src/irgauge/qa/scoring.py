@@ -33,7 +33,8 @@ from irgauge.io.qrels import _encode
 from irgauge.measures import Measure, parse_measure
 from irgauge.measures.base import Family, ratio
 from irgauge.qa.gold import AnswerGold, read_gold
-from irgauge.qa.runs import AnswerRun, read_answers
+from irgauge.qa.answer_runs import AnswerRun, read_answers
+from irgauge.evaluation import evaluate
 
 SEP = b"\x1f"  # separates a class id from the level of the string that opened it
 DUPLICATE = b"d"  # ``<class>\x1fd<rank>``: a later answer of an opened class
@@ -189,7 +190,6 @@ def qa_evaluate(gold, runs, measures: Optional[Sequence[Union[str, Measure]]] = 
     3:2:1). complete (default True): questions a run did not answer score 0. Further
     options (judged_only, empty_topics, aggregate, ...) go to :func:`irgauge.evaluate`. Returns its EvalResult, with QA metadata added.
     """
-    from irgauge.evaluate import evaluate
 
     gold = read_gold(gold, gold_format, normalise)
     answer_runs = [read_answers(r, fmt=run_format, order=answer_order) for r in _as_runs(runs)]

@@ -1,4 +1,4 @@
-"""``evaluate``: score runs against qrels with many measures at once.
+"""Score runs against qrels with many measures at once.
 
 Pipeline: read (io) -> judgments and matched runs (collection, rankings) -> padded
 batches of ranked lists -> every measure on every batch -> tidy table of per-topic
@@ -7,23 +7,25 @@ values and aggregates, with the conventions used.
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
-from functools import cached_property
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence, Union
 
 import numpy as np
 
 from irgauge import __version__, _checks
-from irgauge._threads import explicit_threads, thread_count
-from irgauge.collection import Judgments, Run, parse_gains
+from irgauge.collection.judgments import Judgments, parse_gains
+from irgauge.collection.rankings import ORDERS, build_batches, match_run
 from irgauge.errors import InputError, MeasureError
+from irgauge.evaluation.eval_result import EvalResult
+from irgauge.io.adapters import qrels_source, run_sources
 from irgauge.io.qrels import read_qrels
+from irgauge.io.records import Run
 from irgauge.io.runs import read_run
+from irgauge.io.threads import explicit_threads, thread_count
 from irgauge.measures import DEFAULT_MEASURES, Measure, parse_measures
 from irgauge.measures.base import AGGREGATES
 from irgauge.measures.parse import is_foreign_measure
-from irgauge.rankings import ORDERS, build_batches, match_run
 
 EMPTY_TOPICS = ("skip", "zero")
 ORDER_DESCRIPTIONS = {
@@ -32,102 +34,8 @@ ORDER_DESCRIPTIONS = {
 }
 
 
-@dataclass
-class EvalResult:
-    """Per-topic values and aggregates of every run and measure, with the conventions used.
-
-    ``per_topic``: columns run, measure, topic, value. ``means``: run, measure, value
-    (the aggregate over the topics listed in ``metadata['topics_averaged']``). Both are
-    pandas DataFrames made on first use; ``columns()`` gives the same rows as arrays.
-    """
-
-    per_topic_columns: Dict[str, np.ndarray]
-    means_columns: Dict[str, np.ndarray]
-    metadata: Dict[str, Any]
-    measures: List[Measure] = field(default_factory=list)
-
-    @cached_property
-    def per_topic(self):
-        import pandas as pd
-
-        return pd.DataFrame(self.per_topic_columns)
-
-    @cached_property
-    def means(self):
-        import pandas as pd
-
-        return pd.DataFrame(self.means_columns)
-
-    def columns(self, per_topic: bool = True) -> Dict[str, np.ndarray]:
-        """The long tidy rows as arrays: run, measure, topic, value; topic 'all' for the
-        aggregates, which follow the per-topic rows."""
-        means = dict(self.means_columns)
-        means["topic"] = np.full(len(means["run"]), "all", dtype=object)
-        parts = [self.per_topic_columns, means] if per_topic else [means]
-        return {key: np.concatenate([np.asarray(p[key], dtype=object if key != "value"
-                                                else np.float64) for p in parts])
-                for key in ("run", "measure", "topic", "value")}
-
-    def to_frame(self, per_topic: bool = True):
-        """The long tidy table: run, measure, topic, value, with topic 'all' for aggregates."""
-        import pandas as pd
-
-        return pd.DataFrame(self.columns(per_topic))
-
-    def table(self):
-        """Aggregates as a wide table: one row per run, one column per measure."""
-        wide = self.means.pivot(index="run", columns="measure", values="value")
-        runs = list(dict.fromkeys(self.means["run"]))
-        return wide.loc[runs, [m.name for m in self.measures]]
-
-    def compare(self, measures: Optional[Sequence[str]] = None, **options):
-        """The comparison table of the runs (:func:`irgauge.comparison.compare_table`):
-        runs as rows, ``measures`` (default all) as columns, significance marks.
-
-        ``options`` go to ``compare_table`` (baseline, test, correction, alpha, interval,
-        effect, seed, ...). Paired tests need every run scored on the same topics; the
-        caption names the qrels file as the collection unless ``collection`` is given.
-        """
-        from irgauge.comparison import compare_table
-        from irgauge.scores import LONG_HEADER, align, from_frame
-
-        try:
-            matrices = align(from_frame(self.per_topic[list(LONG_HEADER)], source="evaluate"))
-        except InputError as err:  # runs answered different topics: say how to pair them
-            raise InputError(f"{err}; paired tests need every run scored on the same topics "
-                             "(evaluate with complete=True to score unanswered topics 0)") \
-                from None
-        if measures is not None:
-            missing = [m for m in measures if m not in matrices]
-            if missing:
-                raise InputError(f"no scores for measure(s) {', '.join(missing)} "
-                                 f"(have: {', '.join(matrices)})")
-            matrices = {m: matrices[m] for m in measures}
-        options.setdefault("collection", _collection_name(self.metadata.get("qrels")))
-        return compare_table(matrices, **options)
-
-    def __repr__(self) -> str:
-        from irgauge.report.summary import eval_summary
-
-        return eval_summary(self)
-
-    def _repr_html_(self) -> str:
-        from irgauge.report.summary import eval_summary_html
-
-        return eval_summary_html(self)
-
-
-def _collection_name(source: Any) -> Optional[str]:
-    """A file's name (never its absolute path) for captions; None for in-memory qrels."""
-    if not source or str(source).startswith("<"):
-        return None
-    return Path(str(source)).name
-
-
 def _run_sources(runs: Any) -> List[tuple]:
     """(source, name or None) for each run given, without reading any (see ``adapters``)."""
-    from irgauge.adapters import run_sources
-
     return run_sources(runs)
 
 
@@ -197,19 +105,9 @@ def evaluate(qrels: Any, runs: Any, measures: Union[None, str, Sequence[Union[st
     nonrelevant, default) or "unjudged" (in the pool but unjudged, as trec_eval reads it).
     threads: reader threads (default: $IRGAUGE_THREADS, else the CPUs available, at most 4).
     """
-    if order is not None and order not in ORDERS:
-        raise InputError(f"unknown document order {order!r}; choose from {', '.join(ORDERS)}")
-    if empty_topics not in EMPTY_TOPICS:
-        raise InputError(f"empty_topics must be one of {', '.join(EMPTY_TOPICS)}")
-    if aggregate not in AGGREGATES:
-        raise InputError(f"aggregate must be one of {', '.join(AGGREGATES)}")
-    rel_level = _checks.whole(rel_level, "rel_level", 1, _checks.MAX_LEVEL,
-                              what="a relevance level")
-    if max_docs is not None:
-        max_docs = _checks.count(max_docs, "max_docs")
+    rel_level, max_docs = _check_conventions(order, empty_topics, aggregate, rel_level,
+                                             max_docs)
     measure_list = _measures(measures, judged_only)
-    from irgauge.adapters import qrels_source
-
     qrels = read_qrels(qrels_source(qrels), threads=explicit_threads(threads))
     gain_values = parse_gains(gains)
     # qrels of a special kind (QA answer classes) may name the Judgments class that reads them
@@ -222,16 +120,7 @@ def evaluate(qrels: Any, runs: Any, measures: Union[None, str, Sequence[Union[st
     matched, run_info = _read_and_match(sources, judgments, order, max_docs, threads)
     names = _unique_names(run_info)
 
-    eligible = judgments.R > 0 if empty_topics == "skip" else np.ones(judgments.n_topics, bool)
-    row_topics, missing = [], {}
-    for name, m in zip(names, matched):
-        answered = np.zeros(judgments.n_topics, bool)
-        answered[m.row_topic] = True
-        chosen = eligible if complete else eligible & answered
-        row_topics.append(np.flatnonzero(chosen))
-        gone = np.flatnonzero(eligible & ~answered)
-        if len(gone):
-            missing[name] = [judgments.topic_ids[t] for t in gone]
+    row_topics, missing = _topics_to_score(judgments, names, matched, empty_topics, complete)
 
     values = {mi: [] for mi in range(len(measure_list))}
     run_rows, topic_rows = [], []
@@ -257,6 +146,36 @@ def evaluate(qrels: Any, runs: Any, measures: Union[None, str, Sequence[Union[st
     return EvalResult(per_topic, means, metadata, measure_list)
 
 
+def _check_conventions(order, empty_topics, aggregate, rel_level, max_docs):
+    """Refuse an unknown convention; the checked relevance threshold and depth."""
+    if order is not None and order not in ORDERS:
+        raise InputError(f"unknown document order {order!r}; choose from {', '.join(ORDERS)}")
+    if empty_topics not in EMPTY_TOPICS:
+        raise InputError(f"empty_topics must be one of {', '.join(EMPTY_TOPICS)}")
+    if aggregate not in AGGREGATES:
+        raise InputError(f"aggregate must be one of {', '.join(AGGREGATES)}")
+    rel_level = _checks.whole(rel_level, "rel_level", 1, _checks.MAX_LEVEL,
+                              what="a relevance level")
+    if max_docs is not None:
+        max_docs = _checks.count(max_docs, "max_docs")
+    return rel_level, max_docs
+
+
+def _topics_to_score(judgments, names, matched, empty_topics, complete):
+    """Per run, the topic rows it is scored on, and the eligible topics it did not answer."""
+    eligible = judgments.R > 0 if empty_topics == "skip" else np.ones(judgments.n_topics, bool)
+    row_topics, missing = [], {}
+    for name, m in zip(names, matched):
+        answered = np.zeros(judgments.n_topics, bool)
+        answered[m.row_topic] = True
+        chosen = eligible if complete else eligible & answered
+        row_topics.append(np.flatnonzero(chosen))
+        gone = np.flatnonzero(eligible & ~answered)
+        if len(gone):
+            missing[name] = [judgments.topic_ids[t] for t in gone]
+    return row_topics, missing
+
+
 def _measures(measures, judged_only: bool) -> List[Measure]:
     if measures is None:
         measures = list(DEFAULT_MEASURES)
@@ -267,7 +186,6 @@ def _measures(measures, judged_only: bool) -> List[Measure]:
     if not parsed:
         raise MeasureError("no measures given")
     if judged_only:
-        from dataclasses import replace
         parsed = [replace(m, judged_only=True) for m in parsed]
     return parsed
 
@@ -324,3 +242,12 @@ def _metadata(qrels, runs, names, matched, judgments, measure_list, order, judge
         "max_docs": max_docs if max_docs is not None else "all",
     }
 
+
+
+def score_matrices(qrels, runs, measures, **options):
+    """Evaluate ``runs`` against ``qrels`` with :func:`evaluate`; ``{measure: ScoreMatrix}``.
+
+    ``options`` go to ``evaluate`` unchanged. Measures are named as ``evaluate`` names them
+    in its per-topic table.
+    """
+    return evaluate(qrels, runs, measures, **options).score_matrices()

@@ -7,7 +7,7 @@ import json
 
 import numpy as np
 
-from irgauge.report.tables import metadata_lines, render
+from irgauge.io.tables import metadata_lines, render
 
 EVAL_FORMATS = ("table", "tsv", "json", "trec")
 LISTED = 5  # topic ids shown in a text header before the count of the rest

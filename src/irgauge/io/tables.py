@@ -5,10 +5,14 @@ header, JSON as a ``metadata`` object, the text table as a header block.
 """
 from __future__ import annotations
 
+import csv
+import io
 import json
 import math
 import re
 from typing import Any, Mapping
+
+import numpy as np
 
 
 FORMATS = ("table", "tsv", "json")
@@ -63,7 +67,6 @@ def render(frame, fmt: str, metadata: Mapping[str, Any], digits: int = 4,
     TSV and JSON keep them as they are."""
     name_of = header if people else str
     if isinstance(frame, Mapping):
-        from irgauge.report.column_text import render_columns
 
         return render_columns(frame, fmt, metadata, digits, metadata_lines, _format_value,
                               name_of)
@@ -77,10 +80,65 @@ def render(frame, fmt: str, metadata: Mapping[str, Any], digits: int = 4,
     if fmt == "table":
         from pandas.api.types import is_numeric_dtype  # pandas only for the frame given
 
-        from irgauge.report.column_text import aligned_table
 
         cells = [[_format_value(v, digits) for v in row] for row in frame.itertuples(index=False)]
         return aligned_table([name_of(c) for c in frame.columns], cells,
                              [is_numeric_dtype(frame[c]) for c in frame.columns],
                              metadata_lines(metadata))
     raise ValueError(f"unknown format {fmt!r}; choose from {', '.join(FORMATS)}")
+
+
+# ------------------------------------------------ {column: values} without pandas
+
+def _cell(value: Any) -> str:
+    """A value as pandas' to_csv writes it: floats by repr, NaN and None empty."""
+    if value is None:
+        return ""
+    if isinstance(value, float):
+        return "" if math.isnan(value) else repr(float(value))
+    if isinstance(value, np.integer):
+        return str(int(value))
+    return str(value)
+
+
+def _rows(columns: Mapping[str, Any]):
+    return zip(*(list(v) for v in columns.values()))
+
+
+def _numeric(values: Any) -> bool:
+    array = np.asarray(values)
+    if array.dtype.kind in "biuf":
+        return True
+    return len(array) > 0 and all(isinstance(v, (int, float, np.number)) for v in values)
+
+
+def render_columns(columns: Mapping[str, Any], fmt: str, metadata: Mapping[str, Any],
+                   digits: int, metadata_lines, format_value, name_of=str) -> str:
+    """``name_of`` turns a column name into the text table's header."""
+    if fmt == "tsv":
+        out = io.StringIO()
+        writer = csv.writer(out, delimiter="\t", lineterminator="\n")
+        writer.writerow(list(columns))
+        writer.writerows([_cell(v) for v in row] for row in _rows(columns))
+        return metadata_lines(metadata) + out.getvalue()
+    if fmt == "table":
+        rows = [[format_value(v, digits) for v in row] for row in _rows(columns)]
+        return aligned_table([name_of(c) for c in columns], rows,
+                             [_numeric(v) for v in columns.values()], metadata_lines(metadata))
+    import pandas as pd
+
+
+    return render(pd.DataFrame(dict(columns)), fmt, metadata, digits)
+
+
+def aligned_table(header, rows, numeric, preamble: str) -> str:
+    """Columns padded to their widest cell, numbers right-aligned, after ``preamble``."""
+    widths = [max([len(header[i])] + [len(r[i]) for r in rows]) for i in range(len(header))]
+
+    def line(row):
+        return "  ".join(v.rjust(w) if num else v.ljust(w)
+                         for v, w, num in zip(row, widths, numeric)).rstrip()
+
+    out = ([preamble] if preamble else []) + [line(header), line(["-" * w for w in widths])]
+    out += [line(r) for r in rows]
+    return "\n".join(out) + "\n"

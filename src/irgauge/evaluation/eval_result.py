@@ -1,0 +1,99 @@
+"""EvalResult: per-topic values and aggregates of every run and measure, with the
+conventions used."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Any, Dict, List, Optional, Sequence
+
+import numpy as np
+
+from irgauge.errors import InputError
+from irgauge.io.summaries import eval_summary, eval_summary_html
+from irgauge.measures import Measure
+from irgauge.scores import LONG_HEADER, align, from_frame
+
+
+@dataclass
+class EvalResult:
+    """Per-topic values and aggregates of every run and measure, with the conventions used.
+
+    ``per_topic``: columns run, measure, topic, value. ``means``: run, measure, value
+    (the aggregate over the topics listed in ``metadata['topics_averaged']``). Both are
+    pandas DataFrames made on first use; ``columns()`` gives the same rows as arrays.
+    """
+
+    per_topic_columns: Dict[str, np.ndarray]
+    means_columns: Dict[str, np.ndarray]
+    metadata: Dict[str, Any]
+    measures: List[Measure] = field(default_factory=list)
+
+    @cached_property
+    def per_topic(self):
+        import pandas as pd
+
+        return pd.DataFrame(self.per_topic_columns)
+
+    @cached_property
+    def means(self):
+        import pandas as pd
+
+        return pd.DataFrame(self.means_columns)
+
+    def columns(self, per_topic: bool = True) -> Dict[str, np.ndarray]:
+        """The long tidy rows as arrays: run, measure, topic, value; topic 'all' for the
+        aggregates, which follow the per-topic rows."""
+        means = dict(self.means_columns)
+        means["topic"] = np.full(len(means["run"]), "all", dtype=object)
+        parts = [self.per_topic_columns, means] if per_topic else [means]
+        return {key: np.concatenate([np.asarray(p[key], dtype=object if key != "value"
+                                                else np.float64) for p in parts])
+                for key in ("run", "measure", "topic", "value")}
+
+    def to_frame(self, per_topic: bool = True):
+        """The long tidy table: run, measure, topic, value, with topic 'all' for aggregates."""
+        import pandas as pd
+
+        return pd.DataFrame(self.columns(per_topic))
+
+    def table(self):
+        """Aggregates as a wide table: one row per run, one column per measure."""
+        wide = self.means.pivot(index="run", columns="measure", values="value")
+        runs = list(dict.fromkeys(self.means["run"]))
+        return wide.loc[runs, [m.name for m in self.measures]]
+
+    def score_matrices(self, measures: Optional[Sequence[str]] = None):
+        """``{measure: ScoreMatrix}`` of the per-topic values (systems = runs), for the
+        stats and meta functions (``irgauge.compare_table(result.score_matrices())``).
+
+        Paired tests need every run scored on the same topics; ``measures`` (default all)
+        picks and orders the measures.
+        """
+        try:
+            matrices = align(from_frame(self.per_topic[list(LONG_HEADER)], source="evaluate"))
+        except InputError as err:  # runs answered different topics: say how to pair them
+            raise InputError(f"{err}; paired tests need every run scored on the same topics "
+                             "(evaluate with complete=True to score unanswered topics 0)") \
+                from None
+        if measures is None:
+            return matrices
+        missing = [m for m in measures if m not in matrices]
+        if missing:
+            raise InputError(f"no scores for measure(s) {', '.join(missing)} "
+                             f"(have: {', '.join(matrices)})")
+        return {m: matrices[m] for m in measures}
+
+    @property
+    def collection(self) -> Optional[str]:
+        """The qrels file's name (never its absolute path), for captions; None in memory."""
+        source = self.metadata.get("qrels")
+        if not source or str(source).startswith("<"):
+            return None
+        return Path(str(source)).name
+
+    def __repr__(self) -> str:
+        return eval_summary(self)
+
+    def _repr_html_(self) -> str:
+        return eval_summary_html(self)

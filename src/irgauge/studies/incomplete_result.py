@@ -1,0 +1,109 @@
+"""The condensed-list study of incomplete judgments (Sakai 2007, "Alternatives to bpref")
+over qrels reduced by :func:`irgauge.reduce_qrels`.
+
+**The study** (:func:`incomplete_study`): at 100% and at each rate, every measure is scored
+on the original ranked lists and on condensed lists (unjudged documents removed; primed
+names AP', Q-measure', ...; the bpref family is defined on condensed lists only and appears
+once). Per measure, lists and rate it reports the mean score over systems and topics
+(absolute-value stability, Fig. 1 of that paper), Kendall's tau between the system ranking at
+that rate and at 100% (Fig. 2), and discriminative power at ``alpha`` with the same B
+bootstrap samples for every measure (Fig. 3).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any, Callable, Dict, Optional, Sequence
+
+import pandas as pd
+
+from irgauge import _checks
+from irgauge.collection.reduce import DEFAULT_RATES, Reduction, reduce_qrels
+from irgauge.errors import InputError
+from irgauge.evaluation import evaluate, read_runs
+from irgauge.io.progress import step_counter
+from irgauge.io.summaries import incomplete_summary, incomplete_summary_html
+from irgauge.measures import parse_measures
+from irgauge.meta import discriminative_power, kendall_tau
+from irgauge.scores import align, from_frame
+
+
+@dataclass
+class IncompleteResult:
+    """``table``: measure, lists (original/condensed), rate, mean, tau, significant, pairs,
+    discriminative_power; ``metadata``: seeds, rates, conventions; ``reduction``."""
+
+    table: Any
+    metadata: Dict[str, Any]
+    reduction: Reduction
+
+    def __repr__(self) -> str:
+        return incomplete_summary(self)
+
+    def _repr_html_(self) -> str:
+        return incomplete_summary_html(self)
+
+
+def incomplete_study(qrels, runs, measures: Sequence[str] = ("AP", "Q-measure", "nDCG"),
+                     rates=DEFAULT_RATES, seed: Optional[int] = None, samples: int = 1000,
+                     alpha: float = 0.05, bootstrap_seed: Optional[int] = None,
+                     rel_level: int = 1, progress: Optional[Callable[[int, int], None]] = None,
+                     **options) -> IncompleteResult:
+    """Scores on full and reduced qrels, original and condensed lists (module docstring).
+
+    runs: paths or Runs (read once). options go to :func:`irgauge.evaluate` (order, gains,
+    empty_topics, ...); topics a run did not answer score 0 so that every score matrix is
+    complete. ``bootstrap_seed`` defaults to ``seed``. ``progress(done, total)``, if given,
+    is called as the study advances, in steps: per rate, one for the evaluation and one
+    for each measure's bootstrap test (starting at 0, ending at ``done == total``).
+    """
+    # refuse bad arguments before the (long) evaluations, in the command line's words
+    samples, alpha = _checks.draws(samples, "samples"), _checks.alpha(alpha)
+    if bootstrap_seed is not None:
+        bootstrap_seed = _checks.seed(bootstrap_seed, "bootstrap_seed")
+    reduction = reduce_qrels(qrels, rates, seed, rel_level)
+    run_list = read_runs(runs)
+    parsed = parse_measures([measures] if isinstance(measures, str) else list(measures))
+    variants = [("condensed" if m.family.condensed else "original", m) for m in parsed] + \
+        [("condensed", replace(m, judged_only=True, label=f"{m.name}'"))
+         for m in parsed if not m.family.condensed]
+    labels = [m.name for _, m in variants]
+    if len(set(labels)) != len(labels):
+        raise InputError("a measure is given twice")
+    for key in ("complete", "judged_only", "measures"):
+        options.pop(key, None)
+    boot_seed = reduction.seed if bootstrap_seed is None else bootstrap_seed
+    matrices, rows = {}, []
+    every_rate = [100] + [r for r in reduction.rates if r != 100]
+    step = step_counter(progress, len(every_rate) * (1 + len(variants)))
+    for rate in every_rate:
+        result = evaluate(reduction.qrels_at(rate), run_list, [m for _, m in variants],
+                          rel_level=rel_level, complete=True, **options)
+        step()
+        matrices[rate] = align(from_frame(result.per_topic, source=f"rate {rate}"))
+        # discriminative_power reports (done, pairs) per measure: a step per measure done
+        power = discriminative_power(
+            matrices[rate], samples=samples, alphas=(alpha,), seed=boot_seed,
+            progress=None if progress is None else lambda done, total: step(done >= total)
+        ).table.set_index("measure")
+        for (lists, _), label in zip(variants, labels):
+            m = matrices[rate][label]
+            full = matrices[100][label]
+            rows.append({"measure": label, "lists": lists, "rate": rate,
+                         "mean": float(m.values.mean()),
+                         "tau": kendall_tau(full.means(), m.take_systems(full.systems).means()),
+                         "significant": int(power.loc[label, "significant"]),
+                         "pairs": int(power.loc[label, "pairs"]),
+                         "discriminative_power": float(power.loc[label, "share"])})
+    metadata = {"method": 'incomplete judgments (Sakai 2007, "Alternatives to bpref")',
+                "qrels": reduction.qrels.source,
+                "seed": reduction.seed, "rates": [100] + reduction.rates,
+                "rel_level": rel_level, "bootstrap_seed": boot_seed,
+                "bootstrap_samples": samples, "alpha": alpha,
+                "measures": labels, "systems": matrices[100][labels[0]].systems,
+                "n_topics": matrices[100][labels[0]].n_topics,
+                "tau": "Kendall's tau-b against the same measure's ranking on the full qrels",
+                "mean": "mean over systems and topics",
+                "unanswered_topics": "score 0",
+                **{k: v for k, v in options.items() if v is not None}}
+    return IncompleteResult(pd.DataFrame(rows), metadata, reduction)
+
