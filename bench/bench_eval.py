@@ -24,6 +24,7 @@ interleaved order; the table shows the median wall time and the largest peak.
 
     python bench/bench_eval.py [--repeat 3] [--workloads W1,W2] [--quick]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -42,10 +43,20 @@ HERE = Path(__file__).resolve().parent
 PEERS = HERE / "peers"
 
 STANDARD = "AP nDCG nDCG@10 P@10 RR Rprec bpref R@1000"
-SAKAI = ("Q-measure O-measure P-measure P-plus NWRR nDCG(dcg=jk,b=2)@1000 bpref_R bpref_N "
-         "old_bpref bpref_relative rpref_N rpref_relative rpref_relative2")
-TREC_EVAL_MEASURES = ["map", "ndcg", "ndcg_cut.10", "P.10", "recip_rank", "Rprec", "bpref",
-                      "recall.1000"]
+SAKAI = (
+    "Q-measure O-measure P-measure P-plus NWRR nDCG(dcg=jk,b=2)@1000 bpref_R bpref_N "
+    "old_bpref bpref_relative rpref_N rpref_relative rpref_relative2"
+)
+TREC_EVAL_MEASURES = [
+    "map",
+    "ndcg",
+    "ndcg_cut.10",
+    "P.10",
+    "recip_rank",
+    "Rprec",
+    "bpref",
+    "recall.1000",
+]
 
 # simulate_collection arguments per workload; --quick shrinks them for smoke runs.
 WORKLOADS = {
@@ -130,11 +141,22 @@ def prepare_workload(name: str, params: dict, out_root: Path, irgauge: List[str]
     manifest = json.loads(manifest_path.read_text()) if manifest_path.exists() else None
     if manifest is None or any(manifest["params"].get(k) != v for k, v in wanted.items()):
         cmd = irgauge + [
-            "simulate", "--out", str(folder), "--overwrite", "--seed", str(SEED),
-            "--topics", str(params["n_topics"]), "--runs", str(params["n_runs"]),
-            "--depth", str(params["depth"]),
-            "--judged-per-topic", str(params["judged_per_topic"]),
-            "--tie-fraction", str(params.get("tie_fraction", 0.25)),
+            "simulate",
+            "--out",
+            str(folder),
+            "--overwrite",
+            "--seed",
+            str(SEED),
+            "--topics",
+            str(params["n_topics"]),
+            "--runs",
+            str(params["n_runs"]),
+            "--depth",
+            str(params["depth"]),
+            "--judged-per-topic",
+            str(params["judged_per_topic"]),
+            "--tie-fraction",
+            str(params.get("tie_fraction", 0.25)),
         ]
         t0 = time.perf_counter()
         subprocess.run(cmd, check=True)
@@ -164,11 +186,19 @@ def make_tools(python: str, irgauge: List[str]) -> List[Tool]:
     base = irgauge + ["eval", "{qrels}", "{runs}", "-m", STANDARD, "--empty-topics", "zero"]
     tools.append(Tool("irgauge", base + ["--format", "tsv"], why))
     tools.append(Tool("irgauge+sakai", base + ["-m", SAKAI, "--format", "tsv"], why))
-    for peer, module in [("pytrec_eval", "pytrec_eval"), ("ir_measures", "ir_measures"),
-                         ("ranx", "ranx")]:
+    for peer, module in [
+        ("pytrec_eval", "pytrec_eval"),
+        ("ir_measures", "ir_measures"),
+        ("ranx", "ranx"),
+    ]:
         ok = _python_has(python, module)
-        tools.append(Tool(peer, [python, str(PEERS / f"{peer}_peer.py"), "{qrels}", "{runs}"],
-                          None if ok else f"python module {module} not installed"))
+        tools.append(
+            Tool(
+                peer,
+                [python, str(PEERS / f"{peer}_peer.py"), "{qrels}", "{runs}"],
+                None if ok else f"python module {module} not installed",
+            )
+        )
     trec_eval = shutil.which("trec_eval")
     if trec_eval:
         # trec_eval takes one run per process: loop over the runs in one shell.
@@ -198,7 +228,9 @@ def measure(cmd: Sequence[str], stdout_path: Path) -> tuple:
     return wall, usage.ru_maxrss / 1024.0, proc.returncode, tail, usage.ru_utime + usage.ru_stime
 
 
-def run_all(tools: List[Tool], workloads: List[Workload], repeat: int, warmup: bool) -> List[Result]:
+def run_all(
+    tools: List[Tool], workloads: List[Workload], repeat: int, warmup: bool
+) -> List[Result]:
     results = {(t.name, w.name): Result(t.name, w.name) for w in workloads for t in tools}
     runnable = [t for t in tools if t.skip is None]
     rounds = ([False] if warmup else []) + [True] * repeat
@@ -211,14 +243,19 @@ def run_all(tools: List[Tool], workloads: List[Workload], repeat: int, warmup: b
                     continue
                 wall, peak, rc, tail, cpu = measure(t.command(w), w.out / f"{t.name}.out")
                 if rc != 0:
-                    res.error = f"exit {rc}: {tail.strip().splitlines()[-1] if tail.strip() else ''}"
+                    res.error = (
+                        f"exit {rc}: {tail.strip().splitlines()[-1] if tail.strip() else ''}"
+                    )
                     print(f"{t.name} on {w.name} failed ({res.error})", file=sys.stderr)
                 elif timed:
                     res.walls.append(wall)
                     res.peaks_mb.append(peak)
                     res.cpus.append(cpu)
-                print(f"  {'timed' if timed else 'warm-up'} {t.name:14s} {w.name}: {wall:7.2f} s "
-                      f"{cpu:7.2f} s CPU {peak:7.0f} MB", file=sys.stderr)
+                print(
+                    f"  {'timed' if timed else 'warm-up'} {t.name:14s} {w.name}: {wall:7.2f} s "
+                    f"{cpu:7.2f} s CPU {peak:7.0f} MB",
+                    file=sys.stderr,
+                )
     return list(results.values())
 
 
@@ -261,14 +298,18 @@ def agreement(results: List[Result], workloads: List[Workload]) -> List[str]:
                 lines.append(f"{w.name} {r.tool}: no (run, measure) pairs in common with irgauge")
                 continue
             worst = max(common, key=lambda k: abs(ref[k] - other[k]))
-            lines.append(f"{w.name} irgauge vs {r.tool}: {len(common)} means compared, max |diff| "
-                         f"{abs(ref[worst] - other[worst]):.2e} ({worst[1]}, {worst[0]})")
+            lines.append(
+                f"{w.name} irgauge vs {r.tool}: {len(common)} means compared, max |diff| "
+                f"{abs(ref[worst] - other[worst]):.2e} ({worst[1]}, {worst[0]})"
+            )
         left_out = topics_left_out(w.out / "irgauge.out")
         if left_out:
             # Not a disagreement in the measures: SPEC.md leaves such topics out of the mean,
             # while trec_eval and the peers average them as 0.
-            lines.append(f"{w.name} note: irgauge left {left_out} topic(s) without relevant "
-                         "documents out of its means; the peers average them as 0")
+            lines.append(
+                f"{w.name} note: irgauge left {left_out} topic(s) without relevant "
+                "documents out of its means; the peers average them as 0"
+            )
     return lines
 
 
@@ -293,8 +334,10 @@ def topics_left_out(path: Path) -> int:
 
 def table(results: List[Result], tools: List[Tool], workloads: List[Workload]) -> str:
     by = {(r.tool, r.workload): r for r in results}
-    rows = ["| tool | workload | wall s | CPU s | peak MB | wall / pytrec_eval | CPU / pytrec_eval |",
-            "|---|---|---:|---:|---:|---:|---:|"]
+    rows = [
+        "| tool | workload | wall s | CPU s | peak MB | wall / pytrec_eval | CPU / pytrec_eval |",
+        "|---|---|---:|---:|---:|---:|---:|",
+    ]
     for w in workloads:
         ref = by.get(("pytrec_eval", w.name))
         ref_wall = ref.wall if ref and ref.walls else None
@@ -306,8 +349,10 @@ def table(results: List[Result], tools: List[Tool], workloads: List[Workload]) -
                 continue
             ratio = f"{r.wall / ref_wall:.2f}x" if ref_wall else "–"
             cpu_ratio = f"{r.cpu / ref.cpu:.2f}x" if ref_wall else "–"
-            rows.append(f"| {t.name} | {w.name} | {r.wall:.2f} | {r.cpu:.2f} | {r.peak:.0f} | "
-                        f"{ratio} | {cpu_ratio} |")
+            rows.append(
+                f"| {t.name} | {w.name} | {r.wall:.2f} | {r.cpu:.2f} | {r.peak:.0f} | "
+                f"{ratio} | {cpu_ratio} |"
+            )
     return "\n".join(rows)
 
 
@@ -319,26 +364,43 @@ def check_targets(results: List[Result], workloads: List[Workload]) -> List[tupl
         ig, sk, pt = (by.get((t, w.name)) for t in ("irgauge", "irgauge+sakai", "pytrec_eval"))
         if ig and pt:
             ratio, target = ig.wall / pt.wall, TARGET_VS_PYTREC.get(w.name, 0.5)
-            checks.append((f"{w.name}: irgauge wall {ratio:.2f}x pytrec_eval "
-                           f"(target <= {target}x)", ratio <= target))
+            checks.append(
+                (
+                    f"{w.name}: irgauge wall {ratio:.2f}x pytrec_eval (target <= {target}x)",
+                    ratio <= target,
+                )
+            )
             ratio = ig.cpu / pt.cpu
-            checks.append((f"{w.name}: irgauge CPU {ratio:.2f}x pytrec_eval "
-                           f"(target <= {TARGET_CPU_VS_PYTREC}x)", ratio <= TARGET_CPU_VS_PYTREC))
+            checks.append(
+                (
+                    f"{w.name}: irgauge CPU {ratio:.2f}x pytrec_eval "
+                    f"(target <= {TARGET_CPU_VS_PYTREC}x)",
+                    ratio <= TARGET_CPU_VS_PYTREC,
+                )
+            )
         else:
             checks.append((f"{w.name}: irgauge vs pytrec_eval not measured", None))
         if ig and sk:
             ratio = sk.wall / ig.wall
-            checks.append((f"{w.name}: Sakai set {ratio:.2f}x the standard set "
-                           f"(target <= {TARGET_SAKAI_VS_STANDARD}x)",
-                           ratio <= TARGET_SAKAI_VS_STANDARD))
+            checks.append(
+                (
+                    f"{w.name}: Sakai set {ratio:.2f}x the standard set "
+                    f"(target <= {TARGET_SAKAI_VS_STANDARD}x)",
+                    ratio <= TARGET_SAKAI_VS_STANDARD,
+                )
+            )
         else:
             checks.append((f"{w.name}: Sakai set vs standard set not measured", None))
         if w.name == "W2":
             for r in (ig, sk):
                 if r:
-                    checks.append((f"W2: {r.tool} peak {r.peak:.0f} MB "
-                                   f"(target <= {TARGET_W2_PEAK_MB:.0f} MB)",
-                                   r.peak <= TARGET_W2_PEAK_MB))
+                    checks.append(
+                        (
+                            f"W2: {r.tool} peak {r.peak:.0f} MB "
+                            f"(target <= {TARGET_W2_PEAK_MB:.0f} MB)",
+                            r.peak <= TARGET_W2_PEAK_MB,
+                        )
+                    )
     return checks
 
 
@@ -350,7 +412,8 @@ def default_irgauge() -> List[str]:
     if script.exists():
         return [str(script)]
     os.environ["PYTHONPATH"] = os.pathsep.join(
-        p for p in (str(HERE.parent / "src"), os.environ.get("PYTHONPATH")) if p)
+        p for p in (str(HERE.parent / "src"), os.environ.get("PYTHONPATH")) if p
+    )
     return [sys.executable, "-m", "irgauge"]
 
 
@@ -363,8 +426,9 @@ def compile_package() -> None:
 
     spec = importlib.util.find_spec("irgauge")
     folder = Path(spec.origin).parent if spec and spec.origin else HERE.parent / "src" / "irgauge"
-    subprocess.run([sys.executable, "-m", "compileall", "-q", str(folder)],
-                   capture_output=True, check=False)
+    subprocess.run(
+        [sys.executable, "-m", "compileall", "-q", str(folder)], capture_output=True, check=False
+    )
 
 
 def main(argv: Optional[List[str]] = None) -> int:
@@ -372,11 +436,17 @@ def main(argv: Optional[List[str]] = None) -> int:
     ap.add_argument("--repeat", type=int, default=3, help="timed runs per tool and workload")
     ap.add_argument("--workloads", default="W1,W2", help="comma-separated: W1, W2")
     ap.add_argument("--quick", action="store_true", help="small workloads, for smoke runs")
-    ap.add_argument("--no-warmup", action="store_true",
-                    help="time the first run too (ranx then includes numba compilation)")
-    ap.add_argument("--tools", default=None,
-                    help="comma-separated subset of: irgauge, irgauge+sakai, pytrec_eval, "
-                         "ir_measures, ranx, trec_eval")
+    ap.add_argument(
+        "--no-warmup",
+        action="store_true",
+        help="time the first run too (ranx then includes numba compilation)",
+    )
+    ap.add_argument(
+        "--tools",
+        default=None,
+        help="comma-separated subset of: irgauge, irgauge+sakai, pytrec_eval, "
+        "ir_measures, ranx, trec_eval",
+    )
     ap.add_argument("--out", default=str(HERE / "out"), help="folder for workloads and outputs")
     ap.add_argument("--python", default=sys.executable, help="interpreter for the peer scripts")
     ap.add_argument("--strict", action="store_true", help="exit 1 when a target is missed")
@@ -402,14 +472,18 @@ def main(argv: Optional[List[str]] = None) -> int:
 
     results = run_all(tools, workloads, args.repeat, warmup=not args.no_warmup)
 
-    print(f"\nirgauge eval benchmark ({'quick' if args.quick else 'full'} workloads; "
-          f"median of {args.repeat} timed runs after {'no' if args.no_warmup else 'one'} "
-          f"warm-up; {os.cpu_count()} CPUs; Python {sys.version.split()[0]}; peaks include "
-          f"{baseline:.0f} MB that a bare `true` shows)")
+    print(
+        f"\nirgauge eval benchmark ({'quick' if args.quick else 'full'} workloads; "
+        f"median of {args.repeat} timed runs after {'no' if args.no_warmup else 'one'} "
+        f"warm-up; {os.cpu_count()} CPUs; Python {sys.version.split()[0]}; peaks include "
+        f"{baseline:.0f} MB that a bare `true` shows)"
+    )
     for w in workloads:
         spec = specs[w.name]
-        print(f"  {w.name}: {spec['n_runs']} runs x {spec['n_topics']} topics x {spec['depth']} "
-              f"docs, {spec['judged_per_topic']} judged per topic, seed {SEED}")
+        print(
+            f"  {w.name}: {spec['n_runs']} runs x {spec['n_topics']} topics x {spec['depth']} "
+            f"docs, {spec['judged_per_topic']} judged per topic, seed {SEED}"
+        )
     print()
     print(table(results, tools, workloads))
     print()
@@ -421,11 +495,21 @@ def main(argv: Optional[List[str]] = None) -> int:
         print(f"agree {line}")
 
     summary = {
-        "quick": args.quick, "repeat": args.repeat, "seed": SEED,
+        "quick": args.quick,
+        "repeat": args.repeat,
+        "seed": SEED,
         "workloads": {w.name: specs[w.name] for w in workloads},
-        "results": [{"tool": r.tool, "workload": r.workload, "walls": r.walls,
-                     "cpus": r.cpus, "peaks_mb": r.peaks_mb, "error": r.error}
-                    for r in results],
+        "results": [
+            {
+                "tool": r.tool,
+                "workload": r.workload,
+                "walls": r.walls,
+                "cpus": r.cpus,
+                "peaks_mb": r.peaks_mb,
+                "error": r.error,
+            }
+            for r in results
+        ],
         "checks": [{"check": c, "passed": p} for c, p in checks],
     }
     (out_root / "results.json").write_text(json.dumps(summary, indent=2) + "\n")

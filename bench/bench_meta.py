@@ -9,6 +9,7 @@ For each method the vectorised implementation runs at full size; the naive imple
 per-sample means) runs on a fraction of the pairs or samples and its time is extrapolated
 linearly to full size (marked "extrapolated"). Run:  python bench/bench_meta.py
 """
+
 from __future__ import annotations
 
 import itertools
@@ -21,8 +22,12 @@ import numpy as np
 
 from irgauge.meta import discriminative_power, predictive_power, stability, swap_rates
 from irgauge.scores import read_scores
-from irgauge.stats.resampling import (bootstrap_indices, disjoint_subset_indices,
-                                      permutations, subset_indices)
+from irgauge.stats.resampling import (
+    bootstrap_indices,
+    disjoint_subset_indices,
+    permutations,
+    subset_indices,
+)
 
 DATA = Path(__file__).resolve().parents[1] / ".." / "shared" / "data" / "urbano-score-matrices"
 SETS = {
@@ -53,6 +58,7 @@ def all_pairs(m):
 
 
 # ----------------------------------------------------------------- naive loop versions
+
 
 def naive_discpower(values, idx, pairs):
     n = values.shape[1]
@@ -112,6 +118,7 @@ def naive_predictive(stacked, order, half, kendalltau=None):
 
 # ----------------------------------------------------------------- benchmark
 
+
 def bench(name, rows):
     matrices = load(name)
     ap = {"ap": matrices["ap"]}
@@ -144,8 +151,7 @@ def bench(name, rows):
     some = pairs[:40]
     fuzz = [0.01 * k for k in range(1, 11)]
     naive = timed(lambda: naive_stability(values, subsets, some, fuzz), repeat=1)
-    add("stability 1000 trials", f"{len(pairs)} pairs x 1000", fast, naive,
-        len(some) / len(pairs))
+    add("stability 1000 trials", f"{len(pairs)} pairs x 1000", fast, naive, len(some) / len(pairs))
 
     # predictive power, 2000 halvings, all measures of the set, top 75% by AP
     k = len(matrices)
@@ -156,9 +162,12 @@ def bench(name, rows):
     naive = timed(lambda: naive_predictive(stacked[:, top], order, n // 2), repeat=1)
     work = f"{kept} systems, {k * k} pairs of measures"
     add(f"predictive P=2000, {k} measures (naive: scipy tau)", work, fast, naive, 100 / 2000)
-    naive = timed(lambda: naive_predictive(stacked[:, top], order[:40], n // 2,
-                                           lambda x, y: loop_tau(x.tolist(), y.tolist())),
-                  repeat=1)
+    naive = timed(
+        lambda: naive_predictive(
+            stacked[:, top], order[:40], n // 2, lambda x, y: loop_tau(x.tolist(), y.tolist())
+        ),
+        repeat=1,
+    )
     add(f"predictive P=2000, {k} measures (naive: loop tau)", work, fast, naive, 40 / 2000)
 
 
@@ -169,8 +178,10 @@ def main():
     for name in SETS:
         bench(name, rows)
     header = ("data", "method", "work", "vectorised s", "naive s", "speed-up", "naive timing")
-    table = [(d, meth, w, f"{f:.3f}", f"{nv:.1f}", f"{nv / f:.0f}x", lab)
-             for d, meth, w, f, nv, lab in rows]
+    table = [
+        (d, meth, w, f"{f:.3f}", f"{nv:.1f}", f"{nv / f:.0f}x", lab)
+        for d, meth, w, f, nv, lab in rows
+    ]
     widths = [max(len(str(r[i])) for r in table + [header]) for i in range(len(header))]
     for r in [header, tuple("-" * w for w in widths)] + table:
         print("  ".join(str(c).ljust(w) for c, w in zip(r, widths)).rstrip())

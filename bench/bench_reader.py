@@ -16,6 +16,7 @@ pytrec_eval, reporting wall time, CPU (user + sys) and peak RSS of each process:
 Files go to bench/out/full/ (gitignored). Generation runs in child processes, so that
 the harness stays small (a child's peak RSS starts from the harness's own).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -30,8 +31,18 @@ from typing import Dict, List, Optional
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from bench_eval import (PEERS, STANDARD, WORKLOADS, Result, Tool, Workload,  # noqa: E402
-                        default_irgauge, measure, prepare_workload, read_means)
+from bench_eval import (  # noqa: E402  (after the path is set)
+    PEERS,
+    STANDARD,
+    WORKLOADS,
+    Result,
+    Tool,
+    Workload,
+    default_irgauge,
+    measure,
+    prepare_workload,
+    read_means,
+)
 
 LONG_DOCNO = "D" * 10_000
 MSM_MEASURES = "AP nDCG@10 RR"
@@ -121,11 +132,15 @@ def scores_bit_exact(w: Workload, python: str) -> tuple:
     """(check text, passed): every score of the workload's runs as irgauge reads it equals
     Python's float of the token, bit for bit (run after the timings: a child process, so
     that the harness stays small)."""
-    done = subprocess.run([python, "-c", EXACT_SCRIPT, *map(str, w.runs)], capture_output=True,
-                          text=True)
+    done = subprocess.run(
+        [python, "-c", EXACT_SCRIPT, *map(str, w.runs)], capture_output=True, text=True
+    )
     if done.returncode != 0:
-        return (f"{w.name}: scores not bit-exact with Python's float: "
-                f"{(done.stdout + done.stderr).strip()[-300:]}", False)
+        return (
+            f"{w.name}: scores not bit-exact with Python's float: "
+            f"{(done.stdout + done.stderr).strip()[-300:]}",
+            False,
+        )
     return (f"{w.name}: {int(done.stdout):,} scores read bit-exact as Python's float", True)
 
 
@@ -136,17 +151,23 @@ def tools_for(name: str, irgauge: List[str], python: str) -> List[Tool]:
     else:
         measures = ["-m", STANDARD, "--empty-topics", "zero"]
         peer = []
-    return [Tool("irgauge", irgauge + ["eval", "{qrels}", "{runs}", *measures, "--format", "tsv"]),
-            Tool("pytrec_eval", [python, str(PEERS / "pytrec_eval_peer.py"), "{qrels}", "{runs}",
-                                 *peer])]
+    return [
+        Tool("irgauge", irgauge + ["eval", "{qrels}", "{runs}", *measures, "--format", "tsv"]),
+        Tool(
+            "pytrec_eval", [python, str(PEERS / "pytrec_eval_peer.py"), "{qrels}", "{runs}", *peer]
+        ),
+    ]
 
 
 def timed(tool: Tool, w: Workload, repeat: int, results: Dict) -> Result:
     res = results.setdefault((tool.name, w.name), Result(tool.name, w.name))
     for k in range(repeat + 1):  # one warm-up
         wall, peak, rc, tail, cpu = measure(tool.command(w), w.out / f"{tool.name}.out")
-        print(f"  {'warm-up' if k == 0 else 'timed'} {tool.name:12s} {w.name:5s} {wall:7.2f} s "
-              f"{cpu:7.2f} s CPU {peak:6.0f} MB", file=sys.stderr)
+        print(
+            f"  {'warm-up' if k == 0 else 'timed'} {tool.name:12s} {w.name:5s} {wall:7.2f} s "
+            f"{cpu:7.2f} s CPU {peak:6.0f} MB",
+            file=sys.stderr,
+        )
         if rc != 0:
             res.error = f"exit {rc}: {tail.strip()[-200:]}"
             break
@@ -167,19 +188,35 @@ def main(argv: Optional[List[str]] = None) -> int:
     names = [n.strip() for n in args.workloads.split(",") if n.strip()]
     out = Path(args.out)
     irgauge = default_irgauge()
-    base = {n: prepare_workload(n, WORKLOADS[n], out, irgauge) for n in ("W1", "W2")
-            if n in names or f"{n}L" in names}
+    base = {
+        n: prepare_workload(n, WORKLOADS[n], out, irgauge)
+        for n in ("W1", "W2")
+        if n in names or f"{n}L" in names
+    }
     results: Dict = {}
     checks: List[tuple] = []
     for name in names:
         if name == "NONL":
             path = no_newline_file(out)
-            cmd = ["sh", "-c", 'ulimit -v 1000000; exec "$@"', "sh", *irgauge, "eval", str(path),
-                   str(path)]
+            cmd = [
+                "sh",
+                "-c",
+                'ulimit -v 1000000; exec "$@"',
+                "sh",
+                *irgauge,
+                "eval",
+                str(path),
+                str(path),
+            ]
             wall, peak, rc, tail, cpu = measure(cmd, path.with_suffix(".out"))
             ok = rc == 2 and str(path) in tail and wall <= 60 and "Traceback" not in tail
-            checks.append((f"NONL: exit {rc} in {wall:.2f} s ({cpu:.2f} s CPU, {peak:.0f} MB) "
-                           f"under ulimit -v 1000000: {tail.strip()[:160]}", ok))
+            checks.append(
+                (
+                    f"NONL: exit {rc} in {wall:.2f} s ({cpu:.2f} s CPU, {peak:.0f} MB) "
+                    f"under ulimit -v 1000000: {tail.strip()[:160]}",
+                    ok,
+                )
+            )
             continue
         if name in ("W1", "W2"):
             w = base[name]
@@ -193,49 +230,79 @@ def main(argv: Optional[List[str]] = None) -> int:
         if ig.error or pt.error:
             checks.append((f"{name}: failed: {ig.error or pt.error}", False))
             continue
-        checks.append((f"{name}: irgauge wall {ig.wall:.2f} s ({ig.wall / pt.wall:.2f}x), CPU "
-                       f"{ig.cpu:.2f} s ({ig.cpu / pt.cpu:.2f}x), peak {ig.peak:.0f} MB; "
-                       f"pytrec_eval {pt.wall:.2f} s, {pt.cpu:.2f} s CPU, {pt.peak:.0f} MB", None))
+        checks.append(
+            (
+                f"{name}: irgauge wall {ig.wall:.2f} s ({ig.wall / pt.wall:.2f}x), CPU "
+                f"{ig.cpu:.2f} s ({ig.cpu / pt.cpu:.2f}x), peak {ig.peak:.0f} MB; "
+                f"pytrec_eval {pt.wall:.2f} s, {pt.cpu:.2f} s CPU, {pt.peak:.0f} MB",
+                None,
+            )
+        )
         mine, theirs = read_means(w.out / "irgauge.out"), read_means(w.out / "pytrec_eval.out")
         common = mine.keys() & theirs.keys()
         worst = max((abs(mine[k] - theirs[k]) for k in common), default=float("nan"))
-        checks.append((f"{name}: {len(common)} means agree with pytrec_eval to {worst:.1e}",
-                       bool(common) and worst < 1e-6))
+        checks.append(
+            (
+                f"{name}: {len(common)} means agree with pytrec_eval to {worst:.1e}",
+                bool(common) and worst < 1e-6,
+            )
+        )
         if name == "W1":
             checks.append((f"W1: CPU {ig.cpu / pt.cpu:.2f}x (<= 0.5x)", ig.cpu / pt.cpu <= 0.5))
-            checks.append((f"W1: wall {ig.wall / pt.wall:.2f}x (<= 0.4x)", ig.wall / pt.wall <= 0.4))
+            checks.append(
+                (f"W1: wall {ig.wall / pt.wall:.2f}x (<= 0.4x)", ig.wall / pt.wall <= 0.4)
+            )
         if name == "W2":
             checks.append((f"W2: CPU {ig.cpu / pt.cpu:.2f}x (<= 0.5x)", ig.cpu / pt.cpu <= 0.5))
             checks.append((f"W2: peak {ig.peak:.0f} MB (<= 500)", ig.peak <= 500))
         if name in ("W1L", "W2L") and ("irgauge", name[:2]) in results:
             plain = results[("irgauge", name[:2])]
             if name == "W1L":
-                checks.append((f"W1L: peak {ig.peak - plain.peak:+.0f} MB (<= +20), wall "
-                               f"{ig.wall / plain.wall:.2f}x W1 (<= 1.25x)",
-                               ig.peak - plain.peak <= 20 and ig.wall / plain.wall <= 1.25))
+                checks.append(
+                    (
+                        f"W1L: peak {ig.peak - plain.peak:+.0f} MB (<= +20), wall "
+                        f"{ig.wall / plain.wall:.2f}x W1 (<= 1.25x)",
+                        ig.peak - plain.peak <= 20 and ig.wall / plain.wall <= 1.25,
+                    )
+                )
             else:
                 before = read_means(base["W2"].out / "irgauge.out")
                 same = before == mine
-                checks.append((f"W2L: peak {ig.peak:.0f} MB (<= 600), means "
-                               f"{'identical to' if same else 'differ from'} W2's",
-                               ig.peak <= 600 and same))
+                checks.append(
+                    (
+                        f"W2L: peak {ig.peak:.0f} MB (<= 600), means "
+                        f"{'identical to' if same else 'differ from'} W2's",
+                        ig.peak <= 600 and same,
+                    )
+                )
         if name == "MSM":
             size = (w.out / "irgauge.out").stat().st_size
-            checks.append((f"MSM: CPU {ig.cpu / pt.cpu:.2f}x (<= 0.5x), output {size} bytes "
-                           "(< 10 KB)", ig.cpu / pt.cpu <= 0.5 and size < 10_000))
+            checks.append(
+                (
+                    f"MSM: CPU {ig.cpu / pt.cpu:.2f}x (<= 0.5x), output {size} bytes (< 10 KB)",
+                    ig.cpu / pt.cpu <= 0.5 and size < 10_000,
+                )
+            )
     for name in names:
         if name in ("W1", "W2", "MSM"):
             w = base[name] if name in base else msm_workload(out, args.python)
             checks.append(scores_bit_exact(w, sys.executable))
-    cpu = subprocess.run(["sh", "-c", "lscpu | grep 'Model name'"], capture_output=True,
-                         text=True).stdout.split(":")[-1].strip()
+    cpu = (
+        subprocess.run(["sh", "-c", "lscpu | grep 'Model name'"], capture_output=True, text=True)
+        .stdout.split(":")[-1]
+        .strip()
+    )
     import os
-    print(f"\nirgauge reader benchmark: {len(os.sched_getaffinity(0))} CPUs ({cpu}), "
-          f"median of {args.repeat} after one warm-up")
+
+    print(
+        f"\nirgauge reader benchmark: {len(os.sched_getaffinity(0))} CPUs ({cpu}), "
+        f"median of {args.repeat} after one warm-up"
+    )
     for text, ok in checks:
-        print(f"{ {True: 'PASS', False: 'FAIL', None: '    '}[ok]}  {text}")
-    (out / "reader_results.json").write_text(json.dumps(
-        {"checks": [{"check": c, "passed": p} for c, p in checks]}, indent=2) + "\n")
+        print(f"{ {True: 'PASS', False: 'FAIL', None: '    '}[ok] }  {text}")
+    (out / "reader_results.json").write_text(
+        json.dumps({"checks": [{"check": c, "passed": p} for c, p in checks]}, indent=2) + "\n"
+    )
     return 0
 
 

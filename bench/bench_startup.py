@@ -10,6 +10,7 @@ AP (``urbano-score-matrices/irj2015-reliability/robust2003.csv``, Julián Urbano
 
     python bench/bench_startup.py [--runs 7]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -24,8 +25,14 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-SOURCE = ROOT.parent / "shared" / "data" / "urbano-score-matrices" / "irj2015-reliability" / \
-    "robust2003.csv"
+SOURCE = (
+    ROOT.parent
+    / "shared"
+    / "data"
+    / "urbano-score-matrices"
+    / "irj2015-reliability"
+    / "robust2003.csv"
+)
 SYSTEMS, TOPICS = 59, 54
 
 
@@ -58,8 +65,10 @@ def measure(label: str, argv, runs: int, target: float) -> bool:
     wall = statistics.median(s[0] for s in samples)
     cpu = statistics.median(s[1] for s in samples)
     ok = wall <= target
-    print(f"{label:<58} wall {wall:6.3f} s  cpu {cpu:6.3f} s  target <= {target} s  "
-          f"{'ok' if ok else 'MISSED'}")
+    print(
+        f"{label:<58} wall {wall:6.3f} s  cpu {cpu:6.3f} s  target <= {target} s  "
+        f"{'ok' if ok else 'MISSED'}"
+    )
     return ok
 
 
@@ -71,11 +80,30 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as folder:
         path = matrix_file(folder)
         results = [
-            measure("python -c 'import irgauge.meta'", [python, "-c", "import irgauge.meta"],
-                    args.runs, 0.3),
-            measure("irgauge discpower (59 x 54, B = 1000, --format tsv)",
-                    [python, "-m", "irgauge", "discpower", f"ap={path}", "-B", "1000",
-                     "--seed", "1", "--format", "tsv"], args.runs, 0.5),
+            measure(
+                "python -c 'import irgauge.meta'",
+                [python, "-c", "import irgauge.meta"],
+                args.runs,
+                0.3,
+            ),
+            measure(
+                "irgauge discpower (59 x 54, B = 1000, --format tsv)",
+                [
+                    python,
+                    "-m",
+                    "irgauge",
+                    "discpower",
+                    f"ap={path}",
+                    "-B",
+                    "1000",
+                    "--seed",
+                    "1",
+                    "--format",
+                    "tsv",
+                ],
+                args.runs,
+                0.5,
+            ),
         ]
     return 0 if all(results) else 1
 

@@ -1,4 +1,5 @@
 """Shared test helpers: paths to the conformance data beside the repository."""
+
 from __future__ import annotations
 
 from pathlib import Path

@@ -1,6 +1,7 @@
 """The package's shape, measured from its source: every import (function-level ones
 included) runs down the pipeline, no import cycle, few loose top-level modules, no module
 name at two places, and no function longer than a screen."""
+
 from __future__ import annotations
 
 import ast
@@ -51,8 +52,12 @@ def imported(tree: ast.AST, known: set) -> set:
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             found.update(a.name for a in node.names if a.name.split(".")[0] == "irgauge")
-        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module \
-                and node.module.split(".")[0] == "irgauge":
+        elif (
+            isinstance(node, ast.ImportFrom)
+            and node.level == 0
+            and node.module
+            and node.module.split(".")[0] == "irgauge"
+        ):
             for alias in node.names:
                 sub = f"{node.module}.{alias.name}"
                 found.add(sub if sub in known else node.module)
@@ -62,16 +67,21 @@ def imported(tree: ast.AST, known: set) -> set:
 def import_graph() -> dict:
     found = modules()
     known = set(found)
-    return {name: {m for m in imported(ast.parse(path.read_text()), known) if m in known}
-            - {name} for name, path in found.items()}
+    return {
+        name: {m for m in imported(ast.parse(path.read_text()), known) if m in known} - {name}
+        for name, path in found.items()
+    }
 
 
 def layer_of(module: str) -> int:
     best, depth = None, -1
     for index, prefixes in enumerate(LAYERS):
         for prefix in prefixes:
-            if (module == prefix or module.startswith(prefix + ".")) and \
-                    (prefix != "irgauge" or module == "irgauge") and len(prefix) > depth:
+            if (
+                (module == prefix or module.startswith(prefix + "."))
+                and (prefix != "irgauge" or module == "irgauge")
+                and len(prefix) > depth
+            ):
                 best, depth = index, len(prefix)
     assert best is not None, f"{module} belongs to no layer: add it to LAYERS"
     return best
@@ -125,8 +135,12 @@ def test_the_cycle_finder_finds_a_cycle():
 
 
 def test_every_import_runs_down_the_pipeline():
-    upward = sorted(f"{a} -> {b}" for a, targets in import_graph().items() for b in targets
-                    if layer_of(b) > layer_of(a))
+    upward = sorted(
+        f"{a} -> {b}"
+        for a, targets in import_graph().items()
+        for b in targets
+        if layer_of(b) > layer_of(a)
+    )
     assert upward == []
 
 
@@ -139,25 +153,32 @@ def test_no_module_name_at_two_places():
     places = defaultdict(list)
     for path in PACKAGE.rglob("*.py"):
         places[path.stem].append(str(path.relative_to(PACKAGE)))
-    shared = {name: where for name, where in places.items()
-              if len(where) > 1 and name not in SHARED_NAMES_ALLOWED}
+    shared = {
+        name: where
+        for name, where in places.items()
+        if len(where) > 1 and name not in SHARED_NAMES_ALLOWED
+    }
     assert shared == {}
 
 
 def test_no_module_shares_the_name_of_a_function_it_exports():
     import irgauge
 
-    clashes = [name for name in irgauge.__all__ if name in modules()
-               or f"irgauge.{name}" in modules()]
+    clashes = [
+        name for name in irgauge.__all__ if name in modules() or f"irgauge.{name}" in modules()
+    ]
     assert clashes == []
 
 
-@pytest.mark.parametrize("path", sorted(PACKAGE.rglob("*.py")), ids=lambda p: str(
-    p.relative_to(PACKAGE)))
+@pytest.mark.parametrize(
+    "path", sorted(PACKAGE.rglob("*.py")), ids=lambda p: str(p.relative_to(PACKAGE))
+)
 def test_no_function_over_a_screen(path):
     tree = ast.parse(path.read_text())
-    long = [f"{node.name} ({node.end_lineno - node.lineno + 1} lines)"
-            for node in ast.walk(tree)
-            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
-            and node.end_lineno - node.lineno + 1 > MAX_FUNCTION_LINES]
+    long = [
+        f"{node.name} ({node.end_lineno - node.lineno + 1} lines)"
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+        and node.end_lineno - node.lineno + 1 > MAX_FUNCTION_LINES
+    ]
     assert long == []

@@ -1,4 +1,5 @@
 """Bad input: a clear error naming file, line and problem; exit code 2; no partial output."""
+
 from __future__ import annotations
 
 import gzip
@@ -27,16 +28,28 @@ def run_cli(capsys, *args):
     return code, captured.out, captured.err
 
 
-@pytest.mark.parametrize("name,text,line,problem", [
-    ("wrong columns", "1 Q0 d1 1 3.0 r\n1 Q0 d2 2 2.0\n", 2, "expected 6 columns"),
-    ("bad score", "1 Q0 d1 1 3.0 r\n1 Q0 d2 2 high r\n", 2, "score 'high' is not a finite number"),
-    ("nan score", "1 Q0 d1 1 nan r\n", 1, "not a finite number"),
-    ("duplicate doc", "1 Q0 d1 1 3.0 r\n1 Q0 d2 2 2.0 r\n1 Q0 d1 3 1.0 r\n", 3,
-     "retrieved twice"),
-    # trec_eval ignores text after the sixth field (results.trunc has such lines), so a
-    # line with too few fields is the column-count error
-    ("five columns", "1 Q0 d1 1 3.0\n", 1, "expected 1 or 2 or 6"),
-])
+@pytest.mark.parametrize(
+    "name,text,line,problem",
+    [
+        ("wrong columns", "1 Q0 d1 1 3.0 r\n1 Q0 d2 2 2.0\n", 2, "expected 6 columns"),
+        (
+            "bad score",
+            "1 Q0 d1 1 3.0 r\n1 Q0 d2 2 high r\n",
+            2,
+            "score 'high' is not a finite number",
+        ),
+        ("nan score", "1 Q0 d1 1 nan r\n", 1, "not a finite number"),
+        (
+            "duplicate doc",
+            "1 Q0 d1 1 3.0 r\n1 Q0 d2 2 2.0 r\n1 Q0 d1 3 1.0 r\n",
+            3,
+            "retrieved twice",
+        ),
+        # trec_eval ignores text after the sixth field (results.trunc has such lines), so a
+        # line with too few fields is the column-count error
+        ("five columns", "1 Q0 d1 1 3.0\n", 1, "expected 1 or 2 or 6"),
+    ],
+)
 def test_bad_run_names_file_line_and_problem(tmp_path, capsys, name, text, line, problem):
     qrels = write(tmp_path, "q.txt", QRELS)
     run = write(tmp_path, "run.txt", text)
@@ -47,12 +60,15 @@ def test_bad_run_names_file_line_and_problem(tmp_path, capsys, name, text, line,
     assert problem in err
 
 
-@pytest.mark.parametrize("text,line,problem", [
-    ("1 0 d1 1\n1 0 d2 x\n", 2, "relevance level 'x' is not an integer"),
-    ("1 0 d1 1\n1 0 d2\n", 2, "expected 4 columns"),
-    ("1 0 d1 1\n1 0 d1 2\n", 2, "judged again with level 2 (level 1 on line 1)"),
-    ("1 d1 L1\n1 d2 Lx\n", 2, "relevance label 'x' is not an integer"),
-])
+@pytest.mark.parametrize(
+    "text,line,problem",
+    [
+        ("1 0 d1 1\n1 0 d2 x\n", 2, "relevance level 'x' is not an integer"),
+        ("1 0 d1 1\n1 0 d2\n", 2, "expected 4 columns"),
+        ("1 0 d1 1\n1 0 d1 2\n", 2, "judged again with level 2 (level 1 on line 1)"),
+        ("1 d1 L1\n1 d2 Lx\n", 2, "relevance label 'x' is not an integer"),
+    ],
+)
 def test_bad_qrels_names_file_line_and_problem(tmp_path, capsys, text, line, problem):
     qrels = write(tmp_path, "q.txt", text)
     run = write(tmp_path, "run.txt", RUN)
@@ -105,15 +121,17 @@ def test_unknown_measure_and_bad_parameter(tmp_path, capsys):
 
 
 def test_gains_shorter_than_levels(tmp_path, capsys):
-    code, _, err = run_cli(capsys, write(tmp_path, "q.txt", QRELS), write(tmp_path, "r.txt", RUN),
-                           "--gains", "1")
+    code, _, err = run_cli(
+        capsys, write(tmp_path, "q.txt", QRELS), write(tmp_path, "r.txt", RUN), "--gains", "1"
+    )
     assert code == 2 and "levels up to 2" in err
 
 
 def test_run_topics_absent_from_qrels_are_reported(tmp_path, capsys):
     run = write(tmp_path, "r.txt", RUN + "9 Q0 d1 1 1.0 r\n")
-    code, out, err = run_cli(capsys, write(tmp_path, "q.txt", QRELS), run, "-m", "AP",
-                             "--format", "tsv")
+    code, out, err = run_cli(
+        capsys, write(tmp_path, "q.txt", QRELS), run, "-m", "AP", "--format", "tsv"
+    )
     assert code == 0
     assert "1 topic(s) not in the qrels, not scored: 9" in err
     assert '# run_topics_not_in_qrels: {"r": ["9"]}' in out

@@ -1,5 +1,6 @@
 """The comparison table (runs x measures, significance marks): against ranx's ``compare``,
 against ``irgauge compare``'s own pairwise rows on the same seed, and its LaTeX structure."""
+
 import json
 import re
 from pathlib import Path
@@ -37,8 +38,9 @@ def test_same_means_and_marks_as_ranx():
     metrics = {"precision@10": "P@10", "map": "AP"}
     with _quiet():
         report = ranx.compare(qrels, runs, list(metrics), stat_test="student", max_p=0.05)
-    ours = compare_table(evaluate(QRELS, RUNS, list(metrics.values())), test="t", correction="none",
-                         alpha=0.05)
+    ours = compare_table(
+        evaluate(QRELS, RUNS, list(metrics.values())), test="t", correction="none", alpha=0.05
+    )
     assert ours.runs == [p.stem for p in RUNS]
     names = ours.runs
     checked = 0
@@ -46,9 +48,13 @@ def test_same_means_and_marks_as_ranx():
         m = ours.measures.index(mine)
         for r, run in enumerate(names):
             assert ours.means[r, m] == pytest.approx(report.results[run][theirs], abs=1e-12)
-            expected = sorted(ours.labels[o] for o, other in enumerate(names) if other != run
-                              and report.comparisons[run, other][theirs]["significant"]
-                              and report.results[run][theirs] > report.results[other][theirs])
+            expected = sorted(
+                ours.labels[o]
+                for o, other in enumerate(names)
+                if other != run
+                and report.comparisons[run, other][theirs]["significant"]
+                and report.results[run][theirs] > report.results[other][theirs]
+            )
             assert ours.marks[r][m] == expected
             checked += len(expected)
     assert checked > 10  # the runs differ enough for many marks
@@ -74,12 +80,29 @@ def _json(capsys, argv):
     return json.loads(capsys.readouterr().out)
 
 
-@pytest.mark.parametrize("test,correction", [("bootstrap", "holm"), ("randomisation", "bh"),
-                                             ("tukey", "none"), ("t", "holm")])
+@pytest.mark.parametrize(
+    "test,correction",
+    [("bootstrap", "holm"), ("randomisation", "bh"), ("tukey", "none"), ("t", "holm")],
+)
 def test_marks_agree_with_compare_rows(capsys, test, correction):
-    inputs = ["--qrels", str(QRELS), "--run", *map(str, RUNS[:6]), "-m", "AP,P@10",
-              "--seed", "11", "-B", "200", "--permutations", "500", "--tests", test,
-              "--correction", correction]
+    inputs = [
+        "--qrels",
+        str(QRELS),
+        "--run",
+        *map(str, RUNS[:6]),
+        "-m",
+        "AP,P@10",
+        "--seed",
+        "11",
+        "-B",
+        "200",
+        "--permutations",
+        "500",
+        "--tests",
+        test,
+        "--correction",
+        correction,
+    ]
     rows = _json(capsys, ["compare", *inputs, "--format", "json"])["results"]
     table = _json(capsys, ["compare", *inputs, "--table", "json"])
     meta = table["metadata"]
@@ -89,8 +112,11 @@ def test_marks_agree_with_compare_rows(capsys, test, correction):
     expected = {}
     for row in rows:
         if row[column] < 0.05 and row["difference"] != 0:
-            win, lose = ((row["system_a"], row["system_b"]) if row["difference"] > 0
-                         else (row["system_b"], row["system_a"]))
+            win, lose = (
+                (row["system_a"], row["system_b"])
+                if row["difference"] > 0
+                else (row["system_b"], row["system_a"])
+            )
             expected.setdefault((win, row["measure"]), []).append(label[lose])
     for rec in table["results"]:
         assert rec["marks"] == "".join(sorted(expected.get((rec["run"], rec["measure"]), [])))
@@ -98,15 +124,28 @@ def test_marks_agree_with_compare_rows(capsys, test, correction):
 
 
 def test_baseline_marks_agree_with_compare_of_each_pair(capsys):
-    inputs = ["--qrels", str(QRELS), "--run", *map(str, RUNS[:5]), "-m", "AP", "--seed", "5",
-              "--tests", "randomisation", "--permutations", "2000"]
+    inputs = [
+        "--qrels",
+        str(QRELS),
+        "--run",
+        *map(str, RUNS[:5]),
+        "-m",
+        "AP",
+        "--seed",
+        "5",
+        "--tests",
+        "randomisation",
+        "--permutations",
+        "2000",
+    ]
     table = _json(capsys, ["compare", *inputs, "--table", "json", "--baseline", "run03"])
     for rec in table["results"]:
         if rec["run"] == "run03":
             assert rec["marks"] == ""
             continue
-        row = _json(capsys, ["compare", *inputs, "--format", "json", "--systems", "run03",
-                             rec["run"]])["results"][0]
+        row = _json(
+            capsys, ["compare", *inputs, "--format", "json", "--systems", "run03", rec["run"]]
+        )["results"][0]
         mark = "" if row["p_randomisation"] >= 0.05 else ("+" if row["difference"] < 0 else "-")
         assert rec["marks"] == mark
     assert {rec["marks"] for rec in table["results"]} >= {"+", "-"}
@@ -114,10 +153,12 @@ def test_baseline_marks_agree_with_compare_of_each_pair(capsys):
 
 def _matrices(values, names=("a_1", "b&2", "c%3", "d#4")):
     values = np.asarray(values, dtype=float)
-    systems = list(names[:values.shape[1]])
+    systems = list(names[: values.shape[1]])
     topics = [f"t{i}" for i in range(values.shape[2])]
-    return {f"M{k}_x": ScoreMatrix(values[k], systems, topics, f"M{k}_x")
-            for k in range(values.shape[0])}
+    return {
+        f"M{k}_x": ScoreMatrix(values[k], systems, topics, f"M{k}_x")
+        for k in range(values.shape[0])
+    }
 
 
 def _strip_escaped(tex):
@@ -127,8 +168,9 @@ def _strip_escaped(tex):
 def test_latex_is_well_formed():
     rng = np.random.default_rng(4)
     values = rng.random((2, 4, 25)) + np.array([0, 0.3, 0.1, 0.5])[None, :, None]
-    table = compare_table(_matrices(values), test="t", interval="ci", effect=True,
-                          collection="Robust04 & friends_")
+    table = compare_table(
+        _matrices(values), test="t", interval="ci", effect=True, collection="Robust04 & friends_"
+    )
     tex = table.render("latex")
     bare = _strip_escaped(tex)
     depth = 0
@@ -141,22 +183,27 @@ def test_latex_is_well_formed():
     assert not re.search(r"(?<![\\$d])_", tex.split("\n", 1)[1])
     assert r"Robust04 \& friends\_" in tex
     lines = tex.splitlines()
-    for begin, end in ((r"\begin{table}", r"\end{table}"),
-                       (r"\begin{tabular}", r"\end{tabular}")):
+    for begin, end in ((r"\begin{table}", r"\end{table}"), (r"\begin{tabular}", r"\end{tabular}")):
         assert sum(l.startswith(begin) for l in lines) == 1
         assert sum(l.startswith(end) for l in lines) == 1
     top, mid, bottom = (lines.index(r) for r in (r"\toprule", r"\midrule", r"\bottomrule"))
     assert top < mid < bottom
     assert all(tex.count(r) == 1 for r in (r"\toprule", r"\midrule", r"\bottomrule"))
     ncols = len(re.search(r"\\begin\{tabular\}\{([lrc]+)\}", tex).group(1))
-    body = lines[top + 1:bottom]
+    body = lines[top + 1 : bottom]
     body.remove(r"\midrule")
     assert len(body) == 1 + 4  # header and one row per run
     for line in body:
         assert line.endswith(r" \\") and len(re.findall(r"(?<!\\)&", line)) == ncols - 1
     caption = re.search(r"\\caption\{(.*)\}\n", tex).group(1)
-    for needed in ("paired Student's t-test", "no correction", r"$\alpha$ = 0.05",
-                   "25 topics", "Robust04", r"Cohen's $d_z$ (paired)"):
+    for needed in (
+        "paired Student's t-test",
+        "no correction",
+        r"$\alpha$ = 0.05",
+        "25 topics",
+        "Robust04",
+        r"Cohen's $d_z$ (paired)",
+    ):
         assert needed in caption
     assert r"\textbf{" in tex and r"\textsuperscript{" in tex
 
@@ -164,8 +211,9 @@ def test_latex_is_well_formed():
 def test_formats_carry_caption_and_bold():
     rng = np.random.default_rng(1)
     values = rng.random((1, 3, 30)) + np.array([0, 0.4, 0.2])[None, :, None]
-    table = compare_table(_matrices(values), baseline="a_1", test="bootstrap", samples=300,
-                          seed=9, correction="holm")
+    table = compare_table(
+        _matrices(values), baseline="a_1", test="bootstrap", samples=300, seed=9, correction="holm"
+    )
     md = table.render("markdown")
     assert "**" in md and "<sup>+</sup>" in md and "seed 9" in md
     html = table.render("html")
@@ -215,8 +263,9 @@ def test_runs_on_different_topics_explain_how_to_pair(tmp_path):
     from irgauge.errors import InputError
 
     partial = tmp_path / "partial.run"
-    partial.write_text("".join(l for l in RUNS[0].read_text().splitlines(True)
-                               if not l.startswith("3 ")))
+    partial.write_text(
+        "".join(l for l in RUNS[0].read_text().splitlines(True) if not l.startswith("3 "))
+    )
     with pytest.raises(InputError, match="complete=True"):
         compare_table(evaluate(QRELS, [partial, RUNS[1]], ["AP"]))
     table = compare_table(evaluate(QRELS, [partial, RUNS[1]], ["AP"], complete=True))

@@ -1,5 +1,6 @@
 """``irgauge.evaluate`` takes the ecosystem's data as it comes, and says what is wrong with a
 bad shape (InputError naming what was expected and what was found)."""
+
 from __future__ import annotations
 
 import collections
@@ -33,10 +34,13 @@ def frame(mapping, columns):
     return pd.DataFrame(long(mapping, None), columns=columns)
 
 
-@pytest.mark.parametrize("qrels_cols,run_cols", [
-    (["query_id", "doc_id", "relevance"], ["query_id", "doc_id", "score"]),  # ir_measures
-    (["qid", "docno", "label"], ["qid", "docno", "score"]),  # PyTerrier
-])
+@pytest.mark.parametrize(
+    "qrels_cols,run_cols",
+    [
+        (["query_id", "doc_id", "relevance"], ["query_id", "doc_id", "score"]),  # ir_measures
+        (["qid", "docno", "label"], ["qid", "docno", "score"]),  # PyTerrier
+    ],
+)
 def test_dataframes_with_ir_measures_or_pyterrier_columns(reference, qrels_cols, run_cols):
     run = frame(RUN, run_cols)
     if run_cols[0] == "qid":  # PyTerrier results carry a rank column too
@@ -80,34 +84,47 @@ def test_ranx_qrels_and_run(reference):
     assert set(got.per_topic["run"]) == {"mine"}
     pd.testing.assert_series_equal(table(got), reference)
     # and ranx's own value agrees where its definition is trec_eval's (no score ties)
-    untied = {q: {d: s + i * 1e-3 for i, (d, s) in enumerate(docs.items())}
-              for q, docs in RUN.items()}
+    untied = {
+        q: {d: s + i * 1e-3 for i, (d, s) in enumerate(docs.items())} for q, docs in RUN.items()
+    }
     ours = evaluate(QRELS, ranx.Run(untied), ["AP", "P@2"]).table()
     theirs = ranx.evaluate(qrels, ranx.Run(untied), ["map", "precision@2"])
     assert ours["AP"].iloc[0] == pytest.approx(theirs["map"])
     assert ours["P@2"].iloc[0] == pytest.approx(theirs["precision@2"])
 
 
-@pytest.mark.parametrize("make,problem", [
-    (lambda: pd.DataFrame([["1", "a", 1]]), "column labels 0, 1, 2"),  # header=None
-    (lambda: pd.DataFrame({"qid": ["1", np.nan], "docno": ["a", "b"], "label": [1, 0]}),
-     "row 1 has no value in column 'qid'"),
-    (lambda: pd.DataFrame({"topic_id": ["1"], "docno": ["a"], "label": [1]}),
-     "needs a column query_id or qid or topic"),
-    (lambda: [("1", "a", 1)], "the first item is tuple"),
-    (lambda: 42, "got int"),
-])
+@pytest.mark.parametrize(
+    "make,problem",
+    [
+        (lambda: pd.DataFrame([["1", "a", 1]]), "column labels 0, 1, 2"),  # header=None
+        (
+            lambda: pd.DataFrame({"qid": ["1", np.nan], "docno": ["a", "b"], "label": [1, 0]}),
+            "row 1 has no value in column 'qid'",
+        ),
+        (
+            lambda: pd.DataFrame({"topic_id": ["1"], "docno": ["a"], "label": [1]}),
+            "needs a column query_id or qid or topic",
+        ),
+        (lambda: [("1", "a", 1)], "the first item is tuple"),
+        (lambda: 42, "got int"),
+    ],
+)
 def test_bad_qrels_shapes(make, problem):
     with pytest.raises(InputError, match=problem.replace("(", r"\(")):
         evaluate(make(), {"run": RUN}, ["AP"])
 
 
-@pytest.mark.parametrize("make,problem", [
-    (lambda: pd.DataFrame([["1", "a", 0.5]]), "column labels 0, 1, 2"),
-    (lambda: pd.DataFrame({"qid": [np.nan, "1"], "docno": ["a", "b"], "score": [1.0, 0.5]}),
-     "row 0 has no value in column 'qid'"),
-    (lambda: pd.DataFrame({"qid": ["1"], "docno": ["a"]}), "needs a column score"),
-])
+@pytest.mark.parametrize(
+    "make,problem",
+    [
+        (lambda: pd.DataFrame([["1", "a", 0.5]]), "column labels 0, 1, 2"),
+        (
+            lambda: pd.DataFrame({"qid": [np.nan, "1"], "docno": ["a", "b"], "score": [1.0, 0.5]}),
+            "row 0 has no value in column 'qid'",
+        ),
+        (lambda: pd.DataFrame({"qid": ["1"], "docno": ["a"]}), "needs a column score"),
+    ],
+)
 def test_bad_run_shapes(make, problem):
     with pytest.raises(InputError, match=problem):
         evaluate(QRELS, make(), ["AP"])
@@ -122,13 +139,17 @@ def test_duplicate_records_are_refused():
 
 def test_irgauge_evaluate_is_callable_after_the_submodule_import():
     """``import irgauge.evaluation`` binds the submodule over the exported function."""
-    code = ("import irgauge.evaluation, irgauge\n"
-            "r = irgauge.evaluate({'1': {'a': 1}}, {'1': {'a': 1.0}}, ['AP'])\n"
-            "from irgauge import evaluate\n"
-            "assert evaluate({'1': {'a': 1}}, {'1': {'a': 1.0}}, ['AP']).table().iloc[0, 0] == 1\n"
-            "print(r.table().iloc[0, 0])")
+    code = (
+        "import irgauge.evaluation, irgauge\n"
+        "r = irgauge.evaluate({'1': {'a': 1}}, {'1': {'a': 1.0}}, ['AP'])\n"
+        "from irgauge import evaluate\n"
+        "assert evaluate({'1': {'a': 1}}, {'1': {'a': 1.0}}, ['AP']).table().iloc[0, 0] == 1\n"
+        "print(r.table().iloc[0, 0])"
+    )
     import subprocess
     import sys
-    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True,
-                         text=True).stdout
+
+    out = subprocess.run(
+        [sys.executable, "-c", code], check=True, capture_output=True, text=True
+    ).stdout
     assert out.strip() == "1.0"

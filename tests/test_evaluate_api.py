@@ -1,4 +1,5 @@
 """The evaluate() API and `irgauge eval`: inputs, conventions and output formats."""
+
 from __future__ import annotations
 
 import io
@@ -33,8 +34,9 @@ def test_ties_broken_by_docno_descending_with_score_order():
 
 
 def test_file_order_keeps_the_given_order():
-    frame = pd.DataFrame({"qid": ["1", "1", "1"], "docno": ["c", "b", "a"],
-                          "score": [0.0, 1.0, 2.0]})
+    frame = pd.DataFrame(
+        {"qid": ["1", "1", "1"], "docno": ["c", "b", "a"], "score": [0.0, 1.0, 2.0]}
+    )
     by_score = evaluate(QRELS, frame, ["RR"], order="score").per_topic["value"].tolist()
     by_file = evaluate(QRELS, frame, ["RR"], order="file").per_topic["value"].tolist()
     assert by_score == [1.0] and by_file == [1.0]
@@ -62,15 +64,21 @@ def test_complete_scores_missing_topics_zero():
 
 def test_inputs_as_paths_frames_and_dicts_agree(tmp_path):
     qrels_path = tmp_path / "qrels"
-    qrels_path.write_text("".join(f"{q} 0 {d} {l}\n" for q, docs in QRELS.items()
-                                  for d, l in docs.items()))
+    qrels_path.write_text(
+        "".join(f"{q} 0 {d} {l}\n" for q, docs in QRELS.items() for d, l in docs.items())
+    )
     run_path = tmp_path / "run"
-    run_path.write_text("".join(f"{q} Q0 {d} 0 {s} tag\n" for q, docs in RUN.items()
-                                for d, s in docs.items()))
-    frame = pd.DataFrame([(q, d, s) for q, docs in RUN.items() for d, s in docs.items()],
-                         columns=["query_id", "doc_id", "score"])
-    qframe = pd.DataFrame([(q, d, l) for q, docs in QRELS.items() for d, l in docs.items()],
-                          columns=["query_id", "doc_id", "relevance"])
+    run_path.write_text(
+        "".join(f"{q} Q0 {d} 0 {s} tag\n" for q, docs in RUN.items() for d, s in docs.items())
+    )
+    frame = pd.DataFrame(
+        [(q, d, s) for q, docs in RUN.items() for d, s in docs.items()],
+        columns=["query_id", "doc_id", "score"],
+    )
+    qframe = pd.DataFrame(
+        [(q, d, l) for q, docs in QRELS.items() for d, l in docs.items()],
+        columns=["query_id", "doc_id", "relevance"],
+    )
     measures = ["AP", "nDCG@3", "Q-measure", "bpref"]
     a = evaluate(str(qrels_path), str(run_path), measures).per_topic["value"].tolist()
     b = evaluate(qframe, frame, measures).per_topic["value"].tolist()
@@ -88,8 +96,12 @@ def test_tsv_is_long_and_tidy_with_conventions(tmp_path):
     meta = [line for line in lines if line.startswith("#")]
     body = [line for line in lines if not line.startswith("#")]
     assert body[0] == "run\tmeasure\ttopic\tvalue"
-    assert body[1:] == ["sys\tAP\t1\t1.0", "sys\tP@1\t1\t1.0", "sys\tAP\tall\t1.0",
-                        "sys\tP@1\tall\t1.0"]
+    assert body[1:] == [
+        "sys\tAP\t1\t1.0",
+        "sys\tP@1\t1\t1.0",
+        "sys\tAP\tall\t1.0",
+        "sys\tP@1\tall\t1.0",
+    ]
     for key in ("order", "rel_level", "gains", "judged_only", "topics_averaged"):
         assert any(line.startswith(f"# {key}:") for line in meta)
     data = json.loads(cli("eval", str(qrels), str(run), "-m", "AP", "--format", "json"))
@@ -113,17 +125,19 @@ def test_rel_level_threshold_is_honoured_by_binary_measures():
     qrels = {"1": {"a": 1, "b": 2}}
     run = {"1": {"a": 2.0, "b": 1.0}}
     assert evaluate(qrels, run, ["RR"]).means["value"].tolist() == [1.0]
-    assert evaluate(qrels, run, ["RR", "num_rel"], rel_level=2).means["value"].tolist() == \
-        [0.5, 1.0]
+    assert evaluate(qrels, run, ["RR", "num_rel"], rel_level=2).means["value"].tolist() == [
+        0.5,
+        1.0,
+    ]
 
 
 def test_geometric_mean_aggregation():
     qrels = {"1": {"a": 1}, "2": {"b": 1}}
     run = {"1": {"a": 1.0}, "2": {"x": 1.0, "b": 0.5}}
     result = evaluate(qrels, run, ["RR", "RR(agg=gmean)", "gm_map"])
-    assert result.means["value"].tolist() == pytest.approx([0.75, 0.5 ** 0.5, 0.5 ** 0.5])
+    assert result.means["value"].tolist() == pytest.approx([0.75, 0.5**0.5, 0.5**0.5])
     overall = evaluate(qrels, run, ["RR"], aggregate="gmean")
-    assert overall.means["value"].iloc[0] == pytest.approx(0.5 ** 0.5)
+    assert overall.means["value"].iloc[0] == pytest.approx(0.5**0.5)
 
 
 def test_several_runs_and_measure_labels_keep_the_users_spelling():
@@ -131,14 +145,26 @@ def test_several_runs_and_measure_labels_keep_the_users_spelling():
     assert list(result.table().columns) == ["map", "P_1", "ndcg_cut_2"]
     assert list(result.table().index) == ["one", "two"]
     assert result.metadata["measures"] == {
-        "map": "AP(norm=R,judged_only=false)", "P_1": "P(judged_only=false)@1",
-        "ndcg_cut_2": "nDCG(dcg=log2,b=2,levels=all,judged_only=false)@2"}
+        "map": "AP(norm=R,judged_only=false)",
+        "P_1": "P(judged_only=false)@1",
+        "ndcg_cut_2": "nDCG(dcg=log2,b=2,levels=all,judged_only=false)@2",
+    }
 
 
 def test_measures_command_lists_every_family():
     text = cli("measures")
-    for name in ("AP", "Q-measure", "P-plus", "NWRR", "bpref_relative", "rpref_N", "RBP",
-                 "nDCG", "Hit", "nCG"):
+    for name in (
+        "AP",
+        "Q-measure",
+        "P-plus",
+        "NWRR",
+        "bpref_relative",
+        "rpref_N",
+        "RBP",
+        "nDCG",
+        "Hit",
+        "nCG",
+    ):
         assert f"\n{name}" in text
     listing = json.loads(cli("measures", "--format", "json"))
     ndcg = next(m for m in listing if m["name"] == "nDCG")

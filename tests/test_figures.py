@@ -1,6 +1,7 @@
 """Publication figures: one style (palette, markers, legends outside), titles naming the
 collection and parameters, uncertainty where numbers come from sampling, empty bins dropped,
 heat maps scaled to their data, PDF + SVG + PNG."""
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -19,10 +20,17 @@ def captured(monkeypatch):
 
     def save(fig, directory, stem, formats=style.FORMATS):
         fig.canvas.draw()
-        found.append((fig, [ax.get_legend() for ax in fig.axes],
-                      [ax.get_window_extent() for ax in fig.axes],
-                      [ax.get_legend().get_window_extent() if ax.get_legend() else None
-                       for ax in fig.axes]))
+        found.append(
+            (
+                fig,
+                [ax.get_legend() for ax in fig.axes],
+                [ax.get_window_extent() for ax in fig.axes],
+                [
+                    ax.get_legend().get_window_extent() if ax.get_legend() else None
+                    for ax in fig.axes
+                ],
+            )
+        )
         return original(fig, directory, stem, formats)
 
     monkeypatch.setattr(style, "save", save)
@@ -45,8 +53,11 @@ def _check_common(captured, paths, title=TITLE):
 def _colours(ax):
     import matplotlib.colors as mc
 
-    return {mc.to_hex(line.get_color()).upper() for line in ax.get_lines()
-            if line.get_label()[:1] != "_" and line.get_linestyle() != "--"}
+    return {
+        mc.to_hex(line.get_color()).upper()
+        for line in ax.get_lines()
+        if line.get_label()[:1] != "_" and line.get_linestyle() != "--"
+    }
 
 
 def test_swap_curves_drop_empty_bins_and_show_intervals(tmp_path, captured):
@@ -55,9 +66,16 @@ def test_swap_curves_drop_empty_bins_and_show_intervals(tmp_path, captured):
         for k in range(6):
             comparisons = 0 if k == 3 else 100
             swaps = 0 if k == 3 else 40 - 6 * k + m
-            rows.append({"measure": measure, "bin": k, "difference": k / 100,
-                         "comparisons": comparisons, "swaps": swaps,
-                         "swap_rate": swaps / comparisons if comparisons else np.nan})
+            rows.append(
+                {
+                    "measure": measure,
+                    "bin": k,
+                    "difference": k / 100,
+                    "comparisons": comparisons,
+                    "swaps": swaps,
+                    "swap_rate": swaps / comparisons if comparisons else np.nan,
+                }
+            )
     paths = figures.swap_curves(pd.DataFrame(rows), tmp_path, title=TITLE)
     ax = _check_common(captured, paths)
     curves = [l for l in ax.get_lines() if l.get_label() in ("AP", "P@10")]
@@ -71,8 +89,12 @@ def test_swap_curves_drop_empty_bins_and_show_intervals(tmp_path, captured):
 
 
 def test_asl_curves_band_from_bootstrap_samples(tmp_path, captured):
-    pairs = pd.DataFrame({"measure": ["AP"] * 10 + ["RR"] * 10,
-                          "asl": np.r_[np.linspace(0, 0.5, 10), np.linspace(0, 0.9, 10)]})
+    pairs = pd.DataFrame(
+        {
+            "measure": ["AP"] * 10 + ["RR"] * 10,
+            "asl": np.r_[np.linspace(0, 0.5, 10), np.linspace(0, 0.9, 10)],
+        }
+    )
     _check_common(captured, figures.asl_curves(pairs, tmp_path, title=TITLE, samples=200))
     ax = captured[-1][0].axes[0]
     band = ax.collections[0].get_paths()[0].vertices[:, 1]
@@ -82,34 +104,59 @@ def test_asl_curves_band_from_bootstrap_samples(tmp_path, captured):
 
 
 def test_stability_and_phi_curves_with_uncertainty(tmp_path, captured):
-    table = pd.DataFrame({"measure": ["AP"] * 3 + ["RR"] * 3,
-                          "fuzziness": [0.01, 0.05, 0.1] * 2,
-                          "minority_rate": [0.05, 0.03, 0.02, 0.06, 0.05, 0.03],
-                          "proportion_ties": [0.01, 0.05, 0.09, 0.02, 0.06, 0.1]})
-    ax = _check_common(captured, figures.stability_curves(table, tmp_path, title=TITLE,
-                                                          comparisons=3000))
+    table = pd.DataFrame(
+        {
+            "measure": ["AP"] * 3 + ["RR"] * 3,
+            "fuzziness": [0.01, 0.05, 0.1] * 2,
+            "minority_rate": [0.05, 0.03, 0.02, 0.06, 0.05, 0.03],
+            "proportion_ties": [0.01, 0.05, 0.09, 0.02, 0.06, 0.1],
+        }
+    )
+    ax = _check_common(
+        captured, figures.stability_curves(table, tmp_path, title=TITLE, comparisons=3000)
+    )
     assert len(ax.containers) == 2  # error bars per measure
-    curve = pd.DataFrame({"measure_a": ["AP"] * 3, "measure_b": ["RR"] * 3, "k": [5, 10, 15],
-                          "phi": [0.5, 0.6, 0.7], "sd": [0.2, 0.15, 0.1]})
-    ax = _check_common(captured, figures.phi_curves(curve, tmp_path, title=TITLE,
-                                                    halvings=50))
+    curve = pd.DataFrame(
+        {
+            "measure_a": ["AP"] * 3,
+            "measure_b": ["RR"] * 3,
+            "k": [5, 10, 15],
+            "phi": [0.5, 0.6, 0.7],
+            "sd": [0.2, 0.15, 0.1],
+        }
+    )
+    ax = _check_common(captured, figures.phi_curves(curve, tmp_path, title=TITLE, halvings=50))
     assert len(ax.collections) == 1
 
 
 def test_heatmap_scaled_to_off_diagonal_data_with_values(tmp_path, captured):
-    square = pd.DataFrame([[1, 0.62, 0.71], [0.62, 1, 0.35], [0.71, 0.35, 1]],
-                          index=["AP", "P@10", "RR"], columns=["AP", "P@10", "RR"])
+    square = pd.DataFrame(
+        [[1, 0.62, 0.71], [0.62, 1, 0.35], [0.71, 0.35, 1]],
+        index=["AP", "P@10", "RR"],
+        columns=["AP", "P@10", "RR"],
+    )
     _check_common(captured, figures.tau_heatmap(square, tmp_path, title=TITLE))
     ax = captured[-1][0].axes[0]
     assert ax.images[0].get_clim() == (0.35, 0.71)
-    assert sorted(t.get_text() for t in ax.texts) == ["0.35", "0.35", "0.62", "0.62",
-                                                      "0.71", "0.71"]
+    assert sorted(t.get_text() for t in ax.texts) == [
+        "0.35",
+        "0.35",
+        "0.62",
+        "0.62",
+        "0.71",
+        "0.71",
+    ]
 
 
 def test_incomplete_rate_curves_in_the_style(tmp_path, captured):
-    table = pd.DataFrame({"measure": ["AP"] * 3 + ["AP'"] * 3, "lists": ["original"] * 3 +
-                          ["condensed"] * 3, "rate": [100, 50, 10] * 2,
-                          "tau": [1, 0.8, np.nan, 1, 0.9, 0.85]})
+    table = pd.DataFrame(
+        {
+            "measure": ["AP"] * 3 + ["AP'"] * 3,
+            "lists": ["original"] * 3 + ["condensed"] * 3,
+            "rate": [100, 50, 10] * 2,
+            "tau": [1, 0.8, np.nan, 1, 0.9, 0.85],
+        }
+    )
     paths = incomplete_figures.rate_curves(table, "tau", tmp_path, title=TITLE)
     ax = _check_common(captured, paths)
     dotted, solid = ax.get_lines()[:2]
@@ -125,8 +172,7 @@ def test_wilson_matches_scipy():
 
 
 def test_describe():
-    assert style.describe("robust.qrels", seed=3, B=200, c=None) == \
-        "robust.qrels: seed 3, B = 200"
+    assert style.describe("robust.qrels", seed=3, B=200, c=None) == "robust.qrels: seed 3, B = 200"
     assert style.describe(None, B=10) == "B = 10"
 
 

@@ -1,4 +1,5 @@
 """Reduced relevance data (SPEC 4) and the incomplete-judgment study."""
+
 import json
 import math
 
@@ -46,10 +47,19 @@ def test_kept_counts_follow_the_rule():
             assert int((q.levels[mine] >= 1).sum()) == want_r, (topic, rate)
             assert int((q.levels[mine] < 1).sum()) == want_n, (topic, rate)
     manifest = reduction.manifest()
-    assert manifest["topics"]["e"] == {"R": 40, "N": 250, "kept": {
-        "90": {"R": 36, "N": 225}, "70": {"R": 28, "N": 175}, "50": {"R": 20, "N": 125},
-        "33": {"R": 13, "N": 82}, "12.5": {"R": 5, "N": 31}, "10": {"R": 4, "N": 25},
-        "1": {"R": 1, "N": 10}}}
+    assert manifest["topics"]["e"] == {
+        "R": 40,
+        "N": 250,
+        "kept": {
+            "90": {"R": 36, "N": 225},
+            "70": {"R": 28, "N": 175},
+            "50": {"R": 20, "N": 125},
+            "33": {"R": 13, "N": 82},
+            "12.5": {"R": 5, "N": 31},
+            "10": {"R": 4, "N": 25},
+            "1": {"R": 1, "N": 10},
+        },
+    }
 
 
 def test_nested_across_rates_and_100_is_everything():
@@ -92,8 +102,11 @@ def test_parse_rates_sorted_unique():
 
 def test_write_keeps_input_format(tmp_path):
     path = tmp_path / "ntcir.rel"
-    lines = [f"T{t} D{t}-{i} {'L3' if i == 0 else 'L1' if i < 4 else 'L0'}"
-             for t in range(3) for i in range(30)]
+    lines = [
+        f"T{t} D{t}-{i} {'L3' if i == 0 else 'L1' if i < 4 else 'L0'}"
+        for t in range(3)
+        for i in range(30)
+    ]
     path.write_text("\n".join(lines) + "\n")
     manifest = write_reduced(reduce_qrels(path, (50, 10), seed=5), tmp_path / "out")
     assert manifest["files"] == {"50": "ntcir.50.rel", "10": "ntcir.10.rel"}
@@ -115,8 +128,9 @@ def test_condensed_equals_original_at_100_when_complete():
             docs = [d.decode() for tt, d in zip(q.topics, q.docnos) if tt == t.encode()]
             run[t] = {d: float(s) for d, s in zip(docs, rng.random(len(docs)))}
         runs[f"r{k}"] = run
-    result = incomplete_study(q, runs, ["AP", "Q-measure", "nDCG@10"], rates=(50,), seed=1,
-                              samples=50)
+    result = incomplete_study(
+        q, runs, ["AP", "Q-measure", "nDCG@10"], rates=(50,), seed=1, samples=50
+    )
     full = result.table[result.table["rate"] == 100].set_index("measure")
     for m in ("AP", "Q-measure", "nDCG@10"):
         assert full.loc[m, "mean"] == pytest.approx(full.loc[m + "'", "mean"])
@@ -127,13 +141,45 @@ def test_condensed_equals_original_at_100_when_complete():
 
 def test_cli_reduce_and_incomplete(tmp_path, capsys):
     qrels, runs = sample_paths()
-    assert main(["reduce", str(qrels), "--rates", "50,10", "--seed", "4",
-                 "--out", str(tmp_path / "red")]) == 0
+    assert (
+        main(
+            [
+                "reduce",
+                str(qrels),
+                "--rates",
+                "50,10",
+                "--seed",
+                "4",
+                "--out",
+                str(tmp_path / "red"),
+            ]
+        )
+        == 0
+    )
     assert "50\t930\t" in capsys.readouterr().out
     out = tmp_path / "inc"
-    assert main(["incomplete", str(qrels), *map(str, runs[:4]), "-m", "AP bpref",
-                 "--rates", "50", "--seed", "4", "-B", "50", "--format", "tsv",
-                 "--out", str(out)]) == 0
+    assert (
+        main(
+            [
+                "incomplete",
+                str(qrels),
+                *map(str, runs[:4]),
+                "-m",
+                "AP bpref",
+                "--rates",
+                "50",
+                "--seed",
+                "4",
+                "-B",
+                "50",
+                "--format",
+                "tsv",
+                "--out",
+                str(out),
+            ]
+        )
+        == 0
+    )
     text = capsys.readouterr().out
     assert "# seed: 4" in text and "AP'\tcondensed\t50\t" in text
     for stem in ("incomplete_mean", "incomplete_tau", "incomplete_discpower"):

@@ -2,13 +2,13 @@
 points at internal files ("SPEC 6", "seed 002, Table 3") or shows raw column names meant for
 code (``significant_pairs``). Checked on every command's help, on every string literal of the
 source (docstrings become help and ``help()``), and on rendered captions, LaTeX and HTML."""
+
 import argparse
 import ast
 import re
 from pathlib import Path
 
 import numpy as np
-import pytest
 
 from irgauge.cli import build_parser
 
@@ -32,8 +32,7 @@ def _all_help():
 def test_help_of_every_command_has_no_internal_reference():
     texts = _all_help()
     assert len(texts) > 15  # every command (and nested ones such as qa's) was built
-    bad = [(name, m.group(0)) for name, text in texts
-           for m in INTERNAL.finditer(text)]
+    bad = [(name, m.group(0)) for name, text in texts for m in INTERNAL.finditer(text)]
     assert not bad, bad
 
 
@@ -46,8 +45,11 @@ def _string_literals(paths):
 
 
 def _hits(paths):
-    return [f"{p.relative_to(SRC)}:{line}: {m.group(0)}" for p, line, text in
-            _string_literals(paths) for m in INTERNAL.finditer(text)]
+    return [
+        f"{p.relative_to(SRC)}:{line}: {m.group(0)}"
+        for p, line, text in _string_literals(paths)
+        for m in INTERNAL.finditer(text)
+    ]
 
 
 def test_source_strings_have_no_internal_reference():
@@ -60,10 +62,14 @@ def test_source_strings_have_no_internal_reference():
 def test_the_scan_finds_an_internal_reference(tmp_path):
     """The scanner itself: a planted reference is found, a citation is not."""
     planted = tmp_path / "x.py"
-    planted.write_text('"""Doc (SPEC 6)."""\nA = "see seed 002, Table 3"\n'
-                       'B = \'Sakai (2007), "Alternatives to bpref"\'\n', encoding="utf-8")
-    found = [m.group(0) for _, _, text in _string_literals([planted])
-             for m in INTERNAL.finditer(text)]
+    planted.write_text(
+        '"""Doc (SPEC 6)."""\nA = "see seed 002, Table 3"\n'
+        "B = 'Sakai (2007), \"Alternatives to bpref\"'\n",
+        encoding="utf-8",
+    )
+    found = [
+        m.group(0) for _, _, text in _string_literals([planted]) for m in INTERNAL.finditer(text)
+    ]
     assert found == ["SPEC", "seed 002"]
 
 
@@ -89,11 +95,32 @@ def test_rendered_report_of_evaluations_and_comparisons(tmp_path, capsys):
     qrels, runs = sample_paths()
     runs = [str(r) for r in runs[:4]]
     ev, cmp = tmp_path / "e.json", tmp_path / "c.json"
-    assert main(["eval", str(qrels), *runs, "-m", "AP", "-q", "--format", "json",
-                 "-o", str(ev)]) == 0
-    assert main(["compare", "--qrels", str(qrels), "--run", *runs, "-m", "AP", "--table",
-                 "json", "--tests", "bootstrap", "--seed", "1", "--effect",
-                 "-o", str(cmp)]) == 0
+    assert (
+        main(["eval", str(qrels), *runs, "-m", "AP", "-q", "--format", "json", "-o", str(ev)]) == 0
+    )
+    assert (
+        main(
+            [
+                "compare",
+                "--qrels",
+                str(qrels),
+                "--run",
+                *runs,
+                "-m",
+                "AP",
+                "--table",
+                "json",
+                "--tests",
+                "bootstrap",
+                "--seed",
+                "1",
+                "--effect",
+                "-o",
+                str(cmp),
+            ]
+        )
+        == 0
+    )
     assert main(["report", str(tmp_path / "out"), str(ev), str(cmp)]) == 0
     html = (tmp_path / "out" / "report.html").read_text(encoding="utf-8")
     assert not INTERNAL.search(html)
@@ -105,8 +132,23 @@ def test_terminal_tables_spell_column_names_out(capsys):
     from irgauge.collection.simulate import sample_paths
 
     qrels, runs = sample_paths()
-    argv = ["compare", "--qrels", str(qrels), "--run", *map(str, runs[:3]), "-m", "AP",
-            "--seed", "1", "-B", "50", "--permutations", "50", "--correction", "holm"]
+    argv = [
+        "compare",
+        "--qrels",
+        str(qrels),
+        "--run",
+        *map(str, runs[:3]),
+        "-m",
+        "AP",
+        "--seed",
+        "1",
+        "-B",
+        "50",
+        "--permutations",
+        "50",
+        "--correction",
+        "holm",
+    ]
     assert main(argv) == 0
     head = [l for l in capsys.readouterr().out.splitlines() if l and l[0] != "#"][0]
     assert "Cohen's d_z (paired)" in head and "p (bootstrap, Holm)" in head

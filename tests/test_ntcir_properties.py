@@ -1,5 +1,6 @@
 """Properties of the NTCIREVAL families (hypothesis): ideal output = 1 for every normalised
 measure, bounds, and judged-only is a no-op when every retrieved document is judged."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -8,10 +9,30 @@ from hypothesis import strategies as st
 
 from irgauge import evaluate
 
-NORMALISED = ["nERR@5", "nERR", "nEBR@5", "nEBR", "niRBU@5", "niRBU", "nRBP@5", "nRBP",
-              "Q-measure", "P-plus", "nDCG(dcg=jk,b=2)"]
-BOUNDED = NORMALISED + ["ERR(stop=exp)@5", "ERR", "EBR", "iRBU", "NCUrb(utility=P)", "NCUrb(utility=BR)@5",
-                        "NCUrb(utility=IE)", "NCUgu(utility=BR)", "RBP(graded=true)"]
+NORMALISED = [
+    "nERR@5",
+    "nERR",
+    "nEBR@5",
+    "nEBR",
+    "niRBU@5",
+    "niRBU",
+    "nRBP@5",
+    "nRBP",
+    "Q-measure",
+    "P-plus",
+    "nDCG(dcg=jk,b=2)",
+]
+BOUNDED = NORMALISED + [
+    "ERR(stop=exp)@5",
+    "ERR",
+    "EBR",
+    "iRBU",
+    "NCUrb(utility=P)",
+    "NCUrb(utility=BR)@5",
+    "NCUrb(utility=IE)",
+    "NCUgu(utility=BR)",
+    "RBP(graded=true)",
+]
 GAINS = st.sampled_from([(1, 2, 3), (1, 4, 9), (0.5, 1, 1.5)])
 levels = st.lists(st.integers(0, 3), min_size=1, max_size=25)
 

@@ -11,6 +11,7 @@ NTCIREVAL's names are given verbatim, as its output prints them: its AP@l and Q@
 min(l, R), its nDCG@l is Järvelin–Kekäläinen's and its RBP is graded (gain / max gain), and
 the resolver must know it from the spelling alone.
 """
+
 from __future__ import annotations
 
 import re
@@ -31,6 +32,7 @@ SAMPLES = DATA / "ntcireval_samples"
 PYNTCIREVAL = DATA / "pyntcireval_tests"
 
 pytestmark = pytest.mark.skipif(not DATA.is_dir(), reason=f"no conformance data at {DATA}")
+
 
 def irgauge_name(ntcir: str) -> str:
     """NTCIREVAL's names are given to irgauge verbatim (``AP@0010``, ``nDCG@0010``,
@@ -58,6 +60,7 @@ def compare(expected: pd.DataFrame, result, tolerance: float) -> pd.DataFrame:
 
 # -- ntcireval_generated ------------------------------------------------------------------
 
+
 @pytest.fixture(scope="module")
 def generated():
     expected = pd.read_csv(GENERATED / "expected_ntcireval.tsv", sep="\t", dtype={"topic": str})
@@ -69,8 +72,14 @@ def generated():
     for condensed in (False, True):
         names = sorted(set(expected.loc[expected["condensed"] == condensed, "irgauge"]))
         # file order = NTCIREVAL's convention (the files are in score order, no ties)
-        results[condensed] = evaluate(str(GENERATED / "qrels.ntcir"), runs, names,
-                                      gains="1:2:3", order="file", judged_only=condensed)
+        results[condensed] = evaluate(
+            str(GENERATED / "qrels.ntcir"),
+            runs,
+            names,
+            gains="1:2:3",
+            order="file",
+            judged_only=condensed,
+        )
     return expected, results
 
 
@@ -80,8 +89,13 @@ def test_condensed_pass_by_name(generated):
     rows = expected[expected["condensed"]].copy()
     rows["irgauge"] = "j:" + rows["irgauge"]
     runs = {f"run{k}": str(GENERATED / "runs" / f"run{k}.trec") for k in range(1, 6)}
-    result = evaluate(str(GENERATED / "qrels.ntcir"), runs, sorted(set(rows["irgauge"])),
-                      gains="1:2:3", order="file")
+    result = evaluate(
+        str(GENERATED / "qrels.ntcir"),
+        runs,
+        sorted(set(rows["irgauge"])),
+        gains="1:2:3",
+        order="file",
+    )
     compare(rows, result, 1e-9)
 
 
@@ -104,30 +118,60 @@ def test_generated_bpref_relative2_is_ap_prime_and_old_bpref(generated):
     every topic's judged nonrelevant documents are all retrieved or min(R, N_ret) = min(R, N)."""
     expected, _ = generated
     runs = {f"run{k}": str(GENERATED / "runs" / f"run{k}.trec") for k in range(1, 6)}
-    result = evaluate(str(GENERATED / "qrels.ntcir"), runs,
-                      ["bpref_relative2", "old_bpref", "bpref", "num_nonrel_judged_ret"],
-                      gains="1:2:3", order="file")
-    wide = result.per_topic.pivot_table(index=["run", "topic"], columns="measure",
-                                        values="value")
+    result = evaluate(
+        str(GENERATED / "qrels.ntcir"),
+        runs,
+        ["bpref_relative2", "old_bpref", "bpref", "num_nonrel_judged_ret"],
+        gains="1:2:3",
+        order="file",
+    )
+    wide = result.per_topic.pivot_table(index=["run", "topic"], columns="measure", values="value")
     ap_prime = expected[expected["measure"] == "j:AP"].set_index(["run", "topic"])["value"]
     assert np.allclose(wide["bpref_relative2"].loc[ap_prime.index], ap_prime, atol=1e-9)
     # old bpref divides by min(R, nonrel retrieved): equal to bpref iff that is min(R, N)
-    judgments = pd.read_csv(GENERATED / "qrels.trec", sep=r"\s+", header=None,
-                            names=["topic", "it", "doc", "grade"], dtype={"topic": str})
+    judgments = pd.read_csv(
+        GENERATED / "qrels.trec",
+        sep=r"\s+",
+        header=None,
+        names=["topic", "it", "doc", "grade"],
+        dtype={"topic": str},
+    )
     R = judgments[judgments.grade > 0].groupby("topic").size()
     N = judgments[judgments.grade <= 0].groupby("topic").size()
     topics = wide.index.get_level_values("topic")
-    same = np.minimum(R[topics].to_numpy(), wide["num_nonrel_judged_ret"].to_numpy()) == \
-        np.minimum(R[topics].to_numpy(), N[topics].to_numpy())
+    same = np.minimum(R[topics].to_numpy(), wide["num_nonrel_judged_ret"].to_numpy()) == np.minimum(
+        R[topics].to_numpy(), N[topics].to_numpy()
+    )
     assert np.allclose(wide["old_bpref"][same], wide["bpref"][same], atol=1e-12)
     assert (wide["old_bpref"][~same] <= wide["bpref"][~same] + 1e-12).all()  # smaller divisor
     assert (~same).any()  # the data exercise the difference
 
 
-TREC_NAMES = ["map", "recip_rank", "P_5", "P_10", "P_20", "P_1000", "recall_10", "recall_1000",
-              "ndcg", "ndcg_cut_10", "ndcg_cut_1000", "Rprec", "bpref", "map_cut_10",
-              "map_cut_1000", "success_1", "success_10", "num_ret", "num_rel", "num_rel_ret",
-              "num_nonrel_judged_ret", "gm_map", "gm_bpref"]
+TREC_NAMES = [
+    "map",
+    "recip_rank",
+    "P_5",
+    "P_10",
+    "P_20",
+    "P_1000",
+    "recall_10",
+    "recall_1000",
+    "ndcg",
+    "ndcg_cut_10",
+    "ndcg_cut_1000",
+    "Rprec",
+    "bpref",
+    "map_cut_10",
+    "map_cut_1000",
+    "success_1",
+    "success_10",
+    "num_ret",
+    "num_rel",
+    "num_rel_ret",
+    "num_nonrel_judged_ret",
+    "gm_map",
+    "gm_bpref",
+]
 
 
 def test_generated_trec_eval_names():
@@ -137,8 +181,7 @@ def test_generated_trec_eval_names():
     expected["value"] = expected["value"].astype(float)
     expected["irgauge"] = expected["measure"]
     runs = [str(GENERATED / "runs" / f"run{k}.trec") for k in range(1, 6)]
-    result = evaluate(str(GENERATED / "qrels.trec"), runs, TREC_NAMES, order="score",
-                      complete=True)
+    result = evaluate(str(GENERATED / "qrels.trec"), runs, TREC_NAMES, order="score", complete=True)
     per_topic = expected[expected["topic"] != "all"]
     compare(per_topic, result, 1e-9)
     means = result.means.rename(columns={"measure": "irgauge", "value": "got"})
@@ -148,6 +191,7 @@ def test_generated_trec_eval_names():
 
 
 # -- ntcireval_samples: TRECRUN.test.nev -----------------------------------------------------
+
 
 def read_nev(path: Path, run: str) -> pd.DataFrame:
     """``<topic> <measure>= <value>`` lines; comment lines (``#``) are skipped."""
@@ -165,8 +209,13 @@ def test_trecrun_sample_at_4_decimals():
     expected["irgauge"] = expected["ntcir"].map(irgauge_name)
     # NTCIR-eval splits the run in file order; -g 1:2 although only L0/L1 occur, so graded
     # RBP divides by 2 and ERR's stop probability is 1/3
-    result = evaluate(str(SAMPLES / "test.qrels"), [str(SAMPLES / "TRECRUN")],
-                      sorted(set(expected["irgauge"])), gains="1:2", order="file")
+    result = evaluate(
+        str(SAMPLES / "test.qrels"),
+        [str(SAMPLES / "TRECRUN")],
+        sorted(set(expected["irgauge"])),
+        gains="1:2",
+        order="file",
+    )
     compare(expected, result, 5e-5 + 1e-12)
 
 
@@ -180,26 +229,55 @@ PY_CASES = [  # expected file, gains, cutoff, condensed
 ]
 
 
-@pytest.mark.parametrize("expected_file,gains,cutoff,condensed", PY_CASES,
-                         ids=[c[0][:-4] for c in PY_CASES])
+@pytest.mark.parametrize(
+    "expected_file,gains,cutoff,condensed", PY_CASES, ids=[c[0][:-4] for c in PY_CASES]
+)
 def test_pyntcireval_cases(expected_file, gains, cutoff, condensed):
     expected = read_nev(PYNTCIREVAL / expected_file, "sample")
     expected["irgauge"] = expected["ntcir"].map(irgauge_name)
     assert f"AP@{cutoff:04d}" in set(expected["ntcir"])
     # a 2-column rel file and a 1-column ranked list: one topic named by the file stem
-    result = evaluate(str(PYNTCIREVAL / "sample.rel"), {"sample": str(PYNTCIREVAL / "sample.res")},
-                      sorted(set(expected["irgauge"])), gains=gains, judged_only=condensed)
+    result = evaluate(
+        str(PYNTCIREVAL / "sample.rel"),
+        {"sample": str(PYNTCIREVAL / "sample.res")},
+        sorted(set(expected["irgauge"])),
+        gains=gains,
+        judged_only=condensed,
+    )
     assert result.metadata["order"].startswith("file")
     compare(expected, result, 5e-5 + 1e-12)
 
 
 def test_cli_on_the_pyntcireval_sample(capsys):
     """`irgauge eval REL RES -j --gains` as NTCIREVAL's label -j | compute."""
-    assert main(["eval", str(PYNTCIREVAL / "sample.rel"), str(PYNTCIREVAL / "sample.res"),
-                 "-m", "Q-measure", "-m", "nERR@1000", "-m", "AP", "--gains", "1:2:3", "-j",
-                 "--format", "tsv", "-q"]) == 0
-    out = pd.read_csv(__import__("io").StringIO(capsys.readouterr().out), sep="\t",
-                      comment="#", dtype={"topic": str})
+    assert (
+        main(
+            [
+                "eval",
+                str(PYNTCIREVAL / "sample.rel"),
+                str(PYNTCIREVAL / "sample.res"),
+                "-m",
+                "Q-measure",
+                "-m",
+                "nERR@1000",
+                "-m",
+                "AP",
+                "--gains",
+                "1:2:3",
+                "-j",
+                "--format",
+                "tsv",
+                "-q",
+            ]
+        )
+        == 0
+    )
+    out = pd.read_csv(
+        __import__("io").StringIO(capsys.readouterr().out),
+        sep="\t",
+        comment="#",
+        dtype={"topic": str},
+    )
     values = out[out["topic"] == "sample"].set_index("measure")["value"]
     assert values["Q-measure"] == pytest.approx(0.1083, abs=5e-5)
     assert values["nERR@1000"] == pytest.approx(0.4830, abs=5e-5)

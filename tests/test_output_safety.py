@@ -1,5 +1,6 @@
 """Atomic writes, the CLI's exit codes for failed writes and Ctrl-C, and the shared option
 types."""
+
 import argparse
 import os
 import signal
@@ -63,8 +64,21 @@ def test_ctrl_c_exits_130_with_one_line(tmp_path):
     # a study long enough to be interrupted; SIGINT arrives while it works
     out = tmp_path / "sim"
     proc = subprocess.Popen(
-        [sys.executable, "-m", "irgauge", "simulate", "--out", str(out), "--runs", "200",
-         "--topics", "300"], stderr=subprocess.PIPE, stdout=subprocess.PIPE)
+        [
+            sys.executable,
+            "-m",
+            "irgauge",
+            "simulate",
+            "--out",
+            str(out),
+            "--runs",
+            "200",
+            "--topics",
+            "300",
+        ],
+        stderr=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+    )
     time.sleep(1.5)
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=60)
@@ -74,18 +88,26 @@ def test_ctrl_c_exits_130_with_one_line(tmp_path):
     assert err.decode().strip() == "irgauge: interrupted"
 
 
-@pytest.mark.parametrize("parse, text, message", [
-    (_options.positive_int, "0", "expected a whole number >= 1; got 0"),
-    (_options.positive_int, "-5", "expected a whole number >= 1; got -5"),
-    (_options.positive_int, "1.5", "expected a whole number; got '1.5'"),
-    (_options.seed, "-1", "expected a seed from 0 to"),
-    (_options.alpha, "1", "expected a significance level in (0, 1); got 1"),
-    (_options.alpha, "nan", "expected a significance level"),
-    (_options.fraction, "0", "expected a fraction in (0, 1]; got 0"),
-])
+@pytest.mark.parametrize(
+    "parse, text, message",
+    [
+        (_options.positive_int, "0", "expected a whole number >= 1; got 0"),
+        (_options.positive_int, "-5", "expected a whole number >= 1; got -5"),
+        (_options.positive_int, "1.5", "expected a whole number; got '1.5'"),
+        (_options.seed, "-1", "expected a seed from 0 to"),
+        (_options.alpha, "1", "expected a significance level in (0, 1); got 1"),
+        (_options.alpha, "nan", "expected a significance level"),
+        (_options.fraction, "0", "expected a fraction in (0, 1]; got 0"),
+    ],
+)
 def test_option_types_refuse_out_of_range(parse, text, message):
-    with pytest.raises(argparse.ArgumentTypeError, match=message.replace("(", r"\(")
-                       .replace(")", r"\)").replace("[", r"\[").replace("]", r"\]")):
+    with pytest.raises(
+        argparse.ArgumentTypeError,
+        match=message.replace("(", r"\(")
+        .replace(")", r"\)")
+        .replace("[", r"\[")
+        .replace("]", r"\]"),
+    ):
         parse(text)
 
 
@@ -98,5 +120,10 @@ def test_option_types_accept_in_range():
 
 def test_split_measures_only_outside_parentheses():
     assert _options.split_measures(["nDCG(dcg=jk,b=2)@1000,AP", "P@10 RR", " Q-measure "]) == [
-        "nDCG(dcg=jk,b=2)@1000", "AP", "P@10", "RR", "Q-measure"]
+        "nDCG(dcg=jk,b=2)@1000",
+        "AP",
+        "P@10",
+        "RR",
+        "Q-measure",
+    ]
     assert _options.split_measures(None) is None

@@ -5,6 +5,7 @@ The tools' conventions: gdeval's nDCG has exponential gain 2^rel - 1 (``dcg=exp-
 its ERR stops with probability (2^rel - 1)/2^4 (``ERR(stop=exp)``); cwl_eval's and ranx's RBP
 is binary. Rows for measures irgauge does not have are skipped, by the explicit list below.
 """
+
 from __future__ import annotations
 
 import re
@@ -23,8 +24,7 @@ pytestmark = pytest.mark.skipif(not DATA.is_dir(), reason=f"no conformance data 
 
 # measures of these fixtures that irgauge does not have (C/W/L user models, diversity,
 # compatibility)
-LACKING = {"BPM", "INSQ", "INST", "SDCG", "NERR8", "NERR9", "NERR10", "NERR11", "Compat",
-           "ERR_IA"}
+LACKING = {"BPM", "INSQ", "INST", "SDCG", "NERR8", "NERR9", "NERR10", "NERR11", "Compat", "ERR_IA"}
 # per source tool: family -> fixed irgauge parameters implied by the tool
 TOOL_PARAMS = {"gdeval": {"nDCG": {"dcg": "exp-log2"}, "ERR": {"stop": "exp"}}}
 _MEASURE = re.compile(r"^(?P<name>[\w]+)(\((?P<params>[^)]*)\))?(@(?P<cutoff>\d+))?$")
@@ -40,8 +40,7 @@ def translate(measure: str, tool: str = ""):
     params = dict(p.split("=") for p in (match.group("params") or "").split(",") if p)
     rel_level = int(params.pop("rel", 1))  # ir_measures' rel = the binary threshold
     params.update(TOOL_PARAMS.get(tool, {}).get(name, {}))
-    text = name + (f"({','.join(f'{k}={v}' for k, v in sorted(params.items()))})"
-                   if params else "")
+    text = name + (f"({','.join(f'{k}={v}' for k, v in sorted(params.items()))})" if params else "")
     return text + (f"@{match.group('cutoff')}" if match.group("cutoff") else ""), rel_level
 
 
@@ -61,8 +60,12 @@ def check(rows: pd.DataFrame, folder: Path) -> int:
     """Evaluate each (qrels, run, rel_level) group once; compare per topic and 'all' rows."""
     compared = 0
     for (qrels, run, rel_level), group in rows.groupby(["qrels", "run", "rel_level"]):
-        result = evaluate(str(folder / qrels), {"run": str(folder / run)},
-                          sorted(set(group["irgauge"])), rel_level=rel_level)
+        result = evaluate(
+            str(folder / qrels),
+            {"run": str(folder / run)},
+            sorted(set(group["irgauge"])),
+            rel_level=rel_level,
+        )
         per_topic = result.per_topic.set_index(["measure", "topic"])["value"]
         means = result.means.set_index("measure")["value"]
         for row in group.itertuples(index=False):
@@ -93,7 +96,13 @@ def test_ir_measures_fixtures():
     compared = check(rows[~rows["skip"]], IR_MEASURES)
     assert compared == 12 + 7 * 3  # gdeval nDCG/ERR rows; cwl_eval AP, P@1/5/10/20, RBP, RR x 3
     assert set(rows.loc[~rows["skip"], "irgauge"]) >= {
-        "nDCG(dcg=exp-log2)@20", "ERR(stop=exp)@2", "AP", "RR", "RBP(p=0.9)", "P@10"}
+        "nDCG(dcg=exp-log2)@20",
+        "ERR(stop=exp)@2",
+        "AP",
+        "RR",
+        "RBP(p=0.9)",
+        "P@10",
+    }
 
 
 def test_ranx_fixtures():

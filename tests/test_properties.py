@@ -1,4 +1,5 @@
 """Property tests (hypothesis) of the measures on random small collections."""
+
 from __future__ import annotations
 
 import random
@@ -12,14 +13,52 @@ from hypothesis import strategies as st
 from irgauge import evaluate
 
 # measures whose every per-topic value lies in [0, 1] (not WRR: 1/(r1 - 1/pen) exceeds 1)
-NORMALISED = ["AP", "AP@5", "nDCG", "nDCG@5", "nDCG(dcg=jk,b=2)@10", "nDCG(dcg=exp-log2)",
-              "P@5", "R@5", "RR", "Rprec", "Rprec(mult=2)", "Hit@3", "bpref", "bpref_R",
-              "bpref_N", "bpref_relative", "bpref_relative2", "rpref_relative2",
-              "Q-measure", "R-measure", "O-measure", "P-measure", "P-plus", "NWRR",
-              "nCG@5", "RBP", "RBP(graded=true)", "rbp", "RBP_resid", "rbp_resid",
-              "IPrec(recall=0.3)", "IPrec_avg", "SetF", "SetAP", "RelP", "RelP@5", "infAP",
-              "binG", "G", "ndcg_rel", "Rndcg", "Unjudged@5", "Q-measure(judged_only=true)",
-              "nDCG(judged_only=true)"]
+NORMALISED = [
+    "AP",
+    "AP@5",
+    "nDCG",
+    "nDCG@5",
+    "nDCG(dcg=jk,b=2)@10",
+    "nDCG(dcg=exp-log2)",
+    "P@5",
+    "R@5",
+    "RR",
+    "Rprec",
+    "Rprec(mult=2)",
+    "Hit@3",
+    "bpref",
+    "bpref_R",
+    "bpref_N",
+    "bpref_relative",
+    "bpref_relative2",
+    "rpref_relative2",
+    "Q-measure",
+    "R-measure",
+    "O-measure",
+    "P-measure",
+    "P-plus",
+    "NWRR",
+    "nCG@5",
+    "RBP",
+    "RBP(graded=true)",
+    "rbp",
+    "RBP_resid",
+    "rbp_resid",
+    "IPrec(recall=0.3)",
+    "IPrec_avg",
+    "SetF",
+    "SetAP",
+    "RelP",
+    "RelP@5",
+    "infAP",
+    "binG",
+    "G",
+    "ndcg_rel",
+    "Rndcg",
+    "Unjudged@5",
+    "Q-measure(judged_only=true)",
+    "nDCG(judged_only=true)",
+]
 SETTINGS = settings(max_examples=40, deadline=None)
 
 
@@ -30,10 +69,10 @@ def collections(draw, judged_only_runs: bool = False):
     for t in range(draw(st.integers(1, 4))):
         levels = draw(st.lists(st.integers(0, 3), min_size=1, max_size=12))
         qrels[f"t{t}"] = {f"d{i}": lv for i, lv in enumerate(levels)}
-        pool = list(qrels[f"t{t}"]) + ([] if judged_only_runs else
-                                       [f"u{i}" for i in range(draw(st.integers(0, 6)))])
-        chosen = draw(st.lists(st.sampled_from(pool), min_size=1, max_size=len(pool),
-                               unique=True))
+        pool = list(qrels[f"t{t}"]) + (
+            [] if judged_only_runs else [f"u{i}" for i in range(draw(st.integers(0, 6)))]
+        )
+        chosen = draw(st.lists(st.sampled_from(pool), min_size=1, max_size=len(pool), unique=True))
         run[f"t{t}"] = {d: draw(st.integers(0, 4)) / 4.0 for d in chosen}
     return qrels, run
 
@@ -77,8 +116,10 @@ def test_an_ideal_ranking_scores_one(data):
 @SETTINGS
 @given(collections())
 def test_q_measure_with_beta_zero_is_ap(data):
-    values = per_topic(*data, ["AP", "Q-measure(beta=0)", "AP(judged_only=true)",
-                               "Q-measure(beta=0,judged_only=true)"])
+    values = per_topic(
+        *data,
+        ["AP", "Q-measure(beta=0)", "AP(judged_only=true)", "Q-measure(beta=0,judged_only=true)"],
+    )
     for (m, t), v in values.items():
         if m == "AP":
             assert abs(values[("Q-measure(beta=0)", t)] - v) < 1e-12
@@ -108,7 +149,7 @@ def write_trec(qrels, run, directory: Path, rng: random.Random):
 
 
 @SETTINGS
-@given(collections(), st.integers(0, 2 ** 16))
+@given(collections(), st.integers(0, 2**16))
 def test_score_order_ignores_the_order_of_file_lines_and_topics(data, seed):
     measures = ["AP", "nDCG@5", "P@3", "RR", "bpref", "Q-measure", "infAP", "Rndcg"]
     results = []
@@ -126,8 +167,11 @@ def test_score_order_ignores_the_order_of_file_lines_and_topics(data, seed):
 @given(collections(), st.sampled_from([0.5, 2.0, 10.0]))
 def test_ndcg_is_invariant_to_scaling_the_gains(data, factor):
     base = per_topic(*data, ["nDCG", "nDCG@5", "nDCG(dcg=jk,b=2)@10"], gains="1:2:3")
-    scaled = per_topic(*data, ["nDCG", "nDCG@5", "nDCG(dcg=jk,b=2)@10"],
-                       gains=":".join(str(factor * g) for g in (1, 2, 3)))
+    scaled = per_topic(
+        *data,
+        ["nDCG", "nDCG@5", "nDCG(dcg=jk,b=2)@10"],
+        gains=":".join(str(factor * g) for g in (1, 2, 3)),
+    )
     for key, value in base.items():
         assert abs(scaled[key] - value) < 1e-12, key
 

@@ -5,6 +5,7 @@ from the gain list, as in NTCIREVAL), unjudged documents, lists shorter than R, 
 and file order (pyNTCIREVAL takes the list as given). Topics without relevant documents are
 left out (NTCIREVAL prints nothing for them). Normal and condensed (judged-only) lists.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -22,25 +23,31 @@ BETA, RBP_P, GAMMA = 1.0, 0.95, 0.95
 def reference_metrics(xrelnum, gains):
     """irgauge measure string -> configured pyNTCIREVAL metric (NTCIREVAL defaults)."""
     m = {
-        "RR": metrics.RR(), "O-measure": metrics.OMeasure(xrelnum, gains, BETA),
+        "RR": metrics.RR(),
+        "O-measure": metrics.OMeasure(xrelnum, gains, BETA),
         "P-measure": metrics.PMeasure(xrelnum, gains, BETA),
         "P-plus": metrics.PPlusMeasure(xrelnum, gains, BETA),
-        "AP": metrics.AP(xrelnum, gains), "Q-measure": metrics.QMeasure(xrelnum, gains, BETA),
-        "RBP(graded=true)": metrics.RBP(xrelnum, gains, RBP_P), "ERR": metrics.ERR(xrelnum, gains),
+        "AP": metrics.AP(xrelnum, gains),
+        "Q-measure": metrics.QMeasure(xrelnum, gains, BETA),
+        "RBP(graded=true)": metrics.RBP(xrelnum, gains, RBP_P),
+        "ERR": metrics.ERR(xrelnum, gains),
         "NCUrb(utility=P)": metrics.NCUrbP(xrelnum, gains, GAMMA),
         "NCUrb(utility=BR)": metrics.NCUrbBR(xrelnum, gains, GAMMA, BETA),
         "NCUgu(utility=P)": metrics.NCUguP(xrelnum, gains, gains),
         "NCUgu(utility=BR)": metrics.NCUguBR(xrelnum, gains, gains, BETA),
     }
     for k in CUTOFFS:
-        m.update({
-            f"AP(norm=min)@{k}": metrics.AP(xrelnum, gains, cutoff=k),
-            f"Q@{k}": metrics.QMeasure(xrelnum, gains, BETA, cutoff=k),
-            f"nDCG(dcg=jk,b=2)@{k}": metrics.nDCG(xrelnum, gains, 2.0, k),
-            f"MSnDCG@{k}": metrics.MSnDCG(xrelnum, gains, k),
-            f"nERR@{k}": metrics.nERR(xrelnum, gains, k),
-            f"Hit@{k}": metrics.Hit(k), f"P@{k}": metrics.Precision(k),
-        })
+        m.update(
+            {
+                f"AP(norm=min)@{k}": metrics.AP(xrelnum, gains, cutoff=k),
+                f"Q@{k}": metrics.QMeasure(xrelnum, gains, BETA, cutoff=k),
+                f"nDCG(dcg=jk,b=2)@{k}": metrics.nDCG(xrelnum, gains, 2.0, k),
+                f"MSnDCG@{k}": metrics.MSnDCG(xrelnum, gains, k),
+                f"nERR@{k}": metrics.nERR(xrelnum, gains, k),
+                f"Hit@{k}": metrics.Hit(k),
+                f"P@{k}": metrics.Precision(k),
+            }
+        )
     return m
 
 
@@ -73,8 +80,7 @@ def reference(qrels, runs, gains, condensed):
     """{(run, measure, topic): value} from pyNTCIREVAL."""
     out = {}
     for topic, judged in qrels.items():
-        xrelnum = [sum(1 for v in judged.values() if v == level)
-                   for level in range(len(gains) + 1)]
+        xrelnum = [sum(1 for v in judged.values() if v == level) for level in range(len(gains) + 1)]
         if sum(xrelnum[1:]) == 0:
             continue
         configured = reference_metrics(xrelnum, list(gains))
@@ -94,9 +100,15 @@ def test_agrees_with_pyntcireval_per_topic(seed, gains, condensed):
     qrels, runs = make_collection(seed)
     expected = reference(qrels, runs, gains, condensed)
     measures = sorted({m for _, m, _ in expected})
-    result = evaluate(qrels, {name: as_frame(lists) for name, lists in runs.items()}, measures,
-                      gains=list(gains), order="file", judged_only=condensed,
-                      complete=True)  # an empty list (a topic absent from the frame) scores 0
+    result = evaluate(
+        qrels,
+        {name: as_frame(lists) for name, lists in runs.items()},
+        measures,
+        gains=list(gains),
+        order="file",
+        judged_only=condensed,
+        complete=True,
+    )  # an empty list (a topic absent from the frame) scores 0
     got = result.per_topic.set_index(["run", "measure", "topic"])["value"]
     keys = list(expected)
     assert len(got) == len(keys)

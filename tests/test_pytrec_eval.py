@@ -19,6 +19,7 @@ Conventions, made explicit in every evaluate() call below:
 - gm_map and gm_bpref are aggregates; pytrec_eval's per-topic value of them is not a
   score of the topic, so they are left out here (the trec_eval suite checks them).
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -59,8 +60,9 @@ def collection(seed: int):
         qrels[qid] = {f"d{t}_{i}": int(level) for i, level in enumerate(levels)}
         if t % 6 == 5:
             continue  # the run skips this topic
-        pool = [f"d{t}_{i}" for i in range(n_judged)] + \
-               [f"u{t}_{i}" for i in range(int(rng.integers(0, 30)))]  # unjudged
+        pool = [f"d{t}_{i}" for i in range(n_judged)] + [
+            f"u{t}_{i}" for i in range(int(rng.integers(0, 30)))
+        ]  # unjudged
         # a few lists shorter than R, most of random length
         length = int(rng.integers(1, 4)) if t % 4 == 1 else int(rng.integers(1, len(pool) + 1))
         chosen = rng.choice(pool, size=min(length, len(pool)), replace=False)
@@ -71,8 +73,7 @@ def collection(seed: int):
 
 
 def irgauge_per_topic(qrels, run, measures):
-    result = evaluate(qrels, run, measures, order="score", empty_topics="zero",
-                      negative="unjudged")
+    result = evaluate(qrels, run, measures, order="score", empty_topics="zero", negative="unjudged")
     frame = result.per_topic
     return {(m, t): v for m, t, v in zip(frame["measure"], frame["topic"], frame["value"])}
 
@@ -87,16 +88,18 @@ def test_every_shared_measure_matches_pytrec_eval_per_topic(seed):
     ours = irgauge_per_topic(qrels, run, sorted(set(mapping.values())))
 
     assert set(theirs) == {t for (_, t) in ours}, "the two score different topics"
-    assert any(max(v for d, v in qrels[t].items()) <= 0 for t in theirs), \
+    assert any(max(v for d, v in qrels[t].items()) <= 0 for t in theirs), (
         "the generated data should hold an evaluated topic without relevant documents"
+    )
     mismatches, compared = [], 0
     for topic, values in theirs.items():
         for key in keys:
             compared += 1
             mine = ours[(mapping[key], topic)]
             if abs(mine - values[key]) > TOLERANCE:
-                mismatches.append(f"{key} [{mapping[key]}] {topic}: irgauge {mine!r}, "
-                                  f"pytrec_eval {values[key]!r}")
+                mismatches.append(
+                    f"{key} [{mapping[key]}] {topic}: irgauge {mine!r}, pytrec_eval {values[key]!r}"
+                )
     assert compared > 1000
     assert not mismatches, f"{len(mismatches)} of {compared}:\n" + "\n".join(mismatches[:30])
 
@@ -112,10 +115,13 @@ def test_ties_are_broken_by_docno_descending_like_trec_eval():
 
 # pytrec_eval's "name.params" spellings -> the keys it returns -> irgauge measures
 # (utility's negative coefficients do not survive pytrec_eval's parameter parsing)
-PARAMETRISED = {"P.3,7": {"P_3": "P@3", "P_7": "P@7"}, "ndcg_cut.3": {"ndcg_cut_3": "nDCG@3"},
-                "Rprec_mult.0.35": {"Rprec_mult_0.35": "Rprec(mult=0.35)"},
-                "set_F.0.5": {"set_F": "SetF(beta=0.5)"},
-                "relative_P.4": {"relative_P_4": "RelP@4"}}
+PARAMETRISED = {
+    "P.3,7": {"P_3": "P@3", "P_7": "P@7"},
+    "ndcg_cut.3": {"ndcg_cut_3": "nDCG@3"},
+    "Rprec_mult.0.35": {"Rprec_mult_0.35": "Rprec(mult=0.35)"},
+    "set_F.0.5": {"set_F": "SetF(beta=0.5)"},
+    "relative_P.4": {"relative_P_4": "RelP@4"},
+}
 
 
 @pytest.mark.parametrize("seed", SEEDS[:3])

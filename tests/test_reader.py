@@ -1,6 +1,7 @@
 """The run and qrels readers against a plain Python reference reader (hypothesis), and the
 reader's edge cases as regressions: line ends, numbers by strtod's rules, 64-bit levels,
 ids that are not UTF-8, long tokens, long lines, compression, standard input, threads."""
+
 from __future__ import annotations
 
 import math
@@ -38,6 +39,7 @@ DECIMAL = re.compile(rb"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
 
 # ------------------------------------------------------------------ the reference reader
 
+
 def reference_lines(data: bytes):
     """(line number, tokens) of each data line: plain Python, one line at a time."""
     if data.startswith(b"\xef\xbb\xbf"):
@@ -52,21 +54,26 @@ def reference_lines(data: bytes):
 
 def reference_run(data: bytes):
     lines = reference_lines(data)
-    return ([t[0] for _, t in lines], [t[2] for _, t in lines],
-            [float(t[4]) for _, t in lines], [n for n, _ in lines])
+    return (
+        [t[0] for _, t in lines],
+        [t[2] for _, t in lines],
+        [float(t[4]) for _, t in lines],
+        [n for n, _ in lines],
+    )
 
 
 # ------------------------------------------------------------------ random files
 
 id_bytes = st.binary(min_size=1, max_size=12).map(
-    lambda b: bytes(33 + (c % 222) for c in b))  # bytes > 32: never whitespace
+    lambda b: bytes(33 + (c % 222) for c in b)
+)  # bytes > 32: never whitespace
 ids = st.one_of(id_bytes, id_bytes.map(lambda b: b * 300)).filter(lambda b: b[:1] != b"#")
 decimal_text = st.from_regex(DECIMAL, fullmatch=True)
 score_text = st.one_of(
     decimal_text,
     st.floats(allow_nan=False, allow_infinity=False).map(lambda f: repr(f).encode()),
     st.floats(-1e6, 1e6).map(lambda f: b"%.4f" % f),
-    st.integers(-10 ** 30, 10 ** 30).map(lambda i: str(i).encode()),
+    st.integers(-(10**30), 10**30).map(lambda i: str(i).encode()),
 ).filter(lambda t: np.isfinite(float(t)))
 space = st.text(" \t", min_size=1, max_size=3).map(str.encode)
 
@@ -83,14 +90,16 @@ def run_files(draw):
         if kind == 1:
             lines.append(b"# a comment " + draw(id_bytes))
             continue
-        fields = [draw(st.sampled_from(topics)), b"Q0", draw(ids), b"1", draw(score_text),
-                  b"tag"]
+        fields = [draw(st.sampled_from(topics)), b"Q0", draw(ids), b"1", draw(score_text), b"tag"]
         if draw(st.integers(0, 5)) == 0:
             fields.append(b"free text")  # trec_eval ignores fields past the sixth
         seps = [draw(space) for _ in fields]
         lead = draw(space) if draw(st.booleans()) else b""
-        lines.append(lead + b"".join(f + s for f, s in zip(fields, seps)).rstrip(b" \t")
-                     + (draw(space) if draw(st.booleans()) else b""))
+        lines.append(
+            lead
+            + b"".join(f + s for f, s in zip(fields, seps)).rstrip(b" \t")
+            + (draw(space) if draw(st.booleans()) else b"")
+        )
     lines.append(b"1 Q0 last 1 0.5 tag")  # at least one data line
     ending = draw(st.sampled_from(ENDINGS))
     data = ending.join(lines) + (ending if draw(st.booleans()) else b"")
@@ -99,7 +108,11 @@ def run_files(draw):
     return data, draw(st.sampled_from(sorted(COMPRESS))), draw(st.sampled_from([None, 5, 64]))
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=150,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
 @given(run_files())
 def test_run_reader_matches_the_reference(tmp_path_factory, monkeypatch_blocks, case):
     data, suffix, block = case
@@ -134,14 +147,18 @@ def test_scores_are_bit_exact_with_python_float(texts):
     assert values.tobytes() == np.array([float(t) for t in texts]).tobytes()
 
 
-number_like = st.one_of(decimal_text, st.text("0123456789.+-e", min_size=1, max_size=20)
-                        .map(str.encode), st.binary(min_size=1, max_size=18)
-                        .map(lambda b: bytes(33 + (c % 222) for c in b)))
+number_like = st.one_of(
+    decimal_text,
+    st.text("0123456789.+-e", min_size=1, max_size=20).map(str.encode),
+    st.binary(min_size=1, max_size=18).map(lambda b: bytes(33 + (c % 222) for c in b)),
+)
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.lists(st.tuples(number_like, st.binary(min_size=1, max_size=3)), min_size=1,
-                max_size=40), st.booleans())
+@given(
+    st.lists(st.tuples(number_like, st.binary(min_size=1, max_size=3)), min_size=1, max_size=40),
+    st.booleans(),
+)
 def test_word_scan_of_short_numbers_agrees_with_the_byte_scan(tokens, dot):
     """Tokens of up to 16 bytes are classified and converted a word at a time, straight
     from a pool with other bytes between them (as in a file's block)."""
@@ -150,8 +167,9 @@ def test_word_scan_of_short_numbers_agrees_with_the_byte_scan(tokens, dot):
         pieces += [gap, token]
         starts.append(at + len(gap))
         at += len(gap) + len(token)
-    column = Ids(Ids.padded(b"".join(pieces)), np.array(starts),
-                 np.array([len(t) for t, _ in tokens]))
+    column = Ids(
+        Ids.padded(b"".join(pieces)), np.array(starts), np.array([len(t) for t, _ in tokens])
+    )
     short = column.lens <= _numbers.SHORT
     by_words = _numbers._scan_short(column, dot)
     by_bytes = _numbers._scan_bytes(column, dot)
@@ -178,10 +196,14 @@ def test_ids_hash_compare_and_rank_as_bytes(values):
         for j in range(len(values)):
             assert (ranks[i] < ranks[j]) == (values[i] < values[j])
     h = column.hashes()
-    assert all((h[i] == h[j]) >= (values[i] == values[j]) for i in range(len(values))
-               for j in range(len(values)))
-    assert ((column == Ids.from_list(values[::-1])).tolist()
-            == [a == b for a, b in zip(values, values[::-1])])
+    assert all(
+        (h[i] == h[j]) >= (values[i] == values[j])
+        for i in range(len(values))
+        for j in range(len(values))
+    )
+    assert (column == Ids.from_list(values[::-1])).tolist() == [
+        a == b for a, b in zip(values, values[::-1])
+    ]
     first, codes = column.unique()
     assert [values[i] for i in first] == list(dict.fromkeys(values))
     assert [values[first[c]] for c in codes] == values
@@ -197,8 +219,14 @@ def test_unique_codes_follow_first_appearance_in_long_columns():
 
 
 @settings(max_examples=100, deadline=None)
-@given(st.lists(st.tuples(st.integers(0, 3), st.sampled_from([1.0, 2.0, 0.5]), id_bytes),
-                min_size=1, max_size=40, unique_by=lambda x: (x[0], x[2])))
+@given(
+    st.lists(
+        st.tuples(st.integers(0, 3), st.sampled_from([1.0, 2.0, 0.5]), id_bytes),
+        min_size=1,
+        max_size=40,
+        unique_by=lambda x: (x[0], x[2]),
+    )
+)
 def test_ties_break_by_docno_descending_in_byte_order(rows):
     """trec_eval's order: score descending, then docno descending as strcmp compares."""
     rows = sorted(rows, key=lambda r: r[0])  # a run file lists a topic's lines together
@@ -211,9 +239,15 @@ def test_ties_break_by_docno_descending_in_byte_order(rows):
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.lists(st.tuples(st.sampled_from([b"1", b"2", b"10", b"q\xff"]), id_bytes,
-                          st.integers(-2, 3)), min_size=1, max_size=30),
-       st.sampled_from(ENDINGS), st.sampled_from(sorted(COMPRESS)))
+@given(
+    st.lists(
+        st.tuples(st.sampled_from([b"1", b"2", b"10", b"q\xff"]), id_bytes, st.integers(-2, 3)),
+        min_size=1,
+        max_size=30,
+    ),
+    st.sampled_from(ENDINGS),
+    st.sampled_from(sorted(COMPRESS)),
+)
 def test_qrels_reader_matches_the_reference(tmp_path_factory, rows, ending, suffix):
     judged = {}
     for topic, doc, level in rows:
@@ -223,8 +257,9 @@ def test_qrels_reader_matches_the_reference(tmp_path_factory, rows, ending, suff
     path = tmp_path_factory.mktemp("q") / f"qrels{suffix}"
     path.write_bytes(COMPRESS[suffix](data))
     q = read_qrels(path)
-    assert list(zip(q.topics.tolist(), q.docnos.tolist(), q.levels.tolist())) == \
-        list(dict.fromkeys(rows))
+    assert list(zip(q.topics.tolist(), q.docnos.tolist(), q.levels.tolist())) == list(
+        dict.fromkeys(rows)
+    )
     numeric = [t.decode() for t in dict.fromkeys(t for t, _, _ in rows) if t.isdigit()]
     if len(numeric) == len(set(t for t, _, _ in rows)):
         assert q.topic_ids == sorted(numeric, key=int)
@@ -254,14 +289,17 @@ def test_cr_only_line_ends_are_lines(tmp_path):
     assert result.means["value"].tolist() == [3.0, 2.0]
 
 
-@pytest.mark.parametrize("score,problem", [
-    ("1_0", "score '1_0' is not a finite number"),
-    ("nan", "score 'nan' is not a finite number"),
-    ("-inf", "score '-inf' is not a finite number"),
-    ("1e999", "score '1e999' is not a finite number"),
-    ("0x1p3", "score '0x1p3' is not a finite number"),
-    ("1.5.2", "score '1.5.2' is not a finite number"),
-])
+@pytest.mark.parametrize(
+    "score,problem",
+    [
+        ("1_0", "score '1_0' is not a finite number"),
+        ("nan", "score 'nan' is not a finite number"),
+        ("-inf", "score '-inf' is not a finite number"),
+        ("1e999", "score '1e999' is not a finite number"),
+        ("0x1p3", "score '0x1p3' is not a finite number"),
+        ("1.5.2", "score '1.5.2' is not a finite number"),
+    ],
+)
 def test_scores_follow_strtod_not_python(tmp_path, capsys, score, problem):
     run = write(tmp_path, "r.txt", f"1 Q0 d1 1 3 r\n1 Q0 d2 2 {score} r\n")
     code, out, err = cli(capsys, "eval", write(tmp_path, "q.txt", QRELS), run)
@@ -269,13 +307,18 @@ def test_scores_follow_strtod_not_python(tmp_path, capsys, score, problem):
     assert f"{run}:2: {problem}" in err
 
 
-@pytest.mark.parametrize("level,problem", [
-    ("2147483648", "relevance level 2147483648 is above 2147483647"),
-    ("99999999999999999999", "relevance level '99999999999999999999' is outside the 64-bit "
-                             "integer range"),
-    ("S", "relevance level 'S' is not an integer"),
-    ("2.5", "relevance level '2.5' is not an integer"),
-])
+@pytest.mark.parametrize(
+    "level,problem",
+    [
+        ("2147483648", "relevance level 2147483648 is above 2147483647"),
+        (
+            "99999999999999999999",
+            "relevance level '99999999999999999999' is outside the 64-bit integer range",
+        ),
+        ("S", "relevance level 'S' is not an integer"),
+        ("2.5", "relevance level '2.5' is not an integer"),
+    ],
+)
 def test_levels_are_checked_64_bit_integers(tmp_path, capsys, level, problem):
     qrels = write(tmp_path, "q.txt", f"1 0 d1 1\n1 0 d2 {level}\n")
     code, out, err = cli(capsys, "eval", qrels, write(tmp_path, "r.txt", "1 Q0 d1 1 3 r\n"))
@@ -294,8 +337,7 @@ def test_levels_above_16_bits_are_evaluated_exactly(tmp_path, capsys, level):
     value = float([line for line in out.splitlines() if "\tall\t" in line][0].split("\t")[-1])
     ideal = level + 1 / math.log2(3)
     assert value == pytest.approx((1 + level / math.log2(3)) / ideal, rel=1e-12)
-    code, out, _ = cli(capsys, "eval", qrels, run, "-m", "P@2", "-l", str(level), "--format",
-                       "tsv")
+    code, out, _ = cli(capsys, "eval", qrels, run, "-m", "P@2", "-l", str(level), "--format", "tsv")
     assert code == 0 and out.rstrip().endswith("\t0.5")
 
 
@@ -316,8 +358,7 @@ def test_levels_at_the_edges_of_int64_and_letters(tmp_path):
 def test_ids_that_are_not_utf8_are_evaluated_as_bytes_and_printed_escaped(tmp_path, capsys):
     qrels = write(tmp_path, "q.txt", b"1\xff 0 d1 1\n1\xff 0 d\xfe 0\n")
     run = write(tmp_path, "r.txt", b"1\xff Q0 d1 1 3 r\n1\xff Q0 d\xfe 2 3 r\n")
-    code, out, err = cli(capsys, "eval", qrels, run, "-m", "AP", "--per-topic", "--format",
-                         "tsv")
+    code, out, err = cli(capsys, "eval", qrels, run, "-m", "AP", "--per-topic", "--format", "tsv")
     assert code == 0, err
     # tie at score 3: d\xfe sorts after d1 as bytes, so docno descending puts it first
     assert "r\tAP\t1\\xff\t0.5\n" in out
@@ -325,7 +366,9 @@ def test_ids_that_are_not_utf8_are_evaluated_as_bytes_and_printed_escaped(tmp_pa
 
 def test_a_long_docno_costs_its_bytes_only(tmp_path):
     long_id = b"D" * 10_000
-    lines = [b"1 Q0 d%d 1 %d r" % (i, -i) for i in range(20_000)] + [b"1 Q0 " + long_id + b" 1 -1e9 r"]
+    lines = [b"1 Q0 d%d 1 %d r" % (i, -i) for i in range(20_000)] + [
+        b"1 Q0 " + long_id + b" 1 -1e9 r"
+    ]
     run = read_run(write(tmp_path, "r.txt", b"\n".join(lines)))
     assert run.docnos[len(run) - 1] == long_id
     assert run.docnos.pool.nbytes < 200_000  # not 20,001 x 10,000 bytes
@@ -347,10 +390,16 @@ def test_64_mb_without_a_newline_fails_fast_in_1_gb_of_address_space(tmp_path):
         chunk = b"x" * (1 << 20)
         for _ in range(64):
             f.write(chunk)
-    code = ("import resource; resource.setrlimit(resource.RLIMIT_AS, (10**9, 10**9)); "
-            "from irgauge.cli import main; import sys; sys.exit(main(sys.argv[1:]))")
-    proc = subprocess.run([sys.executable, "-c", code, "eval", str(path), str(path)],
-                          capture_output=True, text=True, timeout=60)
+    code = (
+        "import resource; resource.setrlimit(resource.RLIMIT_AS, (10**9, 10**9)); "
+        "from irgauge.cli import main; import sys; sys.exit(main(sys.argv[1:]))"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code, "eval", str(path), str(path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert proc.returncode == 2, proc.stderr
     assert f"{path}:1: line longer than" in proc.stderr and "Traceback" not in proc.stderr
 
@@ -372,13 +421,17 @@ def test_text_headers_list_a_few_missing_topics_json_all(tmp_path, capsys):
     run = write(tmp_path, "r.txt", "1 Q0 d1 1 3 r\n")
     code, out, _ = cli(capsys, "eval", qrels, run, "-m", "AP", "--format", "tsv")
     header = [line for line in out.splitlines() if line.startswith("# topics_missing")][0]
-    assert header == ('# topics_missing_from_run: {"r": ["2", "3", "4", "5", "6", '
-                      '"... 999 in all (full list: --format json)"]}')
+    assert header == (
+        '# topics_missing_from_run: {"r": ["2", "3", "4", "5", "6", '
+        '"... 999 in all (full list: --format json)"]}'
+    )
     assert len(out) < 2000
     code, out, _ = cli(capsys, "eval", qrels, run, "-m", "AP", "--format", "json")
     import json
-    assert json.loads(out)["metadata"]["topics_missing_from_run"]["r"] == \
-        [str(t) for t in range(2, 1001)]
+
+    assert json.loads(out)["metadata"]["topics_missing_from_run"]["r"] == [
+        str(t) for t in range(2, 1001)
+    ]
 
 
 NUMPY_PROBE = """
@@ -392,12 +445,17 @@ print(os.environ.get("OPENBLAS_NUM_THREADS"), os.environ.get("NUMPY_MADVISE_HUGE
 
 
 @pytest.mark.parametrize("command", ["eval", "measures"])
-@pytest.mark.parametrize("user_settings, expected", [
-    ({}, "1 0 False"),
-    ({"OMP_NUM_THREADS": "3"}, "None 0 False"),
-    ({"OPENBLAS_NUM_THREADS": "3", "NUMPY_MADVISE_HUGEPAGE": "1"}, "3 1 True")])
-def test_commands_start_numpy_lean_unless_the_user_chose(tmp_path, command, user_settings,
-                                                         expected):
+@pytest.mark.parametrize(
+    "user_settings, expected",
+    [
+        ({}, "1 0 False"),
+        ({"OMP_NUM_THREADS": "3"}, "None 0 False"),
+        ({"OPENBLAS_NUM_THREADS": "3", "NUMPY_MADVISE_HUGEPAGE": "1"}, "3 1 True"),
+    ],
+)
+def test_commands_start_numpy_lean_unless_the_user_chose(
+    tmp_path, command, user_settings, expected
+):
     """The console script starts numpy with one BLAS thread (spinning OpenBLAS workers cost CPU
     for nothing) and without huge-page advice (stalls on first touch); a setting the user
     made in the environment stands."""
@@ -406,11 +464,21 @@ def test_commands_start_numpy_lean_unless_the_user_chose(tmp_path, command, user
     qrels = write(tmp_path, "q.txt", QRELS)
     run = write(tmp_path, "r.txt", "1 Q0 d1 1 3 r\n")
     argv = ["eval", qrels, run, "-m", "AP"] if command == "eval" else [command]
-    env = {k: v for k, v in os.environ.items() if k not in (
-        "OPENBLAS_NUM_THREADS", "GOTO_NUM_THREADS", "OMP_NUM_THREADS", "NUMPY_MADVISE_HUGEPAGE")}
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k
+        not in (
+            "OPENBLAS_NUM_THREADS",
+            "GOTO_NUM_THREADS",
+            "OMP_NUM_THREADS",
+            "NUMPY_MADVISE_HUGEPAGE",
+        )
+    }
     env.update(user_settings)
-    done = subprocess.run([sys.executable, "-c", NUMPY_PROBE, *argv], env=env,
-                          capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-c", NUMPY_PROBE, *argv], env=env, capture_output=True, text=True
+    )
     assert done.returncode == 0, done.stderr
     assert done.stderr.strip().splitlines()[-1] == expected
 
@@ -422,7 +490,8 @@ from irgauge.cli import main
 assert main(sys.argv[1:]) == 0
 import numpy
 assert dict(os.environ) == before, set(os.environ.items()) ^ set(before.items())
-print(numpy.core.multiarray._get_madvise_hugepage() if hasattr(numpy, "core") else "", file=sys.stderr)
+core = getattr(numpy, "core", None)
+print(core.multiarray._get_madvise_hugepage() if core else "", file=sys.stderr)
 """
 
 
@@ -430,17 +499,31 @@ def test_main_called_in_process_leaves_the_environment_alone(tmp_path):
     """``irgauge.cli.main(argv)`` inside a user's program sets no process-wide variable."""
     qrels = write(tmp_path, "q.txt", QRELS)
     run = write(tmp_path, "r.txt", "1 Q0 d1 1 3 r\n")
-    env = {k: v for k, v in os.environ.items() if k not in (
-        "OPENBLAS_NUM_THREADS", "GOTO_NUM_THREADS", "OMP_NUM_THREADS", "NUMPY_MADVISE_HUGEPAGE")}
-    done = subprocess.run([sys.executable, "-c", IN_PROCESS_PROBE, "eval", qrels, run, "-m",
-                           "AP"], env=env, capture_output=True, text=True)
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k
+        not in (
+            "OPENBLAS_NUM_THREADS",
+            "GOTO_NUM_THREADS",
+            "OMP_NUM_THREADS",
+            "NUMPY_MADVISE_HUGEPAGE",
+        )
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", IN_PROCESS_PROBE, "eval", qrels, run, "-m", "AP"],
+        env=env,
+        capture_output=True,
+        text=True,
+    )
     assert done.returncode == 0, done.stderr
 
 
 def test_threads_option_and_environment(tmp_path, capsys, monkeypatch):
     qrels = write(tmp_path, "q.txt", QRELS)
-    runs = [write(tmp_path, f"r{k}.txt", f"1 Q0 d{k} 1 3 r{k}\n1 Q0 d2 2 2 r{k}\n")
-            for k in (1, 2, 3)]
+    runs = [
+        write(tmp_path, f"r{k}.txt", f"1 Q0 d{k} 1 3 r{k}\n1 Q0 d2 2 2 r{k}\n") for k in (1, 2, 3)
+    ]
     outs = []
     for threads in ("1", "3"):
         code, out, _ = cli(capsys, "eval", qrels, *runs, "--threads", threads, "--format", "tsv")
@@ -454,8 +537,11 @@ def test_threads_option_and_environment(tmp_path, capsys, monkeypatch):
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.lists(st.integers(0, (1 << 64) - 1), min_size=1, max_size=300, unique=True),
-       st.lists(st.integers(0, (1 << 64) - 1), max_size=100), st.integers(1, 4))
+@given(
+    st.lists(st.integers(0, (1 << 64) - 1), min_size=1, max_size=300, unique=True),
+    st.lists(st.integers(0, (1 << 64) - 1), max_size=100),
+    st.integers(1, 4),
+)
 def test_key_table_finds_exactly_what_a_sorted_search_finds(keys, others, probes):
     from irgauge.collection.judgments import _KeyTable
 
@@ -463,6 +549,7 @@ def test_key_table_finds_exactly_what_a_sorted_search_finds(keys, others, probes
     wanted = np.array(keys[::2] + others + [0, (1 << 64) - 1], dtype=np.uint64)
     index = {int(k): i for i, k in enumerate(table_keys)}
     expected = [index.get(k, -1) for k in wanted.tolist()]
+
     class Probes(_KeyTable):  # few probes: the sorted-search fallback is exercised too
         PROBES = probes
 
@@ -485,19 +572,24 @@ def test_key_filter_sets_aside_nearly_all_absent_keys():
 
     rng = np.random.default_rng(7)
     keys = np.unique(rng.integers(0, 1 << 63, 20_000, dtype=np.int64).astype(np.uint64))
-    absent = np.setdiff1d(rng.integers(0, 1 << 63, 200_000, dtype=np.int64).astype(np.uint64),
-                          keys)
+    absent = np.setdiff1d(rng.integers(0, 1 << 63, 200_000, dtype=np.int64).astype(np.uint64), keys)
     table = Large(keys)
-    passing = lambda k: table.filter[table._filter_home(k) >> np.uint64(3)] \
-        & table._bit(table._filter_home(k))  # noqa: E731
+
+    def passing(k):
+        return table.filter[table._filter_home(k) >> np.uint64(3)] & table._bit(
+            table._filter_home(k)
+        )
+
     assert passing(keys).all()
     assert 0 < passing(absent).astype(bool).mean() < 2.0 / Large.FILTER_BITS
 
 
-
 @settings(max_examples=100, deadline=None)
-@given(st.lists(st.integers(0, (1 << 64) - 1), min_size=1, max_size=200, unique=True),
-       st.lists(st.integers(0, (1 << 64) - 1), max_size=50), st.integers(1, 6))
+@given(
+    st.lists(st.integers(0, (1 << 64) - 1), min_size=1, max_size=200, unique=True),
+    st.lists(st.integers(0, (1 << 64) - 1), max_size=50),
+    st.integers(1, 6),
+)
 def test_key_table_with_long_clusters_still_finds_every_key(keys, others, probes):
     from irgauge.collection.judgments import _KeyTable
 

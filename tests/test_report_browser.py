@@ -4,6 +4,7 @@ PDF on US letter and A4 (tables and figures whole, a sensible page count).
 Skipped when no Chromium binary is installed (CI installs Debian's ``chromium`` in
 ``.ci/run``).
 """
+
 import base64
 import os
 import re
@@ -19,10 +20,18 @@ from irgauge.collection.simulate import simulate_collection, write_collection
 from irgauge.studies.onerel import run_onerel
 from irgauge.studies.predictive import run_predictive
 
-CHROMIUM = next((shutil.which(b) for b in ("chromium", "chromium-browser", "google-chrome",
-                                           "chrome") if shutil.which(b)), None)
-pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no chromium binary on PATH "
-                                "(apt-get install chromium; .ci/run installs it)")
+CHROMIUM = next(
+    (
+        shutil.which(b)
+        for b in ("chromium", "chromium-browser", "google-chrome", "chrome")
+        if shutil.which(b)
+    ),
+    None,
+)
+pytestmark = pytest.mark.skipif(
+    CHROMIUM is None,
+    reason="no chromium binary on PATH (apt-get install chromium; .ci/run installs it)",
+)
 
 
 @pytest.fixture(scope="module")
@@ -37,11 +46,45 @@ def report(tmp_path_factory):
     inputs = root / "inputs"
     inputs.mkdir()
     measures = ["-m", "AP", "-m", "nDCG@10", "-m", "P@10"]
-    assert main(["eval", str(qrels), *map(str, runs), *measures, "-q", "--format", "tsv",
-                 "-o", str(inputs / "eval.tsv")]) == 0
-    assert main(["compare", "--qrels", str(qrels), "--run", *map(str, runs), "-m", "AP",
-                 "-m", "nDCG@10", "--table", "json", "--seed", "1", "--effect",
-                 "-o", str(inputs / "comparison.json")]) == 0
+    assert (
+        main(
+            [
+                "eval",
+                str(qrels),
+                *map(str, runs),
+                *measures,
+                "-q",
+                "--format",
+                "tsv",
+                "-o",
+                str(inputs / "eval.tsv"),
+            ]
+        )
+        == 0
+    )
+    assert (
+        main(
+            [
+                "compare",
+                "--qrels",
+                str(qrels),
+                "--run",
+                *map(str, runs),
+                "-m",
+                "AP",
+                "-m",
+                "nDCG@10",
+                "--table",
+                "json",
+                "--seed",
+                "1",
+                "--effect",
+                "-o",
+                str(inputs / "comparison.json"),
+            ]
+        )
+        == 0
+    )
     return write_report(root / "out", inputs=[inputs / "eval.tsv", inputs / "comparison.json"])
 
 
@@ -55,7 +98,9 @@ def test_figures_embedded_with_content(report):
     html = report.read_text(encoding="utf-8")
     images = re.findall(r'<img alt="[^"]*" src="data:image/png;base64,([^"]+)"', html)
     assert len(images) == 9
-    assert '<nav class="toc">' in html and html.count('<li><a href="#') == 5  # collection, 2 inputs, 2 studies
+    assert (
+        '<nav class="toc">' in html and html.count('<li><a href="#') == 5
+    )  # collection, 2 inputs, 2 studies
     for data in images:
         raw = base64.b64decode(data)
         assert raw[:8] == b"\x89PNG\r\n\x1a\n" and len(raw) > 5000
@@ -63,18 +108,27 @@ def test_figures_embedded_with_content(report):
 
 
 def _chromium(tmp_path, *flags):
-    cmd = [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-           "--no-first-run", "--disable-background-networking",
-           "--disable-component-update", "--disable-sync",
-           f"--user-data-dir={tmp_path / 'profile'}", *flags]
-    subprocess.run(cmd, capture_output=True, timeout=120,
-                   env={**os.environ, "HOME": str(tmp_path)})
+    cmd = [
+        CHROMIUM,
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        f"--user-data-dir={tmp_path / 'profile'}",
+        *flags,
+    ]
+    subprocess.run(cmd, capture_output=True, timeout=120, env={**os.environ, "HOME": str(tmp_path)})
 
 
 def test_chromium_screenshot(report, tmp_path):
     shot = tmp_path / "report.png"
-    _chromium(tmp_path, f"--screenshot={shot}", "--window-size=1400,3000",
-              report.resolve().as_uri())
+    _chromium(
+        tmp_path, f"--screenshot={shot}", "--window-size=1400,3000", report.resolve().as_uri()
+    )
     assert shot.exists(), "chromium wrote no screenshot"
     pixels = _png_pixels(shot)
     assert pixels.shape[0] == 3000 and pixels.shape[1] == 1400
@@ -111,16 +165,23 @@ def test_prints_to_pdf_without_splitting_tables(report, tmp_path, paper):
     pypdf = pytest.importorskip("pypdf")
     page = tmp_path / "page.html"  # beside nothing: links are not followed when printing
     html = report.read_text(encoding="utf-8")
-    page.write_text(html.replace("</style>", "@page { size: %s; }</style>" % paper, 1),
-                    encoding="utf-8")
+    page.write_text(
+        html.replace("</style>", "@page { size: %s; }</style>" % paper, 1), encoding="utf-8"
+    )
     pdf = tmp_path / "report.pdf"
-    _chromium(tmp_path, f"--print-to-pdf={pdf}", "--no-pdf-header-footer",
-              "--print-to-pdf-no-header", page.as_uri())  # the flag of newer, older Chromium
+    _chromium(
+        tmp_path,
+        f"--print-to-pdf={pdf}",
+        "--no-pdf-header-footer",
+        "--print-to-pdf-no-header",
+        page.as_uri(),
+    )  # the flag of newer, older Chromium
     assert pdf.exists(), "chromium wrote no PDF"
     reader = pypdf.PdfReader(str(pdf))
     pages = [p.extract_text() for p in reader.pages]
-    assert len(pages) == pdf.read_bytes().count(b"/Type /Page") - \
-        pdf.read_bytes().count(b"/Type /Pages")
+    assert len(pages) == pdf.read_bytes().count(b"/Type /Page") - pdf.read_bytes().count(
+        b"/Type /Pages"
+    )
     # 9 figures two a row, ~12 tables: a handful of pages, not one page per figure
     print(paper, len(pages), "pages")
     assert 3 <= len(pages) <= 9, len(pages)

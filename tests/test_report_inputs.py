@@ -1,5 +1,6 @@
 """``irgauge report OUT INPUT...``: evaluation outputs, comparison tables and other results,
 with relative paths only and one-line errors for files that are none of these."""
+
 import re
 from pathlib import Path
 
@@ -13,8 +14,12 @@ QRELS = str(SAMPLE / "qrels.txt")
 
 
 def test_comparison_json_round_trips(tmp_path):
-    table = compare_table(evaluate(QRELS, RUNS, ["AP", "P@10"]), interval="ci", effect=True,
-                                                          baseline=Path(RUNS[1]).stem)
+    table = compare_table(
+        evaluate(QRELS, RUNS, ["AP", "P@10"]),
+        interval="ci",
+        effect=True,
+        baseline=Path(RUNS[1]).stem,
+    )
     path = tmp_path / "c.json"
     path.write_text(table.render("json"), encoding="utf-8")
     again = comparison_from_json(read_input(path))
@@ -24,11 +29,48 @@ def test_comparison_json_round_trips(tmp_path):
 
 def test_report_of_evaluations_and_results(tmp_path, capsys):
     ev_json, ev_tsv, dp = tmp_path / "e.json", tmp_path / "e.tsv", tmp_path / "dp.tsv"
-    assert main(["eval", QRELS, *RUNS, "-m", "AP", "-m", "P@10", "-q", "--format", "json",
-                 "-o", str(ev_json)]) == 0
+    assert (
+        main(
+            [
+                "eval",
+                QRELS,
+                *RUNS,
+                "-m",
+                "AP",
+                "-m",
+                "P@10",
+                "-q",
+                "--format",
+                "json",
+                "-o",
+                str(ev_json),
+            ]
+        )
+        == 0
+    )
     assert main(["eval", QRELS, *RUNS, "-m", "AP", "--format", "tsv", "-o", str(ev_tsv)]) == 0
-    assert main(["discpower", "--qrels", QRELS, "--run", *RUNS, "-m", "AP", "-B", "50",
-                 "--seed", "2", "--format", "tsv", "-o", str(dp)]) == 0
+    assert (
+        main(
+            [
+                "discpower",
+                "--qrels",
+                QRELS,
+                "--run",
+                *RUNS,
+                "-m",
+                "AP",
+                "-B",
+                "50",
+                "--seed",
+                "2",
+                "--format",
+                "tsv",
+                "-o",
+                str(dp),
+            ]
+        )
+        == 0
+    )
     out = tmp_path / "report"
     assert main(["report", str(out), str(ev_json), str(ev_tsv), str(dp)]) == 0
     html = (out / "report.html").read_text(encoding="utf-8")
@@ -53,8 +95,25 @@ def test_report_bad_inputs_exit_2(tmp_path, capsys):
 def test_trec_eval_layout_reads_as_the_tsv(tmp_path, capsys):
     trec, tsv = tmp_path / "e.trec", tmp_path / "e.tsv"
     for fmt, path in (("trec", trec), ("tsv", tsv)):
-        assert main(["eval", QRELS, *RUNS, "-m", "AP", "-m", "P@10", "-q", "--format", fmt,
-                     "-o", str(path)]) == 0
+        assert (
+            main(
+                [
+                    "eval",
+                    QRELS,
+                    *RUNS,
+                    "-m",
+                    "AP",
+                    "-m",
+                    "P@10",
+                    "-q",
+                    "--format",
+                    fmt,
+                    "-o",
+                    str(path),
+                ]
+            )
+            == 0
+        )
     a, b = read_input(trec), read_input(tsv)
     assert a.kind == b.kind == "evaluation"
     keys = ["run", "measure", "topic"]
@@ -70,11 +129,25 @@ def test_trec_eval_layout_reads_as_the_tsv(tmp_path, capsys):
 def test_study_folder_given_as_input_links_up_relatively(tmp_path, capsys):
     from irgauge.studies.predictive import run_predictive
 
-    run_predictive(QRELS, [str(p) for p in sorted((SAMPLE / "runs").glob("*.run"))],
-                   tmp_path / "studies", trials=20, seed=1)
+    run_predictive(
+        QRELS,
+        [str(p) for p in sorted((SAMPLE / "runs").glob("*.run"))],
+        tmp_path / "studies",
+        trials=20,
+        seed=1,
+    )
     out = tmp_path / "paper"
-    assert main(["report", str(out), str(tmp_path / "studies"),
-                 str(tmp_path / "studies" / "predictive")]) == 0  # folder and study: once
+    assert (
+        main(
+            [
+                "report",
+                str(out),
+                str(tmp_path / "studies"),
+                str(tmp_path / "studies" / "predictive"),
+            ]
+        )
+        == 0
+    )  # folder and study: once
     html = (out / "report.html").read_text(encoding="utf-8")
     assert html.count('<section id="predictive">') == 1
     links = re.findall(r'href="([^"#][^"]*)"', html)

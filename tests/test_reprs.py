@@ -1,4 +1,5 @@
 """Small results read small: reprs like a DataFrame's head, with an HTML form for notebooks."""
+
 from pathlib import Path
 
 from irgauge import compare_table, evaluate
@@ -37,8 +38,9 @@ def test_meta_result_repr_is_a_head():
 def test_incomplete_and_comparison_reprs_are_short():
     from irgauge.studies.incomplete_result import incomplete_study
 
-    result = incomplete_study(SAMPLE / "qrels.txt", RUNS[:4], ["AP"], rates=(50,), seed=1,
-                              samples=50)
+    result = incomplete_study(
+        SAMPLE / "qrels.txt", RUNS[:4], ["AP"], rates=(50,), seed=1, samples=50
+    )
     text = repr(result)
     assert text.startswith("<IncompleteResult") and len(text.splitlines()) <= 10
     assert len(result._repr_html_()) < 5000

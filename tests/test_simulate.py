@@ -1,4 +1,5 @@
 """Tests of the synthetic collection generator and of the bundled sample it made."""
+
 from __future__ import annotations
 
 import json
@@ -193,8 +194,21 @@ def test_written_files_match_the_frames(small, tmp_path):
 
 def test_cli_simulate_writes_manifest(tmp_path, capsys):
     out = tmp_path / "coll"
-    argv = ["simulate", "--out", str(out), "--topics", "4", "--runs", "3", "--depth", "30",
-            "--pool-depth", "5", "--seed", "9"]
+    argv = [
+        "simulate",
+        "--out",
+        str(out),
+        "--topics",
+        "4",
+        "--runs",
+        "3",
+        "--depth",
+        "30",
+        "--pool-depth",
+        "5",
+        "--seed",
+        "9",
+    ]
     assert main(argv) == 0
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["params"]["seed"] == 9 and manifest["params"]["pool_depth"] == 5

@@ -4,6 +4,7 @@ Collections are tiny dicts through the public API (``irgauge.evaluate``), and on
 ``irgauge eval``. Gains S:A:B = 3:2:1 (gain = level, the NTCIR default) and penalties
 S:A:B = 2:3:4 (the default; ``pen`` lists them for levels 1:2:3, i.e. 4:3:2).
 """
+
 from __future__ import annotations
 
 import io
@@ -29,15 +30,22 @@ def ranked(*docs: str) -> dict:
 def scores(qrels: dict, runs: dict, measures=SAKAI, **kwargs) -> dict:
     """{(run, measure): value} for a single-topic collection."""
     result = evaluate(qrels, runs, measures, **kwargs)
-    return {(r, m): v for r, m, v in result.per_topic[["run", "measure", "value"]]
-            .itertuples(index=False)}
+    return {
+        (r, m): v
+        for r, m, v in result.per_topic[["run", "measure", "value"]].itertuples(index=False)
+    }
 
 
 @pytest.fixture(scope="module")
 def t3():
-    runs = {"X": {"T3": ranked("b", "n1", "n2")}, "Y": {"T3": ranked("n1", "s")},
-            "Z": {"T3": ranked("b", "s")}, "inverse": {"T3": ranked("b", "a", "s")},
-            "ideal": {"T3": ranked("s", "a", "b")}, "ideal_short": {"T3": ranked("s", "a")}}
+    runs = {
+        "X": {"T3": ranked("b", "n1", "n2")},
+        "Y": {"T3": ranked("n1", "s")},
+        "Z": {"T3": ranked("b", "s")},
+        "inverse": {"T3": ranked("b", "a", "s")},
+        "ideal": {"T3": ranked("s", "a", "b")},
+        "ideal_short": {"T3": ranked("s", "a")},
+    }
     return scores({"T3": T3}, runs)
 
 
@@ -95,11 +103,26 @@ def test_nwrr_at_rank_3_on_any_topic_whose_highest_level_is_s():
 def test_worked_examples_through_the_cli(tmp_path, capsys):
     (tmp_path / "qrels").write_text("".join(f"T3 {d} L{lvl}\n" for d, lvl in T3.items()))
     (tmp_path / "Z.res").write_text("T3 b\nT3 s\n")
-    assert main(["eval", str(tmp_path / "qrels"), str(tmp_path / "Z.res"), "-q",
-                 "--format", "tsv", "--gains", "1:2:3", "-m", "O-measure P-measure P-plus NWRR"
-                 ]) == 0
-    out = pd.read_csv(io.StringIO(capsys.readouterr().out), sep="\t", comment="#",
-                      dtype={"topic": str})
+    assert (
+        main(
+            [
+                "eval",
+                str(tmp_path / "qrels"),
+                str(tmp_path / "Z.res"),
+                "-q",
+                "--format",
+                "tsv",
+                "--gains",
+                "1:2:3",
+                "-m",
+                "O-measure P-measure P-plus NWRR",
+            ]
+        )
+        == 0
+    )
+    out = pd.read_csv(
+        io.StringIO(capsys.readouterr().out), sep="\t", comment="#", dtype={"topic": str}
+    )
     values = out[out["topic"] == "T3"].set_index("measure")["value"]
     assert values["O-measure"] == pytest.approx(0.5, abs=1e-12)
     assert values["P-measure"] == pytest.approx(6 / 7, abs=1e-12)
@@ -108,15 +131,23 @@ def test_worked_examples_through_the_cli(tmp_path, capsys):
 
 
 def test_beta_zero_q_is_ap():
-    values = scores({"T3": T3}, {"r": {"T3": ranked("n1", "b", "u", "s", "n2")}},
-                    ["Q-measure(beta=0)", "AP"])
+    values = scores(
+        {"T3": T3}, {"r": {"T3": ranked("n1", "b", "u", "s", "n2")}}, ["Q-measure(beta=0)", "AP"]
+    )
     assert values["r", "Q-measure(beta=0)"] == pytest.approx(values["r", "AP"], abs=1e-15)
     assert exact(values["r", "AP"], (F(1, 2) + F(2, 4)) / 3)
 
 
 # -- §4: the bpref family on condensed lists ---------------------------------------------
-BPREF = ["bpref", "bpref_R", "bpref_N", "old_bpref", "bpref_relative", "bpref_relative2",
-         "AP(judged_only=true)"]
+BPREF = [
+    "bpref",
+    "bpref_R",
+    "bpref_N",
+    "old_bpref",
+    "bpref_relative",
+    "bpref_relative2",
+    "AP(judged_only=true)",
+]
 # R = 3 relevant, N = 5 judged nonrelevant, u* unjudged
 T4 = {"r1": 1, "r2": 2, "r3": 1, "n1": 0, "n2": 0, "n3": 0, "n4": 0, "n5": 0}
 
@@ -124,8 +155,9 @@ T4 = {"r1": 1, "r2": 2, "r3": 1, "n1": 0, "n2": 0, "n3": 0, "n4": 0, "n5": 0}
 def test_bpref_family_hand_worked():
     """Run u1 n1 r1 n2 u2 r2 n3 -> condensed n1 r1 n2 r2 n3: r1 at rank 2 under 1 nonrelevant,
     r2 at rank 4 under 2; r3 not retrieved."""
-    values = scores({"t": T4}, {"r": {"t": ranked("u1", "n1", "r1", "n2", "u2", "r2", "n3")}},
-                    BPREF)
+    values = scores(
+        {"t": T4}, {"r": {"t": ranked("u1", "n1", "r1", "n2", "u2", "r2", "n3")}}, BPREF
+    )
     v = {m: values["r", m] for m in BPREF}
     assert exact(v["bpref"], F(1, 3) * ((1 - F(1, 3)) + (1 - F(2, 3))))  # min(R, N) = 3
     assert exact(v["bpref_R"], v["bpref"])  # R <= N
@@ -172,12 +204,15 @@ def test_rpref_hand_worked():
     pen(s) = (3-2)/3 + (3-0)/3 = 4/3, pen(b) = (1-0)/1 = 1; cg_I(R) = 6;
     Nbar = sum over judged of (1 - g/3) = 0 + 1/3 + 2/3 + 1 = 2."""
     qrels = {"t": {"s": S, "a": A, "b": B, "n": 0}}
-    values = scores(qrels, {"r": {"t": ranked("a", "u", "n", "s", "b")},
-                            "ideal": {"t": ranked("s", "a", "b", "n")}}, RPREF)
+    values = scores(
+        qrels,
+        {"r": {"t": ranked("a", "u", "n", "s", "b")}, "ideal": {"t": ranked("s", "a", "b", "n")}},
+        RPREF,
+    )
     assert exact(values["r", "rpref_N"], F(1, 6) * (2 + 3 * (1 - F(4, 3) / 2) + (1 - F(1, 2))))
-    assert exact(values["r", "rpref_relative"], F(1, 6) * (3 * (1 - F(4, 3) / 2)
-                                                           + (1 - F(1, 3))))
-    assert exact(values["r", "rpref_relative2"], F(1, 6) * (2 + 3 * (1 - F(4, 3) / 3)
-                                                            + (1 - F(1, 4))))
+    assert exact(values["r", "rpref_relative"], F(1, 6) * (3 * (1 - F(4, 3) / 2) + (1 - F(1, 3))))
+    assert exact(
+        values["r", "rpref_relative2"], F(1, 6) * (2 + 3 * (1 - F(4, 3) / 3) + (1 - F(1, 4)))
+    )
     assert values["ideal", "rpref_relative2"] == 1.0
     assert values["ideal", "rpref_N"] == 1.0

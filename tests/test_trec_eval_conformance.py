@@ -24,6 +24,7 @@ parse, so that a new irgauge measure forces this mapping to grow):
 - out.test.aqZ (-Z z-scores standardised against a per-topic mean/sd file): a
   standardisation of the values, not a measure; not offered.
 """
+
 from __future__ import annotations
 
 import io
@@ -53,8 +54,12 @@ CASES = {
     "out.test.aq": ("qrels.test", "results.test", [], True),
     "out.test.aqc": ("qrels.test", "results.trunc", ["-c"], True),
     "out.test.aqcM": ("qrels.test", "results.trunc", ["-c", "-M", "100"], True),
-    "out.test.aql": ("qrels.rel_level", "results.test", ["-l", "2", "--negative", "unjudged"],
-                     True),
+    "out.test.aql": (
+        "qrels.rel_level",
+        "results.test",
+        ["-l", "2", "--negative", "unjudged"],
+        True,
+    ),
     "out.test.meas_params": ("qrels.test", "results.test", [], True),
 }
 EXPECTED_FILE = {"out.test.with-comments": "out.test"}
@@ -78,8 +83,19 @@ def expected(case: str) -> Rows:
 
 def run_irgauge(case: str, measures: List[str]) -> Rows:
     qrels, run, options, per_topic = CASES[case]
-    argv = ["eval", str(DATA / qrels), str(DATA / run), "--format", "trec", "--order", "score",
-            "--empty-topics", "zero", *options, *(["-q"] if per_topic else [])]
+    argv = [
+        "eval",
+        str(DATA / qrels),
+        str(DATA / run),
+        "--format",
+        "trec",
+        "--order",
+        "score",
+        "--empty-topics",
+        "zero",
+        *options,
+        *(["-q"] if per_topic else []),
+    ]
     for measure in measures:
         argv += ["-m", measure]
     out = io.StringIO()
@@ -110,11 +126,11 @@ def test_every_shared_measure_matches_trec_eval(case):
             continue
         compared += 1
         if abs(float(mine) - float(text)) > TOLERANCE:
-            mismatches.append(f"{name} [{mapping[name]}] {topic}: irgauge {mine}, "
-                              f"trec_eval {text}")
+            mismatches.append(f"{name} [{mapping[name]}] {topic}: irgauge {mine}, trec_eval {text}")
     # trec_eval prints gm_map and gm_bpref for 'all' only
-    extra = {(label[m], t) for m, t in ours if m in label and not label[m].startswith("gm_")} \
-        - set(theirs)
+    extra = {(label[m], t) for m, t in ours if m in label and not label[m].startswith("gm_")} - set(
+        theirs
+    )
     assert not mismatches, f"{len(mismatches)} of {compared}:\n" + "\n".join(mismatches[:40])
     assert not extra, f"topics trec_eval did not print: {sorted(extra)[:10]}"
     if ("num_q", "all") in theirs:
@@ -139,15 +155,19 @@ def all_trec_eval_names() -> List[str]:
 def test_mapping_covers_every_trec_eval_measure():
     """Every name trec_eval prints in its test suite is mapped, or is not a measure, or
     is one of the deliberately unsupported families."""
-    unknown = [n for n in all_trec_eval_names() if irgauge_measure(n) is None
-               and n not in NOT_MEASURES and unsupported_reason(n) is None]
+    unknown = [
+        n
+        for n in all_trec_eval_names()
+        if irgauge_measure(n) is None and n not in NOT_MEASURES and unsupported_reason(n) is None
+    ]
     assert not unknown, f"trec_eval measures neither mapped nor listed: {unknown}"
 
 
 def test_unsupported_names_really_are_unsupported():
     """If irgauge learns one of these, the mapping above must learn it too."""
-    names = [n for n in all_trec_eval_names()
-             if irgauge_measure(n) is None and n not in NOT_MEASURES]
+    names = [
+        n for n in all_trec_eval_names() if irgauge_measure(n) is None and n not in NOT_MEASURES
+    ]
     assert names  # relstring and the prefs measures are in the suite
     parsable = []
     for name in names:
@@ -181,8 +201,21 @@ def test_max_docs_keeps_the_first_documents_in_evaluation_order(tmp_path):
     for max_docs in ("2", "3"):
         out = io.StringIO()
         with redirect_stdout(out):
-            main(["eval", str(qrels), str(run), "--format", "trec", "-M", max_docs,
-                  "-m", "num_ret", "-m", "num_rel_ret"])
+            main(
+                [
+                    "eval",
+                    str(qrels),
+                    str(run),
+                    "--format",
+                    "trec",
+                    "-M",
+                    max_docs,
+                    "-m",
+                    "num_ret",
+                    "-m",
+                    "num_rel_ret",
+                ]
+            )
         rows[max_docs] = read_trec_output(out.getvalue())
     # score order is b, c, a: the first two hold one relevant document (c)
     assert rows["2"][("num_ret", "all")] == "2" and rows["2"][("num_rel_ret", "all")] == "1"

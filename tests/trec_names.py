@@ -1,5 +1,6 @@
 """trec_eval measure names -> irgauge measure strings, shared by the trec_eval and
 pytrec_eval conformance tests."""
+
 from __future__ import annotations
 
 import re
@@ -7,20 +8,42 @@ from typing import Optional
 
 # trec_eval name -> irgauge measure string, for names without parameters in the suffix
 FIXED = {
-    "num_ret": "num_ret", "num_rel": "num_rel", "num_rel_ret": "num_rel_ret",
+    "num_ret": "num_ret",
+    "num_rel": "num_rel",
+    "num_rel_ret": "num_rel_ret",
     "num_nonrel_judged_ret": "num_nonrel_judged_ret",
-    "map": "AP", "gm_map": "AP(agg=gmean)", "Rprec": "Rprec", "bpref": "bpref",
-    "gm_bpref": "bpref(agg=gmean)", "recip_rank": "RR", "infAP": "infAP",
-    "utility": "Utility", "11pt_avg": "IPrec_avg", "binG": "binG", "G": "G",
-    "ndcg": "nDCG", "ndcg_rel": "ndcg_rel", "Rndcg": "Rndcg",
-    "set_P": "P", "set_relative_P": "RelP", "set_recall": "R", "set_map": "SetAP",
+    "map": "AP",
+    "gm_map": "AP(agg=gmean)",
+    "Rprec": "Rprec",
+    "bpref": "bpref",
+    "gm_bpref": "bpref(agg=gmean)",
+    "recip_rank": "RR",
+    "infAP": "infAP",
+    "utility": "Utility",
+    "11pt_avg": "IPrec_avg",
+    "binG": "binG",
+    "G": "G",
+    "ndcg": "nDCG",
+    "ndcg_rel": "ndcg_rel",
+    "Rndcg": "Rndcg",
+    "set_P": "P",
+    "set_relative_P": "RelP",
+    "set_recall": "R",
+    "set_map": "SetAP",
     "set_F": "SetF",
     "rbp": "RBP(p=0.9,graded=true,norm=trec_eval)",
     "rbp_resid": "RBP_resid(p=0.9,form=trec_eval)",
 }
 # trec_eval name_k -> irgauge family@k
-CUTOFF_FAMILIES = {"P": "P", "recall": "R", "ndcg_cut": "nDCG(dcg=log2)", "map_cut": "AP(norm=R)",
-                   "relative_P": "RelP", "success": "Hit", "unj": "Unjudged"}
+CUTOFF_FAMILIES = {
+    "P": "P",
+    "recall": "R",
+    "ndcg_cut": "nDCG(dcg=log2)",
+    "map_cut": "AP(norm=R)",
+    "relative_P": "RelP",
+    "success": "Hit",
+    "unj": "Unjudged",
+}
 REAL_PARAMS = {"iprec_at_recall": "IPrec(recall={})", "Rprec_mult": "Rprec(mult={})"}
 
 NOT_MEASURES = {"runid": "the run's name", "num_q": "the number of topics averaged"}

@@ -8,6 +8,7 @@ The packages follow the pipeline, each importing only from those before it:
 ``measures`` -> ``scores`` (score matrices) -> ``evaluation`` -> ``stats`` -> ``meta`` ->
 ``qa`` -> ``report`` -> ``studies`` -> ``interop`` -> ``cli``.
 """
+
 from __future__ import annotations
 
 import importlib

@@ -1,6 +1,7 @@
 """Checks of numeric arguments, shared by the Python API and the command line so that both
 refuse a bad value with the same words (``samples: expected a number of random draws from 1
 to 10000000; got 0``). Each raises InputError (a ValueError; CLI exit 2)."""
+
 from __future__ import annotations
 
 import math
@@ -37,22 +38,34 @@ def as_int(value: Any) -> int:
     raise TypeError(value) if not isinstance(value, Real) else ValueError(value)
 
 
-def whole(value: Any, name: Optional[str] = None, minimum: Optional[int] = None,
-          maximum: Optional[int] = None, what: str = "a whole number") -> int:
+def whole(
+    value: Any,
+    name: Optional[str] = None,
+    minimum: Optional[int] = None,
+    maximum: Optional[int] = None,
+    what: str = "a whole number",
+) -> int:
     """``value`` (a string or an integer, never 2.5 or True) as an int in [minimum, maximum]."""
     try:
         number = as_int(value)
     except (TypeError, ValueError, OverflowError):
         raise InputError(_named(name, f"expected {what}; got {value!r}")) from None
     if (minimum is not None and number < minimum) or (maximum is not None and number > maximum):
-        raise InputError(_named(name, f"expected {what} {_int_range(minimum, maximum)}; "
-                                      f"got {number}"))
+        raise InputError(
+            _named(name, f"expected {what} {_int_range(minimum, maximum)}; got {number}")
+        )
     return number
 
 
-def real(value: Any, name: Optional[str] = None, minimum: Optional[float] = None,
-         maximum: Optional[float] = None, min_open: bool = False, max_open: bool = False,
-         what: str = "a number") -> float:
+def real(
+    value: Any,
+    name: Optional[str] = None,
+    minimum: Optional[float] = None,
+    maximum: Optional[float] = None,
+    min_open: bool = False,
+    max_open: bool = False,
+    what: str = "a number",
+) -> float:
     """``value`` as a finite float in a range whose ends may be open (excluded)."""
     try:
         if isinstance(value, bool):
@@ -65,8 +78,9 @@ def real(value: Any, name: Optional[str] = None, minimum: Optional[float] = None
     if not math.isfinite(number) or low_bad or high_bad:
         low = "" if minimum is None else f"{'(' if min_open else '['}{minimum:g}"
         high = "" if maximum is None else f"{maximum:g}{')' if max_open else ']'}"
-        raise InputError(_named(name, f"expected {what} in {low or '(-inf'}, {high or 'inf)'}; "
-                                      f"got {value}"))
+        raise InputError(
+            _named(name, f"expected {what} in {low or '(-inf'}, {high or 'inf)'}; got {value}")
+        )
     return number
 
 
@@ -100,8 +114,7 @@ def resolve_seed(value: Optional[int], name: str = "seed") -> int:
 
 
 def alpha(value: Any, name: str = "alpha") -> float:
-    return real(value, name, 0.0, 1.0, min_open=True, max_open=True,
-                what="a significance level")
+    return real(value, name, 0.0, 1.0, min_open=True, max_open=True, what="a significance level")
 
 
 def fraction(value: Any, name: str) -> float:

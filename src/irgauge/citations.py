@@ -1,5 +1,6 @@
 """The papers irgauge implements, cited the same way in help, captions, summaries, LaTeX
 and HTML. User-facing text cites these, never internal file or section names."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -24,22 +25,40 @@ class Paper:
         return f"{self.authors}. {self.title}. {self.venue}, {self.year}."
 
 
-PAPERS: Dict[str, Paper] = {p.key: p for p in (
-    Paper("onerel", "Sakai", 2006,
-          "Bootstrap-based comparisons of IR metrics for finding one relevant document",
-          "Proceedings of AIRS 2006, LNCS 4182"),
-    Paper("pmeasure", "Sakai", 2006,
-          "Give me just one highly relevant document: P-measure",
-          "Proceedings of ACM SIGIR 2006 (poster)"),
-    Paper("bpref", "Sakai", 2007, "Alternatives to bpref",
-          "Proceedings of ACM SIGIR 2007"),
-    Paper("qa", "Sakai", 2004,
-          "A note on the reliability of Japanese question answering evaluation",
-          "IPSJ SIG Technical Report"),
-    Paper("predictive", "Webber, Moffat, Zobel and Sakai", 2008,
-          "Precision-at-ten considered redundant",
-          "Proceedings of ACM SIGIR 2008"),
-)}
+PAPERS: Dict[str, Paper] = {
+    p.key: p
+    for p in (
+        Paper(
+            "onerel",
+            "Sakai",
+            2006,
+            "Bootstrap-based comparisons of IR metrics for finding one relevant document",
+            "Proceedings of AIRS 2006, LNCS 4182",
+        ),
+        Paper(
+            "pmeasure",
+            "Sakai",
+            2006,
+            "Give me just one highly relevant document: P-measure",
+            "Proceedings of ACM SIGIR 2006 (poster)",
+        ),
+        Paper("bpref", "Sakai", 2007, "Alternatives to bpref", "Proceedings of ACM SIGIR 2007"),
+        Paper(
+            "qa",
+            "Sakai",
+            2004,
+            "A note on the reliability of Japanese question answering evaluation",
+            "IPSJ SIG Technical Report",
+        ),
+        Paper(
+            "predictive",
+            "Webber, Moffat, Zobel and Sakai",
+            2008,
+            "Precision-at-ten considered redundant",
+            "Proceedings of ACM SIGIR 2008",
+        ),
+    )
+}
 
 
 def cite(key: str) -> str:

@@ -1,5 +1,6 @@
 """Errors raised for bad input or a failed write: each names the file, the line and the
 problem."""
+
 from __future__ import annotations
 
 from typing import Optional

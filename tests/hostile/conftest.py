@@ -1,5 +1,6 @@
 """Helpers of the hostile-input corpus: each case runs through the CLI (``main([...])``) and
 states its expected exit code and message text."""
+
 from __future__ import annotations
 
 import pytest

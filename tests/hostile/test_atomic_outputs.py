@@ -1,6 +1,7 @@
 """Outputs of simulate, reduce, incomplete, eval and qa: a failure or Ctrl-C in the middle of
 writing leaves the previous state (no half file, no temporary left), exit 130 or 1 with
 one line."""
+
 from __future__ import annotations
 
 import errno
@@ -58,8 +59,19 @@ def test_simulate_interrupted_keeps_previous_collection(tmp_path, monkeypatch):
 
 def test_simulate_cli_ctrl_c_exits_130_and_writes_nothing(tmp_path, monkeypatch, cli):
     interrupt_on_call(monkeypatch, simulate, "write_run", 2)
-    code, out, err = cli("simulate", "--out", tmp_path / "c", "--topics", "3", "--runs", "3",
-                         "--depth", "20", "--pool-depth", "10")
+    code, out, err = cli(
+        "simulate",
+        "--out",
+        tmp_path / "c",
+        "--topics",
+        "3",
+        "--runs",
+        "3",
+        "--depth",
+        "20",
+        "--pool-depth",
+        "10",
+    )
     assert code == 130 and err.strip() == "irgauge: interrupted"
     assert os.listdir(tmp_path / "c") == []
 
@@ -83,8 +95,22 @@ def test_incomplete_interrupted_writes_nothing(tmp_path, monkeypatch, cli, colle
     other.write_text(open(run).read().replace(" r\n", " s\n").replace("3.0", "0.1"))
     interrupt_on_call(monkeypatch, incomplete_figures, "incomplete_figures", 1)
     out, table = tmp_path / "study", tmp_path / "table.txt"
-    code, _, err = cli("incomplete", qrels, run, other, "-m", "AP", "--seed", "1", "-B", "20",
-                       "--out", out, "-o", table)
+    code, _, err = cli(
+        "incomplete",
+        qrels,
+        run,
+        other,
+        "-m",
+        "AP",
+        "--seed",
+        "1",
+        "-B",
+        "20",
+        "--out",
+        out,
+        "-o",
+        table,
+    )
     assert code == 130 and err.strip() == "irgauge: interrupted"
     assert os.listdir(out) == [] and not table.exists()
 
@@ -108,7 +134,8 @@ def test_output_file_interrupted_or_disk_full(tmp_path, monkeypatch, cli, collec
     code, _, err = cli(*args, qrels, run, "-o", target)
     assert code == 130 and err.strip() == "irgauge: interrupted"
     assert target.read_text() == "previous" and sorted(os.listdir(tmp_path)) == sorted(
-        p for p in os.listdir(tmp_path) if not p.startswith("."))
+        p for p in os.listdir(tmp_path) if not p.startswith(".")
+    )
 
     def full(src, dst):
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))

@@ -1,5 +1,6 @@
 """Measure parameters: every parameter of every family declares its valid values once, and
 the measure string (CLI) and Python objects (API) are refused alike outside them."""
+
 from __future__ import annotations
 
 import math
@@ -31,8 +32,7 @@ def outside(p):
         values.append(p.high if p.high_open else np.nextafter(p.high, np.inf))
     if p.kind == "int":
         values = [v for v in values if math.isfinite(v)]
-        values = [int(math.floor(v)) if v < (p.low or 0) + 1 else int(math.ceil(v))
-                  for v in values]
+        values = [int(math.floor(v)) if v < (p.low or 0) + 1 else int(math.ceil(v)) for v in values]
     return values
 
 
@@ -51,8 +51,11 @@ def test_every_parameter_declares_its_valid_values():
     assert listed["RBP"]["params"]["p"]["valid"] == "[0, 1)"
 
 
-@pytest.mark.parametrize("family,p", [fp for fp in all_params() if fp[1].kind in NUMERIC],
-                         ids=lambda x: getattr(x, "name", ""))
+@pytest.mark.parametrize(
+    "family,p",
+    [fp for fp in all_params() if fp[1].kind in NUMERIC],
+    ids=lambda x: getattr(x, "name", ""),
+)
 def test_out_of_range_refused_from_string_and_api(family, p):
     for value in outside(p):
         text = str(value) if p.kind != "levels" else f"1:{value}"
@@ -71,8 +74,11 @@ def test_out_of_range_refused_from_string_and_api(family, p):
         assert str(from_api.value) == message
 
 
-@pytest.mark.parametrize("family,p", [fp for fp in all_params() if fp[1].kind == "str"],
-                         ids=lambda x: getattr(x, "name", ""))
+@pytest.mark.parametrize(
+    "family,p",
+    [fp for fp in all_params() if fp[1].kind == "str"],
+    ids=lambda x: getattr(x, "name", ""),
+)
 def test_unknown_choice_refused(family, p):
     with pytest.raises(MeasureError, match=f"parameter {p.name} must be one of"):
         parse_measure(f"{family.name}({p.name}=nonsense)")
@@ -83,8 +89,11 @@ def test_api_gains_refused_like_the_string():
         parse_measure("nDCG(gains=1:-1)")
     with pytest.raises(MeasureError) as api:
         Measure(REGISTRY["nDCG"], gains=(1, -1), label="nDCG(gains=1:-1)")
-    assert str(text.value) == str(api.value) == (
-        "nDCG(gains=1:-1): every value of parameter gains must lie in [0, 1000]; got 1:-1")
+    assert (
+        str(text.value)
+        == str(api.value)
+        == ("nDCG(gains=1:-1): every value of parameter gains must lie in [0, 1000]; got 1:-1")
+    )
 
 
 def test_evaluate_gains_list_refused_like_the_string():
@@ -97,22 +106,31 @@ def test_evaluate_gains_list_refused_like_the_string():
     assert str(text.value) == str(api.value)
 
 
-@pytest.mark.parametrize("measure,message", [
-    ("RBP(p=1.5)", "RBP(p=1.5): parameter p must lie in [0, 1); got 1.5"),
-    ("Q-measure(beta=-1)", "Q-measure(beta=-1): parameter beta must lie in [0, 1000000]; got -1"),
-    ("nDCG(gains=1:-1)", "every value of parameter gains must lie in [0, 1000]; got 1:-1"),
-    ("nDCG(dcg=jk,b=0)", "parameter b must lie in (1, 1000000000]; got 0"),
-    ("AP@99999999999999999999", "AP@99999999999999999999: cutoff must lie in "
-     f"[1, {MAX_CUTOFF}]; got 99999999999999999999"),
-    ("AP@0", "cutoff must lie in [1, "),
-    ("Utility(num_docs=2.5)", "parameter num_docs='2.5' is not a whole number"),
-    ("RBP(graded=maybe)", "parameter graded='maybe' is not true or false"),
-    ("NCUrb(gamma=2)", "parameter gamma must lie in [0, 1]; got 2"),
-    ("IPrec(recall=1.1)", "parameter recall must lie in [0, 1]; got 1.1"),
-    ("WRR(pen=2:1)", "every value of parameter pen must lie in (1, 1000000]; got 2:1"),
-    ("iRBU(u=0)", "parameter u must lie in (0, 1]; got 0"),
-    ("ERR(stop=exp,max_grade=5000)", "parameter max_grade must lie in [0, 1000]; got 5000"),
-])
+@pytest.mark.parametrize(
+    "measure,message",
+    [
+        ("RBP(p=1.5)", "RBP(p=1.5): parameter p must lie in [0, 1); got 1.5"),
+        (
+            "Q-measure(beta=-1)",
+            "Q-measure(beta=-1): parameter beta must lie in [0, 1000000]; got -1",
+        ),
+        ("nDCG(gains=1:-1)", "every value of parameter gains must lie in [0, 1000]; got 1:-1"),
+        ("nDCG(dcg=jk,b=0)", "parameter b must lie in (1, 1000000000]; got 0"),
+        (
+            "AP@99999999999999999999",
+            "AP@99999999999999999999: cutoff must lie in "
+            f"[1, {MAX_CUTOFF}]; got 99999999999999999999",
+        ),
+        ("AP@0", "cutoff must lie in [1, "),
+        ("Utility(num_docs=2.5)", "parameter num_docs='2.5' is not a whole number"),
+        ("RBP(graded=maybe)", "parameter graded='maybe' is not true or false"),
+        ("NCUrb(gamma=2)", "parameter gamma must lie in [0, 1]; got 2"),
+        ("IPrec(recall=1.1)", "parameter recall must lie in [0, 1]; got 1.1"),
+        ("WRR(pen=2:1)", "every value of parameter pen must lie in (1, 1000000]; got 2:1"),
+        ("iRBU(u=0)", "parameter u must lie in (0, 1]; got 0"),
+        ("ERR(stop=exp,max_grade=5000)", "parameter max_grade must lie in [0, 1000]; got 5000"),
+    ],
+)
 def test_cli_refuses_bad_parameters(cli, collection, measure, message):
     code, out, err = cli("eval", *collection, "-m", measure)
     assert code == 2 and out == ""
@@ -125,19 +143,36 @@ def _float_params():
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(which=st.sampled_from(_float_params()),
-       value=st.one_of(st.floats(allow_nan=True, allow_infinity=True),
-                       st.floats(-2, 3), st.sampled_from([0.0, 1.0, 1e-300, 1e300])),
-       cutoff=st.one_of(st.none(), st.integers(-5, 2**70)))
+@given(
+    which=st.sampled_from(_float_params()),
+    value=st.one_of(
+        st.floats(allow_nan=True, allow_infinity=True),
+        st.floats(-2, 3),
+        st.sampled_from([0.0, 1.0, 1e-300, 1e300]),
+    ),
+    cutoff=st.one_of(st.none(), st.integers(-5, 2**70)),
+)
 def test_random_parameter_values_give_finite_values_or_a_message(which, value, cutoff):
     """Any value is either refused with a MeasureError naming the measure and the parameter,
     or gives finite values for every topic."""
     family, name = which
     text = f"{family}({name}={value!r})" + (f"@{cutoff}" if cutoff is not None else "")
-    qrels = {q: {line.split()[2]: int(line.split()[3]) for line in QRELS.splitlines()
-                 if line.split()[0] == q} for q in ("1", "2")}
-    run = {q: {line.split()[2]: float(line.split()[4]) for line in RUN.splitlines()
-               if line.split()[0] == q} for q in ("1", "2")}
+    qrels = {
+        q: {
+            line.split()[2]: int(line.split()[3])
+            for line in QRELS.splitlines()
+            if line.split()[0] == q
+        }
+        for q in ("1", "2")
+    }
+    run = {
+        q: {
+            line.split()[2]: float(line.split()[4])
+            for line in RUN.splitlines()
+            if line.split()[0] == q
+        }
+        for q in ("1", "2")
+    }
     try:
         result = evaluate(qrels, run, [text])
     except MeasureError as err:
@@ -152,10 +187,14 @@ def _other_params():
 
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(which=st.sampled_from(_other_params()),
-       numbers=st.lists(st.one_of(st.integers(-3, 10**6), st.floats(allow_nan=True,
-                                                                    allow_infinity=True)),
-                        min_size=1, max_size=4))
+@given(
+    which=st.sampled_from(_other_params()),
+    numbers=st.lists(
+        st.one_of(st.integers(-3, 10**6), st.floats(allow_nan=True, allow_infinity=True)),
+        min_size=1,
+        max_size=4,
+    ),
+)
 def test_random_levels_and_counts_give_finite_values_or_a_message(which, numbers):
     family, name, kind = which
     value = ":".join(repr(v) for v in numbers) if kind == "levels" else repr(numbers[0])
@@ -169,12 +208,15 @@ def test_random_levels_and_counts_give_finite_values_or_a_message(which, numbers
     assert np.all(np.isfinite(result.per_topic_columns["value"]))
 
 
-@pytest.mark.parametrize("kwargs,message", [
-    ({"max_docs": 0}, "max_docs: expected a whole number from 1 to"),
-    ({"rel_level": 1.5}, "rel_level: expected a relevance level; got 1.5"),
-    ({"gains": [1, float("nan")]}, "must lie in [0, 1000]"),
-    ({"gains": [1, 1001]}, "must lie in [0, 1000]"),
-])
+@pytest.mark.parametrize(
+    "kwargs,message",
+    [
+        ({"max_docs": 0}, "max_docs: expected a whole number from 1 to"),
+        ({"rel_level": 1.5}, "rel_level: expected a relevance level; got 1.5"),
+        ({"gains": [1, float("nan")]}, "must lie in [0, 1000]"),
+        ({"gains": [1, 1001]}, "must lie in [0, 1000]"),
+    ],
+)
 def test_evaluate_arguments(kwargs, message):
     from irgauge import InputError
 
@@ -218,4 +260,5 @@ def test_levels_too_large_for_exponential_gains_are_refused_not_infinite(tmp_pat
     # ERR = s1 + (1 - s1) s2 / 2 with s1 = (2^1 - 1)/2^4 and s2 = 1 (saturated)
     s1 = 1 / 16
     assert float(out.strip().splitlines()[-1].split("\t")[-1]) == pytest.approx(
-        s1 + (1 - s1) / 2, rel=1e-12)
+        s1 + (1 - s1) / 2, rel=1e-12
+    )

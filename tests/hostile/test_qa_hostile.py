@@ -1,4 +1,5 @@
 """QA inputs at the edges, and judged-only lists as NTCIREVAL's ``label -j -ec`` builds them."""
+
 from __future__ import annotations
 
 import json
@@ -10,8 +11,10 @@ from irgauge import InputError
 from irgauge.qa import qa_evaluate, read_gold
 
 GOLD = "q1;Paris;L2;c1\nq1;paris city;L1;c1\nq1;Lyon;L0;c2\nq1;Nice;L1;c3\n"
-RUN = ("q1;0;Paris;1;6;r\nq1;0;Berlin;2;5;r\nq1;0;paris city;3;4;r\nq1;0;Lyon;4;3;r\n"
-       "q1;0;Paris;5;2;r\nq1;0;Nice;6;1;r\n")
+RUN = (
+    "q1;0;Paris;1;6;r\nq1;0;Berlin;2;5;r\nq1;0;paris city;3;4;r\nq1;0;Lyon;4;3;r\n"
+    "q1;0;Paris;5;2;r\nq1;0;Nice;6;1;r\n"
+)
 
 
 @pytest.fixture
@@ -49,8 +52,11 @@ def test_judged_only_keeps_duplicates_as_ntcireval_label_j_ec(qa_files):
 def test_cli_labels_repeated_string_as_duplicate(cli, qa_files):
     code, out, err = cli("qa", "label", *qa_files)
     assert code == 0, err
-    statuses = [line.split("\t")[3] for line in out.splitlines()
-                if line and not line.startswith(("#", "topic"))]
+    statuses = [
+        line.split("\t")[3]
+        for line in out.splitlines()
+        if line and not line.startswith(("#", "topic"))
+    ]
     assert statuses == ["correct", "unknown", "duplicate", "incorrect", "duplicate", "correct"]
 
 
@@ -63,15 +69,22 @@ def test_non_finite_answer_score_refused(cli, tmp_path, qa_files, score):
     assert f"{run}:2: score '{score}' is not a finite number" in err
 
 
-@pytest.mark.parametrize("data,message", [
-    ({"q1": [{"class": "c1", "level": "L1", "answers": "Paris"}]},
-     "'answers' must be a list of strings, not str"),
-    ({"q1": [{"class": "c1", "level": "L1", "answers": [["Paris"]]}]},
-     "answers must be strings, not list"),
-    ({"q1": [{"class": "c1", "level": [1], "answers": ["Paris"]}]}, "level must be"),
-    ({"q1": "Paris"}, "classes must be an object or a list, not str"),
-    ([{"topic": "q1", "answer": 3, "level": "L1", "class": "c"}], "answers must be strings"),
-])
+@pytest.mark.parametrize(
+    "data,message",
+    [
+        (
+            {"q1": [{"class": "c1", "level": "L1", "answers": "Paris"}]},
+            "'answers' must be a list of strings, not str",
+        ),
+        (
+            {"q1": [{"class": "c1", "level": "L1", "answers": [["Paris"]]}]},
+            "answers must be strings, not list",
+        ),
+        ({"q1": [{"class": "c1", "level": [1], "answers": ["Paris"]}]}, "level must be"),
+        ({"q1": "Paris"}, "classes must be an object or a list, not str"),
+        ([{"topic": "q1", "answer": 3, "level": "L1", "class": "c"}], "answers must be strings"),
+    ],
+)
 def test_gold_json_schema(cli, tmp_path, data, message):
     gold = tmp_path / "g.json"
     gold.write_text(json.dumps(data))
@@ -94,7 +107,9 @@ def test_deeply_nested_json_refused_without_recursion_error(cli, tmp_path):
 
 def test_brackets_inside_answers_do_not_count_as_nesting(tmp_path):
     gold = tmp_path / "g.json"
-    gold.write_text(json.dumps({"q1": {"c1": {"level": 1, "answers": ["[[[[[[[[[[[[ {{{{ \\\" ]]"]}}}))
+    gold.write_text(
+        json.dumps({"q1": {"c1": {"level": 1, "answers": ['[[[[[[[[[[[[ {{{{ \\" ]]']}}})
+    )
     assert read_gold(gold).classes == {"q1": {"c1": 1}}
 
 

@@ -1,5 +1,6 @@
 """Score matrices as other tools write them: accepted with the right systems and topics, or
 refused at FILE:LINE with exit 2."""
+
 from __future__ import annotations
 
 import gzip
@@ -26,15 +27,18 @@ def check(matrix, topics=TOPICS, systems=SYSTEMS):
     np.testing.assert_array_equal(matrix.values, VALUES.T)
 
 
-@pytest.mark.parametrize("write", [
-    lambda p: frame().to_csv(p),                                   # unnamed index column
-    lambda p: frame().rename_axis("topic").to_csv(p),
-    lambda p: frame().to_csv(p, sep="\t"),
-    lambda p: frame().to_csv(p, sep=";"),
-    lambda p: p.write_bytes(b"\xef\xbb\xbf" + frame().to_csv().encode()),  # BOM
-    lambda p: p.write_bytes(gzip.compress(frame().to_csv().encode())),
-    lambda p: p.write_text("# written by a script\n# another note\n" + frame().to_csv()),
-])
+@pytest.mark.parametrize(
+    "write",
+    [
+        lambda p: frame().to_csv(p),  # unnamed index column
+        lambda p: frame().rename_axis("topic").to_csv(p),
+        lambda p: frame().to_csv(p, sep="\t"),
+        lambda p: frame().to_csv(p, sep=";"),
+        lambda p: p.write_bytes(b"\xef\xbb\xbf" + frame().to_csv().encode()),  # BOM
+        lambda p: p.write_bytes(gzip.compress(frame().to_csv().encode())),
+        lambda p: p.write_text("# written by a script\n# another note\n" + frame().to_csv()),
+    ],
+)
 def test_pandas_and_friends_read_as_written(tmp_path, write):
     path = tmp_path / "m.csv"
     write(path)
@@ -50,8 +54,9 @@ def test_to_csv_without_index_numbers_the_topics(tmp_path):
 def test_headerless_needs_the_option(tmp_path):
     path = tmp_path / "m.tsv"
     frame().to_csv(path, sep="\t", header=False, index=False)
-    check(read_scores(path, header=False)["m"], topics=["1", "2", "3", "4"],
-          systems=["1", "2", "3"])
+    check(
+        read_scores(path, header=False)["m"], topics=["1", "2", "3", "4"], systems=["1", "2", "3"]
+    )
 
 
 def test_irgauge_long_tsv_with_metadata_lines(tmp_path, cli, collection):
@@ -62,20 +67,29 @@ def test_irgauge_long_tsv_with_metadata_lines(tmp_path, cli, collection):
     assert matrix.topics == ["1", "2"] and matrix.systems == ["r"]
 
 
-@pytest.mark.parametrize("content,line,message", [
-    ("topic,a,b\n1,0.1,0.2\ncaf\xe9,0.1,0.2\n".encode("latin-1"), 3,
-     "not UTF-8 text (byte 0xe9 at column 4)"),
-    (b"topic,a,a\n1,0.1,0.2\n", 1, "system 'a' appears twice in the header"),
-    (b"topic,a,\n1,0.1,0.2\n", 1, "column 2 of the header has no system name"),
-    (b"topic,a,b\n1,0.1,0.2\n2,nan,0.1\n", 3, "missing score for system a on topic 2"),
-    (b"topic,a,b\n1,0.1,0.2\n2,inf,0.1\n", 3, "non-finite value 'inf'"),
-    (b"topic,a,b\n1,0.1,high\n", 2, "non-numeric value 'high' for system b on topic 1"),
-    (b"topic,a,b\n1,0.1\n", 2, "expected 3 fields, found 2"),
-    (b"topic,a,b\n1,0.1,0.2\n1,0.3,0.4\n", 3, "topic '1' appears twice (also on line 2)"),
-    (b"topic,a,b\n,0.1,0.2\n", 2, "empty topic id"),
-    (b"# run\tmeasure\ttopic\tvalue\nrun\tmeasure\ttopic\tvalue\nr\tAP\t1\t-inf\n", 3,
-     "non-finite value '-inf'"),
-])
+@pytest.mark.parametrize(
+    "content,line,message",
+    [
+        (
+            "topic,a,b\n1,0.1,0.2\ncaf\xe9,0.1,0.2\n".encode("latin-1"),
+            3,
+            "not UTF-8 text (byte 0xe9 at column 4)",
+        ),
+        (b"topic,a,a\n1,0.1,0.2\n", 1, "system 'a' appears twice in the header"),
+        (b"topic,a,\n1,0.1,0.2\n", 1, "column 2 of the header has no system name"),
+        (b"topic,a,b\n1,0.1,0.2\n2,nan,0.1\n", 3, "missing score for system a on topic 2"),
+        (b"topic,a,b\n1,0.1,0.2\n2,inf,0.1\n", 3, "non-finite value 'inf'"),
+        (b"topic,a,b\n1,0.1,high\n", 2, "non-numeric value 'high' for system b on topic 1"),
+        (b"topic,a,b\n1,0.1\n", 2, "expected 3 fields, found 2"),
+        (b"topic,a,b\n1,0.1,0.2\n1,0.3,0.4\n", 3, "topic '1' appears twice (also on line 2)"),
+        (b"topic,a,b\n,0.1,0.2\n", 2, "empty topic id"),
+        (
+            b"# run\tmeasure\ttopic\tvalue\nrun\tmeasure\ttopic\tvalue\nr\tAP\t1\t-inf\n",
+            3,
+            "non-finite value '-inf'",
+        ),
+    ],
+)
 def test_bad_score_files_refused_at_file_line(tmp_path, cli, content, line, message):
     path = tmp_path / "m.csv"
     path.write_bytes(content)

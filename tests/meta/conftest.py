@@ -1,5 +1,6 @@
 """Fixtures for the meta-evaluation tests: real score matrices read by path (CC BY-SA 4.0 data
 of Julián Urbano, never copied into the repository)."""
+
 import pytest
 
 from irgauge.scores import read_scores, select_systems
@@ -17,7 +18,7 @@ def adhoc8(measures=("ap", "p10", "rr"), systems=15):
     if systems is None:
         return found
     # take a spread of systems (every 8th by AP) so that pairs range from close to far apart
-    ranked = select_systems(found, top_k=10 ** 6, by="ap" if "ap" in found else None)
+    ranked = select_systems(found, top_k=10**6, by="ap" if "ap" in found else None)
     pick = next(iter(ranked.values())).systems[::8][:systems]
     return {k: v.take_systems(pick) for k, v in found.items()}
 

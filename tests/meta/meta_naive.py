@@ -5,6 +5,7 @@ They take the random samples as arguments so both implementations see the same d
 Differences within 1e-12 are ties and bin edges allow 1e-9, as in the library (a stated
 convention, so floating-point summation order cannot decide a comparison).
 """
+
 import math
 
 TOL = 1e-12
@@ -150,8 +151,11 @@ def tukey_pvalues(matrix, keys):
         means = [v / n for v in sums]
         ranges.append(max(means) - min(means))
     means = [mean(row) for row in matrix]
-    return {(a, b): sum(r >= abs(means[a] - means[b]) - TOL for r in ranges) / len(ranges)
-            for a in range(m) for b in range(a + 1, m)}
+    return {
+        (a, b): sum(r >= abs(means[a] - means[b]) - TOL for r in ranges) / len(ranges)
+        for a in range(m)
+        for b in range(a + 1, m)
+    }
 
 
 def randomisation(x, y, signs):

@@ -1,4 +1,5 @@
 """Kendall's tau on many rankings at once (irgauge.meta.kendall) against scipy and a loop."""
+
 import itertools
 
 import numpy as np
@@ -21,15 +22,24 @@ def reference(x, y, variant):
     trials, n_x, _ = x.shape
     out = np.empty((trials, n_x, y.shape[1]))
     for t, a, b in np.ndindex(out.shape):
-        out[t, a, b] = (st.kendalltau(x[t, a], y[t, b]).statistic if variant == "b"
-                        else loop_tau_a(x[t, a], y[t, b]))
+        out[t, a, b] = (
+            st.kendalltau(x[t, a], y[t, b]).statistic
+            if variant == "b"
+            else loop_tau_a(x[t, a], y[t, b])
+        )
     return out
 
 
 @settings(max_examples=60, deadline=None)
-@given(trials=hs.integers(1, 4), n_x=hs.integers(1, 3), n_y=hs.integers(1, 3),
-       n=hs.integers(2, 23), levels=hs.integers(2, 6), variant=hs.sampled_from("ab"),
-       seed=hs.integers(0, 2 ** 32 - 1))
+@given(
+    trials=hs.integers(1, 4),
+    n_x=hs.integers(1, 3),
+    n_y=hs.integers(1, 3),
+    n=hs.integers(2, 23),
+    levels=hs.integers(2, 6),
+    variant=hs.sampled_from("ab"),
+    seed=hs.integers(0, 2**32 - 1),
+)
 def test_cross_matches_scipy_and_loop(trials, n_x, n_y, n, levels, variant, seed):
     # few distinct levels: ties within and across rankings are common
     rng = np.random.default_rng(seed)
@@ -46,8 +56,12 @@ def test_every_pair_once(n):
     signs = pair_signs(x)[:, 0]
     assert np.count_nonzero(signs) == n * (n - 1) // 2
     half = n // 2
-    met = {frozenset((i, (i + d) % n)) for d in range(1, half + 1) for i in range(n)
-           if signs[(d - 1) * n + i] != 0}
+    met = {
+        frozenset((i, (i + d) % n))
+        for d in range(1, half + 1)
+        for i in range(n)
+        if signs[(d - 1) * n + i] != 0
+    }
     assert met == {frozenset(p) for p in itertools.combinations(range(n), 2)}
 
 

@@ -1,6 +1,7 @@
 """Every meta function takes the scores as users hold them: {measure: ScoreMatrix}, a
 ScoreMatrix, a tidy per-topic DataFrame, an EvalResult or a wide topics x systems DataFrame,
 with the same result."""
+
 from __future__ import annotations
 
 import pandas as pd
@@ -9,8 +10,13 @@ import pytest
 from meta_paths import DATA
 from irgauge import evaluate
 from irgauge.errors import InputError
-from irgauge.meta import (discriminative_power, predictive_power, rank_correlations, stability,
-                          swap_rates)
+from irgauge.meta import (
+    discriminative_power,
+    predictive_power,
+    rank_correlations,
+    stability,
+    swap_rates,
+)
 from irgauge.scores.frames import as_score_matrices, as_score_matrix
 from irgauge.scores import from_frame
 
@@ -44,8 +50,10 @@ def test_same_result_from_every_form(result, name):
 
 def test_wide_frames_and_single_matrices(result):
     tidy = result.per_topic
-    wide = {m: part.pivot(index="topic", columns="run", values="value")
-            for m, part in tidy.groupby("measure", sort=False)}
+    wide = {
+        m: part.pivot(index="topic", columns="run", values="value")
+        for m, part in tidy.groupby("measure", sort=False)
+    }
     reference = rank_correlations(from_frame(tidy))
     pd.testing.assert_frame_equal(rank_correlations(wide).table, reference.table)
     one = discriminative_power(wide["AP"], samples=100, seed=1)  # a wide frame: one measure
@@ -54,10 +62,14 @@ def test_wide_frames_and_single_matrices(result):
     assert as_score_matrix(wide["AP"], "AP").measure == "AP"
 
 
-@pytest.mark.parametrize("bad,problem", [
-    (42, "got int"), ({"AP": [1, 2]}, "must be a ScoreMatrix or a wide DataFrame"),
-    ({}, "no score matrices"),
-])
+@pytest.mark.parametrize(
+    "bad,problem",
+    [
+        (42, "got int"),
+        ({"AP": [1, 2]}, "must be a ScoreMatrix or a wide DataFrame"),
+        ({}, "no score matrices"),
+    ],
+)
 def test_bad_score_data(bad, problem):
     with pytest.raises(InputError, match=problem):
         rank_correlations(bad)

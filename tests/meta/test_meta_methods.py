@@ -1,5 +1,6 @@
 """Meta-evaluation methods against the naive loops of meta_naive (same random samples), on
 real adhoc8 matrices; rank correlations against scipy and the ircor fixtures."""
+
 import csv
 import json
 
@@ -10,11 +11,23 @@ from scipy import stats as st
 import meta_naive as naive
 from meta_paths import DATA
 from irgauge.errors import InputError
-from irgauge.meta import (discriminative_power, kendall_tau, predictive_power,
-                          rank_correlations, stability, swap_rates, tau_ap, tau_threshold)
+from irgauge.meta import (
+    discriminative_power,
+    kendall_tau,
+    predictive_power,
+    rank_correlations,
+    stability,
+    swap_rates,
+    tau_ap,
+    tau_threshold,
+)
 from irgauge.meta.correlation import tau_ap_a, tau_ap_b
-from irgauge.stats.resampling import (bootstrap_indices, disjoint_subset_indices, permutations,
-                                      subset_indices)
+from irgauge.stats.resampling import (
+    bootstrap_indices,
+    disjoint_subset_indices,
+    permutations,
+    subset_indices,
+)
 
 
 def test_discriminative_power_equals_naive(small):
@@ -24,8 +37,7 @@ def test_discriminative_power_equals_naive(small):
     assert result.parameters["seed"] == 21
     for measure in ("ap", "p10"):
         row = result.table.query("measure == @measure").iloc[0]
-        significant, required = naive.discpower(small[measure].values.tolist(), idx.tolist(),
-                                                0.05)
+        significant, required = naive.discpower(small[measure].values.tolist(), idx.tolist(), 0.05)
         assert row["significant"] == significant
         assert row["required_difference"] == pytest.approx(required, rel=1e-9)
     pairs = result.details["pairs"]
@@ -44,8 +56,9 @@ def test_discriminative_power_shares_samples_across_measures(small):
 def test_swap_rates_equal_naive(small, mode):
     q1, q2 = disjoint_subset_indices(50, 25, 100, seed=8)
     result = swap_rates({"p10": small["p10"]}, trials=100, seed=8, mode=mode)
-    counts, swaps = naive.swap(small["p10"].values.tolist(), q1.tolist(), q2.tolist(),
-                               strict=mode == "strict")
+    counts, swaps = naive.swap(
+        small["p10"].values.tolist(), q1.tolist(), q2.tolist(), strict=mode == "strict"
+    )
     assert result.table["comparisons"].tolist() == counts
     assert result.table["swaps"].tolist() == swaps
     assert result.parameters["subset_size"] == 25 and result.parameters["mode"] == mode
@@ -81,8 +94,9 @@ def test_swap_with_replacement_and_bad_subset(small):
 
 def test_stability_equals_naive(small):
     subsets = subset_indices(50, 25, 100, seed=4)
-    result = stability({"rr": small["rr"], "ap": small["ap"]}, trials=100, seed=4,
-                       fuzziness=(0.01, 0.05, 0.1))
+    result = stability(
+        {"rr": small["rr"], "ap": small["ap"]}, trials=100, seed=4, fuzziness=(0.01, 0.05, 0.1)
+    )
     for measure in ("rr", "ap"):
         for f in (0.01, 0.05, 0.1):
             row = result.table.query("measure == @measure and fuzziness == @f").iloc[0]
@@ -98,10 +112,14 @@ def test_stability_fuzziness_order_and_tie_rule(small):
     forward = stability(small, trials=30, seed=2, fuzziness=(0.02, 0.07)).table
     backward = stability(small, trials=30, seed=2, fuzziness=(0.07, 0.02)).table
     key = ["measure", "fuzziness"]
-    assert forward.sort_values(key).reset_index(drop=True).equals(
-        backward.sort_values(key).reset_index(drop=True))
+    assert (
+        forward.sort_values(key)
+        .reset_index(drop=True)
+        .equals(backward.sort_values(key).reset_index(drop=True))
+    )
     # the one-pass counting agrees with the tie rule applied per fuzziness value
     from irgauge.meta.stability import outcomes, win_counts
+
     rng = np.random.default_rng(0)
     mx, my = rng.random((40, 30)).round(1), rng.random((40, 30)).round(1)
     levels = np.array([0.01, 0.05, 0.1, 0.5])
@@ -114,34 +132,35 @@ def test_stability_fuzziness_order_and_tie_rule(small):
 
 def test_predictive_power_equals_naive(small):
     order = permutations(50, 60, seed=5)
-    result = predictive_power(small, halvings=60, seed=5, top_fraction=1.0,
-                              subset_sizes=(10,))
+    result = predictive_power(small, halvings=60, seed=5, top_fraction=1.0, subset_sizes=(10,))
     halves = [(row[:25], row[25:]) for row in order.tolist()]
     k10 = [(row[:10], row[10:20]) for row in order.tolist()]
     table, curve = result.table, result.details["curve"]
     for a, b in [("ap", "ap"), ("ap", "p10"), ("rr", "p10")]:
         phi = table.query("measure_a == @a and measure_b == @b")["phi"].iloc[0]
-        assert phi == pytest.approx(naive.predictive(small[a].values.tolist(),
-                                                     small[b].values.tolist(), halves),
-                                    abs=1e-12)
+        assert phi == pytest.approx(
+            naive.predictive(small[a].values.tolist(), small[b].values.tolist(), halves), abs=1e-12
+        )
         phi_k = curve.query("measure_a == @a and measure_b == @b")["phi"].iloc[0]
-        assert phi_k == pytest.approx(naive.predictive(small[a].values.tolist(),
-                                                       small[b].values.tolist(), k10),
-                                      abs=1e-12)
+        assert phi_k == pytest.approx(
+            naive.predictive(small[a].values.tolist(), small[b].values.tolist(), k10), abs=1e-12
+        )
 
 
 def test_predictive_power_odd_topics_and_even_systems_equal_naive(small):
     # 49 topics: H2 holds 25, H1 24; 14 systems: the even-n layout of the pair signs
-    odd = {m: small[m].take_topics(small[m].topics[:49]).take_systems(small[m].systems[:14])
-           for m in ("ap", "p10")}
+    odd = {
+        m: small[m].take_topics(small[m].topics[:49]).take_systems(small[m].systems[:14])
+        for m in ("ap", "p10")
+    }
     order = permutations(49, 40, seed=9)
     result = predictive_power(odd, halvings=40, seed=9, top_fraction=1.0)
     halves = [(row[:24], row[24:]) for row in order.tolist()]
     for a, b in [("ap", "p10"), ("p10", "p10")]:
         phi = result.table.query("measure_a == @a and measure_b == @b")["phi"].iloc[0]
-        assert phi == pytest.approx(naive.predictive(odd[a].values.tolist(),
-                                                     odd[b].values.tolist(), halves),
-                                    abs=1e-12)
+        assert phi == pytest.approx(
+            naive.predictive(odd[a].values.tolist(), odd[b].values.tolist(), halves), abs=1e-12
+        )
 
 
 def test_predictive_power_rejects_an_order_that_is_not_permutations(small):
@@ -161,18 +180,20 @@ def test_kendall_tau_matches_scipy(small):
     means = {k: v.means() for k, v in small.items()}
     for a, b in [("ap", "p10"), ("ap", "rr"), ("p10", "rr")]:
         assert kendall_tau(means[a], means[b]) == pytest.approx(
-            st.kendalltau(means[a], means[b]).statistic, abs=1e-12)
+            st.kendalltau(means[a], means[b]).statistic, abs=1e-12
+        )
         assert kendall_tau(means[a], means[b], "a") == pytest.approx(
-            naive_tau_a(means[a], means[b]), abs=1e-12)
+            naive_tau_a(means[a], means[b]), abs=1e-12
+        )
     result = rank_correlations(small)
     assert result.details["matrix"].loc["ap", "p10"] == pytest.approx(
-        st.kendalltau(means["ap"], means["p10"]).statistic, abs=1e-12)
+        st.kendalltau(means["ap"], means["p10"]).statistic, abs=1e-12
+    )
 
 
 def naive_tau_a(x, y):
     n = len(x)
-    s = sum(np.sign(x[i] - x[j]) * np.sign(y[i] - y[j])
-            for i in range(n) for j in range(i + 1, n))
+    s = sum(np.sign(x[i] - x[j]) * np.sign(y[i] - y[j]) for i in range(n) for j in range(i + 1, n))
     return s / (n * (n - 1) / 2)
 
 
@@ -187,10 +208,14 @@ def test_rank_correlations_against_ircor_fixtures():
     if not folder.is_dir():
         pytest.skip("shared rank correlation fixtures not available")
     vectors = json.loads((folder / "ircor_vectors.json").read_text())
-    functions = {"tau": lambda x, y: kendall_tau(x, y, "a"),
-                 "tau_a": lambda x, y: kendall_tau(x, y, "a"),
-                 "tau_b": lambda x, y: kendall_tau(x, y, "b"),
-                 "tauAP": tau_ap, "tauAP_a": tau_ap_a, "tauAP_b": tau_ap_b}
+    functions = {
+        "tau": lambda x, y: kendall_tau(x, y, "a"),
+        "tau_a": lambda x, y: kendall_tau(x, y, "a"),
+        "tau_b": lambda x, y: kendall_tau(x, y, "b"),
+        "tauAP": tau_ap,
+        "tauAP_a": tau_ap_a,
+        "tauAP_b": tau_ap_b,
+    }
     rows = list(csv.DictReader(open(folder / "ircor_expected.tsv"), delimiter="\t"))
     assert len(rows) >= 40
     for row in rows:
@@ -200,9 +225,12 @@ def test_rank_correlations_against_ircor_fixtures():
 
 
 def test_seeded_runs_are_reproducible(small):
-    for method, kwargs in [(discriminative_power, {"samples": 100}),
-                           (swap_rates, {"trials": 50}), (stability, {"trials": 50}),
-                           (predictive_power, {"halvings": 50, "top_fraction": 1.0})]:
+    for method, kwargs in [
+        (discriminative_power, {"samples": 100}),
+        (swap_rates, {"trials": 50}),
+        (stability, {"trials": 50}),
+        (predictive_power, {"halvings": 50, "top_fraction": 1.0}),
+    ]:
         one, two = method(small, seed=99, **kwargs), method(small, seed=99, **kwargs)
         assert one.table.equals(two.table), method.__name__
         other = method(small, seed=100, **kwargs)

@@ -1,4 +1,5 @@
 """Score matrix loaders, alignment, system selection and their errors."""
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -54,11 +55,14 @@ def test_frames_long_and_wide(tmp_path):
     np.testing.assert_array_equal(from_frame(wide, "ap")["ap"].values, found["ap"].values)
 
 
-@pytest.mark.parametrize("text,problem", [
-    ("run1,run2\n0.1,0.2\n0.3\n", "missing cell"),
-    ("run1,run2\n0.1,0.2\n0.3,NA\n", "missing score for system run2"),
-    ("run1,run2\n0.1,abc\n", "non-numeric value 'abc'"),
-])
+@pytest.mark.parametrize(
+    "text,problem",
+    [
+        ("run1,run2\n0.1,0.2\n0.3\n", "missing cell"),
+        ("run1,run2\n0.1,0.2\n0.3,NA\n", "missing score for system run2"),
+        ("run1,run2\n0.1,abc\n", "non-numeric value 'abc'"),
+    ],
+)
 def test_wide_bad_input_names_file_and_line(tmp_path, text, problem):
     path = write(tmp_path, "bad.csv", text)
     with pytest.raises(InputError, match=problem) as err:
@@ -66,11 +70,14 @@ def test_wide_bad_input_names_file_and_line(tmp_path, text, problem):
     assert str(path) in str(err.value)
 
 
-@pytest.mark.parametrize("extra,problem", [
-    ("A\tap\t1\t0.9\n", "duplicate row for run A, measure ap, topic 1"),
-    ("C\tap\t1\t0.9\n", "missing score for run C on topic 2"),
-    ("B\tap\t3\tx\n", "non-numeric value 'x'"),
-])
+@pytest.mark.parametrize(
+    "extra,problem",
+    [
+        ("A\tap\t1\t0.9\n", "duplicate row for run A, measure ap, topic 1"),
+        ("C\tap\t1\t0.9\n", "missing score for run C on topic 2"),
+        ("B\tap\t3\tx\n", "non-numeric value 'x'"),
+    ],
+)
 def test_long_bad_input(tmp_path, extra, problem):
     path = write(tmp_path, "bad.tsv", LONG + extra)
     with pytest.raises(InputError, match=problem) as err:
@@ -86,8 +93,10 @@ def test_different_topic_sets_rejected(tmp_path):
 
 def test_select_systems():
     values = np.array([[0.1, 0.2], [0.9, 0.8], [0.5, 0.5], [0.3, 0.2]])
-    m = {"ap": ScoreMatrix(values, ["a", "b", "c", "d"], ["1", "2"], "ap"),
-         "rr": ScoreMatrix(values[::-1], ["a", "b", "c", "d"], ["1", "2"], "rr")}
+    m = {
+        "ap": ScoreMatrix(values, ["a", "b", "c", "d"], ["1", "2"], "ap"),
+        "rr": ScoreMatrix(values[::-1], ["a", "b", "c", "d"], ["1", "2"], "rr"),
+    }
     assert select_systems(m, top_k=2)["rr"].systems == ["b", "c"]
     assert select_systems(m, top_k=2, by="rr")["ap"].systems == ["c", "b"]
     assert select_systems(m, top_fraction=0.75)["ap"].systems == ["b", "c", "d"]

@@ -1,11 +1,20 @@
 """Significance tests: vectorised code against naive loops and scipy; behaviour under H0."""
+
 import numpy as np
 import pytest
 from scipy import stats as st
 
 import meta_naive as naive
-from irgauge.stats import (benjamini_hochberg, compare_pairs, holm, paired_bootstrap_test,
-                           paired_t_test, randomisation_test, randomised_tukey_hsd, sign_test)
+from irgauge.stats import (
+    benjamini_hochberg,
+    compare_pairs,
+    holm,
+    paired_bootstrap_test,
+    paired_t_test,
+    randomisation_test,
+    randomised_tukey_hsd,
+    sign_test,
+)
 from irgauge.stats.bootstrap import bootstrap_pairs
 from irgauge.stats.randomisation import random_signs
 from irgauge.stats.resampling import bootstrap_indices, index_counts, pair_index
@@ -63,8 +72,7 @@ def test_randomisation_equals_naive(small):
     signs = random_signs(values.shape[1], 500, 3)
     for a, b in [(0, 1), (2, 9)]:
         res = randomisation_test(values[a], values[b], permutations=500, seed=3)
-        assert res.pvalue == naive.randomisation(list(values[a]), list(values[b]),
-                                                 signs.tolist())
+        assert res.pvalue == naive.randomisation(list(values[a]), list(values[b]), signs.tolist())
 
 
 def test_tests_reject_at_about_alpha_under_the_null():
@@ -76,6 +84,7 @@ def test_tests_reject_at_about_alpha_under_the_null():
     counts = index_counts(bootstrap_indices(50, 1000, 7), 50)
     asl = bootstrap_pairs(z, counts).asl
     from irgauge.stats.randomisation import randomisation_pvalues
+
     perm = randomisation_pvalues(z, random_signs(50, 1000, 7))
     for p in (asl, perm):
         assert 0.025 <= np.mean(p < 0.05) <= 0.08
@@ -100,10 +109,12 @@ def test_tukey_equals_naive():
 
 def test_compare_pairs_table_and_reproducibility(small):
     m = small["ap"]
-    one = compare_pairs(m.values[:6], m.systems[:6], samples=200, permutations=500, seed=4,
-                        correction="holm")
-    two = compare_pairs(m.values[:6], m.systems[:6], samples=200, permutations=500, seed=4,
-                        correction="holm")
+    one = compare_pairs(
+        m.values[:6], m.systems[:6], samples=200, permutations=500, seed=4, correction="holm"
+    )
+    two = compare_pairs(
+        m.values[:6], m.systems[:6], samples=200, permutations=500, seed=4, correction="holm"
+    )
     assert len(one.table) == 15
     assert one.table.equals(two.table)
     assert one.parameters["seed"] == 4

@@ -1,4 +1,5 @@
 """Shared paths and helpers of the QA tests (NTCIREVAL samples read in place, never copied)."""
+
 from pathlib import Path
 
 import pytest
@@ -16,8 +17,10 @@ def samples():
 @pytest.fixture
 def write(tmp_path):
     """write(name, text) -> path of a UTF-8 file in a temporary directory."""
+
     def _write(name, text):
         path = tmp_path / name
         path.write_text(text, encoding="utf-8")
         return path
+
     return _write

@@ -1,4 +1,5 @@
 """QA readers: formats, bad input named by file and line, and the CLI."""
+
 import json
 
 import pytest
@@ -10,11 +11,20 @@ from irgauge.qa import qa_evaluate, read_answers, read_gold
 
 def test_gold_formats_agree(write):
     eqrels = write("g.eqrels", "q1;New York;L2;c1\nq1;NYC;L1;c1\nq1;Boston;L1;c2\n")
-    tsv = write("g.tsv", "topic\tanswer\tlevel\tclass\nq1\tNew York\tA\tc1\nq1\tNYC\t1\tc1\n"
-                         "q1\tBoston\tL1\tc2\n")
-    js = write("g.json", json.dumps([{"topic": "q1", "answer": "New York", "level": 2, "class": "c1"},
-                                     {"topic": "q1", "answer": "NYC", "level": "L1", "class": "c1"},
-                                     {"topic": "q1", "answer": "Boston", "level": 1, "class": "c2"}]))
+    tsv = write(
+        "g.tsv",
+        "topic\tanswer\tlevel\tclass\nq1\tNew York\tA\tc1\nq1\tNYC\t1\tc1\nq1\tBoston\tL1\tc2\n",
+    )
+    js = write(
+        "g.json",
+        json.dumps(
+            [
+                {"topic": "q1", "answer": "New York", "level": 2, "class": "c1"},
+                {"topic": "q1", "answer": "NYC", "level": "L1", "class": "c1"},
+                {"topic": "q1", "answer": "Boston", "level": 1, "class": "c2"},
+            ]
+        ),
+    )
     golds = [read_gold(p) for p in (eqrels, tsv, js)]
     assert [g.fmt for g in golds] == ["eqrels", "tsv", "json"]
     assert all(g.answers == golds[0].answers for g in golds)
@@ -22,13 +32,19 @@ def test_gold_formats_agree(write):
 
 
 def test_run_formats_agree(write):
-    gold = {"q1": {"c1": {"level": 1, "answers": ["New York"]},
-                   "c2": {"level": 1, "answers": ["Boston"]}}}
-    runs = [write("r.semi", "q1;0;xx;1;0.9;tagA\nq1;0;New York;2;0.5;tagA\n"),
-            write("r.trec", "q1 Q0 xx 1 0.9 tagA\nq1 Q0 New York 2 0.5 tagA\n"),
-            write("q1.res", "xx\nNew York\n"),
-            write("r.tsv", "topic\tanswer\nq1\txx\nq1\tNew York\n"),
-            write("r.json", json.dumps({"q1": ["xx", "New York"]}))]
+    gold = {
+        "q1": {
+            "c1": {"level": 1, "answers": ["New York"]},
+            "c2": {"level": 1, "answers": ["Boston"]},
+        }
+    }
+    runs = [
+        write("r.semi", "q1;0;xx;1;0.9;tagA\nq1;0;New York;2;0.5;tagA\n"),
+        write("r.trec", "q1 Q0 xx 1 0.9 tagA\nq1 Q0 New York 2 0.5 tagA\n"),
+        write("q1.res", "xx\nNew York\n"),
+        write("r.tsv", "topic\tanswer\nq1\txx\nq1\tNew York\n"),
+        write("r.json", json.dumps({"q1": ["xx", "New York"]})),
+    ]
     formats = [read_answers(p).fmt for p in runs]
     assert formats == ["semicolon", "trec", "list", "tsv", "json"]
     assert read_answers(runs[0]).name == "tagA"
@@ -43,11 +59,14 @@ def test_answer_order_by_rank_and_score(write):
     assert read_answers(path, order="score").answers["q1"] == ["A", "B"]
 
 
-@pytest.mark.parametrize("text, line, words", [
-    ("q1;a;L1;c1\nq1;b;X;c2\n", 2, "unknown correctness level 'X'"),
-    ("q1;a;L1;c1\nq1;b;L2;c2\nq1;a;L1;c3\n", 3, "in class 'c3' and in class 'c1' (line 1)"),
-    ("q1;a;L1\n", 1, "4 fields"),
-])
+@pytest.mark.parametrize(
+    "text, line, words",
+    [
+        ("q1;a;L1;c1\nq1;b;X;c2\n", 2, "unknown correctness level 'X'"),
+        ("q1;a;L1;c1\nq1;b;L2;c2\nq1;a;L1;c3\n", 3, "in class 'c3' and in class 'c1' (line 1)"),
+        ("q1;a;L1\n", 1, "4 fields"),
+    ],
+)
 def test_bad_gold(write, text, line, words):
     path = write("bad.eqrels", text)
     with pytest.raises(InputError) as err:
@@ -79,11 +98,29 @@ def test_repeated_answer_string_is_a_duplicate(write):
 def test_cli_eval_formats_and_meta(samples, tmp_path, capsys):
     gold, run = str(samples / "e-test.eqrels"), str(samples / "e-testrun")
     other = tmp_path / "other.semi"
-    other.write_text("0001;0;酒井哲也;1;1;other\n0002;0;今天 明天 昨天;1;1;other\n",
-                     encoding="utf-8")
+    other.write_text(
+        "0001;0;酒井哲也;1;1;other\n0002;0;今天 明天 昨天;1;1;other\n", encoding="utf-8"
+    )
     out = tmp_path / "qa.tsv"
-    assert main(["qa", "eval", gold, run, str(other), "-m", "RR Q-measure NQcorrect5",
-                 "-q", "--format", "tsv", "-o", str(out)]) == 0
+    assert (
+        main(
+            [
+                "qa",
+                "eval",
+                gold,
+                run,
+                str(other),
+                "-m",
+                "RR Q-measure NQcorrect5",
+                "-q",
+                "--format",
+                "tsv",
+                "-o",
+                str(out),
+            ]
+        )
+        == 0
+    )
     text = out.read_text(encoding="utf-8")
     assert "# answer_normalisation: exact" in text
     assert "other\tQ-measure\t0001\t0.5\n" in text  # L1 answer, ideal L3: (1+1)/(3+1)

@@ -1,4 +1,5 @@
 """QA scores: NTCIREVAL's equivalence-class example, hand-worked lists, NQcorrect, F-measure."""
+
 import math
 import re
 
@@ -18,13 +19,23 @@ def scores(result, run=None):
 
 # README.equivalence's example: esample.erel, esample.res, -g 1:2:3:4:5 -cutoffs 10,1000
 EXPECTED_MEASURES = {  # NTCIREVAL name -> irgauge measure string
-    "RR": "RR", "O-measure": "O-measure", "P-measure": "P-measure", "P-plus": "P-plus",
-    "AP": "AP", "Q-measure": "Q-measure",
-    "AP@0010": "AP(norm=min)@10", "Q@0010": "Q-measure(norm=min)@10",
-    "nDCG@0010": "nDCG(dcg=jk)@10", "MSnDCG@0010": "MSnDCG@10", "P@0010": "P@10",
+    "RR": "RR",
+    "O-measure": "O-measure",
+    "P-measure": "P-measure",
+    "P-plus": "P-plus",
+    "AP": "AP",
+    "Q-measure": "Q-measure",
+    "AP@0010": "AP(norm=min)@10",
+    "Q@0010": "Q-measure(norm=min)@10",
+    "nDCG@0010": "nDCG(dcg=jk)@10",
+    "MSnDCG@0010": "MSnDCG@10",
+    "P@0010": "P@10",
     "Hit@0010": "Hit@10",
-    "AP@1000": "AP(norm=min)@1000", "Q@1000": "Q-measure(norm=min)@1000",
-    "nDCG@1000": "nDCG(dcg=jk)@1000", "MSnDCG@1000": "MSnDCG@1000", "P@1000": "P@1000",
+    "AP@1000": "AP(norm=min)@1000",
+    "Q@1000": "Q-measure(norm=min)@1000",
+    "nDCG@1000": "nDCG(dcg=jk)@1000",
+    "MSnDCG@1000": "MSnDCG@1000",
+    "P@1000": "P@1000",
     "Hit@1000": "Hit@1000",
 }
 
@@ -36,8 +47,12 @@ def test_esample_matches_ntcireval(samples):
         if match:
             expected[match.group(1)] = float(match.group(2))
     assert len(expected) >= 20
-    result = qa_evaluate(samples / "esample.erel", samples / "esample.res",
-                         list(EXPECTED_MEASURES.values()), gains="1:2:3:4:5")
+    result = qa_evaluate(
+        samples / "esample.erel",
+        samples / "esample.res",
+        list(EXPECTED_MEASURES.values()),
+        gains="1:2:3:4:5",
+    )
     got = scores(result)
     for ntcir, ours in EXPECTED_MEASURES.items():
         assert got[(ours, "esample")] == pytest.approx(expected[ntcir], abs=5e-5), ntcir
@@ -47,8 +62,11 @@ def test_e_test_hand_worked(samples):
     # 0001: class-1 S-like L3 answer first, an unknown, then a duplicate of class 1; R = 1.
     # 0002: unknown, class 1 (L1), class 2 (L2); R = 2, cg_I = 2, 3.
     #   Q = (BR(2) + BR(3))/2 = ((1+1)/(3+2) + (3+2)/(3+3))/2
-    result = qa_evaluate(samples / "e-test.eqrels", samples / "e-testrun",
-                         ["RR", "AP", "Q-measure", "NQcorrect1", "NQcorrect5", "F-measure"])
+    result = qa_evaluate(
+        samples / "e-test.eqrels",
+        samples / "e-testrun",
+        ["RR", "AP", "Q-measure", "NQcorrect1", "NQcorrect5", "F-measure"],
+    )
     got = scores(result)
     assert got[("Q-measure", "0001")] == 1.0
     assert got[("Q-measure", "0002")] == pytest.approx((2 / 5 + 5 / 6) / 2)
@@ -59,16 +77,21 @@ def test_e_test_hand_worked(samples):
     assert got[("F-measure", "0002")] == pytest.approx(2 * 2 / (3 + 2))
 
 
-GOLD = {"q1": {"c1": {"level": "S", "answers": ["Paris", "paris city"]},
-               "c2": {"level": "B", "answers": ["Lyon"]},
-               "c0": {"level": 0, "answers": ["Berlin"]}},
-        "q2": {"k": {"level": "A", "answers": ["42"]}}}
+GOLD = {
+    "q1": {
+        "c1": {"level": "S", "answers": ["Paris", "paris city"]},
+        "c2": {"level": "B", "answers": ["Lyon"]},
+        "c0": {"level": 0, "answers": ["Berlin"]},
+    },
+    "q2": {"k": {"level": "A", "answers": ["42"]}},
+}
 
 
 def test_duplicates_count_as_incorrect():
     # S gain 3, B gain 1: ideal 3, 1 -> cg_I = 3, 4
-    dup = qa_evaluate(GOLD, {"q1": ["Paris", "paris city", "Lyon"]}, ["Q-measure", "RR",
-                                                                        "num_rel_ret"])
+    dup = qa_evaluate(
+        GOLD, {"q1": ["Paris", "paris city", "Lyon"]}, ["Q-measure", "RR", "num_rel_ret"]
+    )
     plain = qa_evaluate(GOLD, {"q1": ["Paris", "xxx", "Lyon"]}, ["Q-measure", "RR"])
     got = scores(dup)
     # Paris at 1 (BR = (3+1)/(3+1)); Lyon at 3: BR(3) = (4+2)/(4+3)
@@ -91,8 +114,13 @@ def test_duplicate_of_lower_level_string_keeps_first_level():
 
 
 def test_answers_not_in_gold_and_incorrect_class():
-    got = scores(qa_evaluate(GOLD, {"q1": ["Berlin", "Rome", "Lyon"], "q2": ["41"]},
-                             ["RR", "Hit@1", "P", "num_rel_ret", "instR"]))
+    got = scores(
+        qa_evaluate(
+            GOLD,
+            {"q1": ["Berlin", "Rome", "Lyon"], "q2": ["41"]},
+            ["RR", "Hit@1", "P", "num_rel_ret", "instR"],
+        )
+    )
     assert got[("RR", "q1")] == pytest.approx(1 / 3)
     assert got[("Hit@1", "q1")] == 0.0
     assert got[("P", "q1")] == pytest.approx(1 / 3)
@@ -124,12 +152,15 @@ def test_gains_change_q_but_not_rr():
     assert flat[("RR", "q1")] == default[("RR", "q1")] == 1.0
 
 
-@pytest.mark.parametrize("answers, precision, recall", [
-    (["Paris", "Lyon"], 1.0, 1.0),
-    (["Paris", "paris city", "Lyon", "Rome"], 0.5, 1.0),  # duplicate and unknown
-    (["Berlin"], 0.0, 0.0),
-    (["paris city"], 1.0, 0.5),
-])
+@pytest.mark.parametrize(
+    "answers, precision, recall",
+    [
+        (["Paris", "Lyon"], 1.0, 1.0),
+        (["Paris", "paris city", "Lyon", "Rome"], 0.5, 1.0),  # duplicate and unknown
+        (["Berlin"], 0.0, 0.0),
+        (["paris city"], 1.0, 0.5),
+    ],
+)
 def test_f_measure_over_answer_sets(answers, precision, recall):
     got = scores(qa_evaluate(GOLD, {"q1": answers}, ["instP", "instR", "F-measure"]))
     assert got[("instP", "q1")] == pytest.approx(precision)

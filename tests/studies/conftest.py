@@ -1,4 +1,5 @@
 """A small generated collection shared by the study tests (fast: few topics and runs)."""
+
 from pathlib import Path
 
 import pytest
@@ -10,15 +11,17 @@ from irgauge.collection.simulate import simulate_collection, write_collection
 def collection(tmp_path_factory):
     """(qrels path, [run paths]) of 24 topics x 8 runs x 100 documents, pooled to depth 20."""
     root = tmp_path_factory.mktemp("collection")
-    sim = simulate_collection(n_topics=24, n_runs=8, depth=100, seed=11, pool_depth=20,
-                              rel_median=10.0)
+    sim = simulate_collection(
+        n_topics=24, n_runs=8, depth=100, seed=11, pool_depth=20, rel_median=10.0
+    )
     manifest = write_collection(sim, root)
     return root / manifest["files"]["qrels"], [root / r for r in manifest["files"]["runs"]]
 
 
 def _read_bytes(directory: Path, pattern: str):
-    return {p.relative_to(directory).as_posix(): p.read_bytes()
-            for p in sorted(directory.glob(pattern))}
+    return {
+        p.relative_to(directory).as_posix(): p.read_bytes() for p in sorted(directory.glob(pattern))
+    }
 
 
 @pytest.fixture
@@ -35,8 +38,11 @@ def write_trec(root: Path, qrels_rows, runs):
     qrels.write_text("".join(f"{t} 0 {d} {lv}\n" for t, d, lv in qrels_rows))
     paths = []
     for name, ranking in runs.items():
-        lines = [f"{t} Q0 {d} {r + 1} {1000 - r} {name}\n"
-                 for t, docs in ranking.items() for r, d in enumerate(docs)]
+        lines = [
+            f"{t} Q0 {d} {r + 1} {1000 - r} {name}\n"
+            for t, docs in ranking.items()
+            for r, d in enumerate(docs)
+        ]
         path = root / f"{name}.run"
         path.write_text("".join(lines))
         paths.append(path)

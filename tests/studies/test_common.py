@@ -1,4 +1,5 @@
 """Shared study helpers: summary sentences, LaTeX/text tables, manifests, collection summary."""
+
 import json
 
 import pandas as pd
@@ -7,8 +8,10 @@ from irgauge.studies import _common as common
 
 
 def test_ordering_sorts_and_marks_ties():
-    assert common.ordering({"RR": 0.2, "P-plus": 0.5, "O": 0.4, "NWRR": 0.4}) == \
-        "P-plus > O = NWRR > RR"
+    assert (
+        common.ordering({"RR": 0.2, "P-plus": 0.5, "O": 0.4, "NWRR": 0.4})
+        == "P-plus > O = NWRR > RR"
+    )
     assert common.ordering({"a": 0.1, "b": 0.3}, higher_is_better=False) == "a < b"
 
 

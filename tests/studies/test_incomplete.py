@@ -1,4 +1,5 @@
 """Study incomplete (Sakai, "Alternatives to bpref") on a small generated collection."""
+
 import json
 
 import numpy as np
@@ -7,8 +8,19 @@ from irgauge.studies.incomplete import run_incomplete
 
 FAST = dict(B=100, seed=4, top_k=6, rates=(70, 30), reductions=2)
 NDCG = "nDCG (Järvelin–Kekäläinen, b=2)@1000"
-TEN = ["AP", "Q-measure", NDCG, "bpref", "bpref_R", "bpref_N", "rpref_N", "rpref_relative2",
-       "AP'", "Q'", "nDCG' (Järvelin–Kekäläinen, b=2)@1000"]
+TEN = [
+    "AP",
+    "Q-measure",
+    NDCG,
+    "bpref",
+    "bpref_R",
+    "bpref_N",
+    "rpref_N",
+    "rpref_relative2",
+    "AP'",
+    "Q'",
+    "nDCG' (Järvelin–Kekäläinen, b=2)@1000",
+]
 
 
 def test_outputs_and_tables(collection, tmp_path, read_bytes):
@@ -38,12 +50,12 @@ def test_outputs_and_tables(collection, tmp_path, read_bytes):
     assert result.summary[0].startswith("Discriminative power")
     # bpref and bpref_R are the same number when R <= N on every topic: never ordered
     if table1["R <= N on every topic"] == "yes":
-        assert "bpref and bpref_R" in result.summary[0] or \
-            "bpref_R and bpref" in result.summary[0]
+        assert "bpref and bpref_R" in result.summary[0] or "bpref_R and bpref" in result.summary[0]
     # same seed, same tables
     run_incomplete(qrels, runs, tmp_path / "again", **FAST)
-    assert read_bytes(tmp_path / "incomplete", "tables/*") == \
-        read_bytes(tmp_path / "again" / "incomplete", "tables/*")
+    assert read_bytes(tmp_path / "incomplete", "tables/*") == read_bytes(
+        tmp_path / "again" / "incomplete", "tables/*"
+    )
 
 
 def test_required_difference_is_the_mean_over_the_bootstrap_runs(collection, tmp_path):
@@ -62,20 +74,24 @@ def test_required_difference_is_the_mean_over_the_bootstrap_runs(collection, tmp
     used = manifest["inputs"]["runs_used"]
     per_run = {}
     for label, string in strings.items():
-        (matrix,) = score_matrices(qrels, used, [string], complete=True,
-                                   rel_level=1).values()
-        per_run[label] = [float(discriminative_power({label: matrix}, samples=options["B"],
-                                                     alphas=(0.05,), seed=s)
-                                .table["required_difference"].iloc[0]) for s in seeds]
+        (matrix,) = score_matrices(qrels, used, [string], complete=True, rel_level=1).values()
+        per_run[label] = [
+            float(
+                discriminative_power({label: matrix}, samples=options["B"], alphas=(0.05,), seed=s)
+                .table["required_difference"]
+                .iloc[0]
+            )
+            for s in seeds
+        ]
     table = result.tables["discriminative_power"].set_index("measure")
     assert "required_difference_se" in table.columns
     values = np.array([per_run[m] for m in table.index])  # measures x runs
     assert np.allclose(table["required_difference"], values.mean(axis=1))
-    assert np.allclose(table["required_difference_se"],
-                       values.std(axis=1, ddof=1) / np.sqrt(values.shape[1]))
+    assert np.allclose(
+        table["required_difference_se"], values.std(axis=1, ddof=1) / np.sqrt(values.shape[1])
+    )
     assert (table["required_difference_se"] > 0).any()  # the runs do differ
-    caption = next(t["caption"] for t in manifest["tables"]
-                   if t["name"] == "discriminative_power")
+    caption = next(t["caption"] for t in manifest["tables"] if t["name"] == "discriminative_power")
     assert "of the first" not in caption and "3 bootstrap runs" in caption
 
 
@@ -83,7 +99,7 @@ def _between(ordering: str, a: str, b: str) -> str:
     """The text of an ordering sentence between the entries of a and b."""
     head = ordering.split("[within noise")[0]
     i, j = sorted((head.index(f" {a} ("), head.index(f" {b} (")))
-    return head[i:j + 1]
+    return head[i : j + 1]
 
 
 def test_equal_measures_have_required_differences_within_noise(tmp_path):
@@ -101,8 +117,9 @@ def test_equal_measures_have_required_differences_within_noise(tmp_path):
             order = np.argsort(np.arange(len(docs)) + rng.normal(0, 3 + 2 * k, len(docs)))
             runs[f"r{k}"][t] = [docs[i] for i in order]
     qrels, paths = write_trec(tmp_path / "c", rows, runs)
-    result = run_incomplete(qrels, paths, tmp_path / "out", B=60, seed=5, top_k=None,
-                            rates=(50,), reductions=3)
+    result = run_incomplete(
+        qrels, paths, tmp_path / "out", B=60, seed=5, top_k=None, rates=(50,), reductions=3
+    )
     table = result.tables["discriminative_power"].set_index("measure")
     line = next(s for s in result.summary if s.startswith("Required difference"))
     assert "within noise" in line
@@ -119,8 +136,15 @@ def test_incomplete_study_reports_progress_in_steps(collection):
 
     qrels, runs = collection
     calls = []
-    incomplete_study(qrels, runs[:4], ["AP", "bpref"], rates=(50,), seed=1, samples=20,
-                     progress=lambda done, total: calls.append((done, total)))
+    incomplete_study(
+        qrels,
+        runs[:4],
+        ["AP", "bpref"],
+        rates=(50,),
+        seed=1,
+        samples=20,
+        progress=lambda done, total: calls.append((done, total)),
+    )
     total = 2 * (1 + 3)  # rates 100 and 50 x (evaluation + AP, bpref, AP')
     assert calls[0] == (0, total) and calls[-1] == (total, total)
     assert {t for _, t in calls} == {total}
@@ -137,10 +161,17 @@ def test_study_progress_covers_every_long_step(collection, tmp_path):
 
     def factory(label):
         return lambda done, total: bars[label].append((done, total))
+
     run_incomplete(qrels, runs, tmp_path, progress=factory, **FAST)
-    assert {"reading and ranking the runs", "reduction 1/2", "reduction 2/2",
-            "evaluation, full relevance data", "full relevance data, bootstrap 1/2",
-            "full relevance data, bootstrap 2/2", "figures"} == set(bars)
+    assert {
+        "reading and ranking the runs",
+        "reduction 1/2",
+        "reduction 2/2",
+        "evaluation, full relevance data",
+        "full relevance data, bootstrap 1/2",
+        "full relevance data, bootstrap 2/2",
+        "figures",
+    } == set(bars)
     for label, calls in bars.items():
         done = [d for d, _ in calls]
         total = calls[-1][1]

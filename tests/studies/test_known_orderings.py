@@ -1,5 +1,6 @@
 """Study summaries on collections whose right answer is known by construction: an ordering
 that holds beyond the noise is stated; measures equal by construction are "within noise"."""
+
 import numpy as np
 import pandas as pd
 
@@ -17,23 +18,24 @@ def test_onerel_first_document_metrics_least_discriminative(first_rank_collectio
     for every run here: they separate no pair. P-measure and P-plus see the highly relevant
     documents and must be stated above them, beyond the noise."""
     qrels, runs = first_rank_collection
-    result = run_onerel(qrels, runs, tmp_path, B=200, trials=40, seed=3, top_k=None,
-                        repetitions=3, gains=())
+    result = run_onerel(
+        qrels, runs, tmp_path, B=200, trials=40, seed=3, top_k=None, repetitions=3, gains=()
+    )
     first = result.summary[0]
     dp = result.tables["discriminative_power"].set_index("measure")
     assert (dp.loc[["RR", "O-measure", "NWRR"], "share"] == 0).all()
     assert (dp.loc[["P-measure", "P-plus"], "share"] > 0.3).all()
     chain = first.split(":", 1)[1].split("[")[0].rstrip(". ")
     *better, worst = chain.split(" > ")
-    assert {"RR (0.000", "O-measure (0.000", "NWRR (0.000"} <= \
-        {part.split(" ±")[0] for part in worst.split(" ~ ")}
+    assert {"RR (0.000", "O-measure (0.000", "NWRR (0.000"} <= {
+        part.split(" ±")[0] for part in worst.split(" ~ ")
+    }
     assert "P-plus" in " ".join(better) and "P-measure" in " ".join(better)
 
 
 def test_onerel_equal_measures_within_noise(all_first_collection, tmp_path):
     qrels, runs = all_first_collection
-    result = run_onerel(qrels, runs, tmp_path, B=50, trials=20, seed=3, top_k=None,
-                        repetitions=2)
+    result = run_onerel(qrels, runs, tmp_path, B=50, trials=20, seed=3, top_k=None, repetitions=2)
     first = result.summary[0]
     assert "within noise" in first and " > " not in first.split("For reference")[0]
     stability = next(line for line in result.summary if line.startswith("Stability"))
@@ -51,19 +53,21 @@ def _matrices(rng, n_systems=12, n_topics=40):
     systems = [f"s{i}" for i in range(n_systems)]
     clean = effect + rng.normal(0, 0.05, (n_systems, n_topics))
     noisy = effect + rng.normal(0, 0.6, (n_systems, n_topics))
-    return {name: ScoreMatrix(values, systems, topics, name, None) for name, values in
-            (("clean", clean), ("noisy", noisy), ("copy", clean.copy()))}
+    return {
+        name: ScoreMatrix(values, systems, topics, name, None)
+        for name, values in (("clean", clean), ("noisy", noisy), ("copy", clean.copy()))
+    }
 
 
 def test_predictive_orders_clean_above_noisy_and_copy_within_noise(tmp_path):
     matrices = _matrices(np.random.default_rng(0))
-    result = run_predictive(out=tmp_path, matrices=matrices, seed=1, trials=300,
-                            top_fraction=None)
+    result = run_predictive(out=tmp_path, matrices=matrices, seed=1, trials=300, top_fraction=None)
     first = result.summary[0]
     assert " > noisy (" in first  # the noisy measure predicts itself worst, beyond noise
     assert "within noise" in first and ("clean and copy" in first or "copy and clean" in first)
-    assert not any("predicts clean better" in s or "predicts copy better" in s
-                   for s in result.summary)
+    assert not any(
+        "predicts clean better" in s or "predicts copy better" in s for s in result.summary
+    )
 
 
 def test_qa_equal_gain_variants_on_binary_answers(collection, tmp_path):
@@ -81,8 +85,7 @@ def test_qa_equal_gain_variants_on_binary_answers(collection, tmp_path):
     result = run_qa(binary, made["runs"], tmp_path, seed=2, trials=60, repetitions=3)
     text = " ".join(result.summary)
     for a, b in (("Q 1:1:1", "Q 2:1.5:1"), ("Q 2:1.5:1", "Q 3:2:1")):
-        assert f"{a} and {b} are within noise" in text or \
-            f"{b} and {a} are within noise" in text
+        assert f"{a} and {b} are within noise" in text or f"{b} and {a} are within noise" in text
     assert "DERIVED" not in text  # a gold file without the marker is not labelled derived
 
 
@@ -110,14 +113,22 @@ def test_stability_reading_prefers_the_curve_closer_to_the_origin():
     rows = []
     for rep in range(3):
         for f, (ta, ma), (tb, mb), (tc, mc) in zip(
-                (0.01, 0.05, 0.10),
-                ((0.05, 0.040), (0.20, 0.020), (0.40, 0.010)),
-                ((0.05, 0.080), (0.20, 0.050), (0.40, 0.030)),
-                ((0.90, 0.004), (0.92, 0.003), (0.95, 0.002))):
+            (0.01, 0.05, 0.10),
+            ((0.05, 0.040), (0.20, 0.020), (0.40, 0.010)),
+            ((0.05, 0.080), (0.20, 0.050), (0.40, 0.030)),
+            ((0.90, 0.004), (0.92, 0.003), (0.95, 0.002)),
+        ):
             jitter = 0.0005 * rep
-            rows += [{"measure": m, "repetition": rep, "fuzziness": f,
-                      "proportion_ties": t, "minority_rate": mr + jitter}
-                     for m, t, mr in (("A", ta, ma), ("B", tb, mb), ("C", tc, mc))]
+            rows += [
+                {
+                    "measure": m,
+                    "repetition": rep,
+                    "fuzziness": f,
+                    "proportion_ties": t,
+                    "minority_rate": mr + jitter,
+                }
+                for m, t, mr in (("A", ta, ma), ("B", tb, mb), ("C", tc, mc))
+            ]
     pairs = _noise.stability_comparison(pd.DataFrame(rows))
     lines = _noise.stability_sentences(pairs, ["A", "B", "C"])
     assert lines[0].startswith("A is more stable than")
@@ -131,14 +142,31 @@ def test_a_measure_tying_everything_is_named_least_useful():
     rows = []
     for rep in range(2):
         for f, (ta, ma) in zip((0.01, 0.05), ((0.05, 0.04), (0.2, 0.02))):
-            rows.append({"measure": "A", "repetition": rep, "fuzziness": f,
-                         "proportion_ties": ta, "minority_rate": ma + 0.001 * rep})
-            rows.append({"measure": "flat", "repetition": rep, "fuzziness": f,
-                         "proportion_ties": 1.0, "minority_rate": 0.0})
+            rows.append(
+                {
+                    "measure": "A",
+                    "repetition": rep,
+                    "fuzziness": f,
+                    "proportion_ties": ta,
+                    "minority_rate": ma + 0.001 * rep,
+                }
+            )
+            rows.append(
+                {
+                    "measure": "flat",
+                    "repetition": rep,
+                    "fuzziness": f,
+                    "proportion_ties": 1.0,
+                    "minority_rate": 0.0,
+                }
+            )
     lines = _noise.stability_sentences(
-        _noise.stability_comparison(pd.DataFrame(rows)), ["flat", "A"])
-    assert lines == ["flat ties (almost) every comparison even at the smallest fuzziness, "
-                     "so it orders no systems: least useful"]
+        _noise.stability_comparison(pd.DataFrame(rows)), ["flat", "A"]
+    )
+    assert lines == [
+        "flat ties (almost) every comparison even at the smallest fuzziness, "
+        "so it orders no systems: least useful"
+    ]
 
 
 def test_qa_first_answer_metrics_tie_everything_by_construction(tmp_path):
@@ -162,13 +190,14 @@ def test_qa_first_answer_metrics_tie_everything_by_construction(tmp_path):
         path = tmp_path / f"run{k}.tsv"
         path.write_text("\n".join(lines) + "\n")
         runs.append(path)
-    result = run_qa(tmp_path / "gold.tsv", runs, tmp_path / "out", seed=4, trials=40,
-                    repetitions=2)
+    result = run_qa(tmp_path / "gold.tsv", runs, tmp_path / "out", seed=4, trials=40, repetitions=2)
     text = " ".join(result.summary)
     assert "RR, NQcorrect1, NQcorrect5 tie (almost) every comparison" in text
     assert "RR, NQcorrect1, NQcorrect5 give every system the same score" in text
-    assert not any(f"{m} is more stable" in text or f"than {m}:" in text
-                   for m in ("RR", "NQcorrect1", "NQcorrect5"))
+    assert not any(
+        f"{m} is more stable" in text or f"than {m}:" in text
+        for m in ("RR", "NQcorrect1", "NQcorrect5")
+    )
     swap = text.split("Share of comparisons")[-1].split("Sign test")[0]
     assert "RR (" not in swap and "NQcorrect" not in swap
 
@@ -193,7 +222,8 @@ def test_incomplete_condensed_ap_moves_less_than_ap(tmp_path):
             order = np.argsort(np.arange(len(docs)) + noise, kind="stable")
             runs[f"r{k}"][t] = [docs[i] for i in order]
     qrels, paths = write_trec(tmp_path / "c", rows, runs)
-    result = run_incomplete(qrels, paths, tmp_path / "out", B=50, seed=1, top_k=None,
-                            rates=(10,), reductions=4)
+    result = run_incomplete(
+        qrels, paths, tmp_path / "out", B=50, seed=1, top_k=None, rates=(10,), reductions=4
+    )
     text = " ".join(result.summary)
     assert "AP' moves less than AP (" in text

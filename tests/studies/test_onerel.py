@@ -1,4 +1,5 @@
 """Study onerel (Sakai, AIRS 2006 and the P-measure poster) on a small generated collection."""
+
 import json
 
 import numpy as np
@@ -28,8 +29,15 @@ def test_outputs_manifest_and_summary(collection, tmp_path):
         assert set(entry["files"]) == {"pdf", "png", "svg"}
         assert (d / entry["files"]["png"]).read_bytes()[:4] == b"\x89PNG"
     names = {e["name"] for e in manifest["tables"]}
-    assert names == {"collection_statistics", "discriminative_power", "gain_values", "swap",
-                     "stability", "stability_pairs", "kendall_tau"}
+    assert names == {
+        "collection_statistics",
+        "discriminative_power",
+        "gain_values",
+        "swap",
+        "stability",
+        "stability_pairs",
+        "kendall_tau",
+    }
     assert manifest["parameters"]["repetitions"] == 2
     assert len(manifest["seeds"]["repetitions"]) == 2
     assert manifest["seeds"]["repetitions"][0] == 7
@@ -58,8 +66,7 @@ def test_tables_are_consistent(collection, tmp_path):
     # its required difference too, with the same Monte Carlo SE
     dp_by = dp.set_index("measure")
     assert gains.loc[0, "P-measure diff"] == dp_by.loc["P-measure", "required_difference"]
-    assert gains.loc[0, "P-measure diff SE"] == \
-        dp_by.loc["P-measure", "required_difference_se"]
+    assert gains.loc[0, "P-measure diff SE"] == dp_by.loc["P-measure", "required_difference_se"]
     tau = result.tables["kendall_tau"].set_index("measure")
     assert np.allclose(np.diag(tau.to_numpy(dtype=float)), 1.0)
     csv = pd.read_csv(tmp_path / "onerel" / "tables" / "discriminative_power.csv")
@@ -88,6 +95,7 @@ def test_progress_bars_move_forward_and_close_once(collection, tmp_path):
 
     def factory(label):
         return lambda done, total: bars[label].append((done, total))
+
     run_onerel(qrels, runs, tmp_path, progress=factory, **FAST)
     assert {"evaluation", "bootstrap 1/2", "swap 2/2", "stability 1/2"} <= set(bars)
     for label, calls in bars.items():

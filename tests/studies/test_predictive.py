@@ -1,4 +1,5 @@
 """Study predictive (Webber et al. 2008) on a small generated collection and on score matrices."""
+
 import json
 
 import numpy as np

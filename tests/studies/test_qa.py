@@ -1,4 +1,5 @@
 """Study qa (Sakai's note on QA evaluation) on QA data derived from a generated collection."""
+
 import json
 
 import pandas as pd
@@ -26,8 +27,7 @@ def test_qa_data_has_classes_and_five_answers(qa_data):
 
 
 def test_outputs_and_summary(qa_data, tmp_path, read_bytes):
-    result = run_qa(qa_data["gold"], qa_data["runs"], tmp_path, seed=9, trials=80,
-                    repetitions=2)
+    result = run_qa(qa_data["gold"], qa_data["runs"], tmp_path, seed=9, trials=80, repetitions=2)
     manifest = json.loads((tmp_path / "qa" / "manifest.json").read_text())
     assert manifest["seeds"]["seed"] == 9 and manifest["parameters"]["subset_size"] == 12
     # 24 questions: c = 50 needs 100, so only c = 12 and a note saying why
@@ -35,22 +35,35 @@ def test_outputs_and_summary(qa_data, tmp_path, read_bytes):
     assert any("c = 50" in note for note in manifest["notes"])
     assert {"stability", "sensitivity_c12", "sign_test"} <= set(result.tables)
     sens = result.tables["sensitivity_c12"]
-    assert list(sens["measure"]) == ["RR", "NQcorrect1", "NQcorrect5", "Q 1:1:1",
-                                     "Q 2:1.5:1", "Q 3:2:1"]
+    assert list(sens["measure"]) == [
+        "RR",
+        "NQcorrect1",
+        "NQcorrect5",
+        "Q 1:1:1",
+        "Q 2:1.5:1",
+        "Q 3:2:1",
+    ]
     # derived QA data is labelled as such in every output
     assert "DERIVED" in result.summary[0] and manifest["derived"] is True
     assert "derived" in manifest["title"]
     assert "minority rate" in result.summary[1]
     assert "mean_rr_per_run" in result.tables
-    run_qa(qa_data["gold"], qa_data["runs"], tmp_path / "b", seed=9, trials=80,
-           repetitions=2)
-    assert read_bytes(tmp_path / "qa", "tables/*") == \
-        read_bytes(tmp_path / "b" / "qa", "tables/*")
+    run_qa(qa_data["gold"], qa_data["runs"], tmp_path / "b", seed=9, trials=80, repetitions=2)
+    assert read_bytes(tmp_path / "qa", "tables/*") == read_bytes(tmp_path / "b" / "qa", "tables/*")
 
 
 def test_list_task_f_measure(qa_data, tmp_path):
-    result = run_qa(qa_data["gold"], qa_data["runs"], tmp_path, seed=1, trials=40,
-                    subset_size=6, second_size=10, list_task=True, repetitions=2)
+    result = run_qa(
+        qa_data["gold"],
+        qa_data["runs"],
+        tmp_path,
+        seed=1,
+        trials=40,
+        subset_size=6,
+        second_size=10,
+        list_task=True,
+        repetitions=2,
+    )
     assert list(result.tables["stability"]["measure"]) == ["F-measure"]
     assert "F-measure: minority rate" in result.summary[1]
     assert {"sensitivity_c6", "sensitivity_c10"} <= set(result.tables)

@@ -1,4 +1,5 @@
 """TREC QA runs and answer patterns (qa/formats.py), and the qa study on them."""
+
 import pytest
 
 from irgauge.errors import InputError
@@ -79,14 +80,22 @@ def test_study_on_trec_qa_data(trec, tmp_path):
 
     runs = []
     for k in range(4):  # four runs answering better or worse
-        lines = [f"{q} tag{k} D{q} {'Everest' if (q + k) % 3 else 'Lhotse'}\n"
-                 for q in range(1, 13)]
+        lines = [
+            f"{q} tag{k} D{q} {'Everest' if (q + k) % 3 else 'Lhotse'}\n" for q in range(1, 13)
+        ]
         path = trec / f"r{k}.txt"
         path.write_text("".join(lines))
         runs.append(path)
     (trec / "p12").write_text("".join(f"{q} Everest\n" for q in range(1, 13)))
-    result = run_qa(trec / "p12", runs, tmp_path / "out", seed=1, trials=20, repetitions=2,
-                    qa_options={"gold_format": "trec-patterns", "run_format": "trec-qa"})
+    result = run_qa(
+        trec / "p12",
+        runs,
+        tmp_path / "out",
+        seed=1,
+        trials=20,
+        repetitions=2,
+        qa_options={"gold_format": "trec-patterns", "run_format": "trec-qa"},
+    )
     assert result.manifest["parameters"]["qa_options"]["gold_format"] == "trec-patterns"
     assert result.manifest["derived"] is False
     assert "DERIVED" not in " ".join(result.summary)

@@ -1,4 +1,5 @@
 """The HTML report's content and the study/report/demo commands."""
+
 import base64
 import re
 
@@ -19,17 +20,39 @@ def test_report_embeds_every_figure_and_table(collection, tmp_path):
     assert len(images) == 7 + 2  # onerel: 7 figures, predictive: 2
     assert all(base64.b64decode(i)[:4] == b"\x89PNG" and len(i) > 1000 for i in images)
     assert "http://" not in html and "https://" not in html  # nothing fetched
-    for text in ("Collection", "Judgments by relevance level", "judged depth",
-                 "Conventions", "Discriminative power at alpha", "Predictive power phi",
-                 "Discriminative power (share of pairs", "trec_eval"):
+    for text in (
+        "Collection",
+        "Judgments by relevance level",
+        "judged depth",
+        "Conventions",
+        "Discriminative power at alpha",
+        "Predictive power phi",
+        "Discriminative power (share of pairs",
+        "trec_eval",
+    ):
         assert text in html
-    assert html.count('<table') >= 10
+    assert html.count("<table") >= 10
 
 
 def test_study_command_with_report(collection, tmp_path, capsys):
     qrels, runs = collection
-    code = main(["study", "predictive", str(qrels), *map(str, runs), "--out", str(tmp_path),
-                 "--trials", "40", "--seed", "2", "--top-k", "5", "--report"])
+    code = main(
+        [
+            "study",
+            "predictive",
+            str(qrels),
+            *map(str, runs),
+            "--out",
+            str(tmp_path),
+            "--trials",
+            "40",
+            "--seed",
+            "2",
+            "--top-k",
+            "5",
+            "--report",
+        ]
+    )
     out = capsys.readouterr().out
     assert code == 0
     assert out.splitlines()[0] == f"report: {tmp_path / 'report.html'}"
@@ -59,8 +82,20 @@ def test_predictive_from_score_files(collection, tmp_path, capsys):
     per_topic = irgauge.evaluate(qrels, runs, ["AP", "P@10", "RR"]).per_topic
     scores = tmp_path / "scores.tsv"
     per_topic.to_csv(scores, sep="\t", index=False)
-    code = main(["study", "predictive", "--scores", str(scores), "--out", str(tmp_path / "o"),
-                 "--trials", "30", "--seed", "1"])
+    code = main(
+        [
+            "study",
+            "predictive",
+            "--scores",
+            str(scores),
+            "--out",
+            str(tmp_path / "o"),
+            "--trials",
+            "30",
+            "--seed",
+            "1",
+        ]
+    )
     out = capsys.readouterr().out
     assert code == 0 and "AP" in out and "P@10" in out
     with pytest.raises(SystemExit) as refused:  # onerel has no --scores option

@@ -1,5 +1,6 @@
 """``irgauge study NAME``: each study's own options, recorded in the manifest or refused;
 several collections in one command; notes on stderr."""
+
 import json
 
 import pytest
@@ -34,10 +35,33 @@ def test_each_study_has_its_own_help_with_the_papers_defaults(capsys):
 
 def test_options_are_recorded(collection, tmp_path, capsys):
     qrels, runs = collection
-    code = main(["study", "incomplete", str(qrels), *map(str, runs), "--out", str(tmp_path),
-                 "--B", "50", "--reductions", "2", "--rates", "50", "--top-k", "5",
-                 "--seed", "3", "--alpha", "0.01", "--rel-level", "2", "--order", "file",
-                 "--quiet"])
+    code = main(
+        [
+            "study",
+            "incomplete",
+            str(qrels),
+            *map(str, runs),
+            "--out",
+            str(tmp_path),
+            "--B",
+            "50",
+            "--reductions",
+            "2",
+            "--rates",
+            "50",
+            "--top-k",
+            "5",
+            "--seed",
+            "3",
+            "--alpha",
+            "0.01",
+            "--rel-level",
+            "2",
+            "--order",
+            "file",
+            "--quiet",
+        ]
+    )
     assert code == 0
     manifest = json.loads((tmp_path / "incomplete" / "manifest.json").read_text())
     p = manifest["parameters"]
@@ -51,10 +75,30 @@ def test_qa_options_recorded_and_skip_printed(collection, tmp_path, capsys):
 
     qrels, runs = collection
     made = qa_collection_from_adhoc(qrels, runs, tmp_path / "data")
-    code = main(["study", "qa", str(made["gold"]), *map(str, made["runs"]), "--out",
-                 str(tmp_path), "--trials", "30", "--repetitions", "2", "--rel-level", "2",
-                 "--answer-order", "file", "--seed", "1", "--sign-alphas", "0.05",
-                 "--gains", "1:1:1,10:5:1"])
+    code = main(
+        [
+            "study",
+            "qa",
+            str(made["gold"]),
+            *map(str, made["runs"]),
+            "--out",
+            str(tmp_path),
+            "--trials",
+            "30",
+            "--repetitions",
+            "2",
+            "--rel-level",
+            "2",
+            "--answer-order",
+            "file",
+            "--seed",
+            "1",
+            "--sign-alphas",
+            "0.05",
+            "--gains",
+            "1:1:1,10:5:1",
+        ]
+    )
     captured = capsys.readouterr()
     assert code == 0
     manifest = json.loads((tmp_path / "qa" / "manifest.json").read_text())
@@ -73,9 +117,23 @@ def test_several_collections_side_by_side(collection, tmp_path, capsys):
     rundir = runs[0].parent
     toml = tmp_path / "collections.toml"
     toml.write_text(f'[collections.second]\nqrels = "{qrels}"\nruns = "{rundir}"\n')
-    code = main(["study", "predictive", "--collection", f"first={qrels}:{rundir}",
-                 "--collections", str(toml), "--out", str(tmp_path / "o"), "--trials", "40",
-                 "--seed", "2", "--quiet"])
+    code = main(
+        [
+            "study",
+            "predictive",
+            "--collection",
+            f"first={qrels}:{rundir}",
+            "--collections",
+            str(toml),
+            "--out",
+            str(tmp_path / "o"),
+            "--trials",
+            "40",
+            "--seed",
+            "2",
+            "--quiet",
+        ]
+    )
     assert code == 0
     out = tmp_path / "o"
     assert (out / "first" / "predictive" / "manifest.json").exists()
@@ -85,7 +143,7 @@ def test_several_collections_side_by_side(collection, tmp_path, capsys):
     assert {"collection_statistics", "phi_side_by_side", "phi"} <= names
     side = (out / "predictive-comparison" / "tables" / "phi_side_by_side.csv").read_text()
     assert side.splitlines()[0] == "predictor,second,first"  # file first, then options
-    stats = (out / "predictive-comparison" / "tables" / "collection_statistics.csv")
+    stats = out / "predictive-comparison" / "tables" / "collection_statistics.csv"
     assert "Bootstrap-based comparisons" in json.dumps(manifest["tables"][0]["caption"])
     assert len(stats.read_text().splitlines()) == 3
 

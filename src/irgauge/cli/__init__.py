@@ -7,6 +7,7 @@ function that runs it. Modules import the API they call inside that function: ``
 scipy and matplotlib for it (measured: 0.08 s wall and 20 MB with the imports inside
 ``run``, 1.8-2.3 s and 204 MB with every command's API loaded).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -48,7 +49,7 @@ def build_parser(argv: Optional[List[str]] = None) -> argparse.ArgumentParser:
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     names = sorted(m.name for m in pkgutil.iter_modules(__path__) if m.name.startswith("cmd_"))
     wanted = f"cmd_{argv[0]}" if argv and not argv[0].startswith("-") else None
-    for name in ([wanted] if wanted in names else names):
+    for name in [wanted] if wanted in names else names:
         importlib.import_module(f"{__name__}.{name}").register(subparsers)
     return parser
 

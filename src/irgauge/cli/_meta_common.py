@@ -1,6 +1,7 @@
 """Options and plumbing shared by the meta-evaluation commands (compare, discpower, swap,
 stability, correlate, predictive): score inputs, system selection, seed, output format,
 figures and a terminal-only progress bar."""
+
 from __future__ import annotations
 
 import argparse
@@ -12,42 +13,73 @@ from irgauge.cli import _options as opt
 
 
 def add_input_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("scores", nargs="*", metavar="[NAME=]FILE",
-                   help="score files: irgauge per-topic TSV (run, measure, topic, value) or "
-                        "wide CSV/TSV (rows = topics, columns = systems; measure named NAME "
-                        "or after the file)")
-    p.add_argument("-m", "--measure", action="append", default=None, metavar="M",
-                   help="measure(s) to use (repeat or comma-separate); with --qrels, the "
-                        "measures to compute")
-    p.add_argument("--headerless-scores", dest="header", action="store_false",
-                   help="wide score files have no header line: columns are systems 1, 2, ... "
-                        "and rows topics 1, 2, ... (--no-header is about the output)")
+    p.add_argument(
+        "scores",
+        nargs="*",
+        metavar="[NAME=]FILE",
+        help="score files: irgauge per-topic TSV (run, measure, topic, value) or "
+        "wide CSV/TSV (rows = topics, columns = systems; measure named NAME "
+        "or after the file)",
+    )
+    p.add_argument(
+        "-m",
+        "--measure",
+        action="append",
+        default=None,
+        metavar="M",
+        help="measure(s) to use (repeat or comma-separate); with --qrels, the measures to compute",
+    )
+    p.add_argument(
+        "--headerless-scores",
+        dest="header",
+        action="store_false",
+        help="wide score files have no header line: columns are systems 1, 2, ... "
+        "and rows topics 1, 2, ... (--no-header is about the output)",
+    )
     p.add_argument("--qrels", metavar="FILE", help="compute scores in-process from these qrels")
     p.add_argument("--run", nargs="+", metavar="FILE", help="runs to evaluate with --qrels")
     sel = p.add_argument_group("system selection")
     sel.add_argument("--top-k", type=opt.count, metavar="K", help="keep the K best systems")
-    sel.add_argument("--top-fraction", type=opt.fraction, metavar="F",
-                     help="keep the best fraction F of the systems (0 < F <= 1)")
-    sel.add_argument("--by", metavar="M", help="measure that ranks systems for the selection "
-                                               "(default: the first measure)")
+    sel.add_argument(
+        "--top-fraction",
+        type=opt.fraction,
+        metavar="F",
+        help="keep the best fraction F of the systems (0 < F <= 1)",
+    )
+    sel.add_argument(
+        "--by",
+        metavar="M",
+        help="measure that ranks systems for the selection (default: the first measure)",
+    )
 
 
 def add_subset_options(p: argparse.ArgumentParser) -> None:
     """Random topic subsets: their size c and the number of trials (swap, stability)."""
-    p.add_argument("-c", "--subset-size", type=opt.count, default=None,
-                   help="topics per subset (default: half the topics)")
+    p.add_argument(
+        "-c",
+        "--subset-size",
+        type=opt.count,
+        default=None,
+        help="topics per subset (default: half the topics)",
+    )
     p.add_argument("--trials", type=opt.draws, default=1000, help="trials")
 
 
 def add_output_options(p: argparse.ArgumentParser, seed: bool = True) -> None:
     if seed:
-        p.add_argument("--seed", type=opt.seed, default=None,
-                       help="random seed (default: a fresh one, reported in the output)")
-    p.add_argument("--format", choices=("table", "tsv", "json"), default="table",
-                   help="output format")
+        p.add_argument(
+            "--seed",
+            type=opt.seed,
+            default=None,
+            help="random seed (default: a fresh one, reported in the output)",
+        )
+    p.add_argument(
+        "--format", choices=("table", "tsv", "json"), default="table", help="output format"
+    )
     p.add_argument("-o", "--output", metavar="FILE", help="write the output here, not stdout")
     p.add_argument("--figures", metavar="DIR", help="save the figure(s) here as PDF, SVG and PNG")
     from irgauge.cli._options import add_no_header
+
     add_no_header(p)
 
 
@@ -55,6 +87,7 @@ def _measures(args) -> list:
     if not args.measure:
         return None
     from irgauge.cli._options import split_measures
+
     return split_measures(args.measure)
 
 
@@ -96,8 +129,11 @@ def load_matrices(args, minimum_systems: int = 2):
 
 def selection_metadata(args) -> dict:
     """The system-selection options as given (the method's own parameters are separate)."""
-    chosen = {"select_top_k": args.top_k, "select_top_fraction": args.top_fraction,
-              "select_by": args.by}
+    chosen = {
+        "select_top_k": args.top_k,
+        "select_top_fraction": args.top_fraction,
+        "select_by": args.by,
+    }
     if getattr(args, "qrels", None) and args.measure:  # computed here: say what each name is
         from irgauge.measures import parse_measure
 
@@ -137,8 +173,9 @@ def progress_bar(label: str):
         width = 30
         filled = int(width * done / max(total, 1))
         elapsed = time.monotonic() - start
-        sys.stderr.write(f"\r{label} [{'#' * filled}{'.' * (width - filled)}] "
-                         f"{done}/{total} {elapsed:.1f}s")
+        sys.stderr.write(
+            f"\r{label} [{'#' * filled}{'.' * (width - filled)}] {done}/{total} {elapsed:.1f}s"
+        )
         if done >= total:
             sys.stderr.write("\n")
         sys.stderr.flush()
@@ -162,7 +199,13 @@ def figure_title(args, result) -> str:
     from irgauge.report.style import describe
 
     p = result.parameters
-    return describe(source_name(args), seed=p.get("seed"), B=p.get("bootstrap_samples"),
-                    trials=p.get("trials"), c=p.get("subset_size"),
-                    halvings=p.get("halvings"),
-                    topics=len(result.topics), systems=len(result.systems))
+    return describe(
+        source_name(args),
+        seed=p.get("seed"),
+        B=p.get("bootstrap_samples"),
+        trials=p.get("trials"),
+        c=p.get("subset_size"),
+        halvings=p.get("halvings"),
+        topics=len(result.topics),
+        systems=len(result.systems),
+    )

@@ -4,6 +4,7 @@ lists split only outside parentheses.
 Each type is a callable for ``add_argument(type=...)``; argparse turns its
 ``ArgumentTypeError`` into ``irgauge COMMAND: error: argument -B: ...`` and exit 2.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -27,19 +28,24 @@ def _argparse_type(check: Callable[[str], Any], name: str) -> Callable[[str], An
     return parse
 
 
-def integer(minimum: Optional[int] = None, maximum: Optional[int] = None,
-            what: str = "a whole number") -> Callable[[str], int]:
+def integer(
+    minimum: Optional[int] = None, maximum: Optional[int] = None, what: str = "a whole number"
+) -> Callable[[str], int]:
     """An ``int`` in ``[minimum, maximum]`` (either bound may be open)."""
-    return _argparse_type(lambda text: _checks.whole(text, None, minimum, maximum, what),
-                          "integer")
+    return _argparse_type(lambda text: _checks.whole(text, None, minimum, maximum, what), "integer")
 
 
-def number(minimum: Optional[float] = None, maximum: Optional[float] = None,
-           min_open: bool = False, max_open: bool = False,
-           what: str = "a number") -> Callable[[str], float]:
+def number(
+    minimum: Optional[float] = None,
+    maximum: Optional[float] = None,
+    min_open: bool = False,
+    max_open: bool = False,
+    what: str = "a number",
+) -> Callable[[str], float]:
     """A finite ``float`` in a range whose ends may be open (excluded)."""
-    return _argparse_type(lambda text: _checks.real(text, None, minimum, maximum, min_open,
-                                                    max_open, what), "number")
+    return _argparse_type(
+        lambda text: _checks.real(text, None, minimum, maximum, min_open, max_open, what), "number"
+    )
 
 
 def list_of(item: Callable[[str], Any]) -> Callable[[str], list]:
@@ -86,10 +92,13 @@ def split_measures(items: Optional[Iterable[str]]) -> Optional[List[str]]:
 
 def add_no_header(parser) -> None:
     """``--no-header``: TSV and table output without the ``# key: value`` metadata lines."""
-    parser.add_argument("--no-header", action="store_true",
-                        help="leave out the '# key: value' metadata lines of tsv/table output "
-                             "(for tools that cannot skip comment lines; pandas can: "
-                             "read_csv(..., sep='\\t', comment='#'))")
+    parser.add_argument(
+        "--no-header",
+        action="store_true",
+        help="leave out the '# key: value' metadata lines of tsv/table output "
+        "(for tools that cannot skip comment lines; pandas can: "
+        "read_csv(..., sep='\\t', comment='#'))",
+    )
 
 
 def without_header(text: str, args) -> str:

@@ -2,6 +2,7 @@
 advice, glibc's heap. They change the whole process, so only the console-script entry point
 (:func:`irgauge.cli.console_main`) applies them; ``irgauge.cli.main(argv)`` called inside a
 user's program, and every importable function, leave the process as they found it."""
+
 from __future__ import annotations
 
 import os

@@ -1,5 +1,6 @@
 """``irgauge compare``: significance tests between two systems or all pairs of systems, or
 (``--table``) the runs x measures comparison table of IR papers."""
+
 from __future__ import annotations
 
 from irgauge.cli import HelpFormatter
@@ -11,48 +12,84 @@ TESTS = "bootstrap,t,sign,randomisation,tukey"
 
 def register(subparsers) -> None:
     p = subparsers.add_parser(
-        "compare", help="compare systems: paired bootstrap, t, sign, randomisation, Tukey HSD",
+        "compare",
+        help="compare systems: paired bootstrap, t, sign, randomisation, Tukey HSD",
         description="Paired significance tests between two systems (--systems A B) or between "
-                    "all pairs (default), with effect sizes and optional Holm or "
-                    "Benjamini-Hochberg correction; topic-blocked randomised Tukey HSD "
-                    "(Carterette 2012; Sakai 2014). With --table: the comparison table of IR "
-                    "papers, runs as rows and measures as columns, with significance marks "
-                    "that agree with the pairwise rows on the same seed.",
-        formatter_class=HelpFormatter)
+        "all pairs (default), with effect sizes and optional Holm or "
+        "Benjamini-Hochberg correction; topic-blocked randomised Tukey HSD "
+        "(Carterette 2012; Sakai 2014). With --table: the comparison table of IR "
+        "papers, runs as rows and measures as columns, with significance marks "
+        "that agree with the pairwise rows on the same seed.",
+        formatter_class=HelpFormatter,
+    )
     common.add_input_options(p)
     p.add_argument("--systems", nargs=2, metavar=("A", "B"), help="compare only A with B")
-    p.add_argument("--tests", default=None,
-                   help=f"tests to run, comma-separated (default {TESTS}; with --table one "
-                        "test, default t)")
-    p.add_argument("-B", "--samples", type=draws, default=1000,
-                   help="bootstrap samples and Tukey HSD trials")
-    p.add_argument("--permutations", type=draws, default=10000,
-                   help="random sign flips of the randomisation test")
-    p.add_argument("--correction", choices=("none", "holm", "bh"), default="none",
-                   help="multiple-comparison correction of the p-values")
+    p.add_argument(
+        "--tests",
+        default=None,
+        help=f"tests to run, comma-separated (default {TESTS}; with --table one test, default t)",
+    )
+    p.add_argument(
+        "-B", "--samples", type=draws, default=1000, help="bootstrap samples and Tukey HSD trials"
+    )
+    p.add_argument(
+        "--permutations",
+        type=draws,
+        default=10000,
+        help="random sign flips of the randomisation test",
+    )
+    p.add_argument(
+        "--correction",
+        choices=("none", "holm", "bh"),
+        default="none",
+        help="multiple-comparison correction of the p-values",
+    )
     table = p.add_argument_group("comparison table (--table)")
-    table.add_argument("--table", nargs="?", const="table", default=None,
-                       choices=("table", "markdown", "latex", "html", "csv", "json"),
-                       metavar="FORMAT",
-                       help="write the runs x measures table instead of the pairwise rows, as "
-                            "table (terminal), markdown, latex, html, csv or json")
-    table.add_argument("--baseline", metavar="RUN",
-                       help="mark runs significantly better (+) or worse (-) than RUN "
-                            "(default: letters, run x marked with the letters of the runs it "
-                            "beats)")
-    table.add_argument("--alpha", type=alpha_type, default=0.05,
-                       help="significance level (p < alpha)")
-    table.add_argument("--interval", choices=("none", "ci", "se"), default="none",
-                       help="show a confidence interval (Student's t) or the standard error")
-    table.add_argument("--level", type=alpha_type, default=0.95,
-                       help="confidence level of --interval ci")
-    table.add_argument("--effect", action="store_true",
-                       help="add Cohen's d_z (paired) of each run against the baseline (or "
-                            "the first run)")
-    table.add_argument("--names", choices=("letters", "runs"), default="letters",
-                       help="label runs a, b, c, ... or by their names")
-    table.add_argument("--collection", metavar="NAME",
-                       help="collection named in the caption (default: the qrels file name)")
+    table.add_argument(
+        "--table",
+        nargs="?",
+        const="table",
+        default=None,
+        choices=("table", "markdown", "latex", "html", "csv", "json"),
+        metavar="FORMAT",
+        help="write the runs x measures table instead of the pairwise rows, as "
+        "table (terminal), markdown, latex, html, csv or json",
+    )
+    table.add_argument(
+        "--baseline",
+        metavar="RUN",
+        help="mark runs significantly better (+) or worse (-) than RUN "
+        "(default: letters, run x marked with the letters of the runs it "
+        "beats)",
+    )
+    table.add_argument(
+        "--alpha", type=alpha_type, default=0.05, help="significance level (p < alpha)"
+    )
+    table.add_argument(
+        "--interval",
+        choices=("none", "ci", "se"),
+        default="none",
+        help="show a confidence interval (Student's t) or the standard error",
+    )
+    table.add_argument(
+        "--level", type=alpha_type, default=0.95, help="confidence level of --interval ci"
+    )
+    table.add_argument(
+        "--effect",
+        action="store_true",
+        help="add Cohen's d_z (paired) of each run against the baseline (or the first run)",
+    )
+    table.add_argument(
+        "--names",
+        choices=("letters", "runs"),
+        default="letters",
+        help="label runs a, b, c, ... or by their names",
+    )
+    table.add_argument(
+        "--collection",
+        metavar="NAME",
+        help="collection named in the caption (default: the qrels file name)",
+    )
     table.add_argument("--digits", type=integer(0, 12), default=3, help="decimals shown")
     common.add_output_options(p)
     p.set_defaults(func=run)
@@ -70,8 +107,9 @@ def run(args) -> int:
     tests = [t.strip() for t in (args.tests or TESTS).split(",") if t.strip()]
     unknown = [t for t in tests if t not in KNOWN]
     if unknown:
-        raise InputError(f"--tests: unknown test(s) {', '.join(unknown)}; choose from "
-                         f"{', '.join(KNOWN)}")
+        raise InputError(
+            f"--tests: unknown test(s) {', '.join(unknown)}; choose from {', '.join(KNOWN)}"
+        )
     matrices = common.load_matrices(args)
     seed = resolve_seed(args.seed)
     tables, parameters = [], {}
@@ -80,22 +118,35 @@ def run(args) -> int:
         if args.systems:
             missing = [s for s in args.systems if s not in matrix.systems]
             if missing:
-                raise InputError(f"--systems: no scores for {', '.join(missing)} "
-                                 f"(measure {name})", matrix.source)
-            pairs = [(matrix.systems.index(args.systems[0]),
-                      matrix.systems.index(args.systems[1]))]
-        result = compare_pairs(matrix.values, matrix.systems, tests, samples=args.samples,
-                               permutations=args.permutations, seed=seed,
-                               correction=args.correction, pairs=pairs,
-                               progress=common.progress_bar(f"bootstrap {name}"))
+                raise InputError(
+                    f"--systems: no scores for {', '.join(missing)} (measure {name})", matrix.source
+                )
+            pairs = [(matrix.systems.index(args.systems[0]), matrix.systems.index(args.systems[1]))]
+        result = compare_pairs(
+            matrix.values,
+            matrix.systems,
+            tests,
+            samples=args.samples,
+            permutations=args.permutations,
+            seed=seed,
+            correction=args.correction,
+            pairs=pairs,
+            progress=common.progress_bar(f"bootstrap {name}"),
+        )
         tables.append(result.table.assign(measure=name))
         parameters = result.parameters
     table = pd.concat(tables, ignore_index=True)
     table = table[["measure"] + [c for c in table.columns if c != "measure"]]
     first = next(iter(matrices.values()))
-    meta = {"method": "compare", **parameters, "measures": list(matrices),
-            "effect_size": "Cohen's d_z (paired): mean(a - b) / sd(a - b), sd with n - 1",
-            **common.selection_metadata(args), "systems": first.systems, "topics": first.topics}
+    meta = {
+        "method": "compare",
+        **parameters,
+        "measures": list(matrices),
+        "effect_size": "Cohen's d_z (paired): mean(a - b) / sd(a - b), sd with n - 1",
+        **common.selection_metadata(args),
+        "systems": first.systems,
+        "topics": first.topics,
+    }
     common.emit(table, meta, args)
     return 0
 
@@ -114,11 +165,21 @@ def run_table(args) -> int:
         raise InputError("--systems and --table do not go together (use --baseline)")
     matrices = common.load_matrices(args)
     collection = args.collection or common.source_name(args) or None
-    table = compare_table(matrices, baseline=args.baseline, test=tests[0],
-                          correction=args.correction, alpha=args.alpha,
-                          interval=args.interval, level=args.level, effect=args.effect,
-                          samples=args.samples, permutations=args.permutations,
-                          seed=args.seed, names=args.names, collection=collection)
+    table = compare_table(
+        matrices,
+        baseline=args.baseline,
+        test=tests[0],
+        correction=args.correction,
+        alpha=args.alpha,
+        interval=args.interval,
+        level=args.level,
+        effect=args.effect,
+        samples=args.samples,
+        permutations=args.permutations,
+        seed=args.seed,
+        names=args.names,
+        collection=collection,
+    )
     ansi = args.table == "table" and not args.output and sys.stdout.isatty()
     text = table.render(args.table, args.digits, ansi=ansi)
     if args.output:

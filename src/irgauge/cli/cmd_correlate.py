@@ -1,4 +1,5 @@
 """``irgauge correlate``: Kendall's tau and tau_AP between the measures' system rankings."""
+
 from __future__ import annotations
 
 from irgauge.cli import HelpFormatter
@@ -8,15 +9,18 @@ from irgauge.cli._options import alpha
 
 def register(subparsers) -> None:
     p = subparsers.add_parser(
-        "correlate", help="rank correlation (Kendall tau, tau_AP) between measures",
+        "correlate",
+        help="rank correlation (Kendall tau, tau_AP) between measures",
         description="Kendall's tau, tau_AP and tau_AP_b between the system rankings (by mean "
-                    "score) of every pair of measures, with the significance threshold of tau "
-                    "for the number of systems (Yilmaz et al. 2008; Urbano and Marrero 2017).",
-        formatter_class=HelpFormatter)
+        "score) of every pair of measures, with the significance threshold of tau "
+        "for the number of systems (Yilmaz et al. 2008; Urbano and Marrero 2017).",
+        formatter_class=HelpFormatter,
+    )
     common.add_input_options(p)
     p.add_argument("--variant", choices=("a", "b"), default="b", help="Kendall tau variant")
-    p.add_argument("--alpha", type=alpha, default=0.05,
-                   help="level of the two-sided significance threshold")
+    p.add_argument(
+        "--alpha", type=alpha, default=0.05, help="level of the two-sided significance threshold"
+    )
     common.add_output_options(p, seed=False)
     p.set_defaults(func=run)
 
@@ -31,6 +35,5 @@ def run(args) -> int:
     if args.figures:
         from irgauge.report.figures import tau_heatmap
 
-        tau_heatmap(result.details["matrix"], args.figures,
-                    title=common.figure_title(args, result))
+        tau_heatmap(result.details["matrix"], args.figures, title=common.figure_title(args, result))
     return 0

@@ -1,11 +1,13 @@
 """``irgauge demo [--out DIR]``: every study on the bundled sample collection, then the report.
 
-The sample (``irgauge.collection.simulate.sample_paths()``) is a generated collection of 20 topics and
+The sample (``irgauge.collection.simulate.sample_paths()``) is a generated collection of 20
+topics and
 12 runs with graded, pooled qrels (see ``irgauge simulate --help``). The qa study runs on
 QA-shaped data derived from it (``irgauge.studies.qa.qa_collection_from_adhoc``: relevant
 documents as answers in equivalence classes of two, runs cut to 5 answers). Sample sizes
 are modest (B = 500 bootstrap samples, 500 trials) so that the demo finishes in seconds.
 """
+
 from __future__ import annotations
 
 from irgauge.cli import HelpFormatter
@@ -18,10 +20,12 @@ DEMO_SEED = 20240607
 
 def register(subparsers) -> None:
     p = subparsers.add_parser(
-        "demo", help="run the studies on the bundled sample collection and write a report",
+        "demo",
+        help="run the studies on the bundled sample collection and write a report",
         description="Evaluate the bundled sample collection, run every study on it with "
-                    "modest sample sizes, and write one HTML report (path printed first).",
-        formatter_class=HelpFormatter)
+        "modest sample sizes, and write one HTML report (path printed first).",
+        formatter_class=HelpFormatter,
+    )
     p.add_argument("--out", default="irgauge-demo", metavar="DIR", help="output folder")
     p.add_argument("--seed", type=seed, default=DEMO_SEED, help="random seed")
     p.add_argument("--B", type=draws, default=DEMO_B, help="bootstrap samples")
@@ -68,8 +72,10 @@ def run(args) -> int:
     start = time.monotonic()
     report, results = run_demo(args.out, args.seed, args.B, args.trials)
     print(f"REPORT: {report.resolve()}")
-    print(f"(open it in a browser; it is self-contained and works offline; "
-          f"{time.monotonic() - start:.1f}s)")
+    print(
+        f"(open it in a browser; it is self-contained and works offline; "
+        f"{time.monotonic() - start:.1f}s)"
+    )
     print()
     for result in results:
         print(f"{result.manifest['title']}  ->  {result.directory}")

@@ -1,4 +1,5 @@
 """``irgauge discpower``: Sakai's bootstrap discriminative power and required difference."""
+
 from __future__ import annotations
 
 from irgauge.cli import HelpFormatter
@@ -8,16 +9,23 @@ from irgauge.cli._options import alpha, draws
 
 def register(subparsers) -> None:
     p = subparsers.add_parser(
-        "discpower", help="discriminative power of measures (paired bootstrap, all pairs)",
+        "discpower",
+        help="discriminative power of measures (paired bootstrap, all pairs)",
         description="For every measure, run the paired bootstrap test on every system pair with "
-                    "the same B bootstrap samples of topics; report the number and share of "
-                    "pairs with ASL < alpha and the required difference (Sakai 2006, "
-                    "\"Bootstrap-based comparisons of IR metrics\").",
-        formatter_class=HelpFormatter)
+        "the same B bootstrap samples of topics; report the number and share of "
+        "pairs with ASL < alpha and the required difference (Sakai 2006, "
+        '"Bootstrap-based comparisons of IR metrics").',
+        formatter_class=HelpFormatter,
+    )
     common.add_input_options(p)
     p.add_argument("-B", "--samples", type=draws, default=1000, help="bootstrap samples")
-    p.add_argument("--alpha", type=alpha, action="append", default=None,
-                   help="significance level(s) (default 0.01 and 0.05)")
+    p.add_argument(
+        "--alpha",
+        type=alpha,
+        action="append",
+        default=None,
+        help="significance level(s) (default 0.01 and 0.05)",
+    )
     p.add_argument("--pairs", action="store_true", help="print the per-pair ASL table")
     common.add_output_options(p)
     p.set_defaults(func=run)
@@ -27,14 +35,22 @@ def run(args) -> int:
     from irgauge.meta.discpower import discriminative_power
 
     matrices = common.load_matrices(args)
-    result = discriminative_power(matrices, samples=args.samples,
-                                  alphas=tuple(args.alpha or (0.01, 0.05)), seed=args.seed,
-                                  progress=common.progress_bar("bootstrap"))
+    result = discriminative_power(
+        matrices,
+        samples=args.samples,
+        alphas=tuple(args.alpha or (0.01, 0.05)),
+        seed=args.seed,
+        progress=common.progress_bar("bootstrap"),
+    )
     meta = {**result.metadata(), **common.selection_metadata(args)}
     common.emit(result.columns("pairs") if args.pairs else result.columns(), meta, args)
     if args.figures:
         from irgauge.report.figures import asl_curves
 
-        asl_curves(result.details["pairs"], args.figures, title=common.figure_title(args, result),
-                   samples=result.parameters.get("bootstrap_samples"))
+        asl_curves(
+            result.details["pairs"],
+            args.figures,
+            title=common.figure_title(args, result),
+            samples=result.parameters.get("bootstrap_samples"),
+        )
     return 0

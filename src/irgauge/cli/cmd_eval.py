@@ -1,4 +1,5 @@
 """``irgauge eval QRELS RUN [RUN ...]``: score runs with any measures."""
+
 from __future__ import annotations
 
 import argparse
@@ -10,80 +11,151 @@ from irgauge.cli._options import count, digits, positive_int, rel_level
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
-        "eval", help="evaluate runs against qrels",
+        "eval",
+        help="evaluate runs against qrels",
         description="Evaluate one or more runs (TREC runs, plain or .gz, or NTCIREVAL-style "
-                    "ranked lists) against qrels (TREC or NTCIR). Every output records the "
-                    "conventions used.",
-        formatter_class=HelpFormatter)
-    parser.add_argument("qrels", help="qrels file (TREC 'qid iter docno rel', NTCIR "
-                        "'qid docno L2' or S/A/B)")
+        "ranked lists) against qrels (TREC or NTCIR). Every output records the "
+        "conventions used.",
+        formatter_class=HelpFormatter,
+    )
+    parser.add_argument(
+        "qrels", help="qrels file (TREC 'qid iter docno rel', NTCIR 'qid docno L2' or S/A/B)"
+    )
     parser.add_argument("runs", nargs="+", metavar="RUN", help="run files")
-    parser.add_argument("-m", "--measure", action="append", dest="measures", metavar="MEASURE",
-                        help="measure string NAME[(param=value,...)][@cutoff]; repeatable, and "
-                             "one value may hold several separated by commas or spaces outside "
-                             "parentheses (default: a "
-                             "standard set; see `irgauge measures`)")
+    parser.add_argument(
+        "-m",
+        "--measure",
+        action="append",
+        dest="measures",
+        metavar="MEASURE",
+        help="measure string NAME[(param=value,...)][@cutoff]; repeatable, and "
+        "one value may hold several separated by commas or spaces outside "
+        "parentheses (default: a "
+        "standard set; see `irgauge measures`)",
+    )
     add_convention_options(parser)
-    parser.add_argument("-q", "--per-topic", action="store_true",
-                        help="print per-topic values as well as the aggregates")
-    parser.add_argument("--format", choices=("table", "tsv", "json", "trec"), default="table",
-                        help="tsv is long and tidy: run, measure, topic, value (topic 'all' "
-                             "for aggregates), the format the meta-evaluation reads")
+    parser.add_argument(
+        "-q",
+        "--per-topic",
+        action="store_true",
+        help="print per-topic values as well as the aggregates",
+    )
+    parser.add_argument(
+        "--format",
+        choices=("table", "tsv", "json", "trec"),
+        default="table",
+        help="tsv is long and tidy: run, measure, topic, value (topic 'all' "
+        "for aggregates), the format the meta-evaluation reads",
+    )
     parser.add_argument("--digits", type=digits, default=4, help="decimals in table/trec output")
     parser.add_argument("-o", "--output", help="write to this file instead of stdout")
-    parser.add_argument("--threads", type=positive_int, default=None, metavar="N",
-                        help="reader threads (default: $IRGAUGE_THREADS, else the CPUs this "
-                             "process may use, at most 4)")
+    parser.add_argument(
+        "--threads",
+        type=positive_int,
+        default=None,
+        metavar="N",
+        help="reader threads (default: $IRGAUGE_THREADS, else the CPUs this "
+        "process may use, at most 4)",
+    )
     from irgauge.cli._options import add_no_header
+
     add_no_header(parser)
     parser.set_defaults(func=run)
 
 
 def add_convention_options(parser: argparse.ArgumentParser) -> None:
     """Options that fix the evaluation conventions (shared with other commands)."""
-    parser.add_argument("--order", choices=("score", "file"), default=None,
-                        help="document order: score = score descending, ties by docno "
-                             "descending (trec_eval); file = file order (NTCIREVAL). Default: "
-                             "score for TREC runs, file for ranked lists")
-    parser.add_argument("-l", "--rel-level", type=rel_level, default=1,
-                        help="relevance threshold of binary measures (trec_eval -l)")
-    parser.add_argument("--gains", default=None,
-                        help="gain per relevance level 1:2:3:... (NTCIREVAL -g order); "
-                             "default gain = level (so NTCIR S:A:B = 3:2:1)")
-    parser.add_argument("-j", "--judged-only", action="store_true",
-                        help="score every measure on condensed lists (unjudged documents "
-                             "removed): AP', Q', nDCG', ...")
-    parser.add_argument("-c", "--complete", action="store_true",
-                        help="qrels topics a run did not answer score 0 and are averaged "
-                             "(trec_eval -c)")
-    parser.add_argument("--empty-topics", choices=("skip", "zero"), default="skip",
-                        help="topics without relevant documents: left out of the mean "
-                             "(skip) or scored and averaged (zero)")
-    parser.add_argument("--negative", choices=("nonrelevant", "unjudged"),
-                        default="nonrelevant",
-                        help="what a negative qrels level means: judged nonrelevant, or in "
-                             "the pool but unjudged (trec_eval's reading)")
-    parser.add_argument("-M", "--max-docs", type=count, default=None, metavar="N",
-                        help="evaluate only the first N documents of each topic, in "
-                             "evaluation order (trec_eval -M)")
-    parser.add_argument("--aggregate", choices=("mean", "gmean"), default="mean",
-                        help="aggregate over topics: arithmetic or geometric mean "
-                             "(GMAP-style); counts are summed")
+    parser.add_argument(
+        "--order",
+        choices=("score", "file"),
+        default=None,
+        help="document order: score = score descending, ties by docno "
+        "descending (trec_eval); file = file order (NTCIREVAL). Default: "
+        "score for TREC runs, file for ranked lists",
+    )
+    parser.add_argument(
+        "-l",
+        "--rel-level",
+        type=rel_level,
+        default=1,
+        help="relevance threshold of binary measures (trec_eval -l)",
+    )
+    parser.add_argument(
+        "--gains",
+        default=None,
+        help="gain per relevance level 1:2:3:... (NTCIREVAL -g order); "
+        "default gain = level (so NTCIR S:A:B = 3:2:1)",
+    )
+    parser.add_argument(
+        "-j",
+        "--judged-only",
+        action="store_true",
+        help="score every measure on condensed lists (unjudged documents "
+        "removed): AP', Q', nDCG', ...",
+    )
+    parser.add_argument(
+        "-c",
+        "--complete",
+        action="store_true",
+        help="qrels topics a run did not answer score 0 and are averaged (trec_eval -c)",
+    )
+    parser.add_argument(
+        "--empty-topics",
+        choices=("skip", "zero"),
+        default="skip",
+        help="topics without relevant documents: left out of the mean "
+        "(skip) or scored and averaged (zero)",
+    )
+    parser.add_argument(
+        "--negative",
+        choices=("nonrelevant", "unjudged"),
+        default="nonrelevant",
+        help="what a negative qrels level means: judged nonrelevant, or in "
+        "the pool but unjudged (trec_eval's reading)",
+    )
+    parser.add_argument(
+        "-M",
+        "--max-docs",
+        type=count,
+        default=None,
+        metavar="N",
+        help="evaluate only the first N documents of each topic, in "
+        "evaluation order (trec_eval -M)",
+    )
+    parser.add_argument(
+        "--aggregate",
+        choices=("mean", "gmean"),
+        default="mean",
+        help="aggregate over topics: arithmetic or geometric mean (GMAP-style); counts are summed",
+    )
 
 
 def convention_kwargs(args) -> dict:
-    return dict(order=args.order, rel_level=args.rel_level, gains=args.gains,
-                judged_only=args.judged_only, complete=args.complete,
-                empty_topics=args.empty_topics, aggregate=args.aggregate,
-                max_docs=args.max_docs, negative=args.negative)
+    return dict(
+        order=args.order,
+        rel_level=args.rel_level,
+        gains=args.gains,
+        judged_only=args.judged_only,
+        complete=args.complete,
+        empty_topics=args.empty_topics,
+        aggregate=args.aggregate,
+        max_docs=args.max_docs,
+        negative=args.negative,
+    )
 
 
 def run(args) -> int:
     from irgauge.evaluation import evaluate
 
     from irgauge.cli._options import split_measures
-    result = evaluate(args.qrels, args.runs, split_measures(args.measures), threads=args.threads,
-                      **convention_kwargs(args))
+
+    result = evaluate(
+        args.qrels,
+        args.runs,
+        split_measures(args.measures),
+        threads=args.threads,
+        **convention_kwargs(args),
+    )
     write_result(result, args)
     return 0
 
@@ -93,8 +165,8 @@ def write_result(result, args) -> None:
     from irgauge.evaluation.rendering import render_evaluation
 
     from irgauge.cli._options import without_header
-    text = without_header(render_evaluation(result, args.format, args.per_topic, args.digits),
-                          args)
+
+    text = without_header(render_evaluation(result, args.format, args.per_topic, args.digits), args)
     _report_skipped(result.metadata)
     if args.output:
         from irgauge.io.atomic import write_text
@@ -108,13 +180,20 @@ def _report_skipped(metadata: dict) -> None:
     """Tell on stderr what was not averaged, so that nothing is dropped silently."""
     notes = []
     if metadata.get("topics_without_relevant"):
-        notes.append(f"{len(metadata['topics_without_relevant'])} qrels topic(s) without "
-                     "relevant documents left out of the mean")
+        notes.append(
+            f"{len(metadata['topics_without_relevant'])} qrels topic(s) without "
+            "relevant documents left out of the mean"
+        )
     for run, topics in metadata.get("topics_missing_from_run", {}).items():
-        notes.append(f"run {run}: {len(topics)} qrels topic(s) not answered, left out "
-                     "of the mean (use --complete to score them 0)")
+        notes.append(
+            f"run {run}: {len(topics)} qrels topic(s) not answered, left out "
+            "of the mean (use --complete to score them 0)"
+        )
     for run, topics in metadata.get("run_topics_not_in_qrels", {}).items():
-        notes.append(f"run {run}: {len(topics)} topic(s) not in the qrels, not scored: "
-                     + ", ".join(topics[:5]) + (" ..." if len(topics) > 5 else ""))
+        notes.append(
+            f"run {run}: {len(topics)} topic(s) not in the qrels, not scored: "
+            + ", ".join(topics[:5])
+            + (" ..." if len(topics) > 5 else "")
+        )
     for note in notes:
         print(f"irgauge: note: {note}", file=sys.stderr)

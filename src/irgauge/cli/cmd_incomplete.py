@@ -1,6 +1,7 @@
 """``irgauge incomplete QRELS RUN... -m MEASURE...``: metrics under reduced relevance data,
 on original and condensed lists (Sakai 2007, "Alternatives to bpref": mean score, Kendall's
 tau, discriminative power)."""
+
 from __future__ import annotations
 
 import sys
@@ -11,36 +12,57 @@ from irgauge.cli._options import alpha, digits, draws, rel_level, seed
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
-        "incomplete", help="how measures behave with incomplete judgments",
+        "incomplete",
+        help="how measures behave with incomplete judgments",
         formatter_class=HelpFormatter,
         description="For 100% and each rate j, reduce the qrels (as `irgauge reduce`), score "
-                    "every measure on the original and on condensed lists (AP vs AP', ...; the "
-                    "bpref family once) and report per measure and rate the mean score, "
-                    "Kendall's tau against the full-qrels ranking and discriminative power.")
+        "every measure on the original and on condensed lists (AP vs AP', ...; the "
+        "bpref family once) and report per measure and rate the mean score, "
+        "Kendall's tau against the full-qrels ranking and discriminative power.",
+    )
     parser.add_argument("qrels", help="qrels file (TREC or NTCIR)")
     parser.add_argument("runs", nargs="+", metavar="RUN", help="run files (at least 2)")
-    parser.add_argument("-m", "--measure", action="append", dest="measures", metavar="MEASURE",
-                        help="measure string; repeatable, or several separated by commas or spaces "
-                             "(default: AP Q-measure nDCG bpref)")
+    parser.add_argument(
+        "-m",
+        "--measure",
+        action="append",
+        dest="measures",
+        metavar="MEASURE",
+        help="measure string; repeatable, or several separated by commas or spaces "
+        "(default: AP Q-measure nDCG bpref)",
+    )
     parser.add_argument("--rates", default="90,70,50,30,10", help="percentages in (0, 100]")
-    parser.add_argument("--seed", type=seed, default=None,
-                        help="seed of the reduction (and of the bootstrap unless "
-                             "--bootstrap-seed); default: a fresh one, reported")
+    parser.add_argument(
+        "--seed",
+        type=seed,
+        default=None,
+        help="seed of the reduction (and of the bootstrap unless "
+        "--bootstrap-seed); default: a fresh one, reported",
+    )
     parser.add_argument("-B", "--samples", type=draws, default=1000, help="bootstrap samples")
     parser.add_argument("--alpha", type=alpha, default=0.05, help="significance level")
     parser.add_argument("--bootstrap-seed", type=seed, default=None)
-    parser.add_argument("--order", choices=("score", "file"), default=None,
-                        help="document order (default: the run format's)")
+    parser.add_argument(
+        "--order",
+        choices=("score", "file"),
+        default=None,
+        help="document order (default: the run format's)",
+    )
     parser.add_argument("-l", "--rel-level", type=rel_level, default=1, help="relevance threshold")
     parser.add_argument("--gains", default=None, help="gain per level 1:2:3:...")
     parser.add_argument("--format", choices=("table", "tsv", "json"), default="table")
     parser.add_argument("--digits", type=digits, default=4)
     parser.add_argument("-o", "--output", help="write the table to this file")
     from irgauge.cli._options import add_no_header
+
     add_no_header(parser)
-    parser.add_argument("--out", metavar="DIR", default=None,
-                        help="also write incomplete.tsv, incomplete.json, the three figures "
-                             "(PNG and SVG) and the reduced qrels with manifest.json here")
+    parser.add_argument(
+        "--out",
+        metavar="DIR",
+        default=None,
+        help="also write incomplete.tsv, incomplete.json, the three figures "
+        "(PNG and SVG) and the reduced qrels with manifest.json here",
+    )
     parser.set_defaults(func=run)
 
 
@@ -62,12 +84,22 @@ def run(args) -> int:
 
     if len(args.runs) < 2:
         raise InputError("at least 2 runs are needed to rank systems")
-    result = incomplete_study(args.qrels, args.runs, _measures(args.measures), args.rates,
-                              args.seed, samples=args.samples, alpha=args.alpha,
-                              bootstrap_seed=args.bootstrap_seed, rel_level=args.rel_level,
-                              order=args.order, gains=args.gains,
-                              progress=progress_bar("incomplete judgments"))
+    result = incomplete_study(
+        args.qrels,
+        args.runs,
+        _measures(args.measures),
+        args.rates,
+        args.seed,
+        samples=args.samples,
+        alpha=args.alpha,
+        bootstrap_seed=args.bootstrap_seed,
+        rel_level=args.rel_level,
+        order=args.order,
+        gains=args.gains,
+        progress=progress_bar("incomplete judgments"),
+    )
     from irgauge.cli._options import without_header
+
     text = without_header(render(result.table, args.format, result.metadata, args.digits), args)
     if args.out:
         from irgauge.io.staging import staged_outputs
@@ -92,5 +124,6 @@ def _title(args, result) -> str:
 
     from irgauge.report.style import describe
 
-    return describe(Path(args.qrels).name, seed=result.metadata.get("seed"), B=args.samples,
-                    runs=len(args.runs))
+    return describe(
+        Path(args.qrels).name, seed=result.metadata.get("seed"), B=args.samples, runs=len(args.runs)
+    )

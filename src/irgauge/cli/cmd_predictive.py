@@ -1,4 +1,5 @@
 """``irgauge predictive``: Webber et al.'s predictive power phi(A, B) by random halvings."""
+
 from __future__ import annotations
 
 from irgauge.cli import HelpFormatter
@@ -8,21 +9,32 @@ from irgauge.cli._options import count, draws, list_of
 
 def register(subparsers) -> None:
     p = subparsers.add_parser(
-        "predictive", help="predictive power phi(A, B) over random halvings of the topics",
+        "predictive",
+        help="predictive power phi(A, B) over random halvings of the topics",
         description="phi(A, B) = mean Kendall tau between the ranking by A on one random half "
-                    "of the topics and by B on the other, for every ordered pair of measures. "
-                    "Unless --top-k/--top-fraction is given, only the top 75% of systems by "
-                    "AP (or --by) are kept (Webber, Moffat, Zobel and Sakai 2008, "
-                    "\"Precision-at-ten considered redundant\").",
-        formatter_class=HelpFormatter)
+        "of the topics and by B on the other, for every ordered pair of measures. "
+        "Unless --top-k/--top-fraction is given, only the top 75% of systems by "
+        "AP (or --by) are kept (Webber, Moffat, Zobel and Sakai 2008, "
+        '"Precision-at-ten considered redundant").',
+        formatter_class=HelpFormatter,
+    )
     common.add_input_options(p)
     p.add_argument("-P", "--halvings", type=draws, default=2000, help="random halvings")
-    p.add_argument("-k", "--subset-sizes", type=list_of(count), default=None, metavar="K,K,...",
-                   help="also phi against subset size k (two disjoint subsets of k topics)")
+    p.add_argument(
+        "-k",
+        "--subset-sizes",
+        type=list_of(count),
+        default=None,
+        metavar="K,K,...",
+        help="also phi against subset size k (two disjoint subsets of k topics)",
+    )
     p.add_argument("--variant", choices=("a", "b"), default="b", help="Kendall tau variant")
-    p.add_argument("--curve", action="store_true",
-                   help="print the phi-against-k table (measure_a, measure_b, k, phi, sd) "
-                        "instead of phi at half the topics; needs -k")
+    p.add_argument(
+        "--curve",
+        action="store_true",
+        help="print the phi-against-k table (measure_a, measure_b, k, phi, sd) "
+        "instead of phi at half the topics; needs -k",
+    )
     common.add_output_options(p)
     p.set_defaults(func=run)
 
@@ -38,15 +50,25 @@ def run(args) -> int:
     # the paper's default filter (top 75% by AP) applies unless a selection is given
     default_filter = args.top_k is None and args.top_fraction is None
     matrices = common.load_matrices(args)
-    result = predictive_power(matrices, halvings=args.halvings, seed=args.seed,
-                              top_fraction=0.75 if default_filter else 1.0, by=args.by,
-                              subset_sizes=sizes, variant=args.variant,
-                              progress=common.progress_bar("halvings"))
+    result = predictive_power(
+        matrices,
+        halvings=args.halvings,
+        seed=args.seed,
+        top_fraction=0.75 if default_filter else 1.0,
+        by=args.by,
+        subset_sizes=sizes,
+        variant=args.variant,
+        progress=common.progress_bar("halvings"),
+    )
     meta = {**result.metadata(), **common.selection_metadata(args)}
     common.emit(result.details["curve"] if args.curve else result.table, meta, args)
     if args.figures and sizes:
         from irgauge.report.figures import phi_curves
 
-        phi_curves(result.details["curve"], args.figures, title=common.figure_title(args, result),
-                   halvings=result.parameters.get("halvings"))
+        phi_curves(
+            result.details["curve"],
+            args.figures,
+            title=common.figure_title(args, result),
+            halvings=result.parameters.get("halvings"),
+        )
     return 0

@@ -1,6 +1,7 @@
 """``irgauge qa eval GOLD RUN...`` and ``irgauge qa label GOLD RUN``: QA evaluation with
 answer equivalence classes (the first answer of a class counts; duplicates and answers not
 in the gold data are incorrect)."""
+
 from __future__ import annotations
 
 import sys
@@ -12,45 +13,67 @@ from irgauge.cli._options import digits
 
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
-        "qa", help="evaluate question-answering runs with answer equivalence classes",
+        "qa",
+        help="evaluate question-answering runs with answer equivalence classes",
         description="Question answering: ranked answer lists scored against gold answer "
-                    "classes with any measure of `irgauge eval`.")
+        "classes with any measure of `irgauge eval`.",
+    )
     qa_sub = parser.add_subparsers(dest="qa_command", metavar="QA_COMMAND")
     parser.set_defaults(func=lambda args: (parser.print_help(), 2)[1])
 
     ev = qa_sub.add_parser(
-        "eval", help="score QA runs", formatter_class=HelpFormatter,
+        "eval",
+        help="score QA runs",
+        formatter_class=HelpFormatter,
         description="Score ranked answer lists against gold answer classes. Gold: NTCIREVAL "
-                    "'topic;answer;Lk;class' (.eqrels), 'answer Lk class' per-topic .erel, "
-                    "TSV 'topic<TAB>answer<TAB>level<TAB>class' or JSON. Runs: "
-                    "'topic;0;answer;rank;score;tag', 'topic Q0 answer rank score tag', one "
-                    "answer per line (topic = file stem), TSV 'topic<TAB>answer' or JSON "
-                    "{topic: [answers]}. Output formats as `irgauge eval`; --format tsv feeds "
-                    "every meta-evaluation command.")
+        "'topic;answer;Lk;class' (.eqrels), 'answer Lk class' per-topic .erel, "
+        "TSV 'topic<TAB>answer<TAB>level<TAB>class' or JSON. Runs: "
+        "'topic;0;answer;rank;score;tag', 'topic Q0 answer rank score tag', one "
+        "answer per line (topic = file stem), TSV 'topic<TAB>answer' or JSON "
+        "{topic: [answers]}. Output formats as `irgauge eval`; --format tsv feeds "
+        "every meta-evaluation command.",
+    )
     _common(ev)
     ev.add_argument("runs", nargs="+", metavar="RUN", help="answer run files")
-    ev.add_argument("-m", "--measure", action="append", dest="measures", metavar="MEASURE",
-                    help="any `irgauge eval` measure (RR, NQcorrect5, Q-measure, "
-                         "Q-measure(gains=1:1:1), nDCG@5, ...) or the list-question measures "
-                         "F-measure, instP, instR; repeatable (default: RR NQcorrect1 "
-                         "NQcorrect5 Q-measure nDCG)")
+    ev.add_argument(
+        "-m",
+        "--measure",
+        action="append",
+        dest="measures",
+        metavar="MEASURE",
+        help="any `irgauge eval` measure (RR, NQcorrect5, Q-measure, "
+        "Q-measure(gains=1:1:1), nDCG@5, ...) or the list-question measures "
+        "F-measure, instP, instR; repeatable (default: RR NQcorrect1 "
+        "NQcorrect5 Q-measure nDCG)",
+    )
     add_convention_options(ev)
-    ev.add_argument("--skip-unanswered", dest="complete", action="store_false",
-                    help="leave questions a run did not answer out of its mean (default: "
-                         "they score 0)")
+    ev.add_argument(
+        "--skip-unanswered",
+        dest="complete",
+        action="store_false",
+        help="leave questions a run did not answer out of its mean (default: they score 0)",
+    )
     ev.set_defaults(complete=True)
-    ev.add_argument("-q", "--per-topic", action="store_true",
-                    help="print per-question values as well as the aggregates")
+    ev.add_argument(
+        "-q",
+        "--per-topic",
+        action="store_true",
+        help="print per-question values as well as the aggregates",
+    )
     ev.add_argument("--format", choices=("table", "tsv", "json", "trec"), default="table")
     ev.add_argument("--digits", type=digits, default=4, help="decimals in table/trec output")
     ev.add_argument("-o", "--output", help="write to this file instead of stdout")
     from irgauge.cli._options import add_no_header
+
     add_no_header(ev)
     ev.set_defaults(func=run_eval)
 
-    lab = qa_sub.add_parser("label", help="show how each answer was judged",
-                            description="One line per answer: topic, rank, answer, status "
-                                        "(correct/incorrect/duplicate/unknown), class, level.")
+    lab = qa_sub.add_parser(
+        "label",
+        help="show how each answer was judged",
+        description="One line per answer: topic, rank, answer, status "
+        "(correct/incorrect/duplicate/unknown), class, level.",
+    )
     _common(lab)
     lab.add_argument("run", metavar="RUN", help="answer run file")
     lab.set_defaults(func=run_label)
@@ -58,16 +81,24 @@ def register(subparsers) -> None:
 
 def _common(parser) -> None:
     parser.add_argument("gold", help="gold answer classes")
-    parser.add_argument("--normalise", default="exact",
-                        help="answer matching: exact, or any of nfkc,space,case (comma-"
-                             "separated), or all")
-    parser.add_argument("--gold-format", default="auto",
-                        choices=("auto", "eqrels", "erel", "tsv", "json"))
-    parser.add_argument("--run-format", default="auto",
-                        choices=("auto", "semicolon", "trec", "list", "tsv", "json"))
-    parser.add_argument("--answer-order", default=None, choices=("file", "rank", "score"),
-                        help="order of each answer list: file order (NTCIREVAL, default), "
-                             "rank column, or score descending (ties in file order)")
+    parser.add_argument(
+        "--normalise",
+        default="exact",
+        help="answer matching: exact, or any of nfkc,space,case (comma-separated), or all",
+    )
+    parser.add_argument(
+        "--gold-format", default="auto", choices=("auto", "eqrels", "erel", "tsv", "json")
+    )
+    parser.add_argument(
+        "--run-format", default="auto", choices=("auto", "semicolon", "trec", "list", "tsv", "json")
+    )
+    parser.add_argument(
+        "--answer-order",
+        default=None,
+        choices=("file", "rank", "score"),
+        help="order of each answer list: file order (NTCIREVAL, default), "
+        "rank column, or score descending (ties in file order)",
+    )
 
 
 def _answer_order(args) -> str:
@@ -80,10 +111,17 @@ def run_eval(args) -> int:
     options = convention_kwargs(args)
     options.pop("order")
     from irgauge.cli._options import split_measures
-    result = qa_evaluate(args.gold, args.runs, split_measures(args.measures),
-                         normalise=args.normalise,
-                         gold_format=args.gold_format, run_format=args.run_format,
-                         answer_order=_answer_order(args), **options)
+
+    result = qa_evaluate(
+        args.gold,
+        args.runs,
+        split_measures(args.measures),
+        normalise=args.normalise,
+        gold_format=args.gold_format,
+        run_format=args.run_format,
+        answer_order=_answer_order(args),
+        **options,
+    )
     write_result(result, args)
     return 0
 
@@ -95,7 +133,9 @@ def run_label(args) -> int:
     run = read_answers(args.run, fmt=args.run_format, order=_answer_order(args))
     lines = ["topic\trank\tanswer\tstatus\tclass\tlevel"]
     for topic, rank, answer, status, class_id, level in label_answers(gold, run):
-        lines.append(f"{topic}\t{rank}\t{answer}\t{status}\t{class_id or ''}\t"
-                     f"{'' if class_id is None else level}")
+        lines.append(
+            f"{topic}\t{rank}\t{answer}\t{status}\t{class_id or ''}\t"
+            f"{'' if class_id is None else level}"
+        )
     sys.stdout.write("\n".join(lines) + "\n")
     return 0

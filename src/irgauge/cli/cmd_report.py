@@ -1,25 +1,35 @@
 """``irgauge report OUT [INPUT ...]``: one HTML page of evaluation results, comparison tables
 and studies, with a table of contents, relative links and a print layout."""
+
 from __future__ import annotations
 
 
 def register(subparsers) -> None:
     p = subparsers.add_parser(
-        "report", help="write OUT/report.html from evaluations, comparison tables and studies",
+        "report",
+        help="write OUT/report.html from evaluations, comparison tables and studies",
         description="Write one HTML page (figures embedded, each downloadable as SVG/PDF; no "
-                    "network access needed) with a table of contents and: the collection "
-                    "summary and every study found in OUT, plus each INPUT given: evaluation "
-                    "outputs (irgauge eval --format tsv/json/trec, or trec_eval's; with "
-                    "per-topic rows a paired "
-                    "t-test comparison table is added), comparison tables (irgauge compare "
-                    "--table json), other irgauge results (--format json/tsv) and study "
-                    "folders. Links and paths are relative to the page; it prints on A4 or "
-                    "letter without splitting tables or figures.")
-    p.add_argument("outdir", metavar="OUT",
-                   help="folder of the report (studies written there by irgauge study/demo "
-                        "are included; created when INPUTs are given)")
-    p.add_argument("inputs", nargs="*", metavar="INPUT",
-                   help="evaluation outputs, comparison tables, results or study folders")
+        "network access needed) with a table of contents and: the collection "
+        "summary and every study found in OUT, plus each INPUT given: evaluation "
+        "outputs (irgauge eval --format tsv/json/trec, or trec_eval's; with "
+        "per-topic rows a paired "
+        "t-test comparison table is added), comparison tables (irgauge compare "
+        "--table json), other irgauge results (--format json/tsv) and study "
+        "folders. Links and paths are relative to the page; it prints on A4 or "
+        "letter without splitting tables or figures.",
+    )
+    p.add_argument(
+        "outdir",
+        metavar="OUT",
+        help="folder of the report (studies written there by irgauge study/demo "
+        "are included; created when INPUTs are given)",
+    )
+    p.add_argument(
+        "inputs",
+        nargs="*",
+        metavar="INPUT",
+        help="evaluation outputs, comparison tables, results or study folders",
+    )
     p.add_argument("-o", "--output", metavar="FILE", help="HTML file (default OUT/report.html)")
     p.add_argument("--title", default=None, help="page title")
     p.set_defaults(func=run)

@@ -1,18 +1,28 @@
 """``irgauge simulate``: write a synthetic test collection (qrels, runs, manifest) to a folder."""
+
 from __future__ import annotations
 
 import argparse
 import sys
 
 from irgauge.cli import HelpFormatter
-from irgauge.cli._options import (MAX_COUNT, count, digits, integer, nonnegative, number,
-                                  probability, seed)
+from irgauge.cli._options import (
+    MAX_COUNT,
+    count,
+    digits,
+    integer,
+    nonnegative,
+    number,
+    probability,
+    seed,
+)
 
 
 def register(subparsers) -> None:
     p = subparsers.add_parser(
         "simulate",
-        help="generate a synthetic test collection (graded qrels by pooling, runs of graded quality)",
+        help="generate a synthetic test collection "
+        "(graded qrels by pooling, runs of graded quality)",
         description=(
             "Generate a synthetic test collection and write DIR/qrels.txt (TREC qrels), "
             "DIR/runs/<name>.run (TREC runs) and DIR/manifest.json (every parameter, the seed "
@@ -24,41 +34,92 @@ def register(subparsers) -> None:
     p.add_argument("--topics", type=count, default=50, help="number of topics")
     p.add_argument("--runs", type=count, default=20, help="number of runs")
     p.add_argument("--depth", type=count, default=1000, help="documents per run and topic")
-    p.add_argument("--pool-depth", type=count, default=100,
-                   help="documents ranked this high by any run are judged")
-    p.add_argument("--judged-per-topic", type=count, default=None, metavar="N",
-                   help="judge N documents per topic (by best rank over the runs) instead of "
-                        "pooling to a fixed depth")
-    p.add_argument("--docs-per-topic", type=count, default=None, metavar="N",
-                   help="documents per topic in the collection (default 2 x depth)")
-    p.add_argument("--rel-median", type=number(0.0, 1e9, min_open=True, what="a median count"),
-                   default=30.0,
-                   help="median number of relevant documents per topic (log-normal)")
-    p.add_argument("--rel-spread", type=nonnegative, default=1.0,
-                   help="log-normal spread of the number of relevant documents")
-    p.add_argument("--level-probs", default="0.6:0.3:0.1", metavar="P1:P2:...",
-                   help="probabilities of relevance levels 1, 2, 3, ... among relevant documents")
-    p.add_argument("--quality", default="0.2:1.8", metavar="LO:HI",
-                   help="range of run effectiveness")
-    p.add_argument("--topic-noise", type=nonnegative, default=0.5,
-                   help="per-topic noise of a run's effectiveness (sd)")
-    p.add_argument("--difficulty-spread", type=nonnegative, default=0.3,
-                   help="log-normal spread of the topic difficulty shared by all runs")
-    p.add_argument("--shared-weight", type=probability, default=0.6,
-                   help="weight (0..1) of the score component all runs share (run overlap)")
-    p.add_argument("--level-boost", type=nonnegative, default=0.5,
-                   help="extra visibility of each higher relevance level")
-    p.add_argument("--score-decimals", type=digits, default=4,
-                   help="decimals of the scores of untied runs")
-    p.add_argument("--first-topic", type=integer(0, MAX_COUNT, what="a topic number"), default=1,
-                   help="id of the first topic")
-    p.add_argument("--tie-fraction", type=probability, default=0.25,
-                   help="share of runs whose scores are rounded, producing ties")
-    p.add_argument("--tie-decimals", type=digits, default=1,
-                   help="decimals kept in the scores of tied runs")
+    p.add_argument(
+        "--pool-depth",
+        type=count,
+        default=100,
+        help="documents ranked this high by any run are judged",
+    )
+    p.add_argument(
+        "--judged-per-topic",
+        type=count,
+        default=None,
+        metavar="N",
+        help="judge N documents per topic (by best rank over the runs) instead of "
+        "pooling to a fixed depth",
+    )
+    p.add_argument(
+        "--docs-per-topic",
+        type=count,
+        default=None,
+        metavar="N",
+        help="documents per topic in the collection (default 2 x depth)",
+    )
+    p.add_argument(
+        "--rel-median",
+        type=number(0.0, 1e9, min_open=True, what="a median count"),
+        default=30.0,
+        help="median number of relevant documents per topic (log-normal)",
+    )
+    p.add_argument(
+        "--rel-spread",
+        type=nonnegative,
+        default=1.0,
+        help="log-normal spread of the number of relevant documents",
+    )
+    p.add_argument(
+        "--level-probs",
+        default="0.6:0.3:0.1",
+        metavar="P1:P2:...",
+        help="probabilities of relevance levels 1, 2, 3, ... among relevant documents",
+    )
+    p.add_argument(
+        "--quality", default="0.2:1.8", metavar="LO:HI", help="range of run effectiveness"
+    )
+    p.add_argument(
+        "--topic-noise",
+        type=nonnegative,
+        default=0.5,
+        help="per-topic noise of a run's effectiveness (sd)",
+    )
+    p.add_argument(
+        "--difficulty-spread",
+        type=nonnegative,
+        default=0.3,
+        help="log-normal spread of the topic difficulty shared by all runs",
+    )
+    p.add_argument(
+        "--shared-weight",
+        type=probability,
+        default=0.6,
+        help="weight (0..1) of the score component all runs share (run overlap)",
+    )
+    p.add_argument(
+        "--level-boost",
+        type=nonnegative,
+        default=0.5,
+        help="extra visibility of each higher relevance level",
+    )
+    p.add_argument(
+        "--score-decimals", type=digits, default=4, help="decimals of the scores of untied runs"
+    )
+    p.add_argument(
+        "--first-topic",
+        type=integer(0, MAX_COUNT, what="a topic number"),
+        default=1,
+        help="id of the first topic",
+    )
+    p.add_argument(
+        "--tie-fraction",
+        type=probability,
+        default=0.25,
+        help="share of runs whose scores are rounded, producing ties",
+    )
+    p.add_argument(
+        "--tie-decimals", type=digits, default=1, help="decimals kept in the scores of tied runs"
+    )
     p.add_argument("--seed", type=seed, default=0, help="random seed")
-    p.add_argument("--overwrite", action="store_true",
-                   help="replace a collection already in DIR")
+    p.add_argument("--overwrite", action="store_true", help="replace a collection already in DIR")
     p.set_defaults(func=run)
 
 
@@ -81,14 +142,24 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(f"--quality: expected LO:HI, got {args.quality!r}")
     try:
         collection = simulate_collection(
-            args.topics, args.runs, args.depth, args.seed,
-            pool_depth=args.pool_depth, judged_per_topic=args.judged_per_topic,
-            docs_per_topic=args.docs_per_topic, rel_median=args.rel_median,
-            rel_spread=args.rel_spread, level_probs=_floats(args.level_probs, "--level-probs"),
-            quality_range=tuple(quality), topic_noise=args.topic_noise,
-            difficulty_spread=args.difficulty_spread, shared_weight=args.shared_weight,
-            level_boost=args.level_boost, tie_fraction=args.tie_fraction,
-            tie_decimals=args.tie_decimals, score_decimals=args.score_decimals,
+            args.topics,
+            args.runs,
+            args.depth,
+            args.seed,
+            pool_depth=args.pool_depth,
+            judged_per_topic=args.judged_per_topic,
+            docs_per_topic=args.docs_per_topic,
+            rel_median=args.rel_median,
+            rel_spread=args.rel_spread,
+            level_probs=_floats(args.level_probs, "--level-probs"),
+            quality_range=tuple(quality),
+            topic_noise=args.topic_noise,
+            difficulty_spread=args.difficulty_spread,
+            shared_weight=args.shared_weight,
+            level_boost=args.level_boost,
+            tie_fraction=args.tie_fraction,
+            tie_decimals=args.tie_decimals,
+            score_decimals=args.score_decimals,
             first_topic=args.first_topic,
         )
         manifest = write_collection(collection, args.out, overwrite=args.overwrite)

@@ -1,4 +1,5 @@
 """``irgauge stability``: minority rate and proportion of ties against fuzziness."""
+
 from __future__ import annotations
 
 from irgauge.cli import HelpFormatter
@@ -8,15 +9,22 @@ from irgauge.cli._options import list_of, probability
 
 def register(subparsers) -> None:
     p = subparsers.add_parser(
-        "stability", help="minority rate and proportion of ties (topic subsets)",
+        "stability",
+        help="minority rate and proportion of ties (topic subsets)",
         description="Minority rate and proportion of ties of every measure over random topic "
-                    "subsets of size c, for fuzziness f = 0.01..0.10 (Buckley and Voorhees "
-                    "2000; Sakai 2004).",
-        formatter_class=HelpFormatter)
+        "subsets of size c, for fuzziness f = 0.01..0.10 (Buckley and Voorhees "
+        "2000; Sakai 2004).",
+        formatter_class=HelpFormatter,
+    )
     common.add_input_options(p)
     common.add_subset_options(p)
-    p.add_argument("--fuzziness", type=list_of(probability), default=None, metavar="F,F,...",
-                   help="fuzziness values (default 0.01,0.02,...,0.10)")
+    p.add_argument(
+        "--fuzziness",
+        type=list_of(probability),
+        default=None,
+        metavar="F,F,...",
+        help="fuzziness values (default 0.01,0.02,...,0.10)",
+    )
     common.add_output_options(p)
     p.set_defaults(func=run)
 
@@ -26,14 +34,23 @@ def run(args) -> int:
 
     fuzziness = tuple(args.fuzziness) if args.fuzziness else DEFAULT_FUZZINESS
     matrices = common.load_matrices(args)
-    result = stability(matrices, subset_size=args.subset_size, trials=args.trials,
-                       fuzziness=fuzziness, seed=args.seed,
-                       progress=common.progress_bar("stability"))
+    result = stability(
+        matrices,
+        subset_size=args.subset_size,
+        trials=args.trials,
+        fuzziness=fuzziness,
+        seed=args.seed,
+        progress=common.progress_bar("stability"),
+    )
     meta = {**result.metadata(), **common.selection_metadata(args)}
     common.emit(result.table, meta, args)
     if args.figures:
         from irgauge.report.figures import stability_curves
 
-        stability_curves(result.table, args.figures, title=common.figure_title(args, result),
-                         comparisons=result.parameters["trials"] * result.parameters["pairs"])
+        stability_curves(
+            result.table,
+            args.figures,
+            title=common.figure_title(args, result),
+            comparisons=result.parameters["trials"] * result.parameters["pairs"],
+        )
     return 0

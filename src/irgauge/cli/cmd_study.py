@@ -7,6 +7,7 @@ With ``--collection NAME=QRELS:RUNDIR`` (repeatable) or ``--collections FILE.tom
 study runs on every collection (DIR/NAME/<study>) and DIR/<study>-comparison holds the
 side-by-side tables.
 """
+
 from __future__ import annotations
 
 import sys
@@ -17,14 +18,14 @@ from irgauge.cli import _options as opt
 
 STUDY_HELP = {
     "onerel": "metrics for finding one relevant document: P-plus, P-measure, O-measure, "
-              "NWRR, RR (with AP, Q-measure): discriminative power, gain values, swap "
-              "rates, stability, Kendall's tau; " + cite("onerel") + "; " + cite("pmeasure"),
+    "NWRR, RR (with AP, Q-measure): discriminative power, gain values, swap "
+    "rates, stability, Kendall's tau; " + cite("onerel") + "; " + cite("pmeasure"),
     "incomplete": "the bpref family and condensed-list metrics on full and reduced "
-                  "relevance data; " + cite("bpref"),
+    "relevance data; " + cite("bpref"),
     "qa": "QA metrics RR, NQcorrect1/5, Q-measure gain variants (or the list task's "
-          "F-measure): stability, swap rates, sensitivity, sign test; " + cite("qa"),
+    "F-measure): stability, swap rates, sensitivity, sign test; " + cite("qa"),
     "predictive": "predictive power phi of P@10, RR, RBP (p=0.95), AP, nDCG (log2); "
-                  + cite("predictive"),
+    + cite("predictive"),
 }
 
 
@@ -33,25 +34,47 @@ def _gain_list(text: str):
 
 
 def _common_options(p, study: str, top_k=None, top_fraction=None, by="AP") -> None:
-    p.add_argument("qrels", nargs="?", metavar="GOLD" if study == "qa" else "QRELS",
-                   help="answer gold file" if study == "qa" else "qrels file")
-    p.add_argument("runs", nargs="*", metavar="RUN",
-                   help="answer files" if study == "qa" else "run files")
+    p.add_argument(
+        "qrels",
+        nargs="?",
+        metavar="GOLD" if study == "qa" else "QRELS",
+        help="answer gold file" if study == "qa" else "qrels file",
+    )
+    p.add_argument(
+        "runs", nargs="*", metavar="RUN", help="answer files" if study == "qa" else "run files"
+    )
     p.add_argument("--out", required=True, metavar="DIR", help="output folder")
-    p.add_argument("--collection", action="append", metavar="NAME=QRELS:RUNDIR",
-                   help="run on this named collection (repeatable; every file in RUNDIR "
-                        "is a run); writes DIR/NAME/... and side-by-side tables")
-    p.add_argument("--collections", metavar="FILE.toml",
-                   help="collections from a TOML file ([collections.NAME] qrels, runs)")
+    p.add_argument(
+        "--collection",
+        action="append",
+        metavar="NAME=QRELS:RUNDIR",
+        help="run on this named collection (repeatable; every file in RUNDIR "
+        "is a run); writes DIR/NAME/... and side-by-side tables",
+    )
+    p.add_argument(
+        "--collections",
+        metavar="FILE.toml",
+        help="collections from a TOML file ([collections.NAME] qrels, runs)",
+    )
     sel = p.add_argument_group("system filter")
-    sel.add_argument("--top-k", type=opt.count, metavar="K", default=top_k,
-                     help="keep the K best systems")
-    sel.add_argument("--top-fraction", type=opt.fraction, metavar="F", default=top_fraction,
-                     help="keep the best fraction F of the systems")
+    sel.add_argument(
+        "--top-k", type=opt.count, metavar="K", default=top_k, help="keep the K best systems"
+    )
+    sel.add_argument(
+        "--top-fraction",
+        type=opt.fraction,
+        metavar="F",
+        default=top_fraction,
+        help="keep the best fraction F of the systems",
+    )
     sel.add_argument("--all-systems", action="store_true", help="keep every system")
     sel.add_argument("--by", metavar="M", default=by, help="measure ranking the systems")
-    p.add_argument("--seed", type=opt.seed, default=None,
-                   help="random seed (default: a fresh one, recorded in the manifest)")
+    p.add_argument(
+        "--seed",
+        type=opt.seed,
+        default=None,
+        help="random seed (default: a fresh one, recorded in the manifest)",
+    )
     p.add_argument("--report", action="store_true", help="also write DIR/report.html")
     p.add_argument("-q", "--quiet", action="store_true", help="no progress bars")
 
@@ -59,95 +82,186 @@ def _common_options(p, study: str, top_k=None, top_fraction=None, by="AP") -> No
 def _eval_options(p, answers: bool = False) -> None:
     g = p.add_argument_group("evaluation conventions")
     if answers:
-        g.add_argument("--answer-order", choices=("file", "rank", "score"), default="file",
-                       help="order of a run's answers")
-        g.add_argument("--gold-format", default="auto",
-                       choices=("auto", "eqrels", "erel", "tsv", "json", "trec-patterns"),
-                       help="gold answers: NTCIREVAL eqrels/erel, TREC QA answer patterns, "
-                            "irgauge tsv/json")
-        g.add_argument("--run-format", default="auto",
-                       choices=("auto", "semicolon", "trec", "list", "tsv", "json", "trec-qa"),
-                       help="answer runs: NTCIREVAL semicolon/list, TREC QA runs (trec-qa: "
-                            "qid tag docid answer), irgauge tsv/json")
-        g.add_argument("--normalise", metavar="RULES", default=None,
-                       help="answer normalisation, e.g. nfkc,space,case (default: exact)")
+        g.add_argument(
+            "--answer-order",
+            choices=("file", "rank", "score"),
+            default="file",
+            help="order of a run's answers",
+        )
+        g.add_argument(
+            "--gold-format",
+            default="auto",
+            choices=("auto", "eqrels", "erel", "tsv", "json", "trec-patterns"),
+            help="gold answers: NTCIREVAL eqrels/erel, TREC QA answer patterns, irgauge tsv/json",
+        )
+        g.add_argument(
+            "--run-format",
+            default="auto",
+            choices=("auto", "semicolon", "trec", "list", "tsv", "json", "trec-qa"),
+            help="answer runs: NTCIREVAL semicolon/list, TREC QA runs (trec-qa: "
+            "qid tag docid answer), irgauge tsv/json",
+        )
+        g.add_argument(
+            "--normalise",
+            metavar="RULES",
+            default=None,
+            help="answer normalisation, e.g. nfkc,space,case (default: exact)",
+        )
     else:
-        g.add_argument("--order", choices=("score", "file"), default=None,
-                       help="document order (default: what each run's format implies)")
-    g.add_argument("--rel-level", type=opt.rel_level, default=1,
-                   help="lowest relevance level counted as relevant")
+        g.add_argument(
+            "--order",
+            choices=("score", "file"),
+            default=None,
+            help="document order (default: what each run's format implies)",
+        )
+    g.add_argument(
+        "--rel-level",
+        type=opt.rel_level,
+        default=1,
+        help="lowest relevance level counted as relevant",
+    )
 
 
 def _subsets(p, trials: int = 1000) -> None:
-    p.add_argument("--trials", type=opt.draws, default=trials,
-                   help="topic-subset trials of each swap / stability repetition")
-    p.add_argument("--repetitions", type=opt.positive_int, default=5,
-                   help="independent repetitions of every random experiment (Monte Carlo "
-                        "error)")
-    p.add_argument("--subset-size", type=opt.positive_int, metavar="C", default=None,
-                   help="topics per subset c (default: half the topics)")
-    p.add_argument("--swap-mode", choices=("strict", "original"), default="strict",
-                   help="strict: a tie on one subset and not the other is a swap too")
+    p.add_argument(
+        "--trials",
+        type=opt.draws,
+        default=trials,
+        help="topic-subset trials of each swap / stability repetition",
+    )
+    p.add_argument(
+        "--repetitions",
+        type=opt.positive_int,
+        default=5,
+        help="independent repetitions of every random experiment (Monte Carlo error)",
+    )
+    p.add_argument(
+        "--subset-size",
+        type=opt.positive_int,
+        metavar="C",
+        default=None,
+        help="topics per subset c (default: half the topics)",
+    )
+    p.add_argument(
+        "--swap-mode",
+        choices=("strict", "original"),
+        default="strict",
+        help="strict: a tie on one subset and not the other is a swap too",
+    )
 
 
 def register(subparsers) -> None:
     p = subparsers.add_parser(
-        "study", help="rerun a paper's experiment (onerel, incomplete, qa, predictive)",
+        "study",
+        help="rerun a paper's experiment (onerel, incomplete, qa, predictive)",
         description="Rerun one of the papers' experiments on your collection(s). "
-                    "'irgauge study NAME --help' lists each study's options.",
-        formatter_class=HelpFormatter)
+        "'irgauge study NAME --help' lists each study's options.",
+        formatter_class=HelpFormatter,
+    )
     studies = p.add_subparsers(dest="study", metavar="NAME", required=True)
 
-    s = studies.add_parser("onerel", help=STUDY_HELP["onerel"],
-                           description=STUDY_HELP["onerel"], formatter_class=HelpFormatter)
+    s = studies.add_parser(
+        "onerel",
+        help=STUDY_HELP["onerel"],
+        description=STUDY_HELP["onerel"],
+        formatter_class=HelpFormatter,
+    )
     _common_options(s, "onerel", top_k=30)
     s.add_argument("--B", type=opt.draws, default=1000, help="bootstrap samples")
     s.add_argument("--alpha", type=opt.alpha, default=0.05, help="significance level")
     _subsets(s)
-    s.add_argument("--replacement", action="store_true",
-                   help="draw the two swap subsets with replacement (the poster's variant)")
-    s.add_argument("--gains", type=_gain_list, default=["3:2:1", "10:5:1", "1:1:1",
-                                                        "0.3:0.2:0.1"],
-                   metavar="S:A:B,...", help="gain-value variants (Table 4); '' for none")
+    s.add_argument(
+        "--replacement",
+        action="store_true",
+        help="draw the two swap subsets with replacement (the poster's variant)",
+    )
+    s.add_argument(
+        "--gains",
+        type=_gain_list,
+        default=["3:2:1", "10:5:1", "1:1:1", "0.3:0.2:0.1"],
+        metavar="S:A:B,...",
+        help="gain-value variants (Table 4); '' for none",
+    )
     _eval_options(s)
 
-    s = studies.add_parser("incomplete", help=STUDY_HELP["incomplete"],
-                           description=STUDY_HELP["incomplete"], formatter_class=HelpFormatter)
+    s = studies.add_parser(
+        "incomplete",
+        help=STUDY_HELP["incomplete"],
+        description=STUDY_HELP["incomplete"],
+        formatter_class=HelpFormatter,
+    )
     _common_options(s, "incomplete", top_k=30)
     s.add_argument("--B", type=opt.draws, default=1000, help="bootstrap samples")
     s.add_argument("--alpha", type=opt.alpha, default=0.05, help="significance level")
-    s.add_argument("--reductions", type=opt.positive_int, default=5,
-                   help="independent seeded reductions of the relevance data")
-    s.add_argument("--rates",
-                   type=opt.list_of(opt.number(0, 100, min_open=True, what="a percentage")),
-                   default=[90, 70, 50, 30, 10],
-                   metavar="J,...", help="shares of judgments kept (%%)")
+    s.add_argument(
+        "--reductions",
+        type=opt.positive_int,
+        default=5,
+        help="independent seeded reductions of the relevance data",
+    )
+    s.add_argument(
+        "--rates",
+        type=opt.list_of(opt.number(0, 100, min_open=True, what="a percentage")),
+        default=[90, 70, 50, 30, 10],
+        metavar="J,...",
+        help="shares of judgments kept (%%)",
+    )
     _eval_options(s)
 
-    s = studies.add_parser("qa", help=STUDY_HELP["qa"], description=STUDY_HELP["qa"],
-                           formatter_class=HelpFormatter)
+    s = studies.add_parser(
+        "qa", help=STUDY_HELP["qa"], description=STUDY_HELP["qa"], formatter_class=HelpFormatter
+    )
     _common_options(s, "qa", by=None)
     _subsets(s)
-    s.add_argument("--second-size", type=opt.positive_int, metavar="C2", default=50,
-                   help="c of the second swap experiment (skipped, with a message, without "
-                        "2*C2 questions)")
-    s.add_argument("--list-task", action="store_true",
-                   help="the list task: instance F-measure of list answers")
-    s.add_argument("--gains", type=_gain_list, default=["1:1:1", "2:1.5:1", "3:2:1"],
-                   metavar="S:A:B,...", help="Q-measure gain-value variants")
-    s.add_argument("--sign-alphas", type=opt.list_of(opt.alpha), default=[0.01, 0.05],
-                   metavar="A,...", help="significance levels of the sign-test table")
+    s.add_argument(
+        "--second-size",
+        type=opt.positive_int,
+        metavar="C2",
+        default=50,
+        help="c of the second swap experiment (skipped, with a message, without 2*C2 questions)",
+    )
+    s.add_argument(
+        "--list-task", action="store_true", help="the list task: instance F-measure of list answers"
+    )
+    s.add_argument(
+        "--gains",
+        type=_gain_list,
+        default=["1:1:1", "2:1.5:1", "3:2:1"],
+        metavar="S:A:B,...",
+        help="Q-measure gain-value variants",
+    )
+    s.add_argument(
+        "--sign-alphas",
+        type=opt.list_of(opt.alpha),
+        default=[0.01, 0.05],
+        metavar="A,...",
+        help="significance levels of the sign-test table",
+    )
     _eval_options(s, answers=True)
 
-    s = studies.add_parser("predictive", help=STUDY_HELP["predictive"],
-                           description=STUDY_HELP["predictive"], formatter_class=HelpFormatter)
+    s = studies.add_parser(
+        "predictive",
+        help=STUDY_HELP["predictive"],
+        description=STUDY_HELP["predictive"],
+        formatter_class=HelpFormatter,
+    )
     _common_options(s, "predictive", top_fraction=0.75)
-    s.add_argument("--scores", nargs="+", metavar="[NAME=]FILE",
-                   help="score files (any measures) in place of qrels and runs")
-    s.add_argument("--trials", type=opt.draws, default=2000,
-                   help="random halvings of the topic set")
-    s.add_argument("--sizes", type=opt.list_of(opt.positive_int), default=None, metavar="K,...",
-                   help="topic subset sizes k of the phi curve (default 5, 10, ..., n/2)")
+    s.add_argument(
+        "--scores",
+        nargs="+",
+        metavar="[NAME=]FILE",
+        help="score files (any measures) in place of qrels and runs",
+    )
+    s.add_argument(
+        "--trials", type=opt.draws, default=2000, help="random halvings of the topic set"
+    )
+    s.add_argument(
+        "--sizes",
+        type=opt.list_of(opt.positive_int),
+        default=None,
+        metavar="K,...",
+        help="topic subset sizes k of the phi curve (default 5, 10, ..., n/2)",
+    )
     s.add_argument("--variant", choices=("a", "b"), default="b", help="Kendall's tau variant")
     _eval_options(s)
     p.set_defaults(func=run)
@@ -178,17 +292,29 @@ def study_options(args) -> dict:
     if study in ("onerel", "incomplete"):
         options.update(B=args.B, alpha=args.alpha)
     if study in ("onerel", "qa"):
-        options.update(trials=args.trials, repetitions=args.repetitions,
-                       subset_size=args.subset_size, swap_mode=args.swap_mode)
+        options.update(
+            trials=args.trials,
+            repetitions=args.repetitions,
+            subset_size=args.subset_size,
+            swap_mode=args.swap_mode,
+        )
     if study == "onerel":
         options.update(replacement=args.replacement, gains=args.gains)
     elif study == "incomplete":
         options.update(reductions=args.reductions, rates=args.rates)
     elif study == "qa":
-        options.update(second_size=args.second_size, list_task=args.list_task,
-                       sign_alphas=args.sign_alphas, gains=args.gains)
-        qa = {"rel_level": args.rel_level, "answer_order": args.answer_order,
-              "gold_format": args.gold_format, "run_format": args.run_format}
+        options.update(
+            second_size=args.second_size,
+            list_task=args.list_task,
+            sign_alphas=args.sign_alphas,
+            gains=args.gains,
+        )
+        qa = {
+            "rel_level": args.rel_level,
+            "answer_order": args.answer_order,
+            "gold_format": args.gold_format,
+            "run_format": args.run_format,
+        }
         if args.normalise:
             qa["normalise"] = args.normalise
         options["qa_options"] = qa
@@ -217,8 +343,10 @@ def run(args) -> int:
         from irgauge.studies import collections as many
 
         if args.qrels or args.runs or getattr(args, "scores", None):
-            raise InputError("give the collections with --collection/--collections, or one "
-                             "collection as QRELS RUN..., not both")
+            raise InputError(
+                "give the collections with --collection/--collections, or one "
+                "collection as QRELS RUN..., not both"
+            )
         if args.collections:
             collections.update(many.read_collections_toml(args.collections))
         for spec in args.collection or []:
@@ -226,8 +354,7 @@ def run(args) -> int:
             if name in collections:
                 raise InputError(f"collection {name!r} given twice")
             collections[name] = value
-        results, comparison = many.run_on_collections(args.study, collections, args.out,
-                                                      **options)
+        results, comparison = many.run_on_collections(args.study, collections, args.out, **options)
         for result in results.values():
             _notes(result)
             if result.report:
@@ -252,8 +379,11 @@ def run(args) -> int:
         result = study_function(args.study)(None, None, args.out, **options)
     else:
         if not args.qrels or not args.runs:
-            what = "GOLD and at least one answer file" if args.study == "qa" else \
-                "QRELS and at least one RUN"
+            what = (
+                "GOLD and at least one answer file"
+                if args.study == "qa"
+                else "QRELS and at least one RUN"
+            )
             raise InputError(f"study {args.study} needs {what} (or --collection)")
         result = study_function(args.study)(args.qrels, args.runs, args.out, **options)
     _notes(result)

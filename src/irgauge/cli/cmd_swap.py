@@ -1,4 +1,5 @@
 """``irgauge swap``: swap rates by performance-difference bin and the required difference."""
+
 from __future__ import annotations
 
 from irgauge.cli import HelpFormatter
@@ -8,19 +9,28 @@ from irgauge.cli._options import confidence
 
 def register(subparsers) -> None:
     p = subparsers.add_parser(
-        "swap", help="swap rates per difference bin (disjoint topic subsets)",
+        "swap",
+        help="swap rates per difference bin (disjoint topic subsets)",
         description="Swap rates per 0.01 difference bin (21 bins) over pairs of disjoint topic "
-                    "subsets of size c; the required difference at the given confidence, the "
-                    "largest mean, the relative difference and the share of comparisons "
-                    "reaching it (Voorhees and Buckley 2002; Sakai 2004).",
-        formatter_class=HelpFormatter)
+        "subsets of size c; the required difference at the given confidence, the "
+        "largest mean, the relative difference and the share of comparisons "
+        "reaching it (Voorhees and Buckley 2002; Sakai 2004).",
+        formatter_class=HelpFormatter,
+    )
     common.add_input_options(p)
     common.add_subset_options(p)
-    p.add_argument("--mode", choices=("strict", "original"), default="strict",
-                   help="strict: a zero difference on one side only is a swap; original: sign "
-                        "changes only (Voorhees & Buckley)")
-    p.add_argument("--replacement", action="store_true",
-                   help="draw topics with replacement (subsets need not be disjoint)")
+    p.add_argument(
+        "--mode",
+        choices=("strict", "original"),
+        default="strict",
+        help="strict: a zero difference on one side only is a swap; original: sign "
+        "changes only (Voorhees & Buckley)",
+    )
+    p.add_argument(
+        "--replacement",
+        action="store_true",
+        help="draw topics with replacement (subsets need not be disjoint)",
+    )
     p.add_argument("--confidence", type=confidence, default=0.95, help="confidence level")
     p.add_argument("--bins", action="store_true", help="print the per-bin swap rates")
     common.add_output_options(p)
@@ -31,14 +41,25 @@ def run(args) -> int:
     from irgauge.meta.swap import swap_rates
 
     matrices = common.load_matrices(args)
-    result = swap_rates(matrices, subset_size=args.subset_size, trials=args.trials,
-                        seed=args.seed, mode=args.mode, replacement=args.replacement,
-                        confidence=args.confidence, progress=common.progress_bar("swap"))
+    result = swap_rates(
+        matrices,
+        subset_size=args.subset_size,
+        trials=args.trials,
+        seed=args.seed,
+        mode=args.mode,
+        replacement=args.replacement,
+        confidence=args.confidence,
+        progress=common.progress_bar("swap"),
+    )
     meta = {**result.metadata(), **common.selection_metadata(args)}
     common.emit(result.table if args.bins else result.details["summary"], meta, args)
     if args.figures:
         from irgauge.report.figures import swap_curves
 
-        swap_curves(result.table, args.figures, max_rate=1 - args.confidence,
-                    title=common.figure_title(args, result))
+        swap_curves(
+            result.table,
+            args.figures,
+            max_rate=1 - args.confidence,
+            title=common.figure_title(args, result),
+        )
     return 0

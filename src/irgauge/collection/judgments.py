@@ -1,5 +1,6 @@
 """Judgments: qrels as per-topic arrays under explicit conventions (relevance threshold,
 gains), able to find the grade of any retrieved document."""
+
 from __future__ import annotations
 
 import copy
@@ -32,11 +33,14 @@ def parse_gains(text: Union[None, str, Sequence[float]]) -> Optional[List[float]
     try:
         gains = [float(part) for part in str(text).split(":")]
     except ValueError:
-        raise InputError(f"gains {text!r} must be numbers separated by ':' (levels 1, 2, ...)") \
-            from None
+        raise InputError(
+            f"gains {text!r} must be numbers separated by ':' (levels 1, 2, ...)"
+        ) from None
     if any(not 0 <= g <= GAIN_MAX for g in gains):  # NaN fails too
-        raise InputError(f"gains {text!r} must lie in [0, {GAIN_MAX:g}] (2^gain of the "
-                         "exponential forms must stay finite)")
+        raise InputError(
+            f"gains {text!r} must lie in [0, {GAIN_MAX:g}] (2^gain of the "
+            "exponential forms must stay finite)"
+        )
     return gains
 
 
@@ -61,8 +65,10 @@ class Judgments:
         if self.rel_level < 1:
             raise InputError(f"relevance level threshold must be >= 1, got {self.rel_level}")
         if self.negative not in NEGATIVE_LEVELS:
-            raise InputError(f"negative levels must mean one of {', '.join(NEGATIVE_LEVELS)}; "
-                             f"got {self.negative!r}")
+            raise InputError(
+                f"negative levels must mean one of {', '.join(NEGATIVE_LEVELS)}; "
+                f"got {self.negative!r}"
+            )
         self.source_qrels = q = self.qrels
         self.index = q.topic_index
         self.topic_ids = q.topic_ids  # every topic of the file, even one only pooled
@@ -70,12 +76,13 @@ class Judgments:
         self._pooled_keys = np.zeros(0, dtype=np.int64)
         if self.negative == "unjudged" and (q.levels < 0).any():
             pooled = q.levels < 0
-            self._pooled_keys = np.sort(pair_keys(self.topic[pooled],
-                                                  hash_strings(q.docnos[pooled]),
-                                                  len(self.topic_ids)))
+            self._pooled_keys = np.sort(
+                pair_keys(self.topic[pooled], hash_strings(q.docnos[pooled]), len(self.topic_ids))
+            )
             lines = q.line_numbers[~pooled] if q.line_numbers is not None else None
-            self.qrels = q = Qrels(q.topics[~pooled], q.docnos[~pooled], q.levels[~pooled],
-                                   q.source, q.fmt, lines)
+            self.qrels = q = Qrels(
+                q.topics[~pooled], q.docnos[~pooled], q.levels[~pooled], q.source, q.fmt, lines
+            )
             self.topic = self.topic[~pooled]
         levels = np.maximum(q.levels, 0)
         # int16 halves the padded grade matrices; levels beyond it (a QA level L40000) widen
@@ -83,10 +90,10 @@ class Judgments:
         self.max_level = int(self.grade.max()) if len(self.grade) else 0
         n_topics = len(self.topic_ids)
         self.relevant = self.grade >= self.rel_level
-        self.R = np.bincount(self.topic, weights=self.relevant,
-                             minlength=n_topics).astype(np.int64)
-        self.N = np.bincount(self.topic, weights=~self.relevant,
-                             minlength=n_topics).astype(np.int64)
+        self.R = np.bincount(self.topic, weights=self.relevant, minlength=n_topics).astype(np.int64)
+        self.N = np.bincount(self.topic, weights=~self.relevant, minlength=n_topics).astype(
+            np.int64
+        )
         # highest relevant level per topic (0: none); per-level tables would cost
         # topics x levels, unbounded for QA levels such as L40000
         self.topic_max_grade = np.zeros(n_topics, dtype=self.grade.dtype)
@@ -121,9 +128,12 @@ class Judgments:
         """
         if rel_level == self.rel_level:
             return self
-        return self.memo(("rel_level", rel_level),
-                         lambda: type(self)(self.source_qrels, rel_level=rel_level,
-                                            gains=self.gains, negative=self.negative))
+        return self.memo(
+            ("rel_level", rel_level),
+            lambda: type(self)(
+                self.source_qrels, rel_level=rel_level, gains=self.gains, negative=self.negative
+            ),
+        )
 
     def memo(self, key: object, compute) -> np.ndarray:
         """Per-topic arrays derived from the judgments, computed once per key."""
@@ -147,10 +157,12 @@ class Judgments:
 
     def topic_max_gain(self) -> np.ndarray:
         """Highest gain among each topic's judged documents (0 for level 0 only)."""
+
         def compute():
             top = np.zeros(self.n_topics)
             np.maximum.at(top, self.topic, self.gain_of(self.grade))
             return top
+
         return self.memo("topic_max_gain", compute)
 
     def _gain_table(self) -> Optional[np.ndarray]:
@@ -163,7 +175,8 @@ class Judgments:
             if len(self.gains) < self.max_level:
                 raise InputError(
                     f"{self.qrels.source}: the qrels have levels up to {self.max_level} but "
-                    f"the gains give values for levels 1..{len(self.gains)} only")
+                    f"the gains give values for levels 1..{len(self.gains)} only"
+                )
             levels = np.array([0.0] + list(self.gains[: self.max_level]), dtype=np.float64)
         levels[: self.rel_level] = 0.0
         return levels
@@ -198,8 +211,9 @@ class Judgments:
     def run_keys(self, topic_codes: np.ndarray, docnos: np.ndarray) -> np.ndarray:
         return pair_keys(topic_codes, hash_strings(docnos), len(self.topic_ids))
 
-    def grades_of(self, topic_codes: np.ndarray, docnos: np.ndarray,
-                  keys: np.ndarray) -> np.ndarray:
+    def grades_of(
+        self, topic_codes: np.ndarray, docnos: np.ndarray, keys: np.ndarray
+    ) -> np.ndarray:
         """Grade of each retrieved document, UNJUDGED where it is not in the qrels."""
         grades = np.full(len(keys), UNJUDGED, dtype=self.grade.dtype)
         if len(self._sorted_keys) == 0 or len(keys) == 0:
@@ -221,13 +235,15 @@ class Judgments:
         if self._table is None:
             self._table = _KeyTable(self._sorted_keys)
         for begin in range(0, len(keys), LOOKUP_CHUNK):
-            part = keys[begin: begin + LOOKUP_CHUNK]
+            part = keys[begin : begin + LOOKUP_CHUNK]
             pos = self._table.find(part)
             where = np.flatnonzero(pos >= 0)
             found = self._key_order[pos[where]]
             where += begin
-            if not ((self.qrels.docnos[found] == docnos[where])
-                    & (self.topic[found] == topic_codes[where])).all():
+            if not (
+                (self.qrels.docnos[found] == docnos[where])
+                & (self.topic[found] == topic_codes[where])
+            ).all():
                 return False
             grades[where] = self.grade[found]
         return True
@@ -259,7 +275,8 @@ class _KeyTable:
     Open addressing with linear probing and no wrap-around, built without a loop: with
     the keys ordered by home slot h_i (top bits of a multiplicative hash of the key),
     placing them in that order gives slot s_i = max(h_i, s_{i-1} + 1)
-    = i + max_{j<=i}(h_j - j), a running maximum. Every slot from a key's home to its own slot is then occupied, so a
+    = i + max_{j<=i}(h_j - j), a running maximum. Every slot from a key's home to its own slot is
+    then occupied, so a
     lookup probes from the home until the key or an empty slot. 2^bits >= 4n homes (load
     <= 1/4): an absent key (most retrieved documents are unjudged) whose home is taken
     must probe on, so the load is the share of keys that take a second round (measured

@@ -6,6 +6,7 @@ otherwise). Derived arrays (gains, relevance, cumulative counts and gains, the i
 cumulative gain) are computed once per batch and shared by all measures; a cutoff is a
 prefix view that reuses them, and the condensed (judged-only) list is built once.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -58,9 +59,16 @@ class RankedLists:
     force (None for the whole list).
     """
 
-    def __init__(self, grades: np.ndarray, lengths: np.ndarray, topic: np.ndarray,
-                 judgments: Judgments, cutoff: Optional[int] = None,
-                 parent: Optional["RankedLists"] = None, condensed: bool = False):
+    def __init__(
+        self,
+        grades: np.ndarray,
+        lengths: np.ndarray,
+        topic: np.ndarray,
+        judgments: Judgments,
+        cutoff: Optional[int] = None,
+        parent: Optional["RankedLists"] = None,
+        condensed: bool = False,
+    ):
         self.grades, self.lengths, self.topic = grades, lengths, topic
         self.judgments, self.cutoff, self.is_condensed = judgments, cutoff, condensed
         self._parent = parent
@@ -82,9 +90,15 @@ class RankedLists:
         if k not in self._views:
             root = self._parent or self
             width = min(k, root.width)
-            self._views[k] = RankedLists(root.grades[:, :width], np.minimum(root.lengths, k),
-                                         self.topic, self.judgments, cutoff=k, parent=root,
-                                         condensed=self.is_condensed)
+            self._views[k] = RankedLists(
+                root.grades[:, :width],
+                np.minimum(root.lengths, k),
+                self.topic,
+                self.judgments,
+                cutoff=k,
+                parent=root,
+                condensed=self.is_condensed,
+            )
         return self._views[k]
 
     def release(self) -> None:
@@ -101,9 +115,14 @@ class RankedLists:
         """The same lists under other gains per level."""
         key = ("gains", tuple(gains))
         if key not in self._cache:
-            self._cache[key] = RankedLists(self.grades, self.lengths, self.topic,
-                                           self.judgments.with_gains(gains), self.cutoff,
-                                           condensed=self.is_condensed)
+            self._cache[key] = RankedLists(
+                self.grades,
+                self.lengths,
+                self.topic,
+                self.judgments.with_gains(gains),
+                self.cutoff,
+                condensed=self.is_condensed,
+            )
         return self._cache[key]
 
     def at_rel_level(self, rel_level: int) -> "RankedLists":
@@ -112,9 +131,14 @@ class RankedLists:
             return self
         key = ("rel_level", rel_level)
         if key not in self._cache:
-            self._cache[key] = RankedLists(self.grades, self.lengths, self.topic,
-                                           self.judgments.with_rel_level(rel_level),
-                                           self.cutoff, condensed=self.is_condensed)
+            self._cache[key] = RankedLists(
+                self.grades,
+                self.lengths,
+                self.topic,
+                self.judgments.with_rel_level(rel_level),
+                self.cutoff,
+                condensed=self.is_condensed,
+            )
         return self._cache[key]
 
     def memo(self, key: str, compute) -> np.ndarray:
@@ -229,8 +253,9 @@ class MatchedRun:
     order: str
 
 
-def match_run(run: Run, judgments: Judgments, order: Optional[str] = None,
-              max_docs: Optional[int] = None) -> MatchedRun:
+def match_run(
+    run: Run, judgments: Judgments, order: Optional[str] = None, max_docs: Optional[int] = None
+) -> MatchedRun:
     """Order a run's documents per topic and look up their grades.
 
     ``order="score"``: score descending, ties by docno descending (trec_eval);
@@ -244,8 +269,9 @@ def match_run(run: Run, judgments: Judgments, order: Optional[str] = None,
     if order not in ORDERS:
         raise InputError(f"unknown document order {order!r}; choose from {', '.join(ORDERS)}")
     if order == "score" and run.scores is None:
-        raise InputError("--order score needs scores, but this run is a ranked list without "
-                         "them", run.source)
+        raise InputError(
+            "--order score needs scores, but this run is a ranked list without them", run.source
+        )
     codes = judgments.topic_codes(run.topics)
     docnos, scores = run.docnos, run.scores
     known = None
@@ -268,8 +294,7 @@ def match_run(run: Run, judgments: Judgments, order: Optional[str] = None,
         codes = codes[sequence]
         # position of each document within its topic, after ordering
         starts = np.flatnonzero(np.concatenate(([True], codes[1:] != codes[:-1])))
-        position = np.arange(len(codes)) - np.repeat(starts, np.diff(np.append(starts,
-                                                                              len(codes))))
+        position = np.arange(len(codes)) - np.repeat(starts, np.diff(np.append(starts, len(codes))))
         keep = position < max_docs
         codes, sequence = codes[keep], sequence[keep]
     elif sequence is not None:
@@ -277,8 +302,11 @@ def match_run(run: Run, judgments: Judgments, order: Optional[str] = None,
     if sequence is not None:  # the file was not in evaluation order
         docnos, keys = docnos[sequence], keys[sequence]
     grades = judgments.grades_of(codes, docnos, keys)
-    heads = np.flatnonzero(np.concatenate(([True], codes[1:] != codes[:-1]))) if len(codes) \
+    heads = (
+        np.flatnonzero(np.concatenate(([True], codes[1:] != codes[:-1])))
+        if len(codes)
         else np.zeros(0, dtype=np.intp)
+    )
     lengths = np.diff(np.append(heads, len(codes)))
     return MatchedRun(run.name, codes[heads], heads, lengths, grades, unknown, order)
 
@@ -334,8 +362,7 @@ def _any_repeated(keys: np.ndarray, codes: np.ndarray, chunk: int = 1 << 20) -> 
     boundaries = np.append(np.flatnonzero(codes[1:] != codes[:-1]) + 1, len(keys))
     begin = 0
     while begin < len(keys):
-        end = int(boundaries[min(np.searchsorted(boundaries, begin + chunk),
-                                 len(boundaries) - 1)])
+        end = int(boundaries[min(np.searchsorted(boundaries, begin + chunk), len(boundaries) - 1)])
         ordered = np.sort(keys[begin:end])
         if (ordered[1:] == ordered[:-1]).any():
             return True
@@ -343,8 +370,9 @@ def _any_repeated(keys: np.ndarray, codes: np.ndarray, chunk: int = 1 << 20) -> 
     return False
 
 
-def _reject_duplicates(run: Run, rows: Optional[np.ndarray], keys: np.ndarray, codes,
-                       docnos) -> None:
+def _reject_duplicates(
+    run: Run, rows: Optional[np.ndarray], keys: np.ndarray, codes, docnos
+) -> None:
     if not _any_repeated(keys, codes):
         return  # the usual case
     order = np.argsort(keys, kind="stable")
@@ -361,13 +389,20 @@ def _reject_duplicates(run: Run, rows: Optional[np.ndarray], keys: np.ndarray, c
     line, first_line = run.line_of(later), run.line_of(earlier)
     raise InputError(
         f"document {docnos[second[i]].decode(errors='backslashreplace')!r} is retrieved twice "
-        f"for topic {run.topics[later].decode(errors='backslashreplace')!r} (also on line {first_line}); "
-        "trec_eval rejects such runs too", run.source, line)
+        f"for topic {run.topics[later].decode(errors='backslashreplace')!r} "
+        f"(also on line {first_line}); "
+        "trec_eval rejects such runs too",
+        run.source,
+        line,
+    )
 
 
-def build_batches(runs: List[MatchedRun], row_topics: List[np.ndarray],
-                  judgments: Judgments, max_cells: int = 4_000_000
-                  ) -> Iterator[Tuple[np.ndarray, np.ndarray, RankedLists]]:
+def build_batches(
+    runs: List[MatchedRun],
+    row_topics: List[np.ndarray],
+    judgments: Judgments,
+    max_cells: int = 4_000_000,
+) -> Iterator[Tuple[np.ndarray, np.ndarray, RankedLists]]:
     """Padded RankedLists for the chosen rows of every run, in batches of bounded size.
 
     ``row_topics[k]`` lists the topics to evaluate for run k, in output order; a topic
@@ -395,8 +430,11 @@ def build_batches(runs: List[MatchedRun], row_topics: List[np.ndarray],
         rows = slice(begin, begin + per_batch)
         width = max(int(src_len[rows].max()), 1)
         grades = _fill(runs, run_idx[rows], src_start[rows], src_len[rows], width)
-        yield run_idx[rows], topic_idx[rows], RankedLists(grades, src_len[rows],
-                                                          topic_idx[rows], judgments)
+        yield (
+            run_idx[rows],
+            topic_idx[rows],
+            RankedLists(grades, src_len[rows], topic_idx[rows], judgments),
+        )
 
 
 def _fill(runs, run_idx, starts, lengths, width) -> np.ndarray:
@@ -408,8 +446,9 @@ def _fill(runs, run_idx, starts, lengths, width) -> np.ndarray:
         if total == 0:
             continue
         row_of = np.repeat(rows, lengths[rows])
-        offset = np.arange(total) - np.repeat(np.cumsum(lengths[rows]) - lengths[rows],
-                                              lengths[rows])
+        offset = np.arange(total) - np.repeat(
+            np.cumsum(lengths[rows]) - lengths[rows], lengths[rows]
+        )
         grades[row_of, offset] = runs[k].grades[np.repeat(starts[rows], lengths[rows]) + offset]
     return grades
 

@@ -10,6 +10,7 @@ is sorted by its keys). For a rate j% the reduced qrels keep the first
 of the two lists. Since one order serves every rate, the qrels at a smaller rate are
 contained in those at a larger one.
 """
+
 from __future__ import annotations
 
 import json
@@ -31,13 +32,15 @@ DEFAULT_RATES = (90, 70, 50, 30, 10)
 MIN_RELEVANT, MIN_NONRELEVANT = 1, 10
 
 
-def parse_rates(rates: Union[str, Sequence[float], None], source: Optional[str] = None
-                ) -> List[float]:
+def parse_rates(
+    rates: Union[str, Sequence[float], None], source: Optional[str] = None
+) -> List[float]:
     """Rates in (0, 100], from ``"90,70,50"`` or a sequence; duplicates dropped, largest first."""
     if rates is None:
         return list(DEFAULT_RATES)
-    items = [r for r in str(rates).split(",") if r.strip()] if isinstance(rates, str) \
-        else list(rates)
+    items = (
+        [r for r in str(rates).split(",") if r.strip()] if isinstance(rates, str) else list(rates)
+    )
     parsed = []
     for item in items:
         try:
@@ -81,9 +84,11 @@ class Reduction:
 
     def keep_mask(self, rate: float) -> np.ndarray:
         if rate not in self._kept:
-            limit = np.where(self.relevant,
-                             kept_counts(self.R, rate, MIN_RELEVANT)[self.topic],
-                             kept_counts(self.N, rate, MIN_NONRELEVANT)[self.topic])
+            limit = np.where(
+                self.relevant,
+                kept_counts(self.R, rate, MIN_RELEVANT)[self.topic],
+                kept_counts(self.N, rate, MIN_NONRELEVANT)[self.topic],
+            )
             self._kept[rate] = self.position < limit
         return self._kept[rate]
 
@@ -93,33 +98,47 @@ class Reduction:
             return self.qrels
         q, keep = self.qrels, self.keep_mask(rate)
         lines = q.line_numbers[keep] if q.line_numbers is not None else None
-        return Qrels(q.topics[keep], q.docnos[keep], q.levels[keep], f"{q.source}@{rate}%",
-                     q.fmt, lines)
+        return Qrels(
+            q.topics[keep], q.docnos[keep], q.levels[keep], f"{q.source}@{rate}%", q.fmt, lines
+        )
 
     def manifest(self) -> Dict[str, Any]:
         """Seed, rates and, per topic, R, N and the counts kept at each rate."""
         topics = {}
         for t, name in enumerate(self.topic_ids):
-            topics[name] = {"R": int(self.R[t]), "N": int(self.N[t]), "kept": {
-                _label(j): {"R": int(kept_counts(self.R[t], j, MIN_RELEVANT)),
-                            "N": int(kept_counts(self.N[t], j, MIN_NONRELEVANT))}
-                for j in self.rates}}
-        return {"method": "reduced relevance data (Buckley and Voorhees 2004, as in Sakai 2007)",
-                "source": self.qrels.source, "format": self.qrels.fmt, "seed": self.seed,
-                "rates": self.rates, "rel_level": self.rel_level,
-                "rule": "keep first min(R, max(1, trunc(R*j/100))) relevant and "
-                        "min(N, max(10, trunc(N*j/100))) nonrelevant of one seeded shuffle "
-                        "per topic",
-                "judgments": {_label(j): int(self.keep_mask(j).sum()) for j in self.rates},
-                "topics": topics}
+            topics[name] = {
+                "R": int(self.R[t]),
+                "N": int(self.N[t]),
+                "kept": {
+                    _label(j): {
+                        "R": int(kept_counts(self.R[t], j, MIN_RELEVANT)),
+                        "N": int(kept_counts(self.N[t], j, MIN_NONRELEVANT)),
+                    }
+                    for j in self.rates
+                },
+            }
+        return {
+            "method": "reduced relevance data (Buckley and Voorhees 2004, as in Sakai 2007)",
+            "source": self.qrels.source,
+            "format": self.qrels.fmt,
+            "seed": self.seed,
+            "rates": self.rates,
+            "rel_level": self.rel_level,
+            "rule": "keep first min(R, max(1, trunc(R*j/100))) relevant and "
+            "min(N, max(10, trunc(N*j/100))) nonrelevant of one seeded shuffle "
+            "per topic",
+            "judgments": {_label(j): int(self.keep_mask(j).sum()) for j in self.rates},
+            "topics": topics,
+        }
 
 
 def _label(rate: float) -> str:
     return str(int(rate)) if float(rate).is_integer() else str(rate)
 
 
-def reduce_qrels(qrels, rates=DEFAULT_RATES, seed: Optional[int] = None,
-                 rel_level: int = 1) -> Reduction:
+def reduce_qrels(
+    qrels, rates=DEFAULT_RATES, seed: Optional[int] = None, rel_level: int = 1
+) -> Reduction:
     """Reduced relevance data at each rate (see the module docstring); seeded."""
 
     q = read_qrels(qrels)
@@ -158,8 +177,11 @@ def _write_reduced_files(reduction: Reduction, out: Path) -> Dict[str, Any]:
 
     q = reduction.qrels
     source = Path(q.source) if not q.source.startswith("<") else None
-    lines = read_bytes(source).split(b"\n") if source and source.is_file() \
-        and q.line_numbers is not None else None
+    lines = (
+        read_bytes(source).split(b"\n")
+        if source and source.is_file() and q.line_numbers is not None
+        else None
+    )
     stem, suffix = _name_parts(source)
     files = {}
     for rate in reduction.rates:

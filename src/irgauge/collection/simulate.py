@@ -27,6 +27,7 @@ The model, per topic t:
   ``judged_per_topic`` set instead, each topic judges that many documents, taken in order
   of their best rank over all runs (depth pooling with the depth chosen per topic).
 """
+
 from __future__ import annotations
 
 import json
@@ -184,12 +185,16 @@ def _checked_params(g: dict) -> dict:
         return c.count(g[name], name)
 
     return dict(
-        n_topics=count("n_topics"), n_runs=count("n_runs"), depth=count("depth"),
-        seed=c.seed(g["seed"]), pool_depth=count("pool_depth"),
+        n_topics=count("n_topics"),
+        n_runs=count("n_runs"),
+        depth=count("depth"),
+        seed=c.seed(g["seed"]),
+        pool_depth=count("pool_depth"),
         judged_per_topic=None if g["judged_per_topic"] is None else count("judged_per_topic"),
         docs_per_topic=count("docs_per_topic") if g["docs_per_topic"] else 2 * count("depth"),
-        rel_median=c.real(g["rel_median"], "rel_median", 0.0, 1e9, min_open=True,
-                          what="a median count"),
+        rel_median=c.real(
+            g["rel_median"], "rel_median", 0.0, 1e9, min_open=True, what="a median count"
+        ),
         rel_spread=spread(g["rel_spread"], "rel_spread"),
         level_probs=[spread(p, "level_probs") for p in g["level_probs"]],
         quality_range=[c.real(q, "quality_range", -1e6, 1e6) for q in g["quality_range"]],
@@ -200,8 +205,7 @@ def _checked_params(g: dict) -> dict:
         tie_fraction=c.probability(g["tie_fraction"], "tie_fraction"),
         tie_decimals=decimals(g["tie_decimals"], "tie_decimals"),
         score_decimals=decimals(g["score_decimals"], "score_decimals"),
-        first_topic=c.whole(g["first_topic"], "first_topic", 0, c.MAX_COUNT,
-                            what="a topic number"),
+        first_topic=c.whole(g["first_topic"], "first_topic", 0, c.MAX_COUNT, what="a topic number"),
     )
 
 
@@ -249,14 +253,18 @@ class _Generator:
             runs[name] = self._draw_run(r, quality[r], r in tied, best_rank)
         qrels = self._pool(best_rank)
         return SimulatedCollection(
-            qrels=qrels, runs=runs, params=dict(p),
+            qrels=qrels,
+            runs=runs,
+            params=dict(p),
             tied_runs=[names[r] for r in sorted(tied)],
         )
 
     def _draw_topics(self) -> None:
         p, rng = self.p, self.topic_rng
         n_t, n_docs = p["n_topics"], p["docs_per_topic"]
-        n_rel = np.rint(np.exp(np.log(p["rel_median"]) + p["rel_spread"] * rng.standard_normal(n_t)))
+        n_rel = np.rint(
+            np.exp(np.log(p["rel_median"]) + p["rel_spread"] * rng.standard_normal(n_t))
+        )
         self.n_rel = np.clip(n_rel, 1, max(1, n_docs // 4)).astype(np.int64)
         # Relevant documents take the first n_rel slots of each topic; the shuffled docno
         # numbers hide that. Levels by inverse CDF (stable across numpy versions).
@@ -277,9 +285,11 @@ class _Generator:
         p, rng = self.p, self.run_rngs[r]
         n_t, depth = p["n_topics"], p["depth"]
         w = p["shared_weight"]
-        mu = np.maximum(0.0, quality * self.difficulty + p["topic_noise"] * rng.standard_normal(n_t))
+        mu = np.maximum(
+            0.0, quality * self.difficulty + p["topic_noise"] * rng.standard_normal(n_t)
+        )
         decimals = p["tie_decimals"] if tied else p["score_decimals"]
-        scale = 10 ** decimals
+        scale = 10**decimals
         top_slots = np.empty((n_t, depth), dtype=np.int64)
         top_units = np.empty((n_t, depth), dtype=np.int64)
         for start in range(0, n_t, _TOPIC_BLOCK):
@@ -295,7 +305,8 @@ class _Generator:
             top_slots[rows] = np.take_along_axis(part, order, axis=1)
             # Scores as integers in units of 10^-decimals, so rounding is exact.
             top_units[rows] = np.rint(
-                (_SCORE_BASE + _SCORE_SCALE * np.take_along_axis(part_scores, order, axis=1)) * scale
+                (_SCORE_BASE + _SCORE_SCALE * np.take_along_axis(part_scores, order, axis=1))
+                * scale
             ).astype(np.int64)
         if not tied:
             # Strictly decreasing: u'_k = min_{j<=k} (u_j + j) - k, i.e. each score at least
@@ -308,12 +319,14 @@ class _Generator:
         # Each document appears once per topic in a run, so a plain fancy-index update is
         # a correct (and much faster) element-wise minimum.
         best_rank[rows_idx, flat_slots] = np.minimum(best_rank[rows_idx, flat_slots], ranks)
-        return pd.DataFrame({
-            "topic": self.topic_ids[rows_idx],
-            "docno": self._docnos(rows_idx, flat_slots),
-            "rank": ranks,
-            "score": top_units.ravel() / scale,
-        })
+        return pd.DataFrame(
+            {
+                "topic": self.topic_ids[rows_idx],
+                "docno": self._docnos(rows_idx, flat_slots),
+                "rank": ranks,
+                "score": top_units.ravel() / scale,
+            }
+        )
 
     def _pool(self, best_rank: np.ndarray) -> pd.DataFrame:
         p = self.p
@@ -325,17 +338,19 @@ class _Generator:
             # are broken by the (random) docno number, so no slot order leaks in.
             k = min(p["judged_per_topic"], p["docs_per_topic"])
             key = best_rank.astype(np.int64) * (p["docs_per_topic"] + 1) + self.docno_num
-            cut = np.partition(key, k - 1, axis=1)[:, k - 1:k]
+            cut = np.partition(key, k - 1, axis=1)[:, k - 1 : k]
             judged = (key <= cut) & retrieved
         t_idx, slots = np.nonzero(judged)
         # Order by topic, then docno number.
         order = np.lexsort((self.docno_num[t_idx, slots], t_idx))
         t_idx, slots = t_idx[order], slots[order]
-        return pd.DataFrame({
-            "topic": self.topic_ids[t_idx],
-            "docno": self._docnos(t_idx, slots),
-            "level": self.levels[t_idx, slots].astype(np.int64),
-        })
+        return pd.DataFrame(
+            {
+                "topic": self.topic_ids[t_idx],
+                "docno": self._docnos(t_idx, slots),
+                "level": self.levels[t_idx, slots].astype(np.int64),
+            }
+        )
 
     def _docnos(self, t_idx: np.ndarray, slots: np.ndarray) -> np.ndarray:
         """``D<topic>-<number>`` strings for (topic index, slot) pairs."""
@@ -361,15 +376,17 @@ def write_qrels(qrels: pd.DataFrame, path: PathLike) -> Path:
 def write_run(run: pd.DataFrame, path: PathLike, tag: str, decimals: int = 4) -> Path:
     """Write a TREC run, ``qid Q0 docno rank score tag``, lines in the frame's (rank) order."""
     path = Path(path)
-    cols = zip(run["topic"].tolist(), run["docno"].tolist(), run["rank"].tolist(),
-               run["score"].tolist())
+    cols = zip(
+        run["topic"].tolist(), run["docno"].tolist(), run["rank"].tolist(), run["score"].tolist()
+    )
     # A single join is about as fast as pandas.to_csv here and needs no quoting rules.
     write_text(path, "".join(f"{t} Q0 {d} {r} {s:.{decimals}f} {tag}\n" for t, d, r, s in cols))
     return path
 
 
-def write_collection(collection: SimulatedCollection, out_dir: PathLike,
-                     overwrite: bool = False) -> dict:
+def write_collection(
+    collection: SimulatedCollection, out_dir: PathLike, overwrite: bool = False
+) -> dict:
     """Write ``qrels.txt``, ``runs/<name>.run`` and ``manifest.json`` under ``out_dir``.
 
     Refuses to write into a folder that already holds a collection unless ``overwrite``;
@@ -381,7 +398,10 @@ def write_collection(collection: SimulatedCollection, out_dir: PathLike,
     out = Path(out_dir)
     existing = [out / "qrels.txt", out / "manifest.json", out / "runs"]
     if not overwrite and any(p.exists() for p in existing):
-        raise FileExistsError(f"{out} already holds a collection (overwrite it with --overwrite, or overwrite=True in Python)")
+        raise FileExistsError(
+            f"{out} already holds a collection "
+            "(overwrite it with --overwrite, or overwrite=True in Python)"
+        )
     with staged_outputs(out) as stage:
         return _write_collection_files(collection, stage)
 
@@ -422,7 +442,9 @@ SAMPLE_DIR = Path(__file__).resolve().parents[1] / "data" / "sample"
 # How the bundled sample was made. tests/test_simulate.py regenerates it from its manifest and
 # compares byte for byte; after a deliberate change to the generator, bump SIMULATE_VERSION
 # and run `python -c "from irgauge.collection.simulate import make_sample; make_sample()"`.
-SAMPLE_PARAMS = dict(n_topics=20, n_runs=12, depth=100, seed=20240607, pool_depth=20, rel_median=10.0)
+SAMPLE_PARAMS = dict(
+    n_topics=20, n_runs=12, depth=100, seed=20240607, pool_depth=20, rel_median=10.0
+)
 
 
 def sample_paths() -> Tuple[Path, List[Path]]:

@@ -4,6 +4,7 @@ Pipeline: read (io) -> judgments and matched runs (collection, rankings) -> padd
 batches of ranked lists -> every measure on every batch -> tidy table of per-topic
 values and aggregates, with the conventions used.
 """
+
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
@@ -80,12 +81,23 @@ def _read_and_match(sources, judgments, order, max_docs, threads=None):
     return [m for m, _ in done], [info for _, info in done]
 
 
-def evaluate(qrels: Any, runs: Any, measures: Union[None, str, Sequence[Union[str, Measure]]] = None,
-             *, order: Optional[str] = None, rel_level: int = 1,
-             gains: Union[None, str, Sequence[float]] = None, judged_only: bool = False,
-             complete: bool = False, empty_topics: str = "skip", aggregate: str = "mean",
-             max_docs: Optional[int] = None, negative: str = "nonrelevant",
-             max_cells: int = 1_000_000, threads: Optional[int] = None) -> EvalResult:
+def evaluate(
+    qrels: Any,
+    runs: Any,
+    measures: Union[None, str, Sequence[Union[str, Measure]]] = None,
+    *,
+    order: Optional[str] = None,
+    rel_level: int = 1,
+    gains: Union[None, str, Sequence[float]] = None,
+    judged_only: bool = False,
+    complete: bool = False,
+    empty_topics: str = "skip",
+    aggregate: str = "mean",
+    max_docs: Optional[int] = None,
+    negative: str = "nonrelevant",
+    max_cells: int = 1_000_000,
+    threads: Optional[int] = None,
+) -> EvalResult:
     """Evaluate ``runs`` against ``qrels``.
 
     qrels: path, DataFrame, ``{qid: {docno: level}}``, Qrels, qrels records (ir_datasets,
@@ -105,15 +117,14 @@ def evaluate(qrels: Any, runs: Any, measures: Union[None, str, Sequence[Union[st
     nonrelevant, default) or "unjudged" (in the pool but unjudged, as trec_eval reads it).
     threads: reader threads (default: $IRGAUGE_THREADS, else the CPUs available, at most 4).
     """
-    rel_level, max_docs = _check_conventions(order, empty_topics, aggregate, rel_level,
-                                             max_docs)
+    rel_level, max_docs = _check_conventions(order, empty_topics, aggregate, rel_level, max_docs)
     measure_list = _measures(measures, judged_only)
     qrels = read_qrels(qrels_source(qrels), threads=explicit_threads(threads))
     gain_values = parse_gains(gains)
     # qrels of a special kind (QA answer classes) may name the Judgments class that reads them
-    judgments = getattr(qrels, "judgments_type", Judgments)(qrels, rel_level=rel_level,
-                                                            gains=gain_values,
-                                                            negative=negative)
+    judgments = getattr(qrels, "judgments_type", Judgments)(
+        qrels, rel_level=rel_level, gains=gain_values, negative=negative
+    )
     sources = _run_sources(runs)
     if not sources:
         raise InputError("no runs to evaluate")
@@ -138,11 +149,25 @@ def evaluate(qrels: Any, runs: Any, measures: Union[None, str, Sequence[Union[st
         values = {mi: [np.zeros(0)] for mi in values}
     run_rows = np.concatenate(run_rows)
     topic_rows = np.concatenate(topic_rows)
-    per_topic, means = _tables(measure_list, values, run_rows, topic_rows, names,
-                               judgments.topic_ids, aggregate)
-    metadata = _metadata(qrels, run_info, names, matched, judgments, measure_list, order,
-                         judged_only, complete, empty_topics, aggregate, row_topics, missing,
-                         max_docs)
+    per_topic, means = _tables(
+        measure_list, values, run_rows, topic_rows, names, judgments.topic_ids, aggregate
+    )
+    metadata = _metadata(
+        qrels,
+        run_info,
+        names,
+        matched,
+        judgments,
+        measure_list,
+        order,
+        judged_only,
+        complete,
+        empty_topics,
+        aggregate,
+        row_topics,
+        missing,
+        max_docs,
+    )
     return EvalResult(per_topic, means, metadata, measure_list)
 
 
@@ -154,8 +179,9 @@ def _check_conventions(order, empty_topics, aggregate, rel_level, max_docs):
         raise InputError(f"empty_topics must be one of {', '.join(EMPTY_TOPICS)}")
     if aggregate not in AGGREGATES:
         raise InputError(f"aggregate must be one of {', '.join(AGGREGATES)}")
-    rel_level = _checks.whole(rel_level, "rel_level", 1, _checks.MAX_LEVEL,
-                              what="a relevance level")
+    rel_level = _checks.whole(
+        rel_level, "rel_level", 1, _checks.MAX_LEVEL, what="a relevance level"
+    )
     if max_docs is not None:
         max_docs = _checks.count(max_docs, "max_docs")
     return rel_level, max_docs
@@ -210,13 +236,29 @@ def _tables(measure_list, values, run_rows, topic_rows, names, topic_ids, aggreg
         "value": matrix[measure_idx, row_idx],
     }
     runs, measures, means = zip(*mean_rows) if mean_rows else ((), (), ())
-    return per_topic, {"run": np.asarray(runs, dtype=object),
-                       "measure": np.asarray(measures, dtype=object),
-                       "value": np.asarray(means, dtype=np.float64)}
+    return per_topic, {
+        "run": np.asarray(runs, dtype=object),
+        "measure": np.asarray(measures, dtype=object),
+        "value": np.asarray(means, dtype=np.float64),
+    }
 
 
-def _metadata(qrels, runs, names, matched, judgments, measure_list, order, judged_only,
-              complete, empty_topics, aggregate, row_topics, missing, max_docs) -> Dict[str, Any]:
+def _metadata(
+    qrels,
+    runs,
+    names,
+    matched,
+    judgments,
+    measure_list,
+    order,
+    judged_only,
+    complete,
+    empty_topics,
+    aggregate,
+    row_topics,
+    missing,
+    max_docs,
+) -> Dict[str, Any]:
     orders = {name: m.order for name, m in zip(names, matched)}
     used = sorted(set(orders.values()))
     no_relevant = [judgments.topic_ids[t] for t in np.flatnonzero(judgments.R == 0)]
@@ -241,7 +283,6 @@ def _metadata(qrels, runs, names, matched, judgments, measure_list, order, judge
         "measures": {m.name: m.full for m in measure_list},
         "max_docs": max_docs if max_docs is not None else "all",
     }
-
 
 
 def score_matrices(qrels, runs, measures, **options):

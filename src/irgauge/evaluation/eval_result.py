@@ -1,5 +1,6 @@
 """EvalResult: per-topic values and aggregates of every run and measure, with the
 conventions used."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -47,9 +48,12 @@ class EvalResult:
         means = dict(self.means_columns)
         means["topic"] = np.full(len(means["run"]), "all", dtype=object)
         parts = [self.per_topic_columns, means] if per_topic else [means]
-        return {key: np.concatenate([np.asarray(p[key], dtype=object if key != "value"
-                                                else np.float64) for p in parts])
-                for key in ("run", "measure", "topic", "value")}
+        return {
+            key: np.concatenate(
+                [np.asarray(p[key], dtype=object if key != "value" else np.float64) for p in parts]
+            )
+            for key in ("run", "measure", "topic", "value")
+        }
 
     def to_frame(self, per_topic: bool = True):
         """The long tidy table: run, measure, topic, value, with topic 'all' for aggregates."""
@@ -73,15 +77,17 @@ class EvalResult:
         try:
             matrices = align(from_frame(self.per_topic[list(LONG_HEADER)], source="evaluate"))
         except InputError as err:  # runs answered different topics: say how to pair them
-            raise InputError(f"{err}; paired tests need every run scored on the same topics "
-                             "(evaluate with complete=True to score unanswered topics 0)") \
-                from None
+            raise InputError(
+                f"{err}; paired tests need every run scored on the same topics "
+                "(evaluate with complete=True to score unanswered topics 0)"
+            ) from None
         if measures is None:
             return matrices
         missing = [m for m in measures if m not in matrices]
         if missing:
-            raise InputError(f"no scores for measure(s) {', '.join(missing)} "
-                             f"(have: {', '.join(matrices)})")
+            raise InputError(
+                f"no scores for measure(s) {', '.join(missing)} (have: {', '.join(matrices)})"
+            )
         return {m: matrices[m] for m in measures}
 
     @property

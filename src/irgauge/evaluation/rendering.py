@@ -1,4 +1,5 @@
 """Render an EvalResult as text: table, tsv, json or trec (trec_eval's layout)."""
+
 from __future__ import annotations
 
 from typing import List
@@ -17,6 +18,7 @@ def brief_metadata(metadata: dict) -> dict:
     """Metadata for a text header: a long list of topics (missing, skipped, unknown)
     becomes its first LISTED ids and a count, so that the header of a 10,000-topic run
     against 500,000-topic qrels stays a few lines. JSON output keeps the full lists."""
+
     def brief(value):
         if isinstance(value, list) and len(value) > LISTED:
             return [*value[:LISTED], f"... {len(value)} in all (full list: --format json)"]
@@ -27,8 +29,7 @@ def brief_metadata(metadata: dict) -> dict:
     return {key: brief(value) for key, value in metadata.items()}
 
 
-def render_evaluation(result, fmt: str = "table", per_topic: bool = False,
-                      digits: int = 4) -> str:
+def render_evaluation(result, fmt: str = "table", per_topic: bool = False, digits: int = 4) -> str:
     """The whole output as one string, so that an error never leaves partial output."""
     if fmt == "trec":
         return _trec(result, per_topic, digits)
@@ -44,19 +45,27 @@ def render_evaluation(result, fmt: str = "table", per_topic: bool = False,
 def _tsv(result, per_topic: bool) -> str:
     """Long tidy TSV with full-precision values (repr), conventions as '# key: value'."""
     cols = result.columns(per_topic)
-    body = [f"{r}\t{m}\t{t}\t{v!r}" for r, m, t, v in
-            zip(cols["run"], cols["measure"], cols["topic"], cols["value"].tolist())]
-    return metadata_lines(brief_metadata(result.metadata)) + "run\tmeasure\ttopic\tvalue\n" + \
-        "".join(line + "\n" for line in body)
+    body = [
+        f"{r}\t{m}\t{t}\t{v!r}"
+        for r, m, t, v in zip(cols["run"], cols["measure"], cols["topic"], cols["value"].tolist())
+    ]
+    return (
+        metadata_lines(brief_metadata(result.metadata))
+        + "run\tmeasure\ttopic\tvalue\n"
+        + "".join(line + "\n" for line in body)
+    )
 
 
 def _json(result, per_topic: bool) -> str:
     cols = result.columns(per_topic)
-    records = [{"run": r, "measure": m, "topic": t, "value": None if v != v else v}
-               for r, m, t, v in zip(cols["run"], cols["measure"], cols["topic"],
-                                     cols["value"].tolist())]
-    return json.dumps({"metadata": dict(result.metadata), "results": records},
-                      indent=2, default=str) + "\n"
+    records = [
+        {"run": r, "measure": m, "topic": t, "value": None if v != v else v}
+        for r, m, t, v in zip(cols["run"], cols["measure"], cols["topic"], cols["value"].tolist())
+    ]
+    return (
+        json.dumps({"metadata": dict(result.metadata), "results": records}, indent=2, default=str)
+        + "\n"
+    )
 
 
 def _is_count(result, measure_name: str) -> bool:
@@ -83,8 +92,10 @@ def _trec(result, per_topic: bool, digits: int) -> str:
             mine = mine[np.argsort([rank[t] for t in pt["topic"][mine]], kind="stable")]
             for i in mine:
                 name = pt["measure"][i]
-                lines.append(f"{name:<22}\t{pt['topic'][i]}\t"
-                             f"{_number(pt['value'][i], integer[name], digits)}")
+                lines.append(
+                    f"{name:<22}\t{pt['topic'][i]}\t"
+                    f"{_number(pt['value'][i], integer[name], digits)}"
+                )
         lines.append(f"{'runid':<22}\tall\t{run}")
         lines.append(f"{'num_q':<22}\tall\t{result.metadata['topics_averaged'][run]}")
         for i in np.flatnonzero(means["run"] == run):
@@ -96,8 +107,9 @@ def _trec(result, per_topic: bool, digits: int) -> str:
 def _table(result, per_topic: bool, digits: int) -> str:
     names = [m.name for m in result.measures]
     if per_topic:
-        frame = result.to_frame(True).pivot_table(index=["run", "topic"], columns="measure",
-                                                  values="value", sort=False)
+        frame = result.to_frame(True).pivot_table(
+            index=["run", "topic"], columns="measure", values="value", sort=False
+        )
         frame = frame[names].reset_index()
     else:
         frame = result.table().reset_index()

@@ -8,6 +8,7 @@ ir_measures' other providers do). ``ir_measures.calc_aggregate``, ``iter_calc`` 
 PyTerrier's ``pt.Experiment(..., eval_metrics=[...])`` then give irgauge's values:
 Q-measure, P-plus, NWRR, the bpref/rpref family, NTCIREVAL's spellings, ...
 """
+
 from __future__ import annotations
 
 from typing import Any, Iterable, List, Tuple, Union
@@ -23,16 +24,19 @@ def to_ir_measures(names: Union[str, Iterable[str]], **options: Any):
     try:
         import ir_measures
     except ImportError:
-        raise MeasureError("to_ir_measures needs ir_measures (pip install ir_measures)") \
-            from None
+        raise MeasureError("to_ir_measures needs ir_measures (pip install ir_measures)") from None
 
     single = isinstance(names, str)
     out = []
-    for name in ([names] if single else list(names)):
+    for name in [names] if single else list(names):
         measure = parse_measure(name)
-        defined = ir_measures.define(_impl(measure, options), name=measure.name,
-                                     support_cutoff=False, pretty_name=f"irgauge {measure.full}",
-                                     short_desc=measure.family.summary)
+        defined = ir_measures.define(
+            _impl(measure, options),
+            name=measure.name,
+            support_cutoff=False,
+            pretty_name=f"irgauge {measure.full}",
+            short_desc=measure.family.summary,
+        )
         # ir_measures compares measures by their text: irgauge's AP must not be equal to
         # (and be merged with) ir_measures' own AP in a result dict
         kind = type(defined)
@@ -56,4 +60,5 @@ def _impl(measure, options):
         result = evaluate(qrels, {"run": run}, [measure], **kwargs)
         columns = result.per_topic_columns
         return [(str(t), float(v)) for t, v in zip(columns["topic"], columns["value"])]
+
     return compute

@@ -13,6 +13,7 @@ floats, and decimals too large for a double.
 Integers (relevance levels): ``[+-]digits`` within the signed 64-bit range; anything else
 is refused at FILE:LINE.
 """
+
 from __future__ import annotations
 
 from typing import Tuple
@@ -22,8 +23,8 @@ import numpy as np
 from irgauge.io.ids import CHUNK, Ids
 from irgauge.errors import InputError
 
-_POW10_U64 = np.array([10 ** k for k in range(20)], dtype=np.uint64)
-_POW10_F64 = np.array([10.0 ** k for k in range(23)], dtype=np.float64)
+_POW10_U64 = np.array([10**k for k in range(20)], dtype=np.uint64)
+_POW10_F64 = np.array([10.0**k for k in range(23)], dtype=np.float64)
 _EXACT = 1 << 53
 _MAX_DIGITS = 19  # 10^19 - 1 < 2^64: 19 digits sum in uint64 without overflow
 DIGIT, DOT, SIGN, EXP = 1, 2, 4, 8
@@ -47,8 +48,9 @@ def _sixteen_digits(words, at, n):
     if len(n) == 0 or n.max() <= 8:
         return _eight_digits(words, at, n)
     high = np.maximum(n - 8, 0)
-    return _eight_digits(words, at, high) * np.uint64(10 ** 8) + \
-        _eight_digits(words, at + high, n - high)
+    return _eight_digits(words, at, high) * np.uint64(10**8) + _eight_digits(
+        words, at + high, n - high
+    )
 
 
 _HIGH = np.uint64(0x8080808080808080)  # the top bit of each byte
@@ -125,29 +127,41 @@ def _scan_short(ids: Ids, dot: bool):
         words = ids._words()
         lo = words[ids.starts] & _LOW[n_lo]
         two = bool(n_hi.any())
-        hi = words[np.minimum(ids.starts + 8, len(words) - 1)] & _LOW[n_hi] if two \
+        hi = (
+            words[np.minimum(ids.starts + 8, len(words) - 1)] & _LOW[n_hi]
+            if two
             else np.zeros(len(lo), np.uint64)
+        )
         first = lo & np.uint64(0xFF)
         signed = (first == 43) | (first == 45)
         other_lo = _FIRST[n_lo] & ~_digit_bits(lo) & ~(signed.astype(np.uint64) << np.uint64(7))
         other_hi = _FIRST[n_hi] & ~_digit_bits(hi) if two else hi
         if dot:
-            point_lo, point_hi = _point_bits(lo) & _FIRST[n_lo], \
-                (_point_bits(hi) & _FIRST[n_hi] if two else hi)
-            single = ((point_lo & (point_lo - _ONE)) == 0) & \
-                ((point_hi & (point_hi - _ONE)) == 0) & ((point_lo == 0) | (point_hi == 0))
+            point_lo, point_hi = (
+                _point_bits(lo) & _FIRST[n_lo],
+                (_point_bits(hi) & _FIRST[n_hi] if two else hi),
+            )
+            single = (
+                ((point_lo & (point_lo - _ONE)) == 0)
+                & ((point_hi & (point_hi - _ONE)) == 0)
+                & ((point_lo == 0) | (point_hi == 0))
+            )
             plain = short & (other_lo == point_lo) & (other_hi == point_hi) & single
             has_point = (point_lo | point_hi) != 0
-            at = np.where(point_lo != 0, _byte_at(point_lo),
-                          np.where(point_hi != 0, 8 + _byte_at(point_hi), n_bytes))
+            at = np.where(
+                point_lo != 0,
+                _byte_at(point_lo),
+                np.where(point_hi != 0, 8 + _byte_at(point_hi), n_bytes),
+            )
             in_lo = point_lo != 0
             lo_cut, hi_cut = _without_byte(lo, hi, np.where(in_lo, at, 7))
             lo = np.where(in_lo, lo_cut, lo)
             hi = np.where(in_lo, hi_cut, hi)
             if two:
                 in_hi = point_hi != 0
-                hi = np.where(in_hi, _without_byte(hi, np.uint64(0), np.where(in_hi, at - 8, 7))[0],
-                              hi)
+                hi = np.where(
+                    in_hi, _without_byte(hi, np.uint64(0), np.where(in_hi, at - 8, 7))[0], hi
+                )
         else:
             plain = short & (other_lo == 0) & (other_hi == 0)
             has_point = np.zeros(len(lo), bool)
@@ -161,8 +175,9 @@ def _scan_short(ids: Ids, dot: bool):
         m = _ascii_digits(lo & _LOW[np.minimum(n_digits, 8)], np.minimum(n_digits, 8))
         if two:
             n_low = np.clip(n_digits - 8, 0, 8)
-            m = np.where(n_digits > 8, m * _POW10_U64[n_low] + _ascii_digits(hi & _LOW[n_low],
-                                                                                n_low), m)
+            m = np.where(
+                n_digits > 8, m * _POW10_U64[n_low] + _ascii_digits(hi & _LOW[n_low], n_low), m
+            )
     n_frac = np.where(plain & has_point, n_bytes - at - 1, 0)
     return plain, m, n_frac, signed & (first == 45)
 
@@ -215,15 +230,17 @@ def _bytes_of(ids: Ids):
     return b, tok, within, first
 
 
-def _weighted_sum(b: np.ndarray, flag: np.ndarray, tok: np.ndarray, first: np.ndarray,
-                  count: np.ndarray) -> np.ndarray:
+def _weighted_sum(
+    b: np.ndarray, flag: np.ndarray, tok: np.ndarray, first: np.ndarray, count: np.ndarray
+) -> np.ndarray:
     """Per token, the flagged digits read as one decimal integer (uint64; exact while a
     token has at most 19 flagged digits, garbage beyond, which callers exclude)."""
     cum = np.cumsum(flag, dtype=np.int64)
     before = cum[first] - flag[first]  # flagged bytes before each token
     k = count[tok] - (cum - before[tok])  # flagged digits after this one in its token
-    values = np.where(flag, (b - 48).astype(np.uint64) * _POW10_U64[np.clip(k, 0, 19)],
-                      np.uint64(0))
+    values = np.where(
+        flag, (b - 48).astype(np.uint64) * _POW10_U64[np.clip(k, 0, 19)], np.uint64(0)
+    )
     with np.errstate(over="ignore"):
         return np.add.reduceat(values, first) if len(first) else np.zeros(0, np.uint64)
 
@@ -245,15 +262,22 @@ def _scan_decimals(ids: Ids) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
     after_e = within > e_pos[tok]
     dot_pos = np.full(n, 1 << 40, dtype=np.int64)
     dot_pos[tok[dot]] = within[dot]
-    misplaced = (~(digit | dot | exp | sign)
-                 | (sign & (within != 0) & (within != e_pos[tok] + 1))
-                 | (dot & after_e))
+    misplaced = (
+        ~(digit | dot | exp | sign)
+        | (sign & (within != 0) & (within != e_pos[tok] + 1))
+        | (dot & after_e)
+    )
     mant = digit & ~after_e
     frac = mant & (within > dot_pos[tok])
     expd = digit & after_e
     n_mant, n_frac, n_expd = count(mant), count(frac), count(expd)
-    grammar = ((count(misplaced) == 0) & (n_exp <= 1) & (count(dot) <= 1) & (n_mant >= 1)
-               & ((n_exp == 0) | (n_expd >= 1)))
+    grammar = (
+        (count(misplaced) == 0)
+        & (n_exp <= 1)
+        & (count(dot) <= 1)
+        & (n_mant >= 1)
+        & ((n_exp == 0) | (n_expd >= 1))
+    )
     m = _weighted_sum(b, mant, tok, first, n_mant)
     e = _weighted_sum(b, expd, tok, first, n_expd).astype(np.int64)
     e_neg = np.zeros(n, dtype=bool)
@@ -262,8 +286,9 @@ def _scan_decimals(ids: Ids) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
     fast = grammar & (n_mant <= _MAX_DIGITS) & (n_expd <= 5) & (m <= _EXACT) & (np.abs(q) <= 22)
     qf = np.where(fast, q, 0)
     mf = m.astype(np.float64)
-    value = np.where(qf >= 0, mf * _POW10_F64[np.clip(qf, 0, 22)],
-                     mf / _POW10_F64[np.clip(-qf, 0, 22)])
+    value = np.where(
+        qf >= 0, mf * _POW10_F64[np.clip(qf, 0, 22)], mf / _POW10_F64[np.clip(-qf, 0, 22)]
+    )
     value = np.where(b[first] == 45, -value, value)
     return grammar, fast, value
 
@@ -274,8 +299,12 @@ def parse_floats(ids: Ids, path: str, lines: np.ndarray, what: str) -> np.ndarra
     if len(ids) == 0:
         return np.zeros(0)
     if len(ids) > CHUNK:  # bounded temporaries
-        return np.concatenate([parse_floats(ids[a: a + CHUNK], path, lines[a: a + CHUNK], what)
-                               for a in range(0, len(ids), CHUNK)])
+        return np.concatenate(
+            [
+                parse_floats(ids[a : a + CHUNK], path, lines[a : a + CHUNK], what)
+                for a in range(0, len(ids), CHUNK)
+            ]
+        )
     plain, m, n_frac, negative = _scan_plain(ids, dot=True)
     fast = plain & (m <= _EXACT)
     values = m.astype(np.float64) / _POW10_F64[n_frac]  # both exact: one correct rounding
@@ -290,10 +319,14 @@ def parse_floats(ids: Ids, path: str, lines: np.ndarray, what: str) -> np.ndarra
         token = ids[int(i)]
         value = float(token) if grammar[k] else None
         if value is None or not np.isfinite(value):
-            problem = "" if value is not None or _special(token) else \
-                " (a decimal such as 12, -0.5 or 1.5e-3, as C's strtod reads it)"
-            raise InputError(f"{what} {_show(token)} is not a finite number{problem}", path,
-                             int(lines[i]))
+            problem = (
+                ""
+                if value is not None or _special(token)
+                else " (a decimal such as 12, -0.5 or 1.5e-3, as C's strtod reads it)"
+            )
+            raise InputError(
+                f"{what} {_show(token)} is not a finite number{problem}", path, int(lines[i])
+            )
         values[i] = value
     return values
 
@@ -313,7 +346,7 @@ def scan_ints(ids: Ids) -> Tuple[np.ndarray, np.ndarray]:
     if n == 0:
         return np.zeros(0, bool), np.zeros(0, np.int64)
     if n > CHUNK:  # bounded temporaries
-        parts = [scan_ints(ids[a: a + CHUNK]) for a in range(0, n, CHUNK)]
+        parts = [scan_ints(ids[a : a + CHUNK]) for a in range(0, n, CHUNK)]
         return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
     plain, m, _, negative = _scan_plain(ids, dot=False)
     if plain.all():
@@ -342,11 +375,11 @@ def parse_ints(ids: Ids, path: str, lines: np.ndarray, what: str, hint: str = ""
         token = ids[int(i)]
         body = token[1:] if token[:1] in (b"+", b"-") else token
         if not (body.isdigit() and body.isascii()):
-            raise InputError(f"{what} {_show(token)} is not an integer{hint}", path,
-                             int(lines[i]))
+            raise InputError(f"{what} {_show(token)} is not an integer{hint}", path, int(lines[i]))
         value = int(token)
         if not INT64_MIN <= value <= INT64_MAX:
-            raise InputError(f"{what} {_show(token)} is outside the 64-bit integer range",
-                             path, int(lines[i]))
+            raise InputError(
+                f"{what} {_show(token)} is outside the 64-bit integer range", path, int(lines[i])
+            )
         values[i] = value
     return values

@@ -7,6 +7,7 @@ is dropped. A line may hold at most ``MAX_LINE_BYTES`` bytes: a longer one is re
 FILE:LINE as soon as it is seen, so a huge file without line breaks costs one block of
 memory, not the whole file.
 """
+
 from __future__ import annotations
 
 import bz2
@@ -81,9 +82,12 @@ class LineTooLong(InputError):
     line number."""
 
     def __init__(self, path: str, line=None):
-        super().__init__(f"line longer than {MAX_LINE_BYTES} bytes (the longest line irgauge "
-                         "reads); is this a text file of whitespace-separated columns?",
-                         path, line)
+        super().__init__(
+            f"line longer than {MAX_LINE_BYTES} bytes (the longest line irgauge "
+            "reads); is this a text file of whitespace-separated columns?",
+            path,
+            line,
+        )
 
 
 def _last_cut(chunk: bytes) -> int:
@@ -108,7 +112,7 @@ def iter_blocks(path: PathLike, block_bytes: int) -> Iterator[bytes]:
                 if first and chunk:
                     first = False
                     if chunk.startswith(BOM):
-                        chunk = chunk[len(BOM):]
+                        chunk = chunk[len(BOM) :]
                 if not chunk:
                     break
                 cut = _last_cut(chunk)
@@ -146,7 +150,7 @@ def read_bytes(path: PathLike) -> bytes:
     except OSError as err:
         raise InputError(f"cannot read file: {err.strerror or err}", name) from None
     if data.startswith(BOM):
-        data = data[len(BOM):]
+        data = data[len(BOM) :]
     if not data or data.isspace():  # isspace stops at the first visible byte
         raise InputError("file is empty", name)
     return data

@@ -13,6 +13,7 @@ starts with ``#`` is a comment (as in trec_eval's test files); ``#`` elsewhere i
 ordinary text, since document ids may contain it. Blank lines carry no data and are
 skipped. A line longer than ``MAX_LINE_BYTES`` is refused.
 """
+
 from __future__ import annotations
 
 import functools
@@ -47,11 +48,16 @@ class TokenTable:
         return len(self.line_numbers)
 
 
-def tokenize(blocks: Iterable[bytes], path: str, allowed_columns: Iterable[int],
-             keep: Optional[Dict[int, Iterable[int]]] = None,
-             trailing_after: Optional[int] = None,
-             numbers: Optional[Dict[int, Dict[int, str]]] = None,
-             threads: Optional[int] = None, size_hint: Optional[int] = None) -> TokenTable:
+def tokenize(
+    blocks: Iterable[bytes],
+    path: str,
+    allowed_columns: Iterable[int],
+    keep: Optional[Dict[int, Iterable[int]]] = None,
+    trailing_after: Optional[int] = None,
+    numbers: Optional[Dict[int, Dict[int, str]]] = None,
+    threads: Optional[int] = None,
+    size_hint: Optional[int] = None,
+) -> TokenTable:
     """Split a file, given as blocks of whole lines, into whitespace-separated columns.
 
     Every data line must have the same number of columns, one of ``allowed_columns``;
@@ -73,9 +79,15 @@ def tokenize(blocks: Iterable[bytes], path: str, allowed_columns: Iterable[int],
     workers = threads or 1
     several_blocks = size_hint is None or size_hint > BLOCK_BYTES
 
-    block = functools.partial(_split_block, path=path, allowed=allowed, keep=keep,
-                              trailing_after=trailing_after, numbers=numbers,
-                              several_blocks=several_blocks)
+    block = functools.partial(
+        _split_block,
+        path=path,
+        allowed=allowed,
+        keep=keep,
+        trailing_after=trailing_after,
+        numbers=numbers,
+        several_blocks=several_blocks,
+    )
 
     wave, line_offset = [], 0
     columns: Optional[_Columns] = None
@@ -89,20 +101,24 @@ def tokenize(blocks: Iterable[bytes], path: str, allowed_columns: Iterable[int],
             if wave and (data is None or len(wave) == workers):
                 if len(wave) > 1 and pool is None:  # small files need no threads
                     pool = ThreadPoolExecutor(workers)
-                for lines, n_cols, cols, n_ends in (pool.map(block, wave) if len(wave) > 1
-                                                    else map(block, wave)):
+                for lines, n_cols, cols, n_ends in (
+                    pool.map(block, wave) if len(wave) > 1 else map(block, wave)
+                ):
                     if workers == 1:  # counted while splitting: no second pass over the bytes
                         line_offset += n_ends
                     if len(lines) == 0:
                         continue
                     if columns is None:
                         if n_cols not in allowed:
-                            raise InputError(_column_problem(n_cols, allowed), path,
-                                             int(lines[0]))
+                            raise InputError(_column_problem(n_cols, allowed), path, int(lines[0]))
                         columns = _Columns(n_cols, size_hint)
                     elif n_cols != columns.n_cols:
-                        raise InputError(f"expected {columns.n_cols} columns as on the first "
-                                         f"data line, found {n_cols}", path, int(lines[0]))
+                        raise InputError(
+                            f"expected {columns.n_cols} columns as on the first "
+                            f"data line, found {n_cols}",
+                            path,
+                            int(lines[0]),
+                        )
                     columns.append(lines, cols)
                 wave = []
     finally:
@@ -118,8 +134,7 @@ def _split_block(item, path, allowed, keep, trailing_after, numbers, several_blo
     """One block's line numbers, column count, kept columns and line ends (see tokenize)."""
     data, offset = item
     pool = Ids.padded(data)
-    lines, starts, ends, n_ends = _block_tokens(pool[: len(data)], path, offset,
-                                                trailing_after)
+    lines, starts, ends, n_ends = _block_tokens(pool[: len(data)], path, offset, trailing_after)
     lines = lines.astype(np.int32 if offset + len(lines) < (1 << 31) else np.int64)
     n_cols = starts.shape[1]
     if len(lines) == 0 or n_cols not in allowed:
@@ -167,7 +182,7 @@ class _Growing:
             grown = _reserve(max(need, 2 * len(self.data)), self.data.dtype)
             grown[: self.n] = self.data[: self.n]
             self.data = grown
-        target = self.data[self.n: need]
+        target = self.data[self.n : need]
         target[...] = values
         if shift:
             target += shift
@@ -198,8 +213,12 @@ class _Columns:
         for j, column in first.items():
             if isinstance(column, Ids):
                 hashes = _Growing(np.uint64, rows) if column._hashes is not None else None
-                self.parts[j] = (_Growing(np.uint8, n_bytes), _Growing(wide, rows),
-                                 _Growing(wide, rows), hashes)
+                self.parts[j] = (
+                    _Growing(np.uint8, n_bytes),
+                    _Growing(wide, rows),
+                    _Growing(wide, rows),
+                    hashes,
+                )
             else:
                 self.parts[j] = (_Growing(column.dtype, rows),)
 
@@ -262,8 +281,7 @@ def _numbered(blocks, lines_so_far):
         raise InputError(err.problem, err.path, lines_so_far() + 1) from None
 
 
-def _block_tokens(buf: np.ndarray, path: str, line_offset: int,
-                  trailing_after: Optional[int]):
+def _block_tokens(buf: np.ndarray, path: str, line_offset: int, trailing_after: Optional[int]):
     """Token (start, end) offsets of a block of whole lines, as (lines x columns) arrays,
     and the number of line ends in the block (LF, CRLF, lone CR)."""
     space = buf <= 32
@@ -279,13 +297,20 @@ def _block_tokens(buf: np.ndarray, path: str, line_offset: int,
     lengths = np.diff(line_ends, prepend=-1)
     if len(lengths) and lengths.max() > MAX_LINE_BYTES + 1:
         line = int(np.argmax(lengths > MAX_LINE_BYTES + 1)) + line_offset + 1
-        raise InputError(f"line longer than {MAX_LINE_BYTES} bytes (the longest line irgauge "
-                         "reads); is this a text file of whitespace-separated columns?",
-                         path, line)
+        raise InputError(
+            f"line longer than {MAX_LINE_BYTES} bytes (the longest line irgauge "
+            "reads); is this a text file of whitespace-separated columns?",
+            path,
+            line,
+        )
     fast = _uniform_lines(buf, starts, line_ends, trailing_after)
     if fast is not None:
-        return (np.arange(1, len(line_ends) + 1) + line_offset, starts.reshape(-1, fast),
-                ends.reshape(-1, fast), n_ends)
+        return (
+            np.arange(1, len(line_ends) + 1) + line_offset,
+            starts.reshape(-1, fast),
+            ends.reshape(-1, fast),
+            n_ends,
+        )
     before = np.searchsorted(starts, line_ends)
     counts = np.diff(before, prepend=0)
     first = before - counts
@@ -308,8 +333,11 @@ def _block_tokens(buf: np.ndarray, path: str, line_offset: int,
     bad = np.flatnonzero(counts != n_cols)
     if len(bad):
         i = int(bad[0])
-        raise InputError(f"expected {n_cols} columns as on the first data line, "
-                         f"found {int(counts[i])}", path, int(line_numbers[i]))
+        raise InputError(
+            f"expected {n_cols} columns as on the first data line, found {int(counts[i])}",
+            path,
+            int(line_numbers[i]),
+        )
     return line_numbers, starts.reshape(-1, n_cols), ends.reshape(-1, n_cols), n_ends
 
 
@@ -320,7 +348,7 @@ def _uniform_lines(buf, starts, line_ends, trailing_after) -> Optional[int]:
     k = len(starts) // n_lines if n_lines else 0
     if k == 0 or k * n_lines != len(starts) or (trailing_after is not None and k > trailing_after):
         return None
-    firsts, lasts = starts[::k], starts[k - 1::k]
+    firsts, lasts = starts[::k], starts[k - 1 :: k]
     # line i's tokens are [ik, ik + k) iff its first starts after the previous line's end
     # and its last starts before its own end
     if (lasts >= line_ends).any() or (firsts[1:] <= line_ends[:-1]).any():

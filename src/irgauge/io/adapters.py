@@ -12,6 +12,7 @@ own Qrels/Run (which pass through unchanged to ``io``):
 Each is checked here and turned into a DataFrame with canonical columns or a dict; a bad
 shape raises InputError naming what was expected and what was found.
 """
+
 from __future__ import annotations
 
 import math
@@ -28,9 +29,10 @@ LEVEL = ("relevance", "label", "rel", "level", "grade")
 SCORE = ("score",)
 QRELS_FIELDS = {"query_id": TOPIC, "doc_id": DOC, "relevance": LEVEL}
 RUN_FIELDS = {"query_id": TOPIC, "doc_id": DOC, "score": SCORE}
-EXPECTED = {"qrels": "query_id, doc_id, relevance (ir_measures) or qid, docno, label "
-                     "(PyTerrier)",
-            "run": "query_id, doc_id, score (ir_measures) or qid, docno, score (PyTerrier)"}
+EXPECTED = {
+    "qrels": "query_id, doc_id, relevance (ir_measures) or qid, docno, label (PyTerrier)",
+    "run": "query_id, doc_id, score (ir_measures) or qid, docno, score (PyTerrier)",
+}
 
 
 def is_frame(obj: Any) -> bool:
@@ -38,14 +40,18 @@ def is_frame(obj: Any) -> bool:
 
 
 def _is_ranx(obj: Any, kind: str) -> bool:
-    return type(obj).__name__ == kind and hasattr(obj, "to_dict") and \
-        type(obj).__module__.split(".")[0] == "ranx"
+    return (
+        type(obj).__name__ == kind
+        and hasattr(obj, "to_dict")
+        and type(obj).__module__.split(".")[0] == "ranx"
+    )
 
 
 def _is_record(obj: Any, fields: dict) -> bool:
     """A namedtuple or object carrying one field of each group."""
     return not isinstance(obj, (str, bytes, Mapping)) and all(
-        any(hasattr(obj, name) for name in names) for names in fields.values())
+        any(hasattr(obj, name) for name in names) for names in fields.values()
+    )
 
 
 def _passes_through(obj: Any) -> bool:
@@ -55,8 +61,7 @@ def _passes_through(obj: Any) -> bool:
 
 KINDS = {  # what -> (fields, ranx class, the other forms accepted)
     "qrels": (QRELS_FIELDS, "Qrels", "{qid: {docno: level}} dict, qrels records or ranx Qrels"),
-    "run": (RUN_FIELDS, "Run", "{qid: {docno: score}} dict, scored-document records or a "
-                               "ranx Run"),
+    "run": (RUN_FIELDS, "Run", "{qid: {docno: score}} dict, scored-document records or a ranx Run"),
 }
 
 
@@ -80,8 +85,10 @@ def _source(obj: Any, what: str) -> Any:
         return _frame(obj, fields, what)
     if isinstance(obj, Iterable):
         return _records(list(obj), fields, what)
-    raise InputError(f"{what} must be a path, a DataFrame ({EXPECTED[what]}), a {others}; "
-                     f"got {type(obj).__name__}")
+    raise InputError(
+        f"{what} must be a path, a DataFrame ({EXPECTED[what]}), a {others}; "
+        f"got {type(obj).__name__}"
+    )
 
 
 def _is_one_run(obj: Any) -> bool:
@@ -94,22 +101,29 @@ def _is_one_run(obj: Any) -> bool:
 def run_sources(runs: Any) -> List[Tuple[Any, Optional[str]]]:
     """(source, name or None) for each run given (one run, a list of runs or a
     ``{name: run}`` mapping), each made readable by ``io.read_run``."""
-    if isinstance(runs, Iterable) and not isinstance(runs, (str, Path, Mapping, Sequence)) \
-            and not is_frame(runs) and not _is_ranx(runs, "Run"):
+    if (
+        isinstance(runs, Iterable)
+        and not isinstance(runs, (str, Path, Mapping, Sequence))
+        and not is_frame(runs)
+        and not _is_ranx(runs, "Run")
+    ):
         runs = list(runs)  # a generator of records or of runs: read it once
     if _is_one_run(runs):
         return [(run_source(runs), _ranx_name(runs))]
     if isinstance(runs, Mapping):
         values = list(runs.values())
         first = values[0] if values else None
-        nested = isinstance(first, Mapping) and first and \
-            isinstance(next(iter(first.values())), Mapping)
+        nested = (
+            isinstance(first, Mapping) and first and isinstance(next(iter(first.values())), Mapping)
+        )
         if nested or (first is not None and not isinstance(first, Mapping)):
             return [(run_source(source), str(name)) for name, source in runs.items()]
         return [(runs, None)]
     if not isinstance(runs, Iterable) or isinstance(runs, str):
-        raise InputError(f"runs must be a run, a list of runs or a {{name: run}} mapping; got "
-                         f"{type(runs).__name__}")
+        raise InputError(
+            f"runs must be a run, a list of runs or a {{name: run}} mapping; got "
+            f"{type(runs).__name__}"
+        )
     return [(run_source(r), _ranx_name(r)) for r in runs]
 
 
@@ -126,9 +140,12 @@ def _column_labels(frame: Any, what: str) -> dict:
     labels = list(frame.columns)
     odd = [c for c in labels if not isinstance(c, str)]
     if odd:
-        raise InputError(f"{what} DataFrame has column labels {', '.join(map(repr, labels))}, "
-                         f"not names (read with header=None?); it needs the columns "
-                         f"{EXPECTED[what]}", "<DataFrame>")
+        raise InputError(
+            f"{what} DataFrame has column labels {', '.join(map(repr, labels))}, "
+            f"not names (read with header=None?); it needs the columns "
+            f"{EXPECTED[what]}",
+            "<DataFrame>",
+        )
     return {c.lower(): c for c in labels}
 
 
@@ -139,9 +156,11 @@ def _frame(frame: Any, fields: dict, what: str) -> Any:
     for canonical, names in fields.items():
         found = next((columns[n] for n in names if n in columns), None)
         if found is None:
-            raise InputError(f"{what} DataFrame needs a column {' or '.join(names)} (expected "
-                             f"{EXPECTED[what]}); found {', '.join(map(str, frame.columns))}",
-                             "<DataFrame>")
+            raise InputError(
+                f"{what} DataFrame needs a column {' or '.join(names)} (expected "
+                f"{EXPECTED[what]}); found {', '.join(map(str, frame.columns))}",
+                "<DataFrame>",
+            )
         chosen[canonical] = found
     out = frame[list(chosen.values())].copy()
     out.columns = list(chosen)
@@ -159,8 +178,11 @@ def _id_column(series: Any, label: str, what: str) -> Any:
     missing = series.isna().to_numpy()
     if missing.any():
         row = int(missing.argmax())
-        raise InputError(f"{what} DataFrame: row {row} has no value in column {label!r} "
-                         f"(NaN); every row needs a topic and a document id", "<DataFrame>")
+        raise InputError(
+            f"{what} DataFrame: row {row} has no value in column {label!r} "
+            f"(NaN); every row needs a topic and a document id",
+            "<DataFrame>",
+        )
     if series.dtype.kind == "f" and (series % 1 == 0).all():
         series = series.astype("int64")
     return series.astype(str)
@@ -172,9 +194,11 @@ def _records(items: list, fields: dict, what: str) -> dict:
         raise InputError(f"{what} records: none given")
     first = items[0]
     if not _is_record(first, fields):
-        raise InputError(f"{what} records need the fields {EXPECTED[what]} (as ir_datasets' "
-                         f"and ir_measures' namedtuples); the first item is "
-                         f"{type(first).__name__} {first!r}")
+        raise InputError(
+            f"{what} records need the fields {EXPECTED[what]} (as ir_datasets' "
+            f"and ir_measures' namedtuples); the first item is "
+            f"{type(first).__name__} {first!r}"
+        )
     names = [next(n for n in group if hasattr(first, n)) for group in fields.values()]
     out: dict = {}
     count = 0
@@ -182,8 +206,9 @@ def _records(items: list, fields: dict, what: str) -> dict:
         try:
             topic, doc, value = (getattr(item, n) for n in names)
         except AttributeError:
-            raise InputError(f"{what} record {i} lacks one of the fields {', '.join(names)}: "
-                             f"{item!r}") from None
+            raise InputError(
+                f"{what} record {i} lacks one of the fields {', '.join(names)}: {item!r}"
+            ) from None
         for field_name, ident in ((names[0], topic), (names[1], doc)):
             if ident is None or (isinstance(ident, float) and math.isnan(ident)):
                 raise InputError(f"{what} record {i} has no {field_name}: {item!r}")

@@ -5,6 +5,7 @@ Everything irgauge writes goes through :func:`atomic_file` (one file) or
 to a temporary sibling and renamed into place, so a crash, a full disk or Ctrl-C leaves the
 previous state. A failure raises :class:`~irgauge.errors.OutputError` naming the path.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -24,8 +25,9 @@ def _reason(err: OSError) -> str:
 
 
 @contextlib.contextmanager
-def atomic_file(path: PathLike, mode: str = "w", encoding: str = "utf-8",
-                newline: str = "\n") -> Iterator:
+def atomic_file(
+    path: PathLike, mode: str = "w", encoding: str = "utf-8", newline: str = "\n"
+) -> Iterator:
     """Open a temporary file beside ``path``; on success it is renamed to ``path``.
 
     ``mode`` is ``"w"`` (text) or ``"wb"`` (bytes). The parent folder must exist: a
@@ -81,8 +83,7 @@ def atomic_directory(path: PathLike, replace: bool = True) -> Iterator[Path]:
         raise OutputError(target, "already exists")
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
-        tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".tmp",
-                                    dir=target.parent))
+        tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent))
     except OSError as err:
         raise OutputError(target, _reason(err)) from None
     try:

@@ -13,6 +13,7 @@ Whole-column operations work eight bytes at a time: an unaligned little-endian `
 view of the pool gives bytes [i, i + 8) of the pool at index i, and each step handles only
 the ids still long enough, so hashing or comparing costs O(total bytes / 8) vector steps.
 """
+
 from __future__ import annotations
 
 from typing import Iterator, List, Optional, Sequence, Union
@@ -47,8 +48,9 @@ class Ids:
 
     __array_ufunc__ = None  # ``S_array == ids`` defers to Ids.__eq__
 
-    def __init__(self, pool: np.ndarray, starts: np.ndarray, lens: np.ndarray,
-                 compact: bool = False):
+    def __init__(
+        self, pool: np.ndarray, starts: np.ndarray, lens: np.ndarray, compact: bool = False
+    ):
         self.pool = pool  # uint8, ends with _PAD zero bytes
         # 32-bit offsets while the pool is small enough that no offset arithmetic here
         # (start + length) can pass 2^31: 8 bytes per id instead of 16
@@ -89,7 +91,7 @@ class Ids:
         """``data`` as a pool (uint8 with the zero padding the 8-byte reads need)."""
         pool = np.empty(len(data) + _PAD, dtype=np.uint8)
         pool[: len(data)] = np.frombuffer(data, dtype=np.uint8)
-        pool[len(data):] = 0
+        pool[len(data) :] = 0
         return pool
 
     def compacted(self) -> "Ids":
@@ -98,7 +100,7 @@ class Ids:
             return self
         pool = np.empty(int(self.lens.sum()) + _PAD, dtype=np.uint8)
         pool[: len(pool) - _PAD] = self.pool[self._positions(self.starts, self.lens)]
-        pool[len(pool) - _PAD:] = 0
+        pool[len(pool) - _PAD :] = 0
         compacted = Ids(pool, self.starts_compact(), self.lens, compact=True)
         compacted._hashes = self._hashes
         return compacted
@@ -134,18 +136,17 @@ class Ids:
         pool = np.empty(n_bytes, dtype=np.uint8)
         starts, lens = np.empty(n_ids, dtype=wide), np.empty(n_ids, dtype=wide)
         compact = len(parts) == 1 and parts[0].compact
-        hashes = np.empty(n_ids, np.uint64) if all(p._hashes is not None for p in parts) \
-            else None
+        hashes = np.empty(n_ids, np.uint64) if all(p._hashes is not None for p in parts) else None
         at_byte = at_id = 0
         parts.reverse()
         while parts:
             p = parts.pop()
-            pool[at_byte: at_byte + len(p.pool)] = p.pool
-            starts[at_id: at_id + len(p)] = p.starts
-            starts[at_id: at_id + len(p)] += at_byte
-            lens[at_id: at_id + len(p)] = p.lens
+            pool[at_byte : at_byte + len(p.pool)] = p.pool
+            starts[at_id : at_id + len(p)] = p.starts
+            starts[at_id : at_id + len(p)] += at_byte
+            lens[at_id : at_id + len(p)] = p.lens
             if hashes is not None:
-                hashes[at_id: at_id + len(p)] = p._hashes
+                hashes[at_id : at_id + len(p)] = p._hashes
             at_byte += len(p.pool)
             at_id += len(p)
             del p
@@ -160,9 +161,14 @@ class Ids:
     def __getitem__(self, index):
         if isinstance(index, (int, np.integer)):
             start = int(self.starts[index])
-            return self.pool[start: start + int(self.lens[index])].tobytes()
-        compact = self.compact and isinstance(index, slice) and index.step in (None, 1) \
-            and (index.start in (None, 0) or len(self) == 0) and index.stop is None
+            return self.pool[start : start + int(self.lens[index])].tobytes()
+        compact = (
+            self.compact
+            and isinstance(index, slice)
+            and index.step in (None, 1)
+            and (index.start in (None, 0) or len(self) == 0)
+            and index.stop is None
+        )
         subset = Ids(self.pool, self.starts[index], self.lens[index], compact)
         if self._hashes is not None:  # hashes travel with their ids
             subset._hashes = self._hashes[index]
@@ -178,7 +184,7 @@ class Ids:
     def tolist(self) -> List[bytes]:
         """The ids as Python bytes (one object each: for small columns and output)."""
         data = self.pool.tobytes()
-        return [data[s: s + n] for s, n in zip(self.starts.tolist(), self.lens.tolist())]
+        return [data[s : s + n] for s, n in zip(self.starts.tolist(), self.lens.tolist())]
 
     def decode(self) -> List[str]:
         """The ids as str: UTF-8, with ``\\xNN`` escapes for bytes that are not."""
@@ -219,8 +225,11 @@ class Ids:
         filled = lens > 0
         s, n = starts[filled].astype(np.int64), lens[filled]
         # 32-bit positions where they fit (a block's pool): half the memory traffic
-        kind = np.int32 if int(s[-1]) + int(n[-1]) < (1 << 31) and \
-            int(s.max()) < (1 << 31) else np.int64
+        kind = (
+            np.int32
+            if int(s[-1]) + int(n[-1]) < (1 << 31) and int(s.max()) < (1 << 31)
+            else np.int64
+        )
         steps = np.ones(total, dtype=kind)
         at = np.zeros(len(n), dtype=np.int64)
         np.cumsum(n[:-1], out=at[1:])
@@ -231,8 +240,9 @@ class Ids:
     # ---------------------------------------------------------------- whole-column operations
     def _words(self) -> np.ndarray:
         """``words[i]`` = pool bytes [i, i + 8) as a little-endian uint64 (unaligned view)."""
-        return np.ndarray(shape=(len(self.pool) - _PAD + 1,), dtype="<u8", buffer=self.pool,
-                          strides=(1,))
+        return np.ndarray(
+            shape=(len(self.pool) - _PAD + 1,), dtype="<u8", buffer=self.pool, strides=(1,)
+        )
 
     def word(self, rows: Optional[np.ndarray], k: int) -> np.ndarray:
         """Bytes [8k, 8k + 8) of the ids ``rows`` (None: all) as uint64, zero past each
@@ -251,8 +261,9 @@ class Ids:
     def hashes(self) -> np.ndarray:
         """64-bit hash of each id (same bytes -> same hash, whatever the column)."""
         if self._hashes is None and len(self) > CHUNK:  # bounded temporaries
-            self._hashes = np.concatenate([self[a: a + CHUNK].hashes()
-                                           for a in range(0, len(self), CHUNK)])
+            self._hashes = np.concatenate(
+                [self[a : a + CHUNK].hashes() for a in range(0, len(self), CHUNK)]
+            )
         if self._hashes is None:
             with np.errstate(over="ignore"):
                 # every id takes at least one round, so the empty id hashes too
@@ -272,8 +283,12 @@ class Ids:
         if len(self) != len(other):
             raise ValueError("columns of different lengths")
         if len(self) > CHUNK:  # bounded temporaries
-            return np.concatenate([self[a: a + CHUNK].equal(other[a: a + CHUNK])
-                                   for a in range(0, len(self), CHUNK)])
+            return np.concatenate(
+                [
+                    self[a : a + CHUNK].equal(other[a : a + CHUNK])
+                    for a in range(0, len(self), CHUNK)
+                ]
+            )
         same = (self.lens == other.lens) & (self.word(None, 0) == other.word(None, 0))
         rows = np.flatnonzero(same & (self.lens > 8))
         k = 1
@@ -287,8 +302,9 @@ class Ids:
 
     def __eq__(self, other) -> np.ndarray:  # type: ignore[override]
         if isinstance(other, (bytes, str)):
-            return self.equal(Ids.full(other.encode() if isinstance(other, str) else other,
-                                       len(self)))
+            return self.equal(
+                Ids.full(other.encode() if isinstance(other, str) else other, len(self))
+            )
         return self.equal(as_ids(other))
 
     def __ne__(self, other) -> np.ndarray:  # type: ignore[override]
@@ -376,8 +392,9 @@ def byte_ranks(values) -> np.ndarray:
     else:
         order = np.lexsort((ids.lens, group))
     change = np.ones(n, dtype=bool)
-    change[1:] = (group[order][1:] != group[order][:-1]) | \
-        (ids.lens[order][1:] != ids.lens[order][:-1])
+    change[1:] = (group[order][1:] != group[order][:-1]) | (
+        ids.lens[order][1:] != ids.lens[order][:-1]
+    )
     ranks = np.empty(n, dtype=np.int64)
     ranks[order] = np.cumsum(change) - 1
     return ranks

@@ -5,6 +5,7 @@ Ids are hashed to 64 bits with whole-array operations (:meth:`irgauge.io.ids.Ids
 Every match found through a hash is verified byte for byte; on a collision (vanishingly
 rare) callers fall back to exact codes from a sort of the ids.
 """
+
 from __future__ import annotations
 
 import copy
@@ -53,8 +54,12 @@ def run_heads(values: Ids) -> np.ndarray:
         return np.zeros(0, dtype=np.int64)
     # neighbours with the same start and length hold the same bytes (a run file's topic
     # column keeps one copy per run of lines): only the other pairs need comparing
-    maybe = np.flatnonzero((values.starts[1:] != values.starts[:-1])
-                           | (values.lens[1:] != values.lens[:-1])) + 1
+    maybe = (
+        np.flatnonzero(
+            (values.starts[1:] != values.starts[:-1]) | (values.lens[1:] != values.lens[:-1])
+        )
+        + 1
+    )
     heads = maybe[values[maybe] != values[maybe - 1]]
     return np.concatenate((np.zeros(1, dtype=heads.dtype), heads))
 
@@ -97,8 +102,9 @@ class TopicIndex:
         pos = np.minimum(np.searchsorted(self._sorted, wanted.hashes()), len(self._sorted) - 1)
         code = self._order[pos]
         found = (self._sorted[pos] == wanted.hashes()) & (self.ids[code] == wanted)
-        codes = np.where(found, code, -1).astype(np.int32 if len(self.names) < (1 << 31)
-                                                  else np.int64)
+        codes = np.where(found, code, -1).astype(
+            np.int32 if len(self.names) < (1 << 31) else np.int64
+        )
         return np.repeat(codes, np.diff(np.append(heads, n)))
 
 

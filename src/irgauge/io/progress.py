@@ -1,5 +1,6 @@
 """Progress of long computations, reported to an optional ``progress(done, total)``
 callback (the command line draws it as a bar on a terminal)."""
+
 from __future__ import annotations
 
 from typing import Callable, Optional
@@ -16,4 +17,5 @@ def step_counter(progress: Optional[Callable[[int, int], None]], total: int):
         if progress is not None and k:
             done[0] += int(k)
             progress(done[0], total)
+
     return step

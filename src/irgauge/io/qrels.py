@@ -2,6 +2,7 @@
 ``S/A/B``), NTCIR per-topic rel files (``docno L2``; the topic is the file's stem),
 pandas DataFrames and ``{qid: {docno: level}}`` dicts.
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -37,19 +38,36 @@ def read_qrels(source: QrelsSource, threads=None) -> Qrels:
 
 def _from_path(path: Union[str, Path], threads=None) -> Qrels:
     name = str(path)
-    table = tokenize(iter_blocks(path, BLOCK_BYTES), name, allowed_columns=(2, 3, 4),
-                     keep={4: (0, 2, 3)}, threads=threads, size_hint=size_hint(path))
+    table = tokenize(
+        iter_blocks(path, BLOCK_BYTES),
+        name,
+        allowed_columns=(2, 3, 4),
+        keep={4: (0, 2, 3)},
+        threads=threads,
+        size_hint=size_hint(path),
+    )
     if table.n_columns == 4:
-        topics, docnos, level_tokens, fmt = table.columns[0], table.columns[2], table.columns[3], "trec"
+        topics, docnos, level_tokens, fmt = (
+            table.columns[0],
+            table.columns[2],
+            table.columns[3],
+            "trec",
+        )
     elif table.n_columns == 3:
-        topics, docnos, level_tokens, fmt = table.columns[0], table.columns[1], table.columns[2], "ntcir"
+        topics, docnos, level_tokens, fmt = (
+            table.columns[0],
+            table.columns[1],
+            table.columns[2],
+            "ntcir",
+        )
     else:
         stem = Path(strip_compression_suffix(name)).stem
         topics = Ids.full(stem.encode(), len(table))
         docnos, level_tokens, fmt = table.columns[0], table.columns[1], "ntcir-topic"
     levels = parse_levels(level_tokens, table)
-    return Qrels.from_arrays(topics, docnos, levels, source=name, fmt=fmt,
-                             line_numbers=table.line_numbers)
+    return Qrels.from_arrays(
+        topics, docnos, levels, source=name, fmt=fmt, line_numbers=table.line_numbers
+    )
 
 
 def parse_levels(tokens: Ids, table: TokenTable) -> np.ndarray:
@@ -61,8 +79,12 @@ def parse_levels(tokens: Ids, table: TokenTable) -> np.ndarray:
     if letter[0]:
         if not letter.all():
             i = int(np.argmin(letter))
-            raise InputError(f"relevance level {tokens[i].decode(errors='backslashreplace')!r} "
-                             "is not S, A or B as on the first data line", path, int(lines[i]))
+            raise InputError(
+                f"relevance level {tokens[i].decode(errors='backslashreplace')!r} "
+                "is not S, A or B as on the first data line",
+                path,
+                int(lines[i]),
+            )
         levels = np.zeros(len(tokens), dtype=np.int64)
         for key, level in NTCIR_LETTER_LEVELS.items():
             levels[first == key[0]] = level
@@ -71,12 +93,18 @@ def parse_levels(tokens: Ids, table: TokenTable) -> np.ndarray:
         labelled = (first == ord("L")) & (tokens.lens > 1)
         if not labelled.all():
             i = int(np.argmin(labelled))
-            raise InputError(f"relevance level {tokens[i].decode(errors='backslashreplace')!r} "
-                             "is not L<n> as on the first data line", path, int(lines[i]))
-        return parse_ints(Ids(tokens.pool, tokens.starts + 1, tokens.lens - 1), path, lines,
-                          "relevance label")
-    return parse_ints(tokens, path, lines, "relevance level",
-                      hint=" (the first data line's level is an integer)")
+            raise InputError(
+                f"relevance level {tokens[i].decode(errors='backslashreplace')!r} "
+                "is not L<n> as on the first data line",
+                path,
+                int(lines[i]),
+            )
+        return parse_ints(
+            Ids(tokens.pool, tokens.starts + 1, tokens.lens - 1), path, lines, "relevance label"
+        )
+    return parse_ints(
+        tokens, path, lines, "relevance level", hint=" (the first data line's level is an integer)"
+    )
 
 
 def _from_mapping(mapping: Mapping[str, Mapping[str, Any]]) -> Qrels:
@@ -88,8 +116,9 @@ def _from_mapping(mapping: Mapping[str, Mapping[str, Any]]) -> Qrels:
             levels.append(_int_level(level, f"qrels[{topic!r}][{docno!r}]"))
     if not topics:
         raise InputError("qrels mapping holds no judgments", "<dict>")
-    return Qrels.from_arrays(_encode(topics), _encode(docnos), np.asarray(levels, np.int64),
-                             source="<dict>", fmt="dict")
+    return Qrels.from_arrays(
+        _encode(topics), _encode(docnos), np.asarray(levels, np.int64), source="<dict>", fmt="dict"
+    )
 
 
 def _from_frame(frame: Any) -> Qrels:
@@ -99,8 +128,9 @@ def _from_frame(frame: Any) -> Qrels:
         for n in names:
             if n in columns:
                 return columns[n]
-        raise InputError(f"qrels DataFrame needs one of the columns {', '.join(names)}",
-                         "<DataFrame>")
+        raise InputError(
+            f"qrels DataFrame needs one of the columns {', '.join(names)}", "<DataFrame>"
+        )
 
     topic_col = pick("query_id", "qid", "topic")
     doc_col = pick("doc_id", "docno", "doc")
@@ -108,9 +138,13 @@ def _from_frame(frame: Any) -> Qrels:
     if len(frame) == 0:
         raise InputError("qrels DataFrame is empty", "<DataFrame>")
     levels = [_int_level(v, f"row {i}") for i, v in enumerate(frame[level_col].tolist())]
-    return Qrels.from_arrays(_encode(frame[topic_col].astype(str).tolist()),
-                             _encode(frame[doc_col].astype(str).tolist()),
-                             np.asarray(levels, np.int64), source="<DataFrame>", fmt="frame")
+    return Qrels.from_arrays(
+        _encode(frame[topic_col].astype(str).tolist()),
+        _encode(frame[doc_col].astype(str).tolist()),
+        np.asarray(levels, np.int64),
+        source="<DataFrame>",
+        fmt="frame",
+    )
 
 
 def _int_level(value: Any, where: str) -> int:
@@ -123,8 +157,9 @@ def _int_level(value: Any, where: str) -> int:
     if level != value and not isinstance(value, str):
         raise InputError(f"relevance level {value!r} at {where} is not an integer")
     if not INT64_MIN <= level <= INT64_MAX:
-        raise InputError(f"relevance level {value!r} at {where} is outside the 64-bit "
-                         "integer range")
+        raise InputError(
+            f"relevance level {value!r} at {where} is outside the 64-bit integer range"
+        )
     return level
 
 

@@ -3,6 +3,7 @@
 ``Qrels`` and ``Run`` hold what a file said; :mod:`irgauge.collection` turns them into
 per-topic arrays under explicit conventions.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -33,8 +34,9 @@ class Qrels:
     line_numbers: Optional[np.ndarray] = None
 
     @classmethod
-    def from_arrays(cls, topics, docnos, levels, source="<memory>", fmt="trec",
-                    line_numbers=None) -> "Qrels":
+    def from_arrays(
+        cls, topics, docnos, levels, source="<memory>", fmt="trec", line_numbers=None
+    ) -> "Qrels":
         """Build qrels, dropping exact repeats and rejecting conflicting grades and grades
         above MAX_LEVEL."""
         topics, docnos = as_ids(topics), as_ids(docnos)
@@ -46,8 +48,9 @@ class Qrels:
         codes = index.codes
         keys = pair_keys(codes, docnos.hashes(), len(index))
         earlier, later = _repeats(keys)
-        if len(later) and ((docnos[earlier] != docnos[later]).any()
-                           or (codes[earlier] != codes[later]).any()):
+        if len(later) and (
+            (docnos[earlier] != docnos[later]).any() or (codes[earlier] != codes[later]).any()
+        ):
             earlier, later = _repeats(exact_pair_keys([codes], [docnos])[0])  # hash collision
         if len(later) == 0:
             qrels = cls(topics, docnos, levels, source, fmt, line_numbers)
@@ -60,7 +63,10 @@ class Qrels:
             raise InputError(
                 f"document {_show(docnos[second])} of topic {_show(topics[second])} is judged "
                 f"again with level {levels[second]} (level {levels[first]} on line "
-                f"{line_numbers[first]})", source, int(line_numbers[second]))
+                f"{line_numbers[first]})",
+                source,
+                int(line_numbers[second]),
+            )
         keep = np.ones(len(keys), dtype=bool)
         keep[later] = False
         qrels = cls(topics[keep], docnos[keep], levels[keep], source, fmt, line_numbers[keep])
@@ -88,9 +94,12 @@ def _check_levels(levels: np.ndarray, source: str, line_numbers: np.ndarray) -> 
     """Grades are held as 32-bit integers at most (16-bit while they fit)."""
     if len(levels) and levels.max() > MAX_LEVEL:
         i = int(np.argmax(levels > MAX_LEVEL))
-        raise InputError(f"relevance level {levels[i]} is above {MAX_LEVEL}, the highest "
-                         "level irgauge evaluates (grades are 32-bit integers)", source,
-                         int(line_numbers[i]))
+        raise InputError(
+            f"relevance level {levels[i]} is above {MAX_LEVEL}, the highest "
+            "level irgauge evaluates (grades are 32-bit integers)",
+            source,
+            int(line_numbers[i]),
+        )
 
 
 @dataclass(frozen=True, eq=False)

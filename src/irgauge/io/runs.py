@@ -5,6 +5,7 @@ file's stem), pandas DataFrames and ``{qid: {docno: score}}`` dicts.
 The rank column of a TREC run is not read: trec_eval ignores it, and files with
 0-based or placeholder ranks are common.
 """
+
 from __future__ import annotations
 
 import re
@@ -49,22 +50,43 @@ def _from_path(path: Union[str, Path], name: Optional[str], threads=None) -> Run
             yield block
 
     # the rank column is not read (see above), nor the tag past the first line
-    table = tokenize(blocks(), path, allowed_columns=(1, 2, 6), keep={6: (0, 2, 4)},
-                     trailing_after=6, numbers={6: {4: "score"}}, threads=threads, size_hint=size_hint(path))
+    table = tokenize(
+        blocks(),
+        path,
+        allowed_columns=(1, 2, 6),
+        keep={6: (0, 2, 4)},
+        trailing_after=6,
+        numbers={6: {4: "score"}},
+        threads=threads,
+        size_hint=size_hint(path),
+    )
     if table.n_columns == 6:
         tag = _first_tag(first_block[0])
         scores = table.columns[4]
-        return Run(name=name or tag or _file_stem(path), topics=table.columns[0],
-                   docnos=table.columns[2], scores=scores, natural_order="score",
-                   source=path, line_numbers=_sparse_lines(table.line_numbers), tag=tag)
+        return Run(
+            name=name or tag or _file_stem(path),
+            topics=table.columns[0],
+            docnos=table.columns[2],
+            scores=scores,
+            natural_order="score",
+            source=path,
+            line_numbers=_sparse_lines(table.line_numbers),
+            tag=tag,
+        )
     if table.n_columns == 2:
         topics, docnos = table.columns
     else:
         topics = Ids.full(Path(_file_stem(path)).stem.encode(), len(table))
         docnos = table.columns[0]
-    return Run(name=name or _file_stem(path), topics=topics, docnos=docnos, scores=None,
-               natural_order="file", source=path,
-               line_numbers=_sparse_lines(table.line_numbers))
+    return Run(
+        name=name or _file_stem(path),
+        topics=topics,
+        docnos=docnos,
+        scores=None,
+        natural_order="file",
+        source=path,
+        line_numbers=_sparse_lines(table.line_numbers),
+    )
 
 
 def _sparse_lines(lines: np.ndarray) -> Optional[np.ndarray]:
@@ -97,8 +119,11 @@ def _from_mapping(mapping: Mapping[str, Mapping[str, float]], name: str) -> Run:
 
 def _from_frame(frame: Any, name: str) -> Run:
     columns = {c.lower(): c for c in frame.columns}
-    missing = [c for c in ("query_id|qid|topic", "doc_id|docno|doc", "score")
-               if not any(n in columns for n in c.split("|"))]
+    missing = [
+        c
+        for c in ("query_id|qid|topic", "doc_id|docno|doc", "score")
+        if not any(n in columns for n in c.split("|"))
+    ]
     if missing:
         raise InputError(f"run DataFrame needs columns {', '.join(missing)}", "<DataFrame>")
 
@@ -106,16 +131,27 @@ def _from_frame(frame: Any, name: str) -> Run:
         return next(columns[n] for n in options.split("|") if n in columns)
 
     if "run" in columns and frame[columns["run"]].nunique() > 1:
-        raise InputError("run DataFrame holds several runs; pass one DataFrame per run",
-                         "<DataFrame>")
-    return _build(frame[col("query_id|qid|topic")].astype(str).tolist(),
-                  frame[col("doc_id|docno|doc")].astype(str).tolist(),
-                  frame[columns["score"]].to_numpy(np.float64), name, "<DataFrame>")
+        raise InputError(
+            "run DataFrame holds several runs; pass one DataFrame per run", "<DataFrame>"
+        )
+    return _build(
+        frame[col("query_id|qid|topic")].astype(str).tolist(),
+        frame[col("doc_id|docno|doc")].astype(str).tolist(),
+        frame[columns["score"]].to_numpy(np.float64),
+        name,
+        "<DataFrame>",
+    )
 
 
 def _build(topics, docnos, scores, name: str, source: str) -> Run:
     if not np.isfinite(scores).all():
         raise InputError(f"run {name!r} has a score that is not a finite number", source)
-    return Run(name=name, topics=_encode(topics), docnos=_encode(docnos), scores=scores,
-               natural_order="score", source=source,
-               line_numbers=None)
+    return Run(
+        name=name,
+        topics=_encode(topics),
+        docnos=_encode(docnos),
+        scores=scores,
+        natural_order="score",
+        source=source,
+        line_numbers=None,
+    )

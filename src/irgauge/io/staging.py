@@ -5,6 +5,7 @@ entry is swapped whole, so a rewritten ``runs/`` holds no stale files). A failur
 disk or Ctrl-C while writing removes the temporary folder and leaves the previous state;
 write errors raise OutputError naming the path (CLI exit 1).
 """
+
 from __future__ import annotations
 
 import contextlib

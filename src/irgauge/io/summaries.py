@@ -1,5 +1,6 @@
 """Short summaries of results for the REPL and notebooks, like a DataFrame's head: the
 shape, the measures, the conventions and the first rows; never the whole table."""
+
 from __future__ import annotations
 
 import html
@@ -12,7 +13,7 @@ VALUE_LIMIT = 60
 
 def _short(value: Any, limit: int = VALUE_LIMIT) -> str:
     text = ", ".join(map(str, value)) if isinstance(value, (list, tuple)) else str(value)
-    return text if len(text) <= limit else text[:limit - 1] + "…"
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def _names(names: Sequence[str], limit: int = HEAD_COLUMNS) -> str:
@@ -36,27 +37,30 @@ def _eval_lines(result) -> Dict[str, str]:
     runs = list(dict.fromkeys(result.means_columns["run"]))
     topics = meta.get("topics_averaged", {})
     counts = sorted(set(topics.values()))
-    n_topics = str(counts[0]) if len(counts) == 1 else f"{counts[0]}–{counts[-1]}" \
-        if counts else "0"
+    n_topics = (
+        str(counts[0]) if len(counts) == 1 else f"{counts[0]}–{counts[-1]}" if counts else "0"
+    )
     return {
-        "shape": f"{len(runs)} runs x {len(result.measures)} measures, {n_topics} topics "
-                 "averaged",
+        "shape": f"{len(runs)} runs x {len(result.measures)} measures, {n_topics} topics averaged",
         "measures": _names([m.name for m in result.measures]),
-        "conventions": _short(f"order {meta.get('order', '?').split(':')[0]}, aggregate "
-                              f"{str(meta.get('aggregate', '?')).split(' ')[0]}, empty topics "
-                              f"{meta.get('empty_topics')}, complete {meta.get('complete')}",
-                              90),
+        "conventions": _short(
+            f"order {meta.get('order', '?').split(':')[0]}, aggregate "
+            f"{str(meta.get('aggregate', '?')).split(' ')[0]}, empty topics "
+            f"{meta.get('empty_topics')}, complete {meta.get('complete')}",
+            90,
+        ),
     }
 
 
 def eval_summary(result) -> str:
     """A few lines: shape, measures, conventions and the head of the means table."""
-    lines = [f"<EvalResult: {v}>" if k == "shape" else f"  {k}: {v}"
-             for k, v in _eval_lines(result).items()]
+    lines = [
+        f"<EvalResult: {v}>" if k == "shape" else f"  {k}: {v}"
+        for k, v in _eval_lines(result).items()
+    ]
     if len(result.means_columns["run"]):
         part, more = _head(result.table())
-        lines += ["  " + line for line in part.to_string(float_format="{:.4f}".format)
-                  .splitlines()]
+        lines += ["  " + line for line in part.to_string(float_format="{:.4f}".format).splitlines()]
         if more:
             lines.append("  … " + ", ".join(more) + " (.table(), .per_topic, .metadata)")
     return "\n".join(lines)
@@ -64,8 +68,11 @@ def eval_summary(result) -> str:
 
 def _html_block(title: str, items: Dict[str, str], frame=None) -> str:
     esc = html.escape
-    rows = "".join(f"<tr><th style='text-align:left'>{esc(k)}</th><td style='text-align:left'>"
-                   f"{esc(v)}</td></tr>" for k, v in items.items())
+    rows = "".join(
+        f"<tr><th style='text-align:left'>{esc(k)}</th><td style='text-align:left'>"
+        f"{esc(v)}</td></tr>"
+        for k, v in items.items()
+    )
     out = f"<div><strong>{esc(title)}</strong><table>{rows}</table>"
     if frame is not None:
         part, more = _head(frame)
@@ -82,8 +89,10 @@ def eval_summary_html(result) -> str:
 
 
 def _parameters(parameters: Dict[str, Any]) -> str:
-    return _short("; ".join(f"{k} {_short(v, 24)}" for k, v in parameters.items()
-                            if not isinstance(v, dict)), 120)
+    return _short(
+        "; ".join(f"{k} {_short(v, 24)}" for k, v in parameters.items() if not isinstance(v, dict)),
+        120,
+    )
 
 
 def _table_summary(title: str, items: Dict[str, str], table, hint: str) -> str:
@@ -91,8 +100,10 @@ def _table_summary(title: str, items: Dict[str, str], table, hint: str) -> str:
     lines: List[str] = [f"<{title}: {items['shape']}>"]
     lines += [f"  {k}: {v}" for k, v in items.items() if k != "shape"]
     part, more = _head(table)
-    lines += ["  " + line for line in part.to_string(index=False, float_format="{:.4f}".format)
-              .splitlines()]
+    lines += [
+        "  " + line
+        for line in part.to_string(index=False, float_format="{:.4f}".format).splitlines()
+    ]
     if more:
         lines.append("  … " + ", ".join(more) + f" ({hint})")
     return "\n".join(lines)
@@ -102,15 +113,19 @@ def _meta_lines(result) -> Dict[str, str]:
     table = result.table
     return {
         "shape": f"table of {table.shape[0]} rows x {table.shape[1]} columns; "
-                 f"{len(result.systems)} systems, {len(result.topics)} topics",
+        f"{len(result.systems)} systems, {len(result.topics)} topics",
         "parameters": _parameters(result.parameters),
         **({"details": _names(list(result.details))} if result.details else {}),
     }
 
 
 def meta_summary(result) -> str:
-    return _table_summary(f"MetaResult {result.method}", _meta_lines(result), result.table,
-                          ".table, .details, .parameters")
+    return _table_summary(
+        f"MetaResult {result.method}",
+        _meta_lines(result),
+        result.table,
+        ".table, .details, .parameters",
+    )
 
 
 def meta_summary_html(result) -> str:
@@ -118,14 +133,16 @@ def meta_summary_html(result) -> str:
 
 
 def _incomplete_lines(result) -> Dict[str, str]:
-    return {"shape": f"table of {result.table.shape[0]} rows x {result.table.shape[1]} "
-                     "columns",
-            "parameters": _parameters(result.metadata)}
+    return {
+        "shape": f"table of {result.table.shape[0]} rows x {result.table.shape[1]} columns",
+        "parameters": _parameters(result.metadata),
+    }
 
 
 def incomplete_summary(result) -> str:
-    return _table_summary("IncompleteResult", _incomplete_lines(result), result.table,
-                          ".table, .metadata, .reduction")
+    return _table_summary(
+        "IncompleteResult", _incomplete_lines(result), result.table, ".table, .metadata, .reduction"
+    )
 
 
 def incomplete_summary_html(result) -> str:

@@ -3,6 +3,7 @@
 Every output carries the conventions used: TSV as ``# key: value`` lines before the
 header, JSON as a ``metadata`` object, the text table as a header block.
 """
+
 from __future__ import annotations
 
 import csv
@@ -19,12 +20,20 @@ FORMATS = ("table", "tsv", "json")
 
 # column names of result tables -> headers for people
 HEADERS = {
-    "effect_size": "Cohen's d_z (paired)", "effect_dz": "Cohen's d_z (paired)",
-    "system_a": "system A", "system_b": "system B", "mean_a": "mean A", "mean_b": "mean B",
-    "asl": "ASL", "p_t": "p (t-test)", "p_bootstrap": "p (bootstrap)",
-    "p_sign": "p (sign test)", "p_randomisation": "p (randomisation)",
+    "effect_size": "Cohen's d_z (paired)",
+    "effect_dz": "Cohen's d_z (paired)",
+    "system_a": "system A",
+    "system_b": "system B",
+    "mean_a": "mean A",
+    "mean_b": "mean B",
+    "asl": "ASL",
+    "p_t": "p (t-test)",
+    "p_bootstrap": "p (bootstrap)",
+    "p_sign": "p (sign test)",
+    "p_randomisation": "p (randomisation)",
     "p_tukey": "p (Tukey HSD)",
-    "judged_share": "share judged", "all_judged": "all judged",
+    "judged_share": "share judged",
+    "all_judged": "all judged",
     "required_difference": "required difference",
 }
 
@@ -60,35 +69,39 @@ def _json_scalar(value: Any) -> str:
     return json.dumps(value, default=str)
 
 
-def render(frame, fmt: str, metadata: Mapping[str, Any], digits: int = 4,
-           people: bool = False) -> str:
+def render(
+    frame, fmt: str, metadata: Mapping[str, Any], digits: int = 4, people: bool = False
+) -> str:
     """Render ``frame`` (a DataFrame or ``{column: values}``) in ``fmt`` (one of FORMATS)
     with ``metadata``; ``people``: the text table spells column names out (:func:`header`),
     TSV and JSON keep them as they are."""
     name_of = header if people else str
     if isinstance(frame, Mapping):
-
-        return render_columns(frame, fmt, metadata, digits, metadata_lines, _format_value,
-                              name_of)
+        return render_columns(frame, fmt, metadata, digits, metadata_lines, _format_value, name_of)
     if fmt == "tsv":
         body = frame.to_csv(sep="\t", index=False)
         return metadata_lines(metadata) + body
     if fmt == "json":
         records = json.loads(frame.to_json(orient="records", double_precision=15))
-        return json.dumps({"metadata": dict(metadata), "results": records},
-                          indent=2, default=str) + "\n"
+        return (
+            json.dumps({"metadata": dict(metadata), "results": records}, indent=2, default=str)
+            + "\n"
+        )
     if fmt == "table":
         from pandas.api.types import is_numeric_dtype  # pandas only for the frame given
 
-
         cells = [[_format_value(v, digits) for v in row] for row in frame.itertuples(index=False)]
-        return aligned_table([name_of(c) for c in frame.columns], cells,
-                             [is_numeric_dtype(frame[c]) for c in frame.columns],
-                             metadata_lines(metadata))
+        return aligned_table(
+            [name_of(c) for c in frame.columns],
+            cells,
+            [is_numeric_dtype(frame[c]) for c in frame.columns],
+            metadata_lines(metadata),
+        )
     raise ValueError(f"unknown format {fmt!r}; choose from {', '.join(FORMATS)}")
 
 
 # ------------------------------------------------ {column: values} without pandas
+
 
 def _cell(value: Any) -> str:
     """A value as pandas' to_csv writes it: floats by repr, NaN and None empty."""
@@ -112,8 +125,15 @@ def _numeric(values: Any) -> bool:
     return len(array) > 0 and all(isinstance(v, (int, float, np.number)) for v in values)
 
 
-def render_columns(columns: Mapping[str, Any], fmt: str, metadata: Mapping[str, Any],
-                   digits: int, metadata_lines, format_value, name_of=str) -> str:
+def render_columns(
+    columns: Mapping[str, Any],
+    fmt: str,
+    metadata: Mapping[str, Any],
+    digits: int,
+    metadata_lines,
+    format_value,
+    name_of=str,
+) -> str:
     """``name_of`` turns a column name into the text table's header."""
     if fmt == "tsv":
         out = io.StringIO()
@@ -123,10 +143,13 @@ def render_columns(columns: Mapping[str, Any], fmt: str, metadata: Mapping[str, 
         return metadata_lines(metadata) + out.getvalue()
     if fmt == "table":
         rows = [[format_value(v, digits) for v in row] for row in _rows(columns)]
-        return aligned_table([name_of(c) for c in columns], rows,
-                             [_numeric(v) for v in columns.values()], metadata_lines(metadata))
+        return aligned_table(
+            [name_of(c) for c in columns],
+            rows,
+            [_numeric(v) for v in columns.values()],
+            metadata_lines(metadata),
+        )
     import pandas as pd
-
 
     return render(pd.DataFrame(dict(columns)), fmt, metadata, digits)
 
@@ -136,8 +159,9 @@ def aligned_table(header, rows, numeric, preamble: str) -> str:
     widths = [max([len(header[i])] + [len(r[i]) for r in rows]) for i in range(len(header))]
 
     def line(row):
-        return "  ".join(v.rjust(w) if num else v.ljust(w)
-                         for v, w, num in zip(row, widths, numeric)).rstrip()
+        return "  ".join(
+            v.rjust(w) if num else v.ljust(w) for v, w, num in zip(row, widths, numeric)
+        ).rstrip()
 
     out = ([preamble] if preamble else []) + [line(header), line(["-" * w for w in widths])]
     out += [line(r) for r in rows]

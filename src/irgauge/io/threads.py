@@ -1,6 +1,7 @@
 """How many threads irgauge's readers use: ``--threads N``, else ``IRGAUGE_THREADS``, else the
 CPUs this process may run on (``os.sched_getaffinity``, which honours taskset and container
 CPU sets, unlike ``os.cpu_count``), at most ``MAX_THREADS``."""
+
 from __future__ import annotations
 
 import os

@@ -1,4 +1,5 @@
 """Average precision."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -15,9 +16,15 @@ def rank_normaliser(ranked, norm: str) -> np.ndarray:
     return ranked.R
 
 
-@register("AP", "AP = (1/R) sum_r isrel(r) count(r)/r (trec_eval map; @k: map_cut_k)",
-          params=(Param("norm", "R", "str", "divide by R (trec_eval) or by min(k, R) "
-                        "(NTCIREVAL's AP@l)", NORMS),))
+@register(
+    "AP",
+    "AP = (1/R) sum_r isrel(r) count(r)/r (trec_eval map; @k: map_cut_k)",
+    params=(
+        Param(
+            "norm", "R", "str", "divide by R (trec_eval) or by min(k, R) (NTCIREVAL's AP@l)", NORMS
+        ),
+    ),
+)
 def average_precision(ranked, norm: str = "R") -> np.ndarray:
     precision_at_rel = np.where(ranked.isrel, ranked.count / ranked.ranks, 0.0)
     return ratio(precision_at_rel.sum(axis=1), rank_normaliser(ranked, norm))

@@ -6,6 +6,7 @@ use of a family: parameter values, cutoff, judged-only (condensed) lists, gains 
 aggregation across topics. ``judged_only`` and ``gains`` are applied here once, so
 every family gets them without code of its own.
 """
+
 from __future__ import annotations
 
 import math
@@ -52,21 +53,31 @@ class Param:
         try:
             value = self._parse(text)
         except (TypeError, ValueError, OverflowError):
-            raise MeasureError(f"{measure}: parameter {self.name}={_show(text)} is not "
-                               f"{KIND_NAMES[self.kind]}") from None
+            raise MeasureError(
+                f"{measure}: parameter {self.name}={_show(text)} is not {KIND_NAMES[self.kind]}"
+            ) from None
         if self.choices and value not in self.choices:
-            raise MeasureError(f"{measure}: parameter {self.name} must be one of "
-                               f"{', '.join(self.choices)}; got {value!r}")
+            raise MeasureError(
+                f"{measure}: parameter {self.name} must be one of "
+                f"{', '.join(self.choices)}; got {value!r}"
+            )
         if isinstance(value, GainMap):
             numbers = tuple(gain for _, gain in value)
         else:
-            numbers = value if self.kind == "levels" else \
-                (value,) if self.kind in ("int", "float") else ()
+            numbers = (
+                value
+                if self.kind == "levels"
+                else (value,)
+                if self.kind in ("int", "float")
+                else ()
+            )
         for number in numbers:
             if not self.admits(number):
                 what = "every value of " if self.kind == "levels" else ""
-                raise MeasureError(f"{measure}: {what}parameter {self.name} must lie in "
-                                   f"{self.span()}; got {_show(value)}")
+                raise MeasureError(
+                    f"{measure}: {what}parameter {self.name} must lie in "
+                    f"{self.span()}; got {_show(value)}"
+                )
         return value
 
     def _parse(self, text: Any) -> Any:
@@ -102,13 +113,17 @@ class Param:
         if self.kind == "bool":
             return "true or false"
         low = "(-inf" if self.low is None else f"{'(' if self.low_open else '['}{_fmt(self.low)}"
-        high = "inf)" if self.high is None else \
-            f"{_fmt(self.high)}{')' if self.high_open else ']'}"
+        high = "inf)" if self.high is None else f"{_fmt(self.high)}{')' if self.high_open else ']'}"
         return f"{low}, {high}"
 
 
-KIND_NAMES = {"float": "a number", "int": "a whole number", "bool": "true or false",
-              "levels": "numbers separated by ':' or a {level:gain,...} map", "str": "a word"}
+KIND_NAMES = {
+    "float": "a number",
+    "int": "a whole number",
+    "bool": "true or false",
+    "levels": "numbers separated by ':' or a {level:gain,...} map",
+    "str": "a word",
+}
 
 
 def _show(value: Any) -> str:
@@ -164,19 +179,40 @@ def _to_bool(text: Any) -> bool:
     raise ValueError(text)
 
 
-
 COMMON_PARAMS = (
-    Param("judged_only", False, "bool",
-          "score the condensed list: unjudged documents removed before ranking (AP', Q', ...)"),
-    Param("rel", None, "int", "relevance threshold of this measure (ir_measures' rel=, "
-          "trec_eval's -l); default: the evaluation's", low=1, high=2**31 - 1),
-    Param("agg", None, "str", "aggregate over topics: arithmetic or geometric mean "
-          f"(with epsilon {GMEAN_EPSILON}, as trec_eval's gm_map)", AGGREGATES),
+    Param(
+        "judged_only",
+        False,
+        "bool",
+        "score the condensed list: unjudged documents removed before ranking (AP', Q', ...)",
+    ),
+    Param(
+        "rel",
+        None,
+        "int",
+        "relevance threshold of this measure (ir_measures' rel=, "
+        "trec_eval's -l); default: the evaluation's",
+        low=1,
+        high=2**31 - 1,
+    ),
+    Param(
+        "agg",
+        None,
+        "str",
+        "aggregate over topics: arithmetic or geometric mean "
+        f"(with epsilon {GMEAN_EPSILON}, as trec_eval's gm_map)",
+        AGGREGATES,
+    ),
 )
-GAINS_PARAM = Param("gains", None, "levels",
-                    "gain per relevance level 1:2:... or {level:gain,...} (levels not listed "
-                    "keep gain = level, as ir_measures); default: the run-wide --gains",
-                    low=0.0, high=GAIN_MAX)
+GAINS_PARAM = Param(
+    "gains",
+    None,
+    "levels",
+    "gain per relevance level 1:2:... or {level:gain,...} (levels not listed "
+    "keep gain = level, as ir_measures); default: the run-wide --gains",
+    low=0.0,
+    high=GAIN_MAX,
+)
 
 
 @dataclass(frozen=True)
@@ -207,14 +243,23 @@ class Family:
 REGISTRY: Dict[str, Family] = {}
 
 
-def register(name: str, summary: str, params: Tuple[Param, ...] = (), cutoff: str = "optional",
-             graded: bool = False, condensed: bool = False, integer: bool = False):
+def register(
+    name: str,
+    summary: str,
+    params: Tuple[Param, ...] = (),
+    cutoff: str = "optional",
+    graded: bool = False,
+    condensed: bool = False,
+    integer: bool = False,
+):
     """Decorator registering a measure family under ``name``."""
+
     def wrap(func: Callable[..., np.ndarray]) -> Callable[..., np.ndarray]:
         if name in REGISTRY:
             raise RuntimeError(f"measure {name} registered twice")
         REGISTRY[name] = Family(name, func, summary, params, cutoff, graded, condensed, integer)
         return func
+
     return wrap
 
 
@@ -235,14 +280,14 @@ class Measure:
         """Check every value, whether it came from a measure string or from Python code:
         the API refuses ``gains=(1, -1)`` exactly as the string ``gains=1:-1``."""
         where = self.label or self.family.name
-        checked = tuple((key, self.family.param(key).convert(value, where))
-                        for key, value in self.params)
+        checked = tuple(
+            (key, self.family.param(key).convert(value, where)) for key, value in self.params
+        )
         object.__setattr__(self, "params", checked)
         object.__setattr__(self, "cutoff", check_cutoff(self.cutoff, where, self.family))
         object.__setattr__(self, "gains", GAINS_PARAM.convert(self.gains, where))
         for common in COMMON_PARAMS:
-            object.__setattr__(self, common.name, common.convert(getattr(self, common.name),
-                                                                 where))
+            object.__setattr__(self, common.name, common.convert(getattr(self, common.name), where))
 
     @property
     def name(self) -> str:
@@ -257,8 +302,11 @@ class Measure:
     def full(self) -> str:
         """The canonical form with every parameter of the family, defaults included."""
         given = dict(self.params)
-        params = tuple((p.name, given.get(p.name, p.default)) for p in self.family.params
-                       if given.get(p.name, p.default) is not None)  # None: unset
+        params = tuple(
+            (p.name, given.get(p.name, p.default))
+            for p in self.family.params
+            if given.get(p.name, p.default) is not None
+        )  # None: unset
         return self._text(params, every=True)
 
     def _text(self, params, every: bool = False) -> str:
@@ -280,8 +328,11 @@ class Measure:
         """One value per row of ``ranked`` (a RankedLists)."""
         if self.rel is not None:
             ranked = ranked.at_rel_level(self.rel)
-        gains = self.gains.table(ranked.judgments.max_level) \
-            if isinstance(self.gains, GainMap) else self.gains
+        gains = (
+            self.gains.table(ranked.judgments.max_level)
+            if isinstance(self.gains, GainMap)
+            else self.gains
+        )
         if gains is not None:
             try:
                 ranked = ranked.with_gains(gains)

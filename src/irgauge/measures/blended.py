@@ -3,6 +3,7 @@ and the cumulative-gain ratio nCG (= WP).
 
 Blended ratio: BR(r) = (beta*cg(r) + count(r)) / (beta*cg_I(r) + r).
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -10,19 +11,32 @@ import numpy as np
 from irgauge.measures.ap import NORMS, rank_normaliser
 from irgauge.measures.base import Param, register, ratio
 
-BETA = Param("beta", 1.0, "float", "weight of cumulative gain against rank (0 turns Q into AP)",
-             low=0.0, high=1e6)
+BETA = Param(
+    "beta",
+    1.0,
+    "float",
+    "weight of cumulative gain against rank (0 turns Q into AP)",
+    low=0.0,
+    high=1e6,
+)
 
 
 def blended_ratio(ranked, beta: float) -> np.ndarray:
     def compute(lists):
         return (beta * lists.cg + lists.count) / (beta * lists.ideal_cg + lists.ranks)
+
     return ranked.memo(f"BR:{beta!r}", compute)
 
 
-@register("Q-measure", "Q = (1/R) sum_r isrel(r) BR(r)", graded=True,
-          params=(BETA, Param("norm", "R", "str", "divide by R, or by min(k, R) as "
-                              "NTCIREVAL's Q@l", NORMS)))
+@register(
+    "Q-measure",
+    "Q = (1/R) sum_r isrel(r) BR(r)",
+    graded=True,
+    params=(
+        BETA,
+        Param("norm", "R", "str", "divide by R, or by min(k, R) as NTCIREVAL's Q@l", NORMS),
+    ),
+)
 def q_measure(ranked, beta: float = 1.0, norm: str = "R") -> np.ndarray:
     total = np.where(ranked.isrel, blended_ratio(ranked, beta), 0.0).sum(axis=1)
     return ratio(total, rank_normaliser(ranked, norm))
@@ -49,20 +63,26 @@ def preferred_rank(ranked) -> np.ndarray:
     return np.where(found, np.argmax(levels == best[:, None], axis=1) + 1, 0)
 
 
-@register("O-measure", "O = BR(r1), r1 = rank of the first relevant document", graded=True,
-          params=(BETA,))
+@register(
+    "O-measure", "O = BR(r1), r1 = rank of the first relevant document", graded=True, params=(BETA,)
+)
 def o_measure(ranked, beta: float = 1.0) -> np.ndarray:
     return _br_at(ranked, beta, ranked.first_rel_rank)
 
 
-@register("P-measure", "P = BR(r_p), r_p = preferred rank (highest level, then top rank)",
-          graded=True, params=(BETA,))
+@register(
+    "P-measure",
+    "P = BR(r_p), r_p = preferred rank (highest level, then top rank)",
+    graded=True,
+    params=(BETA,),
+)
 def p_measure(ranked, beta: float = 1.0) -> np.ndarray:
     return _br_at(ranked, beta, preferred_rank(ranked))
 
 
-@register("P-plus", "P+ = (1/count(r_p)) sum_{r <= r_p} isrel(r) BR(r)", graded=True,
-          params=(BETA,))
+@register(
+    "P-plus", "P+ = (1/count(r_p)) sum_{r <= r_p} isrel(r) BR(r)", graded=True, params=(BETA,)
+)
 def p_plus(ranked, beta: float = 1.0) -> np.ndarray:
     rp = preferred_rank(ranked)
     within = ranked.ranks[None, :] <= rp[:, None]
@@ -70,8 +90,14 @@ def p_plus(ranked, beta: float = 1.0) -> np.ndarray:
     return ratio(total, ranked.at_rank(ranked.count, rp))
 
 
-@register("nCG", "nCG@k = cg(k)/cg_I(k); without a cutoff k = the list length. The papers' "
-          "weighted precision WP is the same ratio", graded=True)
+@register(
+    "nCG",
+    "nCG@k = cg(k)/cg_I(k); without a cutoff k = the list length. The papers' "
+    "weighted precision WP is the same ratio",
+    graded=True,
+)
 def normalised_cg(ranked) -> np.ndarray:
     ranks = np.full(ranked.n_rows, ranked.cutoff) if ranked.cutoff is not None else ranked.lengths
-    return ratio(ranked.at_rank(ranked.cg, ranks), ranked.judgments.ideal_cg_at(ranked.topic, ranks))
+    return ratio(
+        ranked.at_rank(ranked.cg, ranks), ranked.judgments.ideal_cg_at(ranked.topic, ranks)
+    )

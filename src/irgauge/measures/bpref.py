@@ -5,6 +5,7 @@ nonrelevant documents above rank r. All binary variants use the relevance thresh
 the rpref variants use graded gains, with
 pen(r) = sum_{i<r, g(i)<g(r)} (g(r) - g(i)) / g(r).
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -21,8 +22,11 @@ def _binary(ranked, term: np.ndarray, from_rank: int = 1) -> np.ndarray:
     return ratio(np.where(keep, term, 0.0).sum(axis=1), ranked.R)
 
 
-@register("bpref", "bpref = (1/R) sum_rel (1 - min(nonrel above, R)/min(R, N)) (trec_eval's)",
-          condensed=True)
+@register(
+    "bpref",
+    "bpref = (1/R) sum_rel (1 - min(nonrel above, R)/min(R, N)) (trec_eval's)",
+    condensed=True,
+)
 def bpref(ranked) -> np.ndarray:
     R, N = ranked.R[:, None], ranked.N[:, None]
     return _binary(ranked, 1.0 - ratio(np.minimum(_nonrel_above(ranked), R), np.minimum(R, N)))
@@ -34,29 +38,40 @@ def bpref_r(ranked) -> np.ndarray:
     return _binary(ranked, 1.0 - ratio(np.minimum(_nonrel_above(ranked), R), R))
 
 
-@register("bpref_N", "bpref_N = (1/R) sum_rel (1 - nonrel above/N) (trec_eval's "
-          "bpref_allnonrel)", condensed=True)
+@register(
+    "bpref_N",
+    "bpref_N = (1/R) sum_rel (1 - nonrel above/N) (trec_eval's bpref_allnonrel)",
+    condensed=True,
+)
 def bpref_n(ranked) -> np.ndarray:
     return _binary(ranked, 1.0 - ratio(_nonrel_above(ranked), ranked.N[:, None]))
 
 
-@register("old_bpref", "trec_eval 8.1's bpref: min(R, nonrel retrieved) in place of min(R, N)",
-          condensed=True)
+@register(
+    "old_bpref",
+    "trec_eval 8.1's bpref: min(R, nonrel retrieved) in place of min(R, N)",
+    condensed=True,
+)
 def old_bpref(ranked) -> np.ndarray:
     R = ranked.R[:, None]
     nonrel_retrieved = (ranked.lengths - ranked.n_rel_ret)[:, None]
-    return _binary(ranked, 1.0 - ratio(np.minimum(_nonrel_above(ranked), R),
-                                       np.minimum(R, nonrel_retrieved)))
+    return _binary(
+        ranked, 1.0 - ratio(np.minimum(_nonrel_above(ranked), R), np.minimum(R, nonrel_retrieved))
+    )
 
 
-@register("bpref_relative", "bpref_relative = (1/R) sum_{rel, r>1} (1 - nonrel above/(r-1))",
-          condensed=True)
+@register(
+    "bpref_relative",
+    "bpref_relative = (1/R) sum_{rel, r>1} (1 - nonrel above/(r-1))",
+    condensed=True,
+)
 def bpref_relative(ranked) -> np.ndarray:
     return _binary(ranked, 1.0 - ratio(_nonrel_above(ranked), ranked.ranks - 1.0), from_rank=2)
 
 
-@register("bpref_relative2", "bpref_relative2 = (1/R) sum_rel (1 - nonrel above/r) = AP'",
-          condensed=True)
+@register(
+    "bpref_relative2", "bpref_relative2 = (1/R) sum_rel (1 - nonrel above/r) = AP'", condensed=True
+)
 def bpref_relative2(ranked) -> np.ndarray:
     return _binary(ranked, 1.0 - _nonrel_above(ranked) / ranked.ranks)
 
@@ -75,8 +90,11 @@ def _graded_penalty(ranked) -> np.ndarray:
 
 
 def _graded(ranked, denominator: np.ndarray, from_rank: int = 1) -> np.ndarray:
-    term = np.where(ranked.ranks >= from_rank,
-                    ranked.gain * (1.0 - ratio(_graded_penalty(ranked), denominator)), 0.0)
+    term = np.where(
+        ranked.ranks >= from_rank,
+        ranked.gain * (1.0 - ratio(_graded_penalty(ranked), denominator)),
+        0.0,
+    )
     return ratio(term.sum(axis=1), ranked.judgments.ideal_total[ranked.topic])
 
 
@@ -94,19 +112,28 @@ def _nbar(ranked) -> np.ndarray:
     return judgments.memo("nbar", per_topic)[ranked.topic]
 
 
-@register("rpref_N", "rpref_N = (1/cg_I(R)) sum_r g(r) (1 - pen(r)/Nbar)", condensed=True,
-          graded=True)
+@register(
+    "rpref_N", "rpref_N = (1/cg_I(R)) sum_r g(r) (1 - pen(r)/Nbar)", condensed=True, graded=True
+)
 def rpref_n(ranked) -> np.ndarray:
     return _graded(ranked, _nbar(ranked)[:, None])
 
 
-@register("rpref_relative", "rpref_relative = (1/cg_I(R)) sum_{r>1} g(r) (1 - pen(r)/(r-1))",
-          condensed=True, graded=True)
+@register(
+    "rpref_relative",
+    "rpref_relative = (1/cg_I(R)) sum_{r>1} g(r) (1 - pen(r)/(r-1))",
+    condensed=True,
+    graded=True,
+)
 def rpref_relative(ranked) -> np.ndarray:
     return _graded(ranked, ranked.ranks - 1.0, from_rank=2)
 
 
-@register("rpref_relative2", "rpref_relative2 = (1/cg_I(R)) sum_r g(r) (1 - pen(r)/r)",
-          condensed=True, graded=True)
+@register(
+    "rpref_relative2",
+    "rpref_relative2 = (1/cg_I(R)) sum_r g(r) (1 - pen(r)/r)",
+    condensed=True,
+    graded=True,
+)
 def rpref_relative2(ranked) -> np.ndarray:
     return _graded(ranked, ranked.ranks)

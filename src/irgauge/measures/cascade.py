@@ -14,6 +14,7 @@ stopping there is dsat(r-1) s(r), and each measure weights it by a utility at r:
 The normalised forms nERR, nEBR, niRBU divide by the same sum over the ideal list up to
 min(k, R) (BR = 1 there), as NTCIREVAL's nERR@l, nEBR@l, niRBU@l.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -22,17 +23,30 @@ from irgauge.measures.base import GAIN_MAX, Param, register, ratio
 from irgauge.measures.blended import BETA, blended_ratio
 
 STOPS = ("ntcir", "exp")
-STOP = Param("stop", "ntcir", "str", "stopping probability: ntcir = g/(max gain+1) "
-             "(NTCIREVAL); exp = (2^g-1)/2^max_grade (gdeval, ir_measures)", STOPS)
-MAX_GRADE = Param("max_grade", 4.0, "float", "max_grade of the exp form (gdeval's 4)",
-                  low=0.0, high=GAIN_MAX)
-PATIENCE = Param("u", 0.99, "float", "RBU patience: utility u^r of stopping at rank r",
-                 low=0.0, low_open=True, high=1.0)
+STOP = Param(
+    "stop",
+    "ntcir",
+    "str",
+    "stopping probability: ntcir = g/(max gain+1) "
+    "(NTCIREVAL); exp = (2^g-1)/2^max_grade (gdeval, ir_measures)",
+    STOPS,
+)
+MAX_GRADE = Param(
+    "max_grade", 4.0, "float", "max_grade of the exp form (gdeval's 4)", low=0.0, high=GAIN_MAX
+)
+PATIENCE = Param(
+    "u",
+    0.99,
+    "float",
+    "RBU patience: utility u^r of stopping at rank r",
+    low=0.0,
+    low_open=True,
+    high=1.0,
+)
 CASCADE_PARAMS = (STOP, MAX_GRADE)
 
 
-def stop_probability(gains: np.ndarray, max_gain: float, stop: str,
-                     max_grade: float) -> np.ndarray:
+def stop_probability(gains: np.ndarray, max_gain: float, stop: str, max_grade: float) -> np.ndarray:
     if stop == "exp":  # a gain above max_grade would give s > 1: it stops surely
         # gains past max_grade + 1 give s >= 1 anyway; clipping keeps 2^g finite
         capped = np.minimum(gains, max_grade + 1.0)
@@ -51,6 +65,7 @@ def _stops(ranked, stop: str, max_grade: float) -> np.ndarray:
     def compute(lists):
         s = stop_probability(lists.gain, lists.judgments.max_gain, stop, max_grade)
         return _reach_and_stop(s)
+
     return ranked.memo(f"cascade:{stop}:{max_grade!r}", compute)
 
 
@@ -73,39 +88,61 @@ def _ideal(ranked, utility: str, stop: str, max_grade: float, u: float) -> np.nd
     return table[ranked.topic, depth - 1]
 
 
-@register("ERR", "ERR = sum_r dsat(r-1) s(r) / r, s(r) = g(r)/(max gain+1) (NTCIREVAL) or "
-          "(2^g-1)/2^max_grade (gdeval)", params=CASCADE_PARAMS, graded=True)
+@register(
+    "ERR",
+    "ERR = sum_r dsat(r-1) s(r) / r, s(r) = g(r)/(max gain+1) (NTCIREVAL) or "
+    "(2^g-1)/2^max_grade (gdeval)",
+    params=CASCADE_PARAMS,
+    graded=True,
+)
 def err(ranked, stop: str = "ntcir", max_grade: float = 4.0) -> np.ndarray:
     return (_stops(ranked, stop, max_grade) / ranked.ranks).sum(axis=1)
 
 
-@register("nERR", "nERR@k = ERR@k / ERR@k of the ideal list", params=CASCADE_PARAMS,
-          graded=True)
+@register("nERR", "nERR@k = ERR@k / ERR@k of the ideal list", params=CASCADE_PARAMS, graded=True)
 def normalised_err(ranked, stop: str = "ntcir", max_grade: float = 4.0) -> np.ndarray:
     return ratio(err(ranked, stop, max_grade), _ideal(ranked, "rr", stop, max_grade, 0.0))
 
 
-@register("EBR", "EBR = sum_r dsat(r-1) s(r) BR(r) (expected blended ratio)",
-          params=CASCADE_PARAMS + (BETA,), graded=True)
+@register(
+    "EBR",
+    "EBR = sum_r dsat(r-1) s(r) BR(r) (expected blended ratio)",
+    params=CASCADE_PARAMS + (BETA,),
+    graded=True,
+)
 def ebr(ranked, stop: str = "ntcir", max_grade: float = 4.0, beta: float = 1.0) -> np.ndarray:
     return (_stops(ranked, stop, max_grade) * blended_ratio(ranked, beta)).sum(axis=1)
 
 
-@register("nEBR", "nEBR@k = EBR@k / EBR@k of the ideal list (where BR = 1)",
-          params=CASCADE_PARAMS + (BETA,), graded=True)
-def normalised_ebr(ranked, stop: str = "ntcir", max_grade: float = 4.0,
-                   beta: float = 1.0) -> np.ndarray:
+@register(
+    "nEBR",
+    "nEBR@k = EBR@k / EBR@k of the ideal list (where BR = 1)",
+    params=CASCADE_PARAMS + (BETA,),
+    graded=True,
+)
+def normalised_ebr(
+    ranked, stop: str = "ntcir", max_grade: float = 4.0, beta: float = 1.0
+) -> np.ndarray:
     return ratio(ebr(ranked, stop, max_grade, beta), _ideal(ranked, "br", stop, max_grade, 0.0))
 
 
-@register("iRBU", "iRBU = sum_r dsat(r-1) s(r) u^r (intentwise rank-biased utility)",
-          params=CASCADE_PARAMS + (PATIENCE,), graded=True)
+@register(
+    "iRBU",
+    "iRBU = sum_r dsat(r-1) s(r) u^r (intentwise rank-biased utility)",
+    params=CASCADE_PARAMS + (PATIENCE,),
+    graded=True,
+)
 def irbu(ranked, stop: str = "ntcir", max_grade: float = 4.0, u: float = 0.99) -> np.ndarray:
     return (_stops(ranked, stop, max_grade) * np.power(u, ranked.ranks)).sum(axis=1)
 
 
-@register("niRBU", "niRBU@k = iRBU@k / iRBU@k of the ideal list",
-          params=CASCADE_PARAMS + (PATIENCE,), graded=True)
-def normalised_irbu(ranked, stop: str = "ntcir", max_grade: float = 4.0,
-                    u: float = 0.99) -> np.ndarray:
+@register(
+    "niRBU",
+    "niRBU@k = iRBU@k / iRBU@k of the ideal list",
+    params=CASCADE_PARAMS + (PATIENCE,),
+    graded=True,
+)
+def normalised_irbu(
+    ranked, stop: str = "ntcir", max_grade: float = 4.0, u: float = 0.99
+) -> np.ndarray:
     return ratio(irbu(ranked, stop, max_grade, u), _ideal(ranked, "rbu", stop, max_grade, u))

@@ -6,6 +6,7 @@ G    = (1/sum g_I) sum_r g(r) / log2(2 + cost(r) - cg(r)), cost(r) = sum_{i<=r}
 max(g_I(i), 1): the ideal gain so far with at least 1 per rank.
 G gives every level its gain whatever the relevance threshold, as trec_eval does.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -19,8 +20,12 @@ def bin_g(ranked) -> np.ndarray:
     return ratio(np.where(ranked.isrel, credit, 0.0).sum(axis=1), ranked.R)
 
 
-@register("G", "G = (1/cg_I) sum_r g(r)/log2(2 + sum_{i<=r} max(g_I(i),1) - cg(r))",
-          cutoff="none", graded=True)
+@register(
+    "G",
+    "G = (1/cg_I) sum_r g(r)/log2(2 + sum_{i<=r} max(g_I(i),1) - cg(r))",
+    cutoff="none",
+    graded=True,
+)
 def normalised_gain(ranked) -> np.ndarray:
     ranked = ranked.at_rel_level(1)
     cost = np.cumsum(np.maximum(ranked.ideal_gain, 1.0), axis=1)

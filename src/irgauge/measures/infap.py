@@ -7,6 +7,7 @@ are skipped but still take a rank):
 a relevant document at rank 1 counts 1. infAP = (1/R) sum of these. With complete
 judgments it is AP up to the eps smoothing.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -21,8 +22,12 @@ def _above(flags: np.ndarray) -> np.ndarray:
     return np.cumsum(flags, axis=1) - flags
 
 
-@register("infAP", "infAP = (1/R) sum_rel [1/r + (sampled above)/r * (rel above + eps)/"
-          "(judged above + 2 eps)] (trec_eval infAP)", cutoff="none")
+@register(
+    "infAP",
+    "infAP = (1/R) sum_rel [1/r + (sampled above)/r * (rel above + eps)/"
+    "(judged above + 2 eps)] (trec_eval infAP)",
+    cutoff="none",
+)
 def inferred_ap(ranked) -> np.ndarray:
     rel = _above(ranked.isrel)
     non = _above(ranked.judged & ~ranked.isrel)

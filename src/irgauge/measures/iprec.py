@@ -5,6 +5,7 @@ cut is c = the number of relevant documents x*R stands for; the value is IP at t
 of the c-th relevant document (c = 0: the highest precision anywhere), and 0 when fewer
 than c relevant documents were retrieved.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -13,9 +14,14 @@ from irgauge.errors import MeasureError
 from irgauge.measures.base import Param, register
 
 ROUNDINGS = ("round", "v9")
-ROUNDING = Param("rounding", "round", "str",
-                 "how x*R becomes a number of relevant documents: round (trec_eval 10) or "
-                 "v9: trunc(x*R + 0.9) (trec_eval <= 9.0.8, pytrec_eval)", ROUNDINGS)
+ROUNDING = Param(
+    "rounding",
+    "round",
+    "str",
+    "how x*R becomes a number of relevant documents: round (trec_eval 10) or "
+    "v9: trunc(x*R + 0.9) (trec_eval <= 9.0.8, pytrec_eval)",
+    ROUNDINGS,
+)
 ELEVEN_POINTS = tuple(i / 10 for i in range(11))
 
 
@@ -30,9 +36,11 @@ def relevant_cut(R: np.ndarray, recall: float, rounding: str) -> np.ndarray:
 def interpolated_precision(ranked) -> np.ndarray:
     """IP(i) for every rank. Ranks past the list end only lower precision (count stays,
     the rank grows), so they never raise the maximum and need no masking."""
+
     def compute(lists):
         precision = lists.count / lists.ranks
         return np.maximum.accumulate(precision[:, ::-1], axis=1)[:, ::-1]
+
     # a suffix maximum is not a prefix of the parent's: the family takes no cutoff,
     # so the memo is only ever filled on whole lists
     return ranked.memo("iprec", compute)
@@ -46,18 +54,33 @@ def iprec_at(ranked, recall: float, rounding: str) -> np.ndarray:
     return np.where(reached & (ranked.lengths > 0), values, 0.0)
 
 
-@register("IPrec", "IPrec(recall=x) = max_{j >= r_c} count(j)/j, r_c = rank of the c-th "
-          "relevant document, c = round(x*R) (trec_eval iprec_at_recall_x)", cutoff="none",
-          params=(Param("recall", 0.0, "float", "recall level x in [0, 1]", low=0.0,
-                        high=1.0), ROUNDING))
+@register(
+    "IPrec",
+    "IPrec(recall=x) = max_{j >= r_c} count(j)/j, r_c = rank of the c-th "
+    "relevant document, c = round(x*R) (trec_eval iprec_at_recall_x)",
+    cutoff="none",
+    params=(Param("recall", 0.0, "float", "recall level x in [0, 1]", low=0.0, high=1.0), ROUNDING),
+)
 def iprec(ranked, recall: float = 0.0, rounding: str = "round") -> np.ndarray:
     return iprec_at(ranked, recall, rounding)
 
 
-@register("IPrec_avg", "mean of IPrec over recall levels, by default 0, 0.1, ..., 1 "
-          "(trec_eval 11pt_avg)", cutoff="none",
-          params=(Param("recalls", None, "levels", "recall levels x1:x2:...; default the "
-                        "eleven points 0:0.1:...:1", low=0.0, high=1.0), ROUNDING))
+@register(
+    "IPrec_avg",
+    "mean of IPrec over recall levels, by default 0, 0.1, ..., 1 (trec_eval 11pt_avg)",
+    cutoff="none",
+    params=(
+        Param(
+            "recalls",
+            None,
+            "levels",
+            "recall levels x1:x2:...; default the eleven points 0:0.1:...:1",
+            low=0.0,
+            high=1.0,
+        ),
+        ROUNDING,
+    ),
+)
 def iprec_avg(ranked, recalls=None, rounding: str = "round") -> np.ndarray:
     levels = ELEVEN_POINTS if recalls is None else recalls
     return np.mean([iprec_at(ranked, x, rounding) for x in levels], axis=0)

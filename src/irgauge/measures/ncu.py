@@ -9,6 +9,7 @@ ratio BR(r) (``NCUrb,BR``) or the inverse effort u^r (``NCUrb,IE``, u as iRBU's 
 With a cutoff k NTCIREVAL (20200527) sums ranks <= k and divides by min(k, R) instead of
 the gamma sum; irgauge follows it there, so NCUrb@k is not NCUrb truncated.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -20,15 +21,28 @@ from irgauge.measures.cascade import PATIENCE
 UTILITIES = ("P", "BR", "IE")
 
 
-@register("NCUrb", "NCUrb = sum_rel U(r) gamma^(count(r)-1) / sum_{n<=R} gamma^(n-1), "
-          "U = P, BR or IE (NTCIREVAL's NCUrb,P/BR/IE); @k divides by min(k, R)", graded=True,
-          params=(Param("utility", "P", "str", "P: count(r)/r; BR: blended ratio; IE: u^r",
-                        UTILITIES),
-                  Param("gamma", 0.95, "float", "stopping distribution over relevant "
-                        "documents: gamma^(n-1) for the n-th", low=0.0, high=1.0),
-                  BETA, PATIENCE))
-def ncu_rank_biased(ranked, utility: str = "P", gamma: float = 0.95, beta: float = 1.0,
-                    u: float = 0.99) -> np.ndarray:
+@register(
+    "NCUrb",
+    "NCUrb = sum_rel U(r) gamma^(count(r)-1) / sum_{n<=R} gamma^(n-1), "
+    "U = P, BR or IE (NTCIREVAL's NCUrb,P/BR/IE); @k divides by min(k, R)",
+    graded=True,
+    params=(
+        Param("utility", "P", "str", "P: count(r)/r; BR: blended ratio; IE: u^r", UTILITIES),
+        Param(
+            "gamma",
+            0.95,
+            "float",
+            "stopping distribution over relevant documents: gamma^(n-1) for the n-th",
+            low=0.0,
+            high=1.0,
+        ),
+        BETA,
+        PATIENCE,
+    ),
+)
+def ncu_rank_biased(
+    ranked, utility: str = "P", gamma: float = 0.95, beta: float = 1.0, u: float = 0.99
+) -> np.ndarray:
     if utility == "P":
         value = ranked.count / ranked.ranks
     elif utility == "BR":
@@ -44,10 +58,14 @@ def ncu_rank_biased(ranked, utility: str = "P", gamma: float = 0.95, beta: float
     return ratio(total, gamma_sum)
 
 
-@register("NCUgu", "NCUgu = sum_rel U(r) g(r) / sum of the topic's relevant gains, U = P or BR "
-          "(NTCIREVAL's NCUgu,P and NCUgu,BR up to 2019)", graded=True, cutoff="none",
-          params=(Param("utility", "P", "str", "P: count(r)/r; BR: blended ratio",
-                        UTILITIES[:2]), BETA))
+@register(
+    "NCUgu",
+    "NCUgu = sum_rel U(r) g(r) / sum of the topic's relevant gains, U = P or BR "
+    "(NTCIREVAL's NCUgu,P and NCUgu,BR up to 2019)",
+    graded=True,
+    cutoff="none",
+    params=(Param("utility", "P", "str", "P: count(r)/r; BR: blended ratio", UTILITIES[:2]), BETA),
+)
 def ncu_graded_uniform(ranked, utility: str = "P", beta: float = 1.0) -> np.ndarray:
     """The stop at a relevant document is proportional to its gain (NTCIREVAL's default
     stop values are the gain values)."""

@@ -12,6 +12,7 @@ nDCG is graded: by default (``levels=all``) every level >= 1 earns its gain what
 binary threshold (-l) says, as trec_eval's ndcg does; ``levels=relevant`` zeroes the
 gains of levels below the threshold.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -42,9 +43,11 @@ def transform(gains: np.ndarray, dcg: str) -> np.ndarray:
     if dcg != "exp-log2":
         return gains
     if gains.size and gains.max() > GAIN_MAX:  # levels used as gains (a QA level L40000)
-        raise MeasureError(f"dcg=exp-log2 computes 2^gain, which overflows above gain "
-                           f"{GAIN_MAX:g}; the highest gain here is {gains.max():g}: give "
-                           "gains= (or --gains) to map the levels")
+        raise MeasureError(
+            f"dcg=exp-log2 computes 2^gain, which overflows above gain "
+            f"{GAIN_MAX:g}; the highest gain here is {gains.max():g}: give "
+            "gains= (or --gains) to map the levels"
+        )
     return np.power(2.0, gains) - 1.0
 
 
@@ -61,16 +64,38 @@ def ideal_dcg(ranked, dcg: str, b: float) -> np.ndarray:
     return table[ranked.topic, depth - 1]
 
 
-@register("nDCG", "nDCG@k = sum_{r<=k} g(r) disc(r) / ideal; disc per dcg form (see params)",
-          graded=True,
-          params=(Param("dcg", "log2", "str", "log2: g/log2(r+1) (trec_eval); exp-log2: "
-                        "(2^g-1)/log2(r+1); jk: Järvelin–Kekäläinen g/log_b(r) for r > b",
-                        DCG_FORMS),
-                  Param("b", 2.0, "float", "log base of the jk form (ranks <= b undiscounted)",
-                        low=1.0, low_open=True, high=1e9),
-                  Param("levels", "all", "str", "all: every level >= 1 keeps its gain whatever "
-                        "-l says (trec_eval); relevant: only levels >= the threshold",
-                        LEVELS)))
+@register(
+    "nDCG",
+    "nDCG@k = sum_{r<=k} g(r) disc(r) / ideal; disc per dcg form (see params)",
+    graded=True,
+    params=(
+        Param(
+            "dcg",
+            "log2",
+            "str",
+            "log2: g/log2(r+1) (trec_eval); exp-log2: "
+            "(2^g-1)/log2(r+1); jk: Järvelin–Kekäläinen g/log_b(r) for r > b",
+            DCG_FORMS,
+        ),
+        Param(
+            "b",
+            2.0,
+            "float",
+            "log base of the jk form (ranks <= b undiscounted)",
+            low=1.0,
+            low_open=True,
+            high=1e9,
+        ),
+        Param(
+            "levels",
+            "all",
+            "str",
+            "all: every level >= 1 keeps its gain whatever "
+            "-l says (trec_eval); relevant: only levels >= the threshold",
+            LEVELS,
+        ),
+    ),
+)
 def ndcg(ranked, dcg: str = "log2", b: float = 2.0, levels: str = "all") -> np.ndarray:
     ranked = graded_lists(ranked, levels)
 

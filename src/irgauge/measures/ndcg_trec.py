@@ -10,6 +10,7 @@ positive-gain documents of the topic.
   g_I(q), the last being q = Rg), taking DCG(min(q, L))/IDCG(q); plus DCG(L)/IDCG(Rg)
   when the list runs on past rank Rg + 1. 0 when the topic has no relevant document.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -33,8 +34,13 @@ def _ideal(ranked, extra: int = 0):
     return gains, np.cumsum(gains * discount(ranks, "log2", 2.0), axis=1)
 
 
-@register("ndcg_rel", "nDCG averaged over the ranks of the documents with gain, missing "
-          "ones at the final value (trec_eval ndcg_rel)", cutoff="none", graded=True)
+@register(
+    "ndcg_rel",
+    "nDCG averaged over the ranks of the documents with gain, missing "
+    "ones at the final value (trec_eval ndcg_rel)",
+    cutoff="none",
+    graded=True,
+)
 def ndcg_rel(ranked) -> np.ndarray:
     ranked, dcg = _curves(ranked)
     gains, idcg = _ideal(ranked)
@@ -48,8 +54,12 @@ def ndcg_rel(ranked) -> np.ndarray:
     return np.where(total > 0, ratio(total, n_gain), 0.0)
 
 
-@register("Rndcg", "nDCG averaged over the ranks where the ideal gain changes "
-          "(trec_eval Rndcg)", cutoff="none", graded=True)
+@register(
+    "Rndcg",
+    "nDCG averaged over the ranks where the ideal gain changes (trec_eval Rndcg)",
+    cutoff="none",
+    graded=True,
+)
 def r_ndcg(ranked) -> np.ndarray:
     has_relevant = ranked.R > 0  # under the threshold, as trec_eval checks
     ranked, dcg = _curves(ranked)

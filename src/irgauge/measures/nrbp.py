@@ -3,6 +3,7 @@
 nRBP@k = sum_{r<=k} g(r) p^(r-1) / sum_{r<=min(k,R)} g_I(r) p^(r-1): graded RBP divided by
 its value on the ideal list, so the (1-p) factor and the max-gain scaling cancel.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -11,8 +12,12 @@ from irgauge.measures.base import register, ratio
 from irgauge.measures.rbp import P_PARAM
 
 
-@register("nRBP", "nRBP@k = sum_r g(r) p^(r-1) / the same sum on the ideal list",
-          params=(P_PARAM,), graded=True)
+@register(
+    "nRBP",
+    "nRBP@k = sum_r g(r) p^(r-1) / the same sum on the ideal list",
+    params=(P_PARAM,),
+    graded=True,
+)
 def normalised_rbp(ranked, p: float = 0.95) -> np.ndarray:
     judgments = ranked.judgments
 

@@ -10,6 +10,7 @@ ir_measures' ``str(measure)`` spellings (``AP(rel=2)``, ``nDCG(dcg='exp-log2')@1
 its label, so output rows read as the user asked; ``Measure.full`` is the canonical form
 with every parameter.
 """
+
 from __future__ import annotations
 
 import re
@@ -20,15 +21,20 @@ from irgauge.errors import MeasureError
 from irgauge.measures import aliases as A
 from irgauge.measures.base import REGISTRY, Measure, check_cutoff
 
-_SYNTAX = re.compile(r"^\s*(?P<name>[A-Za-z][\w\-+'.]*?(,[A-Za-z]+)?)\s*"
-                     r"(\((?P<params>.*)\))?\s*(@\s*(?P<cutoff>\d*\.?\d+))?\s*$")
+_SYNTAX = re.compile(
+    r"^\s*(?P<name>[A-Za-z][\w\-+'.]*?(,[A-Za-z]+)?)\s*"
+    r"(\((?P<params>.*)\))?\s*(@\s*(?P<cutoff>\d*\.?\d+))?\s*$"
+)
 _TREC_CUTOFF = re.compile(r"^(?P<base>" + "|".join(A.TREC_EVAL_CUTOFF) + r")_?(?P<k>\d+)$")
 _TREC_REAL = re.compile(r"^(?P<base>" + "|".join(A.TREC_EVAL_REAL) + r")(?P<x>\d*\.?\d+)$")
 
 # kept for ``list_measures``: every alias -> (family, fixed params)
 ALIASES: Dict[str, Tuple[str, Dict[str, str]]] = {
-    **A.IRGAUGE, **A.IR_MEASURES, **A.TREC_EVAL,
-    **{name: forms[0] for name, forms in A.NTCIREVAL.items() if name not in REGISTRY}}
+    **A.IRGAUGE,
+    **A.IR_MEASURES,
+    **A.TREC_EVAL,
+    **{name: forms[0] for name, forms in A.NTCIREVAL.items() if name not in REGISTRY},
+}
 
 
 @dataclass
@@ -52,8 +58,7 @@ def resolve(label: str) -> Resolution:
         return inner
     trec = _TREC_CUTOFF.match(label)
     if trec:
-        return Resolution("trec_eval", A.TREC_EVAL_CUTOFF[trec.group("base")], {},
-                          trec.group("k"))
+        return Resolution("trec_eval", A.TREC_EVAL_CUTOFF[trec.group("base")], {}, trec.group("k"))
     real = _TREC_REAL.match(label)
     if real:
         family, param = A.TREC_EVAL_REAL[real.group("base")]
@@ -62,8 +67,9 @@ def resolve(label: str) -> Resolution:
         return Resolution("trec_eval", A.TREC_EVAL_SPECIAL[label])
     match = _SYNTAX.match(label)
     if not match:
-        raise MeasureError(f"cannot read measure {label!r}; expected NAME[(param=value,...)]"
-                           "[@cutoff]")
+        raise MeasureError(
+            f"cannot read measure {label!r}; expected NAME[(param=value,...)][@cutoff]"
+        )
     name, cutoff = match.group("name"), match.group("cutoff")
     given = _params(match.group("params"), label)
     if cutoff is not None and "." in cutoff:
@@ -72,20 +78,31 @@ def resolve(label: str) -> Resolution:
     # @1000 is also how ir_measures prints a cutoff of 1000
     four = cutoff is not None and len(cutoff) == 4
     zero_led = four and cutoff.startswith("0")
-    if name in A.NTCIREVAL and (zero_led or (four and not given) or name in A.NTCIREVAL_ONLY
-                                or (name not in REGISTRY and name not in A.IR_MEASURES)):
+    if name in A.NTCIREVAL and (
+        zero_led
+        or (four and not given)
+        or name in A.NTCIREVAL_ONLY
+        or (name not in REGISTRY and name not in A.IR_MEASURES)
+    ):
         if four and not zero_led and name in A.AMBIGUOUS:
             ours, theirs = (form.format(k=cutoff) for form in A.AMBIGUOUS[name])
-            raise MeasureError(f"{label} is ambiguous: NTCIREVAL means {ours}, "
-                               f"ir_measures {theirs}; write the one you mean")
+            raise MeasureError(
+                f"{label} is ambiguous: NTCIREVAL means {ours}, "
+                f"ir_measures {theirs}; write the one you mean"
+            )
         family, fixed = A.NTCIREVAL[name][cutoff is not None]
         return Resolution("NTCIREVAL", family, {**fixed, **given}, cutoff)
     if name == "RBP":
         return _rbp(given, cutoff, label)
     if name == "ERR" and cutoff is None and not given:
         family, fixed = A.NTCIREVAL["ERR"][0]
-        return Resolution("NTCIREVAL", family, dict(fixed), None,
-                          "bare ERR is NTCIREVAL's; ir_measures' ERR is ERR@k (gdeval)")
+        return Resolution(
+            "NTCIREVAL",
+            family,
+            dict(fixed),
+            None,
+            "bare ERR is NTCIREVAL's; ir_measures' ERR is ERR@k (gdeval)",
+        )
     if name in A.IR_MEASURES:
         return _ir_measures(name, given, cutoff, label)
     if name in REGISTRY:
@@ -101,29 +118,41 @@ def resolve(label: str) -> Resolution:
         return resolve(label.replace(name, folded[0], 1))
     close = [n for n in REGISTRY if n.lower().startswith(name.lower()[:2])]
     hint = f"; did you mean {', '.join(sorted(close))}?" if close else ""
-    raise MeasureError(f"unknown measure {name!r} in {label!r}{hint} "
-                       "(`irgauge measures` lists them all)")
+    raise MeasureError(
+        f"unknown measure {name!r} in {label!r}{hint} (`irgauge measures` lists them all)"
+    )
 
 
 def _rbp(given: Dict[str, str], cutoff: Optional[str], label: str) -> Resolution:
     if "rel" in given and "p" not in given and "graded" not in given:
-        return Resolution("ir_measures", "RBP", {"p": "0.8", **given}, cutoff,
-                          "ir_measures' RBP(rel=k): binary at level k, p = 0.8")
+        return Resolution(
+            "ir_measures",
+            "RBP",
+            {"p": "0.8", **given},
+            cutoff,
+            "ir_measures' RBP(rel=k): binary at level k, p = 0.8",
+        )
     if given:
         return Resolution("irgauge", "RBP", given, cutoff)
     if cutoff is not None:
         ours, theirs = (form.format(k=cutoff) for form in A.AMBIGUOUS["RBP"])
-        raise MeasureError(f"{label} is ambiguous: NTCIREVAL prints RBP@{int(cutoff):04d} "
-                           f"for {ours}, ir_measures RBP@{cutoff} for p = 0.8; write "
-                           f"RBP@{int(cutoff):04d}, {ours} or {theirs}")
+        raise MeasureError(
+            f"{label} is ambiguous: NTCIREVAL prints RBP@{int(cutoff):04d} "
+            f"for {ours}, ir_measures RBP@{cutoff} for p = 0.8; write "
+            f"RBP@{int(cutoff):04d}, {ours} or {theirs}"
+        )
     family, fixed = A.NTCIREVAL["RBP"][0]
-    return Resolution("NTCIREVAL", family, dict(fixed), None,
-                      "bare RBP is NTCIREVAL's graded RBP; binary RBP is RBP(p=...) or "
-                      "ir_measures' RBP(rel=1) (p = 0.8)")
+    return Resolution(
+        "NTCIREVAL",
+        family,
+        dict(fixed),
+        None,
+        "bare RBP is NTCIREVAL's graded RBP; binary RBP is RBP(p=...) or "
+        "ir_measures' RBP(rel=1) (p = 0.8)",
+    )
 
 
-def _ir_measures(name: str, given: Dict[str, str], cutoff: Optional[str],
-                 label: str) -> Resolution:
+def _ir_measures(name: str, given: Dict[str, str], cutoff: Optional[str], label: str) -> Resolution:
     family, fixed = A.IR_MEASURES[name]
     params = {**fixed, **given}
     if name == "SetP" and params.pop("relative", "false").lower() == "true":
@@ -138,10 +167,16 @@ def _ir_measures(name: str, given: Dict[str, str], cutoff: Optional[str],
 def _real_cutoff(name: str, given: Dict[str, str], cutoff: str, label: str) -> Resolution:
     """ir_measures' IPrec@x: interpolated precision at recall x, pytrec_eval's rounding."""
     if name != "IPrec":
-        raise MeasureError(f"{label}: the cutoff must be a whole number (IPrec@x alone "
-                           "takes a recall level)")
-    return Resolution("ir_measures", "IPrec", {"rounding": "v9", **given, "recall": cutoff},
-                      None, "ir_measures' IPrec@x (pytrec_eval: x*R rounded as trunc(x*R+0.9))")
+        raise MeasureError(
+            f"{label}: the cutoff must be a whole number (IPrec@x alone takes a recall level)"
+        )
+    return Resolution(
+        "ir_measures",
+        "IPrec",
+        {"rounding": "v9", **given, "recall": cutoff},
+        None,
+        "ir_measures' IPrec@x (pytrec_eval: x*R rounded as trunc(x*R+0.9))",
+    )
 
 
 def parse_measure(text: str) -> Measure:
@@ -156,8 +191,12 @@ def explain(text: str) -> str:
     label = text.strip()
     spec = resolve(label)
     measure = parse_measure(label)
-    lines = [f"{label}", f"  tool:      {spec.tool}", f"  measure:   {measure.full}",
-             f"  family:    {measure.family.name}: {measure.family.summary}"]
+    lines = [
+        f"{label}",
+        f"  tool:      {spec.tool}",
+        f"  measure:   {measure.full}",
+        f"  family:    {measure.family.name}: {measure.family.summary}",
+    ]
     if spec.note:
         lines.append(f"  note:      {spec.note}")
     return "\n".join(lines)
@@ -215,15 +254,25 @@ def _configure(family, params: Dict[str, str], cutoff: Optional[str], label: str
             common[key] = value
         elif value != defaults.get(key):
             own.append((key, value))
-    return Measure(family, tuple(sorted(own)), _cutoff(cutoff, label),
-                   judged_only=bool(common["judged_only"]), gains=common["gains"],
-                   agg=common["agg"], rel=common["rel"], label=label)
+    return Measure(
+        family,
+        tuple(sorted(own)),
+        _cutoff(cutoff, label),
+        judged_only=bool(common["judged_only"]),
+        gains=common["gains"],
+        agg=common["agg"],
+        rel=common["rel"],
+        label=label,
+    )
 
 
 def is_foreign_measure(item) -> bool:
     """An ir_measures Measure object (duck-typed: ir_measures is not a dependency)."""
-    return hasattr(item, "SUPPORTED_PARAMS") and hasattr(item, "NAME") and \
-        not isinstance(item, (str, Measure))
+    return (
+        hasattr(item, "SUPPORTED_PARAMS")
+        and hasattr(item, "NAME")
+        and not isinstance(item, (str, Measure))
+    )
 
 
 def measure_text(item) -> str:
@@ -232,8 +281,10 @@ def measure_text(item) -> str:
         return item
     if is_foreign_measure(item):
         return str(item)
-    raise MeasureError(f"a measure must be a string such as 'nDCG@10', an irgauge Measure or "
-                       f"an ir_measures measure; got {type(item).__name__} {item!r}")
+    raise MeasureError(
+        f"a measure must be a string such as 'nDCG@10', an irgauge Measure or "
+        f"an ir_measures measure; got {type(item).__name__} {item!r}"
+    )
 
 
 def parse_measures(texts: Iterable[str]) -> List[Measure]:
@@ -268,8 +319,11 @@ def split_list(items: Iterable[str]) -> List[str]:
             elif char in ")}":
                 depth = max(depth - 1, 0)
             elif depth == 0 and (char == "," or char.isspace()):
-                if char == "," and item[start:i].strip().endswith(("NCUrb", "NCUgu")) and \
-                        _NCU_TAIL.match(re.split(r"[,\s]", item[i + 1:], maxsplit=1)[0]):
+                if (
+                    char == ","
+                    and item[start:i].strip().endswith(("NCUrb", "NCUgu"))
+                    and _NCU_TAIL.match(re.split(r"[,\s]", item[i + 1 :], maxsplit=1)[0])
+                ):
                     continue
                 if item[start:i].strip():
                     names.append(item[start:i].strip())

@@ -1,4 +1,5 @@
 """Set-based measures on the top of the list: P@k, R@k, Rprec, Hit@k."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -17,10 +18,22 @@ def recall(ranked) -> np.ndarray:
     return ratio(ranked.n_rel_ret, ranked.R)
 
 
-@register("Rprec", "R-precision = count(R)/R; mult=m: count(c)/c at c = trunc(m*R + 0.9) "
-          "(trec_eval Rprec_mult_m)", cutoff="none",
-          params=(Param("mult", 1.0, "float", "multiple of R at which precision is taken",
-                        low=0.0, low_open=True, high=1e6),))
+@register(
+    "Rprec",
+    "R-precision = count(R)/R; mult=m: count(c)/c at c = trunc(m*R + 0.9) (trec_eval Rprec_mult_m)",
+    cutoff="none",
+    params=(
+        Param(
+            "mult",
+            1.0,
+            "float",
+            "multiple of R at which precision is taken",
+            low=0.0,
+            low_open=True,
+            high=1e6,
+        ),
+    ),
+)
 def r_precision(ranked, mult: float = 1.0) -> np.ndarray:
     # trec_eval's rounding: m*R + 0.9 truncated, so mult=1 gives exactly R
     depth = np.floor(mult * ranked.R + 0.9).astype(np.int64) if mult != 1.0 else ranked.R

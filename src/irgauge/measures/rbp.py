@@ -1,19 +1,36 @@
 """Rank-biased precision (Moffat and Zobel) and its residual."""
+
 from __future__ import annotations
 
 import numpy as np
 
 from irgauge.measures.base import Param, register
 
-P_PARAM = Param("p", 0.95, "float", "persistence: probability of looking at the next rank",
-                low=0.0, high=1.0, high_open=True)
-GRADED = Param("graded", False, "bool", "weight each rank by gain/max gain instead of isrel "
-               "(NTCIREVAL's graded RBP)")
+P_PARAM = Param(
+    "p",
+    0.95,
+    "float",
+    "persistence: probability of looking at the next rank",
+    low=0.0,
+    high=1.0,
+    high_open=True,
+)
+GRADED = Param(
+    "graded",
+    False,
+    "bool",
+    "weight each rank by gain/max gain instead of isrel (NTCIREVAL's graded RBP)",
+)
 NORMS = ("collection", "trec_eval")
-NORM = Param("norm", "collection", "str",
-             "graded weights: gain / the collection's max gain (NTCIREVAL), or trec_eval's "
-             "rbp: every level keeps its gain whatever -l says, divided by the topic's "
-             "highest gain when that exceeds 1", NORMS)
+NORM = Param(
+    "norm",
+    "collection",
+    "str",
+    "graded weights: gain / the collection's max gain (NTCIREVAL), or trec_eval's "
+    "rbp: every level keeps its gain whatever -l says, divided by the topic's "
+    "highest gain when that exceeds 1",
+    NORMS,
+)
 RESIDUAL_FORMS = ("tail", "unjudged", "trec_eval")
 
 
@@ -23,26 +40,36 @@ def _trec_eval_weights(ranked) -> np.ndarray:
     return ranked.gain / np.where(top > 1.0, top, 1.0)[:, None]
 
 
-@register("RBP", "RBP = (1-p) sum_r isrel(r) p^(r-1) (graded: gain/max gain in place of isrel)",
-          params=(P_PARAM, GRADED, NORM), graded=True)
-def rank_biased_precision(ranked, p: float = 0.95, graded: bool = False,
-                          norm: str = "collection") -> np.ndarray:
+@register(
+    "RBP",
+    "RBP = (1-p) sum_r isrel(r) p^(r-1) (graded: gain/max gain in place of isrel)",
+    params=(P_PARAM, GRADED, NORM),
+    graded=True,
+)
+def rank_biased_precision(
+    ranked, p: float = 0.95, graded: bool = False, norm: str = "collection"
+) -> np.ndarray:
     if graded and norm == "trec_eval":
         weight = _trec_eval_weights(ranked)
     elif graded:
-        weight = ranked.gain / ranked.judgments.max_gain if ranked.judgments.max_gain else \
-            np.zeros_like(ranked.gain)
+        weight = (
+            ranked.gain / ranked.judgments.max_gain
+            if ranked.judgments.max_gain
+            else np.zeros_like(ranked.gain)
+        )
     else:
         weight = ranked.isrel
     return (1.0 - p) * (weight * np.power(p, ranked.ranks - 1.0)).sum(axis=1)
 
 
-@register("RBP_resid", "residual of RBP: form=tail: p^L, the weight past the list's end "
-          "(L = list length within the cutoff); unjudged: p^L + (1-p) sum_{unjudged r} "
-          "p^(r-1) (Moffat-Zobel); trec_eval: the unjudged form, 0 when no unjudged "
-          "document was retrieved (trec_eval rbp_resid)",
-          params=(P_PARAM, Param("form", "tail", "str", "tail, unjudged or trec_eval",
-                                 RESIDUAL_FORMS)))
+@register(
+    "RBP_resid",
+    "residual of RBP: form=tail: p^L, the weight past the list's end "
+    "(L = list length within the cutoff); unjudged: p^L + (1-p) sum_{unjudged r} "
+    "p^(r-1) (Moffat-Zobel); trec_eval: the unjudged form, 0 when no unjudged "
+    "document was retrieved (trec_eval rbp_resid)",
+    params=(P_PARAM, Param("form", "tail", "str", "tail, unjudged or trec_eval", RESIDUAL_FORMS)),
+)
 def rbp_residual(ranked, p: float = 0.95, form: str = "tail") -> np.ndarray:
     tail = np.power(p, ranked.lengths.astype(np.float64))
     if form == "tail":

@@ -1,4 +1,5 @@
 """Reciprocal rank and its graded forms for finding one relevant document."""
+
 from __future__ import annotations
 
 import numpy as np
@@ -12,9 +13,17 @@ def reciprocal_rank(ranked) -> np.ndarray:
     return ratio(1.0, ranked.first_rel_rank)
 
 
-PEN_PARAM = Param("pen", None, "levels", "penalty per relevance level 1:2:..., each > 1, "
-                  "smallest for the highest level; default: 2 for the top level, +1 per level "
-                  "below (S:A:B = 2:3:4)", low=1.0, low_open=True, high=1e6)
+PEN_PARAM = Param(
+    "pen",
+    None,
+    "levels",
+    "penalty per relevance level 1:2:..., each > 1, "
+    "smallest for the highest level; default: 2 for the top level, +1 per level "
+    "below (S:A:B = 2:3:4)",
+    low=1.0,
+    low_open=True,
+    high=1e6,
+)
 
 
 def penalty_of(ranked, pen, levels: np.ndarray) -> np.ndarray:
@@ -29,8 +38,11 @@ def penalty_of(ranked, pen, levels: np.ndarray) -> np.ndarray:
     return table[np.clip(levels, 0, top)]
 
 
-@register("WRR", "WRR = 1/(r1 - 1/pen(L1)), L1 = level of the first relevant document",
-          params=(PEN_PARAM,))
+@register(
+    "WRR",
+    "WRR = 1/(r1 - 1/pen(L1)), L1 = level of the first relevant document",
+    params=(PEN_PARAM,),
+)
 def weighted_rr(ranked, pen=None) -> np.ndarray:
     r1 = ranked.first_rel_rank
     found = r1 > 0
@@ -39,8 +51,11 @@ def weighted_rr(ranked, pen=None) -> np.ndarray:
     return np.where(found, ratio(1.0, r1 - 1.0 / penalty_of(ranked, pen, level)), 0.0)
 
 
-@register("NWRR", "NWRR = WRR * (1 - 1/pen(M)), M = highest level of the topic's relevant "
-          "documents; at most 1", params=(PEN_PARAM,))
+@register(
+    "NWRR",
+    "NWRR = WRR * (1 - 1/pen(M)), M = highest level of the topic's relevant documents; at most 1",
+    params=(PEN_PARAM,),
+)
 def normalised_wrr(ranked, pen=None) -> np.ndarray:
     # topics without relevant documents (top level 0) score 0 anyway; any level >= 1 will do
     top_level = np.maximum(ranked.judgments.topic_max_grade, 1)[ranked.topic]

@@ -3,6 +3,7 @@ relative_P): a = relevant retrieved, n = retrieved (within the cutoff), R releva
 
 set_P and set_recall are P and R without a cutoff.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -14,27 +15,32 @@ def _retrieved(ranked) -> np.ndarray:
     return ranked.lengths.astype(np.float64)
 
 
-@register("SetF", "SetF = (beta+1) P R / (beta P + R), P = a/n, R = a/R; beta enters "
-          "unsquared, as in trec_eval's set_F", cutoff="none",
-          params=(Param("beta", 1.0, "float", "weight of recall against precision", low=0.0,
-                        high=1e6),))
+@register(
+    "SetF",
+    "SetF = (beta+1) P R / (beta P + R), P = a/n, R = a/R; beta enters "
+    "unsquared, as in trec_eval's set_F",
+    cutoff="none",
+    params=(Param("beta", 1.0, "float", "weight of recall against precision", low=0.0, high=1e6),),
+)
 def set_f(ranked, beta: float = 1.0) -> np.ndarray:
     a = ranked.n_rel_ret
     precision, recall = ratio(a, _retrieved(ranked)), ratio(a, ranked.R)
-    return np.where(a > 0, ratio((beta + 1.0) * precision * recall, beta * precision + recall),
-                    0.0)
+    return np.where(a > 0, ratio((beta + 1.0) * precision * recall, beta * precision + recall), 0.0)
 
 
-@register("SetAP", "SetAP = a^2 / (n R) = set precision x set recall (trec_eval set_map)",
-          cutoff="none")
+@register(
+    "SetAP", "SetAP = a^2 / (n R) = set precision x set recall (trec_eval set_map)", cutoff="none"
+)
 def set_ap(ranked) -> np.ndarray:
     a = ranked.n_rel_ret
     return ratio(a * a, _retrieved(ranked) * ranked.R)
 
 
-@register("RelP", "RelP@k = count(k) / min(k, R); without a cutoff a / min(n, R) "
-          "(trec_eval relative_P_k and set_relative_P)")
+@register(
+    "RelP",
+    "RelP@k = count(k) / min(k, R); without a cutoff a / min(n, R) "
+    "(trec_eval relative_P_k and set_relative_P)",
+)
 def relative_precision(ranked) -> np.ndarray:
-    depth = np.full(ranked.n_rows, ranked.cutoff) if ranked.cutoff is not None \
-        else ranked.lengths
+    depth = np.full(ranked.n_rows, ranked.cutoff) if ranked.cutoff is not None else ranked.lengths
     return ratio(ranked.n_rel_ret, np.minimum(depth, ranked.R))

@@ -7,14 +7,31 @@ DataFrame (read by :func:`irgauge.scores.frames.as_score_matrices`), a seed and 
 parameters, and returns a :class:`MetaResult` recording the seed, parameters, systems and
 topics used.
 """
-from irgauge.meta.correlation import (kendall_tau, rank_correlations, tau_ap, tau_ap_a,
-                                      tau_ap_b, tau_threshold)
+
+from irgauge.meta.correlation import (
+    kendall_tau,
+    rank_correlations,
+    tau_ap,
+    tau_ap_a,
+    tau_ap_b,
+    tau_threshold,
+)
 from irgauge.meta.discpower import discriminative_power
 from irgauge.meta.predictive import predictive_power
 from irgauge.meta.result import MetaResult
 from irgauge.meta.stability import stability
 from irgauge.meta.swap import swap_rates
 
-__all__ = ["MetaResult", "discriminative_power", "kendall_tau", "predictive_power",
-           "rank_correlations", "stability", "swap_rates", "tau_ap", "tau_ap_a", "tau_ap_b",
-           "tau_threshold"]
+__all__ = [
+    "MetaResult",
+    "discriminative_power",
+    "kendall_tau",
+    "predictive_power",
+    "rank_correlations",
+    "stability",
+    "swap_rates",
+    "tau_ap",
+    "tau_ap_a",
+    "tau_ap_b",
+    "tau_threshold",
+]

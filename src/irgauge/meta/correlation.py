@@ -21,6 +21,7 @@ approximation): z_{1-alpha/2} * sqrt(2(2n + 5) / (9 n (n - 1))).
 Differences within 1e-12 count as ties so that equal means are not split by rounding.
 Kendall's tau itself is computed in :mod:`irgauge.meta.kendall`.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -108,17 +109,25 @@ def rank_correlations(matrices, variant: str = "b", alpha: float = 0.05) -> Meta
     rows = []
     for a, name_a in enumerate(names):
         for b, name_b in enumerate(names):
-            rows.append({"measure_a": name_a, "measure_b": name_b,
-                         "tau": kendall_tau(means[a], means[b], variant),
-                         "tau_ap": tau_ap_a(means[a], means[b]),
-                         "tau_ap_b": tau_ap_b(means[a], means[b])})
+            rows.append(
+                {
+                    "measure_a": name_a,
+                    "measure_b": name_b,
+                    "tau": kendall_tau(means[a], means[b], variant),
+                    "tau_ap": tau_ap_a(means[a], means[b]),
+                    "tau_ap_b": tau_ap_b(means[a], means[b]),
+                }
+            )
     table = pd.DataFrame(rows)
     square = table.pivot(index="measure_a", columns="measure_b", values="tau")
     square = square.loc[names, names]
-    parameters = {"variant": variant, "alpha": alpha, "measures": names,
-                  "threshold": tau_threshold(len(systems), alpha)}
-    return MetaResult("rank_correlation", table, parameters, systems, topics,
-                      {"matrix": square})
+    parameters = {
+        "variant": variant,
+        "alpha": alpha,
+        "measures": names,
+        "threshold": tau_threshold(len(systems), alpha),
+    }
+    return MetaResult("rank_correlation", table, parameters, systems, topics, {"matrix": square})
 
 
 def correlation_curves(reference, conditions, variant: str = "b") -> "object":
@@ -135,6 +144,11 @@ def correlation_curves(reference, conditions, variant: str = "b") -> "object":
             if name not in matrices:
                 continue
             other = matrices[name].take_systems(ref.systems)
-            rows.append({"measure": name, "condition": label,
-                         "tau": kendall_tau(ref.means(), other.means(), variant)})
+            rows.append(
+                {
+                    "measure": name,
+                    "condition": label,
+                    "tau": kendall_tau(ref.means(), other.means(), variant),
+                }
+            )
     return pd.DataFrame(rows)

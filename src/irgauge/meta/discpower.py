@@ -10,6 +10,7 @@ the (B*alpha)-th largest |t(w*b)| and read |mean(w*b)| of that sample; the estim
 largest of these over all pairs (conservative; the papers round it to two significant
 figures, reported alongside the exact value).
 """
+
 from __future__ import annotations
 
 from typing import Optional, Sequence
@@ -24,8 +25,15 @@ from irgauge.stats.bootstrap import bootstrap_pairs
 from irgauge.stats.resampling import bootstrap_indices, index_counts, pair_index, resolve_seed
 
 
-SUMMARY_COLUMNS = ("measure", "alpha", "significant", "pairs", "share", "required_difference",
-                   "required_difference_2sf")
+SUMMARY_COLUMNS = (
+    "measure",
+    "alpha",
+    "significant",
+    "pairs",
+    "share",
+    "required_difference",
+    "required_difference_2sf",
+)
 PAIR_COLUMNS = ("measure", "system_a", "system_b", "difference", "t", "asl")
 
 
@@ -36,9 +44,14 @@ def round_significant(value: float, digits: int = 2) -> float:
     return float(f"{value:.{digits - 1}e}")
 
 
-def discriminative_power(matrices, samples: int = 1000, alphas: Sequence[float] = (0.01, 0.05),
-                         seed: Optional[int] = None, indices: Optional[np.ndarray] = None,
-                         progress=None) -> MetaResult:
+def discriminative_power(
+    matrices,
+    samples: int = 1000,
+    alphas: Sequence[float] = (0.01, 0.05),
+    seed: Optional[int] = None,
+    indices: Optional[np.ndarray] = None,
+    progress=None,
+) -> MetaResult:
     """Discriminative power of every measure in ``{measure: ScoreMatrix}``.
 
     ``indices`` (B x n topic indices) replaces the seeded draw of bootstrap samples.
@@ -63,19 +76,35 @@ def discriminative_power(matrices, samples: int = 1000, alphas: Sequence[float] 
             significant = int(np.sum(res.asl < alpha))
             req = res.required[alpha]
             required = float(np.nanmax(req)) if np.isfinite(req).any() else float("nan")
-            summary.append({"measure": name, "alpha": alpha, "significant": significant,
-                            "pairs": len(i), "share": significant / len(i),
-                            "required_difference": required,
-                            "required_difference_2sf": round_significant(required)})
-        pair_tables.append({
-            "measure": np.full(len(i), name, dtype=object),
-            "system_a": np.asarray(systems, dtype=object)[i],
-            "system_b": np.asarray(systems, dtype=object)[j], "difference": z.mean(axis=1),
-            "t": np.asarray(res.statistic), "asl": np.asarray(res.asl)})
-    parameters = {"seed": seed, "bootstrap_samples": samples, "alphas": list(alphas),
-                  "measures": names, "pairs": int(len(i))}
+            summary.append(
+                {
+                    "measure": name,
+                    "alpha": alpha,
+                    "significant": significant,
+                    "pairs": len(i),
+                    "share": significant / len(i),
+                    "required_difference": required,
+                    "required_difference_2sf": round_significant(required),
+                }
+            )
+        pair_tables.append(
+            {
+                "measure": np.full(len(i), name, dtype=object),
+                "system_a": np.asarray(systems, dtype=object)[i],
+                "system_b": np.asarray(systems, dtype=object)[j],
+                "difference": z.mean(axis=1),
+                "t": np.asarray(res.statistic),
+                "asl": np.asarray(res.asl),
+            }
+        )
+    parameters = {
+        "seed": seed,
+        "bootstrap_samples": samples,
+        "alphas": list(alphas),
+        "measures": names,
+        "pairs": int(len(i)),
+    }
     # tables as columns: DataFrames on first use (printing them needs no pandas)
     table = {key: [row[key] for row in summary] for key in SUMMARY_COLUMNS}
     pairs = {key: np.concatenate([t[key] for t in pair_tables]) for key in PAIR_COLUMNS}
-    return MetaResult("discriminative_power", table, parameters, systems, topics,
-                      {"pairs": pairs})
+    return MetaResult("discriminative_power", table, parameters, systems, topics, {"pairs": pairs})

@@ -18,6 +18,7 @@ those of every ranking it is paired with (predictive power pairs every measure o
 of the topics with every measure on the other). Work buffers are reused across chunks of
 rankings, because freshly allocated pages cost more than the comparisons themselves.
 """
+
 from __future__ import annotations
 
 from typing import Callable, Dict, Tuple
@@ -63,15 +64,17 @@ def pair_signs(x: np.ndarray, buffers: _Buffers = None, tag: str = "") -> np.nda
     shifted = buffers("shifted" + tag, (2 * n, k))
     greater = buffers("greater" + tag, (half, n, k), bool)
     less = buffers("less" + tag, (half, n, k), bool)
-    for compare, shift, out in ((np.greater, TIE_TOLERANCE, greater),
-                                (np.less, -TIE_TOLERANCE, less)):
+    for compare, shift, out in (
+        (np.greater, TIE_TOLERANCE, greater),
+        (np.less, -TIE_TOLERANCE, less),
+    ):
         np.add(doubled, shift, out=shifted)
         windows = sliding_window_view(shifted, n, axis=0)  # windows[d, :, i] = row d + i
-        compare(x, np.moveaxis(windows, -1, 1)[1:half + 1], out=out)
+        compare(x, np.moveaxis(windows, -1, 1)[1 : half + 1], out=out)
     signs = buffers("signs" + tag, (half * n, k), np.int8)
     np.subtract(greater.view(np.int8), less.view(np.int8), out=signs.reshape(half, n, k))
     if n % 2 == 0:
-        signs[(half - 1) * n + half:] = 0
+        signs[(half - 1) * n + half :] = 0
     return signs
 
 
@@ -81,9 +84,15 @@ def _untied(signs: np.ndarray, buffers: _Buffers, acc, tag: str) -> np.ndarray:
     return nonzero.view(np.int8).sum(axis=0, dtype=acc)
 
 
-def tau_blocks(blocks: Callable[[slice], Tuple[np.ndarray, np.ndarray]], trials: int,
-               n_x: int, n_y: int, n_systems: int, variant: str = "b",
-               progress=None) -> np.ndarray:
+def tau_blocks(
+    blocks: Callable[[slice], Tuple[np.ndarray, np.ndarray]],
+    trials: int,
+    n_x: int,
+    n_y: int,
+    n_systems: int,
+    variant: str = "b",
+    progress=None,
+) -> np.ndarray:
     """``tau[t, a, b]`` for ``trials`` trials of n_x rankings x and n_y rankings y each.
 
     ``blocks(part)`` returns the scores of the trials in slice ``part`` systems-major:
@@ -93,7 +102,7 @@ def tau_blocks(blocks: Callable[[slice], Tuple[np.ndarray, np.ndarray]], trials:
     if variant not in VARIANTS:
         raise InputError(f"unknown tau variant {variant!r}; choose from a, b")
     pairs = n_systems * (n_systems - 1) // 2
-    acc = np.int16 if pairs < 2 ** 15 else np.int64
+    acc = np.int16 if pairs < 2**15 else np.int64
     out = np.empty((trials, n_x, n_y))
     buffers = _Buffers()
     for part in chunks(trials, (n_x + n_y) * pairs, _CHUNK_CELLS):
@@ -131,12 +140,16 @@ def kendall_tau_cross(x: np.ndarray, y: np.ndarray, variant: str = "b") -> np.nd
     x = np.asarray(x, dtype=float)
     y = np.asarray(y, dtype=float)
     if x.ndim != 3 or y.ndim != 3 or x.shape[0] != y.shape[0] or x.shape[2] != y.shape[2]:
-        raise ValueError("x and y must be trials x rankings x systems with equal trials and "
-                         f"systems, got {x.shape} and {y.shape}")
+        raise ValueError(
+            "x and y must be trials x rankings x systems with equal trials and "
+            f"systems, got {x.shape} and {y.shape}"
+        )
 
     def systems_major(part):
-        return (np.ascontiguousarray(x[part].transpose(2, 1, 0)),
-                np.ascontiguousarray(y[part].transpose(2, 1, 0)))
+        return (
+            np.ascontiguousarray(x[part].transpose(2, 1, 0)),
+            np.ascontiguousarray(y[part].transpose(2, 1, 0)),
+        )
 
     return tau_blocks(systems_major, x.shape[0], x.shape[1], y.shape[1], x.shape[2], variant)
 

@@ -18,6 +18,7 @@ scores with the topics x trials count mask per chunk of trials (for halvings the
 half's sums are the totals minus the first's); the pair signs of each ranking
 (:mod:`irgauge.meta.kendall`) are built once and serve every ordered pair of measures.
 """
+
 from __future__ import annotations
 
 from typing import Optional, Sequence
@@ -34,8 +35,9 @@ from irgauge.stats.resampling import index_counts, permutations, resolve_seed
 from irgauge.scores import align, select_systems
 
 
-def _taus(values: np.ndarray, first: np.ndarray, second: np.ndarray, variant: str,
-          progress=None) -> np.ndarray:
+def _taus(
+    values: np.ndarray, first: np.ndarray, second: np.ndarray, variant: str, progress=None
+) -> np.ndarray:
     """tau[a, b, t] between measure a ranked on ``first[t]`` and b ranked on ``second[t]``.
 
     ``values``: measures x systems x topics; ``first``/``second``: trials x size indices.
@@ -56,8 +58,7 @@ def _taus(values: np.ndarray, first: np.ndarray, second: np.ndarray, variant: st
             rest = by_system @ index_counts(second[part], n_topics).T
         return (sums / first.shape[1]).reshape(shape), (rest / second.shape[1]).reshape(shape)
 
-    taus = tau_blocks(means, first.shape[0], n_measures, n_measures, n_systems, variant,
-                      progress)
+    taus = tau_blocks(means, first.shape[0], n_measures, n_measures, n_systems, variant, progress)
     return taus.transpose(1, 2, 0)
 
 
@@ -71,10 +72,17 @@ def default_filter_measure(names: Sequence[str]) -> Optional[str]:
     return next((n for n in names if n.lower() in ("ap", "map", "average_precision")), None)
 
 
-def predictive_power(matrices, halvings: int = 2000, seed: Optional[int] = None,
-                     top_fraction: float = 0.75, by: Optional[str] = None,
-                     subset_sizes: Sequence[int] = (), variant: str = "b",
-                     order: Optional[np.ndarray] = None, progress=None) -> MetaResult:
+def predictive_power(
+    matrices,
+    halvings: int = 2000,
+    seed: Optional[int] = None,
+    top_fraction: float = 0.75,
+    by: Optional[str] = None,
+    subset_sizes: Sequence[int] = (),
+    variant: str = "b",
+    order: Optional[np.ndarray] = None,
+    progress=None,
+) -> MetaResult:
     """phi(A, B) for every ordered pair of measures; optionally phi against subset size k.
 
     ``order`` (trials x topics permutations) replaces the seeded draw.
@@ -82,15 +90,16 @@ def predictive_power(matrices, halvings: int = 2000, seed: Optional[int] = None,
     matrices = as_score_matrices(matrices)  # ScoreMatrix, DataFrame or EvalResult
     import pandas as pd
 
-
     if variant not in VARIANTS:
         raise InputError(f"unknown tau variant {variant!r}; choose from a, b")
     matrices = align(dict(matrices))
     if _checks.fraction(top_fraction, "top_fraction") < 1:
         by = by or default_filter_measure(list(matrices))
         if by is None:
-            raise InputError("the top-fraction system filter needs a measure to rank by: name "
-                             "one (--by), include AP, or keep all systems (top fraction 1)")
+            raise InputError(
+                "the top-fraction system filter needs a measure to rank by: name "
+                "one (--by), include AP, or keep all systems (top fraction 1)"
+            )
         matrices = select_systems(matrices, top_fraction=top_fraction, by=by)
     names, systems, topics, stacked = check_matrices(matrices)
     n = len(topics)
@@ -102,8 +111,11 @@ def predictive_power(matrices, halvings: int = 2000, seed: Optional[int] = None,
         order = permutations(n, _checks.draws(halvings, "halvings"), seed)
     else:
         order = np.asarray(order)
-        if order.ndim != 2 or order.shape[1] != n or \
-                not (np.sort(order, axis=1) == np.arange(n)).all():
+        if (
+            order.ndim != 2
+            or order.shape[1] != n
+            or not (np.sort(order, axis=1) == np.arange(n)).all()
+        ):
             raise ValueError(f"order must be trials x {n} permutations of the topic positions")
     halvings = order.shape[0]
     half = n // 2
@@ -111,17 +123,42 @@ def predictive_power(matrices, halvings: int = 2000, seed: Optional[int] = None,
     rows = []
     for a, name_a in enumerate(names):
         for b, name_b in enumerate(names):
-            rows.append({"measure_a": name_a, "measure_b": name_b,
-                         "phi": taus[a, b].mean(), "sd": _sd(taus[a, b])})
+            rows.append(
+                {
+                    "measure_a": name_a,
+                    "measure_b": name_b,
+                    "phi": taus[a, b].mean(),
+                    "sd": _sd(taus[a, b]),
+                }
+            )
     curve = []
     for k in subset_sizes:
-        k_taus = _taus(stacked, order[:, :k], order[:, k:2 * k], variant)
+        k_taus = _taus(stacked, order[:, :k], order[:, k : 2 * k], variant)
         for a, name_a in enumerate(names):
             for b, name_b in enumerate(names):
-                curve.append({"measure_a": name_a, "measure_b": name_b, "k": int(k),
-                              "phi": k_taus[a, b].mean(), "sd": _sd(k_taus[a, b])})
-    parameters = {"seed": seed, "halvings": halvings, "top_fraction": top_fraction,
-                  "filter_measure": by if top_fraction < 1 else None, "variant": variant,
-                  "subset_sizes": [int(k) for k in subset_sizes], "measures": names}
-    return MetaResult("predictive_power", pd.DataFrame(rows), parameters, systems, topics,
-                      {"curve": pd.DataFrame(curve)})
+                curve.append(
+                    {
+                        "measure_a": name_a,
+                        "measure_b": name_b,
+                        "k": int(k),
+                        "phi": k_taus[a, b].mean(),
+                        "sd": _sd(k_taus[a, b]),
+                    }
+                )
+    parameters = {
+        "seed": seed,
+        "halvings": halvings,
+        "top_fraction": top_fraction,
+        "filter_measure": by if top_fraction < 1 else None,
+        "variant": variant,
+        "subset_sizes": [int(k) for k in subset_sizes],
+        "measures": names,
+    }
+    return MetaResult(
+        "predictive_power",
+        pd.DataFrame(rows),
+        parameters,
+        systems,
+        topics,
+        {"curve": pd.DataFrame(curve)},
+    )

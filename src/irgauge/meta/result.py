@@ -1,4 +1,5 @@
 """Common shape of meta-evaluation results: tables plus everything needed to reproduce them."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -57,15 +58,23 @@ class MetaResult:
 
 _TIED = "a ranking ties every system, so the rank correlation is 0/0"
 _CONSTANT = "the pair's per-topic differences are constant (sd 0)"
-_NOT_REACHED = ("no difference reaches the required level (discpower: no pair significant "
-                "at that alpha, or B*alpha < 1; swap: no bin with few enough swaps)")
+_NOT_REACHED = (
+    "no difference reaches the required level (discpower: no pair significant "
+    "at that alpha, or B*alpha < 1; swap: no bin with few enough swaps)"
+)
 # why a column of a meta-evaluation table can hold a non-finite value
 NONFINITE_REASONS = {
-    "tau": _TIED, "tau_ap": _TIED, "tau_ap_b": _TIED, "phi": _TIED,
+    "tau": _TIED,
+    "tau_ap": _TIED,
+    "tau_ap_b": _TIED,
+    "phi": _TIED,
     "sd": "one halving only (the sd needs two), or " + _TIED,
-    "required_difference": _NOT_REACHED, "required_difference_2sf": _NOT_REACHED,
-    "relative_difference": _NOT_REACHED, "share_reaching": _NOT_REACHED,
-    "effect_size": _CONSTANT, "t": _CONSTANT,
+    "required_difference": _NOT_REACHED,
+    "required_difference_2sf": _NOT_REACHED,
+    "relative_difference": _NOT_REACHED,
+    "share_reaching": _NOT_REACHED,
+    "effect_size": _CONSTANT,
+    "t": _CONSTANT,
 }
 
 
@@ -76,7 +85,7 @@ def nonfinite_notes(frame) -> List[str]:
     import numpy as np
 
     notes = []
-    for column in (frame if isinstance(frame, dict) else frame.columns):
+    for column in frame if isinstance(frame, dict) else frame.columns:
         values = np.asarray(frame[column])
         if values.dtype.kind not in "fc":
             continue
@@ -96,8 +105,11 @@ def check_subset_size(size: int, n_topics: int, disjoint: bool, source=None) -> 
         raise InputError(f"{what} at least {needed} topics; got {n_topics}", source)
     if size < 1 or size > limit:
         what = "two disjoint subsets of" if disjoint else "a subset of"
-        raise InputError(f"cannot draw {what} {size} topics from {n_topics} topics "
-                         f"(subset size must be 1..{limit})", source)
+        raise InputError(
+            f"cannot draw {what} {size} topics from {n_topics} topics "
+            f"(subset size must be 1..{limit})",
+            source,
+        )
 
 
 def _as_frame(data: Any):

@@ -12,6 +12,7 @@ for f = 0.01, 0.02, ..., 0.10 by default. Equal means (within 1e-12) are ties, a
 difference equal to the margin up to rounding is not, so float summation order cannot flip
 a comparison.
 """
+
 from __future__ import annotations
 
 from typing import Optional, Sequence
@@ -22,8 +23,14 @@ from irgauge import _checks
 from irgauge.meta.result import MetaResult, check_subset_size
 from irgauge.scores import check_matrices
 from irgauge.scores.frames import as_score_matrices
-from irgauge.stats.resampling import (TIE_TOLERANCE, chunks, pair_index, resolve_seed,
-                                      subset_indices, subset_means)
+from irgauge.stats.resampling import (
+    TIE_TOLERANCE,
+    chunks,
+    pair_index,
+    resolve_seed,
+    subset_indices,
+    subset_means,
+)
 
 DEFAULT_FUZZINESS = tuple(round(0.01 * k, 2) for k in range(1, 11))
 
@@ -63,9 +70,15 @@ def win_counts(mx: np.ndarray, my: np.ndarray, fuzziness: np.ndarray):
     return counts[0], counts[1]
 
 
-def stability(matrices, subset_size: Optional[int] = None, trials: int = 1000,
-              fuzziness: Sequence[float] = DEFAULT_FUZZINESS, seed: Optional[int] = None,
-              indices=None, progress=None) -> MetaResult:
+def stability(
+    matrices,
+    subset_size: Optional[int] = None,
+    trials: int = 1000,
+    fuzziness: Sequence[float] = DEFAULT_FUZZINESS,
+    seed: Optional[int] = None,
+    indices=None,
+    progress=None,
+) -> MetaResult:
     """Minority rate and proportion of ties per measure and fuzziness value.
 
     ``indices`` (trials x c topic indices) replaces the seeded draw of subsets.
@@ -100,9 +113,20 @@ def stability(matrices, subset_size: Optional[int] = None, trials: int = 1000,
         rank = np.argsort(order)  # position of each caller's fuzziness value among the sorted
         for c, f in enumerate(fuzziness):
             k = rank[c]
-            rows.append({"measure": name, "fuzziness": f,
-                         "minority_rate": minority[k] / total,
-                         "proportion_ties": (total - wins[k]) / total})
-    parameters = {"seed": seed, "trials": trials, "subset_size": c,
-                  "fuzziness": list(fuzziness), "measures": names, "pairs": int(len(i))}
+            rows.append(
+                {
+                    "measure": name,
+                    "fuzziness": f,
+                    "minority_rate": minority[k] / total,
+                    "proportion_ties": (total - wins[k]) / total,
+                }
+            )
+    parameters = {
+        "seed": seed,
+        "trials": trials,
+        "subset_size": c,
+        "fuzziness": list(fuzziness),
+        "measures": names,
+        "pairs": int(len(i)),
+    }
     return MetaResult("stability", pd.DataFrame(rows), parameters, systems, topics)

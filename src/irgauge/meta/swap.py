@@ -19,6 +19,7 @@ scores; differences are formed for all pairs at once (chunked over pairs). Diffe
 1e-12 of zero count as zero and bin edges allow 1e-9 of rounding, so mathematically equal
 means (e.g. of P@10) are not split by floating-point summation order.
 """
+
 from __future__ import annotations
 
 from typing import Optional
@@ -30,8 +31,14 @@ from irgauge.errors import InputError
 from irgauge.meta.result import MetaResult, check_subset_size
 from irgauge.scores import check_matrices
 from irgauge.scores.frames import as_score_matrices
-from irgauge.stats.resampling import (TIE_TOLERANCE, chunks, disjoint_subset_indices,
-                                      pair_index, resolve_seed, subset_means)
+from irgauge.stats.resampling import (
+    TIE_TOLERANCE,
+    chunks,
+    disjoint_subset_indices,
+    pair_index,
+    resolve_seed,
+    subset_means,
+)
 
 BINS = 21
 BIN_WIDTH = 0.01
@@ -65,9 +72,17 @@ def required_bin(counts: np.ndarray, swaps: np.ndarray, max_rate: float) -> Opti
     return None if len(nonempty) == 0 else int(start + nonempty[0])
 
 
-def swap_rates(matrices, subset_size: Optional[int] = None, trials: int = 1000,
-               seed: Optional[int] = None, mode: str = "strict", replacement: bool = False,
-               confidence: float = 0.95, indices=None, progress=None) -> MetaResult:
+def swap_rates(
+    matrices,
+    subset_size: Optional[int] = None,
+    trials: int = 1000,
+    seed: Optional[int] = None,
+    mode: str = "strict",
+    replacement: bool = False,
+    confidence: float = 0.95,
+    indices=None,
+    progress=None,
+) -> MetaResult:
     """Swap rates per difference bin for every measure in ``{measure: ScoreMatrix}``.
 
     ``indices`` = (Q, Q') arrays (trials x c) replaces the seeded draw.
@@ -86,8 +101,7 @@ def swap_rates(matrices, subset_size: Optional[int] = None, trials: int = 1000,
     check_subset_size(c, n, disjoint=not replacement)
     seed = resolve_seed(seed)
     if indices is None:
-        indices = disjoint_subset_indices(n, c, _checks.draws(trials, "trials"), seed,
-                                          replacement)
+        indices = disjoint_subset_indices(n, c, _checks.draws(trials, "trials"), seed, replacement)
     q1, q2 = indices
     trials = q1.shape[0]
     i, j = pair_index(len(systems))
@@ -107,19 +121,47 @@ def swap_rates(matrices, subset_size: Optional[int] = None, trials: int = 1000,
         with np.errstate(invalid="ignore", divide="ignore"):
             rate = swaps / counts
         for k in range(BINS):
-            rows.append({"measure": name, "bin": k, "difference": round(k * BIN_WIDTH, 2),
-                         "comparisons": int(counts[k]), "swaps": int(swaps[k]),
-                         "swap_rate": rate[k]})
+            rows.append(
+                {
+                    "measure": name,
+                    "bin": k,
+                    "difference": round(k * BIN_WIDTH, 2),
+                    "comparisons": int(counts[k]),
+                    "swaps": int(swaps[k]),
+                    "swap_rate": rate[k],
+                }
+            )
         k_req = required_bin(counts, swaps, 1 - confidence)
         largest = float(max(m1.max(), m2.max()))
         required = float("nan") if k_req is None else round(k_req * BIN_WIDTH, 2)
         reaching = float("nan") if k_req is None else counts[k_req:].sum() / counts.sum()
-        summary.append({"measure": name, "required_difference": required,
-                        "largest_mean": largest,
-                        "relative_difference": required / largest if largest > 0 else np.nan,
-                        "share_reaching": reaching, "comparisons": int(counts.sum())})
-    parameters = {"seed": seed, "trials": trials, "subset_size": c, "mode": mode,
-                  "replacement": replacement, "confidence": confidence, "bins": BINS,
-                  "bin_width": BIN_WIDTH, "measures": names, "pairs": int(len(i))}
-    return MetaResult("swap_rates", pd.DataFrame(rows), parameters, systems, topics,
-                      {"summary": pd.DataFrame(summary)})
+        summary.append(
+            {
+                "measure": name,
+                "required_difference": required,
+                "largest_mean": largest,
+                "relative_difference": required / largest if largest > 0 else np.nan,
+                "share_reaching": reaching,
+                "comparisons": int(counts.sum()),
+            }
+        )
+    parameters = {
+        "seed": seed,
+        "trials": trials,
+        "subset_size": c,
+        "mode": mode,
+        "replacement": replacement,
+        "confidence": confidence,
+        "bins": BINS,
+        "bin_width": BIN_WIDTH,
+        "measures": names,
+        "pairs": int(len(i)),
+    }
+    return MetaResult(
+        "swap_rates",
+        pd.DataFrame(rows),
+        parameters,
+        systems,
+        topics,
+        {"summary": pd.DataFrame(summary)},
+    )

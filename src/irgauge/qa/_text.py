@@ -1,4 +1,5 @@
 """Shared helpers of the QA readers: UTF-8 lines with their numbers, levels."""
+
 from __future__ import annotations
 
 import json
@@ -22,8 +23,9 @@ def read_lines(path) -> List[Tuple[int, str]]:
     except UnicodeDecodeError as err:
         line = data[: err.start].count(b"\n") + 1
         raise InputError(f"not valid UTF-8 ({err.reason})", str(path), line) from None
-    return [(i, line.rstrip("\r")) for i, line in enumerate(text.split("\n"), start=1)
-            if line.strip()]
+    return [
+        (i, line.rstrip("\r")) for i, line in enumerate(text.split("\n"), start=1) if line.strip()
+    ]
 
 
 # The QA JSON layouts nest at most 4 deep ({topic: [{"answers": [...]}]}); anything deeper
@@ -83,5 +85,8 @@ def parse_level(token: Any, path: str, line: Any) -> int:
         return LETTER_LEVELS[text]
     if _INTEGER.match(text):
         return max(int(text), 0)
-    raise InputError(f"unknown correctness level {text!r}; expected L0, L1, ..., S, A, B or "
-                     "an integer", path, line)
+    raise InputError(
+        f"unknown correctness level {text!r}; expected L0, L1, ..., S, A, B or an integer",
+        path,
+        line,
+    )

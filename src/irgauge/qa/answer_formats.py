@@ -17,6 +17,7 @@ question's single class (level 1), so a second string matching it is a duplicate
 same answer, as NTCIREVAL counts it. Each class also lists its first pattern's text, so a
 question counts (one correct answer) even when no run answers it.
 """
+
 from __future__ import annotations
 
 import re
@@ -49,8 +50,7 @@ def read_trec_qa_run(path, name=None) -> AnswerRun:
             continue
         listed = answers.setdefault(qid, [])
         if answer in listed:
-            raise InputError(f"answer {answer!r} is listed twice for question {qid!r}", path,
-                             line)
+            raise InputError(f"answer {answer!r} is listed twice for question {qid!r}", path, line)
         listed.append(answer)
     run_name = name or (next(iter(tags)) if len(tags) == 1 else file_stem(path))
     run = read_answers(answers, name=run_name)
@@ -58,8 +58,9 @@ def read_trec_qa_run(path, name=None) -> AnswerRun:
     return run
 
 
-def read_trec_patterns(path, case_sensitive: bool = False
-                       ) -> Dict[str, List[Tuple[str, "re.Pattern", int]]]:
+def read_trec_patterns(
+    path, case_sensitive: bool = False
+) -> Dict[str, List[Tuple[str, "re.Pattern", int]]]:
     """``{qid: [(pattern text, compiled pattern, line), ...]}`` of a TREC patterns file."""
     path = str(path)
     flags = 0 if case_sensitive else re.IGNORECASE
@@ -73,16 +74,18 @@ def read_trec_patterns(path, case_sensitive: bool = False
         try:
             compiled = re.compile(parts[1], flags)
         except re.error as err:
-            raise InputError(f"pattern {parts[1]!r} is not a valid regular expression "
-                             f"({err})", path, line) from None
+            raise InputError(
+                f"pattern {parts[1]!r} is not a valid regular expression ({err})", path, line
+            ) from None
         patterns.setdefault(parts[0], []).append((parts[1], compiled, line))
     if not patterns:
         raise InputError("no answer patterns", path)
     return patterns
 
 
-def gold_from_patterns(patterns_path, runs: Sequence[AnswerRun],
-                       case_sensitive: bool = False) -> AnswerGold:
+def gold_from_patterns(
+    patterns_path, runs: Sequence[AnswerRun], case_sensitive: bool = False
+) -> AnswerGold:
     """Gold classes from TREC answer patterns and the answer strings of ``runs``."""
     patterns = read_trec_patterns(patterns_path, case_sensitive)
     records = []

@@ -20,6 +20,7 @@ ties in file order) or ``score`` (descending, ties in file order). The same answ
 twice in one topic's list is kept: the later one is an incorrect duplicate (QAC2). Ranks
 and scores must be finite numbers.
 """
+
 from __future__ import annotations
 
 import math
@@ -49,8 +50,9 @@ class AnswerRun:
     order: str = "file"
 
 
-def read_answers(source, name: Optional[str] = None, fmt: str = "auto",
-                 order: str = "file") -> AnswerRun:
+def read_answers(
+    source, name: Optional[str] = None, fmt: str = "auto", order: str = "file"
+) -> AnswerRun:
     """Read one QA run from a path (any of RUN_FORMATS), a ``{topic: [answers]}`` mapping or
     an AnswerRun."""
     if isinstance(source, AnswerRun):
@@ -67,10 +69,13 @@ def read_answers(source, name: Optional[str] = None, fmt: str = "auto",
     if fmt == "json":
         data = read_json(path)
         if not isinstance(data, dict) or not all(
-                isinstance(v, list) and all(isinstance(a, str) for a in v)
-                for v in data.values()):
-            raise InputError("JSON answer run must be an object {topic: [answer, ...]} whose "
-                             "answers are strings", path)
+            isinstance(v, list) and all(isinstance(a, str) for a in v) for v in data.values()
+        ):
+            raise InputError(
+                "JSON answer run must be an object {topic: [answer, ...]} whose "
+                "answers are strings",
+                path,
+            )
         entries, tags = _listed_entries(data), []
     else:
         reader = {"semicolon": _semicolon, "trec": _trec, "list": _list, "tsv": _tsv}[fmt]
@@ -80,20 +85,24 @@ def read_answers(source, name: Optional[str] = None, fmt: str = "auto",
             if tag is not None:
                 tags.add(tag)
     if order != "file" and fmt in ("list", "json"):
-        raise InputError(f"answer order {order!r} needs rank and score columns; the {fmt} "
-                         "format has none", path)
+        raise InputError(
+            f"answer order {order!r} needs rank and score columns; the {fmt} format has none", path
+        )
     run_name = name or (next(iter(tags)) if len(tags) == 1 else file_stem(path))
     return _build(entries, run_name, path, fmt, order)
 
 
 def _listed_entries(answers: Dict) -> Dict[str, List[Entry]]:
     """Entries of a ``{topic: [answer, ...]}`` mapping: list order, no lines, no scores."""
-    return {str(t): [(str(a), None, i, float(i), 0.0) for i, a in enumerate(v)]
-            for t, v in answers.items()}
+    return {
+        str(t): [(str(a), None, i, float(i), 0.0) for i, a in enumerate(v)]
+        for t, v in answers.items()
+    }
 
 
-def _build(entries: Dict[str, List[Entry]], name: str, source: str, fmt: str,
-           order: str) -> AnswerRun:
+def _build(
+    entries: Dict[str, List[Entry]], name: str, source: str, fmt: str, order: str
+) -> AnswerRun:
     answers, lines = {}, {}
     for topic, items in entries.items():
         if order == "rank":
@@ -133,10 +142,17 @@ def _semicolon(path: str):
     for line, text in read_lines(path):
         parts = text.split(";")
         if len(parts) < 6:
-            raise InputError("expected 'topic;0;answer;rank;score;tag' (6 fields separated "
-                             "by ';')", path, line)
-        yield (parts[0].strip(), ";".join(parts[2:-3]), _number(parts[-3], float, "rank", path, line),
-               _number(parts[-2], float, "score", path, line), parts[-1].strip(), line)
+            raise InputError(
+                "expected 'topic;0;answer;rank;score;tag' (6 fields separated by ';')", path, line
+            )
+        yield (
+            parts[0].strip(),
+            ";".join(parts[2:-3]),
+            _number(parts[-3], float, "rank", path, line),
+            _number(parts[-2], float, "score", path, line),
+            parts[-1].strip(),
+            line,
+        )
 
 
 def _trec(path: str):
@@ -145,8 +161,14 @@ def _trec(path: str):
         if not match:
             raise InputError("expected 'topic Q0 answer rank score tag'", path, line)
         topic, _, answer, rank, score, tag = match.groups()
-        yield (topic, answer, _number(rank, float, "rank", path, line),
-               _number(score, float, "score", path, line), tag, line)
+        yield (
+            topic,
+            answer,
+            _number(rank, float, "rank", path, line),
+            _number(score, float, "score", path, line),
+            tag,
+            line,
+        )
 
 
 def _list(path: str):

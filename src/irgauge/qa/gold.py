@@ -23,6 +23,7 @@ opens a class counts with its own string's level. Strings are matched after the
 normaliser; a (normalised) string listed in two classes of a topic is an error, and one
 listed twice in a class keeps its highest level.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -54,8 +55,9 @@ class AnswerGold:
         return list(self.classes)
 
     @classmethod
-    def from_records(cls, records, source: str = "<memory>", fmt: str = "records",
-                     normalise=None) -> "AnswerGold":
+    def from_records(
+        cls, records, source: str = "<memory>", fmt: str = "records", normalise=None
+    ) -> "AnswerGold":
         """Build from ``(topic, string, level, class id, line)`` records (line may be None)."""
         norm = make_normaliser(normalise)
         answers: Dict[str, Dict[str, Tuple[str, int]]] = {}
@@ -75,7 +77,9 @@ class AnswerGold:
                     f"answer string {string!r} of topic {topic!r} is in class {class_id!r} "
                     f"and in class {known[0]!r} (line {first_line[(topic, key)]})"
                     + ("" if norm.spec == "exact" else f" after normalisation {norm.spec}"),
-                    source, line)
+                    source,
+                    line,
+                )
             if known is None:
                 first_line[(topic, key)] = line if line is not None else "?"
             answers[topic][key] = (class_id, max(level, known[1]) if known else level)
@@ -91,8 +95,7 @@ class AnswerGold:
 
     def n_classes(self, rel_level: int = 1) -> Dict[str, int]:
         """R per topic: classes whose level reaches ``rel_level``."""
-        return {t: sum(level >= rel_level for level in c.values())
-                for t, c in self.classes.items()}
+        return {t: sum(level >= rel_level for level in c.values()) for t, c in self.classes.items()}
 
 
 def read_gold(source, fmt: str = "auto", normalise=None) -> AnswerGold:
@@ -103,16 +106,16 @@ def read_gold(source, fmt: str = "auto", normalise=None) -> AnswerGold:
     if isinstance(source, AnswerGold):
         return source
     if isinstance(source, dict):
-        return AnswerGold.from_records(_nested_records(source, "<dict>"), "<dict>", "dict",
-                                       normalise)
+        return AnswerGold.from_records(
+            _nested_records(source, "<dict>"), "<dict>", "dict", normalise
+        )
     path = str(source)
     if fmt not in GOLD_FORMATS:
         raise InputError(f"unknown gold format {fmt!r}; choose from {', '.join(GOLD_FORMATS)}")
     if fmt == "auto":
         fmt = _detect(path)
     if fmt == "json":
-        return AnswerGold.from_records(_json_records(read_json(path), path), path, fmt,
-                                       normalise)
+        return AnswerGold.from_records(_json_records(read_json(path), path), path, fmt, normalise)
     reader = {"eqrels": _eqrels, "erel": _erel, "tsv": _tsv}[fmt]
     return AnswerGold.from_records(reader(path), path, fmt, normalise)
 
@@ -132,8 +135,9 @@ def _eqrels(path: str):
     for line, text in read_lines(path):
         parts = text.split(";")
         if len(parts) < 4:
-            raise InputError("expected 'topic;answer;level;class' (4 fields separated by ';')",
-                             path, line)
+            raise InputError(
+                "expected 'topic;answer;level;class' (4 fields separated by ';')", path, line
+            )
         yield parts[0].strip(), ";".join(parts[1:-2]), parts[-2].strip(), parts[-1].strip(), line
 
 
@@ -142,8 +146,9 @@ def _erel(path: str):
     for line, text in read_lines(path):
         parts = text.rsplit(None, 2)
         if len(parts) < 3:
-            raise InputError("expected 'answer level class' (the answer may hold spaces)",
-                             path, line)
+            raise InputError(
+                "expected 'answer level class' (the answer may hold spaces)", path, line
+            )
         yield topic, parts[0].strip(), parts[1], parts[2], line
 
 
@@ -153,8 +158,11 @@ def _tsv(path: str):
             continue
         parts = text.split("\t")
         if len(parts) != 4:
-            raise InputError(f"expected 4 tab-separated fields topic, answer, level, class; "
-                             f"got {len(parts)}", path, line)
+            raise InputError(
+                f"expected 4 tab-separated fields topic, answer, level, class; got {len(parts)}",
+                path,
+                line,
+            )
         yield parts[0].strip(), parts[1], parts[2], parts[3].strip(), line
 
 
@@ -168,9 +176,15 @@ def _json_records(data, path: str):
         if not isinstance(rec, dict) or not {"topic", "answer", "level", "class"} <= set(rec):
             raise InputError(f"record {i}: needs keys topic, answer, level, class", path)
         where = f"record {i}"
-        records.append((_scalar(rec["topic"], "topic", where, path),
-                        _text(rec["answer"], where, path), _level(rec["level"], where, path),
-                        _scalar(rec["class"], "class", where, path), None))
+        records.append(
+            (
+                _scalar(rec["topic"], "topic", where, path),
+                _text(rec["answer"], where, path),
+                _level(rec["level"], where, path),
+                _scalar(rec["class"], "class", where, path),
+                None,
+            )
+        )
     return records
 
 
@@ -183,19 +197,30 @@ def _nested_records(data, path: str):
         elif isinstance(classes, list):
             items = [(c.get("class") if isinstance(c, dict) else None, c) for c in classes]
         else:
-            raise InputError(f"topic {topic!r}: classes must be an object or a list, not "
-                             f"{type(classes).__name__}", path)
+            raise InputError(
+                f"topic {topic!r}: classes must be an object or a list, not "
+                f"{type(classes).__name__}",
+                path,
+            )
         for class_id, spec in items:
-            if not isinstance(spec, dict) or "answers" not in spec or "level" not in spec \
-                    or class_id is None:
-                raise InputError(f"topic {topic!r}: each class needs 'class', 'level' and "
-                                 "'answers'", path)
+            if (
+                not isinstance(spec, dict)
+                or "answers" not in spec
+                or "level" not in spec
+                or class_id is None
+            ):
+                raise InputError(
+                    f"topic {topic!r}: each class needs 'class', 'level' and 'answers'", path
+                )
             where = f"topic {topic!r}, class {class_id!r}"
             class_id = _scalar(class_id, "class", where, path)
             level = _level(spec["level"], where, path)
             if not isinstance(spec["answers"], list):
-                raise InputError(f"{where}: 'answers' must be a list of strings, not "
-                                 f"{type(spec['answers']).__name__}", path)
+                raise InputError(
+                    f"{where}: 'answers' must be a list of strings, not "
+                    f"{type(spec['answers']).__name__}",
+                    path,
+                )
             for string in spec["answers"]:
                 yield topic, _text(string, where, path), level, class_id, None
 
@@ -203,8 +228,9 @@ def _nested_records(data, path: str):
 def _scalar(value, what: str, where: str, path: str) -> str:
     """A topic or class id: a string or a whole number."""
     if isinstance(value, bool) or not isinstance(value, (str, int)):
-        raise InputError(f"{where}: {what} must be a string or an integer, not "
-                         f"{type(value).__name__}", path)
+        raise InputError(
+            f"{where}: {what} must be a string or an integer, not {type(value).__name__}", path
+        )
     return str(value)
 
 
@@ -216,6 +242,9 @@ def _text(value, where: str, path: str) -> str:
 
 def _level(value, where: str, path: str):
     if isinstance(value, bool) or not isinstance(value, (str, int)):
-        raise InputError(f"{where}: level must be L0, L1, ..., S, A, B or an integer, not "
-                         f"{type(value).__name__}", path)
+        raise InputError(
+            f"{where}: level must be L0, L1, ..., S, A, B or an integer, not "
+            f"{type(value).__name__}",
+            path,
+        )
     return value

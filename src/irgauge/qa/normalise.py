@@ -11,6 +11,7 @@ Options (any combination; the default is exact matching, nothing changed):
 They apply in that order (NFKC first, so that the whitespace it produces is collapsed).
 A spec is a comma-separated list of option names, ``exact``/``none`` (nothing) or ``all``.
 """
+
 from __future__ import annotations
 
 import unicodedata
@@ -56,6 +57,8 @@ def make_normaliser(spec: Union[None, str, Normaliser] = None) -> Normaliser:
     names = [part.strip().lower() for part in str(spec).split(",") if part.strip()]
     unknown = [n for n in names if n not in OPTIONS]
     if unknown:
-        raise InputError(f"unknown answer normalisation {unknown[0]!r}; choose from "
-                         f"{', '.join(OPTIONS)}, exact or all")
+        raise InputError(
+            f"unknown answer normalisation {unknown[0]!r}; choose from "
+            f"{', '.join(OPTIONS)}, exact or all"
+        )
     return Normaliser(**{n: True for n in names})

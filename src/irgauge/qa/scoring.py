@@ -19,6 +19,7 @@ List questions (an unordered set of L answers, c distinct correct classes among 
 instance precision = c / L (the core ``P`` without cutoff), instance recall = c / R (the core
 ``R`` without cutoff) and the F-measure ``F = 2PR/(P+R) = 2c/(L+R)`` (0 when c = 0).
 """
+
 from __future__ import annotations
 
 import re
@@ -39,9 +40,11 @@ from irgauge.evaluation import evaluate
 SEP = b"\x1f"  # separates a class id from the level of the string that opened it
 DUPLICATE = b"d"  # ``<class>\x1fd<rank>``: a later answer of an opened class
 DEFAULT_QA_MEASURES = ("RR", "NQcorrect1", "NQcorrect5", "Q-measure", "nDCG")
-QA_RULE = ("first answer of a class counts with its string's level; later answers of the "
-           "class (also a repeated string) are judged incorrect; answers not in the gold "
-           "data are incorrect and unjudged (dropped from judged-only lists)")
+QA_RULE = (
+    "first answer of a class counts with its string's level; later answers of the "
+    "class (also a repeated string) are judged incorrect; answers not in the gold "
+    "data are incorrect and unjudged (dropped from judged-only lists)"
+)
 
 
 class AnswerJudgments(Judgments):
@@ -76,11 +79,18 @@ def answer_qrels(gold: AnswerGold) -> AnswerQrels:
             topics.append(topic)
             docnos.append(class_id)
             levels.append(level)
-    return AnswerQrels.from_arrays(_encode(topics), _encode(docnos), np.asarray(levels, np.int64),
-                                   source=gold.source, fmt=f"qa-{gold.fmt}")
+    return AnswerQrels.from_arrays(
+        _encode(topics),
+        _encode(docnos),
+        np.asarray(levels, np.int64),
+        source=gold.source,
+        fmt=f"qa-{gold.fmt}",
+    )
 
 
-def label_answers(gold: AnswerGold, run: AnswerRun) -> List[Tuple[str, int, str, str, Optional[str], int]]:
+def label_answers(
+    gold: AnswerGold, run: AnswerRun
+) -> List[Tuple[str, int, str, str, Optional[str], int]]:
     """Every answer labelled: (topic, rank, answer, status, class id, level).
 
     status: ``correct`` (opens a class of level >= 1), ``incorrect`` (opens a class of
@@ -97,8 +107,9 @@ def label_answers(gold: AnswerGold, run: AnswerRun) -> List[Tuple[str, int, str,
                 rows.append((topic, rank, answer, "duplicate", hit[0], hit[1]))
             else:
                 opened.add(hit[0])
-                rows.append((topic, rank, answer, "correct" if hit[1] > 0 else "incorrect",
-                             hit[0], hit[1]))
+                rows.append(
+                    (topic, rank, answer, "correct" if hit[1] > 0 else "incorrect", hit[0], hit[1])
+                )
     return rows
 
 
@@ -117,20 +128,33 @@ def answer_run(gold: AnswerGold, run: AnswerRun) -> Run:
     if not topics:
         empty = np.array([], dtype="S1")
         return Run(run.name, empty, empty, None, "file", run.source, np.zeros(0, np.int64))
-    return Run(run.name, _encode(topics), np.array(docnos, dtype=object).astype(bytes), None,
-               "file", run.source, np.asarray(lines, np.int64))
+    return Run(
+        run.name,
+        _encode(topics),
+        np.array(docnos, dtype=object).astype(bytes),
+        None,
+        "file",
+        run.source,
+        np.asarray(lines, np.int64),
+    )
 
 
 # ------------------------------------------------------------------ list-question measures
+
 
 def _f_measure(ranked) -> np.ndarray:
     return ratio(2.0 * ranked.n_rel_ret, ranked.lengths + ranked.R)
 
 
-F_FAMILY = Family("F-measure", _f_measure,
-                  "instance F = 2PR/(P+R) = 2c/(L+R): c distinct correct classes among L answers")
-_QA_NAMES = re.compile(r"^(?P<name>F|F-measure|instance_precision|instP|instance_recall|instR)"
-                       r"(@(?P<k>\d+))?$")
+F_FAMILY = Family(
+    "F-measure",
+    _f_measure,
+    "instance F = 2PR/(P+R) = 2c/(L+R): c distinct correct classes among L answers",
+)
+_QA_NAMES = re.compile(
+    r"^(?P<name>F|F-measure|instance_precision|instP|instance_recall|instR)"
+    r"(@(?P<k>\d+))?$"
+)
 
 
 def parse_qa_measure(text: Union[str, Measure]) -> Measure:
@@ -166,6 +190,7 @@ def qa_measures(measures) -> List[Measure]:
 
 # --------------------------------------------------------------------------- evaluation
 
+
 def _as_runs(runs) -> List[Any]:
     if isinstance(runs, (str, AnswerRun)) or hasattr(runs, "__fspath__"):
         return [runs]
@@ -173,22 +198,35 @@ def _as_runs(runs) -> List[Any]:
         values = list(runs.values())
         if values and all(isinstance(v, list) for v in values):
             return [runs]  # one {topic: [answers]} run
-        return [read_answers(v, name=str(k)) if not isinstance(v, AnswerRun) else v
-                for k, v in runs.items()]
+        return [
+            read_answers(v, name=str(k)) if not isinstance(v, AnswerRun) else v
+            for k, v in runs.items()
+        ]
     return list(runs)
 
 
-def qa_evaluate(gold, runs, measures: Optional[Sequence[Union[str, Measure]]] = None, *,
-                normalise=None, gold_format: str = "auto", run_format: str = "auto",
-                answer_order: str = "file", rel_level: int = 1, gains=None,
-                complete: bool = True, **options):
+def qa_evaluate(
+    gold,
+    runs,
+    measures: Optional[Sequence[Union[str, Measure]]] = None,
+    *,
+    normalise=None,
+    gold_format: str = "auto",
+    run_format: str = "auto",
+    answer_order: str = "file",
+    rel_level: int = 1,
+    gains=None,
+    complete: bool = True,
+    **options,
+):
     """Evaluate QA runs (ranked answer lists) against gold answer classes.
 
     gold: path or AnswerGold (see :mod:`irgauge.qa.gold`); runs: one or more paths,
     ``{topic: [answers]}`` mappings or AnswerRuns. normalise: answer normalisation spec
     (``"nfkc,space,case"``; default exact). gains: per level 1, 2, ... ("1:2:3" is S:A:B =
     3:2:1). complete (default True): questions a run did not answer score 0. Further
-    options (judged_only, empty_topics, aggregate, ...) go to :func:`irgauge.evaluate`. Returns its EvalResult, with QA metadata added.
+    options (judged_only, empty_topics, aggregate, ...) go to :func:`irgauge.evaluate`.
+    Returns its EvalResult, with QA metadata added.
     """
 
     gold = read_gold(gold, gold_format, normalise)
@@ -197,14 +235,25 @@ def qa_evaluate(gold, runs, measures: Optional[Sequence[Union[str, Measure]]] = 
         raise InputError("no runs to evaluate")
     for r in answer_runs:  # the core evaluator needs at least one answer per run
         if not any(r.answers.get(t) for t in gold.classes):
-            raise InputError(f"run {r.name!r} holds no answers to any question of the gold "
-                             "data", r.source)
-    result = evaluate(answer_qrels(gold), [answer_run(gold, r) for r in answer_runs],
-                      qa_measures(measures), order="file", rel_level=rel_level, gains=gains,
-                      complete=complete, **options)
-    meta = {"gold": gold.source, "gold_format": gold.fmt,
-            "answer_normalisation": gold.normaliser.spec,
-            "answer_order": ", ".join(sorted({f"{r.order}" for r in answer_runs})),
-            "qa_rule": QA_RULE}
+            raise InputError(
+                f"run {r.name!r} holds no answers to any question of the gold data", r.source
+            )
+    result = evaluate(
+        answer_qrels(gold),
+        [answer_run(gold, r) for r in answer_runs],
+        qa_measures(measures),
+        order="file",
+        rel_level=rel_level,
+        gains=gains,
+        complete=complete,
+        **options,
+    )
+    meta = {
+        "gold": gold.source,
+        "gold_format": gold.fmt,
+        "answer_normalisation": gold.normaliser.spec,
+        "answer_order": ", ".join(sorted({f"{r.order}" for r in answer_runs})),
+        "qa_rule": QA_RULE,
+    }
     result.metadata = {**result.metadata, **meta}
     return result

@@ -11,6 +11,7 @@ sampling, the figure shows their uncertainty when the sample sizes are given:
 * minority rate and proportion of ties: Wilson 95% intervals over trials x pairs;
 * predictive power phi (mean tau over halvings): mean +/- t_{0.975, h-1} sd / sqrt(h).
 """
+
 from __future__ import annotations
 
 from typing import List, Optional
@@ -28,8 +29,14 @@ def _save(fig, directory, stem: str) -> List[str]:
     return style.save(fig, directory, stem)
 
 
-def asl_curves(pairs, directory, stem: str = "asl_curves", title: Optional[str] = None,
-               samples: Optional[int] = None, alpha: float = 0.05) -> List[str]:
+def asl_curves(
+    pairs,
+    directory,
+    stem: str = "asl_curves",
+    title: Optional[str] = None,
+    samples: Optional[int] = None,
+    alpha: float = 0.05,
+) -> List[str]:
     """ASL against system pairs sorted by ASL, one curve per measure (discriminative power);
     with ``samples`` (B), a band of +/- 1.96 binomial standard errors of each ASL."""
     fig, ax = style.new_figure(title=title)
@@ -38,20 +45,27 @@ def asl_curves(pairs, directory, stem: str = "asl_curves", title: Optional[str] 
         x = np.arange(1, len(asl) + 1)
         if samples:
             half = 1.96 * np.sqrt(asl * (1 - asl) / samples)
-            style.band(ax, x, asl, np.clip(asl - half, 0, 1), np.clip(asl + half, 0, 1),
-                       index, str(measure))
+            style.band(
+                ax,
+                x,
+                asl,
+                np.clip(asl - half, 0, 1),
+                np.clip(asl + half, 0, 1),
+                index,
+                str(measure),
+            )
         else:
             style.line(ax, x, asl, index, str(measure))
     ax.axhline(alpha, color="grey", lw=0.8, ls="--", label=f"α = {alpha:g}")
     ax.set_xlabel("system pairs, sorted by ASL")
     ax.set_ylabel("achieved significance level (ASL)")
-    style.legend_outside(ax, "measure" + (f"\n(band: ±1.96 SE, B = {samples})"
-                                          if samples else ""))
+    style.legend_outside(ax, "measure" + (f"\n(band: ±1.96 SE, B = {samples})" if samples else ""))
     return _save(fig, directory, stem)
 
 
-def swap_curves(table, directory, max_rate: float = 0.05, stem: str = "swap_rates",
-                title: Optional[str] = None) -> List[str]:
+def swap_curves(
+    table, directory, max_rate: float = 0.05, stem: str = "swap_rates", title: Optional[str] = None
+) -> List[str]:
     """Swap rate against performance-difference bin, one curve per measure, with the Wilson
     95% interval of each bin (swaps out of comparisons); bins without comparisons are
     dropped, not drawn as zeros."""
@@ -72,9 +86,13 @@ def swap_curves(table, directory, max_rate: float = 0.05, stem: str = "swap_rate
     return _save(fig, directory, stem)
 
 
-def stability_curves(table, directory, stem: str = "minority_ties",
-                     title: Optional[str] = None, comparisons: Optional[int] = None
-                     ) -> List[str]:
+def stability_curves(
+    table,
+    directory,
+    stem: str = "minority_ties",
+    title: Optional[str] = None,
+    comparisons: Optional[int] = None,
+) -> List[str]:
     """Minority rate against proportion of ties (one point per fuzziness value), one curve
     per measure; with ``comparisons`` (trials x pairs), Wilson 95% error bars both ways."""
     fig, ax = style.new_figure(title=title)
@@ -85,8 +103,15 @@ def stability_curves(table, directory, stem: str = "minority_ties",
         if comparisons:
             ylow, yhigh = style.wilson(y * comparisons, comparisons)
             xlow, xhigh = style.wilson(x * comparisons, comparisons)
-            ax.errorbar(x, y, yerr=[y - ylow, yhigh - y], xerr=[x - xlow, xhigh - x],
-                        capsize=2, label=str(measure), **style.series_style(index))
+            ax.errorbar(
+                x,
+                y,
+                yerr=[y - ylow, yhigh - y],
+                xerr=[x - xlow, xhigh - x],
+                capsize=2,
+                label=str(measure),
+                **style.series_style(index),
+            )
         else:
             style.line(ax, x, y, index, str(measure))
     ax.set_xlabel("proportion of ties (share of subset pairs within the fuzziness)")
@@ -95,9 +120,15 @@ def stability_curves(table, directory, stem: str = "minority_ties",
     return _save(fig, directory, stem)
 
 
-def tau_heatmap(square, directory, stem: str = "kendall_tau", title: Optional[str] = None,
-                label: str = "Kendall's tau", xlabel: str = "measure",
-                ylabel: str = "measure") -> List[str]:
+def tau_heatmap(
+    square,
+    directory,
+    stem: str = "kendall_tau",
+    title: Optional[str] = None,
+    label: str = "Kendall's tau",
+    xlabel: str = "measure",
+    ylabel: str = "measure",
+) -> List[str]:
     """Heat map of a measures x measures Kendall tau table (pandas DataFrame), its colour
     scale spanning the data (a diagonal of ones, each measure with itself, is left blank and
     out of the scale), each value written in its cell."""
@@ -106,28 +137,39 @@ def tau_heatmap(square, directory, stem: str = "kendall_tau", title: Optional[st
     values = square.to_numpy(dtype=float)
     # a diagonal of ones (each measure with itself) says nothing; phi's diagonal does
     trivial = list(square.index) == list(square.columns) and np.allclose(np.diag(values), 1)
-    style.heatmap(ax, values, [str(i) for i in square.index],
-                  [str(c) for c in square.columns], label, diagonal=not trivial)
+    style.heatmap(
+        ax,
+        values,
+        [str(i) for i in square.index],
+        [str(c) for c in square.columns],
+        label,
+        diagonal=not trivial,
+    )
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     return _save(fig, directory, stem)
 
 
-def phi_curves(curve, directory, stem: str = "phi_vs_k", title: Optional[str] = None,
-               halvings: Optional[int] = None) -> List[str]:
+def phi_curves(
+    curve,
+    directory,
+    stem: str = "phi_vs_k",
+    title: Optional[str] = None,
+    halvings: Optional[int] = None,
+) -> List[str]:
     """Predictive power phi against topic subset size k, one curve per (A, B) pair; with
     ``halvings`` (h), the 95% interval of the mean tau, mean +/- t sd / sqrt(h)."""
     from scipy import stats as st
 
     fig, ax = style.new_figure(title=title)
-    for index, ((a, b), part) in enumerate(curve.groupby(["measure_a", "measure_b"],
-                                                         sort=False)):
+    for index, ((a, b), part) in enumerate(curve.groupby(["measure_a", "measure_b"], sort=False)):
         k = part["k"].to_numpy(dtype=float)
         phi = part["phi"].to_numpy(dtype=float)
         label = f"{a} predicts {b}"
         if halvings and halvings > 1 and "sd" in part:
-            half = st.t.ppf(0.975, halvings - 1) * part["sd"].to_numpy(dtype=float) / \
-                np.sqrt(halvings)
+            half = (
+                st.t.ppf(0.975, halvings - 1) * part["sd"].to_numpy(dtype=float) / np.sqrt(halvings)
+            )
             style.band(ax, k, phi, phi - half, phi + half, index, label)
         else:
             style.line(ax, k, phi, index, label)

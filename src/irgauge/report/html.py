@@ -12,6 +12,7 @@ folders), and writes ``OUT/report.html`` atomically:
 - print CSS: page margins that fit both A4 and US letter, and no table or figure split
   across pages (``break-inside: avoid``).
 """
+
 from __future__ import annotations
 
 import base64
@@ -80,6 +81,7 @@ nav.toc ol { margin: .3em 0 1em; }
 }
 """
 
+
 def _esc(value: Any) -> str:
     return html.escape(str(value))
 
@@ -126,23 +128,27 @@ def _frame_html(frame: pd.DataFrame, digits: int = 4, people: bool = True) -> st
             formatted[col] = formatted[col].map(fmt)
     if people:
         formatted.columns = [header(c) for c in formatted.columns]
-    return formatted.to_html(index=False, border=0, classes="data", escape=True,
-                             na_rep="–")
+    return formatted.to_html(index=False, border=0, classes="data", escape=True, na_rep="–")
 
 
-def _figure_html(path: Path, caption: str, downloads: Sequence[Tuple[str, Path]],
-                 paths: _Paths) -> str:
+def _figure_html(
+    path: Path, caption: str, downloads: Sequence[Tuple[str, Path]], paths: _Paths
+) -> str:
     data = base64.b64encode(path.read_bytes()).decode("ascii")
-    links = " ".join(f'<a href="{_esc(paths.link(p))}" download>{_esc(ext.upper())}</a>'
-                     for ext, p in downloads)
+    links = " ".join(
+        f'<a href="{_esc(paths.link(p))}" download>{_esc(ext.upper())}</a>' for ext, p in downloads
+    )
     down = f'<span class="download">Download: {links}</span>' if links else ""
-    return (f'<figure><img alt="{_esc(caption)}" src="data:image/png;base64,{data}">'
-            f"<figcaption>{_esc(caption)} {down}</figcaption></figure>")
+    return (
+        f'<figure><img alt="{_esc(caption)}" src="data:image/png;base64,{data}">'
+        f"<figcaption>{_esc(caption)} {down}</figcaption></figure>"
+    )
 
 
 def _kv_table(items: Dict[str, Any]) -> str:
-    rows = "".join(f"<tr><th>{_esc(header(k))}</th><td>{_esc(_short(v))}</td></tr>"
-                   for k, v in items.items())
+    rows = "".join(
+        f"<tr><th>{_esc(header(k))}</th><td>{_esc(_short(v))}</td></tr>" for k, v in items.items()
+    )
     return f'<table class="data kv">{rows}</table>'
 
 
@@ -157,36 +163,55 @@ def _collection_section(root: Path, paths: _Paths) -> Optional[str]:
         return None
     m = paths.text(_read_json(path))
     parts = []
-    overview = {"qrels": m["qrels"], "topics": m["n_topics"], "runs": m["n_runs"],
-                "judged documents per topic (min / median / max)":
-                    "{min} / {median:g} / {max}".format(**m["judged_per_topic"]),
-                "relevant documents per topic (min / median / max)":
-                    "{min} / {median:g} / {max}".format(**m["relevant_per_topic"]),
-                "judged depth (every run's top k judged on every topic)": m["judged_depth"]}
+    overview = {
+        "qrels": m["qrels"],
+        "topics": m["n_topics"],
+        "runs": m["n_runs"],
+        "judged documents per topic (min / median / max)": "{min} / {median:g} / {max}".format(
+            **m["judged_per_topic"]
+        ),
+        "relevant documents per topic (min / median / max)": "{min} / {median:g} / {max}".format(
+            **m["relevant_per_topic"]
+        ),
+        "judged depth (every run's top k judged on every topic)": m["judged_depth"],
+    }
     parts.append(_kv_table(overview))
-    levels = pd.DataFrame({"level": list(m["judgments_by_level"]),
-                           "judgments": list(m["judgments_by_level"].values())})
-    parts.append('<div class="block"><h3>Judgments by relevance level</h3>' +
-                 _frame_html(levels) + "</div>")
+    levels = pd.DataFrame(
+        {
+            "level": list(m["judgments_by_level"]),
+            "judgments": list(m["judgments_by_level"].values()),
+        }
+    )
+    parts.append(
+        '<div class="block"><h3>Judgments by relevance level</h3>' + _frame_html(levels) + "</div>"
+    )
     depth = pd.DataFrame(m["judged_share_at_depth"])
     if len(depth):
         depth = depth[["k", "judged_share", "all_judged"]].astype({"all_judged": str})
-        parts.append('<div class="block"><h3>Share of retrieved documents judged, top k</h3>' +
-                     _frame_html(depth, 3) + "</div>")
+        parts.append(
+            '<div class="block"><h3>Share of retrieved documents judged, top k</h3>'
+            + _frame_html(depth, 3)
+            + "</div>"
+        )
     ev = m.get("evaluation")
     if ev:
         table = pd.read_csv(root / "collection" / ev["file"], dtype={"run": str})
-        parts.append('<div class="block"><h3>Evaluation (mean over topics)</h3>' +
-                     _frame_html(table, people=False) + "</div>")
+        parts.append(
+            '<div class="block"><h3>Evaluation (mean over topics)</h3>'
+            + _frame_html(table, people=False)
+            + "</div>"
+        )
         parts.append("<h3>Conventions</h3>" + _kv_table(ev["conventions"]))
     return "\n".join(parts)
 
 
 def _study_section(directory: Path, manifest: Dict[str, Any], paths: _Paths) -> str:
     manifest = paths.text(manifest)
-    parts = [f'<p class="muted">{manifest["n_systems"]} systems, {manifest["n_topics"]} '
-             f'topics; seed {_esc(manifest["seeds"].get("seed"))}; irgauge '
-             f'{_esc(manifest["versions"].get("irgauge"))}; {_esc(manifest["created"])}</p>']
+    parts = [
+        f'<p class="muted">{manifest["n_systems"]} systems, {manifest["n_topics"]} '
+        f"topics; seed {_esc(manifest['seeds'].get('seed'))}; irgauge "
+        f"{_esc(manifest['versions'].get('irgauge'))}; {_esc(manifest['created'])}</p>"
+    ]
     if manifest.get("summary"):
         items = "".join(f"<li>{_esc(s)}</li>" for s in manifest["summary"])
         parts.append(f'<div class="summary"><ul class="summary">{items}</ul></div>')
@@ -194,23 +219,36 @@ def _study_section(directory: Path, manifest: Dict[str, Any], paths: _Paths) -> 
         parts.append(f'<p class="muted">Note: {_esc(note)}</p>')
     for entry in manifest.get("tables", []):
         frame = pd.read_csv(directory / entry["files"]["csv"])
-        parts.append(f'<div class="block"><h3>{_esc(entry["caption"])}</h3>' +
-                     _frame_html(frame, entry.get("digits", 4)) + "</div>")
+        parts.append(
+            f'<div class="block"><h3>{_esc(entry["caption"])}</h3>'
+            + _frame_html(frame, entry.get("digits", 4))
+            + "</div>"
+        )
     figures = []
     for e in manifest.get("figures", []):
         files = e["files"]
         if "png" not in files:
             continue
-        downloads = [(ext, directory / files[ext]) for ext in ("pdf", "svg", "png")
-                     if ext in files and (directory / files[ext]).exists()]
+        downloads = [
+            (ext, directory / files[ext])
+            for ext in ("pdf", "svg", "png")
+            if ext in files and (directory / files[ext]).exists()
+        ]
         figures.append(_figure_html(directory / files["png"], e["caption"], downloads, paths))
     if figures:
         parts.append("<div>" + "".join(figures) + "</div>")
-    details = {"parameters": manifest.get("parameters"), "seeds": manifest.get("seeds"),
-               "inputs": manifest.get("inputs"), "versions": manifest.get("versions"),
-               "systems": manifest.get("systems"), "topics": manifest.get("topics")}
-    parts.append("<details><summary>Parameters, seeds, systems, topics, versions</summary>"
-                 f"<pre>{_esc(json.dumps(details, indent=2, default=str))}</pre></details>")
+    details = {
+        "parameters": manifest.get("parameters"),
+        "seeds": manifest.get("seeds"),
+        "inputs": manifest.get("inputs"),
+        "versions": manifest.get("versions"),
+        "systems": manifest.get("systems"),
+        "topics": manifest.get("topics"),
+    }
+    parts.append(
+        "<details><summary>Parameters, seeds, systems, topics, versions</summary>"
+        f"<pre>{_esc(json.dumps(details, indent=2, default=str))}</pre></details>"
+    )
     return "\n".join(parts)
 
 
@@ -233,8 +271,9 @@ def _conventions(metadata: Dict[str, Any], paths: _Paths) -> str:
 def _evaluation_section(item, paths: _Paths) -> str:
 
     means = evaluation_means(item).rename_axis(index="run", columns=None).reset_index()
-    parts = ['<div class="block"><h3>Mean over topics</h3>' +
-             _frame_html(means, people=False) + "</div>"]
+    parts = [
+        '<div class="block"><h3>Mean over topics</h3>' + _frame_html(means, people=False) + "</div>"
+    ]
 
     try:
         matrices = evaluation_matrices(item)
@@ -242,12 +281,19 @@ def _evaluation_section(item, paths: _Paths) -> str:
         matrices = None
         parts.append(f'<p class="muted">No comparison table: {_esc(err)}.</p>')
     if matrices is not None:
-
         collection = paths.text(item.metadata.get("qrels"))
-        table = compare_table(matrices, test="t", correction="holm", alpha=0.05,
-                              collection=Path(str(collection)).name if collection else None)
-        parts.append('<div class="block"><h3>Comparison (paired t-test, Holm)</h3>' +
-                     table.render("html") + "</div>")
+        table = compare_table(
+            matrices,
+            test="t",
+            correction="holm",
+            alpha=0.05,
+            collection=Path(str(collection)).name if collection else None,
+        )
+        parts.append(
+            '<div class="block"><h3>Comparison (paired t-test, Holm)</h3>'
+            + table.render("html")
+            + "</div>"
+        )
     parts.append(_conventions(item.metadata, paths))
     return "\n".join(parts)
 
@@ -255,13 +301,21 @@ def _evaluation_section(item, paths: _Paths) -> str:
 def _comparison_section(item, paths: _Paths) -> str:
 
     table = comparison_from_json(item)
-    return ('<div class="block">' + table.render("html") + "</div>" +
-            _conventions({k: v for k, v in item.metadata.items() if k != "caption"}, paths))
+    return (
+        '<div class="block">'
+        + table.render("html")
+        + "</div>"
+        + _conventions({k: v for k, v in item.metadata.items() if k != "caption"}, paths)
+    )
 
 
 def _result_section(item, paths: _Paths) -> str:
-    return ('<div class="block">' + _frame_html(item.frame) + "</div>" +
-            _conventions(item.metadata, paths))
+    return (
+        '<div class="block">'
+        + _frame_html(item.frame)
+        + "</div>"
+        + _conventions(item.metadata, paths)
+    )
 
 
 def _input_sections(inputs: Sequence[Any], paths: _Paths) -> Tuple[list, list]:
@@ -283,17 +337,23 @@ def _input_sections(inputs: Sequence[Any], paths: _Paths) -> Tuple[list, list]:
         if not given.exists():
             raise InputError(f"no such file or folder: {given}")
         item = read_input(given)
-        render = {"evaluation": _evaluation_section, "comparison": _comparison_section,
-                  "result": _result_section}[item.kind]
-        title = {"evaluation": "Evaluation", "comparison": "Comparison table",
-                 "result": str(item.metadata.get("method", "Result")).replace("_", " ")
-                 .capitalize()}[item.kind]
+        render = {
+            "evaluation": _evaluation_section,
+            "comparison": _comparison_section,
+            "result": _result_section,
+        }[item.kind]
+        title = {
+            "evaluation": "Evaluation",
+            "comparison": "Comparison table",
+            "result": str(item.metadata.get("method", "Result")).replace("_", " ").capitalize(),
+        }[item.kind]
         sections.append((f"{title}: {given.name}", render(item, paths)))
     return studies, sections
 
 
-def render_report(root: Path, title: Optional[str] = None, inputs: Sequence[Any] = (),
-                  base: Optional[Path] = None) -> str:
+def render_report(
+    root: Path, title: Optional[str] = None, inputs: Sequence[Any] = (), base: Optional[Path] = None
+) -> str:
     """The report of output folder ``root`` and ``inputs`` as one HTML string; links and
     paths are relative to ``base`` (the report's folder, default ``root``)."""
     root = Path(root)
@@ -315,25 +375,36 @@ def render_report(root: Path, title: Optional[str] = None, inputs: Sequence[Any]
         while anchor in used:
             anchor += "-2"
         used.add(anchor)
-        sections.append((anchor, manifest.get("title", manifest["study"]),
-                         _study_section(directory, manifest, paths)))
+        sections.append(
+            (
+                anchor,
+                manifest.get("title", manifest["study"]),
+                _study_section(directory, manifest, paths),
+            )
+        )
     toc = "".join(f'<li><a href="#{_esc(a)}">{_esc(h)}</a></li>' for a, h, _ in sections)
-    body = [f"<h1>{_esc(title)}</h1>",
-            f'<nav class="toc"><strong>Contents</strong><ol>{toc}</ol></nav>']
-    body += [f'<section id="{_esc(a)}"><h2>{_esc(h)}</h2>{b}</section>'
-             for a, h, b in sections]
+    body = [
+        f"<h1>{_esc(title)}</h1>",
+        f'<nav class="toc"><strong>Contents</strong><ol>{toc}</ol></nav>',
+    ]
+    body += [f'<section id="{_esc(a)}"><h2>{_esc(h)}</h2>{b}</section>' for a, h, b in sections]
     if not sections:
-        body.append('<p class="muted">No results found: give evaluation outputs, comparison '
-                    "tables or study folders.</p>")
-    page = ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-            f"<title>{_esc(title)}</title><style>{CSS}</style></head>"
-            f"<body><main>{''.join(body)}</main></body></html>\n")
+        body.append(
+            '<p class="muted">No results found: give evaluation outputs, comparison '
+            "tables or study folders.</p>"
+        )
+    page = (
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+        f"<title>{_esc(title)}</title><style>{CSS}</style></head>"
+        f"<body><main>{''.join(body)}</main></body></html>\n"
+    )
     # a last guard: text copied from inputs (summaries, notes) may still hold the folder
     return page.replace(str(paths.base) + os.sep, "").replace(str(paths.base), ".")
 
 
-def write_report(root: Path, path: Optional[Path] = None, title: Optional[str] = None,
-                 inputs: Sequence[Any] = ()) -> Path:
+def write_report(
+    root: Path, path: Optional[Path] = None, title: Optional[str] = None, inputs: Sequence[Any] = ()
+) -> Path:
     """Write the report of ``root`` (and ``inputs``) to ``path`` (default
     ``root/report.html``), atomically."""
 

@@ -5,6 +5,7 @@ lists dotted, condensed solid.
 Each function takes ``IncompleteResult.table`` and writes ``<stem>.pdf``, ``.svg`` and
 ``.png`` in ``directory``; it returns the paths written. matplotlib (Agg) loads on first use.
 """
+
 from __future__ import annotations
 
 from typing import List, Optional
@@ -18,8 +19,9 @@ FIGURES = {  # column -> (stem, y label)
 }
 
 
-def rate_curves(table, column: str, directory, stem: str = None,
-                title: Optional[str] = None) -> List[str]:
+def rate_curves(
+    table, column: str, directory, stem: str = None, title: Optional[str] = None
+) -> List[str]:
     """``column`` of the study's table against the rate, one curve per measure (original
     lists dotted, condensed solid; points without a value are left out)."""
     default_stem, label = FIGURES.get(column, (f"incomplete_{column}", column))
@@ -27,8 +29,9 @@ def rate_curves(table, column: str, directory, stem: str = None,
     for index, (measure, rows) in enumerate(table.groupby("measure", sort=False)):
         rows = rows.sort_values("rate", ascending=False)
         dotted = rows["lists"].iloc[0] == "original"
-        style.line(ax, rows["rate"], rows[column], index, str(measure),
-                   linestyle=":" if dotted else "-")
+        style.line(
+            ax, rows["rate"], rows[column], index, str(measure), linestyle=":" if dotted else "-"
+        )
     ax.set_xlim(max(table["rate"]) + 2, min(table["rate"]) - 2)
     ax.set_xlabel("relevance data kept (% of the judgments)")
     ax.set_ylabel(label)

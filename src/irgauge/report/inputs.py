@@ -5,6 +5,7 @@ JSON (``{"metadata", "results"}``) or TSV with ``# key: value`` metadata lines.
 Each reader returns a :class:`ReportInput`: its kind, a title, the metadata and the rows as a
 pandas DataFrame. A file that is none of these raises InputError naming it.
 """
+
 from __future__ import annotations
 
 import json
@@ -25,10 +26,10 @@ EVAL_COLUMNS = ("run", "measure", "topic", "value")
 
 @dataclass
 class ReportInput:
-    kind: str            # "evaluation", "comparison" or "result"
+    kind: str  # "evaluation", "comparison" or "result"
     path: Path
     metadata: Dict[str, Any]
-    frame: Any           # pandas DataFrame of the rows
+    frame: Any  # pandas DataFrame of the rows
 
 
 def read_input(path) -> ReportInput:
@@ -80,8 +81,9 @@ def _read_tsv(text: str, path: Path):
     except (pd.errors.ParserError, ValueError) as err:
         raise InputError(f"not a tab-separated table ({err})", str(path), first + 1) from None
     if frame.shape[1] < 2:
-        raise InputError("not an irgauge result: expected tab-separated columns", str(path),
-                         first + 1)
+        raise InputError(
+            "not an irgauge result: expected tab-separated columns", str(path), first + 1
+        )
     return metadata, frame
 
 
@@ -94,8 +96,9 @@ def _read_trec(lines, first: int, path: Path):
         if not fields:
             continue
         if len(fields) != 3:
-            raise InputError(f"expected 'measure topic value', got {line.strip()!r}",
-                             str(path), number)
+            raise InputError(
+                f"expected 'measure topic value', got {line.strip()!r}", str(path), number
+            )
         measure, topic, value = fields
         if measure == "runid":
             blocks.append((value, current))
@@ -104,8 +107,9 @@ def _read_trec(lines, first: int, path: Path):
             try:
                 current.append((measure, topic, float(value), number))
             except ValueError:
-                raise InputError(f"value {value!r} of {measure} is not a number", str(path),
-                                 number) from None
+                raise InputError(
+                    f"value {value!r} of {measure} is not a number", str(path), number
+                ) from None
     # trec_eval prints runid after the per-topic lines of its run and before its means
     rows, name = [], None
     for run, block in blocks:
@@ -153,18 +157,33 @@ def comparison_from_json(item: ReportInput):
         out = np.full(shape, np.nan)
         if column in frame:
             for run, measure, value in zip(frame["run"], frame["measure"], frame[column]):
-                out[runs.index(str(run)), measures.index(measure)] = \
+                out[runs.index(str(run)), measures.index(measure)] = (
                     np.nan if value is None else float(value)
+                )
         return out
 
     marks = [[[] for _ in measures] for _ in runs]
     sep = "," if max(map(len, meta["labels"])) > 1 else None
     for run, measure, text in zip(frame["run"], frame["measure"], frame["marks"]):
         text = "" if not isinstance(text, str) else text
-        marks[runs.index(str(run))][measures.index(measure)] = \
+        marks[runs.index(str(run))][measures.index(measure)] = (
             (text.split(sep) if sep else list(text)) if text else []
+        )
     effect = grid("effect_dz") if "effect_dz" in frame else None
-    return ComparisonTable(runs, list(meta["labels"]), measures, grid("mean"), grid("se"),
-                           grid("low"), grid("high"), effect, marks, {},
-                           {k: v for k, v in meta.items()
-                            if k not in ("runs", "labels", "measures", "caption", "method")})
+    return ComparisonTable(
+        runs,
+        list(meta["labels"]),
+        measures,
+        grid("mean"),
+        grid("se"),
+        grid("low"),
+        grid("high"),
+        effect,
+        marks,
+        {},
+        {
+            k: v
+            for k, v in meta.items()
+            if k not in ("runs", "labels", "measures", "caption", "method")
+        },
+    )

@@ -10,6 +10,7 @@
 matplotlib is imported on first use, with the Agg backend, so importing this module costs
 nothing.
 """
+
 from __future__ import annotations
 
 import io
@@ -20,8 +21,7 @@ from irgauge.io.atomic import write_bytes
 
 # Okabe & Ito (2008), "Color Universal Design": distinguishable under common colour-vision
 # deficiencies; black last, for an 8th series.
-PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#F0E442",
-           "#000000")
+PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#F0E442", "#000000")
 MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
 LINESTYLES = ("-", "--", "-.", ":")
 FORMATS = ("pdf", "svg", "png")
@@ -61,9 +61,11 @@ def pyplot():
 
 def series_style(index: int) -> Dict[str, object]:
     """Colour, marker and line style of the ``index``-th series (cycling)."""
-    return {"color": PALETTE[index % len(PALETTE)],
-            "marker": MARKERS[index % len(MARKERS)],
-            "linestyle": LINESTYLES[(index // len(PALETTE)) % len(LINESTYLES)]}
+    return {
+        "color": PALETTE[index % len(PALETTE)],
+        "marker": MARKERS[index % len(MARKERS)],
+        "linestyle": LINESTYLES[(index // len(PALETTE)) % len(LINESTYLES)],
+    }
 
 
 def new_figure(width: float = 6.0, height: float = 3.8, title: Optional[str] = None):
@@ -79,8 +81,15 @@ def legend_outside(ax, title: Optional[str] = None) -> None:
     """Legend to the right of the axes, never over the data."""
     handles, labels = ax.get_legend_handles_labels()
     if handles:
-        ax.legend(handles, labels, title=title, loc="upper left", bbox_to_anchor=(1.02, 1.0),
-                  borderaxespad=0.0, frameon=False)
+        ax.legend(
+            handles,
+            labels,
+            title=title,
+            loc="upper left",
+            bbox_to_anchor=(1.02, 1.0),
+            borderaxespad=0.0,
+            frameon=False,
+        )
 
 
 def band(ax, x, mean, low, high, index: int, label: str, bars: bool = False) -> None:
@@ -91,17 +100,25 @@ def band(ax, x, mean, low, high, index: int, label: str, bars: bool = False) -> 
         import numpy as np
 
         mean_arr = np.asarray(mean, dtype=float)
-        yerr = np.vstack([mean_arr - np.asarray(low, dtype=float),
-                          np.asarray(high, dtype=float) - mean_arr])
+        yerr = np.vstack(
+            [mean_arr - np.asarray(low, dtype=float), np.asarray(high, dtype=float) - mean_arr]
+        )
         ax.errorbar(x, mean_arr, yerr=yerr, capsize=2, label=label, **style)
     else:
         ax.plot(x, mean, label=label, **style)
         ax.fill_between(x, low, high, color=style["color"], alpha=0.18, linewidth=0)
 
 
-def heatmap(ax, values, row_labels: Sequence[str], col_labels: Sequence[str],
-            colorbar_label: str, digits: int = 2, cmap: str = "viridis",
-            diagonal: bool = True):
+def heatmap(
+    ax,
+    values,
+    row_labels: Sequence[str],
+    col_labels: Sequence[str],
+    colorbar_label: str,
+    digits: int = 2,
+    cmap: str = "viridis",
+    diagonal: bool = True,
+):
     """Heat map whose colour scale spans the data (not a fixed -1..1), with each value
     written in its cell in a colour that stays legible. ``diagonal=False`` leaves a square
     table's diagonal (e.g. a measure's tau with itself, always 1) out of the colour scale
@@ -127,8 +144,15 @@ def heatmap(ax, values, row_labels: Sequence[str], col_labels: Sequence[str],
         for c in range(data.shape[1]):
             value = data[r, c]
             if np.isfinite(value):
-                ax.text(c, r, f"{value:.{digits}f}", ha="center", va="center", fontsize=7,
-                        color="white" if value < middle else "black")
+                ax.text(
+                    c,
+                    r,
+                    f"{value:.{digits}f}",
+                    ha="center",
+                    va="center",
+                    fontsize=7,
+                    color="white" if value < middle else "black",
+                )
     ax.figure.colorbar(image, ax=ax, label=colorbar_label)
     return image
 
@@ -142,8 +166,11 @@ def save(fig, directory, stem: str, formats: Sequence[str] = FORMATS) -> List[st
     try:
         for ext in formats:
             buffer = io.BytesIO()
-            metadata = {"CreationDate": None} if ext == "pdf" else (
-                {"Date": None} if ext == "svg" else None)
+            metadata = (
+                {"CreationDate": None}
+                if ext == "pdf"
+                else ({"Date": None} if ext == "svg" else None)
+            )
             fig.savefig(buffer, format=ext, dpi=PNG_DPI, metadata=metadata)
             path = directory / f"{stem}.{ext}"
             write_bytes(path, buffer.getvalue())
@@ -156,8 +183,9 @@ def save(fig, directory, stem: str, formats: Sequence[str] = FORMATS) -> List[st
 def describe(collection: Optional[str] = None, **parameters) -> str:
     """A figure title naming the collection and the parameters, e.g.
     ``"robust04.qrels: B = 1000, seed 3"`` (parameters that are None are left out)."""
-    shown = ", ".join(f"{k} {v}" if k == "seed" else f"{k} = {v}"
-                      for k, v in parameters.items() if v is not None)
+    shown = ", ".join(
+        f"{k} {v}" if k == "seed" else f"{k} = {v}" for k, v in parameters.items() if v is not None
+    )
     if collection and shown:
         return f"{collection}: {shown}"
     return collection or shown

@@ -1,5 +1,6 @@
 """Score files: irgauge's long per-topic TSV or a wide CSV/TSV (one row per topic, one
 column per system), read into ``{measure: ScoreMatrix}`` with every cell checked."""
+
 from __future__ import annotations
 
 import csv
@@ -11,12 +12,22 @@ from typing import Dict, List, Optional, Sequence, Union
 import numpy as np
 
 from irgauge.errors import InputError
-from irgauge.scores.matrix import (LONG_HEADER, MEAN_TOPIC, TOPIC_COLUMNS, Matrices,
-                                   ScoreMatrix, _matrix_from_cells)
+from irgauge.scores.matrix import (
+    LONG_HEADER,
+    MEAN_TOPIC,
+    TOPIC_COLUMNS,
+    Matrices,
+    ScoreMatrix,
+    _matrix_from_cells,
+)
 
 
-def read_scores(path: Union[str, Path], measures: Optional[Sequence[str]] = None,
-                name: Optional[str] = None, header: bool = True) -> Matrices:
+def read_scores(
+    path: Union[str, Path],
+    measures: Optional[Sequence[str]] = None,
+    name: Optional[str] = None,
+    header: bool = True,
+) -> Matrices:
     """Read a score file (long TSV or wide CSV/TSV) into ``{measure: ScoreMatrix}``.
 
     ``measures`` keeps only those measures of a long file (in that order). A wide file holds
@@ -25,7 +36,8 @@ def read_scores(path: Union[str, Path], measures: Optional[Sequence[str]] = None
     decides, see :func:`_delimiter`); ``#`` lines before the header; a wide file's first
     column holds the topics when it is named topic/topics/qid/query/query_id or has an empty
     name (pandas ``to_csv()`` with its index), otherwise every column is a system and
-    topics are numbered 1, 2, ... With ``header=False`` (``--headerless-scores``) a wide file has no header line: its
+    topics are numbered 1, 2, ... With ``header=False``
+    (``--headerless-scores``) a wide file has no header line: its
     columns are systems named 1, 2, ... and its rows topics numbered 1, 2, ...
     """
     path = str(path)
@@ -79,8 +91,12 @@ def _read_text(path: str) -> str:
     except UnicodeDecodeError as err:
         line = data.count(b"\n", 0, err.start) + 1
         column = err.start - (data.rfind(b"\n", 0, err.start) + 1) + 1
-        raise InputError(f"not UTF-8 text (byte 0x{data[err.start]:02x} at column {column}); "
-                         "convert the file to UTF-8", path, line) from None
+        raise InputError(
+            f"not UTF-8 text (byte 0x{data[err.start]:02x} at column {column}); "
+            "convert the file to UTF-8",
+            path,
+            line,
+        ) from None
 
 
 def _renamed(matrix: ScoreMatrix, name: str) -> ScoreMatrix:
@@ -92,8 +108,10 @@ def _pick(found: Matrices, measures: Optional[Sequence[str]], source: Optional[s
         return found
     missing = [m for m in measures if m not in found]
     if missing:
-        raise InputError(f"no scores for measure(s) {', '.join(missing)} (found: "
-                         f"{', '.join(found) or 'none'})", source)
+        raise InputError(
+            f"no scores for measure(s) {', '.join(missing)} (found: {', '.join(found) or 'none'})",
+            source,
+        )
     return {m: found[m] for m in measures}
 
 
@@ -116,8 +134,11 @@ def _read_long(lines: List[str], first: int, path: str) -> Matrices:
             continue
         parts = raw.split("\t")
         if len(parts) < 4:
-            raise InputError(f"expected 4 tab-separated fields (run, measure, topic, value), "
-                             f"found {len(parts)}", path, number + 1)
+            raise InputError(
+                f"expected 4 tab-separated fields (run, measure, topic, value), found {len(parts)}",
+                path,
+                number + 1,
+            )
         run, measure, topic, value = (p.strip() for p in parts[:4])
         if topic == MEAN_TOPIC:
             continue
@@ -132,14 +153,16 @@ def _read_long(lines: List[str], first: int, path: str) -> Matrices:
     return {m: _matrix_from_cells(m, table, path) for m, table in cells.items()}
 
 
-def _read_wide(text: str, first: int, delimiter: str, path: str, measure: str,
-               has_header: bool = True) -> ScoreMatrix:
+def _read_wide(
+    text: str, first: int, delimiter: str, path: str, measure: str, has_header: bool = True
+) -> ScoreMatrix:
     """Parse one-row-per-topic, one-column-per-system CSV/TSV."""
     try:
         rows = list(csv.reader(io.StringIO(text), delimiter=delimiter, strict=True))
     except csv.Error as err:
-        raise InputError(f"cannot parse the {'TSV' if delimiter == chr(9) else 'CSV'}: {err}",
-                         path) from None
+        raise InputError(
+            f"cannot parse the {'TSV' if delimiter == chr(9) else 'CSV'}: {err}", path
+        ) from None
     if has_header:
         header = [c.strip() for c in rows[first]]
         # pandas to_csv() writes its index under an empty name
@@ -157,22 +180,31 @@ def _read_wide(text: str, first: int, delimiter: str, path: str, measure: str,
         if not row or all(not c.strip() for c in row) or row[0].startswith("#"):
             continue
         if len(row) != len(header):
-            raise InputError(f"expected {len(header)} fields, found {len(row)} (missing cell?)",
-                             path, number + 1)
+            raise InputError(
+                f"expected {len(header)} fields, found {len(row)} (missing cell?)", path, number + 1
+            )
         topic = row[0].strip() if has_topic else str(len(topics) + 1)
         if not topic:
             raise InputError("empty topic id", path, number + 1)
         if topic in first_line:
-            raise InputError(f"topic {topic!r} appears twice (also on line "
-                             f"{first_line[topic]})", path, number + 1)
+            raise InputError(
+                f"topic {topic!r} appears twice (also on line {first_line[topic]})",
+                path,
+                number + 1,
+            )
         first_line[topic] = number + 1
         cells = row[1:] if has_topic else row
         for system, cell in zip(systems, cells):
             if not cell.strip() or cell.strip().upper() in ("NA", "NAN"):
-                raise InputError(f"missing score for system {system} on topic {topic}",
-                                 path, number + 1)
-        values.append([_number(c, path, number + 1, f"system {s} on topic {topic}")
-                       for s, c in zip(systems, cells)])
+                raise InputError(
+                    f"missing score for system {system} on topic {topic}", path, number + 1
+                )
+        values.append(
+            [
+                _number(c, path, number + 1, f"system {s} on topic {topic}")
+                for s, c in zip(systems, cells)
+            ]
+        )
         topics.append(topic)
     if not topics:
         raise InputError("score file holds no topics", path)

@@ -6,6 +6,7 @@ ScoreMatrix; a tidy per-topic DataFrame with columns run, measure, topic, value 
 ``EvalResult.per_topic``, rows with topic ``all`` skipped); an EvalResult itself; a wide
 DataFrame with topics as rows and systems as columns (one measure, named by ``measure``).
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -14,9 +15,11 @@ from typing import Any, Dict, Optional
 from irgauge.errors import InputError
 from irgauge.scores.matrix import ScoreMatrix, align, from_frame
 
-EXPECTED = ("a ScoreMatrix, {measure: ScoreMatrix or wide DataFrame}, a tidy per-topic "
-            "DataFrame (run, measure, topic, value), an EvalResult, or a wide DataFrame "
-            "(topics x systems)")
+EXPECTED = (
+    "a ScoreMatrix, {measure: ScoreMatrix or wide DataFrame}, a tidy per-topic "
+    "DataFrame (run, measure, topic, value), an EvalResult, or a wide DataFrame "
+    "(topics x systems)"
+)
 
 
 def as_score_matrices(data: Any, measure: Optional[str] = None) -> Dict[str, Any]:
@@ -36,10 +39,11 @@ def as_score_matrices(data: Any, measure: Optional[str] = None) -> Dict[str, Any
             elif hasattr(value, "columns") and hasattr(value, "iloc"):
                 found.update(from_frame(value, measure=str(name), source=f"<{name}>"))
             else:
-                raise InputError(f"score data for measure {name!r} must be a ScoreMatrix or a "
-                                 f"wide DataFrame; got {type(value).__name__}")
-    elif isinstance(data, (list, tuple)) and data and \
-            all(isinstance(m, ScoreMatrix) for m in data):
+                raise InputError(
+                    f"score data for measure {name!r} must be a ScoreMatrix or a "
+                    f"wide DataFrame; got {type(value).__name__}"
+                )
+    elif isinstance(data, (list, tuple)) and data and all(isinstance(m, ScoreMatrix) for m in data):
         found = {m.measure: m for m in data}
         if len(found) != len(data):
             raise InputError("several score matrices have the same measure name")
@@ -56,12 +60,16 @@ def as_score_matrix(data: Any, measure: Optional[str] = None) -> Any:
     if measure is not None and measure in matrices:
         return matrices[measure]
     if len(matrices) != 1:
-        raise InputError(f"score data hold {len(matrices)} measures "
-                         f"({', '.join(matrices)}); name one")
+        raise InputError(
+            f"score data hold {len(matrices)} measures ({', '.join(matrices)}); name one"
+        )
     return next(iter(matrices.values()))
 
 
 def _is_wide(data: Any) -> bool:
     """A DataFrame without the tidy columns: one unnamed measure."""
-    return hasattr(data, "columns") and hasattr(data, "iloc") and not \
-        {"run", "measure", "topic", "value"} <= {str(c).lower() for c in data.columns}
+    return (
+        hasattr(data, "columns")
+        and hasattr(data, "iloc")
+        and not {"run", "measure", "topic", "value"} <= {str(c).lower() for c in data.columns}
+    )

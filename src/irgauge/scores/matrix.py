@@ -14,6 +14,7 @@ Every loader checks what the methods rely on: a value for every (system, topic) 
 only, no duplicate (run, topic) rows, and the same topics for every measure; it raises
 :class:`irgauge.errors.InputError` naming the file (and line where there is one) otherwise.
 """
+
 from __future__ import annotations
 
 import math
@@ -46,13 +47,18 @@ class ScoreMatrix:
         object.__setattr__(self, "systems", [str(s) for s in self.systems])
         object.__setattr__(self, "topics", [str(t) for t in self.topics])
         if values.ndim != 2 or values.shape != (len(self.systems), len(self.topics)):
-            raise InputError(f"measure {self.measure}: score matrix of shape {values.shape} does "
-                             f"not match {len(self.systems)} systems x {len(self.topics)} topics",
-                             self.source)
+            raise InputError(
+                f"measure {self.measure}: score matrix of shape {values.shape} does "
+                f"not match {len(self.systems)} systems x {len(self.topics)} topics",
+                self.source,
+            )
         if not np.isfinite(values).all():
             i, j = np.argwhere(~np.isfinite(values))[0]
-            raise InputError(f"measure {self.measure}: missing or non-finite score for system "
-                             f"{self.systems[i]} on topic {self.topics[j]}", self.source)
+            raise InputError(
+                f"measure {self.measure}: missing or non-finite score for system "
+                f"{self.systems[i]} on topic {self.topics[j]}",
+                self.source,
+            )
         for kind, names in (("system", self.systems), ("topic", self.topics)):
             if len(set(names)) != len(names):
                 dup = next(n for n in names if names.count(n) > 1)
@@ -75,28 +81,31 @@ class ScoreMatrix:
         index = {name: i for i, name in enumerate(present)}
         missing = [name for name in wanted if name not in index]
         if missing:
-            raise InputError(f"measure {self.measure}: no scores for {what}(s) "
-                             f"{', '.join(missing[:5])}", self.source)
+            raise InputError(
+                f"measure {self.measure}: no scores for {what}(s) {', '.join(missing[:5])}",
+                self.source,
+            )
         return [index[name] for name in wanted]
 
     def take_systems(self, systems: Sequence[str]) -> "ScoreMatrix":
         """The matrix restricted to ``systems``, in that order."""
         rows = self._positions(systems, self.systems, "system")
-        return ScoreMatrix(self.values[rows], list(systems), self.topics, self.measure,
-                           self.source)
+        return ScoreMatrix(self.values[rows], list(systems), self.topics, self.measure, self.source)
 
     def take_topics(self, topics: Sequence[str]) -> "ScoreMatrix":
         """The matrix restricted to ``topics``, in that order."""
         cols = self._positions(topics, self.topics, "topic")
-        return ScoreMatrix(self.values[:, cols], self.systems, list(topics), self.measure,
-                           self.source)
+        return ScoreMatrix(
+            self.values[:, cols], self.systems, list(topics), self.measure, self.source
+        )
 
 
 Matrices = Dict[str, ScoreMatrix]
 
 
-def _matrix_from_cells(measure: str, table: Mapping[tuple, float],
-                       source: Optional[str]) -> ScoreMatrix:
+def _matrix_from_cells(
+    measure: str, table: Mapping[tuple, float], source: Optional[str]
+) -> ScoreMatrix:
     systems = list(dict.fromkeys(run for run, _ in table))
     topics = list(dict.fromkeys(topic for _, topic in table))
     values = np.full((len(systems), len(topics)), np.nan)
@@ -106,8 +115,9 @@ def _matrix_from_cells(measure: str, table: Mapping[tuple, float],
         values[si[run], ti[topic]] = value
     if np.isnan(values).any():
         i, j = np.argwhere(np.isnan(values))[0]
-        raise InputError(f"measure {measure}: missing score for run {systems[i]} on topic "
-                         f"{topics[j]}", source)
+        raise InputError(
+            f"measure {measure}: missing score for run {systems[i]} on topic {topics[j]}", source
+        )
     return ScoreMatrix(values, systems, topics, measure, source)
 
 
@@ -127,15 +137,20 @@ def from_frame(frame, measure: Optional[str] = None, source: Optional[str] = Non
         values = pd.to_numeric(long["value"], errors="coerce")
         if values.isna().any():
             bad = long.loc[values.isna()].iloc[0]
-            raise InputError(f"non-numeric or missing value {bad['value']!r} for run "
-                             f"{bad['run']}, measure {bad['measure']}, topic {bad['topic']}",
-                             source)
+            raise InputError(
+                f"non-numeric or missing value {bad['value']!r} for run "
+                f"{bad['run']}, measure {bad['measure']}, topic {bad['topic']}",
+                source,
+            )
         keys = long[["run", "measure", "topic"]].astype(str)
         dup = keys.duplicated()
         if dup.any():
             bad = keys.loc[dup].iloc[0]
-            raise InputError(f"duplicate row for run {bad['run']}, measure {bad['measure']}, "
-                             f"topic {bad['topic']}", source)
+            raise InputError(
+                f"duplicate row for run {bad['run']}, measure {bad['measure']}, "
+                f"topic {bad['topic']}",
+                source,
+            )
         found = {}
         for name, part in keys.assign(value=values.to_numpy()).groupby("measure", sort=False):
             table = dict(zip(zip(part["run"], part["topic"]), part["value"]))
@@ -150,11 +165,19 @@ def from_frame(frame, measure: Optional[str] = None, source: Optional[str] = Non
     bad = numeric.isna() & ~wide.isna()
     if bad.to_numpy().any():
         r, c = np.argwhere(bad.to_numpy())[0]
-        raise InputError(f"non-numeric value {wide.iat[r, c]!r} for system {wide.columns[c]} "
-                         f"on topic {wide.index[r]}", source)
+        raise InputError(
+            f"non-numeric value {wide.iat[r, c]!r} for system {wide.columns[c]} "
+            f"on topic {wide.index[r]}",
+            source,
+        )
     label = measure or "score"
-    matrix = ScoreMatrix(numeric.to_numpy(dtype=float).T, [str(c) for c in wide.columns],
-                         [str(t) for t in wide.index], label, source)
+    matrix = ScoreMatrix(
+        numeric.to_numpy(dtype=float).T,
+        [str(c) for c in wide.columns],
+        [str(t) for t in wide.index],
+        label,
+        source,
+    )
     return {label: matrix}
 
 
@@ -168,8 +191,9 @@ def combine(parts: Iterable[Matrices]) -> Matrices:
     for part in parts:
         for name, matrix in part.items():
             if name in merged:
-                raise InputError(f"measure {name} given twice (also in {merged[name].source})",
-                                 matrix.source)
+                raise InputError(
+                    f"measure {name} given twice (also in {merged[name].source})", matrix.source
+                )
             merged[name] = matrix
     if not merged:
         raise InputError("no score matrices given")
@@ -183,15 +207,21 @@ def align(matrices: Matrices) -> Matrices:
     for matrix in matrices.values():
         if set(matrix.topics) != topics:
             extra = sorted(set(matrix.topics) ^ topics)[:5]
-            raise InputError(f"measures {first.measure} and {matrix.measure} cover different "
-                             f"topics (e.g. {', '.join(extra)})", matrix.source)
+            raise InputError(
+                f"measures {first.measure} and {matrix.measure} cover different "
+                f"topics (e.g. {', '.join(extra)})",
+                matrix.source,
+            )
     shared = [s for s in first.systems if all(s in set(m.systems) for m in matrices.values())]
-    return {name: m.take_systems(shared).take_topics(first.topics)
-            for name, m in matrices.items()}
+    return {name: m.take_systems(shared).take_topics(first.topics) for name, m in matrices.items()}
 
 
-def select_systems(matrices: Matrices, top_k: Optional[int] = None,
-                   top_fraction: Optional[float] = None, by: Optional[str] = None) -> Matrices:
+def select_systems(
+    matrices: Matrices,
+    top_k: Optional[int] = None,
+    top_fraction: Optional[float] = None,
+    by: Optional[str] = None,
+) -> Matrices:
     """Keep all systems, the ``top_k`` best, or the best ``top_fraction`` by measure ``by``.
 
     Systems are ranked by mean score of ``by`` (default: the first measure), ties broken by
@@ -204,8 +234,9 @@ def select_systems(matrices: Matrices, top_k: Optional[int] = None,
         raise InputError("give either top-k or top-fraction, not both")
     by = by or next(iter(matrices))
     if by not in matrices:
-        raise InputError(f"cannot select systems by {by}: no scores for it (have: "
-                         f"{', '.join(matrices)})")
+        raise InputError(
+            f"cannot select systems by {by}: no scores for it (have: {', '.join(matrices)})"
+        )
     ref = matrices[by]
     n = ref.n_systems
     if top_fraction is not None:
@@ -222,8 +253,11 @@ def require_systems(matrices: Matrices, minimum: int = 2) -> None:
     """Raise InputError when fewer than ``minimum`` systems are left."""
     for matrix in matrices.values():
         if matrix.n_systems < minimum:
-            raise InputError(f"measure {matrix.measure}: {matrix.n_systems} system(s); at least "
-                             f"{minimum} are needed", matrix.source)
+            raise InputError(
+                f"measure {matrix.measure}: {matrix.n_systems} system(s); at least "
+                f"{minimum} are needed",
+                matrix.source,
+            )
 
 
 def check_matrices(matrices) -> tuple:

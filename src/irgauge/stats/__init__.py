@@ -5,16 +5,23 @@ Names are imported on first use: the meta methods import ``irgauge.stats.resampl
 which must not pull in scipy.stats (only the classic tests need it; it takes most of a
 second to import).
 """
+
 from __future__ import annotations
 
 import importlib
 from typing import Any
 
 _LAZY = {
-    "BootstrapResult": "bootstrap", "bootstrap_pairs": "bootstrap",
-    "paired_bootstrap_test": "bootstrap", "paired_t_test": "classic", "sign_test": "classic",
-    "adjust": "correction", "benjamini_hochberg": "correction", "holm": "correction",
-    "compare_pairs": "pairs", "randomisation_test": "randomisation",
+    "BootstrapResult": "bootstrap",
+    "bootstrap_pairs": "bootstrap",
+    "paired_bootstrap_test": "bootstrap",
+    "paired_t_test": "classic",
+    "sign_test": "classic",
+    "adjust": "correction",
+    "benjamini_hochberg": "correction",
+    "holm": "correction",
+    "compare_pairs": "pairs",
+    "randomisation_test": "randomisation",
     "randomised_tukey_hsd": "tukey",
 }
 __all__ = sorted(_LAZY)

@@ -17,6 +17,7 @@ as in every other test (rounding must not make equal means look different). Dege
 pairs: when sd(z) = 0 (the systems differ by a nonzero constant), t(z) is infinite and the
 ASL is 0.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -26,19 +27,26 @@ import numpy as np
 
 from irgauge import _checks
 from irgauge.errors import InputError
-from irgauge.stats.resampling import (bootstrap_indices, chunks, index_counts, require_finite,
-                                      require_topics, resolve_seed, tied)
+from irgauge.stats.resampling import (
+    bootstrap_indices,
+    chunks,
+    index_counts,
+    require_finite,
+    require_topics,
+    resolve_seed,
+    tied,
+)
 
 
 @dataclass(frozen=True)
 class BootstrapResult:
     """Paired bootstrap test of x against y."""
 
-    statistic: float          # t(z)
-    pvalue: float             # two-sided ASL
-    mean_difference: float    # mean(x - y)
+    statistic: float  # t(z)
+    pvalue: float  # two-sided ASL
+    mean_difference: float  # mean(x - y)
     n_topics: int
-    samples: int              # B
+    samples: int  # B
     seed: int
 
 
@@ -46,8 +54,8 @@ class BootstrapResult:
 class PairBootstrap:
     """Bootstrap results for many pairs at once (arrays aligned with the pairs)."""
 
-    statistic: np.ndarray         # t(z) per pair
-    asl: np.ndarray               # ASL per pair
+    statistic: np.ndarray  # t(z) per pair
+    asl: np.ndarray  # ASL per pair
     # required[a][p]: |mean(w*b)| of the sample at the (B*alpha)-th largest |t(w*b)| of pair p
     required: dict
 
@@ -59,9 +67,13 @@ def studentised(z: np.ndarray) -> np.ndarray:
         return z.mean(axis=-1) / (z.std(axis=-1, ddof=1) / np.sqrt(n))
 
 
-def bootstrap_pairs(diffs: np.ndarray, counts: np.ndarray,
-                    alphas: Sequence[float] = (), max_cells: int = 1 << 22,
-                    progress: Optional[Callable[[int, int], None]] = None) -> PairBootstrap:
+def bootstrap_pairs(
+    diffs: np.ndarray,
+    counts: np.ndarray,
+    alphas: Sequence[float] = (),
+    max_cells: int = 1 << 22,
+    progress: Optional[Callable[[int, int], None]] = None,
+) -> PairBootstrap:
     """Run the paired bootstrap test on every row of ``diffs`` (pairs x topics).
 
     ``counts`` is the B x n sample count matrix (:func:`index_counts`), shared by every pair.
@@ -109,8 +121,9 @@ def bootstrap_pairs(diffs: np.ndarray, counts: np.ndarray,
     return PairBootstrap(statistic=t_obs, asl=asl, required=required)
 
 
-def paired_bootstrap_test(x, y, samples: int = 1000, seed: Optional[int] = None,
-                          indices: Optional[np.ndarray] = None) -> BootstrapResult:
+def paired_bootstrap_test(
+    x, y, samples: int = 1000, seed: Optional[int] = None, indices: Optional[np.ndarray] = None
+) -> BootstrapResult:
     """Paired bootstrap test of per-topic scores x against y (two-sided ASL).
 
     ``indices`` (B x n topic indices) replaces the seeded draw, e.g. to share samples.
@@ -121,9 +134,14 @@ def paired_bootstrap_test(x, y, samples: int = 1000, seed: Optional[int] = None,
         indices = bootstrap_indices(len(x), _checks.draws(samples, "samples"), seed)
     counts = index_counts(indices, len(x))
     result = bootstrap_pairs((x - y)[None, :], counts)
-    return BootstrapResult(statistic=float(result.statistic[0]), pvalue=float(result.asl[0]),
-                           mean_difference=float(np.mean(x - y)), n_topics=len(x),
-                           samples=counts.shape[0], seed=seed)
+    return BootstrapResult(
+        statistic=float(result.statistic[0]),
+        pvalue=float(result.asl[0]),
+        mean_difference=float(np.mean(x - y)),
+        n_topics=len(x),
+        samples=counts.shape[0],
+        seed=seed,
+    )
 
 
 def _paired(x, y) -> Tuple[np.ndarray, np.ndarray]:

@@ -9,6 +9,7 @@ topics with |x - y| <= TIE_TOLERANCE; the t-test gives p = 1 when the means tie.
 * Paired t-test: t = mean(z) / (sd(z) / sqrt(n)), z = x - y, sd with n - 1; two-sided
   p = 2 * P(T_{n-1} >= |t|) (as scipy.stats.ttest_rel).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -22,9 +23,9 @@ from irgauge.stats.resampling import TIE_TOLERANCE, tied
 
 @dataclass(frozen=True)
 class SignTestResult:
-    statistic: int      # wins of x (topics with x > y)
+    statistic: int  # wins of x (topics with x > y)
     pvalue: float
-    n_untied: int       # topics with x != y
+    n_untied: int  # topics with x != y
     n_topics: int
 
 
@@ -60,8 +61,9 @@ def sign_test(x, y) -> SignTestResult:
     """Sign test of x against y over topics where they differ."""
     x, y = _paired(x, y)
     wins, untied = (int(v) for v in sign_counts(x - y))
-    return SignTestResult(statistic=wins, pvalue=float(sign_pvalues(wins, untied)),
-                          n_untied=untied, n_topics=len(x))
+    return SignTestResult(
+        statistic=wins, pvalue=float(sign_pvalues(wins, untied)), n_untied=untied, n_topics=len(x)
+    )
 
 
 def t_pvalues(t: np.ndarray, df: int) -> np.ndarray:
@@ -75,5 +77,4 @@ def paired_t_test(x, y) -> TTestResult:
     x, y = _paired(x, y)
     t = float(studentised(x - y))
     p = 1.0 if tied(np.mean(x - y)) else float(t_pvalues(np.array(t), len(x) - 1))
-    return TTestResult(statistic=t, pvalue=p,
-                       df=len(x) - 1, mean_difference=float(np.mean(x - y)))
+    return TTestResult(statistic=t, pvalue=p, df=len(x) - 1, mean_difference=float(np.mean(x - y)))

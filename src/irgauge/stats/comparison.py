@@ -19,6 +19,7 @@ effect sizes, Cohen's d_z for paired data ``mean(x - y) / sd(x - y)``, against t
 Rendering (terminal, Markdown, LaTeX, HTML, CSV, JSON) is in
 :mod:`irgauge.stats.comparison_formats`.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -28,10 +29,17 @@ import numpy as np
 
 from irgauge.errors import InputError
 from irgauge.scores import as_score_matrices, check_matrices
-from irgauge.stats.comparison_formats import (CORRECTIONS, EFFECT_LABEL, INTERVALS, TESTS,
-                                              caption, render)
+from irgauge.stats.comparison_formats import (
+    CORRECTIONS,
+    EFFECT_LABEL,
+    INTERVALS,
+    TESTS,
+    caption,
+    render,
+)
 from irgauge.stats.pairs import compare_pairs
 from irgauge._checks import resolve_seed
+
 
 def letters(n: int) -> List[str]:
     """a, b, ..., z, aa, ab, ... for n runs."""
@@ -96,21 +104,30 @@ class ComparisonTable:
         rows = []
         for r, run in enumerate(self.runs):
             for m, measure in enumerate(self.measures):
-                rows.append({"label": self.labels[r], "run": run, "measure": measure,
-                             "mean": self.means[r, m], "se": self.se[r, m],
-                             "low": self.low[r, m], "high": self.high[r, m],
-                             "best": bool(self.best[r, m]),
-                             "marks": self.mark_text(r, m),
-                             **({"effect_dz": self.effect[r, m]}
-                                if self.effect is not None else {})})
+                rows.append(
+                    {
+                        "label": self.labels[r],
+                        "run": run,
+                        "measure": measure,
+                        "mean": self.means[r, m],
+                        "se": self.se[r, m],
+                        "low": self.low[r, m],
+                        "high": self.high[r, m],
+                        "best": bool(self.best[r, m]),
+                        "marks": self.mark_text(r, m),
+                        **({"effect_dz": self.effect[r, m]} if self.effect is not None else {}),
+                    }
+                )
         return pd.DataFrame(rows)
 
     def __str__(self) -> str:
         return self.render("table")
 
     def __repr__(self) -> str:
-        return f"<ComparisonTable: {len(self.runs)} runs x {len(self.measures)} measures>\n" + \
-            self.render("table")
+        return (
+            f"<ComparisonTable: {len(self.runs)} runs x {len(self.measures)} measures>\n"
+            + self.render("table")
+        )
 
     def _repr_html_(self) -> str:
         return self.render("html")
@@ -119,12 +136,22 @@ class ComparisonTable:
         return self.render("markdown")
 
 
-def compare_table(matrices: Any, baseline: Optional[str] = None,
-                  test: str = "t", correction: str = "none", alpha: float = 0.05,
-                  interval: str = "none", level: float = 0.95, effect: bool = False,
-                  samples: int = 1000, permutations: int = 10000,
-                  seed: Optional[int] = None, names: str = "letters",
-                  collection: Optional[str] = None, progress=None) -> ComparisonTable:
+def compare_table(
+    matrices: Any,
+    baseline: Optional[str] = None,
+    test: str = "t",
+    correction: str = "none",
+    alpha: float = 0.05,
+    interval: str = "none",
+    level: float = 0.95,
+    effect: bool = False,
+    samples: int = 1000,
+    permutations: int = 10000,
+    seed: Optional[int] = None,
+    names: str = "letters",
+    collection: Optional[str] = None,
+    progress=None,
+) -> ComparisonTable:
     """The comparison table of ``{measure: ScoreMatrix}`` (systems x topics, aligned), or of
     any score data :func:`irgauge.as_score_matrices` takes, an EvalResult among them (whose
     qrels file then names the collection unless ``collection`` is given).
@@ -155,36 +182,65 @@ def compare_table(matrices: Any, baseline: Optional[str] = None,
     labels = letters(m) if names == "letters" else list(systems)
     tables, column = {}, pvalue_column(test, correction)
     for k, measure in enumerate(measures):
-        tables[measure] = compare_pairs(stacked[k], systems, [test], samples=samples,
-                                        permutations=permutations, seed=seed,
-                                        correction=correction, pairs=pairs,
-                                        progress=progress).table
+        tables[measure] = compare_pairs(
+            stacked[k],
+            systems,
+            [test],
+            samples=samples,
+            permutations=permutations,
+            seed=seed,
+            correction=correction,
+            pairs=pairs,
+            progress=progress,
+        ).table
     marks = _marks(tables, measures, systems, labels, column, alpha, base)
-    parameters = {"test": test, "correction": correction if test != "tukey" else "none",
-                  "alpha": alpha, "baseline": baseline, "interval": interval,
-                  "level": level if interval == "ci" else None, "effect": EFFECT_LABEL
-                  if effect else None, "effect_reference": systems[reference] if effect
-                  else None, "seed": seed, "bootstrap_samples": samples,
-                  "permutations": permutations, "tukey_trials": samples,
-                  "n_topics": n, "n_runs": m, "collection": collection,
-                  "significant_if": "p < alpha", "pvalue_column": column}
-    return ComparisonTable(list(systems), labels, list(measures), means, se, low, high,
-                           effect_sizes, marks, tables, parameters)
+    parameters = {
+        "test": test,
+        "correction": correction if test != "tukey" else "none",
+        "alpha": alpha,
+        "baseline": baseline,
+        "interval": interval,
+        "level": level if interval == "ci" else None,
+        "effect": EFFECT_LABEL if effect else None,
+        "effect_reference": systems[reference] if effect else None,
+        "seed": seed,
+        "bootstrap_samples": samples,
+        "permutations": permutations,
+        "tukey_trials": samples,
+        "n_topics": n,
+        "n_runs": m,
+        "collection": collection,
+        "significant_if": "p < alpha",
+        "pvalue_column": column,
+    }
+    return ComparisonTable(
+        list(systems),
+        labels,
+        list(measures),
+        means,
+        se,
+        low,
+        high,
+        effect_sizes,
+        marks,
+        tables,
+        parameters,
+    )
 
 
 def _check_options(test, correction, names, interval, alpha, level) -> None:
     if test not in TESTS:
         raise InputError(f"unknown test {test!r}; choose from {', '.join(TESTS)}")
     if correction not in CORRECTIONS:
-        raise InputError(f"unknown correction {correction!r}; choose from "
-                         f"{', '.join(CORRECTIONS)}")
+        raise InputError(f"unknown correction {correction!r}; choose from {', '.join(CORRECTIONS)}")
     if names not in ("letters", "runs"):
         raise InputError(f"names must be 'letters' or 'runs', got {names!r}")
     if interval not in INTERVALS:
         raise InputError(f"unknown interval {interval!r}; choose from {', '.join(INTERVALS)}")
     if not 0 < alpha < 1 or not 0 < level < 1:
-        raise InputError(f"alpha and level must lie strictly between 0 and 1, got {alpha} "
-                         f"and {level}")
+        raise InputError(
+            f"alpha and level must lie strictly between 0 and 1, got {alpha} and {level}"
+        )
 
 
 def _intervals(stacked: np.ndarray, interval: str, level: float):
@@ -203,7 +259,7 @@ def _intervals(stacked: np.ndarray, interval: str, level: float):
 
 def _effect_sizes(stacked: np.ndarray, reference: int) -> np.ndarray:
     """Cohen's d_z of every system against ``reference``, systems x measures."""
-    z = stacked - stacked[:, reference:reference + 1, :]
+    z = stacked - stacked[:, reference : reference + 1, :]
     with np.errstate(divide="ignore", invalid="ignore"):
         sizes = (z.mean(axis=2) / z.std(axis=2, ddof=1)).T
     sizes[reference] = np.nan
@@ -216,8 +272,9 @@ def _marks(tables, measures, systems, labels, column, alpha, base) -> list:
     marks = [[[] for _ in measures] for _ in systems]
     for k, measure in enumerate(measures):
         table = tables[measure]
-        for a, b, p, diff in zip(table["system_a"], table["system_b"], table[column],
-                                 table["difference"]):
+        for a, b, p, diff in zip(
+            table["system_a"], table["system_b"], table[column], table["difference"]
+        ):
             if not p < alpha or diff == 0:
                 continue
             i, j = systems.index(a), systems.index(b)

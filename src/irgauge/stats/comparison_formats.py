@@ -1,6 +1,7 @@
 """Render a :class:`irgauge.stats.comparison.ComparisonTable`: terminal, Markdown, LaTeX
 (booktabs), HTML, CSV or JSON. Every format carries the caption that names the test, the
 correction, alpha, the number of topics, the collection and the seed."""
+
 from __future__ import annotations
 
 import html
@@ -19,17 +20,28 @@ TESTS = {  # name -> how captions name it
     "tukey": "randomised Tukey HSD test",
     "sign": "sign test",
 }
-CORRECTIONS = {"none": "no correction for multiple comparisons",
-               "holm": "Holm's correction", "bh": "Benjamini-Hochberg correction"}
+CORRECTIONS = {
+    "none": "no correction for multiple comparisons",
+    "holm": "Holm's correction",
+    "bh": "Benjamini-Hochberg correction",
+}
 INTERVALS = ("none", "ci", "se")
 EFFECT_LABEL = "Cohen's d_z (paired)"
 
 # Unicode superscripts for the terminal (q is U+107A5, MODIFIER LETTER SMALL Q)
-_SUPER = dict(zip("abcdefghijklmnopqrstuvwxyz+-,",
-                  "ᵃᵇᶜᵈᵉᶠᵍʰⁱʲᵏˡᵐⁿᵒᵖ\U000107a5ʳˢᵗᵘᵛʷˣʸᶻ⁺⁻˒"))
-_LATEX_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#",
-                  "_": r"\_", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}",
-                  "^": r"\textasciicircum{}"}
+_SUPER = dict(zip("abcdefghijklmnopqrstuvwxyz+-,", "ᵃᵇᶜᵈᵉᶠᵍʰⁱʲᵏˡᵐⁿᵒᵖ\U000107a5ʳˢᵗᵘᵛʷˣʸᶻ⁺⁻˒"))
+_LATEX_SPECIAL = {
+    "\\": r"\textbackslash{}",
+    "&": r"\&",
+    "%": r"\%",
+    "$": r"\$",
+    "#": r"\#",
+    "_": r"\_",
+    "{": r"\{",
+    "}": r"\}",
+    "~": r"\textasciitilde{}",
+    "^": r"\textasciicircum{}",
+}
 
 
 def _number(value: float, digits: int) -> str:
@@ -50,15 +62,20 @@ def caption(table, bold: bool = True) -> str:
         test += f" with {p['tukey_trials']} trials (it controls the family-wise error itself)"
     random = p["test"] in ("bootstrap", "randomisation", "tukey")
     where = f" of {p['collection']}" if p.get("collection") else ""
-    text = (f"Mean scores of {p['n_runs']} runs over {p['n_topics']} topics{where}. ")
+    text = f"Mean scores of {p['n_runs']} runs over {p['n_topics']} topics{where}. "
     if p["baseline"] is None:
         named = table.labels == table.runs
-        text += ("A superscript name marks a run significantly better than the run so named"
-                 if named else "A superscript letter marks a run significantly better than "
-                 "the run with that letter")
+        text += (
+            "A superscript name marks a run significantly better than the run so named"
+            if named
+            else "A superscript letter marks a run significantly better than "
+            "the run with that letter"
+        )
     else:
-        text += (f"A superscript + (−) marks a run significantly better (worse) than the "
-                 f"baseline {p['baseline']}")
+        text += (
+            f"A superscript + (−) marks a run significantly better (worse) than the "
+            f"baseline {p['baseline']}"
+        )
     text += f" ({test}, {CORRECTIONS[p['correction']]}, two-sided p < α = {p['alpha']:g}"
     text += f"; seed {p['seed']})." if random else ")."
     if bold:
@@ -80,17 +97,24 @@ def render(table, fmt: str = "table", digits: int = 3, ansi: bool = False) -> st
         return metadata_lines(_metadata(table)) + table.to_frame().to_csv(index=False)
     if fmt == "json":
         records = json.loads(table.to_frame().to_json(orient="records", double_precision=15))
-        return json.dumps({"metadata": _metadata(table), "results": records}, indent=2,
-                          default=str) + "\n"
+        return (
+            json.dumps({"metadata": _metadata(table), "results": records}, indent=2, default=str)
+            + "\n"
+        )
     if fmt == "table":
         return _terminal(table, digits, ansi)
     return {"markdown": _markdown, "latex": _latex, "html": _html}[fmt](table, digits)
 
 
 def _metadata(table) -> dict:
-    return {"method": "comparison table", **table.parameters, "runs": list(table.runs),
-            "labels": list(table.labels), "measures": list(table.measures),
-            "caption": caption(table)}
+    return {
+        "method": "comparison table",
+        **table.parameters,
+        "runs": list(table.runs),
+        "labels": list(table.labels),
+        "measures": list(table.measures),
+        "caption": caption(table),
+    }
 
 
 def _columns(table) -> List[str]:
@@ -129,8 +153,12 @@ def _cells(table, digits: int, bold, sup, pm: str = " ± ", dash: str = "–") -
 
 def _terminal(table, digits: int, ansi: bool = False) -> str:
     on, off = ("\x1b[1m", "\x1b[0m") if ansi else ("", "")
-    rows = _cells(table, digits, bold=lambda s: f"{on}{s}{off}",
-                  sup=lambda s: "".join(_SUPER.get(c, c) for c in s))
+    rows = _cells(
+        table,
+        digits,
+        bold=lambda s: f"{on}{s}{off}",
+        sup=lambda s: "".join(_SUPER.get(c, c) for c in s),
+    )
     header = _columns(table)
     hidden = len(on) + len(off)  # escape codes take no room on screen
 
@@ -138,8 +166,10 @@ def _terminal(table, digits: int, ansi: bool = False) -> str:
         return len(cell) - (hidden if on and on in cell else 0)
 
     widths = [max(width(c) for c in col) for col in zip(header, *rows)]
-    lines = ["  ".join(c + " " * (w - width(c)) for c, w in zip(row, widths)).rstrip()
-             for row in [header, ["-" * w for w in widths]] + rows]
+    lines = [
+        "  ".join(c + " " * (w - width(c)) for c, w in zip(row, widths)).rstrip()
+        for row in [header, ["-" * w for w in widths]] + rows
+    ]
     return "\n".join(lines) + "\n\n" + textwrap.fill(caption(table, ansi), 88) + "\n"
 
 
@@ -158,27 +188,35 @@ def _markdown(table, digits: int) -> str:
 def latex_escape(text: str) -> str:
     """Escape LaTeX's special characters (and write α, ±, −, d_z in math mode)."""
     out = "".join(_LATEX_SPECIAL.get(c, c) for c in str(text))
-    for plain, tex in (("α", r"$\alpha$"), ("±", r"$\pm$"), ("−", "$-$"),
-                       (r"d\_z", "$d_z$")):
+    for plain, tex in (("α", r"$\alpha$"), ("±", r"$\pm$"), ("−", "$-$"), (r"d\_z", "$d_z$")):
         out = out.replace(plain, tex)
     return out
 
 
 def _latex(table, digits: int) -> str:
     header = [latex_escape(c) for c in _columns(table)]
-    rows = _cells(table, digits, bold=lambda s: f"\\textbf{{{s}}}",
-                  sup=lambda s: "\\textsuperscript{%s}" % ("$-$" if s == "-" else
-                                                             latex_escape(s)),
-                  pm=r" $\pm$ ", dash="--")
+    rows = _cells(
+        table,
+        digits,
+        bold=lambda s: f"\\textbf{{{s}}}",
+        sup=lambda s: "\\textsuperscript{%s}" % ("$-$" if s == "-" else latex_escape(s)),
+        pm=r" $\pm$ ",
+        dash="--",
+    )
     escaped = []
     for row in rows:  # names need escaping; the numbers and marks are already LaTeX
         escaped.append([latex_escape(row[0]), latex_escape(row[1])] + row[2:])
     spec = "ll" + "r" * (len(header) - 2)
-    body = [r"\begin{table}[t]", r"\centering",
-            r"\caption{" + latex_escape(caption(table)) + "}",
-            r"\label{tab:comparison}",
-            r"\begin{tabular}{" + spec + "}", r"\toprule",
-            " & ".join(header) + r" \\", r"\midrule"]
+    body = [
+        r"\begin{table}[t]",
+        r"\centering",
+        r"\caption{" + latex_escape(caption(table)) + "}",
+        r"\label{tab:comparison}",
+        r"\begin{tabular}{" + spec + "}",
+        r"\toprule",
+        " & ".join(header) + r" \\",
+        r"\midrule",
+    ]
     body += [" & ".join(row) + r" \\" for row in escaped]
     body += [r"\bottomrule", r"\end{tabular}", r"\end{table}"]
     return "% requires \\usepackage{booktabs}\n" + "\n".join(body) + "\n"
@@ -187,12 +225,15 @@ def _latex(table, digits: int) -> str:
 def _html(table, digits: int) -> str:
     esc = html.escape
     header = "".join(f"<th>{esc(c)}</th>" for c in _columns(table))
-    rows = _cells(table, digits, bold=lambda s: f"<strong>{s}</strong>",
-                  sup=lambda s: f"<sup>{esc(s)}</sup>")
+    rows = _cells(
+        table, digits, bold=lambda s: f"<strong>{s}</strong>", sup=lambda s: f"<sup>{esc(s)}</sup>"
+    )
     body = []
     for row in rows:
         cells = [f"<td>{esc(row[0])}</td>", f"<td>{esc(row[1])}</td>"]
         cells += [f"<td>{c}</td>" for c in row[2:]]  # built from numbers and escaped marks
         body.append("<tr>" + "".join(cells) + "</tr>")
-    return (f'<table class="data comparison"><caption>{esc(caption(table))}</caption>'
-            f"<thead><tr>{header}</tr></thead><tbody>{''.join(body)}</tbody></table>\n")
+    return (
+        f'<table class="data comparison"><caption>{esc(caption(table))}</caption>'
+        f"<thead><tr>{header}</tr></thead><tbody>{''.join(body)}</tbody></table>\n"
+    )

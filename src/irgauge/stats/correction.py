@@ -5,6 +5,7 @@
 * Benjamini-Hochberg (step-up, controls the false discovery rate): with p sorted ascending,
   p_adj(i) = min_{k >= i} min(1, m * p(k) / k).
 """
+
 from __future__ import annotations
 
 import numpy as np

@@ -6,6 +6,7 @@ bootstrap, t, randomisation and Tukey HSD tests; the sign test drops tied topics
 Bootstrap, randomisation and Tukey HSD share one seed; their samples are drawn once and used
 for every pair.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -19,8 +20,15 @@ from irgauge.errors import InputError
 from irgauge.stats.classic import sign_counts, sign_pvalues, t_pvalues
 from irgauge.stats.correction import adjust
 from irgauge.stats.randomisation import random_signs, randomisation_pvalues
-from irgauge.stats.resampling import (bootstrap_indices, index_counts, pair_index, require_finite,
-                                      require_topics, resolve_seed, tied)
+from irgauge.stats.resampling import (
+    bootstrap_indices,
+    index_counts,
+    pair_index,
+    require_finite,
+    require_topics,
+    resolve_seed,
+    tied,
+)
 from irgauge.stats.tukey import randomised_tukey_hsd
 
 TESTS = ("bootstrap", "t", "sign", "randomisation", "tukey")
@@ -28,13 +36,21 @@ TESTS = ("bootstrap", "t", "sign", "randomisation", "tukey")
 
 @dataclass(frozen=True)
 class PairsResult:
-    table: "object"            # pandas DataFrame, one row per pair
+    table: "object"  # pandas DataFrame, one row per pair
     parameters: dict = field(default_factory=dict)
 
 
-def compare_pairs(values, systems: Sequence[str], tests: Sequence[str] = TESTS,
-                  samples: int = 1000, permutations: int = 10000, seed: Optional[int] = None,
-                  correction: str = "none", pairs=None, progress=None) -> PairsResult:
+def compare_pairs(
+    values,
+    systems: Sequence[str],
+    tests: Sequence[str] = TESTS,
+    samples: int = 1000,
+    permutations: int = 10000,
+    seed: Optional[int] = None,
+    correction: str = "none",
+    pairs=None,
+    progress=None,
+) -> PairsResult:
     """Compare every pair (or the given ``pairs`` of index tuples) of the systems' rows.
 
     ``correction`` (none, holm, bh) adjusts each test's p-values over the pairs compared,
@@ -50,8 +66,10 @@ def compare_pairs(values, systems: Sequence[str], tests: Sequence[str] = TESTS,
     permutations = _checks.draws(permutations, "permutations")
     seed = resolve_seed(seed)
     if values.ndim != 2 or values.shape[0] < 2:
-        raise InputError("comparing systems needs a systems x topics matrix with at least 2 "
-                         f"systems; got shape {values.shape}")
+        raise InputError(
+            "comparing systems needs a systems x topics matrix with at least 2 "
+            f"systems; got shape {values.shape}"
+        )
     m, n = values.shape
     require_topics(n, "comparing systems")
     if pairs is None:
@@ -62,11 +80,16 @@ def compare_pairs(values, systems: Sequence[str], tests: Sequence[str] = TESTS,
     with np.errstate(divide="ignore", invalid="ignore"):
         effect = z.mean(axis=1) / z.std(axis=1, ddof=1)
     means = values.mean(axis=1)
-    table = pd.DataFrame({
-        "system_a": [systems[k] for k in i], "system_b": [systems[k] for k in j],
-        "mean_a": means[i], "mean_b": means[j], "difference": means[i] - means[j],
-        "effect_size": effect,
-    })
+    table = pd.DataFrame(
+        {
+            "system_a": [systems[k] for k in i],
+            "system_b": [systems[k] for k in j],
+            "mean_a": means[i],
+            "mean_b": means[j],
+            "difference": means[i] - means[j],
+            "effect_size": effect,
+        }
+    )
     for test in tests:
         if test == "bootstrap":
             counts = index_counts(bootstrap_indices(n, samples, seed), n)
@@ -84,7 +107,14 @@ def compare_pairs(values, systems: Sequence[str], tests: Sequence[str] = TESTS,
         table[f"p_{test}"] = p
         if correction != "none" and test != "tukey":
             table[f"p_{test}_{correction}"] = adjust(p, correction)
-    parameters = {"tests": list(tests), "seed": seed, "bootstrap_samples": samples,
-                  "permutations": permutations, "tukey_trials": samples,
-                  "correction": correction, "n_topics": n, "n_systems": m}
+    parameters = {
+        "tests": list(tests),
+        "seed": seed,
+        "bootstrap_samples": samples,
+        "permutations": permutations,
+        "tukey_trials": samples,
+        "correction": correction,
+        "n_topics": n,
+        "n_systems": m,
+    }
     return PairsResult(table=table, parameters=parameters)

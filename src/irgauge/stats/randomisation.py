@@ -7,6 +7,7 @@ size and takes a random sign. With S the R x n matrix of random signs (+1/-1),
 
 One matrix product for all pairs and permutations, chunked over pairs.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -21,7 +22,7 @@ from irgauge.stats.resampling import TIE_TOLERANCE, chunks, resolve_seed
 
 @dataclass(frozen=True)
 class RandomisationResult:
-    statistic: float     # mean(x - y)
+    statistic: float  # mean(x - y)
     pvalue: float
     n_topics: int
     permutations: int
@@ -34,8 +35,9 @@ def random_signs(n_topics: int, permutations: int, seed: int) -> np.ndarray:
     return np.where(rng.random((permutations, n_topics)) < 0.5, -1.0, 1.0)
 
 
-def randomisation_pvalues(diffs: np.ndarray, signs: np.ndarray,
-                          max_cells: int = 1 << 22) -> np.ndarray:
+def randomisation_pvalues(
+    diffs: np.ndarray, signs: np.ndarray, max_cells: int = 1 << 22
+) -> np.ndarray:
     """Two-sided randomisation p-values for every row of ``diffs`` (pairs x topics)."""
     diffs = np.atleast_2d(np.asarray(diffs, dtype=float))
     n = diffs.shape[1]
@@ -49,13 +51,19 @@ def randomisation_pvalues(diffs: np.ndarray, signs: np.ndarray,
     return p
 
 
-def randomisation_test(x, y, permutations: int = 10000, seed: Optional[int] = None,
-                       signs: Optional[np.ndarray] = None) -> RandomisationResult:
+def randomisation_test(
+    x, y, permutations: int = 10000, seed: Optional[int] = None, signs: Optional[np.ndarray] = None
+) -> RandomisationResult:
     """Paired randomisation test of x against y with ``permutations`` random sign flips."""
     x, y = _paired(x, y)
     seed = resolve_seed(seed)
     if signs is None:
         signs = random_signs(len(x), _checks.draws(permutations, "permutations"), seed)
     p = randomisation_pvalues((x - y)[None, :], signs)[0]
-    return RandomisationResult(statistic=float(np.mean(x - y)), pvalue=float(p),
-                               n_topics=len(x), permutations=signs.shape[0], seed=seed)
+    return RandomisationResult(
+        statistic=float(np.mean(x - y)),
+        pvalue=float(p),
+        n_topics=len(x),
+        permutations=signs.shape[0],
+        seed=seed,
+    )

@@ -3,6 +3,7 @@
 Each sampler is a pure function of (sizes, seed): the same seed gives the same samples, so a
 test can regenerate exactly the samples that a vectorised method used.
 """
+
 from __future__ import annotations
 
 from typing import Tuple
@@ -31,8 +32,10 @@ def require_finite(values: np.ndarray, what: str = "scores") -> np.ndarray:
     bad = ~np.isfinite(values)
     if bad.any():
         where = tuple(int(k) for k in np.argwhere(bad)[0])
-        raise InputError(f"{what} must be finite numbers; found {values[where]} at index "
-                         f"{where if len(where) > 1 else where[0]}")
+        raise InputError(
+            f"{what} must be finite numbers; found {values[where]} at index "
+            f"{where if len(where) > 1 else where[0]}"
+        )
     return values
 
 
@@ -73,16 +76,18 @@ def permutations(n_topics: int, trials: int, seed: int) -> np.ndarray:
     return order
 
 
-def subset_indices(n_topics: int, size: int, trials: int, seed: int,
-                   replacement: bool = False) -> np.ndarray:
+def subset_indices(
+    n_topics: int, size: int, trials: int, seed: int, replacement: bool = False
+) -> np.ndarray:
     """``trials x size`` topic indices: a subset of ``size`` topics per trial."""
     if replacement:
         return np.random.default_rng(seed).integers(0, n_topics, size=(trials, size))
     return permutations(n_topics, trials, seed)[:, :size]
 
 
-def disjoint_subset_indices(n_topics: int, size: int, trials: int, seed: int,
-                            replacement: bool = False) -> Tuple[np.ndarray, np.ndarray]:
+def disjoint_subset_indices(
+    n_topics: int, size: int, trials: int, seed: int, replacement: bool = False
+) -> Tuple[np.ndarray, np.ndarray]:
     """Two ``trials x size`` index arrays, Q and Q'.
 
     Without replacement Q and Q' are the first and second ``size`` topics of one random
@@ -93,8 +98,8 @@ def disjoint_subset_indices(n_topics: int, size: int, trials: int, seed: int,
         rng = np.random.default_rng(seed)
         both = rng.integers(0, n_topics, size=(trials, 2 * size))
     else:
-        both = permutations(n_topics, trials, seed)[:, :2 * size]
-    return both[:, :size], both[:, size:2 * size]
+        both = permutations(n_topics, trials, seed)[:, : 2 * size]
+    return both[:, :size], both[:, size : 2 * size]
 
 
 def subset_means(values: np.ndarray, indices: np.ndarray) -> np.ndarray:

@@ -9,6 +9,7 @@ compute the systems' means and record their range ``max - min``. For every pair 
 Comparing each pair with the null distribution of the *largest* difference controls the
 family-wise error rate over all pairs at once.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -18,20 +19,31 @@ import numpy as np
 
 from irgauge import _checks
 from irgauge.errors import InputError
-from irgauge.stats.resampling import (TIE_TOLERANCE, chunks, pair_index, require_finite,
-                                      require_topics, resolve_seed)
+from irgauge.stats.resampling import (
+    TIE_TOLERANCE,
+    chunks,
+    pair_index,
+    require_finite,
+    require_topics,
+    resolve_seed,
+)
 
 
 @dataclass(frozen=True)
 class TukeyResult:
-    pvalues: np.ndarray       # m x m, symmetric, 1 on the diagonal
-    ranges: np.ndarray        # B null ranges (max - min of permuted means)
+    pvalues: np.ndarray  # m x m, symmetric, 1 on the diagonal
+    ranges: np.ndarray  # B null ranges (max - min of permuted means)
     trials: int
     seed: int
 
 
-def permuted_ranges(values: np.ndarray, trials: int, seed: int, max_cells: int = 1 << 22,
-                    progress: Optional[Callable[[int, int], None]] = None) -> np.ndarray:
+def permuted_ranges(
+    values: np.ndarray,
+    trials: int,
+    seed: int,
+    max_cells: int = 1 << 22,
+    progress: Optional[Callable[[int, int], None]] = None,
+) -> np.ndarray:
     """Null ranges of system means under within-topic permutation, for ``trials`` trials.
 
     Trial b permutes topic j's scores by ``argsort(keys[b, j])`` where ``keys`` is the
@@ -53,13 +65,16 @@ def permuted_ranges(values: np.ndarray, trials: int, seed: int, max_cells: int =
     return ranges
 
 
-def randomised_tukey_hsd(values, trials: int = 1000, seed: Optional[int] = None,
-                         progress=None) -> TukeyResult:
+def randomised_tukey_hsd(
+    values, trials: int = 1000, seed: Optional[int] = None, progress=None
+) -> TukeyResult:
     """All-pairs randomised Tukey HSD p-values for a systems x topics score matrix."""
     values = require_finite(values)
     if values.ndim != 2 or values.shape[0] < 2:
-        raise InputError("Tukey HSD needs a systems x topics matrix with at least 2 systems; "
-                         f"got shape {values.shape}")
+        raise InputError(
+            "Tukey HSD needs a systems x topics matrix with at least 2 systems; "
+            f"got shape {values.shape}"
+        )
     require_topics(values.shape[1], "Tukey HSD", needed=1)
     trials = _checks.draws(trials, "trials")
     seed = resolve_seed(seed)

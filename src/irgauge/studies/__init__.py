@@ -4,6 +4,7 @@
 writes tables (txt, csv, tex), figures (png, svg), ``manifest.json`` and ``summary.txt`` to
 ``out/<name>`` and returns a :class:`~irgauge.studies._common.StudyResult`.
 """
+
 from __future__ import annotations
 
 import importlib

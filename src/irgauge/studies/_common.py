@@ -12,6 +12,7 @@ Layout of an output folder ``OUT``::
 Tables are written from pandas DataFrames: ``.txt`` as an aligned terminal table, ``.csv``
 with full precision, ``.tex`` as a booktabs ``tabular`` (hand-written: no jinja2 needed).
 """
+
 from __future__ import annotations
 
 import json
@@ -33,6 +34,7 @@ COLLECTION_DIR = "collection"
 
 # ---------------------------------------------------------------------------- versions
 
+
 def versions() -> Dict[str, str]:
     """Versions of irgauge, Python and the libraries that computed the results."""
     import matplotlib
@@ -40,9 +42,14 @@ def versions() -> Dict[str, str]:
 
     from irgauge import __version__
 
-    return {"irgauge": __version__, "python": platform.python_version(),
-            "numpy": np.__version__, "pandas": pd.__version__, "scipy": scipy.__version__,
-            "matplotlib": matplotlib.__version__}
+    return {
+        "irgauge": __version__,
+        "python": platform.python_version(),
+        "numpy": np.__version__,
+        "pandas": pd.__version__,
+        "scipy": scipy.__version__,
+        "matplotlib": matplotlib.__version__,
+    }
 
 
 def jsonable(value: Any) -> Any:
@@ -107,17 +114,25 @@ def text_table(frame: pd.DataFrame, digits: Digits = 4) -> str:
     return aligned_table([header(c) for c in frame.columns], _rows(frame, digits), numeric, "")
 
 
-_LATEX_ESCAPES = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#",
-                  "_": r"\_", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}",
-                  "^": r"\textasciicircum{}"}
+_LATEX_ESCAPES = {
+    "\\": r"\textbackslash{}",
+    "&": r"\&",
+    "%": r"\%",
+    "$": r"\$",
+    "#": r"\#",
+    "_": r"\_",
+    "{": r"\{",
+    "}": r"\}",
+    "~": r"\textasciitilde{}",
+    "^": r"\textasciicircum{}",
+}
 
 
 def latex_escape(text: str) -> str:
     return "".join(_LATEX_ESCAPES.get(ch, ch) for ch in str(text))
 
 
-def latex_table(frame: pd.DataFrame, caption: str = "", label: str = "",
-                digits: Digits = 4) -> str:
+def latex_table(frame: pd.DataFrame, caption: str = "", label: str = "", digits: Digits = 4) -> str:
     """A booktabs LaTeX table (``table`` float with ``tabular``) of ``frame``."""
     numeric = [pd.api.types.is_numeric_dtype(frame[c]) for c in frame.columns]
     spec = "".join("r" if num else "l" for num in numeric)
@@ -138,6 +153,7 @@ def latex_table(frame: pd.DataFrame, caption: str = "", label: str = "",
 
 # ---------------------------------------------------------------------------- output
 
+
 @dataclass
 class StudyResult:
     """What a study returns: its folder, manifest, tables (DataFrames) and summary lines."""
@@ -155,9 +171,13 @@ class StudyResult:
         out += [f"* {line}" for line in self.summary]
         out += [f"! {note}" for note in self.manifest.get("notes", [])]
         for entry in self.manifest.get("tables", []):
-            out += ["", f"-- {entry['caption']}", text_table(self.tables[entry["name"]],
-                                                             entry.get("column_digits") or
-                                                             entry.get("digits", 4)).rstrip()]
+            out += [
+                "",
+                f"-- {entry['caption']}",
+                text_table(
+                    self.tables[entry["name"]], entry.get("column_digits") or entry.get("digits", 4)
+                ).rstrip(),
+            ]
         out += ["", f"written to {self.directory}"]
         return "\n".join(out) + "\n"
 
@@ -192,8 +212,7 @@ class StudyWriter:
             self._atomic.__exit__(RuntimeError, RuntimeError("aborted"), None)
             self._atomic = None
 
-    def table(self, stem: str, frame: pd.DataFrame, caption: str,
-              digits: Digits = 4) -> None:
+    def table(self, stem: str, frame: pd.DataFrame, caption: str, digits: Digits = 4) -> None:
         """Write ``frame`` as tables/<stem>.txt, .csv and .tex and list it in the manifest."""
         from irgauge.io.atomic import write_text
 
@@ -202,45 +221,69 @@ class StudyWriter:
         write_text(base.with_suffix(".txt"), text_table(frame, digits))
         # to_csv's own line ending (os.linesep), as before; its name changed in pandas 1.5
         write_text(base.with_suffix(".csv"), frame.to_csv(index=False, float_format="%.10g"))
-        write_text(base.with_suffix(".tex"),
-                   latex_table(frame, caption, f"tab:{self.name}-{stem}", digits))
+        write_text(
+            base.with_suffix(".tex"), latex_table(frame, caption, f"tab:{self.name}-{stem}", digits)
+        )
         self.tables[stem] = frame
-        self.table_entries.append({
-            "name": stem, "caption": caption,
-            # one number for readers of the manifest (the HTML report), per column below
-            "digits": max(digits.values(), default=4) if isinstance(digits, Mapping)
-            else digits,
-            "column_digits": dict(digits) if isinstance(digits, Mapping) else {},
-            "files": {ext: f"tables/{stem}.{ext}" for ext in ("txt", "csv", "tex")}})
+        self.table_entries.append(
+            {
+                "name": stem,
+                "caption": caption,
+                # one number for readers of the manifest (the HTML report), per column below
+                "digits": max(digits.values(), default=4)
+                if isinstance(digits, Mapping)
+                else digits,
+                "column_digits": dict(digits) if isinstance(digits, Mapping) else {},
+                "files": {ext: f"tables/{stem}.{ext}" for ext in ("txt", "csv", "tex")},
+            }
+        )
 
-    def figure(self, stem: str, draw: Callable[..., List[str]], data: Any, caption: str,
-               **options) -> None:
+    def figure(
+        self, stem: str, draw: Callable[..., List[str]], data: Any, caption: str, **options
+    ) -> None:
         """Draw with a figure function ``draw(data, directory, stem=...)`` into figures/."""
         paths = draw(data, self.work / "figures", stem=stem, **options)
         files = {Path(p).suffix.lstrip("."): f"figures/{Path(p).name}" for p in paths}
         self.figure_entries.append({"name": stem, "caption": caption, "files": files})
 
-    def finish(self, parameters: Dict[str, Any], seeds: Dict[str, Any], systems: Sequence[str],
-               topics: Sequence[str], summary: List[str], inputs: Dict[str, Any],
-               notes: Sequence[str] = (), extra: Optional[Dict[str, Any]] = None
-               ) -> StudyResult:
+    def finish(
+        self,
+        parameters: Dict[str, Any],
+        seeds: Dict[str, Any],
+        systems: Sequence[str],
+        topics: Sequence[str],
+        summary: List[str],
+        inputs: Dict[str, Any],
+        notes: Sequence[str] = (),
+        extra: Optional[Dict[str, Any]] = None,
+    ) -> StudyResult:
         """Write manifest.json and summary.txt, move the folder into place; return the
         StudyResult."""
         from irgauge.io.atomic import write_text
 
         manifest = {
-            "kind": "study", "study": self.name, "title": self.title,
+            "kind": "study",
+            "study": self.name,
+            "title": self.title,
             "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-            "versions": versions(), "inputs": inputs, "parameters": parameters,
-            "seeds": seeds, "systems": list(systems), "topics": list(topics),
-            "n_systems": len(systems), "n_topics": len(topics),
-            "summary": list(summary), "notes": list(notes),
-            "tables": self.table_entries, "figures": self.figure_entries,
+            "versions": versions(),
+            "inputs": inputs,
+            "parameters": parameters,
+            "seeds": seeds,
+            "systems": list(systems),
+            "topics": list(topics),
+            "n_systems": len(systems),
+            "n_topics": len(topics),
+            "summary": list(summary),
+            "notes": list(notes),
+            "tables": self.table_entries,
+            "figures": self.figure_entries,
             **(extra or {}),
         }
         write_json(self.work / MANIFEST, manifest)
-        result = StudyResult(self.name, self.directory, jsonable(manifest), self.tables,
-                             list(summary))
+        result = StudyResult(
+            self.name, self.directory, jsonable(manifest), self.tables, list(summary)
+        )
         write_text(self.work / "summary.txt", result.text())
         self._atomic.__exit__(None, None, None)
         self._atomic = None
@@ -248,6 +291,7 @@ class StudyWriter:
 
 
 # ---------------------------------------------------------------------------- inputs
+
 
 def path_list(runs: Any) -> List[str]:
     """Runs given as one path or a list of paths, as strings (for the manifest)."""
@@ -291,8 +335,11 @@ def renamed(matrices, labels: Mapping[str, str]):
     """``{label: matrix}`` for the measure strings in ``labels`` (measure string -> label)."""
     from irgauge.scores import ScoreMatrix
 
-    return {labels[k]: ScoreMatrix(m.values, m.systems, m.topics, labels[k], m.source)
-            for k, m in matrices.items() if k in labels}
+    return {
+        labels[k]: ScoreMatrix(m.values, m.systems, m.topics, labels[k], m.source)
+        for k, m in matrices.items()
+        if k in labels
+    }
 
 
 # ---------------------------------------------------------------------------- labels
@@ -303,7 +350,10 @@ MEASURE_LABELS = {
     "nDCG(dcg=jk,b=2,judged_only=true)@1000": "nDCG' (Järvelin–Kekäläinen, b=2)@1000",
     "nDCG": "nDCG (log2)",
     "RBP(p=0.95)": "RBP (p=0.95)",
-    "Q-measure": "Q-measure", "AP": "AP", "RR": "RR", "P@10": "P@10",
+    "Q-measure": "Q-measure",
+    "AP": "AP",
+    "RR": "RR",
+    "P@10": "P@10",
 }
 
 
@@ -323,28 +373,31 @@ def caption(text: str, paper: Optional[str] = None, item: Optional[str] = None) 
 
 # ---------------------------------------------------------------------------- words
 
-def ordering(values: Mapping[str, float], higher_is_better: bool = True,
-             tolerance: float = TIE_TOLERANCE) -> str:
+
+def ordering(
+    values: Mapping[str, float], higher_is_better: bool = True, tolerance: float = TIE_TOLERANCE
+) -> str:
     """``"A > B = C > D"``: names sorted best first, '=' between equal values."""
     items = sorted(values.items(), key=lambda kv: -kv[1] if higher_is_better else kv[1])
     if not items:
         return ""
     text = items[0][0]
     for (_, prev), (name, value) in zip(items, items[1:]):
-        text += (" = " if abs(prev - value) <= tolerance else
-                 (" > " if higher_is_better else " < ")) + name
+        text += (
+            " = " if abs(prev - value) <= tolerance else (" > " if higher_is_better else " < ")
+        ) + name
     return text
 
 
 # ---------------------------------------------------------------------------- collection
 
 JUDGED_DEPTHS = (1, 5, 10, 20, 30, 50, 100, 200, 500, 1000)
-SUMMARY_MEASURES = ("AP", "Q-measure", "nDCG(dcg=jk,b=2)@1000", "nDCG@10", "P@10", "RR",
-                    "bpref")
+SUMMARY_MEASURES = ("AP", "Q-measure", "nDCG(dcg=jk,b=2)@1000", "nDCG@10", "P@10", "RR", "bpref")
 
 
-def collection_summary(qrels, runs, out: Path, measures: Sequence[str] = SUMMARY_MEASURES,
-                       **eval_options) -> Dict[str, Any]:
+def collection_summary(
+    qrels, runs, out: Path, measures: Sequence[str] = SUMMARY_MEASURES, **eval_options
+) -> Dict[str, Any]:
     """Write ``out/collection``: topics, runs, judgments by level, judged depth, and the
     evaluation table with the conventions used. Returns its manifest."""
     from irgauge import evaluate
@@ -359,11 +412,15 @@ def collection_summary(qrels, runs, out: Path, measures: Sequence[str] = SUMMARY
     per_topic_rel = relevant.groupby(topics.to_numpy()).sum()
     per_topic_judged = topics.value_counts()
 
-    depth_measures = [f"{kind}@{k}" for k in JUDGED_DEPTHS
-                      for kind in ("num_ret", "num_rel_ret", "num_nonrel_judged_ret")]
+    depth_measures = [
+        f"{kind}@{k}"
+        for k in JUDGED_DEPTHS
+        for kind in ("num_ret", "num_rel_ret", "num_nonrel_judged_ret")
+    ]
     result = evaluate(q, runs, list(measures) + depth_measures, **eval_options)
-    pt = result.per_topic.pivot_table(index=["run", "topic"], columns="measure",
-                                      values="value", aggfunc="first")
+    pt = result.per_topic.pivot_table(
+        index=["run", "topic"], columns="measure", values="value", aggfunc="first"
+    )
     depth_rows, judged_depth = [], 0
     for k in JUDGED_DEPTHS:
         ret = pt[f"num_ret@{k}"]
@@ -372,30 +429,56 @@ def collection_summary(qrels, runs, out: Path, measures: Sequence[str] = SUMMARY
         complete = bool((judged == ret).all())
         if complete:
             judged_depth = k
-        depth_rows.append({"k": k, "judged_share": float(share), "all_judged": complete,
-                           "max_retrieved": float(ret.max())})
+        depth_rows.append(
+            {
+                "k": k,
+                "judged_share": float(share),
+                "all_judged": complete,
+                "max_retrieved": float(ret.max()),
+            }
+        )
         if ret.max() < k:  # deeper cutoffs see the same lists
             break
     evaluation = result.table()[list(measures)].reset_index()
-    conventions = {k: v for k, v in result.metadata.items()
-                   if k in ("order", "rel_level", "gains", "judged_only", "complete",
-                            "aggregate", "empty_topics", "topics_without_relevant",
-                            "topics_missing_from_run", "run_topics_not_in_qrels")}
+    conventions = {
+        k: v
+        for k, v in result.metadata.items()
+        if k
+        in (
+            "order",
+            "rel_level",
+            "gains",
+            "judged_only",
+            "complete",
+            "aggregate",
+            "empty_topics",
+            "topics_without_relevant",
+            "topics_missing_from_run",
+            "run_topics_not_in_qrels",
+        )
+    }
     manifest = {
-        "kind": "collection", "qrels": str(q.source),
-        "runs": result.metadata["runs"], "n_topics": int(len(per_topic_judged)),
+        "kind": "collection",
+        "qrels": str(q.source),
+        "runs": result.metadata["runs"],
+        "n_topics": int(len(per_topic_judged)),
         "n_runs": len(result.metadata["runs"]),
         "judgments_by_level": {str(int(k)): int(v) for k, v in levels.items()},
         "judged_per_topic": _stats(per_topic_judged),
         "relevant_per_topic": _stats(per_topic_rel),
-        "judged_depth": judged_depth, "judged_share_at_depth": depth_rows,
-        "evaluation": {"file": "evaluation.csv", "measures": list(measures),
-                       "conventions": conventions},
+        "judged_depth": judged_depth,
+        "judged_share_at_depth": depth_rows,
+        "evaluation": {
+            "file": "evaluation.csv",
+            "measures": list(measures),
+            "conventions": conventions,
+        },
         "versions": versions(),
     }
     with atomic_directory(Path(out) / COLLECTION_DIR) as directory:
-        write_text(directory / "evaluation.csv",
-                   evaluation.to_csv(index=False, float_format="%.10g"))
+        write_text(
+            directory / "evaluation.csv", evaluation.to_csv(index=False, float_format="%.10g")
+        )
         write_json(directory / MANIFEST, manifest)
     return manifest
 
@@ -409,9 +492,12 @@ def collection_statistics(qrels, runs) -> Dict[str, Any]:
     levels = np.asarray(q.levels)
     topics = np.asarray([t.decode() for t in q.topics])
     per_topic = pd.Series(levels > 0).groupby(topics).sum()
-    row: Dict[str, Any] = {"topics": int(len(np.unique(topics))),
-                           "runs": len(path_list(runs)), "judged": int(len(levels)),
-                           "relevant": int((levels > 0).sum())}
+    row: Dict[str, Any] = {
+        "topics": int(len(np.unique(topics))),
+        "runs": len(path_list(runs)),
+        "judged": int(len(levels)),
+        "relevant": int((levels > 0).sum()),
+    }
     for level in sorted({int(v) for v in levels if v > 0}, reverse=True):
         row[f"level {level}"] = int((levels == level).sum())
     row["relevant per topic (mean)"] = float(per_topic.mean())
@@ -420,12 +506,22 @@ def collection_statistics(qrels, runs) -> Dict[str, Any]:
 
 
 def _stats(counts: pd.Series) -> Dict[str, float]:
-    return {"min": int(counts.min()), "median": float(counts.median()),
-            "mean": round(float(counts.mean()), 3), "max": int(counts.max())}
+    return {
+        "min": int(counts.min()),
+        "median": float(counts.median()),
+        "mean": round(float(counts.mean()), 3),
+        "max": int(counts.max()),
+    }
 
 
-def finish_report(result: StudyResult, qrels, runs, out, report: bool,
-                  eval_options: Optional[Dict[str, Any]] = None) -> StudyResult:
+def finish_report(
+    result: StudyResult,
+    qrels,
+    runs,
+    out,
+    report: bool,
+    eval_options: Optional[Dict[str, Any]] = None,
+) -> StudyResult:
     """Write the collection summary (when qrels and runs are known) and, with ``report``,
     the HTML report of everything in ``out``."""
     if qrels is not None and runs is not None:

@@ -13,6 +13,7 @@ Two numbers a and b with errors s_a and s_b are ordered only when they are furth
 than the noise:  |a - b| > Z * sqrt(s_a^2 + s_b^2)  with Z = 2 (about 95% for normal errors).
 Otherwise the sentence says "within noise" and gives both numbers with their errors.
 """
+
 from __future__ import annotations
 
 import math
@@ -60,8 +61,9 @@ def separated(a: float, se_a: float, b: float, se_b: float, z: float = Z) -> boo
     return abs(a - b) > z * noise and abs(a - b) > 1e-12
 
 
-def ordering(values: Mapping[str, Tuple[float, float]], higher_is_better: bool = True,
-             digits: int = 3) -> str:
+def ordering(
+    values: Mapping[str, Tuple[float, float]], higher_is_better: bool = True, digits: int = 3
+) -> str:
     """``"A (0.50 ± 0.01) > B (0.40 ± 0.01) ~ C (0.39 ± 0.02)"`` best first: ``>`` where the two
     neighbours differ beyond the noise, ``~`` where they do not; followed by the list of pairs
     within noise when there are any."""
@@ -83,19 +85,35 @@ def ordering(values: Mapping[str, Tuple[float, float]], higher_is_better: bool =
     return text
 
 
-def compare_two(name_a: str, a: float, se_a: float, name_b: str, b: float, se_b: float,
-                what: str, digits: int = 3) -> str:
+def compare_two(
+    name_a: str,
+    a: float,
+    se_a: float,
+    name_b: str,
+    b: float,
+    se_b: float,
+    what: str,
+    digits: int = 3,
+) -> str:
     """One sentence comparing two numbers: an ordering beyond the noise, or within noise."""
     if separated(a, se_a, b, se_b):
-        hi, lo = ((name_a, a, se_a), (name_b, b, se_b)) if a > b else \
-            ((name_b, b, se_b), (name_a, a, se_a))
-        return (f"{hi[0]} {what} higher than {lo[0]} ({fmt(hi[1], hi[2], digits)} vs "
-                f"{fmt(lo[1], lo[2], digits)})")
-    return (f"{name_a} and {name_b} are within noise in {what} ({fmt(a, se_a, digits)} vs "
-            f"{fmt(b, se_b, digits)})")
+        hi, lo = (
+            ((name_a, a, se_a), (name_b, b, se_b))
+            if a > b
+            else ((name_b, b, se_b), (name_a, a, se_a))
+        )
+        return (
+            f"{hi[0]} {what} higher than {lo[0]} ({fmt(hi[1], hi[2], digits)} vs "
+            f"{fmt(lo[1], lo[2], digits)})"
+        )
+    return (
+        f"{name_a} and {name_b} are within noise in {what} ({fmt(a, se_a, digits)} vs "
+        f"{fmt(b, se_b, digits)})"
+    )
 
 
 # ------------------------------------------------------------------- stability curves
+
 
 def minority_at_ties(ties: np.ndarray, minority: np.ndarray, level: float) -> float:
     """Minority rate of one curve at proportion of ties ``level``.
@@ -127,30 +145,45 @@ def stability_comparison(table: pd.DataFrame) -> pd.DataFrame:
     curves = {(m, r): part for (m, r), part in table.groupby(["measure", "repetition"])}
     rows = []
     for i, a in enumerate(names):
-        for b in names[i + 1:]:
+        for b in names[i + 1 :]:
             ma, mb, lv, ta, tb = [], [], [], [], []
             for r in reps:
                 ca, cb = curves[(a, r)], curves[(b, r)]
                 ta.append(ca["proportion_ties"].min())
                 tb.append(cb["proportion_ties"].min())
                 level = max(ta[-1], tb[-1])
-                ma.append(minority_at_ties(ca["proportion_ties"].to_numpy(),
-                                           ca["minority_rate"].to_numpy(), level))
-                mb.append(minority_at_ties(cb["proportion_ties"].to_numpy(),
-                                           cb["minority_rate"].to_numpy(), level))
+                ma.append(
+                    minority_at_ties(
+                        ca["proportion_ties"].to_numpy(), ca["minority_rate"].to_numpy(), level
+                    )
+                )
+                mb.append(
+                    minority_at_ties(
+                        cb["proportion_ties"].to_numpy(), cb["minority_rate"].to_numpy(), level
+                    )
+                )
                 lv.append(level)
-            rows.append({"a": a, "b": b, "ties_level": float(np.mean(lv)),
-                         "mr_a": float(np.mean(ma)), "mr_b": float(np.mean(mb)),
-                         "se_a": _se(ma), "se_b": _se(mb), "ties_a": float(np.mean(ta)),
-                         "ties_b": float(np.mean(tb))})
-    return pd.DataFrame(rows, columns=["a", "b", "ties_level", "mr_a", "mr_b", "se_a", "se_b",
-                                       "ties_a", "ties_b"])
+            rows.append(
+                {
+                    "a": a,
+                    "b": b,
+                    "ties_level": float(np.mean(lv)),
+                    "mr_a": float(np.mean(ma)),
+                    "mr_b": float(np.mean(mb)),
+                    "se_a": _se(ma),
+                    "se_b": _se(mb),
+                    "ties_a": float(np.mean(ta)),
+                    "ties_b": float(np.mean(tb)),
+                }
+            )
+    return pd.DataFrame(
+        rows, columns=["a", "b", "ties_level", "mr_a", "mr_b", "se_a", "se_b", "ties_a", "ties_b"]
+    )
 
 
 def _se(values) -> float:
     values = np.asarray(values, float)
-    return float(values.std(ddof=1) / math.sqrt(len(values))) if len(values) > 1 else \
-        float("nan")
+    return float(values.std(ddof=1) / math.sqrt(len(values))) if len(values) > 1 else float("nan")
 
 
 ALL_TIES = 0.999
@@ -182,18 +215,24 @@ def stability_sentences(pairs: pd.DataFrame, names: Sequence[str]) -> List[str]:
         mr = {row.a: (row.mr_a, row.se_a), row.b: (row.mr_b, row.se_b)}
         if separated(row.mr_a, row.se_a, row.mr_b, row.se_b):
             more, less = (a, b) if mr[a][0] < mr[b][0] else (b, a)
-            lines.append(f"{more} is more stable than {less}: minority rate "
-                         f"{fmt(*mr[more], digits=4)} vs {fmt(*mr[less], digits=4)} at "
-                         f"{row.ties_level:.2f} ties")
+            lines.append(
+                f"{more} is more stable than {less}: minority rate "
+                f"{fmt(*mr[more], digits=4)} vs {fmt(*mr[less], digits=4)} at "
+                f"{row.ties_level:.2f} ties"
+            )
         else:
-            lines.append(f"{a} and {b} are within noise: minority rate "
-                         f"{fmt(*mr[a], digits=4)} vs {fmt(*mr[b], digits=4)} at "
-                         f"{row.ties_level:.2f} ties")
+            lines.append(
+                f"{a} and {b} are within noise: minority rate "
+                f"{fmt(*mr[a], digits=4)} vs {fmt(*mr[b], digits=4)} at "
+                f"{row.ties_level:.2f} ties"
+            )
     if tied:
-        lines.append(f"{', '.join(tied)} tie{'s' if len(tied) == 1 else ''} (almost) every "
-                     f"comparison even at the smallest fuzziness, so "
-                     f"{'it orders' if len(tied) == 1 else 'they order'} no systems: least "
-                     f"useful")
+        lines.append(
+            f"{', '.join(tied)} tie{'s' if len(tied) == 1 else ''} (almost) every "
+            f"comparison even at the smallest fuzziness, so "
+            f"{'it orders' if len(tied) == 1 else 'they order'} no systems: least "
+            f"useful"
+        )
     return lines
 
 

@@ -4,6 +4,7 @@ repetitions with their spread (mean ± sd over the repetitions, :func:`style.ban
 Each function takes a table, draws one figure and saves it through :func:`style.save`
 (PDF, SVG, PNG); it returns the paths written.
 """
+
 from __future__ import annotations
 
 from typing import List, Optional
@@ -18,17 +19,36 @@ def _sd(part, column: str):
     return np.zeros(len(part)) if sd is None else np.nan_to_num(sd.to_numpy(dtype=float))
 
 
-def curves(table, directory, stem: str, x: str, y: str, xlabel: str, ylabel: str,
-           reverse_x: bool = False, hline: Optional[float] = None, title: Optional[str] = None,
-           bars: bool = False, group: str = "measure") -> List[str]:
+def curves(
+    table,
+    directory,
+    stem: str,
+    x: str,
+    y: str,
+    xlabel: str,
+    ylabel: str,
+    reverse_x: bool = False,
+    hline: Optional[float] = None,
+    title: Optional[str] = None,
+    bars: bool = False,
+    group: str = "measure",
+) -> List[str]:
     """``y`` against ``x`` (one series per ``group`` value) with a band of ± ``y_sd``."""
     fig, ax = style.new_figure(title=title)
     for index, (name, part) in enumerate(table.groupby(group, sort=False)):
         part = part.sort_values(x)
         mean = part[y].to_numpy(dtype=float)
         sd = _sd(part, y)
-        style.band(ax, part[x].to_numpy(dtype=float), mean, mean - sd, mean + sd, index,
-                   str(name), bars=bars)
+        style.band(
+            ax,
+            part[x].to_numpy(dtype=float),
+            mean,
+            mean - sd,
+            mean + sd,
+            index,
+            str(name),
+            bars=bars,
+        )
     if hline is not None:
         ax.axhline(hline, color="grey", lw=0.8, ls=":")
     if reverse_x:
@@ -39,45 +59,69 @@ def curves(table, directory, stem: str, x: str, y: str, xlabel: str, ylabel: str
     return style.save(fig, directory, stem)
 
 
-def stability_curves(table, directory, stem: str = "minority_ties",
-                     title: Optional[str] = None) -> List[str]:
+def stability_curves(
+    table, directory, stem: str = "minority_ties", title: Optional[str] = None
+) -> List[str]:
     """Minority rate against proportion of ties (one point per fuzziness value), error bars
     ± sd over the repetitions in both directions."""
     fig, ax = style.new_figure(title=title)
     for index, (name, part) in enumerate(table.groupby("measure", sort=False)):
         part = part.sort_values("fuzziness")
         s = style.series_style(index)
-        ax.errorbar(part["proportion_ties"], part["minority_rate"],
-                    xerr=_sd(part, "proportion_ties"), yerr=_sd(part, "minority_rate"),
-                    capsize=2, label=str(name), **s)
+        ax.errorbar(
+            part["proportion_ties"],
+            part["minority_rate"],
+            xerr=_sd(part, "proportion_ties"),
+            yerr=_sd(part, "minority_rate"),
+            capsize=2,
+            label=str(name),
+            **s,
+        )
     ax.set_xlabel("proportion of ties")
     ax.set_ylabel("minority rate")
     style.legend_outside(ax)
     return style.save(fig, directory, stem)
 
 
-def swap_curves(table, directory, stem: str = "swap_rates", max_rate: float = 0.05,
-                title: Optional[str] = None) -> List[str]:
+def swap_curves(
+    table, directory, stem: str = "swap_rates", max_rate: float = 0.05, title: Optional[str] = None
+) -> List[str]:
     """Swap rate against the performance-difference bin (lower edge), band ± sd."""
     table = table[table["swap_rate"].notna()]
-    paths = curves(table, directory, stem, "difference", "swap_rate",
-                   "performance difference (bin lower edge; last bin: >= 0.20)", "swap rate",
-                   hline=max_rate, title=title)
+    paths = curves(
+        table,
+        directory,
+        stem,
+        "difference",
+        "swap_rate",
+        "performance difference (bin lower edge; last bin: >= 0.20)",
+        "swap rate",
+        hline=max_rate,
+        title=title,
+    )
     return paths
 
 
-def heatmap(square, directory, stem: str, label: str, title: Optional[str] = None,
-            digits: int = 2) -> List[str]:
+def heatmap(
+    square, directory, stem: str, label: str, title: Optional[str] = None, digits: int = 2
+) -> List[str]:
     """A measures x measures table as a heat map; the colour bar is labelled ``label``."""
     n = len(square)
     fig, ax = style.new_figure(1.6 + 0.65 * n, 1.2 + 0.6 * n, title=title)
-    style.heatmap(ax, square.to_numpy(dtype=float), list(square.index), list(square.columns),
-                  label, digits=digits)
+    style.heatmap(
+        ax,
+        square.to_numpy(dtype=float),
+        list(square.index),
+        list(square.columns),
+        label,
+        digits=digits,
+    )
     return style.save(fig, directory, stem)
 
 
-def bars(frame, directory, stem: str, x: str, y: str, ylabel: str,
-         title: Optional[str] = None) -> List[str]:
+def bars(
+    frame, directory, stem: str, x: str, y: str, ylabel: str, title: Optional[str] = None
+) -> List[str]:
     """One bar per row of ``frame`` (e.g. the mean reciprocal rank of each run)."""
     fig, ax = style.new_figure(max(4.0, 0.3 * len(frame) + 1.5), 3.5, title=title)
     ax.bar(range(len(frame)), frame[y].to_numpy(dtype=float), color=style.PALETTE[0])

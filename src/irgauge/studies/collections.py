@@ -13,6 +13,7 @@ TOML file::
     qrels = "qrels-dl19.txt"
     runs = "runs/dl19"        # a folder, or a list of files
 """
+
 from __future__ import annotations
 
 import sys
@@ -24,10 +25,12 @@ import pandas as pd
 from irgauge.studies import _common as common
 
 # study -> (table, row key, value column) of the side-by-side headline table
-HEADLINE = {"onerel": ("discriminative_power", "measure", "share"),
-            "incomplete": ("discriminative_power", "measure", "share"),
-            "qa": ("stability", "measure", "minority_rate"),
-            "predictive": ("phi", "predictor", None)}
+HEADLINE = {
+    "onerel": ("discriminative_power", "measure", "share"),
+    "incomplete": ("discriminative_power", "measure", "share"),
+    "qa": ("stability", "measure", "minority_rate"),
+    "predictive": ("phi", "predictor", None),
+}
 
 
 def parse_collection(spec: str) -> Tuple[str, Tuple[Path, List[Path]]]:
@@ -66,9 +69,11 @@ def read_collections_toml(path) -> Dict[str, Tuple[Path, List[Path]]]:
         try:
             import tomli as tomllib
         except ImportError:
-            raise InputError(f"{path}: reading TOML needs Python 3.11 or the 'tomli' package; "
-                             f"give the collections with --collection NAME=QRELS:RUNDIR "
-                             f"instead") from None
+            raise InputError(
+                f"{path}: reading TOML needs Python 3.11 or the 'tomli' package; "
+                f"give the collections with --collection NAME=QRELS:RUNDIR "
+                f"instead"
+            ) from None
     path = Path(path)
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
@@ -84,15 +89,14 @@ def read_collections_toml(path) -> Dict[str, Tuple[Path, List[Path]]]:
         if not isinstance(entry, Mapping) or "qrels" not in entry or "runs" not in entry:
             raise InputError(f"{path}: collection {name!r} needs 'qrels' and 'runs'")
         runs = entry["runs"]
-        runs = [path.parent / r for r in runs] if isinstance(runs, list) else \
-            path.parent / runs
+        runs = [path.parent / r for r in runs] if isinstance(runs, list) else path.parent / runs
         out[name] = (path.parent / entry["qrels"], run_files(runs, f"{path}: {name}"))
     return out
 
 
-def run_on_collections(study: str, collections: Mapping[str, Tuple[Any, Any]], out,
-                       **options) -> Tuple[Dict[str, common.StudyResult],
-                                           common.StudyResult]:
+def run_on_collections(
+    study: str, collections: Mapping[str, Tuple[Any, Any]], out, **options
+) -> Tuple[Dict[str, common.StudyResult], common.StudyResult]:
     """Run ``study`` on every collection; write and return the comparison as well."""
     from irgauge.studies import study_function
 
@@ -103,47 +107,67 @@ def run_on_collections(study: str, collections: Mapping[str, Tuple[Any, Any]], o
     return results, write_comparison(study, results, collections, out)
 
 
-def write_comparison(study: str, results: Mapping[str, common.StudyResult], collections,
-                     out) -> common.StudyResult:
+def write_comparison(
+    study: str, results: Mapping[str, common.StudyResult], collections, out
+) -> common.StudyResult:
     """``out/<study>-comparison``: stacked tables and the side-by-side headline table."""
     names = list(results)
-    writer = common.StudyWriter(Path(out), f"{study}-comparison",
-                                f"{next(iter(results.values())).manifest['title']}: "
-                                f"{len(names)} collections side by side")
+    writer = common.StudyWriter(
+        Path(out),
+        f"{study}-comparison",
+        f"{next(iter(results.values())).manifest['title']}: {len(names)} collections side by side",
+    )
     try:
         if study != "qa":
-            stats = pd.DataFrame([{"collection": n, **common.collection_statistics(*collections[n])}
-                                  for n in names])
-            writer.table("collection_statistics", stats, common.caption(
-                "Collection statistics", "onerel", "Table 2"), digits=2)
+            stats = pd.DataFrame(
+                [{"collection": n, **common.collection_statistics(*collections[n])} for n in names]
+            )
+            writer.table(
+                "collection_statistics",
+                stats,
+                common.caption("Collection statistics", "onerel", "Table 2"),
+                digits=2,
+            )
         table, key, value = HEADLINE[study]
         wide = None
         for n in names:
             frame = results[n].tables[table].set_index(key)
-            column = frame[value] if value else pd.Series(
-                {m: frame.loc[m, m] for m in frame.index})
+            column = frame[value] if value else pd.Series({m: frame.loc[m, m] for m in frame.index})
             part = column.rename(n)
             wide = part.to_frame() if wide is None else wide.join(part, how="outer")
         what = value or "phi(A, A)"
-        writer.table(f"{table}_side_by_side", wide.reset_index().rename(
-            columns={"index": key}), f"{what} of the {table.replace('_', ' ')} table, one "
+        writer.table(
+            f"{table}_side_by_side",
+            wide.reset_index().rename(columns={"index": key}),
+            f"{what} of the {table.replace('_', ' ')} table, one "
             f"column per collection (means over the repetitions; errors in each "
-            f"collection's own table)", digits=3)
+            f"collection's own table)",
+            digits=3,
+        )
         common_tables = set.intersection(*(set(r.tables) for r in results.values()))
         for stem in [s for s in results[names[0]].tables if s in common_tables]:
-            stacked = pd.concat([results[n].tables[stem].assign(collection=n)
-                                 for n in names], ignore_index=True)
-            stacked = stacked[["collection"] + [c for c in stacked.columns
-                                                if c != "collection"]]
-            writer.table(stem, stacked, f"{stem.replace('_', ' ')}: every collection",
-                         digits=4)
+            stacked = pd.concat(
+                [results[n].tables[stem].assign(collection=n) for n in names], ignore_index=True
+            )
+            stacked = stacked[["collection"] + [c for c in stacked.columns if c != "collection"]]
+            writer.table(stem, stacked, f"{stem.replace('_', ' ')}: every collection", digits=4)
         summary = [f"{n}: {line}" for n in names for line in results[n].summary]
-        return writer.finish({"collections": {n: {"qrels": str(collections[n][0]),
-                                                  "runs": common.path_list(collections[n][1])}
-                                              for n in names}},
-                             {n: results[n].manifest["seeds"].get("seed") for n in names},
-                             [], [], summary, {"studies": {n: str(results[n].directory)
-                                                           for n in names}})
+        return writer.finish(
+            {
+                "collections": {
+                    n: {
+                        "qrels": str(collections[n][0]),
+                        "runs": common.path_list(collections[n][1]),
+                    }
+                    for n in names
+                }
+            },
+            {n: results[n].manifest["seeds"].get("seed") for n in names},
+            [],
+            [],
+            summary,
+            {"studies": {n: str(results[n].directory) for n in names}},
+        )
     except BaseException:
         writer.abort()
         raise

@@ -18,6 +18,7 @@ rpref_relative2. On the top-k runs by mean AP (default 30):
 
 Reduction and the per-rate scores come from :func:`irgauge.collection.reduce.incomplete_study`.
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -33,15 +34,26 @@ TITLE = "Alternatives to bpref: condensed lists and reduced judgments (Sakai, SI
 
 NDCG = "nDCG(dcg=jk,b=2)@1000"
 # measure strings given to the study; condensed forms of the first three are added by it
-MEASURES = ("AP", "Q-measure", NDCG, "bpref", "bpref_R", "bpref_N", "rpref_N",
-            "rpref_relative2")
-CONDENSED = {"AP": "AP(judged_only=true)", "Q-measure": "Q-measure(judged_only=true)",
-             NDCG: "nDCG(dcg=jk,b=2,judged_only=true)@1000"}
+MEASURES = ("AP", "Q-measure", NDCG, "bpref", "bpref_R", "bpref_N", "rpref_N", "rpref_relative2")
+CONDENSED = {
+    "AP": "AP(judged_only=true)",
+    "Q-measure": "Q-measure(judged_only=true)",
+    NDCG: "nDCG(dcg=jk,b=2,judged_only=true)@1000",
+}
 # names in the study's tables -> display names
-DISPLAY = {"AP": "AP", "Q-measure": "Q-measure", NDCG: common.label(NDCG), "AP'": "AP'",
-           "Q-measure'": "Q'", NDCG + "'": common.label(CONDENSED[NDCG]),
-           "bpref": "bpref", "bpref_R": "bpref_R", "bpref_N": "bpref_N", "rpref_N": "rpref_N",
-           "rpref_relative2": "rpref_relative2"}
+DISPLAY = {
+    "AP": "AP",
+    "Q-measure": "Q-measure",
+    NDCG: common.label(NDCG),
+    "AP'": "AP'",
+    "Q-measure'": "Q'",
+    NDCG + "'": common.label(CONDENSED[NDCG]),
+    "bpref": "bpref",
+    "bpref_R": "bpref_R",
+    "bpref_N": "bpref_N",
+    "rpref_N": "rpref_N",
+    "rpref_relative2": "rpref_relative2",
+}
 RATES = (90, 70, 50, 30, 10)
 
 
@@ -57,12 +69,23 @@ def top_runs(qrels, runs, top_k, top_fraction, by: str, eval_options) -> list:
     return [by_name[s] for s in chosen] if by_name else runs
 
 
-def run_incomplete(qrels, runs, out, *, top_k: Optional[int] = 30,
-                   top_fraction: Optional[float] = None, by: str = "AP",
-                   seed: Optional[int] = None, B: int = 1000, reductions: int = 5,
-                   alpha: float = 0.05, rates: Sequence[float] = RATES,
-                   eval_options: Optional[Dict[str, Any]] = None, progress=None,
-                   report: bool = False) -> common.StudyResult:
+def run_incomplete(
+    qrels,
+    runs,
+    out,
+    *,
+    top_k: Optional[int] = 30,
+    top_fraction: Optional[float] = None,
+    by: str = "AP",
+    seed: Optional[int] = None,
+    B: int = 1000,
+    reductions: int = 5,
+    alpha: float = 0.05,
+    rates: Sequence[float] = RATES,
+    eval_options: Optional[Dict[str, Any]] = None,
+    progress=None,
+    report: bool = False,
+) -> common.StudyResult:
     """Run the study; write tables and figures under ``out/incomplete``.
 
     ``reductions``: independent seeded reductions (the first uses ``seed``); each reduction
@@ -93,15 +116,27 @@ def run_incomplete(qrels, runs, out, *, top_k: Optional[int] = 30,
     step()
     chosen_runs = top_runs(qrels, every_run, top_k, top_fraction, by, eval_options)
     step()
-    chosen_paths = [paths[every_run.index(r)] for r in chosen_runs] \
-        if len(chosen_runs) < len(every_run) else paths
+    chosen_paths = (
+        [paths[every_run.index(r)] for r in chosen_runs]
+        if len(chosen_runs) < len(every_run)
+        else paths
+    )
     rel_level = eval_options.pop("rel_level", 1)
     parts, studies = [], []
     for r, s in enumerate(seeds):
         bar = progress(f"reduction {r + 1}/{len(seeds)}") if progress else None
-        study = incomplete_study(qrels, chosen_runs, MEASURES, rates=rates, seed=s,
-                                 samples=B, alpha=alpha, rel_level=rel_level, progress=bar,
-                                 **eval_options)
+        study = incomplete_study(
+            qrels,
+            chosen_runs,
+            MEASURES,
+            rates=rates,
+            seed=s,
+            samples=B,
+            alpha=alpha,
+            rel_level=rel_level,
+            progress=bar,
+            **eval_options,
+        )
         parts.append(study.table.assign(repetition=r))
         studies.append(study)
     rows = pd.concat(parts, ignore_index=True)
@@ -111,92 +146,173 @@ def run_incomplete(qrels, runs, out, *, top_k: Optional[int] = 30,
 
     full_strings = list(MEASURES) + list(CONDENSED.values())
     labels = {m: DISPLAY[m] for m in MEASURES}
-    labels.update({CONDENSED[m]: DISPLAY[f"{m}'" if m != "Q-measure" else "Q-measure'"]
-                   for m in CONDENSED})
+    labels.update(
+        {CONDENSED[m]: DISPLAY[f"{m}'" if m != "Q-measure" else "Q-measure'"] for m in CONDENSED}
+    )
     labels[CONDENSED["AP"]] = "AP'"
     step = step_counter(progress("evaluation, full relevance data") if progress else None, 1)
-    full = common.renamed(score_matrices(qrels, chosen_runs, full_strings, complete=True,
-                                         rel_level=rel_level, **eval_options), labels)
+    full = common.renamed(
+        score_matrices(
+            qrels, chosen_runs, full_strings, complete=True, rel_level=rel_level, **eval_options
+        ),
+        labels,
+    )
     step()
     full = {n: full[n] for n in names}
     first = next(iter(full.values()))
     every = len(paths)
-    setting = (f"{common.systems_phrase(first.n_systems, every, top_k, top_fraction, by)}, "
-               f"{first.n_topics} topics")
+    setting = (
+        f"{common.systems_phrase(first.n_systems, every, top_k, top_fraction, by)}, "
+        f"{first.n_topics} topics"
+    )
 
     writer = common.StudyWriter(Path(out), NAME, TITLE)
     try:
         judgments, warning = _judgment_table(qrels, rel_level)
         notes = [warning] if warning else []
-        writer.table("relevance_data", judgments, common.caption(
-            "Relevance data: relevant documents R per level, judged nonrelevant N, and the "
-            "topics with R > N, where bpref (min(R, N)) and bpref_R differ", "bpref",
-            "Table 1"), digits=2)
+        writer.table(
+            "relevance_data",
+            judgments,
+            common.caption(
+                "Relevance data: relevant documents R per level, judged nonrelevant N, and the "
+                "topics with R > N, where bpref (min(R, N)) and bpref_R differ",
+                "bpref",
+                "Table 1",
+            ),
+            digits=2,
+        )
         rc = rank_correlations(full)
         square = rc.details["matrix"]
-        writer.table("kendall_tau", square.reset_index().rename(
-            columns={"measure_a": "measure"}), common.caption(
-            f"Kendall's tau between system rankings, full relevance data (significance "
-            f"threshold {rc.parameters['threshold']:.3f})", "bpref", "Table 2"), digits=3)
+        writer.table(
+            "kendall_tau",
+            square.reset_index().rename(columns={"measure_a": "measure"}),
+            common.caption(
+                f"Kendall's tau between system rankings, full relevance data (significance "
+                f"threshold {rc.parameters['threshold']:.3f})",
+                "bpref",
+                "Table 2",
+            ),
+            digits=3,
+        )
         # the bootstrap runs of the reductions at 100% again (same seeds, same samples, so
         # the same shares as the 100% column of Figure 3), keeping the required differences
         _, dp, first_dp = _repeat.discriminative_power(
-            full, B, alpha, seeds,
-            progress and (lambda label: progress(f"full relevance data, {label}")))
+            full,
+            B,
+            alpha,
+            seeds,
+            progress and (lambda label: progress(f"full relevance data, {label}")),
+        )
         power = _repeat.discriminative_power_table(dp, names)
-        writer.table("discriminative_power", power, common.caption(
-            f"Discriminative power at alpha = {alpha} and required difference, full "
-            f"relevance data ({setting}, {first_dp.parameters['pairs']} pairs, B = {B}): "
-            f"means over {reductions} bootstrap runs (one per reduction seed) with Monte "
-            f"Carlo SE", "bpref", "Table 3"), _repeat.DP_DIGITS)
+        writer.table(
+            "discriminative_power",
+            power,
+            common.caption(
+                f"Discriminative power at alpha = {alpha} and required difference, full "
+                f"relevance data ({setting}, {first_dp.parameters['pairs']} pairs, B = {B}): "
+                f"means over {reductions} bootstrap runs (one per reduction seed) with Monte "
+                f"Carlo SE",
+                "bpref",
+                "Table 3",
+            ),
+            _repeat.DP_DIGITS,
+        )
         for value, stem, what, digits in (
-                ("mean", "mean_by_rate", "Mean score over systems and topics (Figure 1)", 4),
-                ("tau", "tau_by_rate", "Kendall's tau between the rankings on full and on "
-                                       "reduced relevance data (Figure 2)", 3),
-                ("discriminative_power", "discriminative_power_by_rate",
-                 f"Discriminative power (share of pairs with ASL < {alpha}) (Figure 3)", 3)):
-            writer.table(stem, _by_rate(table, value, names), common.caption(
-                f"{what} against the share j of relevance data kept: mean [SE] over "
-                f"{reductions} reductions", "bpref"), digits)
+            ("mean", "mean_by_rate", "Mean score over systems and topics (Figure 1)", 4),
+            (
+                "tau",
+                "tau_by_rate",
+                "Kendall's tau between the rankings on full and on "
+                "reduced relevance data (Figure 2)",
+                3,
+            ),
+            (
+                "discriminative_power",
+                "discriminative_power_by_rate",
+                f"Discriminative power (share of pairs with ASL < {alpha}) (Figure 3)",
+                3,
+            ),
+        ):
+            writer.table(
+                stem,
+                _by_rate(table, value, names),
+                common.caption(
+                    f"{what} against the share j of relevance data kept: mean [SE] over "
+                    f"{reductions} reductions",
+                    "bpref",
+                ),
+                digits,
+            )
 
         step = step_counter(progress("figures") if progress else None, 4)
-        writer.figure("tau_heatmap", _plots.heatmap, square,
-                      "Kendall's tau between metrics, full relevance data",
-                      label="Kendall's tau")
+        writer.figure(
+            "tau_heatmap",
+            _plots.heatmap,
+            square,
+            "Kendall's tau between metrics, full relevance data",
+            label="Kendall's tau",
+        )
         step()
         for value, stem, ylabel, fig, hline in (
-                ("mean", "mean_by_rate", "mean score over systems and topics", "Figure 1",
-                 None),
-                ("tau", "tau_by_rate", "Kendall's tau with full-data ranking", "Figure 2",
-                 rc.parameters["threshold"]),
-                ("discriminative_power", "discpower_by_rate",
-                 f"share of pairs with ASL < {alpha}", "Figure 3", None)):
-            writer.figure(stem, _curves(value, ylabel, hline), table, common.caption(
-                f"{ylabel} against relevance data kept (mean ± sd over {reductions} "
-                f"reductions)", "bpref", fig))
+            ("mean", "mean_by_rate", "mean score over systems and topics", "Figure 1", None),
+            (
+                "tau",
+                "tau_by_rate",
+                "Kendall's tau with full-data ranking",
+                "Figure 2",
+                rc.parameters["threshold"],
+            ),
+            (
+                "discriminative_power",
+                "discpower_by_rate",
+                f"share of pairs with ASL < {alpha}",
+                "Figure 3",
+                None,
+            ),
+        ):
+            writer.figure(
+                stem,
+                _curves(value, ylabel, hline),
+                table,
+                common.caption(
+                    f"{ylabel} against relevance data kept (mean ± sd over {reductions} "
+                    f"reductions)",
+                    "bpref",
+                    fig,
+                ),
+            )
             step()
 
         summary = _summary(power, table, square, alpha, min(rates) if rates else 100)
         if warning:
             summary.append(warning)
-        parameters = {**common.filter_parameters(top_k, top_fraction, by), "B": B,
-                      "alpha": alpha, "rates": [100] + list(rates), "reductions": reductions,
-                      "measures": {v: k for k, v in labels.items()},
-                      "eval_options": {**eval_options, "rel_level": rel_level,
-                                       "complete": True},
-                      "reduction": studies[0].reduction.manifest()["rule"],
-                      "judgments_kept": [s.reduction.manifest()["judgments"]
-                                         for s in studies]}
-        seed_record = {"seed": seed, "reductions": seeds, "discriminative_power": seeds,
-                       "reduction_bootstrap": seeds}
+        parameters = {
+            **common.filter_parameters(top_k, top_fraction, by),
+            "B": B,
+            "alpha": alpha,
+            "rates": [100] + list(rates),
+            "reductions": reductions,
+            "measures": {v: k for k, v in labels.items()},
+            "eval_options": {**eval_options, "rel_level": rel_level, "complete": True},
+            "reduction": studies[0].reduction.manifest()["rule"],
+            "judgments_kept": [s.reduction.manifest()["judgments"] for s in studies],
+        }
+        seed_record = {
+            "seed": seed,
+            "reductions": seeds,
+            "discriminative_power": seeds,
+            "reduction_bootstrap": seeds,
+        }
         inputs = {"qrels": str(qrels_path), "runs": paths, "runs_used": chosen_paths}
-        result = writer.finish(parameters, seed_record, first.systems, first.topics, summary,
-                               inputs, notes)
+        result = writer.finish(
+            parameters, seed_record, first.systems, first.topics, summary, inputs, notes
+        )
     except BaseException:
         writer.abort()
         raise
-    return common.finish_report(result, qrels_path, paths, out, report,
-                                {**eval_options, "rel_level": rel_level})
+    return common.finish_report(
+        result, qrels_path, paths, out, report, {**eval_options, "rel_level": rel_level}
+    )
 
 
 def _by_rate(table: pd.DataFrame, value: str, names) -> pd.DataFrame:
@@ -226,8 +342,9 @@ def _judgment_table(qrels, rel_level: int):
     N = (~rel).groupby(frame["topic"]).sum()
     row: Dict[str, Any] = {"topics": len(R)}
     for level in sorted({int(v) for v in levels if v >= rel_level}, reverse=True):
-        row[f"R level {level} (mean)"] = float((frame["level"] == level).groupby(
-            frame["topic"]).sum().mean())
+        row[f"R level {level} (mean)"] = float(
+            (frame["level"] == level).groupby(frame["topic"]).sum().mean()
+        )
     row["R (mean)"] = float(R.mean())
     row["R range"] = f"{int(R.min())}-{int(R.max())}"
     row["N range"] = f"{int(N.min())}-{int(N.max())}"
@@ -236,8 +353,10 @@ def _judgment_table(qrels, rel_level: int):
     row["R <= N on every topic"] = "yes" if over == 0 else "no"
     warning = None
     if over:
-        warning = (f"R > N on {over} of {len(R)} topics: bpref (min(R, N) in the denominator) "
-                   f"and bpref_R differ there; report which one you use.")
+        warning = (
+            f"R > N on {over} of {len(R)} topics: bpref (min(R, N) in the denominator) "
+            f"and bpref_R differ there; report which one you use."
+        )
     return pd.DataFrame([row]), warning
 
 
@@ -245,35 +364,57 @@ def _curves(value: str, ylabel: str, hline=None):
     from irgauge.studies._plots import curves
 
     def draw(table, directory, stem):
-        return curves(table, directory, stem, "rate", value, "relevance data kept (%)",
-                      ylabel, reverse_x=True, hline=hline)
+        return curves(
+            table,
+            directory,
+            stem,
+            "rate",
+            value,
+            "relevance data kept (%)",
+            ylabel,
+            reverse_x=True,
+            hline=hline,
+        )
+
     return draw
 
 
-def _summary(power: pd.DataFrame, table: pd.DataFrame, square: pd.DataFrame, alpha: float,
-             lowest: float) -> list:
+def _summary(
+    power: pd.DataFrame, table: pd.DataFrame, square: pd.DataFrame, alpha: float, lowest: float
+) -> list:
     from irgauge.studies import _noise
 
     share = {m: (v, e) for m, v, e in zip(power["measure"], power["share"], power["share_se"])}
-    required = {m: (v, e) for m, v, e in zip(power["measure"], power["required_difference"],
-                                             power["required_difference_se"])}
-    lines = [f"Discriminative power (alpha = {alpha}) with full relevance data: "
-             f"{_noise.ordering(share)}.",
-             f"Required difference (alpha = {alpha}) with full relevance data, smallest "
-             f"first: {_noise.ordering(required, higher_is_better=False)}."]
+    required = {
+        m: (v, e)
+        for m, v, e in zip(
+            power["measure"], power["required_difference"], power["required_difference_se"]
+        )
+    }
+    lines = [
+        f"Discriminative power (alpha = {alpha}) with full relevance data: "
+        f"{_noise.ordering(share)}.",
+        f"Required difference (alpha = {alpha}) with full relevance data, smallest "
+        f"first: {_noise.ordering(required, higher_is_better=False)}.",
+    ]
     at = table[table["rate"] == lowest]
     taus = {m: (v, e) for m, v, e in zip(at["measure"], at["tau"], at["tau_se"])}
-    lines.append(f"Kendall's tau between the rankings on full and on {lowest:g}% relevance "
-                 f"data (most robust first): {_noise.ordering(taus)}.")
-    dps = {m: (v, e) for m, v, e in zip(at["measure"], at["discriminative_power"],
-                                        at["discriminative_power_se"])}
-    lines.append(f"Discriminative power with {lowest:g}% relevance data: "
-                 f"{_noise.ordering(dps)}.")
+    lines.append(
+        f"Kendall's tau between the rankings on full and on {lowest:g}% relevance "
+        f"data (most robust first): {_noise.ordering(taus)}."
+    )
+    dps = {
+        m: (v, e)
+        for m, v, e in zip(at["measure"], at["discriminative_power"], at["discriminative_power_se"])
+    }
+    lines.append(f"Discriminative power with {lowest:g}% relevance data: {_noise.ordering(dps)}.")
     lines += _mean_shift_sentences(table, lowest)
     if "AP'" in square.index and "bpref_R" in square.index:
         primed = "AP'"
-        lines.append(f"tau(AP', bpref_R) = {square.loc[primed, 'bpref_R']:.3f} and "
-                     f"tau(AP, AP') = {square.loc['AP', primed]:.3f} with full data.")
+        lines.append(
+            f"tau(AP', bpref_R) = {square.loc[primed, 'bpref_R']:.3f} and "
+            f"tau(AP, AP') = {square.loc['AP', primed]:.3f} with full data."
+        )
     return lines
 
 
@@ -293,17 +434,24 @@ def _mean_shift_sentences(table: pd.DataFrame, lowest: float) -> list:
     for original, primed in PRIMED.items():
         if original not in low.index or primed not in low.index:
             continue
-        shift = {m: (abs(low.loc[m, "mean"] - full.loc[m, "mean"]), low.loc[m, "mean_se"])
-                 for m in (original, primed)}
+        shift = {
+            m: (abs(low.loc[m, "mean"] - full.loc[m, "mean"]), low.loc[m, "mean_se"])
+            for m in (original, primed)
+        }
         (a, (da, ea)), (b, (db, eb)) = shift.items()
         if _noise.separated(da, ea, db, eb):
             small, large = (a, b) if da < db else (b, a)
-            parts.append(f"{small} moves less than {large} "
-                         f"(|shift| {_noise.fmt(*shift[small])} vs {_noise.fmt(*shift[large])})")
+            parts.append(
+                f"{small} moves less than {large} "
+                f"(|shift| {_noise.fmt(*shift[small])} vs {_noise.fmt(*shift[large])})"
+            )
         else:
-            parts.append(f"{a} and {b} move alike, within noise (|shift| {_noise.fmt(da, ea)} "
-                         f"vs {_noise.fmt(db, eb)})")
+            parts.append(
+                f"{a} and {b} move alike, within noise (|shift| {_noise.fmt(da, ea)} "
+                f"vs {_noise.fmt(db, eb)})"
+            )
     if not parts:
         return []
-    return [f"Mean score from full to {lowest:g}% relevance data (Figure 1): "
-            + "; ".join(parts) + "."]
+    return [
+        f"Mean score from full to {lowest:g}% relevance data (Figure 1): " + "; ".join(parts) + "."
+    ]

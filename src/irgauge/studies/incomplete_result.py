@@ -9,6 +9,7 @@ once). Per measure, lists and rate it reports the mean score over systems and to
 that rate and at 100% (Fig. 2), and discriminative power at ``alpha`` with the same B
 bootstrap samples for every measure (Fig. 3).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
@@ -43,11 +44,19 @@ class IncompleteResult:
         return incomplete_summary_html(self)
 
 
-def incomplete_study(qrels, runs, measures: Sequence[str] = ("AP", "Q-measure", "nDCG"),
-                     rates=DEFAULT_RATES, seed: Optional[int] = None, samples: int = 1000,
-                     alpha: float = 0.05, bootstrap_seed: Optional[int] = None,
-                     rel_level: int = 1, progress: Optional[Callable[[int, int], None]] = None,
-                     **options) -> IncompleteResult:
+def incomplete_study(
+    qrels,
+    runs,
+    measures: Sequence[str] = ("AP", "Q-measure", "nDCG"),
+    rates=DEFAULT_RATES,
+    seed: Optional[int] = None,
+    samples: int = 1000,
+    alpha: float = 0.05,
+    bootstrap_seed: Optional[int] = None,
+    rel_level: int = 1,
+    progress: Optional[Callable[[int, int], None]] = None,
+    **options,
+) -> IncompleteResult:
     """Scores on full and reduced qrels, original and condensed lists (module docstring).
 
     runs: paths or Runs (read once). options go to :func:`irgauge.evaluate` (order, gains,
@@ -63,9 +72,11 @@ def incomplete_study(qrels, runs, measures: Sequence[str] = ("AP", "Q-measure", 
     reduction = reduce_qrels(qrels, rates, seed, rel_level)
     run_list = read_runs(runs)
     parsed = parse_measures([measures] if isinstance(measures, str) else list(measures))
-    variants = [("condensed" if m.family.condensed else "original", m) for m in parsed] + \
-        [("condensed", replace(m, judged_only=True, label=f"{m.name}'"))
-         for m in parsed if not m.family.condensed]
+    variants = [("condensed" if m.family.condensed else "original", m) for m in parsed] + [
+        ("condensed", replace(m, judged_only=True, label=f"{m.name}'"))
+        for m in parsed
+        if not m.family.condensed
+    ]
     labels = [m.name for _, m in variants]
     if len(set(labels)) != len(labels):
         raise InputError("a measure is given twice")
@@ -76,34 +87,54 @@ def incomplete_study(qrels, runs, measures: Sequence[str] = ("AP", "Q-measure", 
     every_rate = [100] + [r for r in reduction.rates if r != 100]
     step = step_counter(progress, len(every_rate) * (1 + len(variants)))
     for rate in every_rate:
-        result = evaluate(reduction.qrels_at(rate), run_list, [m for _, m in variants],
-                          rel_level=rel_level, complete=True, **options)
+        result = evaluate(
+            reduction.qrels_at(rate),
+            run_list,
+            [m for _, m in variants],
+            rel_level=rel_level,
+            complete=True,
+            **options,
+        )
         step()
         matrices[rate] = align(from_frame(result.per_topic, source=f"rate {rate}"))
         # discriminative_power reports (done, pairs) per measure: a step per measure done
         power = discriminative_power(
-            matrices[rate], samples=samples, alphas=(alpha,), seed=boot_seed,
-            progress=None if progress is None else lambda done, total: step(done >= total)
+            matrices[rate],
+            samples=samples,
+            alphas=(alpha,),
+            seed=boot_seed,
+            progress=None if progress is None else lambda done, total: step(done >= total),
         ).table.set_index("measure")
         for (lists, _), label in zip(variants, labels):
             m = matrices[rate][label]
             full = matrices[100][label]
-            rows.append({"measure": label, "lists": lists, "rate": rate,
-                         "mean": float(m.values.mean()),
-                         "tau": kendall_tau(full.means(), m.take_systems(full.systems).means()),
-                         "significant": int(power.loc[label, "significant"]),
-                         "pairs": int(power.loc[label, "pairs"]),
-                         "discriminative_power": float(power.loc[label, "share"])})
-    metadata = {"method": 'incomplete judgments (Sakai 2007, "Alternatives to bpref")',
-                "qrels": reduction.qrels.source,
-                "seed": reduction.seed, "rates": [100] + reduction.rates,
-                "rel_level": rel_level, "bootstrap_seed": boot_seed,
-                "bootstrap_samples": samples, "alpha": alpha,
-                "measures": labels, "systems": matrices[100][labels[0]].systems,
-                "n_topics": matrices[100][labels[0]].n_topics,
-                "tau": "Kendall's tau-b against the same measure's ranking on the full qrels",
-                "mean": "mean over systems and topics",
-                "unanswered_topics": "score 0",
-                **{k: v for k, v in options.items() if v is not None}}
+            rows.append(
+                {
+                    "measure": label,
+                    "lists": lists,
+                    "rate": rate,
+                    "mean": float(m.values.mean()),
+                    "tau": kendall_tau(full.means(), m.take_systems(full.systems).means()),
+                    "significant": int(power.loc[label, "significant"]),
+                    "pairs": int(power.loc[label, "pairs"]),
+                    "discriminative_power": float(power.loc[label, "share"]),
+                }
+            )
+    metadata = {
+        "method": 'incomplete judgments (Sakai 2007, "Alternatives to bpref")',
+        "qrels": reduction.qrels.source,
+        "seed": reduction.seed,
+        "rates": [100] + reduction.rates,
+        "rel_level": rel_level,
+        "bootstrap_seed": boot_seed,
+        "bootstrap_samples": samples,
+        "alpha": alpha,
+        "measures": labels,
+        "systems": matrices[100][labels[0]].systems,
+        "n_topics": matrices[100][labels[0]].n_topics,
+        "tau": "Kendall's tau-b against the same measure's ranking on the full qrels",
+        "mean": "mean over systems and topics",
+        "unanswered_topics": "score 0",
+        **{k: v for k, v in options.items() if v is not None},
+    }
     return IncompleteResult(pd.DataFrame(rows), metadata, reduction)
-

@@ -9,6 +9,7 @@ phi is the mean of tau over P random halvings (default 2000, as the paper); its 
 standard error is sd(tau) / sqrt(P), and the summary says that A predicts B better than B
 predicts itself only when the difference exceeds twice the combined error.
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -37,12 +38,23 @@ def subset_sizes(n_topics: int, step: int = 5) -> list:
     return [k for k in sizes if k >= 1]
 
 
-def run_predictive(qrels=None, runs=None, out=".", *, matrices=None,
-                   top_k: Optional[int] = None, top_fraction: Optional[float] = 0.75,
-                   by: str = "AP", seed: Optional[int] = None, trials: int = 2000,
-                   sizes: Optional[Sequence[int]] = None, variant: str = "b",
-                   eval_options: Optional[Dict[str, Any]] = None, progress=None,
-                   report: bool = False) -> common.StudyResult:
+def run_predictive(
+    qrels=None,
+    runs=None,
+    out=".",
+    *,
+    matrices=None,
+    top_k: Optional[int] = None,
+    top_fraction: Optional[float] = 0.75,
+    by: str = "AP",
+    seed: Optional[int] = None,
+    trials: int = 2000,
+    sizes: Optional[Sequence[int]] = None,
+    variant: str = "b",
+    eval_options: Optional[Dict[str, Any]] = None,
+    progress=None,
+    report: bool = False,
+) -> common.StudyResult:
     """Run the study; write tables and figures under ``out/predictive``.
 
     ``trials``: random halvings P (2000, as the paper). ``sizes``: subset sizes k of the
@@ -62,8 +74,7 @@ def run_predictive(qrels=None, runs=None, out=".", *, matrices=None,
 
             raise InputError("the predictive study needs qrels and runs, or score matrices")
         labels = {v: k for k, v in MEASURES.items()}
-        matrices = common.renamed(score_matrices(qrels, runs, list(labels), **eval_options),
-                                  labels)
+        matrices = common.renamed(score_matrices(qrels, runs, list(labels), **eval_options), labels)
         inputs = {"qrels": str(qrels), "runs": common.path_list(runs)}
     else:
         matrices = align(dict(matrices))
@@ -73,9 +84,15 @@ def run_predictive(qrels=None, runs=None, out=".", *, matrices=None,
     chosen = common.select(matrices, top_k, top_fraction, by)
     first = next(iter(chosen.values()))
     ks = list(sizes) if sizes is not None else subset_sizes(first.n_topics)
-    result = predictive_power(chosen, halvings=trials, seed=seed, top_fraction=1.0,
-                              subset_sizes=ks, variant=variant,
-                              progress=progress("halvings") if progress else None)
+    result = predictive_power(
+        chosen,
+        halvings=trials,
+        seed=seed,
+        top_fraction=1.0,
+        subset_sizes=ks,
+        variant=variant,
+        progress=progress("halvings") if progress else None,
+    )
     names = list(chosen)
     square = result.table.pivot(index="measure_a", columns="measure_b", values="phi")
     square = square.loc[names, names]
@@ -84,40 +101,86 @@ def run_predictive(qrels=None, runs=None, out=".", *, matrices=None,
 
     writer = common.StudyWriter(Path(out), NAME, TITLE)
     try:
-        systems = common.systems_phrase(first.n_systems, next(iter(matrices.values())).n_systems,
-                                        top_k, top_fraction, by)
-        writer.table("phi", square.reset_index().rename(columns={"measure_a": "predictor"}),
-                     common.caption(f"Predictive power phi(row predicts column) on {systems} "
-                                    f"({trials} random halvings of {first.n_topics} topics, "
-                                    f"tau-{variant})", "predictive", "Tables 1-2"), digits=3)
-        writer.table("phi_se", se.reset_index().rename(columns={"measure_a": "predictor"}),
-                     "Monte Carlo standard error of phi: sd of tau over the halvings / "
-                     "sqrt(halvings)", digits=4)
-        writer.table("phi_sd", sd.loc[names, names].reset_index().rename(
-            columns={"measure_a": "predictor"}), "Standard deviation of tau over the halvings",
-            digits=3)
+        systems = common.systems_phrase(
+            first.n_systems, next(iter(matrices.values())).n_systems, top_k, top_fraction, by
+        )
+        writer.table(
+            "phi",
+            square.reset_index().rename(columns={"measure_a": "predictor"}),
+            common.caption(
+                f"Predictive power phi(row predicts column) on {systems} "
+                f"({trials} random halvings of {first.n_topics} topics, "
+                f"tau-{variant})",
+                "predictive",
+                "Tables 1-2",
+            ),
+            digits=3,
+        )
+        writer.table(
+            "phi_se",
+            se.reset_index().rename(columns={"measure_a": "predictor"}),
+            "Monte Carlo standard error of phi: sd of tau over the halvings / sqrt(halvings)",
+            digits=4,
+        )
+        writer.table(
+            "phi_sd",
+            sd.loc[names, names].reset_index().rename(columns={"measure_a": "predictor"}),
+            "Standard deviation of tau over the halvings",
+            digits=3,
+        )
         curve = result.details["curve"]
-        pairs = [p for p in CURVE_PAIRS if p[0] in names and p[1] in names] or \
-            [(m, m) for m in names]
-        picked = pd.concat([curve[(curve["measure_a"] == a) & (curve["measure_b"] == b)]
-                            for a, b in pairs], ignore_index=True)
-        writer.table("phi_by_k", picked.pivot(index="k", columns=["measure_a", "measure_b"],
-                                              values="phi").pipe(_flat).reset_index(),
-                     "phi against topic subset size k (two disjoint subsets of k topics)",
-                     digits=3)
-        writer.figure("phi_vs_k", _phi_curves, picked, common.caption(
-            "Predictive power against topic subset size (mean ± sd of tau over the halvings)",
-            "predictive", "Figure 1"))
-        writer.figure("phi_heatmap", _plots.heatmap, square, "phi(row predicts column)",
-                      label="predictive power phi", digits=3)
+        pairs = [p for p in CURVE_PAIRS if p[0] in names and p[1] in names] or [
+            (m, m) for m in names
+        ]
+        picked = pd.concat(
+            [curve[(curve["measure_a"] == a) & (curve["measure_b"] == b)] for a, b in pairs],
+            ignore_index=True,
+        )
+        writer.table(
+            "phi_by_k",
+            picked.pivot(index="k", columns=["measure_a", "measure_b"], values="phi")
+            .pipe(_flat)
+            .reset_index(),
+            "phi against topic subset size k (two disjoint subsets of k topics)",
+            digits=3,
+        )
+        writer.figure(
+            "phi_vs_k",
+            _phi_curves,
+            picked,
+            common.caption(
+                "Predictive power against topic subset size (mean ± sd of tau over the halvings)",
+                "predictive",
+                "Figure 1",
+            ),
+        )
+        writer.figure(
+            "phi_heatmap",
+            _plots.heatmap,
+            square,
+            "phi(row predicts column)",
+            label="predictive power phi",
+            digits=3,
+        )
 
         summary = _summary(square, se, systems)
-        parameters = {**common.filter_parameters(top_k, top_fraction, by), "trials": trials,
-                      "halvings": trials, "subset_sizes": ks, "variant": variant,
-                      "measures": {k: MEASURES.get(k, k) for k in names},
-                      "eval_options": eval_options}
-        res = writer.finish(parameters, {"seed": seed, "predictive_power": seed}, first.systems,
-                            first.topics, summary, inputs)
+        parameters = {
+            **common.filter_parameters(top_k, top_fraction, by),
+            "trials": trials,
+            "halvings": trials,
+            "subset_sizes": ks,
+            "variant": variant,
+            "measures": {k: MEASURES.get(k, k) for k in names},
+            "eval_options": eval_options,
+        }
+        res = writer.finish(
+            parameters,
+            {"seed": seed, "predictive_power": seed},
+            first.systems,
+            first.topics,
+            summary,
+            inputs,
+        )
     except BaseException:
         writer.abort()
         raise
@@ -132,10 +195,19 @@ def _flat(frame: pd.DataFrame) -> pd.DataFrame:
 def _phi_curves(picked: pd.DataFrame, directory, stem: str):
     from irgauge.studies._plots import curves
 
-    frame = picked.assign(series=picked["measure_a"] + " -> " + picked["measure_b"],
-                          phi_sd=picked["sd"])
-    return curves(frame, directory, stem, "k", "phi", "topics per subset (k)",
-                  "predictive power phi", group="series")
+    frame = picked.assign(
+        series=picked["measure_a"] + " -> " + picked["measure_b"], phi_sd=picked["sd"]
+    )
+    return curves(
+        frame,
+        directory,
+        stem,
+        "k",
+        "phi",
+        "topics per subset (k)",
+        "predictive power phi",
+        group="series",
+    )
 
 
 def _summary(square: pd.DataFrame, se: pd.DataFrame, systems: str) -> list:
@@ -152,13 +224,17 @@ def _summary(square: pd.DataFrame, se: pd.DataFrame, systems: str) -> list:
             other = (float(square.loc[m, target]), float(se.loc[m, target]))
             if other[0] > own[0]:
                 if _noise.separated(other[0], other[1], own[0], own[1]):
-                    lines.append(f"{m} predicts {target} better "
-                                 f"({_noise.fmt(*other)}) than {target} predicts itself "
-                                 f"({_noise.fmt(*own)}).")
+                    lines.append(
+                        f"{m} predicts {target} better "
+                        f"({_noise.fmt(*other)}) than {target} predicts itself "
+                        f"({_noise.fmt(*own)})."
+                    )
                 else:
-                    lines.append(f"{m} predicting {target} ({_noise.fmt(*other)}) and "
-                                 f"{target} predicting itself ({_noise.fmt(*own)}) are within "
-                                 f"noise.")
+                    lines.append(
+                        f"{m} predicting {target} ({_noise.fmt(*other)}) and "
+                        f"{target} predicting itself ({_noise.fmt(*own)}) are within "
+                        f"noise."
+                    )
     if len(lines) == 1:
         lines.append("Every metric is its own best predictor on this collection.")
     return lines

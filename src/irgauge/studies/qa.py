@@ -21,6 +21,7 @@ documents become answers grouped into equivalence classes, runs cut to 5 answers
 the study can be tried without QA data; such data is marked as derived (a ``derived.json``
 beside the gold file) and every output of the study says so.
 """
+
 from __future__ import annotations
 
 import json
@@ -43,14 +44,16 @@ def answer_measures(gains: Sequence[str] = GAIN_VARIANTS) -> Dict[str, str]:
     """label -> measure: RR, NQcorrect1/5 and Q-measure under each S:A:B gain variant."""
     from irgauge.studies.onerel import irgauge_gains
 
-    return {**FIRST_ANSWER,
-            **{f"Q {v}": f"Q-measure(gains={irgauge_gains(v)})" for v in gains}}
+    return {**FIRST_ANSWER, **{f"Q {v}": f"Q-measure(gains={irgauge_gains(v)})" for v in gains}}
+
 
 LIST_MEASURES = {"F-measure": "F-measure"}
 SECOND_C = 50
 DERIVED_MARKER = "derived.json"
-DERIVED_NOTE = ("QA data DERIVED from ad hoc relevance data (relevant documents stand in for "
-                "answers): a weak stand-in for real QA data")
+DERIVED_NOTE = (
+    "QA data DERIVED from ad hoc relevance data (relevant documents stand in for "
+    "answers): a weak stand-in for real QA data"
+)
 
 
 def derived_from(gold) -> Optional[Dict[str, Any]]:
@@ -66,15 +69,27 @@ def derived_from(gold) -> Optional[Dict[str, Any]]:
     return None
 
 
-def run_qa(gold, runs, out, *, top_k: Optional[int] = None,
-           top_fraction: Optional[float] = None, by: Optional[str] = None,
-           seed: Optional[int] = None, trials: int = 1000,
-           subset_size: Optional[int] = None, second_size: Optional[int] = SECOND_C,
-           list_task: bool = False, repetitions: int = 5, swap_mode: str = "strict",
-           sign_alphas: Sequence[float] = (0.01, 0.05),
-           gains: Sequence[str] = GAIN_VARIANTS,
-           qa_options: Optional[Dict[str, Any]] = None, progress=None,
-           report: bool = False) -> common.StudyResult:
+def run_qa(
+    gold,
+    runs,
+    out,
+    *,
+    top_k: Optional[int] = None,
+    top_fraction: Optional[float] = None,
+    by: Optional[str] = None,
+    seed: Optional[int] = None,
+    trials: int = 1000,
+    subset_size: Optional[int] = None,
+    second_size: Optional[int] = SECOND_C,
+    list_task: bool = False,
+    repetitions: int = 5,
+    swap_mode: str = "strict",
+    sign_alphas: Sequence[float] = (0.01, 0.05),
+    gains: Sequence[str] = GAIN_VARIANTS,
+    qa_options: Optional[Dict[str, Any]] = None,
+    progress=None,
+    report: bool = False,
+) -> common.StudyResult:
     """Run the study on ``gold`` answers and QA ``runs``; write under ``out/qa``.
 
     ``subset_size``: c of the stability and first swap experiment (default half the
@@ -114,8 +129,9 @@ def run_qa(gold, runs, out, *, top_k: Optional[int] = None,
     result = qa_evaluate(gold_in, runs_in, list(chosen.values()), **qa_options)
     step()
     qa_options.update(gold_format=gold_format, run_format=run_format)
-    every = align(from_frame(result.per_topic[["run", "measure", "topic", "value"]],
-                             source=str(gold)))
+    every = align(
+        from_frame(result.per_topic[["run", "measure", "topic", "value"]], source=str(gold))
+    )
     every = common.renamed(every, {v: k for k, v in chosen.items()})
     matrices = common.select(every, top_k, top_fraction, by)
     first = next(iter(matrices.values()))
@@ -123,86 +139,162 @@ def run_qa(gold, runs, out, *, top_k: Optional[int] = None,
     c = subset_size or n // 2
     notes = [DERIVED_NOTE] if derived else []
     title = TITLE + (" [QA data derived from ad hoc data]" if derived else "")
-    systems = common.systems_phrase(first.n_systems, next(iter(every.values())).n_systems,
-                                    top_k, top_fraction, by)
+    systems = common.systems_phrase(
+        first.n_systems, next(iter(every.values())).n_systems, top_k, top_fraction, by
+    )
     tag = " [derived QA data]" if derived else ""
 
     writer = common.StudyWriter(Path(out), NAME, title)
     try:
         head = next(iter(matrices))
-        per_run = pd.DataFrame({"run": matrices[head].systems,
-                                f"mean {head}": matrices[head].means()}).sort_values(
-            f"mean {head}", ascending=False, kind="stable")
+        per_run = pd.DataFrame(
+            {"run": matrices[head].systems, f"mean {head}": matrices[head].means()}
+        ).sort_values(f"mean {head}", ascending=False, kind="stable")
         figure_no = "Table 3, Figures 11-13" if list_task else "Figures 3 and 7"
-        writer.table(f"mean_{'f' if list_task else 'rr'}_per_run", per_run, common.caption(
-            f"Mean {head} of each run over {n} questions{tag}", "qa", figure_no), digits=4)
-        writer.figure(f"mean_{'f' if list_task else 'rr'}_per_run", _plots.bars, per_run,
-                      common.caption(f"Mean {head} per run{tag}", "qa", figure_no),
-                      x="run", y=f"mean {head}", ylabel=f"mean {head}")
+        writer.table(
+            f"mean_{'f' if list_task else 'rr'}_per_run",
+            per_run,
+            common.caption(f"Mean {head} of each run over {n} questions{tag}", "qa", figure_no),
+            digits=4,
+        )
+        writer.figure(
+            f"mean_{'f' if list_task else 'rr'}_per_run",
+            _plots.bars,
+            per_run,
+            common.caption(f"Mean {head} per run{tag}", "qa", figure_no),
+            x="run",
+            y=f"mean {head}",
+            ylabel=f"mean {head}",
+        )
         st_rows, st_curve = _repeat.stability(matrices, c, trials, seeds, progress)
-        writer.table("stability", _repeat.stability_table(st_curve), common.caption(
-            f"Minority rate and proportion of ties at fuzziness 0.05 (c = {c}, {trials} "
-            f"trials x {repetitions} repetitions, SE){tag}", "qa"), digits=4)
+        writer.table(
+            "stability",
+            _repeat.stability_table(st_curve),
+            common.caption(
+                f"Minority rate and proportion of ties at fuzziness 0.05 (c = {c}, {trials} "
+                f"trials x {repetitions} repetitions, SE){tag}",
+                "qa",
+            ),
+            digits=4,
+        )
         st_pairs = _noise.stability_comparison(st_rows)
-        writer.table("stability_pairs", st_pairs, common.caption(
-            "Stability read from the curves: minority rate of each pair at the smallest "
-            "proportion of ties both reach (mean and SE over the repetitions)", "qa"),
-            digits=4)
-        writer.figure("minority_ties", _plots.stability_curves, st_curve, common.caption(
-            f"Minority rate against proportion of ties (c = {c}; mean ± sd){tag}", "qa",
-            "Figures 4 and 8"))
+        writer.table(
+            "stability_pairs",
+            st_pairs,
+            common.caption(
+                "Stability read from the curves: minority rate of each pair at the smallest "
+                "proportion of ties both reach (mean and SE over the repetitions)",
+                "qa",
+            ),
+            digits=4,
+        )
+        writer.figure(
+            "minority_ties",
+            _plots.stability_curves,
+            st_curve,
+            common.caption(
+                f"Minority rate against proportion of ties (c = {c}; mean ± sd){tag}",
+                "qa",
+                "Figures 4 and 8",
+            ),
+        )
         sizes = [c]
         if second_size is not None and second_size != c:
             if 2 * second_size <= n:
                 sizes.append(second_size)
             else:
-                notes.append(f"swap experiment at c = {second_size} skipped: it needs two "
-                             f"disjoint subsets, i.e. at least {2 * second_size} questions "
-                             f"(have {n})")
+                notes.append(
+                    f"swap experiment at c = {second_size} skipped: it needs two "
+                    f"disjoint subsets, i.e. at least {2 * second_size} questions "
+                    f"(have {n})"
+                )
         swap_lines = []
         for size in sizes:
-            _, _, curve, spread = _repeat.swap(matrices, size, trials, seeds, swap_mode,
-                                               False, progress)
-            writer.table(f"sensitivity_c{size}", _repeat.swap_summary_table(spread),
-                         common.caption(
-                             f"Sensitivity at 95% confidence, c = {size}: required "
-                             f"difference, largest mean, relative difference (none for the "
-                             f"catch-all bin >= 0.20), share of comparisons reaching it "
-                             f"(means over {repetitions} repetitions, SE){tag}", "qa",
-                             "Tables 1-3"), _repeat.SWAP_DIGITS)
-            writer.figure(f"swap_rates_c{size}", _plots.swap_curves, curve, common.caption(
-                f"Swap rate against performance difference (c = {size}; mean ± sd){tag}",
-                "qa", "Figures 5-6, 9-10"))
-            swap_lines += _repeat.swap_sentences(spread, list(matrices), size,
-                                                 _repeat.flat_measures(matrices))
+            _, _, curve, spread = _repeat.swap(
+                matrices, size, trials, seeds, swap_mode, False, progress
+            )
+            writer.table(
+                f"sensitivity_c{size}",
+                _repeat.swap_summary_table(spread),
+                common.caption(
+                    f"Sensitivity at 95% confidence, c = {size}: required "
+                    f"difference, largest mean, relative difference (none for the "
+                    f"catch-all bin >= 0.20), share of comparisons reaching it "
+                    f"(means over {repetitions} repetitions, SE){tag}",
+                    "qa",
+                    "Tables 1-3",
+                ),
+                _repeat.SWAP_DIGITS,
+            )
+            writer.figure(
+                f"swap_rates_c{size}",
+                _plots.swap_curves,
+                curve,
+                common.caption(
+                    f"Swap rate against performance difference (c = {size}; mean ± sd){tag}",
+                    "qa",
+                    "Figures 5-6, 9-10",
+                ),
+            )
+            swap_lines += _repeat.swap_sentences(
+                spread, list(matrices), size, _repeat.flat_measures(matrices)
+            )
         sign = _sign_table(matrices, compare_pairs, sign_alphas)
-        writer.table("sign_test", sign, common.caption(
-            f"System pairs significantly different by the sign test (all questions){tag}",
-            "qa"), digits=3)
+        writer.table(
+            "sign_test",
+            sign,
+            common.caption(
+                f"System pairs significantly different by the sign test (all questions){tag}", "qa"
+            ),
+            digits=3,
+        )
 
-        summary = ([DERIVED_NOTE + "."] if derived else [])
-        summary.append(_repeat.stability_sentence(st_pairs, st_curve, list(matrices),
-                                                  f"{systems}, c = {c}"))
+        summary = [DERIVED_NOTE + "."] if derived else []
+        summary.append(
+            _repeat.stability_sentence(st_pairs, st_curve, list(matrices), f"{systems}, c = {c}")
+        )
         summary += swap_lines
         summary.append(_sign_sentence(sign, sign_alphas))
-        parameters = {**common.filter_parameters(top_k, top_fraction, by), "trials": trials,
-                      "repetitions": repetitions, "subset_size": c,
-                      "second_size": second_size, "swap_subset_sizes": sizes,
-                      "swap_mode": swap_mode, "list_task": list_task,
-                      "sign_alphas": list(sign_alphas), "derived": bool(derived),
-                      "gain_variants": [] if list_task else list(gains),
-                      "measures": dict(chosen), "qa_options": qa_options,
-                      "fuzziness": sorted(set(st_rows["fuzziness"])),
-                      "qa_rule": result.metadata.get("qa_rule"),
-                      "conventions": {k: result.metadata.get(k) for k in
-                                      ("gains", "rel_level", "complete", "empty_topics",
-                                       "answer_normalisation", "answer_order")}}
-        seed_record = {"seed": seed, "repetitions": seeds, "stability": seeds,
-                       "swap_rates": seeds}
-        inputs = {"gold": str(gold), "runs": common.path_list(runs),
-                  "derived_from": derived}
-        res = writer.finish(parameters, seed_record, first.systems, first.topics, summary,
-                            inputs, notes, extra={"derived": bool(derived)})
+        parameters = {
+            **common.filter_parameters(top_k, top_fraction, by),
+            "trials": trials,
+            "repetitions": repetitions,
+            "subset_size": c,
+            "second_size": second_size,
+            "swap_subset_sizes": sizes,
+            "swap_mode": swap_mode,
+            "list_task": list_task,
+            "sign_alphas": list(sign_alphas),
+            "derived": bool(derived),
+            "gain_variants": [] if list_task else list(gains),
+            "measures": dict(chosen),
+            "qa_options": qa_options,
+            "fuzziness": sorted(set(st_rows["fuzziness"])),
+            "qa_rule": result.metadata.get("qa_rule"),
+            "conventions": {
+                k: result.metadata.get(k)
+                for k in (
+                    "gains",
+                    "rel_level",
+                    "complete",
+                    "empty_topics",
+                    "answer_normalisation",
+                    "answer_order",
+                )
+            },
+        }
+        seed_record = {"seed": seed, "repetitions": seeds, "stability": seeds, "swap_rates": seeds}
+        inputs = {"gold": str(gold), "runs": common.path_list(runs), "derived_from": derived}
+        res = writer.finish(
+            parameters,
+            seed_record,
+            first.systems,
+            first.topics,
+            summary,
+            inputs,
+            notes,
+            extra={"derived": bool(derived)},
+        )
     except BaseException:
         writer.abort()
         raise
@@ -223,14 +315,18 @@ def _sign_table(matrices, compare_pairs, alphas) -> pd.DataFrame:
 def _sign_sentence(sign: pd.DataFrame, alphas) -> str:
     row = sign.iloc[0]
     parts = [f"{row[f'significant_{a:g}']:.0%} at {a:g}" for a in sorted(alphas)]
-    return (f"Sign test with {row['measure']} over all questions (exact, no resampling): "
-            f"{', '.join(parts)} of the {row['pairs']} pairs significant.")
+    return (
+        f"Sign test with {row['measure']} over all questions (exact, no resampling): "
+        f"{', '.join(parts)} of the {row['pairs']} pairs significant."
+    )
 
 
 # ------------------------------------------------------------------ QA data from ad hoc
 
-def qa_collection_from_adhoc(qrels, runs, out, answers: int = 5, class_size: int = 2
-                             ) -> Dict[str, Any]:
+
+def qa_collection_from_adhoc(
+    qrels, runs, out, answers: int = 5, class_size: int = 2
+) -> Dict[str, Any]:
     """Write QA-shaped data derived from an ad hoc collection to ``out``.
 
     Each topic's relevant documents, in docno order, are grouped into equivalence classes of
@@ -244,9 +340,13 @@ def qa_collection_from_adhoc(qrels, runs, out, answers: int = 5, class_size: int
     out = Path(out)
     (out / "runs").mkdir(parents=True, exist_ok=True)
     q = read_qrels(qrels)
-    frame = pd.DataFrame({"topic": [t.decode() for t in q.topics],
-                          "answer": [d.decode() for d in q.docnos],
-                          "level": np.asarray(q.levels)})
+    frame = pd.DataFrame(
+        {
+            "topic": [t.decode() for t in q.topics],
+            "answer": [d.decode() for d in q.docnos],
+            "level": np.asarray(q.levels),
+        }
+    )
     frame = frame[frame["level"] > 0].sort_values(["topic", "answer"], kind="stable")
     position = frame.groupby("topic", sort=False).cumcount()
     frame["class"] = "c" + (position // class_size).astype(str)
@@ -255,13 +355,25 @@ def qa_collection_from_adhoc(qrels, runs, out, answers: int = 5, class_size: int
     paths = []
     from irgauge.io.atomic import write_text
 
-    write_text(out / DERIVED_MARKER, json.dumps({
-        "derived": True, "gold": gold.name, "from_qrels": str(qrels),
-        "answers_per_question": answers, "class_size": class_size,
-        "note": DERIVED_NOTE}, indent=2) + "\n")
-    for run in ([runs] if isinstance(runs, (str, Path)) else runs):
-        table = pd.read_csv(run, sep=r"\s+", header=None, dtype=str,
-                            usecols=[0, 2], names=["topic", "answer"])
+    write_text(
+        out / DERIVED_MARKER,
+        json.dumps(
+            {
+                "derived": True,
+                "gold": gold.name,
+                "from_qrels": str(qrels),
+                "answers_per_question": answers,
+                "class_size": class_size,
+                "note": DERIVED_NOTE,
+            },
+            indent=2,
+        )
+        + "\n",
+    )
+    for run in [runs] if isinstance(runs, (str, Path)) else runs:
+        table = pd.read_csv(
+            run, sep=r"\s+", header=None, dtype=str, usecols=[0, 2], names=["topic", "answer"]
+        )
         top = table.groupby("topic", sort=False).head(answers)
         path = out / "runs" / f"{Path(run).stem}.tsv"
         top.to_csv(path, sep="\t", index=False, header=["topic", "answer"])
