@@ -8,7 +8,7 @@ values and aggregates, with the conventions used.
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence, Union
 
@@ -118,21 +118,44 @@ def evaluate(
     threads: reader threads (default: $IRGAUGE_THREADS, else the CPUs available, at most 4).
     """
     rel_level, max_docs = _check_conventions(order, empty_topics, aggregate, rel_level, max_docs)
+    conventions = _Conventions(judged_only, complete, empty_topics, aggregate, max_docs)
     measure_list = _measures(measures, judged_only)
     qrels = read_qrels(qrels_source(qrels), threads=explicit_threads(threads))
-    gain_values = parse_gains(gains)
     # qrels of a special kind (QA answer classes) may name the Judgments class that reads them
     judgments = getattr(qrels, "judgments_type", Judgments)(
-        qrels, rel_level=rel_level, gains=gain_values, negative=negative
+        qrels, rel_level=rel_level, gains=parse_gains(gains), negative=negative
     )
     sources = _run_sources(runs)
     if not sources:
         raise InputError("no runs to evaluate")
     matched, run_info = _read_and_match(sources, judgments, order, max_docs, threads)
     names = _unique_names(run_info)
-
     row_topics, missing = _topics_to_score(judgments, names, matched, empty_topics, complete)
+    run_rows, topic_rows, values = _score(measure_list, matched, row_topics, judgments, max_cells)
+    per_topic, means = _tables(
+        measure_list, values, run_rows, topic_rows, names, judgments.topic_ids, aggregate
+    )
+    metadata = _metadata(
+        qrels, judgments, measure_list, conventions, names, run_info, matched, row_topics, missing
+    )
+    return EvalResult(per_topic, means, metadata, measure_list)
 
+
+@dataclass(frozen=True)
+class _Conventions:
+    """The conventions an evaluation was run with, as the metadata records them (the
+    document order is recorded per run, as each was read)."""
+
+    judged_only: bool
+    complete: bool
+    empty_topics: str
+    aggregate: str
+    max_docs: Optional[int]
+
+
+def _score(measure_list, matched, row_topics, judgments, max_cells):
+    """Every measure on every padded batch: the run and topic of each row, and per measure
+    the list of its value arrays (one per batch, in batch order)."""
     values = {mi: [] for mi in range(len(measure_list))}
     run_rows, topic_rows = [], []
     for run_idx, topic_idx, ranked in build_batches(matched, row_topics, judgments, max_cells):
@@ -143,32 +166,12 @@ def evaluate(
                 values[mi].append(measure.compute(ranked))
             except MeasureError as err:
                 raise MeasureError(f"{measure.name}: {err}") from None
+        # views point back at the batch: without this its caches wait for the cycle collector
         ranked.release()
     if not run_rows:  # no topic to score (e.g. none has a relevant document)
         run_rows, topic_rows = [np.zeros(0, np.int64)], [np.zeros(0, np.int64)]
         values = {mi: [np.zeros(0)] for mi in values}
-    run_rows = np.concatenate(run_rows)
-    topic_rows = np.concatenate(topic_rows)
-    per_topic, means = _tables(
-        measure_list, values, run_rows, topic_rows, names, judgments.topic_ids, aggregate
-    )
-    metadata = _metadata(
-        qrels,
-        run_info,
-        names,
-        matched,
-        judgments,
-        measure_list,
-        order,
-        judged_only,
-        complete,
-        empty_topics,
-        aggregate,
-        row_topics,
-        missing,
-        max_docs,
-    )
-    return EvalResult(per_topic, means, metadata, measure_list)
+    return np.concatenate(run_rows), np.concatenate(topic_rows), values
 
 
 def _check_conventions(order, empty_topics, aggregate, rel_level, max_docs):
@@ -244,21 +247,9 @@ def _tables(measure_list, values, run_rows, topic_rows, names, topic_ids, aggreg
 
 
 def _metadata(
-    qrels,
-    runs,
-    names,
-    matched,
-    judgments,
-    measure_list,
-    order,
-    judged_only,
-    complete,
-    empty_topics,
-    aggregate,
-    row_topics,
-    missing,
-    max_docs,
+    qrels, judgments, measure_list, conventions, names, runs, matched, row_topics, missing
 ) -> Dict[str, Any]:
+    """The conventions, sources and topic accounting of an evaluation."""
     orders = {name: m.order for name, m in zip(names, matched)}
     used = sorted(set(orders.values()))
     no_relevant = [judgments.topic_ids[t] for t in np.flatnonzero(judgments.R == 0)]
@@ -270,18 +261,18 @@ def _metadata(
         "order": "; ".join(f"{o}: {ORDER_DESCRIPTIONS[o]}" for o in used),
         **({"order_per_run": orders} if len(used) > 1 else {}),
         **judgments.conventions(),
-        "judged_only": judged_only,
-        "complete": complete,
-        "aggregate": aggregate + " (counts are summed)",
-        "empty_topics": empty_topics,
-        "topics_without_relevant": no_relevant if empty_topics == "skip" else [],
+        "judged_only": conventions.judged_only,
+        "complete": conventions.complete,
+        "aggregate": conventions.aggregate + " (counts are summed)",
+        "empty_topics": conventions.empty_topics,
+        "topics_without_relevant": no_relevant if conventions.empty_topics == "skip" else [],
         "topics_averaged": {name: len(t) for name, t in zip(names, row_topics)},
-        "topics_missing_from_run": missing if not complete else {},
-        "topics_scored_zero": missing if complete else {},
+        "topics_missing_from_run": missing if not conventions.complete else {},
+        "topics_scored_zero": missing if conventions.complete else {},
         "run_topics_not_in_qrels": unknown,
         # each spelling given -> the canonical measure with every parameter
         "measures": {m.name: m.full for m in measure_list},
-        "max_docs": max_docs if max_docs is not None else "all",
+        "max_docs": conventions.max_docs if conventions.max_docs is not None else "all",
     }
 
 

@@ -24,6 +24,8 @@ Kendall's tau itself is computed in :mod:`irgauge.meta.kendall`.
 
 from __future__ import annotations
 
+from typing import Callable, List, Sequence
+
 import numpy as np
 
 from irgauge import _checks
@@ -84,11 +86,23 @@ def tau_ap_b(x, y) -> float:
 
 def tau_threshold(n_systems: int, alpha: float = 0.05) -> float:
     """Two-sided significance threshold of Kendall's tau for ``n_systems`` (normal approx.)."""
+    # scipy.stats on first use: tests/test_startup.py keeps importing irgauge.meta free of it
     from scipy.stats import norm
 
     n = n_systems
     # isf(alpha/2), not ppf(1 - alpha/2): exact for tiny alphas, where 1 - alpha/2 rounds to 1
     return float(norm.isf(alpha / 2) * np.sqrt(2 * (2 * n + 5) / (9 * n * (n - 1))))
+
+
+def measure_pairs(names: Sequence[str], cells: Callable[[int, int], dict]) -> List[dict]:
+    """One row per ordered pair of measures (A = B included; A-major, in ``names`` order):
+    ``measure_a``, ``measure_b``, then the columns ``cells(a, b)`` gives for their
+    positions in ``names``."""
+    return [
+        {"measure_a": name_a, "measure_b": name_b, **cells(a, b)}
+        for a, name_a in enumerate(names)
+        for b, name_b in enumerate(names)
+    ]
 
 
 def rank_correlations(matrices, variant: str = "b", alpha: float = 0.05) -> MetaResult:
@@ -101,23 +115,20 @@ def rank_correlations(matrices, variant: str = "b", alpha: float = 0.05) -> Meta
     significance threshold for the number of systems; ``details['matrix']`` the tau table.
     """
     matrices = as_score_matrices(matrices)  # ScoreMatrix, DataFrame or EvalResult
+    # pandas on first use: tests/test_startup.py keeps importing irgauge.meta free of it
     import pandas as pd
 
     names, systems, topics, stacked = check_matrices(matrices)
     alpha = _checks.alpha(alpha)
     means = stacked.mean(axis=2)
-    rows = []
-    for a, name_a in enumerate(names):
-        for b, name_b in enumerate(names):
-            rows.append(
-                {
-                    "measure_a": name_a,
-                    "measure_b": name_b,
-                    "tau": kendall_tau(means[a], means[b], variant),
-                    "tau_ap": tau_ap_a(means[a], means[b]),
-                    "tau_ap_b": tau_ap_b(means[a], means[b]),
-                }
-            )
+    rows = measure_pairs(
+        names,
+        lambda a, b: {
+            "tau": kendall_tau(means[a], means[b], variant),
+            "tau_ap": tau_ap_a(means[a], means[b]),
+            "tau_ap_b": tau_ap_b(means[a], means[b]),
+        },
+    )
     table = pd.DataFrame(rows)
     square = table.pivot(index="measure_a", columns="measure_b", values="tau")
     square = square.loc[names, names]
@@ -128,27 +139,3 @@ def rank_correlations(matrices, variant: str = "b", alpha: float = 0.05) -> Meta
         "threshold": tau_threshold(len(systems), alpha),
     }
     return MetaResult("rank_correlation", table, parameters, systems, topics, {"matrix": square})
-
-
-def correlation_curves(reference, conditions, variant: str = "b") -> "object":
-    """tau between each measure's ranking on ``reference`` and on each condition.
-
-    ``conditions`` maps a label (e.g. the reduced-qrels rate j) to ``{measure: ScoreMatrix}``.
-    Returns a DataFrame (measure, condition, tau) for one curve per measure.
-    """
-    import pandas as pd
-
-    rows = []
-    for label, matrices in conditions.items():
-        for name, ref in reference.items():
-            if name not in matrices:
-                continue
-            other = matrices[name].take_systems(ref.systems)
-            rows.append(
-                {
-                    "measure": name,
-                    "condition": label,
-                    "tau": kendall_tau(ref.means(), other.means(), variant),
-                }
-            )
-    return pd.DataFrame(rows)

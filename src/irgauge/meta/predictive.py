@@ -27,6 +27,7 @@ import numpy as np
 
 from irgauge import _checks
 from irgauge.errors import InputError
+from irgauge.meta.correlation import measure_pairs
 from irgauge.meta.kendall import VARIANTS, tau_blocks
 from irgauge.meta.result import MetaResult, check_subset_size
 from irgauge.scores import check_matrices
@@ -88,72 +89,32 @@ def predictive_power(
     ``order`` (trials x topics permutations) replaces the seeded draw.
     """
     matrices = as_score_matrices(matrices)  # ScoreMatrix, DataFrame or EvalResult
+    # pandas stays out of `import irgauge.meta` (0.6-1 s on 2 cores; tests/test_startup.py)
     import pandas as pd
 
     if variant not in VARIANTS:
         raise InputError(f"unknown tau variant {variant!r}; choose from a, b")
-    matrices = align(dict(matrices))
-    if _checks.fraction(top_fraction, "top_fraction") < 1:
-        by = by or default_filter_measure(list(matrices))
-        if by is None:
-            raise InputError(
-                "the top-fraction system filter needs a measure to rank by: name "
-                "one (--by), include AP, or keep all systems (top fraction 1)"
-            )
-        matrices = select_systems(matrices, top_fraction=top_fraction, by=by)
+    matrices, by = _top_systems(align(dict(matrices)), top_fraction, by)
     names, systems, topics, stacked = check_matrices(matrices)
     n = len(topics)
     check_subset_size(1, n, disjoint=True)
     for k in subset_sizes:
         check_subset_size(_checks.count(k, "subset_sizes"), n, disjoint=True)
     seed = resolve_seed(seed)
-    if order is None:
-        order = permutations(n, _checks.draws(halvings, "halvings"), seed)
-    else:
-        order = np.asarray(order)
-        if (
-            order.ndim != 2
-            or order.shape[1] != n
-            or not (np.sort(order, axis=1) == np.arange(n)).all()
-        ):
-            raise ValueError(f"order must be trials x {n} permutations of the topic positions")
-    halvings = order.shape[0]
+    order = _topic_orders(order, n, halvings, seed)
     half = n // 2
     taus = _taus(stacked, order[:, :half], order[:, half:], variant, progress)
-    rows = []
-    for a, name_a in enumerate(names):
-        for b, name_b in enumerate(names):
-            rows.append(
-                {
-                    "measure_a": name_a,
-                    "measure_b": name_b,
-                    "phi": taus[a, b].mean(),
-                    "sd": _sd(taus[a, b]),
-                }
-            )
-    curve = []
-    for k in subset_sizes:
-        k_taus = _taus(stacked, order[:, :k], order[:, k : 2 * k], variant)
-        for a, name_a in enumerate(names):
-            for b, name_b in enumerate(names):
-                curve.append(
-                    {
-                        "measure_a": name_a,
-                        "measure_b": name_b,
-                        "k": int(k),
-                        "phi": k_taus[a, b].mean(),
-                        "sd": _sd(k_taus[a, b]),
-                    }
-                )
+    rows = measure_pairs(names, lambda a, b: _phi(taus[a, b]))
     parameters = {
         "seed": seed,
-        "halvings": halvings,
+        "halvings": order.shape[0],
         "top_fraction": top_fraction,
         "filter_measure": by if top_fraction < 1 else None,
         "variant": variant,
         "subset_sizes": [int(k) for k in subset_sizes],
         "measures": names,
     }
+    curve = _phi_by_size(stacked, order, names, subset_sizes, variant)
     return MetaResult(
         "predictive_power",
         pd.DataFrame(rows),
@@ -162,3 +123,42 @@ def predictive_power(
         topics,
         {"curve": pd.DataFrame(curve)},
     )
+
+
+def _top_systems(matrices: dict, top_fraction: float, by: Optional[str]):
+    """The matrices on the top ``top_fraction`` of systems by measure ``by`` (default: AP),
+    and the measure used."""
+    if _checks.fraction(top_fraction, "top_fraction") < 1:
+        by = by or default_filter_measure(list(matrices))
+        if by is None:
+            raise InputError(
+                "the top-fraction system filter needs a measure to rank by: name "
+                "one (--by), include AP, or keep all systems (top fraction 1)"
+            )
+        matrices = select_systems(matrices, top_fraction=top_fraction, by=by)
+    return matrices, by
+
+
+def _topic_orders(order, n: int, halvings: int, seed: int) -> np.ndarray:
+    """trials x n permutations of the topic positions: ``order`` checked, or a seeded draw."""
+    if order is None:
+        return permutations(n, _checks.draws(halvings, "halvings"), seed)
+    order = np.asarray(order)
+    if order.ndim != 2 or order.shape[1] != n or not (np.sort(order, axis=1) == np.arange(n)).all():
+        raise ValueError(f"order must be trials x {n} permutations of the topic positions")
+    return order
+
+
+def _phi(taus: np.ndarray) -> dict:
+    """phi = the mean of tau over the trials, with its sample standard deviation."""
+    return {"phi": taus.mean(), "sd": _sd(taus)}
+
+
+def _phi_by_size(stacked, order, names, subset_sizes, variant) -> list:
+    """phi(A, B) at each subset size k: A on the first k topics of each permutation, B on
+    the next k; one row per k and ordered pair of measures."""
+    curve = []
+    for k in subset_sizes:
+        k_taus = _taus(stacked, order[:, :k], order[:, k : 2 * k], variant)
+        curve += measure_pairs(names, lambda a, b: {"k": int(k), **_phi(k_taus[a, b])})
+    return curve

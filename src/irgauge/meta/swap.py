@@ -90,64 +90,24 @@ def swap_rates(
     ``details['summary']``: required difference, largest mean, relative difference, share.
     """
     matrices = as_score_matrices(matrices)  # ScoreMatrix, DataFrame or EvalResult
+    # pandas stays out of `import irgauge.meta` (0.6-1 s on 2 cores; tests/test_startup.py)
     import pandas as pd
 
     if mode not in MODES:
         raise InputError(f"unknown swap mode {mode!r}; choose from {', '.join(MODES)}")
     names, systems, topics, stacked = check_matrices(matrices)
     confidence = _checks.confidence(confidence)
-    n = len(topics)
-    c = n // 2 if subset_size is None else _checks.count(subset_size, "subset_size")
-    check_subset_size(c, n, disjoint=not replacement)
-    seed = resolve_seed(seed)
-    if indices is None:
-        indices = disjoint_subset_indices(n, c, _checks.draws(trials, "trials"), seed, replacement)
-    q1, q2 = indices
-    trials = q1.shape[0]
-    i, j = pair_index(len(systems))
+    c, seed, (q1, q2) = _subsets(len(topics), subset_size, trials, seed, replacement, indices)
+    pairs = pair_index(len(systems))
     rows, summary = [], []
     for name, values in zip(names, stacked):
         m1, m2 = subset_means(values, q1), subset_means(values, q2)
-        counts = np.zeros(BINS)
-        swaps = np.zeros(BINS)
-        for part in chunks(len(i), trials):
-            d = m1[:, i[part]] - m1[:, j[part]]
-            d2 = m2[:, i[part]] - m2[:, j[part]]
-            b = difference_bins(d).ravel()
-            counts += np.bincount(b, minlength=BINS)
-            swaps += np.bincount(b, weights=is_swap(d, d2, mode).ravel(), minlength=BINS)
-            if progress is not None:
-                progress(part.stop, len(i))
-        with np.errstate(invalid="ignore", divide="ignore"):
-            rate = swaps / counts
-        for k in range(BINS):
-            rows.append(
-                {
-                    "measure": name,
-                    "bin": k,
-                    "difference": round(k * BIN_WIDTH, 2),
-                    "comparisons": int(counts[k]),
-                    "swaps": int(swaps[k]),
-                    "swap_rate": rate[k],
-                }
-            )
-        k_req = required_bin(counts, swaps, 1 - confidence)
-        largest = float(max(m1.max(), m2.max()))
-        required = float("nan") if k_req is None else round(k_req * BIN_WIDTH, 2)
-        reaching = float("nan") if k_req is None else counts[k_req:].sum() / counts.sum()
-        summary.append(
-            {
-                "measure": name,
-                "required_difference": required,
-                "largest_mean": largest,
-                "relative_difference": required / largest if largest > 0 else np.nan,
-                "share_reaching": reaching,
-                "comparisons": int(counts.sum()),
-            }
-        )
+        counts, swaps = _bin_counts(m1, m2, pairs, mode, progress)
+        rows += _bin_rows(name, counts, swaps)
+        summary.append(_required_difference(name, counts, swaps, m1, m2, confidence))
     parameters = {
         "seed": seed,
-        "trials": trials,
+        "trials": q1.shape[0],
         "subset_size": c,
         "mode": mode,
         "replacement": replacement,
@@ -155,7 +115,7 @@ def swap_rates(
         "bins": BINS,
         "bin_width": BIN_WIDTH,
         "measures": names,
-        "pairs": int(len(i)),
+        "pairs": int(len(pairs[0])),
     }
     return MetaResult(
         "swap_rates",
@@ -165,3 +125,69 @@ def swap_rates(
         topics,
         {"summary": pd.DataFrame(summary)},
     )
+
+
+def _subsets(n: int, subset_size, trials, seed, replacement: bool, indices):
+    """The subset size c (default n // 2), the seed and the topic subsets (Q, Q'), each
+    trials x c: ``indices`` as given, or drawn from the seed."""
+    c = n // 2 if subset_size is None else _checks.count(subset_size, "subset_size")
+    check_subset_size(c, n, disjoint=not replacement)
+    seed = resolve_seed(seed)
+    if indices is None:
+        indices = disjoint_subset_indices(n, c, _checks.draws(trials, "trials"), seed, replacement)
+    return c, seed, indices
+
+
+def _bin_counts(m1: np.ndarray, m2: np.ndarray, pairs, mode: str, progress=None):
+    """Comparisons and swaps per bin of |d|, over every trial and system pair, where d and d'
+    are the pair's differences of subset means on Q (``m1``) and Q' (``m2``), trials x
+    systems."""
+    i, j = pairs
+    trials = m1.shape[0]
+    counts = np.zeros(BINS)
+    swaps = np.zeros(BINS)
+    for part in chunks(len(i), trials):
+        d = m1[:, i[part]] - m1[:, j[part]]
+        d2 = m2[:, i[part]] - m2[:, j[part]]
+        b = difference_bins(d).ravel()
+        counts += np.bincount(b, minlength=BINS)
+        swaps += np.bincount(b, weights=is_swap(d, d2, mode).ravel(), minlength=BINS)
+        if progress is not None:
+            progress(part.stop, len(i))
+    return counts, swaps
+
+
+def _bin_rows(name: str, counts: np.ndarray, swaps: np.ndarray) -> list:
+    """One row per bin: its lower edge, comparisons, swaps and swap rate = swaps / comparisons
+    (nan for an empty bin)."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        rate = swaps / counts
+    return [
+        {
+            "measure": name,
+            "bin": k,
+            "difference": round(k * BIN_WIDTH, 2),
+            "comparisons": int(counts[k]),
+            "swaps": int(swaps[k]),
+            "swap_rate": rate[k],
+        }
+        for k in range(BINS)
+    ]
+
+
+def _required_difference(name, counts, swaps, m1, m2, confidence: float) -> dict:
+    """Table 1 of Sakai 2004: the required difference (lower edge of the first bin from which
+    the swap rate stays <= 1 - confidence), the largest subset mean, their ratio and the
+    share of comparisons whose |d| reaches the required difference."""
+    k_req = required_bin(counts, swaps, 1 - confidence)
+    largest = float(max(m1.max(), m2.max()))
+    required = float("nan") if k_req is None else round(k_req * BIN_WIDTH, 2)
+    reaching = float("nan") if k_req is None else counts[k_req:].sum() / counts.sum()
+    return {
+        "measure": name,
+        "required_difference": required,
+        "largest_mean": largest,
+        "relative_difference": required / largest if largest > 0 else np.nan,
+        "share_reaching": reaching,
+        "comparisons": int(counts.sum()),
+    }

@@ -99,7 +99,7 @@ class ComparisonTable:
     def to_frame(self):
         """One row per run and measure: label, run, measure, mean, se, low, high, marks,
         effect (pandas DataFrame)."""
-        import pandas as pd
+        import pandas as pd  # kept out of `import irgauge.stats` (tests/test_startup.py)
 
         rows = []
         for r, run in enumerate(self.runs):
@@ -167,33 +167,15 @@ def compare_table(
     if collection is None:
         collection = getattr(matrices, "collection", None)
     _check_options(test, correction, names, interval, alpha, level)
-    measures, systems, topics, stacked = check_matrices(as_score_matrices(matrices))
-    if baseline is not None and baseline not in systems:
-        raise InputError(f"baseline {baseline!r} is not among the runs ({', '.join(systems)})")
-    seed = resolve_seed(seed)
-    m, n = len(systems), len(topics)
-    if n < 2:
-        raise InputError(f"{n} topic(s): a paired test needs at least 2")
+    measures, systems, n, stacked, seed = _checked_scores(matrices, baseline, seed)
+    m = len(systems)
     base = systems.index(baseline) if baseline is not None else None
-    pairs = None if base is None else [(base, k) for k in range(m) if k != base]
-    means, se, low, high = _intervals(stacked, interval, level)
     reference = base if base is not None else 0
-    effect_sizes = _effect_sizes(stacked, reference) if effect else None
     labels = letters(m) if names == "letters" else list(systems)
-    tables, column = {}, pvalue_column(test, correction)
-    for k, measure in enumerate(measures):
-        tables[measure] = compare_pairs(
-            stacked[k],
-            systems,
-            [test],
-            samples=samples,
-            permutations=permutations,
-            seed=seed,
-            correction=correction,
-            pairs=pairs,
-            progress=progress,
-        ).table
-    marks = _marks(tables, measures, systems, labels, column, alpha, base)
+    column = pvalue_column(test, correction)
+    tables = _pvalue_tables(
+        stacked, measures, systems, base, test, samples, permutations, seed, correction, progress
+    )
     parameters = {
         "test": test,
         "correction": correction if test != "tukey" else "none",
@@ -213,19 +195,38 @@ def compare_table(
         "significant_if": "p < alpha",
         "pvalue_column": column,
     }
+    intervals = _intervals(stacked, interval, level)  # means, se, low, high
+    effects = _effect_sizes(stacked, reference) if effect else None
+    marks = _marks(tables, measures, systems, labels, column, alpha, base)
     return ComparisonTable(
-        list(systems),
-        labels,
-        list(measures),
-        means,
-        se,
-        low,
-        high,
-        effect_sizes,
-        marks,
-        tables,
-        parameters,
+        list(systems), labels, list(measures), *intervals, effects, marks, tables, parameters
     )
+
+
+def _pvalue_tables(
+    stacked, measures, systems, base, test, samples, permutations, seed, correction, progress
+) -> Dict[str, Any]:
+    """compare_pairs' table of each measure: every pair of runs, or with a baseline (index
+    ``base``) only its pairs, so that the correction runs over those alone."""
+    pairs = None if base is None else [(base, k) for k in range(len(systems)) if k != base]
+    return {
+        measure: compare_pairs(
+            stacked[k], systems, [test], samples, permutations, seed, correction, pairs, progress
+        ).table
+        for k, measure in enumerate(measures)
+    }
+
+
+def _checked_scores(matrices, baseline: Optional[str], seed):
+    """Measures, systems, the number of topics, the measures x systems x topics scores and
+    the seed, refusing a baseline that is not a run and fewer than 2 topics."""
+    measures, systems, topics, stacked = check_matrices(as_score_matrices(matrices))
+    if baseline is not None and baseline not in systems:
+        raise InputError(f"baseline {baseline!r} is not among the runs ({', '.join(systems)})")
+    seed = resolve_seed(seed)
+    if len(topics) < 2:
+        raise InputError(f"{len(topics)} topic(s): a paired test needs at least 2")
+    return measures, systems, len(topics), stacked, seed
 
 
 def _check_options(test, correction, names, interval, alpha, level) -> None:

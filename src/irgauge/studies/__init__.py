@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import importlib
 
+from irgauge.errors import InputError
+
 STUDIES = ("onerel", "incomplete", "qa", "predictive")
 
 
 def study_function(name: str):
     """The ``run_<name>`` function of study ``name``."""
     if name not in STUDIES:
-        from irgauge.errors import InputError
-
         raise InputError(f"unknown study {name!r}; choose from {', '.join(STUDIES)}")
     return getattr(importlib.import_module(f"irgauge.studies.{name}"), f"run_{name}")
 

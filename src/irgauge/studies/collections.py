@@ -22,7 +22,9 @@ from typing import Any, Dict, List, Mapping, Tuple
 
 import pandas as pd
 
+from irgauge.errors import InputError
 from irgauge.studies import _common as common
+from irgauge.studies import study_function
 
 # study -> (table, row key, value column) of the side-by-side headline table
 HEADLINE = {
@@ -35,8 +37,6 @@ HEADLINE = {
 
 def parse_collection(spec: str) -> Tuple[str, Tuple[Path, List[Path]]]:
     """``NAME=QRELS:RUNDIR`` -> (name, (qrels, [run files]))."""
-    from irgauge.errors import InputError
-
     name, sep, rest = spec.partition("=")
     qrels, sep2, rundir = rest.rpartition(":")
     if not sep or not sep2 or not name or not qrels or not rundir:
@@ -46,8 +46,6 @@ def parse_collection(spec: str) -> Tuple[str, Tuple[Path, List[Path]]]:
 
 def run_files(where, what: str) -> List[Path]:
     """The run files of a folder (sorted; hidden files skipped) or a list of paths."""
-    from irgauge.errors import InputError
-
     if isinstance(where, (list, tuple)):
         return [Path(p) for p in where]
     folder = Path(where)
@@ -61,8 +59,6 @@ def run_files(where, what: str) -> List[Path]:
 
 def read_collections_toml(path) -> Dict[str, Tuple[Path, List[Path]]]:
     """Collections from a TOML file (paths relative to the file's folder)."""
-    from irgauge.errors import InputError
-
     if sys.version_info >= (3, 11):
         import tomllib
     else:  # pragma: no cover - depends on the interpreter
@@ -98,8 +94,6 @@ def run_on_collections(
     study: str, collections: Mapping[str, Tuple[Any, Any]], out, **options
 ) -> Tuple[Dict[str, common.StudyResult], common.StudyResult]:
     """Run ``study`` on every collection; write and return the comparison as well."""
-    from irgauge.studies import study_function
-
     out = Path(out)
     results = {}
     for name, (qrels, runs) in collections.items():

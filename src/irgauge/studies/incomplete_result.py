@@ -71,15 +71,7 @@ def incomplete_study(
         bootstrap_seed = _checks.seed(bootstrap_seed, "bootstrap_seed")
     reduction = reduce_qrels(qrels, rates, seed, rel_level)
     run_list = read_runs(runs)
-    parsed = parse_measures([measures] if isinstance(measures, str) else list(measures))
-    variants = [("condensed" if m.family.condensed else "original", m) for m in parsed] + [
-        ("condensed", replace(m, judged_only=True, label=f"{m.name}'"))
-        for m in parsed
-        if not m.family.condensed
-    ]
-    labels = [m.name for _, m in variants]
-    if len(set(labels)) != len(labels):
-        raise InputError("a measure is given twice")
+    variants = _variants(measures)
     for key in ("complete", "judged_only", "measures"):
         options.pop(key, None)
     boot_seed = reduction.seed if bootstrap_seed is None else bootstrap_seed
@@ -87,16 +79,8 @@ def incomplete_study(
     every_rate = [100] + [r for r in reduction.rates if r != 100]
     step = step_counter(progress, len(every_rate) * (1 + len(variants)))
     for rate in every_rate:
-        result = evaluate(
-            reduction.qrels_at(rate),
-            run_list,
-            [m for _, m in variants],
-            rel_level=rel_level,
-            complete=True,
-            **options,
-        )
+        matrices[rate] = _score_at(rate, reduction, run_list, variants, rel_level, options)
         step()
-        matrices[rate] = align(from_frame(result.per_topic, source=f"rate {rate}"))
         # discriminative_power reports (done, pairs) per measure: a step per measure done
         power = discriminative_power(
             matrices[rate],
@@ -105,21 +89,7 @@ def incomplete_study(
             seed=boot_seed,
             progress=None if progress is None else lambda done, total: step(done >= total),
         ).table.set_index("measure")
-        for (lists, _), label in zip(variants, labels):
-            m = matrices[rate][label]
-            full = matrices[100][label]
-            rows.append(
-                {
-                    "measure": label,
-                    "lists": lists,
-                    "rate": rate,
-                    "mean": float(m.values.mean()),
-                    "tau": kendall_tau(full.means(), m.take_systems(full.systems).means()),
-                    "significant": int(power.loc[label, "significant"]),
-                    "pairs": int(power.loc[label, "pairs"]),
-                    "discriminative_power": float(power.loc[label, "share"]),
-                }
-            )
+        rows += _rate_rows(rate, variants, matrices[rate], matrices[100], power)
     metadata = {
         "method": 'incomplete judgments (Sakai 2007, "Alternatives to bpref")',
         "qrels": reduction.qrels.source,
@@ -129,12 +99,74 @@ def incomplete_study(
         "bootstrap_seed": boot_seed,
         "bootstrap_samples": samples,
         "alpha": alpha,
-        "measures": labels,
-        "systems": matrices[100][labels[0]].systems,
-        "n_topics": matrices[100][labels[0]].n_topics,
-        "tau": "Kendall's tau-b against the same measure's ranking on the full qrels",
-        "mean": "mean over systems and topics",
-        "unanswered_topics": "score 0",
+        **_described(variants, matrices[100]),
         **{k: v for k, v in options.items() if v is not None},
     }
     return IncompleteResult(pd.DataFrame(rows), metadata, reduction)
+
+
+def _score_at(rate, reduction, run_list, variants, rel_level, options) -> dict:
+    """``{label: ScoreMatrix}`` of every measure on the qrels reduced to ``rate`` percent;
+    topics a run did not answer score 0, so that every matrix is complete."""
+    result = evaluate(
+        reduction.qrels_at(rate),
+        run_list,
+        [m for _, m in variants],
+        rel_level=rel_level,
+        complete=True,
+        **options,
+    )
+    return align(from_frame(result.per_topic, source=f"rate {rate}"))
+
+
+def _described(variants, full: dict) -> dict:
+    """What the table holds: its measures, systems and topics, and how tau and mean are
+    taken."""
+    first = full[variants[0][1].name]
+    return {
+        "measures": [m.name for _, m in variants],
+        "systems": first.systems,
+        "n_topics": first.n_topics,
+        "tau": "Kendall's tau-b against the same measure's ranking on the full qrels",
+        "mean": "mean over systems and topics",
+        "unanswered_topics": "score 0",
+    }
+
+
+def _variants(measures) -> list:
+    """(lists, measure) pairs: each measure on its own lists ("condensed" for the bpref
+    family, defined on condensed lists only), then the primed condensed-list version of
+    each other measure."""
+    parsed = parse_measures([measures] if isinstance(measures, str) else list(measures))
+    variants = [("condensed" if m.family.condensed else "original", m) for m in parsed] + [
+        ("condensed", replace(m, judged_only=True, label=f"{m.name}'"))
+        for m in parsed
+        if not m.family.condensed
+    ]
+    labels = [m.name for _, m in variants]
+    if len(set(labels)) != len(labels):
+        raise InputError("a measure is given twice")
+    return variants
+
+
+def _rate_rows(rate, variants, matrices, full, power) -> list:
+    """One row per measure at ``rate``: the mean score over systems and topics, Kendall's tau
+    between the system ranking at ``rate`` and at 100% (``full``), and the discriminative
+    power ``power`` found (significant pairs / pairs)."""
+    rows = []
+    for lists, measure in variants:
+        label = measure.name
+        m, reference = matrices[label], full[label]
+        rows.append(
+            {
+                "measure": label,
+                "lists": lists,
+                "rate": rate,
+                "mean": float(m.values.mean()),
+                "tau": kendall_tau(reference.means(), m.take_systems(reference.systems).means()),
+                "significant": int(power.loc[label, "significant"]),
+                "pairs": int(power.loc[label, "pairs"]),
+                "discriminative_power": float(power.loc[label, "share"]),
+            }
+        )
+    return rows

@@ -12,13 +12,19 @@ predicts itself only when the difference exceeds twice the combined error.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Dict, Optional, Sequence
+from typing import Any, Dict, List, Optional, Sequence
 
 import numpy as np
 import pandas as pd
 
+from irgauge.errors import InputError
+from irgauge.evaluation import score_matrices
+from irgauge.meta import predictive_power
+from irgauge.scores import align
 from irgauge.studies import _common as common
+from irgauge.studies import _noise, _plots
 
 NAME = "predictive"
 TITLE = "Predictive power of metrics (Webber, Moffat, Zobel and Sakai, SIGIR 2008)"
@@ -36,6 +42,43 @@ def subset_sizes(n_topics: int, step: int = 5) -> list:
     if sizes[-1] != half:
         sizes.append(half)
     return [k for k in sizes if k >= 1]
+
+
+@dataclass(frozen=True)
+class PredictiveOptions:
+    """The study's options, as :func:`run_predictive` takes them."""
+
+    top_k: Optional[int]
+    top_fraction: Optional[float]
+    by: str
+    seed: Optional[int]
+    trials: int
+    sizes: Optional[Sequence[int]]
+    variant: str
+    eval_options: Optional[Dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class PredictiveStudy:
+    """What the study computed, before anything is written.
+
+    ``phi``, ``se`` and ``sd``: measures x measures (row predicts column) of phi, its Monte
+    Carlo standard error sd / sqrt(halvings) and the sd of tau over the halvings; ``curve``:
+    the rows of phi against subset size k for the pairs of Figure 1 (measure_a, measure_b,
+    k, phi, sd); ``systems``: how the summary names the systems used; ``parameters``,
+    ``seeds``, ``inputs``, ``system_names`` and ``topics``: what the manifest records.
+    """
+
+    phi: pd.DataFrame
+    se: pd.DataFrame
+    sd: pd.DataFrame
+    curve: pd.DataFrame
+    systems: str
+    parameters: Dict[str, Any]
+    seeds: Dict[str, Any]
+    inputs: Dict[str, Any]
+    system_names: List[str]
+    topics: List[str]
 
 
 def run_predictive(
@@ -61,29 +104,29 @@ def run_predictive(
     curve (default 5, 10, ..., n/2). ``top_k`` overrides the top-fraction filter.
     ``variant``: Kendall's tau a or b.
     """
-    from irgauge.meta import predictive_power
-    from irgauge.scores import align
-    from irgauge.evaluation import score_matrices
-    from irgauge.studies import _plots
-
     eval_options = dict(eval_options or {})
-    seed = common.seed_or_fresh(seed)
-    if matrices is None:
-        if qrels is None or runs is None:
-            from irgauge.errors import InputError
+    options = PredictiveOptions(top_k, top_fraction, by, seed, trials, sizes, variant, eval_options)
+    study = compute_predictive(qrels, runs, matrices, options, progress)
+    result = write_predictive(study, describe_predictive(study), out)
+    return common.finish_report(result, qrels, runs, out, report, eval_options)
 
-            raise InputError("the predictive study needs qrels and runs, or score matrices")
-        labels = {v: k for k, v in MEASURES.items()}
-        matrices = common.renamed(score_matrices(qrels, runs, list(labels), **eval_options), labels)
-        inputs = {"qrels": str(qrels), "runs": common.path_list(runs)}
-    else:
-        matrices = align(dict(matrices))
-        inputs = {"score_matrices": {k: m.source for k, m in matrices.items()}}
-    if top_k is not None:
-        top_fraction = None
+
+def compute_predictive(
+    qrels, runs, matrices, options: PredictiveOptions, progress=None
+) -> PredictiveStudy:
+    """The study's numbers from qrels and runs, or from ``matrices``; writes nothing.
+
+    se = sd(tau) / sqrt(trials): the halvings are independent draws.
+    """
+    trials, variant, top_k, by = options.trials, options.variant, options.top_k, options.by
+    # top_k, when given, replaces the top-fraction filter
+    top_fraction = None if top_k is not None else options.top_fraction
+    eval_options = dict(options.eval_options or {})
+    seed = common.seed_or_fresh(options.seed)
+    matrices, inputs = _score_matrices(qrels, runs, matrices, eval_options)
     chosen = common.select(matrices, top_k, top_fraction, by)
     first = next(iter(chosen.values()))
-    ks = list(sizes) if sizes is not None else subset_sizes(first.n_topics)
+    ks = list(options.sizes) if options.sizes is not None else subset_sizes(first.n_topics)
     result = predictive_power(
         chosen,
         halvings=trials,
@@ -95,59 +138,66 @@ def run_predictive(
     )
     names = list(chosen)
     square = result.table.pivot(index="measure_a", columns="measure_b", values="phi")
-    square = square.loc[names, names]
     sd = result.table.pivot(index="measure_a", columns="measure_b", values="sd")
-    se = sd.loc[names, names] / np.sqrt(trials)
+    sd = sd.loc[names, names]
+    parameters = {
+        **common.filter_parameters(top_k, top_fraction, by),
+        "trials": trials,
+        "halvings": trials,
+        "subset_sizes": ks,
+        "variant": variant,
+        "measures": {k: MEASURES.get(k, k) for k in names},
+        "eval_options": eval_options,
+    }
+    return PredictiveStudy(
+        phi=square.loc[names, names],
+        se=sd / np.sqrt(trials),
+        sd=sd,
+        curve=_figure_pairs(result.details["curve"], names),
+        systems=common.systems_phrase(
+            first.n_systems, next(iter(matrices.values())).n_systems, top_k, top_fraction, by
+        ),
+        parameters=parameters,
+        seeds={"seed": seed, "predictive_power": seed},
+        inputs=inputs,
+        system_names=first.systems,
+        topics=first.topics,
+    )
 
+
+def _score_matrices(qrels, runs, matrices, eval_options: Dict[str, Any]):
+    """``{label: ScoreMatrix}`` of the study's measures (evaluated from qrels and runs) or
+    of the matrices given, aligned; and the inputs as the manifest records them."""
+    if matrices is not None:
+        matrices = align(dict(matrices))
+        return matrices, {"score_matrices": {k: m.source for k, m in matrices.items()}}
+    if qrels is None or runs is None:
+        raise InputError("the predictive study needs qrels and runs, or score matrices")
+    labels = {v: k for k, v in MEASURES.items()}
+    matrices = common.renamed(score_matrices(qrels, runs, list(labels), **eval_options), labels)
+    return matrices, {"qrels": str(qrels), "runs": common.path_list(runs)}
+
+
+def _figure_pairs(curve: pd.DataFrame, names: List[str]) -> pd.DataFrame:
+    """The rows of ``curve`` for Figure 1's (predictor, predicted) pairs, or for each
+    measure predicting itself when the measures are not the paper's."""
+    pairs = [p for p in CURVE_PAIRS if p[0] in names and p[1] in names] or [(m, m) for m in names]
+    return pd.concat(
+        [curve[(curve["measure_a"] == a) & (curve["measure_b"] == b)] for a, b in pairs],
+        ignore_index=True,
+    )
+
+
+def write_predictive(study: PredictiveStudy, summary: List[str], out) -> common.StudyResult:
+    """Tables phi, phi_se, phi_sd and phi_by_k, figures phi_vs_k and phi_heatmap, manifest
+    and summary under ``out/predictive``."""
     writer = common.StudyWriter(Path(out), NAME, TITLE)
     try:
-        systems = common.systems_phrase(
-            first.n_systems, next(iter(matrices.values())).n_systems, top_k, top_fraction, by
-        )
-        writer.table(
-            "phi",
-            square.reset_index().rename(columns={"measure_a": "predictor"}),
-            common.caption(
-                f"Predictive power phi(row predicts column) on {systems} "
-                f"({trials} random halvings of {first.n_topics} topics, "
-                f"tau-{variant})",
-                "predictive",
-                "Tables 1-2",
-            ),
-            digits=3,
-        )
-        writer.table(
-            "phi_se",
-            se.reset_index().rename(columns={"measure_a": "predictor"}),
-            "Monte Carlo standard error of phi: sd of tau over the halvings / sqrt(halvings)",
-            digits=4,
-        )
-        writer.table(
-            "phi_sd",
-            sd.loc[names, names].reset_index().rename(columns={"measure_a": "predictor"}),
-            "Standard deviation of tau over the halvings",
-            digits=3,
-        )
-        curve = result.details["curve"]
-        pairs = [p for p in CURVE_PAIRS if p[0] in names and p[1] in names] or [
-            (m, m) for m in names
-        ]
-        picked = pd.concat(
-            [curve[(curve["measure_a"] == a) & (curve["measure_b"] == b)] for a, b in pairs],
-            ignore_index=True,
-        )
-        writer.table(
-            "phi_by_k",
-            picked.pivot(index="k", columns=["measure_a", "measure_b"], values="phi")
-            .pipe(_flat)
-            .reset_index(),
-            "phi against topic subset size k (two disjoint subsets of k topics)",
-            digits=3,
-        )
+        _write_tables(writer, study)
         writer.figure(
             "phi_vs_k",
             _phi_curves,
-            picked,
+            study.curve,
             common.caption(
                 "Predictive power against topic subset size (mean ± sd of tau over the halvings)",
                 "predictive",
@@ -157,34 +207,63 @@ def run_predictive(
         writer.figure(
             "phi_heatmap",
             _plots.heatmap,
-            square,
+            study.phi,
             "phi(row predicts column)",
             label="predictive power phi",
             digits=3,
         )
-
-        summary = _summary(square, se, systems)
-        parameters = {
-            **common.filter_parameters(top_k, top_fraction, by),
-            "trials": trials,
-            "halvings": trials,
-            "subset_sizes": ks,
-            "variant": variant,
-            "measures": {k: MEASURES.get(k, k) for k in names},
-            "eval_options": eval_options,
-        }
-        res = writer.finish(
-            parameters,
-            {"seed": seed, "predictive_power": seed},
-            first.systems,
-            first.topics,
+        return writer.finish(
+            study.parameters,
+            study.seeds,
+            study.system_names,
+            study.topics,
             summary,
-            inputs,
+            study.inputs,
         )
     except BaseException:
         writer.abort()
         raise
-    return common.finish_report(res, qrels, runs, out, report, eval_options)
+
+
+def _write_tables(writer: common.StudyWriter, study: PredictiveStudy) -> None:
+    """phi (Tables 1-2 of the paper), its standard error and sd, and phi by subset size k."""
+    trials, variant = study.parameters["trials"], study.parameters["variant"]
+    writer.table(
+        "phi",
+        _by_predictor(study.phi),
+        common.caption(
+            f"Predictive power phi(row predicts column) on {study.systems} "
+            f"({trials} random halvings of {len(study.topics)} topics, "
+            f"tau-{variant})",
+            "predictive",
+            "Tables 1-2",
+        ),
+        digits=3,
+    )
+    writer.table(
+        "phi_se",
+        _by_predictor(study.se),
+        "Monte Carlo standard error of phi: sd of tau over the halvings / sqrt(halvings)",
+        digits=4,
+    )
+    writer.table(
+        "phi_sd",
+        _by_predictor(study.sd),
+        "Standard deviation of tau over the halvings",
+        digits=3,
+    )
+    writer.table(
+        "phi_by_k",
+        study.curve.pivot(index="k", columns=["measure_a", "measure_b"], values="phi")
+        .pipe(_flat)
+        .reset_index(),
+        "phi against topic subset size k (two disjoint subsets of k topics)",
+        digits=3,
+    )
+
+
+def _by_predictor(square: pd.DataFrame) -> pd.DataFrame:
+    return square.reset_index().rename(columns={"measure_a": "predictor"})
 
 
 def _flat(frame: pd.DataFrame) -> pd.DataFrame:
@@ -193,12 +272,10 @@ def _flat(frame: pd.DataFrame) -> pd.DataFrame:
 
 
 def _phi_curves(picked: pd.DataFrame, directory, stem: str):
-    from irgauge.studies._plots import curves
-
     frame = picked.assign(
         series=picked["measure_a"] + " -> " + picked["measure_b"], phi_sd=picked["sd"]
     )
-    return curves(
+    return _plots.curves(
         frame,
         directory,
         stem,
@@ -210,31 +287,35 @@ def _phi_curves(picked: pd.DataFrame, directory, stem: str):
     )
 
 
-def _summary(square: pd.DataFrame, se: pd.DataFrame, systems: str) -> list:
-    from irgauge.studies import _noise
-
+def describe_predictive(study: PredictiveStudy) -> List[str]:
+    """The summary: the self-predictivity phi(A, A) in order, then each measure B that
+    another measure A predicts better than B predicts itself, phi(A, B) > phi(B, B), said
+    as better only when the two are further apart than the noise (``_noise.separated``)."""
+    square, se = study.phi, study.se
     names = list(square.index)
     diagonal = {m: (float(square.loc[m, m]), float(se.loc[m, m])) for m in names}
-    lines = [f"Self-predictivity phi(A, A) on {systems}: {_noise.ordering(diagonal)}."]
+    lines = [f"Self-predictivity phi(A, A) on {study.systems}: {_noise.ordering(diagonal)}."]
     for target in names:
-        own = (float(square.loc[target, target]), float(se.loc[target, target]))
+        own = diagonal[target]
         for m in names:
-            if m == target:
-                continue
             other = (float(square.loc[m, target]), float(se.loc[m, target]))
-            if other[0] > own[0]:
-                if _noise.separated(other[0], other[1], own[0], own[1]):
-                    lines.append(
-                        f"{m} predicts {target} better "
-                        f"({_noise.fmt(*other)}) than {target} predicts itself "
-                        f"({_noise.fmt(*own)})."
-                    )
-                else:
-                    lines.append(
-                        f"{m} predicting {target} ({_noise.fmt(*other)}) and "
-                        f"{target} predicting itself ({_noise.fmt(*own)}) are within "
-                        f"noise."
-                    )
+            if m != target and other[0] > own[0]:
+                lines.append(_better_predictor(m, target, other, own))
     if len(lines) == 1:
         lines.append("Every metric is its own best predictor on this collection.")
     return lines
+
+
+def _better_predictor(m: str, target: str, other: tuple, own: tuple) -> str:
+    """``m`` predicts ``target`` (phi, se = ``other``) above ``target`` itself (``own``)."""
+    if _noise.separated(other[0], other[1], own[0], own[1]):
+        return (
+            f"{m} predicts {target} better "
+            f"({_noise.fmt(*other)}) than {target} predicts itself "
+            f"({_noise.fmt(*own)})."
+        )
+    return (
+        f"{m} predicting {target} ({_noise.fmt(*other)}) and "
+        f"{target} predicting itself ({_noise.fmt(*own)}) are within "
+        f"noise."
+    )
