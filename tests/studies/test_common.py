@@ -5,14 +5,18 @@ import json
 import pandas as pd
 
 from irgauge.studies import _common as common
+from irgauge.studies import _noise
 
 
-def test_ordering_sorts_and_marks_ties():
-    assert (
-        common.ordering({"RR": 0.2, "P-plus": 0.5, "O": 0.4, "NWRR": 0.4})
-        == "P-plus > O = NWRR > RR"
+def test_ordering_sorts_and_marks_values_within_noise():
+    values = {"RR": (0.2, 0.01), "P-plus": (0.5, 0.01), "O": (0.4, 0.01), "NWRR": (0.4, 0.01)}
+    assert _noise.ordering(values) == (
+        "P-plus (0.500 ± 0.010) > O (0.400 ± 0.010) ~ NWRR (0.400 ± 0.010) > RR (0.200 ± 0.010)"
+        " [within noise (|d| <= 2 combined SE): O and NWRR]"
     )
-    assert common.ordering({"a": 0.1, "b": 0.3}, higher_is_better=False) == "a < b"
+    assert _noise.ordering({"a": (0.1, 0.01), "b": (0.3, 0.01)}, higher_is_better=False) == (
+        "a (0.100 ± 0.010) < b (0.300 ± 0.010)"
+    )
 
 
 def test_latex_table_escapes_and_has_booktabs():

@@ -9,6 +9,8 @@ sampling, the figure shows their uncertainty when the sample sizes are given:
 * ASL (bootstrap with B samples): ASL +/- 1.96 sqrt(ASL (1 - ASL) / B);
 * swap rates: Wilson 95% interval of swaps / comparisons per bin; empty bins are dropped;
 * minority rate and proportion of ties: Wilson 95% intervals over trials x pairs;
+* means over repeated experiments (the studies' tables, with ``<column>_sd`` columns):
+  mean +/- sd over the repetitions;
 * predictive power phi (mean tau over halvings): mean +/- t_{0.975, h-1} sd / sqrt(h).
 """
 
@@ -21,12 +23,18 @@ import numpy as np
 from irgauge.report import style
 
 
-def _pyplot():
-    return style.pyplot()
+def _sd(part, column: str) -> np.ndarray:
+    """The ``<column>_sd`` column (NaN as 0: a single repetition has no spread)."""
+    return np.nan_to_num(part[f"{column}_sd"].to_numpy(dtype=float))
 
 
-def _save(fig, directory, stem: str) -> List[str]:
-    return style.save(fig, directory, stem)
+def _legend_title(shape: str, wilson: bool, spread: bool) -> str:
+    """ "measure", and what the figure's bands or bars (``shape``) show."""
+    if wilson:
+        return f"measure\n({shape}: Wilson 95%)"
+    if spread:
+        return f"measure\n({shape}: ± sd over the repetitions)"
+    return "measure"
 
 
 def asl_curves(
@@ -60,30 +68,35 @@ def asl_curves(
     ax.set_xlabel("system pairs, sorted by ASL")
     ax.set_ylabel("achieved significance level (ASL)")
     style.legend_outside(ax, "measure" + (f"\n(band: ±1.96 SE, B = {samples})" if samples else ""))
-    return _save(fig, directory, stem)
+    return style.save(fig, directory, stem)
 
 
 def swap_curves(
     table, directory, max_rate: float = 0.05, stem: str = "swap_rates", title: Optional[str] = None
 ) -> List[str]:
-    """Swap rate against performance-difference bin, one curve per measure, with the Wilson
-    95% interval of each bin (swaps out of comparisons); bins without comparisons are
-    dropped, not drawn as zeros."""
+    """Swap rate against performance-difference bin, one curve per measure, with a band: the
+    Wilson 95% interval of each bin (swaps out of comparisons), or mean +/- sd over repeated
+    experiments (a ``swap_rate_sd`` column); bins without comparisons are dropped, not drawn
+    as zeros."""
     fig, ax = style.new_figure(title=title)
     for index, (measure, part) in enumerate(table.groupby("measure", sort=False)):
         part = part[part["comparisons"] > 0] if "comparisons" in part else part
+        part = part[part["swap_rate"].notna()].sort_values("difference", kind="stable")
         x = part["difference"].to_numpy(dtype=float)
         rate = part["swap_rate"].to_numpy(dtype=float)
         if "swaps" in part:
             low, high = style.wilson(part["swaps"], part["comparisons"])
             style.band(ax, x, rate, low, high, index, str(measure))
+        elif "swap_rate_sd" in part:
+            sd = _sd(part, "swap_rate")
+            style.band(ax, x, rate, rate - sd, rate + sd, index, str(measure))
         else:
             style.line(ax, x, rate, index, str(measure))
     ax.axhline(max_rate, color="grey", lw=0.8, ls="--", label=f"{max_rate:.0%} swap rate")
     ax.set_xlabel("difference in mean score between the systems (bin lower edge)")
     ax.set_ylabel("swap rate (share of subset pairs that swap)")
-    style.legend_outside(ax, "measure\n(band: Wilson 95%)" if "swaps" in table else "measure")
-    return _save(fig, directory, stem)
+    style.legend_outside(ax, _legend_title("band", "swaps" in table, "swap_rate_sd" in table))
+    return style.save(fig, directory, stem)
 
 
 def stability_curves(
@@ -94,8 +107,10 @@ def stability_curves(
     comparisons: Optional[int] = None,
 ) -> List[str]:
     """Minority rate against proportion of ties (one point per fuzziness value), one curve
-    per measure; with ``comparisons`` (trials x pairs), Wilson 95% error bars both ways."""
+    per measure; with ``comparisons`` (trials x pairs), Wilson 95% error bars both ways, and
+    for means over repeated experiments (``_sd`` columns), +/- sd both ways."""
     fig, ax = style.new_figure(title=title)
+    spread = "minority_rate_sd" in table
     for index, (measure, part) in enumerate(table.groupby("measure", sort=False)):
         part = part.sort_values("proportion_ties")
         x = part["proportion_ties"].to_numpy(dtype=float)
@@ -103,21 +118,19 @@ def stability_curves(
         if comparisons:
             ylow, yhigh = style.wilson(y * comparisons, comparisons)
             xlow, xhigh = style.wilson(x * comparisons, comparisons)
-            ax.errorbar(
-                x,
-                y,
-                yerr=[y - ylow, yhigh - y],
-                xerr=[x - xlow, xhigh - x],
-                capsize=2,
-                label=str(measure),
-                **style.series_style(index),
-            )
+            xerr, yerr = [x - xlow, xhigh - x], [y - ylow, yhigh - y]
+        elif spread:
+            xerr, yerr = _sd(part, "proportion_ties"), _sd(part, "minority_rate")
         else:
             style.line(ax, x, y, index, str(measure))
+            continue
+        ax.errorbar(
+            x, y, yerr=yerr, xerr=xerr, capsize=2, label=str(measure), **style.series_style(index)
+        )
     ax.set_xlabel("proportion of ties (share of subset pairs within the fuzziness)")
     ax.set_ylabel("minority rate (share of subset pairs in the minority)")
-    style.legend_outside(ax, "measure" + ("\n(bars: Wilson 95%)" if comparisons else ""))
-    return _save(fig, directory, stem)
+    style.legend_outside(ax, _legend_title("bars", bool(comparisons), spread))
+    return style.save(fig, directory, stem)
 
 
 def tau_heatmap(
@@ -147,7 +160,7 @@ def tau_heatmap(
     )
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
-    return _save(fig, directory, stem)
+    return style.save(fig, directory, stem)
 
 
 def phi_curves(
@@ -159,6 +172,8 @@ def phi_curves(
 ) -> List[str]:
     """Predictive power phi against topic subset size k, one curve per (A, B) pair; with
     ``halvings`` (h), the 95% interval of the mean tau, mean +/- t sd / sqrt(h)."""
+    # imported here: scipy.stats takes about a second to load (measured with
+    # `python -X importtime`), and only this figure needs it
     from scipy import stats as st
 
     fig, ax = style.new_figure(title=title)
@@ -176,4 +191,4 @@ def phi_curves(
     ax.set_xlabel("topics per subset (k)")
     ax.set_ylabel("predictive power φ (mean Kendall's tau)")
     style.legend_outside(ax, "(band: 95% CI of the mean)" if halvings else None)
-    return _save(fig, directory, stem)
+    return style.save(fig, directory, stem)

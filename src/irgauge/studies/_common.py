@@ -18,15 +18,29 @@ from __future__ import annotations
 import json
 import math
 import platform
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
+from importlib.metadata import version as installed_version
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Union
+from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 import pandas as pd
 
-from irgauge.stats.resampling import TIE_TOLERANCE
+from irgauge import __version__
+from irgauge._checks import resolve_seed
+from irgauge.citations import cite
+from irgauge.errors import InputError
+from irgauge.evaluation import evaluate
+from irgauge.io.atomic import atomic_directory, write_text
+from irgauge.io.progress import step_counter
+from irgauge.io.qrels import read_qrels
+from irgauge.io.tables import aligned_table, header
+from irgauge.scores import ScoreMatrix, require_systems, select_systems
+from irgauge.stats.comparison_formats import latex_escape
+from irgauge.report.figures import stability_curves
+from irgauge.studies import _noise, _repeat
 
 MANIFEST = "manifest.json"
 COLLECTION_DIR = "collection"
@@ -37,18 +51,15 @@ COLLECTION_DIR = "collection"
 
 def versions() -> Dict[str, str]:
     """Versions of irgauge, Python and the libraries that computed the results."""
-    import matplotlib
-    import scipy
-
-    from irgauge import __version__
-
+    # read from the installed metadata: importing matplotlib for its version would load it
+    # even for a study that draws nothing
     return {
         "irgauge": __version__,
         "python": platform.python_version(),
         "numpy": np.__version__,
         "pandas": pd.__version__,
-        "scipy": scipy.__version__,
-        "matplotlib": matplotlib.__version__,
+        "scipy": installed_version("scipy"),
+        "matplotlib": installed_version("matplotlib"),
     }
 
 
@@ -70,14 +81,7 @@ def jsonable(value: Any) -> Any:
 
 
 def write_json(path: Path, data: Any) -> None:
-    from irgauge.io.atomic import write_text
-
     write_text(path, json.dumps(jsonable(data), indent=2) + "\n")
-
-
-def read_json(path: Path) -> Any:
-    with open(path, encoding="utf-8") as handle:
-        return json.load(handle)
 
 
 # ---------------------------------------------------------------------------- tables
@@ -107,37 +111,14 @@ def text_table(frame: pd.DataFrame, digits: Digits = 4) -> str:
     """An aligned plain-text table (numbers right-aligned, columns named for people);
     ``digits`` is the number of decimals, for all columns or per column
     (``{"required_difference": 2}``)."""
-    from irgauge.io.tables import aligned_table
-    from irgauge.io.tables import header
-
     numeric = [pd.api.types.is_numeric_dtype(frame[c]) for c in frame.columns]
     return aligned_table([header(c) for c in frame.columns], _rows(frame, digits), numeric, "")
-
-
-_LATEX_ESCAPES = {
-    "\\": r"\textbackslash{}",
-    "&": r"\&",
-    "%": r"\%",
-    "$": r"\$",
-    "#": r"\#",
-    "_": r"\_",
-    "{": r"\{",
-    "}": r"\}",
-    "~": r"\textasciitilde{}",
-    "^": r"\textasciicircum{}",
-}
-
-
-def latex_escape(text: str) -> str:
-    return "".join(_LATEX_ESCAPES.get(ch, ch) for ch in str(text))
 
 
 def latex_table(frame: pd.DataFrame, caption: str = "", label: str = "", digits: Digits = 4) -> str:
     """A booktabs LaTeX table (``table`` float with ``tabular``) of ``frame``."""
     numeric = [pd.api.types.is_numeric_dtype(frame[c]) for c in frame.columns]
     spec = "".join("r" if num else "l" for num in numeric)
-    from irgauge.io.tables import header
-
     rows = [" & ".join(latex_escape(header(c)) for c in frame.columns) + r" \\"]
     for row in _rows(frame, digits):
         rows.append(" & ".join(latex_escape(v) for v in row) + r" \\")
@@ -182,6 +163,19 @@ class StudyResult:
         return "\n".join(out) + "\n"
 
 
+@dataclass
+class Record:
+    """What a study's manifest records beside its tables, figures and summary."""
+
+    parameters: Dict[str, Any]
+    seeds: Dict[str, Any]
+    systems: Sequence[str]
+    topics: Sequence[str]
+    inputs: Dict[str, Any]
+    notes: List[str] = field(default_factory=list)
+    extra: Optional[Dict[str, Any]] = None
+
+
 class StudyWriter:
     """Collects a study's tables and figures for ``out/<name>`` and writes its manifest.
 
@@ -191,8 +185,6 @@ class StudyWriter:
     """
 
     def __init__(self, out: Path, name: str, title: str):
-        from irgauge.io.atomic import atomic_directory
-
         self.root = Path(out)
         self.name = name
         self.title = title
@@ -214,8 +206,6 @@ class StudyWriter:
 
     def table(self, stem: str, frame: pd.DataFrame, caption: str, digits: Digits = 4) -> None:
         """Write ``frame`` as tables/<stem>.txt, .csv and .tex and list it in the manifest."""
-        from irgauge.io.atomic import write_text
-
         frame = frame.reset_index(drop=True)
         base = self.work / "tables" / stem
         write_text(base.with_suffix(".txt"), text_table(frame, digits))
@@ -259,8 +249,6 @@ class StudyWriter:
     ) -> StudyResult:
         """Write manifest.json and summary.txt, move the folder into place; return the
         StudyResult."""
-        from irgauge.io.atomic import write_text
-
         manifest = {
             "kind": "study",
             "study": self.name,
@@ -289,6 +277,52 @@ class StudyWriter:
         self._atomic = None
         return result
 
+    def finish_with(self, record: Record, summary: List[str]) -> StudyResult:
+        """:meth:`finish` with the manifest's fields from ``record``."""
+        return self.finish(
+            record.parameters,
+            record.seeds,
+            record.systems,
+            record.topics,
+            summary,
+            record.inputs,
+            record.notes,
+            record.extra,
+        )
+
+
+@contextmanager
+def study_writer(out, name: str, title: str) -> Iterator[StudyWriter]:
+    """A :class:`StudyWriter` for ``out/<name>``; when the body fails, its temporary folder
+    goes and ``out/<name>`` keeps the previous results."""
+    writer = StudyWriter(Path(out), name, title)
+    try:
+        yield writer
+    except BaseException:
+        writer.abort()
+        raise
+
+
+STABILITY_PAIRS_CAPTION = (
+    "Stability read from the curves: minority rate of each pair at the smallest "
+    "proportion of ties both reach (mean and SE over the repetitions)"
+)
+
+
+def write_stability(
+    writer: StudyWriter,
+    curve: pd.DataFrame,
+    pairs: pd.DataFrame,
+    paper: str,
+    table_caption: str,
+    figure_caption: str,
+) -> None:
+    """The stability tables (at fuzziness 0.05, and pairwise from the curves) and the
+    minority rate / proportion of ties figure."""
+    writer.table("stability", _repeat.stability_table(curve), table_caption, digits=4)
+    writer.table("stability_pairs", pairs, caption(STABILITY_PAIRS_CAPTION, paper), digits=4)
+    writer.figure("minority_ties", stability_curves, curve, figure_caption)
+
 
 # ---------------------------------------------------------------------------- inputs
 
@@ -302,8 +336,6 @@ def path_list(runs: Any) -> List[str]:
 
 def select(matrices, top_k: Optional[int], top_fraction: Optional[float], by: str):
     """The system filter of every study: top-k or top fraction by mean ``by``."""
-    from irgauge.scores import require_systems, select_systems
-
     chosen = select_systems(matrices, top_k=top_k, top_fraction=top_fraction, by=by)
     require_systems(chosen, 2)
     return chosen
@@ -326,15 +358,33 @@ def filter_parameters(top_k, top_fraction, by) -> Dict[str, Any]:
 
 def seed_or_fresh(seed: Optional[int]) -> int:
     """The study's seed: ``seed`` or a fresh one (reported in the manifest)."""
-    from irgauge._checks import resolve_seed
-
     return resolve_seed(seed)
+
+
+def seeds_for(seed: Optional[int], repetitions: int, what: str = "repetitions"):
+    """(the study's seed, one seed per repetition): ``seed`` or a fresh one, and the
+    repetitions' independent seeds, the first of them the study's seed."""
+    if repetitions < 1:
+        raise InputError(f"{what} must be at least 1, got {repetitions}")
+    seed = seed_or_fresh(seed)
+    return seed, _noise.repetition_seeds(seed, repetitions)
+
+
+def steps(progress, label: str, total: int) -> Callable[..., None]:
+    """``step()`` of a bar ``label`` over ``total`` steps; a no-op without ``progress``."""
+    return step_counter(progress(label) if progress else None, total)
+
+
+def selected(every, top_k: Optional[int], top_fraction: Optional[float], by: str):
+    """(the matrices of the systems the filter keeps, what it kept in words)."""
+    matrices = select(every, top_k, top_fraction, by)
+    used = next(iter(matrices.values())).n_systems
+    n_all = next(iter(every.values())).n_systems
+    return matrices, systems_phrase(used, n_all, top_k, top_fraction, by)
 
 
 def renamed(matrices, labels: Mapping[str, str]):
     """``{label: matrix}`` for the measure strings in ``labels`` (measure string -> label)."""
-    from irgauge.scores import ScoreMatrix
-
     return {
         labels[k]: ScoreMatrix(m.values, m.systems, m.topics, labels[k], m.source)
         for k, m in matrices.items()
@@ -366,27 +416,7 @@ def caption(text: str, paper: Optional[str] = None, item: Optional[str] = None) 
     """``text`` followed by the paper it reproduces: "... (as Table 3 of Sakai (2006), ...)"."""
     if paper is None:
         return text
-    from irgauge.citations import cite
-
     return f"{text} (as {item} of {cite(paper)})" if item else f"{text} ({cite(paper)})"
-
-
-# ---------------------------------------------------------------------------- words
-
-
-def ordering(
-    values: Mapping[str, float], higher_is_better: bool = True, tolerance: float = TIE_TOLERANCE
-) -> str:
-    """``"A > B = C > D"``: names sorted best first, '=' between equal values."""
-    items = sorted(values.items(), key=lambda kv: -kv[1] if higher_is_better else kv[1])
-    if not items:
-        return ""
-    text = items[0][0]
-    for (_, prev), (name, value) in zip(items, items[1:]):
-        text += (
-            " = " if abs(prev - value) <= tolerance else (" > " if higher_is_better else " < ")
-        ) + name
-    return text
 
 
 # ---------------------------------------------------------------------------- collection
@@ -395,68 +425,37 @@ JUDGED_DEPTHS = (1, 5, 10, 20, 30, 50, 100, 200, 500, 1000)
 SUMMARY_MEASURES = ("AP", "Q-measure", "nDCG(dcg=jk,b=2)@1000", "nDCG@10", "P@10", "RR", "bpref")
 
 
+# the evaluation's metadata that says how it scored: recorded beside its table
+CONVENTIONS = (
+    "order",
+    "rel_level",
+    "gains",
+    "judged_only",
+    "complete",
+    "aggregate",
+    "empty_topics",
+    "topics_without_relevant",
+    "topics_missing_from_run",
+    "run_topics_not_in_qrels",
+)
+DEPTH_COUNTS = ("num_ret", "num_rel_ret", "num_nonrel_judged_ret")
+
+
 def collection_summary(
     qrels, runs, out: Path, measures: Sequence[str] = SUMMARY_MEASURES, **eval_options
 ) -> Dict[str, Any]:
     """Write ``out/collection``: topics, runs, judgments by level, judged depth, and the
     evaluation table with the conventions used. Returns its manifest."""
-    from irgauge import evaluate
-    from irgauge.io.qrels import read_qrels
-
-    from irgauge.io.atomic import atomic_directory, write_text
-
     q = read_qrels(qrels)
     levels = pd.Series(np.asarray(q.levels)).value_counts().sort_index()
     topics = pd.Series([t.decode() for t in q.topics])
-    relevant = pd.Series(np.asarray(q.levels) > 0)
-    per_topic_rel = relevant.groupby(topics.to_numpy()).sum()
+    per_topic_rel = pd.Series(np.asarray(q.levels) > 0).groupby(topics.to_numpy()).sum()
     per_topic_judged = topics.value_counts()
 
-    depth_measures = [
-        f"{kind}@{k}"
-        for k in JUDGED_DEPTHS
-        for kind in ("num_ret", "num_rel_ret", "num_nonrel_judged_ret")
-    ]
+    depth_measures = [f"{kind}@{k}" for k in JUDGED_DEPTHS for kind in DEPTH_COUNTS]
     result = evaluate(q, runs, list(measures) + depth_measures, **eval_options)
-    pt = result.per_topic.pivot_table(
-        index=["run", "topic"], columns="measure", values="value", aggfunc="first"
-    )
-    depth_rows, judged_depth = [], 0
-    for k in JUDGED_DEPTHS:
-        ret = pt[f"num_ret@{k}"]
-        judged = pt[f"num_rel_ret@{k}"] + pt[f"num_nonrel_judged_ret@{k}"]
-        share = judged.sum() / max(ret.sum(), 1)
-        complete = bool((judged == ret).all())
-        if complete:
-            judged_depth = k
-        depth_rows.append(
-            {
-                "k": k,
-                "judged_share": float(share),
-                "all_judged": complete,
-                "max_retrieved": float(ret.max()),
-            }
-        )
-        if ret.max() < k:  # deeper cutoffs see the same lists
-            break
+    depth_rows, judged_depth = _judged_depth(result.per_topic)
     evaluation = result.table()[list(measures)].reset_index()
-    conventions = {
-        k: v
-        for k, v in result.metadata.items()
-        if k
-        in (
-            "order",
-            "rel_level",
-            "gains",
-            "judged_only",
-            "complete",
-            "aggregate",
-            "empty_topics",
-            "topics_without_relevant",
-            "topics_missing_from_run",
-            "run_topics_not_in_qrels",
-        )
-    }
     manifest = {
         "kind": "collection",
         "qrels": str(q.source),
@@ -471,7 +470,7 @@ def collection_summary(
         "evaluation": {
             "file": "evaluation.csv",
             "measures": list(measures),
-            "conventions": conventions,
+            "conventions": {k: v for k, v in result.metadata.items() if k in CONVENTIONS},
         },
         "versions": versions(),
     }
@@ -483,11 +482,35 @@ def collection_summary(
     return manifest
 
 
+def _judged_depth(per_topic: pd.DataFrame) -> Tuple[List[Dict[str, Any]], int]:
+    """The share of retrieved documents judged at each depth of JUDGED_DEPTHS, and the
+    deepest cutoff down to which every run's every topic is fully judged."""
+    pt = per_topic.pivot_table(
+        index=["run", "topic"], columns="measure", values="value", aggfunc="first"
+    )
+    rows, judged_depth = [], 0
+    for k in JUDGED_DEPTHS:
+        ret = pt[f"num_ret@{k}"]
+        judged = pt[f"num_rel_ret@{k}"] + pt[f"num_nonrel_judged_ret@{k}"]
+        complete = bool((judged == ret).all())
+        if complete:
+            judged_depth = k
+        rows.append(
+            {
+                "k": k,
+                "judged_share": float(judged.sum() / max(ret.sum(), 1)),
+                "all_judged": complete,
+                "max_retrieved": float(ret.max()),
+            }
+        )
+        if ret.max() < k:  # deeper cutoffs see the same lists
+            break
+    return rows, judged_depth
+
+
 def collection_statistics(qrels, runs) -> Dict[str, Any]:
     """The numbers of Table 2 of Sakai (AIRS 2006) for one collection: topics, runs, judged
     documents, relevant documents per level and per topic."""
-    from irgauge.io.qrels import read_qrels
-
     q = read_qrels(qrels)
     levels = np.asarray(q.levels)
     topics = np.asarray([t.decode() for t in q.topics])
@@ -527,6 +550,8 @@ def finish_report(
     if qrels is not None and runs is not None:
         collection_summary(qrels, runs, Path(out), **(eval_options or {}))
     if report:
+        # imported here: it loads scipy.stats, 1.3-1.6 s measured with
+        # `python -X importtime`, which a study without a report never needs
         from irgauge.report.html import write_report
 
         result.report = write_report(Path(out))

@@ -85,33 +85,6 @@ def ordering(
     return text
 
 
-def compare_two(
-    name_a: str,
-    a: float,
-    se_a: float,
-    name_b: str,
-    b: float,
-    se_b: float,
-    what: str,
-    digits: int = 3,
-) -> str:
-    """One sentence comparing two numbers: an ordering beyond the noise, or within noise."""
-    if separated(a, se_a, b, se_b):
-        hi, lo = (
-            ((name_a, a, se_a), (name_b, b, se_b))
-            if a > b
-            else ((name_b, b, se_b), (name_a, a, se_a))
-        )
-        return (
-            f"{hi[0]} {what} higher than {lo[0]} ({fmt(hi[1], hi[2], digits)} vs "
-            f"{fmt(lo[1], lo[2], digits)})"
-        )
-    return (
-        f"{name_a} and {name_b} are within noise in {what} ({fmt(a, se_a, digits)} vs "
-        f"{fmt(b, se_b, digits)})"
-    )
-
-
 # ------------------------------------------------------------------- stability curves
 
 

@@ -1,5 +1,6 @@
 """The studies' figures, drawn from the same tables as their summaries: means over the
-repetitions with their spread (mean ± sd over the repetitions, :func:`style.band`).
+repetitions with their spread (mean ± sd over the repetitions, :func:`style.band`). The
+swap-rate and stability figures are :mod:`irgauge.report.figures`' own.
 
 Each function takes a table, draws one figure and saves it through :func:`style.save`
 (PDF, SVG, PNG); it returns the paths written.
@@ -57,49 +58,6 @@ def curves(
     ax.set_ylabel(ylabel)
     style.legend_outside(ax)
     return style.save(fig, directory, stem)
-
-
-def stability_curves(
-    table, directory, stem: str = "minority_ties", title: Optional[str] = None
-) -> List[str]:
-    """Minority rate against proportion of ties (one point per fuzziness value), error bars
-    ± sd over the repetitions in both directions."""
-    fig, ax = style.new_figure(title=title)
-    for index, (name, part) in enumerate(table.groupby("measure", sort=False)):
-        part = part.sort_values("fuzziness")
-        s = style.series_style(index)
-        ax.errorbar(
-            part["proportion_ties"],
-            part["minority_rate"],
-            xerr=_sd(part, "proportion_ties"),
-            yerr=_sd(part, "minority_rate"),
-            capsize=2,
-            label=str(name),
-            **s,
-        )
-    ax.set_xlabel("proportion of ties")
-    ax.set_ylabel("minority rate")
-    style.legend_outside(ax)
-    return style.save(fig, directory, stem)
-
-
-def swap_curves(
-    table, directory, stem: str = "swap_rates", max_rate: float = 0.05, title: Optional[str] = None
-) -> List[str]:
-    """Swap rate against the performance-difference bin (lower edge), band ± sd."""
-    table = table[table["swap_rate"].notna()]
-    paths = curves(
-        table,
-        directory,
-        stem,
-        "difference",
-        "swap_rate",
-        "performance difference (bin lower edge; last bin: >= 0.20)",
-        "swap rate",
-        hline=max_rate,
-        title=title,
-    )
-    return paths
 
 
 def heatmap(

@@ -14,6 +14,7 @@ from typing import Callable, List, Optional, Sequence
 import numpy as np
 import pandas as pd
 
+from irgauge import meta
 from irgauge.studies import _noise
 
 Progress = Optional[Callable[[str], Optional[Callable[[int, int], None]]]]
@@ -51,11 +52,9 @@ def discriminative_power(
     matrices, B: int, alpha: float, seeds: Sequence[int], progress: Progress = None
 ):
     """(per-repetition summary rows, spread, pairs of the first repetition)."""
-    from irgauge.meta import discriminative_power as dp
-
     rows, first = [], None
     for r, s in enumerate(seeds):
-        res = dp(
+        res = meta.discriminative_power(
             matrices,
             samples=B,
             alphas=(alpha,),
@@ -116,11 +115,9 @@ def swap(
     The catch-all bin (|d| >= 0.20) has no upper edge, so a required difference falling in
     it gets no relative difference (NaN).
     """
-    from irgauge.meta import swap_rates
-
     bins, summaries = [], []
     for r, s in enumerate(seeds):
-        res = swap_rates(
+        res = meta.swap_rates(
             matrices,
             subset_size=c,
             trials=trials,
@@ -164,11 +161,9 @@ def swap(
 
 def stability(matrices, c: int, trials: int, seeds: Sequence[int], progress: Progress = None):
     """(per-repetition curve rows, spread per measure and fuzziness)."""
-    from irgauge.meta import stability as st
-
     rows = []
     for r, s in enumerate(seeds):
-        res = st(
+        res = meta.stability(
             matrices,
             subset_size=c,
             trials=trials,

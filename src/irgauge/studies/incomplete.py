@@ -16,18 +16,30 @@ rpref_relative2. On the top-k runs by mean AP (default 30):
   70, 50, 30, 10 by default), each over ``reductions`` independent seeded reductions
   (default 5): mean ± sd in the figures, mean and Monte Carlo SE in the tables.
 
-Reduction and the per-rate scores come from :func:`irgauge.collection.reduce.incomplete_study`.
+Reduction and the per-rate scores come from
+:func:`irgauge.studies.incomplete_result.incomplete_study`.
+
+:func:`run_incomplete` runs three steps, each usable alone: :func:`compute_incomplete`
+(every number, nothing written), :func:`describe_incomplete` (the summary's sentences) and
+:func:`write_incomplete` (tables, figures and manifest under ``out/incomplete``).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Dict, Optional, Sequence
+from typing import Any, Dict, List, Optional, Sequence
 
 import numpy as np
 import pandas as pd
 
+from irgauge.collection.reduce import parse_rates
+from irgauge.evaluation import read_runs, score_matrices
+from irgauge.io.qrels import read_qrels
+from irgauge.meta import rank_correlations
 from irgauge.studies import _common as common
+from irgauge.studies import _noise, _plots, _repeat
+from irgauge.studies.incomplete_result import incomplete_study
 
 NAME = "incomplete"
 TITLE = "Alternatives to bpref: condensed lists and reduced judgments (Sakai, SIGIR 2007)"
@@ -59,14 +71,46 @@ RATES = (90, 70, 50, 30, 10)
 
 def top_runs(qrels, runs, top_k, top_fraction, by: str, eval_options) -> list:
     """The run paths of the systems the filter keeps (by mean ``by`` on the full qrels)."""
-    from irgauge.evaluation import score_matrices
-
     runs = list(runs) if not isinstance(runs, (str, Path)) else [runs]
     matrices = score_matrices(qrels, runs, [by], **eval_options)
     chosen = common.select(matrices, top_k, top_fraction, by)[by].systems
     result_names = list(matrices[by].systems)
     by_name = dict(zip(result_names, runs)) if len(result_names) == len(runs) else {}
     return [by_name[s] for s in chosen] if by_name else runs
+
+
+@dataclass(frozen=True)
+class IncompleteOptions:
+    """The options of :func:`run_incomplete` (see there), the same defaults."""
+
+    top_k: Optional[int] = 30
+    top_fraction: Optional[float] = None
+    by: str = "AP"
+    seed: Optional[int] = None
+    B: int = 1000
+    reductions: int = 5
+    alpha: float = 0.05
+    rates: Sequence[float] = RATES
+    eval_options: Dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class IncompleteData:
+    """Everything the study writes, computed: tables, figure data, manifest record."""
+
+    options: IncompleteOptions
+    record: common.Record
+    rates: List[float]  # the reduced shares j (%), without 100
+    evaluated_with: Dict[str, Any]  # options of every evaluation, rel_level included
+    setting: str  # systems and topics, in words
+    pairs: int  # system pairs of the bootstrap
+    judgments: pd.DataFrame  # Table 1
+    warning: Optional[str]  # when R > N on some topics
+    tau: pd.DataFrame  # square of Kendall's tau, full relevance data
+    tau_threshold: float
+    power: pd.DataFrame  # Table 3
+    by_rate: pd.DataFrame  # mean, tau, discriminative power per measure and rate (spread)
+    names: List[str]  # measures in table order
 
 
 def run_incomplete(
@@ -91,48 +135,129 @@ def run_incomplete(
     ``reductions``: independent seeded reductions (the first uses ``seed``); each reduction
     seed also seeds its bootstrap samples. ``rates``: shares j of judgments kept (%).
     """
-    from irgauge.errors import InputError
-    from irgauge.io.progress import step_counter
-    from irgauge.collection.reduce import parse_rates
-    from irgauge.studies.incomplete_result import incomplete_study
-    from irgauge.meta import rank_correlations
-    from irgauge.evaluation import score_matrices
-    from irgauge.studies import _noise, _plots, _repeat
+    options = IncompleteOptions(
+        top_k=top_k,
+        top_fraction=top_fraction,
+        by=by,
+        seed=seed,
+        B=B,
+        reductions=reductions,
+        alpha=alpha,
+        rates=rates,
+        eval_options=dict(eval_options or {}),
+    )
+    data = compute_incomplete(qrels, runs, options, progress)
+    result = write_incomplete(data, out, progress)
+    return common.finish_report(
+        result, qrels, common.path_list(runs), out, report, data.evaluated_with
+    )
 
-    if reductions < 1:
-        raise InputError(f"reductions must be at least 1, got {reductions}")
-    rates = [r for r in parse_rates(list(rates)) if r != 100]
-    eval_options = dict(eval_options or {})
-    seed = common.seed_or_fresh(seed)
-    seeds = _noise.repetition_seeds(seed, reductions)
-    from irgauge.evaluation import read_runs
-    from irgauge.io.qrels import read_qrels
 
+def compute_incomplete(
+    qrels, runs, options: IncompleteOptions = IncompleteOptions(), progress=None
+) -> IncompleteData:
+    """Every number of the study, nothing written."""
+    o = options
+    seed, seeds = common.seeds_for(o.seed, o.reductions, "reductions")
+    rates = [r for r in parse_rates(list(o.rates)) if r != 100]
+    eval_options = dict(o.eval_options)
+    rel_level = eval_options.pop("rel_level", 1)
+    q, paths, chosen_runs, chosen_paths = _read_and_rank(qrels, runs, o, progress)
+    by_rate, studies = _reduce(q, chosen_runs, rates, seeds, o, rel_level, eval_options, progress)
+    names = list(dict.fromkeys(by_rate["measure"]))
+    labels = _labels()
+    step = common.steps(progress, "evaluation, full relevance data", 1)
+    full = common.renamed(
+        score_matrices(
+            q, chosen_runs, list(labels), complete=True, rel_level=rel_level, **eval_options
+        ),
+        labels,
+    )
+    step()
+    full = {n: full[n] for n in names}
+    first = next(iter(full.values()))
+    systems = common.systems_phrase(first.n_systems, len(paths), o.top_k, o.top_fraction, o.by)
+    judgments, warning = _judgment_table(q, rel_level)
+    rc = rank_correlations(full)
+    # the bootstrap runs of the reductions at 100% again (same seeds, same samples, so
+    # the same shares as the 100% column of Figure 3), keeping the required differences
+    _, dp, first_dp = _repeat.discriminative_power(
+        full,
+        o.B,
+        o.alpha,
+        seeds,
+        progress and (lambda label: progress(f"full relevance data, {label}")),
+    )
+    parameters = {
+        **common.filter_parameters(o.top_k, o.top_fraction, o.by),
+        "B": o.B,
+        "alpha": o.alpha,
+        "rates": [100] + list(rates),
+        "reductions": o.reductions,
+        "measures": {v: k for k, v in labels.items()},
+        "eval_options": {**eval_options, "rel_level": rel_level, "complete": True},
+        "reduction": studies[0].reduction.manifest()["rule"],
+        "judgments_kept": [s.reduction.manifest()["judgments"] for s in studies],
+    }
+    seed_record = {
+        "seed": seed,
+        "reductions": seeds,
+        "discriminative_power": seeds,
+        "reduction_bootstrap": seeds,
+    }
+    inputs = {"qrels": str(qrels), "runs": paths, "runs_used": chosen_paths}
+    notes = [warning] if warning else []
+    return IncompleteData(
+        options=o,
+        record=common.Record(parameters, seed_record, first.systems, first.topics, inputs, notes),
+        rates=rates,
+        evaluated_with={**eval_options, "rel_level": rel_level},
+        setting=f"{systems}, {first.n_topics} topics",
+        pairs=first_dp.parameters["pairs"],
+        judgments=judgments,
+        warning=warning,
+        tau=rc.details["matrix"],
+        tau_threshold=rc.parameters["threshold"],
+        power=_repeat.discriminative_power_table(dp, names),
+        by_rate=by_rate,
+        names=names,
+    )
+
+
+def _read_and_rank(qrels, runs, options: IncompleteOptions, progress):
+    """(qrels read, every run path, the runs the filter keeps, their paths): qrels and runs
+    read once, as they are evaluated many times."""
     paths = common.path_list(runs)
-    step = step_counter(progress("reading and ranking the runs") if progress else None, 3)
-    qrels_path, qrels = qrels, read_qrels(qrels)  # read once, evaluated many times
+    step = common.steps(progress, "reading and ranking the runs", 3)
+    q = read_qrels(qrels)
     step()
     every_run = read_runs(paths)
     step()
-    chosen_runs = top_runs(qrels, every_run, top_k, top_fraction, by, eval_options)
+    o = options
+    chosen_runs = top_runs(q, every_run, o.top_k, o.top_fraction, o.by, o.eval_options)
     step()
     chosen_paths = (
         [paths[every_run.index(r)] for r in chosen_runs]
         if len(chosen_runs) < len(every_run)
         else paths
     )
-    rel_level = eval_options.pop("rel_level", 1)
+    return q, paths, chosen_runs, chosen_paths
+
+
+def _reduce(q, runs, rates, seeds, options: IncompleteOptions, rel_level, eval_options, progress):
+    """(mean, tau and discriminative power per measure and rate, spread over the
+    reductions; the study of each reduction)."""
     parts, studies = [], []
     for r, s in enumerate(seeds):
         bar = progress(f"reduction {r + 1}/{len(seeds)}") if progress else None
         study = incomplete_study(
-            qrels,
-            chosen_runs,
+            q,
+            runs,
             MEASURES,
             rates=rates,
             seed=s,
-            samples=B,
-            alpha=alpha,
+            samples=options.B,
+            alpha=options.alpha,
             rel_level=rel_level,
             progress=bar,
             **eval_options,
@@ -141,178 +266,141 @@ def run_incomplete(
         studies.append(study)
     rows = pd.concat(parts, ignore_index=True)
     rows["measure"] = rows["measure"].map(lambda m: DISPLAY.get(m, m))
-    table = _noise.spread(rows, ["measure", "rate"], ["mean", "tau", "discriminative_power"])
-    names = list(dict.fromkeys(table["measure"]))
+    return _noise.spread(
+        rows, ["measure", "rate"], ["mean", "tau", "discriminative_power"]
+    ), studies
 
-    full_strings = list(MEASURES) + list(CONDENSED.values())
+
+def _labels() -> Dict[str, str]:
+    """measure string -> name in the tables, the condensed forms included."""
     labels = {m: DISPLAY[m] for m in MEASURES}
     labels.update(
         {CONDENSED[m]: DISPLAY[f"{m}'" if m != "Q-measure" else "Q-measure'"] for m in CONDENSED}
     )
     labels[CONDENSED["AP"]] = "AP'"
-    step = step_counter(progress("evaluation, full relevance data") if progress else None, 1)
-    full = common.renamed(
-        score_matrices(
-            qrels, chosen_runs, full_strings, complete=True, rel_level=rel_level, **eval_options
+    return labels
+
+
+def describe_incomplete(data: IncompleteData) -> List[str]:
+    """The summary's sentences, from the computed tables."""
+    lowest = min(data.rates) if data.rates else 100
+    summary = _summary(data.power, data.by_rate, data.tau, data.options.alpha, lowest)
+    if data.warning:
+        summary.append(data.warning)
+    return summary
+
+
+def write_incomplete(data: IncompleteData, out, progress=None) -> common.StudyResult:
+    """Write the tables, figures, manifest and summary under ``out/incomplete``."""
+    with common.study_writer(out, NAME, TITLE) as writer:
+        _write_tables(writer, data)
+        _write_figures(writer, data, progress)
+        return writer.finish_with(data.record, describe_incomplete(data))
+
+
+def _write_tables(writer: common.StudyWriter, data: IncompleteData) -> None:
+    o = data.options
+    writer.table(
+        "relevance_data",
+        data.judgments,
+        common.caption(
+            "Relevance data: relevant documents R per level, judged nonrelevant N, and the "
+            "topics with R > N, where bpref (min(R, N)) and bpref_R differ",
+            "bpref",
+            "Table 1",
         ),
-        labels,
+        digits=2,
+    )
+    writer.table(
+        "kendall_tau",
+        data.tau.reset_index().rename(columns={"measure_a": "measure"}),
+        common.caption(
+            f"Kendall's tau between system rankings, full relevance data (significance "
+            f"threshold {data.tau_threshold:.3f})",
+            "bpref",
+            "Table 2",
+        ),
+        digits=3,
+    )
+    writer.table(
+        "discriminative_power",
+        data.power,
+        common.caption(
+            f"Discriminative power at alpha = {o.alpha} and required difference, full "
+            f"relevance data ({data.setting}, {data.pairs} pairs, B = {o.B}): "
+            f"means over {o.reductions} bootstrap runs (one per reduction seed) with Monte "
+            f"Carlo SE",
+            "bpref",
+            "Table 3",
+        ),
+        _repeat.DP_DIGITS,
+    )
+    for value, stem, what, digits in (
+        ("mean", "mean_by_rate", "Mean score over systems and topics (Figure 1)", 4),
+        (
+            "tau",
+            "tau_by_rate",
+            "Kendall's tau between the rankings on full and on reduced relevance data (Figure 2)",
+            3,
+        ),
+        (
+            "discriminative_power",
+            "discriminative_power_by_rate",
+            f"Discriminative power (share of pairs with ASL < {o.alpha}) (Figure 3)",
+            3,
+        ),
+    ):
+        writer.table(
+            stem,
+            _by_rate(data.by_rate, value, data.names),
+            common.caption(
+                f"{what} against the share j of relevance data kept: mean [SE] over "
+                f"{o.reductions} reductions",
+                "bpref",
+            ),
+            digits,
+        )
+
+
+def _write_figures(writer: common.StudyWriter, data: IncompleteData, progress) -> None:
+    o = data.options
+    step = common.steps(progress, "figures", 4)
+    writer.figure(
+        "tau_heatmap",
+        _plots.heatmap,
+        data.tau,
+        "Kendall's tau between metrics, full relevance data",
+        label="Kendall's tau",
     )
     step()
-    full = {n: full[n] for n in names}
-    first = next(iter(full.values()))
-    every = len(paths)
-    setting = (
-        f"{common.systems_phrase(first.n_systems, every, top_k, top_fraction, by)}, "
-        f"{first.n_topics} topics"
-    )
-
-    writer = common.StudyWriter(Path(out), NAME, TITLE)
-    try:
-        judgments, warning = _judgment_table(qrels, rel_level)
-        notes = [warning] if warning else []
-        writer.table(
-            "relevance_data",
-            judgments,
-            common.caption(
-                "Relevance data: relevant documents R per level, judged nonrelevant N, and the "
-                "topics with R > N, where bpref (min(R, N)) and bpref_R differ",
-                "bpref",
-                "Table 1",
-            ),
-            digits=2,
-        )
-        rc = rank_correlations(full)
-        square = rc.details["matrix"]
-        writer.table(
-            "kendall_tau",
-            square.reset_index().rename(columns={"measure_a": "measure"}),
-            common.caption(
-                f"Kendall's tau between system rankings, full relevance data (significance "
-                f"threshold {rc.parameters['threshold']:.3f})",
-                "bpref",
-                "Table 2",
-            ),
-            digits=3,
-        )
-        # the bootstrap runs of the reductions at 100% again (same seeds, same samples, so
-        # the same shares as the 100% column of Figure 3), keeping the required differences
-        _, dp, first_dp = _repeat.discriminative_power(
-            full,
-            B,
-            alpha,
-            seeds,
-            progress and (lambda label: progress(f"full relevance data, {label}")),
-        )
-        power = _repeat.discriminative_power_table(dp, names)
-        writer.table(
+    for value, stem, ylabel, fig, hline in (
+        ("mean", "mean_by_rate", "mean score over systems and topics", "Figure 1", None),
+        (
+            "tau",
+            "tau_by_rate",
+            "Kendall's tau with full-data ranking",
+            "Figure 2",
+            data.tau_threshold,
+        ),
+        (
             "discriminative_power",
-            power,
-            common.caption(
-                f"Discriminative power at alpha = {alpha} and required difference, full "
-                f"relevance data ({setting}, {first_dp.parameters['pairs']} pairs, B = {B}): "
-                f"means over {reductions} bootstrap runs (one per reduction seed) with Monte "
-                f"Carlo SE",
-                "bpref",
-                "Table 3",
-            ),
-            _repeat.DP_DIGITS,
-        )
-        for value, stem, what, digits in (
-            ("mean", "mean_by_rate", "Mean score over systems and topics (Figure 1)", 4),
-            (
-                "tau",
-                "tau_by_rate",
-                "Kendall's tau between the rankings on full and on "
-                "reduced relevance data (Figure 2)",
-                3,
-            ),
-            (
-                "discriminative_power",
-                "discriminative_power_by_rate",
-                f"Discriminative power (share of pairs with ASL < {alpha}) (Figure 3)",
-                3,
-            ),
-        ):
-            writer.table(
-                stem,
-                _by_rate(table, value, names),
-                common.caption(
-                    f"{what} against the share j of relevance data kept: mean [SE] over "
-                    f"{reductions} reductions",
-                    "bpref",
-                ),
-                digits,
-            )
-
-        step = step_counter(progress("figures") if progress else None, 4)
+            "discpower_by_rate",
+            f"share of pairs with ASL < {o.alpha}",
+            "Figure 3",
+            None,
+        ),
+    ):
         writer.figure(
-            "tau_heatmap",
-            _plots.heatmap,
-            square,
-            "Kendall's tau between metrics, full relevance data",
-            label="Kendall's tau",
+            stem,
+            _curves(value, ylabel, hline),
+            data.by_rate,
+            common.caption(
+                f"{ylabel} against relevance data kept (mean ± sd over {o.reductions} reductions)",
+                "bpref",
+                fig,
+            ),
         )
         step()
-        for value, stem, ylabel, fig, hline in (
-            ("mean", "mean_by_rate", "mean score over systems and topics", "Figure 1", None),
-            (
-                "tau",
-                "tau_by_rate",
-                "Kendall's tau with full-data ranking",
-                "Figure 2",
-                rc.parameters["threshold"],
-            ),
-            (
-                "discriminative_power",
-                "discpower_by_rate",
-                f"share of pairs with ASL < {alpha}",
-                "Figure 3",
-                None,
-            ),
-        ):
-            writer.figure(
-                stem,
-                _curves(value, ylabel, hline),
-                table,
-                common.caption(
-                    f"{ylabel} against relevance data kept (mean ± sd over {reductions} "
-                    f"reductions)",
-                    "bpref",
-                    fig,
-                ),
-            )
-            step()
-
-        summary = _summary(power, table, square, alpha, min(rates) if rates else 100)
-        if warning:
-            summary.append(warning)
-        parameters = {
-            **common.filter_parameters(top_k, top_fraction, by),
-            "B": B,
-            "alpha": alpha,
-            "rates": [100] + list(rates),
-            "reductions": reductions,
-            "measures": {v: k for k, v in labels.items()},
-            "eval_options": {**eval_options, "rel_level": rel_level, "complete": True},
-            "reduction": studies[0].reduction.manifest()["rule"],
-            "judgments_kept": [s.reduction.manifest()["judgments"] for s in studies],
-        }
-        seed_record = {
-            "seed": seed,
-            "reductions": seeds,
-            "discriminative_power": seeds,
-            "reduction_bootstrap": seeds,
-        }
-        inputs = {"qrels": str(qrels_path), "runs": paths, "runs_used": chosen_paths}
-        result = writer.finish(
-            parameters, seed_record, first.systems, first.topics, summary, inputs, notes
-        )
-    except BaseException:
-        writer.abort()
-        raise
-    return common.finish_report(
-        result, qrels_path, paths, out, report, {**eval_options, "rel_level": rel_level}
-    )
 
 
 def _by_rate(table: pd.DataFrame, value: str, names) -> pd.DataFrame:
@@ -331,8 +419,6 @@ def _by_rate(table: pd.DataFrame, value: str, names) -> pd.DataFrame:
 
 def _judgment_table(qrels, rel_level: int):
     """Table 1 of the paper for this collection, and a warning when R > N on some topics."""
-    from irgauge.io.qrels import read_qrels
-
     q = read_qrels(qrels)
     levels = np.asarray(q.levels)
     topics = np.asarray([t.decode() for t in q.topics])
@@ -361,10 +447,8 @@ def _judgment_table(qrels, rel_level: int):
 
 
 def _curves(value: str, ylabel: str, hline=None):
-    from irgauge.studies._plots import curves
-
     def draw(table, directory, stem):
-        return curves(
+        return _plots.curves(
             table,
             directory,
             stem,
@@ -382,8 +466,6 @@ def _curves(value: str, ylabel: str, hline=None):
 def _summary(
     power: pd.DataFrame, table: pd.DataFrame, square: pd.DataFrame, alpha: float, lowest: float
 ) -> list:
-    from irgauge.studies import _noise
-
     share = {m: (v, e) for m, v, e in zip(power["measure"], power["share"], power["share_se"])}
     required = {
         m: (v, e)
@@ -426,8 +508,6 @@ def _mean_shift_sentences(table: pd.DataFrame, lowest: float) -> list:
     """Figure 1 in words: how far each original metric's mean moves from full to ``lowest``%
     relevance data, against its condensed form (|shift| with the SE over the reductions; the
     full-data mean has no Monte Carlo error)."""
-    from irgauge.studies import _noise
-
     full = table[table["rate"] == 100].set_index("measure")
     low = table[table["rate"] == lowest].set_index("measure")
     parts = []

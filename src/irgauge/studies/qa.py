@@ -20,18 +20,30 @@ Stability and swap experiments are repeated ``repetitions`` times with independe
 documents become answers grouped into equivalence classes, runs cut to 5 answers) so that
 the study can be tried without QA data; such data is marked as derived (a ``derived.json``
 beside the gold file) and every output of the study says so.
+
+:func:`run_qa` runs three steps, each usable alone: :func:`compute_qa` (every number,
+nothing written), :func:`describe_qa` (the summary's sentences) and :func:`write_qa`
+(tables, figures and manifest under ``out/qa``).
 """
 
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Dict, Optional, Sequence
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 import pandas as pd
 
+from irgauge.io.atomic import write_text
+from irgauge.io.qrels import read_qrels
+from irgauge.qa import answer_formats, qa_evaluate
+from irgauge.report import figures
+from irgauge.scores import align, from_frame
 from irgauge.studies import _common as common
+from irgauge.studies import _noise, _plots, _repeat
+from irgauge.studies.onerel import irgauge_gains
 
 NAME = "qa"
 TITLE = "Reliability of QA evaluation metrics (Sakai, 2004)"
@@ -42,8 +54,6 @@ GAIN_VARIANTS = ("1:1:1", "2:1.5:1", "3:2:1")  # S:A:B, the note's mild to steep
 
 def answer_measures(gains: Sequence[str] = GAIN_VARIANTS) -> Dict[str, str]:
     """label -> measure: RR, NQcorrect1/5 and Q-measure under each S:A:B gain variant."""
-    from irgauge.studies.onerel import irgauge_gains
-
     return {**FIRST_ANSWER, **{f"Q {v}": f"Q-measure(gains={irgauge_gains(v)})" for v in gains}}
 
 
@@ -67,6 +77,57 @@ def derived_from(gold) -> Optional[Dict[str, Any]]:
         if Path(data.get("gold", "")).name == Path(gold).name:
             return data
     return None
+
+
+@dataclass(frozen=True)
+class QaOptions:
+    """The options of :func:`run_qa` (see there), the same defaults."""
+
+    top_k: Optional[int] = None
+    top_fraction: Optional[float] = None
+    by: Optional[str] = None
+    seed: Optional[int] = None
+    trials: int = 1000
+    subset_size: Optional[int] = None
+    second_size: Optional[int] = SECOND_C
+    list_task: bool = False
+    repetitions: int = 5
+    swap_mode: str = "strict"
+    sign_alphas: Sequence[float] = (0.01, 0.05)
+    gains: Sequence[str] = GAIN_VARIANTS
+    qa_options: Dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Sensitivity:
+    """The swap experiment at one subset size c."""
+
+    c: int
+    curve: pd.DataFrame  # swap rate per difference bin, spread over the repetitions
+    spread: pd.DataFrame  # required difference etc., spread over the repetitions
+
+
+@dataclass
+class QaData:
+    """Everything the study writes, computed: tables, figure data, manifest record."""
+
+    options: QaOptions
+    record: common.Record
+    derived: Optional[Dict[str, Any]]  # the marker of QA data derived from ad hoc data
+    systems: str  # the systems kept, in words
+    n: int  # questions
+    c: int  # questions per subset of the stability and first swap experiment
+    per_run: pd.DataFrame  # mean of the first measure per run
+    stability: pd.DataFrame  # spread of the stability curves
+    stability_pairs: pd.DataFrame
+    sensitivity: List[Sensitivity]
+    flat: List[str]  # measures giving every system the same score
+    sign: pd.DataFrame
+    measures: List[str]
+
+    @property
+    def tag(self) -> str:
+        return " [derived QA data]" if self.derived else ""
 
 
 def run_qa(
@@ -99,209 +160,256 @@ def run_qa(
     rel_level, ...) and are recorded. ``sign_alphas``: levels of the sign-test table.
     ``gains``: the Q-measure gain variants, written S:A:B as in the note.
     """
-    from irgauge.errors import InputError
-    from irgauge.qa import qa_evaluate
-    from irgauge.scores import align, from_frame
-    from irgauge.stats import compare_pairs
-    from irgauge.studies import _noise, _plots, _repeat
+    options = QaOptions(
+        top_k=top_k,
+        top_fraction=top_fraction,
+        by=by,
+        seed=seed,
+        trials=trials,
+        subset_size=subset_size,
+        second_size=second_size,
+        list_task=list_task,
+        repetitions=repetitions,
+        swap_mode=swap_mode,
+        sign_alphas=sign_alphas,
+        gains=gains,
+        qa_options=dict(qa_options or {}),
+    )
+    result = write_qa(compute_qa(gold, runs, options, progress), out)
+    return common.finish_report(result, None, None, out, report)
 
-    if repetitions < 1:
-        raise InputError(f"repetitions must be at least 1, got {repetitions}")
-    qa_options = dict(qa_options or {})
-    seed = common.seed_or_fresh(seed)
-    seeds = _noise.repetition_seeds(seed, repetitions)
+
+def compute_qa(gold, runs, options: QaOptions = QaOptions(), progress=None) -> QaData:
+    """Every number of the study, nothing written."""
+    o = options
+    seed, seeds = common.seeds_for(o.seed, o.repetitions)
     derived = derived_from(gold)
-    chosen = LIST_MEASURES if list_task else answer_measures(gains)
-    by = by or next(iter(chosen))
-    from irgauge.qa import answer_formats as formats
+    chosen = LIST_MEASURES if o.list_task else answer_measures(o.gains)
+    by = o.by or next(iter(chosen))
+    result, every, qa_options = _evaluate(gold, runs, chosen, o.qa_options, progress)
+    matrices, systems = common.selected(every, o.top_k, o.top_fraction, by)
+    first = next(iter(matrices.values()))
+    n = first.n_topics
+    c = o.subset_size or n // 2
+    sizes, skipped = _swap_sizes(c, o.second_size, n)
+    stability_rows, stability = _repeat.stability(matrices, c, o.trials, seeds, progress)
+    sensitivity = []
+    for size in sizes:
+        _, _, curve, spread = _repeat.swap(
+            matrices, size, o.trials, seeds, o.swap_mode, False, progress
+        )
+        sensitivity.append(Sensitivity(size, curve, spread))
+    parameters = {
+        **common.filter_parameters(o.top_k, o.top_fraction, by),
+        "trials": o.trials,
+        "repetitions": o.repetitions,
+        "subset_size": c,
+        "second_size": o.second_size,
+        "swap_subset_sizes": sizes,
+        "swap_mode": o.swap_mode,
+        "list_task": o.list_task,
+        "sign_alphas": list(o.sign_alphas),
+        "derived": bool(derived),
+        "gain_variants": [] if o.list_task else list(o.gains),
+        "measures": dict(chosen),
+        "qa_options": qa_options,
+        "fuzziness": sorted(set(stability_rows["fuzziness"])),
+        "qa_rule": result.metadata.get("qa_rule"),
+        "conventions": {k: result.metadata.get(k) for k in CONVENTIONS},
+    }
+    seed_record = {"seed": seed, "repetitions": seeds, "stability": seeds, "swap_rates": seeds}
+    inputs = {"gold": str(gold), "runs": common.path_list(runs), "derived_from": derived}
+    notes = ([DERIVED_NOTE] if derived else []) + skipped
+    record = common.Record(
+        parameters,
+        seed_record,
+        first.systems,
+        first.topics,
+        inputs,
+        notes,
+        {"derived": bool(derived)},
+    )
+    return QaData(
+        options=o,
+        record=record,
+        derived=derived,
+        systems=systems,
+        n=n,
+        c=c,
+        per_run=_per_run(matrices),
+        stability=stability,
+        stability_pairs=_noise.stability_comparison(stability_rows),
+        sensitivity=sensitivity,
+        flat=_repeat.flat_measures(matrices),
+        sign=_sign_table(matrices, o.sign_alphas),
+        measures=list(matrices),
+    )
 
+
+# the evaluation's metadata that says how it scored: recorded with the parameters
+CONVENTIONS = (
+    "gains",
+    "rel_level",
+    "complete",
+    "empty_topics",
+    "answer_normalisation",
+    "answer_order",
+)
+
+
+def _evaluate(gold, runs, chosen: Dict[str, str], qa_options: Dict[str, Any], progress):
+    """(the evaluation, its matrices by label, the qa options to record): the gold answers
+    and runs read in their formats (converted when they are not irgauge's own)."""
+    qa_options = dict(qa_options)
     run_list = list(runs) if not isinstance(runs, (str, Path)) else [runs]
     gold_format = qa_options.pop("gold_format", "auto")
     run_format = qa_options.pop("run_format", "auto")
-    gold_in, runs_in = formats.load(gold, run_list, gold_format, run_format)
+    gold_in, runs_in = answer_formats.load(gold, run_list, gold_format, run_format)
     if gold_in is gold:
         qa_options["gold_format"] = gold_format
     if runs_in is run_list:
         qa_options["run_format"] = run_format
-    from irgauge.io.progress import step_counter
-
-    step = step_counter(progress("evaluation") if progress else None, 1)
+    step = common.steps(progress, "evaluation", 1)
     result = qa_evaluate(gold_in, runs_in, list(chosen.values()), **qa_options)
     step()
     qa_options.update(gold_format=gold_format, run_format=run_format)
     every = align(
         from_frame(result.per_topic[["run", "measure", "topic", "value"]], source=str(gold))
     )
-    every = common.renamed(every, {v: k for k, v in chosen.items()})
-    matrices = common.select(every, top_k, top_fraction, by)
-    first = next(iter(matrices.values()))
-    n = first.n_topics
-    c = subset_size or n // 2
-    notes = [DERIVED_NOTE] if derived else []
-    title = TITLE + (" [QA data derived from ad hoc data]" if derived else "")
-    systems = common.systems_phrase(
-        first.n_systems, next(iter(every.values())).n_systems, top_k, top_fraction, by
-    )
-    tag = " [derived QA data]" if derived else ""
+    return result, common.renamed(every, {v: k for k, v in chosen.items()}), qa_options
 
-    writer = common.StudyWriter(Path(out), NAME, title)
-    try:
-        head = next(iter(matrices))
-        per_run = pd.DataFrame(
-            {"run": matrices[head].systems, f"mean {head}": matrices[head].means()}
-        ).sort_values(f"mean {head}", ascending=False, kind="stable")
-        figure_no = "Table 3, Figures 11-13" if list_task else "Figures 3 and 7"
-        writer.table(
-            f"mean_{'f' if list_task else 'rr'}_per_run",
-            per_run,
-            common.caption(f"Mean {head} of each run over {n} questions{tag}", "qa", figure_no),
-            digits=4,
+
+def _swap_sizes(c: int, second_size: Optional[int], n: int) -> Tuple[List[int], List[str]]:
+    """(the subset sizes of the swap experiments, a note on the one skipped)."""
+    if second_size is None or second_size == c:
+        return [c], []
+    if 2 * second_size <= n:
+        return [c, second_size], []
+    return [c], [
+        f"swap experiment at c = {second_size} skipped: it needs two "
+        f"disjoint subsets, i.e. at least {2 * second_size} questions "
+        f"(have {n})"
+    ]
+
+
+def _per_run(matrices) -> pd.DataFrame:
+    head = next(iter(matrices))
+    return pd.DataFrame(
+        {"run": matrices[head].systems, f"mean {head}": matrices[head].means()}
+    ).sort_values(f"mean {head}", ascending=False, kind="stable")
+
+
+def describe_qa(data: QaData) -> List[str]:
+    """The summary's sentences, from the computed tables."""
+    summary = [DERIVED_NOTE + "."] if data.derived else []
+    summary.append(
+        _repeat.stability_sentence(
+            data.stability_pairs,
+            data.stability,
+            data.measures,
+            f"{data.systems}, c = {data.c}",
         )
-        writer.figure(
-            f"mean_{'f' if list_task else 'rr'}_per_run",
-            _plots.bars,
-            per_run,
-            common.caption(f"Mean {head} per run{tag}", "qa", figure_no),
-            x="run",
-            y=f"mean {head}",
-            ylabel=f"mean {head}",
-        )
-        st_rows, st_curve = _repeat.stability(matrices, c, trials, seeds, progress)
-        writer.table(
-            "stability",
-            _repeat.stability_table(st_curve),
-            common.caption(
-                f"Minority rate and proportion of ties at fuzziness 0.05 (c = {c}, {trials} "
-                f"trials x {repetitions} repetitions, SE){tag}",
-                "qa",
-            ),
-            digits=4,
-        )
-        st_pairs = _noise.stability_comparison(st_rows)
-        writer.table(
-            "stability_pairs",
-            st_pairs,
-            common.caption(
-                "Stability read from the curves: minority rate of each pair at the smallest "
-                "proportion of ties both reach (mean and SE over the repetitions)",
-                "qa",
-            ),
-            digits=4,
-        )
-        writer.figure(
-            "minority_ties",
-            _plots.stability_curves,
-            st_curve,
-            common.caption(
-                f"Minority rate against proportion of ties (c = {c}; mean ± sd){tag}",
-                "qa",
-                "Figures 4 and 8",
-            ),
-        )
-        sizes = [c]
-        if second_size is not None and second_size != c:
-            if 2 * second_size <= n:
-                sizes.append(second_size)
-            else:
-                notes.append(
-                    f"swap experiment at c = {second_size} skipped: it needs two "
-                    f"disjoint subsets, i.e. at least {2 * second_size} questions "
-                    f"(have {n})"
-                )
-        swap_lines = []
-        for size in sizes:
-            _, _, curve, spread = _repeat.swap(
-                matrices, size, trials, seeds, swap_mode, False, progress
-            )
-            writer.table(
-                f"sensitivity_c{size}",
-                _repeat.swap_summary_table(spread),
-                common.caption(
-                    f"Sensitivity at 95% confidence, c = {size}: required "
-                    f"difference, largest mean, relative difference (none for the "
-                    f"catch-all bin >= 0.20), share of comparisons reaching it "
-                    f"(means over {repetitions} repetitions, SE){tag}",
-                    "qa",
-                    "Tables 1-3",
-                ),
-                _repeat.SWAP_DIGITS,
-            )
-            writer.figure(
-                f"swap_rates_c{size}",
-                _plots.swap_curves,
-                curve,
-                common.caption(
-                    f"Swap rate against performance difference (c = {size}; mean ± sd){tag}",
-                    "qa",
-                    "Figures 5-6, 9-10",
-                ),
-            )
-            swap_lines += _repeat.swap_sentences(
-                spread, list(matrices), size, _repeat.flat_measures(matrices)
-            )
-        sign = _sign_table(matrices, compare_pairs, sign_alphas)
+    )
+    for s in data.sensitivity:
+        summary += _repeat.swap_sentences(s.spread, data.measures, s.c, data.flat)
+    summary.append(_sign_sentence(data.sign, data.options.sign_alphas))
+    return summary
+
+
+def write_qa(data: QaData, out) -> common.StudyResult:
+    """Write the tables, figures, manifest and summary under ``out/qa``."""
+    title = TITLE + (" [QA data derived from ad hoc data]" if data.derived else "")
+    with common.study_writer(out, NAME, title) as writer:
+        _write_per_run(writer, data)
+        _write_stability(writer, data)
+        for s in data.sensitivity:
+            _write_sensitivity(writer, data, s)
         writer.table(
             "sign_test",
-            sign,
+            data.sign,
             common.caption(
-                f"System pairs significantly different by the sign test (all questions){tag}", "qa"
+                f"System pairs significantly different by the sign test (all questions){data.tag}",
+                "qa",
             ),
             digits=3,
         )
-
-        summary = [DERIVED_NOTE + "."] if derived else []
-        summary.append(
-            _repeat.stability_sentence(st_pairs, st_curve, list(matrices), f"{systems}, c = {c}")
-        )
-        summary += swap_lines
-        summary.append(_sign_sentence(sign, sign_alphas))
-        parameters = {
-            **common.filter_parameters(top_k, top_fraction, by),
-            "trials": trials,
-            "repetitions": repetitions,
-            "subset_size": c,
-            "second_size": second_size,
-            "swap_subset_sizes": sizes,
-            "swap_mode": swap_mode,
-            "list_task": list_task,
-            "sign_alphas": list(sign_alphas),
-            "derived": bool(derived),
-            "gain_variants": [] if list_task else list(gains),
-            "measures": dict(chosen),
-            "qa_options": qa_options,
-            "fuzziness": sorted(set(st_rows["fuzziness"])),
-            "qa_rule": result.metadata.get("qa_rule"),
-            "conventions": {
-                k: result.metadata.get(k)
-                for k in (
-                    "gains",
-                    "rel_level",
-                    "complete",
-                    "empty_topics",
-                    "answer_normalisation",
-                    "answer_order",
-                )
-            },
-        }
-        seed_record = {"seed": seed, "repetitions": seeds, "stability": seeds, "swap_rates": seeds}
-        inputs = {"gold": str(gold), "runs": common.path_list(runs), "derived_from": derived}
-        res = writer.finish(
-            parameters,
-            seed_record,
-            first.systems,
-            first.topics,
-            summary,
-            inputs,
-            notes,
-            extra={"derived": bool(derived)},
-        )
-    except BaseException:
-        writer.abort()
-        raise
-    return common.finish_report(res, None, None, out, report)
+        return writer.finish_with(data.record, describe_qa(data))
 
 
-def _sign_table(matrices, compare_pairs, alphas) -> pd.DataFrame:
+def _write_per_run(writer: common.StudyWriter, data: QaData) -> None:
+    head = data.measures[0]
+    stem = f"mean_{'f' if data.options.list_task else 'rr'}_per_run"
+    figure_no = "Table 3, Figures 11-13" if data.options.list_task else "Figures 3 and 7"
+    writer.table(
+        stem,
+        data.per_run,
+        common.caption(
+            f"Mean {head} of each run over {data.n} questions{data.tag}", "qa", figure_no
+        ),
+        digits=4,
+    )
+    writer.figure(
+        stem,
+        _plots.bars,
+        data.per_run,
+        common.caption(f"Mean {head} per run{data.tag}", "qa", figure_no),
+        x="run",
+        y=f"mean {head}",
+        ylabel=f"mean {head}",
+    )
+
+
+def _write_stability(writer: common.StudyWriter, data: QaData) -> None:
+    o = data.options
+    common.write_stability(
+        writer,
+        data.stability,
+        data.stability_pairs,
+        "qa",
+        common.caption(
+            f"Minority rate and proportion of ties at fuzziness 0.05 (c = {data.c}, "
+            f"{o.trials} trials x {o.repetitions} repetitions, SE){data.tag}",
+            "qa",
+        ),
+        common.caption(
+            f"Minority rate against proportion of ties (c = {data.c}; mean ± sd){data.tag}",
+            "qa",
+            "Figures 4 and 8",
+        ),
+    )
+
+
+def _write_sensitivity(writer: common.StudyWriter, data: QaData, s: Sensitivity) -> None:
+    writer.table(
+        f"sensitivity_c{s.c}",
+        _repeat.swap_summary_table(s.spread),
+        common.caption(
+            f"Sensitivity at 95% confidence, c = {s.c}: required "
+            f"difference, largest mean, relative difference (none for the "
+            f"catch-all bin >= 0.20), share of comparisons reaching it "
+            f"(means over {data.options.repetitions} repetitions, SE){data.tag}",
+            "qa",
+            "Tables 1-3",
+        ),
+        _repeat.SWAP_DIGITS,
+    )
+    writer.figure(
+        f"swap_rates_c{s.c}",
+        figures.swap_curves,
+        s.curve,
+        common.caption(
+            f"Swap rate against performance difference (c = {s.c}; mean ± sd){data.tag}",
+            "qa",
+            "Figures 5-6, 9-10",
+        ),
+    )
+
+
+def _sign_table(matrices, alphas) -> pd.DataFrame:
+    # imported here: irgauge.stats.pairs loads scipy.stats, about 1 s measured with
+    # `python -X importtime`, for this one exact test
+    from irgauge.stats import compare_pairs
+
     rows = []
     for name, m in matrices.items():
         p = compare_pairs(m.values, m.systems, tests=("sign",)).table["p_sign"].to_numpy()
@@ -335,8 +443,6 @@ def qa_collection_from_adhoc(
     topic in file order as ranked answers (``runs/<name>.tsv``): a second document of a
     class is then a duplicate and counts as incorrect. Returns ``{"gold", "runs"}`` paths.
     """
-    from irgauge.io.qrels import read_qrels
-
     out = Path(out)
     (out / "runs").mkdir(parents=True, exist_ok=True)
     q = read_qrels(qrels)
@@ -353,8 +459,6 @@ def qa_collection_from_adhoc(
     gold = out / "gold.tsv"
     frame.to_csv(gold, sep="\t", index=False, header=["topic", "answer", "level", "class"])
     paths = []
-    from irgauge.io.atomic import write_text
-
     write_text(
         out / DERIVED_MARKER,
         json.dumps(
