@@ -47,7 +47,7 @@ def scores(tmp_path):
         ),
         ("swap --trials 0", "argument --trials: expected a number of random draws"),
         ("swap --confidence 1", "expected a confidence level in (0, 1); got 1"),
-        ("swap -c 0", "argument -c/--subset-size: expected a whole number from 1 to"),
+        ("swap -k 0", "argument -k/--subset-size: expected a whole number from 1 to"),
         ("stability --trials -2", "got -2"),
         ("stability --fuzziness 0.1,2", "--fuzziness: expected a probability in [0, 1]; got 2"),
         ("predictive -P -1", "argument -P/--halvings: expected a number of random draws"),
@@ -198,8 +198,8 @@ def test_random_meta_options_never_a_traceback(
     """Any value: exit 0 with finite numbers in the output, or exit 2 with one line."""
     options = {
         "discpower": ["-B", samples, "--alpha", level],
-        "swap": ["--trials", trials, "-c", subset, "--confidence", level],
-        "stability": ["--trials", trials, "-c", subset],
+        "swap": ["--trials", trials, "-k", subset, "--confidence", level],
+        "stability": ["--trials", trials, "-k", subset],
         "predictive": ["-P", trials, "-k", subset],
         "correlate": ["--alpha", level, "--top-k", top],
         "compare": ["-B", samples, "--permutations", trials, "--top-k", top],

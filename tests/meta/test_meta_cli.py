@@ -92,7 +92,7 @@ def test_compare_two_systems_tsv(capsys, files):
         ("run1,run2\n0.1,0.2\n0.3\n", [], "missing cell"),
         ("run1,run2\n0.1,zz\n0.3,0.4\n", [], "non-numeric"),
         ("run1\n0.1\n0.3\n", [], "at least 2 are needed"),
-        ("run1,run2\n0.1,0.2\n0.3,0.4\n0.5,0.5\n", ["-c", "2"], "disjoint subsets of 2 topics"),
+        ("run1,run2\n0.1,0.2\n0.3,0.4\n0.5,0.5\n", ["-k", "2"], "disjoint subsets of 2 topics"),
     ],
 )
 def test_bad_input_exits_2(capsys, tmp_path, content, argv_extra, problem):

@@ -6,10 +6,20 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 
 from irgauge.errors import InputError
+from irgauge.cli import HelpFormatter
 from irgauge.cli import _options as opt
+
+
+def command(subparsers, name: str, help: str, description: str) -> argparse.ArgumentParser:
+    """The parser of meta-evaluation command ``name``, its input options added (the
+    command adds its own, then :func:`add_output_options`)."""
+    p = subparsers.add_parser(
+        name, help=help, description=description, formatter_class=HelpFormatter
+    )
+    add_input_options(p)
+    return p
 
 
 def add_input_options(p: argparse.ArgumentParser) -> None:
@@ -21,13 +31,11 @@ def add_input_options(p: argparse.ArgumentParser) -> None:
         "wide CSV/TSV (rows = topics, columns = systems; measure named NAME "
         "or after the file)",
     )
-    p.add_argument(
-        "-m",
-        "--measure",
-        action="append",
-        default=None,
+    opt.add_measures(
+        p,
+        "measure(s) to use (repeat or comma-separate); with --qrels, the measures to compute",
+        dest="measure",
         metavar="M",
-        help="measure(s) to use (repeat or comma-separate); with --qrels, the measures to compute",
     )
     p.add_argument(
         "--headerless-scores",
@@ -38,57 +46,35 @@ def add_input_options(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--qrels", metavar="FILE", help="compute scores in-process from these qrels")
     p.add_argument("--run", nargs="+", metavar="FILE", help="runs to evaluate with --qrels")
-    sel = p.add_argument_group("system selection")
-    sel.add_argument("--top-k", type=opt.count, metavar="K", help="keep the K best systems")
-    sel.add_argument(
-        "--top-fraction",
-        type=opt.fraction,
-        metavar="F",
-        help="keep the best fraction F of the systems (0 < F <= 1)",
-    )
-    sel.add_argument(
-        "--by",
-        metavar="M",
-        help="measure that ranks systems for the selection (default: the first measure)",
+    opt.add_selection(
+        p.add_argument_group("system selection"),
+        by_help="measure that ranks systems for the selection (default: the first measure)",
     )
 
 
 def add_subset_options(p: argparse.ArgumentParser) -> None:
-    """Random topic subsets: their size c and the number of trials (swap, stability)."""
-    p.add_argument(
-        "-c",
-        "--subset-size",
-        type=opt.count,
-        default=None,
-        help="topics per subset (default: half the topics)",
-    )
+    """Random topic subsets: their size and the number of trials (swap, stability)."""
+    opt.add_subset_size(p)
     p.add_argument("--trials", type=opt.draws, default=1000, help="trials")
 
 
 def add_output_options(p: argparse.ArgumentParser, seed: bool = True) -> None:
+    """Seed, output format and file, figures, --no-header and --quiet."""
     if seed:
-        p.add_argument(
-            "--seed",
-            type=opt.seed,
-            default=None,
-            help="random seed (default: a fresh one, reported in the output)",
-        )
+        opt.add_seed(p)
     p.add_argument(
         "--format", choices=("table", "tsv", "json"), default="table", help="output format"
     )
     p.add_argument("-o", "--output", metavar="FILE", help="write the output here, not stdout")
     p.add_argument("--figures", metavar="DIR", help="save the figure(s) here as PDF, SVG and PNG")
-    from irgauge.cli._options import add_no_header
-
-    add_no_header(p)
+    opt.add_no_header(p)
+    opt.add_quiet(p)
 
 
 def _measures(args) -> list:
     if not args.measure:
         return None
-    from irgauge.cli._options import split_measures
-
-    return split_measures(args.measure)
+    return opt.split_measures(args.measure)
 
 
 def load_matrices(args, minimum_systems: int = 2):
@@ -141,19 +127,23 @@ def selection_metadata(args) -> dict:
     return chosen
 
 
+def emit_result(result, frame, args) -> None:
+    """:func:`emit` ``frame`` (a table of ``result``, a MetaResult) with the result's
+    metadata and the system-selection options."""
+    emit(frame, {**result.metadata(), **selection_metadata(args)}, args)
+
+
 def emit(frame, metadata, args) -> None:
     """Render ``frame`` with ``metadata`` in the chosen format to --output or stdout."""
     from irgauge.meta.result import nonfinite_notes
     from irgauge.io.tables import render
-
-    from irgauge.cli._options import without_header
 
     notes = nonfinite_notes(frame)
     if notes:
         metadata = {**metadata, "notes": notes}
         for note in notes:
             sys.stderr.write(f"irgauge: note: {note}\n")
-    text = without_header(render(frame, args.format, metadata, people=True), args)
+    text = opt.without_header(render(frame, args.format, metadata, people=True), args)
     if args.output:
         from irgauge.io.atomic import write_text
 
@@ -162,25 +152,12 @@ def emit(frame, metadata, args) -> None:
         sys.stdout.write(text)
 
 
-def progress_bar(label: str):
-    """A callback ``(done, total)`` drawing a bar on stderr, or None when stderr is not a
-    terminal (so logs and pipes stay clean)."""
-    if not sys.stderr.isatty():
-        return None
-    start = time.monotonic()
+def progress_bar(label: str, args):
+    """A ``(done, total)`` callback drawing a bar on a terminal's stderr, or None (not a
+    terminal, or --quiet); see :mod:`irgauge.cli._progress`."""
+    from irgauge.cli._progress import bar
 
-    def update(done: int, total: int) -> None:
-        width = 30
-        filled = int(width * done / max(total, 1))
-        elapsed = time.monotonic() - start
-        sys.stderr.write(
-            f"\r{label} [{'#' * filled}{'.' * (width - filled)}] {done}/{total} {elapsed:.1f}s"
-        )
-        if done >= total:
-            sys.stderr.write("\n")
-        sys.stderr.flush()
-
-    return update
+    return bar(label, getattr(args, "quiet", False))
 
 
 def source_name(args) -> str:

@@ -1,5 +1,8 @@
-"""Argument types shared by every command: numbers checked at the boundary, and measure
-lists split only outside parentheses.
+"""Argument types and options shared by every command: numbers checked at the boundary,
+measure lists split only outside parentheses, and the options several commands take (each
+defined once here, so that a flag means the same everywhere: ``-q`` per-topic values,
+``-k`` a topic subset size, ``-m`` measures, ``-o`` the output file, ``--quiet`` no
+progress bars).
 
 Each type is a callable for ``add_argument(type=...)``; argparse turns its
 ``ArgumentTypeError`` into ``irgauge COMMAND: error: argument -B: ...`` and exit 2.
@@ -11,7 +14,7 @@ import argparse
 from typing import Any, Callable, Iterable, List, Optional
 
 from irgauge import _checks
-from irgauge._checks import MAX_COUNT, MAX_DRAWS, MAX_LEVEL, SEED_MAX  # noqa: F401  (re-exported)
+from irgauge._checks import MAX_COUNT, MAX_LEVEL  # noqa: F401  (MAX_COUNT re-exported)
 from irgauge.errors import InputError
 
 
@@ -63,7 +66,6 @@ def list_of(item: Callable[[str], Any]) -> Callable[[str], list]:
 
 
 positive_int = integer(1, what="a whole number")
-nonnegative_int = integer(0, what="a whole number")
 count = integer(1, MAX_COUNT, what="a whole number")
 draws = _argparse_type(lambda text: _checks.draws(text, None), "draws")
 seed = _argparse_type(lambda text: _checks.seed(text, None), "seed")
@@ -108,3 +110,73 @@ def without_header(text: str, args) -> str:
     lines = text.splitlines(keepends=True)
     first = next((i for i, line in enumerate(lines) if not line.startswith("#")), len(lines))
     return "".join(lines[first:])
+
+
+# ------------------------------------------------ options several commands share
+
+
+def add_measures(parser, help: str, dest: str = "measures", metavar: str = "MEASURE") -> None:
+    """``-m/--measure``, repeatable; read it with :func:`split_measures`."""
+    parser.add_argument(
+        "-m", "--measure", action="append", dest=dest, default=None, metavar=metavar, help=help
+    )
+
+
+def add_seed(parser, help: str = "random seed (default: a fresh one, reported in the output)"):
+    parser.add_argument("--seed", type=seed, default=None, help=help)
+
+
+def add_quiet(parser) -> None:
+    """``--quiet``: no progress bars (they are drawn on a terminal only anyway). It has no
+    short flag: ``-q`` is trec_eval's per-topic output."""
+    parser.add_argument("--quiet", action="store_true", help="no progress bars on stderr")
+
+
+def add_per_topic(parser, what: str = "per-topic") -> None:
+    """``-q/--per-topic``, trec_eval's ``-q``."""
+    parser.add_argument(
+        "-q",
+        "--per-topic",
+        action="store_true",
+        help=f"print {what} values as well as the aggregates (trec_eval -q)",
+    )
+
+
+def add_subset_size(parser, type=count, default=None, help: str = "") -> None:
+    """``-k/--subset-size``: topics per random subset (``-c`` is trec_eval's --complete)."""
+    parser.add_argument(
+        "-k",
+        "--subset-size",
+        type=type,
+        default=default,
+        metavar="K",
+        help=help or "topics per subset (default: half the topics)",
+    )
+
+
+def add_selection(group, top_k=None, top_fraction=None, by=None, by_help: str = "") -> None:
+    """``--top-k``, ``--top-fraction`` and ``--by``: which systems a method keeps."""
+    group.add_argument(
+        "--top-k", type=count, metavar="K", default=top_k, help="keep the K best systems"
+    )
+    group.add_argument(
+        "--top-fraction",
+        type=fraction,
+        metavar="F",
+        default=top_fraction,
+        help="keep the best fraction F of the systems (0 < F <= 1)",
+    )
+    group.add_argument(
+        "--by", metavar="M", default=by, help=by_help or "measure that ranks the systems"
+    )
+
+
+def add_text_output(
+    parser, formats, format_help: str = "output format", digits_help: str = "decimals shown"
+) -> None:
+    """``--format`` (the first of ``formats`` by default), ``--digits``, ``-o/--output``
+    and ``--no-header``."""
+    parser.add_argument("--format", choices=formats, default=formats[0], help=format_help)
+    parser.add_argument("--digits", type=digits, default=4, help=digits_help)
+    parser.add_argument("-o", "--output", metavar="FILE", help="write to this file, not stdout")
+    add_no_header(parser)

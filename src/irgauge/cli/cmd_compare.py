@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-from irgauge.cli import HelpFormatter
 from irgauge.cli import _meta_common as common
 from irgauge.cli._options import alpha as alpha_type, draws, integer
 
@@ -11,7 +10,8 @@ TESTS = "bootstrap,t,sign,randomisation,tukey"
 
 
 def register(subparsers) -> None:
-    p = subparsers.add_parser(
+    p = common.command(
+        subparsers,
         "compare",
         help="compare systems: paired bootstrap, t, sign, randomisation, Tukey HSD",
         description="Paired significance tests between two systems (--systems A B) or between "
@@ -20,9 +20,15 @@ def register(subparsers) -> None:
         "(Carterette 2012; Sakai 2014). With --table: the comparison table of IR "
         "papers, runs as rows and measures as columns, with significance marks "
         "that agree with the pairwise rows on the same seed.",
-        formatter_class=HelpFormatter,
     )
-    common.add_input_options(p)
+    _test_options(p)
+    _table_options(p.add_argument_group("comparison table (--table)"))
+    common.add_output_options(p)
+    p.set_defaults(func=run)
+
+
+def _test_options(p) -> None:
+    """Which systems, which tests, how many draws, which correction."""
     p.add_argument("--systems", nargs=2, metavar=("A", "B"), help="compare only A with B")
     p.add_argument(
         "--tests",
@@ -44,7 +50,10 @@ def register(subparsers) -> None:
         default="none",
         help="multiple-comparison correction of the p-values",
     )
-    table = p.add_argument_group("comparison table (--table)")
+
+
+def _table_options(table) -> None:
+    """The runs x measures table of --table."""
     table.add_argument(
         "--table",
         nargs="?",
@@ -91,8 +100,6 @@ def register(subparsers) -> None:
         help="collection named in the caption (default: the qrels file name)",
     )
     table.add_argument("--digits", type=integer(0, 12), default=3, help="decimals shown")
-    common.add_output_options(p)
-    p.set_defaults(func=run)
 
 
 def run(args) -> int:
@@ -131,7 +138,7 @@ def run(args) -> int:
             seed=seed,
             correction=args.correction,
             pairs=pairs,
-            progress=common.progress_bar(f"bootstrap {name}"),
+            progress=common.progress_bar(f"bootstrap {name}", args),
         )
         tables.append(result.table.assign(measure=name))
         parameters = result.parameters

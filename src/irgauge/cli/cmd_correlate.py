@@ -2,21 +2,19 @@
 
 from __future__ import annotations
 
-from irgauge.cli import HelpFormatter
 from irgauge.cli import _meta_common as common
 from irgauge.cli._options import alpha
 
 
 def register(subparsers) -> None:
-    p = subparsers.add_parser(
+    p = common.command(
+        subparsers,
         "correlate",
         help="rank correlation (Kendall tau, tau_AP) between measures",
         description="Kendall's tau, tau_AP and tau_AP_b between the system rankings (by mean "
         "score) of every pair of measures, with the significance threshold of tau "
         "for the number of systems (Yilmaz et al. 2008; Urbano and Marrero 2017).",
-        formatter_class=HelpFormatter,
     )
-    common.add_input_options(p)
     p.add_argument("--variant", choices=("a", "b"), default="b", help="Kendall tau variant")
     p.add_argument(
         "--alpha", type=alpha, default=0.05, help="level of the two-sided significance threshold"
@@ -30,8 +28,7 @@ def run(args) -> int:
 
     matrices = common.load_matrices(args)
     result = rank_correlations(matrices, variant=args.variant, alpha=args.alpha)
-    meta = {**result.metadata(), **common.selection_metadata(args)}
-    common.emit(result.table, meta, args)
+    common.emit_result(result, result.table, args)
     if args.figures:
         from irgauge.report.figures import tau_heatmap
 

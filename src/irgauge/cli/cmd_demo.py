@@ -11,7 +11,7 @@ are modest (B = 500 bootstrap samples, 500 trials) so that the demo finishes in 
 from __future__ import annotations
 
 from irgauge.cli import HelpFormatter
-from irgauge.cli._options import draws, seed
+from irgauge.cli._options import add_quiet, draws, seed
 
 DEMO_B = 500
 DEMO_TRIALS = 500
@@ -30,21 +30,27 @@ def register(subparsers) -> None:
     p.add_argument("--seed", type=seed, default=DEMO_SEED, help="random seed")
     p.add_argument("--B", type=draws, default=DEMO_B, help="bootstrap samples")
     p.add_argument("--trials", type=draws, default=DEMO_TRIALS, help="trials / halvings")
+    add_quiet(p)
     p.set_defaults(func=run)
 
 
-def run_demo(out, seed: int = DEMO_SEED, B: int = DEMO_B, trials: int = DEMO_TRIALS):
-    """Run every study on the sample; returns (report path, [StudyResult])."""
+def run_demo(out, seed: int = DEMO_SEED, B: int = DEMO_B, trials: int = DEMO_TRIALS, progress=None):
+    """Run every study on the sample; returns (report path, [StudyResult]). ``progress``:
+    an optional ``(done, total)`` callback, called as each step (the collection summary,
+    each study, the report) ends."""
     from pathlib import Path
 
     from irgauge.report.html import write_report
     from irgauge.collection.simulate import sample_paths
     from irgauge.studies import STUDIES, study_function
     from irgauge.studies._common import collection_summary
+    from irgauge.io.progress import step_counter
 
     qrels, runs = sample_paths()
     out = Path(out)
+    step = step_counter(progress, len(STUDIES) + 2)
     collection_summary(qrels, runs, out)
+    step()
     results = []
     for name in STUDIES:
         function = study_function(name)
@@ -62,15 +68,21 @@ def run_demo(out, seed: int = DEMO_SEED, B: int = DEMO_B, trials: int = DEMO_TRI
             made = qa_collection_from_adhoc(qrels, runs, out / "qa-data")
             inputs = (made["gold"], made["runs"])
         results.append(function(*inputs, out, **options))
-    return write_report(out, title="irgauge demo: bundled sample collection"), results
+        step()
+    report = write_report(out, title="irgauge demo: bundled sample collection")
+    step()
+    return report, results
 
 
 def run(args) -> int:
     import sys
     import time
 
+    from irgauge.cli._progress import bar
+
     start = time.monotonic()
-    report, results = run_demo(args.out, args.seed, args.B, args.trials)
+    progress = bar("demo: studies and report", args.quiet)
+    report, results = run_demo(args.out, args.seed, args.B, args.trials, progress)
     print(f"REPORT: {report.resolve()}")
     print(
         f"(open it in a browser; it is self-contained and works offline; "

@@ -2,22 +2,20 @@
 
 from __future__ import annotations
 
-from irgauge.cli import HelpFormatter
 from irgauge.cli import _meta_common as common
 from irgauge.cli._options import alpha, draws
 
 
 def register(subparsers) -> None:
-    p = subparsers.add_parser(
+    p = common.command(
+        subparsers,
         "discpower",
         help="discriminative power of measures (paired bootstrap, all pairs)",
         description="For every measure, run the paired bootstrap test on every system pair with "
         "the same B bootstrap samples of topics; report the number and share of "
         "pairs with ASL < alpha and the required difference (Sakai 2006, "
         '"Bootstrap-based comparisons of IR metrics").',
-        formatter_class=HelpFormatter,
     )
-    common.add_input_options(p)
     p.add_argument("-B", "--samples", type=draws, default=1000, help="bootstrap samples")
     p.add_argument(
         "--alpha",
@@ -40,10 +38,9 @@ def run(args) -> int:
         samples=args.samples,
         alphas=tuple(args.alpha or (0.01, 0.05)),
         seed=args.seed,
-        progress=common.progress_bar("bootstrap"),
+        progress=common.progress_bar("bootstrap", args),
     )
-    meta = {**result.metadata(), **common.selection_metadata(args)}
-    common.emit(result.columns("pairs") if args.pairs else result.columns(), meta, args)
+    common.emit_result(result, result.columns("pairs") if args.pairs else result.columns(), args)
     if args.figures:
         from irgauge.report.figures import asl_curves
 

@@ -6,7 +6,7 @@ import argparse
 import sys
 
 from irgauge.cli import HelpFormatter
-from irgauge.cli._options import count, digits, positive_int, rel_level
+from irgauge.cli import _options as opt
 
 
 def register(subparsers) -> None:
@@ -22,44 +22,29 @@ def register(subparsers) -> None:
         "qrels", help="qrels file (TREC 'qid iter docno rel', NTCIR 'qid docno L2' or S/A/B)"
     )
     parser.add_argument("runs", nargs="+", metavar="RUN", help="run files")
-    parser.add_argument(
-        "-m",
-        "--measure",
-        action="append",
-        dest="measures",
-        metavar="MEASURE",
-        help="measure string NAME[(param=value,...)][@cutoff]; repeatable, and "
-        "one value may hold several separated by commas or spaces outside "
-        "parentheses (default: a "
-        "standard set; see `irgauge measures`)",
+    opt.add_measures(
+        parser,
+        "measure string NAME[(param=value,...)][@cutoff]; repeatable, and one value may hold "
+        "several separated by commas or spaces outside parentheses (default: a standard "
+        "set; see `irgauge measures`)",
     )
     add_convention_options(parser)
-    parser.add_argument(
-        "-q",
-        "--per-topic",
-        action="store_true",
-        help="print per-topic values as well as the aggregates",
-    )
-    parser.add_argument(
-        "--format",
-        choices=("table", "tsv", "json", "trec"),
-        default="table",
-        help="tsv is long and tidy: run, measure, topic, value (topic 'all' "
+    opt.add_per_topic(parser)
+    opt.add_text_output(
+        parser,
+        ("table", "tsv", "json", "trec"),
+        format_help="tsv is long and tidy: run, measure, topic, value (topic 'all' "
         "for aggregates), the format the meta-evaluation reads",
+        digits_help="decimals in table/trec output",
     )
-    parser.add_argument("--digits", type=digits, default=4, help="decimals in table/trec output")
-    parser.add_argument("-o", "--output", help="write to this file instead of stdout")
     parser.add_argument(
         "--threads",
-        type=positive_int,
+        type=opt.positive_int,
         default=None,
         metavar="N",
         help="reader threads (default: $IRGAUGE_THREADS, else the CPUs this "
         "process may use, at most 4)",
     )
-    from irgauge.cli._options import add_no_header
-
-    add_no_header(parser)
     parser.set_defaults(func=run)
 
 
@@ -76,7 +61,7 @@ def add_convention_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "-l",
         "--rel-level",
-        type=rel_level,
+        type=opt.rel_level,
         default=1,
         help="relevance threshold of binary measures (trec_eval -l)",
     )
@@ -116,7 +101,7 @@ def add_convention_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "-M",
         "--max-docs",
-        type=count,
+        type=opt.count,
         default=None,
         metavar="N",
         help="evaluate only the first N documents of each topic, in "
@@ -147,12 +132,10 @@ def convention_kwargs(args) -> dict:
 def run(args) -> int:
     from irgauge.evaluation import evaluate
 
-    from irgauge.cli._options import split_measures
-
     result = evaluate(
         args.qrels,
         args.runs,
-        split_measures(args.measures),
+        opt.split_measures(args.measures),
         threads=args.threads,
         **convention_kwargs(args),
     )
@@ -164,9 +147,9 @@ def write_result(result, args) -> None:
     """Print or save an EvalResult in the chosen format, and note what was not averaged."""
     from irgauge.evaluation.rendering import render_evaluation
 
-    from irgauge.cli._options import without_header
-
-    text = without_header(render_evaluation(result, args.format, args.per_topic, args.digits), args)
+    text = opt.without_header(
+        render_evaluation(result, args.format, args.per_topic, args.digits), args
+    )
     _report_skipped(result.metadata)
     if args.output:
         from irgauge.io.atomic import write_text

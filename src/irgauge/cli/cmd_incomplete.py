@@ -7,7 +7,7 @@ from __future__ import annotations
 import sys
 
 from irgauge.cli import HelpFormatter
-from irgauge.cli._options import alpha, digits, draws, rel_level, seed
+from irgauge.cli import _options as opt
 
 
 def register(subparsers) -> None:
@@ -22,40 +22,25 @@ def register(subparsers) -> None:
     )
     parser.add_argument("qrels", help="qrels file (TREC or NTCIR)")
     parser.add_argument("runs", nargs="+", metavar="RUN", help="run files (at least 2)")
-    parser.add_argument(
-        "-m",
-        "--measure",
-        action="append",
-        dest="measures",
-        metavar="MEASURE",
-        help="measure string; repeatable, or several separated by commas or spaces "
+    opt.add_measures(
+        parser,
+        "measure string; repeatable, or several separated by commas or spaces "
         "(default: AP Q-measure nDCG bpref)",
     )
     parser.add_argument("--rates", default="90,70,50,30,10", help="percentages in (0, 100]")
-    parser.add_argument(
-        "--seed",
-        type=seed,
-        default=None,
-        help="seed of the reduction (and of the bootstrap unless "
-        "--bootstrap-seed); default: a fresh one, reported",
-    )
-    parser.add_argument("-B", "--samples", type=draws, default=1000, help="bootstrap samples")
-    parser.add_argument("--alpha", type=alpha, default=0.05, help="significance level")
-    parser.add_argument("--bootstrap-seed", type=seed, default=None)
-    parser.add_argument(
+    _bootstrap_options(parser)
+    conventions = parser.add_argument_group("evaluation conventions")
+    conventions.add_argument(
         "--order",
         choices=("score", "file"),
         default=None,
         help="document order (default: the run format's)",
     )
-    parser.add_argument("-l", "--rel-level", type=rel_level, default=1, help="relevance threshold")
-    parser.add_argument("--gains", default=None, help="gain per level 1:2:3:...")
-    parser.add_argument("--format", choices=("table", "tsv", "json"), default="table")
-    parser.add_argument("--digits", type=digits, default=4)
-    parser.add_argument("-o", "--output", help="write the table to this file")
-    from irgauge.cli._options import add_no_header
-
-    add_no_header(parser)
+    conventions.add_argument(
+        "-l", "--rel-level", type=opt.rel_level, default=1, help="relevance threshold"
+    )
+    conventions.add_argument("--gains", default=None, help="gain per level 1:2:3:...")
+    opt.add_text_output(parser, ("table", "tsv", "json"))
     parser.add_argument(
         "--out",
         metavar="DIR",
@@ -63,19 +48,32 @@ def register(subparsers) -> None:
         help="also write incomplete.tsv, incomplete.json, the three figures "
         "(PNG and SVG) and the reduced qrels with manifest.json here",
     )
+    opt.add_quiet(parser)
     parser.set_defaults(func=run)
+
+
+def _bootstrap_options(parser) -> None:
+    """The reduction's seed and the discriminative power's bootstrap."""
+    opt.add_seed(
+        parser,
+        "seed of the reduction (and of the bootstrap unless --bootstrap-seed); default: a "
+        "fresh one, reported",
+    )
+    parser.add_argument("-B", "--samples", type=opt.draws, default=1000, help="bootstrap samples")
+    parser.add_argument("--alpha", type=opt.alpha, default=0.05, help="significance level")
+    parser.add_argument(
+        "--bootstrap-seed", type=opt.seed, default=None, help="seed of the bootstrap"
+    )
 
 
 def _measures(values):
     if not values:
         return ["AP", "Q-measure", "nDCG", "bpref"]
-    from irgauge.cli._options import split_measures
-
-    return split_measures(values)
+    return opt.split_measures(values)
 
 
 def run(args) -> int:
-    from irgauge.cli._meta_common import progress_bar
+    from irgauge.cli._progress import bar
     from irgauge.io.atomic import write_text
     from irgauge.errors import InputError
     from irgauge.collection.reduce import write_reduced
@@ -96,11 +94,9 @@ def run(args) -> int:
         rel_level=args.rel_level,
         order=args.order,
         gains=args.gains,
-        progress=progress_bar("incomplete judgments"),
+        progress=bar("incomplete judgments", args.quiet),
     )
-    from irgauge.cli._options import without_header
-
-    text = without_header(render(result.table, args.format, result.metadata, args.digits), args)
+    text = opt.without_header(render(result.table, args.format, result.metadata, args.digits), args)
     if args.out:
         from irgauge.io.staging import staged_outputs
         from irgauge.report.incomplete_figures import incomplete_figures

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from irgauge.cli import HelpFormatter
 from irgauge.cli import _meta_common as common
 from irgauge.cli._options import count, draws, list_of
 
 
 def register(subparsers) -> None:
-    p = subparsers.add_parser(
+    p = common.command(
+        subparsers,
         "predictive",
         help="predictive power phi(A, B) over random halvings of the topics",
         description="phi(A, B) = mean Kendall tau between the ranking by A on one random half "
@@ -16,17 +16,17 @@ def register(subparsers) -> None:
         "Unless --top-k/--top-fraction is given, only the top 75% of systems by "
         "AP (or --by) are kept (Webber, Moffat, Zobel and Sakai 2008, "
         '"Precision-at-ten considered redundant").',
-        formatter_class=HelpFormatter,
     )
-    common.add_input_options(p)
     p.add_argument("-P", "--halvings", type=draws, default=2000, help="random halvings")
     p.add_argument(
         "-k",
+        "--subset-size",
         "--subset-sizes",
+        dest="subset_sizes",
         type=list_of(count),
         default=None,
         metavar="K,K,...",
-        help="also phi against subset size k (two disjoint subsets of k topics)",
+        help="topic subset sizes k: also phi against each (two disjoint subsets of k topics)",
     )
     p.add_argument("--variant", choices=("a", "b"), default="b", help="Kendall tau variant")
     p.add_argument(
@@ -58,10 +58,9 @@ def run(args) -> int:
         by=args.by,
         subset_sizes=sizes,
         variant=args.variant,
-        progress=common.progress_bar("halvings"),
+        progress=common.progress_bar("halvings", args),
     )
-    meta = {**result.metadata(), **common.selection_metadata(args)}
-    common.emit(result.details["curve"] if args.curve else result.table, meta, args)
+    common.emit_result(result, result.details["curve"] if args.curve else result.table, args)
     if args.figures and sizes:
         from irgauge.report.figures import phi_curves
 

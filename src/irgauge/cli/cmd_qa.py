@@ -8,7 +8,7 @@ import sys
 
 from irgauge.cli import HelpFormatter
 from irgauge.cli.cmd_eval import add_convention_options, convention_kwargs, write_result
-from irgauge.cli._options import digits
+from irgauge.cli import _options as opt
 
 
 def register(subparsers) -> None:
@@ -35,16 +35,11 @@ def register(subparsers) -> None:
     )
     _common(ev)
     ev.add_argument("runs", nargs="+", metavar="RUN", help="answer run files")
-    ev.add_argument(
-        "-m",
-        "--measure",
-        action="append",
-        dest="measures",
-        metavar="MEASURE",
-        help="any `irgauge eval` measure (RR, NQcorrect5, Q-measure, "
-        "Q-measure(gains=1:1:1), nDCG@5, ...) or the list-question measures "
-        "F-measure, instP, instR; repeatable (default: RR NQcorrect1 "
-        "NQcorrect5 Q-measure nDCG)",
+    opt.add_measures(
+        ev,
+        "any `irgauge eval` measure (RR, NQcorrect5, Q-measure, Q-measure(gains=1:1:1), "
+        "nDCG@5, ...) or the list-question measures F-measure, instP, instR; repeatable "
+        "(default: RR NQcorrect1 NQcorrect5 Q-measure nDCG)",
     )
     add_convention_options(ev)
     ev.add_argument(
@@ -54,18 +49,10 @@ def register(subparsers) -> None:
         help="leave questions a run did not answer out of its mean (default: they score 0)",
     )
     ev.set_defaults(complete=True)
-    ev.add_argument(
-        "-q",
-        "--per-topic",
-        action="store_true",
-        help="print per-question values as well as the aggregates",
+    opt.add_per_topic(ev, "per-question")
+    opt.add_text_output(
+        ev, ("table", "tsv", "json", "trec"), digits_help="decimals in table/trec output"
     )
-    ev.add_argument("--format", choices=("table", "tsv", "json", "trec"), default="table")
-    ev.add_argument("--digits", type=digits, default=4, help="decimals in table/trec output")
-    ev.add_argument("-o", "--output", help="write to this file instead of stdout")
-    from irgauge.cli._options import add_no_header
-
-    add_no_header(ev)
     ev.set_defaults(func=run_eval)
 
     lab = qa_sub.add_parser(
@@ -110,12 +97,10 @@ def run_eval(args) -> int:
 
     options = convention_kwargs(args)
     options.pop("order")
-    from irgauge.cli._options import split_measures
-
     result = qa_evaluate(
         args.gold,
         args.runs,
-        split_measures(args.measures),
+        opt.split_measures(args.measures),
         normalise=args.normalise,
         gold_format=args.gold_format,
         run_format=args.run_format,

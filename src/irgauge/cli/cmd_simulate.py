@@ -15,6 +15,7 @@ from irgauge.cli._options import (
     number,
     probability,
     seed,
+    add_quiet,
 )
 
 
@@ -31,16 +32,42 @@ def register(subparsers) -> None:
         formatter_class=HelpFormatter,
     )
     p.add_argument("--out", required=True, metavar="DIR", help="folder to write into")
-    p.add_argument("--topics", type=count, default=50, help="number of topics")
-    p.add_argument("--runs", type=count, default=20, help="number of runs")
-    p.add_argument("--depth", type=count, default=1000, help="documents per run and topic")
-    p.add_argument(
+    _size_options(p.add_argument_group("size"))
+    _relevance_options(p.add_argument_group("relevance and judgments"))
+    _run_options(p.add_argument_group("runs"))
+    p.add_argument("--seed", type=seed, default=0, help="random seed")
+    p.add_argument("--overwrite", action="store_true", help="replace a collection already in DIR")
+    add_quiet(p)
+    p.set_defaults(func=run)
+
+
+def _size_options(g) -> None:
+    g.add_argument("--topics", type=count, default=50, help="number of topics")
+    g.add_argument("--runs", type=count, default=20, help="number of runs")
+    g.add_argument("--depth", type=count, default=1000, help="documents per run and topic")
+    g.add_argument(
+        "--docs-per-topic",
+        type=count,
+        default=None,
+        metavar="N",
+        help="documents per topic in the collection (default 2 x depth)",
+    )
+    g.add_argument(
+        "--first-topic",
+        type=integer(0, MAX_COUNT, what="a topic number"),
+        default=1,
+        help="id of the first topic",
+    )
+
+
+def _relevance_options(g) -> None:
+    g.add_argument(
         "--pool-depth",
         type=count,
         default=100,
         help="documents ranked this high by any run are judged",
     )
-    p.add_argument(
+    g.add_argument(
         "--judged-per-topic",
         type=count,
         default=None,
@@ -48,79 +75,59 @@ def register(subparsers) -> None:
         help="judge N documents per topic (by best rank over the runs) instead of "
         "pooling to a fixed depth",
     )
-    p.add_argument(
-        "--docs-per-topic",
-        type=count,
-        default=None,
-        metavar="N",
-        help="documents per topic in the collection (default 2 x depth)",
-    )
-    p.add_argument(
+    g.add_argument(
         "--rel-median",
         type=number(0.0, 1e9, min_open=True, what="a median count"),
         default=30.0,
         help="median number of relevant documents per topic (log-normal)",
     )
-    p.add_argument(
-        "--rel-spread",
-        type=nonnegative,
-        default=1.0,
-        help="log-normal spread of the number of relevant documents",
-    )
-    p.add_argument(
+    g.add_argument(
         "--level-probs",
         default="0.6:0.3:0.1",
         metavar="P1:P2:...",
         help="probabilities of relevance levels 1, 2, 3, ... among relevant documents",
     )
-    p.add_argument(
+    # non-negative spreads, noises and boosts of the model (module irgauge.collection.simulate)
+    for option, default, what in (
+        ("--rel-spread", 1.0, "log-normal spread of the number of relevant documents"),
+        (
+            "--difficulty-spread",
+            0.3,
+            "log-normal spread of the topic difficulty shared by all runs",
+        ),
+        ("--level-boost", 0.5, "extra visibility of each higher relevance level"),
+    ):
+        g.add_argument(option, type=nonnegative, default=default, help=what)
+
+
+def _run_options(g) -> None:
+    g.add_argument(
         "--quality", default="0.2:1.8", metavar="LO:HI", help="range of run effectiveness"
     )
-    p.add_argument(
+    g.add_argument(
         "--topic-noise",
         type=nonnegative,
         default=0.5,
         help="per-topic noise of a run's effectiveness (sd)",
     )
-    p.add_argument(
-        "--difficulty-spread",
-        type=nonnegative,
-        default=0.3,
-        help="log-normal spread of the topic difficulty shared by all runs",
-    )
-    p.add_argument(
+    g.add_argument(
         "--shared-weight",
         type=probability,
         default=0.6,
         help="weight (0..1) of the score component all runs share (run overlap)",
     )
-    p.add_argument(
-        "--level-boost",
-        type=nonnegative,
-        default=0.5,
-        help="extra visibility of each higher relevance level",
-    )
-    p.add_argument(
-        "--score-decimals", type=digits, default=4, help="decimals of the scores of untied runs"
-    )
-    p.add_argument(
-        "--first-topic",
-        type=integer(0, MAX_COUNT, what="a topic number"),
-        default=1,
-        help="id of the first topic",
-    )
-    p.add_argument(
+    g.add_argument(
         "--tie-fraction",
         type=probability,
         default=0.25,
         help="share of runs whose scores are rounded, producing ties",
     )
-    p.add_argument(
+    g.add_argument(
         "--tie-decimals", type=digits, default=1, help="decimals kept in the scores of tied runs"
     )
-    p.add_argument("--seed", type=seed, default=0, help="random seed")
-    p.add_argument("--overwrite", action="store_true", help="replace a collection already in DIR")
-    p.set_defaults(func=run)
+    g.add_argument(
+        "--score-decimals", type=digits, default=4, help="decimals of the scores of untied runs"
+    )
 
 
 def _floats(text: str, option: str):
@@ -132,37 +139,47 @@ def _floats(text: str, option: str):
         raise InputError(f"{option}: expected numbers separated by ':', got {text!r}") from None
 
 
-def run(args: argparse.Namespace) -> int:
-    # numpy/pandas load here, not at import, so that `irgauge --help` stays fast.
+def _generation_options(args: argparse.Namespace) -> dict:
+    """Keyword arguments of simulate_collection from the options."""
     from irgauge.errors import InputError
-    from irgauge.collection.simulate import simulate_collection, write_collection
 
     quality = _floats(args.quality, "--quality")
     if len(quality) != 2:
         raise InputError(f"--quality: expected LO:HI, got {args.quality!r}")
+    names = (
+        "pool_depth judged_per_topic docs_per_topic rel_median rel_spread topic_noise "
+        "difficulty_spread shared_weight level_boost tie_fraction tie_decimals "
+        "score_decimals first_topic"
+    )
+    options = {name: getattr(args, name) for name in names.split()}
+    options.update(
+        level_probs=_floats(args.level_probs, "--level-probs"), quality_range=tuple(quality)
+    )
+    return options
+
+
+def run(args: argparse.Namespace) -> int:
+    # numpy/pandas load here, not at import, so that `irgauge --help` stays fast.
+    from irgauge.errors import InputError
+    from irgauge.collection.simulate import simulate_collection, write_collection
+    from irgauge.cli._progress import bar
+
+    options = _generation_options(args)
     try:
         collection = simulate_collection(
             args.topics,
             args.runs,
             args.depth,
             args.seed,
-            pool_depth=args.pool_depth,
-            judged_per_topic=args.judged_per_topic,
-            docs_per_topic=args.docs_per_topic,
-            rel_median=args.rel_median,
-            rel_spread=args.rel_spread,
-            level_probs=_floats(args.level_probs, "--level-probs"),
-            quality_range=tuple(quality),
-            topic_noise=args.topic_noise,
-            difficulty_spread=args.difficulty_spread,
-            shared_weight=args.shared_weight,
-            level_boost=args.level_boost,
-            tie_fraction=args.tie_fraction,
-            tie_decimals=args.tie_decimals,
-            score_decimals=args.score_decimals,
-            first_topic=args.first_topic,
+            progress=bar("simulate: drawing runs", args.quiet),
+            **options,
         )
-        manifest = write_collection(collection, args.out, overwrite=args.overwrite)
+        manifest = write_collection(
+            collection,
+            args.out,
+            overwrite=args.overwrite,
+            progress=bar("simulate: writing files", args.quiet),
+        )
     except (ValueError, FileExistsError) as err:
         raise InputError(str(err)) from None
     stats = manifest["stats"]

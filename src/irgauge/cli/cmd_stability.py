@@ -2,21 +2,19 @@
 
 from __future__ import annotations
 
-from irgauge.cli import HelpFormatter
 from irgauge.cli import _meta_common as common
 from irgauge.cli._options import list_of, probability
 
 
 def register(subparsers) -> None:
-    p = subparsers.add_parser(
+    p = common.command(
+        subparsers,
         "stability",
         help="minority rate and proportion of ties (topic subsets)",
         description="Minority rate and proportion of ties of every measure over random topic "
         "subsets of size c, for fuzziness f = 0.01..0.10 (Buckley and Voorhees "
         "2000; Sakai 2004).",
-        formatter_class=HelpFormatter,
     )
-    common.add_input_options(p)
     common.add_subset_options(p)
     p.add_argument(
         "--fuzziness",
@@ -40,10 +38,9 @@ def run(args) -> int:
         trials=args.trials,
         fuzziness=fuzziness,
         seed=args.seed,
-        progress=common.progress_bar("stability"),
+        progress=common.progress_bar("stability", args),
     )
-    meta = {**result.metadata(), **common.selection_metadata(args)}
-    common.emit(result.table, meta, args)
+    common.emit_result(result, result.table, args)
     if args.figures:
         from irgauge.report.figures import stability_curves
 

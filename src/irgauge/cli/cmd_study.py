@@ -34,6 +34,7 @@ def _gain_list(text: str):
 
 
 def _common_options(p, study: str, top_k=None, top_fraction=None, by="AP") -> None:
+    """Inputs, output folder, collections, system filter, seed, report and --quiet."""
     p.add_argument(
         "qrels",
         nargs="?",
@@ -57,56 +58,45 @@ def _common_options(p, study: str, top_k=None, top_fraction=None, by="AP") -> No
         help="collections from a TOML file ([collections.NAME] qrels, runs)",
     )
     sel = p.add_argument_group("system filter")
-    sel.add_argument(
-        "--top-k", type=opt.count, metavar="K", default=top_k, help="keep the K best systems"
-    )
-    sel.add_argument(
-        "--top-fraction",
-        type=opt.fraction,
-        metavar="F",
-        default=top_fraction,
-        help="keep the best fraction F of the systems",
-    )
+    opt.add_selection(sel, top_k, top_fraction, by)
     sel.add_argument("--all-systems", action="store_true", help="keep every system")
-    sel.add_argument("--by", metavar="M", default=by, help="measure ranking the systems")
-    p.add_argument(
-        "--seed",
-        type=opt.seed,
-        default=None,
-        help="random seed (default: a fresh one, recorded in the manifest)",
-    )
+    opt.add_seed(p, "random seed (default: a fresh one, recorded in the manifest)")
     p.add_argument("--report", action="store_true", help="also write DIR/report.html")
-    p.add_argument("-q", "--quiet", action="store_true", help="no progress bars")
+    opt.add_quiet(p)
+
+
+def _answer_options(g) -> None:
+    g.add_argument(
+        "--answer-order",
+        choices=("file", "rank", "score"),
+        default="file",
+        help="order of a run's answers",
+    )
+    g.add_argument(
+        "--gold-format",
+        default="auto",
+        choices=("auto", "eqrels", "erel", "tsv", "json", "trec-patterns"),
+        help="gold answers: NTCIREVAL eqrels/erel, TREC QA answer patterns, irgauge tsv/json",
+    )
+    g.add_argument(
+        "--run-format",
+        default="auto",
+        choices=("auto", "semicolon", "trec", "list", "tsv", "json", "trec-qa"),
+        help="answer runs: NTCIREVAL semicolon/list, TREC QA runs (trec-qa: "
+        "qid tag docid answer), irgauge tsv/json",
+    )
+    g.add_argument(
+        "--normalise",
+        metavar="RULES",
+        default=None,
+        help="answer normalisation, e.g. nfkc,space,case (default: exact)",
+    )
 
 
 def _eval_options(p, answers: bool = False) -> None:
     g = p.add_argument_group("evaluation conventions")
     if answers:
-        g.add_argument(
-            "--answer-order",
-            choices=("file", "rank", "score"),
-            default="file",
-            help="order of a run's answers",
-        )
-        g.add_argument(
-            "--gold-format",
-            default="auto",
-            choices=("auto", "eqrels", "erel", "tsv", "json", "trec-patterns"),
-            help="gold answers: NTCIREVAL eqrels/erel, TREC QA answer patterns, irgauge tsv/json",
-        )
-        g.add_argument(
-            "--run-format",
-            default="auto",
-            choices=("auto", "semicolon", "trec", "list", "tsv", "json", "trec-qa"),
-            help="answer runs: NTCIREVAL semicolon/list, TREC QA runs (trec-qa: "
-            "qid tag docid answer), irgauge tsv/json",
-        )
-        g.add_argument(
-            "--normalise",
-            metavar="RULES",
-            default=None,
-            help="answer normalisation, e.g. nfkc,space,case (default: exact)",
-        )
+        _answer_options(g)
     else:
         g.add_argument(
             "--order",
@@ -122,6 +112,11 @@ def _eval_options(p, answers: bool = False) -> None:
     )
 
 
+def _bootstrap(p) -> None:
+    p.add_argument("--B", type=opt.draws, default=1000, help="bootstrap samples")
+    p.add_argument("--alpha", type=opt.alpha, default=0.05, help="significance level")
+
+
 def _subsets(p, trials: int = 1000) -> None:
     p.add_argument(
         "--trials",
@@ -135,12 +130,8 @@ def _subsets(p, trials: int = 1000) -> None:
         default=5,
         help="independent repetitions of every random experiment (Monte Carlo error)",
     )
-    p.add_argument(
-        "--subset-size",
-        type=opt.positive_int,
-        metavar="C",
-        default=None,
-        help="topics per subset c (default: half the topics)",
+    opt.add_subset_size(
+        p, type=opt.positive_int, help="topics per subset (the papers' c; default: half the topics)"
     )
     p.add_argument(
         "--swap-mode",
@@ -150,49 +141,28 @@ def _subsets(p, trials: int = 1000) -> None:
     )
 
 
-def register(subparsers) -> None:
-    p = subparsers.add_parser(
-        "study",
-        help="rerun a paper's experiment (onerel, incomplete, qa, predictive)",
-        description="Rerun one of the papers' experiments on your collection(s). "
-        "'irgauge study NAME --help' lists each study's options.",
-        formatter_class=HelpFormatter,
-    )
-    studies = p.add_subparsers(dest="study", metavar="NAME", required=True)
+def _gains(p, default, help: str) -> None:
+    p.add_argument("--gains", type=_gain_list, default=default, metavar="S:A:B,...", help=help)
 
-    s = studies.add_parser(
-        "onerel",
-        help=STUDY_HELP["onerel"],
-        description=STUDY_HELP["onerel"],
-        formatter_class=HelpFormatter,
-    )
+
+def _onerel_options(s) -> None:
     _common_options(s, "onerel", top_k=30)
-    s.add_argument("--B", type=opt.draws, default=1000, help="bootstrap samples")
-    s.add_argument("--alpha", type=opt.alpha, default=0.05, help="significance level")
+    _bootstrap(s)
     _subsets(s)
     s.add_argument(
         "--replacement",
         action="store_true",
         help="draw the two swap subsets with replacement (the poster's variant)",
     )
-    s.add_argument(
-        "--gains",
-        type=_gain_list,
-        default=["3:2:1", "10:5:1", "1:1:1", "0.3:0.2:0.1"],
-        metavar="S:A:B,...",
-        help="gain-value variants (Table 4); '' for none",
+    _gains(
+        s, ["3:2:1", "10:5:1", "1:1:1", "0.3:0.2:0.1"], "gain-value variants (Table 4); '' for none"
     )
     _eval_options(s)
 
-    s = studies.add_parser(
-        "incomplete",
-        help=STUDY_HELP["incomplete"],
-        description=STUDY_HELP["incomplete"],
-        formatter_class=HelpFormatter,
-    )
+
+def _incomplete_options(s) -> None:
     _common_options(s, "incomplete", top_k=30)
-    s.add_argument("--B", type=opt.draws, default=1000, help="bootstrap samples")
-    s.add_argument("--alpha", type=opt.alpha, default=0.05, help="significance level")
+    _bootstrap(s)
     s.add_argument(
         "--reductions",
         type=opt.positive_int,
@@ -208,9 +178,8 @@ def register(subparsers) -> None:
     )
     _eval_options(s)
 
-    s = studies.add_parser(
-        "qa", help=STUDY_HELP["qa"], description=STUDY_HELP["qa"], formatter_class=HelpFormatter
-    )
+
+def _qa_options(s) -> None:
     _common_options(s, "qa", by=None)
     _subsets(s)
     s.add_argument(
@@ -223,13 +192,7 @@ def register(subparsers) -> None:
     s.add_argument(
         "--list-task", action="store_true", help="the list task: instance F-measure of list answers"
     )
-    s.add_argument(
-        "--gains",
-        type=_gain_list,
-        default=["1:1:1", "2:1.5:1", "3:2:1"],
-        metavar="S:A:B,...",
-        help="Q-measure gain-value variants",
-    )
+    _gains(s, ["1:1:1", "2:1.5:1", "3:2:1"], "Q-measure gain-value variants")
     s.add_argument(
         "--sign-alphas",
         type=opt.list_of(opt.alpha),
@@ -239,12 +202,8 @@ def register(subparsers) -> None:
     )
     _eval_options(s, answers=True)
 
-    s = studies.add_parser(
-        "predictive",
-        help=STUDY_HELP["predictive"],
-        description=STUDY_HELP["predictive"],
-        formatter_class=HelpFormatter,
-    )
+
+def _predictive_options(s) -> None:
     _common_options(s, "predictive", top_fraction=0.75)
     s.add_argument(
         "--scores",
@@ -264,67 +223,128 @@ def register(subparsers) -> None:
     )
     s.add_argument("--variant", choices=("a", "b"), default="b", help="Kendall's tau variant")
     _eval_options(s)
+
+
+STUDY_OPTIONS = {
+    "onerel": _onerel_options,
+    "incomplete": _incomplete_options,
+    "qa": _qa_options,
+    "predictive": _predictive_options,
+}
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser(
+        "study",
+        help="rerun a paper's experiment (onerel, incomplete, qa, predictive)",
+        description="Rerun one of the papers' experiments on your collection(s). "
+        "'irgauge study NAME --help' lists each study's options.",
+        formatter_class=HelpFormatter,
+    )
+    studies = p.add_subparsers(dest="study", metavar="NAME", required=True)
+    for name, add_options in STUDY_OPTIONS.items():
+        add_options(
+            studies.add_parser(
+                name,
+                help=STUDY_HELP[name],
+                description=STUDY_HELP[name],
+                formatter_class=HelpFormatter,
+            )
+        )
     p.set_defaults(func=run)
 
 
 def _progress(args):
-    if args.quiet or not sys.stderr.isatty():
-        return None
-    from irgauge.cli._meta_common import progress_bar
+    """The studies' ``label -> callback`` factory: bars on a terminal, unless --quiet."""
+    from irgauge.cli._progress import bars
 
-    return lambda label: progress_bar(f"{args.study}: {label}")
+    return bars(f"{args.study}: ", args.quiet)
+
+
+def _selection(args) -> dict:
+    """--all-systems, else --top-k, else --top-fraction (each study's default is one of
+    them), and --by."""
+    top_k = None if args.all_systems else args.top_k
+    top_fraction = None if args.all_systems or top_k is not None else args.top_fraction
+    chosen = {"top_k": top_k, "top_fraction": top_fraction}
+    if args.by:
+        chosen["by"] = args.by
+    return chosen
+
+
+def _subset_kwargs(args) -> dict:
+    return dict(
+        trials=args.trials,
+        repetitions=args.repetitions,
+        subset_size=args.subset_size,
+        swap_mode=args.swap_mode,
+    )
+
+
+def _eval_kwargs(args) -> dict:
+    eval_options = {"rel_level": args.rel_level}
+    if args.order:
+        eval_options["order"] = args.order
+    return {"eval_options": eval_options}
+
+
+def _onerel_kwargs(args) -> dict:
+    return dict(
+        B=args.B,
+        alpha=args.alpha,
+        replacement=args.replacement,
+        gains=args.gains,
+        **_subset_kwargs(args),
+        **_eval_kwargs(args),
+    )
+
+
+def _incomplete_kwargs(args) -> dict:
+    return dict(
+        B=args.B,
+        alpha=args.alpha,
+        reductions=args.reductions,
+        rates=args.rates,
+        **_eval_kwargs(args),
+    )
+
+
+def _qa_kwargs(args) -> dict:
+    qa = {
+        "rel_level": args.rel_level,
+        "answer_order": args.answer_order,
+        "gold_format": args.gold_format,
+        "run_format": args.run_format,
+    }
+    if args.normalise:
+        qa["normalise"] = args.normalise
+    return dict(
+        second_size=args.second_size,
+        list_task=args.list_task,
+        sign_alphas=args.sign_alphas,
+        gains=args.gains,
+        qa_options=qa,
+        **_subset_kwargs(args),
+    )
+
+
+def _predictive_kwargs(args) -> dict:
+    return dict(trials=args.trials, sizes=args.sizes, variant=args.variant, **_eval_kwargs(args))
+
+
+STUDY_KWARGS = {
+    "onerel": _onerel_kwargs,
+    "incomplete": _incomplete_kwargs,
+    "qa": _qa_kwargs,
+    "predictive": _predictive_kwargs,
+}
 
 
 def study_options(args) -> dict:
     """Keyword arguments of the study function from the parsed options."""
-    study = args.study
     options = {"seed": args.seed, "report": args.report, "progress": _progress(args)}
-    if args.all_systems:
-        options.update(top_k=None, top_fraction=None)
-    elif args.top_k is not None:
-        options.update(top_k=args.top_k, top_fraction=None)
-    elif args.top_fraction is not None:
-        options.update(top_k=None, top_fraction=args.top_fraction)
-    else:
-        options.update(top_k=None, top_fraction=None)
-    if args.by:
-        options["by"] = args.by
-    if study in ("onerel", "incomplete"):
-        options.update(B=args.B, alpha=args.alpha)
-    if study in ("onerel", "qa"):
-        options.update(
-            trials=args.trials,
-            repetitions=args.repetitions,
-            subset_size=args.subset_size,
-            swap_mode=args.swap_mode,
-        )
-    if study == "onerel":
-        options.update(replacement=args.replacement, gains=args.gains)
-    elif study == "incomplete":
-        options.update(reductions=args.reductions, rates=args.rates)
-    elif study == "qa":
-        options.update(
-            second_size=args.second_size,
-            list_task=args.list_task,
-            sign_alphas=args.sign_alphas,
-            gains=args.gains,
-        )
-        qa = {
-            "rel_level": args.rel_level,
-            "answer_order": args.answer_order,
-            "gold_format": args.gold_format,
-            "run_format": args.run_format,
-        }
-        if args.normalise:
-            qa["normalise"] = args.normalise
-        options["qa_options"] = qa
-    elif study == "predictive":
-        options.update(trials=args.trials, sizes=args.sizes, variant=args.variant)
-    if study != "qa":
-        eval_options = {"rel_level": args.rel_level}
-        if args.order:
-            eval_options["order"] = args.order
-        options["eval_options"] = eval_options
+    options.update(_selection(args))
+    options.update(STUDY_KWARGS[args.study](args))
     return options
 
 
@@ -334,51 +354,18 @@ def _notes(result) -> None:
 
 
 def run(args) -> int:
-    from irgauge.errors import InputError
+    options = study_options(args)
+    if args.collection or args.collections:
+        return _run_on_collections(args, options)
     from irgauge.studies import study_function
 
-    options = study_options(args)
-    collections = {}
-    if args.collection or args.collections:
-        from irgauge.studies import collections as many
-
-        if args.qrels or args.runs or getattr(args, "scores", None):
-            raise InputError(
-                "give the collections with --collection/--collections, or one "
-                "collection as QRELS RUN..., not both"
-            )
-        if args.collections:
-            collections.update(many.read_collections_toml(args.collections))
-        for spec in args.collection or []:
-            name, value = many.parse_collection(spec)
-            if name in collections:
-                raise InputError(f"collection {name!r} given twice")
-            collections[name] = value
-        results, comparison = many.run_on_collections(args.study, collections, args.out, **options)
-        for result in results.values():
-            _notes(result)
-            if result.report:
-                print(f"report ({result.directory.parent.name}): {result.report}")
-        if options["report"]:
-            from irgauge.report.html import write_report
-
-            print(f"report: {write_report(args.out)}")
-        for result in list(results.values()) + [comparison]:
-            print(result.text(), end="")
-        return 0
     if getattr(args, "scores", None):
-        from irgauge.scores import combine, read_scores
-
-        if args.qrels or args.runs:
-            raise InputError("give --scores or QRELS RUN..., not both")
-        parts = []
-        for spec in args.scores:
-            name, path = spec.split("=", 1) if "=" in spec else (None, spec)
-            parts.append(read_scores(path, name=name))
-        options["matrices"] = combine(parts)
+        options["matrices"] = _score_matrices(args)
         result = study_function(args.study)(None, None, args.out, **options)
     else:
         if not args.qrels or not args.runs:
+            from irgauge.errors import InputError
+
             what = (
                 "GOLD and at least one answer file"
                 if args.study == "qa"
@@ -390,4 +377,58 @@ def run(args) -> int:
     if result.report:
         print(f"report: {result.report}")
     print(result.text(), end="")
+    return 0
+
+
+def _score_matrices(args):
+    """--scores (study predictive): the score files' matrices, combined."""
+    from irgauge.errors import InputError
+    from irgauge.scores import combine, read_scores
+
+    if args.qrels or args.runs:
+        raise InputError("give --scores or QRELS RUN..., not both")
+    parts = []
+    for spec in args.scores:
+        name, path = spec.split("=", 1) if "=" in spec else (None, spec)
+        parts.append(read_scores(path, name=name))
+    return combine(parts)
+
+
+def _collections(args) -> dict:
+    """``{name: (qrels, runs)}`` from --collections (first) and --collection."""
+    from irgauge.errors import InputError
+    from irgauge.studies import collections as many
+
+    if args.qrels or args.runs or getattr(args, "scores", None):
+        raise InputError(
+            "give the collections with --collection/--collections, or one "
+            "collection as QRELS RUN..., not both"
+        )
+    collections = {}
+    if args.collections:
+        collections.update(many.read_collections_toml(args.collections))
+    for spec in args.collection or []:
+        name, value = many.parse_collection(spec)
+        if name in collections:
+            raise InputError(f"collection {name!r} given twice")
+        collections[name] = value
+    return collections
+
+
+def _run_on_collections(args, options: dict) -> int:
+    from irgauge.studies import collections as many
+
+    results, comparison = many.run_on_collections(
+        args.study, _collections(args), args.out, **options
+    )
+    for result in results.values():
+        _notes(result)
+        if result.report:
+            print(f"report ({result.directory.parent.name}): {result.report}")
+    if options["report"]:
+        from irgauge.report.html import write_report
+
+        print(f"report: {write_report(args.out)}")
+    for result in list(results.values()) + [comparison]:
+        print(result.text(), end="")
     return 0

@@ -2,22 +2,20 @@
 
 from __future__ import annotations
 
-from irgauge.cli import HelpFormatter
 from irgauge.cli import _meta_common as common
 from irgauge.cli._options import confidence
 
 
 def register(subparsers) -> None:
-    p = subparsers.add_parser(
+    p = common.command(
+        subparsers,
         "swap",
         help="swap rates per difference bin (disjoint topic subsets)",
         description="Swap rates per 0.01 difference bin (21 bins) over pairs of disjoint topic "
         "subsets of size c; the required difference at the given confidence, the "
         "largest mean, the relative difference and the share of comparisons "
         "reaching it (Voorhees and Buckley 2002; Sakai 2004).",
-        formatter_class=HelpFormatter,
     )
-    common.add_input_options(p)
     common.add_subset_options(p)
     p.add_argument(
         "--mode",
@@ -49,10 +47,9 @@ def run(args) -> int:
         mode=args.mode,
         replacement=args.replacement,
         confidence=args.confidence,
-        progress=common.progress_bar("swap"),
+        progress=common.progress_bar("swap", args),
     )
-    meta = {**result.metadata(), **common.selection_metadata(args)}
-    common.emit(result.table if args.bins else result.details["summary"], meta, args)
+    common.emit_result(result, result.table if args.bins else result.details["summary"], args)
     if args.figures:
         from irgauge.report.figures import swap_curves
 

@@ -33,7 +33,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence, Tuple, Union
+from typing import Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 import pandas as pd
@@ -41,6 +41,7 @@ import pandas as pd
 from irgauge import _checks
 from irgauge.io.atomic import write_text
 from irgauge.errors import InputError
+from irgauge.io.progress import step_counter
 from irgauge.io.staging import staged_outputs
 
 # Bump when the generation algorithm changes: the same seed then gives other files, and
@@ -57,6 +58,7 @@ _SCORE_SCALE = 2.0
 _TOPIC_BLOCK = 256
 
 PathLike = Union[str, Path]
+Progress = Optional[Callable[[int, int], None]]
 
 
 @dataclass
@@ -122,6 +124,7 @@ def simulate_collection(
     tie_decimals: int = 1,
     score_decimals: int = 4,
     first_topic: int = 1,
+    progress: Progress = None,
 ) -> SimulatedCollection:
     """Generate graded qrels and ranked runs; see the module docstring for the model.
 
@@ -164,10 +167,12 @@ def simulate_collection(
         Decimals of the other runs' scores, which are made strictly decreasing.
     first_topic:
         Topic ids are ``str(first_topic + i)``.
+    progress:
+        ``progress(done, total)``, called as each run is drawn (the library draws nothing).
     """
     params = _checked_params(dict(locals()))
     _check(params)
-    return _Generator(params).run()
+    return _Generator(params, progress).run()
 
 
 def _checked_params(g: dict) -> dict:
@@ -222,8 +227,9 @@ def _check(p: dict) -> None:
 class _Generator:
     """Holds the per-topic state (levels, docno numbers, best ranks) while runs are drawn."""
 
-    def __init__(self, params: dict):
+    def __init__(self, params: dict, progress: Progress = None):
         self.p = params
+        self.progress = progress
         # Independent streams for the topics and for each run, so that adding a run does
         # not change the others.
         seq = np.random.SeedSequence(params["seed"])
@@ -249,9 +255,12 @@ class _Generator:
         # Best (smallest) rank any run gives each document; drives pooling.
         best_rank = np.full((n_t, n_docs), np.iinfo(np.int32).max, dtype=np.int32)
         runs = {}
+        step = step_counter(self.progress, p["n_runs"] + 1)
         for r, name in enumerate(names):
             runs[name] = self._draw_run(r, quality[r], r in tied, best_rank)
+            step()
         qrels = self._pool(best_rank)
+        step()
         return SimulatedCollection(
             qrels=qrels,
             runs=runs,
@@ -385,7 +394,10 @@ def write_run(run: pd.DataFrame, path: PathLike, tag: str, decimals: int = 4) ->
 
 
 def write_collection(
-    collection: SimulatedCollection, out_dir: PathLike, overwrite: bool = False
+    collection: SimulatedCollection,
+    out_dir: PathLike,
+    overwrite: bool = False,
+    progress: Progress = None,
 ) -> dict:
     """Write ``qrels.txt``, ``runs/<name>.run`` and ``manifest.json`` under ``out_dir``.
 
@@ -393,7 +405,7 @@ def write_collection(
     with it, ``runs/`` is replaced whole so that the folder describes exactly one
     collection. The files are written to a temporary folder first and moved into place once
     complete (manifest last): a failure or Ctrl-C leaves the previous state. Returns the
-    manifest (as a dict).
+    manifest (as a dict). ``progress(done, total)`` is called as each file is written.
     """
     out = Path(out_dir)
     existing = [out / "qrels.txt", out / "manifest.json", out / "runs"]
@@ -403,20 +415,25 @@ def write_collection(
             "(overwrite it with --overwrite, or overwrite=True in Python)"
         )
     with staged_outputs(out) as stage:
-        return _write_collection_files(collection, stage)
+        return _write_collection_files(collection, stage, progress)
 
 
-def _write_collection_files(collection: SimulatedCollection, out: Path) -> dict:
+def _write_collection_files(
+    collection: SimulatedCollection, out: Path, progress: Progress = None
+) -> dict:
     runs_dir = out / "runs"
     runs_dir.mkdir()
     p = collection.params
     tied = set(collection.tied_runs)
+    step = step_counter(progress, len(collection.runs) + 1)
     write_qrels(collection.qrels, out / "qrels.txt")
+    step()
     run_files = []
     for name, run in collection.runs.items():
         decimals = p["tie_decimals"] if name in tied else p["score_decimals"]
         write_run(run, runs_dir / f"{name}.run", tag=name, decimals=decimals)
         run_files.append(f"runs/{name}.run")
+        step()
     manifest = {
         "generator": "irgauge.collection.simulate",
         "simulate_version": SIMULATE_VERSION,

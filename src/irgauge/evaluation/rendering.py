@@ -15,9 +15,10 @@ LISTED = 5  # topic ids shown in a text header before the count of the rest
 
 
 def brief_metadata(metadata: dict) -> dict:
-    """Metadata for a text header: a long list of topics (missing, skipped, unknown)
-    becomes its first LISTED ids and a count, so that the header of a 10,000-topic run
-    against 500,000-topic qrels stays a few lines. JSON output keeps the full lists."""
+    """Metadata for the ``#`` lines of TSV and trec output: a long list of topics (missing,
+    skipped, unknown) becomes its first LISTED ids and a count, so that the header of a
+    10,000-topic run against 500,000-topic qrels stays a few lines. JSON output keeps the
+    full lists; the text table summarises further (irgauge.io.tables.table_header)."""
 
     def brief(value):
         if isinstance(value, list) and len(value) > LISTED:
@@ -117,4 +118,5 @@ def _table(result, per_topic: bool, digits: int) -> str:
         if _is_count(result, name):
             frame[name] = frame[name].map(lambda v: _number(v, True, digits))
     frame.columns = [str(c) for c in frame.columns]
-    return render(frame, "table", brief_metadata(result.metadata), digits)
+    # the text header summarises the metadata itself (irgauge.io.tables.table_header)
+    return render(frame, "table", result.metadata, digits)

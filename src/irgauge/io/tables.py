@@ -1,7 +1,8 @@
 """Render a tidy result table with its metadata as table, TSV or JSON text.
 
 Every output carries the conventions used: TSV as ``# key: value`` lines before the
-header, JSON as a ``metadata`` object, the text table as a header block.
+header (in full: the meta-evaluation commands read them back), JSON as a ``metadata``
+object, the text table as a short header block (:func:`table_header`).
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import io
 import json
 import math
 import re
-from typing import Any, Mapping
+from typing import Any, List, Mapping, Optional
 
 import numpy as np
 
@@ -60,6 +61,7 @@ def _format_value(value: Any, digits: int) -> str:
 
 
 def metadata_lines(metadata: Mapping[str, Any]) -> str:
+    """Every key on a ``# key: value`` line of its own, values in full (TSV)."""
     return "".join(f"# {key}: {_json_scalar(value)}\n" for key, value in metadata.items())
 
 
@@ -67,6 +69,142 @@ def _json_scalar(value: Any) -> str:
     if isinstance(value, str):
         return value
     return json.dumps(value, default=str)
+
+
+# ------------------------------------------------ the header of a text table
+
+# A text table is read on a terminal: its header must not push the table off the screen,
+# whatever the number of runs, topics or measures (40 runs gave a 2,400-character line).
+HEADER_LINES = 8  # '#' lines at most, the pointer to the full metadata included
+HEADER_WIDTH = 100  # characters a line aims at ('# ' not counted)
+LISTED = 3  # items of a long list or mapping shown before their count
+ITEM_WIDTH = 40  # characters of one item of a list or mapping
+ALONE = ("notes",)  # warnings: a line of their own, kept when lines must be dropped
+FULL_DETAIL = "# full metadata: --format json or --format tsv\n"
+
+
+def table_header(metadata: Mapping[str, Any]) -> str:
+    """At most HEADER_LINES ``#`` lines summarising ``metadata`` for a text table.
+
+    Values are summarised (:func:`brief`): file paths by their names, a mapping whose
+    values are all equal as that value, a long list or mapping as its first LISTED items
+    and a count; empty values are left out. The ``key: value`` pieces are packed, in the
+    metadata's order, into the first line with room (HEADER_WIDTH characters); keys that
+    find no line are named on an ``also:`` line. The last line points to the formats that
+    carry everything.
+    """
+    pairs = [
+        (key, _alone(value) if key in ALONE else brief(value)) for key, value in metadata.items()
+    ]
+    lines = _packed([(key, text) for key, text in pairs if text is not None])
+    if not lines:
+        return ""
+    if len(lines) > HEADER_LINES - 1:
+        lines = _within_budget(lines, HEADER_LINES - 1)
+    return "".join(f"# {text}\n" for text, _ in lines) + FULL_DETAIL
+
+
+def _clip(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: width - 3] + "..."
+
+
+def _packed(pairs) -> List[tuple]:
+    """``key: value`` pieces packed first-fit into lines: [(text, keys)]."""
+    lines: List[list] = []
+    for key, value in pairs:
+        piece = _clip(f"{key}: {value}", HEADER_WIDTH)
+        line = None
+        if key not in ALONE:
+            fits = (
+                ln
+                for ln in lines
+                if ln[1][0] not in ALONE and len(ln[0]) + 2 + len(piece) <= HEADER_WIDTH
+            )
+            line = next(fits, None)
+        if line is None:
+            lines.append([piece, [key]])
+        else:
+            line[0] += "; " + piece
+            line[1].append(key)
+    return [(text, keys) for text, keys in lines]
+
+
+def _within_budget(lines, budget: int) -> List[tuple]:
+    """``budget`` lines: the ALONE ones and the first others, then one naming the keys
+    left out."""
+    alone = sum(keys[0] in ALONE for _, keys in lines)
+    room = max(budget - 1 - alone, 0)
+    kept, dropped = [], []
+    for text, keys in lines:
+        if keys[0] in ALONE or room > 0:
+            room -= keys[0] not in ALONE
+            kept.append((text, keys))
+        else:
+            dropped += keys
+    return kept + [(_clip("also: " + ", ".join(dropped), HEADER_WIDTH), dropped)]
+
+
+def _empty(value: Any) -> bool:
+    return value is None or (isinstance(value, (str, list, tuple, Mapping)) and len(value) == 0)
+
+
+def brief(value: Any) -> Optional[str]:
+    """A metadata value in a few words for a table header; None for an empty one."""
+    if _empty(value):
+        return None
+    if isinstance(value, Mapping):
+        return _brief_mapping(value)
+    if isinstance(value, (list, tuple)):
+        return _listed([_item(v) for v in value])
+    if isinstance(value, str):  # a sentence may use the line (the line is clipped)
+        return " ".join(_file_name(value).split())
+    return _item(value)
+
+
+def _alone(value: Any) -> Optional[str]:
+    """A list of sentences (notes): the first, and how many more (all of them are on
+    stderr too, and in the JSON and TSV output)."""
+    if _empty(value) or not isinstance(value, (list, tuple)):
+        return brief(value)
+    more = f" (+{len(value) - 1} more)" if len(value) > 1 else ""
+    return _clip(" ".join(str(value[0]).split()), HEADER_WIDTH - len(more) - 10) + more
+
+
+def _item(value: Any) -> str:
+    if isinstance(value, str):
+        return _clip(_file_name(value), ITEM_WIDTH)
+    if isinstance(value, (list, tuple, Mapping)):
+        return f"({len(value)})"
+    return _clip(_json_scalar(value), ITEM_WIDTH)
+
+
+def _file_name(text: str) -> str:
+    """A path's last part (a value with a slash and no space reads as a path)."""
+    if ("/" in text or "\\" in text) and " " not in text.strip():
+        return re.split(r"[/\\]", text.rstrip("/\\"))[-1] or text
+    return text
+
+
+def _listed(items: List[str]) -> str:
+    if len(items) <= LISTED + 1:
+        return ", ".join(items)
+    return ", ".join(items[:LISTED]) + f", ... ({len(items)} in all)"
+
+
+def _brief_mapping(mapping: Mapping[str, Any]) -> str:
+    """Equal values as one; short values as key=value; long or nested ones by key."""
+    values = list(mapping.values())
+    first = _json_scalar(values[0])
+    if len(values) > 1 and all(_json_scalar(v) == first for v in values[1:]):
+        return f"{_item(values[0])} (each of {len(values)})"
+    items = [_item(v) for v in values]
+    if all(isinstance(v, (list, tuple, Mapping)) for v in values):
+        return _listed([f"{k} {text}" for k, text in zip(mapping, items)])
+    if all(isinstance(v, str) and _file_name(v) != v for v in values):
+        return _listed(items)  # {name: path}: the files' names say it
+    if all(len(text) <= 12 for text in items):
+        return _listed([f"{k}={text}" for k, text in zip(mapping, items)])
+    return _listed([str(k) for k in mapping])
 
 
 def render(
@@ -77,7 +215,7 @@ def render(
     TSV and JSON keep them as they are."""
     name_of = header if people else str
     if isinstance(frame, Mapping):
-        return render_columns(frame, fmt, metadata, digits, metadata_lines, _format_value, name_of)
+        return render_columns(frame, fmt, metadata, digits, name_of)
     if fmt == "tsv":
         body = frame.to_csv(sep="\t", index=False)
         return metadata_lines(metadata) + body
@@ -95,7 +233,7 @@ def render(
             [name_of(c) for c in frame.columns],
             cells,
             [is_numeric_dtype(frame[c]) for c in frame.columns],
-            metadata_lines(metadata),
+            table_header(metadata),
         )
     raise ValueError(f"unknown format {fmt!r}; choose from {', '.join(FORMATS)}")
 
@@ -130,8 +268,6 @@ def render_columns(
     fmt: str,
     metadata: Mapping[str, Any],
     digits: int,
-    metadata_lines,
-    format_value,
     name_of=str,
 ) -> str:
     """``name_of`` turns a column name into the text table's header."""
@@ -142,12 +278,12 @@ def render_columns(
         writer.writerows([_cell(v) for v in row] for row in _rows(columns))
         return metadata_lines(metadata) + out.getvalue()
     if fmt == "table":
-        rows = [[format_value(v, digits) for v in row] for row in _rows(columns)]
+        rows = [[_format_value(v, digits) for v in row] for row in _rows(columns)]
         return aligned_table(
             [name_of(c) for c in columns],
             rows,
             [_numeric(v) for v in columns.values()],
-            metadata_lines(metadata),
+            table_header(metadata),
         )
     import pandas as pd
 
