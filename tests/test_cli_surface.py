@@ -259,3 +259,27 @@ def test_library_draws_no_bar(capfd):
     assert calls[0] == (0, 4) and calls[-1] == (4, 4)
     simulate_collection(4, 3, 10, 1)
     assert capfd.readouterr().err == ""
+
+
+@pytest.mark.skipif(not hasattr(os, "openpty"), reason="no pseudo-terminals")
+def test_eval_draws_a_bar_while_reading_runs(tmp_path):
+    subprocess.run(
+        [sys.executable, "-m", "irgauge", *SIMULATE, "--out", str(tmp_path / "c"), "--quiet"],
+        check=True,
+        capture_output=True,
+    )
+    runs = sorted(str(p) for p in (tmp_path / "c" / "runs").iterdir())
+    argv = ["eval", str(tmp_path / "c" / "qrels.txt"), *runs, "-o", str(tmp_path / "out")]
+    code, err = _run_on_pty(argv, AT_ONCE)
+    assert code == 0 and b"reading runs" in err and b"%|" in err
+    code, err = _run_on_pty([*argv, "--quiet"], AT_ONCE)
+    assert code == 0 and err == b""
+
+
+def test_evaluate_reports_each_run_and_the_scoring():
+    from irgauge import evaluate, sample_paths
+
+    qrels, runs = sample_paths()
+    calls = []
+    evaluate(qrels, runs[:3], ["AP"], progress=lambda done, total: calls.append((done, total)))
+    assert calls == [(0, 4), (1, 4), (2, 4), (3, 4), (4, 4)]

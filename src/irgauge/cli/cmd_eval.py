@@ -7,6 +7,7 @@ import sys
 
 from irgauge.cli import HelpFormatter
 from irgauge.cli import _options as opt
+from irgauge.cli._progress import bar
 
 
 def register(subparsers) -> None:
@@ -30,6 +31,7 @@ def register(subparsers) -> None:
     )
     add_convention_options(parser)
     opt.add_per_topic(parser)
+    opt.add_quiet(parser)
     opt.add_text_output(
         parser,
         ("table", "tsv", "json", "trec"),
@@ -137,6 +139,7 @@ def run(args) -> int:
         args.runs,
         opt.split_measures(args.measures),
         threads=args.threads,
+        progress=bar("reading runs", args.quiet),
         **convention_kwargs(args),
     )
     write_result(result, args)

@@ -9,6 +9,7 @@ import sys
 from irgauge.cli import HelpFormatter
 from irgauge.cli.cmd_eval import add_convention_options, convention_kwargs, write_result
 from irgauge.cli import _options as opt
+from irgauge.cli._progress import bar
 
 
 def register(subparsers) -> None:
@@ -50,6 +51,7 @@ def register(subparsers) -> None:
     )
     ev.set_defaults(complete=True)
     opt.add_per_topic(ev, "per-question")
+    opt.add_quiet(ev)
     opt.add_text_output(
         ev, ("table", "tsv", "json", "trec"), digits_help="decimals in table/trec output"
     )
@@ -105,6 +107,7 @@ def run_eval(args) -> int:
         gold_format=args.gold_format,
         run_format=args.run_format,
         answer_order=_answer_order(args),
+        progress=bar("reading runs", args.quiet),
         **options,
     )
     write_result(result, args)

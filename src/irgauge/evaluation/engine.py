@@ -10,7 +10,7 @@ from __future__ import annotations
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Sequence, Union
+from typing import Any, Callable, Dict, List, Optional, Sequence, Union
 
 import numpy as np
 
@@ -20,6 +20,7 @@ from irgauge.collection.rankings import ORDERS, build_batches, match_run
 from irgauge.errors import InputError, MeasureError
 from irgauge.evaluation.eval_result import EvalResult
 from irgauge.io.adapters import qrels_source, run_sources
+from irgauge.io.progress import step_counter
 from irgauge.io.qrels import read_qrels
 from irgauge.io.records import Run
 from irgauge.io.runs import read_run
@@ -56,7 +57,7 @@ def _unique_names(runs: List[tuple]) -> List[str]:
     return [f"{n}#{i + 1}" for i, n in enumerate(names)]
 
 
-def _read_and_match(sources, judgments, order, max_docs, threads=None):
+def _read_and_match(sources, judgments, order, max_docs, threads=None, step=None):
     """Read each run and match it against the judgments; only the matched arrays are kept,
     so memory holds one run's text columns at a time.
 
@@ -73,11 +74,18 @@ def _read_and_match(sources, judgments, order, max_docs, threads=None):
         run = read_run(source, name=name, threads=per_run)
         return match_run(run, judgments, order, max_docs), (run.name, run.source)
 
+    def counted(results):
+        # advanced here, in the calling thread, so that a progress callback never runs on
+        # a reader thread
+        for result in results:
+            step()
+            yield result
+
     if workers > 1:
         with ThreadPoolExecutor(workers) as pool:
-            done = list(pool.map(one, sources))
+            done = list(counted(pool.map(one, sources)))
     else:
-        done = [one(item) for item in sources]
+        done = list(counted(map(one, sources)))
     return [m for m, _ in done], [info for _, info in done]
 
 
@@ -97,6 +105,7 @@ def evaluate(
     negative: str = "nonrelevant",
     max_cells: int = 1_000_000,
     threads: Optional[int] = None,
+    progress: Optional[Callable[[int, int], None]] = None,
 ) -> EvalResult:
     """Evaluate ``runs`` against ``qrels``.
 
@@ -116,6 +125,7 @@ def evaluate(
     (trec_eval -M). negative: what a negative qrels level means: "nonrelevant" (judged
     nonrelevant, default) or "unjudged" (in the pool but unjudged, as trec_eval reads it).
     threads: reader threads (default: $IRGAUGE_THREADS, else the CPUs available, at most 4).
+    progress: ``progress(done, total)`` after each run is read and once all are scored.
     """
     rel_level, max_docs = _check_conventions(order, empty_topics, aggregate, rel_level, max_docs)
     conventions = _Conventions(judged_only, complete, empty_topics, aggregate, max_docs)
@@ -128,10 +138,12 @@ def evaluate(
     sources = _run_sources(runs)
     if not sources:
         raise InputError("no runs to evaluate")
-    matched, run_info = _read_and_match(sources, judgments, order, max_docs, threads)
+    step = step_counter(progress, len(sources) + 1)
+    matched, run_info = _read_and_match(sources, judgments, order, max_docs, threads, step)
     names = _unique_names(run_info)
     row_topics, missing = _topics_to_score(judgments, names, matched, empty_topics, complete)
     run_rows, topic_rows, values = _score(measure_list, matched, row_topics, judgments, max_cells)
+    step()
     per_topic, means = _tables(
         measure_list, values, run_rows, topic_rows, names, judgments.topic_ids, aggregate
     )
