@@ -49,6 +49,25 @@ def test_a_short_flag_means_one_thing_in_every_command():
     )
 
 
+def _parsers(parser, path=()):
+    yield " ".join(path) or "irgauge", parser
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                yield from _parsers(sub, path + (name,))
+
+
+def test_help_shows_no_default_for_a_flag():
+    """A flag's help never claims "(default: True)": a store_false flag's default is the
+    state the flag turns off (--headerless-scores once said so while it was off)."""
+    claims = [
+        command
+        for command, parser in _parsers(build_parser())
+        if "(default: True)" in parser.format_help() or "(default: False)" in parser.format_help()
+    ]
+    assert claims == []
+
+
 def test_quiet_has_no_short_flag(capsys):
     for command, strings in _options(build_parser()):
         if "--quiet" in strings:

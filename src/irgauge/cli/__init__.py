@@ -30,10 +30,12 @@ DEBUG_VARIABLE = "IRGAUGE_DEBUG"
 
 class HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
     """Shows an option's default only when there is one to show (not None or False) and its
-    help does not already say it."""
+    help does not already say it. A flag (an option without a value, such as
+    ``store_false``) has no default to show: its default is the state it turns off."""
 
     def _get_help_string(self, action):
-        if action.default in (None, False) or "default" in (action.help or ""):
+        flag = action.nargs == 0
+        if flag or action.default in (None, False) or "default" in (action.help or ""):
             return action.help
         return super()._get_help_string(action)
 
