@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -197,26 +198,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     checks: List[tuple] = []
     for name in names:
         if name == "NONL":
-            path = no_newline_file(out)
-            cmd = [
-                "sh",
-                "-c",
-                'ulimit -v 1000000; exec "$@"',
-                "sh",
-                *irgauge,
-                "eval",
-                str(path),
-                str(path),
-            ]
-            wall, peak, rc, tail, cpu = measure(cmd, path.with_suffix(".out"))
-            ok = rc == 2 and str(path) in tail and wall <= 60 and "Traceback" not in tail
-            checks.append(
-                (
-                    f"NONL: exit {rc} in {wall:.2f} s ({cpu:.2f} s CPU, {peak:.0f} MB) "
-                    f"under ulimit -v 1000000: {tail.strip()[:160]}",
-                    ok,
-                )
-            )
+            checks.append(no_newline_check(out, irgauge))
             continue
         if name in ("W1", "W2"):
             w = base[name]
@@ -226,63 +208,7 @@ def main(argv: Optional[List[str]] = None) -> int:
             w = msm_workload(out, args.python)
         for tool in tools_for(name, irgauge, args.python):
             timed(tool, w, args.repeat, results)
-        ig, pt = results[("irgauge", name)], results[("pytrec_eval", name)]
-        if ig.error or pt.error:
-            checks.append((f"{name}: failed: {ig.error or pt.error}", False))
-            continue
-        checks.append(
-            (
-                f"{name}: irgauge wall {ig.wall:.2f} s ({ig.wall / pt.wall:.2f}x), CPU "
-                f"{ig.cpu:.2f} s ({ig.cpu / pt.cpu:.2f}x), peak {ig.peak:.0f} MB; "
-                f"pytrec_eval {pt.wall:.2f} s, {pt.cpu:.2f} s CPU, {pt.peak:.0f} MB",
-                None,
-            )
-        )
-        mine, theirs = read_means(w.out / "irgauge.out"), read_means(w.out / "pytrec_eval.out")
-        common = mine.keys() & theirs.keys()
-        worst = max((abs(mine[k] - theirs[k]) for k in common), default=float("nan"))
-        checks.append(
-            (
-                f"{name}: {len(common)} means agree with pytrec_eval to {worst:.1e}",
-                bool(common) and worst < 1e-6,
-            )
-        )
-        if name == "W1":
-            checks.append((f"W1: CPU {ig.cpu / pt.cpu:.2f}x (<= 0.5x)", ig.cpu / pt.cpu <= 0.5))
-            checks.append(
-                (f"W1: wall {ig.wall / pt.wall:.2f}x (<= 0.4x)", ig.wall / pt.wall <= 0.4)
-            )
-        if name == "W2":
-            checks.append((f"W2: CPU {ig.cpu / pt.cpu:.2f}x (<= 0.5x)", ig.cpu / pt.cpu <= 0.5))
-            checks.append((f"W2: peak {ig.peak:.0f} MB (<= 500)", ig.peak <= 500))
-        if name in ("W1L", "W2L") and ("irgauge", name[:2]) in results:
-            plain = results[("irgauge", name[:2])]
-            if name == "W1L":
-                checks.append(
-                    (
-                        f"W1L: peak {ig.peak - plain.peak:+.0f} MB (<= +20), wall "
-                        f"{ig.wall / plain.wall:.2f}x W1 (<= 1.25x)",
-                        ig.peak - plain.peak <= 20 and ig.wall / plain.wall <= 1.25,
-                    )
-                )
-            else:
-                before = read_means(base["W2"].out / "irgauge.out")
-                same = before == mine
-                checks.append(
-                    (
-                        f"W2L: peak {ig.peak:.0f} MB (<= 600), means "
-                        f"{'identical to' if same else 'differ from'} W2's",
-                        ig.peak <= 600 and same,
-                    )
-                )
-        if name == "MSM":
-            size = (w.out / "irgauge.out").stat().st_size
-            checks.append(
-                (
-                    f"MSM: CPU {ig.cpu / pt.cpu:.2f}x (<= 0.5x), output {size} bytes (< 10 KB)",
-                    ig.cpu / pt.cpu <= 0.5 and size < 10_000,
-                )
-            )
+        checks += workload_checks(name, w, results, base)
     for name in names:
         if name in ("W1", "W2", "MSM"):
             w = base[name] if name in base else msm_workload(out, args.python)
@@ -292,8 +218,6 @@ def main(argv: Optional[List[str]] = None) -> int:
         .stdout.split(":")[-1]
         .strip()
     )
-    import os
-
     print(
         f"\nirgauge reader benchmark: {len(os.sched_getaffinity(0))} CPUs ({cpu}), "
         f"median of {args.repeat} after one warm-up"
@@ -304,6 +228,74 @@ def main(argv: Optional[List[str]] = None) -> int:
         json.dumps({"checks": [{"check": c, "passed": p} for c, p in checks]}, indent=2) + "\n"
     )
     return 0
+
+
+def no_newline_check(out: Path, irgauge: List[str]) -> tuple:
+    """NONL: 64 MB without a newline, under a 1 GB address space, refused in time."""
+    path = no_newline_file(out)
+    cmd = ["sh", "-c", 'ulimit -v 1000000; exec "$@"', "sh", *irgauge, "eval", str(path), str(path)]
+    wall, peak, rc, tail, cpu = measure(cmd, path.with_suffix(".out"))
+    ok = rc == 2 and str(path) in tail and wall <= 60 and "Traceback" not in tail
+    return (
+        f"NONL: exit {rc} in {wall:.2f} s ({cpu:.2f} s CPU, {peak:.0f} MB) "
+        f"under ulimit -v 1000000: {tail.strip()[:160]}",
+        ok,
+    )
+
+
+def workload_checks(name: str, w, results: Dict, base: Dict) -> List[tuple]:
+    """irgauge against pytrec_eval on one workload: timings, agreement and its targets."""
+    ig, pt = results[("irgauge", name)], results[("pytrec_eval", name)]
+    if ig.error or pt.error:
+        return [(f"{name}: failed: {ig.error or pt.error}", False)]
+    mine, theirs = read_means(w.out / "irgauge.out"), read_means(w.out / "pytrec_eval.out")
+    common = mine.keys() & theirs.keys()
+    worst = max((abs(mine[k] - theirs[k]) for k in common), default=float("nan"))
+    checks = [
+        (
+            f"{name}: irgauge wall {ig.wall:.2f} s ({ig.wall / pt.wall:.2f}x), CPU "
+            f"{ig.cpu:.2f} s ({ig.cpu / pt.cpu:.2f}x), peak {ig.peak:.0f} MB; "
+            f"pytrec_eval {pt.wall:.2f} s, {pt.cpu:.2f} s CPU, {pt.peak:.0f} MB",
+            None,
+        ),
+        (
+            f"{name}: {len(common)} means agree with pytrec_eval to {worst:.1e}",
+            bool(common) and worst < 1e-6,
+        ),
+    ]
+    if name == "W1":
+        checks.append((f"W1: CPU {ig.cpu / pt.cpu:.2f}x (<= 0.5x)", ig.cpu / pt.cpu <= 0.5))
+        checks.append((f"W1: wall {ig.wall / pt.wall:.2f}x (<= 0.4x)", ig.wall / pt.wall <= 0.4))
+    if name == "W2":
+        checks.append((f"W2: CPU {ig.cpu / pt.cpu:.2f}x (<= 0.5x)", ig.cpu / pt.cpu <= 0.5))
+        checks.append((f"W2: peak {ig.peak:.0f} MB (<= 500)", ig.peak <= 500))
+    if name == "W1L" and ("irgauge", "W1") in results:
+        plain = results[("irgauge", "W1")]
+        checks.append(
+            (
+                f"W1L: peak {ig.peak - plain.peak:+.0f} MB (<= +20), wall "
+                f"{ig.wall / plain.wall:.2f}x W1 (<= 1.25x)",
+                ig.peak - plain.peak <= 20 and ig.wall / plain.wall <= 1.25,
+            )
+        )
+    if name == "W2L" and ("irgauge", "W2") in results:
+        same = read_means(base["W2"].out / "irgauge.out") == mine
+        checks.append(
+            (
+                f"W2L: peak {ig.peak:.0f} MB (<= 600), means "
+                f"{'identical to' if same else 'differ from'} W2's",
+                ig.peak <= 600 and same,
+            )
+        )
+    if name == "MSM":
+        size = (w.out / "irgauge.out").stat().st_size
+        checks.append(
+            (
+                f"MSM: CPU {ig.cpu / pt.cpu:.2f}x (<= 0.5x), output {size} bytes (< 10 KB)",
+                ig.cpu / pt.cpu <= 0.5 and size < 10_000,
+            )
+        )
+    return checks
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@ import math
 import bz2
 import gzip
 import io
+import json
 import lzma
 import os
 import re
@@ -30,6 +31,7 @@ from irgauge.io._numbers import parse_floats, parse_ints
 from irgauge.io._source import MAX_LINE_BYTES
 from irgauge.io.qrels import read_qrels
 from irgauge.io.runs import read_run
+from irgauge.collection.judgments import _KeyTable
 from irgauge.collection.rankings import _score_order
 
 COMPRESS = {"": lambda b: b, ".gz": gzip.compress, ".bz2": bz2.compress, ".xz": lzma.compress}
@@ -427,8 +429,6 @@ def test_text_headers_list_a_few_missing_topics_json_all(tmp_path, capsys):
     )
     assert len(out) < 2000
     code, out, _ = cli(capsys, "eval", qrels, run, "-m", "AP", "--format", "json")
-    import json
-
     assert json.loads(out)["metadata"]["topics_missing_from_run"]["r"] == [
         str(t) for t in range(2, 1001)
     ]
@@ -459,8 +459,6 @@ def test_commands_start_numpy_lean_unless_the_user_chose(
     """The console script starts numpy with one BLAS thread (spinning OpenBLAS workers cost CPU
     for nothing) and without huge-page advice (stalls on first touch); a setting the user
     made in the environment stands."""
-    import os
-
     qrels = write(tmp_path, "q.txt", QRELS)
     run = write(tmp_path, "r.txt", "1 Q0 d1 1 3 r\n")
     argv = ["eval", qrels, run, "-m", "AP"] if command == "eval" else [command]
@@ -543,8 +541,6 @@ def test_threads_option_and_environment(tmp_path, capsys, monkeypatch):
     st.integers(1, 4),
 )
 def test_key_table_finds_exactly_what_a_sorted_search_finds(keys, others, probes):
-    from irgauge.collection.judgments import _KeyTable
-
     table_keys = np.sort(np.array(keys, dtype=np.uint64))
     wanted = np.array(keys[::2] + others + [0, (1 << 64) - 1], dtype=np.uint64)
     index = {int(k): i for i, k in enumerate(table_keys)}
@@ -565,7 +561,6 @@ def test_key_table_finds_exactly_what_a_sorted_search_finds(keys, others, probes
 def test_key_filter_sets_aside_nearly_all_absent_keys():
     """Past MAX_KEYS the filter keeps every present key and about 1 in FILTER_BITS of
     the absent ones (a one-hash Bloom filter), so the binary search sees little more."""
-    from irgauge.collection.judgments import _KeyTable
 
     class Large(_KeyTable):
         MAX_KEYS = 0
@@ -591,8 +586,6 @@ def test_key_filter_sets_aside_nearly_all_absent_keys():
     st.integers(1, 6),
 )
 def test_key_table_with_long_clusters_still_finds_every_key(keys, others, probes):
-    from irgauge.collection.judgments import _KeyTable
-
     class Crowded(_KeyTable):  # two home slots only: clusters as long as the table
         PROBES = probes
 

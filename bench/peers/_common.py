@@ -3,6 +3,7 @@
 Every peer prints one line per run and measure, ``run<TAB>measure<TAB>mean``, with the
 measure under irgauge's name, so that bench_eval.py can compare the tools' values.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -17,8 +18,11 @@ def parse_args(description: str) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument("qrels")
     parser.add_argument("runs", nargs="+")
-    parser.add_argument("--measures", default=None,
-                        help="comma-separated irgauge names to compute (default: all of STANDARD)")
+    parser.add_argument(
+        "--measures",
+        default=None,
+        help="comma-separated irgauge names to compute (default: all of STANDARD)",
+    )
     return parser.parse_args()
 
 

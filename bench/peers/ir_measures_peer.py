@@ -1,12 +1,19 @@
 """Peer: ir_measures on the standard set, means per run (one evaluator built per qrels)."""
+
 import ir_measures
 from ir_measures import AP, RR, Bpref, P, R, Rprec, nDCG
 
 from _common import parse_args, print_means, run_name
 
 MEASURES = {
-    AP: "AP", nDCG: "nDCG", nDCG @ 10: "nDCG@10", P @ 10: "P@10", RR: "RR",
-    Rprec: "Rprec", Bpref: "bpref", R @ 1000: "R@1000",
+    AP: "AP",
+    nDCG: "nDCG",
+    nDCG @ 10: "nDCG@10",
+    P @ 10: "P@10",
+    RR: "RR",
+    Rprec: "Rprec",
+    Bpref: "bpref",
+    R @ 1000: "R@1000",
 }
 
 

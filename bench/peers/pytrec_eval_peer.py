@@ -2,6 +2,7 @@
 
 Reads the files in Python with pytrec_eval's own parsers, as a user would.
 """
+
 import pytrec_eval
 
 from _common import parse_args, print_means, run_name, wanted

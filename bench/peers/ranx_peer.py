@@ -3,14 +3,21 @@
 ranx compiles its metrics with numba on first use; that start-up is part of what a user
 waits for, so it is part of this whole-process measurement.
 """
+
 from ranx import Qrels, Run, evaluate
 
 from _common import parse_args, print_means, run_name
 
 # ranx name -> irgauge name. ranx's ndcg uses gain = level and log2(r+1), like trec_eval.
 MEASURES = {
-    "map": "AP", "ndcg": "nDCG", "ndcg@10": "nDCG@10", "precision@10": "P@10", "mrr": "RR",
-    "r-precision": "Rprec", "bpref": "bpref", "recall@1000": "R@1000",
+    "map": "AP",
+    "ndcg": "nDCG",
+    "ndcg@10": "nDCG@10",
+    "precision@10": "P@10",
+    "mrr": "RR",
+    "r-precision": "Rprec",
+    "bpref": "bpref",
+    "recall@1000": "R@1000",
 }
 
 

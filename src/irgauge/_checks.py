@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 import secrets
 from numbers import Integral, Real
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 from irgauge.errors import InputError
 
@@ -73,15 +73,39 @@ def real(
         number = float(value)
     except (TypeError, ValueError):
         raise InputError(_named(name, f"expected {what}; got {value!r}")) from None
-    low_bad = minimum is not None and (number <= minimum if min_open else number < minimum)
-    high_bad = maximum is not None and (number >= maximum if max_open else number > maximum)
-    if not math.isfinite(number) or low_bad or high_bad:
-        low = "" if minimum is None else f"{'(' if min_open else '['}{minimum:g}"
-        high = "" if maximum is None else f"{maximum:g}{')' if max_open else ']'}"
-        raise InputError(
-            _named(name, f"expected {what} in {low or '(-inf'}, {high or 'inf)'}; got {value}")
-        )
+    if not in_interval(number, minimum, maximum, min_open, max_open):
+        span = interval(minimum, maximum, min_open, max_open, lambda v: f"{v:g}")
+        raise InputError(_named(name, f"expected {what} in {span}; got {value}"))
     return number
+
+
+def in_interval(
+    number: float,
+    low: Optional[float],
+    high: Optional[float],
+    low_open: bool = False,
+    high_open: bool = False,
+) -> bool:
+    """Whether ``number`` is finite and lies between ``low`` and ``high`` (None: no bound),
+    each end excluded when open."""
+    if not math.isfinite(number):
+        return False
+    if low is not None and (number <= low if low_open else number < low):
+        return False
+    return high is None or (number < high if high_open else number <= high)
+
+
+def interval(
+    low: Optional[float],
+    high: Optional[float],
+    low_open: bool = False,
+    high_open: bool = False,
+    show: Callable[[float], str] = str,
+) -> str:
+    """An interval as text: ``[0, 1)``, ``(1, inf)``."""
+    left = "(-inf" if low is None else f"{'(' if low_open else '['}{show(low)}"
+    right = "inf)" if high is None else f"{show(high)}{')' if high_open else ']'}"
+    return f"{left}, {right}"
 
 
 def _int_range(minimum, maximum) -> str:

@@ -170,14 +170,12 @@ class Judgments:
         table would be as long as the highest level)."""
         if self.gains is None:
             return None
-        levels = np.arange(self.max_level + 1, dtype=np.float64)
-        if self.gains is not None:
-            if len(self.gains) < self.max_level:
-                raise InputError(
-                    f"{self.qrels.source}: the qrels have levels up to {self.max_level} but "
-                    f"the gains give values for levels 1..{len(self.gains)} only"
-                )
-            levels = np.array([0.0] + list(self.gains[: self.max_level]), dtype=np.float64)
+        if len(self.gains) < self.max_level:
+            raise InputError(
+                f"{self.qrels.source}: the qrels have levels up to {self.max_level} but "
+                f"the gains give values for levels 1..{len(self.gains)} only"
+            )
+        levels = np.array([0.0] + list(self.gains[: self.max_level]), dtype=np.float64)
         levels[: self.rel_level] = 0.0
         return levels
 
@@ -223,8 +221,7 @@ class Judgments:
         # a hash collision (vanishingly rare): redo the lookup with exact keys
         qkeys, rkeys = exact_pair_keys([self.topic, topic_codes], [self.qrels.docnos, docnos])
         order = np.argsort(qkeys)
-        pos = np.minimum(np.searchsorted(qkeys[order], rkeys), len(order) - 1)
-        hit = qkeys[order][pos] == rkeys
+        pos, hit = _binary_search(qkeys[order], rkeys)
         grades[hit] = self.grade[order[pos[hit]]]
         return self._mark_pooled(grades, keys)
 
@@ -254,8 +251,7 @@ class Judgments:
         an unjudged document into a pooled one."""
         if len(self._pooled_keys) == 0 or len(keys) == 0:
             return grades
-        pos = np.minimum(np.searchsorted(self._pooled_keys, keys), len(self._pooled_keys) - 1)
-        grades[(grades == UNJUDGED) & (self._pooled_keys[pos] == keys)] = POOLED
+        grades[(grades == UNJUDGED) & _binary_search(self._pooled_keys, keys)[1]] = POOLED
         return grades
 
     def conventions(self) -> Dict[str, object]:
@@ -272,27 +268,32 @@ class _KeyTable:
     (or known absent) in one vectorised gather instead of the log2(n) dependent reads of
     a binary search.
 
+    Hand-written because it pays on the keys Judgments looks up (topic-major, a run's
+    lines topic by topic): bench/bench_keys.py measured it 1.3-1.7x faster than
+    pandas.Index.get_indexer (which would also cost every `irgauge eval` the import of
+    pandas, 0.6 s and 43 MB) and 2.1-2.4x faster than numpy.searchsorted; figures in
+    bench/README.md.
+
     Open addressing with linear probing and no wrap-around, built without a loop: with
     the keys ordered by home slot h_i (top bits of a multiplicative hash of the key),
     placing them in that order gives slot s_i = max(h_i, s_{i-1} + 1)
-    = i + max_{j<=i}(h_j - j), a running maximum. Every slot from a key's home to its own slot is
-    then occupied, so a
-    lookup probes from the home until the key or an empty slot. 2^bits >= 4n homes (load
-    <= 1/4): an absent key (most retrieved documents are unjudged) whose home is taken
-    must probe on, so the load is the share of keys that take a second round (measured
-    on W1: 39% at load 1/2, 19% at 1/4, halving the lookup time); keys still unresolved
-    after PROBES probes (a long cluster, rare) get a binary search.
+    = i + max_{j<=i}(h_j - j), a running maximum. Every slot from a key's home to its own
+    slot is then occupied, so a lookup probes from the home until the key or an empty
+    slot. 2^bits >= 4n homes (load <= 1/4): an absent key (most retrieved documents are
+    unjudged) whose home is taken must probe on, so the lower the load, the fewer keys
+    take a second round (1/4 halves the lookup time of 1/2; bench/README.md); keys still
+    unresolved after PROBES probes (a long cluster, rare) get a binary search.
 
     Past MAX_KEYS judgments the table would add too much to the peak memory of a large
-    evaluation (W2's 1.4M judgments: +33 MB), so a binary search finds the keys, after a
-    filter of FILTER_BITS bits per key (a bit per home, as in a one-hash Bloom filter)
-    has set aside the keys that are surely absent: with 2% of them passing by mistake,
-    the search sees little more than the judged documents (W2: a quarter of the keys).
+    evaluation (bench/README.md), so a binary search finds the keys, after a filter of
+    FILTER_BITS bits per key (a bit per home, as in a one-hash Bloom filter) has set
+    aside the keys that are surely absent: with 2% of them passing by mistake, the search
+    sees little more than the judged documents.
     """
 
     PROBES = 4
     MAX_KEYS = 1 << 20
-    FILTER_BITS = 32  # at least, per key: 8 MB for W2's 1.4M judgments
+    FILTER_BITS = 32  # at least, per key: 4 bytes per judgment
 
     def __init__(self, sorted_keys: np.ndarray) -> None:
         n = len(sorted_keys)
@@ -307,8 +308,8 @@ class _KeyTable:
             return
         self.shift = np.uint64(64 - max((4 * n - 1).bit_length(), 1))
         home = self._home(sorted_keys)
-        # any order among equal homes places the keys correctly: a fast unstable sort
-        # (MS MARCO-sized qrels, 750k keys: 0.018 s against a stable sort's 0.088 s)
+        # any order among equal homes places the keys correctly: an unstable sort, 5x
+        # faster than a stable one (bench/README.md, "Judgment lookup")
         order = np.argsort(home)
         rank = np.arange(n, dtype=np.int64)
         slot = rank + np.maximum.accumulate(home[order] - rank)
@@ -356,10 +357,16 @@ class _KeyTable:
     def _search(self, keys: np.ndarray, rows: np.ndarray, found: np.ndarray) -> np.ndarray:
         """found[rows] = position of ``keys`` by a binary search (-1 where absent)."""
         if len(keys):
-            at = np.minimum(np.searchsorted(self.sorted_keys, keys), len(self.sorted_keys) - 1)
-            hit = self.sorted_keys[at] == keys
+            at, hit = _binary_search(self.sorted_keys, keys)
             found[rows[hit]] = at[hit]
         return found
+
+
+def _binary_search(sorted_keys: np.ndarray, keys: np.ndarray):
+    """Binary search of non-empty ``sorted_keys``: each key's position (clipped to the last
+    one) and whether the key is there."""
+    at = np.minimum(np.searchsorted(sorted_keys, keys), len(sorted_keys) - 1)
+    return at, sorted_keys[at] == keys
 
 
 def _fmt_gain(g: float) -> str:

@@ -27,7 +27,6 @@ _POW10_U64 = np.array([10**k for k in range(20)], dtype=np.uint64)
 _POW10_F64 = np.array([10.0**k for k in range(23)], dtype=np.float64)
 _EXACT = 1 << 53
 _MAX_DIGITS = 19  # 10^19 - 1 < 2^64: 19 digits sum in uint64 without overflow
-DIGIT, DOT, SIGN, EXP = 1, 2, 4, 8
 INT64_MIN, INT64_MAX = -(1 << 63), (1 << 63) - 1
 
 

@@ -16,6 +16,7 @@ skipped. A line longer than ``MAX_LINE_BYTES`` is refused.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import itertools
 from concurrent.futures import ThreadPoolExecutor
@@ -76,7 +77,6 @@ def tokenize(
     if isinstance(blocks, bytes):
         blocks = [blocks]
     allowed = sorted(set(allowed_columns))
-    workers = threads or 1
     several_blocks = size_hint is None or size_hint > BLOCK_BYTES
 
     block = functools.partial(
@@ -89,8 +89,23 @@ def tokenize(
         several_blocks=several_blocks,
     )
 
-    wave, line_offset = [], 0
     columns: Optional[_Columns] = None
+    with contextlib.closing(_split_blocks(blocks, block, threads or 1)) as parts:
+        for lines, n_cols, cols in parts:
+            if len(lines) == 0:
+                continue
+            columns = _columns_for(columns, n_cols, allowed, path, int(lines[0]), size_hint)
+            columns.append(lines, cols)
+    if columns is None:
+        raise InputError("no data lines (only comments or blank lines)", path)
+    line_numbers, kept = columns.finish()
+    return TokenTable(path=path, line_numbers=line_numbers, columns=kept, n_columns=columns.n_cols)
+
+
+def _split_blocks(blocks, block, workers: int):
+    """``block`` applied to each block and its first line number, results in file order;
+    with ``workers`` > 1, that many blocks at a time on threads."""
+    wave, line_offset = [], 0
     pool = None
     try:
         for data in _numbered(itertools.chain(blocks, [None]), lambda: line_offset):
@@ -106,28 +121,27 @@ def tokenize(
                 ):
                     if workers == 1:  # counted while splitting: no second pass over the bytes
                         line_offset += n_ends
-                    if len(lines) == 0:
-                        continue
-                    if columns is None:
-                        if n_cols not in allowed:
-                            raise InputError(_column_problem(n_cols, allowed), path, int(lines[0]))
-                        columns = _Columns(n_cols, size_hint)
-                    elif n_cols != columns.n_cols:
-                        raise InputError(
-                            f"expected {columns.n_cols} columns as on the first "
-                            f"data line, found {n_cols}",
-                            path,
-                            int(lines[0]),
-                        )
-                    columns.append(lines, cols)
+                    yield lines, n_cols, cols
                 wave = []
     finally:
         if pool:
             pool.shutdown()
+
+
+def _columns_for(columns, n_cols: int, allowed, path: str, line: int, size_hint) -> "_Columns":
+    """The columns to append a block of ``n_cols`` columns to: new ones for the first
+    block; an InputError naming ``line`` when the count is not allowed or changes."""
     if columns is None:
-        raise InputError("no data lines (only comments or blank lines)", path)
-    line_numbers, kept = columns.finish()
-    return TokenTable(path=path, line_numbers=line_numbers, columns=kept, n_columns=columns.n_cols)
+        if n_cols not in allowed:
+            raise InputError(_column_problem(n_cols, allowed), path, line)
+        return _Columns(n_cols, size_hint)
+    if n_cols != columns.n_cols:
+        raise InputError(
+            f"expected {columns.n_cols} columns as on the first data line, found {n_cols}",
+            path,
+            line,
+        )
+    return columns
 
 
 def _split_block(item, path, allowed, keep, trailing_after, numbers, several_blocks):

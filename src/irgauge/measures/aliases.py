@@ -153,9 +153,6 @@ IR_MEASURES_UNSUPPORTED: Dict[str, str] = {
     "Accuracy": "is a pairwise accuracy, which irgauge does not compute",
 }
 
-# spellings that mean ir_measures' measure only with a cutoff (bare, they are NTCIREVAL's)
-IR_MEASURES_CUTOFF_ONLY = ("ERR",)
-
 # older irgauge spellings and other common ones
 IRGAUGE: Dict[str, Alias] = {
     "AveP": ("AP", {}),

@@ -9,13 +9,12 @@ every family gets them without code of its own.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
 import numpy as np
 
-from irgauge._checks import GAIN_MAX, as_int
+from irgauge._checks import GAIN_MAX, as_int, in_interval, interval
 from irgauge.errors import InputError, MeasureError
 
 AGGREGATES = ("mean", "gmean")
@@ -100,11 +99,7 @@ class Param:
 
     def admits(self, number: float) -> bool:
         """Whether a number lies in the declared range (never NaN or infinite)."""
-        if not math.isfinite(number):
-            return False
-        if self.low is not None and (number <= self.low if self.low_open else number < self.low):
-            return False
-        return self.high is None or (number < self.high if self.high_open else number <= self.high)
+        return in_interval(number, self.low, self.high, self.low_open, self.high_open)
 
     def span(self) -> str:
         """The valid values as text: ``[0, 1)``, ``(1, inf)``, ``one of a, b``."""
@@ -112,9 +107,7 @@ class Param:
             return "one of " + ", ".join(self.choices)
         if self.kind == "bool":
             return "true or false"
-        low = "(-inf" if self.low is None else f"{'(' if self.low_open else '['}{_fmt(self.low)}"
-        high = "inf)" if self.high is None else f"{_fmt(self.high)}{')' if self.high_open else ']'}"
-        return f"{low}, {high}"
+        return interval(self.low, self.high, self.low_open, self.high_open, _fmt)
 
 
 KIND_NAMES = {

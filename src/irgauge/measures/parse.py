@@ -56,15 +56,9 @@ def resolve(label: str) -> Resolution:
         inner.tool = "NTCIREVAL"
         inner.note = "j: = NTCIREVAL's condensed-list pass (unjudged documents removed)"
         return inner
-    trec = _TREC_CUTOFF.match(label)
-    if trec:
-        return Resolution("trec_eval", A.TREC_EVAL_CUTOFF[trec.group("base")], {}, trec.group("k"))
-    real = _TREC_REAL.match(label)
-    if real:
-        family, param = A.TREC_EVAL_REAL[real.group("base")]
-        return Resolution("trec_eval", family, {param: real.group("x")})
-    if label in A.TREC_EVAL_SPECIAL:
-        return Resolution("trec_eval", A.TREC_EVAL_SPECIAL[label])
+    trec = _trec_eval_name(label)
+    if trec is not None:
+        return trec
     match = _SYNTAX.match(label)
     if not match:
         raise MeasureError(
@@ -74,43 +68,9 @@ def resolve(label: str) -> Resolution:
     given = _params(match.group("params"), label)
     if cutoff is not None and "." in cutoff:
         return _real_cutoff(name, given, cutoff, label)
-    # NTCIREVAL prints cutoffs with four digits (%04d): @0010 is NTCIREVAL's alone, while
-    # @1000 is also how ir_measures prints a cutoff of 1000
-    four = cutoff is not None and len(cutoff) == 4
-    zero_led = four and cutoff.startswith("0")
-    if name in A.NTCIREVAL and (
-        zero_led
-        or (four and not given)
-        or name in A.NTCIREVAL_ONLY
-        or (name not in REGISTRY and name not in A.IR_MEASURES)
-    ):
-        if four and not zero_led and name in A.AMBIGUOUS:
-            ours, theirs = (form.format(k=cutoff) for form in A.AMBIGUOUS[name])
-            raise MeasureError(
-                f"{label} is ambiguous: NTCIREVAL means {ours}, "
-                f"ir_measures {theirs}; write the one you mean"
-            )
-        family, fixed = A.NTCIREVAL[name][cutoff is not None]
-        return Resolution("NTCIREVAL", family, {**fixed, **given}, cutoff)
-    if name == "RBP":
-        return _rbp(given, cutoff, label)
-    if name == "ERR" and cutoff is None and not given:
-        family, fixed = A.NTCIREVAL["ERR"][0]
-        return Resolution(
-            "NTCIREVAL",
-            family,
-            dict(fixed),
-            None,
-            "bare ERR is NTCIREVAL's; ir_measures' ERR is ERR@k (gdeval)",
-        )
-    if name in A.IR_MEASURES:
-        return _ir_measures(name, given, cutoff, label)
-    if name in REGISTRY:
-        return Resolution("irgauge", name, given, cutoff)
-    for tool, table in (("trec_eval", A.TREC_EVAL), ("irgauge", A.IRGAUGE)):
-        if name in table:
-            family, fixed = table[name]
-            return Resolution(tool, family, {**fixed, **given}, cutoff)
+    found = _ntcireval(name, given, cutoff, label) or _named(name, given, cutoff, label)
+    if found is not None:
+        return found
     if name in A.IR_MEASURES_UNSUPPORTED:
         raise MeasureError(f"{label}: ir_measures' {name} {A.IR_MEASURES_UNSUPPORTED[name]}")
     folded = [n for n in list(REGISTRY) + list(ALIASES) if n.lower() == name.lower()]
@@ -121,6 +81,70 @@ def resolve(label: str) -> Resolution:
     raise MeasureError(
         f"unknown measure {name!r} in {label!r}{hint} (`irgauge measures` lists them all)"
     )
+
+
+def _trec_eval_name(label: str) -> Optional[Resolution]:
+    """trec_eval's names with the cutoff or recall level in the name (``ndcg_cut_10``)."""
+    trec = _TREC_CUTOFF.match(label)
+    if trec:
+        return Resolution("trec_eval", A.TREC_EVAL_CUTOFF[trec.group("base")], {}, trec.group("k"))
+    real = _TREC_REAL.match(label)
+    if real:
+        family, param = A.TREC_EVAL_REAL[real.group("base")]
+        return Resolution("trec_eval", family, {param: real.group("x")})
+    if label in A.TREC_EVAL_SPECIAL:
+        return Resolution("trec_eval", A.TREC_EVAL_SPECIAL[label])
+    return None
+
+
+def _ntcireval(
+    name: str, given: Dict[str, str], cutoff: Optional[str], label: str
+) -> Optional[Resolution]:
+    """NTCIREVAL's output names, when the spelling is NTCIREVAL's rather than another's."""
+    # NTCIREVAL prints cutoffs with four digits (%04d): @0010 is NTCIREVAL's alone, while
+    # @1000 is also how ir_measures prints a cutoff of 1000
+    four = cutoff is not None and len(cutoff) == 4
+    zero_led = four and cutoff.startswith("0")
+    if name not in A.NTCIREVAL or not (
+        zero_led
+        or (four and not given)
+        or name in A.NTCIREVAL_ONLY
+        or (name not in REGISTRY and name not in A.IR_MEASURES)
+    ):
+        return None
+    if four and not zero_led and name in A.AMBIGUOUS:
+        ours, theirs = (form.format(k=cutoff) for form in A.AMBIGUOUS[name])
+        raise MeasureError(
+            f"{label} is ambiguous: NTCIREVAL means {ours}, "
+            f"ir_measures {theirs}; write the one you mean"
+        )
+    family, fixed = A.NTCIREVAL[name][cutoff is not None]
+    return Resolution("NTCIREVAL", family, {**fixed, **given}, cutoff)
+
+
+def _named(
+    name: str, given: Dict[str, str], cutoff: Optional[str], label: str
+) -> Optional[Resolution]:
+    """ir_measures', irgauge's and trec_eval's names, in that order of precedence."""
+    if name == "RBP":
+        return _rbp(given, cutoff, label)
+    if name == "ERR" and cutoff is None and not given:
+        return _bare_ntcireval("ERR", "bare ERR is NTCIREVAL's; ir_measures' ERR is ERR@k (gdeval)")
+    if name in A.IR_MEASURES:
+        return _ir_measures(name, given, cutoff, label)
+    if name in REGISTRY:
+        return Resolution("irgauge", name, given, cutoff)
+    for tool, table in (("trec_eval", A.TREC_EVAL), ("irgauge", A.IRGAUGE)):
+        if name in table:
+            family, fixed = table[name]
+            return Resolution(tool, family, {**fixed, **given}, cutoff)
+    return None
+
+
+def _bare_ntcireval(name: str, note: str) -> Resolution:
+    """A name without cutoff or parameters that means NTCIREVAL's measure."""
+    family, fixed = A.NTCIREVAL[name][0]
+    return Resolution("NTCIREVAL", family, dict(fixed), None, note)
 
 
 def _rbp(given: Dict[str, str], cutoff: Optional[str], label: str) -> Resolution:
@@ -141,12 +165,8 @@ def _rbp(given: Dict[str, str], cutoff: Optional[str], label: str) -> Resolution
             f"for {ours}, ir_measures RBP@{cutoff} for p = 0.8; write "
             f"RBP@{int(cutoff):04d}, {ours} or {theirs}"
         )
-    family, fixed = A.NTCIREVAL["RBP"][0]
-    return Resolution(
-        "NTCIREVAL",
-        family,
-        dict(fixed),
-        None,
+    return _bare_ntcireval(
+        "RBP",
         "bare RBP is NTCIREVAL's graded RBP; binary RBP is RBP(p=...) or "
         "ir_measures' RBP(rel=1) (p = 0.8)",
     )

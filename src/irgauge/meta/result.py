@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional
 
+import numpy as np
+
 from irgauge.errors import InputError
 from irgauge.io.summaries import meta_summary
 from irgauge.io.summaries import meta_summary_html
@@ -82,8 +84,6 @@ def nonfinite_notes(frame) -> List[str]:
     """One line per column of ``frame`` (a DataFrame or ``{column: values}``) holding NaN
     or infinite values, saying why; the CLI prints them and records them in the output, so
     no NaN goes unexplained."""
-    import numpy as np
-
     notes = []
     for column in frame if isinstance(frame, dict) else frame.columns:
         values = np.asarray(frame[column])
@@ -115,6 +115,7 @@ def check_subset_size(size: int, n_topics: int, disjoint: bool, source=None) -> 
 def _as_frame(data: Any):
     """A DataFrame from ``{column: values}`` (other data pass through unchanged)."""
     if isinstance(data, dict):
+        # pandas only when a frame is asked for: columns() prints without it
         import pandas as pd
 
         return pd.DataFrame(data)

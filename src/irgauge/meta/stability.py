@@ -84,6 +84,7 @@ def stability(
     ``indices`` (trials x c topic indices) replaces the seeded draw of subsets.
     """
     matrices = as_score_matrices(matrices)  # ScoreMatrix, DataFrame or EvalResult
+    # pandas on first use: tests/test_startup.py keeps importing irgauge.meta free of it
     import pandas as pd
 
     names, systems, topics, stacked = check_matrices(matrices)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import Any, List, Tuple
+from typing import Any, List, Sequence, Tuple
 
 from irgauge.errors import InputError
 from irgauge.io._source import read_bytes
@@ -17,12 +17,7 @@ _INTEGER = re.compile(r"^[+-]?\d+$")
 
 def read_lines(path) -> List[Tuple[int, str]]:
     """(line number, text) of every non-blank line, decoded as UTF-8 (a BOM is dropped)."""
-    data = read_bytes(path)
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as err:
-        line = data[: err.start].count(b"\n") + 1
-        raise InputError(f"not valid UTF-8 ({err.reason})", str(path), line) from None
+    text = _decoded(read_bytes(path), path)
     return [
         (i, line.rstrip("\r")) for i, line in enumerate(text.split("\n"), start=1) if line.strip()
     ]
@@ -38,11 +33,7 @@ def read_json(path) -> Any:
     data = read_bytes(path)
     if len(data) > MAX_JSON_BYTES:
         raise InputError(f"JSON file larger than {MAX_JSON_BYTES} bytes", str(path))
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as err:
-        line = data[: err.start].count(b"\n") + 1
-        raise InputError(f"not valid UTF-8 ({err.reason})", str(path), line) from None
+    text = _decoded(data, path)
     _check_depth(text, str(path))
     try:
         return json.loads(text)
@@ -62,8 +53,23 @@ def _check_depth(text: str, path: str) -> None:
             raise InputError(f"JSON nested deeper than {MAX_JSON_DEPTH} levels", path, line)
 
 
-def looks_like_json(path) -> bool:
-    return read_bytes(path).lstrip()[:1] in (b"{", b"[")
+def _decoded(data: bytes, path) -> str:
+    """UTF-8 text (a BOM is dropped); an InputError names the line of a bad byte."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        line = data[: err.start].count(b"\n") + 1
+        raise InputError(f"not valid UTF-8 ({err.reason})", str(path), line) from None
+
+
+def chosen_format(fmt: str, formats: Sequence[str], what: str, path: str, detect) -> str:
+    """``fmt`` if one of ``formats``; for ``auto``, ``json`` when the file starts with
+    ``{``/``[``, else what ``detect(path)`` finds."""
+    if fmt not in formats:
+        raise InputError(f"unknown {what} format {fmt!r}; choose from {', '.join(formats)}")
+    if fmt != "auto":
+        return fmt
+    return "json" if read_bytes(path).lstrip()[:1] in (b"{", b"[") else detect(path)
 
 
 def file_stem(path) -> str:

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import Dict, List, Optional, Tuple
 
 from irgauge.errors import InputError
-from irgauge.qa._text import file_stem, looks_like_json, read_json, read_lines
+from irgauge.qa._text import chosen_format, file_stem, read_json, read_lines
 
 RUN_FORMATS = ("auto", "semicolon", "trec", "list", "tsv", "json")
 ANSWER_ORDERS = ("file", "rank", "score")
@@ -62,10 +62,7 @@ def read_answers(
     if isinstance(source, dict):
         return _build(_listed_entries(source), name or "run", "<dict>", "dict", "file")
     path = str(source)
-    if fmt not in RUN_FORMATS:
-        raise InputError(f"unknown answer-run format {fmt!r}; choose from {', '.join(RUN_FORMATS)}")
-    if fmt == "auto":
-        fmt = _detect(path)
+    fmt = chosen_format(fmt, RUN_FORMATS, "answer-run", path, _detect)
     if fmt == "json":
         data = read_json(path)
         if not isinstance(data, dict) or not all(
@@ -116,8 +113,6 @@ def _build(
 
 
 def _detect(path: str) -> str:
-    if looks_like_json(path):
-        return "json"
     lines = [text for _, text in read_lines(path)]
     if all(text.count(";") >= 5 for text in lines):
         return "semicolon"

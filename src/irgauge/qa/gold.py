@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Tuple
 
 from irgauge.errors import InputError
-from irgauge.qa._text import file_stem, looks_like_json, parse_level, read_json, read_lines
+from irgauge.qa._text import chosen_format, file_stem, parse_level, read_json, read_lines
 from irgauge.qa.normalise import Normaliser, make_normaliser
 
 GOLD_FORMATS = ("auto", "eqrels", "erel", "tsv", "json")
@@ -110,10 +110,7 @@ def read_gold(source, fmt: str = "auto", normalise=None) -> AnswerGold:
             _nested_records(source, "<dict>"), "<dict>", "dict", normalise
         )
     path = str(source)
-    if fmt not in GOLD_FORMATS:
-        raise InputError(f"unknown gold format {fmt!r}; choose from {', '.join(GOLD_FORMATS)}")
-    if fmt == "auto":
-        fmt = _detect(path)
+    fmt = chosen_format(fmt, GOLD_FORMATS, "gold", path, _detect)
     if fmt == "json":
         return AnswerGold.from_records(_json_records(read_json(path), path), path, fmt, normalise)
     reader = {"eqrels": _eqrels, "erel": _erel, "tsv": _tsv}[fmt]
@@ -121,8 +118,6 @@ def read_gold(source, fmt: str = "auto", normalise=None) -> AnswerGold:
 
 
 def _detect(path: str) -> str:
-    if looks_like_json(path):
-        return "json"
     lines = [text for _, text in read_lines(path)[:50]]
     if any("\t" in text for text in lines):
         return "tsv"

@@ -8,6 +8,7 @@ pandas DataFrame. A file that is none of these raises InputError naming it.
 
 from __future__ import annotations
 
+import io
 import json
 import re
 from dataclasses import dataclass
@@ -57,8 +58,6 @@ def read_input(path) -> ReportInput:
 
 
 def _read_tsv(text: str, path: Path):
-    import io
-
     lines = text.splitlines()
     metadata, first = {}, 0
     for first, line in enumerate(lines):

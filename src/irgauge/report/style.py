@@ -7,8 +7,8 @@
 - heat maps scaled to their data, each cell labelled with its value (:func:`heatmap`);
 - saved as PDF and SVG (vector) and PNG, each written atomically (:func:`save`).
 
-matplotlib is imported on first use, with the Agg backend, so importing this module costs
-nothing.
+matplotlib is imported on first use, with the Agg backend, so importing this module does
+not load it.
 """
 
 from __future__ import annotations
@@ -16,6 +16,8 @@ from __future__ import annotations
 import io
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence
+
+import numpy as np
 
 from irgauge.io.atomic import write_bytes
 
@@ -97,8 +99,6 @@ def band(ax, x, mean, low, high, index: int, label: str, bars: bool = False) -> 
     ``low`` and ``high``. Points are drawn even where a neighbour is missing."""
     style = series_style(index)
     if bars:
-        import numpy as np
-
         mean_arr = np.asarray(mean, dtype=float)
         yerr = np.vstack(
             [mean_arr - np.asarray(low, dtype=float), np.asarray(high, dtype=float) - mean_arr]
@@ -123,8 +123,6 @@ def heatmap(
     written in its cell in a colour that stays legible. ``diagonal=False`` leaves a square
     table's diagonal (e.g. a measure's tau with itself, always 1) out of the colour scale
     and blank, so that it does not flatten the range that matters."""
-    import numpy as np
-
     data = np.asarray(values, dtype=float)
     if not diagonal and data.shape[0] == data.shape[1]:
         data = data.copy()
@@ -194,7 +192,7 @@ def describe(collection: Optional[str] = None, **parameters) -> str:
 def wilson(successes, n, level: float = 0.95):
     """Wilson score interval (low, high) of proportions ``successes / n`` (arrays); nan
     where n = 0. Better behaved than the normal interval near 0 and 1."""
-    import numpy as np
+    # scipy.stats on first use: figures without Wilson intervals need not load it
     from scipy import stats as st
 
     k = np.asarray(successes, dtype=float)
@@ -211,8 +209,6 @@ def line(ax, x, y, index: int, label: str, **options) -> None:
     """One series in the style of ``index``; points with a missing (nan) y are left out
     and the line joins the remaining points, so empty bins leave neither gaps with
     isolated dots nor fake zeros."""
-    import numpy as np
-
     x = np.asarray(x, dtype=float)
     y = np.asarray(y, dtype=float)
     keep = np.isfinite(y)

@@ -4,8 +4,9 @@ column per system), read into ``{measure: ScoreMatrix}`` with every cell checked
 from __future__ import annotations
 
 import csv
+import gzip
 import io
-import math
+import zlib
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Union
 
@@ -14,11 +15,11 @@ import numpy as np
 from irgauge.errors import InputError
 from irgauge.scores.matrix import (
     LONG_HEADER,
-    MEAN_TOPIC,
     TOPIC_COLUMNS,
     Matrices,
     ScoreMatrix,
-    _matrix_from_cells,
+    finite_score,
+    long_matrices,
 )
 
 
@@ -74,9 +75,6 @@ def _delimiter(header: str) -> str:
 def _read_text(path: str) -> str:
     """The file's text: gunzipped if gzip, UTF-8 with an optional BOM; anything else is
     refused at FILE:LINE (a Latin-1 score file would otherwise misname its systems)."""
-    import gzip
-    import zlib
-
     try:
         with open(path, "rb") as handle:
             data = handle.read()
@@ -115,19 +113,12 @@ def _pick(found: Matrices, measures: Optional[Sequence[str]], source: Optional[s
     return {m: found[m] for m in measures}
 
 
-def _number(text: str, path: Optional[str], line: Optional[int], what: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise InputError(f"non-numeric value {text!r} for {what}", path, line) from None
-    if not math.isfinite(value):
-        raise InputError(f"missing or non-finite value {text!r} for {what}", path, line)
-    return value
-
-
 def _read_long(lines: List[str], first: int, path: str) -> Matrices:
     """Parse the tidy ``run measure topic value`` layout; ``all`` rows are skipped."""
-    cells: Dict[str, Dict[tuple, float]] = {}
+    return long_matrices(_long_rows(lines, first, path), path)
+
+
+def _long_rows(lines: List[str], first: int, path: str):
     for number in range(first + 1, len(lines)):
         raw = lines[number]
         if not raw.strip() or raw.startswith("#"):
@@ -139,18 +130,7 @@ def _read_long(lines: List[str], first: int, path: str) -> Matrices:
                 path,
                 number + 1,
             )
-        run, measure, topic, value = (p.strip() for p in parts[:4])
-        if topic == MEAN_TOPIC:
-            continue
-        what = f"run {run}, measure {measure}, topic {topic}"
-        score = _number(value, path, number + 1, what)
-        table = cells.setdefault(measure, {})
-        if (run, topic) in table:
-            raise InputError(f"duplicate row for {what}", path, number + 1)
-        table[(run, topic)] = score
-    if not cells:
-        raise InputError("score file holds no per-topic scores", path)
-    return {m: _matrix_from_cells(m, table, path) for m, table in cells.items()}
+        yield (*(p.strip() for p in parts[:4]), number + 1)
 
 
 def _read_wide(
@@ -201,7 +181,7 @@ def _read_wide(
                 )
         values.append(
             [
-                _number(c, path, number + 1, f"system {s} on topic {topic}")
+                finite_score(c, path, number + 1, f"system {s} on topic {topic}")
                 for s, c in zip(systems, cells)
             ]
         )

@@ -56,6 +56,7 @@ def compare_pairs(
     ``correction`` (none, holm, bh) adjusts each test's p-values over the pairs compared,
     except Tukey HSD's, which already account for all pairs.
     """
+    # pandas on first use: tests/test_startup.py keeps importing irgauge.stats free of it
     import pandas as pd
 
     values = require_finite(values)
