@@ -18,16 +18,14 @@ def numpy_settings_for_the_command_line() -> None:
 
     - One BLAS thread (OPENBLAS_NUM_THREADS=1): OpenBLAS starts a worker per CPU when numpy
       loads, and each spins for a while before it sleeps, while irgauge's matrix products
-      (bootstrap and resampling means) gain little from threads. Measured on 2 cores
-      against two BLAS threads: `irgauge eval` on W1 0.1 s less CPU; `irgauge discpower`
-      (59 x 54, B = 1000) 0.18 s CPU instead of 0.31 s, wall 0.177 s instead of 0.172 s;
-      the onerel study 8.2-8.4 s CPU instead of 10.4-10.6 s, wall 7.4-7.6 s instead of
-      7.2-7.4 s; the qa study 4.4-4.6 s CPU instead of 7.7-7.8 s at the same wall time.
+      (bootstrap and resampling means) gain little from threads.
     - No transparent huge pages for large arrays (NUMPY_MADVISE_HUGEPAGE=0): where the
       kernel compacts memory to find a huge page on the first touch (THP defrag "madvise",
-      the default of several distributions), each one can stall; measured on W2 (5M run
-      lines), system CPU 0.86-1.01 s with them, 0.35-0.41 s without, and the peak memory
-      14 MB lower.
+      the default of several distributions), each one can stall.
+
+    Both were measured against the alternative with bench/bench_startup.py,
+    bench/bench_eval.py and bench/bench_studies.py; the figures are in the guide's
+    performance page (docs/performance.md, "Process settings").
     """
     if "numpy" in sys.modules:
         return
@@ -43,14 +41,12 @@ def keep_arrays_on_heap() -> None:
     """Let glibc serve arrays up to HEAP_ARRAY_BYTES from the heap and keep as much free
     there (mallopt M_MMAP_THRESHOLD, M_TRIM_THRESHOLD). By default each array past a
     threshold that starts at 128 KB is mapped and unmapped anew, and every page of it
-    faulted in again, a few microseconds each on a virtual machine: measured on W2 (one
-    run of 5M lines), 243k page faults and 0.45 s system CPU by default, 159k and 0.30 s
-    with this, for a peak 17 MB higher (486 MB); on W1 (50 runs of 1.5 MB) a third of
-    the CPU went to the kernel before. One heap (M_ARENA_MAX) for all reader threads:
-    they allocate few, large arrays, so its lock costs nothing, while a heap per thread
-    faults pages of its own in (W1 on 2 threads: 44k page faults and a peak of 134 MB
-    with one per thread, 35k and 100 MB with one). Process-wide, so only the command
-    line calls it; a no-op where glibc is absent."""
+    faulted in again, a few microseconds each on a virtual machine. One heap
+    (M_ARENA_MAX) for all reader threads: they allocate few, large arrays, so its lock
+    costs nothing, while a heap per thread faults pages of its own in. Measured with
+    bench/bench_eval.py (page faults, system CPU and peak memory in docs/performance.md,
+    "Process settings"). Process-wide, so only the command line calls it; a no-op where
+    glibc is absent."""
     libc = _libc()
     if libc:
         libc.mallopt(-3, HEAP_ARRAY_BYTES)  # M_MMAP_THRESHOLD

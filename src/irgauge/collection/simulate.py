@@ -53,7 +53,7 @@ SIMULATE_VERSION = 1
 _SCORE_BASE = 10.0
 _SCORE_SCALE = 2.0
 
-# Topics are generated in blocks so that memory stays bounded for W2-sized workloads
+# Topics are generated in blocks so that memory stays bounded for thousands of topics
 # (5000 topics x 2000 documents). Changing it changes the random stream, hence the files.
 _TOPIC_BLOCK = 256
 

@@ -63,9 +63,8 @@ def _read_and_match(sources, judgments, order, max_docs, threads=None, step=None
 
     Threads: several runs are read on up to ``thread_count`` threads, a run each. A single
     file is split over threads (a block each) only when asked (``threads`` or
-    $IRGAUGE_THREADS): measured on 2 cores on W2 (one run of 5M lines), two block threads
-    took 11% off the wall time for 12% more CPU (1.46-1.50 s wall and 1.82-1.89 s CPU,
-    against 1.63-1.69 s and 1.64-1.69 s), a trade left to the user."""
+    $IRGAUGE_THREADS): on 2 cores that buys a little wall time for more CPU (measured
+    with bench/bench_eval.py; figures in docs/performance.md), a trade left to the user."""
     workers = min(len(sources), thread_count(threads))
     per_run = 1 if workers > 1 else (explicit_threads(threads) or 1)
 
