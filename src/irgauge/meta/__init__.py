@@ -8,6 +8,7 @@ parameters, and returns a :class:`MetaResult` recording the seed, parameters, sy
 topics used.
 """
 
+from irgauge.meta.agree import agreement
 from irgauge.meta.correlation import (
     kendall_tau,
     rank_correlations,
@@ -21,17 +22,22 @@ from irgauge.meta.predictive import predictive_power
 from irgauge.meta.result import MetaResult
 from irgauge.meta.stability import stability
 from irgauge.meta.swap import swap_rates
+from irgauge.meta.topicset import min_detectable_diff, residual_variance, topic_set_size
 
 __all__ = [
     "MetaResult",
+    "agreement",
     "discriminative_power",
     "kendall_tau",
+    "min_detectable_diff",
     "predictive_power",
     "rank_correlations",
+    "residual_variance",
     "stability",
     "swap_rates",
     "tau_ap",
     "tau_ap_a",
     "tau_ap_b",
     "tau_threshold",
+    "topic_set_size",
 ]

@@ -1,0 +1,116 @@
+"""``irgauge agree``: how well assessors (human or LLM) agree, on labels and on systems."""
+
+from __future__ import annotations
+
+import sys
+
+from irgauge.cli import HelpFormatter
+from irgauge.cli import _meta_common as common
+from irgauge.cli import _options as opt
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser(
+        "agree",
+        help="assessor agreement between qrels (kappa, alpha, system rankings)",
+        description="Agreement of two or more qrels (e.g. human and LLM assessors) on the "
+        "(topic, docno) pairs both judge: Cohen's kappa (binary at -l), weighted kappa "
+        "(linear, quadratic), Krippendorff's alpha (ordinal, interval; over all qrels "
+        "too), leniency; with --run, agreement of the systems' rankings (Kendall's tau_b, "
+        "tau_AP) and significance calls under each qrels. Every statistic has a "
+        "percentile bootstrap interval over topics. Output columns: a, b, measure, "
+        "statistic, value, low, high.",
+        formatter_class=HelpFormatter,
+    )
+    p.add_argument("qrels", nargs="+", metavar="QRELS", help="two or more qrels files")
+    p.add_argument(
+        "--run",
+        nargs="+",
+        action="extend",
+        metavar="RUN",
+        help="runs to score under each qrels (repeat, or give several after it)",
+    )
+    opt.add_measures(p, "measures for system agreement (default AP and nDCG@10)", dest="measure")
+    p.add_argument("-l", "--rel-level", type=opt.rel_level, default=1, help="relevance threshold")
+    p.add_argument("-B", "--samples", type=opt.draws, default=1000, help="bootstrap samples")
+    p.add_argument(
+        "--confidence", type=opt.confidence, default=0.95, help="bootstrap interval level"
+    )
+    p.add_argument(
+        "--test", choices=("t", "sign"), default="t", help="paired test of the system pairs"
+    )
+    p.add_argument("--alpha", type=opt.alpha, default=0.05, help="significance level")
+    p.add_argument(
+        "--correction",
+        choices=("none", "holm", "bh"),
+        default="none",
+        help="multiple-comparison correction over the run pairs",
+    )
+    p.add_argument(
+        "--mixed-scales",
+        action="store_true",
+        help="compare NTCIR letters (S/A/B read as 3/2/1) with numeric grades",
+    )
+    common.add_output_options(p)
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    from irgauge.errors import InputError
+    from irgauge.meta.agree import agreement
+
+    if len(args.qrels) < 2:
+        raise InputError(f"agree needs at least 2 qrels files; got {len(args.qrels)}")
+    result = agreement(
+        args.qrels,
+        runs=args.run,
+        measures=opt.split_measures(args.measure) or None,
+        rel_level=args.rel_level,
+        samples=args.samples,
+        seed=args.seed,
+        test=args.test,
+        alpha=args.alpha,
+        correction=args.correction,
+        confidence=args.confidence,
+        mixed_scales=args.mixed_scales,
+    )
+    if args.format == "json":
+        _emit_json(result, args)
+    else:
+        common.emit(result.columns(), result.metadata(), args)
+    if args.figures:
+        from irgauge.report.agreement_figures import agreement_figures
+        from irgauge.report.style import describe
+
+        p = result.parameters
+        title = describe(" vs ".join(p["qrels"]), seed=p["seed"], B=p["bootstrap_samples"])
+        agreement_figures(result, args.figures, title=title)
+    return 0
+
+
+def _emit_json(result, args) -> None:
+    """The JSON output: metadata, results (the long table) and the details (confusion
+    matrices, per-topic kappa, per-system ranks, per-pair significance calls)."""
+    import json
+
+    from irgauge.io.tables import render
+    from irgauge.meta.result import nonfinite_notes
+
+    metadata = result.metadata()
+    notes = nonfinite_notes(result.columns())
+    if notes:
+        metadata["notes"] = metadata.get("notes", []) + notes
+        for note in notes:
+            sys.stderr.write(f"irgauge: note: {note}\n")
+    document = json.loads(render(result.columns(), "json", metadata))
+    document["details"] = {
+        name: json.loads(frame.to_json(orient="records", double_precision=15))
+        for name, frame in result.details.items()
+    }
+    text = json.dumps(document, indent=2, default=str) + "\n"
+    if args.output:
+        from irgauge.io.atomic import write_text
+
+        write_text(args.output, text)
+    else:
+        sys.stdout.write(text)

@@ -1,0 +1,148 @@
+"""Label agreement of every pair of qrels (and Krippendorff's alpha over all of them): the
+rows of the agreement table and the confusion and per-topic kappa details. The statistics
+themselves are in :mod:`irgauge.meta.agreement`."""
+
+from __future__ import annotations
+
+from typing import Dict, List
+
+import numpy as np
+
+from irgauge.errors import InputError
+from irgauge.meta import agreement as ag
+from irgauge.meta.agreement_units import Units
+
+
+def _topics_judged(units: Units, columns: List[int], minimum: int) -> np.ndarray:
+    """Indices of the topics that at least ``minimum`` of ``columns`` judge."""
+    judges = np.zeros(len(units.topics), dtype=int)
+    for k in columns:  # a loop over the qrels, not the judgments
+        judged = ~np.isnan(units.grades[:, k])
+        judges += np.bincount(units.topic[judged], minlength=len(units.topics)) > 0
+    return np.flatnonzero(judges >= minimum)
+
+
+def _positions(units: Units, shared: np.ndarray) -> np.ndarray:
+    """Each unit's position among the ``shared`` topics (-1: not shared)."""
+    pos = np.full(len(units.topics), -1)
+    pos[shared] = np.arange(len(shared))
+    return pos[units.topic]
+
+
+def _rows(a: str, b: str, names, values: np.ndarray, confidence: float) -> List[dict]:
+    """Table rows from (1 + samples) x statistics values: row 0 is the point estimate."""
+    low, high = ag.percentile_interval(values[1:], confidence)
+    return [
+        {
+            "a": a,
+            "b": b,
+            "measure": "-",
+            "statistic": name,
+            "value": float(values[0, i]),
+            "low": float(low[i]),
+            "high": float(high[i]),
+        }
+        for i, name in enumerate(names)
+    ]
+
+
+def _confusion(units, a, b, t, both, n_topics):
+    """Per-topic confusion counts (topics x L x L) of the pairs both judge, and the levels."""
+    ga, gb = units.grades[both, a], units.grades[both, b]
+    levels = np.unique(np.concatenate([ga, gb]))
+    size = len(levels)
+    cell = np.searchsorted(levels, ga) * size + np.searchsorted(levels, gb)
+    counts = np.bincount(t[both] * size * size + cell, minlength=n_topics * size * size)
+    return counts.reshape(n_topics, size, size).astype(float), levels
+
+
+def pair_statistics(
+    units: Units, a: int, b: int, rel_level: int, samples: int, seed: int, confidence: float
+):
+    """Rows of the label statistics of qrels a against qrels b, and their details."""
+    name_a, name_b = units.names[a], units.names[b]
+    shared = _topics_judged(units, [a, b], 2)
+    ag.require_bootstrap_topics(
+        [units.topics[i] for i in shared], f"qrels {name_a} and {name_b}", name_a
+    )
+    t = _positions(units, shared)
+    judged_a = ~np.isnan(units.grades[:, a]) & (t >= 0)
+    judged_b = ~np.isnan(units.grades[:, b]) & (t >= 0)
+    both = judged_a & judged_b
+    if not both.any():
+        raise InputError(f"qrels {name_a} and {name_b} judge no (topic, docno) pair in common")
+    n = len(shared)
+    counts = np.stack(
+        [np.bincount(t[m], minlength=n) for m in (both, judged_a & ~both, judged_b & ~both)], 1
+    )
+    confusion, levels = _confusion(units, a, b, t, both, n)
+    domain = np.unique(np.maximum(levels, 0.0))
+    clipped = np.maximum(units.grades[both][:, [a, b]], 0.0)
+    coincidence = ag.coincidences(clipped, t[both], n, domain)
+    table = np.hstack([counts, confusion.reshape(n, -1), coincidence.reshape(n, -1)])
+    summed = ag.weights_matrix(n, samples, seed) @ table  # row 0: all topics once
+    size, v = len(levels), len(domain)
+    conf = summed[:, 3 : 3 + size * size].reshape(-1, size, size)
+    coinc = summed[:, 3 + size * size :].reshape(-1, v, v)
+    values = {
+        "pairs": summed[:, 0],
+        "only_a": summed[:, 1],
+        "only_b": summed[:, 2],
+        "cohen_kappa": ag.binary_kappa(conf, levels, rel_level),
+        "weighted_kappa_linear": ag.weighted_kappa(conf, levels, 1),
+        "weighted_kappa_quadratic": ag.weighted_kappa(conf, levels, 2),
+        "krippendorff_alpha_ordinal": ag.krippendorff_alpha(coinc, domain, "ordinal"),
+        "krippendorff_alpha_interval": ag.krippendorff_alpha(coinc, domain, "interval"),
+        **ag.leniency(conf, levels, rel_level),
+    }
+    stacked = np.stack([values[s] for s in ag.LABEL_STATISTICS], axis=1)
+    rows = _rows(name_a, name_b, ag.LABEL_STATISTICS, stacked, confidence)
+    details = _pair_details(name_a, name_b, conf[0], levels, confusion, units, shared, rel_level)
+    return rows, details
+
+
+def _pair_details(name_a, name_b, total, levels, per_topic, units, shared, rel_level):
+    """Confusion records (every cell, zeros included) and the per-topic kappa records."""
+    lv = [int(x) for x in levels]
+    confusion = [
+        {"a": name_a, "b": name_b, "level_a": la, "level_b": lb, "count": int(total[i, j])}
+        for i, la in enumerate(lv)
+        for j, lb in enumerate(lv)
+    ]
+    kappas = ag.binary_kappa(per_topic, levels, rel_level)
+    pairs = per_topic.sum(axis=(1, 2))
+    topics = [
+        {
+            "a": name_a,
+            "b": name_b,
+            "topic": units.topics[s],
+            "pairs": int(p),
+            "cohen_kappa": float(k),
+        }
+        for s, p, k in zip(shared, pairs, kappas)
+    ]
+    return {"confusion": confusion, "topic_kappa": topics}
+
+
+def all_statistics(units: Units, samples: int, seed: int, confidence: float) -> List[dict]:
+    """Rows (a = b = all) of Krippendorff's alpha over every qrels, on the units judged by
+    at least two, over the topics at least two judge."""
+    columns = list(range(len(units.names)))
+    shared = _topics_judged(units, columns, 2)
+    ag.require_bootstrap_topics([units.topics[i] for i in shared], "the qrels", None)
+    t = _positions(units, shared)
+    pairable = ((~np.isnan(units.grades)).sum(axis=1) >= 2) & (t >= 0)
+    grades = np.maximum(units.grades[pairable], 0.0)
+    domain = np.unique(grades[~np.isnan(grades)])
+    n = len(shared)
+    coincidence = ag.coincidences(grades, t[pairable], n, domain).reshape(n, -1)
+    table = np.hstack([np.bincount(t[pairable], minlength=n)[:, None], coincidence])
+    summed = ag.weights_matrix(n, samples, seed) @ table
+    coinc = summed[:, 1:].reshape(-1, len(domain), len(domain))
+    values: Dict[str, np.ndarray] = {
+        "pairs": summed[:, 0],
+        "krippendorff_alpha_ordinal": ag.krippendorff_alpha(coinc, domain, "ordinal"),
+        "krippendorff_alpha_interval": ag.krippendorff_alpha(coinc, domain, "interval"),
+    }
+    stacked = np.stack([values[s] for s in ag.ALL_STATISTICS], axis=1)
+    return _rows("all", "all", ag.ALL_STATISTICS, stacked, confidence)

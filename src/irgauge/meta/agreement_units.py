@@ -1,0 +1,149 @@
+"""Several qrels side by side: one row per (topic, docno) any of them judges, one column per
+qrels, for assessor agreement (:mod:`irgauge.meta.agreement`).
+
+Grades are the levels as read (:func:`irgauge.io.qrels.read_qrels`): integers, ``L<k>`` read
+as k, NTCIR letters read as S = 3, A = 2, B = 1. Comparing letters with numbers assumes the
+two scales line up; :func:`join_qrels` refuses it unless asked (``mixed_scales``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Dict, List, Optional, Sequence
+
+import numpy as np
+
+from irgauge.errors import InputError
+from irgauge.io.ids import Ids, as_ids, byte_ranks
+from irgauge.io.keys import TopicIndex
+from irgauge.io.qrels import NTCIR_LETTER_LEVELS, read_qrels
+
+SCALES = {
+    "integer": "integer grades as written",
+    "L": "L<k> labels read as grade k",
+    "letters": "NTCIR letters read as S = 3, A = 2, B = 1",
+    "given": "levels as given in memory (integers)",
+}
+
+
+@dataclass(frozen=True)
+class Units:
+    """Judged (topic, docno) pairs of K qrels: ``grades[u, k]`` is qrels k's level of unit
+    u (NaN where k does not judge it), ``topic[u]`` the unit's index into ``topics``."""
+
+    names: List[str]
+    sources: List[str]
+    topics: List[str]
+    topic: np.ndarray
+    grades: np.ndarray
+    scales: Dict[str, str]
+    notes: List[str]
+    qrels: List[Any]  # the Qrels read, to score runs under each
+
+
+def display_names(sources: Sequence[Any], names: Optional[Sequence[str]] = None):
+    """Each qrels' name without directories; equal names made unique (the parent directory,
+    else ``#k``). Returns (names, note or None)."""
+    if names is not None:
+        names = [str(n) for n in names]
+        if len(set(names)) != len(names) or len(names) != len(sources):
+            raise InputError("qrels names must be unique, one per qrels")
+        return names, None
+    plain = [_plain_name(s, k) for k, s in enumerate(sources)]
+    if len(set(plain)) == len(plain):
+        return plain, None
+    parents = [
+        "/".join(Path(str(s)).parts[-2:]) if _is_path(s) else p for s, p in zip(sources, plain)
+    ]
+    chosen = parents if len(set(parents)) == len(parents) else None
+    if chosen is None:
+        chosen = [f"{p}#{k + 1}" for k, p in enumerate(plain)]
+    note = "qrels with equal file names are named " + ", ".join(chosen)
+    return chosen, note
+
+
+def _is_path(source: Any) -> bool:
+    return isinstance(source, (str, Path)) and str(source) != "-"
+
+
+def _plain_name(source: Any, k: int) -> str:
+    if _is_path(source):
+        return Path(str(source)).name
+    return str(getattr(source, "source", None) or f"qrels{k + 1}").split("/")[-1]
+
+
+def level_scale(source: Any) -> str:
+    """How a qrels writes its levels (a key of SCALES): a file by its first data line."""
+    if isinstance(source, dict):
+        values = [v for judged in source.values() for v in judged.values()]
+        return "letters" if values and str(values[0]) in ("S", "A", "B") else "given"
+    if not _is_path(source) or not Path(str(source)).is_file():
+        return "given"
+    from irgauge.io._source import iter_blocks
+
+    blocks = iter_blocks(str(source), 1 << 16)
+    first = next(blocks, b"")
+    blocks.close()  # the first block (a line at least) says it: close the file now
+    for line in bytes(first).splitlines():
+        tokens = line.split()
+        if not tokens or tokens[0].startswith(b"#"):
+            continue
+        level = tokens[-1]
+        if level in NTCIR_LETTER_LEVELS:
+            return "letters"
+        return "L" if level.startswith(b"L") and len(level) > 1 else "integer"
+    return "integer"
+
+
+def _check_scales(scales: Dict[str, str], mixed_scales: bool) -> Optional[str]:
+    letters = [n for n, s in scales.items() if s == "letters"]
+    numbers = [n for n, s in scales.items() if s != "letters"]
+    if not (letters and numbers):
+        return None
+    text = (
+        f"qrels {letters[0]} uses NTCIR letters S/A/B (read as 3/2/1) but {numbers[0]} "
+        "uses numeric grades"
+    )
+    if not mixed_scales:
+        raise InputError(
+            text + ": the scales may not line up; convert one of them, or allow it "
+            "(--mixed-scales, mixed_scales=True) to compare S/A/B as 3/2/1",
+            letters[0],
+        )
+    return text + "; compared as 3/2/1 (mixed_scales)"
+
+
+def join_qrels(
+    qrels_list: Sequence[Any],
+    names: Optional[Sequence[str]] = None,
+    mixed_scales: bool = False,
+) -> Units:
+    """Read every qrels and line their judgments up by (topic, docno) (exact bytes)."""
+    if len(qrels_list) < 2:
+        raise InputError(f"agreement needs at least 2 qrels; got {len(qrels_list)}")
+    names, note = display_names(qrels_list, names)
+    scales = {n: level_scale(s) for n, s in zip(names, qrels_list)}
+    notes = [text for text in (note, _check_scales(scales, mixed_scales)) if text]
+    read = [read_qrels(source) for source in qrels_list]
+    for name, qrels in zip(names, read):
+        if len(qrels) == 0:
+            raise InputError("qrels holds no judgments", name)
+    index = TopicIndex(Ids.concat([as_ids(q.topics) for q in read]))
+    docs = byte_ranks(Ids.concat([as_ids(q.docnos) for q in read])).astype(np.int64)
+    n_docs = int(docs.max()) + 1
+    keys = index.codes.astype(np.int64) * n_docs + docs
+    unique, unit = np.unique(keys, return_inverse=True)
+    grades = np.full((len(unique), len(read)), np.nan)
+    column = np.repeat(np.arange(len(read)), [len(q) for q in read])
+    grades[unit.ravel(), column] = np.concatenate([q.levels for q in read]).astype(float)
+    return Units(
+        names=names,
+        sources=[str(getattr(q, "source", s)) for q, s in zip(read, qrels_list)],
+        topics=list(index.names),
+        topic=unique // n_docs,
+        grades=grades,
+        scales={n: SCALES[s] for n, s in scales.items()},
+        notes=notes,
+        qrels=read,
+    )

@@ -1,0 +1,176 @@
+"""Do two qrels rank the systems alike? Rank and significance agreement of the systems'
+scores under qrels A and under qrels B, for many topic weightings at once.
+
+A weighting is a row of topic counts (all ones: the topics as given; a bootstrap sample:
+how often each topic was drawn), so every statistic of every bootstrap sample comes from
+matrix products of the (samples x topics) counts with per-topic values:
+
+* Kendall's tau_b between the mean scores under A and under B (as ``irgauge correlate``:
+  :func:`irgauge.meta.kendall.kendall_tau_cross`; means within 1e-12 tie; tau_b corrects
+  for ties in either ranking);
+* tau_AP (Yilmaz, Aslam and Robertson 2008) of the ranking under B against the reference
+  ranking under A, ties in B averaged over their orderings (``tau_ap_a`` of
+  :mod:`irgauge.meta.correlation`, equal to Yilmaz's tau_AP without ties); with
+  H(m) = sum_{j<=m} 1/j, its sums over a tie group are harmonic-number differences, so it
+  vectorises over the samples;
+* the largest rank change, |rank_A - rank_B| (rank 1 best, ties at their average rank);
+* top_same: 1 when a system ranked first under A (ties included) is first under B;
+* significance calls of every system pair under A and under B with a paired test (t-test
+  from the per-topic sums of the differences and their squares; sign test from per-topic
+  win and tie counts), p-values corrected over the pairs (none, Holm, BH): sig_both (both
+  significant, same direction), sig_a_only, sig_b_only, sig_reversed (both significant,
+  opposite directions), as numbers of pairs.
+"""
+
+from __future__ import annotations
+
+from typing import Dict
+
+import numpy as np
+
+from irgauge.errors import InputError
+from irgauge.meta.kendall import kendall_tau_cross
+from irgauge.stats.resampling import TIE_TOLERANCE, chunks, pair_index
+
+SYSTEM_STATISTICS = (
+    "kendall_tau_b",
+    "tau_ap",
+    "max_rank_change",
+    "top_same",
+    "sig_both",
+    "sig_a_only",
+    "sig_b_only",
+    "sig_reversed",
+)
+TESTS = ("t", "sign")
+CORRECTIONS = ("none", "holm", "bh")
+
+
+def _above(v: np.ndarray) -> np.ndarray:
+    """above[r, i, j] = v[r, j] > v[r, i] beyond rounding."""
+    return (v[:, None, :] - v[:, :, None]) > TIE_TOLERANCE
+
+
+def _harmonic(m: np.ndarray, table: np.ndarray) -> np.ndarray:
+    return table[np.maximum(m, 0)]
+
+
+def tau_ap_rows(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """tau_AP of each row of ``y`` (estimate) against the row of ``x`` (reference), ties in
+    y averaged (as :func:`irgauge.meta.correlation.tau_ap_a`)."""
+    n = x.shape[1]
+    above_y = _above(y)
+    p = 1 + above_y.sum(axis=2)
+    c = (above_y & _above(x)).sum(axis=2)
+    t = (np.abs(y[:, None, :] - y[:, :, None]) <= TIE_TOLERANCE).sum(axis=2)
+    table = np.concatenate([[0.0], np.cumsum(1.0 / np.arange(1, 2 * n + 1))])
+    top = p + t - 2
+    with np.errstate(divide="ignore", invalid="ignore"):
+        first = np.where(p > 1, c * (_harmonic(top, table) - _harmonic(p - 2, table)) / t, 0.0)
+    second = ((t - 1) - (p - 1) * (_harmonic(top, table) - _harmonic(p - 1, table))) / (2 * t)
+    return 2.0 / (n - 1) * (first + second).sum(axis=1) - 1
+
+
+def average_ranks(v: np.ndarray) -> np.ndarray:
+    """Rank of each system in each row (1 = highest mean; ties at their average rank)."""
+    tied = (np.abs(v[:, None, :] - v[:, :, None]) <= TIE_TOLERANCE).sum(axis=2)
+    return 1 + _above(v).sum(axis=2) + (tied - 1) / 2
+
+
+def adjust_rows(p: np.ndarray, method: str) -> np.ndarray:
+    """Holm or Benjamini-Hochberg adjustment of each row of p-values (as
+    :func:`irgauge.stats.correction.adjust` on each row)."""
+    if method == "none":
+        return p
+    m = p.shape[1]
+    order = np.argsort(p, axis=1, kind="stable")
+    ranked = np.take_along_axis(p, order, axis=1)
+    if method == "holm":
+        adjusted = np.maximum.accumulate(np.minimum(1.0, (m - np.arange(m)) * ranked), axis=1)
+    else:
+        scaled = np.minimum(1.0, m * ranked / np.arange(1, m + 1))
+        adjusted = np.minimum.accumulate(scaled[:, ::-1], axis=1)[:, ::-1]
+    out = np.empty_like(p)
+    np.put_along_axis(out, order, adjusted, axis=1)
+    return out
+
+
+def pair_pvalues(z: np.ndarray, weights: np.ndarray, test: str):
+    """Mean differences and two-sided p-values (rows x pairs) of the per-topic differences
+    ``z`` (pairs x topics) under each row of topic counts ``weights``."""
+    # scipy.stats (through the classic tests) on first use: importing irgauge.meta stays light
+    from irgauge.stats.classic import sign_pvalues, t_pvalues
+
+    n = weights[0].sum()
+    centre = z.mean(axis=1, keepdims=True)  # centred sums: no cancellation in the variance
+    zc = z - centre
+    mean_c = weights @ zc.T / n
+    mean = mean_c + centre.T
+    is_tied = np.abs(mean) <= TIE_TOLERANCE
+    if test == "t":
+        var = np.maximum((weights @ (zc * zc).T - n * mean_c**2) / (n - 1), 0.0)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            t = mean / np.sqrt(var / n)
+        p = np.where(is_tied, 1.0, t_pvalues(t, int(n) - 1))
+    else:
+        wins = weights @ (z > TIE_TOLERANCE).T
+        untied = weights @ (np.abs(z) > TIE_TOLERANCE).T
+        p = sign_pvalues(np.rint(wins).astype(int), np.rint(untied).astype(int))
+    return mean, p
+
+
+def significance_calls(mean_a, p_a, mean_b, p_b, alpha: float) -> Dict[str, np.ndarray]:
+    """Boolean calls (rows x pairs): significant under both in the same or the opposite
+    direction, under A only, under B only."""
+    sig_a, sig_b = p_a < alpha, p_b < alpha
+    same = np.sign(mean_a) == np.sign(mean_b)
+    return {
+        "sig_both": sig_a & sig_b & same,
+        "sig_a_only": sig_a & ~sig_b,
+        "sig_b_only": sig_b & ~sig_a,
+        "sig_reversed": sig_a & sig_b & ~same,
+    }
+
+
+def check_test(test: str, correction: str) -> None:
+    if test not in TESTS:
+        raise InputError(
+            f"system agreement recomputes the test on every bootstrap sample; choose the test "
+            f"from {', '.join(TESTS)} (got {test!r})"
+        )
+    if correction not in CORRECTIONS:
+        raise InputError(f"unknown correction {correction!r}; choose from none, holm, bh")
+
+
+def system_statistics(
+    xa: np.ndarray,
+    xb: np.ndarray,
+    weights: np.ndarray,
+    test: str = "t",
+    alpha: float = 0.05,
+    correction: str = "none",
+) -> Dict[str, np.ndarray]:
+    """Every statistic of SYSTEM_STATISTICS for each row of ``weights`` (rows x topics),
+    from the systems x topics scores ``xa`` (under A) and ``xb`` (under B)."""
+    check_test(test, correction)
+    n_systems, n_topics = xa.shape
+    i, j = pair_index(n_systems)
+    za, zb = xa[i] - xa[j], xb[i] - xb[j]
+    out = {name: np.empty(len(weights)) for name in SYSTEM_STATISTICS}
+    per_row = n_systems * n_systems + 4 * len(i)
+    for part in chunks(len(weights), per_row):
+        w = weights[part]
+        ma, mb = w @ xa.T / n_topics, w @ xb.T / n_topics
+        out["kendall_tau_b"][part] = kendall_tau_cross(ma[:, None], mb[:, None], "b")[:, 0, 0]
+        out["tau_ap"][part] = tau_ap_rows(ma, mb)
+        out["max_rank_change"][part] = np.abs(average_ranks(ma) - average_ranks(mb)).max(axis=1)
+        top_a, top_b = ~_above(ma).any(axis=2), ~_above(mb).any(axis=2)
+        out["top_same"][part] = (top_a & top_b).any(axis=1)
+        mean_a, p_a = pair_pvalues(za, w, test)
+        mean_b, p_b = pair_pvalues(zb, w, test)
+        calls = significance_calls(
+            mean_a, adjust_rows(p_a, correction), mean_b, adjust_rows(p_b, correction), alpha
+        )
+        for name, call in calls.items():
+            out[name][part] = call.sum(axis=1)
+    return out
