@@ -57,6 +57,13 @@ PAPERS: Dict[str, Paper] = {
             "Precision-at-ten considered redundant",
             "Proceedings of ACM SIGIR 2008",
         ),
+        Paper(
+            "topicset",
+            "Sakai",
+            2016,
+            "Topic set size design",
+            "Information Retrieval Journal 19(3)",
+        ),
     )
 }
 

@@ -14,8 +14,10 @@ def register(subparsers) -> None:
         "outputs (irgauge eval --format tsv/json/trec, or trec_eval's; with "
         "per-topic rows a paired "
         "t-test comparison table is added), comparison tables (irgauge compare "
-        "--table json), other irgauge results (--format json/tsv) and study "
-        "folders. Links and paths are relative to the page; it prints on A4 or "
+        "--table json), assessor agreement (irgauge agree; figures from its JSON), topic "
+        "set size designs (irgauge topics), folders of --figures, other irgauge results "
+        "(--format json/tsv) and study folders (figures the report draws go to "
+        "report-figures/ beside it). Links and paths are relative to the page; it prints on A4 or "
         "letter without splitting tables or figures.",
     )
     p.add_argument(
@@ -28,7 +30,8 @@ def register(subparsers) -> None:
         "inputs",
         nargs="*",
         metavar="INPUT",
-        help="evaluation outputs, comparison tables, results or study folders",
+        help="evaluation outputs, comparison tables, agree/topics outputs, results or "
+        "study folders",
     )
     p.add_argument("-o", "--output", metavar="FILE", help="HTML file (default OUT/report.html)")
     p.add_argument("--title", default=None, help="page title")

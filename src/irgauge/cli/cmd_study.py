@@ -26,6 +26,9 @@ STUDY_HELP = {
     "F-measure): stability, swap rates, sensitivity, sign test; " + cite("qa"),
     "predictive": "predictive power phi of P@10, RR, RBP (p=0.95), AP, nDCG (log2); "
     + cite("predictive"),
+    "topicset": "topic set size design: the topics each measure needs (paired t-test, "
+    "one-way ANOVA, confidence interval width) from its residual variance, with a "
+    "bootstrap over topics; " + cite("topicset"),
 }
 
 
@@ -225,18 +228,71 @@ def _predictive_options(s) -> None:
     _eval_options(s)
 
 
+def _topicset_options(s) -> None:
+    _common_options(s, "topicset")
+    s.add_argument(
+        "--scores",
+        nargs="+",
+        metavar="[NAME=]FILE",
+        help="score files (any measures) in place of qrels and runs",
+    )
+    opt.add_measures(
+        s,
+        "measures to evaluate (default AP, Q-measure, nDCG@10, nERR@10, P@10); with "
+        "--scores, the ones to use",
+        dest="measure",
+        metavar="M",
+    )
+    s.add_argument(
+        "--min-diff",
+        type=opt.number(0.0, None, min_open=True, what="a difference > 0"),
+        default=0.05,
+        metavar="D",
+        help="minimum difference D between two systems to detect",
+    )
+    s.add_argument("--alpha", type=opt.alpha, default=0.05, help="significance level")
+    s.add_argument(
+        "--beta",
+        type=opt.number(0.0, 1.0, True, True, what="a type II error rate"),
+        default=0.20,
+        help="type II error rate: the power is 1 - beta",
+    )
+    s.add_argument(
+        "--systems",
+        type=opt.integer(2, opt.MAX_COUNT, what="a number of systems"),
+        default=2,
+        metavar="M",
+        help="systems M compared by the one-way ANOVA design",
+    )
+    s.add_argument(
+        "--ci-width",
+        type=opt.number(0.0, None, min_open=True, what="a width > 0"),
+        default=0.10,
+        metavar="W",
+        help="width W of the confidence-interval design",
+    )
+    s.add_argument(
+        "--trials",
+        type=opt.draws,
+        default=1000,
+        help="bootstrap resamples of the topics (uncertainty of V_E and of the topics needed)",
+    )
+    _eval_options(s)
+
+
 STUDY_OPTIONS = {
     "onerel": _onerel_options,
     "incomplete": _incomplete_options,
     "qa": _qa_options,
     "predictive": _predictive_options,
+    "topicset": _topicset_options,
 }
 
 
 def register(subparsers) -> None:
     p = subparsers.add_parser(
         "study",
-        help="rerun a paper's experiment (onerel, incomplete, qa, predictive)",
+        help="rerun a paper's experiment (onerel, incomplete, qa, predictive, topicset)",
         description="Rerun one of the papers' experiments on your collection(s). "
         "'irgauge study NAME --help' lists each study's options.",
         formatter_class=HelpFormatter,
@@ -332,11 +388,25 @@ def _predictive_kwargs(args) -> dict:
     return dict(trials=args.trials, sizes=args.sizes, variant=args.variant, **_eval_kwargs(args))
 
 
+def _topicset_kwargs(args) -> dict:
+    return dict(
+        measures=opt.split_measures(args.measure),
+        min_diff=args.min_diff,
+        alpha=args.alpha,
+        beta=args.beta,
+        systems=args.systems,
+        ci_width=args.ci_width,
+        trials=args.trials,
+        **_eval_kwargs(args),
+    )
+
+
 STUDY_KWARGS = {
     "onerel": _onerel_kwargs,
     "incomplete": _incomplete_kwargs,
     "qa": _qa_kwargs,
     "predictive": _predictive_kwargs,
+    "topicset": _topicset_kwargs,
 }
 
 
@@ -381,7 +451,7 @@ def run(args) -> int:
 
 
 def _score_matrices(args):
-    """--scores (study predictive): the score files' matrices, combined."""
+    """--scores (studies predictive and topicset): the score files' matrices, combined."""
     from irgauge.errors import InputError
     from irgauge.scores import combine, read_scores
 

@@ -7,6 +7,8 @@ folders in ``inputs`` (evaluation TSV/JSON, comparison tables, other irgauge res
 folders), and writes ``OUT/report.html`` atomically:
 
 - a table of contents; CSS inline; figures embedded as PNG with links to their SVG and PDF;
+- agree and topics outputs get their tables and figures, the figures drawn from the data
+  into ``report-figures/`` beside the report (agree's from its JSON details);
 - every link and every path shown is relative to the report (no absolute path), so the
   folder can be moved, zipped or published as it is;
 - print CSS: page margins that fit both A4 and US letter, and no table or figure split
@@ -31,11 +33,11 @@ from irgauge.report.inputs import evaluation_matrices, evaluation_means
 from irgauge.errors import InputError
 from irgauge.stats.comparison import compare_table
 from irgauge.report.inputs import comparison_from_json
-from irgauge.report.inputs import read_input
+from irgauge.report.inputs import TOPICSET_COLUMNS, read_input
 from irgauge.io.atomic import write_text
 
 REPORT_NAME = "report.html"
-STUDY_ORDER = ("onerel", "incomplete", "qa", "predictive")
+STUDY_ORDER = ("onerel", "incomplete", "qa", "predictive", "topicset")
 
 CSS = """
 body { font-family: -apple-system, "Segoe UI", Helvetica, Arial, sans-serif; margin: 0;
@@ -322,7 +324,7 @@ def _input_sections(inputs: Sequence[Any], paths: _Paths) -> Tuple[list, list]:
     """(study folders, file sections) of the inputs given."""
 
     studies, sections = [], []
-    for given in inputs:
+    for number, given in enumerate(inputs, 1):
         given = Path(given)
         if given.is_dir():
             manifest = given / "manifest.json"
@@ -330,25 +332,259 @@ def _input_sections(inputs: Sequence[Any], paths: _Paths) -> Tuple[list, list]:
                 studies.append((given, _read_json(manifest)))
                 continue
             found = study_manifests(given)
-            if not found:
+            if found:
+                studies += found
+                continue
+            figures = _figure_folder(given, paths)
+            if figures is None:
                 raise InputError(f"{given}: a folder without study results")
-            studies += found
+            sections.append((f"Figures: {given.name}", figures))
             continue
         if not given.exists():
             raise InputError(f"no such file or folder: {given}")
         item = read_input(given)
+        if item.kind in ("agreement", "topicset"):
+            folder = (
+                paths.base / FIGURES_DIR / re.sub(r"[^A-Za-z0-9._-]", "_", f"{number}-{given.stem}")
+            )
+            render = _agreement_section if item.kind == "agreement" else _topicset_section
+            sections.append(
+                (f"{INPUT_TITLES[item.kind]}: {given.name}", render(item, paths, folder))
+            )
+            continue
         render = {
             "evaluation": _evaluation_section,
             "comparison": _comparison_section,
             "result": _result_section,
         }[item.kind]
-        title = {
-            "evaluation": "Evaluation",
-            "comparison": "Comparison table",
-            "result": str(item.metadata.get("method", "Result")).replace("_", " ").capitalize(),
-        }[item.kind]
+        title = INPUT_TITLES.get(
+            item.kind, str(item.metadata.get("method", "Result")).replace("_", " ").capitalize()
+        )
         sections.append((f"{title}: {given.name}", render(item, paths)))
     return studies, sections
+
+
+# ------------------------------------------------------------------ agree and topics
+
+INPUT_TITLES = {
+    "evaluation": "Evaluation",
+    "comparison": "Comparison table",
+    "agreement": "Assessor agreement",
+    "topicset": "Topic set size design",
+}
+# where the report draws the figures of agree and topics outputs (beside the report)
+FIGURES_DIR = "report-figures"
+FIGURE_CAPTIONS = {
+    "agree_confusion": "Confusion matrix of the two qrels' relevance levels (pairs both judge)",
+    "agree_means": "Each system's mean score under qrels A (x) and B (y); dashed: identity",
+    "agree_topic_kappa": "Per-topic Cohen's kappa (binary relevance)",
+    "topic_set_size": "Topics needed n against the minimum detectable difference D "
+    "(Sakai 2016, topic set size design)",
+}
+# metadata that the sections show elsewhere or that is too long for the conventions table
+_LONG_KEYS = ("systems", "topics", "method")
+
+
+def _figures_html(pngs: Sequence[Path], paths: _Paths) -> str:
+    """Each PNG embedded, with links to its PDF and SVG siblings."""
+    parts = []
+    for png in pngs:
+        stem = png.stem
+        caption = next(
+            (c for k, c in FIGURE_CAPTIONS.items() if stem == k or stem.startswith(k + "_")),
+            stem.replace("_", " "),
+        )
+        if stem.startswith("agree_") and stem not in FIGURE_CAPTIONS:
+            caption += " (" + stem.split("_", 2)[-1].replace("_", " ") + ")"
+        downloads = [
+            (ext, png.with_suffix(f".{ext}"))
+            for ext in ("pdf", "svg", "png")
+            if png.with_suffix(f".{ext}").exists()
+        ]
+        parts.append(_figure_html(png, caption, downloads, paths))
+    return "<div>" + "".join(parts) + "</div>" if parts else ""
+
+
+def _figure_folder(folder: Path, paths: _Paths) -> Optional[str]:
+    """The figures a ``--figures DIR`` of irgauge agree or topics wrote (None: none)."""
+    pngs = sorted(folder.glob("agree_*.png")) + sorted(folder.glob("topic_set_size*.png"))
+    if not pngs:
+        return None
+    return _figures_html(pngs, paths)
+
+
+def _interval(value: float, low: float, high: float, digits: int = 3) -> str:
+    if value is None or not math.isfinite(float(value)):
+        return "–"
+    if all(
+        x is not None and math.isfinite(x) and float(x).is_integer() for x in (value, low, high)
+    ):
+        digits = 0  # counts (pairs, significance calls, rank changes)
+    text = f"{float(value):.{digits}f}"
+    if low is None or high is None or not (math.isfinite(low) and math.isfinite(high)):
+        return text
+    return f"{text} [{float(low):.{digits}f}, {float(high):.{digits}f}]"
+
+
+def _agreement_tables(item) -> List[str]:
+    """The label statistics and, per pair of qrels, the system statistics by measure; every
+    value with its bootstrap interval."""
+    frame = item.frame.copy()
+    for column in ("value", "low", "high"):
+        frame[column] = pd.to_numeric(frame[column], errors="coerce").astype(float)
+    frame["measure"] = frame["measure"].astype(str)
+    level = item.metadata.get("confidence", 0.95)
+    cells = [_interval(v, lo, hi) for v, lo, hi in zip(frame["value"], frame["low"], frame["high"])]
+    frame = frame.assign(**{"value [interval]": cells})
+    what = f"value [{float(level):.0%} percentile bootstrap interval over topics]"
+    parts = []
+    labels = frame[frame["measure"] == "-"]
+    if len(labels):
+        table = labels[["a", "b", "statistic", "value [interval]"]]
+        parts.append(
+            '<div class="block"><h3>Label agreement</h3>'
+            + _frame_html(table, people=False)
+            + f'<p class="muted">{_esc(what)}; a = b = all: over every qrels.</p></div>'
+        )
+    systems = frame[frame["measure"] != "-"]
+    for (a, b), part in systems.groupby(["a", "b"], sort=False):
+        wide = part.pivot(index="statistic", columns="measure", values="value [interval]")
+        statistics = list(dict.fromkeys(part["statistic"]))
+        measures = list(dict.fromkeys(part["measure"]))
+        wide = wide.loc[statistics, measures].rename_axis(index=None, columns=None)
+        parts.append(
+            f'<div class="block"><h3>System agreement: {_esc(a)} vs {_esc(b)}</h3>'
+            + _frame_html(wide.rename_axis("statistic").reset_index(), people=False)
+            + f'<p class="muted">{_esc(what)}; one column per measure.</p></div>'
+        )
+    return parts
+
+
+def _agreement_details(details: Dict[str, Any]) -> List[str]:
+    """Per-system means and ranks, and the significance calls counted, from the JSON."""
+    parts = []
+    systems = details.get("systems")
+    if systems is not None and len(systems):
+        parts.append(
+            '<div class="block"><h3>Systems under each qrels</h3>'
+            + _frame_html(systems, people=True)
+            + "</div>"
+        )
+    calls = details.get("significance")
+    if calls is not None and len(calls):
+        counted = (
+            calls.groupby(["a", "b", "measure", "call"], sort=False)
+            .size()
+            .unstack("call", fill_value=0)
+            .reset_index()
+        )
+        counted.columns.name = None
+        parts.append(
+            '<div class="block"><h3>Significance calls (run pairs)</h3>'
+            + _frame_html(counted, people=False)
+            + "</div>"
+        )
+    return parts
+
+
+def _agreement_figures(item, paths: _Paths, folder: Path) -> str:
+    """The figures of :mod:`irgauge.report.agreement_figures`, drawn from the JSON details
+    into ``folder``; without the details (a TSV) a note says where they come from."""
+    details = item.details
+    if not {"confusion", "topic_kappa"} <= set(details) or not len(details["confusion"]):
+        return (
+            '<p class="muted">No figures: they are drawn from the per-pair details (confusion '
+            "matrices, per-topic kappa, per-system means) that only the JSON output holds; give "
+            "the output of <code>irgauge agree --format json</code>, or the folder of "
+            "<code>irgauge agree --figures DIR</code>.</p>"
+        )
+    # matplotlib on first use: a report without agreement figures never loads it
+    from irgauge.meta.result import MetaResult
+    from irgauge.report.agreement_figures import agreement_figures
+    from irgauge.report.style import describe
+
+    meta = item.metadata
+    qrels = meta.get("qrels")
+    names = " vs ".join(qrels) if isinstance(qrels, dict) else None
+    title = describe(names, seed=meta.get("seed"), B=meta.get("bootstrap_samples"))
+    result = MetaResult("agreement", item.frame, meta, [], [], details)
+    folder.mkdir(parents=True, exist_ok=True)
+    written = agreement_figures(result, folder, title=title or None)
+    return _figures_html([Path(p) for p in written if str(p).endswith(".png")], paths)
+
+
+def _agreement_section(item, paths: _Paths, folder: Path) -> str:
+    meta = item.metadata
+    parts = [
+        f'<p class="muted">{_esc(meta.get("n_topics", "?"))} topics, '
+        f"{_esc(meta.get('n_systems', 0))} systems; bootstrap B = "
+        f"{_esc(meta.get('bootstrap_samples', '?'))}, seed {_esc(meta.get('seed'))}</p>"
+    ]
+    parts += _agreement_tables(item)
+    parts += _agreement_details(item.details)
+    parts.append(_agreement_figures(item, paths, folder))
+    keep = {k: v for k, v in meta.items() if k not in _LONG_KEYS}
+    parts.append(_conventions(keep, paths))
+    return "\n".join(parts)
+
+
+def _topicset_value(statistic: str, value: Any) -> str:
+    number = float(value)
+    if not math.isfinite(number):
+        return "–"
+    return f"{int(round(number))}" if statistic == "n_topics" else f"{number:.4g}"
+
+
+def _topicset_figure(item, paths: _Paths, folder: Path) -> str:
+    """The n-against-D figure (:mod:`irgauge.report.topicset_figures`) from the table's
+    variances, drawn into ``folder``."""
+    frame, meta = item.frame, item.metadata
+    rows = frame[frame["statistic"].astype(str) == "variance"]
+    variances = {str(m): float(v) for m, v in zip(rows["measure"], rows["value"])}
+    variances = {m: v for m, v in variances.items() if math.isfinite(v) and v > 0}
+    n_topics = meta.get("n_topics")
+    if not variances or not isinstance(n_topics, int) or n_topics < 2:
+        return (
+            '<p class="muted">No figure: it needs each measure\'s variance and the number of '
+            "topics (n_topics in the metadata).</p>"
+        )
+    # matplotlib and scipy on first use
+    from irgauge.report.style import describe
+    from irgauge.report.topicset_figures import topic_set_curves
+
+    min_diff = meta.get("min_diff")
+    min_diff = float(min_diff) if isinstance(min_diff, (int, float)) else None
+    folder.mkdir(parents=True, exist_ok=True)
+    title = describe(item.path.name, D=min_diff)
+    written = topic_set_curves(variances, n_topics, folder, min_diff=min_diff, title=title)
+    return _figures_html([Path(p) for p in written if str(p).endswith(".png")], paths)
+
+
+def _topicset_section(item, paths: _Paths, folder: Path) -> str:
+    frame = item.frame[list(TOPICSET_COLUMNS)].copy()
+    frame["value"] = [
+        _topicset_value(str(s), v) for s, v in zip(frame["statistic"], frame["value"])
+    ]
+    meta = item.metadata
+    settings = ", ".join(
+        f"{k} = {meta[k]}"
+        for k in ("min_diff", "alpha", "beta", "anova_systems", "ci_width")
+        if meta.get(k) is not None
+    )
+    parts = [
+        f'<p class="muted">{_esc(meta.get("n_topics", "?"))} topics, '
+        f"{_esc(meta.get('n_systems', '?'))} systems; {_esc(settings)}</p>",
+        '<div class="block"><h3>Topics needed and what this collection gives</h3>'
+        + _frame_html(frame, people=False)
+        + '<p class="muted">design all: the residual variance V_E; ttest, anova: the topics '
+        "n needed to detect min_diff with power 1 - beta, and the smallest difference this "
+        "collection's topics detect; ci: the topics for an interval at most ci_width wide, "
+        "and the width this collection gives.</p></div>",
+        _topicset_figure(item, paths, folder),
+    ]
+    keep = {k: v for k, v in meta.items() if k not in _LONG_KEYS}
+    parts.append(_conventions(keep, paths))
+    return "\n".join(parts)
 
 
 def render_report(

@@ -1,6 +1,9 @@
 """Read the result files a report can hold: evaluation outputs (``irgauge eval`` TSV or
-JSON), comparison tables (``irgauge compare --table json``) and any other result written as
-JSON (``{"metadata", "results"}``) or TSV with ``# key: value`` metadata lines.
+JSON), comparison tables (``irgauge compare --table json``), assessor agreement
+(``irgauge agree``: columns a, b, measure, statistic, value, low, high; its JSON adds
+``details``), topic set size design (``irgauge topics``: columns design, measure, statistic,
+value) and any other result written as JSON (``{"metadata", "results"}``) or TSV with
+``# key: value`` metadata lines.
 
 Each reader returns a :class:`ReportInput`: its kind, a title, the metadata and the rows as a
 pandas DataFrame. A file that is none of these raises InputError naming it.
@@ -11,7 +14,7 @@ from __future__ import annotations
 import io
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Dict
 
@@ -23,14 +26,18 @@ from irgauge.scores import align, from_frame
 from irgauge.stats.comparison import ComparisonTable
 
 EVAL_COLUMNS = ("run", "measure", "topic", "value")
+AGREEMENT_COLUMNS = ("a", "b", "measure", "statistic", "value", "low", "high")
+TOPICSET_COLUMNS = ("design", "measure", "statistic", "value")
 
 
 @dataclass
 class ReportInput:
-    kind: str  # "evaluation", "comparison" or "result"
+    kind: str  # "evaluation", "comparison", "agreement", "topicset" or "result"
     path: Path
     metadata: Dict[str, Any]
     frame: Any  # pandas DataFrame of the rows
+    # named tables beside the rows (irgauge agree's JSON: confusion, topic_kappa, ...)
+    details: Dict[str, Any] = field(default_factory=dict)
 
 
 def read_input(path) -> ReportInput:
@@ -48,13 +55,27 @@ def read_input(path) -> ReportInput:
         if not isinstance(data, dict) or "results" not in data:
             raise InputError("JSON without a 'results' list: not an irgauge output", str(path))
         metadata, frame = data.get("metadata") or {}, pd.DataFrame(data["results"])
+        details = _details(data.get("details"), path)
     else:
-        metadata, frame = _read_tsv(text, path)
+        (metadata, frame), details = _read_tsv(text, path), {}
     if metadata.get("method") == "comparison table":
         return ReportInput("comparison", path, metadata, frame)
+    if metadata.get("method") == "agreement" or set(AGREEMENT_COLUMNS) <= set(frame.columns):
+        return ReportInput("agreement", path, metadata, frame, details)
+    if metadata.get("method") == "topic_set_size" or set(TOPICSET_COLUMNS) == set(frame.columns):
+        return ReportInput("topicset", path, metadata, frame)
     if set(EVAL_COLUMNS) <= set(frame.columns):
         return ReportInput("evaluation", path, metadata, frame)
     return ReportInput("result", path, metadata, frame)
+
+
+def _details(found: Any, path: Path) -> Dict[str, Any]:
+    """``{name: DataFrame}`` of a JSON output's ``details`` (lists of records)."""
+    if found is None:
+        return {}
+    if not isinstance(found, dict) or not all(isinstance(v, list) for v in found.values()):
+        raise InputError("'details' is not a set of named tables", str(path))
+    return {name: pd.DataFrame(rows) for name, rows in found.items()}
 
 
 def _read_tsv(text: str, path: Path):
@@ -76,7 +97,9 @@ def _read_tsv(text: str, path: Path):
     if re.match(r"runid\s+all\s", body) or re.search(r"\nrunid\s+all\s", body):
         return metadata, _read_trec(lines, first, path)
     try:
-        frame = pd.read_csv(io.StringIO(body), sep="\t", dtype={"run": str, "topic": str})
+        frame = pd.read_csv(
+            io.StringIO(body), sep="\t", dtype={"run": str, "topic": str, "a": str, "b": str}
+        )
     except (pd.errors.ParserError, ValueError) as err:
         raise InputError(f"not a tab-separated table ({err})", str(path), first + 1) from None
     if frame.shape[1] < 2:

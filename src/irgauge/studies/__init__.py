@@ -11,14 +11,17 @@ import importlib
 
 from irgauge.errors import InputError
 
-STUDIES = ("onerel", "incomplete", "qa", "predictive")
+STUDIES = ("onerel", "incomplete", "qa", "predictive", "topicset")
+# a study whose module is not named after it (irgauge.meta.topicset holds the method)
+MODULES = {"topicset": "topic_set_design"}
 
 
 def study_function(name: str):
     """The ``run_<name>`` function of study ``name``."""
     if name not in STUDIES:
         raise InputError(f"unknown study {name!r}; choose from {', '.join(STUDIES)}")
-    return getattr(importlib.import_module(f"irgauge.studies.{name}"), f"run_{name}")
+    module = MODULES.get(name, name)
+    return getattr(importlib.import_module(f"irgauge.studies.{module}"), f"run_{name}")
 
 
 def run_study(name: str, *args, **kwargs):

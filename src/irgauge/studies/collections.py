@@ -32,6 +32,7 @@ HEADLINE = {
     "incomplete": ("discriminative_power", "measure", "share"),
     "qa": ("stability", "measure", "minority_rate"),
     "predictive": ("phi", "predictor", None),
+    "topicset": ("topic_set_size", "measure", "n_ttest"),
 }
 
 
