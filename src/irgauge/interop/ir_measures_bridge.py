@@ -20,7 +20,9 @@ from irgauge.evaluation import evaluate
 
 def to_ir_measures(names: Union[str, Iterable[str]], **options: Any):
     """One ir_measures measure per irgauge measure name (a string gives one object, a list
-    a list). ``options`` go to :func:`irgauge.evaluate` (``gains``, ``rel_level``, ...)."""
+    a list). ``options`` go to :func:`irgauge.evaluate` (``gains``, ``rel_level``, ...).
+    Measures registered with ``irgauge.register_measure`` or by a measure plugin are
+    names like any other."""
     try:
         import ir_measures
     except ImportError:

@@ -1,7 +1,9 @@
 """Retrieval measures: pure functions over graded ranked lists, one family per module.
 
 Importing this package registers every family. ``parse_measure("nDCG@10")`` gives a
-configured Measure; ``list_measures()`` describes them all.
+configured Measure; ``list_measures()`` describes them all. ``register_measure`` (or the
+decorator ``measure``) adds your own family under a name; installed plugins (entry point
+group ``irgauge.measures``) load when a name is not found.
 """
 
 from __future__ import annotations
@@ -9,6 +11,7 @@ from __future__ import annotations
 from typing import Dict, List
 
 from irgauge.measures import ap, blended, bpref, counts, ndcg, precision, rbp, rr  # noqa: F401
+from irgauge.measures import capped_recall  # noqa: F401  (BEIR's R_cap)
 from irgauge.measures import cascade, ncu, nrbp  # noqa: F401  (NTCIREVAL families)
 
 # trec_eval families
@@ -16,6 +19,16 @@ from irgauge.measures import gain_ratio, infap, iprec, ndcg_trec, set_based  # n
 from irgauge.measures import unjudged, utility  # noqa: F401
 from irgauge.measures.base import REGISTRY, Family, Measure, families
 from irgauge.measures.parse import ALIASES, parse_measure, parse_measures
+
+# after every built-in family: your own measures and the plugins (installs the lookup hook)
+from irgauge.measures.custom import (
+    custom_measures,
+    load_plugins,
+    measure,
+    register_measure,
+    unregister_measure,
+)
+from irgauge.measures.custom import _STATE as _PLUGINS
 
 DEFAULT_MEASURES = (
     "AP",
@@ -34,7 +47,10 @@ DEFAULT_MEASURES = (
 
 
 def list_measures() -> List[Dict[str, object]]:
-    """Every family with its parameters, defaults, aliases and one-line definition."""
+    """Every family with its parameters, defaults, aliases and one-line definition
+    (installed measure plugins included)."""
+    if not _PLUGINS["loaded"]:
+        load_plugins()
     aliases: Dict[str, List[str]] = {}
     for alias, (name, _) in ALIASES.items():
         aliases.setdefault(name, []).append(alias)
@@ -66,4 +82,9 @@ __all__ = [
     "parse_measures",
     "list_measures",
     "DEFAULT_MEASURES",
+    "register_measure",
+    "measure",
+    "unregister_measure",
+    "custom_measures",
+    "load_plugins",
 ]

@@ -233,7 +233,26 @@ class Family:
         raise MeasureError(f"{self.name} has no parameter {name!r} (it has: {known})")
 
 
-REGISTRY: Dict[str, Family] = {}
+class Registry(dict):
+    """Family name -> Family. A name not found asks ``on_miss`` (set by
+    ``irgauge.measures.custom``) once before answering no: the measures of installed plugins
+    (entry point group ``irgauge.measures``) load only when a name is not found, so
+    start-up stays fast."""
+
+    on_miss: Optional[Callable[[str], bool]] = None
+
+    def __contains__(self, name: object) -> bool:
+        if dict.__contains__(self, name):
+            return True
+        hook = Registry.on_miss
+        return bool(hook is not None and hook(name) and dict.__contains__(self, name))
+
+    def known(self, name: str) -> bool:
+        """Whether ``name`` is registered now (no plugin is loaded to find it)."""
+        return dict.__contains__(self, name)
+
+
+REGISTRY: Dict[str, Family] = Registry()
 
 
 def register(
@@ -248,7 +267,7 @@ def register(
     """Decorator registering a measure family under ``name``."""
 
     def wrap(func: Callable[..., np.ndarray]) -> Callable[..., np.ndarray]:
-        if name in REGISTRY:
+        if REGISTRY.known(name):
             raise RuntimeError(f"measure {name} registered twice")
         REGISTRY[name] = Family(name, func, summary, params, cutoff, graded, condensed, integer)
         return func

@@ -1,12 +1,14 @@
-"""Normalised discounted cumulative gain in its three common forms.
+"""(Normalised) discounted cumulative gain in its three common forms: nDCG, DCG, IDCG.
 
 - ``dcg=log2`` (trec_eval's ndcg, ir_measures' nDCG): g(r)/log2(r+1).
 - ``dcg=exp-log2`` (Burges et al., gdeval): (2^g(r) - 1)/log2(r+1).
 - ``dcg=jk`` (Järvelin–Kekäläinen, the papers' and NTCIREVAL's nDCG): g(r) for r <= b,
   g(r)/log_b(r) beyond.
 
-nDCG@k = DCG(k) / ideal DCG(k); the ideal list holds all relevant documents, so
-it does not depend on how many documents the run returned.
+nDCG@k = DCG@k / IDCG@k; the ideal list holds all relevant documents, so
+it does not depend on how many documents the run returned. ``DCG`` and ``IDCG`` are the
+numerator and the denominator as measures of their own, computed by the same functions
+(``run_dcg``, ``row_ideal_dcg``) under the same parameters.
 
 nDCG is graded: by default (``levels=all``) every level >= 1 earns its gain whatever the
 binary threshold (-l) says, as trec_eval's ndcg does; ``levels=relevant`` zeroes the
@@ -64,43 +66,77 @@ def ideal_dcg(ranked, dcg: str, b: float) -> np.ndarray:
     return table[ranked.topic, depth - 1]
 
 
-@register(
-    "nDCG",
-    "nDCG@k = sum_{r<=k} g(r) disc(r) / ideal; disc per dcg form (see params)",
-    graded=True,
-    params=(
-        Param(
-            "dcg",
-            "log2",
-            "str",
-            "log2: g/log2(r+1) (trec_eval); exp-log2: "
-            "(2^g-1)/log2(r+1); jk: Järvelin–Kekäläinen g/log_b(r) for r > b",
-            DCG_FORMS,
-        ),
-        Param(
-            "b",
-            2.0,
-            "float",
-            "log base of the jk form (ranks <= b undiscounted)",
-            low=1.0,
-            low_open=True,
-            high=1e9,
-        ),
-        Param(
-            "levels",
-            "all",
-            "str",
-            "all: every level >= 1 keeps its gain whatever "
-            "-l says (trec_eval); relevant: only levels >= the threshold",
-            LEVELS,
-        ),
+DCG_PARAMS = (
+    Param(
+        "dcg",
+        "log2",
+        "str",
+        "log2: g/log2(r+1) (trec_eval); exp-log2: "
+        "(2^g-1)/log2(r+1); jk: Järvelin–Kekäläinen g/log_b(r) for r > b",
+        DCG_FORMS,
+    ),
+    Param(
+        "b",
+        2.0,
+        "float",
+        "log base of the jk form (ranks <= b undiscounted)",
+        low=1.0,
+        low_open=True,
+        high=1e9,
+    ),
+    Param(
+        "levels",
+        "all",
+        "str",
+        "all: every level >= 1 keeps its gain whatever "
+        "-l says (trec_eval); relevant: only levels >= the threshold",
+        LEVELS,
     ),
 )
-def ndcg(ranked, dcg: str = "log2", b: float = 2.0, levels: str = "all") -> np.ndarray:
+
+
+def run_dcg(ranked, dcg: str = "log2", b: float = 2.0, levels: str = "all") -> np.ndarray:
+    """DCG of each row at its cutoff: sum_{r<=k} transform(g(r)) disc(r), the per-rank
+    terms computed once per batch and form (cutoff views slice them)."""
     ranked = graded_lists(ranked, levels)
 
     def weighted(lists):
         return transform(lists.gain, dcg) * discount(lists.ranks, dcg, b)
 
-    gains = ranked.memo(f"dcg:{dcg}:{b!r}", weighted)
-    return ratio(gains.sum(axis=1), ideal_dcg(ranked, dcg, b))
+    return ranked.memo(f"dcg:{dcg}:{b!r}", weighted).sum(axis=1)
+
+
+def row_ideal_dcg(ranked, dcg: str = "log2", b: float = 2.0, levels: str = "all") -> np.ndarray:
+    """Ideal DCG of each row's topic at the row's cutoff (the denominator of nDCG)."""
+    return ideal_dcg(graded_lists(ranked, levels), dcg, b)
+
+
+@register(
+    "nDCG",
+    "nDCG@k = DCG@k / IDCG@k, DCG@k = sum_{r<=k} g(r) disc(r); disc per dcg form (see params)",
+    graded=True,
+    params=DCG_PARAMS,
+)
+def ndcg(ranked, dcg: str = "log2", b: float = 2.0, levels: str = "all") -> np.ndarray:
+    return ratio(run_dcg(ranked, dcg, b, levels), row_ideal_dcg(ranked, dcg, b, levels))
+
+
+@register(
+    "DCG",
+    "DCG@k = sum_{r<=k} g(r) disc(r), unnormalised (nDCG's numerator; same dcg forms)",
+    graded=True,
+    params=DCG_PARAMS,
+)
+def dcg_measure(ranked, dcg: str = "log2", b: float = 2.0, levels: str = "all") -> np.ndarray:
+    return run_dcg(ranked, dcg, b, levels)
+
+
+@register(
+    "IDCG",
+    "IDCG@k = DCG@k of the ideal list (every relevant document, highest gain first): "
+    "nDCG's denominator; depends on the topic only",
+    graded=True,
+    params=DCG_PARAMS,
+)
+def idcg_measure(ranked, dcg: str = "log2", b: float = 2.0, levels: str = "all") -> np.ndarray:
+    return row_ideal_dcg(ranked, dcg, b, levels)
