@@ -15,6 +15,7 @@ import contextlib
 import importlib
 import os
 import pkgutil
+import signal
 import sys
 from typing import List, Optional
 
@@ -24,7 +25,7 @@ from irgauge.errors import InputError, MeasureError, OutputError
 
 EXIT_WRITE_FAILED = 1
 EXIT_BAD_INPUT = 2
-EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it (128 + the signal's number)
 DEBUG_VARIABLE = "IRGAUGE_DEBUG"
 
 
@@ -56,19 +57,26 @@ def build_parser(argv: Optional[List[str]] = None) -> argparse.ArgumentParser:
     return parser
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM or SIGHUP in the console script: raised like Ctrl-C's KeyboardInterrupt, so
+    that the same cleanup runs (temporary files and folders removed)."""
+
+    def __init__(self, signum: int):
+        super().__init__(signum)
+        self.signum = signum
+
+
 def main(argv: Optional[List[str]] = None) -> int:
-    """Run one command. Bad input exits 2, a failed write 1, Ctrl-C 130, each with one
-    line on stderr; ``IRGAUGE_DEBUG=1`` re-raises instead, for a traceback in bug reports."""
+    """Run one command. Bad input exits 2, a failed write 1, Ctrl-C 130 (SIGTERM 143,
+    SIGHUP 129), each with one line on stderr; ``IRGAUGE_DEBUG=1`` re-raises instead, for
+    a traceback in bug reports. The inputs the command opens are noted
+    (:func:`irgauge.io._source.input_scope`): no output may replace one of them."""
+    from irgauge.io._source import input_scope
+
     debug = os.environ.get(DEBUG_VARIABLE, "") not in ("", "0")
     try:
-        if argv is None:
-            argv = sys.argv[1:]
-        parser = build_parser(argv)
-        args = parser.parse_args(argv)
-        if not getattr(args, "func", None):
-            parser.print_help()
-            return EXIT_BAD_INPUT
-        return int(args.func(args) or 0)
+        with input_scope():
+            return _run(argv)
     except (InputError, MeasureError) as err:
         if debug:
             raise
@@ -76,26 +84,107 @@ def main(argv: Optional[List[str]] = None) -> int:
         return EXIT_BAD_INPUT
     except BrokenPipeError:
         # stdout closed early (``| head``): not an error; silence the flush at exit too
-        with contextlib.suppress(OSError):
-            sys.stdout = open(os.devnull, "w")
+        _silence_stdout()
         return 0
-    except OutputError as err:
+    except OSError as err:  # OutputError, or standard output failing (``> /dev/full``)
         if debug:
             raise
-        print(f"irgauge: error: {err}", file=sys.stderr)
+        print(f"irgauge: error: {_write_error(err)}", file=sys.stderr)
+        if not isinstance(err, OutputError) and err.filename is None:
+            _silence_stdout()
         return EXIT_WRITE_FAILED
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as err:
         if debug:
             raise
-        print("irgauge: interrupted", file=sys.stderr)
-        return EXIT_INTERRUPTED
+        signum = getattr(err, "signum", signal.SIGINT)
+        word = (
+            "interrupted"
+            if signum == signal.SIGINT
+            else f"stopped by {signal.Signals(signum).name}"
+        )
+        print(f"irgauge: {word}", file=sys.stderr)
+        return 128 + int(signum)
+
+
+def _run(argv: Optional[List[str]]) -> int:
+    if argv is None:
+        argv = sys.argv[1:]
+    parser = build_parser(argv)
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return EXIT_BAD_INPUT
+    _refuse_stdin_twice(args)
+    code = int(args.func(args) or 0)
+    sys.stdout.flush()  # a full disk is reported here, not in the flush at exit
+    return code
+
+
+def _refuse_stdin_twice(args: argparse.Namespace) -> None:
+    """Standard input can be read once: ``-`` given for two arguments is refused before
+    anything is read (the readers refuse a second read of it too)."""
+    named = []
+    for dest, value in vars(args).items():
+        values = value if isinstance(value, (list, tuple)) else [value]
+        named += [dest.upper()] * sum(1 for v in values if isinstance(v, str) and v == "-")
+    if len(named) > 1:
+        raise InputError(
+            "standard input ('-') is given as two inputs "
+            f"({', '.join(named)}); it can be read only once (give all but one as files)"
+        )
+
+
+def _write_error(err: OSError) -> str:
+    if isinstance(err, OutputError) or err.filename is not None:
+        return str(err)
+    return f"cannot write standard output: {err.strerror or err}"
+
+
+def _silence_stdout() -> None:
+    """Point standard output at os.devnull, so that the flush at exit (of what could not
+    be written) does not fail again."""
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        fd = sys.stdout.fileno()
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, fd)
+        os.close(null)
+    with contextlib.suppress(OSError):
+        sys.stdout = open(os.devnull, "w")
+
+
+STOP_SIGNALS = ("SIGINT", "SIGTERM", "SIGHUP")
+
+
+def _stop(signum, frame) -> None:
+    """Signal handler of the console script: later stop signals are ignored while the
+    cleanup of the first runs."""
+    for name in STOP_SIGNALS:
+        with contextlib.suppress(AttributeError, ValueError, OSError):
+            signal.signal(getattr(signal, name), signal.SIG_IGN)
+    if signum == signal.SIGINT:
+        raise KeyboardInterrupt
+    raise Terminated(signum)
+
+
+def install_signal_handlers() -> None:
+    """SIGINT, SIGTERM and SIGHUP raise (KeyboardInterrupt, :class:`Terminated`), so that
+    temporary files and folders are removed. Only the console script calls this: a
+    library does not change its host's signal handlers."""
+    for name in STOP_SIGNALS:
+        number = getattr(signal, name, None)
+        if number is None:  # pragma: no cover - no SIGHUP on Windows
+            continue
+        if signal.getsignal(number) == signal.SIG_IGN:
+            continue  # nohup: stay immune
+        signal.signal(number, _stop)
 
 
 def console_main() -> int:
     """The ``irgauge`` console script: the process is irgauge's own, so its settings
-    (numpy's BLAS threads and huge pages, glibc's heap) are made first, before any command
-    module loads numpy; then :func:`main`."""
+    (numpy's BLAS threads and huge pages, glibc's heap, the stop signals) are made first,
+    before any command module loads numpy; then :func:`main`."""
     apply_process_settings()
+    install_signal_handlers()
     return main()
 
 

@@ -81,6 +81,7 @@ def load_matrices(args, minimum_systems: int = 2):
     """``{measure: ScoreMatrix}`` from the command's inputs, aligned and selected."""
     from irgauge.scores import combine, read_scores, require_systems, select_systems
     from irgauge.evaluation import score_matrices
+    from irgauge.io._source import note_input
 
     measures = _measures(args)
     if args.qrels or args.run:
@@ -98,6 +99,7 @@ def load_matrices(args, minimum_systems: int = 2):
         for spec in args.scores:
             name, path = spec.split("=", 1) if "=" in spec else (None, spec)
             found = read_scores(path, name=name, header=getattr(args, "header", True))
+            note_input(path)  # scores.files opens its files itself
             if measures:  # keep only the requested measures, before topic sets are compared
                 found = {k: v for k, v in found.items() if k in measures}
             parts.append(found)
@@ -110,7 +112,20 @@ def load_matrices(args, minimum_systems: int = 2):
             matrices = {m: matrices[m] for m in measures}
     matrices = select_systems(matrices, args.top_k, args.top_fraction, args.by)
     require_systems(matrices, minimum_systems)
+    check_outputs(args)
     return matrices
+
+
+def check_outputs(args) -> None:
+    """Refuse ``-o`` and ``--figures`` targets that cannot be written (an input, a folder
+    for a file, a file for a folder, a pipe) now, before the work and before anything is
+    printed; the writers check again when they write."""
+    from irgauge.io.atomic import check_file_target, check_folder_target
+
+    if getattr(args, "output", None):
+        check_file_target(args.output)
+    if getattr(args, "figures", None):
+        check_folder_target(args.figures)
 
 
 def selection_metadata(args) -> dict:

@@ -6,6 +6,11 @@ Lines end with LF, CRLF or a lone CR (old Mac files); a UTF-8 byte order mark at
 is dropped. A line may hold at most ``MAX_LINE_BYTES`` bytes: a longer one is refused at
 FILE:LINE as soon as it is seen, so a huge file without line breaks costs one block of
 memory, not the whole file.
+
+Every input opened here is noted in the current :func:`input_scope` (the CLI opens one per
+command): the writers of :mod:`irgauge.io.atomic` refuse to replace a file the command read
+(``eval -o RUN``), through any link, and standard input cannot be read twice. Readers that
+do not open files here call :func:`note_input` with the path.
 """
 
 from __future__ import annotations
@@ -13,10 +18,12 @@ from __future__ import annotations
 import bz2
 import gzip
 import lzma
+import contextlib
 import os
 import sys
+import threading
 import zlib
-from typing import BinaryIO, Iterator, Optional, Tuple, Union
+from typing import BinaryIO, Dict, Iterator, Optional, Tuple, Union
 
 from irgauge.errors import InputError
 
@@ -29,6 +36,65 @@ MAX_LINE_BYTES = 1 << 20  # 1 MiB: far above any real run or qrels line
 STDIN = "-"
 _DECODE_ERRORS = (OSError, EOFError, zlib.error, lzma.LZMAError, ValueError)
 COMPRESSED_SUFFIXES = (".gz", ".bz2", ".xz")
+
+
+# (st_dev, st_ino) -> path as given, of every input of the current scope; None: no scope
+# open (library use), nothing is noted. A process-level value, not a ContextVar: runs are
+# read in worker threads, which do not inherit a context.
+_INPUTS: Optional[Dict[Tuple[int, int], str]] = None
+_INPUTS_LOCK = threading.Lock()
+_STDIN_KEY = (-1, -1)
+
+
+@contextlib.contextmanager
+def input_scope() -> Iterator[None]:
+    """Note the inputs opened inside (the CLI opens one per command); the previous scope
+    (or none) is restored on exit."""
+    global _INPUTS
+    with _INPUTS_LOCK:
+        previous, _INPUTS = _INPUTS, {}
+    try:
+        yield
+    finally:
+        with _INPUTS_LOCK:
+            _INPUTS = previous
+
+
+def note_input(path: PathLike, handle=None) -> None:
+    """Record ``path`` (or an open ``handle``'s file) as an input of the current scope.
+    Standard input (``-``) noted twice is an InputError: its data can be read once."""
+    name = str(path)
+    if _INPUTS is None:
+        return
+    if name == STDIN:
+        key = _STDIN_KEY
+    else:
+        try:
+            info = os.fstat(handle.fileno()) if handle is not None else os.stat(path)
+        except (OSError, AttributeError, ValueError):
+            return
+        key = (info.st_dev, info.st_ino)
+    with _INPUTS_LOCK:
+        if _INPUTS is None:
+            return
+        if key == _STDIN_KEY and key in _INPUTS:
+            raise InputError(
+                "standard input ('-') is given as two inputs; it can be read only once "
+                "(give one of them as a file)"
+            )
+        _INPUTS.setdefault(key, name)
+
+
+def input_named_by(info: os.stat_result) -> Optional[str]:
+    """The path of the current scope's input that is the file ``info`` describes, or None."""
+    with _INPUTS_LOCK:
+        return (_INPUTS or {}).get((info.st_dev, info.st_ino))
+
+
+def inputs_noted() -> Dict[Tuple[int, int], str]:
+    """A copy of the current scope's inputs ((st_dev, st_ino) -> path)."""
+    with _INPUTS_LOCK:
+        return dict(_INPUTS or {})
 
 
 def strip_compression_suffix(name: str) -> str:
@@ -52,10 +118,12 @@ def _open(path: PathLike) -> Tuple[BinaryIO, str]:
     name = str(path)
     try:
         if name == STDIN:
+            note_input(STDIN)
             raw = sys.stdin.buffer
             magic = raw.peek(6)[:6] if hasattr(raw, "peek") else b""
         else:
             raw = open(path, "rb")
+            note_input(name, raw)
             magic = raw.read(6)
             raw.seek(0)
     except OSError as err:

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, List, Optional, Sequence, Tuple
 
 from irgauge.errors import InputError
-from irgauge.io.records import Qrels, Run
+from irgauge.io.records import AGGREGATE_TOPIC, IdKeys, Qrels, Run, aggregate_topic_error
 
 TOPIC = ("query_id", "qid", "topic")
 DOC = ("doc_id", "docno", "doc")
@@ -133,7 +133,12 @@ def _ranx_name(obj: Any) -> Optional[str]:
 
 
 def _plain_dict(mapping: Mapping) -> dict:
-    return {str(q): {str(d): v for d, v in docs.items()} for q, docs in mapping.items()}
+    topic_id = IdKeys("ranx dict", "<ranx>", topics=True)
+    out = {}
+    for q, docs in mapping.items():
+        doc_id = IdKeys(f"documents of topic {q!r}", "<ranx>", topics=False)
+        out[topic_id(q)] = {doc_id(d): v for d, v in docs.items()}
+    return out
 
 
 def _column_labels(frame: Any, what: str) -> dict:
@@ -169,7 +174,15 @@ def _frame(frame: Any, fields: dict, what: str) -> Any:
             out[extra] = frame[columns[extra]].to_numpy()
     for key in ("query_id", "doc_id"):
         out[key] = _id_column(out[key], chosen[key], what)
+    _refuse_aggregate_rows(out["query_id"], chosen["query_id"], what)
     return out
+
+
+def _refuse_aggregate_rows(series: Any, label: str, what: str) -> None:
+    hits = (series == AGGREGATE_TOPIC).to_numpy().nonzero()[0]
+    if len(hits):
+        where = f" (row {int(hits[0])}, column {label!r} of the {what} DataFrame)"
+        raise aggregate_topic_error(where, "<DataFrame>")
 
 
 def _id_column(series: Any, label: str, what: str) -> Any:
@@ -185,7 +198,27 @@ def _id_column(series: Any, label: str, what: str) -> Any:
         )
     if series.dtype.kind == "f" and (series % 1 == 0).all():
         series = series.astype("int64")
+    if series.dtype.kind == "O":
+        _refuse_mixed_ids(series, label, what)
     return series.astype(str)
+
+
+def _refuse_mixed_ids(series: Any, label: str, what: str) -> None:
+    """Values of different types that read as one id (``1`` and ``'1'``) are refused."""
+    from pandas.api.types import infer_dtype  # a DataFrame was given: pandas is there
+
+    if infer_dtype(series, skipna=False) in ("string", "integer", "bytes"):
+        return  # one type: no two values read alike
+    first: dict = {}
+    for row, value in enumerate(series.tolist()):
+        ident = str(value)
+        earlier = first.setdefault(ident, value)
+        if type(earlier) is not type(value):
+            raise InputError(
+                f"{what} DataFrame: column {label!r} holds {earlier!r} and {value!r} "
+                f"(row {row}), which name the same id {ident!r}; give ids as one type",
+                "<DataFrame>",
+            )
 
 
 def _records(items: list, fields: dict, what: str) -> dict:
@@ -212,6 +245,8 @@ def _records(items: list, fields: dict, what: str) -> dict:
         for field_name, ident in ((names[0], topic), (names[1], doc)):
             if ident is None or (isinstance(ident, float) and math.isnan(ident)):
                 raise InputError(f"{what} record {i} has no {field_name}: {item!r}")
+        if str(topic) == AGGREGATE_TOPIC:
+            raise aggregate_topic_error(f" (in {what} record {i})")
         out.setdefault(str(topic), {})[str(doc)] = value
         count += 1
     if sum(len(v) for v in out.values()) != count:

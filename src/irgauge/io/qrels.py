@@ -6,12 +6,12 @@ pandas DataFrames and ``{qid: {docno: level}}`` dicts.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Mapping, Union
+from typing import Any, Dict, Mapping, Union
 
 import numpy as np
 
 from irgauge.io.ids import Ids
-from irgauge.io.records import Qrels
+from irgauge.io.records import IdKeys, Qrels
 from irgauge.errors import InputError
 from irgauge.io._numbers import INT64_MAX, INT64_MIN, parse_ints
 from irgauge.io._source import iter_blocks, size_hint, strip_compression_suffix
@@ -109,10 +109,13 @@ def parse_levels(tokens: Ids, table: TokenTable) -> np.ndarray:
 
 def _from_mapping(mapping: Mapping[str, Mapping[str, Any]]) -> Qrels:
     topics, docnos, levels = [], [], []
+    topic_id = IdKeys("qrels dict", "<dict>", topics=True)
     for topic, judged in mapping.items():
+        name = topic_id(topic)
+        docno_id = IdKeys(f"judgments of topic {name!r}", "<dict>", topics=False)
         for docno, level in judged.items():
-            topics.append(str(topic))
-            docnos.append(str(docno))
+            topics.append(name)
+            docnos.append(docno_id(docno))
             levels.append(_int_level(level, f"qrels[{topic!r}][{docno!r}]"))
     if not topics:
         raise InputError("qrels mapping holds no judgments", "<dict>")

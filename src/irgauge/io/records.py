@@ -14,8 +14,55 @@ import numpy as np
 
 from irgauge._checks import MAX_LEVEL  # grades: int16 in ranked lists, int32 when needed
 from irgauge.errors import InputError
-from irgauge.io.ids import as_ids
+from irgauge.io.ids import Ids, as_ids
 from irgauge.io.keys import TopicIndex, exact_pair_keys, pair_keys
+
+
+AGGREGATE_TOPIC = "all"  # the topic label of the means in every output (trec_eval's)
+
+
+def aggregate_topic_error(where: str = "", source=None, line=None) -> InputError:
+    return InputError(
+        f"topic id {AGGREGATE_TOPIC!r}{where} is the label of the mean over all topics in "
+        "irgauge's (and trec_eval's) output, so it cannot name a topic; rename the topic",
+        source,
+        line,
+    )
+
+
+def refuse_aggregate_topic(topics, source: str, line_of) -> None:
+    """InputError at FILE:LINE (``line_of(entry)``) for the first topic named ``all``.
+    Topics given as Ids or bytes arrays are checked; others by the reader that made them."""
+    if isinstance(topics, np.ndarray) and topics.dtype.kind == "S":
+        hits = np.flatnonzero(topics == AGGREGATE_TOPIC.encode())
+    elif isinstance(topics, Ids):
+        rows = np.flatnonzero(topics.lens == len(AGGREGATE_TOPIC))
+        hits = rows[topics[rows] == AGGREGATE_TOPIC.encode()] if len(rows) else rows
+    else:
+        return
+    if len(hits):
+        raise aggregate_topic_error("", source, line_of(int(hits[0])))
+
+
+class IdKeys:
+    """The ids of a mapping's keys (``str(key)``), refusing two keys that name one id
+    (``1`` and ``'1'``) and, for topics, the id ``all``."""
+
+    def __init__(self, what: str, source: str, topics: bool):
+        self.what, self.source, self.topics, self.seen = what, source, topics, {}
+
+    def __call__(self, key) -> str:
+        ident = key.decode("utf-8", "surrogateescape") if isinstance(key, bytes) else str(key)
+        if self.topics and ident == AGGREGATE_TOPIC:
+            raise aggregate_topic_error(f" (key {key!r} of the {self.what})", self.source)
+        earlier = self.seen.setdefault(ident, key)
+        if earlier is not key:  # keys of one mapping differ: two of them name one id
+            raise InputError(
+                f"the {self.what} has keys {earlier!r} and {key!r}, which name the same id "
+                f"{ident!r}; give each id once, as one type",
+                self.source,
+            )
+        return ident
 
 
 @dataclass(frozen=True, eq=False)
@@ -44,6 +91,7 @@ class Qrels:
         if line_numbers is None:
             line_numbers = np.arange(1, len(topics) + 1)
         _check_levels(levels, source, line_numbers)
+        refuse_aggregate_topic(topics, source, lambda i: int(line_numbers[i]))
         index = TopicIndex(topics)
         codes = index.codes
         keys = pair_keys(codes, docnos.hashes(), len(index))
@@ -114,6 +162,9 @@ class Run:
     source: str = "<memory>"
     line_numbers: Optional[np.ndarray] = None  # None: entry i is on line i + 1
     tag: Optional[str] = None
+
+    def __post_init__(self):
+        refuse_aggregate_topic(self.topics, self.source, self.line_of)
 
     def line_of(self, entry: int) -> int:
         """The file line of an entry."""

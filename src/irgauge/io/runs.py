@@ -15,7 +15,7 @@ from typing import Any, Mapping, Optional, Union
 import numpy as np
 
 from irgauge.io.ids import Ids
-from irgauge.io.records import Run
+from irgauge.io.records import IdKeys, Run
 from irgauge.errors import InputError
 from irgauge.io._source import iter_blocks, size_hint, strip_compression_suffix
 from irgauge.io._tokens import BLOCK_BYTES, tokenize
@@ -109,10 +109,13 @@ _LINE = re.compile(rb"[^\r\n]+")
 
 def _from_mapping(mapping: Mapping[str, Mapping[str, float]], name: str) -> Run:
     topics, docnos, scores = [], [], []
+    topic_id = IdKeys(f"run {name!r}", "<dict>", topics=True)
     for topic, ranked in mapping.items():
+        label = topic_id(topic)
+        docno_id = IdKeys(f"documents of topic {label!r}", "<dict>", topics=False)
         for docno, score in ranked.items():
-            topics.append(str(topic))
-            docnos.append(str(docno))
+            topics.append(label)
+            docnos.append(docno_id(docno))
             scores.append(float(score))
     return _build(topics, docnos, np.asarray(scores, np.float64), name, "<dict>")
 

@@ -9,12 +9,14 @@ write errors raise OutputError naming the path (CLI exit 1).
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import shutil
-import tempfile
+import stat
 from pathlib import Path
 from typing import Iterator, Sequence
 
+from irgauge.io import atomic
 from irgauge.io.atomic import PathLike, replace_folder
 from irgauge.errors import OutputError
 
@@ -23,31 +25,67 @@ from irgauge.errors import OutputError
 def staged_outputs(out_dir: PathLike, last: Sequence[str] = ("manifest.json",)) -> Iterator[Path]:
     """Yield a temporary folder; on success move its entries into ``out_dir`` (created
     with its parents), the names in ``last`` at the end so that a manifest appears only
-    beside complete files. Entries of ``out_dir`` not written are left alone."""
-    out = Path(out_dir)
-    if out.exists() and not out.is_dir():
-        raise OutputError(out, "exists and is not a folder")
+    beside complete files. Entries of ``out_dir`` not written are left alone. Every entry
+    is checked (by the rules of :mod:`irgauge.io.atomic`: not an input, not a pipe or
+    device, links written through) before any is moved; folders created for the output
+    are removed again if it fails."""
+    shown = os.fspath(out_dir)
+    out, _ = atomic.check_folder_target(shown)
+    created = atomic.make_folders(out)
     try:
-        out.mkdir(parents=True, exist_ok=True)
-        stage = Path(tempfile.mkdtemp(prefix=".irgauge-", suffix=".tmp", dir=out))
-    except OSError as err:
-        raise OutputError(out, err.strerror or str(err)) from None
+        stage = atomic.make_temp_folder(shown, out, "irgauge")
+    except BaseException:
+        atomic.remove_folders(created)
+        raise
     try:
         yield stage
         entries = sorted(stage.iterdir(), key=lambda p: (p.name in last, p.name))
-        for entry in entries:
-            _move(entry, out / entry.name)
+        targets = [_target(entry, out / entry.name) for entry in entries]
+        for entry, target in zip(entries, targets):
+            _move(entry, target)
     except OSError as err:
+        atomic.remove_tree(stage)
+        atomic.remove_folders(created)
         if isinstance(err, OutputError):
             raise
         raise OutputError(out, err.strerror or str(err)) from None
-    finally:
-        shutil.rmtree(stage, ignore_errors=True)
+    except BaseException:
+        atomic.remove_tree(stage)
+        atomic.remove_folders(created)
+        raise
+    atomic.remove_tree(stage)
+
+
+def _target(entry: Path, target: Path) -> Path:
+    """Where ``entry`` goes: ``target``, or the file a link there points to; refused if
+    it is an input (or a folder holding one) or not a regular file or folder."""
+    if entry.is_dir():
+        real, info = atomic.check_folder_target(target)
+        if info is not None:
+            atomic.refuse_inputs_within(target, real)
+        return real
+    real, _ = atomic.check_file_target(target)
+    return real
 
 
 def _move(source: Path, target: Path) -> None:
-    """Rename ``source`` onto ``target``; an existing folder is swapped out, then removed."""
-    if target.is_dir() and not target.is_symlink():
+    """Rename ``source`` onto ``target``; an existing folder is swapped out, then removed;
+    a file on another file system (a link's target) is copied beside it first."""
+    if source.is_dir():
         replace_folder(source, target)
-    else:
+        return
+    try:
         os.replace(source, target)
+    except OSError as err:
+        if err.errno != errno.EXDEV:
+            raise
+        fd, tmp = atomic.create_temp(target, target.parent, target.name)
+        os.close(fd)
+        try:
+            shutil.copyfile(source, tmp)
+            with contextlib.suppress(FileNotFoundError):
+                os.chmod(tmp, stat.S_IMODE(os.stat(target).st_mode))
+            os.replace(tmp, target)
+        except BaseException:
+            atomic.remove_file(tmp)
+            raise

@@ -7,19 +7,24 @@
 - heat maps scaled to their data, each cell labelled with its value (:func:`heatmap`);
 - saved as PDF and SVG (vector) and PNG, each written atomically (:func:`save`).
 
-matplotlib is imported on first use, with the Agg backend, so importing this module does
-not load it.
+matplotlib is imported on first use, so importing this module does not load it. A
+library draws without touching its host's matplotlib: figures are
+``matplotlib.figure.Figure`` objects (not pyplot's, so no backend is chosen or switched
+and no window opens), and irgauge's style applies inside ``matplotlib.rc_context`` while
+a figure is created, while this module's helpers draw and while it is saved; the caller's
+``rcParams`` are never changed.
 """
 
 from __future__ import annotations
 
+import contextlib
 import io
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence
 
 import numpy as np
 
-from irgauge.io.atomic import write_bytes
+from irgauge.io.atomic import make_folders, remove_folders, write_bytes
 
 # Okabe & Ito (2008), "Color Universal Design": distinguishable under common colour-vision
 # deficiencies; black last, for an 8th series.
@@ -50,15 +55,37 @@ _RC = {
 }
 
 
-def pyplot():
-    """matplotlib.pyplot on the Agg backend, with irgauge's style applied."""
+def styled():
+    """A context in which irgauge's style applies (matplotlib.rc_context: the caller's
+    rcParams are back as they were on exit)."""
     import matplotlib
 
-    matplotlib.use("Agg")  # no display needed; must precede the pyplot import
-    import matplotlib.pyplot as plt
+    return matplotlib.rc_context(_RC)
 
-    plt.rcParams.update(_RC)
-    return plt
+
+class _Figures:
+    """What irgauge's figure code used of pyplot (``subplots``, ``close``), made of
+    ``matplotlib.figure.Figure`` objects: no backend switch, no global figure list."""
+
+    @staticmethod
+    def subplots(nrows: int = 1, ncols: int = 1, figsize=None, **options):
+        from matplotlib.figure import Figure
+
+        with styled():
+            fig = Figure(figsize=figsize)
+            axes = fig.subplots(nrows, ncols, **options)
+        return fig, axes
+
+    @staticmethod
+    def close(fig) -> None:
+        """Nothing to release: the figure is not registered anywhere (kept for callers
+        written against pyplot)."""
+
+
+def pyplot() -> _Figures:
+    """pyplot's ``subplots`` and ``close`` for irgauge's figures, without pyplot (see the
+    module: the caller's backend and rcParams stay as they are)."""
+    return _Figures()
 
 
 def series_style(index: int) -> Dict[str, object]:
@@ -67,15 +94,17 @@ def series_style(index: int) -> Dict[str, object]:
         "color": PALETTE[index % len(PALETTE)],
         "marker": MARKERS[index % len(MARKERS)],
         "linestyle": LINESTYLES[(index // len(PALETTE)) % len(LINESTYLES)],
+        "linewidth": _RC["lines.linewidth"],
+        "markersize": _RC["lines.markersize"],
     }
 
 
 def new_figure(width: float = 6.0, height: float = 3.8, title: Optional[str] = None):
     """A figure and its axes; ``title`` names the collection and the parameters."""
-    plt = pyplot()
-    fig, ax = plt.subplots(figsize=(width, height))
+    fig, ax = _Figures.subplots(figsize=(width, height))
     if title:
-        ax.set_title(title, loc="left")
+        with styled():
+            ax.set_title(title, loc="left")
     return fig, ax
 
 
@@ -83,21 +112,30 @@ def legend_outside(ax, title: Optional[str] = None) -> None:
     """Legend to the right of the axes, never over the data."""
     handles, labels = ax.get_legend_handles_labels()
     if handles:
-        ax.legend(
-            handles,
-            labels,
-            title=title,
-            loc="upper left",
-            bbox_to_anchor=(1.02, 1.0),
-            borderaxespad=0.0,
-            frameon=False,
-        )
+        with styled():
+            _legend(ax, handles, labels, title)
+
+
+def _legend(ax, handles, labels, title) -> None:
+    ax.legend(
+        handles,
+        labels,
+        title=title,
+        loc="upper left",
+        bbox_to_anchor=(1.02, 1.0),
+        borderaxespad=0.0,
+        frameon=False,
+    )
 
 
 def band(ax, x, mean, low, high, index: int, label: str, bars: bool = False) -> None:
     """A series with its uncertainty: error bars (``bars``) or a shaded band between
     ``low`` and ``high``. Points are drawn even where a neighbour is missing."""
-    style = series_style(index)
+    with styled():
+        _band(ax, x, mean, low, high, series_style(index), label, bars)
+
+
+def _band(ax, x, mean, low, high, style, label: str, bars: bool) -> None:
     if bars:
         mean_arr = np.asarray(mean, dtype=float)
         yerr = np.vstack(
@@ -119,6 +157,12 @@ def heatmap(
     cmap: str = "viridis",
     diagonal: bool = True,
 ):
+    """Heat map (see :func:`_heatmap`), drawn in irgauge's style."""
+    with styled():
+        return _heatmap(ax, values, row_labels, col_labels, colorbar_label, digits, cmap, diagonal)
+
+
+def _heatmap(ax, values, row_labels, col_labels, colorbar_label, digits, cmap, diagonal):
     """Heat map whose colour scale spans the data (not a fixed -1..1), with each value
     written in its cell in a colour that stays legible. ``diagonal=False`` leaves a square
     table's diagonal (e.g. a measure's tau with itself, always 1) out of the colour scale
@@ -157,11 +201,11 @@ def heatmap(
 
 def save(fig, directory, stem: str, formats: Sequence[str] = FORMATS) -> List[str]:
     """Write ``<stem>.pdf``, ``.svg`` and ``.png`` into ``directory`` (created if need be),
-    each atomically; close the figure; return the paths written."""
+    each atomically; return the paths written. Every format is drawn before the folder is
+    made, and folders made are removed again if writing fails."""
     directory = Path(directory)
-    directory.mkdir(parents=True, exist_ok=True)
-    paths = []
-    try:
+    drawn = []
+    with styled():
         for ext in formats:
             buffer = io.BytesIO()
             metadata = (
@@ -170,12 +214,14 @@ def save(fig, directory, stem: str, formats: Sequence[str] = FORMATS) -> List[st
                 else ({"Date": None} if ext == "svg" else None)
             )
             fig.savefig(buffer, format=ext, dpi=PNG_DPI, metadata=metadata)
-            path = directory / f"{stem}.{ext}"
-            write_bytes(path, buffer.getvalue())
-            paths.append(str(path))
-    finally:
-        pyplot().close(fig)
-    return paths
+            drawn.append((directory / f"{stem}.{ext}", buffer.getvalue()))
+    created = make_folders(directory)
+    with contextlib.ExitStack() as undo:
+        undo.callback(remove_folders, created)
+        for path, data in drawn:
+            write_bytes(path, data)
+        undo.pop_all()
+    return [str(path) for path, _ in drawn]
 
 
 def describe(collection: Optional[str] = None, **parameters) -> str:
@@ -213,4 +259,5 @@ def line(ax, x, y, index: int, label: str, **options) -> None:
     y = np.asarray(y, dtype=float)
     keep = np.isfinite(y)
     style = {**series_style(index), **options}
-    ax.plot(x[keep], y[keep], label=label, **style)
+    with styled():
+        ax.plot(x[keep], y[keep], label=label, **style)
