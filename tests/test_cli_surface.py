@@ -29,11 +29,24 @@ def _options(parser, path=()):
             yield " ".join(path), action.option_strings
 
 
+# trec_eval's own flags, spelled as trec_eval spells them (the drop-in takes its command
+# line unchanged); each shared short flag means what irgauge's means (-o is obsolete there)
+TREC_EVAL_MEANS = {
+    "-q": "--per-topic",
+    "-c": "--complete",
+    "-l": "--rel-level",
+    "-M": "--max-docs",
+    "-m": "--measure",
+}
+
+
 def test_a_short_flag_means_one_thing_in_every_command():
     meanings = defaultdict(lambda: defaultdict(list))
     commands = set()
     for command, strings in _options(build_parser()):
         commands.add(command)
+        if command == "trec_eval":
+            continue
         shorts = [s for s in strings if not s.startswith("--")]
         longs = [s for s in strings if s.startswith("--")]
         for short in shorts:
@@ -47,6 +60,20 @@ def test_a_short_flag_means_one_thing_in_every_command():
     assert {"swap", "stability", "predictive", "study onerel"} <= set(
         meanings["-k"]["--subset-size"]
     )
+
+
+def test_the_trec_eval_drop_in_shares_the_meaning_of_each_short_flag():
+    shared = {}
+    for command, strings in _options(build_parser()):
+        if command == "trec_eval":
+            shared.update({s: None for s in strings if not s.startswith("--")})
+    meanings = {}
+    for command, strings in _options(build_parser()):
+        if command == "eval":
+            longs = [s for s in strings if s.startswith("--")]
+            meanings.update({s: longs[0] for s in strings if not s.startswith("--")})
+    for short, meaning in TREC_EVAL_MEANS.items():
+        assert short in shared and meanings[short] == meaning, short
 
 
 def _parsers(parser, path=()):

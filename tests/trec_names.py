@@ -26,7 +26,7 @@ FIXED = {
     "ndcg": "nDCG",
     "ndcg_rel": "ndcg_rel",
     "Rndcg": "Rndcg",
-    "set_P": "P",
+    "set_P": "set_P",
     "set_relative_P": "RelP",
     "set_recall": "R",
     "set_map": "SetAP",

@@ -82,14 +82,18 @@ def split_measures(items: Optional[Iterable[str]]) -> Optional[List[str]]:
     """Measure names from repeated ``-m`` values, each a comma- or space-separated list.
 
     Separators inside parentheses belong to parameters, so ``nDCG(dcg=jk,b=2)@1000,AP``
-    is two measures (and NTCIREVAL's ``NCUrb,P`` one). Every command reads ``-m`` through
-    this function. Unbalanced parentheses are left for the measure parser to report.
+    is two measures (and NTCIREVAL's ``NCUrb,P`` one, trec_eval's ``P.5,10`` one). Every
+    command reads ``-m`` through this function. Unbalanced parentheses are left for the
+    measure parser to report. trec_eval's family names are trec_eval's families here:
+    ``P`` is P_5 ... P_1000 (irgauge's set precision is ``set_P``), likewise ``recall``,
+    ``relative_P``, ``success`` and ``unj`` (``trec_eval_words.cli_word``).
     """
     if items is None:
         return None
     from irgauge.measures.parse import split_list
+    from irgauge.measures.trec_eval_words import cli_word
 
-    return split_list(items)
+    return [cli_word(token) for token in split_list(items)]
 
 
 def add_no_header(parser) -> None:

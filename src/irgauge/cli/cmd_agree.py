@@ -22,7 +22,16 @@ def register(subparsers) -> None:
         "statistic, value, low, high.",
         formatter_class=HelpFormatter,
     )
-    p.add_argument("qrels", nargs="+", metavar="QRELS", help="two or more qrels files")
+    p.add_argument("qrels", nargs="*", metavar="QRELS", help="two or more qrels files")
+    p.add_argument(
+        "-g",
+        "--judgment-groups",
+        action="append",
+        default=[],
+        metavar="QRELS_JG",
+        help="trec_eval's multi-judge qrels (qid jg docno rel): each judgment group is one "
+        "qrels, named FILE:GROUP (repeatable)",
+    )
     p.add_argument(
         "--run",
         nargs="+",
@@ -59,10 +68,12 @@ def run(args) -> int:
     from irgauge.errors import InputError
     from irgauge.meta.agree import agreement
 
-    if len(args.qrels) < 2:
-        raise InputError(f"agree needs at least 2 qrels files; got {len(args.qrels)}")
+    sources, names = _qrels_and_names(args.qrels, args.judgment_groups)
+    if len(sources) < 2:
+        raise InputError(f"agree needs at least 2 qrels; got {len(sources)}")
     result = agreement(
-        args.qrels,
+        sources,
+        names=names,
         runs=args.run,
         measures=opt.split_measures(args.measure) or None,
         rel_level=args.rel_level,
@@ -86,6 +97,23 @@ def run(args) -> int:
         title = describe(" vs ".join(p["qrels"]), seed=p["seed"], B=p["bootstrap_samples"])
         agreement_figures(result, args.figures, title=title)
     return 0
+
+
+def _qrels_and_names(files, group_files):
+    """The qrels files, then each judgment group of each -g file (read here, as a Qrels),
+    with their names: file names without directories, ``FILE:GROUP`` for a group."""
+    from pathlib import Path
+
+    from irgauge.io.qrels import read_judgment_groups
+    from irgauge.meta.agreement_units import display_names
+
+    sources = list(files)
+    names = display_names(sources)[0] if sources else []
+    for path in group_files:
+        groups = read_judgment_groups(path)
+        sources += list(groups.values())
+        names += [f"{Path(path).name}:{label}" for label in groups]
+    return sources, names
 
 
 def _emit_json(result, args) -> None:

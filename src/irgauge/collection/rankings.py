@@ -414,12 +414,11 @@ def build_batches(
     for k, (matched, topics) in enumerate(zip(runs, row_topics)):
         pos = np.full(judgments.n_topics, -1, dtype=np.int64)
         pos[matched.row_topic] = np.arange(len(matched.row_topic))
-        where = pos[topics]
-        present = where >= 0
+        where = pos[topics]  # -1 for a topic the run did not answer: the appended 0 below
         run_idx.append(np.full(len(topics), k))
         topic_idx.append(topics)
-        src_start.append(np.where(present, matched.row_start[np.maximum(where, 0)], 0))
-        src_len.append(np.where(present, matched.row_length[np.maximum(where, 0)], 0))
+        src_start.append(np.append(matched.row_start, 0)[where])
+        src_len.append(np.append(matched.row_length, 0)[where])
     run_idx, topic_idx = np.concatenate(run_idx), np.concatenate(topic_idx)
     src_start, src_len = np.concatenate(src_start), np.concatenate(src_len)
 

@@ -70,6 +70,42 @@ def _from_path(path: Union[str, Path], threads=None) -> Qrels:
     )
 
 
+def read_judgment_groups(path: Union[str, Path], threads=None) -> Dict[str, Qrels]:
+    """Read trec_eval's multi-judge qrels (``qrels_jg``: ``qid jg docno rel``, the second
+    column naming the judgment group, one assessor or user): one Qrels per group label,
+    in byte order of the labels, each holding the lines of that group.
+
+    A group label names a set of judgments within each topic; a topic judged by groups
+    ``0`` and ``1`` is judged twice, and a document may have a level in each. Each group's
+    lines are checked as any qrels' are (a conflicting repeat is an error at FILE:LINE).
+    """
+    name = str(path)
+    table = tokenize(
+        iter_blocks(path, BLOCK_BYTES),
+        name,
+        allowed_columns=(4,),
+        threads=threads,
+        size_hint=size_hint(path),
+    )
+    topics, groups, docnos, level_tokens = table.columns
+    levels = parse_levels(level_tokens, table)
+    labels, group_of_line = np.unique(np.array(groups.tolist(), dtype=object), return_inverse=True)
+    order = np.argsort(group_of_line, kind="stable")
+    bounds = np.searchsorted(group_of_line[order], np.arange(len(labels) + 1))
+    out: Dict[str, Qrels] = {}
+    for g, label in enumerate(labels.tolist()):
+        rows = order[bounds[g] : bounds[g + 1]]
+        out[label.decode("utf-8", "surrogateescape")] = Qrels.from_arrays(
+            topics[rows],
+            docnos[rows],
+            levels[rows],
+            source=name,
+            fmt="trec",
+            line_numbers=table.line_numbers[rows],
+        )
+    return out
+
+
 def parse_levels(tokens: Ids, table: TokenTable) -> np.ndarray:
     """Relevance levels from integers, ``L<k>`` labels or S/A/B letters, one kind per file
     (the kind of the first data line)."""

@@ -14,11 +14,12 @@ with every parameter.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Dict, Iterable, List, Optional, Tuple
 
 from irgauge.errors import MeasureError
 from irgauge.measures import aliases as A
+from irgauge.measures import trec_eval_words as TE
 from irgauge.measures.base import REGISTRY, Measure, check_cutoff
 
 _SYNTAX = re.compile(
@@ -309,18 +310,39 @@ def measure_text(item) -> str:
 
 def parse_measures(texts: Iterable[str]) -> List[Measure]:
     """Parse several measure strings; each string may hold several, separated by commas
-    or spaces outside parentheses. Repeated spellings are kept once."""
+    or spaces outside parentheses. Repeated spellings are kept once.
+
+    trec_eval's words are read as trec_eval reads them (``trec_eval_words``): ``P.5,10``
+    is P_5 and P_10, ``ndcg_cut`` its nine cutoffs, ``official`` and ``all_trec`` its
+    sets, each value named as trec_eval prints it."""
     measures: List[Measure] = []
     seen = set()
     for token in split_list([measure_text(t) for t in texts]):
-        if token not in seen:
-            seen.add(token)
-            measures.append(parse_measure(token))
+        pairs = TE.expand(token) if TE.is_word(token) else [(token, token)]
+        for label, spec in pairs:
+            if label not in seen:
+                seen.add(label)
+                measures.append(_labelled(parse_measure(spec), label))
     return measures
+
+
+def _labelled(measure: Measure, label: str) -> Measure:
+    return measure if measure.label == label else replace(measure, label=label)
 
 
 # NTCIREVAL's NCU names hold a comma (NCUrb,P): a list separator never precedes these
 _NCU_TAIL = re.compile(r"^(P|BR|IE)(@\d+)?$")
+# a parameter of trec_eval's ``name.params`` (``P.5,10``, ``ndcg.1=3,2=9``, ``utility.2,-1,0,0``)
+_TREC_PARAM = re.compile(r"^[-+]?(\d+\.?\d*|\.\d+)(=[-+]?(\d+\.?\d*|\.\d+))?$")
+
+
+def _joined(before: str, after: str) -> bool:
+    """Whether a comma between ``before`` and ``after`` belongs to one name: NTCIREVAL's
+    NCU names (NCUrb,P) and the parameter list of trec_eval's ``name.params``."""
+    following = re.split(r"[,\s]", after, maxsplit=1)[0]
+    if before.endswith(("NCUrb", "NCUgu")) and _NCU_TAIL.match(following):
+        return True
+    return "." in before and TE.is_word(before) and bool(_TREC_PARAM.match(following))
 
 
 def split_list(items: Iterable[str]) -> List[str]:
@@ -328,7 +350,8 @@ def split_list(items: Iterable[str]) -> List[str]:
 
     Separators inside parentheses or braces belong to parameters, so
     ``nDCG(dcg=jk,b=2)@1000,AP`` is two measures; ``NCUrb,P@0010`` stays one (NTCIREVAL's
-    name). Unbalanced parentheses are left for the measure parser to report.
+    name), and so does ``P.5,10`` (trec_eval's name.params). Unbalanced parentheses are
+    left for the measure parser to report.
     """
     names: List[str] = []
     for item in items:
@@ -339,11 +362,7 @@ def split_list(items: Iterable[str]) -> List[str]:
             elif char in ")}":
                 depth = max(depth - 1, 0)
             elif depth == 0 and (char == "," or char.isspace()):
-                if (
-                    char == ","
-                    and item[start:i].strip().endswith(("NCUrb", "NCUgu"))
-                    and _NCU_TAIL.match(re.split(r"[,\s]", item[i + 1 :], maxsplit=1)[0])
-                ):
+                if char == "," and _joined(item[start:i].strip(), item[i + 1 :]):
                     continue
                 if item[start:i].strip():
                     names.append(item[start:i].strip())

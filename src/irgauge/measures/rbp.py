@@ -59,6 +59,8 @@ def rank_biased_precision(
         )
     else:
         weight = ranked.isrel
+    if graded and norm == "trec_eval":
+        return (1.0 - p) * _sequential_sum(weight * _sequential_powers(p, ranked.width))
     return (1.0 - p) * (weight * np.power(p, ranked.ranks - 1.0)).sum(axis=1)
 
 
@@ -76,7 +78,23 @@ def rbp_residual(ranked, p: float = 0.95, form: str = "tail") -> np.ndarray:
         return tail
     within = ranked.ranks[None, :] <= ranked.lengths[:, None]
     unjudged = within & ~ranked.judged
-    residual = tail + (1.0 - p) * (unjudged * np.power(p, ranked.ranks - 1.0)).sum(axis=1)
     if form == "trec_eval":
+        powers = _sequential_powers(p, ranked.width + 1)  # p^0 .. p^width
+        residual = powers[ranked.lengths] + (1.0 - p) * _sequential_sum(unjudged * powers[:-1])
         return np.where(unjudged.any(axis=1), residual, 0.0)
-    return residual
+    return tail + (1.0 - p) * (unjudged * np.power(p, ranked.ranks - 1.0)).sum(axis=1)
+
+
+def _sequential_powers(p: float, n: int) -> np.ndarray:
+    """p^0, p^1, ..., p^(n-1) as trec_eval computes them, one multiplication per rank:
+    np.power can differ from that product in the last bit, which flips a printed digit
+    at a tie."""
+    return np.multiply.accumulate(np.concatenate(([1.0], np.full(max(n - 1, 0), p))))
+
+
+def _sequential_sum(terms: np.ndarray) -> np.ndarray:
+    """Row sums added rank by rank, as trec_eval adds them (numpy's pairwise sum rounds
+    otherwise)."""
+    if terms.shape[1] == 0:
+        return np.zeros(terms.shape[0])
+    return np.cumsum(terms, axis=1)[:, -1]

@@ -1,0 +1,138 @@
+"""``irgauge trec_eval [trec_eval options] QRELS RUN``: a drop-in for trec_eval 10.0's
+command line, printing its output byte for byte (also the console script
+``irgauge-trec_eval``)."""
+
+from __future__ import annotations
+
+import sys
+from typing import List, Optional
+
+from irgauge import __version__
+from irgauge.cli._process import apply_process_settings
+
+FORMATS_READ = {
+    "-R": (("qrels", "qrels_jg"), "rel_format"),
+    "-T": (("trec_results",), "retrieval results format"),
+}
+NOT_READ = {
+    "prefs": "preference judgments",
+    "qrels_prefs": "preferences derived from qrels (the prefs_* measures)",
+}
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "trec_eval",
+        help="trec_eval 10.0's command line and output, byte for byte",
+        description="A drop-in for trec_eval 10.0: its options, its -m words "
+        "(P.5,10, ndcg_cut, official, all_trec, ...) and its output byte for byte. "
+        "-R qrels_jg reads multi-judge qrels for the *_avgjg measures. "
+        "Not supported: -R prefs/qrels_prefs (the prefs_* measures), -Z, -D.",
+    )
+    parser.add_argument("qrels", metavar="rel_info_file", help="TREC qrels")
+    parser.add_argument("run", metavar="results_file", help="TREC run ('-': standard input)")
+    flag = dict(action="store_true")
+    parser.add_argument("-q", "--query_eval_wanted", help="also each topic's values", **flag)
+    parser.add_argument(
+        "-m", "--measure", action="append", default=[], metavar="measure[.params]",
+        help="a measure, name.params or set (official, all_trec, set); repeatable",
+    )  # fmt: skip
+    parser.add_argument(
+        "-c", "--complete_rel_info_wanted", help="average over every qrels topic", **flag
+    )
+    parser.add_argument("-l", "--level_for_rel", default="1", metavar="num")
+    parser.add_argument("-n", "--nosummary", help="no summary ('all') lines", **flag)
+    parser.add_argument("-D", "--Debug_level", default="0", metavar="num", help="(0 only)")
+    parser.add_argument("-J", "--Judged_docs_only", help="drop unjudged documents", **flag)
+    parser.add_argument("-N", "--Number_docs_in_coll", default="0", metavar="num")
+    parser.add_argument("-M", "--Max_retrieved_per_topic", default=None, metavar="num")
+    parser.add_argument("-R", "--Rel_info_format", default="qrels", metavar="format")
+    parser.add_argument("-T", "--Results_format", default="trec_results", metavar="format")
+    parser.add_argument("-o", "--Output_old_results_format", help="(obsolete, ignored)", **flag)
+    parser.add_argument("-Z", "--Zscore", default=None, metavar="Zmean_file", help="(refused)")
+    parser.add_argument(
+        "-v",
+        "--version",
+        action="version",
+        version=f"trec_eval version 10.0 (irgauge {__version__})",
+    )
+    parser.error = _usage_error(parser)
+    # an unknown option is this parser's error too (argparse leaves it to the top parser)
+    known = parser.parse_known_args
+
+    def strict(args=None, namespace=None):
+        namespace, extras = known(args, namespace)
+        if extras:
+            parser.error(f"unrecognized arguments: {' '.join(extras)}")
+        return namespace, extras
+
+    parser.parse_known_args = strict
+    parser.set_defaults(func=run)
+
+
+def _usage_error(parser):
+    """A command-line error exits 1, as trec_eval's usage message does (argparse: 2)."""
+
+    def error(message: str):
+        parser.print_usage(sys.stderr)
+        print(f"irgauge trec_eval: error: {message}", file=sys.stderr)
+        sys.exit(1)
+
+    return error
+
+
+def run(args) -> int:
+    from irgauge.evaluation.trec_eval_output import TrecEvalOptions, trec_eval_output
+    from irgauge.measures.trec_eval_words import TrecEvalError, atol
+
+    try:
+        _refuse_unsupported(args)
+        options = TrecEvalOptions(
+            per_topic=args.query_eval_wanted,
+            complete=args.complete_rel_info_wanted,
+            rel_level=atol(args.level_for_rel),
+            max_docs=None
+            if args.Max_retrieved_per_topic is None
+            else atol(args.Max_retrieved_per_topic),
+            judged_only=args.Judged_docs_only,
+            summary=not args.nosummary,
+            num_docs=atol(args.Number_docs_in_coll),
+            rel_format=args.Rel_info_format,
+        )
+        text = trec_eval_output(args.qrels, args.run, args.measure, options)
+    except TrecEvalError as err:
+        sys.stdout.write(err.output)
+        sys.stdout.flush()
+        print(str(err), file=sys.stderr)
+        return err.status
+    sys.stdout.write(text)
+    return 0
+
+
+def _refuse_unsupported(args) -> None:
+    from irgauge.measures.trec_eval_words import TrecEvalError
+
+    for given, (option, (known, what)) in (
+        (args.Rel_info_format, ("-R", FORMATS_READ["-R"])),
+        (args.Results_format, ("-T", FORMATS_READ["-T"])),
+    ):
+        if given in known:
+            continue
+        if given in NOT_READ:
+            raise TrecEvalError(
+                f"irgauge: {option} {given}: irgauge does not read {NOT_READ[given]}", 2
+            )
+        raise TrecEvalError(f"trec_eval: Illegal {what} '{given}'", 2)
+    if args.Zscore is not None:
+        raise TrecEvalError("irgauge: -Z (z-scores against a mean/sd file) is not supported", 2)
+    if args.Debug_level not in ("0", ""):
+        raise TrecEvalError("irgauge: -D (trec_eval's debug output) is not supported", 2)
+
+
+def console_main(argv: Optional[List[str]] = None) -> int:
+    """The ``irgauge-trec_eval`` console script: ``irgauge trec_eval ARGS``, after the
+    process settings that ``irgauge`` itself makes (``cli.console_main``)."""
+    from irgauge.cli import main
+
+    apply_process_settings()
+    return main(["trec_eval", *(sys.argv[1:] if argv is None else argv)])

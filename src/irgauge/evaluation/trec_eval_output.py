@@ -1,0 +1,372 @@
+"""trec_eval 10.0's output, byte for byte: its lines, their order and its number formats.
+
+``trec_eval_output(qrels, run, words, ...)`` evaluates with the conventions trec_eval
+uses (score order with ties by docno descending, every qrels topic averaged whether it
+has relevant documents or not, a negative qrels level read as "pooled but unjudged") and
+prints what trec_eval prints for the same options:
+
+- with ``per_topic`` (trec_eval -q), each evaluated topic's lines, topics in byte order
+  of their ids (trec_eval sorts the qrels), measures in trec_eval's order; then, unless
+  ``summary`` is off (-n), the ``all`` lines: ``runid``, ``num_q``, then each measure;
+- ``%-22s\\t%s\\t%6.4f`` for values, ``%ld`` for counts, ``'...'`` for relstring (per
+  topic only), ``gm_map`` and ``gm_bpref`` for ``all`` only.
+
+As trec_eval 10.0, a qrels topic the run does not answer stops the evaluation (exit 4)
+unless ``complete`` (-c) scores it; run topics without qrels are ignored. The failures
+carry trec_eval's exit status (``TrecEvalError.status``).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+from typing import Any, Dict, List, Mapping, Optional, Sequence
+
+import numpy as np
+
+from irgauge.collection.judgments import POOLED, UNJUDGED, Judgments
+from irgauge.collection.rankings import match_run
+from irgauge.evaluation.engine import evaluate
+from irgauge.io.qrels import read_judgment_groups, read_qrels
+from irgauge.io.runs import read_run
+from irgauge.measures import parse_measure
+from irgauge.measures.trec_eval_words import TrecEvalError, TrecLine, lines, select
+
+TREC_EVAL_VERSION = "10.0"
+STAND_IN = "<trec_eval -c stand-in>"
+STAND_IN_DOCNO = "ceci_nest_pas_un_docno"  # trec_eval's ranking for an unanswered topic
+
+
+@dataclass(frozen=True)
+class TrecEvalOptions:
+    """trec_eval's options: -q, -c, -l, -M, -J, -n (``summary=False``), -N, -R."""
+
+    per_topic: bool = False
+    complete: bool = False
+    rel_level: int = 1
+    max_docs: Optional[int] = None
+    judged_only: bool = False
+    summary: bool = True
+    num_docs: int = 0
+    rel_format: str = "qrels"  # -R: qrels, or qrels_jg (judgment groups)
+
+
+def trec_eval_output(
+    qrels: Any,
+    run: Any,
+    words: Sequence[str] = ("official",),
+    options: TrecEvalOptions = TrecEvalOptions(),
+) -> str:
+    """What ``trec_eval [options] {-m word} QRELS RUN`` prints, as one string."""
+    chosen = select(list(words) or ["official"])
+    if options.rel_format == "qrels_jg":
+        return _judgment_group_output(qrels, run, chosen, options)
+    qrels = _qrels(qrels)
+    run = _run(run)
+    top = int(qrels.levels.max()) if len(qrels.levels) else 0
+    plan = [line for name, p in chosen for line in lines(name, p, options.num_docs, top)]
+    judgments = Judgments(qrels, rel_level=options.rel_level, negative="unjudged")
+    matched = match_run(run, judgments, "score", options.max_docs)
+    topics, missing = _topics(judgments, matched, options.complete)
+    _refuse_unjudged_first_topic(judgments, chosen, missing)
+    _refuse_close_gains(plan)
+    values = _values(plan, qrels, run, options)
+    if options.complete and ("num_rel", "all") in values:
+        # trec_eval -c sums num_rel over the qrels file: every level > 0, whatever -l says
+        values[("num_rel", "all")] = float((qrels.levels > 0).sum())
+    unanswered = sorted(set(topics) - {judgments.topic_ids[i] for i in matched.row_topic})
+    _stand_in_values(plan, values, qrels, topics, unanswered, options)
+    _empty_rankings(plan, values, judgments, matched, topics, options.judged_only)
+    strings = _relstrings(plan, judgments, matched, topics, options.judged_only)
+    for line in plan:
+        if line.kind == "relstring" and line.label != "relstring" and not options.judged_only:
+            # -c resets relstring by that name only: relstring_N keeps the stand-in's '-'
+            strings.update({topic: "-"[: line.width] for topic in unanswered})
+    return _render(plan, topics, missing, values, strings, options, _runid(run))
+
+
+def _render(plan, topics, missing, values, strings, options: TrecEvalOptions, runid) -> str:
+    """trec_eval's lines: each topic's (with -q, topics in byte order of their ids, up to
+    the first qrels topic the run does not answer, where trec_eval 10.0 stops), then the
+    summary (unless -n)."""
+    out: List[str] = []
+    if options.per_topic:
+        for topic in sorted(topics, key=_byte_order):
+            if missing is not None and _byte_order(topic) > _byte_order(missing):
+                break
+            out += [_per_topic(line, topic, values, strings) for line in plan]
+    if missing is not None:  # trec_eval 10.0 stops at it, after the topics before it
+        raise TrecEvalError(
+            f"trec_eval: result qid '{missing}' not found in qrels\n"
+            f"irgauge: qrels topic '{missing}' is not in the run, which stops "
+            "trec_eval 10.0 (exit 4); -c scores such topics 0",
+            4,
+            _text(out),
+        )
+    if options.summary:
+        out += [_summary(line, runid, len(topics), values) for line in plan]
+    return _text(out)
+
+
+def _runid(run) -> str:
+    return run.tag if run.tag is not None else run.name
+
+
+def _judgment_group_output(source: Any, run: Any, chosen, options: TrecEvalOptions) -> str:
+    """trec_eval -R qrels_jg: each ``*_avgjg`` value of a topic is its measure computed
+    under each judgment group that judges the topic (groups in byte order of their
+    labels), summed and divided by their number (form_res_rels_jg.c); a topic is
+    evaluated, or missing from the run, as under ordinary qrels."""
+    groups = source if isinstance(source, Mapping) else read_judgment_groups(source)
+    run = _run(run)
+    plan = [
+        line
+        for name, p in chosen
+        for line in lines(name, p, options.num_docs, rel_format="qrels_jg")
+    ]
+    topics: Dict[str, int] = {}
+    missing = None
+    per_group = []
+    for qrels in groups.values():
+        judgments = Judgments(qrels, rel_level=options.rel_level, negative="unjudged")
+        matched = match_run(run, judgments, "score", options.max_docs)
+        found, lacking = _topics(judgments, matched, options.complete)
+        topics.update(found)
+        if lacking is not None and (missing is None or _byte_order(lacking) < _byte_order(missing)):
+            missing = lacking
+        per_group.append((set(found), _values(plan, qrels, run, options)))
+    values: Dict[tuple, float] = {}
+    order = sorted(topics, key=_byte_order)
+    for line in plan:
+        if line.spec is None:
+            continue
+        for topic in order:
+            scored = [
+                found_values[(line.label, topic)]
+                for found, found_values in per_group
+                if topic in found
+            ]
+            total = 0.0
+            for value in scored:
+                total += value
+            values[(line.label, topic)] = total / len(scored) if len(scored) > 1 else total
+        total = 0.0
+        for topic in order:
+            total += values[(line.label, topic)]
+        values[(line.label, "all")] = total / len(order) if order else 0.0
+    return _render(plan, topics, missing, values, {}, options, _runid(run))
+
+
+def _text(lines_out: List[Optional[str]]) -> str:
+    return "".join(line + "\n" for line in lines_out if line is not None)
+
+
+def _qrels(source: Any):
+    qrels = read_qrels(source)
+    if qrels.fmt != "trec":
+        raise TrecEvalError(
+            f"trec_eval.get_qrels: Malformed line 1\ntrec_eval: Quit in file '{qrels.source}'\n"
+            "irgauge: trec_eval reads TREC qrels only: 'qid iter docno rel' per line",
+            2,
+        )
+    return qrels
+
+
+def _run(source: Any):
+    run = read_run(source)
+    if run.scores is None:
+        raise TrecEvalError(
+            f"trec_eval.get_results: Malformed line 1\ntrec_eval: Quit in file '{run.source}'\n"
+            "irgauge: trec_eval reads TREC runs only: 'qid Q0 docno rank score tag' per line",
+            2,
+        )
+    return run
+
+
+def _byte_order(topic: str) -> bytes:
+    return topic.encode("utf-8", "surrogateescape")
+
+
+def _topics(judgments: Judgments, matched, complete: bool):
+    """The topics trec_eval evaluates (id -> topic index): the qrels topics the run
+    answers, or with ``complete`` every qrels topic; and the first qrels topic (in byte
+    order) the run does not answer, which stops trec_eval without -c (else None)."""
+    answered = set(matched.row_topic.tolist())
+    ids = judgments.topic_ids
+    unanswered = [ids[i] for i in range(len(ids)) if i not in answered]
+    missing = None if complete or not unanswered else min(unanswered, key=_byte_order)
+    return {ids[i]: i for i in range(len(ids)) if complete or i in answered}, missing
+
+
+def _refuse_unjudged_first_topic(judgments: Judgments, chosen, missing) -> None:
+    """trec_eval sizes its table of levels by the first topic's highest level: when the
+    first topic it evaluates (the first qrels topic in byte order) has negative levels
+    only, that table has no room and the first measure fails (form_res_rels.c), exit 4."""
+    ids = judgments.topic_ids
+    if not ids:
+        return
+    first = min(range(len(ids)), key=lambda i: _byte_order(ids[i]))
+    judged = np.bincount(judgments.topic, minlength=len(ids))[first]
+    measured = [name for name, _ in chosen if name not in ("runid", "num_q")]
+    if judged == 0 and measured and ids[first] != missing:
+        raise TrecEvalError(
+            f"trec_eval: Can't calculate measure '{measured[0]}'\n"
+            f"irgauge: trec_eval 10.0 fails when its first topic ('{ids[first]}') has "
+            "negative qrels levels only",
+            4,
+        )
+
+
+def _refuse_close_gains(plan: List[TrecLine]) -> None:
+    """trec_eval sorts gains by their difference cast to an int (gain_init.c), so two
+    gains less than 1 apart compare equal and its ideal ranking depends on qsort's order
+    of them: such gains are refused rather than scored otherwise than trec_eval does."""
+    for line in plan:
+        if line.spec and "gains=" in line.spec:
+            listed = line.spec.split("gains=")[1].rstrip(")").split(":")
+            gains = sorted({0.0, *(float(g) for g in listed)})
+            if any(0 < b - a < 1 for a, b in zip(gains, gains[1:])):
+                raise TrecEvalError(
+                    f"irgauge: {line.label}: trec_eval orders gains by their difference "
+                    "cast to an integer, so gains less than 1 apart (level 0 has gain 0) "
+                    "give results that depend on its sort; irgauge does not reproduce "
+                    "them (`irgauge eval -m` computes these gains as defined)",
+                    2,
+                )
+
+
+def _values(plan: List[TrecLine], qrels, run, options: TrecEvalOptions) -> Dict[tuple, float]:
+    """(label, topic or 'all') -> value of every measured line."""
+    measures = [replace(parse_measure(line.spec), label=line.label) for line in plan if line.spec]
+    if not measures:
+        return {}
+    result = evaluate(
+        qrels,
+        run,
+        measures,
+        order="score",
+        rel_level=options.rel_level,
+        judged_only=options.judged_only,
+        complete=options.complete and run.name != STAND_IN,
+        empty_topics="zero",
+        max_docs=options.max_docs,
+        negative="unjudged",
+    )
+    pt, means = result.per_topic_columns, result.means_columns
+    values = {(m, t): v for m, t, v in zip(pt["measure"], pt["topic"], pt["value"].tolist())}
+    values.update({(m, "all"): v for m, v in zip(means["measure"], means["value"].tolist())})
+    return values
+
+
+def _stand_in_values(plan, values, qrels, topics, unanswered, options) -> None:
+    """trec_eval -c scores an unanswered topic on a stand-in ranking (one document not in
+    the qrels, ``ceci_nest_pas_un_docno``), then resets num_ret, utility, rbp_resid,
+    relstring and unj* by their printed names: with parameters (``utility_2,-1,0,0``)
+    utility and rbp_resid keep the stand-in's value. irgauge's -c gives the reset value,
+    so these lines are scored on the stand-in, and their means taken again as trec_eval
+    takes them (the sum in topic order over the number of topics)."""
+    kept = [line for line in plan if line.label.startswith(("utility_", "rbp_resid_"))]
+    if not (options.complete and unanswered and kept):
+        return
+    stand_in = read_run({t: {STAND_IN_DOCNO: 1.0} for t in unanswered}, name=STAND_IN)
+    values.update(
+        {key: v for key, v in _values(kept, qrels, stand_in, options).items() if key[1] != "all"}
+    )
+    order = sorted(topics, key=_byte_order)
+    for line in kept:
+        total = 0.0
+        for topic in order:
+            total += values[(line.label, topic)]
+        values[(line.label, "all")] = total / len(order)
+
+
+def _grades(matched, topics: Dict[str, int], judged_only: bool) -> Dict[str, Any]:
+    """The grades of each evaluated topic's documents in evaluation order (-M applied;
+    with -J, judged documents only); none for a topic the run does not answer (-c)."""
+    empty = np.zeros(0, dtype=matched.grades.dtype)
+    by_index = {index: empty for index in topics.values()}
+    for row, index in enumerate(matched.row_topic.tolist()):
+        if index in by_index:
+            start, length = matched.row_start[row], matched.row_length[row]
+            grades = matched.grades[start : start + length]
+            by_index[index] = grades[grades >= 0] if judged_only else grades
+    return {topic: by_index[index] for topic, index in topics.items()}
+
+
+def _empty_rankings(plan, values, judgments, matched, topics, judged_only: bool) -> None:
+    """trec_eval's iprec_at_recall and 11pt_avg divide 0 by 0 for a topic with no document
+    left (with -J: every document unjudged, or -c with an unanswered topic, whose stand-in
+    document is unjudged): a recall point rounding to 0 relevant documents takes the value
+    -nan, and so does the mean over topics. Without -J a ranking is never empty."""
+    if not judged_only:
+        return
+    grades = _grades(matched, topics, judged_only)
+    empty = [t for t, g in grades.items() if len(g) == 0]
+    if not empty:
+        return
+    for line in plan:
+        spec = line.spec or ""
+        if not spec.startswith(("IPrec(", "IPrec_avg(", "11pt_avg")):
+            continue
+        points = _recall_points(spec)
+        for topic in empty:
+            n_rel = int(judgments.R[topics[topic]])
+            if any(math.floor(x * n_rel + 0.5) == 0 for x in points):
+                values[(line.label, topic)] = values[(line.label, "all")] = -math.nan
+
+
+def _recall_points(spec: str) -> List[float]:
+    if spec == "11pt_avg":
+        return [i / 10 for i in range(11)]
+    inside = spec[spec.index("(") + 1 : spec.index(")")]
+    key, _, text = inside.partition("=")
+    return [float(x) for x in text.split(":")]
+
+
+def _relstrings(plan, judgments, matched, topics, judged_only: bool) -> Dict[str, str]:
+    """relstring per topic: the level of each of the first documents (0-9, '>' above 9),
+    '-' for a document not in the qrels, '.' for one pooled but unjudged."""
+    width = max((line.width for line in plan if line.kind == "relstring"), default=None)
+    if width is None:
+        return {}
+    return {
+        topic: "".join(_relchar(int(g)) for g in grades[:width])
+        for topic, grades in _grades(matched, topics, judged_only).items()
+    }
+
+
+def _relchar(grade: int) -> str:
+    if grade > 9:
+        return ">"
+    if grade >= 0:
+        return str(grade)
+    return {UNJUDGED: "-", POOLED: "."}.get(grade, "<")
+
+
+def _format(line: TrecLine, value: float) -> str:
+    if line.kind == "count":
+        return str(int(value))
+    if math.isnan(value):  # as C's printf prints a NaN: the sign, then nan
+        return f"{'-nan' if math.copysign(1.0, value) < 0 else 'nan':>6}"
+    return f"{value:6.4f}"
+
+
+def _per_topic(line: TrecLine, topic: str, values, strings) -> Optional[str]:
+    if line.kind == "relstring":
+        return f"{line.label:<22}\t{topic}\t'{strings[topic]}'"
+    if line.kind in ("count", "value"):
+        return f"{line.label:<22}\t{topic}\t{_format(line, values[(line.label, topic)])}"
+    return None  # runid, num_q, gm_map, gm_bpref: summary only
+
+
+def _summary(line: TrecLine, runid: str, num_q: int, values) -> Optional[str]:
+    if line.kind == "runid":
+        return f"{'runid':<22}\tall\t{runid}"
+    if line.kind == "num_q":
+        return f"{'num_q':<22}\tall\t{num_q}"
+    if line.kind == "relstring":
+        return None  # trec_eval prints relstring per topic only
+    return f"{line.label:<22}\tall\t{_format(line, values[(line.label, 'all')])}"
+
+
+__all__ = ["TREC_EVAL_VERSION", "TrecEvalError", "TrecEvalOptions", "trec_eval_output"]

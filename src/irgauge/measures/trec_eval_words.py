@@ -1,0 +1,428 @@
+"""trec_eval 10.0's measure words: ``-m`` names, ``name.params`` and the sets
+(``official``, ``all_trec``, ``set``), expanded into the lines trec_eval prints.
+
+Each trec_eval measure (``MEASURES``, in trec_eval's order, which is its order of output)
+has a kind that says how its parameters are read and its lines named, as trec_eval's
+``meas_init.c`` does:
+
+- ``cut_long``: cutoffs read with ``atol``, sorted, > 0, no duplicates (``P.5,10`` prints
+  ``P_5``, ``P_10``);
+- ``cut_double``: cutoffs read with ``atof``, sorted, no duplicates, printed ``%3.2f``
+  (``iprec_at_recall_0.10``);
+- ``p_double``: one value, its parameters a list of numbers, named by the parameter text
+  as given (``utility_2,-1,0,0``);
+- ``p_pair``: one value, its parameters ``name=number`` pairs, named likewise
+  (``ndcg_1=3,2=9``);
+- ``single`` and ``count``: one value without parameters (a count prints as an integer);
+  ``summary``: printed for ``all`` only (``gm_map``, ``gm_bpref``);
+- ``runid``, ``num_q`` and ``relstring``: printed, not measured.
+
+``select`` reads several ``-m`` words as trec_eval does (a measure is marked once, in
+trec_eval's order, and takes the parameters of the first ``name.params`` given for it);
+``expand`` reads one word for ``irgauge eval`` (its measures in trec_eval's order, with
+trec_eval's printed names). The ``*_avgjg`` measures take trec_eval's multi-judge qrels
+(``-R qrels_jg``), every other measure its ordinary qrels. Measures that need preference
+judgments (``prefs_*``) or that irgauge does not compute (``yaap``, ``dcg``, ``ideal_dcg``)
+are named with the reason.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Dict, List, Optional, Sequence, Tuple
+
+from irgauge.errors import MeasureError
+
+LONG_CUTS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
+TENTHS = tuple(i / 10 for i in range(11))  # 0.0, 0.1, ..., 1.0
+
+# trec_eval's measures in its order (measures.c: te_trec_measures): name -> (kind, defaults)
+MEASURES: Dict[str, Tuple[str, tuple]] = {
+    "runid": ("runid", ()),
+    "num_q": ("num_q", ()),
+    "num_ret": ("count", ()),
+    "num_rel": ("count", ()),
+    "num_rel_ret": ("count", ()),
+    "map": ("single", ()),
+    "gm_map": ("summary", ()),
+    "Rprec": ("single", ()),
+    "bpref": ("single", ()),
+    "recip_rank": ("single", ()),
+    "iprec_at_recall": ("cut_double", TENTHS),
+    "P": ("cut_long", LONG_CUTS),
+    "relstring": ("relstring", (10.0,)),
+    "recall": ("cut_long", LONG_CUTS),
+    "infAP": ("single", ()),
+    "gm_bpref": ("summary", ()),
+    "Rprec_mult": ("cut_double", tuple(i / 10 for i in range(2, 21, 2))),
+    "utility": ("p_double", (1.0, -1.0, 0.0, 0.0)),
+    "11pt_avg": ("p_double", TENTHS),
+    "binG": ("single", ()),
+    "G": ("p_pair", ()),
+    "dcg": ("p_pair", ()),
+    "ideal_dcg": ("p_pair", ()),
+    "ndcg": ("p_pair", ()),
+    "ndcg_rel": ("p_pair", ()),
+    "Rndcg": ("p_pair", ()),
+    "ndcg_cut": ("cut_long", LONG_CUTS),
+    "map_cut": ("cut_long", LONG_CUTS),
+    "relative_P": ("cut_long", LONG_CUTS),
+    "success": ("cut_long", (1, 5, 10)),
+    "set_P": ("single", ()),
+    "set_relative_P": ("single", ()),
+    "set_recall": ("single", ()),
+    "set_map": ("single", ()),
+    "set_F": ("p_double", (1.0,)),
+    "num_nonrel_judged_ret": ("count", ()),
+    "prefs_num_prefs_poss": ("count", ()),
+    "prefs_num_prefs_ful": ("count", ()),
+    "prefs_num_prefs_ful_ret": ("count", ()),
+    "prefs_simp": ("single", ()),
+    "prefs_pair": ("single", ()),
+    "prefs_avgjg": ("single", ()),
+    "prefs_avgjg_Rnonrel": ("single", ()),
+    "prefs_simp_ret": ("single", ()),
+    "prefs_pair_ret": ("single", ()),
+    "prefs_avgjg_ret": ("single", ()),
+    "prefs_avgjg_Rnonrel_ret": ("single", ()),
+    "prefs_simp_imp": ("single", ()),
+    "prefs_pair_imp": ("single", ()),
+    "prefs_avgjg_imp": ("single", ()),
+    "map_avgjg": ("single", ()),
+    "P_avgjg": ("cut_long", LONG_CUTS),
+    "Rprec_mult_avgjg": ("cut_double", tuple(i / 10 for i in range(2, 21, 2))),
+    "yaap": ("single", ()),
+    "rbp": ("p_pair", ()),
+    "rbp_resid": ("p_pair", ()),
+    "unj": ("cut_long", (5, 10, 20)),
+}
+
+_PREFS = (
+    "prefs_num_prefs_poss prefs_num_prefs_ful prefs_num_prefs_ful_ret prefs_simp prefs_pair "
+    "prefs_avgjg prefs_avgjg_Rnonrel prefs_simp_ret prefs_pair_ret prefs_avgjg_ret "
+    "prefs_avgjg_Rnonrel_ret prefs_simp_imp prefs_pair_imp prefs_avgjg_imp"
+).split()
+# trec_eval's nicknames (measures.c: te_trec_measure_nicknames)
+SETS: Dict[str, Tuple[str, ...]] = {
+    "official": tuple(
+        "runid num_q num_ret num_rel num_rel_ret map gm_map Rprec bpref recip_rank "
+        "iprec_at_recall P".split()
+    ),
+    "set": tuple(
+        "runid num_q num_ret num_rel num_rel_ret utility set_P set_recall set_relative_P "
+        "set_map set_F".split()
+    ),
+    "all_trec": tuple(
+        "runid num_q num_ret num_rel num_rel_ret map gm_map Rprec bpref recip_rank "
+        "iprec_at_recall P relstring recall unj rbp rbp_resid infAP gm_bpref utility 11pt_avg "
+        "ndcg relative_P Rprec_mult success map_cut ndcg_cut ndcg_rel Rndcg binG G set_P "
+        "set_recall set_relative_P set_map set_F num_nonrel_judged_ret".split()
+    ),
+    "all_prefs": ("runid", "num_q", *_PREFS),
+    "prefs": ("runid", "num_q", *_PREFS[:8]),
+    "qrels_jg": ("runid", "num_q", "map_avgjg", "P_avgjg", "Rprec_mult_avgjg"),
+}
+
+# measures irgauge does not compute: name -> (trec_eval's own failure on ordinary qrels,
+# or None where trec_eval computes it; the reason)
+_NO_PREFS = "needs preference judgments (trec_eval -R prefs or -R qrels_prefs)"
+_NO_JG = "needs multi-judge qrels (trec_eval -R qrels_jg)"
+NOT_COMPUTED: Dict[str, Tuple[Optional[str], str]] = {
+    **{
+        name: (
+            "trec_eval.form_prefs_info: prefs_info format not (prefs or qrels_prefs) "
+            "or results format not trec_results",
+            _NO_PREFS,
+        )
+        for name in _PREFS
+    },
+    "yaap": (None, "is not computed by irgauge"),
+    "dcg": (None, "is not computed by irgauge (irgauge's nDCG is normalised)"),
+    "ideal_dcg": (None, "is not computed by irgauge (irgauge's nDCG is normalised)"),
+}
+
+# trec_eval's measures over judgment groups (-R qrels_jg): each is the measure named here,
+# computed under each group's judgments of a topic and averaged over those groups
+JUDGMENT_GROUP_MEASURES = {"map_avgjg": "map", "P_avgjg": "P", "Rprec_mult_avgjg": "Rprec_mult"}
+# what trec_eval prints when a measure meets qrels of the other format (form_res_rels.c,
+# form_res_rels_jg.c), then "Can't calculate measure"
+_WRONG_FORMAT = {
+    "qrels": "trec_eval: rel_info format not qrels_jg or results format not trec_results",
+    "qrels_jg": "trec_eval.form_res_qrels: rel_info format not qrels or results format "
+    "not trec_results",
+}
+REL_FORMATS = tuple(_WRONG_FORMAT)
+
+# the irgauge measure computing each trec_eval measure with its default parameters
+_PLAIN: Dict[str, str] = {
+    name: name
+    for name in (
+        "num_ret num_rel num_rel_ret map gm_map Rprec bpref recip_rank infAP gm_bpref utility "
+        "11pt_avg binG G ndcg ndcg_rel Rndcg set_P set_relative_P set_recall set_map set_F "
+        "num_nonrel_judged_ret rbp rbp_resid"
+    ).split()
+}
+_WITH_GAINS = {"G": "G", "ndcg": "nDCG", "ndcg_rel": "ndcg_rel", "Rndcg": "Rndcg"}
+_RBP = {
+    "rbp": "RBP(p={p},graded=true,norm=trec_eval)",
+    "rbp_resid": "RBP_resid(p={p},form=trec_eval)",
+}
+# irgauge's own meaning of these bare names differs (P = set precision, recall = set
+# recall, ...): the command line reads them as trec_eval's families (``cli_word``)
+SHARED_FAMILY_NAMES = ("P", "recall", "relative_P", "success", "unj")
+# bare names that mean several values in trec_eval and nothing else in irgauge
+MULTI_VALUED = ("iprec_at_recall", "Rprec_mult", "ndcg_cut", "map_cut")
+
+# levels given a gain when the qrels are not known (``irgauge eval``): gains of level=gain
+# parameters are listed up to this level at least (unlisted levels keep gain = level)
+GAIN_LEVELS = 10
+
+_ATOF = re.compile(r"\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?")
+_ATOL = re.compile(r"\s*[-+]?\d+")
+
+
+class TrecEvalError(MeasureError):
+    """A measure word or an input trec_eval refuses (or irgauge cannot compute), with the
+    exit status trec_eval gives for it and what trec_eval prints before stopping."""
+
+    def __init__(self, message: str, status: int = 1, output: str = ""):
+        self.status = status
+        self.output = output  # what trec_eval prints on stdout before it stops
+        super().__init__(message)
+
+
+@dataclass(frozen=True)
+class TrecLine:
+    """One line per topic (and for ``all``) of trec_eval's output.
+
+    ``kind``: count (an integer), value (``%6.4f``), summary (``all`` only), runid,
+    num_q, relstring (per topic only). ``spec``: the irgauge measure string computing it
+    (None for runid, num_q and relstring); ``width``: relstring's number of documents;
+    ``groups``: the value is ``spec``'s averaged over a topic's judgment groups."""
+
+    label: str
+    kind: str
+    spec: Optional[str] = None
+    width: int = 0
+    groups: bool = False  # averaged over judgment groups (``*_avgjg``)
+
+
+def atof(text: str) -> float:
+    """C's atof: the longest leading number, 0.0 if none."""
+    match = _ATOF.match(text)
+    return float(match.group()) if match else 0.0
+
+
+def atol(text: str) -> int:
+    """C's atol: the leading integer, 0 if none."""
+    match = _ATOL.match(text)
+    return int(match.group()) if match else 0
+
+
+def _number(x: float) -> str:
+    """A number as a measure parameter (no exponent)."""
+    text = repr(float(x))
+    return text if "e" not in text else f"{x:.17f}".rstrip("0").rstrip(".")
+
+
+def is_word(token: str) -> bool:
+    """Whether a measure token is a trec_eval word that ``expand`` reads: ``name.params``
+    of a trec_eval measure, a set name, or a bare name of several values."""
+    name, dot, _ = token.partition(".")
+    if dot:
+        return name in MEASURES or name in SETS
+    return token in SETS or token in MULTI_VALUED
+
+
+def select(words: Sequence[str]) -> List[Tuple[str, Optional[str]]]:
+    """The measures several ``-m`` words mark, in trec_eval's order, each with the
+    parameter text of the first ``name.params`` given for it (None: its defaults)."""
+    marked, given = set(), {}
+    for word in words:
+        name, dot, params = word.partition(".")
+        if dot and not params:
+            raise TrecEvalError(
+                f"trec_eval: improper measure in parameter '{name}'\n"
+                f"trec_eval: illegal measure '{name}'"
+            )
+        if dot:
+            given.setdefault(name, params)
+        if name in SETS:
+            marked.update(SETS[name])
+        elif name in MEASURES:
+            marked.add(name)
+        else:
+            raise TrecEvalError(f"trec_eval: illegal measure '{name}'")
+    return [(name, given.get(name)) for name in MEASURES if name in marked]
+
+
+def lines(
+    name: str,
+    params: Optional[str],
+    num_docs: int = 0,
+    max_level: int = GAIN_LEVELS,
+    rel_format: str = "qrels",
+) -> List[TrecLine]:
+    """The lines trec_eval prints for one measure with its parameter text (None for its
+    defaults); ``num_docs`` is trec_eval's -N (utility's collection size), ``max_level``
+    the highest qrels level (``level=gain`` parameters list gains up to it), ``rel_format``
+    trec_eval's -R: ``qrels_jg`` takes the ``*_avgjg`` measures only, ``qrels`` all others."""
+    kind = MEASURES[name][0]
+    base = JUDGMENT_GROUP_MEASURES.get(name)
+    if kind not in ("runid", "num_q") and (base is not None) != (rel_format == "qrels_jg"):
+        reason = _NO_JG if base is not None else "needs single-judge qrels (trec_eval -R qrels)"
+        raise TrecEvalError(
+            f"{_WRONG_FORMAT[rel_format]}\ntrec_eval: Can't calculate measure '{name}'\n"
+            f"irgauge: trec_eval's {name} {reason}",
+            4,
+        )
+    if base is not None:
+        return [
+            TrecLine(name + line.label[len(base) :], line.kind, line.spec, groups=True)
+            for line in lines(base, params, num_docs, max_level)
+        ]
+    if name in NOT_COMPUTED:
+        failure, reason = NOT_COMPUTED[name]
+        text = f"{failure}\ntrec_eval: Can't calculate measure '{name}'" if failure else ""
+        raise TrecEvalError(
+            (text + "\n" if text else "") + f"irgauge: trec_eval's {name} {reason}",
+            4 if failure else 2,
+        )
+    kind, defaults = MEASURES[name]
+    if kind in ("runid", "num_q"):
+        return [TrecLine(name, kind)]
+    if kind in ("count", "single", "summary"):
+        return [TrecLine(name, "value" if kind == "single" else kind, _PLAIN[name])]
+    if kind == "cut_long":
+        return [TrecLine(f"{name}_{k}", "value", f"{name}_{k}") for k in _long_cuts(name, params)]
+    if kind == "cut_double":
+        spec = {"iprec_at_recall": "IPrec(recall={})", "Rprec_mult": "Rprec(mult={})"}[name]
+        return [
+            TrecLine(f"{name}_{x:3.2f}", "value", spec.format(_number(x)))
+            for x in _double_cuts(params, defaults)
+        ]
+    label = name if params is None else f"{name}_{params}"
+    if kind == "relstring":
+        width = int(atof(params.split(",")[0])) if params is not None else 10
+        return [TrecLine(label, "relstring", None, max(width, 0))]
+    if kind == "p_double":
+        return [TrecLine(label, "value", _p_double(name, params, num_docs))]
+    return [TrecLine(label, "value", _p_pair(name, params, max_level))]
+
+
+def _long_cuts(name: str, params: Optional[str]) -> List[int]:
+    if params is None:
+        return list(MEASURES[name][1])
+    cuts = sorted(atol(part) for part in params.split(","))
+    if cuts[0] <= 0:
+        raise TrecEvalError(
+            f"trec_eval: Negative cutoff detected\ntrec_eval: Cannot initialize measure '{name}'",
+            2,
+        )
+    if len(set(cuts)) < len(cuts):
+        raise TrecEvalError(
+            f"trec_eval: duplicate cutoffs detected\ntrec_eval: Cannot initialize measure '{name}'",
+            2,
+        )
+    return cuts
+
+
+def _double_cuts(params: Optional[str], defaults: tuple) -> List[float]:
+    if params is None:
+        return list(defaults)
+    cuts = sorted(atof(part) for part in params.split(","))
+    if len(set(cuts)) < len(cuts):
+        raise TrecEvalError("trec_eval: duplicate cutoffs detected", 2)
+    return cuts
+
+
+def _p_double(name: str, params: Optional[str], num_docs: int) -> str:
+    values = [atof(p) for p in params.split(",")] if params is not None else None
+    if name == "utility":
+        if values is not None and len(values) != 4:
+            raise TrecEvalError(
+                "trec_eval.calc_utility: improper number of coefficients\n"
+                "trec_eval: Can't calculate measure 'utility'",
+                4,
+            )
+        args = ",".join(f"{k}={_number(v)}" for k, v in zip("abcd", values or MEASURES[name][1]))
+        return f"Utility({args},num_docs={num_docs})"
+    if values is None:
+        return _PLAIN[name]
+    if name == "set_F":
+        return f"SetF(beta={_number(values[0])})"
+    return f"IPrec_avg(recalls={':'.join(_number(v) for v in values)})"  # 11pt_avg
+
+
+def _pairs(name: str, params: str) -> Dict[str, float]:
+    """trec_eval's ``name=value,...`` parameters (meas_init.c: get_param_pairs)."""
+    parts = [part.partition("=") for part in params.split(",")]
+    if any(not eq or not key for key, eq, _ in parts):
+        raise TrecEvalError(
+            f"trec_eval: malformed pair parameters in '{params}'\n"
+            f"trec_eval: Cannot initialize measure '{name}'",
+            2,
+        )
+    return {key: atof(value) for key, _, value in parts}
+
+
+def _p_pair(name: str, params: Optional[str], max_level: int) -> str:
+    pairs = _pairs(name, params) if params is not None else {}
+    if name in _RBP:
+        p = pairs.pop("p", 0.9)
+        if pairs:
+            raise TrecEvalError(
+                f"irgauge: trec_eval's {name} with gains ({params}) is not supported; "
+                f"{name}.p=x is",
+                2,
+            )
+        return _RBP[name].format(p=_number(p))
+    if not pairs:
+        return _PLAIN[name]
+    return f"{_WITH_GAINS[name]}(gains={_gains(name, pairs, max_level)})"
+
+
+def _gains(name: str, pairs: Dict[str, float], max_level: int) -> str:
+    """irgauge's gain list (levels 1, 2, ... up to ``max_level`` at least) from
+    trec_eval's ``level=gain`` pairs; levels not given keep their default gain, the level."""
+    levels = {}
+    for key, gain in pairs.items():
+        level = atol(key)
+        if level < 0 or (level == 0 and gain != 0):
+            raise TrecEvalError(
+                f"irgauge: {name}.{key}={_number(gain)}: irgauge gives relevance level "
+                f"{level} no gain; only levels 1 and above take one",
+                2,
+            )
+        levels[level] = gain
+    top = max(max(levels), max_level, 1)
+    return ":".join(_number(levels.get(level, level)) for level in range(1, top + 1))
+
+
+def expand(token: str, num_docs: int = 0) -> List[Tuple[str, str]]:
+    """One trec_eval word as ``irgauge eval`` reads it: (trec_eval's printed name,
+    irgauge measure string) per value, in trec_eval's order. runid, num_q and relstring
+    are left out (irgauge's output names the run and counts the topics; relstring is not
+    a number): asked for alone, they are refused."""
+    found = [
+        (line.label, line.spec)
+        for name, params in select([token])
+        for line in lines(name, params, num_docs)
+        if line.spec is not None
+    ]
+    if not found:
+        raise MeasureError(
+            f"{token}: trec_eval's {token.partition('.')[0]} is not a measured value "
+            "(`irgauge trec_eval` prints it)"
+        )
+    return found
+
+
+def cli_word(token: str) -> str:
+    """A measure token as the command line reads it: trec_eval's family names whose bare
+    name means something else in irgauge's API (P, recall, relative_P, success, unj) are
+    trec_eval's families there, spelled with their default parameters."""
+    if token in SHARED_FAMILY_NAMES:
+        return f"{token}." + ",".join(str(k) for k in MEASURES[token][1])
+    return token
