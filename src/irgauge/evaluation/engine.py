@@ -126,7 +126,7 @@ def evaluate(
     threads: reader threads (default: $IRGAUGE_THREADS, else the CPUs available, at most 4).
     progress: ``progress(done, total)`` after each run is read and once all are scored.
     """
-    rel_level, max_docs = _check_conventions(order, empty_topics, aggregate, rel_level, max_docs)
+    rel_level, max_docs = check_conventions(order, empty_topics, aggregate, rel_level, max_docs)
     conventions = _Conventions(judged_only, complete, empty_topics, aggregate, max_docs)
     measure_list = _measures(measures, judged_only)
     qrels = read_qrels(qrels_source(qrels), threads=explicit_threads(threads))
@@ -140,16 +140,36 @@ def evaluate(
     step = step_counter(progress, len(sources) + 1)
     matched, run_info = _read_and_match(sources, judgments, order, max_docs, threads, step)
     names = _unique_names(run_info)
-    row_topics, missing = _topics_to_score(judgments, names, matched, empty_topics, complete)
-    run_rows, topic_rows, values = _score(measure_list, matched, row_topics, judgments, max_cells)
-    step()
-    per_topic, means = _tables(
-        measure_list, values, run_rows, topic_rows, names, judgments.topic_ids, aggregate
+    per_topic, means, row_topics, missing = score_matched(
+        measure_list, judgments, matched, names, complete, empty_topics, aggregate, max_cells
     )
+    step()
     metadata = _metadata(
         qrels, judgments, measure_list, conventions, names, run_info, matched, row_topics, missing
     )
     return EvalResult(per_topic, means, metadata, measure_list)
+
+
+def score_matched(
+    measure_list: List[Measure],
+    judgments: Judgments,
+    matched: list,
+    names: List[str],
+    complete: bool = False,
+    empty_topics: str = "skip",
+    aggregate: str = "mean",
+    max_cells: int = 1_000_000,
+):
+    """What :func:`evaluate` computes once the runs are read and matched: the per-topic
+    and mean columns, and per run the topic rows scored and the eligible topics it did not
+    answer. For callers that match runs themselves (the trec_eval drop-in reuses its own
+    matching instead of doing it twice)."""
+    row_topics, missing = _topics_to_score(judgments, names, matched, empty_topics, complete)
+    run_rows, topic_rows, values = _score(measure_list, matched, row_topics, judgments, max_cells)
+    per_topic, means = _tables(
+        measure_list, values, run_rows, topic_rows, names, judgments.topic_ids, aggregate
+    )
+    return per_topic, means, row_topics, missing
 
 
 @dataclass(frozen=True)
@@ -185,7 +205,7 @@ def _score(measure_list, matched, row_topics, judgments, max_cells):
     return np.concatenate(run_rows), np.concatenate(topic_rows), values
 
 
-def _check_conventions(order, empty_topics, aggregate, rel_level, max_docs):
+def check_conventions(order, empty_topics, aggregate, rel_level, max_docs):
     """Refuse an unknown convention; the checked relevance threshold and depth."""
     if order is not None and order not in ORDERS:
         raise InputError(f"unknown document order {order!r}; choose from {', '.join(ORDERS)}")

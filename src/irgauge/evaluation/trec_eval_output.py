@@ -26,7 +26,7 @@ import numpy as np
 
 from irgauge.collection.judgments import POOLED, UNJUDGED, Judgments
 from irgauge.collection.rankings import match_run
-from irgauge.evaluation.engine import evaluate
+from irgauge.evaluation.engine import check_conventions, score_matched
 from irgauge.io.qrels import read_judgment_groups, read_qrels
 from irgauge.io.runs import read_run
 from irgauge.measures import parse_measure
@@ -65,12 +65,11 @@ def trec_eval_output(
     run = _run(run)
     top = int(qrels.levels.max()) if len(qrels.levels) else 0
     plan = [line for name, p in chosen for line in lines(name, p, options.num_docs, top)]
-    judgments = Judgments(qrels, rel_level=options.rel_level, negative="unjudged")
-    matched = match_run(run, judgments, "score", options.max_docs)
+    judgments, matched = _match(qrels, run, options)
     topics, missing = _topics(judgments, matched, options.complete)
     _refuse_unjudged_first_topic(judgments, chosen, missing)
     _refuse_close_gains(plan)
-    values = _values(plan, qrels, run, options)
+    values = _values(plan, qrels, run, options, (judgments, matched))
     if options.complete and ("num_rel", "all") in values:
         # trec_eval -c sums num_rel over the qrels file: every level > 0, whatever -l says
         values[("num_rel", "all")] = float((qrels.levels > 0).sum())
@@ -128,13 +127,12 @@ def _judgment_group_output(source: Any, run: Any, chosen, options: TrecEvalOptio
     missing = None
     per_group = []
     for qrels in groups.values():
-        judgments = Judgments(qrels, rel_level=options.rel_level, negative="unjudged")
-        matched = match_run(run, judgments, "score", options.max_docs)
+        judgments, matched = _match(qrels, run, options)
         found, lacking = _topics(judgments, matched, options.complete)
         topics.update(found)
         if lacking is not None and (missing is None or _byte_order(lacking) < _byte_order(missing)):
             missing = lacking
-        per_group.append((set(found), _values(plan, qrels, run, options)))
+        per_group.append((set(found), _values(plan, qrels, run, options, (judgments, matched))))
     values: Dict[tuple, float] = {}
     order = sorted(topics, key=_byte_order)
     for line in plan:
@@ -235,27 +233,36 @@ def _refuse_close_gains(plan: List[TrecLine]) -> None:
                 )
 
 
-def _values(plan: List[TrecLine], qrels, run, options: TrecEvalOptions) -> Dict[tuple, float]:
-    """(label, topic or 'all') -> value of every measured line."""
+def _values(
+    plan: List[TrecLine], qrels, run, options: TrecEvalOptions, matched_with=None
+) -> Dict[tuple, float]:
+    """(label, topic or 'all') -> value of every measured line. ``matched_with``: the
+    (judgments, matched run) already built for ``qrels`` and ``run`` with ``options``."""
     measures = [replace(parse_measure(line.spec), label=line.label) for line in plan if line.spec]
     if not measures:
         return {}
-    result = evaluate(
-        qrels,
-        run,
+    if options.judged_only:
+        measures = [replace(m, judged_only=True) for m in measures]
+    judgments, matched = matched_with or _match(qrels, run, options)
+    per_topic, means, _, _ = score_matched(
         measures,
-        order="score",
-        rel_level=options.rel_level,
-        judged_only=options.judged_only,
+        judgments,
+        [matched],
+        [run.name],
         complete=options.complete and run.name != STAND_IN,
         empty_topics="zero",
-        max_docs=options.max_docs,
-        negative="unjudged",
     )
-    pt, means = result.per_topic_columns, result.means_columns
-    values = {(m, t): v for m, t, v in zip(pt["measure"], pt["topic"], pt["value"].tolist())}
+    values = dict(zip(zip(per_topic["measure"], per_topic["topic"]), per_topic["value"].tolist()))
     values.update({(m, "all"): v for m, v in zip(means["measure"], means["value"].tolist())})
     return values
+
+
+def _match(qrels, run, options: TrecEvalOptions):
+    """The judgments (trec_eval's reading: a negative level is pooled but unjudged) and the
+    run matched to them in trec_eval's order (score, ties by docno descending), -M applied."""
+    check_conventions("score", "zero", "mean", options.rel_level, options.max_docs)
+    judgments = Judgments(qrels, rel_level=options.rel_level, negative="unjudged")
+    return judgments, match_run(run, judgments, "score", options.max_docs)
 
 
 def _stand_in_values(plan, values, qrels, topics, unanswered, options) -> None:
