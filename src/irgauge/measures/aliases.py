@@ -159,7 +159,6 @@ IRGAUGE: Dict[str, Alias] = {
     "GMAP": ("AP", {"agg": "gmean"}),
     "AP'": ("bpref_relative2", {}),
     "Qmeasure": ("Q-measure", {}),
-    "Q-measure'": ("Q-measure", {}),
     "O": ("O-measure", {}),
     "P+": ("P-plus", {}),
     "P-plus-measure": ("P-plus", {}),

@@ -67,6 +67,8 @@ def resolve(label: str) -> Resolution:
         )
     name, cutoff = match.group("name"), match.group("cutoff")
     given = _params(match.group("params"), label)
+    if name.endswith("'") and name not in ALIASES:
+        return _condensed(label, name, given)
     if cutoff is not None and "." in cutoff:
         return _real_cutoff(name, given, cutoff, label)
     found = _ntcireval(name, given, cutoff, label) or _named(name, given, cutoff, label)
@@ -82,6 +84,20 @@ def resolve(label: str) -> Resolution:
     raise MeasureError(
         f"unknown measure {name!r} in {label!r}{hint} (`irgauge measures` lists them all)"
     )
+
+
+def _condensed(label: str, name: str, given: Dict[str, str]) -> Resolution:
+    """Sakai's X' (X on the condensed list: unjudged documents removed) is
+    X(judged_only=true), for every measure: ``Q-measure'``, ``nDCG'@10``, ``P'@10``."""
+    if given.get("judged_only", "true").strip().lower() != "true":
+        raise MeasureError(
+            f"{label}: {name} is {name[:-1]} on condensed lists, which "
+            f"judged_only={given['judged_only']} contradicts"
+        )
+    inner = resolve(label.replace(name, name[:-1], 1))
+    inner.params["judged_only"] = "true"
+    inner.note = f"{name} = {name[:-1]} on the condensed list (unjudged documents removed)"
+    return inner
 
 
 def _trec_eval_name(label: str) -> Optional[Resolution]:
@@ -252,10 +268,14 @@ def _params(text: Optional[str], label: str) -> Dict[str, str]:
         if "=" not in part:
             raise MeasureError(f"{label}: parameter {part.strip()!r} must be written name=value")
         key, value = part.split("=", 1)
-        value = value.strip()
+        key, value = key.strip(), value.strip()
         if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
             value = value[1:-1]  # ir_measures quotes string values: dcg='exp-log2'
-        params[key.strip()] = value
+        if key in params:
+            raise MeasureError(
+                f"{label}: parameter {key!r} is given twice ({params[key]} and {value})"
+            )
+        params[key] = value
     return params
 
 
