@@ -58,15 +58,19 @@ def add_subset_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--trials", type=opt.draws, default=1000, help="trials")
 
 
-def add_output_options(p: argparse.ArgumentParser, seed: bool = True) -> None:
-    """Seed, output format and file, figures, --no-header and --quiet."""
+def add_output_options(p: argparse.ArgumentParser, seed: bool = True, figures: bool = True) -> None:
+    """Seed, output format and file, figures (for commands that draw any), --no-header and
+    --quiet."""
     if seed:
         opt.add_seed(p)
     p.add_argument(
         "--format", choices=("table", "tsv", "json"), default="table", help="output format"
     )
     p.add_argument("-o", "--output", metavar="FILE", help="write the output here, not stdout")
-    p.add_argument("--figures", metavar="DIR", help="save the figure(s) here as PDF, SVG and PNG")
+    if figures:
+        p.add_argument(
+            "--figures", metavar="DIR", help="save the figure(s) here as PDF, SVG and PNG"
+        )
     opt.add_no_header(p)
     opt.add_quiet(p)
 

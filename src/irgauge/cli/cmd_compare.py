@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from irgauge.cli import _meta_common as common
-from irgauge.cli._options import alpha as alpha_type, draws, integer
+from irgauge.cli._options import alpha as alpha_type, draws, integer, without_header
 
 TESTS = "bootstrap,t,sign,randomisation,tukey"
 
@@ -22,8 +22,12 @@ def register(subparsers) -> None:
         "that agree with the pairwise rows on the same seed.",
     )
     _test_options(p)
-    _table_options(p.add_argument_group("comparison table (--table)"))
-    common.add_output_options(p)
+    group = p.add_argument_group("comparison table (--table)")
+    _table_options(group)
+    # the table's own options, refused without --table (where they would do nothing)
+    table_only = [(a.dest, a.default, a.option_strings[-1]) for a in group._group_actions]
+    p.set_defaults(table_only=[t for t in table_only if t[0] != "table"])
+    common.add_output_options(p, figures=False)  # its results are tables: nothing to draw
     p.set_defaults(func=run)
 
 
@@ -111,6 +115,12 @@ def run(args) -> int:
 
     if args.table:
         return run_table(args)
+    given = [flag for dest, default, flag in args.table_only if getattr(args, dest) != default]
+    if given:
+        raise InputError(
+            f"{', '.join(given)}: options of the comparison table; give --table too "
+            "(the pairwise rows do not use them)"
+        )
     tests = [t.strip() for t in (args.tests or TESTS).split(",") if t.strip()]
     unknown = [t for t in tests if t not in KNOWN]
     if unknown:
@@ -170,6 +180,11 @@ def run_table(args) -> int:
         raise InputError(f"--table marks significance by one test; got --tests {args.tests}")
     if args.systems:
         raise InputError("--systems and --table do not go together (use --baseline)")
+    if args.format != "table":
+        raise InputError(
+            f"--format {args.format} is the format of the pairwise rows; the comparison "
+            "table takes its format as --table's value (--table csv, --table json, ...)"
+        )
     matrices = common.load_matrices(args)
     collection = args.collection or common.source_name(args) or None
     table = compare_table(
@@ -189,6 +204,8 @@ def run_table(args) -> int:
     )
     ansi = args.table == "table" and not args.output and sys.stdout.isatty()
     text = table.render(args.table, args.digits, ansi=ansi)
+    if args.table != "json":
+        text = without_header(text, args)
     if args.output:
         from irgauge.io.atomic import write_text
 

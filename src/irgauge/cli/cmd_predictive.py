@@ -47,6 +47,8 @@ def run(args) -> int:
     sizes = tuple(args.subset_sizes or ())
     if args.curve and not sizes:
         raise InputError("--curve needs the subset sizes to trace (-k K,K,...)")
+    if args.figures and not sizes:
+        raise InputError("--figures draws phi against the subset size: give the sizes (-k K,K,...)")
     # the paper's default filter (top 75% by AP) applies unless a selection is given
     default_filter = args.top_k is None and args.top_fraction is None
     matrices = common.load_matrices(args)

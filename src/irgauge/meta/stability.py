@@ -112,8 +112,8 @@ def stability(
                 progress(part.stop, len(i))
         total = len(i) * trials
         rank = np.argsort(order)  # position of each caller's fuzziness value among the sorted
-        for c, f in enumerate(fuzziness):
-            k = rank[c]
+        for given, f in enumerate(fuzziness):
+            k = rank[given]
             rows.append(
                 {
                     "measure": name,
@@ -125,7 +125,7 @@ def stability(
     parameters = {
         "seed": seed,
         "trials": trials,
-        "subset_size": c,
+        "subset_size": int(indices.shape[1]),  # of the subsets used, as drawn or given
         "fuzziness": list(fuzziness),
         "measures": names,
         "pairs": int(len(i)),

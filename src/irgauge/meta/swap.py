@@ -108,7 +108,7 @@ def swap_rates(
     parameters = {
         "seed": seed,
         "trials": q1.shape[0],
-        "subset_size": c,
+        "subset_size": int(q1.shape[1]),  # of the subsets used, as drawn or given
         "mode": mode,
         "replacement": replacement,
         "confidence": confidence,

@@ -237,7 +237,9 @@ def describe(collection: Optional[str] = None, **parameters) -> str:
 
 def wilson(successes, n, level: float = 0.95):
     """Wilson score interval (low, high) of proportions ``successes / n`` (arrays); nan
-    where n = 0. Better behaved than the normal interval near 0 and 1."""
+    where n = 0. Better behaved than the normal interval near 0 and 1. The bounds hold the
+    proportion and stay in [0, 1] (rounding puts the lower bound of 0/n just above 0, which
+    would make a negative error bar)."""
     # scipy.stats on first use: figures without Wilson intervals need not load it
     from scipy import stats as st
 
@@ -248,7 +250,9 @@ def wilson(successes, n, level: float = 0.95):
         p = k / n
         centre = (p + z * z / (2 * n)) / (1 + z * z / n)
         half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return centre - half, centre + half
+        low = np.clip(np.minimum(centre - half, p), 0.0, 1.0)
+        high = np.clip(np.maximum(centre + half, p), 0.0, 1.0)
+    return low, high
 
 
 def line(ax, x, y, index: int, label: str, **options) -> None:
