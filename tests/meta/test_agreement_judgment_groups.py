@@ -116,9 +116,7 @@ def test_alpha_matches_krippendorff(result, level):
     found = group_grades()
     names = sorted(found)
     units = sorted(set().union(*found.values()))
-    data = np.array(
-        [[max(found[g].get(u, np.nan), 0) for u in units] for g in names], dtype=float
-    )
+    data = np.array([[max(found[g].get(u, np.nan), 0) for u in units] for g in names], dtype=float)
     statistic = f"krippendorff_alpha_{level}"
     every = krippendorff.alpha(reliability_data=data, level_of_measurement=level)
     assert value(result, "all", "all", statistic) == pytest.approx(every, abs=1e-6)
