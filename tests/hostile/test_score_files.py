@@ -113,3 +113,40 @@ def test_meta_command_reads_a_headerless_file(tmp_path, cli):
     code, out, err = cli("correlate", "--headerless-scores", path, "--format", "json")
     assert code == 0, err
     assert json.loads(out)["metadata"]["systems"] == ["1", "2", "3"]
+
+
+@pytest.mark.parametrize("value", ["1e101", "-1e308", "1.8e308"])
+@pytest.mark.parametrize("layout", ["long", "wide"])
+def test_scores_beyond_the_statistics_range_are_refused_at_their_line(tmp_path, value, layout):
+    path = tmp_path / f"s.{'tsv' if layout == 'long' else 'csv'}"
+    if layout == "long":
+        rows = ["run\tmeasure\ttopic\tvalue", "a\tAP\t1\t0.5", f"a\tAP\t2\t{value}"]
+        rows += ["b\tAP\t1\t0.2", "b\tAP\t2\t0.1"]
+    else:
+        rows = ["topic,a,b", "1,0.5,0.2", f"2,{value},0.1"]
+    path.write_text("\n".join(rows) + "\n")
+    refused = r"(value .*at most 1e\+100|missing or non-finite value)"  # 1.8e308 is inf
+    with pytest.raises(InputError, match=rf"{path.name}:3: {refused}"):
+        read_scores(str(path))
+
+
+def test_scores_in_memory_beyond_the_range_are_refused():
+    from irgauge.scores import ScoreMatrix
+
+    with pytest.raises(InputError, match="out-of-range score 1e\\+300 for system a on topic t1"):
+        ScoreMatrix(np.array([[1e300, 1.0], [2.0, 3.0]]), ["a", "b"], ["t1", "t2"], "AP")
+
+
+def test_statistics_near_the_limit_are_those_of_the_scaled_scores():
+    """Scores of 1e99 (within the limit) give the p-values of the same scores scaled down:
+    the t-test and the bootstrap are scale-free, so any overflow or lost digit shows."""
+    from irgauge.scores import ScoreMatrix
+    from irgauge.stats import compare_pairs
+
+    rng = np.random.default_rng(3)
+    values = rng.random((3, 30))
+    small = compare_pairs(values, SYSTEMS, ["t", "bootstrap"], samples=200, seed=1)
+    ScoreMatrix(values * 1e99, SYSTEMS, [str(t) for t in range(30)], "AP")  # accepted
+    large = compare_pairs(values * 1e99, SYSTEMS, ["t", "bootstrap"], samples=200, seed=1)
+    p = [c for c in small.table.columns if c.startswith("p_")]
+    assert p and np.allclose(small.table[p].to_numpy(), large.table[p].to_numpy(), atol=1e-12)

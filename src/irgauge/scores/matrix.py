@@ -32,9 +32,17 @@ TOPIC_COLUMNS = ("topic", "topics", "qid", "query", "query_id")
 MEAN_TOPIC = "all"
 
 
+# The largest score magnitude a score matrix holds. The statistics square differences of
+# scores and sum them over topics and resamples: beyond about 1e154 a square overflows
+# float64 (means become inf and p-values 1); 1e100 leaves room for sums of 1e100 terms and
+# more. No retrieval measure comes near; a larger value is refused where it is read.
+MAX_SCORE = 1e100
+
+
 @dataclass(frozen=True)
 class ScoreMatrix:
-    """Per-topic scores of one measure: ``values[i, j]`` is system i's score on topic j."""
+    """Per-topic scores of one measure: ``values[i, j]`` is system i's score on topic j,
+    each finite and at most ``MAX_SCORE`` in magnitude."""
 
     values: np.ndarray
     systems: List[str]
@@ -53,11 +61,13 @@ class ScoreMatrix:
                 f"not match {len(self.systems)} systems x {len(self.topics)} topics",
                 self.source,
             )
-        if not np.isfinite(values).all():
-            i, j = np.argwhere(~np.isfinite(values))[0]
+        usable = np.abs(values) <= MAX_SCORE  # False for nan and inf too
+        if not usable.all():
+            i, j = np.argwhere(~usable)[0]
             raise InputError(
-                f"measure {self.measure}: missing or non-finite score for system "
-                f"{self.systems[i]} on topic {self.topics[j]}",
+                f"measure {self.measure}: missing, non-finite or out-of-range score "
+                f"{float(values[i, j])!r} for system {self.systems[i]} on topic {self.topics[j]} "
+                f"(scores are at most {MAX_SCORE:g} in magnitude)",
                 self.source,
             )
         for kind, names in (("system", self.systems), ("topic", self.topics)):
@@ -135,7 +145,7 @@ def long_matrices(rows: Iterable[tuple], source: Optional[str]) -> Matrices:
         except (TypeError, ValueError):
             score = math.nan
         table = cells.setdefault(measure, {})
-        if not math.isfinite(score) or (run, topic) in table:
+        if not abs(score) <= MAX_SCORE or (run, topic) in table:
             # the message only for a bad row: building it for every row costs a third more
             what = f"run {run}, measure {measure}, topic {topic}"
             finite_score(value, source, line, what)
@@ -154,6 +164,13 @@ def finite_score(value, source: Optional[str], line: Optional[int], what: str) -
         raise InputError(f"non-numeric value {value!r} for {what}", source, line) from None
     if not math.isfinite(number):
         raise InputError(f"missing or non-finite value {value!r} for {what}", source, line)
+    if abs(number) > MAX_SCORE:
+        raise InputError(
+            f"value {value!r} for {what} is beyond the scores irgauge's statistics handle "
+            f"(at most {MAX_SCORE:g} in magnitude)",
+            source,
+            line,
+        )
     return number
 
 
