@@ -448,7 +448,7 @@ def collection_summary(
     evaluation table with the conventions used. Returns its manifest."""
     q = read_qrels(qrels)
     levels = pd.Series(np.asarray(q.levels)).value_counts().sort_index()
-    topics = pd.Series([t.decode() for t in q.topics])
+    topics = pd.Series(q.topics.decode())
     per_topic_rel = pd.Series(np.asarray(q.levels) > 0).groupby(topics.to_numpy()).sum()
     per_topic_judged = topics.value_counts()
 
@@ -513,7 +513,7 @@ def collection_statistics(qrels, runs) -> Dict[str, Any]:
     documents, relevant documents per level and per topic."""
     q = read_qrels(qrels)
     levels = np.asarray(q.levels)
-    topics = np.asarray([t.decode() for t in q.topics])
+    topics = np.asarray(q.topics.decode())
     per_topic = pd.Series(levels > 0).groupby(topics).sum()
     row: Dict[str, Any] = {
         "topics": int(len(np.unique(topics))),

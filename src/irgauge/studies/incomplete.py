@@ -421,7 +421,7 @@ def _judgment_table(qrels, rel_level: int):
     """Table 1 of the paper for this collection, and a warning when R > N on some topics."""
     q = read_qrels(qrels)
     levels = np.asarray(q.levels)
-    topics = np.asarray([t.decode() for t in q.topics])
+    topics = np.asarray(q.topics.decode())
     frame = pd.DataFrame({"topic": topics, "level": levels})
     rel = frame["level"] >= rel_level
     R = rel.groupby(frame["topic"]).sum()

@@ -448,8 +448,8 @@ def qa_collection_from_adhoc(
     q = read_qrels(qrels)
     frame = pd.DataFrame(
         {
-            "topic": [t.decode() for t in q.topics],
-            "answer": [d.decode() for d in q.docnos],
+            "topic": q.topics.decode(),
+            "answer": q.docnos.decode(),
             "level": np.asarray(q.levels),
         }
     )

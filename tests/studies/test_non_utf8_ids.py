@@ -1,0 +1,38 @@
+"""Topic ids that are not UTF-8: ``eval`` evaluates them as bytes and prints them with
+``\\xNN`` escapes; the studies do the same instead of stopping on a decode error."""
+
+from __future__ import annotations
+
+import pytest
+
+from irgauge.cli import main
+
+PREFIX = b"\xff"  # not UTF-8 at the start of any id
+
+
+def with_prefix(path, folder):
+    """A copy of a TREC file whose topic ids start with the byte 0xff."""
+    lines = path.read_bytes().splitlines(keepends=True)
+    target = folder / path.name
+    target.write_bytes(b"".join(PREFIX + line if line.strip() else line for line in lines))
+    return target
+
+
+@pytest.mark.parametrize(
+    "study, options",
+    [
+        ("onerel", ["--B", "30", "--trials", "20", "--repetitions", "1"]),
+        ("incomplete", ["--B", "30", "--reductions", "1", "--rates", "50"]),
+    ],
+)
+def test_studies_take_non_utf8_topic_ids(collection, tmp_path, study, options):
+    qrels, runs = collection
+    folder = tmp_path / "in"
+    folder.mkdir()
+    qrels = with_prefix(qrels, folder)
+    runs = [with_prefix(r, folder) for r in runs[:5]]
+    out = tmp_path / "out"
+    argv = ["study", study, str(qrels), *map(str, runs), "--out", str(out), "--seed", "1"]
+    assert main(argv + options + ["--quiet"]) == 0
+    text = b"".join(p.read_bytes() for p in out.rglob("*") if p.suffix in (".tsv", ".json"))
+    assert b"\\xff" in text  # the ids as eval prints them
