@@ -10,7 +10,6 @@ topics used.
 
 from irgauge.meta.agree import agreement
 from irgauge.meta.correlation import (
-    kendall_tau,
     rank_correlations,
     tau_ap,
     tau_ap_a,
@@ -18,6 +17,7 @@ from irgauge.meta.correlation import (
     tau_threshold,
 )
 from irgauge.meta.discpower import discriminative_power
+from irgauge.meta.kendall import kendall_tau
 from irgauge.meta.predictive import predictive_power
 from irgauge.meta.result import MetaResult
 from irgauge.meta.stability import stability

@@ -246,7 +246,8 @@ def align(matrices: Matrices) -> Matrices:
                 f"topics (e.g. {', '.join(extra)})",
                 matrix.source,
             )
-    shared = [s for s in first.systems if all(s in set(m.systems) for m in matrices.values())]
+    sets = [set(m.systems) for m in matrices.values()]
+    shared = [s for s in first.systems if all(s in names for names in sets)]
     return {name: m.take_systems(shared).take_topics(first.topics) for name, m in matrices.items()}
 
 
