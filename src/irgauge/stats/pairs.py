@@ -54,7 +54,8 @@ def compare_pairs(
     """Compare every pair (or the given ``pairs`` of index tuples) of the systems' rows.
 
     ``correction`` (none, holm, bh) adjusts each test's p-values over the pairs compared,
-    except Tukey HSD's, which already account for all pairs.
+    except Tukey HSD's, which already account for all pairs of its family: every system,
+    or with ``pairs`` the systems they name (recorded as ``tukey_family_systems``).
     """
     # pandas on first use: tests/test_startup.py keeps importing irgauge.stats free of it
     import pandas as pd
@@ -77,6 +78,9 @@ def compare_pairs(
         i, j = pair_index(m)
     else:
         i, j = (np.array(a, dtype=int) for a in zip(*pairs))
+    # Tukey HSD's family: every system, or the systems the given pairs name (two named
+    # systems do not start a test over thousands of others)
+    family = np.arange(m) if pairs is None else np.unique(np.concatenate([i, j]))
     z = values[i] - values[j]
     with np.errstate(divide="ignore", invalid="ignore"):
         effect = z.mean(axis=1) / z.std(axis=1, ddof=1)
@@ -104,7 +108,7 @@ def compare_pairs(
         elif test == "randomisation":
             p = randomisation_pvalues(z, random_signs(n, permutations, seed))
         else:
-            p = randomised_tukey_hsd(values, samples, seed).pvalues[i, j]
+            p = _tukey_pvalues(values, i, j, family, samples, seed)
         table[f"p_{test}"] = p
         if correction != "none" and test != "tukey":
             table[f"p_{test}_{correction}"] = adjust(p, correction)
@@ -117,5 +121,14 @@ def compare_pairs(
         "correction": correction,
         "n_topics": n,
         "n_systems": m,
+        **({"tukey_family_systems": len(family)} if "tukey" in tests else {}),
     }
     return PairsResult(table=table, parameters=parameters)
+
+
+def _tukey_pvalues(values, i, j, family, samples: int, seed: int) -> np.ndarray:
+    """Randomised Tukey HSD p-values of the pairs (i, j), over the systems of ``family``."""
+    position = np.full(len(values), -1)
+    position[family] = np.arange(len(family))
+    hsd = randomised_tukey_hsd(values[family], samples, seed)
+    return hsd.pvalues[position[i], position[j]]
