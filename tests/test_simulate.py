@@ -223,3 +223,12 @@ def test_cli_simulate_writes_manifest(tmp_path, capsys):
     write_collection(simulate_collection(**manifest["params"]), again)
     assert (again / "qrels.txt").read_bytes() == (out / "qrels.txt").read_bytes()
     assert (again / "runs/run2.run").read_bytes() == (out / "runs/run2.run").read_bytes()
+
+
+def test_sizes_beyond_the_machine_are_refused_with_the_estimate(capsys):
+    from irgauge.cli import main
+
+    code = main(["simulate", "--out", "never", "--runs", "100000", "--topics", "100000"])
+    err = capsys.readouterr().err
+    assert code == 2 and "GiB of memory" in err and "available" in err
+    assert err.count("\n") == 1
