@@ -104,7 +104,7 @@ def test_corrupt_gzip_refused(tmp_path, cli):
     path = tmp_path / "m.csv.gz"
     path.write_bytes(gzip.compress(b"topic,a,b\n1,0.1,0.2\n")[:-6])
     code, out, err = cli("correlate", path)
-    assert code == 2 and "corrupt gzip data" in err and "Traceback" not in err
+    assert code == 2 and "unreadable gzip data" in err and "Traceback" not in err
 
 
 def test_meta_command_reads_a_headerless_file(tmp_path, cli):

@@ -205,14 +205,57 @@ def iter_blocks(path: PathLike, block_bytes: int) -> Iterator[bytes]:
         raise InputError("file is empty", name)
 
 
-def read_bytes(path: PathLike) -> bytes:
+def read_text(path: PathLike) -> str:
+    """The whole content of a line-oriented text file as UTF-8 (decompressed, without a
+    byte order mark), read through :func:`iter_blocks`: a line over ``MAX_LINE_BYTES`` (a
+    file of NUL bytes, a binary file) is refused as soon as it is seen, before the rest is
+    read, and bytes that are not UTF-8 are refused at FILE:LINE."""
+    name = str(path)
+    blocks: list = []
+    try:
+        for block in iter_blocks(path, 1 << 20):
+            blocks.append(block)
+    except LineTooLong:
+        raise LineTooLong(name, sum(count_line_ends(b) for b in blocks) + 1) from None
+    data = b"".join(blocks)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        line = data.count(b"\n", 0, err.start) + 1
+        column = err.start - (data.rfind(b"\n", 0, err.start) + 1) + 1
+        raise InputError(
+            f"not UTF-8 text (byte 0x{data[err.start]:02x} at column {column}); "
+            "convert the file to UTF-8",
+            name,
+            line,
+        ) from None
+
+
+def first_bytes(path: PathLike, count: int = 4096) -> bytes:
+    """The first ``count`` bytes of the content (decompressed, without a byte order mark),
+    to tell a format by its start without reading the file."""
+    handle, kind = _open(path)
+    try:
+        with handle:
+            data = handle.read(count)
+    except _DECODE_ERRORS as err:
+        raise InputError(f"unreadable {kind} data: {err}", str(path)) from None
+    except OSError as err:
+        raise InputError(f"cannot read file: {err.strerror or err}", str(path)) from None
+    return data[len(BOM) :] if data.startswith(BOM) else data
+
+
+def read_bytes(path: PathLike, limit: Optional[int] = None) -> bytes:
     """The whole content (decompressed, without a byte order mark), with no line limit
-    (for JSON and other formats read whole)."""
+    (for JSON and other formats read whole); content beyond ``limit`` bytes is refused as
+    soon as it is read."""
     name = str(path)
     handle, kind = _open(path)
     try:
         with handle:
-            data = handle.read()
+            data = handle.read() if limit is None else handle.read(limit + 1)
+            if limit is not None and len(data) > limit:
+                raise InputError(f"file larger than {limit} bytes", name)
     except _DECODE_ERRORS as err:
         raise InputError(f"unreadable {kind} data: {err}", name) from None
     except OSError as err:

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any, List, Sequence, Tuple
 
 from irgauge.errors import InputError
-from irgauge.io._source import read_bytes
+from irgauge.io._source import first_bytes, read_bytes, read_text
 
 LETTER_LEVELS = {"S": 3, "A": 2, "B": 1}
 _LEVEL = re.compile(r"^L(\d+)$")
@@ -17,7 +17,7 @@ _INTEGER = re.compile(r"^[+-]?\d+$")
 
 def read_lines(path) -> List[Tuple[int, str]]:
     """(line number, text) of every non-blank line, decoded as UTF-8 (a BOM is dropped)."""
-    text = _decoded(read_bytes(path), path)
+    text = read_text(path)  # a line over 1 MiB is refused as soon as it is read
     return [
         (i, line.rstrip("\r")) for i, line in enumerate(text.split("\n"), start=1) if line.strip()
     ]
@@ -30,9 +30,7 @@ MAX_JSON_BYTES = 1 << 30
 
 
 def read_json(path) -> Any:
-    data = read_bytes(path)
-    if len(data) > MAX_JSON_BYTES:
-        raise InputError(f"JSON file larger than {MAX_JSON_BYTES} bytes", str(path))
+    data = read_bytes(path, limit=MAX_JSON_BYTES)
     text = _decoded(data, path)
     _check_depth(text, str(path))
     try:
@@ -69,7 +67,7 @@ def chosen_format(fmt: str, formats: Sequence[str], what: str, path: str, detect
         raise InputError(f"unknown {what} format {fmt!r}; choose from {', '.join(formats)}")
     if fmt != "auto":
         return fmt
-    return "json" if read_bytes(path).lstrip()[:1] in (b"{", b"[") else detect(path)
+    return "json" if first_bytes(path).lstrip()[:1] in (b"{", b"[") else detect(path)
 
 
 def file_stem(path) -> str:

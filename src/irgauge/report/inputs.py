@@ -22,6 +22,7 @@ import numpy as np
 import pandas as pd
 
 from irgauge.errors import InputError
+from irgauge.io._source import read_text
 from irgauge.scores import align, from_frame
 from irgauge.stats.comparison import ComparisonTable
 
@@ -43,10 +44,7 @@ class ReportInput:
 def read_input(path) -> ReportInput:
     """The result file ``path`` (JSON or TSV), classified by its content."""
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        raise InputError(f"cannot read {path}: {err}") from None
+    text = read_text(path)  # irgauge writes its JSON indented: no line is long
     if text.lstrip().startswith("{"):
         try:
             data = json.loads(text)

@@ -4,15 +4,14 @@ column per system), read into ``{measure: ScoreMatrix}`` with every cell checked
 from __future__ import annotations
 
 import csv
-import gzip
 import io
-import zlib
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Union
 
 import numpy as np
 
 from irgauge.errors import InputError
+from irgauge.io._source import read_text
 from irgauge.scores.matrix import (
     LONG_HEADER,
     MAX_SCORE,
@@ -74,28 +73,10 @@ def _delimiter(header: str) -> str:
 
 
 def _read_text(path: str) -> str:
-    """The file's text: gunzipped if gzip, UTF-8 with an optional BOM; anything else is
-    refused at FILE:LINE (a Latin-1 score file would otherwise misname its systems)."""
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read()
-        if data[:2] == b"\x1f\x8b":
-            data = gzip.decompress(data)
-    except OSError as err:
-        raise InputError(f"cannot read score file: {err.strerror or err}", path) from None
-    except (EOFError, zlib.error) as err:
-        raise InputError(f"cannot read score file: corrupt gzip data ({err})", path) from None
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as err:
-        line = data.count(b"\n", 0, err.start) + 1
-        column = err.start - (data.rfind(b"\n", 0, err.start) + 1) + 1
-        raise InputError(
-            f"not UTF-8 text (byte 0x{data[err.start]:02x} at column {column}); "
-            "convert the file to UTF-8",
-            path,
-            line,
-        ) from None
+    """The file's text: decompressed, UTF-8 with an optional BOM; anything else is refused
+    at FILE:LINE (a Latin-1 score file would otherwise misname its systems), and so is a
+    line over 1 MiB, as soon as it is read (``io._source.read_text``)."""
+    return read_text(path)
 
 
 def _renamed(matrix: ScoreMatrix, name: str) -> ScoreMatrix:
