@@ -2,12 +2,37 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED_DATA = REPO.parent / "shared" / "data"
+# the conformance data the tests read (../shared/data/README.md lists them)
+CONFORMANCE = (
+    "trec_eval_tests",
+    "ntcireval_samples",
+    "ntcireval_generated",
+    "pyntcireval_tests",
+    "ir_measures_tests",
+    "ranx_tests",
+    "rank_correlation_tests",
+    "urbano-score-matrices",
+)
+
+
+def pytest_sessionstart(session):
+    """Under CI (CI=true) absent conformance data fails the run: the tests that read it
+    would otherwise skip, and a run that checked nothing against trec_eval or NTCIREVAL
+    would pass. On a developer's machine they skip, saying where the data was looked for."""
+    if os.environ.get("CI") != "true":
+        return
+    missing = [name for name in CONFORMANCE if not (SHARED_DATA / name).is_dir()]
+    if missing:
+        raise pytest.UsageError(
+            f"CI=true and the conformance data is missing at {SHARED_DATA}: {', '.join(missing)}"
+        )
 
 
 @pytest.fixture
