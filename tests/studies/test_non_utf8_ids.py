@@ -21,8 +21,8 @@ def with_prefix(path, folder):
 @pytest.mark.parametrize(
     "study, options",
     [
-        ("onerel", ["--B", "30", "--trials", "20", "--repetitions", "1"]),
-        ("incomplete", ["--B", "30", "--reductions", "1", "--rates", "50"]),
+        ("onerel", ["--B", "10", "--trials", "5", "--repetitions", "1"]),
+        ("incomplete", ["--B", "10", "--reductions", "1", "--rates", "50"]),
     ],
 )
 def test_studies_take_non_utf8_topic_ids(collection, tmp_path, study, options):
@@ -30,7 +30,7 @@ def test_studies_take_non_utf8_topic_ids(collection, tmp_path, study, options):
     folder = tmp_path / "in"
     folder.mkdir()
     qrels = with_prefix(qrels, folder)
-    runs = [with_prefix(r, folder) for r in runs[:5]]
+    runs = [with_prefix(r, folder) for r in runs[:3]]
     out = tmp_path / "out"
     argv = ["study", study, str(qrels), *map(str, runs), "--out", str(out), "--seed", "1"]
     assert main(argv + options + ["--quiet"]) == 0

@@ -96,19 +96,7 @@ def compare_pairs(
         }
     )
     for test in tests:
-        if test == "bootstrap":
-            counts = index_counts(bootstrap_indices(n, samples, seed), n)
-            p = bootstrap_pairs(z, counts, progress=progress).asl
-        elif test == "t":
-            with np.errstate(divide="ignore", invalid="ignore"):
-                t = z.mean(axis=1) / (z.std(axis=1, ddof=1) / np.sqrt(n))
-            p = np.where(tied(z.mean(axis=1)), 1.0, t_pvalues(t, n - 1))
-        elif test == "sign":
-            p = sign_pvalues(*sign_counts(z))
-        elif test == "randomisation":
-            p = randomisation_pvalues(z, random_signs(n, permutations, seed))
-        else:
-            p = _tukey_pvalues(values, i, j, family, samples, seed)
+        p = _pvalues(test, values, z, (i, j), family, samples, permutations, seed, progress)
         table[f"p_{test}"] = p
         if correction != "none" and test != "tukey":
             table[f"p_{test}_{correction}"] = adjust(p, correction)
@@ -124,6 +112,23 @@ def compare_pairs(
         **({"tukey_family_systems": len(family)} if "tukey" in tests else {}),
     }
     return PairsResult(table=table, parameters=parameters)
+
+
+def _pvalues(test, values, z, pairs, family, samples, permutations, seed, progress):
+    """One test's p-values of the pairs (rows of ``z``, the per-topic differences)."""
+    n = z.shape[1]
+    if test == "bootstrap":
+        counts = index_counts(bootstrap_indices(n, samples, seed), n)
+        return bootstrap_pairs(z, counts, progress=progress).asl
+    if test == "t":
+        with np.errstate(divide="ignore", invalid="ignore"):
+            t = z.mean(axis=1) / (z.std(axis=1, ddof=1) / np.sqrt(n))
+        return np.where(tied(z.mean(axis=1)), 1.0, t_pvalues(t, n - 1))
+    if test == "sign":
+        return sign_pvalues(*sign_counts(z))
+    if test == "randomisation":
+        return randomisation_pvalues(z, random_signs(n, permutations, seed))
+    return _tukey_pvalues(values, *pairs, family, samples, seed)
 
 
 def _tukey_pvalues(values, i, j, family, samples: int, seed: int) -> np.ndarray:
