@@ -181,7 +181,9 @@ class GzipMembers:
             if not self.compressed:
                 raise EOFError("Compressed file ended before the end-of-stream marker was reached")
         data = self.inflate.decompress(self.compressed, room)
-        self.compressed = self.inflate.unconsumed_tail
+        # at a member's end what follows it is in unused_data; unconsumed_tail can still
+        # hold the same bytes (CPython keeps it from an earlier call with a max_length)
+        self.compressed = b"" if self.inflate.eof else self.inflate.unconsumed_tail
         return data
 
     def _next_member(self, rest: bytes) -> None:
