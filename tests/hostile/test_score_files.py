@@ -150,3 +150,14 @@ def test_statistics_near_the_limit_are_those_of_the_scaled_scores():
     large = compare_pairs(values * 1e99, SYSTEMS, ["t", "bootstrap"], samples=200, seed=1)
     p = [c for c in small.table.columns if c.startswith("p_")]
     assert p and np.allclose(small.table[p].to_numpy(), large.table[p].to_numpy(), atol=1e-12)
+
+
+@pytest.mark.parametrize("first", ["0.1,0.2,0.3", "301,0.1,0.2", "1;2;3"])
+def test_a_first_line_of_numbers_is_refused_not_read_as_a_header(tmp_path, first):
+    path = tmp_path / "w.csv"
+    sep = ";" if ";" in first else ","
+    path.write_text(f"{first}\n" + sep.join(["0.4", "0.5", "0.6"]) + "\n")
+    with pytest.raises(InputError, match=rf"{path.name}:1: the first line holds only numbers"):
+        read_scores(path)
+    matrix = next(iter(read_scores(path, header=False).values()))
+    assert matrix.topics == ["1", "2"] and matrix.systems == ["1", "2", "3"]  # no topic lost

@@ -127,6 +127,7 @@ def _read_wide(
         ) from None
     if has_header:
         header = [c.strip() for c in rows[first]]
+        _refuse_numeric_header(header, path, first + 1)
         # pandas to_csv() writes its index under an empty name
         has_topic = header[0].lower() in TOPIC_COLUMNS or (header[0] == "" and len(header) > 1)
         start = first + 1
@@ -179,6 +180,21 @@ def _row_scores(cells: List[str], systems: List[str], topic: str, path: str, lin
     return [
         finite_score(c, path, line, f"system {s} on topic {topic}") for s, c in zip(systems, cells)
     ]
+
+
+def _refuse_numeric_header(header: List[str], path: str, line: int) -> None:
+    """A header line whose every field is a number is a row of scores: read as a header, it
+    would lose its topic and name the systems after its scores. Refused, not guessed."""
+    try:
+        [float(cell) for cell in header]
+    except ValueError:
+        return
+    raise InputError(
+        "the first line holds only numbers, so it looks like scores, not a header naming "
+        "the systems; give --headerless-scores (header=False) if the file has no header",
+        path,
+        line,
+    )
 
 
 def _check_system_names(systems: List[str], path: str, line: int) -> None:
