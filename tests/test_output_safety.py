@@ -3,10 +3,6 @@ types."""
 
 import argparse
 import os
-import signal
-import subprocess
-import sys
-import time
 
 import pytest
 
@@ -58,34 +54,6 @@ def test_write_to_missing_folder_exits_1(tmp_path, capsys):
     err = capsys.readouterr().err
     assert code == 1
     assert err.startswith("irgauge: error: cannot write") and "Traceback" not in err
-
-
-def test_ctrl_c_exits_130_with_one_line(tmp_path):
-    # a study long enough to be interrupted; SIGINT arrives while it works
-    out = tmp_path / "sim"
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "irgauge",
-            "simulate",
-            "--out",
-            str(out),
-            "--runs",
-            "200",
-            "--topics",
-            "300",
-        ],
-        stderr=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-    )
-    time.sleep(1.5)
-    proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=60)
-    if proc.returncode == 0:
-        pytest.skip("finished before the interrupt")
-    assert proc.returncode == 130
-    assert err.decode().strip() == "irgauge: interrupted"
 
 
 @pytest.mark.parametrize(
