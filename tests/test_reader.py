@@ -520,7 +520,8 @@ def test_main_called_in_process_leaves_the_environment_alone(tmp_path):
 def test_threads_option_and_environment(tmp_path, capsys, monkeypatch):
     qrels = write(tmp_path, "q.txt", QRELS)
     runs = [
-        write(tmp_path, f"r{k}.txt", f"1 Q0 d{k} 1 3 r{k}\n1 Q0 d2 2 2 r{k}\n") for k in (1, 2, 3)
+        write(tmp_path, f"r{k}.txt", f"1 Q0 d{k} 1 3 r{k}\n1 Q0 d{k + 3} 2 2 r{k}\n")
+        for k in (1, 2, 3)
     ]
     outs = []
     for threads in ("1", "3"):
