@@ -85,7 +85,6 @@ def load_matrices(args, minimum_systems: int = 2):
     """``{measure: ScoreMatrix}`` from the command's inputs, aligned and selected."""
     from irgauge.scores import combine, read_scores, require_systems, select_systems
     from irgauge.evaluation import score_matrices
-    from irgauge.io._source import note_input
 
     measures = _measures(args)
     if args.qrels or args.run:
@@ -103,7 +102,6 @@ def load_matrices(args, minimum_systems: int = 2):
         for spec in args.scores:
             name, path = spec.split("=", 1) if "=" in spec else (None, spec)
             found = read_scores(path, name=name, header=getattr(args, "header", True))
-            note_input(path)  # scores.files opens its files itself
             if measures:  # keep only the requested measures, before topic sets are compared
                 found = {k: v for k, v in found.items() if k in measures}
             parts.append(found)

@@ -203,9 +203,7 @@ def run_table(args) -> int:
         collection=collection,
     )
     ansi = args.table == "table" and not args.output and sys.stdout.isatty()
-    text = table.render(args.table, args.digits, ansi=ansi)
-    if args.table != "json":
-        text = without_header(text, args)
+    text = without_header(table.render(args.table, args.digits, ansi=ansi), args)
     if args.output:
         from irgauge.io.atomic import write_text
 

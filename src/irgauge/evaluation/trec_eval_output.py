@@ -139,19 +139,9 @@ def _judgment_group_output(source: Any, run: Any, chosen, options: TrecEvalOptio
         if line.spec is None:
             continue
         for topic in order:
-            scored = [
-                found_values[(line.label, topic)]
-                for found, found_values in per_group
-                if topic in found
-            ]
-            total = 0.0
-            for value in scored:
-                total += value
-            values[(line.label, topic)] = total / len(scored) if len(scored) > 1 else total
-        total = 0.0
-        for topic in order:
-            total += values[(line.label, topic)]
-        values[(line.label, "all")] = total / len(order) if order else 0.0
+            scored = [group[(line.label, topic)] for found, group in per_group if topic in found]
+            values[(line.label, topic)] = _c_sum(scored) / len(scored)  # x / 1 is x
+        values[(line.label, "all")] = _topic_mean(values, line.label, order)
     return _render(plan, topics, missing, values, {}, options, _runid(run))
 
 
@@ -281,10 +271,22 @@ def _stand_in_values(plan, values, qrels, topics, unanswered, options) -> None:
     )
     order = sorted(topics, key=_byte_order)
     for line in kept:
-        total = 0.0
-        for topic in order:
-            total += values[(line.label, topic)]
-        values[(line.label, "all")] = total / len(order)
+        values[(line.label, "all")] = _topic_mean(values, line.label, order)
+
+
+def _c_sum(terms) -> float:
+    """The terms added one by one from 0.0, as trec_eval's C loops add them (Python's
+    ``sum`` compensates its rounding from 3.12 on, which can flip a printed digit)."""
+    total = 0.0
+    for term in terms:
+        total += term
+    return total
+
+
+def _topic_mean(values, label: str, order) -> float:
+    """trec_eval's mean of a line: its topics' values summed in topic order, over their
+    number (0 with no topic)."""
+    return _c_sum(values[(label, topic)] for topic in order) / len(order) if order else 0.0
 
 
 def _grades(matched, topics: Dict[str, int], judged_only: bool) -> Dict[str, Any]:

@@ -283,7 +283,11 @@ def read_text(path: PathLike) -> str:
             blocks.append(block)
     except LineTooLong:
         raise LineTooLong(name, sum(count_line_ends(b) for b in blocks) + 1) from None
-    data = b"".join(blocks)
+    return decode_text(b"".join(blocks), name)
+
+
+def decode_text(data: bytes, name: str) -> str:
+    """``data`` as UTF-8; a byte that is not UTF-8 is an InputError at its FILE:LINE."""
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as err:
@@ -297,13 +301,13 @@ def read_text(path: PathLike) -> str:
         ) from None
 
 
-def first_bytes(path: PathLike, count: int = 4096) -> bytes:
-    """The first ``count`` bytes of the content (decompressed, without a byte order mark),
-    to tell a format by its start without reading the file."""
+def _read_start(path: PathLike, size: int) -> bytes:
+    """Up to ``size`` bytes of the content (-1: all), decompressed, without a byte order
+    mark; read and decompression errors are InputErrors naming the file."""
     handle, kind = _open(path)
     try:
         with handle:
-            data = handle.read(count)
+            data = handle.read(size)
     except _DECODE_ERRORS as err:
         raise InputError(f"unreadable {kind} data: {err}", str(path)) from None
     except OSError as err:
@@ -311,23 +315,20 @@ def first_bytes(path: PathLike, count: int = 4096) -> bytes:
     return data[len(BOM) :] if data.startswith(BOM) else data
 
 
+def first_bytes(path: PathLike, count: int = 4096) -> bytes:
+    """The first ``count`` bytes of the content, to tell a format by its start without
+    reading the file."""
+    return _read_start(path, count)
+
+
 def read_bytes(path: PathLike, limit: Optional[int] = None) -> bytes:
     """The whole content (decompressed, without a byte order mark), with no line limit
     (for JSON and other formats read whole); content beyond ``limit`` bytes is refused as
     soon as it is read."""
     name = str(path)
-    handle, kind = _open(path)
-    try:
-        with handle:
-            data = handle.read() if limit is None else handle.read(limit + 1)
-            if limit is not None and len(data) > limit:
-                raise InputError(f"file larger than {limit} bytes", name)
-    except _DECODE_ERRORS as err:
-        raise InputError(f"unreadable {kind} data: {err}", name) from None
-    except OSError as err:
-        raise InputError(f"cannot read file: {err.strerror or err}", name) from None
-    if data.startswith(BOM):
-        data = data[len(BOM) :]
+    data = _read_start(path, -1 if limit is None else limit + 1)
+    if limit is not None and len(data) > limit:
+        raise InputError(f"file larger than {limit} bytes", name)
     if not data or data.isspace():  # isspace stops at the first visible byte
         raise InputError("file is empty", name)
     return data

@@ -51,7 +51,8 @@ def rank_biased_precision(
 ) -> np.ndarray:
     if graded and norm == "trec_eval":
         weight = _trec_eval_weights(ranked)
-    elif graded:
+        return (1.0 - p) * _sequential_sum(weight * _sequential_powers(p, ranked.width))
+    if graded:
         weight = (
             ranked.gain / ranked.judgments.max_gain
             if ranked.judgments.max_gain
@@ -59,8 +60,6 @@ def rank_biased_precision(
         )
     else:
         weight = ranked.isrel
-    if graded and norm == "trec_eval":
-        return (1.0 - p) * _sequential_sum(weight * _sequential_powers(p, ranked.width))
     return (1.0 - p) * (weight * np.power(p, ranked.ranks - 1.0)).sum(axis=1)
 
 
@@ -73,15 +72,15 @@ def rank_biased_precision(
     params=(P_PARAM, Param("form", "tail", "str", "tail, unjudged or trec_eval", RESIDUAL_FORMS)),
 )
 def rbp_residual(ranked, p: float = 0.95, form: str = "tail") -> np.ndarray:
-    tail = np.power(p, ranked.lengths.astype(np.float64))
     if form == "tail":
-        return tail
+        return np.power(p, ranked.lengths.astype(np.float64))
     within = ranked.ranks[None, :] <= ranked.lengths[:, None]
     unjudged = within & ~ranked.judged
     if form == "trec_eval":
         powers = _sequential_powers(p, ranked.width + 1)  # p^0 .. p^width
         residual = powers[ranked.lengths] + (1.0 - p) * _sequential_sum(unjudged * powers[:-1])
         return np.where(unjudged.any(axis=1), residual, 0.0)
+    tail = np.power(p, ranked.lengths.astype(np.float64))
     return tail + (1.0 - p) * (unjudged * np.power(p, ranked.ranks - 1.0)).sum(axis=1)
 
 

@@ -36,28 +36,20 @@ from irgauge.scores.frames import as_score_matrices
 from irgauge.stats.resampling import TIE_TOLERANCE
 
 
-# rows of the system x system comparisons taken at once: the O(n^2) comparisons of tau_AP
-# stay in a few MB whatever the number of systems (10,000 systems: 80 MB a row block)
+# rows of the system x system comparisons taken at once: the O(n^2) comparisons of tau and
+# tau_AP stay in a few MB a ranking whatever the number of systems
 _ROWS = 256
 
 
 def _ap_parts(x: np.ndarray, y: np.ndarray):
     """p_i = 1 + #{j: y_j > y_i}, c_i = #{j: y_j > y_i and x_j > x_i} and the size of
-    i's tie group in y, each comparison beyond TIE_TOLERANCE, by blocks of rows."""
+    i's tie group in y, each comparison beyond TIE_TOLERANCE (:func:`_pair_counts` of the
+    two rankings)."""
     x = np.asarray(x, float)
     y = np.asarray(y, float)
     if x.shape != y.shape or x.ndim != 1 or len(x) < 2:
         raise ValueError("x and y must be 1-d, of equal length >= 2")
-    n = len(y)
-    p, c, tied = (np.empty(n, np.int64) for _ in range(3))
-    for start in range(0, n, _ROWS):
-        rows = slice(start, min(start + _ROWS, n))
-        gap_y = y[None, :] - y[rows, None]  # gap_y[i, j] = y_j - y_i
-        above_y = gap_y > TIE_TOLERANCE
-        p[rows] = 1 + above_y.sum(axis=1)
-        tied[rows] = (np.abs(gap_y) <= TIE_TOLERANCE).sum(axis=1)
-        c[rows] = (above_y & ((x[None, :] - x[rows, None]) > TIE_TOLERANCE)).sum(axis=1)
-    return p, c, tied
+    return _pair_counts(np.vstack([x, y])).ap_parts(0, 1)
 
 
 def tau_ap_a(x, y) -> float:
@@ -124,8 +116,9 @@ def _pair_counts(means: np.ndarray) -> _PairCounts:
     pass over blocks of systems: each block's comparisons are made once per ranking and
     shared by every pair, and memory stays a few blocks whatever the number of systems.
     Signs as in :mod:`irgauge.meta.kendall`: s(i, j) = [v_i > v_j + tol] - [v_i < v_j - tol];
-    tau_AP's comparisons as in :func:`_ap_parts`. Every pair of systems is met twice (as
-    (i, j) and (j, i)); the counts are halved."""
+    tau_AP's comparisons: j above i when v_j - v_i > tol, tied when |v_j - v_i| <= tol (i
+    itself included). Every pair of systems is met twice (as (i, j) and (j, i)); the
+    counts are halved."""
     m, n = means.shape
     net = np.zeros((m, m), np.int64)
     untied = np.zeros(m, np.int64)

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any, List, Sequence, Tuple
 
 from irgauge.errors import InputError
-from irgauge.io._source import first_bytes, read_bytes, read_text
+from irgauge.io._source import decode_text, first_bytes, read_bytes, read_text
 
 LETTER_LEVELS = {"S": 3, "A": 2, "B": 1}
 _LEVEL = re.compile(r"^L(\d+)$")
@@ -31,7 +31,7 @@ MAX_JSON_BYTES = 1 << 30
 
 def read_json(path) -> Any:
     data = read_bytes(path, limit=MAX_JSON_BYTES)
-    text = _decoded(data, path)
+    text = decode_text(data, str(path))
     _check_depth(text, str(path))
     try:
         return json.loads(text)
@@ -49,15 +49,6 @@ def _check_depth(text: str, path: str) -> None:
         if depth > MAX_JSON_DEPTH:
             line = bare.count("\n", 0, match.start()) + 1
             raise InputError(f"JSON nested deeper than {MAX_JSON_DEPTH} levels", path, line)
-
-
-def _decoded(data: bytes, path) -> str:
-    """UTF-8 text (a BOM is dropped); an InputError names the line of a bad byte."""
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as err:
-        line = data[: err.start].count(b"\n") + 1
-        raise InputError(f"not valid UTF-8 ({err.reason})", str(path), line) from None
 
 
 def chosen_format(fmt: str, formats: Sequence[str], what: str, path: str, detect) -> str:
