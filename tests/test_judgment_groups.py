@@ -73,7 +73,7 @@ def test_agree_on_judgment_groups_equals_agree_on_the_split_files(tmp_path):
     grouped = _tsv(["agree", "-g", str(GROUPS_FILE), *common])
     split = _tsv(["agree", *(str(by_hand[g]) for g in sorted(by_hand)), *common])
     assert len(grouped) == len(split) > 10
-    rename = {f"group{g}": f"qrels.123:{g}" for g in by_hand}
+    rename = {f"group{g}": f"qrels.123[{g}]" for g in by_hand}
     for ours, theirs in zip(grouped, split):
         assert ours == [rename.get(cell, cell) for cell in theirs]
 

@@ -105,7 +105,7 @@ def test_kappas_match_scikit_learn(result):
             ),
         }
         for statistic, wanted in expected.items():
-            got = value(result, f"qrels.123:{x}", f"qrels.123:{y}", statistic)
+            got = value(result, f"qrels.123[{x}]", f"qrels.123[{y}]", statistic)
             assert got == pytest.approx(wanted, abs=1e-9), (x, y, statistic)
 
 
@@ -121,7 +121,7 @@ def test_alpha_matches_krippendorff(result, level):
     every = krippendorff.alpha(reliability_data=data, level_of_measurement=level)
     assert value(result, "all", "all", statistic) == pytest.approx(every, abs=1e-6)
     pair = krippendorff.alpha(reliability_data=data[:2], level_of_measurement=level)
-    assert value(result, "qrels.123:0", "qrels.123:1", statistic) == pytest.approx(pair, abs=1e-6)
+    assert value(result, "qrels.123[0]", "qrels.123[1]", statistic) == pytest.approx(pair, abs=1e-6)
 
 
 def test_system_rankings_match_scipy(result):
@@ -129,7 +129,7 @@ def test_system_rankings_match_scipy(result):
 
     systems = result["details"]["systems"]
     for x, y in combinations(["0", "1", "2"], 2):
-        a, b = f"qrels.123:{x}", f"qrels.123:{y}"
+        a, b = f"qrels.123[{x}]", f"qrels.123[{y}]"
         for measure in ("AP", "P@10"):
             rows = [r for r in systems if (r["a"], r["b"], r["measure"]) == (a, b, measure)]
             assert len(rows) == 4

@@ -30,7 +30,7 @@ def register(subparsers) -> None:
         default=[],
         metavar="QRELS_JG",
         help="trec_eval's multi-judge qrels (qid jg docno rel): each judgment group is one "
-        "qrels, named FILE:GROUP (repeatable)",
+        "qrels, named FILE[GROUP] (repeatable)",
     )
     p.add_argument(
         "--run",
@@ -101,7 +101,8 @@ def run(args) -> int:
 
 def _qrels_and_names(files, group_files):
     """The qrels files, then each judgment group of each -g file (read here, as a Qrels),
-    with their names: file names without directories, ``FILE:GROUP`` for a group."""
+    with their names: file names without directories, ``FILE[GROUP]`` for a group (not
+    FILE:GROUP, which error messages would show as a file and line)."""
     from pathlib import Path
 
     from irgauge.io.qrels import read_judgment_groups
@@ -112,7 +113,7 @@ def _qrels_and_names(files, group_files):
     for path in group_files:
         groups = read_judgment_groups(path)
         sources += list(groups.values())
-        names += [f"{Path(path).name}:{label}" for label in groups]
+        names += [f"{Path(path).name}[{label}]" for label in groups]
     return sources, names
 
 
