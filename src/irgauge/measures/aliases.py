@@ -157,7 +157,6 @@ IR_MEASURES_UNSUPPORTED: Dict[str, str] = {
 IRGAUGE: Dict[str, Alias] = {
     "AveP": ("AP", {}),
     "GMAP": ("AP", {"agg": "gmean"}),
-    "AP'": ("bpref_relative2", {}),
     "Qmeasure": ("Q-measure", {}),
     "O": ("O-measure", {}),
     "P+": ("P-plus", {}),
