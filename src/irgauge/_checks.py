@@ -5,6 +5,7 @@ to 10000000; got 0``). Each raises InputError (a ValueError; CLI exit 2)."""
 from __future__ import annotations
 
 import math
+import re
 import secrets
 from numbers import Integral, Real
 from typing import Any, Callable, Optional
@@ -151,3 +152,30 @@ def probability(value: Any, name: str) -> float:
 
 def confidence(value: Any, name: str = "confidence") -> float:
     return real(value, name, 0.0, 1.0, min_open=True, max_open=True, what="a confidence level")
+
+
+SIZE_UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
+_SIZE = re.compile(r"\s*(\d+(?:\.\d*)?|\.\d+)\s*([KMGT]?)(?:I?B)?\s*", re.IGNORECASE)
+
+
+def memory_size(value: Any, name: str = "memory") -> int:
+    """Bytes from ``512M``, ``1G``, ``1.5g``, ``2GB``, ``800MiB`` or an int (units are
+    powers of 1024)."""
+    if isinstance(value, bool):
+        raise InputError(f"{name} must be a size such as 512M or 2G, got {value!r}")
+    if isinstance(value, int):
+        size = value
+    else:
+        match = _SIZE.fullmatch(str(value))
+        if not match:
+            raise InputError(
+                f"{name} must be a size such as 512M or 2G (K, M, G, T: powers of 1024), "
+                f"got {value!r}"
+            )
+        scaled = float(match.group(1)) * SIZE_UNITS[match.group(2).upper()]
+        size = math.floor(scaled) if scaled < 1 << 62 else 1 << 62
+    if size > 1 << 60:
+        raise InputError(f"{name} must be at most 1048576T, got {value!r}")
+    if size < 1 << 20:
+        raise InputError(f"{name} must be at least 1M, got {value!r}")
+    return int(size)

@@ -38,6 +38,9 @@ def integer(
     return _argparse_type(lambda text: _checks.whole(text, None, minimum, maximum, what), "integer")
 
 
+memory_size = _argparse_type(_checks.memory_size, "memory_size")
+
+
 def number(
     minimum: Optional[float] = None,
     maximum: Optional[float] = None,

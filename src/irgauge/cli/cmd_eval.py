@@ -47,7 +47,20 @@ def register(subparsers) -> None:
         help="reader threads (default: $IRGAUGE_THREADS, else the CPUs this "
         "process may use, at most 4)",
     )
+    add_memory(parser)
     parser.set_defaults(func=run)
+
+
+def add_memory(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--memory",
+        type=opt.memory_size,
+        default=None,
+        metavar="SIZE",
+        help="memory budget of the runs' data, e.g. 512M or 4G: run files are read and "
+        "scored in parts of whole topics that fit it, with the same results (default: 1G, "
+        "or a quarter of the available memory if less; the qrels come on top)",
+    )
 
 
 def add_convention_options(parser: argparse.ArgumentParser) -> None:
@@ -139,6 +152,7 @@ def run(args) -> int:
         args.runs,
         opt.split_measures(args.measures),
         threads=args.threads,
+        memory=args.memory,
         progress=bar("reading runs", args.quiet),
         **convention_kwargs(args),
     )

@@ -7,17 +7,24 @@ values and aggregates, with the conventions used.
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Optional, Sequence, Union
+from typing import Any, Callable, List, Optional, Sequence, Union
 
 import numpy as np
 
 from irgauge import __version__, _checks
 from irgauge.collection.judgments import Judgments, parse_gains
-from irgauge.collection.rankings import ORDERS, build_batches, match_run
+from irgauge.collection.rankings import ORDERS
 from irgauge.errors import InputError, MeasureError
+from irgauge.evaluation.memory import part_bytes, resolve_memory
+from irgauge.evaluation.run_scoring import (
+    ScoredRun,
+    ScoringPlan,
+    empty_run,
+    score_rows,
+    score_sources,
+)
 from irgauge.evaluation.eval_result import EvalResult
 from irgauge.io.adapters import qrels_source, run_sources
 from irgauge.io.progress import step_counter
@@ -57,37 +64,6 @@ def _unique_names(runs: List[tuple]) -> List[str]:
     return [f"{n}#{i + 1}" for i, n in enumerate(names)]
 
 
-def _read_and_match(sources, judgments, order, max_docs, threads=None, step=None):
-    """Read each run and match it against the judgments; only the matched arrays are kept,
-    so memory holds one run's text columns at a time.
-
-    Threads: several runs are read on up to ``thread_count`` threads, a run each. A single
-    file is split over threads (a block each) only when asked (``threads`` or
-    $IRGAUGE_THREADS): on 2 cores that buys a little wall time for more CPU (measured
-    with bench/bench_eval.py; figures in docs/performance.md), a trade left to the user."""
-    workers = min(len(sources), thread_count(threads))
-    per_run = 1 if workers > 1 else (explicit_threads(threads) or 1)
-
-    def one(item):
-        source, name = item
-        run = read_run(source, name=name, threads=per_run)
-        return match_run(run, judgments, order, max_docs), (run.name, run.source)
-
-    def counted(results):
-        # advanced here, in the calling thread, so that a progress callback never runs on
-        # a reader thread
-        for result in results:
-            step()
-            yield result
-
-    if workers > 1:
-        with ThreadPoolExecutor(workers) as pool:
-            done = list(counted(pool.map(one, sources)))
-    else:
-        done = list(counted(map(one, sources)))
-    return [m for m, _ in done], [info for _, info in done]
-
-
 def evaluate(
     qrels: Any,
     runs: Any,
@@ -105,6 +81,7 @@ def evaluate(
     max_cells: int = 1_000_000,
     threads: Optional[int] = None,
     progress: Optional[Callable[[int, int], None]] = None,
+    memory: Union[None, int, str] = None,
 ) -> EvalResult:
     """Evaluate ``runs`` against ``qrels``.
 
@@ -125,8 +102,13 @@ def evaluate(
     nonrelevant, default) or "unjudged" (in the pool but unjudged, as trec_eval reads it).
     threads: reader threads (default: $IRGAUGE_THREADS, else the CPUs available, at most 4).
     progress: ``progress(done, total)`` after each run is read and once all are scored.
+    memory: the memory budget of the runs' data (bytes, or ``"512M"``, ``"2G"``): run files
+    are read and scored in parts of whole topics that fit it, whatever their size, with
+    the same results (default: 1G, or a quarter of the available memory if less; see
+    :mod:`irgauge.evaluation.memory`).
     """
     rel_level, max_docs = check_conventions(order, empty_topics, aggregate, rel_level, max_docs)
+    budget = resolve_memory(memory)
     conventions = _Conventions(judged_only, complete, empty_topics, aggregate, max_docs)
     measure_list = _measures(measures, judged_only)
     qrels = read_qrels(qrels_source(qrels), threads=explicit_threads(threads))
@@ -138,16 +120,72 @@ def evaluate(
     if not sources:
         raise InputError("no runs to evaluate")
     step = step_counter(progress, len(sources) + 1)
-    matched, run_info = _read_and_match(sources, judgments, order, max_docs, threads, step)
-    names = _unique_names(run_info)
-    per_topic, means, row_topics, missing = score_matched(
-        measure_list, judgments, matched, names, complete, empty_topics, aggregate, max_cells
+    plan, workers = _plan(
+        measure_list, judgments, order, max_docs, empty_topics, budget, sources, max_cells, threads
+    )
+    scored = score_sources(sources, plan, workers, step)
+    names = _unique_names([(s.name, s.source) for s in scored])
+    row_topics, missing = _topics_to_score(
+        judgments, names, [s.answered for s in scored], empty_topics, complete
+    )
+    if complete:
+        _score_unanswered(plan, scored, row_topics)
+    run_rows = np.concatenate([np.full(len(s.topic_rows), k) for k, s in enumerate(scored)])
+    topic_rows = np.concatenate([s.topic_rows for s in scored])
+    values = [[s.values[mi] for s in scored] for mi in range(len(measure_list))]
+    per_topic, means = _tables(
+        measure_list, values, run_rows, topic_rows, names, judgments.topic_ids, aggregate
     )
     step()
-    metadata = _metadata(
-        qrels, judgments, measure_list, conventions, names, run_info, matched, row_topics, missing
-    )
+    metadata = _metadata(qrels, judgments, measure_list, conventions, names, scored, row_topics)
+    metadata["topics_missing_from_run" if not complete else "topics_scored_zero"] = missing
     return EvalResult(per_topic, means, metadata, measure_list)
+
+
+def _plan(
+    measure_list, judgments, order, max_docs, empty_topics, budget, sources, max_cells, threads
+):
+    """The plan every part is scored with, and how many runs are read at once.
+
+    Several runs are read on up to ``thread_count`` threads, a run each, sharing the
+    budget. A single file is split over threads (a block each) only when asked
+    (``threads`` or $IRGAUGE_THREADS): on 2 cores that buys a little wall time for more
+    CPU (measured with bench/bench_eval.py; figures in docs/performance.md), a trade left
+    to the user."""
+    workers = min(len(sources), thread_count(threads))
+    plan = ScoringPlan(
+        measure_list,
+        judgments,
+        order,
+        max_docs,
+        _eligible(judgments, empty_topics),
+        part_bytes(budget, workers),
+        max_cells,
+        1 if workers > 1 else (explicit_threads(threads) or 1),
+    )
+    return plan, workers
+
+
+def _eligible(judgments: Judgments, empty_topics: str) -> np.ndarray:
+    """The topics scored when a run answers them."""
+    return judgments.R > 0 if empty_topics == "skip" else np.ones(judgments.n_topics, bool)
+
+
+def _score_unanswered(plan: ScoringPlan, scored: List[ScoredRun], row_topics) -> None:
+    """trec_eval -c: the eligible topics a run did not answer, scored as empty rankings."""
+    for run, chosen in zip(scored, row_topics):
+        unanswered = chosen[~run.answered[chosen]]
+        if not len(unanswered):
+            continue
+        _, topics, values = score_rows(
+            plan.measures,
+            [empty_run(run.name, run.order)],
+            [unanswered],
+            plan.judgments,
+            plan.max_cells,
+        )
+        run.topic_rows = np.concatenate([run.topic_rows, topics])
+        run.values = [np.concatenate([mine, *theirs]) for mine, theirs in zip(run.values, values)]
 
 
 def score_matched(
@@ -164,8 +202,11 @@ def score_matched(
     and mean columns, and per run the topic rows scored and the eligible topics it did not
     answer. For callers that match runs themselves (the trec_eval drop-in reuses its own
     matching instead of doing it twice)."""
-    row_topics, missing = _topics_to_score(judgments, names, matched, empty_topics, complete)
-    run_rows, topic_rows, values = _score(measure_list, matched, row_topics, judgments, max_cells)
+    answered = [_answered(judgments, m) for m in matched]
+    row_topics, missing = _topics_to_score(judgments, names, answered, empty_topics, complete)
+    run_rows, topic_rows, values = score_rows(
+        measure_list, matched, row_topics, judgments, max_cells
+    )
     per_topic, means = _tables(
         measure_list, values, run_rows, topic_rows, names, judgments.topic_ids, aggregate
     )
@@ -184,27 +225,6 @@ class _Conventions:
     max_docs: Optional[int]
 
 
-def _score(measure_list, matched, row_topics, judgments, max_cells):
-    """Every measure on every padded batch: the run and topic of each row, and per measure
-    the list of its value arrays (one per batch, in batch order)."""
-    values = {mi: [] for mi in range(len(measure_list))}
-    run_rows, topic_rows = [], []
-    for run_idx, topic_idx, ranked in build_batches(matched, row_topics, judgments, max_cells):
-        run_rows.append(run_idx)
-        topic_rows.append(topic_idx)
-        for mi, measure in enumerate(measure_list):
-            try:
-                values[mi].append(measure.compute(ranked))
-            except MeasureError as err:
-                raise MeasureError(f"{measure.name}: {err}") from None
-        # views point back at the batch: without this its caches wait for the cycle collector
-        ranked.release()
-    if not run_rows:  # no topic to score (e.g. none has a relevant document)
-        run_rows, topic_rows = [np.zeros(0, np.int64)], [np.zeros(0, np.int64)]
-        values = {mi: [np.zeros(0)] for mi in values}
-    return np.concatenate(run_rows), np.concatenate(topic_rows), values
-
-
 def check_conventions(order, empty_topics, aggregate, rel_level, max_docs):
     """Refuse an unknown convention; the checked relevance threshold and depth."""
     if order is not None and order not in ORDERS:
@@ -221,13 +241,17 @@ def check_conventions(order, empty_topics, aggregate, rel_level, max_docs):
     return rel_level, max_docs
 
 
-def _topics_to_score(judgments, names, matched, empty_topics, complete):
+def _answered(judgments: Judgments, matched) -> np.ndarray:
+    answered = np.zeros(judgments.n_topics, bool)
+    answered[matched.row_topic] = True
+    return answered
+
+
+def _topics_to_score(judgments, names, answered_by_run, empty_topics, complete):
     """Per run, the topic rows it is scored on, and the eligible topics it did not answer."""
-    eligible = judgments.R > 0 if empty_topics == "skip" else np.ones(judgments.n_topics, bool)
+    eligible = _eligible(judgments, empty_topics)
     row_topics, missing = [], {}
-    for name, m in zip(names, matched):
-        answered = np.zeros(judgments.n_topics, bool)
-        answered[m.row_topic] = True
+    for name, answered in zip(names, answered_by_run):
         chosen = eligible if complete else eligible & answered
         row_topics.append(np.flatnonzero(chosen))
         gone = np.flatnonzero(eligible & ~answered)
@@ -277,18 +301,17 @@ def _tables(measure_list, values, run_rows, topic_rows, names, topic_ids, aggreg
     }
 
 
-def _metadata(
-    qrels, judgments, measure_list, conventions, names, runs, matched, row_topics, missing
-) -> Dict[str, Any]:
-    """The conventions, sources and topic accounting of an evaluation."""
-    orders = {name: m.order for name, m in zip(names, matched)}
+def _metadata(qrels, judgments, measure_list, conventions, names, scored, row_topics):
+    """The conventions, sources and topic accounting of an evaluation (the topics missing
+    from each run are the caller's to add)."""
+    orders = {name: s.order for name, s in zip(names, scored)}
     used = sorted(set(orders.values()))
     no_relevant = [judgments.topic_ids[t] for t in np.flatnonzero(judgments.R == 0)]
-    unknown = {name: m.unknown_topics for name, m in zip(names, matched) if m.unknown_topics}
+    unknown = {name: s.unknown_topics for name, s in zip(names, scored) if s.unknown_topics}
     return {
         "irgauge": __version__,
         "qrels": qrels.source,
-        "runs": {name: source for name, (_, source) in zip(names, runs)},
+        "runs": {name: s.source for name, s in zip(names, scored)},
         "order": "; ".join(f"{o}: {ORDER_DESCRIPTIONS[o]}" for o in used),
         **({"order_per_run": orders} if len(used) > 1 else {}),
         **judgments.conventions(),
@@ -298,8 +321,8 @@ def _metadata(
         "empty_topics": conventions.empty_topics,
         "topics_without_relevant": no_relevant if conventions.empty_topics == "skip" else [],
         "topics_averaged": {name: len(t) for name, t in zip(names, row_topics)},
-        "topics_missing_from_run": missing if not conventions.complete else {},
-        "topics_scored_zero": missing if conventions.complete else {},
+        "topics_missing_from_run": {},
+        "topics_scored_zero": {},
         "run_topics_not_in_qrels": unknown,
         # each spelling given -> the canonical measure with every parameter
         "measures": {m.name: m.full for m in measure_list},

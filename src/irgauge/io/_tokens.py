@@ -58,6 +58,8 @@ def tokenize(
     numbers: Optional[Dict[int, Dict[int, str]]] = None,
     threads: Optional[int] = None,
     size_hint: Optional[int] = None,
+    first_line: int = 1,
+    empty_ok: bool = False,
 ) -> TokenTable:
     """Split a file, given as blocks of whole lines, into whitespace-separated columns.
 
@@ -69,6 +71,9 @@ def tokenize(
     more than n tokens the extra ones are free text and dropped (trec_eval reads six
     fields of a run line and ignores the rest; its test file results.trunc has such lines).
     ``size_hint``: the file's size in bytes, if known (the columns are reserved for it).
+    ``first_line``: the file line number of the blocks' first line (a part of a file read
+    in parts); ``empty_ok``: blocks without data lines give an empty table (n_columns 0)
+    instead of an error (a part holding only comments).
 
     Memory holds the kept columns and a few blocks, never the whole file. With
     ``threads`` > 1 that many blocks at a time are tokenized on threads (numpy releases
@@ -90,22 +95,26 @@ def tokenize(
     )
 
     columns: Optional[_Columns] = None
-    with contextlib.closing(_split_blocks(blocks, block, threads or 1)) as parts:
+    parts = _split_blocks(blocks, block, threads or 1, first_line - 1)
+    with contextlib.closing(parts):
         for lines, n_cols, cols in parts:
             if len(lines) == 0:
                 continue
             columns = _columns_for(columns, n_cols, allowed, path, int(lines[0]), size_hint)
             columns.append(lines, cols)
     if columns is None:
+        if empty_ok:
+            return TokenTable(path=path, line_numbers=np.zeros(0, np.int64), columns=[])
         raise InputError("no data lines (only comments or blank lines)", path)
     line_numbers, kept = columns.finish()
     return TokenTable(path=path, line_numbers=line_numbers, columns=kept, n_columns=columns.n_cols)
 
 
-def _split_blocks(blocks, block, workers: int):
+def _split_blocks(blocks, block, workers: int, line_offset: int = 0):
     """``block`` applied to each block and its first line number, results in file order;
-    with ``workers`` > 1, that many blocks at a time on threads."""
-    wave, line_offset = [], 0
+    with ``workers`` > 1, that many blocks at a time on threads. ``line_offset``: the lines
+    before the first block."""
+    wave = []
     pool = None
     try:
         for data in _numbered(itertools.chain(blocks, [None]), lambda: line_offset):

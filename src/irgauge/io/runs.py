@@ -18,7 +18,7 @@ from irgauge.io.ids import Ids
 from irgauge.io.records import IdKeys, Run
 from irgauge.errors import InputError
 from irgauge.io._source import iter_blocks, size_hint, strip_compression_suffix
-from irgauge.io._tokens import BLOCK_BYTES, tokenize
+from irgauge.io._tokens import BLOCK_BYTES, TokenTable, tokenize
 from irgauge.io.qrels import _encode
 
 RunSource = Union[str, Path, Run, Mapping[str, Mapping[str, float]], Any]
@@ -49,28 +49,40 @@ def _from_path(path: Union[str, Path], name: Optional[str], threads=None) -> Run
                 first_block.append(block)
             yield block
 
-    # the rank column is not read (see above), nor the tag past the first line
-    table = tokenize(
-        blocks(),
+    table = tokenize_run(blocks(), path, threads=threads, size_hint=size_hint(path))
+    tag = first_tag(first_block[0]) if table.n_columns == 6 else None
+    return run_from_table(table, path, name, tag, _sparse_lines(table.line_numbers))
+
+
+def tokenize_run(blocks, path: str, **options) -> TokenTable:
+    """The columns of a run's lines: 6 (TREC), 2 (``qid docno``) or 1 (``docno``).
+    The rank column is not read (see above), nor the tag past the first line."""
+    return tokenize(
+        blocks,
         path,
         allowed_columns=(1, 2, 6),
         keep={6: (0, 2, 4)},
         trailing_after=6,
         numbers={6: {4: "score"}},
-        threads=threads,
-        size_hint=size_hint(path),
+        **options,
     )
+
+
+def run_from_table(
+    table: TokenTable, path: str, name: Optional[str], tag: Optional[str], line_numbers
+) -> Run:
+    """The Run of a tokenized run file (or part of one): named ``name``, else by the first
+    line's ``tag`` (TREC runs), else by the file's name. ``line_numbers``: as Run takes them
+    (None when entry i is on line i + 1)."""
     if table.n_columns == 6:
-        tag = _first_tag(first_block[0])
-        scores = table.columns[4]
         return Run(
             name=name or tag or _file_stem(path),
             topics=table.columns[0],
             docnos=table.columns[2],
-            scores=scores,
+            scores=table.columns[4],
             natural_order="score",
             source=path,
-            line_numbers=_sparse_lines(table.line_numbers),
+            line_numbers=line_numbers,
             tag=tag,
         )
     if table.n_columns == 2:
@@ -85,7 +97,7 @@ def _from_path(path: Union[str, Path], name: Optional[str], threads=None) -> Run
         scores=None,
         natural_order="file",
         source=path,
-        line_numbers=_sparse_lines(table.line_numbers),
+        line_numbers=line_numbers,
     )
 
 
@@ -95,7 +107,7 @@ def _sparse_lines(lines: np.ndarray) -> Optional[np.ndarray]:
     return None if len(lines) and lines[-1] == len(lines) else lines
 
 
-def _first_tag(data: bytes) -> Optional[str]:
+def first_tag(data: bytes) -> Optional[str]:
     """The tag (sixth field) of the first data line, which names the run as in trec_eval."""
     for match in _LINE.finditer(data):  # lines end at LF, CRLF or CR
         fields = match.group().split()

@@ -1,0 +1,196 @@
+"""Runs scored part by part, so that memory holds one part of each run, not the run.
+
+A run file is read in parts of whole topics (:mod:`irgauge.io.run_parts`); each part is
+matched against the judgments and scored, and only its per-topic values are kept. A
+topic's value depends on that topic's lines alone, so the values, and every table and mean
+built from them, are those of the whole run read at once.
+
+A part that brings a topic an earlier part already held means the file's topics are not
+contiguous: the run is then read again, regrouped by topic through temporary files (the
+file is read twice; a pipe or standard input is first copied to a temporary file, as it
+cannot be read twice).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import stat
+import sys
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable, Iterator, List, Optional
+
+import numpy as np
+
+from irgauge.collection.judgments import Judgments
+from irgauge.collection.rankings import MatchedRun, build_batches, match_run
+from irgauge.errors import InputError, MeasureError
+from irgauge.io._source import STDIN
+from irgauge.io.ids import Ids
+from irgauge.io.keys import unique_names
+from irgauge.io.records import Run
+from irgauge.io.run_parts import iter_run_parts, partitioned_parts
+from irgauge.io.runs import read_run
+from irgauge.measures.base import Measure
+
+
+@dataclass(frozen=True)
+class ScoringPlan:
+    """What every part of every run is scored with."""
+
+    measures: List[Measure]
+    judgments: Judgments
+    order: Optional[str]
+    max_docs: Optional[int]
+    eligible: np.ndarray  # topics that are scored when answered (bool per qrels topic)
+    part_bytes: int
+    max_cells: int = 1_000_000
+    threads: Optional[int] = None  # reader threads within one file
+
+
+@dataclass
+class ScoredRun:
+    """One run's per-topic values (rows in no particular order) and what was read."""
+
+    name: str
+    source: str
+    order: str
+    topic_rows: np.ndarray  # the qrels topic of each scored row
+    values: List[np.ndarray]  # per measure, the value of each row
+    answered: np.ndarray  # bool per qrels topic
+    unknown_topics: List[str]  # run topics absent from the qrels, in natural order
+
+
+class _Scattered(Exception):
+    """A topic's lines come in two places of the file."""
+
+
+def score_sources(sources, plan: ScoringPlan, workers: int, step) -> List[ScoredRun]:
+    """Each (source, name) scored; ``workers`` runs at a time on threads (``plan``'s part
+    size is each one's share of the budget). ``step()`` after each run."""
+
+    def one(item) -> ScoredRun:
+        return score_source(item[0], item[1], plan)
+
+    def counted(results):
+        # advanced here, in the calling thread, so that a progress callback never runs on
+        # a reader thread
+        for result in results:
+            step()
+            yield result
+
+    if workers > 1:
+        with ThreadPoolExecutor(workers) as pool:
+            return list(counted(pool.map(one, sources)))
+    return list(counted(map(one, sources)))
+
+
+def score_source(source, name: Optional[str], plan: ScoringPlan) -> ScoredRun:
+    """One run scored part by part (a path), or whole (a DataFrame, dict or Run)."""
+    if not isinstance(source, (str, Path)):
+        return _score_parts([read_run(source, name=name)], plan, contiguous=False)
+    path = str(source)
+    with _readable_twice(path) as readable:
+        try:
+            parts = iter_run_parts(path, name, plan.part_bytes, plan.threads, readable)
+            return _score_parts(parts, plan, contiguous=True)
+        except _Scattered:
+            pass
+        with partitioned_parts(
+            path, name, plan.part_bytes, plan.threads, read_from=readable
+        ) as parts:
+            return _score_parts(parts, plan, contiguous=False)
+
+
+@contextlib.contextmanager
+def _readable_twice(path: str) -> Iterator[str]:
+    """``path`` itself if it can be read twice (a regular file), else a temporary copy of
+    its bytes (standard input, a pipe, a process substitution), removed afterwards."""
+    try:
+        regular = path != STDIN and stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        regular = True  # not there: the reader names the problem
+    if regular:
+        yield path
+        return
+    folder = tempfile.mkdtemp(prefix="irgauge-input-")
+    try:
+        copy = os.path.join(folder, "run")
+        try:
+            with open(copy, "wb") as out:
+                if path == STDIN:
+                    shutil.copyfileobj(sys.stdin.buffer, out, 1 << 20)
+                else:
+                    with open(path, "rb") as raw:
+                        shutil.copyfileobj(raw, out, 1 << 20)
+        except OSError as err:
+            raise InputError(f"cannot read file: {err.strerror or err}", path) from None
+        yield copy
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _score_parts(parts: Iterable[Run], plan: ScoringPlan, contiguous: bool) -> ScoredRun:
+    """Every part matched and scored; with ``contiguous``, _Scattered as soon as a part
+    brings a topic that an earlier part held."""
+    judgments = plan.judgments
+    answered = np.zeros(judgments.n_topics, bool)
+    rows: List[np.ndarray] = []
+    values: List[List[np.ndarray]] = [[] for _ in plan.measures]
+    unknown: set = set()
+    read = None  # (name, source, order) of the run, from its first part
+    for run in parts:
+        matched = match_run(run, judgments, plan.order, plan.max_docs)
+        if contiguous and answered[matched.row_topic].any():
+            raise _Scattered
+        answered[matched.row_topic] = True
+        unknown.update(matched.unknown_topics)
+        read = read or (run.name, run.source, matched.order)
+        chosen = matched.row_topic[plan.eligible[matched.row_topic]]
+        _, topics, part_values = score_rows(
+            plan.measures, [matched], [chosen], judgments, plan.max_cells
+        )
+        rows.append(topics)
+        for mine, theirs in zip(values, part_values):
+            mine.extend(theirs)
+        del matched, run
+    if read is None:
+        raise InputError("no runs to evaluate")
+    return ScoredRun(
+        *read,
+        topic_rows=np.concatenate(rows),
+        values=[np.concatenate(v) for v in values],
+        answered=answered,
+        unknown_topics=unique_names(Ids.from_list(sorted(unknown)))[0] if unknown else [],
+    )
+
+
+def empty_run(name: str, order: str) -> MatchedRun:
+    """A run that answers no topic (its rows score as empty rankings)."""
+    nothing = np.zeros(0, np.int64)
+    return MatchedRun(name, nothing, nothing, nothing, np.zeros(0, np.int16), [], order)
+
+
+def score_rows(measures, matched, row_topics, judgments, max_cells):
+    """Every measure on every padded batch of the chosen rows: the run and topic of each
+    row, and per measure the list of its value arrays (one per batch, in batch order)."""
+    values: List[List[np.ndarray]] = [[] for _ in measures]
+    run_rows, topic_rows = [], []
+    for run_idx, topic_idx, ranked in build_batches(matched, row_topics, judgments, max_cells):
+        run_rows.append(run_idx)
+        topic_rows.append(topic_idx)
+        for mi, measure in enumerate(measures):
+            try:
+                values[mi].append(measure.compute(ranked))
+            except MeasureError as err:
+                raise MeasureError(f"{measure.name}: {err}") from None
+        # views point back at the batch: without this its caches wait for the cycle collector
+        ranked.release()
+    if not run_rows:  # no topic to score (e.g. none has a relevant document)
+        run_rows, topic_rows = [np.zeros(0, np.int64)], [np.zeros(0, np.int64)]
+        values = [[np.zeros(0)] for _ in measures]
+    return np.concatenate(run_rows), np.concatenate(topic_rows), values

@@ -1,0 +1,309 @@
+"""A run file read in parts of whole topics, so that evaluation holds one part at a time.
+
+The file is read in groups of whole-line blocks of about ``part_bytes`` of text, and each
+group is tokenized as the whole-file reader tokenizes it (same columns, same errors, same
+line numbers). A part ends where its group's last topic begins: the lines of that topic
+wait for the next group, which may continue it. So every part holds whole topics, in file
+order, and the memory a part takes is bounded by ``part_bytes`` (and by its longest topic,
+which has to be whole to be ranked).
+
+A topic split over two places of the file (topics not contiguous) is left to the caller
+to notice; :func:`partitioned_parts` then regroups the file by topic through temporary
+files (external partitioning), within the same bound.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import tempfile
+from typing import Iterator, List, Optional
+
+import numpy as np
+
+from irgauge.errors import InputError
+from irgauge.io._source import MAX_LINE_BYTES, LineTooLong, count_line_ends, iter_blocks
+from irgauge.io._tokens import BLOCK_BYTES
+from irgauge.io.ids import Ids
+from irgauge.io.records import Run
+from irgauge.io.runs import first_tag, run_from_table, tokenize_run
+
+MAX_PARTITIONS = 256  # spill files open at once (well under the usual limit of 1024)
+
+
+def iter_run_parts(
+    path: str,
+    name: Optional[str] = None,
+    part_bytes: int = 1 << 28,
+    threads=None,
+    read_from: Optional[str] = None,
+) -> Iterator[Run]:
+    """The run in ``path`` as Runs of whole topics, in file order (see the module).
+    ``read_from``: a copy of the file to read instead (``path`` still names the run and
+    its errors)."""
+    path = str(path)
+    waiting: List[Run] = []  # pieces of the topic the last group ended in
+    for part in _tokenized_groups(path, name, part_bytes, threads, read_from or path):
+        change = _topic_changes(part)
+        if waiting and (len(part) == 0 or part.topics[0] != waiting[-1].topics[0]):
+            yield concat_runs(waiting)
+            waiting = []
+        if len(change) == 0:  # one topic, maybe continued
+            waiting.append(_own_copy(part))
+            continue
+        first, last = int(change[0]), int(change[-1])
+        if waiting:  # the waiting topic ends in this group
+            waiting.append(_own_copy(_slice(part, 0, first)))
+            yield concat_runs(waiting)
+            first_whole = first
+        else:
+            first_whole = 0
+        if last > first_whole:
+            yield _slice(part, first_whole, last)
+        waiting = [_own_copy(_slice(part, last, len(part)))]
+    if waiting:
+        yield concat_runs(waiting)
+
+
+def _tokenized_groups(path: str, name, part_bytes: int, threads, read_from) -> Iterator[Run]:
+    """Groups of whole-line blocks of about ``part_bytes``, each tokenized as a Run (one
+    with no data line when the group holds only comments); the same checks as the
+    whole-file reader, with the file's line numbers."""
+    block_bytes = max(min(BLOCK_BYTES, part_bytes), 1)
+    group: List[bytes] = []
+    size, lines_before, n_columns, tag = 0, 0, None, None
+    blocks = _renamed(iter_blocks(read_from, block_bytes), read_from, path)
+    while True:
+        try:
+            block = next(blocks, None)
+        except LineTooLong as err:
+            raise InputError(err.problem, err.path, lines_before + _lines(group) + 1) from None
+        if block is not None:
+            group.append(block)
+            size += len(block)
+            if size < part_bytes:
+                continue
+        if not group:
+            break
+        if tag is None and n_columns is None:
+            tag = first_tag(group[0])
+        table = tokenize_run(
+            group, path, threads=threads, size_hint=size, first_line=lines_before + 1, empty_ok=True
+        )
+        lines_before += _lines(group)
+        group, size = [], 0
+        if table.n_columns:
+            if n_columns is None:
+                n_columns = table.n_columns
+            elif table.n_columns != n_columns:
+                raise InputError(
+                    f"expected {n_columns} columns as on the first data line, "
+                    f"found {table.n_columns}",
+                    path,
+                    int(table.line_numbers[0]),
+                )
+            yield run_from_table(
+                table, path, name, tag if n_columns == 6 else None, table.line_numbers
+            )
+        if block is None:
+            break
+    if n_columns is None:
+        raise InputError("no data lines (only comments or blank lines)", path)
+
+
+def _renamed(blocks, read_from: str, path: str):
+    """The blocks, with an error about the copy ``read_from`` naming ``path``."""
+    try:
+        yield from blocks
+    except LineTooLong:
+        raise LineTooLong(path) from None
+    except InputError as err:
+        if read_from == path or err.path != read_from:
+            raise
+        raise InputError(err.problem, path, err.line) from None
+
+
+def _lines(group: List[bytes]) -> int:
+    return sum(count_line_ends(block) for block in group)
+
+
+def _topic_changes(run: Run) -> np.ndarray:
+    """Entries whose topic differs from the entry before."""
+    if len(run) < 2:
+        return np.zeros(0, np.intp)
+    return np.flatnonzero(run.topics[1:] != run.topics[:-1]) + 1
+
+
+def _slice(run: Run, begin: int, end: int) -> Run:
+    """Entries begin..end-1 of a run (views)."""
+    return Run(
+        name=run.name,
+        topics=run.topics[begin:end],
+        docnos=run.docnos[begin:end],
+        scores=run.scores[begin:end] if run.scores is not None else None,
+        natural_order=run.natural_order,
+        source=run.source,
+        line_numbers=run.line_numbers[begin:end],
+        tag=run.tag,
+    )
+
+
+def _own_copy(run: Run) -> Run:
+    """A piece kept past its group: its ids in pools of their own, so that the group's
+    bytes can be freed."""
+    return Run(
+        name=run.name,
+        topics=run.topics.compacted(),
+        docnos=run.docnos.compacted(),
+        scores=None if run.scores is None else run.scores.copy(),
+        natural_order=run.natural_order,
+        source=run.source,
+        line_numbers=run.line_numbers.copy(),
+        tag=run.tag,
+    )
+
+
+def concat_runs(parts: List[Run]) -> Run:
+    """One Run of several pieces of one run file, in order."""
+    if len(parts) == 1:
+        return parts[0]
+    head = parts[0]
+    scores = None if head.scores is None else np.concatenate([p.scores for p in parts])
+    return Run(
+        name=head.name,
+        topics=Ids.concat([p.topics for p in parts]),
+        docnos=Ids.concat([p.docnos for p in parts]),
+        scores=scores,
+        natural_order=head.natural_order,
+        source=head.source,
+        line_numbers=np.concatenate([p.line_numbers for p in parts]),
+        tag=head.tag,
+    )
+
+
+# ------------------------------------------------------------------ external partitioning
+
+
+@contextlib.contextmanager
+def partitioned_parts(
+    path: str,
+    name: Optional[str] = None,
+    part_bytes: int = 1 << 28,
+    threads=None,
+    folder: Optional[str] = None,
+    read_from: Optional[str] = None,
+) -> Iterator[Iterator[Run]]:
+    """The run in ``path`` regrouped by topic: Runs each holding every line of its topics
+    (in file order within a topic), a topic in one Run only.
+
+    The file is read once in parts; each part's lines go to one of K temporary files by a
+    hash of their topic (K from the file's size and ``part_bytes``), then each file is read
+    back as one Run. A file that comes back larger than twice ``part_bytes`` with more than
+    one topic is partitioned again, by another hash. The temporary folder (under
+    ``folder``, default the system's) is removed when the context ends, on an error or an
+    interrupt too.
+    """
+    spill = tempfile.mkdtemp(prefix="irgauge-partition-", dir=folder)
+    try:
+        size = _text_size(read_from or path)
+        count = int(min(MAX_PARTITIONS, max(2, 2 * size // max(part_bytes, 1) + 1)))
+        first: List[Run] = []
+
+        def noted(parts):
+            for part in parts:
+                if not first:
+                    first.append(part)
+                yield part
+
+        parts = noted(iter_run_parts(path, name, part_bytes, threads, read_from))
+        files = _spill(parts, spill, "p", count, salt=0)
+        yield _read_back(files, first[0], spill, part_bytes, depth=1)
+    finally:
+        shutil.rmtree(spill, ignore_errors=True)
+
+
+def _text_size(path: str) -> int:
+    """The file's size, times a typical compression ratio for compressed files."""
+    try:
+        size = os.path.getsize(path)
+    except OSError:
+        return MAX_LINE_BYTES
+    return size * 6 if path.endswith((".gz", ".bz2", ".xz")) else size
+
+
+def _spill(parts, folder: str, prefix: str, count: int, salt: int) -> List[str]:
+    """Write the parts' entries to ``count`` files by topic hash; the files' paths."""
+    paths = [os.path.join(folder, f"{prefix}{k}.npy") for k in range(count)]
+    handles = [open(p, "wb") for p in paths]
+    try:
+        for part in parts:
+            bucket = (_mixed(part.topics.hashes(), salt) % np.uint64(count)).astype(np.intp)
+            order = np.argsort(bucket, kind="stable")
+            bounds = np.searchsorted(bucket[order], np.arange(count + 1))
+            for k in np.flatnonzero(np.diff(bounds)):
+                _write_piece(handles[k], part, order[bounds[k] : bounds[k + 1]])
+    finally:
+        for handle in handles:
+            handle.close()
+    return paths
+
+
+def _mixed(hashes: np.ndarray, salt: int) -> np.ndarray:
+    """Hashes remixed for another partitioning (one bucket of the first holds hashes of
+    one residue, which the same modulus would not split)."""
+    if salt == 0:
+        return hashes
+    with np.errstate(over="ignore"):
+        mixed = (hashes ^ np.uint64(salt)) * np.uint64(0x9E3779B97F4A7C15)
+    return mixed ^ (mixed >> np.uint64(29))
+
+
+def _write_piece(handle, part: Run, rows: np.ndarray) -> None:
+    """The chosen entries of a part as eight arrays: topic pool, starts and lengths, the
+    same for the docnos, scores (empty for a run without) and line numbers."""
+    for ids in (part.topics[rows].compacted(), part.docnos[rows].compacted()):
+        for array in (ids.pool, ids.starts, ids.lens):
+            np.lib.format.write_array(handle, np.ascontiguousarray(array))
+    scores = part.scores[rows] if part.scores is not None else np.zeros(0)
+    np.lib.format.write_array(handle, scores)
+    np.lib.format.write_array(handle, np.ascontiguousarray(part.line_numbers[rows]))
+
+
+def _read_back(
+    paths: List[str], like: Run, folder: str, part_bytes: int, depth: int
+) -> Iterator[Run]:
+    """Each spill file as one Run (named as ``like``), deleted once read; one over twice
+    ``part_bytes`` is partitioned again first (a few times at most: a single topic larger
+    than that cannot be split)."""
+    for path in paths:
+        size = os.path.getsize(path)
+        if size and size > 2 * part_bytes and depth < 4:
+            prefix = f"{os.path.basename(path)[:-4]}_"
+            more = _spill(_pieces(path, like), folder, prefix, 8, salt=depth)
+            os.remove(path)
+            yield from _read_back(more, like, folder, part_bytes, depth + 1)
+            continue
+        pieces = list(_pieces(path, like)) if size else []
+        os.remove(path)
+        if pieces:
+            yield concat_runs(pieces)
+
+
+def _pieces(path: str, like: Run) -> Iterator[Run]:
+    """The pieces written to one spill file, in order."""
+    size = os.path.getsize(path)
+    with open(path, "rb") as handle:
+        while handle.tell() < size:
+            arrays = [np.lib.format.read_array(handle, allow_pickle=False) for _ in range(8)]
+            topic_pool, topic_starts, topic_lens, pool, starts, lens, scores, lines = arrays
+            yield Run(
+                name=like.name,
+                topics=Ids(topic_pool, topic_starts, topic_lens, compact=True),
+                docnos=Ids(pool, starts, lens, compact=True),
+                scores=scores if like.scores is not None else None,
+                natural_order=like.natural_order,
+                source=like.source,
+                line_numbers=lines,
+                tag=like.tag,
+            )

@@ -1,0 +1,245 @@
+"""Runs evaluated in parts of whole topics (``memory``) give the results of the whole run
+read at once: for any part size, topics contiguous or not, plain, gzip or CRLF files, files
+or standard input; temporary files never outlive the evaluation."""
+
+from __future__ import annotations
+
+import gzip
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import irgauge
+from irgauge.errors import InputError
+from irgauge.evaluation import engine
+from irgauge.io.run_parts import concat_runs, iter_run_parts, partitioned_parts
+from irgauge.io.runs import read_run
+
+MEASURES = ["AP", "P@3", "nDCG@5", "RR", "Q-measure", "bpref", "num_ret", "R-prec", "infAP"]
+WHOLE = 1 << 40  # a part size no test file reaches: the run read at once
+
+
+def _use_part_bytes(monkeypatch, size: int) -> None:
+    monkeypatch.setattr(engine, "part_bytes", lambda budget, workers: size)
+
+
+@st.composite
+def collections(draw):
+    n_topics = draw(st.integers(1, 7))
+    topics = [
+        draw(st.sampled_from(["1", "2", "10", "q3", "301", "7a", "x"])) + str(t)
+        for t in range(n_topics)
+    ]
+    qrels, run = [], []
+    for t in topics:
+        for d in range(draw(st.integers(0, 6))):
+            qrels.append(f"{t} 0 d{d} {draw(st.integers(-1, 3))}")
+        for d in draw(st.lists(st.integers(0, 12), unique=True, max_size=12)):
+            score = draw(st.sampled_from([0.5, 1.0, 2.0, float(d) / 3]))  # ties
+            run.append((t, f"{t} Q0 d{d} 0 {score!r} tag"))
+    if not qrels:
+        qrels.append(f"{topics[0]} 0 d0 1")
+    layout = draw(st.sampled_from(["contiguous", "shuffled", "reversed"]))
+    if layout == "shuffled":
+        run = draw(st.permutations(run))
+    elif layout == "reversed":
+        run = run[::-1]
+    if draw(st.booleans()) and run:  # a comment line somewhere
+        run.insert(draw(st.integers(0, len(run))), ("", "# a comment"))
+    return qrels, [line for _, line in run] or [f"{topics[0]} Q0 d0 0 1 tag"]
+
+
+def _write(path: Path, lines, crlf=False, gz=False) -> str:
+    data = "".join(line + ("\r\n" if crlf else "\n") for line in lines).encode()
+    if gz:
+        path = path.with_suffix(".gz")
+        path.write_bytes(gzip.compress(data))
+    else:
+        path.write_bytes(data)
+    return str(path)
+
+
+def _same(a, b) -> None:
+    for per_topic in (True, False):
+        assert a.to_frame(per_topic).equals(b.to_frame(per_topic))  # NaN equals NaN here
+    assert a.metadata == b.metadata
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    data=collections(),
+    part=st.sampled_from([1, 7, 40, 200]),
+    crlf=st.booleans(),
+    gz=st.booleans(),
+    complete=st.booleans(),
+)
+def test_any_part_size_gives_the_whole_runs_results(
+    tmp_path, monkeypatch, data, part, crlf, gz, complete
+):
+    qrels_lines, run_lines = data
+    qrels = _write(tmp_path / "qrels", qrels_lines)
+    run = _write(tmp_path / "run", run_lines, crlf=crlf, gz=gz)
+    options = dict(complete=complete, empty_topics="zero" if complete else "skip")
+    _use_part_bytes(monkeypatch, WHOLE)
+    whole = irgauge.evaluate(qrels, [run, run], MEASURES, **options)
+    _use_part_bytes(monkeypatch, part)
+    streamed = irgauge.evaluate(qrels, [run, run], MEASURES, **options)
+    _same(whole, streamed)
+
+
+def _shuffled_run(tmp_path, topics=30, docs=20, seed=0) -> tuple:
+    rng = np.random.default_rng(seed)
+    qrels = [f"{t} 0 d{d} {rng.integers(0, 3)}" for t in range(topics) for d in range(docs)]
+    run = [f"{t} Q0 d{d} 0 {rng.random():.4f} r" for t in range(topics) for d in range(docs)]
+    order = rng.permutation(len(run))
+    return _write(tmp_path / "qrels", qrels), _write(tmp_path / "run", [run[i] for i in order])
+
+
+def test_parts_hold_whole_topics_in_file_order(tmp_path):
+    _, path = _shuffled_run(tmp_path)
+    lines = [line for line in Path(path).read_text().splitlines()]
+    lines.sort(key=lambda line: int(line.split()[0]))  # contiguous, file order within topics
+    path = _write(tmp_path / "sorted", lines)
+    whole = read_run(path)
+    for size in (1, 100, 5000):
+        parts = list(iter_run_parts(path, part_bytes=size))
+        topics = [set(p.topics.tolist()) for p in parts]
+        assert all(not (a & b) for i, a in enumerate(topics) for b in topics[i + 1 :])
+        joined = concat_runs(parts)
+        assert joined.docnos.tolist() == whole.docnos.tolist()
+        assert np.array_equal(joined.line_numbers, np.arange(1, len(whole) + 1))
+    assert len(list(iter_run_parts(path, part_bytes=100))) > 10
+
+
+def test_partitions_hold_every_line_of_their_topics(tmp_path):
+    _, path = _shuffled_run(tmp_path)
+    whole = read_run(path)
+    with partitioned_parts(path, part_bytes=500, folder=str(tmp_path)) as parts:
+        parts = list(parts)
+    assert len(parts) > 2
+    seen = set()
+    for part in parts:
+        topics = set(part.topics.tolist())
+        assert not topics & seen
+        seen |= topics
+        for topic in topics:  # a topic's lines in file order
+            lines = part.line_numbers[part.topics == topic]
+            assert np.all(np.diff(lines) > 0)
+    assert sum(len(p) for p in parts) == len(whole)
+    assert not list(tmp_path.glob("irgauge-partition-*"))
+
+
+def test_errors_name_the_files_line_in_any_part(tmp_path, monkeypatch):
+    qrels, path = _shuffled_run(tmp_path)
+    lines = Path(path).read_text().splitlines()
+    lines[450] = lines[450] + " extra words are fine"
+    lines[500] = "17 Q0 only-four 1"
+    bad = _write(tmp_path / "bad", lines)
+    with pytest.raises(InputError) as whole:
+        read_run(bad)
+    _use_part_bytes(monkeypatch, 300)
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    with pytest.raises(InputError) as streamed:
+        irgauge.evaluate(qrels, [bad], ["AP"])
+    assert str(streamed.value) == str(whole.value)
+    assert f"{bad}:501:" in str(streamed.value)
+    assert not list(tmp_path.glob("irgauge-*"))
+
+
+def test_a_document_twice_in_a_scattered_topic_is_refused(tmp_path, monkeypatch):
+    qrels, path = _shuffled_run(tmp_path)
+    lines = Path(path).read_text().splitlines()
+    first = lines[3].split()
+    lines.append(f"{first[0]} Q0 {first[2]} 0 0.5 r")
+    bad = _write(tmp_path / "twice", lines)
+    _use_part_bytes(monkeypatch, 300)
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    with pytest.raises(InputError, match="retrieved twice") as err:
+        irgauge.evaluate(qrels, [bad], ["AP"])
+    assert err.value.line == len(lines) and "also on line 4" in str(err.value)
+    assert not list(tmp_path.glob("irgauge-*"))
+
+
+def _cli(*args, stdin=None, env=None):
+    return subprocess.run(
+        [sys.executable, "-m", "irgauge", *args],
+        input=stdin,
+        capture_output=True,
+        env={**os.environ, **(env or {})},
+        check=False,
+    )
+
+
+def _data(done) -> list:
+    """The output's lines without its header (which names the run's source)."""
+    return [line for line in done.stdout.splitlines() if not line.startswith(b"#")]
+
+
+def test_standard_input_and_a_pipe_read_scattered_runs(tmp_path):
+    qrels, path = _shuffled_run(tmp_path, topics=60)
+    env = {"TMPDIR": str(tmp_path)}
+    options = ("-m", "AP,nDCG@10", "-q", "--format", "tsv", "--memory", "1M")
+    from_file = _cli("eval", qrels, path, *options, env=env)
+    assert from_file.returncode == 0, from_file.stderr
+    from_stdin = _cli("eval", qrels, "-", *options, stdin=Path(path).read_bytes(), env=env)
+    assert from_stdin.returncode == 0, from_stdin.stderr
+    assert _data(from_stdin) == _data(from_file)  # the run is named by its tag in both
+    assert len(_data(from_file)) > 100
+    shell = f"cat {path} | {sys.executable} -m irgauge eval {qrels} /dev/stdin " + " ".join(options)
+    piped = subprocess.run(shell, shell=True, capture_output=True, env={**os.environ, **env})
+    assert piped.returncode == 0, piped.stderr
+    assert _data(piped) == _data(from_file)
+    assert not list(tmp_path.glob("irgauge-*"))
+
+
+def _big_shuffled_run(tmp_path, topics=2000, docs=100) -> tuple:
+    rng = np.random.default_rng(1)
+    t = np.repeat(np.arange(topics), docs)
+    d = np.tile(np.arange(docs), topics)
+    order = rng.permutation(len(t))
+    run = "".join(f"{a} Q0 doc{b} 0 {b} r\n" for a, b in zip(t[order], d[order]))
+    qrels = "".join(f"{a} 0 doc{b} 1\n" for a in range(topics) for b in range(0, docs, 7))
+    (tmp_path / "qrels").write_text(qrels)
+    (tmp_path / "run").write_text(run)
+    return str(tmp_path / "qrels"), str(tmp_path / "run")
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
+def test_no_temporary_file_outlives_a_stop_signal(tmp_path, signum):
+    qrels, run = _big_shuffled_run(tmp_path)
+    spill = tmp_path / "spill"
+    spill.mkdir()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "irgauge", "eval", qrels, run, "--memory", "1M", "--quiet"],
+        env={**os.environ, "TMPDIR": str(spill)},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    deadline = time.monotonic() + 60
+    while not list(spill.glob("irgauge-partition-*/*")) and proc.poll() is None:
+        assert time.monotonic() < deadline
+        time.sleep(0.01)
+    assert proc.poll() is None, "finished before it could be stopped: make the run larger"
+    proc.send_signal(signum)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 128 + signum, err
+    assert list(spill.iterdir()) == []
+
+
+def test_memory_is_checked_at_the_boundary():
+    with pytest.raises(InputError, match="at least 1M"):
+        irgauge.evaluate({"1": {"d": 1}}, {"1": {"d": 1.0}}, ["AP"], memory="10K")
+    with pytest.raises(InputError, match="a size such as"):
+        irgauge.evaluate({"1": {"d": 1}}, {"1": {"d": 1.0}}, ["AP"], memory="lots")
+    result = irgauge.evaluate({"1": {"d": 1}}, {"1": {"d": 1.0}}, ["AP"], memory="1.5G")
+    assert result.means["value"].tolist() == [1.0]
