@@ -129,7 +129,11 @@ class _Table:
     def __init__(self, path: str, kind: str):
         self.path, self.kind = path, kind
         self.pa = pa = _pyarrow(path)
-        note_input(path)
+        try:
+            with open(path, "rb") as handle:
+                note_input(path, handle)
+        except OSError as err:
+            raise InputError(f"cannot read file: {err.strerror or err}", path) from None
         try:
             if kind == "parquet":
                 self.file = pa.parquet.ParquetFile(path, memory_map=True)
