@@ -177,12 +177,14 @@ def _write_reduced_files(reduction: Reduction, out: Path) -> Dict[str, Any]:
 
     q = reduction.qrels
     source = Path(q.source) if not q.source.startswith("<") else None
+    table = q.fmt == "arrow"  # a Parquet or Arrow table: its rows are written as text
     lines = (
         read_bytes(source).split(b"\n")
-        if source and source.is_file() and q.line_numbers is not None
+        if source and source.is_file() and q.line_numbers is not None and not table
         else None
     )
     stem, suffix = _name_parts(source)
+    suffix = ".txt" if table else suffix
     files = {}
     for rate in reduction.rates:
         keep = np.flatnonzero(reduction.keep_mask(rate))

@@ -1,6 +1,7 @@
 """Read relevance judgments: TREC (``qid iter docno rel``), NTCIR (``qid docno L2`` or
 ``S/A/B``), NTCIR per-topic rel files (``docno L2``; the topic is the file's stem),
-pandas DataFrames and ``{qid: {docno: level}}`` dicts.
+Parquet and Arrow tables (:mod:`irgauge.io.arrow_tables`), pandas DataFrames and
+``{qid: {docno: level}}`` dicts.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from irgauge.errors import InputError
 from irgauge.io._numbers import INT64_MAX, INT64_MIN, parse_ints
 from irgauge.io._source import iter_blocks, size_hint, strip_compression_suffix
 from irgauge.io._tokens import BLOCK_BYTES, TokenTable, tokenize
+from irgauge.io.arrow_tables import read_arrow_qrels, table_format
 
 NTCIR_LETTER_LEVELS = {b"S": 3, b"A": 2, b"B": 1}
 QrelsSource = Union[str, Path, Qrels, Mapping[str, Mapping[str, Any]], Any]
@@ -38,6 +40,8 @@ def read_qrels(source: QrelsSource, threads=None) -> Qrels:
 
 def _from_path(path: Union[str, Path], threads=None) -> Qrels:
     name = str(path)
+    if table_format(name):
+        return read_arrow_qrels(name)
     table = tokenize(
         iter_blocks(path, BLOCK_BYTES),
         name,

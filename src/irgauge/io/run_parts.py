@@ -18,17 +18,19 @@ import contextlib
 import os
 import shutil
 import tempfile
-from typing import Iterator, List, Optional
+from typing import Iterable, Iterator, List, Optional
 
 import numpy as np
 
 from irgauge.errors import InputError
 from irgauge.io._source import MAX_LINE_BYTES, LineTooLong, count_line_ends, iter_blocks
 from irgauge.io._tokens import BLOCK_BYTES
+from irgauge.io.arrow_tables import iter_arrow_run_chunks, table_format
 from irgauge.io.ids import Ids
 from irgauge.io.records import Run
 from irgauge.io.runs import first_tag, run_from_table, tokenize_run
 
+TEXT_BYTES_PER_LINE = 40  # a TREC run line's typical length: a table's rows per part
 MAX_PARTITIONS = 256  # spill files open at once (well under the usual limit of 1024)
 
 
@@ -39,12 +41,21 @@ def iter_run_parts(
     threads=None,
     read_from: Optional[str] = None,
 ) -> Iterator[Run]:
-    """The run in ``path`` as Runs of whole topics, in file order (see the module).
-    ``read_from``: a copy of the file to read instead (``path`` still names the run and
-    its errors)."""
+    """The run in ``path`` as Runs of whole topics, in file order (see the module); a
+    Parquet or Arrow table is read a row group at a time. ``read_from``: a copy of the
+    file to read instead (``path`` still names the run and its errors)."""
     path = str(path)
-    waiting: List[Run] = []  # pieces of the topic the last group ended in
-    for part in _tokenized_groups(path, name, part_bytes, threads, read_from or path):
+    if table_format(path):
+        rows = max(1, part_bytes // TEXT_BYTES_PER_LINE)
+        return whole_topics(iter_arrow_run_chunks(path, rows, name))
+    return whole_topics(_tokenized_groups(path, name, part_bytes, threads, read_from or path))
+
+
+def whole_topics(pieces: Iterable[Run]) -> Iterator[Run]:
+    """Consecutive pieces of one run regrouped so that no topic is cut between two Runs
+    (a topic split over two places of the file stays split)."""
+    waiting: List[Run] = []  # pieces of the topic the last piece ended in
+    for part in pieces:
         change = _topic_changes(part)
         if waiting and (len(part) == 0 or part.topics[0] != waiting[-1].topics[0]):
             yield concat_runs(waiting)

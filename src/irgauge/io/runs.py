@@ -1,6 +1,7 @@
 """Read runs: TREC runs (``qid Q0 docno rank score tag``), NTCIREVAL-style ranked lists
 (``qid docno`` in rank order, or one ``docno`` per line for a single topic named by the
-file's stem), pandas DataFrames and ``{qid: {docno: score}}`` dicts.
+file's stem), Parquet and Arrow tables (:mod:`irgauge.io.arrow_tables`), pandas DataFrames
+and ``{qid: {docno: score}}`` dicts.
 
 The rank column of a TREC run is not read: trec_eval ignores it, and files with
 0-based or placeholder ranks are common.
@@ -19,6 +20,7 @@ from irgauge.io.records import IdKeys, Run
 from irgauge.errors import InputError
 from irgauge.io._source import iter_blocks, size_hint, strip_compression_suffix
 from irgauge.io._tokens import BLOCK_BYTES, TokenTable, tokenize
+from irgauge.io.arrow_tables import read_arrow_run, table_format
 from irgauge.io.qrels import _encode
 
 RunSource = Union[str, Path, Run, Mapping[str, Mapping[str, float]], Any]
@@ -41,6 +43,8 @@ def _file_stem(path: str) -> str:
 
 def _from_path(path: Union[str, Path], name: Optional[str], threads=None) -> Run:
     path = str(path)
+    if table_format(path):
+        return read_arrow_run(path, name)
     first_block: list = []
 
     def blocks():
