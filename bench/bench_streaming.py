@@ -122,7 +122,7 @@ def main(argv=None) -> int:
         for name in chosen:
             run, qrels = run_file(name), qrels_file(name)
             memory = WORKLOADS[name][3]
-            cmd = [*irgauge, "eval", str(qrels), str(run), "-m", *MEASURES, "--format", "trec",
+            cmd = [*irgauge, "eval", str(qrels), str(run), "-m", ",".join(MEASURES), "--format", "trec",
                    "--quiet"] + (["--memory", memory] if memory else [])
             out = OUT / f"{name}.out"
             wall, peak, rc, tail, cpu = measure(cmd, out)

@@ -243,3 +243,28 @@ def test_memory_is_checked_at_the_boundary():
         irgauge.evaluate({"1": {"d": 1}}, {"1": {"d": 1.0}}, ["AP"], memory="lots")
     result = irgauge.evaluate({"1": {"d": 1}}, {"1": {"d": 1.0}}, ["AP"], memory="1.5G")
     assert result.means["value"].tolist() == [1.0]
+
+
+def test_tables_stream_by_row_group_with_the_text_runs_results(tmp_path, monkeypatch):
+    pa = pytest.importorskip("pyarrow")
+    pq = pytest.importorskip("pyarrow.parquet")
+    qrels, path = _shuffled_run(tmp_path, topics=40)
+    fields = [line.split() for line in Path(path).read_text().splitlines()]
+    table = pa.table(
+        {
+            "query_id": [f[0] for f in fields],
+            "doc_id": [f[2] for f in fields],
+            "score": [float(f[4]) for f in fields],
+            "run": ["r"] * len(fields),
+        }
+    )
+    parquet = tmp_path / "run.parquet"
+    pq.write_table(table, parquet, row_group_size=37)
+    _use_part_bytes(monkeypatch, WHOLE)
+    text = irgauge.evaluate(qrels, [path], MEASURES)
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    for size in (WHOLE, 2000, 40):
+        _use_part_bytes(monkeypatch, size)
+        streamed = irgauge.evaluate(qrels, [str(parquet)], MEASURES)
+        assert text.to_frame().equals(streamed.to_frame())
+    assert not list(tmp_path.glob("irgauge-*"))

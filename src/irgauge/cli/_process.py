@@ -8,6 +8,8 @@ from __future__ import annotations
 import os
 import sys
 
+from irgauge.io.heap import libc as heap_libc
+
 BLAS_THREAD_VARIABLES = ("OPENBLAS_NUM_THREADS", "GOTO_NUM_THREADS", "OMP_NUM_THREADS")
 HUGEPAGE_VARIABLE = "NUMPY_MADVISE_HUGEPAGE"
 
@@ -47,27 +49,11 @@ def keep_arrays_on_heap() -> None:
     bench/bench_eval.py (page faults, system CPU and peak memory in docs/performance.md,
     "Process settings"). Process-wide, so only the command line calls it; a no-op where
     glibc is absent."""
-    libc = _libc()
+    libc = heap_libc()
     if libc:
         libc.mallopt(-3, HEAP_ARRAY_BYTES)  # M_MMAP_THRESHOLD
         libc.mallopt(-1, HEAP_ARRAY_BYTES)  # M_TRIM_THRESHOLD
         libc.mallopt(-8, 1)  # M_ARENA_MAX
-
-
-def _libc():
-    global _LIBC
-    if _LIBC is None:
-        try:
-            import ctypes
-
-            _LIBC = ctypes.CDLL("libc.so.6")
-            _LIBC.mallopt  # glibc's, not another libc's
-        except (OSError, AttributeError):
-            _LIBC = False
-    return _LIBC
-
-
-_LIBC = None
 
 
 def apply_process_settings() -> None:

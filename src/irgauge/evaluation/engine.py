@@ -37,6 +37,7 @@ from irgauge.measures.base import AGGREGATES
 from irgauge.measures.parse import is_foreign_measure
 
 EMPTY_TOPICS = ("skip", "zero")
+ENGINES = ("local", "dask")
 ORDER_DESCRIPTIONS = {
     "score": "score descending, ties by docno descending (trec_eval)",
     "file": "order of the file (NTCIREVAL)",
@@ -82,6 +83,8 @@ def evaluate(
     threads: Optional[int] = None,
     progress: Optional[Callable[[int, int], None]] = None,
     memory: Union[None, int, str] = None,
+    engine: str = "local",
+    scheduler: Optional[str] = None,
 ) -> EvalResult:
     """Evaluate ``runs`` against ``qrels``.
 
@@ -106,9 +109,16 @@ def evaluate(
     are read and scored in parts of whole topics that fit it, whatever their size, with
     the same results (default: 1G, or a quarter of the available memory if less; see
     :mod:`irgauge.evaluation.memory`).
+    engine: "local" (this process, a thread per run) or "dask": the runs, and spans of whole
+    topics of big run files, become tasks on the Dask cluster at ``scheduler``
+    (``"tcp://host:8786"``), or on a LocalCluster of a worker per CPU when None; the
+    output is the local one (see :mod:`irgauge.evaluation.dask_engine`). ``memory`` is
+    then the budget of each worker.
     """
     rel_level, max_docs = check_conventions(order, empty_topics, aggregate, rel_level, max_docs)
     budget = resolve_memory(memory)
+    if engine not in ENGINES:
+        raise InputError(f"unknown engine {engine!r}; choose from {', '.join(ENGINES)}")
     conventions = _Conventions(judged_only, complete, empty_topics, aggregate, max_docs)
     measure_list = _measures(measures, judged_only)
     qrels = read_qrels(qrels_source(qrels), threads=explicit_threads(threads))
@@ -123,7 +133,13 @@ def evaluate(
     plan, workers = _plan(
         measure_list, judgments, order, max_docs, empty_topics, budget, sources, max_cells, threads
     )
-    scored = score_sources(sources, plan, workers, step)
+    if engine == "dask":
+        from irgauge.evaluation.dask_engine import engine_scores
+
+        plan = replace(plan, part_bytes=part_bytes(budget, 1), threads=1)
+        scored = engine_scores(sources, plan, scheduler, step)
+    else:
+        scored = score_sources(sources, plan, workers, step)
     names = _unique_names([(s.name, s.source) for s in scored])
     row_topics, missing = _topics_to_score(
         judgments, names, [s.answered for s in scored], empty_topics, complete

@@ -1,20 +1,24 @@
 """The memory budget of an evaluation (``--memory``) and the size of the parts it allows.
 
-A run file is evaluated in parts of whole topics (:mod:`irgauge.io.run_parts`); a part of
-T bytes of text takes about ``BYTES_PER_TEXT_BYTE * T`` while it is tokenized, matched and
-scored (measured with bench/bench_streaming.py). The budget bounds that, over the runs read
-at once; the process's own start-up (Python, numpy, pandas) and the qrels come on top.
+The budget bounds the process's peak memory (resident set). What the process holds when the
+runs are about to be read (Python, numpy and pandas, the qrels) counts against it; the rest
+is shared by the runs read at once. A run file is evaluated in parts of whole topics
+(:mod:`irgauge.io.run_parts`); a part of T bytes of text takes up to about
+``BYTES_PER_TEXT_BYTE * T`` while it is tokenized, matched and scored (measured with
+bench/bench_streaming.py). A budget below what the process already holds gives parts of
+``MIN_PART_BYTES``: memory then stays close to that floor, a little above the budget.
 """
 
 from __future__ import annotations
 
+import os
 from typing import Any, Optional
 
 from irgauge._checks import SIZE_UNITS, memory_size
 
 DEFAULT_CAP = 1 << 30  # 1 GiB, or a quarter of the memory available if that is less
-BYTES_PER_TEXT_BYTE = 4
-MIN_PART_BYTES = 1 << 16  # below this, parts cost more in overhead than they save
+BYTES_PER_TEXT_BYTE = 8
+MIN_PART_BYTES = 4 << 20  # below this, parts cost more in overhead than they save
 
 
 def available_memory() -> Optional[int]:
@@ -43,9 +47,20 @@ def resolve_memory(memory: Any) -> int:
 
 
 def part_bytes(budget: int, runs_at_once: int) -> int:
-    """Bytes of run text per part when ``runs_at_once`` runs share ``budget``."""
-    share = budget // (BYTES_PER_TEXT_BYTE * max(runs_at_once, 1))
+    """Bytes of run text per part when ``runs_at_once`` runs share what is left of
+    ``budget`` beyond the memory the process holds now."""
+    left = budget - (resident_memory() or 0)
+    share = left // (BYTES_PER_TEXT_BYTE * max(runs_at_once, 1))
     return max(MIN_PART_BYTES, share)
+
+
+def resident_memory() -> Optional[int]:
+    """The process's resident set now (Linux), or None where unknown."""
+    try:
+        with open("/proc/self/statm", "rb") as handle:
+            return int(handle.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 def describe(size: int) -> str:

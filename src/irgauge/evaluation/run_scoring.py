@@ -31,6 +31,7 @@ from irgauge.collection.rankings import MatchedRun, build_batches, match_run
 from irgauge.errors import InputError, MeasureError
 from irgauge.io._source import STDIN
 from irgauge.io.ids import Ids
+from irgauge.io.heap import release_free_memory
 from irgauge.io.keys import unique_names
 from irgauge.io.records import Run
 from irgauge.io.run_parts import iter_run_parts, partitioned_parts
@@ -65,7 +66,7 @@ class ScoredRun:
     unknown_topics: List[str]  # run topics absent from the qrels, in natural order
 
 
-class _Scattered(Exception):
+class Scattered(Exception):
     """A topic's lines come in two places of the file."""
 
 
@@ -92,18 +93,19 @@ def score_sources(sources, plan: ScoringPlan, workers: int, step) -> List[Scored
 def score_source(source, name: Optional[str], plan: ScoringPlan) -> ScoredRun:
     """One run scored part by part (a path), or whole (a DataFrame, dict or Run)."""
     if not isinstance(source, (str, Path)):
-        return _score_parts([read_run(source, name=name)], plan, contiguous=False)
+        return score_parts([read_run(source, name=name)], plan, contiguous=False)
     path = str(source)
     with _readable_twice(path) as readable:
+        parts = iter_run_parts(path, name, plan.part_bytes, plan.threads, readable)
         try:
-            parts = iter_run_parts(path, name, plan.part_bytes, plan.threads, readable)
-            return _score_parts(parts, plan, contiguous=True)
-        except _Scattered:
-            pass
+            return score_parts(parts, plan, contiguous=True)
+        except Scattered:
+            parts.close()  # its frame holds the part read last
+            del parts
         with partitioned_parts(
             path, name, plan.part_bytes, plan.threads, read_from=readable
         ) as parts:
-            return _score_parts(parts, plan, contiguous=False)
+            return score_parts(parts, plan, contiguous=False)
 
 
 @contextlib.contextmanager
@@ -134,8 +136,8 @@ def _readable_twice(path: str) -> Iterator[str]:
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def _score_parts(parts: Iterable[Run], plan: ScoringPlan, contiguous: bool) -> ScoredRun:
-    """Every part matched and scored; with ``contiguous``, _Scattered as soon as a part
+def score_parts(parts: Iterable[Run], plan: ScoringPlan, contiguous: bool) -> ScoredRun:
+    """Every part matched and scored; with ``contiguous``, Scattered as soon as a part
     brings a topic that an earlier part held."""
     judgments = plan.judgments
     answered = np.zeros(judgments.n_topics, bool)
@@ -146,7 +148,7 @@ def _score_parts(parts: Iterable[Run], plan: ScoringPlan, contiguous: bool) -> S
     for run in parts:
         matched = match_run(run, judgments, plan.order, plan.max_docs)
         if contiguous and answered[matched.row_topic].any():
-            raise _Scattered
+            raise Scattered
         answered[matched.row_topic] = True
         unknown.update(matched.unknown_topics)
         read = read or (run.name, run.source, matched.order)
@@ -158,6 +160,7 @@ def _score_parts(parts: Iterable[Run], plan: ScoringPlan, contiguous: bool) -> S
         for mine, theirs in zip(values, part_values):
             mine.extend(theirs)
         del matched, run
+        release_free_memory()
     if read is None:
         raise InputError("no runs to evaluate")
     return ScoredRun(

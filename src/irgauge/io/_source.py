@@ -230,12 +230,17 @@ def _last_cut(chunk: bytes) -> int:
     return max(chunk.rfind(b"\n"), chunk.rfind(b"\r", 0, len(chunk) - 1)) + 1
 
 
-def iter_blocks(path: PathLike, block_bytes: int) -> Iterator[bytes]:
+def iter_blocks(
+    path: PathLike, block_bytes: int, span: Optional[Tuple[int, int]] = None
+) -> Iterator[bytes]:
     """The file's content (decompressed) in blocks of about ``block_bytes`` that end at a
-    line end (the last block may end without one)."""
+    line end (the last block may end without one). ``span=(start, end)``: bytes start..end
+    of an uncompressed file only (both at line starts), as a part of it to read."""
     name = str(path)
     handle, kind = _open(path)
-    pieces, pending, seen_text, first = [], 0, False, True
+    if span is not None:
+        handle = _Stretch(handle, kind, name, span)
+    pieces, pending, seen_text, first = [], 0, span is not None, span is None or span[0] == 0
     try:
         with handle:
             while True:
@@ -269,6 +274,28 @@ def iter_blocks(path: PathLike, block_bytes: int) -> Iterator[bytes]:
         yield carry
     if not seen_text:
         raise InputError("file is empty", name)
+
+
+class _Stretch:
+    """Bytes start..end of an uncompressed file, read as a file."""
+
+    def __init__(self, handle, kind: str, name: str, span: Tuple[int, int]):
+        if kind != "file":
+            handle.close()
+            raise InputError(f"a {kind} file cannot be read from the middle", name)
+        handle.seek(span[0])
+        self.handle, self.left = handle, span[1] - span[0]
+
+    def read(self, size: int) -> bytes:
+        data = self.handle.read(min(size, self.left))
+        self.left -= len(data)
+        return data
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.handle.close()
 
 
 def read_text(path: PathLike) -> str:

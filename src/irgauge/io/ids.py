@@ -25,6 +25,7 @@ _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX2 = np.uint64(0x94D049BB133111EB)
 _SMALL_POOL = 1 << 30
 CHUNK = 1 << 18  # ids per step of whole-column operations: temporaries of a few MB
+_GATHER_WIDTH = 32  # ids of one length up to this are copied column by column
 _PAD = 8  # zero bytes after the pool, so that an 8-byte read at any id start stays inside
 _LOW = np.array([(1 << (8 * k)) - 1 for k in range(8)] + [(1 << 64) - 1], dtype=np.uint64)
 
@@ -99,11 +100,33 @@ class Ids:
         if self.compact:
             return self
         pool = np.empty(int(self.lens.sum()) + _PAD, dtype=np.uint8)
-        pool[: len(pool) - _PAD] = self.pool[self._positions(self.starts, self.lens)]
+        width = int(self.lens[0]) if len(self) else 0
+        if 0 < width <= _GATHER_WIDTH and (self.lens == width).all():
+            # ids of one length (the usual docno): a gather per byte column, no index of
+            # every byte
+            table = pool[: len(pool) - _PAD].reshape(len(self), width)
+            for j in range(width):
+                table[:, j] = self.pool[self.starts + j]
+        else:
+            pool[: len(pool) - _PAD] = self.pool[self._positions(self.starts, self.lens)]
         pool[len(pool) - _PAD :] = 0
         compacted = Ids(pool, self.starts_compact(), self.lens, compact=True)
         compacted._hashes = self._hashes
         return compacted
+
+    def compact_range(self, begin: int, end: int) -> "Ids":
+        """Ids begin..end-1 of a compact column, in a pool of their own (their bytes are
+        one stretch of the pool: a single copy)."""
+        if not self.compact:
+            return self[begin:end].compacted()
+        if begin >= end:
+            return Ids.from_list([])
+        first = int(self.starts[begin])
+        last = int(self.starts[end - 1]) + int(self.lens[end - 1])
+        pool = np.empty(last - first + _PAD, dtype=np.uint8)
+        pool[: last - first] = self.pool[first:last]
+        pool[last - first :] = 0
+        return Ids(pool, self.starts[begin:end] - first, self.lens[begin:end], compact=True)
 
     def compacted_runs(self) -> "Ids":
         """Like ``compacted``, but a run of equal consecutive ids keeps one copy of its bytes

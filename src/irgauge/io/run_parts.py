@@ -17,15 +17,27 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
+import stat
 import tempfile
+from dataclasses import dataclass
 from typing import Iterable, Iterator, List, Optional
 
 import numpy as np
 
 from irgauge.errors import InputError
-from irgauge.io._source import MAX_LINE_BYTES, LineTooLong, count_line_ends, iter_blocks
+from irgauge.io._source import (
+    BOM,
+    BZ2_MAGIC,
+    GZIP_MAGIC,
+    MAX_LINE_BYTES,
+    XZ_MAGIC,
+    LineTooLong,
+    count_line_ends,
+    iter_blocks,
+)
 from irgauge.io._tokens import BLOCK_BYTES
 from irgauge.io.arrow_tables import iter_arrow_run_chunks, table_format
+from irgauge.io.heap import release_free_memory
 from irgauge.io.ids import Ids
 from irgauge.io.records import Run
 from irgauge.io.runs import first_tag, run_from_table, tokenize_run
@@ -40,15 +52,20 @@ def iter_run_parts(
     part_bytes: int = 1 << 28,
     threads=None,
     read_from: Optional[str] = None,
+    span: Optional["Span"] = None,
 ) -> Iterator[Run]:
     """The run in ``path`` as Runs of whole topics, in file order (see the module); a
     Parquet or Arrow table is read a row group at a time. ``read_from``: a copy of the
-    file to read instead (``path`` still names the run and its errors)."""
-    path = str(path)
+    file to read instead (``path`` still names the run and its errors). ``span``: only
+    that stretch of the file (see :func:`topic_spans`)."""
+    return whole_topics(_pieces_in_order(str(path), name, part_bytes, threads, read_from, span))
+
+
+def _pieces_in_order(path: str, name, part_bytes: int, threads, read_from, span=None):
+    """The file's entries in pieces of about ``part_bytes`` of text, cut anywhere."""
     if table_format(path):
-        rows = max(1, part_bytes // TEXT_BYTES_PER_LINE)
-        return whole_topics(iter_arrow_run_chunks(path, rows, name))
-    return whole_topics(_tokenized_groups(path, name, part_bytes, threads, read_from or path))
+        return iter_arrow_run_chunks(path, max(1, part_bytes // TEXT_BYTES_PER_LINE), name)
+    return _tokenized_groups(path, name, part_bytes, threads, read_from or path, span)
 
 
 def whole_topics(pieces: Iterable[Run]) -> Iterator[Run]:
@@ -62,6 +79,7 @@ def whole_topics(pieces: Iterable[Run]) -> Iterator[Run]:
             waiting = []
         if len(change) == 0:  # one topic, maybe continued
             waiting.append(_own_copy(part))
+            del part  # not kept alive while the next piece is read
             continue
         first, last = int(change[0]), int(change[-1])
         if waiting:  # the waiting topic ends in this group
@@ -73,18 +91,24 @@ def whole_topics(pieces: Iterable[Run]) -> Iterator[Run]:
         if last > first_whole:
             yield _slice(part, first_whole, last)
         waiting = [_own_copy(_slice(part, last, len(part)))]
+        del part
     if waiting:
         yield concat_runs(waiting)
 
 
-def _tokenized_groups(path: str, name, part_bytes: int, threads, read_from) -> Iterator[Run]:
+def _tokenized_groups(
+    path: str, name, part_bytes: int, threads, read_from, span: Optional["Span"] = None
+) -> Iterator[Run]:
     """Groups of whole-line blocks of about ``part_bytes``, each tokenized as a Run (one
     with no data line when the group holds only comments); the same checks as the
     whole-file reader, with the file's line numbers."""
     block_bytes = max(min(BLOCK_BYTES, part_bytes), 1)
     group: List[bytes] = []
     size, lines_before, n_columns, tag = 0, 0, None, None
-    blocks = _renamed(iter_blocks(read_from, block_bytes), read_from, path)
+    if span is not None:
+        lines_before, n_columns, tag = span.first_line - 1, span.n_columns, span.tag
+    where = None if span is None else (span.start, span.end)
+    blocks = _renamed(iter_blocks(read_from, block_bytes, where), read_from, path)
     while True:
         try:
             block = next(blocks, None)
@@ -105,22 +129,27 @@ def _tokenized_groups(path: str, name, part_bytes: int, threads, read_from) -> I
         lines_before += _lines(group)
         group, size = [], 0
         if table.n_columns:
-            if n_columns is None:
-                n_columns = table.n_columns
-            elif table.n_columns != n_columns:
-                raise InputError(
-                    f"expected {n_columns} columns as on the first data line, "
-                    f"found {table.n_columns}",
-                    path,
-                    int(table.line_numbers[0]),
-                )
-            yield run_from_table(
-                table, path, name, tag if n_columns == 6 else None, table.line_numbers
-            )
+            n_columns = _same_columns(table, n_columns, path)
+            tag = tag if n_columns == 6 else None
+            run = run_from_table(table, path, name, tag, table.line_numbers)
+            del table  # not kept alive while the next group is read
+            yield run
+            del run
         if block is None:
             break
     if n_columns is None:
         raise InputError("no data lines (only comments or blank lines)", path)
+
+
+def _same_columns(table, n_columns: Optional[int], path: str) -> int:
+    """The file's column count: the first part's, which every later part must have."""
+    if n_columns is not None and table.n_columns != n_columns:
+        raise InputError(
+            f"expected {n_columns} columns as on the first data line, found {table.n_columns}",
+            path,
+            int(table.line_numbers[0]),
+        )
+    return table.n_columns
 
 
 def _renamed(blocks, read_from: str, path: str):
@@ -193,6 +222,79 @@ def concat_runs(parts: List[Run]) -> Run:
     )
 
 
+# ------------------------------------------------------------------ spans of whole topics
+
+
+@dataclass(frozen=True)
+class Span:
+    """Bytes start..end of a plain run file, beginning and ending at a topic change, with
+    what a reader of the span alone cannot see: the file's column count and tag (from its
+    first data line), and the span's first line number (1 when not counted)."""
+
+    start: int
+    end: int
+    n_columns: int
+    tag: Optional[str]
+    first_line: int = 1
+
+
+def topic_spans(path: str, count: int) -> Optional[List[Span]]:
+    """About ``count`` spans of ``path`` of equal size, each cut where a line starts a new
+    topic, for separate readers; None for a file that cannot be read from the middle
+    (compressed, a table, not a regular file), whose lines end at lone CRs, or whose first
+    64 KiB hold no data line."""
+    path = str(path)
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode) or table_format(path):
+            return None
+        size = os.path.getsize(path)
+        with open(path, "rb") as handle:
+            head = handle.read(1 << 16)
+            if not _plain_text(head):
+                return None
+            whole_lines = head[: head.rfind(b"\n") + 1] if len(head) < size else head
+            table = tokenize_run(whole_lines, path, empty_ok=True)
+            if not table.n_columns:
+                return None
+            tag = first_tag(head) if table.n_columns == 6 else None
+            cuts = [0]
+            for k in range(1, count):
+                cut = _next_topic_start(handle, size * k // count)
+                if cut is not None and cut > cuts[-1]:
+                    cuts.append(cut)
+    except (OSError, InputError):
+        return None  # the reader of the whole file names the problem
+    cuts.append(size)
+    return [Span(a, b, table.n_columns, tag) for a, b in zip(cuts, cuts[1:])]
+
+
+def _plain_text(head: bytes) -> bool:
+    """Not compressed, no byte-order mark, lines ending at LF or CRLF."""
+    if not head or head.startswith((BOM, GZIP_MAGIC, BZ2_MAGIC, XZ_MAGIC)):
+        return False
+    return b"\r" not in head.replace(b"\r\n", b"")
+
+
+def _next_topic_start(handle, offset: int) -> Optional[int]:
+    """The offset of the first line at or after ``offset``'s next line whose first token
+    differs from the line before it; None at the end of the file."""
+    handle.seek(max(offset - 1, 0))
+    if offset > 0:
+        handle.readline()  # the rest of the line ``offset`` falls in
+    position = handle.tell()
+    previous = None
+    for line in iter(handle.readline, b""):
+        if len(line) > MAX_LINE_BYTES:
+            return None
+        fields = line.split(None, 1)
+        token = fields[0] if fields else None
+        if token is not None and previous is not None and token != previous:
+            return position
+        previous = token if token is not None else previous
+        position += len(line)
+    return None
+
+
 # ------------------------------------------------------------------ external partitioning
 
 
@@ -223,11 +325,12 @@ def partitioned_parts(
 
         def noted(parts):
             for part in parts:
-                if not first:
-                    first.append(part)
+                if not first:  # what names the run (one entry: the part itself is not kept)
+                    first.append(_own_copy(_slice(part, 0, 1)))
                 yield part
 
-        parts = noted(iter_run_parts(path, name, part_bytes, threads, read_from))
+        # a topic cut between two pieces goes to one file all the same
+        parts = noted(_pieces_in_order(path, name, part_bytes, threads, read_from))
         files = _spill(parts, spill, "p", count, salt=0)
         yield _read_back(files, first[0], spill, part_bytes, depth=1)
     finally:
@@ -252,8 +355,11 @@ def _spill(parts, folder: str, prefix: str, count: int, salt: int) -> List[str]:
             bucket = (_mixed(part.topics.hashes(), salt) % np.uint64(count)).astype(np.intp)
             order = np.argsort(bucket, kind="stable")
             bounds = np.searchsorted(bucket[order], np.arange(count + 1))
+            part = _taken(part, order, compact=True)  # the pieces one after the other
             for k in np.flatnonzero(np.diff(bounds)):
-                _write_piece(handles[k], part, order[bounds[k] : bounds[k + 1]])
+                _write_piece(handles[k], part, int(bounds[k]), int(bounds[k + 1]))
+            del part, bucket, order  # not kept alive while the next part is read
+            release_free_memory()
     finally:
         for handle in handles:
             handle.close()
@@ -270,15 +376,30 @@ def _mixed(hashes: np.ndarray, salt: int) -> np.ndarray:
     return mixed ^ (mixed >> np.uint64(29))
 
 
-def _write_piece(handle, part: Run, rows: np.ndarray) -> None:
-    """The chosen entries of a part as eight arrays: topic pool, starts and lengths, the
-    same for the docnos, scores (empty for a run without) and line numbers."""
-    for ids in (part.topics[rows].compacted(), part.docnos[rows].compacted()):
+def _taken(run: Run, rows: np.ndarray, compact: bool = False) -> Run:
+    """The entries ``rows`` of a run, in that order (ids compacted on request)."""
+    topics, docnos = run.topics[rows], run.docnos[rows]
+    return Run(
+        name=run.name,
+        topics=topics.compacted() if compact else topics,
+        docnos=docnos.compacted() if compact else docnos,
+        scores=None if run.scores is None else run.scores[rows],
+        natural_order=run.natural_order,
+        source=run.source,
+        line_numbers=run.line_numbers[rows],
+        tag=run.tag,
+    )
+
+
+def _write_piece(handle, part: Run, begin: int, end: int) -> None:
+    """Entries begin..end-1 of a part (ids compact) as eight arrays: topic pool, starts and
+    lengths, the same for the docnos, scores (empty for a run without) and line numbers."""
+    for ids in (part.topics.compact_range(begin, end), part.docnos.compact_range(begin, end)):
         for array in (ids.pool, ids.starts, ids.lens):
             np.lib.format.write_array(handle, np.ascontiguousarray(array))
-    scores = part.scores[rows] if part.scores is not None else np.zeros(0)
-    np.lib.format.write_array(handle, scores)
-    np.lib.format.write_array(handle, np.ascontiguousarray(part.line_numbers[rows]))
+    scores = part.scores[begin:end] if part.scores is not None else np.zeros(0)
+    np.lib.format.write_array(handle, np.ascontiguousarray(scores))
+    np.lib.format.write_array(handle, np.ascontiguousarray(part.line_numbers[begin:end]))
 
 
 def _read_back(
@@ -298,7 +419,10 @@ def _read_back(
         pieces = list(_pieces(path, like)) if size else []
         os.remove(path)
         if pieces:
-            yield concat_runs(pieces)
+            run = concat_runs(pieces)
+            del pieces
+            # each topic's lines together (in file order): matched as a contiguous run
+            yield _taken(run, np.argsort(run.topics.hashes(), kind="stable"))
 
 
 def _pieces(path: str, like: Run) -> Iterator[Run]:

@@ -1,0 +1,214 @@
+"""``engine="dask"``: runs scored as tasks on a Dask cluster, with the local results.
+
+Each run file becomes one task per span of whole topics (:func:`~irgauge.io.run_parts.topic_spans`:
+about two per worker for a big plain file, one for a compressed file or a table); runs given
+as objects become one task each. The plan (judgments and measures) is scattered to every
+worker once. A task scores its span part by part, as the local engine scores a file, and
+returns per-topic values only; they are merged in run order, and the tables are built from
+them as locally, so that the output is the local output.
+
+A span whose topics are not contiguous, or spans of one run that share a topic, send that
+run back to the local engine (which regroups it by topic). A task that fails on bad input
+reports the problem with the file's own line numbers and the worker it ran on. Dask reruns
+the tasks of a worker that is lost; tasks are pure, so the output does not change.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import stat
+from dataclasses import dataclass
+from pathlib import Path
+from typing import List, Optional
+
+import numpy as np
+
+from irgauge.errors import InputError
+from irgauge.evaluation.run_scoring import (
+    ScoredRun,
+    ScoringPlan,
+    Scattered,
+    score_parts,
+    score_source,
+)
+from irgauge.io._source import STDIN, count_line_ends, iter_blocks
+from irgauge.io.ids import Ids
+from irgauge.io.keys import unique_names
+from irgauge.io.run_parts import Span, iter_run_parts, topic_spans
+from irgauge.io.threads import available_cpus
+
+DASK_MISSING = (
+    'the dask engine needs Dask and its distributed scheduler: pip install "irgauge[dask]"'
+)
+SPAN_BYTES = 64 << 20  # a plain file is cut into spans of at least this size
+SPANS_PER_WORKER = 2  # so that a fast worker takes over a slow one's second span
+
+
+@contextlib.contextmanager
+def dask_client(scheduler: Optional[str] = None, memory_per_worker: Optional[int] = None):
+    """A client of the cluster at ``scheduler`` (``tcp://host:8786``), or of a new
+    LocalCluster of one single-threaded worker process per CPU, closed afterwards."""
+    try:
+        from distributed import Client, LocalCluster
+    except ImportError:
+        raise InputError(DASK_MISSING) from None
+    if scheduler:
+        try:
+            client = Client(scheduler, timeout="30s")
+        except OSError as err:
+            raise InputError(f"cannot reach the Dask scheduler at {scheduler}: {err}") from None
+        with client:
+            yield client
+        return
+    cluster = LocalCluster(
+        n_workers=available_cpus(),
+        threads_per_worker=1,
+        processes=True,
+        dashboard_address=None,
+        memory_limit=0,  # irgauge's own budget bounds each worker (Dask's would pause it)
+    )
+    with cluster, Client(cluster) as client:
+        yield client
+
+
+@dataclass(frozen=True)
+class _TaskFailure:
+    """Bad input met by a task, sent back to be raised by the client."""
+
+    problem: str
+    path: Optional[str]
+    line: Optional[int]
+    worker: str
+
+
+def score_sources_dask(sources, plan: ScoringPlan, client, step) -> List[ScoredRun]:
+    """Each (source, name) scored on the cluster of ``client``; ``step()`` after each run."""
+    shared = client.scatter(plan, broadcast=True)
+    workers = max(len(client.scheduler_info().get("workers", {})), 1)
+    submitted = []
+    for source, name in sources:
+        local = _local_only(source)
+        if local:
+            submitted.append((source, name, None))
+            continue
+        spans = _spans(source, workers)
+        if spans is None:  # one task reads the whole file (or object)
+            task = client.submit(_score_whole, source, name, _readable(source), shared, pure=False)
+            submitted.append((source, name, [task]))
+        else:
+            tasks = [
+                client.submit(_score_span, source, name, _readable(source), s, shared, pure=False)
+                for s in spans
+            ]
+            submitted.append((source, name, tasks))
+    scored = []
+    for source, name, tasks in submitted:
+        results = [t.result() for t in tasks] if tasks is not None else None
+        scored.append(_merged(source, name, results, plan))
+        step()
+    return scored
+
+
+def _local_only(source) -> bool:
+    """Standard input and pipes are read here: a worker cannot read them."""
+    if not isinstance(source, (str, Path)):
+        return False
+    if str(source) == STDIN:
+        return True
+    try:
+        return not stat.S_ISREG(os.stat(source).st_mode)
+    except OSError:
+        return False  # not here: perhaps on the workers, which name the problem
+
+
+def _readable(source):
+    """The path a worker opens: absolute, as the workers' working folder may differ."""
+    return os.path.abspath(source) if isinstance(source, (str, Path)) else None
+
+
+def _spans(source, workers: int) -> Optional[List[Span]]:
+    if not isinstance(source, (str, Path)):
+        return None
+    try:
+        size = os.path.getsize(source)
+    except OSError:
+        return None
+    count = int(min(workers * SPANS_PER_WORKER, max(1, size // SPAN_BYTES)))
+    return topic_spans(str(source), count) if count > 1 else None
+
+
+def _worker_name() -> str:
+    try:
+        from distributed import get_worker
+
+        return get_worker().address
+    except (ImportError, ValueError):
+        return "(not on a worker)"
+
+
+def _score_whole(source, name, readable, plan: ScoringPlan):
+    """Task: one run whole (a file part by part, or an object)."""
+    try:
+        if readable is None:
+            return score_source(source, name, plan)
+        parts = iter_run_parts(str(source), name, plan.part_bytes, 1, readable)
+        return score_parts(parts, plan, contiguous=True)
+    except Scattered:
+        return None
+    except InputError as err:
+        return _TaskFailure(err.problem, err.path, err.line, _worker_name())
+
+
+def _score_span(source, name, readable, span: Span, plan: ScoringPlan):
+    """Task: one span of a run file; on bad input, read again with the span's true first
+    line number so that every line number in the message is the file's."""
+    try:
+        parts = iter_run_parts(str(source), name, plan.part_bytes, 1, readable, span)
+        return score_parts(parts, plan, contiguous=True)
+    except Scattered:
+        return None
+    except InputError as err:
+        if span.start > 0 and span.first_line == 1 and err.line is not None:
+            before = sum(
+                count_line_ends(b) for b in iter_blocks(readable, 1 << 21, (0, span.start))
+            )
+            counted = Span(span.start, span.end, span.n_columns, span.tag, before + 1)
+            return _score_span(source, name, readable, counted, plan)
+        return _TaskFailure(err.problem, err.path, err.line, _worker_name())
+
+
+def _merged(source, name, results, plan: ScoringPlan) -> ScoredRun:
+    """One run's ScoredRun from its tasks' (in span order); the local engine's when a span
+    or two spans found the topics not contiguous, or for a source read here."""
+    if results is None:
+        return score_source(source, name, plan)
+    for result in results:
+        if isinstance(result, _TaskFailure):
+            raise InputError(
+                f"{result.problem} (on Dask worker {result.worker})", result.path, result.line
+            )
+    if any(r is None for r in results):
+        return score_source(source, name, plan)
+    answered = np.zeros(plan.judgments.n_topics, np.int64)
+    for result in results:
+        answered += result.answered
+    if (answered > 1).any():  # a topic in two spans
+        return score_source(source, name, plan)
+    first = results[0]
+    unknown = sorted({t for r in results for t in r.unknown_topics})
+    return ScoredRun(
+        first.name,
+        str(source) if isinstance(source, (str, Path)) else first.source,
+        first.order,
+        topic_rows=np.concatenate([r.topic_rows for r in results]),
+        values=[np.concatenate(v) for v in zip(*(r.values for r in results))],
+        answered=answered > 0,
+        unknown_topics=unique_names(Ids.from_list(unknown))[0] if unknown else [],
+    )
+
+
+def engine_scores(sources, plan: ScoringPlan, scheduler: Optional[str], step) -> List[ScoredRun]:
+    """The runs scored on a cluster (a LocalCluster when ``scheduler`` is None)."""
+    with dask_client(scheduler) as client:
+        return score_sources_dask(sources, plan, client, step)
