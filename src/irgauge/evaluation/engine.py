@@ -119,6 +119,8 @@ def evaluate(
     budget = resolve_memory(memory)
     if engine not in ENGINES:
         raise InputError(f"unknown engine {engine!r}; choose from {', '.join(ENGINES)}")
+    if scheduler is not None and engine != "dask":
+        raise InputError("a scheduler is for the dask engine: give engine='dask' too")
     conventions = _Conventions(judged_only, complete, empty_topics, aggregate, max_docs)
     measure_list = _measures(measures, judged_only)
     qrels = read_qrels(qrels_source(qrels), threads=explicit_threads(threads))

@@ -1,0 +1,166 @@
+"""The dask engine gives the local output: runs and spans of whole topics scored as tasks on
+a cluster (in-process for speed, and with worker processes), a worker lost mid-task,
+a worker that cannot read a run, and Dask not installed."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import irgauge
+from irgauge.errors import InputError
+from irgauge.evaluation import dask_engine
+
+distributed = pytest.importorskip("distributed")
+
+MEASURES = ["AP", "nDCG@10", "P@5", "RR", "num_ret", "bpref"]
+
+
+def _collection(tmp_path: Path, topics=60, docs=40, shuffled=False, seed=3):
+    rng = np.random.default_rng(seed)
+    qrels = [f"{t} 0 d{d} {rng.integers(0, 3)}" for t in range(topics) for d in range(0, docs, 3)]
+    run = [f"{t} Q0 d{d} 0 {rng.integers(0, 9)} tagged" for t in range(topics) for d in range(docs)]
+    if shuffled:
+        run = [run[i] for i in rng.permutation(len(run))]
+    (tmp_path / "qrels").write_text("\n".join(qrels) + "\n")
+    name = "scattered" if shuffled else "run"
+    (tmp_path / name).write_text("\n".join(run) + "\n")
+    return str(tmp_path / "qrels"), str(tmp_path / name)
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=False, dashboard_address=":0"
+    ) as local:
+        yield local
+
+
+@pytest.fixture
+def small_spans(monkeypatch):
+    """Spans of a few KB, so that a test file is cut into several tasks."""
+    monkeypatch.setattr(dask_engine, "SPAN_BYTES", 2000)
+
+
+def _same(a, b) -> None:
+    assert a.to_frame().equals(b.to_frame())
+    assert a.to_frame(per_topic=False).equals(b.to_frame(per_topic=False))
+    assert a.metadata == b.metadata
+
+
+def test_runs_and_spans_as_tasks_give_the_local_output(tmp_path, cluster, small_spans):
+    qrels, run = _collection(tmp_path)
+    _, scattered = _collection(tmp_path, shuffled=True)
+    spans = dask_engine._spans(run, 2)
+    assert spans is not None and len(spans) >= 3  # the file is cut into several tasks
+    runs = [run, scattered, {"0": {"d1": 2.0, "d2": 1.0}}]  # an object is a task of its own
+    for options in ({}, {"complete": True}, {"judged_only": True, "max_docs": 7}):
+        local = irgauge.evaluate(qrels, runs, MEASURES, **options)
+        remote = irgauge.evaluate(
+            qrels, runs, MEASURES, engine="dask", scheduler=cluster.scheduler_address, **options
+        )
+        _same(local, remote)
+
+
+def test_bad_input_names_the_files_line_from_any_span(tmp_path, cluster, small_spans):
+    qrels, run = _collection(tmp_path)
+    lines = Path(run).read_text().splitlines()
+    lines[1500] = "45 Q0 three-fields"
+    Path(run).write_text("\n".join(lines) + "\n")
+    with pytest.raises(InputError) as local:
+        irgauge.evaluate(qrels, [run], ["AP"])
+    with pytest.raises(InputError) as remote:
+        irgauge.evaluate(qrels, [run], ["AP"], engine="dask", scheduler=cluster.scheduler_address)
+    assert remote.value.line == local.value.line == 1501
+    assert remote.value.path == run
+    assert remote.value.problem.startswith(local.value.problem)
+    assert "on Dask worker" in remote.value.problem
+
+
+def test_a_worker_that_cannot_read_a_run_is_named(tmp_path, cluster, monkeypatch):
+    qrels, run = _collection(tmp_path)
+    monkeypatch.setattr(dask_engine, "_readable", lambda source: str(tmp_path / "elsewhere"))
+    with pytest.raises(InputError) as err:
+        irgauge.evaluate(qrels, [run], ["AP"], engine="dask", scheduler=cluster.scheduler_address)
+    message = str(err.value)
+    assert message.startswith(f"{run}: cannot read file")
+    assert "on Dask worker" in message
+    worker = message.split("on Dask worker ")[1].rstrip(")")
+    assert worker in cluster.scheduler_info["workers"]
+
+
+class _DieOnce(distributed.WorkerPlugin):
+    """Kills its worker's process when the first task starts (once across workers)."""
+
+    def __init__(self, marker: str):
+        self.marker = marker
+
+    def setup(self, worker):
+        self.worker = worker
+
+    def transition(self, key, start, finish, **kwargs):
+        if finish == "executing" and not os.path.exists(self.marker):
+            with open(self.marker, "w"):
+                pass
+            os._exit(1)
+
+
+def test_a_worker_lost_mid_task_does_not_change_the_output(tmp_path, small_spans):
+    qrels, run = _collection(tmp_path)
+    local = irgauge.evaluate(qrels, [run], MEASURES)
+    marker = tmp_path / "died"
+    with (
+        distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0"
+        ) as procs,
+        distributed.Client(procs) as client,
+    ):
+        client.register_plugin(_DieOnce(str(marker)))
+        remote = irgauge.evaluate(
+            qrels, [run], MEASURES, engine="dask", scheduler=procs.scheduler_address
+        )
+    assert marker.exists()  # a worker did die during a task
+    _same(local, remote)
+
+
+def test_the_command_line_with_a_local_cluster_of_processes(tmp_path):
+    qrels, run = _collection(tmp_path)
+    args = [sys.executable, "-m", "irgauge", "eval", qrels, run, "-q", "--format", "tsv"]
+    local = subprocess.run(args, capture_output=True, check=True)
+    remote = subprocess.run(args + ["--engine", "dask"], capture_output=True, check=True)
+    assert remote.stdout == local.stdout
+
+
+def test_without_dask_the_error_says_how_to_install_it(tmp_path, monkeypatch):
+    qrels, run = _collection(tmp_path, topics=3)
+    monkeypatch.setitem(sys.modules, "distributed", None)  # import fails
+    with pytest.raises(InputError, match=r'pip install "irgauge\[dask\]"'):
+        irgauge.evaluate(qrels, [run], ["AP"], engine="dask")
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import sys; sys.modules['distributed'] = None; "
+            "from irgauge.cli import main; sys.exit(main(sys.argv[1:]))",
+            "eval",
+            qrels,
+            run,
+            "--engine",
+            "dask",
+        ],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 2
+    assert done.stderr.strip().count("\n") == 0 and "irgauge[dask]" in done.stderr
+
+
+def test_a_scheduler_without_the_dask_engine_is_refused(tmp_path):
+    qrels, run = _collection(tmp_path, topics=3)
+    with pytest.raises(InputError, match="engine='dask'"):
+        irgauge.evaluate(qrels, [run], ["AP"], scheduler="tcp://127.0.0.1:8786")
