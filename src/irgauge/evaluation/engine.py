@@ -105,22 +105,17 @@ def evaluate(
     nonrelevant, default) or "unjudged" (in the pool but unjudged, as trec_eval reads it).
     threads: reader threads (default: $IRGAUGE_THREADS, else the CPUs available, at most 4).
     progress: ``progress(done, total)`` after each run is read and once all are scored.
-    memory: the memory budget of the runs' data (bytes, or ``"512M"``, ``"2G"``): run files
-    are read and scored in parts of whole topics that fit it, whatever their size, with
-    the same results (default: 1G, or a quarter of the available memory if less; see
-    :mod:`irgauge.evaluation.memory`).
-    engine: "local" (this process, a thread per run) or "dask": the runs, and spans of whole
-    topics of big run files, become tasks on the Dask cluster at ``scheduler``
-    (``"tcp://host:8786"``), or on a LocalCluster of a worker per CPU when None; the
-    output is the local one (see :mod:`irgauge.evaluation.dask_engine`). ``memory`` is
-    then the budget of each worker.
+    memory: the process's memory budget (bytes, or ``"512M"``, ``"2G"``): run files are
+    read and scored in parts of whole topics that fit what the qrels leave of it, with the
+    same results (default: 1G, or a quarter of the available memory if less; see
+    :mod:`irgauge.evaluation.memory`). engine: "local" (this process, a thread per run) or
+    "dask": runs, and spans of whole topics of big run files, become tasks on the Dask
+    cluster at ``scheduler`` (``"tcp://host:8786"``; None: a LocalCluster of a worker per
+    CPU), each worker within ``memory``; the output is the local one.
     """
     rel_level, max_docs = check_conventions(order, empty_topics, aggregate, rel_level, max_docs)
     budget = resolve_memory(memory)
-    if engine not in ENGINES:
-        raise InputError(f"unknown engine {engine!r}; choose from {', '.join(ENGINES)}")
-    if scheduler is not None and engine != "dask":
-        raise InputError("a scheduler is for the dask engine: give engine='dask' too")
+    _check_engine(engine, scheduler)
     conventions = _Conventions(judged_only, complete, empty_topics, aggregate, max_docs)
     measure_list = _measures(measures, judged_only)
     qrels = read_qrels(qrels_source(qrels), threads=explicit_threads(threads))
@@ -135,25 +130,14 @@ def evaluate(
     plan, workers = _plan(
         measure_list, judgments, order, max_docs, empty_topics, budget, sources, max_cells, threads
     )
-    if engine == "dask":
-        from irgauge.evaluation.dask_engine import engine_scores
-
-        plan = replace(plan, part_bytes=part_bytes(budget, 1), threads=1)
-        scored = engine_scores(sources, plan, scheduler, step)
-    else:
-        scored = score_sources(sources, plan, workers, step)
+    scored = _score_runs(sources, plan, workers, (engine, scheduler, budget), step)
     names = _unique_names([(s.name, s.source) for s in scored])
     row_topics, missing = _topics_to_score(
         judgments, names, [s.answered for s in scored], empty_topics, complete
     )
     if complete:
         _score_unanswered(plan, scored, row_topics)
-    run_rows = np.concatenate([np.full(len(s.topic_rows), k) for k, s in enumerate(scored)])
-    topic_rows = np.concatenate([s.topic_rows for s in scored])
-    values = [[s.values[mi] for s in scored] for mi in range(len(measure_list))]
-    per_topic, means = _tables(
-        measure_list, values, run_rows, topic_rows, names, judgments.topic_ids, aggregate
-    )
+    per_topic, means = _tables_of(measure_list, scored, names, judgments.topic_ids, aggregate)
     step()
     metadata = _metadata(qrels, judgments, measure_list, conventions, names, scored, row_topics)
     metadata["topics_missing_from_run" if not complete else "topics_scored_zero"] = missing
@@ -182,6 +166,33 @@ def _plan(
         1 if workers > 1 else (explicit_threads(threads) or 1),
     )
     return plan, workers
+
+
+def _tables_of(measure_list, scored: List[ScoredRun], names, topic_ids, aggregate):
+    """The per-topic and mean tables of the scored runs."""
+    run_rows = np.concatenate([np.full(len(s.topic_rows), k) for k, s in enumerate(scored)])
+    topic_rows = np.concatenate([s.topic_rows for s in scored])
+    values = [[s.values[mi] for s in scored] for mi in range(len(measure_list))]
+    return _tables(measure_list, values, run_rows, topic_rows, names, topic_ids, aggregate)
+
+
+def _check_engine(engine: str, scheduler: Optional[str]) -> None:
+    if engine not in ENGINES:
+        raise InputError(f"unknown engine {engine!r}; choose from {', '.join(ENGINES)}")
+    if scheduler is not None and engine != "dask":
+        raise InputError("a scheduler is for the dask engine: give engine='dask' too")
+
+
+def _score_runs(sources, plan: ScoringPlan, workers: int, engine, step) -> List[ScoredRun]:
+    """Every run scored here (``workers`` at a time) or on a Dask cluster, where each
+    worker has the whole budget to itself."""
+    name, scheduler, budget = engine
+    if name == "dask":
+        from irgauge.evaluation.dask_engine import engine_scores
+
+        plan = replace(plan, part_bytes=part_bytes(budget, 1), threads=1)
+        return engine_scores(sources, plan, scheduler, step)
+    return score_sources(sources, plan, workers, step)
 
 
 def _eligible(judgments: Judgments, empty_topics: str) -> np.ndarray:
