@@ -9,8 +9,8 @@ ratios the issue sets as targets:
 * X10: a 10M-line run with its lines shuffled (topics not contiguous), ``--memory 128M``:
   peak RSS <= 450 MB and wall <= 2x the same lines sorted (S10) under the same budget;
 * S30dask: S30 with ``--engine dask`` on a LocalCluster of a worker per CPU: wall <= 0.7x
-  S30's (one process). The harness's CPU figure counts the client process only (the
-  workers are its children's children), so the workers' CPU is not in it.
+  S30's (one process). Its CPU figure includes the workers': they are the command's
+  children, reaped by it before it exits.
 
 Every configuration prints the same means (checked here) as the whole read.
 

@@ -202,7 +202,7 @@ def test_standard_input_and_a_pipe_read_scattered_runs(tmp_path):
     assert not list(tmp_path.glob("irgauge-*"))
 
 
-def _big_shuffled_run(tmp_path, topics=2000, docs=100) -> tuple:
+def _big_shuffled_run(tmp_path, topics=10000, docs=100) -> tuple:
     rng = np.random.default_rng(1)
     t = np.repeat(np.arange(topics), docs)
     d = np.tile(np.arange(docs), topics)

@@ -146,6 +146,8 @@ def score_parts(parts: Iterable[Run], plan: ScoringPlan, contiguous: bool) -> Sc
     unknown: set = set()
     read = None  # (name, source, order) of the run, from its first part
     for run in parts:
+        if read is not None:  # a second part: return the first one's pages before matching
+            release_free_memory()
         matched = match_run(run, judgments, plan.order, plan.max_docs)
         if contiguous and answered[matched.row_topic].any():
             raise Scattered
@@ -160,7 +162,6 @@ def score_parts(parts: Iterable[Run], plan: ScoringPlan, contiguous: bool) -> Sc
         for mine, theirs in zip(values, part_values):
             mine.extend(theirs)
         del matched, run
-        release_free_memory()
     if read is None:
         raise InputError("no runs to evaluate")
     return ScoredRun(

@@ -20,7 +20,7 @@ import shutil
 import stat
 import tempfile
 from dataclasses import dataclass
-from typing import Iterable, Iterator, List, Optional
+from typing import Iterable, Iterator, List, Optional, Tuple
 
 import numpy as np
 
@@ -64,33 +64,36 @@ def iter_run_parts(
 def _pieces_in_order(path: str, name, part_bytes: int, threads, read_from, span=None):
     """The file's entries in pieces of about ``part_bytes`` of text, cut anywhere."""
     if table_format(path):
-        return iter_arrow_run_chunks(path, max(1, part_bytes // TEXT_BYTES_PER_LINE), name)
+        chunks = iter_arrow_run_chunks(path, max(1, part_bytes // TEXT_BYTES_PER_LINE), name)
+        return ((chunk, False) for chunk in chunks)  # (the last topic comes as a part alone)
     return _tokenized_groups(path, name, part_bytes, threads, read_from or path, span)
 
 
-def whole_topics(pieces: Iterable[Run]) -> Iterator[Run]:
-    """Consecutive pieces of one run regrouped so that no topic is cut between two Runs
-    (a topic split over two places of the file stays split)."""
+def whole_topics(pieces: Iterable[Tuple[Run, bool]]) -> Iterator[Run]:
+    """Consecutive pieces of one run, each with whether it is the file's last, regrouped so
+    that no topic is cut between two Runs (a topic split over two places of the file stays
+    split). A file read in one piece is one Run."""
     waiting: List[Run] = []  # pieces of the topic the last piece ended in
-    for part in pieces:
+    for part, last in pieces:
         change = _topic_changes(part)
-        if waiting and (len(part) == 0 or part.topics[0] != waiting[-1].topics[0]):
+        if waiting and part.topics[0] != waiting[-1].topics[0]:
             yield concat_runs(waiting)
             waiting = []
-        if len(change) == 0:  # one topic, maybe continued
+        if len(change) == 0 and not last:  # one topic, maybe continued
             waiting.append(_own_copy(part))
             del part  # not kept alive while the next piece is read
             continue
-        first, last = int(change[0]), int(change[-1])
-        if waiting:  # the waiting topic ends in this group
-            waiting.append(_own_copy(_slice(part, 0, first)))
+        begin = 0
+        if waiting:  # the waiting topic ends in this piece
+            begin = int(change[0]) if len(change) else len(part)
+            waiting.append(_own_copy(_slice(part, 0, begin)))
             yield concat_runs(waiting)
-            first_whole = first
-        else:
-            first_whole = 0
-        if last > first_whole:
-            yield _slice(part, first_whole, last)
-        waiting = [_own_copy(_slice(part, last, len(part)))]
+            waiting = []
+        end = len(part) if last else int(change[-1])
+        if end > begin:
+            yield part if end - begin == len(part) else _slice(part, begin, end)
+        if not last:
+            waiting = [_own_copy(_slice(part, end, len(part)))]
         del part
     if waiting:
         yield concat_runs(waiting)
@@ -99,9 +102,9 @@ def whole_topics(pieces: Iterable[Run]) -> Iterator[Run]:
 def _tokenized_groups(
     path: str, name, part_bytes: int, threads, read_from, span: Optional["Span"] = None
 ) -> Iterator[Run]:
-    """Groups of whole-line blocks of about ``part_bytes``, each tokenized as a Run (one
-    with no data line when the group holds only comments); the same checks as the
-    whole-file reader, with the file's line numbers."""
+    """Groups of whole-line blocks of about ``part_bytes``, each tokenized as a Run, with
+    whether it ends the file; the same checks as the whole-file reader, with the file's line
+    numbers (a group of comments alone gives nothing)."""
     block_bytes = max(min(BLOCK_BYTES, part_bytes), 1)
     group: List[bytes] = []
     size, lines_before, n_columns, tag = 0, 0, None, None
@@ -133,7 +136,7 @@ def _tokenized_groups(
             tag = tag if n_columns == 6 else None
             run = run_from_table(table, path, name, tag, table.line_numbers)
             del table  # not kept alive while the next group is read
-            yield run
+            yield run, block is None
             del run
         if block is None:
             break
@@ -324,7 +327,7 @@ def partitioned_parts(
         first: List[Run] = []
 
         def noted(parts):
-            for part in parts:
+            for part, _ in parts:
                 if not first:  # what names the run (one entry: the part itself is not kept)
                     first.append(_own_copy(_slice(part, 0, 1)))
                 yield part
