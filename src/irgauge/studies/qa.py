@@ -119,6 +119,7 @@ class QaData:
     c: int  # questions per subset of the stability and first swap experiment
     per_run: pd.DataFrame  # mean of the first measure per run
     stability: pd.DataFrame  # spread of the stability curves
+    stability_rows: pd.DataFrame  # the stability curves of each repetition
     stability_pairs: pd.DataFrame
     sensitivity: List[Sensitivity]
     flat: List[str]  # measures giving every system the same score
@@ -238,6 +239,7 @@ def compute_qa(gold, runs, options: QaOptions = QaOptions(), progress=None) -> Q
         c=c,
         per_run=_per_run(matrices),
         stability=stability,
+        stability_rows=stability_rows,
         stability_pairs=_noise.stability_comparison(stability_rows),
         sensitivity=sensitivity,
         flat=_repeat.flat_measures(matrices),
@@ -376,6 +378,7 @@ def _write_stability(writer: common.StudyWriter, data: QaData) -> None:
             "qa",
             "Figures 4 and 8",
         ),
+        data.stability_rows,
     )
 
 
