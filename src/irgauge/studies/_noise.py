@@ -53,7 +53,8 @@ def repetition_seeds(seed: int, repetitions: int) -> List[int]:
 
 def spread(frame: pd.DataFrame, keys: Sequence[str], values: Sequence[str]) -> pd.DataFrame:
     """Mean, sd and SE over the repetitions (rows sharing ``keys``) of each ``values`` column:
-    columns ``v``, ``v_sd``, ``v_se`` and ``v_ci`` = 1.96 SE (order of first appearance kept; NaN ignored)."""
+    columns ``v``, ``v_sd``, ``v_se``, ``v_ci`` = 1.96 SE (order of first appearance kept;
+    NaN ignored)."""
     grouped = frame.groupby(list(keys), sort=False)
     out = grouped[list(values)].mean()
     for v in values:
