@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, List, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
 import pandas as pd
@@ -232,6 +232,25 @@ def pair_sentence(stat: Statistic, a: str, b: str, claim: str) -> Tuple[str, boo
     if c.apart:
         return f"{b} beats {a} ({values}; {c.interval(stat.digits)})", False
     return f"{a} and {b} are not distinguishable here ({values}; {c.interval(stat.digits)})", False
+
+
+def from_means(
+    label: str,
+    values: Mapping[str, Tuple[float, float]],
+    higher_is_better: bool = True,
+    digits: int = 3,
+) -> Statistic:
+    """A :class:`Statistic` known only by its means and Monte Carlo SEs (no topic
+    resamples: its interval is the Monte Carlo error alone, added unpaired)."""
+    return Statistic(
+        label,
+        {m: np.array([float(v)]) for m, (v, _) in values.items()},
+        {},
+        0.0,
+        higher_is_better,
+        digits,
+        {m: float(e) for m, (_, e) in values.items()},
+    )
 
 
 def design_problem(n_systems: int, n_topics: int) -> Optional[str]:

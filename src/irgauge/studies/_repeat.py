@@ -352,10 +352,10 @@ def renamed_statistic(stat: _noise.Statistic, names: Dict[str, str]) -> _noise.S
     )
 
 
-def method_sentence(topic: Dict[str, Any], repetitions: int) -> str:
+def method_sentence(topic: Dict[str, Any], repetitions: int, unit: str = "repetitions") -> str:
     """How the summary decides an ordering, with the method's parameters and seed."""
     mc = (
-        f"the Monte Carlo error over {repetitions} repetitions"
+        f"the Monte Carlo error over {repetitions} {unit}"
         if repetitions > 1
         else "no Monte Carlo error (one repetition: none is claimed)"
     )

@@ -38,7 +38,7 @@ from irgauge.evaluation import read_runs, score_matrices
 from irgauge.io.qrels import read_qrels
 from irgauge.meta import rank_correlations
 from irgauge.studies import _common as common
-from irgauge.studies import _noise, _plots, _repeat
+from irgauge.studies import _noise, _plots, _repeat, _topics
 from irgauge.studies.incomplete_result import incomplete_study
 
 NAME = "incomplete"
@@ -92,6 +92,7 @@ class IncompleteOptions:
     alpha: float = 0.05
     rates: Sequence[float] = RATES
     eval_options: Dict[str, Any] = field(default_factory=dict)
+    topic_resamples: int = 100
 
 
 @dataclass
@@ -106,6 +107,9 @@ class IncompleteData:
     pairs: int  # system pairs of the bootstrap
     judgments: pd.DataFrame  # Table 1
     warning: Optional[str]  # when R > N on some topics
+    share: Any  # full-data share of significant pairs (_noise.Statistic)
+    required: Any  # full-data required difference (_noise.Statistic)
+    problem: Optional[str]  # why the design is too small to order measures, if it is
     tau: pd.DataFrame  # square of Kendall's tau, full relevance data
     tau_threshold: float
     power: pd.DataFrame  # Table 3
@@ -127,6 +131,7 @@ def run_incomplete(
     alpha: float = 0.05,
     rates: Sequence[float] = RATES,
     eval_options: Optional[Dict[str, Any]] = None,
+    topic_resamples: int = 100,
     progress=None,
     report: bool = False,
 ) -> common.StudyResult:
@@ -145,6 +150,7 @@ def run_incomplete(
         alpha=alpha,
         rates=rates,
         eval_options=dict(eval_options or {}),
+        topic_resamples=topic_resamples,
     )
     data = compute_incomplete(qrels, runs, options, progress)
     result = write_incomplete(data, out, progress)
@@ -181,14 +187,25 @@ def compute_incomplete(
     rc = rank_correlations(full)
     # the bootstrap runs of the reductions at 100% again (same seeds, same samples, so
     # the same shares as the 100% column of Figure 3), keeping the required differences
-    _, dp, first_dp = _repeat.discriminative_power(
+    dp_rows, dp, first_dp = _repeat.discriminative_power(
         full,
         o.B,
         o.alpha,
         seeds,
         progress and (lambda label: progress(f"full relevance data, {label}")),
     )
+    t_seed = _noise.topic_seed(seed)
+    topic_share, topic_required = _topics.discriminative_power(
+        full, o.alpha, _noise.topic_resamples(first.n_topics, o.topic_resamples, t_seed)
+    )
     parameters = {
+        "topic_sampling": {
+            "method": _noise.TOPIC_METHOD,
+            "resamples": o.topic_resamples,
+            "seed": t_seed,
+            "trials_per_resample": 0,
+            "applies_to": "discriminative power and required difference, full data",
+        },
         **common.filter_parameters(o.top_k, o.top_fraction, o.by),
         "B": o.B,
         "alpha": o.alpha,
@@ -216,6 +233,15 @@ def compute_incomplete(
         pairs=first_dp.parameters["pairs"],
         judgments=judgments,
         warning=warning,
+        share=_repeat.statistic(dp_rows, "share", "share of significant pairs", topic_share),
+        required=_repeat.statistic(
+            dp_rows,
+            "required_difference",
+            "required difference",
+            topic_required,
+            higher_is_better=False,
+        ),
+        problem=_noise.design_problem(first.n_systems, first.n_topics),
         tau=rc.details["matrix"],
         tau_threshold=rc.parameters["threshold"],
         power=_repeat.discriminative_power_table(dp, names),
@@ -284,7 +310,8 @@ def _labels() -> Dict[str, str]:
 def describe_incomplete(data: IncompleteData) -> List[str]:
     """The summary's sentences, from the computed tables."""
     lowest = min(data.rates) if data.rates else 100
-    summary = _summary(data.power, data.by_rate, data.tau, data.options.alpha, lowest)
+    summary = _noise.design_warning(data.problem)
+    summary += _summary(data, lowest)
     if data.warning:
         summary.append(data.warning)
     return summary
@@ -463,33 +490,31 @@ def _curves(value: str, ylabel: str, hline=None):
     return draw
 
 
-def _summary(
-    power: pd.DataFrame, table: pd.DataFrame, square: pd.DataFrame, alpha: float, lowest: float
-) -> list:
-    share = {m: (v, e) for m, v, e in zip(power["measure"], power["share"], power["share_se"])}
-    required = {
-        m: (v, e)
-        for m, v, e in zip(
-            power["measure"], power["required_difference"], power["required_difference_se"]
-        )
-    }
+def _summary(data: IncompleteData, lowest: float) -> list:
+    alpha, table, square, problem = data.options.alpha, data.by_rate, data.tau, data.problem
+    names = list(data.power["measure"])
     lines = [
         f"Discriminative power (alpha = {alpha}) with full relevance data: "
-        f"{_noise.ordering(share)}.",
+        f"{_noise.ordering(data.share, names, problem)}.",
         f"Required difference (alpha = {alpha}) with full relevance data, smallest "
-        f"first: {_noise.ordering(required, higher_is_better=False)}.",
+        f"first: {_noise.ordering(data.required, names, problem)}.",
     ]
     at = table[table["rate"] == lowest]
+    # at reduced rates the interval is the Monte Carlo error over the reductions alone
     taus = {m: (v, e) for m, v, e in zip(at["measure"], at["tau"], at["tau_se"])}
     lines.append(
         f"Kendall's tau between the rankings on full and on {lowest:g}% relevance "
-        f"data (most robust first): {_noise.ordering(taus)}."
+        f"data (most robust first): "
+        f"{_noise.ordering(_noise.from_means('tau', taus), None, problem)}."
     )
     dps = {
         m: (v, e)
         for m, v, e in zip(at["measure"], at["discriminative_power"], at["discriminative_power_se"])
     }
-    lines.append(f"Discriminative power with {lowest:g}% relevance data: {_noise.ordering(dps)}.")
+    lines.append(
+        f"Discriminative power with {lowest:g}% relevance data: "
+        f"{_noise.ordering(_noise.from_means('share', dps), None, problem)}."
+    )
     lines += _mean_shift_sentences(table, lowest)
     if "AP'" in square.index and "bpref_R" in square.index:
         primed = "AP'"
@@ -518,18 +543,15 @@ def _mean_shift_sentences(table: pd.DataFrame, lowest: float) -> list:
             m: (abs(low.loc[m, "mean"] - full.loc[m, "mean"]), low.loc[m, "mean_se"])
             for m in (original, primed)
         }
-        (a, (da, ea)), (b, (db, eb)) = shift.items()
-        if _noise.separated(da, ea, db, eb):
-            small, large = (a, b) if da < db else (b, a)
-            parts.append(
-                f"{small} moves less than {large} "
-                f"(|shift| {_noise.fmt(*shift[small])} vs {_noise.fmt(*shift[large])})"
-            )
-        else:
-            parts.append(
-                f"{a} and {b} move alike, within noise (|shift| {_noise.fmt(da, ea)} "
-                f"vs {_noise.fmt(db, eb)})"
-            )
+        (a, (da, _)), (b, (db, _)) = shift.items()
+        small, large = (a, b) if da < db else (b, a)
+        text, _ = _noise.pair_sentence(
+            _noise.from_means("|shift|", shift, higher_is_better=False, digits=4),
+            small,
+            large,
+            f"{small} moves less than {large}",
+        )
+        parts.append(text)
     if not parts:
         return []
     return [
