@@ -110,6 +110,7 @@ class IncompleteData:
     share: Any  # full-data share of significant pairs (_noise.Statistic)
     required: Any  # full-data required difference (_noise.Statistic)
     problem: Optional[str]  # why the design is too small to order measures, if it is
+    reduced: Dict[str, Any]  # tau, discriminative power and |mean shift| at the lowest rate
     tau: pd.DataFrame  # square of Kendall's tau, full relevance data
     tau_threshold: float
     power: pd.DataFrame  # Table 3
@@ -194,34 +195,12 @@ def compute_incomplete(
         seeds,
         progress and (lambda label: progress(f"full relevance data, {label}")),
     )
-    t_seed = _noise.topic_seed(seed)
-    topic_share, topic_required = _topics.discriminative_power(
-        full, o.alpha, _noise.topic_resamples(first.n_topics, o.topic_resamples, t_seed)
-    )
-    parameters = {
-        "topic_sampling": {
-            "method": _noise.TOPIC_METHOD,
-            "resamples": o.topic_resamples,
-            "seed": t_seed,
-            "trials_per_resample": 0,
-            "applies_to": "discriminative power and required difference, full data",
-        },
-        **common.filter_parameters(o.top_k, o.top_fraction, o.by),
-        "B": o.B,
-        "alpha": o.alpha,
-        "rates": [100] + list(rates),
-        "reductions": o.reductions,
-        "measures": {v: k for k, v in labels.items()},
-        "eval_options": {**eval_options, "rel_level": rel_level, "complete": True},
-        "reduction": studies[0].reduction.manifest()["rule"],
-        "judgments_kept": [s.reduction.manifest()["judgments"] for s in studies],
-    }
-    seed_record = {
-        "seed": seed,
-        "reductions": seeds,
-        "discriminative_power": seeds,
-        "reduction_bootstrap": seeds,
-    }
+    topic = _repeat.topic_draw(seed, first.n_topics, o.topic_resamples, 1, 1)
+    topic_share, topic_required = _topics.discriminative_power(full, o.alpha, topic.indices)
+    parameters, seed_record = _parameters(o, rates, labels, eval_options, rel_level, studies)
+    parameters["topic_sampling"] = {**topic.record(), "trials_per_resample": None}
+    seed_record.update(seed=seed, reductions=seeds, topic_resamples=topic.seed)
+    seed_record.update(discriminative_power=seeds, reduction_bootstrap=seeds)
     inputs = {"qrels": str(qrels), "runs": paths, "runs_used": chosen_paths}
     notes = [warning] if warning else []
     return IncompleteData(
@@ -242,12 +221,76 @@ def compute_incomplete(
             higher_is_better=False,
         ),
         problem=_noise.design_problem(first.n_systems, first.n_topics),
+        reduced=_reduced_statistics(studies, min(rates) if rates else None, o.alpha, topic),
         tau=rc.details["matrix"],
         tau_threshold=rc.parameters["threshold"],
         power=_repeat.discriminative_power_table(dp, names),
         by_rate=by_rate,
         names=names,
     )
+
+
+def _parameters(o, rates, labels, eval_options, rel_level, studies):
+    """The manifest's parameters, and an empty record of the seeds."""
+    return {
+        **common.filter_parameters(o.top_k, o.top_fraction, o.by),
+        "B": o.B,
+        "alpha": o.alpha,
+        "rates": [100] + list(rates),
+        "reductions": o.reductions,
+        "measures": {v: k for k, v in labels.items()},
+        "eval_options": {**eval_options, "rel_level": rel_level, "complete": True},
+        "reduction": studies[0].reduction.manifest()["rule"],
+        "judgments_kept": [s.reduction.manifest()["judgments"] for s in studies],
+    }, {}
+
+
+def _reduced_statistics(studies, lowest, alpha: float, topic) -> Dict[str, Any]:
+    """At the lowest rate: Kendall's tau with the full-data ranking, discriminative power and
+    |mean shift| from full data, each a :class:`~irgauge.studies._noise.Statistic` over the
+    reductions (the repetitions) with its topic resamples (the reductions' mean on each)."""
+    if lowest is None:
+        return {}
+    reps: Dict[str, Dict[str, list]] = {"tau": {}, "dp": {}, "shift": {}}
+    draws: Dict[str, Dict[str, list]] = {"tau": {}, "dp": {}, "shift": {}}
+    for study in studies:
+        full, low = study.matrices[100], study.matrices[lowest]
+        at = study.table.set_index(["measure", "rate"])
+        share, _ = _topics.discriminative_power(low, alpha, topic.indices)
+        mean_full = _topics.system_means(full, topic.indices)
+        mean_low = _topics.system_means(
+            {k: m.take_systems(full[k].systems) for k, m in low.items()}, topic.indices
+        )
+        for name in low:
+            label = DISPLAY.get(name, name)
+            shift = abs(at.loc[(name, lowest), "mean"] - at.loc[(name, 100), "mean"])
+            for key, value, draw in (
+                (
+                    "tau",
+                    at.loc[(name, lowest), "tau"],
+                    _topics.kendall_tau(mean_full[name], mean_low[name]),
+                ),
+                ("dp", at.loc[(name, lowest), "discriminative_power"], share[name]),
+                ("shift", shift, np.abs(mean_low[name].mean(0) - mean_full[name].mean(0))),
+            ):
+                reps[key].setdefault(label, []).append(float(value))
+                draws[key].setdefault(label, []).append(draw)
+    ratio = 1 / len(studies)  # a resampled value is the mean over the reductions
+    return {
+        key: _noise.Statistic(
+            label,
+            {m: np.asarray(v) for m, v in reps[key].items()},
+            {m: np.mean(v, axis=0) for m, v in draws[key].items()},
+            ratio,
+            higher,
+            digits,
+        )
+        for key, label, higher, digits in (
+            ("tau", "tau", True, 3),
+            ("dp", "share of significant pairs", True, 3),
+            ("shift", "|shift|", False, 4),
+        )
+    }
 
 
 def _read_and_rank(qrels, runs, options: IncompleteOptions, progress):
@@ -491,7 +534,7 @@ def _curves(value: str, ylabel: str, hline=None):
 
 
 def _summary(data: IncompleteData, lowest: float) -> list:
-    alpha, table, square, problem = data.options.alpha, data.by_rate, data.tau, data.problem
+    alpha, square, problem = data.options.alpha, data.tau, data.problem
     names = list(data.power["measure"])
     lines = [
         f"Discriminative power (alpha = {alpha}) with full relevance data: "
@@ -499,23 +542,17 @@ def _summary(data: IncompleteData, lowest: float) -> list:
         f"Required difference (alpha = {alpha}) with full relevance data, smallest "
         f"first: {_noise.ordering(data.required, names, problem)}.",
     ]
-    at = table[table["rate"] == lowest]
-    # at reduced rates the interval is the Monte Carlo error over the reductions alone
-    taus = {m: (v, e) for m, v, e in zip(at["measure"], at["tau"], at["tau_se"])}
-    lines.append(
-        f"Kendall's tau between the rankings on full and on {lowest:g}% relevance "
-        f"data (most robust first): "
-        f"{_noise.ordering(_noise.from_means('tau', taus), None, problem)}."
-    )
-    dps = {
-        m: (v, e)
-        for m, v, e in zip(at["measure"], at["discriminative_power"], at["discriminative_power_se"])
-    }
-    lines.append(
-        f"Discriminative power with {lowest:g}% relevance data: "
-        f"{_noise.ordering(_noise.from_means('share', dps), None, problem)}."
-    )
-    lines += _mean_shift_sentences(table, lowest)
+    if data.reduced:
+        lines.append(
+            f"Kendall's tau between the rankings on full and on {lowest:g}% relevance "
+            f"data (most robust first): "
+            f"{_noise.ordering(data.reduced['tau'], names, problem)}."
+        )
+        lines.append(
+            f"Discriminative power with {lowest:g}% relevance data: "
+            f"{_noise.ordering(data.reduced['dp'], names, problem)}."
+        )
+    lines += _mean_shift_sentences(data.reduced.get("shift"), lowest, problem)
     if "AP'" in square.index and "bpref_R" in square.index:
         primed = "AP'"
         lines.append(
@@ -529,28 +566,21 @@ def _summary(data: IncompleteData, lowest: float) -> list:
 PRIMED = {"AP": "AP'", "Q-measure": "Q'", DISPLAY[NDCG]: DISPLAY[NDCG + "'"]}
 
 
-def _mean_shift_sentences(table: pd.DataFrame, lowest: float) -> list:
+def _mean_shift_sentences(shift, lowest: float, problem: Optional[str]) -> list:
     """Figure 1 in words: how far each original metric's mean moves from full to ``lowest``%
-    relevance data, against its condensed form (|shift| with the SE over the reductions; the
-    full-data mean has no Monte Carlo error)."""
-    full = table[table["rate"] == 100].set_index("measure")
-    low = table[table["rate"] == lowest].set_index("measure")
+    relevance data, against its condensed form (|shift| over the reductions, with its topic
+    resamples)."""
+    if shift is None:
+        return []
     parts = []
     for original, primed in PRIMED.items():
-        if original not in low.index or primed not in low.index:
+        if original not in shift.reps or primed not in shift.reps:
             continue
-        shift = {
-            m: (abs(low.loc[m, "mean"] - full.loc[m, "mean"]), low.loc[m, "mean_se"])
-            for m in (original, primed)
-        }
-        (a, (da, _)), (b, (db, _)) = shift.items()
-        small, large = (a, b) if da < db else (b, a)
-        text, _ = _noise.pair_sentence(
-            _noise.from_means("|shift|", shift, higher_is_better=False, digits=4),
-            small,
-            large,
-            f"{small} moves less than {large}",
-        )
+        small, large = sorted((original, primed), key=shift.value)
+        if problem:
+            parts.append(f"{small} {shift.shown(small)}, {large} {shift.shown(large)}")
+            continue
+        text, _ = _noise.pair_sentence(shift, small, large, f"{small} moves less than {large}")
         parts.append(text)
     if not parts:
         return []
