@@ -141,6 +141,8 @@ class Comparison:
         return (self.low > 0 or self.high < 0) and abs(self.d) > 1e-12
 
     def interval(self, digits: int = 3) -> str:
+        if not math.isfinite(self.high - self.low):
+            return f"d = {self.d:+.{digits}f}; undefined on most topic resamples, so no interval"
         return (
             f"d = {self.d:+.{digits}f}, 95% interval "
             f"[{self.low:+.{digits}f}, {self.high:+.{digits}f}]"

@@ -352,6 +352,13 @@ def renamed_statistic(stat: _noise.Statistic, names: Dict[str, str]) -> _noise.S
     )
 
 
+def _per_resample(topic: Dict[str, Any]) -> str:
+    trials = topic.get("trials_per_resample")
+    if not trials:
+        return "discriminative power from the paired t statistic on each resample"
+    return f"{trials} trials per resample for the experiments on topic subsets"
+
+
 def method_sentence(topic: Dict[str, Any], repetitions: int, unit: str = "repetitions") -> str:
     """How the summary decides an ordering, with the method's parameters and seed."""
     mc = (
@@ -361,8 +368,9 @@ def method_sentence(topic: Dict[str, Any], repetitions: int, unit: str = "repeti
     )
     return (
         f"Orderings: A > B is stated only when the 95% interval of the paired difference "
-        f"excludes 0; the interval combines topic sampling ({topic['resamples']} paired "
-        f"bootstrap resamples of the topics, seed {topic['seed']}; "
-        f"{topic['trials_per_resample']} trials per resample for the swap and stability "
-        f"experiments) with {mc}. Otherwise the measures are not distinguishable here."
+        f"excludes 0; the interval combines topic sampling ({topic['resamples']} "
+        f"bootstrap resamples of the topics (Efron and Tibshirani, 1993), the same for every "
+        f"measure so that differences are paired; seed {topic['seed']}; "
+        f"{_per_resample(topic)}) with {mc}. Otherwise the measures are not "
+        f"distinguishable here."
     )
