@@ -107,7 +107,7 @@ def test_ordering_sentence_and_noise_rule():
     out = _noise.ordering(stat)
     assert out.text.startswith("a (0.500 ± 0.006) > b (0.400 ± 0.006) ~ c (0.390 ± 0.017)")
     assert "not distinguishable here: b and c (d = +0.010" in out.text
-    assert out.stated == [("a", "b")]
+    assert out.stated == [("a", "b"), ("a", "c")]
     c = _noise.compare(stat, "b", "c")
     diffs = np.array([0.01, -0.01, 0.03])
     half = _noise.Z95 * diffs.std(ddof=1) / np.sqrt(3)

@@ -184,10 +184,12 @@ class Ordering:
 def ordering(
     stat: Statistic, names: Optional[Sequence[str]] = None, problem: Optional[str] = None
 ) -> Ordering:
-    """``"A (0.50 ± 0.01) > B (0.40 ± 0.01) ~ C (0.39 ± 0.02)"`` best first: ``>`` (``<``
-    when lower is better) where neighbours differ beyond the noise, ``~`` where they do not,
-    then each pair not distinguishable with its difference and 95% interval. Censored
-    measures are named apart, unranked; with a design ``problem``, no ordering at all."""
+    """``"A (0.50 ± 0.01) > B (0.40 ± 0.01) ~ C (0.39 ± 0.02)"`` best first: measures in
+    groups, ``~`` within a group, ``>`` (``<`` when lower is better) between groups, where
+    every measure of a group differs beyond the noise from every measure of every other
+    group (so each ordering the sentence implies holds by its own interval); then each
+    neighbour pair within a group with its difference and 95% interval. Censored measures
+    are named apart, unranked; with a design ``problem``, no ordering at all."""
     names = list(stat.reps) if names is None else list(names)
     censored = [m for m in names if stat.censored(m)]
     items = [m for m in names if m not in censored]
@@ -198,21 +200,34 @@ def ordering(
         return Ordering(f"{listed} (not ordered: {problem})")
     if not items:
         return Ordering(_censored_text(stat, censored).lstrip("; "))
-    parts, close, stated, comparisons = [f"{items[0]} ({stat.shown(items[0])})"], [], [], []
-    for prev, cur in zip(items, items[1:]):
-        c = compare(stat, prev, cur)
-        comparisons.append(c)
-        if c.apart:
-            stated.append((prev, cur))
-            parts.append(" > " if stat.higher_is_better else " < ")
-        else:
-            parts.append(" ~ ")
-            close.append(f"{prev} and {cur} (" + c.interval(stat.digits) + ")")
-        parts.append(f"{cur} ({stat.shown(cur)})")
-    text = "".join(parts)
+    groups = _groups(stat, items)
+    close = []
+    for group in groups:
+        for prev, cur in zip(group, group[1:]):
+            close.append(f"{prev} and {cur} ({compare(stat, prev, cur).interval(stat.digits)})")
+    above = " > " if stat.higher_is_better else " < "
+    text = above.join(" ~ ".join(f"{m} ({stat.shown(m)})" for m in g) for g in groups)
     if close:
         text += f"; not distinguishable here: {'; '.join(close)}"
-    return Ordering(text + _censored_text(stat, censored), stated, comparisons)
+    stated = [
+        (x, y) for k, g in enumerate(groups) for later in groups[k + 1 :] for x in g for y in later
+    ]
+    return Ordering(text + _censored_text(stat, censored), stated)
+
+
+def _groups(stat: Statistic, items: Sequence[str]) -> List[List[str]]:
+    """``items`` (best first) in groups: a measure starts a new group only when it differs
+    beyond the noise from every measure before it; one it does not differ from merges the
+    groups from that measure's on."""
+    groups: List[List[str]] = []
+    for cur in items:
+        tied = [k for k, g in enumerate(groups) if not all(compare(stat, x, cur).apart for x in g)]
+        if not tied:
+            groups.append([cur])
+            continue
+        merged = [m for g in groups[tied[0] :] for m in g] + [cur]
+        groups = groups[: tied[0]] + [merged]
+    return groups
 
 
 def _censored_text(stat: Statistic, censored: Sequence[str]) -> str:
