@@ -465,7 +465,10 @@ def _write_figures(writer: common.StudyWriter, data: IncompleteData, progress) -
             _curves(value, ylabel, hline),
             data.by_rate,
             common.caption(
-                f"{ylabel} against relevance data kept (mean ± sd over {o.reductions} reductions)",
+                f"{ylabel} against relevance data kept (mean over {o.reductions} reductions "
+                f"with its 95% interval, 1.96 Monte Carlo SE"
+                + (f"; dotted line: {HLINE_LABEL}" if hline is not None else "")
+                + ")",
                 "bpref",
                 fig,
             ),
@@ -516,6 +519,11 @@ def _judgment_table(qrels, rel_level: int):
     return pd.DataFrame([row]), warning
 
 
+HLINE_LABEL = "smallest tau significantly above 0"
+# the range of each figure's statistic: bands stop there
+LIMITS = {"mean": (0.0, 1.0), "tau": (-1.0, 1.0), "discriminative_power": (0.0, 1.0)}
+
+
 def _curves(value: str, ylabel: str, hline=None):
     def draw(table, directory, stem):
         return _plots.curves(
@@ -528,6 +536,8 @@ def _curves(value: str, ylabel: str, hline=None):
             ylabel,
             reverse_x=True,
             hline=hline,
+            limits=LIMITS.get(value, (-np.inf, np.inf)),
+            hline_label=HLINE_LABEL if hline is not None else None,
         )
 
     return draw
