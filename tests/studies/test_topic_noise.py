@@ -181,3 +181,25 @@ def test_matched_table_reads_every_curve_at_one_level():
     assert np.allclose(table["proportion_ties"], 0.1)  # B's curve starts there
     assert np.isclose(table.loc["B", "minority_rate"], 0.08)
     assert np.isclose(table.loc["A", "minority_rate"], 0.04 + (0.02 - 0.04) * (0.05 / 0.15))
+
+
+def test_cli_topic_resamples_and_derived_qa(collection, tmp_path, capsys):
+    """--topic-resamples reaches the manifest; qa takes ad hoc qrels and runs only with
+    --derive-qa, and labels the result a weak stand-in."""
+    import json
+
+    from irgauge.cli import main
+
+    qrels, runs = collection
+    args = ["study", "qa", str(qrels), *map(str, runs), "--out", str(tmp_path), "--seed", "3"]
+    args += ["--trials", "40", "--repetitions", "2", "--topic-resamples", "7", "--quiet"]
+    assert main(args) == 2
+    assert "--derive-qa" in capsys.readouterr().err
+    assert main(args + ["--derive-qa"]) == 0
+    manifest = json.loads((tmp_path / "qa" / "manifest.json").read_text())
+    assert manifest["parameters"]["topic_sampling"]["resamples"] == 7
+    assert manifest["derived"] is True
+    assert "weak stand-in" in manifest["title"]
+    assert any("weak stand-in" in line for line in manifest["summary"])
+    assert all("weak stand-in" in f["caption"] for f in manifest["figures"])
+    assert (tmp_path / "qa-derived-data" / "derived.json").is_file()

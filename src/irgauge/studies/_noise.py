@@ -435,7 +435,8 @@ def stability_sentences(
             more, less = (row.a, row.b) if row.d < 0 else (row.b, row.a)
             lines.append(
                 f"{more} is more stable than {less}: minority rate "
-                f"{fmt(*mr[more], digits=4)} vs {fmt(*mr[less], digits=4)} {at}"
+                f"{fmt(*mr[more], digits=4)} vs {fmt(*mr[less], digits=4)} {at} "
+                f"({_row_interval(row)})"
             )
         else:
             lines.append(

@@ -132,7 +132,7 @@ class QaData:
 
     @property
     def tag(self) -> str:
-        return " [derived QA data]" if self.derived else ""
+        return " [derived QA data: a weak stand-in]" if self.derived else ""
 
 
 def run_qa(
@@ -351,7 +351,7 @@ def describe_qa(data: QaData) -> List[str]:
 
 def write_qa(data: QaData, out) -> common.StudyResult:
     """Write the tables, figures, manifest and summary under ``out/qa``."""
-    title = TITLE + (" [QA data derived from ad hoc data]" if data.derived else "")
+    title = TITLE + (" [QA data derived from ad hoc data: a weak stand-in]" if data.derived else "")
     with common.study_writer(out, NAME, title) as writer:
         _write_per_run(writer, data)
         _write_stability(writer, data)
