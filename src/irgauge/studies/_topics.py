@@ -138,17 +138,31 @@ def stability(matrices, c: int, trials: int, resamples: np.ndarray, seed: int) -
 
 
 def predictive(
-    matrices, halvings: int, resamples: np.ndarray, seed: int, variant: str
-) -> Dict[Tuple[str, str], np.ndarray]:
-    """(a, b) -> phi(a predicts b) on each resample, from ``halvings`` halvings each."""
+    matrices, halvings: int, resamples: np.ndarray, seed: int, variant: str, sizes=()
+) -> Tuple[Dict[Tuple[str, str], np.ndarray], Dict[Tuple[str, str, int], np.ndarray]]:
+    """(a, b) -> phi(a predicts b) on each resample, from ``halvings`` halvings each; and
+    (a, b, k) -> phi at subset size k on each resample."""
     out: Dict[Tuple[str, str], list] = {}
+    curve: Dict[Tuple[str, str, int], list] = {}
+    n = resamples.shape[1]
+    sizes = [k for k in sizes if 2 * k <= n]
     for idx, s in zip(resamples, _seeds(seed, resamples)):
         res = meta.predictive_power(
-            resampled(matrices, idx), halvings=halvings, seed=s, top_fraction=1.0, variant=variant
+            resampled(matrices, idx),
+            halvings=halvings,
+            seed=s,
+            top_fraction=1.0,
+            variant=variant,
+            subset_sizes=sizes,
         )
         for row in res.table.itertuples(index=False):
             out.setdefault((row.measure_a, row.measure_b), []).append(row.phi)
-    return {k: np.asarray(v, float) for k, v in out.items()}
+        for row in res.details["curve"].itertuples(index=False):
+            curve.setdefault((row.measure_a, row.measure_b, int(row.k)), []).append(row.phi)
+    return (
+        {k: np.asarray(v, float) for k, v in out.items()},
+        {k: np.asarray(v, float) for k, v in curve.items()},
+    )
 
 
 def interval(value: float, draws: np.ndarray, low: float, high: float) -> Tuple[float, float]:

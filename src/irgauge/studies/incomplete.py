@@ -111,6 +111,7 @@ class IncompleteData:
     required: Any  # full-data required difference (_noise.Statistic)
     problem: Optional[str]  # why the design is too small to order measures, if it is
     reduced: Dict[str, Any]  # tau, discriminative power and |mean shift| at the lowest rate
+    flat: List[str]  # measures giving every system the same score: in no ordering
     tau: pd.DataFrame  # square of Kendall's tau, full relevance data
     tau_threshold: float
     power: pd.DataFrame  # Table 3
@@ -221,6 +222,7 @@ def compute_incomplete(
             higher_is_better=False,
         ),
         problem=_noise.design_problem(first.n_systems, first.n_topics),
+        flat=_repeat.flat_measures(full),
         reduced=_reduced_statistics(studies, min(rates) if rates else None, o.alpha, topic),
         tau=rc.details["matrix"],
         tau_threshold=rc.parameters["threshold"],
@@ -353,7 +355,7 @@ def _labels() -> Dict[str, str]:
 def describe_incomplete(data: IncompleteData) -> List[str]:
     """The summary's sentences, from the computed tables."""
     lowest = min(data.rates) if data.rates else 100
-    summary = _noise.design_warning(data.problem)
+    summary = _noise.design_warning(data.problem, data.flat)
     summary += _summary(data, lowest)
     if data.warning:
         summary.append(data.warning)
@@ -545,7 +547,7 @@ def _curves(value: str, ylabel: str, hline=None):
 
 def _summary(data: IncompleteData, lowest: float) -> list:
     alpha, square, problem = data.options.alpha, data.tau, data.problem
-    names = list(data.power["measure"])
+    names = [m for m in data.power["measure"] if m not in data.flat]
     lines = [
         f"Discriminative power (alpha = {alpha}) with full relevance data: "
         f"{_noise.ordering(data.share, names, problem)}.",

@@ -82,6 +82,7 @@ class PredictiveStudy:
     topics: List[str]
     draws: Dict[Any, Any]  # (a, b) -> phi on each topic resample
     problem: Optional[str]
+    flat: List[str]  # measures giving every system the same score: in no ordering
 
 
 def run_predictive(
@@ -144,7 +145,9 @@ def compute_predictive(
     )
     names = list(chosen)
     topic = _repeat.topic_draw(seed, first.n_topics, options.topic_resamples, trials, 1)
-    draws = _topics.predictive(chosen, topic.trials, topic.indices, topic.seed, variant)
+    draws, curve_draws = _topics.predictive(
+        chosen, topic.trials, topic.indices, topic.seed, variant, ks
+    )
     square = result.table.pivot(index="measure_a", columns="measure_b", values="phi")
     sd = result.table.pivot(index="measure_a", columns="measure_b", values="sd")
     sd = sd.loc[names, names]
@@ -162,7 +165,9 @@ def compute_predictive(
         phi=square.loc[names, names],
         se=sd / np.sqrt(trials),
         sd=sd,
-        curve=_figure_pairs(result.details["curve"], names),
+        curve=_with_interval(
+            _figure_pairs(result.details["curve"], names), curve_draws, trials, topic.trials
+        ),
         systems=common.systems_phrase(
             first.n_systems, next(iter(matrices.values())).n_systems, top_k, top_fraction, by
         ),
@@ -173,6 +178,7 @@ def compute_predictive(
         topics=first.topics,
         draws=draws,
         problem=_noise.design_problem(first.n_systems, first.n_topics),
+        flat=_repeat.flat_measures(chosen),
     )
 
 
@@ -187,6 +193,21 @@ def _score_matrices(qrels, runs, matrices, eval_options: Dict[str, Any]):
     labels = {v: k for k, v in MEASURES.items()}
     matrices = common.renamed(score_matrices(qrels, runs, list(labels), **eval_options), labels)
     return matrices, {"qrels": str(qrels), "runs": common.path_list(runs)}
+
+
+def _with_interval(curve: pd.DataFrame, draws, halvings: int, per_resample: int):
+    """``curve`` with ``ci``: the half-width of phi's 95% interval at each k, topic
+    sampling and Monte Carlo error combined, 1.96 sqrt(var_topic + sd^2 / halvings), where
+    var_topic is the variance of phi over the topic resamples less their own Monte Carlo
+    variance sd^2 / (halvings per resample), kept at 0 or above."""
+    ci = []
+    for row in curve.itertuples(index=False):
+        e = draws.get((row.measure_a, row.measure_b, int(row.k)), np.array([]))
+        e = e[np.isfinite(e)]
+        sd2 = float(row.sd) ** 2 if np.isfinite(row.sd) else 0.0
+        topic = max(float(e.var(ddof=1)) - sd2 / per_resample, 0.0) if len(e) > 1 else 0.0
+        ci.append(_noise.Z95 * np.sqrt(topic + sd2 / halvings))
+    return curve.assign(ci=ci)
 
 
 def _figure_pairs(curve: pd.DataFrame, names: List[str]) -> pd.DataFrame:
@@ -210,12 +231,12 @@ def write_predictive(study: PredictiveStudy, summary: List[str], out) -> common.
             _phi_curves,
             study.curve,
             common.caption(
-                "Predictive power against topic subset size (phi with its Monte Carlo 95% "
-                "interval, 1.96 sd(tau) / sqrt(halvings), clipped to [-1, 1])",
+                "Predictive power against topic subset size (phi with its 95% interval: "
+                "topic sampling over the topic resamples and Monte Carlo error over the "
+                "halvings combined, clipped to [-1, 1])",
                 "predictive",
                 "Figure 1",
             ),
-            halvings=study.parameters["halvings"],
         )
         writer.figure(
             "phi_heatmap",
@@ -273,6 +294,15 @@ def _write_tables(writer: common.StudyWriter, study: PredictiveStudy) -> None:
         "phi against topic subset size k (two disjoint subsets of k topics)",
         digits=3,
     )
+    writer.table(
+        "phi_by_k_interval",
+        study.curve.pivot(index="k", columns=["measure_a", "measure_b"], values="ci")
+        .pipe(_flat)
+        .reset_index(),
+        "Half-width of the 95% interval of phi at each k (the figure's band): topic "
+        "sampling and Monte Carlo error combined",
+        digits=3,
+    )
 
 
 def _by_predictor(square: pd.DataFrame) -> pd.DataFrame:
@@ -284,11 +314,11 @@ def _flat(frame: pd.DataFrame) -> pd.DataFrame:
     return frame
 
 
-def _phi_curves(picked: pd.DataFrame, directory, stem: str, halvings: int = 1):
+def _phi_curves(picked: pd.DataFrame, directory, stem: str):
     frame = picked.assign(
         series=picked["measure_a"] + " -> " + picked["measure_b"],
-        # the uncertainty of phi (a mean over the halvings), not the spread of tau
-        phi_ci=_noise.Z95 * picked["sd"] / np.sqrt(halvings),
+        # the uncertainty of phi, not the spread of tau over the halvings
+        phi_ci=picked["ci"],
     )
     return _plots.curves(
         frame,
@@ -324,9 +354,10 @@ def describe_predictive(study: PredictiveStudy) -> List[str]:
     as better only when the 95% interval of the difference, topic sampling and Monte Carlo
     error combined, excludes 0 (:mod:`irgauge.studies._noise`)."""
     stat = _phi_statistic(study)
-    names = list(study.phi.index)
+    names = [m for m in study.phi.index if m not in study.flat]
     diagonal = _repeat.renamed_statistic(stat, {f"{m} -> {m}": m for m in names})
-    lines = _noise.design_warning(study.problem)
+    lines = _noise.design_warning(study.problem, study.flat)
+    warnings = len(lines)
     lines.append(
         f"Self-predictivity phi(A, A) on {study.systems}: "
         f"{_noise.ordering(diagonal, None, study.problem)}."
@@ -340,7 +371,7 @@ def describe_predictive(study: PredictiveStudy) -> List[str]:
                     stat, other, own, f"{m} predicts {target} better than {target} itself"
                 )
                 lines.append(text + ".")
-    if len(lines) == 1 + len(_noise.design_warning(study.problem)):
+    if len(lines) == 1 + warnings:
         lines.append("Every metric is its own best predictor on this collection.")
     lines.append(
         _repeat.method_sentence(
