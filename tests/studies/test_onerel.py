@@ -39,7 +39,8 @@ def test_outputs_manifest_and_summary(collection, tmp_path):
         "stability_matched",
         "kendall_tau",
     }
-    assert manifest["parameters"]["topic_sampling"]["resamples"] == 100
+    assert manifest["parameters"]["topic_sampling"]["resamples"] == 1000
+    assert manifest["parameters"]["topic_sampling"]["experiment_resamples"] == 100
     assert manifest["seeds"]["topic_resamples"] == manifest["parameters"]["topic_sampling"]["seed"]
     assert manifest["parameters"]["repetitions"] == 2
     assert len(manifest["seeds"]["repetitions"]) == 2

@@ -148,7 +148,7 @@ def _topic_resamples(p) -> None:
     p.add_argument(
         "--topic-resamples",
         type=opt.positive_int,
-        default=100,
+        default=1000,  # irgauge.studies._noise.TOPIC_RESAMPLES (not imported: start-up time)
         metavar="T",
         help="bootstrap resamples of the topics behind every ordering's 95%% interval "
         "(topic sampling, combined with the Monte Carlo error; at least 2)",

@@ -37,6 +37,7 @@ import numpy as np
 import pandas as pd
 
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
+TOPIC_RESAMPLES = 1000  # the studies' default number of topic resamples T
 TOPIC_METHOD = (
     "paired bootstrap over topics (the same T resamples of the topics, drawn with "
     "replacement, for every measure), combined with the Monte Carlo error over the "
@@ -170,12 +171,10 @@ def compare(stat: Statistic, a: str, b: str) -> Comparison:
 
 @dataclass
 class Ordering:
-    """A sentence ordering measures, with the orderings it states (better, worse) and the
-    comparisons behind it."""
+    """A sentence ordering measures, with the orderings it states (better, worse)."""
 
     text: str
     stated: List[Tuple[str, str]] = field(default_factory=list)
-    comparisons: List[Comparison] = field(default_factory=list)
 
     def __str__(self) -> str:
         return self.text

@@ -21,7 +21,7 @@ from irgauge.studies import _noise, _topics
 
 Progress = Optional[Callable[[str], Optional[Callable[[int, int], None]]]]
 
-CATCH_ALL = 0.20  # lower edge of the last difference bin (|d| >= 0.20)
+CATCH_ALL = _topics.CATCH_ALL  # lower edge of the last difference bin (|d| >= 0.20)
 
 
 def _bar(progress: Progress, label: str, r: int, seeds: Sequence[int], parts: int = 1):
@@ -309,22 +309,35 @@ def stability_sentence(
 
 @dataclass(frozen=True)
 class TopicDraw:
-    """The topic resamples of a study: T x n indices, their seed and the trials of each
-    resample's subset experiments."""
+    """The topic resamples of a study: T x n indices and their seed. The statistics computed
+    in one vectorised pass (discriminative power, required difference, tau) use all T; the
+    experiments rerun per resample (swap, stability, phi) use the first
+    ``min(T, EXPERIMENT_RESAMPLES)`` with ``trials`` trials each."""
 
     seed: int
     indices: np.ndarray
-    trials: int  # per resample, for the swap and stability experiments
+    trials: int  # per resample, for the experiments rerun on each resample
+
+    @property
+    def experiments(self) -> np.ndarray:
+        """The resamples the swap, stability and predictive-power experiments rerun on."""
+        return self.indices[:EXPERIMENT_RESAMPLES]
 
     def record(self) -> Dict[str, Any]:
         """What the manifest says of them."""
         return {
             "method": _noise.TOPIC_METHOD,
             "resamples": int(len(self.indices)),
+            "experiment_resamples": int(len(self.experiments)),
             "seed": self.seed,
             "trials_per_resample": self.trials,
             "z": _noise.Z95,
         }
+
+
+# the experiments rerun per resample cost trials x resamples: the trials of all repetitions
+# spread over at most this many resamples (more would leave too few trials in each)
+EXPERIMENT_RESAMPLES = 100
 
 
 def topic_draw(seed: int, n_topics: int, resamples: int, trials: int, repetitions: int):
@@ -335,7 +348,7 @@ def topic_draw(seed: int, n_topics: int, resamples: int, trials: int, repetition
     return TopicDraw(
         t_seed,
         _noise.topic_resamples(n_topics, resamples, t_seed),
-        _topics.trials_per_resample(trials, repetitions, resamples),
+        _topics.trials_per_resample(trials, repetitions, min(resamples, EXPERIMENT_RESAMPLES)),
     )
 
 
@@ -356,7 +369,11 @@ def _per_resample(topic: Dict[str, Any]) -> str:
     trials = topic.get("trials_per_resample")
     if not trials:
         return "discriminative power from the paired t statistic on each resample"
-    return f"{trials} trials per resample for the experiments on topic subsets"
+    return (
+        f"the experiments on topic subsets rerun on the first "
+        f"{topic.get('experiment_resamples', topic['resamples'])} resamples, {trials} trials "
+        f"each"
+    )
 
 
 def method_sentence(topic: Dict[str, Any], repetitions: int, unit: str = "repetitions") -> str:

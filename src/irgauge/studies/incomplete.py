@@ -92,7 +92,7 @@ class IncompleteOptions:
     alpha: float = 0.05
     rates: Sequence[float] = RATES
     eval_options: Dict[str, Any] = field(default_factory=dict)
-    topic_resamples: int = 100
+    topic_resamples: int = _noise.TOPIC_RESAMPLES
 
 
 @dataclass
@@ -133,7 +133,7 @@ def run_incomplete(
     alpha: float = 0.05,
     rates: Sequence[float] = RATES,
     eval_options: Optional[Dict[str, Any]] = None,
-    topic_resamples: int = 100,
+    topic_resamples: int = _noise.TOPIC_RESAMPLES,
     progress=None,
     report: bool = False,
 ) -> common.StudyResult:

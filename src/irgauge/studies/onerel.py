@@ -56,7 +56,7 @@ BASE = list(ONE_REL) + list(REFERENCE)
 # gain S:A:B as the papers write it (the AIRS paper's Table 4)
 GAIN_VARIANTS = ("3:2:1", "10:5:1", "1:1:1", "0.3:0.2:0.1")
 GAIN_MEASURES = ("P-measure", "P-plus", "O-measure")
-TOPIC_RESAMPLES = 100  # the default number of topic resamples T
+TOPIC_RESAMPLES = _noise.TOPIC_RESAMPLES
 
 
 def irgauge_gains(sab: str) -> str:
@@ -203,11 +203,11 @@ def compute_onerel(
         base, c, o.trials, seeds, o.swap_mode, o.replacement, progress
     )
     swap_share, _ = _topics.swap(
-        base, c, topic.trials, topic.indices, topic.seed, o.swap_mode, o.replacement
+        base, c, topic.trials, topic.experiments, topic.seed, o.swap_mode, o.replacement
     )
     step()
     stability_rows, stability = _repeat.stability(base, c, o.trials, seeds, progress)
-    topic_curves = _topics.stability(base, c, topic.trials, topic.indices, topic.seed)
+    topic_curves = _topics.stability(base, c, topic.trials, topic.experiments, topic.seed)
     step()
     rc = rank_correlations(base)
     tau_draws = _topics.taus(base, topic.indices)

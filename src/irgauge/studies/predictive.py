@@ -56,7 +56,7 @@ class PredictiveOptions:
     sizes: Optional[Sequence[int]]
     variant: str
     eval_options: Optional[Dict[str, Any]]
-    topic_resamples: int = 100
+    topic_resamples: int = _noise.TOPIC_RESAMPLES
 
 
 @dataclass(frozen=True)
@@ -99,7 +99,7 @@ def run_predictive(
     sizes: Optional[Sequence[int]] = None,
     variant: str = "b",
     eval_options: Optional[Dict[str, Any]] = None,
-    topic_resamples: int = 100,
+    topic_resamples: int = _noise.TOPIC_RESAMPLES,
     progress=None,
     report: bool = False,
 ) -> common.StudyResult:
@@ -146,7 +146,7 @@ def compute_predictive(
     names = list(chosen)
     topic = _repeat.topic_draw(seed, first.n_topics, options.topic_resamples, trials, 1)
     draws, curve_draws = _topics.predictive(
-        chosen, topic.trials, topic.indices, topic.seed, variant, ks
+        chosen, topic.trials, topic.experiments, topic.seed, variant, ks
     )
     square = result.table.pivot(index="measure_a", columns="measure_b", values="phi")
     sd = result.table.pivot(index="measure_a", columns="measure_b", values="sd")

@@ -50,7 +50,7 @@ TITLE = "Reliability of QA evaluation metrics (Sakai, 2004)"
 
 FIRST_ANSWER = {"RR": "RR", "NQcorrect1": "NQcorrect1", "NQcorrect5": "NQcorrect5"}
 GAIN_VARIANTS = ("1:1:1", "2:1.5:1", "3:2:1")  # S:A:B, the note's mild to steep gains
-TOPIC_RESAMPLES = 100  # the default number of topic resamples T
+TOPIC_RESAMPLES = _noise.TOPIC_RESAMPLES
 
 
 def answer_measures(gains: Sequence[str] = GAIN_VARIANTS) -> Dict[str, str]:
@@ -202,7 +202,7 @@ def compute_qa(gold, runs, options: QaOptions = QaOptions(), progress=None) -> Q
     topic = _repeat.topic_draw(seed, n, o.topic_resamples, o.trials, o.repetitions)
     ratio = o.trials / topic.trials
     stability_rows, stability = _repeat.stability(matrices, c, o.trials, seeds, progress)
-    topic_curves = _topics.stability(matrices, c, topic.trials, topic.indices, topic.seed)
+    topic_curves = _topics.stability(matrices, c, topic.trials, topic.experiments, topic.seed)
     sensitivity = [_sensitivity(matrices, size, o, seeds, topic, progress) for size in sizes]
     parameters = {
         **common.filter_parameters(o.top_k, o.top_fraction, by),
@@ -266,7 +266,7 @@ def _sensitivity(matrices, size: int, o: QaOptions, seeds, topic, progress) -> S
         matrices, size, o.trials, seeds, o.swap_mode, False, progress
     )
     share, _ = _topics.swap(
-        matrices, size, topic.trials, topic.indices, topic.seed, o.swap_mode, False
+        matrices, size, topic.trials, topic.experiments, topic.seed, o.swap_mode, False
     )
     stat = _repeat.statistic(
         rows, "share_reaching", "required difference", share, o.trials / topic.trials
