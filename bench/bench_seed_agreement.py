@@ -6,9 +6,10 @@ two exact copies (measures equal by construction) and two measures whose noise d
 2% (B and E: a difference in discriminative power of about 0.005, which another sample of
 topics would move far more; the rule before issue 20, ``--monte-carlo-only``, orders them).
 For each of several seeds the discriminative-power ordering is computed as a study states
-it (R bootstrap repetitions, T topic resamples, :func:`irgauge.studies._noise.ordering`). Reported: how many stated
-orderings are reversed between seeds (must be none), the mean agreement of the stated sets
-between seeds (|S1 & S2| / |S1 | S2|, must be >= 0.9), and whether a copy is ever ordered.
+it (R bootstrap repetitions, T topic resamples, :func:`irgauge.studies._noise.ordering`).
+Reported: how many stated orderings are reversed between seeds (must be none), the mean
+agreement of the stated sets between seeds (|S1 & S2| / |S1 | S2|, must be >= 0.9), and
+whether a copy is ever ordered.
 
 Run:  python bench/bench_seed_agreement.py [--seeds 10] [--B 1000] [--repetitions 5]
 """
