@@ -10,13 +10,13 @@ from irgauge.studies import _noise
 
 def test_ordering_sorts_and_marks_values_within_noise():
     values = {"RR": (0.2, 0.01), "P-plus": (0.5, 0.01), "O": (0.4, 0.01), "NWRR": (0.4, 0.01)}
-    assert _noise.ordering(values) == (
+    text = _noise.ordering(_noise.from_means("share", values)).text
+    assert text.startswith(
         "P-plus (0.500 ± 0.010) > O (0.400 ± 0.010) ~ NWRR (0.400 ± 0.010) > RR (0.200 ± 0.010)"
-        " [within noise (|d| <= 2 combined SE): O and NWRR]"
     )
-    assert _noise.ordering({"a": (0.1, 0.01), "b": (0.3, 0.01)}, higher_is_better=False) == (
-        "a (0.100 ± 0.010) < b (0.300 ± 0.010)"
-    )
+    assert "not distinguishable here: O and NWRR (d = +0.000" in text
+    low = _noise.from_means("d", {"a": (0.1, 0.01), "b": (0.3, 0.01)}, higher_is_better=False)
+    assert _noise.ordering(low).text == "a (0.100 ± 0.010) < b (0.300 ± 0.010)"
 
 
 def test_latex_table_escapes_and_has_booktabs():

@@ -97,7 +97,7 @@ def test_required_difference_is_the_mean_over_the_bootstrap_runs(collection, tmp
 
 def _between(ordering: str, a: str, b: str) -> str:
     """The text of an ordering sentence between the entries of a and b."""
-    head = ordering.split("[within noise")[0]
+    head = ordering.split("; not distinguishable here")[0]
     i, j = sorted((head.index(f" {a} ("), head.index(f" {b} (")))
     return head[i : j + 1]
 
@@ -122,7 +122,7 @@ def test_equal_measures_have_required_differences_within_noise(tmp_path):
     )
     table = result.tables["discriminative_power"].set_index("measure")
     line = next(s for s in result.summary if s.startswith("Required difference"))
-    assert "within noise" in line
+    assert "not distinguishable here" in line
     for a, b in (("AP", "AP'"), ("Q-measure", "Q'"), ("bpref", "bpref_R")):
         assert table.loc[a, "required_difference"] == table.loc[b, "required_difference"]
         gap = _between(" " + line.split(": ", 1)[1], a, b)

@@ -36,8 +36,12 @@ def test_outputs_manifest_and_summary(collection, tmp_path):
         "swap",
         "stability",
         "stability_pairs",
+        "stability_matched",
         "kendall_tau",
     }
+    assert manifest["parameters"]["topic_sampling"]["resamples"] == 1000
+    assert manifest["parameters"]["topic_sampling"]["experiment_resamples"] == 100
+    assert manifest["seeds"]["topic_resamples"] == manifest["parameters"]["topic_sampling"]["seed"]
     assert manifest["parameters"]["repetitions"] == 2
     assert len(manifest["seeds"]["repetitions"]) == 2
     assert manifest["seeds"]["repetitions"][0] == 7

@@ -144,6 +144,17 @@ def _subsets(p, trials: int = 1000) -> None:
     )
 
 
+def _topic_resamples(p) -> None:
+    p.add_argument(
+        "--topic-resamples",
+        type=opt.positive_int,
+        default=1000,  # irgauge.studies._noise.TOPIC_RESAMPLES (not imported: start-up time)
+        metavar="T",
+        help="bootstrap resamples of the topics behind every ordering's 95%% interval "
+        "(topic sampling, combined with the Monte Carlo error; at least 2)",
+    )
+
+
 def _gains(p, default, help: str) -> None:
     p.add_argument("--gains", type=_gain_list, default=default, metavar="S:A:B,...", help=help)
 
@@ -160,6 +171,7 @@ def _onerel_options(s) -> None:
     _gains(
         s, ["3:2:1", "10:5:1", "1:1:1", "0.3:0.2:0.1"], "gain-value variants (Table 4); '' for none"
     )
+    _topic_resamples(s)
     _eval_options(s)
 
 
@@ -179,6 +191,7 @@ def _incomplete_options(s) -> None:
         metavar="J,...",
         help="shares of judgments kept (%%)",
     )
+    _topic_resamples(s)
     _eval_options(s)
 
 
@@ -203,6 +216,14 @@ def _qa_options(s) -> None:
         metavar="A,...",
         help="significance levels of the sign-test table",
     )
+    s.add_argument(
+        "--derive-qa",
+        action="store_true",
+        help="GOLD and RUNs are ad hoc qrels and runs: derive QA-shaped data from them "
+        "(relevant documents stand in for answers; a weak stand-in, labelled so in every "
+        "output) under DIR/qa-derived-data",
+    )
+    _topic_resamples(s)
     _eval_options(s, answers=True)
 
 
@@ -225,6 +246,7 @@ def _predictive_options(s) -> None:
         help="topic subset sizes k of the phi curve (default 5, 10, ..., n/2)",
     )
     s.add_argument("--variant", choices=("a", "b"), default="b", help="Kendall's tau variant")
+    _topic_resamples(s)
     _eval_options(s)
 
 
@@ -350,6 +372,7 @@ def _onerel_kwargs(args) -> dict:
         alpha=args.alpha,
         replacement=args.replacement,
         gains=args.gains,
+        topic_resamples=args.topic_resamples,
         **_subset_kwargs(args),
         **_eval_kwargs(args),
     )
@@ -361,6 +384,7 @@ def _incomplete_kwargs(args) -> dict:
         alpha=args.alpha,
         reductions=args.reductions,
         rates=args.rates,
+        topic_resamples=args.topic_resamples,
         **_eval_kwargs(args),
     )
 
@@ -380,12 +404,19 @@ def _qa_kwargs(args) -> dict:
         sign_alphas=args.sign_alphas,
         gains=args.gains,
         qa_options=qa,
+        topic_resamples=args.topic_resamples,
         **_subset_kwargs(args),
     )
 
 
 def _predictive_kwargs(args) -> dict:
-    return dict(trials=args.trials, sizes=args.sizes, variant=args.variant, **_eval_kwargs(args))
+    return dict(
+        trials=args.trials,
+        sizes=args.sizes,
+        variant=args.variant,
+        topic_resamples=args.topic_resamples,
+        **_eval_kwargs(args),
+    )
 
 
 def _topicset_kwargs(args) -> dict:
@@ -442,12 +473,48 @@ def run(args) -> int:
                 else "QRELS and at least one RUN"
             )
             raise InputError(f"study {args.study} needs {what} (or --collection)")
-        result = study_function(args.study)(args.qrels, args.runs, args.out, **options)
+        gold, runs = _qa_inputs(args) if args.study == "qa" else (args.qrels, args.runs)
+        result = study_function(args.study)(gold, runs, args.out, **options)
     _notes(result)
     if result.report:
         print(f"report: {result.report}")
     print(result.text(), end="")
     return 0
+
+
+DERIVED_DIR = "qa-derived-data"
+
+
+def _qa_inputs(args):
+    """(gold, runs) of the qa study: as given, or derived from ad hoc qrels and runs with
+    --derive-qa; ad hoc qrels without it are refused with a pointer to the option."""
+    from pathlib import Path
+
+    from irgauge.studies.qa import qa_collection_from_adhoc
+
+    if args.derive_qa:
+        made = qa_collection_from_adhoc(args.qrels, args.runs, Path(args.out) / DERIVED_DIR)
+        return made["gold"], made["runs"]
+    if _looks_like_qrels(args.qrels):
+        from irgauge.errors import InputError
+
+        raise InputError(
+            f"{args.qrels} looks like ad hoc TREC qrels (topic, iteration, document, level), "
+            f"not QA gold answers: pass --derive-qa to derive QA-shaped data from qrels and "
+            f"runs (a weak stand-in for real QA data)"
+        )
+    return args.qrels, args.runs
+
+
+def _looks_like_qrels(path) -> bool:
+    """True when the first line of ``path`` reads as a TREC qrels line: four fields, the
+    last an integer level."""
+    try:
+        with open(path, "rb") as handle:
+            fields = handle.readline().split()
+    except OSError:
+        return False
+    return len(fields) == 4 and fields[3].lstrip(b"-").isdigit()
 
 
 def _score_matrices(args):

@@ -9,8 +9,9 @@ sampling, the figure shows their uncertainty when the sample sizes are given:
 * ASL (bootstrap with B samples): ASL +/- 1.96 sqrt(ASL (1 - ASL) / B);
 * swap rates: Wilson 95% interval of swaps / comparisons per bin; empty bins are dropped;
 * minority rate and proportion of ties: Wilson 95% intervals over trials x pairs;
-* means over repeated experiments (the studies' tables, with ``<column>_sd`` columns):
-  mean +/- sd over the repetitions;
+* means over repeated experiments (the studies' tables): with ``<column>_ci`` columns the
+  95% interval of the mean (1.96 Monte Carlo SE, as the tables give SE), else mean +/- sd
+  (``<column>_sd``), clipped to [0, 1] for rates and shares;
 * predictive power phi (mean tau over halvings): mean +/- t_{0.975, h-1} sd / sqrt(h).
 """
 
@@ -24,14 +25,19 @@ from irgauge.report import style
 
 
 def _sd(part, column: str) -> np.ndarray:
-    """The ``<column>_sd`` column (NaN as 0: a single repetition has no spread)."""
-    return np.nan_to_num(part[f"{column}_sd"].to_numpy(dtype=float))
+    """The half-width of the band of ``column``: its ``<column>_ci`` column (the 95%
+    interval of a mean over repetitions, as the tables' SE gives it) when there is one,
+    else ``<column>_sd`` (NaN as 0: a single repetition claims no error)."""
+    name = f"{column}_ci" if f"{column}_ci" in part else f"{column}_sd"
+    return np.nan_to_num(part[name].to_numpy(dtype=float))
 
 
-def _legend_title(shape: str, wilson: bool, spread: bool) -> str:
+def _legend_title(shape: str, wilson: bool, spread: bool, ci: bool = False) -> str:
     """ "measure", and what the figure's bands or bars (``shape``) show."""
     if wilson:
         return f"measure\n({shape}: Wilson 95%)"
+    if ci:
+        return f"measure\n({shape}: 95% interval, Monte Carlo)"
     if spread:
         return f"measure\n({shape}: ± sd over the repetitions)"
     return "measure"
@@ -89,13 +95,18 @@ def swap_curves(
             style.band(ax, x, rate, low, high, index, str(measure))
         elif "swap_rate_sd" in part:
             sd = _sd(part, "swap_rate")
-            style.band(ax, x, rate, rate - sd, rate + sd, index, str(measure))
+            # a rate lies in [0, 1]: so does its band
+            low, high = np.clip(rate - sd, 0, 1), np.clip(rate + sd, 0, 1)
+            style.band(ax, x, rate, low, high, index, str(measure))
         else:
             style.line(ax, x, rate, index, str(measure))
     ax.axhline(max_rate, color="grey", lw=0.8, ls="--", label=f"{max_rate:.0%} swap rate")
     ax.set_xlabel("difference in mean score between the systems (bin lower edge)")
     ax.set_ylabel("swap rate (share of subset pairs that swap)")
-    style.legend_outside(ax, _legend_title("band", "swaps" in table, "swap_rate_sd" in table))
+    style.legend_outside(
+        ax,
+        _legend_title("band", "swaps" in table, "swap_rate_sd" in table, "swap_rate_ci" in table),
+    )
     return style.save(fig, directory, stem)
 
 
@@ -120,7 +131,10 @@ def stability_curves(
             xlow, xhigh = style.wilson(x * comparisons, comparisons)
             xerr, yerr = [x - xlow, xhigh - x], [y - ylow, yhigh - y]
         elif spread:
-            xerr, yerr = _sd(part, "proportion_ties"), _sd(part, "minority_rate")
+            # shares lie in [0, 1]: the bars stop there
+            hx, hy = _sd(part, "proportion_ties"), _sd(part, "minority_rate")
+            xerr = [x - np.clip(x - hx, 0, 1), np.clip(x + hx, 0, 1) - x]
+            yerr = [y - np.clip(y - hy, 0, 1), np.clip(y + hy, 0, 1) - y]
         else:
             style.line(ax, x, y, index, str(measure))
             continue
@@ -129,7 +143,9 @@ def stability_curves(
         )
     ax.set_xlabel("proportion of ties (share of subset pairs within the fuzziness)")
     ax.set_ylabel("minority rate (share of subset pairs in the minority)")
-    style.legend_outside(ax, _legend_title("bars", bool(comparisons), spread))
+    style.legend_outside(
+        ax, _legend_title("bars", bool(comparisons), spread, "minority_rate_ci" in table)
+    )
     return style.save(fig, directory, stem)
 
 

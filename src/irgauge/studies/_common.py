@@ -309,6 +309,12 @@ STABILITY_PAIRS_CAPTION = (
 )
 
 
+STABILITY_MATCHED_CAPTION = (
+    "Minority rate of each measure at one matched proportion of ties (the largest of the "
+    "curves' smallest proportions of ties; mean and SE over the repetitions)"
+)
+
+
 def write_stability(
     writer: StudyWriter,
     curve: pd.DataFrame,
@@ -316,10 +322,17 @@ def write_stability(
     paper: str,
     table_caption: str,
     figure_caption: str,
+    curve_rows: pd.DataFrame,
 ) -> None:
     """The stability tables (at fuzziness 0.05, and pairwise from the curves) and the
     minority rate / proportion of ties figure."""
     writer.table("stability", _repeat.stability_table(curve), table_caption, digits=4)
+    writer.table(
+        "stability_matched",
+        _noise.matched_table(curve_rows),
+        caption(STABILITY_MATCHED_CAPTION, paper),
+        digits=4,
+    )
     writer.table("stability_pairs", pairs, caption(STABILITY_PAIRS_CAPTION, paper), digits=4)
     writer.figure("minority_ties", stability_curves, curve, figure_caption)
 
@@ -508,20 +521,22 @@ def _judged_depth(per_topic: pd.DataFrame) -> Tuple[List[Dict[str, Any]], int]:
     return rows, judged_depth
 
 
-def collection_statistics(qrels, runs) -> Dict[str, Any]:
+def collection_statistics(qrels, runs, eval_options=None) -> Dict[str, Any]:
     """The numbers of Table 2 of Sakai (AIRS 2006) for one collection: topics, runs, judged
-    documents, relevant documents per level and per topic."""
+    documents, relevant documents (level >= ``rel_level`` of ``eval_options``, 1 by
+    default) per level and per topic."""
+    rel_level = int((eval_options or {}).get("rel_level") or 1)
     q = read_qrels(qrels)
     levels = np.asarray(q.levels)
     topics = np.asarray(q.topics.decode())
-    per_topic = pd.Series(levels > 0).groupby(topics).sum()
+    per_topic = pd.Series(levels >= rel_level).groupby(topics).sum()
     row: Dict[str, Any] = {
         "topics": int(len(np.unique(topics))),
         "runs": len(path_list(runs)),
         "judged": int(len(levels)),
-        "relevant": int((levels > 0).sum()),
+        f"relevant (level >= {rel_level})": int((levels >= rel_level).sum()),
     }
-    for level in sorted({int(v) for v in levels if v > 0}, reverse=True):
+    for level in sorted({int(v) for v in levels if v >= rel_level}, reverse=True):
         row[f"level {level}"] = int((levels == level).sum())
     row["relevant per topic (mean)"] = float(per_topic.mean())
     row["relevant per topic (min-max)"] = f"{int(per_topic.min())}-{int(per_topic.max())}"

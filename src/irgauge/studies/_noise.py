@@ -1,28 +1,48 @@
-"""Monte Carlo error of the studies' numbers, and sentences that respect it.
+"""The studies' noise, and the one machinery of their sentences.
 
-Every random experiment of a study (bootstrap samples, topic subsets, reductions, halvings)
-is repeated R times with independent seeds. For a number x_1..x_R over the repetitions:
+A study's metric-level statistic (discriminative power, a required difference, the share of
+comparisons reaching it, a minority rate at matched ties, Kendall's tau, phi) moves for two
+reasons, and a sentence accounts for both:
 
-    mean = sum x_r / R,   sd = sqrt(sum (x_r - mean)^2 / (R - 1)),   SE = sd / sqrt(R)
+* **Monte Carlo error.** Every random experiment (bootstrap samples, topic subsets,
+  halvings) is repeated R times with independent seeds, the same seed for every measure
+  within a repetition. For values x_1..x_R:
+  mean = sum x_r / R, sd = sqrt(sum (x_r - mean)^2 / (R - 1)), SE = sd / sqrt(R).
+* **Topic sampling.** Another sample of topics moves the statistic far more. The topics are
+  resampled with replacement T times (:func:`topic_resamples`, one draw shared by every
+  measure, so differences are paired) and the statistic is recomputed on each resample.
 
-(SE is the Monte Carlo standard error of the mean). When an experiment is one large sample
-whose draws are themselves independent (the halvings of predictive power), SE is the sd over
-the draws divided by the square root of their number.
+For measures A and B with per-repetition differences d_r = x_A,r - x_B,r and differences
+on the resamples e_t = y_A,t - y_B,t:
 
-Two numbers a and b with errors s_a and s_b are ordered only when they are further apart
-than the noise:  |a - b| > Z * sqrt(s_a^2 + s_b^2)  with Z = 2 (about 95% for normal errors).
-Otherwise the sentence says "within noise" and gives both numbers with their errors.
+    d = mean_r d_r
+    var_mc = var_r(d_r) / R                                  (0 with one repetition)
+    var_topic = max(var_t(e_t) - k * var_r(d_r), 0)          (k * var_r(d_r) only when R > 1)
+    95% interval: d +/- 1.96 sqrt(var_topic + var_mc)
+
+where k is the ratio of the Monte Carlo variance of one resampled value to that of one
+repetition (trials of a repetition / trials per resample; 0 when the resampled values carry
+no Monte Carlo noise). "A > B" is stated only when this interval excludes 0; otherwise "A
+and B are not distinguishable here (d = ..., 95% interval [...])". A value that is censored
+(NaN) in any repetition, e.g. a required difference not reached, is never ordered.
 """
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass, field
 from typing import Dict, List, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
 import pandas as pd
 
-Z = 2.0
+Z95 = 1.959963984540054  # two-sided 95% normal quantile
+TOPIC_RESAMPLES = 1000  # the studies' default number of topic resamples T
+TOPIC_METHOD = (
+    "paired bootstrap over topics (the same T resamples of the topics, drawn with "
+    "replacement, for every measure), combined with the Monte Carlo error over the "
+    "repetitions: d +/- 1.96 sqrt(var_topic + var_mc)"
+)
 
 
 def repetition_seeds(seed: int, repetitions: int) -> List[int]:
@@ -34,7 +54,8 @@ def repetition_seeds(seed: int, repetitions: int) -> List[int]:
 
 def spread(frame: pd.DataFrame, keys: Sequence[str], values: Sequence[str]) -> pd.DataFrame:
     """Mean, sd and SE over the repetitions (rows sharing ``keys``) of each ``values`` column:
-    columns ``v``, ``v_sd``, ``v_se`` (order of first appearance kept; NaN ignored)."""
+    columns ``v``, ``v_sd``, ``v_se``, ``v_ci`` = 1.96 SE (order of first appearance kept;
+    NaN ignored)."""
     grouped = frame.groupby(list(keys), sort=False)
     out = grouped[list(values)].mean()
     for v in values:
@@ -42,6 +63,8 @@ def spread(frame: pd.DataFrame, keys: Sequence[str], values: Sequence[str]) -> p
         n = grouped[v].count()
         out[f"{v}_sd"] = sd
         out[f"{v}_se"] = sd / np.sqrt(n)
+        # the figures' bands: the 95% interval of the mean, as the tables' SE gives it
+        out[f"{v}_ci"] = Z95 * out[f"{v}_se"]
     return out.reset_index()
 
 
@@ -55,34 +78,220 @@ def fmt(value: float, se: Optional[float] = None, digits: int = 3) -> str:
     return text
 
 
-def separated(a: float, se_a: float, b: float, se_b: float, z: float = Z) -> bool:
-    """True when |a - b| exceeds z combined standard errors (NaN errors count as zero)."""
-    noise = math.sqrt(np.nan_to_num(se_a) ** 2 + np.nan_to_num(se_b) ** 2)
-    return abs(a - b) > z * noise and abs(a - b) > 1e-12
+def topic_seed(seed: int) -> int:
+    """The seed of the topic resamples, derived from the study's seed (and recorded)."""
+    return int(np.random.SeedSequence([int(seed), 20]).generate_state(1, np.uint32)[0])
+
+
+def topic_resamples(n_topics: int, resamples: int, seed: int) -> np.ndarray:
+    """``resamples x n_topics`` topic indices drawn with replacement (one row per resample)."""
+    return np.random.default_rng(seed).integers(0, n_topics, size=(resamples, n_topics))
+
+
+@dataclass
+class Statistic:
+    """One metric-level statistic of several measures and what moves it.
+
+    ``reps``: measure -> its value in each repetition (NaN: censored or undefined there);
+    ``resampled``: measure -> its value on each topic resample (the same resamples for
+    every measure; NaN where undefined); ``noise_ratio``: k of the module docstring.
+    """
+
+    label: str
+    reps: Dict[str, np.ndarray]
+    resampled: Dict[str, np.ndarray] = field(default_factory=dict)
+    noise_ratio: float = 0.0
+    higher_is_better: bool = True
+    digits: int = 3
+    # measure -> Monte Carlo SE known otherwise (one long experiment, e.g. phi over the
+    # halvings); its variance is added unpaired, se_a^2 + se_b^2
+    mc_se: Dict[str, float] = field(default_factory=dict)
+
+    def value(self, m: str) -> float:
+        r = np.asarray(self.reps[m], float)
+        return float("nan") if np.isnan(r).any() else float(r.mean())
+
+    def se(self, m: str) -> float:
+        if m in self.mc_se:
+            return float(self.mc_se[m])
+        r = np.asarray(self.reps[m], float)
+        return float(r.std(ddof=1) / math.sqrt(len(r))) if len(r) > 1 else float("nan")
+
+    def censored(self, m: str) -> int:
+        """In how many repetitions ``m``'s value is censored (NaN)."""
+        return int(np.isnan(np.asarray(self.reps[m], float)).sum())
+
+    def shown(self, m: str) -> str:
+        """``0.412 ± 0.006`` (Monte Carlo SE; the number alone with one repetition)."""
+        return fmt(self.value(m), self.se(m), self.digits)
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """A paired difference d = A - B with its 95% interval (topic sampling + Monte Carlo)."""
+
+    a: str
+    b: str
+    d: float
+    low: float
+    high: float
+
+    @property
+    def apart(self) -> bool:
+        """True when the 95% interval excludes 0 (and d is not a rounding artefact)."""
+        return (self.low > 0 or self.high < 0) and abs(self.d) > 1e-12
+
+    def interval(self, digits: int = 3) -> str:
+        if not math.isfinite(self.high - self.low):
+            return f"d = {self.d:+.{digits}f}; undefined on most topic resamples, so no interval"
+        return (
+            f"d = {self.d:+.{digits}f}, 95% interval "
+            f"[{self.low:+.{digits}f}, {self.high:+.{digits}f}]"
+        )
+
+
+def compare(stat: Statistic, a: str, b: str) -> Comparison:
+    """A - B with the 95% interval of the module docstring."""
+    reps = np.asarray(stat.reps[a], float) - np.asarray(stat.reps[b], float)
+    d = float(reps.mean())
+    var_rep = float(reps.var(ddof=1)) if len(reps) > 1 else 0.0
+    var = var_rep / len(reps)
+    if a in stat.mc_se and b in stat.mc_se:
+        var = float(np.nan_to_num(stat.se(a)) ** 2 + np.nan_to_num(stat.se(b)) ** 2)
+    if a in stat.resampled and b in stat.resampled:
+        e = np.asarray(stat.resampled[a], float) - np.asarray(stat.resampled[b], float)
+        e = e[np.isfinite(e)]
+        # a statistic undefined on most resamples has no topic-sampling error to speak of
+        if len(e) < 2 or 2 * len(e) < len(stat.resampled[a]):
+            return Comparison(a, b, d, -math.inf, math.inf)
+        var += max(float(e.var(ddof=1)) - stat.noise_ratio * var_rep, 0.0)
+    half = Z95 * math.sqrt(var)
+    return Comparison(a, b, d, d - half, d + half)
+
+
+@dataclass
+class Ordering:
+    """A sentence ordering measures, with the orderings it states (better, worse)."""
+
+    text: str
+    stated: List[Tuple[str, str]] = field(default_factory=list)
+
+    def __str__(self) -> str:
+        return self.text
 
 
 def ordering(
-    values: Mapping[str, Tuple[float, float]], higher_is_better: bool = True, digits: int = 3
-) -> str:
-    """``"A (0.50 ± 0.01) > B (0.40 ± 0.01) ~ C (0.39 ± 0.02)"`` best first: ``>`` where the two
-    neighbours differ beyond the noise, ``~`` where they do not; followed by the list of pairs
-    within noise when there are any."""
-    items = [(k, float(m), float(s)) for k, (m, s) in values.items() if not math.isnan(m)]
-    items.sort(key=lambda t: -t[1] if higher_is_better else t[1])
+    stat: Statistic, names: Optional[Sequence[str]] = None, problem: Optional[str] = None
+) -> Ordering:
+    """``"A (0.50 ± 0.01) > B (0.40 ± 0.01) ~ C (0.39 ± 0.02)"`` best first: measures in
+    groups, ``~`` within a group, ``>`` (``<`` when lower is better) between groups, where
+    every measure of a group differs beyond the noise from every measure of every other
+    group (so each ordering the sentence implies holds by its own interval); then each
+    neighbour pair within a group with its difference and 95% interval. Censored measures
+    are named apart, unranked; with a design ``problem``, no ordering at all."""
+    names = list(stat.reps) if names is None else list(names)
+    censored = [m for m in names if stat.censored(m)]
+    items = [m for m in names if m not in censored]
+    sign = 1 if stat.higher_is_better else -1
+    items.sort(key=lambda m: -sign * stat.value(m))
+    if problem is not None:
+        listed = ", ".join(f"{m} {stat.shown(m)}" for m in items)
+        return Ordering(f"{listed} (not ordered: {problem})")
     if not items:
-        return ""
-    parts = [f"{items[0][0]} ({fmt(items[0][1], items[0][2], digits)})"]
+        return Ordering(_censored_text(stat, censored).lstrip("; "))
+    groups = _groups(stat, items)
     close = []
-    for prev, cur in zip(items, items[1:]):
-        apart = separated(prev[1], prev[2], cur[1], cur[2])
-        parts.append((" > " if higher_is_better else " < ") if apart else " ~ ")
-        parts.append(f"{cur[0]} ({fmt(cur[1], cur[2], digits)})")
-        if not apart:
-            close.append(f"{prev[0]} and {cur[0]}")
-    text = "".join(parts)
+    for group in groups:
+        for prev, cur in zip(group, group[1:]):
+            close.append(f"{prev} and {cur} ({compare(stat, prev, cur).interval(stat.digits)})")
+    above = " > " if stat.higher_is_better else " < "
+    text = above.join(" ~ ".join(f"{m} ({stat.shown(m)})" for m in g) for g in groups)
     if close:
-        text += f" [within noise (|d| <= {Z:g} combined SE): {'; '.join(close)}]"
-    return text
+        text += f"; not distinguishable here: {'; '.join(close)}"
+    stated = [
+        (x, y) for k, g in enumerate(groups) for later in groups[k + 1 :] for x in g for y in later
+    ]
+    return Ordering(text + _censored_text(stat, censored), stated)
+
+
+def _groups(stat: Statistic, items: Sequence[str]) -> List[List[str]]:
+    """``items`` (best first) in groups: a measure starts a new group only when it differs
+    beyond the noise from every measure before it; one it does not differ from merges the
+    groups from that measure's on."""
+    groups: List[List[str]] = []
+    for cur in items:
+        tied = [k for k, g in enumerate(groups) if not all(compare(stat, x, cur).apart for x in g)]
+        if not tied:
+            groups.append([cur])
+            continue
+        merged = [m for g in groups[tied[0] :] for m in g] + [cur]
+        groups = groups[: tied[0]] + [merged]
+    return groups
+
+
+def _censored_text(stat: Statistic, censored: Sequence[str]) -> str:
+    if not censored:
+        return ""
+    parts = [f"{m} ({stat.censored(m)} of {len(stat.reps[m])} repetitions)" for m in censored]
+    return f"; not ranked, {stat.label} not reached: {', '.join(parts)}"
+
+
+def pair_sentence(stat: Statistic, a: str, b: str, claim: str) -> Tuple[str, bool]:
+    """(``claim`` "A ... B" with both values when A - B is beyond the noise in the direction
+    of ``stat.higher_is_better``, else "A and B are not distinguishable here", and whether
+    the claim holds)."""
+    c = compare(stat, a, b)
+    values = f"{stat.shown(a)} vs {stat.shown(b)}"
+    better = c.apart and (c.d > 0) == stat.higher_is_better
+    if better:
+        return f"{claim} ({values})", True
+    if c.apart:
+        return f"{b} beats {a} ({values}; {c.interval(stat.digits)})", False
+    return f"{a} and {b} are not distinguishable here ({values}; {c.interval(stat.digits)})", False
+
+
+def from_means(
+    label: str,
+    values: Mapping[str, Tuple[float, float]],
+    higher_is_better: bool = True,
+    digits: int = 3,
+) -> Statistic:
+    """A :class:`Statistic` known only by its means and Monte Carlo SEs (no topic
+    resamples: its interval is the Monte Carlo error alone, added unpaired)."""
+    return Statistic(
+        label,
+        {m: np.array([float(v)]) for m, (v, _) in values.items()},
+        {},
+        0.0,
+        higher_is_better,
+        digits,
+        {m: float(e) for m, (_, e) in values.items()},
+    )
+
+
+def design_problem(n_systems: int, n_topics: int) -> Optional[str]:
+    """Why a design is too small to order measures by a statistic over system pairs: fewer
+    than 5 systems or 10 pairs, or fewer than 10 topics (None when it is not)."""
+    pairs = n_systems * (n_systems - 1) // 2
+    reasons = []
+    if n_systems < 5 or pairs < 10:
+        reasons.append(f"{n_systems} systems ({pairs} pairs; at least 5 and 10 needed)")
+    if n_topics < 10:
+        reasons.append(f"{n_topics} topics (at least 10 needed)")
+    return "; ".join(reasons) or None
+
+
+def design_warning(problem: Optional[str], flat: Sequence[str] = ()) -> List[str]:
+    """The summary's warnings on the design: too small, or measures constant over systems."""
+    lines = []
+    if problem:
+        lines.append(f"WARNING: too small a design to order measures: {problem}; no orderings.")
+    if flat:
+        lines.append(
+            f"WARNING: {', '.join(flat)} give{'s' if len(flat) == 1 else ''} every system the "
+            f"same score: left out of every ordering."
+        )
+    return lines
 
 
 # ------------------------------------------------------------------- stability curves
@@ -103,54 +312,87 @@ def minority_at_ties(ties: np.ndarray, minority: np.ndarray, level: float) -> fl
     return float(np.interp(level, x, y))
 
 
-def stability_comparison(table: pd.DataFrame) -> pd.DataFrame:
-    """Pairwise reading of the minority-rate / proportion-of-ties curves, per repetition.
+def matched_minority(table: pd.DataFrame) -> Dict[Tuple[str, str], np.ndarray]:
+    """Per pair of measures (a, b) and per repetition (rows of the result, in the order of
+    ``table``'s ``repetition`` values): the proportion of ties t* = max(min ties a, min ties
+    b), the minority rates of a and b at t*, and each curve's smallest proportion of ties.
 
-    ``table``: measure, repetition, fuzziness, minority_rate, proportion_ties. For measures A
-    and B compare their minority rates at the smallest proportion of ties both curves reach,
-    t* = max(min ties A, min ties B): a curve closer to the origin (fewer swaps at the same
-    share of ties) is more stable, and a curve that cannot get below t* ties is compared where
-    it starts. Returns rows (a, b, ties_level, mr_a, mr_b, se_a, se_b, and each curve's
-    smallest proportion of ties ties_a, ties_b) with means over the repetitions.
+    ``table``: measure, repetition, fuzziness, minority_rate, proportion_ties. A curve closer
+    to the origin (fewer swaps at the same share of ties) is more stable; one that cannot
+    get below t* ties is compared where it starts.
     """
     names = list(dict.fromkeys(table["measure"]))
-    reps = sorted(table["repetition"].unique())
-    curves = {(m, r): part for (m, r), part in table.groupby(["measure", "repetition"])}
-    rows = []
+    curves = {
+        key: (part["proportion_ties"].to_numpy(float), part["minority_rate"].to_numpy(float))
+        for key, part in table.groupby(["measure", "repetition"], sort=False)
+    }
+    reps = list(dict.fromkeys(table["repetition"]))
+    out = {}
     for i, a in enumerate(names):
         for b in names[i + 1 :]:
-            ma, mb, lv, ta, tb = [], [], [], [], []
+            rows = []
             for r in reps:
                 ca, cb = curves[(a, r)], curves[(b, r)]
-                ta.append(ca["proportion_ties"].min())
-                tb.append(cb["proportion_ties"].min())
-                level = max(ta[-1], tb[-1])
-                ma.append(
-                    minority_at_ties(
-                        ca["proportion_ties"].to_numpy(), ca["minority_rate"].to_numpy(), level
+                level = max(ca[0].min(), cb[0].min())
+                rows.append(
+                    (
+                        level,
+                        minority_at_ties(*ca, level),
+                        minority_at_ties(*cb, level),
+                        ca[0].min(),
+                        cb[0].min(),
                     )
                 )
-                mb.append(
-                    minority_at_ties(
-                        cb["proportion_ties"].to_numpy(), cb["minority_rate"].to_numpy(), level
-                    )
-                )
-                lv.append(level)
-            rows.append(
-                {
-                    "a": a,
-                    "b": b,
-                    "ties_level": float(np.mean(lv)),
-                    "mr_a": float(np.mean(ma)),
-                    "mr_b": float(np.mean(mb)),
-                    "se_a": _se(ma),
-                    "se_b": _se(mb),
-                    "ties_a": float(np.mean(ta)),
-                    "ties_b": float(np.mean(tb)),
-                }
-            )
-    return pd.DataFrame(
-        rows, columns=["a", "b", "ties_level", "mr_a", "mr_b", "se_a", "se_b", "ties_a", "ties_b"]
+            out[(a, b)] = np.asarray(rows, float)
+    return out
+
+
+def stability_comparison(
+    table: pd.DataFrame, resampled: Optional[pd.DataFrame] = None, noise_ratio: float = 0.0
+) -> pd.DataFrame:
+    """Pairwise reading of the minority-rate / proportion-of-ties curves (see
+    :func:`matched_minority`): rows (a, b, ties_level, mr_a, mr_b, se_a, se_b, ties_a,
+    ties_b) with means and Monte Carlo SE over the repetitions, and the difference
+    d = mr_a - mr_b with its 95% interval (low, high; :func:`compare`, the topic resamples
+    taken from ``resampled``, a table of the same shape with one "repetition" per resample).
+    """
+    reps = matched_minority(table)
+    topic = matched_minority(resampled) if resampled is not None else {}
+    rows = []
+    for (a, b), v in reps.items():
+        stat = _pair_statistic(a, b, v, topic.get((a, b)), noise_ratio)
+        c = compare(stat, a, b)
+        rows.append(
+            {
+                "a": a,
+                "b": b,
+                "ties_level": float(v[:, 0].mean()),
+                "mr_a": float(v[:, 1].mean()),
+                "mr_b": float(v[:, 2].mean()),
+                "se_a": _se(v[:, 1]),
+                "se_b": _se(v[:, 2]),
+                "ties_a": float(v[:, 3].mean()),
+                "ties_b": float(v[:, 4].mean()),
+                "d": c.d,
+                "low": c.low,
+                "high": c.high,
+            }
+        )
+    return pd.DataFrame(rows, columns=STABILITY_PAIR_COLUMNS)
+
+
+STABILITY_PAIR_COLUMNS = "a b ties_level mr_a mr_b se_a se_b ties_a ties_b d low high".split()
+
+
+def _pair_statistic(a, b, reps: np.ndarray, topic: Optional[np.ndarray], noise_ratio: float):
+    resampled = {} if topic is None else {a: topic[:, 1], b: topic[:, 2]}
+    return Statistic(
+        "minority rate",
+        {a: reps[:, 1], b: reps[:, 2]},
+        resampled,
+        noise_ratio,
+        higher_is_better=False,
+        digits=4,
     )
 
 
@@ -162,9 +404,12 @@ def _se(values) -> float:
 ALL_TIES = 0.999
 
 
-def stability_sentences(pairs: pd.DataFrame, names: Sequence[str]) -> List[str]:
+def stability_sentences(
+    pairs: pd.DataFrame, names: Sequence[str], problem: Optional[str] = None
+) -> List[str]:
     """Sentences from :func:`stability_comparison`: measures ranked by how many others they
-    beat beyond the noise, then each comparison between neighbours in that ranking.
+    beat beyond the noise (95% interval of the paired difference excluding 0), then each
+    comparison between neighbours in that ranking.
 
     A measure whose curve starts at (almost) only ties orders no systems: its minority rate
     of 0 says nothing, so it is named apart and ranked after the others.
@@ -176,28 +421,27 @@ def stability_sentences(pairs: pd.DataFrame, names: Sequence[str]) -> List[str]:
     for row in pairs.itertuples(index=False):
         if row.a not in beats or row.b not in beats:
             continue
-        apart = separated(row.mr_a, row.se_a, row.mr_b, row.se_b)
-        if apart:
-            better = row.a if row.mr_a < row.mr_b else row.b
-            beats[better] += 1
+        if _apart(row):
+            beats[row.a if row.d < 0 else row.b] += 1
         verdict[(row.a, row.b)] = verdict[(row.b, row.a)] = row
     ranked = sorted(names, key=lambda n: -beats[n])
-    lines = []
+    lines = [] if problem is None else [f"not ordered ({problem})"]
     for a, b in zip(ranked, ranked[1:]):
         row = verdict[(a, b)]
         mr = {row.a: (row.mr_a, row.se_a), row.b: (row.mr_b, row.se_b)}
-        if separated(row.mr_a, row.se_a, row.mr_b, row.se_b):
-            more, less = (a, b) if mr[a][0] < mr[b][0] else (b, a)
+        at = f"at {row.ties_level:.2f} ties"
+        if _apart(row) and problem is None:
+            more, less = (row.a, row.b) if row.d < 0 else (row.b, row.a)
             lines.append(
                 f"{more} is more stable than {less}: minority rate "
-                f"{fmt(*mr[more], digits=4)} vs {fmt(*mr[less], digits=4)} at "
-                f"{row.ties_level:.2f} ties"
+                f"{fmt(*mr[more], digits=4)} vs {fmt(*mr[less], digits=4)} {at} "
+                f"({_row_interval(row)})"
             )
         else:
             lines.append(
-                f"{a} and {b} are within noise: minority rate "
-                f"{fmt(*mr[a], digits=4)} vs {fmt(*mr[b], digits=4)} at "
-                f"{row.ties_level:.2f} ties"
+                f"{a} and {b} are not distinguishable here: minority rate "
+                f"{fmt(*mr[a], digits=4)} vs {fmt(*mr[b], digits=4)} {at} "
+                f"({_row_interval(row)})"
             )
     if tied:
         lines.append(
@@ -207,6 +451,39 @@ def stability_sentences(pairs: pd.DataFrame, names: Sequence[str]) -> List[str]:
             f"useful"
         )
     return lines
+
+
+def _apart(row) -> bool:
+    return Comparison(row.a, row.b, row.d, row.low, row.high).apart
+
+
+def _row_interval(row) -> str:
+    return Comparison(row.a, row.b, row.d, row.low, row.high).interval(4)
+
+
+def matched_table(table: pd.DataFrame) -> pd.DataFrame:
+    """Each measure's minority rate at one proportion of ties all curves reach (the largest
+    of their smallest proportions of ties, measures tying (almost) everything aside), per
+    repetition, then mean and SE: the curves read side by side at matched ties."""
+    rows = []
+    for r, rep in table.groupby("repetition", sort=False):
+        curves = {
+            m: (p["proportion_ties"].to_numpy(float), p["minority_rate"].to_numpy(float))
+            for m, p in rep.groupby("measure", sort=False)
+        }
+        starts = [c[0].min() for c in curves.values() if c[0].min() < ALL_TIES]
+        level = max(starts) if starts else 1.0
+        for m, (ties, minority) in curves.items():
+            rows.append(
+                {
+                    "measure": m,
+                    "repetition": r,
+                    "proportion_ties": level,
+                    "minority_rate": minority_at_ties(ties, minority, level),
+                }
+            )
+    out = spread(pd.DataFrame(rows), ["measure"], ["proportion_ties", "minority_rate"])
+    return out[["measure", "proportion_ties", "minority_rate", "minority_rate_se"]]
 
 
 def _min_ties(pairs: pd.DataFrame, name: str) -> float:

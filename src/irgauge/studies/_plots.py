@@ -1,5 +1,6 @@
 """The studies' figures, drawn from the same tables as their summaries: means over the
-repetitions with their spread (mean ± sd over the repetitions, :func:`style.band`). The
+repetitions with the 95% interval of the mean (``<column>_ci``, as the tables' SE gives it;
+:func:`style.band`), clipped to the statistic's range. The
 swap-rate and stability figures are :mod:`irgauge.report.figures`' own.
 
 Each function takes a table, draws one figure and saves it through :func:`style.save`
@@ -8,7 +9,7 @@ Each function takes a table, draws one figure and saves it through :func:`style.
 
 from __future__ import annotations
 
-from typing import List, Optional
+from typing import List, Optional, Tuple
 
 import numpy as np
 
@@ -16,7 +17,8 @@ from irgauge.report import style
 
 
 def _sd(part, column: str):
-    sd = part.get(f"{column}_sd")
+    """Half-width of the band: ``<column>_ci`` (a 95% interval) or ``<column>_sd``."""
+    sd = part.get(f"{column}_ci", part.get(f"{column}_sd"))
     return np.zeros(len(part)) if sd is None else np.nan_to_num(sd.to_numpy(dtype=float))
 
 
@@ -33,8 +35,12 @@ def curves(
     title: Optional[str] = None,
     bars: bool = False,
     group: str = "measure",
+    limits: Tuple[float, float] = (-np.inf, np.inf),
+    hline_label: Optional[str] = None,
 ) -> List[str]:
-    """``y`` against ``x`` (one series per ``group`` value) with a band of ± ``y_sd``."""
+    """``y`` against ``x`` (one series per ``group`` value) with a band of ± ``y_ci`` (or
+    ``y_sd``) clipped to the statistic's range ``limits``; ``hline`` is a reference line
+    labelled ``hline_label``."""
     fig, ax = style.new_figure(title=title)
     for index, (name, part) in enumerate(table.groupby(group, sort=False)):
         part = part.sort_values(x)
@@ -44,14 +50,14 @@ def curves(
             ax,
             part[x].to_numpy(dtype=float),
             mean,
-            mean - sd,
-            mean + sd,
+            np.clip(mean - sd, *limits),
+            np.clip(mean + sd, *limits),
             index,
             str(name),
             bars=bars,
         )
     if hline is not None:
-        ax.axhline(hline, color="grey", lw=0.8, ls=":")
+        ax.axhline(hline, color="grey", lw=0.8, ls=":", label=hline_label)
     if reverse_x:
         ax.invert_xaxis()
     ax.set_xlabel(xlabel)

@@ -9,17 +9,19 @@ repetition, so measures are compared on the same samples.
 
 from __future__ import annotations
 
-from typing import Callable, List, Optional, Sequence
+from dataclasses import dataclass
+from typing import Any, Callable, Dict, List, Optional, Sequence
 
 import numpy as np
 import pandas as pd
 
 from irgauge import meta
-from irgauge.studies import _noise
+from irgauge.errors import InputError
+from irgauge.studies import _noise, _topics
 
 Progress = Optional[Callable[[str], Optional[Callable[[int, int], None]]]]
 
-CATCH_ALL = 0.20  # lower edge of the last difference bin (|d| >= 0.20)
+CATCH_ALL = _topics.CATCH_ALL  # lower edge of the last difference bin (|d| >= 0.20)
 
 
 def _bar(progress: Progress, label: str, r: int, seeds: Sequence[int], parts: int = 1):
@@ -112,8 +114,9 @@ def swap(
 ):
     """(bins per repetition, summary per repetition, spread of bins, spread of summary).
 
-    The catch-all bin (|d| >= 0.20) has no upper edge, so a required difference falling in
-    it gets no relative difference (NaN).
+    A required difference in the catch-all bin (|d| >= 0.20), or none at all, is "not
+    reached": censored (NaN required difference, relative difference and share reaching),
+    left out of the means and counted in ``found`` (the share of repetitions reaching one).
     """
     bins, summaries = [], []
     for r, s in enumerate(seeds):
@@ -128,8 +131,12 @@ def swap(
         )
         bins.append(res.table.assign(repetition=r))
         summary = res.details["summary"].assign(repetition=r)
-        catch_all = summary["required_difference"] >= CATCH_ALL - 1e-9
-        summary.loc[catch_all, "relative_difference"] = np.nan
+        # the catch-all bin is "not reached (>= 0.20)", not a required difference: censored
+        # (NaN), so that means leave it out and no ordering ranks it
+        censored = ~(summary["required_difference"] < CATCH_ALL - 1e-9)
+        summary.loc[censored, ["required_difference", "relative_difference", "share_reaching"]] = (
+            np.nan
+        )
         summaries.append(summary)
     bins = pd.concat(bins, ignore_index=True)
     summaries = pd.concat(summaries, ignore_index=True)
@@ -192,10 +199,11 @@ def stability_table(curves: pd.DataFrame, f: float = 0.05) -> pd.DataFrame:
     ]
 
 
-def swap_summary_table(spread: pd.DataFrame) -> pd.DataFrame:
+def swap_summary_table(spread: pd.DataFrame, repetitions: int) -> pd.DataFrame:
     """The sensitivity table: required difference, largest mean, relative difference and
-    share reaching it (means over the repetitions, with SE), and in how many repetitions a
-    required difference exists."""
+    share reaching it (means over the repetitions that reach one, with SE), and in how many
+    repetitions none is reached ("not reached (>= 0.20)")."""
+    missed = np.rint((1 - spread["found"].to_numpy(float)) * repetitions).astype(int)
     return pd.DataFrame(
         {
             "measure": spread["measure"],
@@ -208,6 +216,7 @@ def swap_summary_table(spread: pd.DataFrame) -> pd.DataFrame:
             "share_reaching": spread["share_reaching"],
             "share_reaching_se": spread["share_reaching_se"],
             "found_in": spread["found"],
+            "not_reached": [f"{k} of {repetitions} (>= 0.20)" if k else "" for k in missed],
         }
     )
 
@@ -226,45 +235,44 @@ SWAP_DIGITS = {
 
 
 def swap_sentences(
-    spread: pd.DataFrame, names: List[str], c: int, flat: Sequence[str] = ()
+    stat: _noise.Statistic,
+    names: List[str],
+    c: int,
+    flat: Sequence[str] = (),
+    problem: Optional[str] = None,
 ) -> List[str]:
-    """The share of comparisons reaching the required difference, ordered within the noise;
-    measures without a required difference in some repetitions are named, and ``flat``
-    measures (the same score for every system) apart."""
-    lines = []
-    flat = [m for m in flat if m in names]
-    if flat:
-        lines.append(
-            f"{', '.join(flat)} give{'s' if len(flat) == 1 else ''} every system "
-            f"the same score on every topic: no system pair to compare."
-        )
-        names = [n for n in names if n not in flat]
-    ok = spread[spread["found"] >= 1 - 1e-9].set_index("measure")
-    found = {
-        m: (ok.loc[m, "share_reaching"], ok.loc[m, "share_reaching_se"])
-        for m in names
-        if m in ok.index
+    """The share of comparisons reaching the required difference, ordered beyond the noise
+    (:func:`irgauge.studies._noise.ordering`); measures that do not reach a required
+    difference below the catch-all bin in some repetition are named, unranked, and ``flat``
+    measures (the same score for every system) are left out."""
+    names = [n for n in names if n not in flat]
+    if not names:
+        return []
+    text = _noise.ordering(stat, names, problem).text
+    return [
+        f"Share of comparisons reaching the swap method's 95% required difference at "
+        f"c = {c}: {text}."
+    ]
+
+
+def statistic(
+    table: pd.DataFrame,
+    column: str,
+    label: str,
+    resampled=None,
+    noise_ratio: float = 0.0,
+    higher_is_better: bool = True,
+    digits: int = 3,
+) -> _noise.Statistic:
+    """The :class:`~irgauge.studies._noise.Statistic` of ``column`` of a per-repetition
+    table (measure, repetition, column), with its values on the topic resamples."""
+    reps = {
+        m: part.sort_values("repetition", kind="stable")[column].to_numpy(float)
+        for m, part in table.groupby("measure", sort=False)
     }
-    if len(found) > 1:
-        lines.append(
-            f"Share of comparisons reaching the swap method's 95% required "
-            f"difference at c = {c}: {_noise.ordering(found)}."
-        )
-    elif found:
-        m = next(iter(found))
-        lines.append(
-            f"At c = {c} only {m} has a 95% required difference by the swap method "
-            f"in every repetition ({_noise.fmt(*found[m])} of comparisons reach it)."
-        )
-    never = [m for m in names if m not in found]
-    if never:
-        lines.append(
-            f"At c = {c} the swap rate of {', '.join(never)} does not stay at or "
-            f"below 5% over the difference bins in every repetition: no required "
-            f"difference at 95% confidence (too few topics per subset or too few "
-            f"trials)."
-        )
-    return lines
+    return _noise.Statistic(
+        label, reps, dict(resampled or {}), noise_ratio, higher_is_better, digits
+    )
 
 
 def flat_measures(matrices) -> List[str]:
@@ -273,10 +281,15 @@ def flat_measures(matrices) -> List[str]:
 
 
 def stability_sentence(
-    pairs: pd.DataFrame, curves: pd.DataFrame, names: List[str], setting: str
+    pairs: pd.DataFrame,
+    curves: pd.DataFrame,
+    names: List[str],
+    setting: str,
+    problem: Optional[str] = None,
 ) -> str:
-    """The summary's stability sentence: the curves' reading between measures, or for a
-    single measure its minority rate and proportion of ties at fuzziness 0.05."""
+    """The summary's stability sentence: the curves' reading between measures (minority
+    rate at matched proportions of ties), or for a single measure its minority rate and
+    proportion of ties at fuzziness 0.05."""
     if len(names) < 2:
         at = stability_table(curves).set_index("measure")
         parts = []
@@ -285,7 +298,96 @@ def stability_sentence(
             pt = _noise.fmt(at.loc[m, "proportion_ties"], at.loc[m, "proportion_ties_se"], 4)
             parts.append(f"{m}: minority rate {mr}, proportion of ties {pt}")
         return f"Stability ({setting}) at fuzziness 0.05: " + "; ".join(parts) + "."
+    keep = pairs[pairs["a"].isin(names) & pairs["b"].isin(names)]
     return (
-        f"Stability ({setting}; minority rate at equal proportion of ties, from the "
-        f"curves; most stable first): " + "; ".join(_noise.stability_sentences(pairs, names)) + "."
+        f"Stability ({setting}; minority rate at matched proportions of ties, from the "
+        f"curves; most stable first): "
+        + "; ".join(_noise.stability_sentences(keep, names, problem))
+        + "."
+    )
+
+
+@dataclass(frozen=True)
+class TopicDraw:
+    """The topic resamples of a study: T x n indices and their seed. The statistics computed
+    in one vectorised pass (discriminative power, required difference, tau) use all T; the
+    experiments rerun per resample (swap, stability, phi) use the first
+    ``min(T, EXPERIMENT_RESAMPLES)`` with ``trials`` trials each."""
+
+    seed: int
+    indices: np.ndarray
+    trials: int  # per resample, for the experiments rerun on each resample
+
+    @property
+    def experiments(self) -> np.ndarray:
+        """The resamples the swap, stability and predictive-power experiments rerun on."""
+        return self.indices[:EXPERIMENT_RESAMPLES]
+
+    def record(self) -> Dict[str, Any]:
+        """What the manifest says of them."""
+        return {
+            "method": _noise.TOPIC_METHOD,
+            "resamples": int(len(self.indices)),
+            "experiment_resamples": int(len(self.experiments)),
+            "seed": self.seed,
+            "trials_per_resample": self.trials,
+            "z": _noise.Z95,
+        }
+
+
+# the experiments rerun per resample cost trials x resamples: the trials of all repetitions
+# spread over at most this many resamples (more would leave too few trials in each)
+EXPERIMENT_RESAMPLES = 100
+
+
+def topic_draw(seed: int, n_topics: int, resamples: int, trials: int, repetitions: int):
+    """The study's :class:`TopicDraw` from its seed."""
+    if resamples < 2:
+        raise InputError(f"topic resamples must be at least 2, got {resamples}")
+    t_seed = _noise.topic_seed(seed)
+    return TopicDraw(
+        t_seed,
+        _noise.topic_resamples(n_topics, resamples, t_seed),
+        _topics.trials_per_resample(trials, repetitions, min(resamples, EXPERIMENT_RESAMPLES)),
+    )
+
+
+def renamed_statistic(stat: _noise.Statistic, names: Dict[str, str]) -> _noise.Statistic:
+    """The part of ``stat`` for the measures in ``names`` (old -> new name), renamed."""
+    return _noise.Statistic(
+        stat.label,
+        {new: stat.reps[old] for old, new in names.items()},
+        {new: stat.resampled[old] for old, new in names.items() if old in stat.resampled},
+        stat.noise_ratio,
+        stat.higher_is_better,
+        stat.digits,
+        {new: stat.mc_se[old] for old, new in names.items() if old in stat.mc_se},
+    )
+
+
+def _per_resample(topic: Dict[str, Any]) -> str:
+    trials = topic.get("trials_per_resample")
+    if not trials:
+        return "discriminative power from the paired t statistic on each resample"
+    return (
+        f"the experiments on topic subsets rerun on the first "
+        f"{topic.get('experiment_resamples', topic['resamples'])} resamples, {trials} trials "
+        f"each"
+    )
+
+
+def method_sentence(topic: Dict[str, Any], repetitions: int, unit: str = "repetitions") -> str:
+    """How the summary decides an ordering, with the method's parameters and seed."""
+    mc = (
+        f"the Monte Carlo error over {repetitions} {unit}"
+        if repetitions > 1
+        else "no Monte Carlo error (one repetition: none is claimed)"
+    )
+    return (
+        f"Orderings: A > B is stated only when the 95% interval of the paired difference "
+        f"excludes 0; the interval combines topic sampling ({topic['resamples']} "
+        f"bootstrap resamples of the topics (Efron and Tibshirani, 1993), the same for every "
+        f"measure so that differences are paired; seed {topic['seed']}; "
+        f"{_per_resample(topic)}) with {mc}. Otherwise the measures are not "
+        f"distinguishable here."
     )

@@ -38,7 +38,7 @@ from irgauge.evaluation import read_runs, score_matrices
 from irgauge.io.qrels import read_qrels
 from irgauge.meta import rank_correlations
 from irgauge.studies import _common as common
-from irgauge.studies import _noise, _plots, _repeat
+from irgauge.studies import _noise, _plots, _repeat, _topics
 from irgauge.studies.incomplete_result import incomplete_study
 
 NAME = "incomplete"
@@ -92,6 +92,7 @@ class IncompleteOptions:
     alpha: float = 0.05
     rates: Sequence[float] = RATES
     eval_options: Dict[str, Any] = field(default_factory=dict)
+    topic_resamples: int = _noise.TOPIC_RESAMPLES
 
 
 @dataclass
@@ -106,6 +107,11 @@ class IncompleteData:
     pairs: int  # system pairs of the bootstrap
     judgments: pd.DataFrame  # Table 1
     warning: Optional[str]  # when R > N on some topics
+    share: Any  # full-data share of significant pairs (_noise.Statistic)
+    required: Any  # full-data required difference (_noise.Statistic)
+    problem: Optional[str]  # why the design is too small to order measures, if it is
+    reduced: Dict[str, Any]  # tau, discriminative power and |mean shift| at the lowest rate
+    flat: List[str]  # measures giving every system the same score: in no ordering
     tau: pd.DataFrame  # square of Kendall's tau, full relevance data
     tau_threshold: float
     power: pd.DataFrame  # Table 3
@@ -127,6 +133,7 @@ def run_incomplete(
     alpha: float = 0.05,
     rates: Sequence[float] = RATES,
     eval_options: Optional[Dict[str, Any]] = None,
+    topic_resamples: int = _noise.TOPIC_RESAMPLES,
     progress=None,
     report: bool = False,
 ) -> common.StudyResult:
@@ -145,6 +152,7 @@ def run_incomplete(
         alpha=alpha,
         rates=rates,
         eval_options=dict(eval_options or {}),
+        topic_resamples=topic_resamples,
     )
     data = compute_incomplete(qrels, runs, options, progress)
     result = write_incomplete(data, out, progress)
@@ -181,30 +189,19 @@ def compute_incomplete(
     rc = rank_correlations(full)
     # the bootstrap runs of the reductions at 100% again (same seeds, same samples, so
     # the same shares as the 100% column of Figure 3), keeping the required differences
-    _, dp, first_dp = _repeat.discriminative_power(
+    dp_rows, dp, first_dp = _repeat.discriminative_power(
         full,
         o.B,
         o.alpha,
         seeds,
         progress and (lambda label: progress(f"full relevance data, {label}")),
     )
-    parameters = {
-        **common.filter_parameters(o.top_k, o.top_fraction, o.by),
-        "B": o.B,
-        "alpha": o.alpha,
-        "rates": [100] + list(rates),
-        "reductions": o.reductions,
-        "measures": {v: k for k, v in labels.items()},
-        "eval_options": {**eval_options, "rel_level": rel_level, "complete": True},
-        "reduction": studies[0].reduction.manifest()["rule"],
-        "judgments_kept": [s.reduction.manifest()["judgments"] for s in studies],
-    }
-    seed_record = {
-        "seed": seed,
-        "reductions": seeds,
-        "discriminative_power": seeds,
-        "reduction_bootstrap": seeds,
-    }
+    topic = _repeat.topic_draw(seed, first.n_topics, o.topic_resamples, 1, 1)
+    topic_share, topic_required = _topics.discriminative_power(full, o.alpha, topic.indices)
+    parameters, seed_record = _parameters(o, rates, labels, eval_options, rel_level, studies)
+    parameters["topic_sampling"] = {**topic.record(), "trials_per_resample": None}
+    seed_record.update(seed=seed, reductions=seeds, topic_resamples=topic.seed)
+    seed_record.update(discriminative_power=seeds, reduction_bootstrap=seeds)
     inputs = {"qrels": str(qrels), "runs": paths, "runs_used": chosen_paths}
     notes = [warning] if warning else []
     return IncompleteData(
@@ -216,12 +213,86 @@ def compute_incomplete(
         pairs=first_dp.parameters["pairs"],
         judgments=judgments,
         warning=warning,
+        share=_repeat.statistic(dp_rows, "share", "share of significant pairs", topic_share),
+        required=_repeat.statistic(
+            dp_rows,
+            "required_difference",
+            "required difference",
+            topic_required,
+            higher_is_better=False,
+        ),
+        problem=_noise.design_problem(first.n_systems, first.n_topics),
+        flat=_repeat.flat_measures(full),
+        reduced=_reduced_statistics(studies, min(rates) if rates else None, o.alpha, topic),
         tau=rc.details["matrix"],
         tau_threshold=rc.parameters["threshold"],
         power=_repeat.discriminative_power_table(dp, names),
         by_rate=by_rate,
         names=names,
     )
+
+
+def _parameters(o, rates, labels, eval_options, rel_level, studies):
+    """The manifest's parameters, and an empty record of the seeds."""
+    return {
+        **common.filter_parameters(o.top_k, o.top_fraction, o.by),
+        "B": o.B,
+        "alpha": o.alpha,
+        "rates": [100] + list(rates),
+        "reductions": o.reductions,
+        "measures": {v: k for k, v in labels.items()},
+        "eval_options": {**eval_options, "rel_level": rel_level, "complete": True},
+        "reduction": studies[0].reduction.manifest()["rule"],
+        "judgments_kept": [s.reduction.manifest()["judgments"] for s in studies],
+    }, {}
+
+
+def _reduced_statistics(studies, lowest, alpha: float, topic) -> Dict[str, Any]:
+    """At the lowest rate: Kendall's tau with the full-data ranking, discriminative power and
+    |mean shift| from full data, each a :class:`~irgauge.studies._noise.Statistic` over the
+    reductions (the repetitions) with its topic resamples (the reductions' mean on each)."""
+    if lowest is None:
+        return {}
+    reps: Dict[str, Dict[str, list]] = {"tau": {}, "dp": {}, "shift": {}}
+    draws: Dict[str, Dict[str, list]] = {"tau": {}, "dp": {}, "shift": {}}
+    for study in studies:
+        full, low = study.matrices[100], study.matrices[lowest]
+        at = study.table.set_index(["measure", "rate"])
+        share, _ = _topics.discriminative_power(low, alpha, topic.indices)
+        mean_full = _topics.system_means(full, topic.indices)
+        mean_low = _topics.system_means(
+            {k: m.take_systems(full[k].systems) for k, m in low.items()}, topic.indices
+        )
+        for name in low:
+            label = DISPLAY.get(name, name)
+            shift = abs(at.loc[(name, lowest), "mean"] - at.loc[(name, 100), "mean"])
+            for key, value, draw in (
+                (
+                    "tau",
+                    at.loc[(name, lowest), "tau"],
+                    _topics.kendall_tau(mean_full[name], mean_low[name]),
+                ),
+                ("dp", at.loc[(name, lowest), "discriminative_power"], share[name]),
+                ("shift", shift, np.abs(mean_low[name].mean(0) - mean_full[name].mean(0))),
+            ):
+                reps[key].setdefault(label, []).append(float(value))
+                draws[key].setdefault(label, []).append(draw)
+    ratio = 1 / len(studies)  # a resampled value is the mean over the reductions
+    return {
+        key: _noise.Statistic(
+            label,
+            {m: np.asarray(v) for m, v in reps[key].items()},
+            {m: np.mean(v, axis=0) for m, v in draws[key].items()},
+            ratio,
+            higher,
+            digits,
+        )
+        for key, label, higher, digits in (
+            ("tau", "tau", True, 3),
+            ("dp", "share of significant pairs", True, 3),
+            ("shift", "|shift|", False, 4),
+        )
+    }
 
 
 def _read_and_rank(qrels, runs, options: IncompleteOptions, progress):
@@ -284,7 +355,8 @@ def _labels() -> Dict[str, str]:
 def describe_incomplete(data: IncompleteData) -> List[str]:
     """The summary's sentences, from the computed tables."""
     lowest = min(data.rates) if data.rates else 100
-    summary = _summary(data.power, data.by_rate, data.tau, data.options.alpha, lowest)
+    summary = _noise.design_warning(data.problem, data.flat)
+    summary += _summary(data, lowest)
     if data.warning:
         summary.append(data.warning)
     return summary
@@ -395,7 +467,10 @@ def _write_figures(writer: common.StudyWriter, data: IncompleteData, progress) -
             _curves(value, ylabel, hline),
             data.by_rate,
             common.caption(
-                f"{ylabel} against relevance data kept (mean ± sd over {o.reductions} reductions)",
+                f"{ylabel} against relevance data kept (mean over {o.reductions} reductions "
+                f"with its 95% interval, 1.96 Monte Carlo SE"
+                + (f"; dotted line: {HLINE_LABEL}" if hline is not None else "")
+                + ")",
                 "bpref",
                 fig,
             ),
@@ -446,6 +521,11 @@ def _judgment_table(qrels, rel_level: int):
     return pd.DataFrame([row]), warning
 
 
+HLINE_LABEL = "smallest tau significantly above 0"
+# the range of each figure's statistic: bands stop there
+LIMITS = {"mean": (0.0, 1.0), "tau": (-1.0, 1.0), "discriminative_power": (0.0, 1.0)}
+
+
 def _curves(value: str, ylabel: str, hline=None):
     def draw(table, directory, stem):
         return _plots.curves(
@@ -458,39 +538,33 @@ def _curves(value: str, ylabel: str, hline=None):
             ylabel,
             reverse_x=True,
             hline=hline,
+            limits=LIMITS.get(value, (-np.inf, np.inf)),
+            hline_label=HLINE_LABEL if hline is not None else None,
         )
 
     return draw
 
 
-def _summary(
-    power: pd.DataFrame, table: pd.DataFrame, square: pd.DataFrame, alpha: float, lowest: float
-) -> list:
-    share = {m: (v, e) for m, v, e in zip(power["measure"], power["share"], power["share_se"])}
-    required = {
-        m: (v, e)
-        for m, v, e in zip(
-            power["measure"], power["required_difference"], power["required_difference_se"]
-        )
-    }
+def _summary(data: IncompleteData, lowest: float) -> list:
+    alpha, square, problem = data.options.alpha, data.tau, data.problem
+    names = [m for m in data.power["measure"] if m not in data.flat]
     lines = [
         f"Discriminative power (alpha = {alpha}) with full relevance data: "
-        f"{_noise.ordering(share)}.",
+        f"{_noise.ordering(data.share, names, problem)}.",
         f"Required difference (alpha = {alpha}) with full relevance data, smallest "
-        f"first: {_noise.ordering(required, higher_is_better=False)}.",
+        f"first: {_noise.ordering(data.required, names, problem)}.",
     ]
-    at = table[table["rate"] == lowest]
-    taus = {m: (v, e) for m, v, e in zip(at["measure"], at["tau"], at["tau_se"])}
-    lines.append(
-        f"Kendall's tau between the rankings on full and on {lowest:g}% relevance "
-        f"data (most robust first): {_noise.ordering(taus)}."
-    )
-    dps = {
-        m: (v, e)
-        for m, v, e in zip(at["measure"], at["discriminative_power"], at["discriminative_power_se"])
-    }
-    lines.append(f"Discriminative power with {lowest:g}% relevance data: {_noise.ordering(dps)}.")
-    lines += _mean_shift_sentences(table, lowest)
+    if data.reduced:
+        lines.append(
+            f"Kendall's tau between the rankings on full and on {lowest:g}% relevance "
+            f"data (most robust first): "
+            f"{_noise.ordering(data.reduced['tau'], names, problem)}."
+        )
+        lines.append(
+            f"Discriminative power with {lowest:g}% relevance data: "
+            f"{_noise.ordering(data.reduced['dp'], names, problem)}."
+        )
+    lines += _mean_shift_sentences(data.reduced.get("shift"), lowest, problem)
     if "AP'" in square.index and "bpref_R" in square.index:
         primed = "AP'"
         lines.append(
@@ -504,32 +578,22 @@ def _summary(
 PRIMED = {"AP": "AP'", "Q-measure": "Q'", DISPLAY[NDCG]: DISPLAY[NDCG + "'"]}
 
 
-def _mean_shift_sentences(table: pd.DataFrame, lowest: float) -> list:
+def _mean_shift_sentences(shift, lowest: float, problem: Optional[str]) -> list:
     """Figure 1 in words: how far each original metric's mean moves from full to ``lowest``%
-    relevance data, against its condensed form (|shift| with the SE over the reductions; the
-    full-data mean has no Monte Carlo error)."""
-    full = table[table["rate"] == 100].set_index("measure")
-    low = table[table["rate"] == lowest].set_index("measure")
+    relevance data, against its condensed form (|shift| over the reductions, with its topic
+    resamples)."""
+    if shift is None:
+        return []
     parts = []
     for original, primed in PRIMED.items():
-        if original not in low.index or primed not in low.index:
+        if original not in shift.reps or primed not in shift.reps:
             continue
-        shift = {
-            m: (abs(low.loc[m, "mean"] - full.loc[m, "mean"]), low.loc[m, "mean_se"])
-            for m in (original, primed)
-        }
-        (a, (da, ea)), (b, (db, eb)) = shift.items()
-        if _noise.separated(da, ea, db, eb):
-            small, large = (a, b) if da < db else (b, a)
-            parts.append(
-                f"{small} moves less than {large} "
-                f"(|shift| {_noise.fmt(*shift[small])} vs {_noise.fmt(*shift[large])})"
-            )
-        else:
-            parts.append(
-                f"{a} and {b} move alike, within noise (|shift| {_noise.fmt(da, ea)} "
-                f"vs {_noise.fmt(db, eb)})"
-            )
+        small, large = sorted((original, primed), key=shift.value)
+        if problem:
+            parts.append(f"{small} {shift.shown(small)}, {large} {shift.shown(large)}")
+            continue
+        text, _ = _noise.pair_sentence(shift, small, large, f"{small} moves less than {large}")
+        parts.append(text)
     if not parts:
         return []
     return [

@@ -12,7 +12,7 @@ bootstrap samples for every measure (Fig. 3).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Dict, Optional, Sequence
 
 import pandas as pd
@@ -36,6 +36,8 @@ class IncompleteResult:
     table: Any
     metadata: Dict[str, Any]
     reduction: Reduction
+    # rate -> {measure: ScoreMatrix}: what the table was computed from (for topic resamples)
+    matrices: Dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
 
     def __repr__(self) -> str:
         return incomplete_summary(self)
@@ -102,7 +104,7 @@ def incomplete_study(
         **_described(variants, matrices[100]),
         **{k: v for k, v in options.items() if v is not None},
     }
-    return IncompleteResult(pd.DataFrame(rows), metadata, reduction)
+    return IncompleteResult(pd.DataFrame(rows), metadata, reduction, matrices)
 
 
 def _score_at(rate, reduction, run_list, variants, rel_level, options) -> dict:

@@ -15,8 +15,10 @@ On the top-k runs by mean AP (default 30):
 * Kendall's tau between the system rankings of these metrics.
 
 Every random experiment (bootstrap, swap, stability) is repeated ``repetitions`` times with
-independent seeds; tables give means with Monte Carlo standard errors, figures mean ± sd,
-and the summary orders two metrics only when they differ beyond the noise.
+independent seeds; tables give means with Monte Carlo standard errors, figures their 95%
+intervals, and the summary orders two metrics only when the 95% interval of their paired
+difference, topic sampling (``topic_resamples`` bootstrap resamples of the topics) and
+Monte Carlo error combined, excludes 0 (:mod:`irgauge.studies._noise`).
 
 :func:`run_onerel` runs three steps, each usable alone: :func:`compute_onerel` (every number,
 nothing written), :func:`describe_onerel` (the summary's sentences) and :func:`write_onerel`
@@ -36,7 +38,7 @@ from irgauge.io.qrels import read_qrels
 from irgauge.meta import rank_correlations
 from irgauge.report import figures
 from irgauge.studies import _common as common
-from irgauge.studies import _noise, _plots, _repeat
+from irgauge.studies import _noise, _plots, _repeat, _topics
 
 NAME = "onerel"
 TITLE = "Metrics for finding one relevant document (Sakai, AIRS 2006; P-measure poster, 2006)"
@@ -54,6 +56,7 @@ BASE = list(ONE_REL) + list(REFERENCE)
 # gain S:A:B as the papers write it (the AIRS paper's Table 4)
 GAIN_VARIANTS = ("3:2:1", "10:5:1", "1:1:1", "0.3:0.2:0.1")
 GAIN_MEASURES = ("P-measure", "P-plus", "O-measure")
+TOPIC_RESAMPLES = _noise.TOPIC_RESAMPLES
 
 
 def irgauge_gains(sab: str) -> str:
@@ -93,6 +96,7 @@ class OnerelOptions:
     gains: Sequence[str] = GAIN_VARIANTS
     repetitions: int = 5
     eval_options: Dict[str, Any] = field(default_factory=dict)
+    topic_resamples: int = TOPIC_RESAMPLES
 
 
 @dataclass
@@ -112,9 +116,14 @@ class OnerelData:
     swap_curve: pd.DataFrame
     flat: List[str]  # measures giving every system the same score
     stability: pd.DataFrame  # spread of the stability curves
+    stability_rows: pd.DataFrame  # the stability curves of each repetition
     stability_pairs: pd.DataFrame
     tau: pd.DataFrame  # square of Kendall's tau
     tau_parameters: Dict[str, Any]
+    share: _noise.Statistic  # share of significant pairs, with its topic resamples
+    swap_share: _noise.Statistic  # share of comparisons reaching the required difference
+    tau_draws: Dict[Any, Any]  # (a, b) -> tau on each topic resample
+    problem: Optional[str]  # why the design is too small to order measures, if it is
 
 
 def run_onerel(
@@ -135,6 +144,7 @@ def run_onerel(
     gains: Sequence[str] = GAIN_VARIANTS,
     repetitions: int = 5,
     eval_options: Optional[Dict[str, Any]] = None,
+    topic_resamples: int = TOPIC_RESAMPLES,
     progress=None,
     report: bool = False,
 ) -> common.StudyResult:
@@ -146,6 +156,8 @@ def run_onerel(
     ``gains``: the S:A:B gain variants of Table 4 (empty: none). ``repetitions``: how many
     times each random experiment runs with independent seeds (the first uses ``seed``).
     ``eval_options`` go to :func:`irgauge.evaluate` (order, rel_level, ...).
+    ``topic_resamples``: T, the resamples of the topics behind every ordering's interval
+    (:mod:`irgauge.studies._noise`).
     ``progress``: ``label -> callback(done, total)`` or None.
     """
     options = OnerelOptions(
@@ -162,6 +174,7 @@ def run_onerel(
         gains=list(gains),
         repetitions=repetitions,
         eval_options=dict(eval_options or {}),
+        topic_resamples=topic_resamples,
     )
     result = write_onerel(compute_onerel(qrels, runs, options, progress), out)
     return common.finish_report(result, qrels, runs, out, report, options.eval_options)
@@ -182,41 +195,31 @@ def compute_onerel(
     base = {k: matrices[k] for k in BASE}
     first = next(iter(base.values()))
     c = o.subset_size or first.n_topics // 2
-    _, dp, first_dp = _repeat.discriminative_power(matrices, o.B, o.alpha, seeds, progress)
-    _, _, swap_curve, swap = _repeat.swap(
+    topic = _repeat.topic_draw(seed, first.n_topics, o.topic_resamples, o.trials, o.repetitions)
+    dp_rows, dp, first_dp = _repeat.discriminative_power(matrices, o.B, o.alpha, seeds, progress)
+    step = common.steps(progress, "topic resamples", 3)
+    share, _ = _topics.discriminative_power(matrices, o.alpha, topic.indices)
+    _, swap_rows, swap_curve, swap = _repeat.swap(
         base, c, o.trials, seeds, o.swap_mode, o.replacement, progress
     )
+    swap_share, _ = _topics.swap(
+        base, c, topic.trials, topic.experiments, topic.seed, o.swap_mode, o.replacement
+    )
+    step()
     stability_rows, stability = _repeat.stability(base, c, o.trials, seeds, progress)
+    topic_curves = _topics.stability(base, c, topic.trials, topic.experiments, topic.seed)
+    step()
     rc = rank_correlations(base)
-    parameters = {
-        **common.filter_parameters(o.top_k, o.top_fraction, o.by),
-        "B": o.B,
-        "trials": o.trials,
-        "alpha": o.alpha,
-        "subset_size": c,
-        "swap_mode": o.swap_mode,
-        "replacement": o.replacement,
-        "gains": o.gains,
-        "repetitions": o.repetitions,
-        "measures": {k: _measure_string(k, labels) for k in matrices},
-        "eval_options": o.eval_options,
-        "fuzziness": sorted(set(stability_rows["fuzziness"])),
-    }
-    seed_record = {
-        "seed": seed,
-        "repetitions": seeds,
-        "discriminative_power": seeds,
-        "swap_rates": seeds,
-        "stability": seeds,
-    }
-    inputs = {"qrels": str(q.source), "runs": common.path_list(runs)}
+    tau_draws = _topics.taus(base, topic.indices)
+    step()
+    ratio = o.trials / topic.trials
     return OnerelData(
         options=o,
-        record=common.Record(parameters, seed_record, first.systems, first.topics, inputs, notes),
+        record=_record(o, q, runs, labels, notes, matrices, seed, seeds, topic, stability_rows),
         setting=f"{systems}, {first.n_topics} topics",
         c=c,
         pairs=first_dp.parameters["pairs"],
-        statistics=pd.DataFrame([common.collection_statistics(q, runs)]),
+        statistics=pd.DataFrame([common.collection_statistics(q, runs, o.eval_options)]),
         power=_repeat.discriminative_power_table(dp, BASE),
         asl_pairs=first_dp.details["pairs"],
         gains=_gain_table(dp, o.gains) if len(matrices) > len(base) else None,
@@ -224,10 +227,47 @@ def compute_onerel(
         swap_curve=swap_curve,
         flat=_repeat.flat_measures(base),
         stability=stability,
-        stability_pairs=_noise.stability_comparison(stability_rows),
+        stability_rows=stability_rows,
+        stability_pairs=_noise.stability_comparison(stability_rows, topic_curves, ratio),
         tau=rc.details["matrix"],
         tau_parameters=rc.parameters,
+        share=_repeat.statistic(dp_rows, "share", "share of significant pairs", share),
+        swap_share=_repeat.statistic(
+            swap_rows, "share_reaching", "required difference", swap_share, ratio
+        ),
+        tau_draws=tau_draws,
+        problem=_noise.design_problem(first.n_systems, first.n_topics),
     )
+
+
+def _record(o, q, runs, labels, notes, matrices, seed, seeds, topic, stability_rows):
+    """The manifest's parameters, seeds and inputs."""
+    first = next(iter(matrices.values()))
+    parameters = {
+        **common.filter_parameters(o.top_k, o.top_fraction, o.by),
+        "B": o.B,
+        "trials": o.trials,
+        "alpha": o.alpha,
+        "subset_size": o.subset_size or first.n_topics // 2,
+        "swap_mode": o.swap_mode,
+        "replacement": o.replacement,
+        "gains": o.gains,
+        "repetitions": o.repetitions,
+        "measures": {k: _measure_string(k, labels) for k in matrices},
+        "eval_options": o.eval_options,
+        "fuzziness": sorted(set(stability_rows["fuzziness"])),
+        "topic_sampling": topic.record(),
+    }
+    seed_record = {
+        "seed": seed,
+        "repetitions": seeds,
+        "discriminative_power": seeds,
+        "swap_rates": seeds,
+        "stability": seeds,
+        "topic_resamples": topic.seed,
+    }
+    inputs = {"qrels": str(q.source), "runs": common.path_list(runs)}
+    return common.Record(parameters, seed_record, first.systems, first.topics, inputs, notes)
 
 
 def _labels(q, gains: Sequence[str]):
@@ -249,16 +289,19 @@ def _labels(q, gains: Sequence[str]):
 def describe_onerel(data: OnerelData) -> List[str]:
     """The summary's sentences, from the computed tables."""
     o = data.options
-    summary = _summary(data.power, data.setting, o.alpha)
-    summary += _repeat.swap_sentences(data.swap, list(ONE_REL), data.c, data.flat)
+    names = [m for m in ONE_REL if m not in data.flat]
+    summary = _noise.design_warning(data.problem, data.flat)
+    summary += _summary(data, names)
+    summary += _repeat.swap_sentences(data.swap_share, names, data.c, data.flat, data.problem)
     summary.append(
         _repeat.stability_sentence(
-            data.stability_pairs, data.stability, list(ONE_REL), f"c = {data.c}"
+            data.stability_pairs, data.stability, list(ONE_REL), f"c = {data.c}", data.problem
         )
     )
-    summary.append(_tau_sentence(data.tau, list(ONE_REL)))
+    summary.append(_tau_sentence(data.tau, names, data.tau_draws, data.problem))
     if data.gains is not None:
-        summary += _gain_sentences(data.gains, o.gains)
+        summary += _gain_sentences(data.share, o.gains, data.problem)
+    summary.append(_repeat.method_sentence(data.record.parameters["topic_sampling"], o.repetitions))
     return summary
 
 
@@ -339,13 +382,15 @@ def _write_swap_and_stability(writer: common.StudyWriter, data: OnerelData) -> N
     o, c = data.options, data.c
     writer.table(
         "swap",
-        _repeat.swap_summary_table(data.swap),
+        _repeat.swap_summary_table(data.swap, o.repetitions),
         common.caption(
             f"Swap method: required difference at 95% confidence (c = {c}, {o.trials} trials "
             f"x {o.repetitions} repetitions, {o.swap_mode} swaps, "
             f"{'with' if o.replacement else 'without'} replacement), largest mean, relative "
-            f"difference (none for the catch-all bin >= 0.20), share of comparisons reaching "
-            f"it; found_in: share of repetitions with a required difference",
+            f"difference and share of comparisons reaching it, means over the repetitions "
+            f"that reach one; not reached (>= 0.20): repetitions whose required difference "
+            f"is the catch-all bin, left out of the means; found_in: share of repetitions "
+            f"reaching one",
             "pmeasure",
         ),
         _repeat.SWAP_DIGITS,
@@ -354,8 +399,9 @@ def _write_swap_and_stability(writer: common.StudyWriter, data: OnerelData) -> N
         "swap_rates",
         figures.swap_curves,
         data.swap_curve,
-        f"Swap rate against performance difference (c = {c}; mean ± sd over "
-        f"{o.repetitions} repetitions)",
+        f"Swap rate against performance difference (c = {c}; mean over "
+        f"{o.repetitions} repetitions with its 95% interval, 1.96 Monte Carlo SE; dashed "
+        f"line: the 5% swap rate of the required difference)",
     )
     common.write_stability(
         writer,
@@ -367,8 +413,9 @@ def _write_swap_and_stability(writer: common.StudyWriter, data: OnerelData) -> N
             f"{o.trials} trials x {o.repetitions} repetitions, SE)",
             "pmeasure",
         ),
-        "Minority rate against proportion of ties (fuzziness 0.01-0.10; mean "
-        "± sd over the repetitions)",
+        "Minority rate against proportion of ties (fuzziness 0.01-0.10; mean over the "
+        "repetitions with its 95% interval, 1.96 Monte Carlo SE)",
+        data.stability_rows,
     )
 
 
@@ -410,38 +457,38 @@ def _gain_table(spread: pd.DataFrame, gains) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def _gain_sentences(gain_table: pd.DataFrame, gains) -> List[str]:
-    by_gains = gain_table.set_index("gains")
+def _gain_sentences(share: _noise.Statistic, gains, problem: Optional[str]) -> List[str]:
     lines = []
     for m in GAIN_MEASURES:
-        shares = {v: (by_gains.loc[v, m], by_gains.loc[v, f"{m} SE"]) for v in gains}
+        by_gains = _repeat.renamed_statistic(share, {f"{m} {v}": v for v in gains})
         lines.append(
-            f"{m} under gain values S:A:B, share of significant pairs: {_noise.ordering(shares)}."
+            f"{m} under gain values S:A:B, share of significant pairs: "
+            f"{_noise.ordering(by_gains, None, problem)}."
         )
     return lines
 
 
-def _summary(main: pd.DataFrame, setting: str, alpha: float) -> list:
-    share = {m: (s, e) for m, s, e in zip(main["measure"], main["share"], main["share_se"])}
-    one = {m: share[m] for m in ONE_REL}
-    ap, q = share["AP"], share["Q-measure"]
+def _summary(data: OnerelData, names: List[str]) -> List[str]:
+    share = data.share
+    text = _noise.ordering(share, names, data.problem).text
     return [
-        f"Discriminative power (share of pairs with ASL < {alpha}; {setting}): "
-        f"{_noise.ordering(one)}. For reference AP {_noise.fmt(*ap)}, Q-measure "
-        f"{_noise.fmt(*q)}."
+        f"Discriminative power (share of pairs with ASL < {data.options.alpha}; "
+        f"{data.setting}): {text}. For reference AP {share.shown('AP')}, Q-measure "
+        f"{share.shown('Q-measure')}."
     ]
 
 
-def _tau_sentence(square: pd.DataFrame, names) -> str:
-    taus = square.loc[names, names].to_numpy()
-    off = [
-        (names[i], names[j], taus[i, j])
-        for i in range(len(names))
-        for j in range(i + 1, len(names))
-    ]
+def _tau_sentence(square: pd.DataFrame, names, draws, problem: Optional[str]) -> str:
+    if len(names) < 2:
+        return "Kendall's tau: fewer than two measures separate the systems."
+    off = [(a, b, float(square.loc[a, b])) for k, a in enumerate(names) for b in names[k + 1 :]]
     lo = min(off, key=lambda t: t[2])
     hi = max(off, key=lambda t: t[2])
-    return (
-        f"Kendall's tau between their rankings ranges from {lo[2]:.2f} ({lo[0]} vs "
-        f"{lo[1]}) to {hi[2]:.2f} ({hi[0]} vs {hi[1]})."
-    )
+
+    def shown(t):
+        key = (t[0], t[1]) if (t[0], t[1]) in draws else (t[1], t[0])
+        low, high = _topics.interval(t[2], draws[key], -1.0, 1.0)
+        return f"{t[2]:.2f} ({t[0]} vs {t[1]}; 95% interval [{low:.2f}, {high:.2f}])"
+
+    text = f"Kendall's tau between their rankings ranges from {shown(lo)} to {shown(hi)}"
+    return text + (f" (not interpreted: {problem})." if problem else ".")

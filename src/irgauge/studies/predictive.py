@@ -24,7 +24,7 @@ from irgauge.evaluation import score_matrices
 from irgauge.meta import predictive_power
 from irgauge.scores import align
 from irgauge.studies import _common as common
-from irgauge.studies import _noise, _plots
+from irgauge.studies import _noise, _plots, _repeat, _topics
 
 NAME = "predictive"
 TITLE = "Predictive power of metrics (Webber, Moffat, Zobel and Sakai, SIGIR 2008)"
@@ -56,6 +56,7 @@ class PredictiveOptions:
     sizes: Optional[Sequence[int]]
     variant: str
     eval_options: Optional[Dict[str, Any]]
+    topic_resamples: int = _noise.TOPIC_RESAMPLES
 
 
 @dataclass(frozen=True)
@@ -79,6 +80,9 @@ class PredictiveStudy:
     inputs: Dict[str, Any]
     system_names: List[str]
     topics: List[str]
+    draws: Dict[Any, Any]  # (a, b) -> phi on each topic resample
+    problem: Optional[str]
+    flat: List[str]  # measures giving every system the same score: in no ordering
 
 
 def run_predictive(
@@ -95,6 +99,7 @@ def run_predictive(
     sizes: Optional[Sequence[int]] = None,
     variant: str = "b",
     eval_options: Optional[Dict[str, Any]] = None,
+    topic_resamples: int = _noise.TOPIC_RESAMPLES,
     progress=None,
     report: bool = False,
 ) -> common.StudyResult:
@@ -105,7 +110,9 @@ def run_predictive(
     ``variant``: Kendall's tau a or b.
     """
     eval_options = dict(eval_options or {})
-    options = PredictiveOptions(top_k, top_fraction, by, seed, trials, sizes, variant, eval_options)
+    options = PredictiveOptions(
+        top_k, top_fraction, by, seed, trials, sizes, variant, eval_options, topic_resamples
+    )
     study = compute_predictive(qrels, runs, matrices, options, progress)
     result = write_predictive(study, describe_predictive(study), out)
     return common.finish_report(result, qrels, runs, out, report, eval_options)
@@ -137,6 +144,10 @@ def compute_predictive(
         progress=progress("halvings") if progress else None,
     )
     names = list(chosen)
+    topic = _repeat.topic_draw(seed, first.n_topics, options.topic_resamples, trials, 1)
+    draws, curve_draws = _topics.predictive(
+        chosen, topic.trials, topic.experiments, topic.seed, variant, ks
+    )
     square = result.table.pivot(index="measure_a", columns="measure_b", values="phi")
     sd = result.table.pivot(index="measure_a", columns="measure_b", values="sd")
     sd = sd.loc[names, names]
@@ -148,20 +159,26 @@ def compute_predictive(
         "variant": variant,
         "measures": {k: MEASURES.get(k, k) for k in names},
         "eval_options": eval_options,
+        "topic_sampling": topic.record(),
     }
     return PredictiveStudy(
         phi=square.loc[names, names],
         se=sd / np.sqrt(trials),
         sd=sd,
-        curve=_figure_pairs(result.details["curve"], names),
+        curve=_with_interval(
+            _figure_pairs(result.details["curve"], names), curve_draws, trials, topic.trials
+        ),
         systems=common.systems_phrase(
             first.n_systems, next(iter(matrices.values())).n_systems, top_k, top_fraction, by
         ),
         parameters=parameters,
-        seeds={"seed": seed, "predictive_power": seed},
+        seeds={"seed": seed, "predictive_power": seed, "topic_resamples": topic.seed},
         inputs=inputs,
         system_names=first.systems,
         topics=first.topics,
+        draws=draws,
+        problem=_noise.design_problem(first.n_systems, first.n_topics),
+        flat=_repeat.flat_measures(chosen),
     )
 
 
@@ -176,6 +193,21 @@ def _score_matrices(qrels, runs, matrices, eval_options: Dict[str, Any]):
     labels = {v: k for k, v in MEASURES.items()}
     matrices = common.renamed(score_matrices(qrels, runs, list(labels), **eval_options), labels)
     return matrices, {"qrels": str(qrels), "runs": common.path_list(runs)}
+
+
+def _with_interval(curve: pd.DataFrame, draws, halvings: int, per_resample: int):
+    """``curve`` with ``ci``: the half-width of phi's 95% interval at each k, topic
+    sampling and Monte Carlo error combined, 1.96 sqrt(var_topic + sd^2 / halvings), where
+    var_topic is the variance of phi over the topic resamples less their own Monte Carlo
+    variance sd^2 / (halvings per resample), kept at 0 or above."""
+    ci = []
+    for row in curve.itertuples(index=False):
+        e = draws.get((row.measure_a, row.measure_b, int(row.k)), np.array([]))
+        e = e[np.isfinite(e)]
+        sd2 = float(row.sd) ** 2 if np.isfinite(row.sd) else 0.0
+        topic = max(float(e.var(ddof=1)) - sd2 / per_resample, 0.0) if len(e) > 1 else 0.0
+        ci.append(_noise.Z95 * np.sqrt(topic + sd2 / halvings))
+    return curve.assign(ci=ci)
 
 
 def _figure_pairs(curve: pd.DataFrame, names: List[str]) -> pd.DataFrame:
@@ -199,7 +231,9 @@ def write_predictive(study: PredictiveStudy, summary: List[str], out) -> common.
             _phi_curves,
             study.curve,
             common.caption(
-                "Predictive power against topic subset size (mean ± sd of tau over the halvings)",
+                "Predictive power against topic subset size (phi with its 95% interval: "
+                "topic sampling over the topic resamples and Monte Carlo error over the "
+                "halvings combined, clipped to [-1, 1])",
                 "predictive",
                 "Figure 1",
             ),
@@ -260,6 +294,15 @@ def _write_tables(writer: common.StudyWriter, study: PredictiveStudy) -> None:
         "phi against topic subset size k (two disjoint subsets of k topics)",
         digits=3,
     )
+    writer.table(
+        "phi_by_k_interval",
+        study.curve.pivot(index="k", columns=["measure_a", "measure_b"], values="ci")
+        .pipe(_flat)
+        .reset_index(),
+        "Half-width of the 95% interval of phi at each k (the figure's band): topic "
+        "sampling and Monte Carlo error combined",
+        digits=3,
+    )
 
 
 def _by_predictor(square: pd.DataFrame) -> pd.DataFrame:
@@ -273,7 +316,9 @@ def _flat(frame: pd.DataFrame) -> pd.DataFrame:
 
 def _phi_curves(picked: pd.DataFrame, directory, stem: str):
     frame = picked.assign(
-        series=picked["measure_a"] + " -> " + picked["measure_b"], phi_sd=picked["sd"]
+        series=picked["measure_a"] + " -> " + picked["measure_b"],
+        # the uncertainty of phi, not the spread of tau over the halvings
+        phi_ci=picked["ci"],
     )
     return _plots.curves(
         frame,
@@ -284,38 +329,53 @@ def _phi_curves(picked: pd.DataFrame, directory, stem: str):
         "topics per subset (k)",
         "predictive power phi",
         group="series",
+        limits=(-1.0, 1.0),
+    )
+
+
+def _phi_statistic(study: PredictiveStudy) -> _noise.Statistic:
+    """phi of every ordered pair "A -> B" with its Monte Carlo SE and topic resamples."""
+    names = list(study.phi.index)
+    pairs = [(a, b) for a in names for b in names]
+    return _noise.Statistic(
+        "phi",
+        {f"{a} -> {b}": np.array([float(study.phi.loc[a, b])]) for a, b in pairs},
+        {f"{a} -> {b}": study.draws[(a, b)] for a, b in pairs if (a, b) in study.draws},
+        0.0,  # the resamples' few halvings add Monte Carlo noise: kept, conservatively
+        True,
+        3,
+        {f"{a} -> {b}": float(study.se.loc[a, b]) for a, b in pairs},
     )
 
 
 def describe_predictive(study: PredictiveStudy) -> List[str]:
     """The summary: the self-predictivity phi(A, A) in order, then each measure B that
     another measure A predicts better than B predicts itself, phi(A, B) > phi(B, B), said
-    as better only when the two are further apart than the noise (``_noise.separated``)."""
-    square, se = study.phi, study.se
-    names = list(square.index)
-    diagonal = {m: (float(square.loc[m, m]), float(se.loc[m, m])) for m in names}
-    lines = [f"Self-predictivity phi(A, A) on {study.systems}: {_noise.ordering(diagonal)}."]
-    for target in names:
-        own = diagonal[target]
-        for m in names:
-            other = (float(square.loc[m, target]), float(se.loc[m, target]))
-            if m != target and other[0] > own[0]:
-                lines.append(_better_predictor(m, target, other, own))
-    if len(lines) == 1:
-        lines.append("Every metric is its own best predictor on this collection.")
-    return lines
-
-
-def _better_predictor(m: str, target: str, other: tuple, own: tuple) -> str:
-    """``m`` predicts ``target`` (phi, se = ``other``) above ``target`` itself (``own``)."""
-    if _noise.separated(other[0], other[1], own[0], own[1]):
-        return (
-            f"{m} predicts {target} better "
-            f"({_noise.fmt(*other)}) than {target} predicts itself "
-            f"({_noise.fmt(*own)})."
-        )
-    return (
-        f"{m} predicting {target} ({_noise.fmt(*other)}) and "
-        f"{target} predicting itself ({_noise.fmt(*own)}) are within "
-        f"noise."
+    as better only when the 95% interval of the difference, topic sampling and Monte Carlo
+    error combined, excludes 0 (:mod:`irgauge.studies._noise`)."""
+    stat = _phi_statistic(study)
+    names = [m for m in study.phi.index if m not in study.flat]
+    diagonal = _repeat.renamed_statistic(stat, {f"{m} -> {m}": m for m in names})
+    lines = _noise.design_warning(study.problem, study.flat)
+    warnings = len(lines)
+    lines.append(
+        f"Self-predictivity phi(A, A) on {study.systems}: "
+        f"{_noise.ordering(diagonal, None, study.problem)}."
     )
+    for target in names:
+        own = f"{target} -> {target}"
+        for m in names:
+            other = f"{m} -> {target}"
+            if m != target and stat.value(other) > stat.value(own):
+                text, _ = _noise.pair_sentence(
+                    stat, other, own, f"{m} predicts {target} better than {target} itself"
+                )
+                lines.append(text + ".")
+    if len(lines) == 1 + warnings:
+        lines.append("Every metric is its own best predictor on this collection.")
+    lines.append(
+        _repeat.method_sentence(
+            study.parameters["topic_sampling"], study.parameters["halvings"], "halvings"
+        )
+    )
+    return lines

@@ -42,7 +42,7 @@ from irgauge.qa import answer_formats, qa_evaluate
 from irgauge.report import figures
 from irgauge.scores import align, from_frame
 from irgauge.studies import _common as common
-from irgauge.studies import _noise, _plots, _repeat
+from irgauge.studies import _noise, _plots, _repeat, _topics
 from irgauge.studies.onerel import irgauge_gains
 
 NAME = "qa"
@@ -50,6 +50,7 @@ TITLE = "Reliability of QA evaluation metrics (Sakai, 2004)"
 
 FIRST_ANSWER = {"RR": "RR", "NQcorrect1": "NQcorrect1", "NQcorrect5": "NQcorrect5"}
 GAIN_VARIANTS = ("1:1:1", "2:1.5:1", "3:2:1")  # S:A:B, the note's mild to steep gains
+TOPIC_RESAMPLES = _noise.TOPIC_RESAMPLES
 
 
 def answer_measures(gains: Sequence[str] = GAIN_VARIANTS) -> Dict[str, str]:
@@ -96,6 +97,7 @@ class QaOptions:
     sign_alphas: Sequence[float] = (0.01, 0.05)
     gains: Sequence[str] = GAIN_VARIANTS
     qa_options: Dict[str, Any] = field(default_factory=dict)
+    topic_resamples: int = TOPIC_RESAMPLES
 
 
 @dataclass
@@ -105,6 +107,7 @@ class Sensitivity:
     c: int
     curve: pd.DataFrame  # swap rate per difference bin, spread over the repetitions
     spread: pd.DataFrame  # required difference etc., spread over the repetitions
+    share: _noise.Statistic  # share of comparisons reaching the required difference
 
 
 @dataclass
@@ -119,15 +122,17 @@ class QaData:
     c: int  # questions per subset of the stability and first swap experiment
     per_run: pd.DataFrame  # mean of the first measure per run
     stability: pd.DataFrame  # spread of the stability curves
+    stability_rows: pd.DataFrame  # the stability curves of each repetition
     stability_pairs: pd.DataFrame
     sensitivity: List[Sensitivity]
     flat: List[str]  # measures giving every system the same score
     sign: pd.DataFrame
     measures: List[str]
+    problem: Optional[str]  # why the design is too small to order measures, if it is
 
     @property
     def tag(self) -> str:
-        return " [derived QA data]" if self.derived else ""
+        return " [derived QA data: a weak stand-in]" if self.derived else ""
 
 
 def run_qa(
@@ -148,6 +153,7 @@ def run_qa(
     sign_alphas: Sequence[float] = (0.01, 0.05),
     gains: Sequence[str] = GAIN_VARIANTS,
     qa_options: Optional[Dict[str, Any]] = None,
+    topic_resamples: int = TOPIC_RESAMPLES,
     progress=None,
     report: bool = False,
 ) -> common.StudyResult:
@@ -174,6 +180,7 @@ def run_qa(
         sign_alphas=sign_alphas,
         gains=gains,
         qa_options=dict(qa_options or {}),
+        topic_resamples=topic_resamples,
     )
     result = write_qa(compute_qa(gold, runs, options, progress), out)
     return common.finish_report(result, None, None, out, report)
@@ -192,13 +199,11 @@ def compute_qa(gold, runs, options: QaOptions = QaOptions(), progress=None) -> Q
     n = first.n_topics
     c = o.subset_size or n // 2
     sizes, skipped = _swap_sizes(c, o.second_size, n)
+    topic = _repeat.topic_draw(seed, n, o.topic_resamples, o.trials, o.repetitions)
+    ratio = o.trials / topic.trials
     stability_rows, stability = _repeat.stability(matrices, c, o.trials, seeds, progress)
-    sensitivity = []
-    for size in sizes:
-        _, _, curve, spread = _repeat.swap(
-            matrices, size, o.trials, seeds, o.swap_mode, False, progress
-        )
-        sensitivity.append(Sensitivity(size, curve, spread))
+    topic_curves = _topics.stability(matrices, c, topic.trials, topic.experiments, topic.seed)
+    sensitivity = [_sensitivity(matrices, size, o, seeds, topic, progress) for size in sizes]
     parameters = {
         **common.filter_parameters(o.top_k, o.top_fraction, by),
         "trials": o.trials,
@@ -216,8 +221,15 @@ def compute_qa(gold, runs, options: QaOptions = QaOptions(), progress=None) -> Q
         "fuzziness": sorted(set(stability_rows["fuzziness"])),
         "qa_rule": result.metadata.get("qa_rule"),
         "conventions": {k: result.metadata.get(k) for k in CONVENTIONS},
+        "topic_sampling": topic.record(),
     }
-    seed_record = {"seed": seed, "repetitions": seeds, "stability": seeds, "swap_rates": seeds}
+    seed_record = {
+        "seed": seed,
+        "repetitions": seeds,
+        "stability": seeds,
+        "swap_rates": seeds,
+        "topic_resamples": topic.seed,
+    }
     inputs = {"gold": str(gold), "runs": common.path_list(runs), "derived_from": derived}
     notes = ([DERIVED_NOTE] if derived else []) + skipped
     record = common.Record(
@@ -238,12 +250,28 @@ def compute_qa(gold, runs, options: QaOptions = QaOptions(), progress=None) -> Q
         c=c,
         per_run=_per_run(matrices),
         stability=stability,
-        stability_pairs=_noise.stability_comparison(stability_rows),
+        stability_rows=stability_rows,
+        stability_pairs=_noise.stability_comparison(stability_rows, topic_curves, ratio),
         sensitivity=sensitivity,
         flat=_repeat.flat_measures(matrices),
         sign=_sign_table(matrices, o.sign_alphas),
         measures=list(matrices),
+        problem=_noise.design_problem(first.n_systems, n),
     )
+
+
+def _sensitivity(matrices, size: int, o: QaOptions, seeds, topic, progress) -> Sensitivity:
+    """The swap experiment at subset size ``size``, with its topic resamples."""
+    _, rows, curve, spread = _repeat.swap(
+        matrices, size, o.trials, seeds, o.swap_mode, False, progress
+    )
+    share, _ = _topics.swap(
+        matrices, size, topic.trials, topic.experiments, topic.seed, o.swap_mode, False
+    )
+    stat = _repeat.statistic(
+        rows, "share_reaching", "required difference", share, o.trials / topic.trials
+    )
+    return Sensitivity(size, curve, spread, stat)
 
 
 # the evaluation's metadata that says how it scored: recorded with the parameters
@@ -302,23 +330,28 @@ def _per_run(matrices) -> pd.DataFrame:
 def describe_qa(data: QaData) -> List[str]:
     """The summary's sentences, from the computed tables."""
     summary = [DERIVED_NOTE + "."] if data.derived else []
+    summary += _noise.design_warning(data.problem, data.flat)
     summary.append(
         _repeat.stability_sentence(
             data.stability_pairs,
             data.stability,
             data.measures,
             f"{data.systems}, c = {data.c}",
+            data.problem,
         )
     )
     for s in data.sensitivity:
-        summary += _repeat.swap_sentences(s.spread, data.measures, s.c, data.flat)
+        summary += _repeat.swap_sentences(s.share, data.measures, s.c, data.flat, data.problem)
     summary.append(_sign_sentence(data.sign, data.options.sign_alphas))
+    summary.append(
+        _repeat.method_sentence(data.record.parameters["topic_sampling"], data.options.repetitions)
+    )
     return summary
 
 
 def write_qa(data: QaData, out) -> common.StudyResult:
     """Write the tables, figures, manifest and summary under ``out/qa``."""
-    title = TITLE + (" [QA data derived from ad hoc data]" if data.derived else "")
+    title = TITLE + (" [QA data derived from ad hoc data: a weak stand-in]" if data.derived else "")
     with common.study_writer(out, NAME, title) as writer:
         _write_per_run(writer, data)
         _write_stability(writer, data)
@@ -339,7 +372,8 @@ def write_qa(data: QaData, out) -> common.StudyResult:
 def _write_per_run(writer: common.StudyWriter, data: QaData) -> None:
     head = data.measures[0]
     stem = f"mean_{'f' if data.options.list_task else 'rr'}_per_run"
-    figure_no = "Table 3, Figures 11-13" if data.options.list_task else "Figures 3 and 7"
+    # the list task's figures: 11 (mean F per run), 12 (stability), 13 (swap rates)
+    figure_no = "Figure 11" if data.options.list_task else "Figures 3 and 7"
     writer.table(
         stem,
         data.per_run,
@@ -372,22 +406,25 @@ def _write_stability(writer: common.StudyWriter, data: QaData) -> None:
             "qa",
         ),
         common.caption(
-            f"Minority rate against proportion of ties (c = {data.c}; mean ± sd){data.tag}",
+            f"Minority rate against proportion of ties (c = {data.c}; mean with its 95% "
+            f"interval, 1.96 Monte Carlo SE){data.tag}",
             "qa",
-            "Figures 4 and 8",
+            "Figure 12" if o.list_task else "Figures 4 and 8",
         ),
+        data.stability_rows,
     )
 
 
 def _write_sensitivity(writer: common.StudyWriter, data: QaData, s: Sensitivity) -> None:
     writer.table(
         f"sensitivity_c{s.c}",
-        _repeat.swap_summary_table(s.spread),
+        _repeat.swap_summary_table(s.spread, data.options.repetitions),
         common.caption(
             f"Sensitivity at 95% confidence, c = {s.c}: required "
-            f"difference, largest mean, relative difference (none for the "
-            f"catch-all bin >= 0.20), share of comparisons reaching it "
-            f"(means over {data.options.repetitions} repetitions, SE){data.tag}",
+            f"difference, largest mean, relative difference, share of comparisons "
+            f"reaching it (means over the repetitions that reach one, of "
+            f"{data.options.repetitions}, SE; not reached (>= 0.20): the catch-all bin, "
+            f"left out of the means){data.tag}",
             "qa",
             "Tables 1-3",
         ),
@@ -398,9 +435,10 @@ def _write_sensitivity(writer: common.StudyWriter, data: QaData, s: Sensitivity)
         figures.swap_curves,
         s.curve,
         common.caption(
-            f"Swap rate against performance difference (c = {s.c}; mean ± sd){data.tag}",
+            f"Swap rate against performance difference (c = {s.c}; mean with its 95% "
+            f"interval, 1.96 Monte Carlo SE; dashed line: the 5% swap rate){data.tag}",
             "qa",
-            "Figures 5-6, 9-10",
+            "Figure 13" if data.options.list_task else "Figures 5-6, 9-10",
         ),
     )
 

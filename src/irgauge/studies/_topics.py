@@ -1,0 +1,173 @@
+"""The studies' statistics on topic resamples: what another sample of topics would give.
+
+Each function takes the T x n topic indices of :func:`irgauge.studies._noise.topic_resamples`
+(drawn once per study and shared by every measure, so that differences between measures are
+paired) and returns, per measure, the statistic on each resample (T values; NaN where it is
+undefined, e.g. a required difference not reached):
+
+* discriminative power and its required difference, from the studentised statistic
+  t = mean(z) / (sd(z) / sqrt(n)) of every system pair on the resampled topics, significant
+  when |t| > t_{n-1, 1 - alpha/2}: the paired t-test stands in for the bootstrap test within
+  a resample (it needs no bootstrap samples, and the two agree closely), all resamples at
+  once by one product with the resamples' topic counts;
+* Kendall's tau between the system rankings by mean score, likewise vectorised;
+* the swap method, stability and predictive power, rerun on each resampled topic set with
+  ``trials_per_resample`` trials (so that all resamples together cost one more set of
+  repetitions); the Monte Carlo error of these few trials is taken out again by
+  :func:`irgauge.studies._noise.compare` (its ratio ``k``).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Dict, List, Tuple
+
+import numpy as np
+import pandas as pd
+
+from irgauge import meta
+from irgauge.scores import ScoreMatrix
+from irgauge.stats.resampling import index_counts, pair_index
+from irgauge.studies._noise import Z95, repetition_seeds
+
+Arrays = Dict[str, np.ndarray]
+
+
+def trials_per_resample(trials: int, repetitions: int, resamples: int) -> int:
+    """Trials of each resample's experiment: the trials of all repetitions spread over the
+    resamples (at least 20, so that each resample's statistic exists at all)."""
+    return max(20, math.ceil(trials * repetitions / max(resamples, 1)))
+
+
+def resampled(matrices, indices: np.ndarray) -> Dict[str, ScoreMatrix]:
+    """The matrices on the resampled topics (a topic drawn twice is two topics)."""
+    topics = [f"resampled-{k}" for k in range(len(indices))]
+    return {
+        name: ScoreMatrix(m.values[:, indices], m.systems, topics, m.measure, m.source)
+        for name, m in matrices.items()
+    }
+
+
+def discriminative_power(matrices, alpha: float, resamples: np.ndarray) -> Tuple[Arrays, Arrays]:
+    """(share of pairs significant, required difference) per measure on each resample.
+
+    The required difference of a resample is the largest t_crit * sd(z) / sqrt(n) over the
+    pairs (the difference at which each pair would just be significant).
+    """
+    from scipy.special import stdtrit  # scipy.special loads fast; scipy.stats does not
+
+    n = resamples.shape[1]
+    counts = index_counts(resamples, n).T  # n x T
+    crit = float(stdtrit(n - 1, 1 - alpha / 2))
+    share, required = {}, {}
+    for name, m in matrices.items():
+        i, j = pair_index(m.n_systems)
+        z = m.values[i] - m.values[j]
+        mean = (z @ counts) / n
+        var = np.maximum(((z * z) @ counts - n * mean**2) / (n - 1), 0.0)
+        se = np.sqrt(var / n)
+        # rounding of equal differences is not a difference
+        significant = np.abs(mean) > crit * se + 1e-12
+        share[name] = significant.mean(axis=0)
+        largest = np.where(se > 0, crit * se, -1.0).max(axis=0)
+        required[name] = np.where(largest > 0, largest, np.nan)
+    return share, required
+
+
+def system_means(matrices, resamples: np.ndarray) -> Arrays:
+    """Per measure: systems x T mean scores on the resampled topics."""
+    n = resamples.shape[1]
+    counts = index_counts(resamples, n).T
+    return {name: (m.values @ counts) / n for name, m in matrices.items()}
+
+
+def kendall_tau(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """tau-b between the columns of ``x`` and ``y`` (systems x T): per column,
+    sum sign(dx) sign(dy) / sqrt(#(dx != 0) #(dy != 0)) over the system pairs."""
+    i, j = pair_index(x.shape[0])
+    sx, sy = np.sign(x[i] - x[j]), np.sign(y[i] - y[j])
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return (sx * sy).sum(axis=0) / np.sqrt((sx != 0).sum(axis=0) * (sy != 0).sum(axis=0))
+
+
+def taus(matrices, resamples: np.ndarray) -> Dict[Tuple[str, str], np.ndarray]:
+    """(a, b) -> tau-b between the rankings by a and by b on each resample."""
+    means = system_means(matrices, resamples)
+    names = list(matrices)
+    return {
+        (a, b): kendall_tau(means[a], means[b]) for k, a in enumerate(names) for b in names[k + 1 :]
+    }
+
+
+def _seeds(seed: int, resamples: np.ndarray) -> List[int]:
+    return repetition_seeds(seed, len(resamples))
+
+
+def swap(
+    matrices, c: int, trials: int, resamples: np.ndarray, seed: int, mode: str, replacement: bool
+) -> Tuple[Arrays, Arrays]:
+    """(share of comparisons reaching the required difference, required difference) per
+    measure on each resample; NaN where the required difference is not reached (the
+    catch-all bin) or not found."""
+    share: Dict[str, list] = {m: [] for m in matrices}
+    required: Dict[str, list] = {m: [] for m in matrices}
+    for idx, s in zip(resamples, _seeds(seed, resamples)):
+        res = meta.swap_rates(
+            resampled(matrices, idx), c, trials, s, mode=mode, replacement=replacement
+        )
+        for row in res.details["summary"].itertuples(index=False):
+            reached = row.required_difference < CATCH_ALL - 1e-9
+            share[row.measure].append(row.share_reaching if reached else np.nan)
+            required[row.measure].append(row.required_difference if reached else np.nan)
+    return (
+        {m: np.asarray(v, float) for m, v in share.items()},
+        {m: np.asarray(v, float) for m, v in required.items()},
+    )
+
+
+CATCH_ALL = 0.20  # lower edge of the swap method's last difference bin (|d| >= 0.20)
+
+
+def stability(matrices, c: int, trials: int, resamples: np.ndarray, seed: int) -> pd.DataFrame:
+    """The stability curves on each resample, one "repetition" per resample."""
+    rows = []
+    for r, (idx, s) in enumerate(zip(resamples, _seeds(seed, resamples))):
+        res = meta.stability(resampled(matrices, idx), subset_size=c, trials=trials, seed=s)
+        rows.append(res.table.assign(repetition=r))
+    return pd.concat(rows, ignore_index=True)
+
+
+def predictive(
+    matrices, halvings: int, resamples: np.ndarray, seed: int, variant: str, sizes=()
+) -> Tuple[Dict[Tuple[str, str], np.ndarray], Dict[Tuple[str, str, int], np.ndarray]]:
+    """(a, b) -> phi(a predicts b) on each resample, from ``halvings`` halvings each; and
+    (a, b, k) -> phi at subset size k on each resample."""
+    out: Dict[Tuple[str, str], list] = {}
+    curve: Dict[Tuple[str, str, int], list] = {}
+    n = resamples.shape[1]
+    sizes = [k for k in sizes if 2 * k <= n]
+    for idx, s in zip(resamples, _seeds(seed, resamples)):
+        res = meta.predictive_power(
+            resampled(matrices, idx),
+            halvings=halvings,
+            seed=s,
+            top_fraction=1.0,
+            variant=variant,
+            subset_sizes=sizes,
+        )
+        for row in res.table.itertuples(index=False):
+            out.setdefault((row.measure_a, row.measure_b), []).append(row.phi)
+        for row in res.details["curve"].itertuples(index=False):
+            curve.setdefault((row.measure_a, row.measure_b, int(row.k)), []).append(row.phi)
+    return (
+        {k: np.asarray(v, float) for k, v in out.items()},
+        {k: np.asarray(v, float) for k, v in curve.items()},
+    )
+
+
+def interval(value: float, draws: np.ndarray, low: float, high: float) -> Tuple[float, float]:
+    """value +/- 1.96 sd of its resampled draws, clipped to the statistic's range."""
+    draws = np.asarray(draws, float)
+    draws = draws[np.isfinite(draws)]
+    half = Z95 * draws.std(ddof=1) if len(draws) > 1 else math.inf
+    return max(low, value - half), min(high, value + half)
