@@ -15,9 +15,9 @@ the tasks of a worker that is lost; tasks are pure, so the output does not chang
 
 from __future__ import annotations
 
-import contextlib
 import os
 import stat
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import List, Optional
@@ -51,28 +51,23 @@ SPANS_PER_WORKER = 2  # so that a fast worker takes over a slow one's second spa
 WORKER_HEAP = {"MALLOC_TRIM_THRESHOLD_": str(32 << 20), "MALLOC_MMAP_THRESHOLD_": str(32 << 20)}
 
 
-@contextlib.contextmanager
-def dask_client(scheduler: Optional[str] = None, memory_per_worker: Optional[int] = None):
-    """A client of the cluster at ``scheduler`` (``tcp://host:8786``), or of a new
-    LocalCluster of one single-threaded worker process per CPU, closed afterwards."""
+def connect(scheduler: Optional[str] = None):
+    """(client, cluster): a client of the cluster at ``scheduler`` (``tcp://host:8786``;
+    cluster None), or of a new LocalCluster of one single-threaded worker process per CPU.
+    The client is not made the process's default one (a library leaves that to its host)."""
     try:
+        import dask
         from distributed import Client, LocalCluster
     except ImportError:
         raise InputError(DASK_MISSING) from None
     if scheduler:
         try:
-            client = Client(scheduler, timeout="30s")
+            return Client(scheduler, timeout="30s", set_as_default=False), None
         except OSError as err:
             raise InputError(f"cannot reach the Dask scheduler at {scheduler}: {err}") from None
-        with client:
-            yield client
-        return
-    import dask
-
     # read by each nanny as it is made, and used for every worker it (re)starts
-    with dask.config.set(
-        {f"distributed.nanny.pre-spawn-environ.{k}": v for k, v in WORKER_HEAP.items()}
-    ):
+    heap = {f"distributed.nanny.pre-spawn-environ.{k}": v for k, v in WORKER_HEAP.items()}
+    with dask.config.set(heap):
         cluster = LocalCluster(
             n_workers=available_cpus(),
             threads_per_worker=1,
@@ -80,8 +75,11 @@ def dask_client(scheduler: Optional[str] = None, memory_per_worker: Optional[int
             dashboard_address=":0",  # any free port: 8787 may be another cluster's
             memory_limit=0,  # irgauge's own budget bounds each worker (Dask's would pause it)
         )
-    with cluster, Client(cluster) as client:
-        yield client
+    try:
+        return Client(cluster, set_as_default=False), cluster
+    except BaseException:
+        cluster.close()
+        raise
 
 
 @dataclass(frozen=True)
@@ -220,7 +218,28 @@ def _merged(source, name, results, plan: ScoringPlan) -> ScoredRun:
     )
 
 
-def engine_scores(sources, plan: ScoringPlan, scheduler: Optional[str], step) -> List[ScoredRun]:
-    """The runs scored on a cluster (a LocalCluster when ``scheduler`` is None)."""
-    with dask_client(scheduler) as client:
-        return score_sources_dask(sources, plan, client, step)
+class BackgroundClient:
+    """A client of the cluster at ``scheduler`` (a new LocalCluster when None), made on a
+    thread while the caller reads the qrels (starting worker processes takes seconds), and
+    closed with its cluster when the context ends."""
+
+    def __init__(self, scheduler: Optional[str]):
+        self._pool = ThreadPoolExecutor(1)
+        self._future = self._pool.submit(connect, scheduler)
+
+    def __enter__(self) -> "BackgroundClient":
+        return self
+
+    def client(self):
+        """The client, once made (an error in making it is raised here)."""
+        return self._future.result()[0]
+
+    def __exit__(self, *exc) -> None:
+        try:
+            if self._future.exception() is None:  # waits until made
+                client, cluster = self._future.result()
+                client.close()
+                if cluster is not None:
+                    cluster.close()
+        finally:
+            self._pool.shutdown()

@@ -7,6 +7,7 @@ values and aggregates, with the conventions used.
 
 from __future__ import annotations
 
+import contextlib
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Callable, List, Optional, Sequence, Union
@@ -115,22 +116,18 @@ def evaluate(
     """
     rel_level, max_docs = check_conventions(order, empty_topics, aggregate, rel_level, max_docs)
     budget = resolve_memory(memory)
-    _check_engine(engine, scheduler)
     conventions = _Conventions(judged_only, complete, empty_topics, aggregate, max_docs)
     measure_list = _measures(measures, judged_only)
-    qrels = read_qrels(qrels_source(qrels), threads=explicit_threads(threads))
-    # qrels of a special kind (QA answer classes) may name the Judgments class that reads them
-    judgments = getattr(qrels, "judgments_type", Judgments)(
-        qrels, rel_level=rel_level, gains=parse_gains(gains), negative=negative
-    )
     sources = _run_sources(runs)
     if not sources:
         raise InputError("no runs to evaluate")
-    step = step_counter(progress, len(sources) + 1)
-    plan, workers = _plan(
-        measure_list, judgments, order, max_docs, empty_topics, budget, sources, max_cells, threads
-    )
-    scored = _score_runs(sources, plan, workers, (engine, scheduler, budget), step)
+    with _engine(engine, scheduler) as cluster:  # a cluster starts while the qrels are read
+        qrels, judgments = _judgments(qrels, rel_level, gains, negative, threads)
+        step = step_counter(progress, len(sources) + 1)
+        plan, workers = _plan(
+            measure_list, judgments, order, conventions, budget, sources, max_cells, threads
+        )
+        scored = _score_runs(sources, plan, workers, (cluster, budget), step)
     names = _unique_names([(s.name, s.source) for s in scored])
     row_topics, missing = _topics_to_score(
         judgments, names, [s.answered for s in scored], empty_topics, complete
@@ -144,9 +141,17 @@ def evaluate(
     return EvalResult(per_topic, means, metadata, measure_list)
 
 
-def _plan(
-    measure_list, judgments, order, max_docs, empty_topics, budget, sources, max_cells, threads
-):
+def _judgments(source, rel_level, gains, negative, threads):
+    """The qrels read, and the judgments they give under the conventions."""
+    qrels = read_qrels(qrels_source(source), threads=explicit_threads(threads))
+    # qrels of a special kind (QA answer classes) may name the Judgments class to read them
+    judgments = getattr(qrels, "judgments_type", Judgments)(
+        qrels, rel_level=rel_level, gains=parse_gains(gains), negative=negative
+    )
+    return qrels, judgments
+
+
+def _plan(measure_list, judgments, order, conventions, budget, sources, max_cells, threads):
     """The plan every part is scored with, and how many runs are read at once.
 
     Several runs are read on up to ``thread_count`` threads, a run each, sharing the
@@ -159,8 +164,8 @@ def _plan(
         measure_list,
         judgments,
         order,
-        max_docs,
-        _eligible(judgments, empty_topics),
+        conventions.max_docs,
+        _eligible(judgments, conventions.empty_topics),
         part_bytes(budget, workers),
         max_cells,
         1 if workers > 1 else (explicit_threads(threads) or 1),
@@ -176,22 +181,28 @@ def _tables_of(measure_list, scored: List[ScoredRun], names, topic_ids, aggregat
     return _tables(measure_list, values, run_rows, topic_rows, names, topic_ids, aggregate)
 
 
-def _check_engine(engine: str, scheduler: Optional[str]) -> None:
+def _engine(engine: str, scheduler: Optional[str]):
+    """The Dask client in the making (engine "dask"), or nothing to hold (engine "local")."""
     if engine not in ENGINES:
         raise InputError(f"unknown engine {engine!r}; choose from {', '.join(ENGINES)}")
     if scheduler is not None and engine != "dask":
         raise InputError("a scheduler is for the dask engine: give engine='dask' too")
+    if engine == "dask":
+        from irgauge.evaluation.dask_engine import BackgroundClient
+
+        return BackgroundClient(scheduler)
+    return contextlib.nullcontext()
 
 
 def _score_runs(sources, plan: ScoringPlan, workers: int, engine, step) -> List[ScoredRun]:
     """Every run scored here (``workers`` at a time) or on a Dask cluster, where each
     worker has the whole budget to itself."""
-    name, scheduler, budget = engine
-    if name == "dask":
-        from irgauge.evaluation.dask_engine import engine_scores
+    cluster, budget = engine
+    if cluster is not None:
+        from irgauge.evaluation.dask_engine import score_sources_dask
 
         plan = replace(plan, part_bytes=part_bytes(budget, 1), threads=1)
-        return engine_scores(sources, plan, scheduler, step)
+        return score_sources_dask(sources, plan, cluster.client(), step)
     return score_sources(sources, plan, workers, step)
 
 

@@ -18,7 +18,7 @@ from irgauge._checks import SIZE_UNITS, memory_size
 
 DEFAULT_CAP = 1 << 30  # 1 GiB, or a quarter of the memory available if that is less
 BYTES_PER_TEXT_BYTE = 8
-MIN_PART_BYTES = 4 << 20  # below this, parts cost more in overhead than they save
+MIN_PART_BYTES = 16 << 20  # below this, parts cost more in overhead than they save
 
 
 def available_memory() -> Optional[int]:
