@@ -205,3 +205,21 @@ def test_cli_topic_resamples_and_derived_qa(collection, tmp_path, capsys):
     assert any("weak stand-in" in line for line in manifest["summary"])
     assert all("weak stand-in" in f["caption"] for f in manifest["figures"])
     assert (tmp_path / "qa-derived-data" / "derived.json").is_file()
+
+
+def test_stability_sentences_give_d_as_the_first_named_minus_the_second():
+    """A pair stored as (a, b) but named b first reads d = b - a (the sign once followed
+    the stored order, contradicting the two rates the sentence prints)."""
+    from irgauge.studies._noise import STABILITY_PAIR_COLUMNS, stability_sentences
+
+    row = dict(a="X", b="Y", ties_level=0.01, mr_a=0.0707, mr_b=0.0654, se_a=0.0005)
+    row.update(se_b=0.0007, ties_a=0.01, ties_b=0.01, d=0.0053, low=-0.006, high=0.0165)
+    near = pd.DataFrame([row], columns=STABILITY_PAIR_COLUMNS)
+    (line,) = stability_sentences(near, ["Y", "X"])
+    first = line.split(" ")[0]
+    d = float(line.split("d = ")[1].split(",")[0])
+    rates = [float(r.split(" ")[0]) for r in line.split("minority rate ")[1].split(" vs ")]
+    assert first in ("X", "Y") and np.sign(d) == np.sign(rates[0] - rates[1])
+    far = near.assign(low=0.001, high=0.0105)  # apart: X (higher rate) is less stable
+    (line,) = stability_sentences(far, ["X", "Y"])
+    assert line.startswith("Y is more stable than X") and "d = -0.0053" in line

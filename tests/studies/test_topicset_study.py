@@ -8,6 +8,8 @@ import re
 import numpy as np
 import pytest
 
+from irgauge.errors import InputError
+
 from irgauge import topic_set_size
 from irgauge.cli import main
 from irgauge.evaluation import score_matrices
@@ -101,7 +103,7 @@ def test_summary_orders_only_beyond_the_noise(tmp_path):
     assert f" ~ {second} " in sentence and f"{first} and {second}" in sentence
     assert re.search(rf"{first} \d+ \[\d+, \d+\] ~ {second} \d+ \[\d+, \d+\] < C ", sentence)
     assert not re.search(rf"{first} \d+ \[\d+, \d+\] <", sentence)
-    assert "within noise of it" in result.summary[1] and second in result.summary[1]
+    assert "not distinguishable from it here" in result.summary[1] and second in result.summary[1]
     paired = result.tables["paired_differences"]
     assert list(paired.columns) == [
         "measure_a",
@@ -154,3 +156,27 @@ def test_cli_with_score_files(tmp_path, capsys):
     manifest = json.loads((tmp_path / "o" / "topicset" / "manifest.json").read_text())
     assert manifest["parameters"]["min_diff"] == 0.08 and manifest["parameters"]["ci_width"] == 0.2
     assert manifest["seeds"]["seed"] == 4 and "score_matrices" in manifest["inputs"]
+
+
+def test_a_small_design_is_warned_of_and_not_ordered(tmp_path):
+    # C is far noisier than A: ordered on 12 systems, not on 4 (6 pairs)
+    spec = {"A": (0.10, 0.0), "C": (0.40, 0.0)}
+    ordered = run_topicset(out=tmp_path / "big", matrices=_matrices(spec), seed=1, trials=200)
+    assert "A " in ordered.summary[0] and " < C " in ordered.summary[0]
+    small = run_topicset(
+        out=tmp_path / "small", matrices=_matrices(spec, n_systems=4), seed=1, trials=200
+    )
+    assert small.summary[0].startswith("WARNING: too small a design to order measures: 4 systems")
+    orderings = small.summary[1:]
+    assert not any(" < " in line or " ~ " in line for line in orderings)
+    assert "not ordered: 4 systems (6 pairs" in orderings[0]
+    assert orderings[1].startswith("No measure is named as needing the fewest topics")
+
+
+def test_a_measure_constant_over_systems_is_refused_by_name(tmp_path):
+    matrices = _matrices({"A": (0.10, 0.0), "C": (0.40, 0.0)})
+    like = matrices["A"]
+    constant = np.tile(np.linspace(0.2, 0.8, len(like.topics)), (len(like.systems), 1))
+    matrices["F"] = ScoreMatrix(constant, like.systems, like.topics, "F")
+    with pytest.raises(InputError, match="measure F gives every system the same score"):
+        run_topicset(out=tmp_path, matrices=matrices, seed=1, trials=200)

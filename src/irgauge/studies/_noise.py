@@ -435,13 +435,13 @@ def stability_sentences(
             lines.append(
                 f"{more} is more stable than {less}: minority rate "
                 f"{fmt(*mr[more], digits=4)} vs {fmt(*mr[less], digits=4)} {at} "
-                f"({_row_interval(row)})"
+                f"({_row_interval(row, more)})"
             )
         else:
             lines.append(
                 f"{a} and {b} are not distinguishable here: minority rate "
                 f"{fmt(*mr[a], digits=4)} vs {fmt(*mr[b], digits=4)} {at} "
-                f"({_row_interval(row)})"
+                f"({_row_interval(row, a)})"
             )
     if tied:
         lines.append(
@@ -457,8 +457,12 @@ def _apart(row) -> bool:
     return Comparison(row.a, row.b, row.d, row.low, row.high).apart
 
 
-def _row_interval(row) -> str:
-    return Comparison(row.a, row.b, row.d, row.low, row.high).interval(4)
+def _row_interval(row, first: str) -> str:
+    """The row's difference and interval as ``first`` minus the other measure (the order
+    the sentence names them in)."""
+    if first == row.a:
+        return Comparison(row.a, row.b, row.d, row.low, row.high).interval(4)
+    return Comparison(row.b, row.a, -row.d, -row.high, -row.low).interval(4)
 
 
 def matched_table(table: pd.DataFrame) -> pd.DataFrame:

@@ -12,7 +12,11 @@ The variance is an estimate: a bootstrap over topics (``trials`` resamples, seed
 resampled topics for every measure, so the measures are compared paired) recomputes V_E and
 the topics needed per measure. The summary says that a measure needs fewer topics than
 another only when their bootstrap intervals do not overlap and the paired difference's
-interval excludes 0; otherwise "within noise".
+interval excludes 0; otherwise "not distinguishable here", with the paired difference's
+interval (the wording of every study's summary, :mod:`irgauge.studies._noise`, here with
+percentile intervals, as topic counts are skewed). A design too small is warned of, with no
+orderings, as in every study (a measure constant over systems has no residual variance, and
+is refused).
 """
 
 from __future__ import annotations
@@ -30,7 +34,7 @@ from irgauge.meta.topicset import topic_set_size, topics_needed
 from irgauge.report.topicset_figures import topic_set_curves
 from irgauge.scores import align
 from irgauge.studies import _common as common
-from irgauge.studies import _noise
+from irgauge.studies import _noise, _repeat
 
 NAME = "topicset"
 TITLE = (
@@ -167,6 +171,12 @@ def compute_topicset(
     every, inputs = _score_matrices(qrels, runs, matrices, options)
     by = options.by if options.by in every else next(iter(every))
     chosen = common.select(every, options.top_k, options.top_fraction, by)
+    flat = _repeat.flat_measures(chosen)
+    if flat:  # (its residual variance is 0 but for rounding, which gives absurd sizes)
+        raise InputError(
+            f"measure {flat[0]} gives every system the same score on every topic: its "
+            "residual variance is 0, so it has no topic set size; leave it out"
+        )
     result = topic_set_size(
         chosen,
         options.min_diff,
@@ -415,23 +425,27 @@ def _apart(row_a, row_b, column: str, paired: Optional[pd.Series]) -> bool:
 
 def describe_topicset(study: TopicsetStudy) -> List[str]:
     """The summary: the topics each measure needs (paired t-test, fewest first, ``<`` only
-    beyond the noise), which measure needs the fewest, the variances, the interval design."""
+    beyond the noise), which measure needs the fewest, the variances, the interval design;
+    with a warning and no orderings for too small a design (as every study's summary)."""
     p = study.parameters
+    problem = _noise.design_problem(len(study.system_names), len(study.topics))
     settings = f"D = {p['min_diff']:g}, alpha = {p['alpha']:g}, power = {p['power']:g}"
-    lines = [
+    # (a measure constant over systems is refused: it has no residual variance)
+    lines = _noise.design_warning(problem)
+    lines.append(
         f"Topics needed by the paired t-test ({settings}) on {study.systems}: "
-        + _ordering(study, "n_ttest")
+        + _ordering(study, "n_ttest", problem)
         + "."
-    ]
-    lines.append(_fewest(study, "n_ttest"))
+    )
+    lines.append(_fewest(study, "n_ttest", problem))
     lines.append(
         "Residual variance V_E (the measure's noise; fewer topics where it is smaller): "
-        + _ordering(study, "variance")
+        + _ordering(study, "variance", problem)
         + "."
     )
     lines.append(
         f"Topics for a {1 - p['alpha']:.0%} confidence interval at most {p['ci_width']:g} "
-        f"wide: " + _ordering(study, "n_ci") + "."
+        f"wide: " + _ordering(study, "n_ci", problem) + "."
     )
     return lines
 
@@ -445,30 +459,47 @@ def _pair_row(study: TopicsetStudy, a: str, b: str) -> Optional[pd.Series]:
     return found.iloc[0] if len(found) else None
 
 
-def _ordering(study: TopicsetStudy, column: str) -> str:
+def _ordering(study: TopicsetStudy, column: str, problem: Optional[str] = None) -> str:
     """``"AP 31 [25, 40] < nDCG 102 [80, 130] ~ P@10 110 [85, 140]"``, fewest first: ``<``
-    where neighbours differ beyond the noise, ``~`` where they do not."""
+    where neighbours differ beyond the noise, ``~`` where they do not (each such pair then
+    named "not distinguishable here", with the paired difference's interval when known);
+    no ordering with a design ``problem``."""
     table = study.table.set_index("measure").sort_values(column, kind="stable")
-    paired = column == "n_ttest"
-    parts, close = [], []
     names = list(table.index)
+    shown = {
+        m: f"{m} {_number(table.loc[m, column])} [{_number(table.loc[m, f'{column}_low'])}, "
+        f"{_number(table.loc[m, f'{column}_high'])}]"
+        for m in names
+    }
+    if problem is not None:
+        return ", ".join(shown[m] for m in names) + f" (not ordered: {problem})"
+    parts, close = [], []
     for k, name in enumerate(names):
-        row = table.loc[name]
-        text = f"{name} {_number(row[column])} [{_number(row[f'{column}_low'])}, " + (
-            f"{_number(row[f'{column}_high'])}]"
-        )
         if k:
             prev = names[k - 1]
-            pair = _pair_row(study, prev, name) if paired else None
-            apart = _apart(table.loc[prev], row, column, pair)
+            pair = _pair_row(study, prev, name) if column == "n_ttest" else None
+            apart = _apart(table.loc[prev], table.loc[name], column, pair)
             parts.append(" < " if apart else " ~ ")
             if not apart:
-                close.append(f"{prev} and {name}")
-        parts.append(text)
+                close.append(f"{prev} and {name}{_paired_text(pair, prev)}")
+        parts.append(shown[name])
     text = "".join(parts)
     if close:
-        text += f" [within noise (bootstrap intervals overlap): {'; '.join(close)}]"
+        text += (
+            "; not distinguishable here (bootstrap intervals overlap, or the paired "
+            f"difference's 95% interval includes 0): {'; '.join(close)}"
+        )
     return text
+
+
+def _paired_text(pair: Optional[pd.Series], first: str) -> str:
+    """`` (d = +12, 95% interval [-3, +30])``: the second measure's topics needed minus the
+    first's, with its paired bootstrap interval (empty when not known)."""
+    if pair is None:
+        return ""
+    sign = 1 if pair["measure_a"] == first else -1
+    low, high = sorted((sign * pair["low"], sign * pair["high"]))
+    return f" (d = {sign * int(pair['difference']):+d}, 95% interval [{low:+g}, {high:+g}])"
 
 
 def _number(value) -> str:
@@ -480,10 +511,13 @@ def _number(value) -> str:
     return f"{value:.1f}" if value > 1 else f"{value:.4g}"
 
 
-def _fewest(study: TopicsetStudy, column: str) -> str:
-    """Which measure needs the fewest topics, or which ones are within noise of the fewest."""
+def _fewest(study: TopicsetStudy, column: str, problem: Optional[str] = None) -> str:
+    """Which measure needs the fewest topics, or which ones are not distinguishable from the
+    fewest (none named with a design ``problem``)."""
     table = study.table.set_index("measure").sort_values(column, kind="stable")
     names = list(table.index)
+    if problem is not None:
+        return f"No measure is named as needing the fewest topics ({problem})."
     best = names[0]
     tied = [
         m
@@ -497,8 +531,9 @@ def _fewest(study: TopicsetStudy, column: str) -> str:
         return f"{best} needs the fewest topics ({n}), beyond the noise of every other measure."
     return (
         f"{best} needs the fewest topics ({n}), but {', '.join(tied)} "
-        f"{'is' if len(tied) == 1 else 'are'} within noise of it: no measure is the clear "
-        f"winner."
+        f"{'is' if len(tied) == 1 else 'are'} not distinguishable from it here: no measure is "
+        "the clear winner."
         if len(tied) == len(names) - 1
-        else f"{best} needs the fewest topics ({n}); within noise of it: {', '.join(tied)}."
+        else f"{best} needs the fewest topics ({n}); not distinguishable from it here: "
+        f"{', '.join(tied)}."
     )
