@@ -268,3 +268,27 @@ def test_tables_stream_by_row_group_with_the_text_runs_results(tmp_path, monkeyp
         streamed = irgauge.evaluate(qrels, [str(parquet)], MEASURES)
         assert text.to_frame().equals(streamed.to_frame())
     assert not list(tmp_path.glob("irgauge-*"))
+
+
+def test_spans_are_cut_between_topics_not_at_comment_lines(tmp_path):
+    """A comment line inside a topic is no topic change: a span boundary there would give
+    one topic to two spans (and send the run back to the local engine)."""
+    from irgauge.io.run_parts import topic_spans
+
+    lines = []
+    for t in range(40):
+        for d in range(30):
+            lines.append(f"{t} Q0 d{d} 0 {30 - d} r")
+            if d % 3 == 1:
+                lines.append("# a comment inside the topic")
+    path = _write(tmp_path / "run", lines)
+    spans = topic_spans(path, 16)
+    assert spans is not None and len(spans) > 8
+    data = Path(path).read_bytes()
+    seen = set()
+    for span in spans:
+        text = data[span.start : span.end].decode()
+        topics = {line.split()[0] for line in text.splitlines() if not line.startswith("#")}
+        assert not topics & seen
+        seen |= topics
+    assert seen == {str(t) for t in range(40)}

@@ -16,7 +16,6 @@ the tasks of a worker that is lost; tasks are pure, so the output does not chang
 from __future__ import annotations
 
 import os
-import stat
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,12 +28,11 @@ from irgauge.evaluation.run_scoring import (
     ScoredRun,
     ScoringPlan,
     Scattered,
+    in_natural_order,
     score_parts,
     score_source,
 )
-from irgauge.io._source import STDIN, count_line_ends, iter_blocks
-from irgauge.io.ids import Ids
-from irgauge.io.keys import unique_names
+from irgauge.io._source import count_line_ends, iter_blocks, read_twice
 from irgauge.io.run_parts import Span, iter_run_parts, topic_spans
 from irgauge.io.threads import available_cpus
 
@@ -121,15 +119,9 @@ def score_sources_dask(sources, plan: ScoringPlan, client, step) -> List[ScoredR
 
 
 def _local_only(source) -> bool:
-    """Standard input and pipes are read here: a worker cannot read them."""
-    if not isinstance(source, (str, Path)):
-        return False
-    if str(source) == STDIN:
-        return True
-    try:
-        return not stat.S_ISREG(os.stat(source).st_mode)
-    except OSError:
-        return False  # not here: perhaps on the workers, which name the problem
+    """Standard input and pipes are read here: a worker cannot read them (a path that is
+    not here may be on the workers, which name the problem)."""
+    return isinstance(source, (str, Path)) and not read_twice(source)
 
 
 def _readable(source):
@@ -206,7 +198,6 @@ def _merged(source, name, results, plan: ScoringPlan) -> ScoredRun:
     if (answered > 1).any():  # a topic in two spans
         return score_source(source, name, plan)
     first = results[0]
-    unknown = sorted({t for r in results for t in r.unknown_topics})
     return ScoredRun(
         first.name,
         str(source) if isinstance(source, (str, Path)) else first.source,
@@ -214,7 +205,7 @@ def _merged(source, name, results, plan: ScoringPlan) -> ScoredRun:
         topic_rows=np.concatenate([r.topic_rows for r in results]),
         values=[np.concatenate(v) for v in zip(*(r.values for r in results))],
         answered=answered > 0,
-        unknown_topics=unique_names(Ids.from_list(unknown))[0] if unknown else [],
+        unknown_topics=in_natural_order(t for r in results for t in r.unknown_topics),
     )
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 from typing import Any, Optional
 
-from irgauge._checks import SIZE_UNITS, memory_size
+from irgauge._checks import memory_size
 
 DEFAULT_CAP = 1 << 30  # 1 GiB, or a quarter of the memory available if that is less
 BYTES_PER_TEXT_BYTE = 8
@@ -61,12 +61,3 @@ def resident_memory() -> Optional[int]:
             return int(handle.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
     except (OSError, ValueError, IndexError):
         return None
-
-
-def describe(size: int) -> str:
-    """``1G``, ``512M``, ``1.5G``: a size as --memory takes it."""
-    for unit in ("T", "G", "M", "K"):
-        if size >= SIZE_UNITS[unit]:
-            value = size / SIZE_UNITS[unit]
-            return f"{value:.10g}{unit}" if value == round(value, 1) else f"{value:.1f}{unit}"
-    return str(size)

@@ -16,7 +16,6 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
-import stat
 import sys
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
@@ -29,7 +28,7 @@ import numpy as np
 from irgauge.collection.judgments import Judgments
 from irgauge.collection.rankings import MatchedRun, build_batches, match_run
 from irgauge.errors import InputError, MeasureError
-from irgauge.io._source import STDIN
+from irgauge.io._source import STDIN, read_twice
 from irgauge.io.ids import Ids
 from irgauge.io.heap import release_free_memory
 from irgauge.io.keys import unique_names
@@ -112,11 +111,7 @@ def score_source(source, name: Optional[str], plan: ScoringPlan) -> ScoredRun:
 def _readable_twice(path: str) -> Iterator[str]:
     """``path`` itself if it can be read twice (a regular file), else a temporary copy of
     its bytes (standard input, a pipe, a process substitution), removed afterwards."""
-    try:
-        regular = path != STDIN and stat.S_ISREG(os.stat(path).st_mode)
-    except OSError:
-        regular = True  # not there: the reader names the problem
-    if regular:
+    if read_twice(path):
         yield path
         return
     folder = tempfile.mkdtemp(prefix="irgauge-input-")
@@ -169,8 +164,14 @@ def score_parts(parts: Iterable[Run], plan: ScoringPlan, contiguous: bool) -> Sc
         topic_rows=np.concatenate(rows),
         values=[np.concatenate(v) for v in values],
         answered=answered,
-        unknown_topics=unique_names(Ids.from_list(sorted(unknown)))[0] if unknown else [],
+        unknown_topics=in_natural_order(unknown),
     )
+
+
+def in_natural_order(topics: Iterable[str]) -> List[str]:
+    """Distinct topic ids in natural order, as each run's unknown topics are listed."""
+    distinct = sorted(set(topics))
+    return unique_names(Ids.from_list(distinct))[0] if distinct else []
 
 
 def empty_run(name: str, order: str) -> MatchedRun:

@@ -19,6 +19,7 @@ import bz2
 import lzma
 import contextlib
 import os
+import stat
 import sys
 import threading
 import zlib
@@ -102,6 +103,17 @@ def strip_compression_suffix(name: str) -> str:
         if name.endswith(suffix):
             return name[: -len(suffix)]
     return name
+
+
+def read_twice(path: PathLike) -> bool:
+    """Whether ``path`` can be read twice: a regular file, or a path that is not there
+    (whose reader names the problem); not standard input, a pipe or a device."""
+    if str(path) == STDIN:
+        return False
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        return True
 
 
 def size_hint(path: PathLike) -> Optional[int]:

@@ -17,9 +17,8 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
-import stat
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Iterable, Iterator, List, Optional, Tuple
 
 import numpy as np
@@ -34,6 +33,7 @@ from irgauge.io._source import (
     LineTooLong,
     count_line_ends,
     iter_blocks,
+    read_twice,
 )
 from irgauge.io._tokens import BLOCK_BYTES
 from irgauge.io.arrow_tables import iter_arrow_run_chunks, table_format
@@ -80,20 +80,20 @@ def whole_topics(pieces: Iterable[Tuple[Run, bool]]) -> Iterator[Run]:
             yield concat_runs(waiting)
             waiting = []
         if len(change) == 0 and not last:  # one topic, maybe continued
-            waiting.append(_own_copy(part))
+            waiting.append(_taken(part, slice(None), own=True))
             del part  # not kept alive while the next piece is read
             continue
         begin = 0
         if waiting:  # the waiting topic ends in this piece
             begin = int(change[0]) if len(change) else len(part)
-            waiting.append(_own_copy(_slice(part, 0, begin)))
+            waiting.append(_taken(part, slice(0, begin), own=True))
             yield concat_runs(waiting)
             waiting = []
         end = len(part) if last else int(change[-1])
         if end > begin:
-            yield part if end - begin == len(part) else _slice(part, begin, end)
+            yield part if end - begin == len(part) else _taken(part, slice(begin, end))
         if not last:
-            waiting = [_own_copy(_slice(part, end, len(part)))]
+            waiting = [_taken(part, slice(end, None), own=True)]
         del part
     if waiting:
         yield concat_runs(waiting)
@@ -178,50 +178,17 @@ def _topic_changes(run: Run) -> np.ndarray:
     return np.flatnonzero(run.topics[1:] != run.topics[:-1]) + 1
 
 
-def _slice(run: Run, begin: int, end: int) -> Run:
-    """Entries begin..end-1 of a run (views)."""
-    return Run(
-        name=run.name,
-        topics=run.topics[begin:end],
-        docnos=run.docnos[begin:end],
-        scores=run.scores[begin:end] if run.scores is not None else None,
-        natural_order=run.natural_order,
-        source=run.source,
-        line_numbers=run.line_numbers[begin:end],
-        tag=run.tag,
-    )
-
-
-def _own_copy(run: Run) -> Run:
-    """A piece kept past its group: its ids in pools of their own, so that the group's
-    bytes can be freed."""
-    return Run(
-        name=run.name,
-        topics=run.topics.compacted(),
-        docnos=run.docnos.compacted(),
-        scores=None if run.scores is None else run.scores.copy(),
-        natural_order=run.natural_order,
-        source=run.source,
-        line_numbers=run.line_numbers.copy(),
-        tag=run.tag,
-    )
-
-
 def concat_runs(parts: List[Run]) -> Run:
     """One Run of several pieces of one run file, in order."""
     if len(parts) == 1:
         return parts[0]
     head = parts[0]
-    scores = None if head.scores is None else np.concatenate([p.scores for p in parts])
-    return Run(
-        name=head.name,
+    return replace(
+        head,
         topics=Ids.concat([p.topics for p in parts]),
         docnos=Ids.concat([p.docnos for p in parts]),
-        scores=scores,
-        natural_order=head.natural_order,
-        source=head.source,
+        scores=None if head.scores is None else np.concatenate([p.scores for p in parts]),
         line_numbers=np.concatenate([p.line_numbers for p in parts]),
-        tag=head.tag,
     )
 
 
@@ -248,7 +215,7 @@ def topic_spans(path: str, count: int) -> Optional[List[Span]]:
     64 KiB hold no data line."""
     path = str(path)
     try:
-        if not stat.S_ISREG(os.stat(path).st_mode) or table_format(path):
+        if not read_twice(path) or table_format(path):
             return None
         size = os.path.getsize(path)
         with open(path, "rb") as handle:
@@ -273,14 +240,19 @@ def topic_spans(path: str, count: int) -> Optional[List[Span]]:
 
 def _plain_text(head: bytes) -> bool:
     """Not compressed, no byte-order mark, lines ending at LF or CRLF."""
-    if not head or head.startswith((BOM, GZIP_MAGIC, BZ2_MAGIC, XZ_MAGIC)):
+    if not head or _compressed(head) or head.startswith(BOM):
         return False
     return b"\r" not in head.replace(b"\r\n", b"")
 
 
+def _compressed(head: bytes) -> bool:
+    """Whether a file starting with ``head`` is compressed (the reader's test, by magic)."""
+    return head.startswith((GZIP_MAGIC, BZ2_MAGIC, XZ_MAGIC))
+
+
 def _next_topic_start(handle, offset: int) -> Optional[int]:
     """The offset of the first line at or after ``offset``'s next line whose first token
-    differs from the line before it; None at the end of the file."""
+    differs from the data line before it; None at the end of the file."""
     handle.seek(max(offset - 1, 0))
     if offset > 0:
         handle.readline()  # the rest of the line ``offset`` falls in
@@ -290,7 +262,8 @@ def _next_topic_start(handle, offset: int) -> Optional[int]:
         if len(line) > MAX_LINE_BYTES:
             return None
         fields = line.split(None, 1)
-        token = fields[0] if fields else None
+        # blank and comment lines belong to no topic: no cut before them
+        token = fields[0] if fields and not fields[0].startswith(b"#") else None
         if token is not None and previous is not None and token != previous:
             return position
         previous = token if token is not None else previous
@@ -329,7 +302,7 @@ def partitioned_parts(
         def noted(parts):
             for part, _ in parts:
                 if not first:  # what names the run (one entry: the part itself is not kept)
-                    first.append(_own_copy(_slice(part, 0, 1)))
+                    first.append(_taken(part, slice(0, 1), own=True))
                 yield part
 
         # a topic cut between two pieces goes to one file all the same
@@ -343,10 +316,12 @@ def partitioned_parts(
 def _text_size(path: str) -> int:
     """The file's size, times a typical compression ratio for compressed files."""
     try:
+        with open(path, "rb") as handle:
+            head = handle.read(8)
         size = os.path.getsize(path)
     except OSError:
         return MAX_LINE_BYTES
-    return size * 6 if path.endswith((".gz", ".bz2", ".xz")) else size
+    return size * 6 if _compressed(head) else size
 
 
 def _spill(parts, folder: str, prefix: str, count: int, salt: int) -> List[str]:
@@ -358,7 +333,7 @@ def _spill(parts, folder: str, prefix: str, count: int, salt: int) -> List[str]:
             bucket = (_mixed(part.topics.hashes(), salt) % np.uint64(count)).astype(np.intp)
             order = np.argsort(bucket, kind="stable")
             bounds = np.searchsorted(bucket[order], np.arange(count + 1))
-            part = _taken(part, order, compact=True)  # the pieces one after the other
+            part = _taken(part, order, own=True)  # the pieces one after the other
             for k in np.flatnonzero(np.diff(bounds)):
                 _write_piece(handles[k], part, int(bounds[k]), int(bounds[k + 1]))
             del part, bucket, order  # not kept alive while the next part is read
@@ -379,19 +354,22 @@ def _mixed(hashes: np.ndarray, salt: int) -> np.ndarray:
     return mixed ^ (mixed >> np.uint64(29))
 
 
-def _taken(run: Run, rows: np.ndarray, compact: bool = False) -> Run:
-    """The entries ``rows`` of a run, in that order (ids compacted on request)."""
+def _taken(run: Run, rows, own: bool = False) -> Run:
+    """The entries ``rows`` (an index array, or a slice for views) of a run, in that order.
+    With ``own``, in arrays of their own (ids compacted, views copied), so that the arrays
+    they were taken from can be freed."""
     topics, docnos = run.topics[rows], run.docnos[rows]
-    return Run(
-        name=run.name,
-        topics=topics.compacted() if compact else topics,
-        docnos=docnos.compacted() if compact else docnos,
-        scores=None if run.scores is None else run.scores[rows],
-        natural_order=run.natural_order,
-        source=run.source,
-        line_numbers=run.line_numbers[rows],
-        tag=run.tag,
-    )
+    scores = None if run.scores is None else run.scores[rows]
+    lines = run.line_numbers[rows]
+    if own:
+        topics, docnos, lines = topics.compacted(), docnos.compacted(), _owned(lines)
+        scores = None if scores is None else _owned(scores)
+    return replace(run, topics=topics, docnos=docnos, scores=scores, line_numbers=lines)
+
+
+def _owned(array: np.ndarray) -> np.ndarray:
+    """``array``, copied if it is a view of another."""
+    return array if array.base is None else array.copy()
 
 
 def _write_piece(handle, part: Run, begin: int, end: int) -> None:
@@ -435,13 +413,10 @@ def _pieces(path: str, like: Run) -> Iterator[Run]:
         while handle.tell() < size:
             arrays = [np.lib.format.read_array(handle, allow_pickle=False) for _ in range(8)]
             topic_pool, topic_starts, topic_lens, pool, starts, lens, scores, lines = arrays
-            yield Run(
-                name=like.name,
+            yield replace(
+                like,
                 topics=Ids(topic_pool, topic_starts, topic_lens, compact=True),
                 docnos=Ids(pool, starts, lens, compact=True),
                 scores=scores if like.scores is not None else None,
-                natural_order=like.natural_order,
-                source=like.source,
                 line_numbers=lines,
-                tag=like.tag,
             )
