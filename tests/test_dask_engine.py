@@ -164,3 +164,16 @@ def test_a_scheduler_without_the_dask_engine_is_refused(tmp_path):
     qrels, run = _collection(tmp_path, topics=3)
     with pytest.raises(InputError, match="engine='dask'"):
         irgauge.evaluate(qrels, [run], ["AP"], scheduler="tcp://127.0.0.1:8786")
+
+
+def test_the_host_process_keeps_its_environment_and_logger_level(tmp_path):
+    """Dask's nannies set their workers' variables in their own process's os.environ and
+    a LocalCluster sets the "distributed" logger's level: both are put back."""
+    import logging
+
+    qrels, run = _collection(tmp_path, topics=5)
+    environ = dict(os.environ)
+    level = logging.getLogger("distributed").level
+    irgauge.evaluate(qrels, [run], ["AP"], engine="dask")
+    assert dict(os.environ) == environ
+    assert logging.getLogger("distributed").level == level

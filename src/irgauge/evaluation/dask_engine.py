@@ -15,6 +15,8 @@ the tasks of a worker that is lost; tasks are pure, so the output does not chang
 
 from __future__ import annotations
 
+import contextlib
+import logging
 import os
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -65,7 +67,7 @@ def connect(scheduler: Optional[str] = None):
             raise InputError(f"cannot reach the Dask scheduler at {scheduler}: {err}") from None
     # read by each nanny as it is made, and used for every worker it (re)starts
     heap = {f"distributed.nanny.pre-spawn-environ.{k}": v for k, v in WORKER_HEAP.items()}
-    with dask.config.set(heap):
+    with dask.config.set(heap), host_state_kept():
         cluster = LocalCluster(
             n_workers=available_cpus(),
             threads_per_worker=1,
@@ -78,6 +80,26 @@ def connect(scheduler: Optional[str] = None):
     except BaseException:
         cluster.close()
         raise
+
+
+@contextlib.contextmanager
+def host_state_kept():
+    """The calling process's environment and the level of the "distributed" logger as they
+    were: a nanny sets its workers' variables (OMP_NUM_THREADS, MALLOC_*, PYTHONHASHSEED)
+    in its own process's os.environ before it spawns one, and a LocalCluster sets that
+    logger's level; a library leaves its host's settings as it found them."""
+    environ = dict(os.environ)
+    logger = logging.getLogger("distributed")
+    level = logger.level
+    try:
+        yield
+    finally:
+        for name in set(os.environ) - set(environ):
+            del os.environ[name]
+        for name, value in environ.items():
+            if os.environ.get(name) != value:
+                os.environ[name] = value
+        logger.setLevel(level)
 
 
 @dataclass(frozen=True)
@@ -229,8 +251,9 @@ class BackgroundClient:
         try:
             if self._future.exception() is None:  # waits until made
                 client, cluster = self._future.result()
-                client.close()
-                if cluster is not None:
-                    cluster.close()
+                with host_state_kept():  # (a nanny that restarted a worker set them again)
+                    client.close()
+                    if cluster is not None:
+                        cluster.close()
         finally:
             self._pool.shutdown()
