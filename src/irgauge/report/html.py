@@ -34,7 +34,7 @@ from irgauge.errors import InputError
 from irgauge.stats.comparison import compare_table
 from irgauge.report.inputs import comparison_from_json
 from irgauge.report.inputs import TOPICSET_COLUMNS, read_input
-from irgauge.io.atomic import write_text
+from irgauge.io.atomic import make_folders, remove_folders, write_text
 
 REPORT_NAME = "report.html"
 STUDY_ORDER = ("onerel", "incomplete", "qa", "predictive", "topicset")
@@ -645,10 +645,18 @@ def write_report(
     ``root/report.html``), atomically."""
 
     root = Path(root)
-    if not root.is_dir():
-        if not inputs:
-            raise InputError(f"no such output folder: {root}")
-        root.mkdir(parents=True)
-    path = Path(path) if path else root / REPORT_NAME
-    write_text(path, render_report(root, title, inputs, base=path.parent))
+    if root.exists() and not root.is_dir():
+        raise InputError(
+            f"{root} is a file, not a folder: report takes the report's folder first "
+            "(irgauge report OUT [INPUT ...]; give files to include as INPUTs after it)"
+        )
+    if not root.is_dir() and not inputs:
+        raise InputError(f"no such output folder: {root}")
+    created = make_folders(root)  # removed again if the report fails
+    try:
+        path = Path(path) if path else root / REPORT_NAME
+        write_text(path, render_report(root, title, inputs, base=path.parent))
+    except BaseException:
+        remove_folders(created)
+        raise
     return path
