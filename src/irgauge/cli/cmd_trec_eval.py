@@ -32,6 +32,7 @@ def register(subparsers) -> None:
         "-R qrels_jg reads multi-judge qrels for the *_avgjg measures. "
         "Not supported: -R prefs/qrels_prefs (the prefs_* measures), -Z, -D.",
     )
+    parser.once = False  # trec_eval takes the last of an option given twice
     parser.add_argument("qrels", metavar="rel_info_file", help="TREC qrels")
     parser.add_argument("run", metavar="results_file", help="TREC run ('-': standard input)")
     flag = dict(action="store_true")
