@@ -60,12 +60,10 @@ def _common_options(p, study: str, top_k=None, top_fraction=None, by="AP") -> No
         metavar="FILE.toml",
         help="collections from a TOML file ([collections.NAME] qrels, runs)",
     )
-    kept = (
-        f"the {top_k} best systems" if top_k else
-        f"the best {top_fraction:.0%} of the systems" if top_fraction else "every system"
-    )  # fmt: skip
+    kept = f"--top-k {top_k}" if top_k else f"--top-fraction {top_fraction}" if top_fraction else ""
     sel = p.add_argument_group(
-        "system filter", f"default: {kept}{f' by {by}' if by and kept != 'every system' else ''}"
+        "system filter",
+        f"default: {kept} by {by}" if kept else "default: every system",
     )
     # --top-k and --top-fraction default to None so that either replaces the study's default
     opt.add_selection(sel, by=by)
