@@ -181,19 +181,22 @@ def run(args) -> int:
 
 
 def write_result(result, args) -> None:
-    """Print or save an EvalResult in the chosen format, and note what was not averaged."""
-    from irgauge.evaluation.rendering import render_evaluation
+    """Print or save an EvalResult in the chosen format, block by block (its text can be
+    several times the size of its values), and note what was not averaged."""
+    from irgauge.evaluation.rendering import evaluation_blocks
 
-    text = opt.without_header(
-        render_evaluation(result, args.format, args.per_topic, args.digits), args
-    )
+    blocks = evaluation_blocks(result, args.format, args.per_topic, args.digits)
+    header = opt.without_header(next(blocks), args)
     _report_skipped(result.metadata)
     if args.output:
-        from irgauge.io.atomic import write_text
+        from irgauge.io.atomic import atomic_file
 
-        write_text(args.output, text)
+        with atomic_file(args.output) as handle:
+            handle.write(header)
+            handle.writelines(blocks)
     else:
-        sys.stdout.write(text)
+        sys.stdout.write(header)
+        sys.stdout.writelines(blocks)
 
 
 def _report_skipped(metadata: dict) -> None:
