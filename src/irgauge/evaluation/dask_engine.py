@@ -103,13 +103,22 @@ def host_state_kept():
 
 
 @dataclass(frozen=True)
-class _TaskFailure:
+class TaskFailure:
     """Bad input met by a task, sent back to be raised by the client."""
 
     problem: str
     path: Optional[str]
     line: Optional[int]
     worker: str
+
+    @classmethod
+    def of(cls, err: InputError) -> "TaskFailure":
+        """The failure of ``err``, raised on the worker running this task."""
+        return cls(err.problem, err.path, err.line, worker_name())
+
+    def error(self) -> InputError:
+        """The error to raise on the client: the worker's, naming the worker."""
+        return InputError(f"{self.problem} (on Dask worker {self.worker})", self.path, self.line)
 
 
 def score_sources_dask(sources, plan: ScoringPlan, client, step) -> List[ScoredRun]:
@@ -162,7 +171,7 @@ def _spans(source, workers: int) -> Optional[List[Span]]:
     return topic_spans(str(source), count) if count > 1 else None
 
 
-def _worker_name() -> str:
+def worker_name() -> str:
     try:
         from distributed import get_worker
 
@@ -181,7 +190,7 @@ def _score_whole(source, name, readable, plan: ScoringPlan):
     except Scattered:
         return None
     except InputError as err:
-        return _TaskFailure(err.problem, err.path, err.line, _worker_name())
+        return TaskFailure.of(err)
 
 
 def _score_span(source, name, readable, span: Span, plan: ScoringPlan):
@@ -199,7 +208,7 @@ def _score_span(source, name, readable, span: Span, plan: ScoringPlan):
             )
             counted = Span(span.start, span.end, span.n_columns, span.tag, before + 1)
             return _score_span(source, name, readable, counted, plan)
-        return _TaskFailure(err.problem, err.path, err.line, _worker_name())
+        return TaskFailure.of(err)
 
 
 def _merged(source, name, results, plan: ScoringPlan) -> ScoredRun:
@@ -208,10 +217,8 @@ def _merged(source, name, results, plan: ScoringPlan) -> ScoredRun:
     if results is None:
         return score_source(source, name, plan)
     for result in results:
-        if isinstance(result, _TaskFailure):
-            raise InputError(
-                f"{result.problem} (on Dask worker {result.worker})", result.path, result.line
-            )
+        if isinstance(result, TaskFailure):
+            raise result.error()
     if any(r is None for r in results):
         return score_source(source, name, plan)
     answered = np.zeros(plan.judgments.n_topics, np.int64)
