@@ -121,19 +121,22 @@ def _run(argv: Optional[List[str]]) -> int:
     return code
 
 
+@contextlib.contextmanager
 def _engine(args: argparse.Namespace):
     """The engine of a command whose methods' steps may be tasks (``--engine``); a Dask
     cluster starts while the command reads its inputs. The output is the local output;
     the engine is named on stderr only, so that the outputs of both engines compare
     equal byte for byte."""
     if not getattr(args, "engine_steps", False):
-        return contextlib.nullcontext()
+        yield
+        return
     from irgauge.evaluation.tasks import use_engine
 
-    if args.engine == "dask":
-        where = args.scheduler or "a local cluster"
-        print(f"irgauge: note: engine dask: steps run as tasks on {where}", file=sys.stderr)
-    return use_engine(args.engine, args.scheduler)
+    with use_engine(args.engine, args.scheduler):
+        if args.engine == "dask":
+            where = args.scheduler or "a local cluster"
+            print(f"irgauge: note: engine dask: steps run as tasks on {where}", file=sys.stderr)
+        yield
 
 
 def _refuse_stdin_twice(args: argparse.Namespace) -> None:

@@ -55,11 +55,10 @@ def connect(scheduler: Optional[str] = None):
     """(client, cluster): a client of the cluster at ``scheduler`` (``tcp://host:8786``;
     cluster None), or of a new LocalCluster of one single-threaded worker process per CPU.
     The client is not made the process's default one (a library leaves that to its host)."""
-    try:
-        import dask
-        from distributed import Client, LocalCluster
-    except ImportError:
-        raise InputError(DASK_MISSING) from None
+    require_dask()
+    import dask
+    from distributed import Client, LocalCluster
+
     if scheduler:
         try:
             return Client(scheduler, timeout="30s", set_as_default=False), None
@@ -80,6 +79,15 @@ def connect(scheduler: Optional[str] = None):
     except BaseException:
         cluster.close()
         raise
+
+
+def require_dask() -> None:
+    """InputError saying how to install Dask, unless it can be imported."""
+    try:
+        import dask  # noqa: F401
+        import distributed  # noqa: F401
+    except ImportError:
+        raise InputError(DASK_MISSING) from None
 
 
 @contextlib.contextmanager

@@ -16,6 +16,7 @@ A step that runs on a worker runs its own steps there, one after the other.
 from __future__ import annotations
 
 import contextlib
+import uuid
 from contextvars import ContextVar
 from typing import Callable, Iterable, List, Optional, Sequence
 
@@ -50,8 +51,9 @@ def use_engine(engine: str = "local", scheduler: Optional[str] = None):
         finally:
             _CLUSTER.reset(token)
         return
-    from irgauge.evaluation.dask_engine import BackgroundClient
+    from irgauge.evaluation.dask_engine import BackgroundClient, require_dask
 
+    require_dask()  # now, not when the first step is sent
     with BackgroundClient(scheduler) as cluster:
         token = _CLUSTER.set(cluster)
         try:
@@ -97,7 +99,11 @@ def on_cluster() -> bool:
 def _on_cluster(client, step, items, shared, progress) -> List:
     # a list of one: scatter would send a list's or a dict's members one by one
     sent = [client.scatter([value], broadcast=True, hash=False)[0] for value in shared]
-    tasks = [client.submit(_task, step, item, *sent, pure=False) for item in items]
+    # named after the step (on the dashboard too); unique, as a task's key must be
+    tasks = [
+        client.submit(_task, step, item, *sent, key=f"{step.__name__}-{uuid.uuid4().hex}")
+        for item in items
+    ]
     results = []
     for task in tasks:  # in the order given: the caller reduces them as it would here
         results.append(_raised(task.result()))
