@@ -205,3 +205,41 @@ def test_a_scheduler_without_the_dask_engine_is_refused(tmp_path):
     )
     assert done.returncode == 2 and "engine" in done.stderr
     assert done.stderr.strip().count("\n") == 0
+
+
+class _LosingClient:
+    """A client whose first tasks are cancelled, as when the worker holding the only copy
+    of the scattered inputs is lost; later ones run here."""
+
+    def __init__(self):
+        self.scattered = 0
+
+    def scatter(self, values, **options):
+        self.scattered += 1
+        return list(values)
+
+    def submit(self, function, *args, key=None):
+        lost = self.scattered == 1
+        return _Future(lambda: function(*args), lost, key)
+
+
+class _Future:
+    def __init__(self, compute, lost: bool, key: str):
+        self.compute, self.lost, self.key = compute, lost, key
+
+    def result(self):
+        if self.lost:
+            raise distributed.client.FutureCancelledError(self.key, "lost scattered data")
+        return self.compute()
+
+
+def _scaled(item, factor):
+    return item * factor
+
+
+def test_inputs_lost_with_a_worker_are_sent_again():
+    from irgauge.evaluation import tasks
+
+    client = _LosingClient()
+    assert tasks._on_cluster(client, _scaled, [1, 2, 3], (10,), None) == [10, 20, 30]
+    assert client.scattered == 2

@@ -50,6 +50,18 @@ SPANS_PER_WORKER = 2  # so that a fast worker takes over a slow one's second spa
 # heap, as its command line does; glibc reads these only as a process starts.
 WORKER_HEAP = {"MALLOC_TRIM_THRESHOLD_": str(32 << 20), "MALLOC_MMAP_THRESHOLD_": str(32 << 20)}
 
+# Scattered inputs live only in the workers' memory: a worker lost before its copy was
+# replicated takes them with it (the scheduler cancels the tasks that need them, "lost
+# scattered data"); they are sent again, with the steps not done, this many times.
+RESENDS = 3
+
+
+def lost_inputs():
+    """The exception of a task cancelled with the scattered inputs it needed."""
+    from distributed.client import FutureCancelledError
+
+    return FutureCancelledError
+
 
 def connect(scheduler: Optional[str] = None):
     """(client, cluster): a client of the cluster at ``scheduler`` (``tcp://host:8786``;
@@ -130,7 +142,22 @@ class TaskFailure:
 
 
 def score_sources_dask(sources, plan: ScoringPlan, client, step) -> List[ScoredRun]:
-    """Each (source, name) scored on the cluster of ``client``; ``step()`` after each run."""
+    """Each (source, name) scored on the cluster of ``client``; ``step()`` after each run.
+    A worker lost with the only copy of the plan cancels the tasks that need it: the runs
+    not yet merged are then sent again (:data:`RESENDS` times at most)."""
+    scored: List[ScoredRun] = []
+    for attempt in range(RESENDS + 1):
+        try:
+            _score_on_cluster(sources[len(scored) :], plan, client, step, scored)
+            return scored
+        except lost_inputs():
+            if attempt == RESENDS:
+                raise
+    return scored  # (not reached)
+
+
+def _score_on_cluster(sources, plan: ScoringPlan, client, step, scored: List[ScoredRun]) -> None:
+    """The runs of ``sources`` scored as tasks, each appended to ``scored`` once merged."""
     shared = client.scatter(plan, broadcast=True)
     workers = max(len(client.scheduler_info().get("workers", {})), 1)
     submitted = []
@@ -149,12 +176,10 @@ def score_sources_dask(sources, plan: ScoringPlan, client, step) -> List[ScoredR
                 for s in spans
             ]
             submitted.append((source, name, tasks))
-    scored = []
     for source, name, tasks in submitted:
         results = [t.result() for t in tasks] if tasks is not None else None
         scored.append(_merged(source, name, results, plan))
         step()
-    return scored
 
 
 def _local_only(source) -> bool:

@@ -97,19 +97,32 @@ def on_cluster() -> bool:
 
 
 def _on_cluster(client, step, items, shared, progress) -> List:
+    from irgauge.evaluation.dask_engine import RESENDS, lost_inputs
+
+    results: List = []
+    for attempt in range(RESENDS + 1):
+        try:
+            _gather(client, step, items, shared, progress, results)
+            return results
+        except lost_inputs():
+            if attempt == RESENDS:
+                raise
+    return results  # (not reached)
+
+
+def _gather(client, step, items, shared, progress, results: List) -> None:
+    """Send ``shared`` and the steps not yet done, and append their results in order."""
     # a list of one: scatter would send a list's or a dict's members one by one
     sent = [client.scatter([value], broadcast=True, hash=False)[0] for value in shared]
     # named after the step (on the dashboard too); unique, as a task's key must be
     tasks = [
         client.submit(_task, step, item, *sent, key=f"{step.__name__}-{uuid.uuid4().hex}")
-        for item in items
+        for item in items[len(results) :]
     ]
-    results = []
     for task in tasks:  # in the order given: the caller reduces them as it would here
         results.append(_raised(task.result()))
         if progress is not None:
             progress(len(results), len(items))
-    return results
 
 
 def _raised(result):
