@@ -115,9 +115,28 @@ def _run(argv: Optional[List[str]]) -> int:
         parser.print_help()
         return EXIT_BAD_INPUT
     _refuse_stdin_twice(args)
-    code = int(args.func(args) or 0)
+    with _engine(args):
+        code = int(args.func(args) or 0)
     sys.stdout.flush()  # a full disk is reported here, not in the flush at exit
     return code
+
+
+@contextlib.contextmanager
+def _engine(args: argparse.Namespace):
+    """The engine of a command whose methods' steps may be tasks (``--engine``); a Dask
+    cluster starts while the command reads its inputs. The output is the local output;
+    the engine is named on stderr only, so that the outputs of both engines compare
+    equal byte for byte."""
+    if not getattr(args, "engine_steps", False):
+        yield
+        return
+    from irgauge.evaluation.tasks import use_engine
+
+    with use_engine(args.engine, args.scheduler):
+        if args.engine == "dask":
+            where = args.scheduler or "a local cluster"
+            print(f"irgauge: note: engine dask: steps run as tasks on {where}", file=sys.stderr)
+        yield
 
 
 def _refuse_stdin_twice(args: argparse.Namespace) -> None:

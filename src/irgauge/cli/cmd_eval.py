@@ -48,25 +48,8 @@ def register(subparsers) -> None:
         "process may use, at most 4)",
     )
     add_memory(parser)
-    add_engine(parser)
+    opt.add_engine(parser, "runs, and spans of whole topics of big run files,", steps=False)
     parser.set_defaults(func=run)
-
-
-def add_engine(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--engine",
-        choices=("local", "dask"),
-        default="local",
-        help="local: this process; dask: runs, and spans of whole topics of big run files, "
-        'become tasks on a Dask cluster, with the same output (pip install "irgauge[dask]")',
-    )
-    parser.add_argument(
-        "--scheduler",
-        default=None,
-        metavar="ADDRESS",
-        help="the Dask scheduler to use with --engine dask (tcp://host:8786); default: a "
-        "LocalCluster of one worker process per CPU",
-    )
 
 
 def add_memory(parser: argparse.ArgumentParser) -> None:
