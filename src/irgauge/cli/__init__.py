@@ -80,7 +80,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     except (InputError, MeasureError) as err:
         if debug:
             raise
-        print(f"irgauge: error: {err}", file=sys.stderr)
+        print(f"irgauge: error: {one_line(str(err))}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except BrokenPipeError:
         # stdout closed early (``| head``): not an error; silence the flush at exit too
@@ -89,7 +89,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     except OSError as err:  # OutputError, or standard output failing (``> /dev/full``)
         if debug:
             raise
-        print(f"irgauge: error: {_write_error(err)}", file=sys.stderr)
+        print(f"irgauge: error: {one_line(_write_error(err))}", file=sys.stderr)
         if not isinstance(err, OutputError) and err.filename is None:
             _silence_stdout()
         return EXIT_WRITE_FAILED
@@ -104,6 +104,15 @@ def main(argv: Optional[List[str]] = None) -> int:
         )
         print(f"irgauge: {word}", file=sys.stderr)
         return 128 + int(signum)
+
+
+_CONTROL = {c: f"\\x{c:02x}" for c in [*range(9), *range(10, 32), 127, 0x85, 0x2028, 0x2029]}
+
+
+def one_line(message: str) -> str:
+    """The message on one line: control characters (a vertical tab or a CR in an id read
+    from a file) and Unicode line separators are shown as escapes."""
+    return message.translate(_CONTROL)
 
 
 def _run(argv: Optional[List[str]]) -> int:
