@@ -17,6 +17,7 @@ from irgauge.errors import InputError
 from irgauge.evaluation import dask_engine
 
 distributed = pytest.importorskip("distributed")
+from dask_faults import DieOnce  # noqa: E402  (needs distributed)
 
 MEASURES = ["AP", "nDCG@10", "P@5", "RR", "num_ret", "bpref"]
 
@@ -94,22 +95,6 @@ def test_a_worker_that_cannot_read_a_run_is_named(tmp_path, cluster, monkeypatch
     assert worker in cluster.scheduler_info["workers"]
 
 
-class _DieOnce(distributed.WorkerPlugin):
-    """Kills its worker's process when the first task starts (once across workers)."""
-
-    def __init__(self, marker: str):
-        self.marker = marker
-
-    def setup(self, worker):
-        self.worker = worker
-
-    def transition(self, key, start, finish, **kwargs):
-        if finish == "executing" and not os.path.exists(self.marker):
-            with open(self.marker, "w"):
-                pass
-            os._exit(1)
-
-
 def test_a_worker_lost_mid_task_does_not_change_the_output(tmp_path, small_spans):
     qrels, run = _collection(tmp_path)
     local = irgauge.evaluate(qrels, [run], MEASURES)
@@ -120,7 +105,7 @@ def test_a_worker_lost_mid_task_does_not_change_the_output(tmp_path, small_spans
         ) as procs,
         distributed.Client(procs) as client,
     ):
-        client.register_plugin(_DieOnce(str(marker)))
+        client.register_plugin(DieOnce(str(marker)))
         remote = irgauge.evaluate(
             qrels, [run], MEASURES, engine="dask", scheduler=procs.scheduler_address
         )

@@ -9,7 +9,7 @@ from contextlib import redirect_stdout
 import pandas as pd
 import pytest
 
-from irgauge import evaluate
+from irgauge import InputError, evaluate
 from irgauge.cli import main
 
 QRELS = {"1": {"a": 1, "b": 0, "c": 2, "d": 1}, "2": {"a": 1, "x": 0}, "3": {"z": 0}}
@@ -169,3 +169,16 @@ def test_measures_command_lists_every_family():
     listing = json.loads(cli("measures", "--format", "json"))
     ndcg = next(m for m in listing if m["name"] == "nDCG")
     assert ndcg["params"]["dcg"]["choices"] == ["log2", "exp-log2", "jk"]
+
+
+def test_a_mapping_of_runs_whose_first_run_is_empty():
+    """{name: run} with an empty first run is still a mapping of runs (it was read as one
+    run whose topics were the run names, and failed on float() of a dict)."""
+    result = evaluate({"q1": {"d1": 1}}, {"a": {}, "b": {"q1": {"d1": 2.0}}}, ["P@1"])
+    assert result.metadata["topics_averaged"] == {"a": 0, "b": 1}
+    assert result.table().loc["b", "P@1"] == 1.0
+
+
+def test_a_score_that_is_not_a_number_is_refused_by_its_place():
+    with pytest.raises(InputError, match=r"topic 'q1', document 'd1': score must be"):
+        evaluate({"q1": {"d1": 1}}, {"q1": {"d1": [1]}}, ["P@1"])

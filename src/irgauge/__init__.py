@@ -40,6 +40,7 @@ _LAZY = {
     "residual_variance": "irgauge.meta",
     "min_detectable_diff": "irgauge.meta",
     "evaluate": "irgauge.evaluation",
+    "use_engine": "irgauge.evaluation.tasks",
     "EvalResult": "irgauge.evaluation",
     "read_qrels": "irgauge.io.qrels",
     "read_judgment_groups": "irgauge.io.qrels",

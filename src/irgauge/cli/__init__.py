@@ -125,7 +125,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     except (InputError, MeasureError) as err:
         if debug:
             raise
-        print(f"irgauge: error: {err}", file=sys.stderr)
+        print(f"irgauge: error: {one_line(str(err))}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except BrokenPipeError:
         # stdout closed early (``| head``): not an error; silence the flush at exit too
@@ -134,7 +134,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     except OSError as err:  # OutputError, or standard output failing (``> /dev/full``)
         if debug:
             raise
-        print(f"irgauge: error: {_write_error(err)}", file=sys.stderr)
+        print(f"irgauge: error: {one_line(_write_error(err))}", file=sys.stderr)
         if not isinstance(err, OutputError) and err.filename is None:
             _silence_stdout()
         return EXIT_WRITE_FAILED
@@ -151,6 +151,15 @@ def main(argv: Optional[List[str]] = None) -> int:
         return 128 + int(signum)
 
 
+_CONTROL = {c: f"\\x{c:02x}" for c in [*range(9), *range(10, 32), 127, 0x85, 0x2028, 0x2029]}
+
+
+def one_line(message: str) -> str:
+    """The message on one line: control characters (a vertical tab or a CR in an id read
+    from a file) and Unicode line separators are shown as escapes."""
+    return message.translate(_CONTROL)
+
+
 def _run(argv: Optional[List[str]]) -> int:
     if argv is None:
         argv = sys.argv[1:]
@@ -160,9 +169,28 @@ def _run(argv: Optional[List[str]]) -> int:
         parser.print_help()
         return EXIT_BAD_INPUT
     _refuse_stdin_twice(args)
-    code = int(args.func(args) or 0)
+    with _engine(args):
+        code = int(args.func(args) or 0)
     sys.stdout.flush()  # a full disk is reported here, not in the flush at exit
     return code
+
+
+@contextlib.contextmanager
+def _engine(args: argparse.Namespace):
+    """The engine of a command whose methods' steps may be tasks (``--engine``); a Dask
+    cluster starts while the command reads its inputs. The output is the local output;
+    the engine is named on stderr only, so that the outputs of both engines compare
+    equal byte for byte."""
+    if not getattr(args, "engine_steps", False):
+        yield
+        return
+    from irgauge.evaluation.tasks import use_engine
+
+    with use_engine(args.engine, args.scheduler):
+        if args.engine == "dask":
+            where = args.scheduler or "a local cluster"
+            print(f"irgauge: note: engine dask: steps run as tasks on {where}", file=sys.stderr)
+        yield
 
 
 def _refuse_stdin_twice(args: argparse.Namespace) -> None:

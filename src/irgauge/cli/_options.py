@@ -191,6 +191,28 @@ def add_selection(group, top_k=None, top_fraction=None, by=None, by_help: str = 
     )
 
 
+def add_engine(parser, tasks: str, steps: bool = True) -> None:
+    """``--engine {local,dask}`` and ``--scheduler ADDRESS``; ``tasks`` says what becomes a
+    task. With ``steps`` the command runs within ``use_engine(engine, scheduler)`` (its
+    methods' steps become tasks; see :mod:`irgauge.cli`); ``irgauge eval`` passes them to
+    ``evaluate`` itself."""
+    parser.add_argument(
+        "--engine",
+        choices=("local", "dask"),
+        default="local",
+        help=f"local: this process; dask: {tasks} become tasks on a Dask cluster, with the "
+        'same output (pip install "irgauge[dask]")',
+    )
+    parser.add_argument(
+        "--scheduler",
+        default=None,
+        metavar="ADDRESS",
+        help="the Dask scheduler to use with --engine dask (tcp://host:8786); default: a "
+        "LocalCluster of one worker process per CPU",
+    )
+    parser.set_defaults(engine_steps=steps)
+
+
 FULL_PRECISION = ("tsv", "json")  # formats that keep every digit: --digits is refused
 DEFAULT_DIGITS = 4
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from irgauge.cli import _meta_common as common
+from irgauge.cli import _options as opt
 from irgauge.cli._options import alpha, draws
 
 
@@ -26,6 +27,7 @@ def register(subparsers) -> None:
     )
     p.add_argument("--pairs", action="store_true", help="print the per-pair ASL table")
     common.add_output_options(p)
+    opt.add_engine(p, "the chunks of system pairs of every measure")
     p.set_defaults(func=run)
 
 

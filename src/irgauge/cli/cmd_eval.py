@@ -48,25 +48,8 @@ def register(subparsers) -> None:
         "process may use, at most 4)",
     )
     add_memory(parser)
-    add_engine(parser)
+    opt.add_engine(parser, "runs, and spans of whole topics of big run files,", steps=False)
     parser.set_defaults(func=run)
-
-
-def add_engine(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--engine",
-        choices=("local", "dask"),
-        default="local",
-        help="local: this process; dask: runs, and spans of whole topics of big run files, "
-        'become tasks on a Dask cluster, with the same output (pip install "irgauge[dask]")',
-    )
-    parser.add_argument(
-        "--scheduler",
-        default=None,
-        metavar="ADDRESS",
-        help="the Dask scheduler to use with --engine dask (tcp://host:8786); default: a "
-        "LocalCluster of one worker process per CPU",
-    )
 
 
 def add_memory(parser: argparse.ArgumentParser) -> None:
@@ -185,19 +168,22 @@ def run(args) -> int:
 
 
 def write_result(result, args) -> None:
-    """Print or save an EvalResult in the chosen format, and note what was not averaged."""
-    from irgauge.evaluation.rendering import render_evaluation
+    """Print or save an EvalResult in the chosen format, block by block (its text can be
+    several times the size of its values), and note what was not averaged."""
+    from irgauge.evaluation.rendering import evaluation_blocks
 
-    text = opt.without_header(
-        render_evaluation(result, args.format, args.per_topic, opt.shown_digits(args)), args
-    )
+    blocks = evaluation_blocks(result, args.format, args.per_topic, opt.shown_digits(args))
+    header = opt.without_header(next(blocks), args)
     _report_skipped(result.metadata)
     if args.output:
-        from irgauge.io.atomic import write_text
+        from irgauge.io.atomic import atomic_file
 
-        write_text(args.output, text)
+        with atomic_file(args.output) as handle:
+            handle.write(header)
+            handle.writelines(blocks)
     else:
-        sys.stdout.write(text)
+        sys.stdout.write(header)
+        sys.stdout.writelines(blocks)
 
 
 def _report_skipped(metadata: dict) -> None:

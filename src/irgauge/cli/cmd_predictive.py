@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from irgauge.cli import _meta_common as common
+from irgauge.cli import _options as opt
 from irgauge.cli._options import count, draws, list_of
 
 
@@ -36,6 +37,7 @@ def register(subparsers) -> None:
         "instead of phi at half the topics; needs -k",
     )
     common.add_output_options(p)
+    opt.add_engine(p, "the chunks of halvings")
     p.set_defaults(func=run)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from irgauge.cli import _meta_common as common
+from irgauge.cli import _options as opt
 from irgauge.cli._options import list_of, probability
 
 
@@ -24,6 +25,7 @@ def register(subparsers) -> None:
         help="fuzziness values (default 0.01,0.02,...,0.10)",
     )
     common.add_output_options(p)
+    opt.add_engine(p, "the measures")
     p.set_defaults(func=run)
 
 

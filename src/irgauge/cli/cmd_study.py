@@ -73,6 +73,7 @@ def _common_options(p, study: str, top_k=None, top_fraction=None, by="AP") -> No
     opt.add_seed(p, "random seed (default: a fresh one, recorded in the manifest)")
     p.add_argument("--report", action="store_true", help="also write DIR/report.html")
     opt.add_quiet(p)
+    opt.add_engine(p, "repetitions, reductions, topic resamples and their chunks")
 
 
 def _answer_options(g) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from irgauge.cli import _meta_common as common
+from irgauge.cli import _options as opt
 from irgauge.cli._options import confidence
 
 
@@ -32,6 +33,7 @@ def register(subparsers) -> None:
     p.add_argument("--confidence", type=confidence, default=0.95, help="confidence level")
     p.add_argument("--bins", action="store_true", help="print the per-bin swap rates")
     common.add_output_options(p)
+    opt.add_engine(p, "the measures")
     p.set_defaults(func=run)
 
 

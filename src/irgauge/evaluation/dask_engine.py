@@ -50,16 +50,27 @@ SPANS_PER_WORKER = 2  # so that a fast worker takes over a slow one's second spa
 # heap, as its command line does; glibc reads these only as a process starts.
 WORKER_HEAP = {"MALLOC_TRIM_THRESHOLD_": str(32 << 20), "MALLOC_MMAP_THRESHOLD_": str(32 << 20)}
 
+# Scattered inputs live only in the workers' memory: a worker lost before its copy was
+# replicated takes them with it (the scheduler cancels the tasks that need them, "lost
+# scattered data"); they are sent again, with the steps not done, this many times.
+RESENDS = 3
+
+
+def lost_inputs():
+    """The exception of a task cancelled with the scattered inputs it needed."""
+    from distributed.client import FutureCancelledError
+
+    return FutureCancelledError
+
 
 def connect(scheduler: Optional[str] = None):
     """(client, cluster): a client of the cluster at ``scheduler`` (``tcp://host:8786``;
     cluster None), or of a new LocalCluster of one single-threaded worker process per CPU.
     The client is not made the process's default one (a library leaves that to its host)."""
-    try:
-        import dask
-        from distributed import Client, LocalCluster
-    except ImportError:
-        raise InputError(DASK_MISSING) from None
+    require_dask()
+    import dask
+    from distributed import Client, LocalCluster
+
     if scheduler:
         try:
             return Client(scheduler, timeout="30s", set_as_default=False), None
@@ -80,6 +91,15 @@ def connect(scheduler: Optional[str] = None):
     except BaseException:
         cluster.close()
         raise
+
+
+def require_dask() -> None:
+    """InputError saying how to install Dask, unless it can be imported."""
+    try:
+        import dask  # noqa: F401
+        import distributed  # noqa: F401
+    except ImportError:
+        raise InputError(DASK_MISSING) from None
 
 
 @contextlib.contextmanager
@@ -103,7 +123,7 @@ def host_state_kept():
 
 
 @dataclass(frozen=True)
-class _TaskFailure:
+class TaskFailure:
     """Bad input met by a task, sent back to be raised by the client."""
 
     problem: str
@@ -111,9 +131,33 @@ class _TaskFailure:
     line: Optional[int]
     worker: str
 
+    @classmethod
+    def of(cls, err: InputError) -> "TaskFailure":
+        """The failure of ``err``, raised on the worker running this task."""
+        return cls(err.problem, err.path, err.line, worker_name())
+
+    def error(self) -> InputError:
+        """The error to raise on the client: the worker's, naming the worker."""
+        return InputError(f"{self.problem} (on Dask worker {self.worker})", self.path, self.line)
+
 
 def score_sources_dask(sources, plan: ScoringPlan, client, step) -> List[ScoredRun]:
-    """Each (source, name) scored on the cluster of ``client``; ``step()`` after each run."""
+    """Each (source, name) scored on the cluster of ``client``; ``step()`` after each run.
+    A worker lost with the only copy of the plan cancels the tasks that need it: the runs
+    not yet merged are then sent again (:data:`RESENDS` times at most)."""
+    scored: List[ScoredRun] = []
+    for attempt in range(RESENDS + 1):
+        try:
+            _score_on_cluster(sources[len(scored) :], plan, client, step, scored)
+            return scored
+        except lost_inputs():
+            if attempt == RESENDS:
+                raise
+    return scored  # (not reached)
+
+
+def _score_on_cluster(sources, plan: ScoringPlan, client, step, scored: List[ScoredRun]) -> None:
+    """The runs of ``sources`` scored as tasks, each appended to ``scored`` once merged."""
     shared = client.scatter(plan, broadcast=True)
     workers = max(len(client.scheduler_info().get("workers", {})), 1)
     submitted = []
@@ -132,12 +176,10 @@ def score_sources_dask(sources, plan: ScoringPlan, client, step) -> List[ScoredR
                 for s in spans
             ]
             submitted.append((source, name, tasks))
-    scored = []
     for source, name, tasks in submitted:
         results = [t.result() for t in tasks] if tasks is not None else None
         scored.append(_merged(source, name, results, plan))
         step()
-    return scored
 
 
 def _local_only(source) -> bool:
@@ -162,7 +204,7 @@ def _spans(source, workers: int) -> Optional[List[Span]]:
     return topic_spans(str(source), count) if count > 1 else None
 
 
-def _worker_name() -> str:
+def worker_name() -> str:
     try:
         from distributed import get_worker
 
@@ -181,7 +223,7 @@ def _score_whole(source, name, readable, plan: ScoringPlan):
     except Scattered:
         return None
     except InputError as err:
-        return _TaskFailure(err.problem, err.path, err.line, _worker_name())
+        return TaskFailure.of(err)
 
 
 def _score_span(source, name, readable, span: Span, plan: ScoringPlan):
@@ -199,7 +241,7 @@ def _score_span(source, name, readable, span: Span, plan: ScoringPlan):
             )
             counted = Span(span.start, span.end, span.n_columns, span.tag, before + 1)
             return _score_span(source, name, readable, counted, plan)
-        return _TaskFailure(err.problem, err.path, err.line, _worker_name())
+        return TaskFailure.of(err)
 
 
 def _merged(source, name, results, plan: ScoringPlan) -> ScoredRun:
@@ -208,10 +250,8 @@ def _merged(source, name, results, plan: ScoringPlan) -> ScoredRun:
     if results is None:
         return score_source(source, name, plan)
     for result in results:
-        if isinstance(result, _TaskFailure):
-            raise InputError(
-                f"{result.problem} (on Dask worker {result.worker})", result.path, result.line
-            )
+        if isinstance(result, TaskFailure):
+            raise result.error()
     if any(r is None for r in results):
         return score_source(source, name, plan)
     answered = np.zeros(plan.judgments.n_topics, np.int64)

@@ -27,6 +27,7 @@ from irgauge.evaluation.run_scoring import (
     score_sources,
 )
 from irgauge.evaluation.eval_result import EvalResult
+from irgauge.evaluation.tasks import check_engine
 from irgauge.io.adapters import qrels_source, run_sources
 from irgauge.io.progress import step_counter
 from irgauge.io.qrels import read_qrels
@@ -38,7 +39,6 @@ from irgauge.measures.base import AGGREGATES
 from irgauge.measures.parse import is_foreign_measure
 
 EMPTY_TOPICS = ("skip", "zero")
-ENGINES = ("local", "dask")
 ORDER_DESCRIPTIONS = {
     "score": "score descending, ties by docno descending (trec_eval)",
     "file": "order of the file (NTCIREVAL)",
@@ -183,10 +183,7 @@ def _tables_of(measure_list, scored: List[ScoredRun], names, topic_ids, aggregat
 
 def _engine(engine: str, scheduler: Optional[str]):
     """The Dask client in the making (engine "dask"), or nothing to hold (engine "local")."""
-    if engine not in ENGINES:
-        raise InputError(f"unknown engine {engine!r}; choose from {', '.join(ENGINES)}")
-    if scheduler is not None and engine != "dask":
-        raise InputError("a scheduler is for the dask engine: give engine='dask' too")
+    check_engine(engine, scheduler)
     if engine == "dask":
         from irgauge.evaluation.dask_engine import BackgroundClient
 

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from typing import List
-
 import json
+import math
+from json.encoder import encode_basestring_ascii as _json_string
+from typing import Iterator, Tuple
 
 import numpy as np
 
@@ -12,6 +13,7 @@ from irgauge.io.tables import metadata_lines, render
 
 EVAL_FORMATS = ("table", "tsv", "json", "trec")
 LISTED = 5  # topic ids shown in a text header before the count of the rest
+ROWS_PER_BLOCK = 1 << 16  # rows of output text made at a time
 
 
 def brief_metadata(metadata: dict) -> dict:
@@ -31,11 +33,26 @@ def brief_metadata(metadata: dict) -> dict:
 
 
 def render_evaluation(result, fmt: str = "table", per_topic: bool = False, digits: int = 4) -> str:
-    """The whole output as one string, so that an error never leaves partial output."""
+    """The whole output as one string: the blocks of :func:`evaluation_blocks` joined."""
+    return "".join(evaluation_blocks(result, fmt, per_topic, digits))
+
+
+def evaluation_blocks(
+    result, fmt: str = "table", per_topic: bool = False, digits: int = 4
+) -> Iterator[str]:
+    """The output in blocks: first the header (``#`` lines, and the column names of TSV),
+    then rows, at most ROWS_PER_BLOCK per block.
+
+    Per-topic output has topics x measures x runs rows, and its text takes several times
+    the memory of the values themselves; written block by block, only the values are held
+    (a 300,000-topic run with -q: 1.2 GB peak as one string). Every value is computed
+    before the first block is made, so a failure cannot leave half an output. The table
+    format is one block: pandas lays out its columns over all rows.
+    """
     if fmt == "trec":
         return _trec(result, per_topic, digits)
     if fmt == "table":
-        return _table(result, per_topic, digits)
+        return iter([_table(result, per_topic, digits)])
     if fmt == "tsv":
         return _tsv(result, per_topic)
     if fmt == "json":
@@ -43,30 +60,65 @@ def render_evaluation(result, fmt: str = "table", per_topic: bool = False, digit
     raise ValueError(f"unknown format {fmt!r}; choose from {', '.join(EVAL_FORMATS)}")
 
 
-def _tsv(result, per_topic: bool) -> str:
+def _row_parts(result, per_topic: bool) -> Iterator[Tuple[list, list, list, list]]:
+    """The long tidy rows (run, measure, topic, value) as lists, ROWS_PER_BLOCK at a time:
+    per-topic rows first, then the aggregates with topic 'all' (``EvalResult.columns``)."""
+    parts = [result.per_topic_columns] if per_topic else []
+    means = result.means_columns
+    parts.append({**means, "topic": np.full(len(means["run"]), "all", dtype=object)})
+    for part in parts:
+        for start in range(0, len(part["run"]), ROWS_PER_BLOCK):
+            rows = slice(start, start + ROWS_PER_BLOCK)
+            yield tuple(
+                np.asarray(part[key][rows], dtype=np.float64 if key == "value" else object).tolist()
+                for key in ("run", "measure", "topic", "value")
+            )
+
+
+def _tsv(result, per_topic: bool) -> Iterator[str]:
     """Long tidy TSV with full-precision values (repr), conventions as '# key: value'."""
-    cols = result.columns(per_topic)
-    body = [
-        f"{r}\t{m}\t{t}\t{v!r}"
-        for r, m, t, v in zip(cols["run"], cols["measure"], cols["topic"], cols["value"].tolist())
-    ]
-    return (
-        metadata_lines(brief_metadata(result.metadata))
-        + "run\tmeasure\ttopic\tvalue\n"
-        + "".join(line + "\n" for line in body)
-    )
+    yield metadata_lines(brief_metadata(result.metadata)) + "run\tmeasure\ttopic\tvalue\n"
+    for runs, names, topics, values in _row_parts(result, per_topic):
+        yield "".join(f"{r}\t{m}\t{t}\t{v!r}\n" for r, m, t, v in zip(runs, names, topics, values))
 
 
-def _json(result, per_topic: bool) -> str:
-    cols = result.columns(per_topic)
-    records = [
-        {"run": r, "measure": m, "topic": t, "value": None if v != v else v}
-        for r, m, t, v in zip(cols["run"], cols["measure"], cols["topic"], cols["value"].tolist())
-    ]
-    return (
-        json.dumps({"metadata": dict(result.metadata), "results": records}, indent=2, default=str)
-        + "\n"
+def _json(result, per_topic: bool) -> Iterator[str]:
+    """``json.dumps({"metadata": ..., "results": [...]}, indent=2)``, made record by record:
+    the same bytes without holding every record as a dict."""
+    whole = json.dumps({"metadata": dict(result.metadata), "results": []}, indent=2, default=str)
+    opening = whole[: whole.rindex("[]")]
+    written = False
+    for runs, names, topics, values in _row_parts(result, per_topic):
+        records = ",\n".join(map(_json_record, runs, names, topics, values))
+        if records:
+            yield (",\n" if written else opening + "[\n") + records
+            written = True
+    yield "\n  ]\n}\n" if written else opening + "[]\n}\n"
+
+
+def _json_record(run, measure, topic, value) -> str:
+    """One record as json.dumps(indent=2) prints it inside the results list."""
+    record = {
+        "run": run,
+        "measure": measure,
+        "topic": topic,
+        "value": None if value != value else value,
+    }
+    if not all(isinstance(record[key], str) for key in ("run", "measure", "topic")):
+        text = json.dumps(record, indent=2, default=str)
+        return "    " + text.replace("\n", "\n    ")
+    fields = ",\n".join(
+        f"      {_json_string(key)}: {_json_value(item)}" for key, item in record.items()
     )
+    return "    {\n" + fields + "\n    }"
+
+
+def _json_value(value) -> str:
+    if isinstance(value, str):
+        return _json_string(value)
+    if isinstance(value, float) and math.isfinite(value):
+        return float.__repr__(value)  # what json.dumps prints, without its call per value
+    return json.dumps(value)
 
 
 def _is_count(result, measure_name: str) -> bool:
@@ -79,30 +131,43 @@ def _number(value: float, integer: bool, digits: int) -> str:
     return f"{value:.{digits}f}"
 
 
-def _trec(result, per_topic: bool, digits: int) -> str:
+def _trec(result, per_topic: bool, digits: int) -> Iterator[str]:
     """trec_eval's `measure<TAB>topic<TAB>value` lines; per-topic blocks before 'all'."""
-    lines: List[str] = [metadata_lines(brief_metadata(result.metadata)).rstrip("\n")]
+    yield metadata_lines(brief_metadata(result.metadata))
     integer = {m.name: m.family.integer for m in result.measures}
     pt, means = result.per_topic_columns, result.means_columns
     for run in dict.fromkeys(means["run"]):
         if per_topic:
-            mine = np.flatnonzero(pt["run"] == run)
-            # trec_eval -q: each topic's measures together, topics in first-seen order
-            topics = list(dict.fromkeys(pt["topic"][mine]))
-            rank = {t: i for i, t in enumerate(topics)}
-            mine = mine[np.argsort([rank[t] for t in pt["topic"][mine]], kind="stable")]
-            for i in mine:
-                name = pt["measure"][i]
-                lines.append(
-                    f"{name:<22}\t{pt['topic'][i]}\t"
-                    f"{_number(pt['value'][i], integer[name], digits)}"
-                )
-        lines.append(f"{'runid':<22}\tall\t{run}")
-        lines.append(f"{'num_q':<22}\tall\t{result.metadata['topics_averaged'][run]}")
-        for i in np.flatnonzero(means["run"] == run):
-            name = means["measure"][i]
-            lines.append(f"{name:<22}\tall\t{_number(means['value'][i], integer[name], digits)}")
-    return "\n".join(lines) + "\n"
+            for start in range(0, len(order := _trec_topic_order(pt, run)), ROWS_PER_BLOCK):
+                rows = order[start : start + ROWS_PER_BLOCK]
+                yield _trec_lines(pt, rows, pt["topic"][rows].tolist(), integer, digits)
+        mine = np.flatnonzero(means["run"] == run)
+        yield (
+            f"{'runid':<22}\tall\t{run}\n"
+            f"{'num_q':<22}\tall\t{result.metadata['topics_averaged'][run]}\n"
+            + _trec_lines(means, mine, ["all"] * len(mine), integer, digits)
+        )
+
+
+def _trec_topic_order(pt, run) -> np.ndarray:
+    """Rows of ``run``, each topic's measures together, topics in first-seen order
+    (trec_eval -q)."""
+    mine = np.flatnonzero(pt["run"] == run)
+    _, first, codes = np.unique(
+        np.asarray(pt["topic"][mine], dtype=object), return_index=True, return_inverse=True
+    )
+    rank = np.empty(len(first), dtype=np.intp)
+    rank[np.argsort(first, kind="stable")] = np.arange(len(first))
+    return mine[np.argsort(rank[codes.ravel()], kind="stable")]
+
+
+def _trec_lines(columns, rows: np.ndarray, topics: list, integer: dict, digits: int) -> str:
+    names = np.asarray(columns["measure"], dtype=object)[rows].tolist()
+    values = np.asarray(columns["value"], dtype=np.float64)[rows].tolist()
+    return "".join(
+        f"{name:<22}\t{topic}\t{_number(value, integer[name], digits)}\n"
+        for name, topic, value in zip(names, topics, values)
+    )
 
 
 def _table(result, per_topic: bool, digits: int) -> str:

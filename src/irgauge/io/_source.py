@@ -54,11 +54,16 @@ def input_scope() -> Iterator[None]:
     global _INPUTS
     with _INPUTS_LOCK:
         previous, _INPUTS = _INPUTS, {}
+    with _STREAMS_LOCK:
+        streams_before = dict(_STREAMS)
     try:
         yield
     finally:
         with _INPUTS_LOCK:
             _INPUTS = previous
+        with _STREAMS_LOCK:
+            _STREAMS.clear()
+            _STREAMS.update(streams_before)
 
 
 def note_input(path: PathLike, handle=None) -> None:
@@ -126,27 +131,125 @@ def size_hint(path: PathLike) -> Optional[int]:
 
 
 def _open(path: PathLike) -> Tuple[BinaryIO, str]:
-    """The decompressing reader and the format's name (for error messages)."""
+    """The decompressing reader and the format's name (for error messages). Standard input
+    and other streams (a named pipe, a process substitution) are read once, from their
+    start or from where :func:`first_bytes` left them; a regular file is sought back."""
     name = str(path)
     try:
-        if name == STDIN:
-            note_input(STDIN)
-            raw = sys.stdin.buffer
-            magic = raw.peek(6)[:6] if hasattr(raw, "peek") else b""
-        else:
+        stream = _stream(name)
+        if stream is None:
             raw = open(path, "rb")
             note_input(name, raw)
-            magic = raw.read(6)
-            raw.seek(0)
+            if raw.seekable():
+                magic = raw.read(6)
+                raw.seek(0)
+            else:
+                stream = _Stream(raw)
+                with _STREAMS_LOCK:
+                    _STREAMS[name] = stream
+        if stream is not None:
+            raw, magic = stream, stream.peek(6)
     except OSError as err:
         raise InputError(f"cannot read file: {err.strerror or err}", name) from None
     if magic.startswith(GZIP_MAGIC):
         return GzipMembers(raw), "gzip"
     if magic.startswith(BZ2_MAGIC):
-        return bz2.BZ2File(raw, mode="rb"), "bz2"
+        return _Owning(bz2.BZ2File(raw, mode="rb"), raw), "bz2"
     if magic.startswith(XZ_MAGIC):
-        return lzma.LZMAFile(raw, mode="rb"), "xz"
+        return _Owning(lzma.LZMAFile(raw, mode="rb"), raw), "xz"
     return raw, "file"
+
+
+class _Owning:
+    """A decompressing reader that closes the file under it as well: BZ2File and LZMAFile
+    leave a file object given to them open."""
+
+    def __init__(self, reader, raw: BinaryIO):
+        self.reader, self.raw = reader, raw
+
+    def read(self, size: int = -1) -> bytes:
+        return self.reader.read(size)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def close(self) -> None:
+        try:
+            self.reader.close()
+        finally:
+            self.raw.close()
+
+
+# path -> the stream (standard input, a pipe) opened for it in the current input scope: a
+# stream's bytes come once, so a second reader of the path (after first_bytes told the
+# format) continues the same stream, from the bytes the first one put back
+_STREAMS: Dict[str, "_Stream"] = {}
+_STREAMS_LOCK = threading.Lock()
+
+
+def _stream(name: str) -> Optional["_Stream"]:
+    """The stream already opened for ``name``; for ``-`` a new one on standard input (noted
+    as an input); None for a path not opened as a stream yet."""
+    with _STREAMS_LOCK:
+        found = _STREAMS.get(name)
+    if found is not None or name != STDIN:
+        return found
+    note_input(STDIN)
+    stream = _Stream(sys.stdin.buffer)
+    with _STREAMS_LOCK:
+        _STREAMS[name] = stream
+    return stream
+
+
+class _Stream:
+    """A stream that cannot seek, with bytes given back: :meth:`peek` and the bytes read
+    while ``keep`` is a list are read again by the next ``read``."""
+
+    def __init__(self, raw: BinaryIO):
+        self.raw = raw
+        self.again = b""  # bytes given back, read before the rest of ``raw``
+        self.keep: Optional[list] = None
+
+    def read(self, size: int = -1) -> bytes:
+        if size is None or size < 0:
+            data, self.again = self.again + self.raw.read(), b""
+        elif self.again:
+            data, self.again = self.again[:size], self.again[size:]
+            if len(data) < size:
+                data += self.raw.read(size - len(data))
+        else:
+            data = self.raw.read(size)
+        if self.keep is not None:
+            self.keep.append(data)
+        return data
+
+    def peek(self, size: int) -> bytes:
+        """The next ``size`` bytes (fewer at the end), left to be read."""
+        keep, self.keep = self.keep, None
+        data = self.read(size)
+        self.again, self.keep = data + self.again, keep
+        return data
+
+    def give_back(self) -> None:
+        """Everything read since ``keep`` was set is read again."""
+        self.again = b"".join(self.keep or []) + self.again
+        self.keep = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Closes the stream; its path is no longer open (a later read of it starts anew)."""
+        with _STREAMS_LOCK:
+            for name in [n for n, s in _STREAMS.items() if s is self]:
+                del _STREAMS[name]
+        self.raw.close()
 
 
 class GzipMembers:
@@ -353,13 +456,24 @@ def read_text(path: PathLike) -> str:
     return decode_text(b"".join(blocks), name)
 
 
+LINE_END = re.compile(r"\r\n|\r|\n")
+
+
+def text_lines(text: str) -> List[str]:
+    """The lines of decoded text, split where the readers split them: at LF, CRLF and a
+    lone CR only (``str.splitlines`` would split at form feeds, U+0085 and U+2028 as well,
+    and number the lines differently from the line numbers of the messages)."""
+    lines = LINE_END.split(text)
+    return lines[:-1] if lines and lines[-1] == "" else lines
+
+
 def decode_text(data: bytes, name: str) -> str:
     """``data`` as UTF-8; a byte that is not UTF-8 is an InputError at its FILE:LINE."""
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as err:
-        line = data.count(b"\n", 0, err.start) + 1
-        column = err.start - (data.rfind(b"\n", 0, err.start) + 1) + 1
+        line = count_line_ends(data[: err.start]) + 1
+        column = err.start - max(data.rfind(b"\n", 0, err.start), data.rfind(b"\r", 0, err.start))
         raise InputError(
             f"not UTF-8 text (byte 0x{data[err.start]:02x} at column {column}); "
             "convert the file to UTF-8",
@@ -384,8 +498,25 @@ def _read_start(path: PathLike, size: int) -> bytes:
 
 def first_bytes(path: PathLike, count: int = 4096) -> bytes:
     """The first ``count`` bytes of the content, to tell a format by its start without
-    reading the file."""
-    return _read_start(path, count)
+    reading the file. A stream (standard input, a pipe) keeps the bytes this reads for the
+    next reader of the same path."""
+    name = str(path)
+    if read_twice(path):
+        return _read_start(path, count)
+    handle, kind = _open(path)
+    stream = _stream(name)
+    if stream is None:  # pragma: no cover - _open registers every stream
+        return b""
+    stream.keep = []
+    try:
+        data = handle.read(count)
+    except _DECODE_ERRORS as err:
+        raise InputError(f"unreadable {kind} data: {err}", name) from None
+    except OSError as err:
+        raise InputError(f"cannot read file: {err.strerror or err}", name) from None
+    finally:
+        stream.give_back()
+    return data[len(BOM) :] if data.startswith(BOM) else data
 
 
 def read_bytes(path: PathLike, limit: Optional[int] = None) -> bytes:

@@ -113,9 +113,9 @@ def run_sources(runs: Any) -> List[Tuple[Any, Optional[str]]]:
     if isinstance(runs, Mapping):
         values = list(runs.values())
         first = values[0] if values else None
-        nested = (
-            isinstance(first, Mapping) and first and isinstance(next(iter(first.values())), Mapping)
-        )
+        # a run that retrieved nothing ({}) says nothing of the nesting: look past it
+        filled = next((v for v in values if not isinstance(v, Mapping) or v), None)
+        nested = isinstance(filled, Mapping) and isinstance(next(iter(filled.values())), Mapping)
         if nested or (first is not None and not isinstance(first, Mapping)):
             return [(run_source(source), str(name)) for name, source in runs.items()]
         return [(runs, None)]

@@ -132,8 +132,20 @@ def _from_mapping(mapping: Mapping[str, Mapping[str, float]], name: str) -> Run:
         for docno, score in ranked.items():
             topics.append(label)
             docnos.append(docno_id(docno))
-            scores.append(float(score))
+            scores.append(_score(score, name, label, docno))
     return _build(topics, docnos, np.asarray(scores, np.float64), name, "<dict>")
+
+
+def _score(score: Any, name: str, topic: str, docno: Any) -> float:
+    """A score from a mapping run, as a float; anything else is refused by its place."""
+    try:
+        return float(score)
+    except (TypeError, ValueError):
+        raise InputError(
+            f"run {name!r}, topic {topic!r}, document {docno!r}: score must be a number, "
+            f"got {type(score).__name__} {str(score)[:40]!r}",
+            "<dict>",
+        ) from None
 
 
 def _from_frame(frame: Any, name: str) -> Run:

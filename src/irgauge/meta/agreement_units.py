@@ -78,14 +78,12 @@ def level_scale(source: Any) -> str:
     if isinstance(source, dict):
         values = [v for judged in source.values() for v in judged.values()]
         return "letters" if values and str(values[0]) in ("S", "A", "B") else "given"
-    if not _is_path(source) or not Path(str(source)).is_file():
+    if not _is_path(source) or Path(str(source)).is_dir():
         return "given"
-    from irgauge.io._source import iter_blocks
+    from irgauge.io._source import first_bytes
 
-    blocks = iter_blocks(str(source), 1 << 16)
-    first = next(blocks, b"")
-    blocks.close()  # the first block (a line at least) says it: close the file now
-    for line in bytes(first).splitlines():
+    # the start of the file; a pipe keeps it for the qrels reader
+    for line in first_bytes(str(source), 1 << 16).splitlines():
         tokens = line.split()
         if not tokens or tokens[0].startswith(b"#"):
             continue

@@ -84,6 +84,11 @@ def _untied(signs: np.ndarray, buffers: _Buffers, acc, tag: str) -> np.ndarray:
     return nonzero.view(np.int8).sum(axis=0, dtype=acc)
 
 
+def trial_chunks(trials: int, n_x: int, n_y: int, n_systems: int):
+    """The chunks of trials :func:`tau_blocks` computes at a time (slices)."""
+    return chunks(trials, (n_x + n_y) * (n_systems * (n_systems - 1) // 2), _CHUNK_CELLS)
+
+
 def tau_blocks(
     blocks: Callable[[slice], Tuple[np.ndarray, np.ndarray]],
     trials: int,
@@ -105,7 +110,7 @@ def tau_blocks(
     acc = np.int16 if pairs < 2**15 else np.int64
     out = np.empty((trials, n_x, n_y))
     buffers = _Buffers()
-    for part in chunks(trials, (n_x + n_y) * pairs, _CHUNK_CELLS):
+    for part in trial_chunks(trials, n_x, n_y, n_systems):
         size = part.stop - part.start
         x, y = blocks(part)
         sx = pair_signs(np.reshape(x, (n_systems, n_x * size)), buffers, "x")

@@ -28,7 +28,8 @@ import numpy as np
 from irgauge import _checks
 from irgauge.errors import InputError
 from irgauge.meta.correlation import measure_pairs
-from irgauge.meta.kendall import VARIANTS, tau_blocks
+from irgauge.evaluation.tasks import run_steps
+from irgauge.meta.kendall import VARIANTS, tau_blocks, trial_chunks
 from irgauge.meta.result import MetaResult, check_subset_size
 from irgauge.scores import check_matrices
 from irgauge.scores.frames import as_score_matrices
@@ -42,10 +43,29 @@ def _taus(
     """tau[a, b, t] between measure a ranked on ``first[t]`` and b ranked on ``second[t]``.
 
     ``values``: measures x systems x topics; ``first``/``second``: trials x size indices.
+    Each chunk of trials of :func:`~irgauge.meta.kendall.tau_blocks` is a step (a task on
+    a cluster), computed as tau_blocks computes it, so the taus do not depend on where.
     """
     n_measures, n_systems, n_topics = values.shape
     # rows = (system, measure): a product with a topics x trials mask is systems-major
     by_system = values.transpose(1, 0, 2).reshape(n_systems * n_measures, n_topics)
+    trials = first.shape[0]
+    parts = list(trial_chunks(trials, n_measures, n_measures, n_systems))
+    blocks = run_steps(
+        tau_chunk,
+        [(first[part], second[part]) for part in parts],
+        (by_system, n_measures, variant),
+        progress=progress and (lambda done, total: progress(parts[done - 1].stop, trials)),
+    )
+    return np.concatenate(blocks, axis=0).transpose(1, 2, 0)
+
+
+def tau_chunk(subsets, by_system: np.ndarray, n_measures: int, variant: str) -> np.ndarray:
+    """tau[t, a, b] of the trials of ``subsets`` = (first, second), trials x size topic
+    indices, on ``by_system``: the (system, measure) x topics scores."""
+    first, second = subsets
+    n_topics = by_system.shape[1]
+    n_systems = by_system.shape[0] // n_measures
     totals = by_system.sum(axis=1, keepdims=True)
     complementary = first.shape[1] + second.shape[1] == n_topics
 
@@ -59,8 +79,7 @@ def _taus(
             rest = by_system @ index_counts(second[part], n_topics).T
         return (sums / first.shape[1]).reshape(shape), (rest / second.shape[1]).reshape(shape)
 
-    taus = tau_blocks(means, first.shape[0], n_measures, n_measures, n_systems, variant, progress)
-    return taus.transpose(1, 2, 0)
+    return tau_blocks(means, first.shape[0], n_measures, n_measures, n_systems, variant)
 
 
 def _sd(values: np.ndarray) -> float:

@@ -10,7 +10,8 @@ all pairs and measures). For a pair (x, y) with subset means M(x), M(y) and fuzz
 
 for f = 0.01, 0.02, ..., 0.10 by default. Equal means (within 1e-12) are ties, and a
 difference equal to the margin up to rounding is not, so float summation order cannot flip
-a comparison.
+a comparison. Each measure is an independent step: a task on a Dask cluster under
+``use_engine("dask")``, with the same result.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from typing import Optional, Sequence
 import numpy as np
 
 from irgauge import _checks
+from irgauge.evaluation.tasks import run_steps
 from irgauge.meta.result import MetaResult, check_subset_size
 from irgauge.scores import check_matrices
 from irgauge.scores.frames import as_score_matrices
@@ -70,6 +72,36 @@ def win_counts(mx: np.ndarray, my: np.ndarray, fuzziness: np.ndarray):
     return counts[0], counts[1]
 
 
+def measure_stability(measure, indices, pairs, fuzziness, progress=None) -> list:
+    """Rows (measure, fuzziness, minority rate, proportion of ties) of ``measure`` = (name,
+    systems x topics scores) on the subsets ``indices`` (trials x c)."""
+    name, values = measure
+    i, j = pairs
+    trials = indices.shape[0]
+    order = np.argsort(fuzziness, kind="stable")
+    levels = np.asarray(fuzziness, dtype=float)[order]
+    means = subset_means(values, indices)
+    minority = np.zeros(len(levels))
+    wins = np.zeros(len(levels))
+    for part in chunks(len(i), trials):
+        gt_xy, gt_yx = win_counts(means[:, i[part]], means[:, j[part]], levels)
+        minority += np.minimum(gt_xy, gt_yx).sum(axis=0)
+        wins += (gt_xy + gt_yx).sum(axis=0)
+        if progress is not None:
+            progress(part.stop, len(i))
+    total = len(i) * trials
+    rank = np.argsort(order)  # position of each caller's fuzziness value among the sorted
+    return [
+        {
+            "measure": name,
+            "fuzziness": f,
+            "minority_rate": minority[rank[given]] / total,
+            "proportion_ties": (total - wins[rank[given]]) / total,
+        }
+        for given, f in enumerate(fuzziness)
+    ]
+
+
 def stability(
     matrices,
     subset_size: Optional[int] = None,
@@ -97,31 +129,15 @@ def stability(
         indices = subset_indices(n, c, _checks.draws(trials, "trials"), seed)
     trials = indices.shape[0]
     i, j = pair_index(len(systems))
-    rows = []
-    order = np.argsort(fuzziness, kind="stable")
-    levels = np.asarray(fuzziness, dtype=float)[order]
-    for name, values in zip(names, stacked):
-        means = subset_means(values, indices)
-        minority = np.zeros(len(levels))
-        wins = np.zeros(len(levels))
-        for part in chunks(len(i), trials):
-            gt_xy, gt_yx = win_counts(means[:, i[part]], means[:, j[part]], levels)
-            minority += np.minimum(gt_xy, gt_yx).sum(axis=0)
-            wins += (gt_xy + gt_yx).sum(axis=0)
-            if progress is not None:
-                progress(part.stop, len(i))
-        total = len(i) * trials
-        rank = np.argsort(order)  # position of each caller's fuzziness value among the sorted
-        for given, f in enumerate(fuzziness):
-            k = rank[given]
-            rows.append(
-                {
-                    "measure": name,
-                    "fuzziness": f,
-                    "minority_rate": minority[k] / total,
-                    "proportion_ties": (total - wins[k]) / total,
-                }
-            )
+    n_pairs = len(i)
+    measured = run_steps(  # each measure a step: a task on a cluster
+        measure_stability,
+        list(zip(names, stacked)),
+        (indices, (i, j), fuzziness),
+        progress=progress and (lambda done, total: progress(n_pairs, n_pairs)),
+        step_progress=progress and (lambda k: progress),
+    )
+    rows = [row for measure_rows in measured for row in measure_rows]
     parameters = {
         "seed": seed,
         "trials": trials,

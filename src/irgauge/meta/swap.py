@@ -17,7 +17,8 @@ the required difference (Table 1 of Sakai 2004).
 Subset means for every system and trial are one product of the trials x topics mask with the
 scores; differences are formed for all pairs at once (chunked over pairs). Differences within
 1e-12 of zero count as zero and bin edges allow 1e-9 of rounding, so mathematically equal
-means (e.g. of P@10) are not split by floating-point summation order.
+means (e.g. of P@10) are not split by floating-point summation order. Each measure is an
+independent step: a task on a Dask cluster under ``use_engine("dask")``, same result.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ import numpy as np
 
 from irgauge import _checks
 from irgauge.errors import InputError
+from irgauge.evaluation.tasks import run_steps
 from irgauge.meta.result import MetaResult, check_subset_size
 from irgauge.scores import check_matrices
 from irgauge.scores.frames import as_score_matrices
@@ -99,12 +101,16 @@ def swap_rates(
     confidence = _checks.confidence(confidence)
     c, seed, (q1, q2) = _subsets(len(topics), subset_size, trials, seed, replacement, indices)
     pairs = pair_index(len(systems))
-    rows, summary = [], []
-    for name, values in zip(names, stacked):
-        m1, m2 = subset_means(values, q1), subset_means(values, q2)
-        counts, swaps = _bin_counts(m1, m2, pairs, mode, progress)
-        rows += _bin_rows(name, counts, swaps)
-        summary.append(_required_difference(name, counts, swaps, m1, m2, confidence))
+    n_pairs = len(pairs[0])
+    measured = run_steps(  # each measure a step: a task on a cluster
+        measure_swaps,
+        list(zip(names, stacked)),
+        ((q1, q2), pairs, mode, confidence),
+        progress=progress and (lambda done, total: progress(n_pairs, n_pairs)),
+        step_progress=progress and (lambda k: progress),
+    )
+    rows = [row for bins, _ in measured for row in bins]
+    summary = [required for _, required in measured]
     parameters = {
         "seed": seed,
         "trials": q1.shape[0],
@@ -136,6 +142,18 @@ def _subsets(n: int, subset_size, trials, seed, replacement: bool, indices):
     if indices is None:
         indices = disjoint_subset_indices(n, c, _checks.draws(trials, "trials"), seed, replacement)
     return c, seed, indices
+
+
+def measure_swaps(measure, subsets, pairs, mode: str, confidence: float, progress=None):
+    """(rows per bin, required-difference row) of ``measure`` = (name, systems x topics
+    scores) on the subsets (Q, Q')."""
+    name, values = measure
+    m1, m2 = subset_means(values, subsets[0]), subset_means(values, subsets[1])
+    counts, swaps = _bin_counts(m1, m2, pairs, mode, progress)
+    return (
+        _bin_rows(name, counts, swaps),
+        _required_difference(name, counts, swaps, m1, m2, confidence),
+    )
 
 
 def _bin_counts(m1: np.ndarray, m2: np.ndarray, pairs, mode: str, progress=None):

@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import Any, List, Sequence, Tuple
+from typing import Any, List, Optional, Sequence, Tuple
 
 from irgauge.errors import InputError
-from irgauge.io._source import decode_text, first_bytes, read_bytes, read_text
+from irgauge.io._source import decode_text, first_bytes, read_bytes, read_text, text_lines
 
 LETTER_LEVELS = {"S": 3, "A": 2, "B": 1}
 _LEVEL = re.compile(r"^L(\d+)$")
@@ -18,9 +18,7 @@ _INTEGER = re.compile(r"^[+-]?\d+$")
 def read_lines(path) -> List[Tuple[int, str]]:
     """(line number, text) of every non-blank line, decoded as UTF-8 (a BOM is dropped)."""
     text = read_text(path)  # a line over 1 MiB is refused as soon as it is read
-    return [
-        (i, line.rstrip("\r")) for i, line in enumerate(text.split("\n"), start=1) if line.strip()
-    ]
+    return [(i, line) for i, line in enumerate(text_lines(text), start=1) if line.strip()]
 
 
 # The QA JSON layouts nest at most 4 deep ({topic: [{"answers": [...]}]}); anything deeper
@@ -51,14 +49,18 @@ def _check_depth(text: str, path: str) -> None:
             raise InputError(f"JSON nested deeper than {MAX_JSON_DEPTH} levels", path, line)
 
 
-def chosen_format(fmt: str, formats: Sequence[str], what: str, path: str, detect) -> str:
-    """``fmt`` if one of ``formats``; for ``auto``, ``json`` when the file starts with
-    ``{``/``[``, else what ``detect(path)`` finds."""
+def chosen_format(
+    fmt: str, formats: Sequence[str], what: str, path: str, detect
+) -> Tuple[str, Optional[List[Tuple[int, str]]]]:
+    """(format, lines): ``fmt`` if one of ``formats``; for ``auto``, ``json`` when the file
+    starts with ``{``/``[``, else what ``detect(lines)`` finds. The lines (None for JSON)
+    are read once, here: standard input or a pipe cannot be read a second time."""
     if fmt not in formats:
         raise InputError(f"unknown {what} format {fmt!r}; choose from {', '.join(formats)}")
-    if fmt != "auto":
-        return fmt
-    return "json" if first_bytes(path).lstrip()[:1] in (b"{", b"[") else detect(path)
+    if fmt == "json" or (fmt == "auto" and first_bytes(path).lstrip()[:1] in (b"{", b"[")):
+        return "json", None
+    lines = read_lines(path)
+    return (detect(lines) if fmt == "auto" else fmt), lines
 
 
 def file_stem(path) -> str:

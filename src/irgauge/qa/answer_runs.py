@@ -29,7 +29,8 @@ from dataclasses import dataclass
 from typing import Dict, List, Optional, Tuple
 
 from irgauge.errors import InputError
-from irgauge.qa._text import chosen_format, file_stem, read_json, read_lines
+from irgauge.io.records import AGGREGATE_TOPIC, aggregate_topic_error
+from irgauge.qa._text import chosen_format, file_stem, read_json
 
 RUN_FORMATS = ("auto", "semicolon", "trec", "list", "tsv", "json")
 ANSWER_ORDERS = ("file", "rank", "score")
@@ -62,7 +63,7 @@ def read_answers(
     if isinstance(source, dict):
         return _build(_listed_entries(source), name or "run", "<dict>", "dict", "file")
     path = str(source)
-    fmt = chosen_format(fmt, RUN_FORMATS, "answer-run", path, _detect)
+    fmt, lines = chosen_format(fmt, RUN_FORMATS, "answer-run", path, _detect)
     if fmt == "json":
         data = read_json(path)
         if not isinstance(data, dict) or not all(
@@ -77,7 +78,7 @@ def read_answers(
     else:
         reader = {"semicolon": _semicolon, "trec": _trec, "list": _list, "tsv": _tsv}[fmt]
         entries, tags = {}, set()
-        for position, (topic, answer, rank, score, tag, line) in enumerate(reader(path)):
+        for position, (topic, answer, rank, score, tag, line) in enumerate(reader(lines, path)):
             _refuse_missing_key(order, rank, score, path, line)
             rank, score = float(line) if rank is None else rank, score or 0.0
             entries.setdefault(topic, []).append((answer, line, position, rank, score))
@@ -110,6 +111,8 @@ def _listed_entries(answers: Dict) -> Dict[str, List[Entry]]:
 def _build(
     entries: Dict[str, List[Entry]], name: str, source: str, fmt: str, order: str
 ) -> AnswerRun:
+    if AGGREGATE_TOPIC in entries:
+        raise aggregate_topic_error(source=source, line=entries[AGGREGATE_TOPIC][0][1])
     answers, lines = {}, {}
     for topic, items in entries.items():
         if order == "rank":
@@ -122,8 +125,8 @@ def _build(
     return AnswerRun(name, answers, lines, source, fmt, order)
 
 
-def _detect(path: str) -> str:
-    lines = [text for _, text in read_lines(path)]
+def _detect(numbered: List[Tuple[int, str]]) -> str:
+    lines = [text for _, text in numbered]
     if all(text.count(";") >= 5 for text in lines):
         return "semicolon"
     if any("\t" in text for text in lines):
@@ -143,8 +146,8 @@ def _number(text: str, kind, what: str, path: str, line: int):
     return value
 
 
-def _semicolon(path: str):
-    for line, text in read_lines(path):
+def _semicolon(lines: List[Tuple[int, str]], path: str):
+    for line, text in lines:
         parts = text.split(";")
         if len(parts) < 6:
             raise InputError(
@@ -160,8 +163,8 @@ def _semicolon(path: str):
         )
 
 
-def _trec(path: str):
-    for line, text in read_lines(path):
+def _trec(lines: List[Tuple[int, str]], path: str):
+    for line, text in lines:
         match = _TREC.match(text)
         if not match:
             raise InputError("expected 'topic Q0 answer rank score tag'", path, line)
@@ -176,14 +179,14 @@ def _trec(path: str):
         )
 
 
-def _list(path: str):
+def _list(lines: List[Tuple[int, str]], path: str):
     topic = file_stem(path)
-    for line, text in read_lines(path):
+    for line, text in lines:
         yield topic, text.strip(), float(line), 0.0, None, line
 
 
-def _tsv(path: str):
-    for line, text in read_lines(path):
+def _tsv(lines: List[Tuple[int, str]], path: str):
+    for line, text in lines:
         if text.startswith("#") or text.lower().startswith("topic\t"):
             continue
         parts = text.split("\t")

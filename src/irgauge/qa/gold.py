@@ -30,7 +30,8 @@ from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Tuple
 
 from irgauge.errors import InputError
-from irgauge.qa._text import chosen_format, file_stem, parse_level, read_json, read_lines
+from irgauge.io.records import AGGREGATE_TOPIC, aggregate_topic_error
+from irgauge.qa._text import chosen_format, file_stem, parse_level, read_json
 from irgauge.qa.normalise import Normaliser, make_normaliser
 
 GOLD_FORMATS = ("auto", "eqrels", "erel", "tsv", "json")
@@ -67,6 +68,8 @@ class AnswerGold:
             topic, class_id = str(topic), str(class_id)
             if not topic or not class_id:
                 raise InputError("empty topic or class id", source, line)
+            if topic == AGGREGATE_TOPIC:
+                raise aggregate_topic_error(source=source, line=line)
             key = norm(str(string))
             if not key:
                 raise InputError("empty answer string", source, line)
@@ -110,15 +113,15 @@ def read_gold(source, fmt: str = "auto", normalise=None) -> AnswerGold:
             _nested_records(source, "<dict>"), "<dict>", "dict", normalise
         )
     path = str(source)
-    fmt = chosen_format(fmt, GOLD_FORMATS, "gold", path, _detect)
+    fmt, lines = chosen_format(fmt, GOLD_FORMATS, "gold", path, _detect)
     if fmt == "json":
         return AnswerGold.from_records(_json_records(read_json(path), path), path, fmt, normalise)
     reader = {"eqrels": _eqrels, "erel": _erel, "tsv": _tsv}[fmt]
-    return AnswerGold.from_records(reader(path), path, fmt, normalise)
+    return AnswerGold.from_records(reader(lines, path), path, fmt, normalise)
 
 
-def _detect(path: str) -> str:
-    lines = [text for _, text in read_lines(path)[:50]]
+def _detect(numbered: List[Tuple[int, str]]) -> str:
+    lines = [text for _, text in numbered[:50]]
     if any("\t" in text for text in lines):
         return "tsv"
     if all(text.count(";") >= 3 for text in lines):
@@ -126,8 +129,8 @@ def _detect(path: str) -> str:
     return "erel"
 
 
-def _eqrels(path: str):
-    for line, text in read_lines(path):
+def _eqrels(lines: List[Tuple[int, str]], path: str):
+    for line, text in lines:
         parts = text.split(";")
         if len(parts) < 4:
             raise InputError(
@@ -136,9 +139,9 @@ def _eqrels(path: str):
         yield parts[0].strip(), ";".join(parts[1:-2]), parts[-2].strip(), parts[-1].strip(), line
 
 
-def _erel(path: str):
+def _erel(lines: List[Tuple[int, str]], path: str):
     topic = file_stem(path)
-    for line, text in read_lines(path):
+    for line, text in lines:
         parts = text.rsplit(None, 2)
         if len(parts) < 3:
             raise InputError(
@@ -147,8 +150,8 @@ def _erel(path: str):
         yield topic, parts[0].strip(), parts[1], parts[2], line
 
 
-def _tsv(path: str):
-    for line, text in read_lines(path):
+def _tsv(lines: List[Tuple[int, str]], path: str):
+    for line, text in lines:
         if text.startswith("#") or (text.lower().startswith("topic\t")):
             continue
         parts = text.split("\t")

@@ -34,7 +34,7 @@ from irgauge.errors import InputError
 from irgauge.stats.comparison import compare_table
 from irgauge.report.inputs import comparison_from_json
 from irgauge.report.inputs import TOPICSET_COLUMNS, read_input
-from irgauge.io.atomic import make_folders, remove_folders, write_text
+from irgauge.io.atomic import make_folders, remove_tree, write_text
 
 REPORT_NAME = "report.html"
 STUDY_ORDER = ("onerel", "incomplete", "qa", "predictive", "topicset")
@@ -349,7 +349,7 @@ def _input_sections(inputs: Sequence[Any], paths: _Paths) -> Tuple[list, list]:
             )
             render = _agreement_section if item.kind == "agreement" else _topicset_section
             sections.append(
-                (f"{INPUT_TITLES[item.kind]}: {given.name}", render(item, paths, folder))
+                (f"{INPUT_TITLES[item.kind]}: {given.name}", _rendered(render, item, paths, folder))
             )
             continue
         render = {
@@ -360,8 +360,21 @@ def _input_sections(inputs: Sequence[Any], paths: _Paths) -> Tuple[list, list]:
         title = INPUT_TITLES.get(
             item.kind, str(item.metadata.get("method", "Result")).replace("_", " ").capitalize()
         )
-        sections.append((f"{title}: {given.name}", render(item, paths)))
+        sections.append((f"{title}: {given.name}", _rendered(render, item, paths)))
     return studies, sections
+
+
+def _rendered(render, item, *args) -> str:
+    """The section of one input; a file that has the shape of its kind but not its content
+    (a comparison table's metadata without its runs, a mark of an unknown run) is refused
+    by name rather than ending in a traceback."""
+    try:
+        return render(item, *args)
+    except (KeyError, IndexError, TypeError, ValueError, AttributeError) as err:
+        what = INPUT_TITLES.get(item.kind, "irgauge result").lower()
+        raise InputError(
+            f"not a well-formed {what} ({type(err).__name__}: {err})", str(item.path)
+        ) from None
 
 
 # ------------------------------------------------------------------ agree and topics
@@ -642,7 +655,9 @@ def write_report(
     root: Path, path: Optional[Path] = None, title: Optional[str] = None, inputs: Sequence[Any] = ()
 ) -> Path:
     """Write the report of ``root`` (and ``inputs``) to ``path`` (default
-    ``root/report.html``), atomically."""
+    ``root/report.html``), atomically. A failure leaves nothing new: the folder ``root`` if
+    this call made it, and the figures folder beside the page if this call made it, are
+    removed with what was drawn in them."""
 
     root = Path(root)
     if root.exists() and not root.is_dir():
@@ -652,11 +667,16 @@ def write_report(
         )
     if not root.is_dir() and not inputs:
         raise InputError(f"no such output folder: {root}")
-    created = make_folders(root)  # removed again if the report fails
+    created = make_folders(root)
+    path = Path(path) if path else root / REPORT_NAME
+    figures = path.parent / FIGURES_DIR
+    figures_new = not os.path.lexists(figures)
     try:
-        path = Path(path) if path else root / REPORT_NAME
         write_text(path, render_report(root, title, inputs, base=path.parent))
     except BaseException:
-        remove_folders(created)
+        if figures_new:
+            remove_tree(figures)
+        if created:
+            remove_tree(created[0])
         raise
     return path

@@ -22,8 +22,9 @@ import numpy as np
 import pandas as pd
 
 from irgauge.errors import InputError
-from irgauge.io._source import read_text
+from irgauge.io._source import read_text, text_lines
 from irgauge.scores import align, from_frame
+from irgauge.scores.matrix import MAX_SCORE
 from irgauge.stats.comparison import ComparisonTable
 
 EVAL_COLUMNS = ("run", "measure", "topic", "value")
@@ -63,8 +64,24 @@ def read_input(path) -> ReportInput:
     if metadata.get("method") == "topic_set_size" or set(TOPICSET_COLUMNS) == set(frame.columns):
         return ReportInput("topicset", path, metadata, frame)
     if set(EVAL_COLUMNS) <= set(frame.columns):
-        return ReportInput("evaluation", path, metadata, frame)
+        return ReportInput("evaluation", path, metadata, _numeric_values(frame, path))
     return ReportInput("result", path, metadata, frame)
+
+
+def _numeric_values(frame, path: Path):
+    """The evaluation rows with their values as numbers; a value that is not one (a NUL, a
+    word), or beyond the scores the statistics handle (``MAX_SCORE``, as in score files), is
+    refused at its row, counted from 1 after the header."""
+    values = pd.to_numeric(frame["value"], errors="coerce")
+    bad = (values.isna() & frame["value"].notna()) | (values.abs() > MAX_SCORE)
+    if bad.any():
+        row = int(np.flatnonzero(bad.to_numpy())[0])
+        raise InputError(
+            f"value {frame['value'].iloc[row]!r} of row {row + 1} is not a number of at most "
+            f"{MAX_SCORE:g} in magnitude",
+            str(path),
+        )
+    return frame.assign(value=values, run=frame["run"].astype(str))
 
 
 def _details(found: Any, path: Path) -> Dict[str, Any]:
@@ -77,7 +94,7 @@ def _details(found: Any, path: Path) -> Dict[str, Any]:
 
 
 def _read_tsv(text: str, path: Path):
-    lines = text.splitlines()
+    lines = text_lines(text)
     metadata, first = {}, 0
     for first, line in enumerate(lines):
         if not line.startswith("#"):

@@ -4,14 +4,13 @@ column per system), read into ``{measure: ScoreMatrix}`` with every cell checked
 from __future__ import annotations
 
 import csv
-import io
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Union
 
 import numpy as np
 
 from irgauge.errors import InputError
-from irgauge.io._source import read_text
+from irgauge.io._source import read_text, text_lines
 from irgauge.scores.matrix import (
     LONG_HEADER,
     MAX_SCORE,
@@ -43,7 +42,7 @@ def read_scores(
     """
     path = str(path)
     text = _read_text(path)
-    lines = text.splitlines()
+    lines = text_lines(text)
     first = 0
     while first < len(lines) and (lines[first].startswith("#") or not lines[first].strip()):
         first += 1
@@ -120,7 +119,7 @@ def _read_wide(
 ) -> ScoreMatrix:
     """Parse one-row-per-topic, one-column-per-system CSV/TSV."""
     try:
-        rows = list(csv.reader(io.StringIO(text), delimiter=delimiter, strict=True))
+        rows = list(csv.reader(text_lines(text), delimiter=delimiter, strict=True))
     except csv.Error as err:
         raise InputError(
             f"cannot parse the {'TSV' if delimiter == chr(9) else 'CSV'}: {err}", path

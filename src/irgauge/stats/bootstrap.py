@@ -10,7 +10,8 @@ For per-topic differences ``z = x - y`` over n topics:
 
 With ``C`` the B x n count matrix of the samples (C[b, j] = times topic j was drawn), all
 bootstrap means of all pairs are ``W @ C.T / n`` and the sums of squares ``W**2 @ C.T``: two
-matrix products, chunked over pairs to bound memory.
+matrix products, chunked over pairs to bound memory (the chunks are independent steps: tasks
+on a Dask cluster under ``use_engine("dask")``).
 
 Ties: a pair whose mean difference is within TIE_TOLERANCE (stats.resampling) has ASL = 1,
 as in every other test (rounding must not make equal means look different). Degenerate
@@ -21,12 +22,13 @@ ASL is 0.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Optional, Sequence, Tuple
+from typing import Callable, List, Optional, Sequence, Tuple
 
 import numpy as np
 
 from irgauge import _checks
 from irgauge.errors import InputError
+from irgauge.evaluation.tasks import run_steps
 from irgauge.stats.resampling import (
     bootstrap_indices,
     chunks,
@@ -80,38 +82,90 @@ def bootstrap_pairs(
     For each alpha in ``alphas`` also return, per pair, ``|mean(w*b)|`` for the sample b
     holding the (B*alpha)-th largest ``|t(w*b)|`` (the input of the required difference).
     """
-    diffs = require_finite(np.atleast_2d(np.asarray(diffs, dtype=float)), "score differences")
-    n_pairs, n = diffs.shape
-    require_topics(n, "the paired bootstrap test")
+    return bootstrap_pair_sets([diffs], counts, alphas, max_cells, progress)[0]
+
+
+def bootstrap_pair_sets(
+    diff_sets: Sequence[np.ndarray],
+    counts: np.ndarray,
+    alphas: Sequence[float] = (),
+    max_cells: int = 1 << 22,
+    progress: Optional[Callable[[int, int], None]] = None,
+) -> List[PairBootstrap]:
+    """:func:`bootstrap_pairs` of each pairs x topics matrix of ``diff_sets`` (e.g. one per
+    measure), on the same samples; ``progress(done, total)`` counts the pairs of each set
+    in turn. The chunks of pairs are independent steps
+    (:func:`irgauge.evaluation.tasks.run_steps`: tasks on a cluster, with the same
+    result)."""
+    diff_sets = [
+        require_finite(np.atleast_2d(np.asarray(d, dtype=float)), "score differences")
+        for d in diff_sets
+    ]
+    for diffs in diff_sets:
+        require_topics(diffs.shape[1], "the paired bootstrap test")
     samples = counts.shape[0]
-    t_obs = studentised(diffs)
-    asl = np.empty(n_pairs)
     ranks = {a: int(round(samples * a)) for a in alphas}
+    observed = [studentised(diffs) for diffs in diff_sets]
+    centred = [diffs - diffs.mean(axis=1, keepdims=True) for diffs in diff_sets]
+    parts = [
+        (k, part)
+        for k, diffs in enumerate(diff_sets)
+        for part in chunks(len(diffs), samples, max_cells)
+    ]
+
+    def report(done: int, total: int) -> None:
+        k, part = parts[done - 1]
+        progress(part.stop, len(diff_sets[k]))
+
+    chunk_results = run_steps(
+        bootstrap_chunk,
+        [(centred[k][part], np.abs(observed[k][part])) for k, part in parts],
+        (np.ascontiguousarray(counts.T), ranks),
+        progress=report if progress is not None else None,
+    )
+    results = []
+    for k, diffs in enumerate(diff_sets):
+        mine = [(part, r) for (j, part), r in zip(parts, chunk_results) if j == k]
+        results.append(_assembled(diffs, observed[k], mine, alphas))
+    return results
+
+
+def bootstrap_chunk(chunk, counts_t: np.ndarray, ranks: dict):
+    """(ASL, {alpha: required}) of a chunk of pairs: ``chunk`` = (w, |t(z)|), w the
+    centred differences (pairs x topics), ``counts_t`` the n x B sample counts and
+    ``ranks`` the rank (B*alpha) of each alpha."""
+    w, abs_observed = chunk
+    n = w.shape[1]
+    samples = counts_t.shape[1]
+    mean = (w @ counts_t) / n
+    sumsq = (w * w) @ counts_t
+    # sum((w - mean)^2) = sum(w^2) - n mean^2; clip the rounding below zero
+    var = np.maximum(sumsq - n * mean * mean, 0.0) / (n - 1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        abs_t = np.abs(mean / np.sqrt(var / n))
+    asl = (abs_t >= abs_observed[:, None]).sum(axis=1) / samples
+    required = {}
+    # nan (0/0: a sample of identical w) ranks last
+    order_key = np.where(np.isnan(abs_t), -np.inf, abs_t)
+    for alpha, k in ranks.items():
+        if 1 <= k <= samples:
+            pos = np.argpartition(-order_key, k - 1, axis=1)[:, k - 1]
+            picked = np.take_along_axis(np.abs(mean), pos[:, None], axis=1)[:, 0]
+            ok = np.isfinite(np.take_along_axis(order_key, pos[:, None], axis=1)[:, 0])
+            required[alpha] = np.where(ok, picked, np.nan)
+    return asl, required
+
+
+def _assembled(diffs: np.ndarray, t_obs: np.ndarray, parts, alphas) -> PairBootstrap:
+    """The PairBootstrap of one set from its chunks' (slice, (ASL, required)); ties and
+    flat pairs set as the module says."""
+    n_pairs = len(diffs)
+    asl = np.empty(n_pairs)
     required = {a: np.full(n_pairs, np.nan) for a in alphas}
-    w = diffs - diffs.mean(axis=1, keepdims=True)
-    counts_t = np.ascontiguousarray(counts.T)
-    done = 0
-    for part in chunks(n_pairs, samples, max_cells):
-        wp = w[part]
-        mean = (wp @ counts_t) / n
-        sumsq = (wp * wp) @ counts_t
-        # sum((w - mean)^2) = sum(w^2) - n mean^2; clip the rounding below zero
-        var = np.maximum(sumsq - n * mean * mean, 0.0) / (n - 1)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            abs_t = np.abs(mean / np.sqrt(var / n))
-        asl[part] = (abs_t >= np.abs(t_obs[part])[:, None]).sum(axis=1) / samples
-        if ranks:
-            # nan (0/0: a sample of identical w) ranks last
-            order_key = np.where(np.isnan(abs_t), -np.inf, abs_t)
-            for alpha, k in ranks.items():
-                if 1 <= k <= samples:
-                    pos = np.argpartition(-order_key, k - 1, axis=1)[:, k - 1]
-                    picked = np.take_along_axis(np.abs(mean), pos[:, None], axis=1)[:, 0]
-                    ok = np.isfinite(np.take_along_axis(order_key, pos[:, None], axis=1)[:, 0])
-                    required[alpha][part] = np.where(ok, picked, np.nan)
-        done += part.stop - part.start
-        if progress is not None:
-            progress(done, n_pairs)
+    for part, (chunk_asl, chunk_required) in parts:
+        asl[part] = chunk_asl
+        for alpha, values in chunk_required.items():
+            required[alpha][part] = values
     flat = np.ptp(diffs, axis=1) == 0
     asl[flat] = 0.0
     equal = tied(diffs.mean(axis=1))

@@ -4,7 +4,8 @@ Each function runs one :mod:`irgauge.meta` experiment once per seed of
 :func:`irgauge.studies._noise.repetition_seeds` and returns the per-repetition rows (a
 ``repetition`` column, 0-based) together with their mean, sd and Monte Carlo SE per measure
 (:func:`irgauge.studies._noise.spread`). The same seed is used for every measure within a
-repetition, so measures are compared on the same samples.
+repetition, so measures are compared on the same samples. The repetitions are independent
+steps: tasks on a Dask cluster under ``use_engine("dask")``, with the same results.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import pandas as pd
 
 from irgauge import meta
 from irgauge.errors import InputError
+from irgauge.evaluation.tasks import on_cluster, run_steps
 from irgauge.studies import _noise, _topics
 
 Progress = Optional[Callable[[str], Optional[Callable[[int, int], None]]]]
@@ -50,23 +52,53 @@ def across(update: Callable[[int, int], None], parts: int) -> Callable[[int, int
     return report
 
 
+def repeated(step, seeds: Sequence[int], shared, progress: Progress, label: str, parts: int):
+    """``[step(seed, *shared) for seed in seeds]``: the repetitions, each a step of
+    :func:`~irgauge.evaluation.tasks.run_steps` (a task on a cluster; the seeds are drawn
+    here, so the results do not depend on where they run). Here each draws its own bar
+    (over its ``parts`` measures); on a cluster one bar follows the repetitions done."""
+    return run_steps(
+        step,
+        seeds,
+        shared,
+        progress=progress(label) if progress is not None and on_cluster() else None,
+        step_progress=progress and (lambda r: _bar(progress, label, r, seeds, parts)),
+    )
+
+
+def _discriminative_power(seed: int, matrices, B: int, alpha: float, progress=None):
+    return meta.discriminative_power(
+        matrices, samples=B, alphas=(alpha,), seed=seed, progress=progress
+    )
+
+
+def _swap(seed: int, matrices, c: int, trials: int, mode: str, replacement: bool, progress=None):
+    return meta.swap_rates(
+        matrices,
+        subset_size=c,
+        trials=trials,
+        seed=seed,
+        mode=mode,
+        replacement=replacement,
+        progress=progress,
+    )
+
+
+def _stability(seed: int, matrices, c: int, trials: int, progress=None):
+    return meta.stability(matrices, subset_size=c, trials=trials, seed=seed, progress=progress)
+
+
 def discriminative_power(
     matrices, B: int, alpha: float, seeds: Sequence[int], progress: Progress = None
 ):
     """(per-repetition summary rows, spread, pairs of the first repetition)."""
-    rows, first = [], None
-    for r, s in enumerate(seeds):
-        res = meta.discriminative_power(
-            matrices,
-            samples=B,
-            alphas=(alpha,),
-            seed=s,
-            progress=_bar(progress, "bootstrap", r, seeds, len(matrices)),
-        )
-        rows.append(res.table.assign(repetition=r))
-        if first is None:
-            first = res
-    table = pd.concat(rows, ignore_index=True)
+    results = repeated(
+        _discriminative_power, seeds, (matrices, B, alpha), progress, "bootstrap", len(matrices)
+    )
+    first = results[0] if results else None
+    table = pd.concat(
+        [res.table.assign(repetition=r) for r, res in enumerate(results)], ignore_index=True
+    )
     return (
         table,
         _noise.spread(table, ["measure"], ["significant", "share", "required_difference"]),
@@ -119,16 +151,10 @@ def swap(
     left out of the means and counted in ``found`` (the share of repetitions reaching one).
     """
     bins, summaries = [], []
-    for r, s in enumerate(seeds):
-        res = meta.swap_rates(
-            matrices,
-            subset_size=c,
-            trials=trials,
-            seed=s,
-            mode=mode,
-            replacement=replacement,
-            progress=_bar(progress, "swap", r, seeds, len(matrices)),
-        )
+    results = repeated(
+        _swap, seeds, (matrices, c, trials, mode, replacement), progress, "swap", len(matrices)
+    )
+    for r, res in enumerate(results):
         bins.append(res.table.assign(repetition=r))
         summary = res.details["summary"].assign(repetition=r)
         # the catch-all bin is "not reached (>= 0.20)", not a required difference: censored
@@ -168,17 +194,12 @@ def swap(
 
 def stability(matrices, c: int, trials: int, seeds: Sequence[int], progress: Progress = None):
     """(per-repetition curve rows, spread per measure and fuzziness)."""
-    rows = []
-    for r, s in enumerate(seeds):
-        res = meta.stability(
-            matrices,
-            subset_size=c,
-            trials=trials,
-            seed=s,
-            progress=_bar(progress, "stability", r, seeds, len(matrices)),
-        )
-        rows.append(res.table.assign(repetition=r))
-    table = pd.concat(rows, ignore_index=True)
+    results = repeated(
+        _stability, seeds, (matrices, c, trials), progress, "stability", len(matrices)
+    )
+    table = pd.concat(
+        [res.table.assign(repetition=r) for r, res in enumerate(results)], ignore_index=True
+    )
     return table, _noise.spread(
         table, ["measure", "fuzziness"], ["minority_rate", "proportion_ties"]
     )

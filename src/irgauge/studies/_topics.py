@@ -26,6 +26,7 @@ import numpy as np
 import pandas as pd
 
 from irgauge import meta
+from irgauge.evaluation.tasks import run_steps
 from irgauge.scores import ScoreMatrix
 from irgauge.stats.resampling import index_counts, pair_index
 from irgauge.studies._noise import Z95, repetition_seeds
@@ -99,8 +100,34 @@ def taus(matrices, resamples: np.ndarray) -> Dict[Tuple[str, str], np.ndarray]:
     }
 
 
-def _seeds(seed: int, resamples: np.ndarray) -> List[int]:
-    return repetition_seeds(seed, len(resamples))
+def _draws(resamples: np.ndarray, seed: int) -> List[Tuple[np.ndarray, int]]:
+    """(topic indices, seed) of each resample's experiment: the steps of
+    :func:`~irgauge.evaluation.tasks.run_steps` (tasks on a cluster, same results)."""
+    return list(zip(resamples, repetition_seeds(seed, len(resamples))))
+
+
+def _swap_on(draw, matrices, c: int, trials: int, mode: str, replacement: bool):
+    idx, seed = draw
+    return meta.swap_rates(
+        resampled(matrices, idx), c, trials, seed, mode=mode, replacement=replacement
+    )
+
+
+def _stability_on(draw, matrices, c: int, trials: int):
+    idx, seed = draw
+    return meta.stability(resampled(matrices, idx), subset_size=c, trials=trials, seed=seed)
+
+
+def _predictive_on(draw, matrices, halvings: int, variant: str, sizes):
+    idx, seed = draw
+    return meta.predictive_power(
+        resampled(matrices, idx),
+        halvings=halvings,
+        seed=seed,
+        top_fraction=1.0,
+        variant=variant,
+        subset_sizes=sizes,
+    )
 
 
 def swap(
@@ -111,10 +138,8 @@ def swap(
     catch-all bin) or not found."""
     share: Dict[str, list] = {m: [] for m in matrices}
     required: Dict[str, list] = {m: [] for m in matrices}
-    for idx, s in zip(resamples, _seeds(seed, resamples)):
-        res = meta.swap_rates(
-            resampled(matrices, idx), c, trials, s, mode=mode, replacement=replacement
-        )
+    results = run_steps(_swap_on, _draws(resamples, seed), (matrices, c, trials, mode, replacement))
+    for res in results:
         for row in res.details["summary"].itertuples(index=False):
             reached = row.required_difference < CATCH_ALL - 1e-9
             share[row.measure].append(row.share_reaching if reached else np.nan)
@@ -130,11 +155,10 @@ CATCH_ALL = 0.20  # lower edge of the swap method's last difference bin (|d| >= 
 
 def stability(matrices, c: int, trials: int, resamples: np.ndarray, seed: int) -> pd.DataFrame:
     """The stability curves on each resample, one "repetition" per resample."""
-    rows = []
-    for r, (idx, s) in enumerate(zip(resamples, _seeds(seed, resamples))):
-        res = meta.stability(resampled(matrices, idx), subset_size=c, trials=trials, seed=s)
-        rows.append(res.table.assign(repetition=r))
-    return pd.concat(rows, ignore_index=True)
+    results = run_steps(_stability_on, _draws(resamples, seed), (matrices, c, trials))
+    return pd.concat(
+        [res.table.assign(repetition=r) for r, res in enumerate(results)], ignore_index=True
+    )
 
 
 def predictive(
@@ -146,15 +170,10 @@ def predictive(
     curve: Dict[Tuple[str, str, int], list] = {}
     n = resamples.shape[1]
     sizes = [k for k in sizes if 2 * k <= n]
-    for idx, s in zip(resamples, _seeds(seed, resamples)):
-        res = meta.predictive_power(
-            resampled(matrices, idx),
-            halvings=halvings,
-            seed=s,
-            top_fraction=1.0,
-            variant=variant,
-            subset_sizes=sizes,
-        )
+    results = run_steps(
+        _predictive_on, _draws(resamples, seed), (matrices, halvings, variant, sizes)
+    )
+    for res in results:
         for row in res.table.itertuples(index=False):
             out.setdefault((row.measure_a, row.measure_b), []).append(row.phi)
         for row in res.details["curve"].itertuples(index=False):

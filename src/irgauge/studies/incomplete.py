@@ -35,6 +35,7 @@ import pandas as pd
 
 from irgauge.collection.reduce import parse_rates
 from irgauge.evaluation import read_runs, score_matrices
+from irgauge.evaluation.tasks import on_cluster, run_steps
 from irgauge.io.qrels import read_qrels
 from irgauge.meta import rank_correlations
 from irgauge.studies import _common as common
@@ -318,28 +319,38 @@ def _read_and_rank(qrels, runs, options: IncompleteOptions, progress):
 def _reduce(q, runs, rates, seeds, options: IncompleteOptions, rel_level, eval_options, progress):
     """(mean, tau and discriminative power per measure and rate, spread over the
     reductions; the study of each reduction)."""
-    parts, studies = [], []
-    for r, s in enumerate(seeds):
-        bar = progress(f"reduction {r + 1}/{len(seeds)}") if progress else None
-        study = incomplete_study(
-            q,
-            runs,
-            MEASURES,
-            rates=rates,
-            seed=s,
-            samples=options.B,
-            alpha=options.alpha,
-            rel_level=rel_level,
-            progress=bar,
-            **eval_options,
-        )
-        parts.append(study.table.assign(repetition=r))
-        studies.append(study)
-    rows = pd.concat(parts, ignore_index=True)
+    studies = run_steps(  # each reduction a step: a task on a cluster, with the same result
+        _reduction,
+        seeds,
+        (q, runs, rates, options.B, options.alpha, rel_level, eval_options),
+        progress=progress("reductions") if progress is not None and on_cluster() else None,
+        step_progress=progress and (lambda r: progress(f"reduction {r + 1}/{len(seeds)}")),
+    )
+    rows = pd.concat(
+        [study.table.assign(repetition=r) for r, study in enumerate(studies)], ignore_index=True
+    )
     rows["measure"] = rows["measure"].map(lambda m: DISPLAY.get(m, m))
     return _noise.spread(
         rows, ["measure", "rate"], ["mean", "tau", "discriminative_power"]
     ), studies
+
+
+def _reduction(
+    seed: int, q, runs, rates, B: int, alpha: float, rel_level, eval_options, progress=None
+):
+    """The incomplete-judgments study of one reduction of the qrels (seeded)."""
+    return incomplete_study(
+        q,
+        runs,
+        MEASURES,
+        rates=rates,
+        seed=seed,
+        samples=B,
+        alpha=alpha,
+        rel_level=rel_level,
+        progress=progress,
+        **eval_options,
+    )
 
 
 def _labels() -> Dict[str, str]:

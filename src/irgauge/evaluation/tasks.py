@@ -1,0 +1,147 @@
+"""Independent steps of a computation, run here or as tasks on a Dask cluster.
+
+The meta-evaluation methods and the studies cut their work into independent, pure steps
+(the chunks of system pairs of a bootstrap test, the measures of a swap or stability
+experiment, the repetitions, reductions and topic resamples of a study) and hand them to
+:func:`run_steps`. Here they run one after the other, as they always did. Within
+``with use_engine("dask")`` each step becomes a task on a Dask cluster, and the results
+come back in the order given, so that whatever is computed from them is computed from the
+same numbers in the same order: the output is the local output, bit for bit.
+
+Random draws stay with the caller: a step is given its samples, or a seed derived from the
+command's seed, and never draws on its own, so where it runs cannot change what it draws.
+A step that runs on a worker runs its own steps there, one after the other.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import uuid
+from contextvars import ContextVar
+from typing import Callable, Iterable, List, Optional, Sequence
+
+from irgauge.errors import InputError
+
+ENGINES = ("local", "dask")
+
+# the cluster of the innermost use_engine("dask") (a BackgroundClient), or None: here
+_CLUSTER: ContextVar = ContextVar("irgauge_cluster", default=None)
+
+
+def check_engine(engine: str, scheduler: Optional[str]) -> None:
+    """InputError for an unknown engine, or a scheduler without the dask engine."""
+    if engine not in ENGINES:
+        raise InputError(f"unknown engine {engine!r}; choose from {', '.join(ENGINES)}")
+    if scheduler is not None and engine != "dask":
+        raise InputError("a scheduler is for the dask engine: give engine='dask' too")
+
+
+@contextlib.contextmanager
+def use_engine(engine: str = "local", scheduler: Optional[str] = None):
+    """Run the meta-evaluation methods' and the studies' steps on ``engine`` within the
+    block: "local" (this process) or "dask" (tasks on the cluster at ``scheduler``,
+    ``"tcp://host:8786"``, or on a LocalCluster of a worker process per CPU, started now,
+    while the block reads its inputs, and stopped at its end). The results are the local
+    ones."""
+    check_engine(engine, scheduler)
+    if engine == "local":
+        token = _CLUSTER.set(None)
+        try:
+            yield
+        finally:
+            _CLUSTER.reset(token)
+        return
+    from irgauge.evaluation.dask_engine import BackgroundClient, require_dask
+
+    require_dask()  # now, not when the first step is sent
+    with BackgroundClient(scheduler) as cluster:
+        token = _CLUSTER.set(cluster)
+        try:
+            yield
+        finally:
+            _CLUSTER.reset(token)
+
+
+def run_steps(
+    step: Callable,
+    items: Iterable,
+    shared: Sequence = (),
+    progress: Optional[Callable[[int, int], None]] = None,
+    step_progress: Optional[Callable[[int], Optional[Callable]]] = None,
+) -> List:
+    """``[step(item, *shared) for item in items]``, here or as tasks (see the module).
+
+    ``step`` must be pure and importable (a task refers to it by name); ``shared`` is sent
+    to every worker once. ``progress(done, total)`` follows each step's result, unless the
+    steps report their own progress here: step k then gets ``progress=step_progress(k)``
+    (on a cluster they report nothing and ``progress`` follows the results). A single item
+    runs here, so that its own steps may use the cluster."""
+    items = list(items)
+    cluster = _CLUSTER.get()
+    if cluster is None or len(items) < 2:
+        results = []
+        for k, item in enumerate(items):
+            if step_progress is not None:
+                results.append(step(item, *shared, progress=step_progress(k)))
+                continue
+            results.append(step(item, *shared))
+            if progress is not None:
+                progress(len(results), len(items))
+        return results
+    return _on_cluster(cluster.client(), step, items, shared, progress)
+
+
+def on_cluster() -> bool:
+    """Whether :func:`run_steps` sends its steps to a cluster here."""
+    return _CLUSTER.get() is not None
+
+
+def _on_cluster(client, step, items, shared, progress) -> List:
+    from irgauge.evaluation.dask_engine import RESENDS, lost_inputs
+
+    results: List = []
+    for attempt in range(RESENDS + 1):
+        try:
+            _gather(client, step, items, shared, progress, results)
+            return results
+        except lost_inputs():
+            if attempt == RESENDS:
+                raise
+    return results  # (not reached)
+
+
+def _gather(client, step, items, shared, progress, results: List) -> None:
+    """Send ``shared`` and the steps not yet done, and append their results in order."""
+    # a list of one: scatter would send a list's or a dict's members one by one
+    sent = [client.scatter([value], broadcast=True, hash=False)[0] for value in shared]
+    # named after the step (on the dashboard too); unique, as a task's key must be
+    tasks = [
+        client.submit(_task, step, item, *sent, key=f"{step.__name__}-{uuid.uuid4().hex}")
+        for item in items[len(results) :]
+    ]
+    for task in tasks:  # in the order given: the caller reduces them as it would here
+        results.append(_raised(task.result()))
+        if progress is not None:
+            progress(len(results), len(items))
+
+
+def _raised(result):
+    from irgauge.evaluation.dask_engine import TaskFailure
+
+    if isinstance(result, TaskFailure):
+        raise result.error()
+    return result
+
+
+def _task(step, item, *shared):
+    """A step on a worker: its own steps run there (no cluster within a task), and bad
+    input comes back named with the worker."""
+    from irgauge.evaluation.dask_engine import TaskFailure
+
+    token = _CLUSTER.set(None)
+    try:
+        return step(item, *shared)
+    except InputError as err:
+        return TaskFailure.of(err)
+    finally:
+        _CLUSTER.reset(token)

@@ -1,0 +1,116 @@
+"""The properties every command keeps, whatever its input: run it in this process
+(``irgauge.cli.main``), then check that it either succeeded with a well-formed output or
+refused with exit 2 and one line naming the file; that no traceback or warning was printed;
+that the inputs were not touched; and that a failure left nothing behind."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import os
+import stat
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Dict, Iterable, Optional
+
+from irgauge.cli import main
+
+
+@dataclass
+class Outcome:
+    code: int
+    out: str
+    err: str
+    changed: set  # paths (relative to the folder) added, removed or modified
+
+
+def run_cli(*args) -> tuple:
+    """(exit code, stdout, stderr) of ``irgauge ARGS`` in this process; a Python warning is
+    part of stderr (pytest would otherwise catch it silently)."""
+    out, err = io.StringIO(), io.StringIO()
+    with warnings.catch_warnings(record=True) as caught, contextlib.ExitStack() as stack:
+        warnings.simplefilter("always")
+        stack.enter_context(contextlib.redirect_stdout(out))
+        stack.enter_context(contextlib.redirect_stderr(err))
+        try:
+            code = main([str(a) for a in args])
+        except SystemExit as exit_:  # argparse
+            code = exit_.code
+    for warning in caught:
+        err.write(f"warning: {warning.category.__name__}: {warning.message}\n")
+    return code, out.getvalue(), err.getvalue()
+
+
+def snapshot(folder) -> Dict[str, tuple]:
+    """{relative path: what it is} of everything under ``folder`` (links not followed)."""
+    found = {}
+    for root, dirs, files in os.walk(folder):
+        for name in dirs + files:
+            path = os.path.join(root, name)
+            info = os.lstat(path)
+            if stat.S_ISLNK(info.st_mode):
+                what = ("link", os.readlink(path))
+            elif stat.S_ISREG(info.st_mode):
+                what = ("file", Path(path).read_bytes(), stat.S_IMODE(info.st_mode))
+            else:
+                what = (stat.S_IFMT(info.st_mode), stat.S_IMODE(info.st_mode))
+            found[os.path.relpath(path, folder)] = what
+    return found
+
+
+def run_in(folder, *args) -> Outcome:
+    """The command's outcome, with what it changed under ``folder``."""
+    before = snapshot(folder)
+    code, out, err = run_cli(*args)
+    after = snapshot(folder)
+    changed = {k for k in set(before) | set(after) if before.get(k) != after.get(k)}
+    return Outcome(code, out, err, changed)
+
+
+def check(outcome: Outcome, names: Iterable[str], outputs: Iterable[str] = ()) -> None:
+    """The harness' property: success (exit 0) that changed only ``outputs`` (paths
+    relative to the folder, a folder's entries included), or a refusal: exit 2, one line
+    ``irgauge: error: ...`` naming one of ``names`` (the hostile files), nothing changed.
+    Never a traceback, a warning or another exit code."""
+    err = outcome.err
+    assert "Traceback" not in err and "warning:" not in err, err
+    assert outcome.code in (0, 2), (outcome.code, err)
+    lines = err.splitlines()
+    assert all(line.startswith("irgauge: ") for line in lines), err
+    if outcome.code == 0:
+        allowed = tuple(outputs)
+        stray = [p for p in outcome.changed if not p.startswith(allowed) or not allowed]
+        assert not stray, (stray, err)
+        return
+    errors = [line for line in lines if line.startswith("irgauge: error: ")]
+    assert len(errors) == 1 and lines[-1] == errors[0], err
+    assert any(str(name) in errors[0] for name in names), (errors[0], list(names))
+    assert not outcome.changed, (outcome.changed, err)
+
+
+@contextlib.contextmanager
+def inside(folder):
+    """The working directory is ``folder`` within (commands then name files relatively)."""
+    before = os.getcwd()
+    os.chdir(folder)
+    try:
+        yield
+    finally:
+        os.chdir(before)
+
+
+def check_tsv(text: str, columns: int = 4) -> None:
+    """Long TSV output: every line that is not a comment has ``columns`` fields, the last a
+    number (the header aside)."""
+    rows = [line.split("\t") for line in text.splitlines() if line and not line.startswith("#")]
+    assert rows, text
+    for row in rows:
+        assert len(row) == columns, row
+    for row in rows[1:] if rows[0][-1] == "value" else rows:
+        float(row[-1])
+
+
+def check_json(text: str) -> Optional[object]:
+    return json.loads(text)

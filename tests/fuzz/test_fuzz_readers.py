@@ -1,0 +1,266 @@
+"""Every reader of text files, through the command that reads it, on hostile files: the
+command succeeds with a well-formed output, or refuses with exit 2 and one line naming the
+file; no traceback, no warning, the inputs untouched, nothing left behind after a refusal.
+And the layouts that keep a file's content (line ends, a BOM, compression) give the same
+output as the plain file."""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+from hypothesis import assume, example, given, strategies as st
+
+import fuzz_strategies as fs
+from fuzz_checks import check, check_json, check_tsv, inside, run_in
+
+RUN_TEXT = fs.render(fs.trec_run(), fs.TREC_RUN, fs.PLAIN)
+RUN2_TEXT = fs.render(fs.trec_run(b"r2", shift=2), fs.TREC_RUN, fs.PLAIN)
+QRELS_TEXT = fs.render(fs.trec_qrels(), fs.TREC_QRELS, fs.PLAIN)
+EVAL_MEASURES = "AP P@2 nDCG@3 Q-measure bpref num_rel"
+
+# (valid lines, format, name of the hostile file, command given the folder)
+READERS = {
+    "run": (
+        fs.trec_run(),
+        fs.TREC_RUN,
+        "run.txt",
+        lambda d: [
+            "eval",
+            d / "qrels.txt",
+            d / "run.txt",
+            d / "run2.txt",
+            "-m",
+            EVAL_MEASURES,
+            "-q",
+            "--format",
+            "tsv",
+            "-o",
+            d / "out.tsv",
+        ],
+    ),
+    "trec qrels": (
+        fs.trec_qrels(),
+        fs.TREC_QRELS,
+        "qrels.txt",
+        lambda d: [
+            "eval",
+            d / "qrels.txt",
+            d / "run.txt",
+            "-m",
+            EVAL_MEASURES,
+            "-q",
+            "--format",
+            "tsv",
+            "-o",
+            d / "out.tsv",
+        ],
+    ),
+    "ntcir qrels": (
+        fs.ntcir_qrels(),
+        fs.NTCIR_QRELS,
+        "qrels.txt",
+        lambda d: [
+            "eval",
+            d / "qrels.txt",
+            d / "run.txt",
+            "-m",
+            EVAL_MEASURES,
+            "-q",
+            "--format",
+            "tsv",
+            "-o",
+            d / "out.tsv",
+        ],
+    ),
+    "trec_eval run": (
+        fs.trec_run(),
+        fs.TREC_RUN,
+        "run.txt",
+        lambda d: ["trec_eval", "-q", "-m", "all_trec", d / "qrels.txt", d / "run.txt"],
+    ),
+    "agreement qrels": (
+        fs.trec_qrels(),
+        fs.TREC_QRELS,
+        "qrels.txt",
+        lambda d: [
+            "agree",
+            d / "other.txt",
+            d / "qrels.txt",
+            "-B",
+            "20",
+            "--seed",
+            "1",
+            "--quiet",
+            "--format",
+            "json",
+            "-o",
+            d / "out.json",
+        ],
+    ),
+    "long scores": (
+        fs.long_scores(),
+        fs.LONG_SCORES,
+        "scores.tsv",
+        lambda d: [
+            "discpower",
+            d / "scores.tsv",
+            "-B",
+            "20",
+            "--seed",
+            "1",
+            "--quiet",
+            "--format",
+            "json",
+            "-o",
+            d / "out.json",
+        ],
+    ),
+    "wide scores": (
+        fs.wide_scores(),
+        fs.WIDE_SCORES,
+        "scores.tsv",
+        lambda d: [
+            "correlate",
+            f"AP={d / 'scores.tsv'}",
+            d / "other.csv",
+            "--quiet",
+            "--format",
+            "json",
+            "-o",
+            d / "out.json",
+        ],
+    ),
+    "QA gold": (
+        fs.qa_gold(),
+        fs.QA_GOLD,
+        "gold.eqrels",
+        lambda d: [
+            "qa",
+            "eval",
+            d / "gold.eqrels",
+            d / "answers.txt",
+            "-m",
+            "RR Q-measure",
+            "-q",
+            "--format",
+            "tsv",
+            "-o",
+            d / "out.tsv",
+        ],
+    ),
+    "QA answers": (
+        fs.qa_run(),
+        fs.QA_RUN,
+        "answers.txt",
+        lambda d: [
+            "qa",
+            "eval",
+            d / "gold.eqrels",
+            d / "answers.txt",
+            "-m",
+            "RR Q-measure",
+            "-q",
+            "--format",
+            "tsv",
+            "-o",
+            d / "out.tsv",
+        ],
+    ),
+    "report input": (
+        fs.long_scores(),
+        fs.LONG_SCORES,
+        "scores.tsv",
+        lambda d: ["report", d / "report", d / "scores.tsv"],
+    ),
+}
+OUTPUTS = ("out.tsv", "out.json", "report")
+INPUTS = (
+    "qrels.txt",
+    "other.txt",
+    "run.txt",
+    "run2.txt",
+    "scores.tsv",
+    "other.csv",
+    "gold.eqrels",
+    "answers.txt",
+)
+
+
+def collection(folder: Path) -> None:
+    """The valid files every command reads beside the hostile one."""
+    (folder / "qrels.txt").write_bytes(QRELS_TEXT)
+    (folder / "other.txt").write_bytes(QRELS_TEXT)
+    (folder / "run.txt").write_bytes(RUN_TEXT)
+    (folder / "run2.txt").write_bytes(RUN2_TEXT)
+    (folder / "scores.tsv").write_bytes(fs.render(fs.long_scores(), fs.LONG_SCORES, fs.PLAIN))
+    wide = fs.render(fs.wide_scores(), fs.WIDE_SCORES, fs.PLAIN)
+    (folder / "other.csv").write_bytes(wide)
+    (folder / "gold.eqrels").write_bytes(fs.render(fs.qa_gold(), fs.QA_GOLD, fs.PLAIN))
+    (folder / "answers.txt").write_bytes(fs.render(fs.qa_run(), fs.QA_RUN, fs.PLAIN))
+
+
+def outcome_of(reader: str, content: bytes):
+    """The command's outcome on ``content`` as the reader's file, and the output's text."""
+    _, _, name, command = READERS[reader]
+    with tempfile.TemporaryDirectory() as temporary, inside(temporary):
+        here = Path()  # relative paths: the outputs, which name the inputs, can be compared
+        collection(here)
+        (here / name).write_bytes(content)
+        outcome = run_in(here, *command(here))
+        written = [here / o for o in OUTPUTS if (here / o).is_file()]
+        text = written[0].read_text() if written else outcome.out
+        return outcome, text, here / name
+
+
+@st.composite
+def reader_and_bytes(draw):
+    reader = draw(st.sampled_from(sorted(READERS)))
+    lines, fmt, _, _ = READERS[reader]
+    return reader, draw(fs.hostile_bytes(lines, fmt))
+
+
+@fs.fuzz_settings(100)
+@given(reader_and_bytes())
+# a vertical tab in a system name made the message two lines
+@example(("long scores", b"r\x0bun\tmeasure\ttopic\tvalue\ns1\tAP\t1\t0.5\n"))
+def test_hostile_file_is_read_or_refused_in_one_line(case):
+    reader, content = case
+    outcome, text, path = outcome_of(reader, content)
+    # the hostile file, or the file it disagrees with (topics of two measures, say)
+    check(outcome, [path, *INPUTS], OUTPUTS)
+    if outcome.code == 0:
+        well_formed(reader, text)
+
+
+def well_formed(reader: str, text: str) -> None:
+    if reader == "trec_eval run":
+        words = ("runid", "relstring")  # a run's name and a string of levels: not numbers
+        check_tsv("\n".join(x for x in text.splitlines() if not x.startswith(words)), 3)
+    elif reader in ("agreement qrels", "wide scores", "long scores"):
+        check_json(text)
+    elif reader != "report input":
+        check_tsv(text)
+
+
+@st.composite
+def reader_content_layout(draw):
+    reader = draw(st.sampled_from(sorted(READERS)))
+    lines, fmt, _, _ = READERS[reader]
+    return reader, draw(fs.mutated(lines, fmt)), draw(fs.layouts(hostile=False))
+
+
+@fs.fuzz_settings(15)
+@given(reader_content_layout(), st.integers(0, 1 << 16))
+def test_layout_keeps_the_outcome(case, cut):
+    """CRLF, CR or mixed line ends, no final line end, a BOM, gzip (padded with NULs, or in
+    two members), bz2 or xz: the same outcome as the plain LF file, byte for byte."""
+    reader, lines, layout = case
+    fmt = READERS[reader][1]
+    plain = fs.render(lines, fmt, fs.PLAIN)
+    assume(not (layout.bom and plain.startswith(b"\xef\xbb\xbf")))  # two BOMs: one kept
+    # a CR inside a field ends a line too: CR + LF then counts one line end, not two
+    assume(b"\r" not in plain or layout.line_end == "lf")
+    expected, expected_text, _ = outcome_of(reader, plain)
+    found, found_text, _ = outcome_of(reader, fs.render(lines, fmt, layout, cut))
+    assert (found.code, found_text, found.err) == (expected.code, expected_text, expected.err)

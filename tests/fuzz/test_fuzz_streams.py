@@ -1,0 +1,153 @@
+"""Every reader that takes a file takes a stream: a named pipe, a process substitution
+(``<(zcat run.gz)``) or standard input, compressed or not, gives the output of the regular
+file. And the regressions the fuzz harness found, each failing on the code before its fix."""
+
+from __future__ import annotations
+
+import errno
+import gzip
+import os
+import shutil
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+import fuzz_strategies as fs
+from fuzz_checks import inside, run_cli, run_in
+from test_fuzz_readers import READERS, collection, outcome_of
+
+
+def feed(fifo: Path, data: bytes) -> threading.Thread:
+    """A thread writing ``data`` into the named pipe once a reader opens it (it gives up
+    after 20 s if none does, so a refusal before the read cannot hang the test)."""
+
+    def write():
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                fd = os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)
+                break
+            except OSError as err:
+                if err.errno != errno.ENXIO or time.monotonic() > deadline:
+                    return
+                time.sleep(0.01)
+        os.set_blocking(fd, True)
+        try:
+            os.write(fd, data)
+        except BrokenPipeError:
+            pass
+        finally:
+            os.close(fd)
+
+    thread = threading.Thread(target=write, daemon=True)
+    thread.start()
+    return thread
+
+
+@pytest.mark.parametrize("compressed", [False, True])
+@pytest.mark.parametrize("reader", sorted(READERS))
+def test_named_pipe_reads_as_the_file(tmp_path, reader, compressed):
+    lines, fmt, name, command = READERS[reader]
+    content = fs.render(lines, fmt, fs.PLAIN)
+    expected, expected_text, _ = outcome_of(reader, content)
+    assert expected.code == 0, expected.err
+    with inside(tmp_path):
+        here = Path()
+        collection(here)
+        os.remove(name)
+        os.mkfifo(name)
+        writer = feed(tmp_path / name, gzip.compress(content) if compressed else content)
+        outcome = run_in(here, *command(here))
+        writer.join(5)
+        written = [p for p in ("out.tsv", "out.json") if Path(p).is_file()]
+        text = Path(written[0]).read_text() if written else outcome.out
+    assert (outcome.code, outcome.err, text) == (0, expected.err, expected_text), outcome.err
+
+
+@pytest.mark.skipif(shutil.which("bash") is None, reason="process substitution needs bash")
+def test_process_substitution_of_gzipped_files(tmp_path):
+    """``<(zcat run.gz)`` and ``<(gzip -c ...)`` for a qrels, a run, a score file and QA
+    files, in a child process as a shell runs it."""
+    collection(tmp_path)
+    for name in ("qrels.txt", "run.txt", "scores.tsv", "gold.eqrels", "answers.txt"):
+        (tmp_path / f"{name}.gz").write_bytes(gzip.compress((tmp_path / name).read_bytes()))
+    irgauge = f"{sys.executable} -m irgauge"
+    script = (
+        f"set -e; {irgauge} eval qrels.txt run.txt -m AP > plain.txt; "
+        f"{irgauge} eval <(zcat qrels.txt.gz) <(zcat run.txt.gz) -m AP > piped.txt; "
+        f"{irgauge} discpower scores.tsv -B 20 --seed 1 --quiet > plain2.txt; "
+        f"{irgauge} discpower <(gzip -dc scores.tsv.gz) -B 20 --seed 1 --quiet > piped2.txt; "
+        f"{irgauge} qa eval gold.eqrels answers.txt -m RR --no-header > plain3.txt; "
+        f"{irgauge} qa eval <(zcat gold.eqrels.gz) - -m RR --no-header < answers.txt.gz "
+        "> piped3.txt"
+    )
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    done = subprocess.run(["bash", "-c", script], cwd=tmp_path, env=env, capture_output=True)
+    assert done.returncode == 0, done.stderr.decode()
+
+    def body(name):  # the header names the inputs, which differ (/dev/fd/63)
+        return [x for x in (tmp_path / name).read_text().splitlines() if not x.startswith("#")]
+
+    assert body("piped.txt") == body("plain.txt")
+    assert body("piped2.txt") == body("plain2.txt")
+    assert body("piped3.txt") == body("plain3.txt")
+
+
+# ------------------------------------------------------------------ found by the harness
+
+
+def test_qa_gold_on_standard_input_is_read_once(tmp_path, monkeypatch):
+    """The QA readers read a file to tell its format and again to parse it: standard input
+    was refused as 'given as two inputs'."""
+    collection(tmp_path)
+    import io
+
+    data = (tmp_path / "gold.eqrels").read_bytes()
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BufferedReader(io.BytesIO(data))))
+    code, out, err = run_cli("qa", "eval", "-", tmp_path / "answers.txt", "-m", "RR")
+    assert (code, err) == (0, ""), err
+
+
+def test_qa_lone_cr_line_ends_and_topic_all(tmp_path):
+    """QA files split lines at LF only (a CR-only file was one line), and a topic named
+    ``all`` was taken as a topic."""
+    collection(tmp_path)
+    gold = fs.render(fs.qa_gold(), fs.QA_GOLD, fs.Layout("cr", True, False, ""))
+    (tmp_path / "cr.eqrels").write_bytes(gold)
+    plain = run_cli("qa", "eval", tmp_path / "gold.eqrels", tmp_path / "answers.txt", "-m", "RR")
+    code, out, err = run_cli(
+        "qa", "eval", tmp_path / "cr.eqrels", tmp_path / "answers.txt", "-m", "RR"
+    )
+    assert (code, err) == (0, "") and out.splitlines()[-2:] == plain[1].splitlines()[-2:]
+    (tmp_path / "all.eqrels").write_bytes(b"all;tokyo;L1;c1\n")
+    code, _, err = run_cli(
+        "qa", "eval", tmp_path / "all.eqrels", tmp_path / "answers.txt", "-m", "RR"
+    )
+    assert code == 2 and f"{tmp_path / 'all.eqrels'}:1: topic id 'all'" in err, err
+
+
+def test_wide_scores_with_cr_line_ends(tmp_path):
+    """csv.reader refused a CR-only CSV ('new-line character seen in unquoted field')."""
+    path = tmp_path / "m.csv"
+    path.write_bytes(fs.render(fs.wide_scores(), fs.WIDE_SCORES, fs.Layout("cr", True, False, "")))
+    code, out, err = run_cli("correlate", path, path, "--quiet")
+    assert code != 2 or "cannot parse" not in err, err
+
+
+def test_report_refuses_a_bad_value_and_leaves_no_folder(tmp_path):
+    """A NUL in a value ended in a TypeError traceback; a value of 1e308 in an overflow
+    warning; and a refused report left the folder it had made."""
+    for value in (b"\x000.5", b"1e308", b"nan0"):
+        rows = fs.long_scores()
+        rows[1][3] = value
+        (tmp_path / "scores.tsv").write_bytes(fs.render(rows, fs.LONG_SCORES, fs.PLAIN))
+        outcome = run_in(tmp_path, "report", tmp_path / "new", tmp_path / "scores.tsv")
+        assert outcome.code == 2 and "row 1 is not a number" in outcome.err, outcome.err
+        assert not outcome.changed
+    (tmp_path / "empty.tsv").write_bytes(b"")
+    outcome = run_in(tmp_path, "report", tmp_path / "new", tmp_path / "empty.tsv")
+    assert outcome.code == 2 and not outcome.changed

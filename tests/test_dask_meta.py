@@ -1,0 +1,245 @@
+"""The meta-evaluation methods and the studies under ``use_engine("dask")`` (``--engine
+dask``) give the local output, bit for bit: steps run as tasks on a cluster (in-process for
+speed, and with worker processes from the command line), a worker lost mid-run, bad input
+met on a worker, and Dask not installed."""
+
+from __future__ import annotations
+
+import dataclasses
+import pickle
+import subprocess
+import sys
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import irgauge
+from irgauge.errors import InputError
+from irgauge.evaluation.tasks import run_steps, use_engine
+from irgauge.scores import ScoreMatrix
+from irgauge.stats import bootstrap
+from irgauge.studies import onerel
+
+distributed = pytest.importorskip("distributed")
+from dask_faults import DieOnce  # noqa: E402  (needs distributed)
+
+MEASURES = ("AP", "nDCG@10", "P@10")
+
+
+def _matrices(systems=9, topics=24, seed=5):
+    """Scores of three measures; P@10's are multiples of 0.1, so that some pairs tie."""
+    rng = np.random.default_rng(seed)
+    names = [f"sys{k}" for k in range(systems)]
+    topic_ids = [str(t) for t in range(topics)]
+    base = rng.random((systems, 1)) * 0.3 + rng.random((systems, topics)) * 0.7
+    values = {
+        "AP": base,
+        "nDCG@10": np.clip(base + rng.normal(0, 0.1, base.shape), 0, 1),
+        "P@10": np.round(base * 10) / 10,
+    }
+    return {m: ScoreMatrix(values[m], names, topic_ids, m) for m in MEASURES}
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=False, dashboard_address=":0"
+    ) as local:
+        yield local
+
+
+def _same(local, remote) -> None:
+    """Two MetaResults alike to the bit: tables, details and parameters."""
+    assert remote.parameters == local.parameters
+    assert local.table.equals(remote.table)
+    assert local.details.keys() == remote.details.keys()
+    for name, table in local.details.items():
+        assert table.equals(remote.details[name]), name
+
+
+def _ran(cluster, prefix: str) -> bool:
+    """Whether the cluster ran tasks of function ``prefix``."""
+    return prefix in cluster.scheduler.task_prefixes
+
+
+METHODS = {
+    "discriminative_power": dict(samples=300, seed=1),
+    "swap_rates": dict(trials=200, seed=2),
+    "stability": dict(trials=200, seed=3),
+    "predictive_power": dict(halvings=300, seed=4, subset_sizes=(4, 8)),
+}
+STEPS = {
+    "discriminative_power": "bootstrap_chunk",
+    "swap_rates": "measure_swaps",
+    "stability": "measure_stability",
+    "predictive_power": "tau_chunk",
+}
+
+
+@pytest.mark.parametrize("method", sorted(METHODS))
+def test_each_method_gives_the_local_result(method, cluster, monkeypatch):
+    # small chunks, so that a measure's pairs (halvings) are cut into several tasks
+    small = bootstrap.chunks
+    monkeypatch.setattr(bootstrap, "chunks", lambda total, per, cells=0: small(total, per, 2000))
+    monkeypatch.setattr("irgauge.meta.kendall._CHUNK_CELLS", 2000)
+    matrices = _matrices()
+    function = getattr(irgauge, method)
+    local = function(matrices, **METHODS[method])
+    with use_engine("dask", cluster.scheduler_address):
+        remote = function(matrices, **METHODS[method])
+    assert _ran(cluster, STEPS[method])
+    _same(local, remote)
+
+
+def _same_data(local, remote) -> None:
+    """Two studies' computed data alike to the bit (frames equal, the rest pickled)."""
+    for field in dataclasses.fields(local):
+        a, b = getattr(local, field.name), getattr(remote, field.name)
+        if isinstance(a, pd.DataFrame):
+            assert a.equals(b), field.name
+        else:
+            assert pickle.dumps(a) == pickle.dumps(b), field.name
+
+
+def test_the_onerel_study_gives_the_local_numbers(tmp_path, cluster):
+    """Repetitions (with the gain variants, as measures of each) and topic resamples as
+    tasks: every number and sentence of the study is the local one."""
+    irgauge.write_collection(irgauge.simulate_collection(16, 5, 40, seed=1), tmp_path)
+    qrels, runs = tmp_path / "qrels.txt", sorted((tmp_path / "runs").iterdir())
+    options = onerel.OnerelOptions(
+        seed=1, B=60, trials=30, repetitions=2, topic_resamples=20, gains=["3:2:1", "9:3:1"]
+    )
+    local = onerel.compute_onerel(qrels, runs, options)
+    with use_engine("dask", cluster.scheduler_address):
+        remote = onerel.compute_onerel(qrels, runs, options)
+    for step in ("discriminative_power", "swap", "stability", "swap_on", "stability_on"):
+        assert _ran(cluster, step), step
+    _same_data(local, remote)
+    assert onerel.describe_onerel(remote) == onerel.describe_onerel(local)
+
+
+def test_a_worker_lost_mid_run_does_not_change_the_output(tmp_path):
+    matrices = _matrices()
+    local = irgauge.discriminative_power(matrices, samples=300, seed=7)
+    marker = tmp_path / "died"
+    with (
+        distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0"
+        ) as procs,
+        distributed.Client(procs) as client,
+    ):
+        client.register_plugin(DieOnce(str(marker)))
+        with use_engine("dask", procs.scheduler_address):
+            remote = irgauge.discriminative_power(matrices, samples=300, seed=7)
+    assert marker.exists()  # a worker did die during a task
+    _same(local, remote)
+
+
+def _bad_step(item):
+    if item == 2:
+        raise InputError("no such input", "/data/scores.tsv", 3)
+    return item
+
+
+def test_bad_input_on_a_worker_names_the_worker_and_the_input(cluster):
+    with use_engine("dask", cluster.scheduler_address):
+        assert run_steps(_bad_step, [0, 1]) == [0, 1]
+        with pytest.raises(InputError) as err:
+            run_steps(_bad_step, [0, 1, 2, 3])
+    assert err.value.path == "/data/scores.tsv" and err.value.line == 3
+    worker = str(err.value).split("on Dask worker ")[1].rstrip(")")
+    assert worker in cluster.scheduler_info["workers"]
+
+
+def _scores_file(tmp_path) -> str:
+    lines = ["run\tmeasure\ttopic\tvalue"]
+    for name, matrix in _matrices(systems=6, topics=16).items():
+        for s, system in enumerate(matrix.systems):
+            for t, topic in enumerate(matrix.topics):
+                lines.append(f"{system}\t{name}\t{topic}\t{float(matrix.values[s, t])!r}")
+    path = tmp_path / "scores.tsv"
+    path.write_text("\n".join(lines) + "\n")
+    return str(path)
+
+
+def test_the_command_line_with_a_local_cluster_of_processes(tmp_path):
+    scores = _scores_file(tmp_path)
+    args = [sys.executable, "-m", "irgauge", "discpower", scores, "-B", "300", "--seed", "1"]
+    args += ["--pairs", "--format", "tsv"]
+    local = subprocess.run(args, capture_output=True, check=True)
+    remote = subprocess.run(args + ["--engine", "dask"], capture_output=True, check=True)
+    assert remote.stdout == local.stdout
+    assert b"engine dask" in remote.stderr and b"engine" not in local.stderr
+
+
+def test_without_dask_the_error_says_how_to_install_it(tmp_path, monkeypatch):
+    monkeypatch.setitem(sys.modules, "distributed", None)  # import fails
+    with pytest.raises(InputError, match=r'pip install "irgauge\[dask\]"'):
+        with use_engine("dask"):
+            irgauge.discriminative_power(_matrices(), samples=10, seed=1)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import sys; sys.modules['distributed'] = None; "
+            "from irgauge.cli import main; sys.exit(main(sys.argv[1:]))",
+            "swap",
+            _scores_file(tmp_path),
+            "--engine",
+            "dask",
+        ],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 2
+    assert done.stderr.strip().count("\n") == 0 and "irgauge[dask]" in done.stderr
+
+
+def test_a_scheduler_without_the_dask_engine_is_refused(tmp_path):
+    done = subprocess.run(
+        [sys.executable, "-m", "irgauge", "stability", _scores_file(tmp_path)]
+        + ["--scheduler", "tcp://127.0.0.1:8786"],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 2 and "engine" in done.stderr
+    assert done.stderr.strip().count("\n") == 0
+
+
+class _LosingClient:
+    """A client whose first tasks are cancelled, as when the worker holding the only copy
+    of the scattered inputs is lost; later ones run here."""
+
+    def __init__(self):
+        self.scattered = 0
+
+    def scatter(self, values, **options):
+        self.scattered += 1
+        return list(values)
+
+    def submit(self, function, *args, key=None):
+        lost = self.scattered == 1
+        return _Future(lambda: function(*args), lost, key)
+
+
+class _Future:
+    def __init__(self, compute, lost: bool, key: str):
+        self.compute, self.lost, self.key = compute, lost, key
+
+    def result(self):
+        if self.lost:
+            raise distributed.client.FutureCancelledError(self.key, "lost scattered data")
+        return self.compute()
+
+
+def _scaled(item, factor):
+    return item * factor
+
+
+def test_inputs_lost_with_a_worker_are_sent_again():
+    from irgauge.evaluation import tasks
+
+    client = _LosingClient()
+    assert tasks._on_cluster(client, _scaled, [1, 2, 3], (10,), None) == [10, 20, 30]
+    assert client.scattered == 2
