@@ -329,3 +329,21 @@ def test_evaluate_reports_each_run_and_the_scoring():
     calls = []
     evaluate(qrels, runs[:3], ["AP"], progress=lambda done, total: calls.append((done, total)))
     assert calls == [(0, 4), (1, 4), (2, 4), (3, 4), (4, 4)]
+
+
+def test_an_option_given_twice_is_refused(capsys):
+    """The second value of an option would silently replace the first: refused, naming the
+    option, for options with a value and flags alike (repeatable ones such as -m say so)."""
+    from irgauge.cli import main
+
+    for argv, option in (
+        (["eval", "q", "r", "--format", "tsv", "--format", "json"], "--format"),
+        (["eval", "q", "r", "-c", "--complete"], "-c/--complete"),
+        (["study", "onerel", "q", "r", "--out", "o", "--seed", "1", "--seed", "2"], "--seed"),
+        (["swap", "s.tsv", "--trials", "5", "--trials", "6"], "--trials"),
+    ):
+        with pytest.raises(SystemExit) as stop:
+            main(argv)
+        assert stop.value.code == 2
+        err = capsys.readouterr().err
+        assert f"error: argument {option}: given twice" in err, err

@@ -191,3 +191,25 @@ def test_cli_bad_rates_exit_2(tmp_path, capsys):
     qrels, _ = sample_paths()
     assert main(["reduce", str(qrels), "--rates", "90,0", "--out", str(tmp_path)]) == 2
     assert "outside (0, 100]" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("end", [b"\r", b"\r\n", b"\n"])
+def test_reduced_files_hold_the_lines_the_reader_numbered(tmp_path, end):
+    """The kept lines are read again by the input module's line reader, which ends lines
+    where the qrels reader does: a file of lone-CR line ends (once split on LF only, an
+    IndexError) and a gzip file give the kept lines as written (a comment line counted)."""
+    import gzip
+
+    lines = [b"# judged by two", b"1 0 a 1", b"1 0 b 0", b"1 0 c 2", b"2 0 d 1", b"2 0 e 0"]
+    plain, packed = tmp_path / "q.txt", tmp_path / "z.txt.gz"
+    plain.write_bytes(end.join(lines) + end)
+    packed.write_bytes(gzip.compress(end.join(lines)))
+    for source in (plain, packed):
+        reduction = reduce_qrels(source, [50], seed=3)
+        manifest = write_reduced(reduction, tmp_path / source.name.split(".")[0])
+        written = (tmp_path / source.name.split(".")[0] / manifest["files"]["50"]).read_bytes()
+        kept = written.split(b"\n")[:-1]
+        assert len(kept) == int(reduction.keep_mask(50).sum()) == manifest["judgments"]["50"]
+        assert set(kept) <= set(lines[1:])
+        numbers = reduction.qrels.line_numbers[reduction.keep_mask(50)]
+        assert kept == [lines[n - 1] for n in sorted(numbers)]

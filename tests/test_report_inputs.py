@@ -154,3 +154,24 @@ def test_study_folder_given_as_input_links_up_relatively(tmp_path, capsys):
     assert links and all(l.startswith("../studies/predictive/figures/") for l in links)
     assert all((out / l).is_file() for l in links)
     assert str(tmp_path) not in html
+
+
+def test_a_file_given_as_the_report_folder_is_named_as_such(tmp_path, capsys, monkeypatch):
+    """`irgauge report nul.tsv` once said 'no such output folder': the file exists; the
+    message names it, says it is not a folder and what report takes first."""
+    monkeypatch.chdir(tmp_path)
+    Path("nul.tsv").write_bytes(b"\0" * 64)
+    Path("other.tsv").write_text("run\tmeasure\ttopic\tvalue\nr\tAP\tall\t0.5\n")
+    for argv in (["report", "nul.tsv"], ["report", "nul.tsv", "other.tsv"]):
+        assert main(argv) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "nul.tsv is a file, not a folder" in err, err
+        assert "irgauge report OUT [INPUT ...]" in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["nul.tsv", "other.tsv"]
+
+
+def test_a_report_that_fails_leaves_no_folder_behind(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    Path("bad.tsv").write_text("not a result\n")
+    assert main(["report", "new/out", "bad.tsv"]) == 2
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.tsv"]

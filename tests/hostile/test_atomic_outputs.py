@@ -153,3 +153,27 @@ def test_output_folder_that_is_a_file_exits_1(tmp_path, cli, collection):
     (tmp_path / "file.txt").write_text("x")
     code, out, err = cli("reduce", collection[0], "--out", tmp_path / "file.txt")
     assert code == 1 and "exists and is not a folder" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("call", [1, 3])  # the gold answers; the last run's answers
+def test_qa_data_derived_from_adhoc_data_appears_whole_or_not_at_all(tmp_path, monkeypatch, call):
+    """QA data made from qrels and runs (study qa --derive-qa, the demo) is written through
+    the output module: interrupted, it leaves neither its folder nor a part of its files."""
+    from irgauge.studies import qa
+
+    source = tmp_path / "col"
+    write_collection(simulate_collection(**SMALL), source)
+    runs = sorted((source / "runs").iterdir())
+    out = tmp_path / "made" / "qa-data"
+    interrupt_on_call(monkeypatch, qa, "write_text", call)
+    with pytest.raises(KeyboardInterrupt):
+        qa.qa_collection_from_adhoc(source / "qrels.txt", runs, out)
+    assert sorted(os.listdir(tmp_path)) == ["col"]
+    monkeypatch.undo()
+    made = qa.qa_collection_from_adhoc(source / "qrels.txt", runs, out)
+    assert sorted(snapshot(out)) == [
+        "derived.json",
+        "gold.tsv",
+        *(f"runs/{r.stem}.tsv" for r in runs),
+    ]
+    assert [p.parent for p in made["runs"]] == [out / "runs"] * len(runs)

@@ -18,7 +18,7 @@ def _help(capsys, *args):
 def test_each_study_has_its_own_help_with_the_papers_defaults(capsys):
     onerel = _help(capsys, "onerel")
     assert "--swap-mode" in onerel and "--replacement" in onerel and "--gains" in onerel
-    assert "--subset-size" in onerel and "(default: 30)" in onerel
+    assert "--subset-size" in onerel and "default: --top-k 30 by AP" in onerel
     assert "Bootstrap-based comparisons" in onerel  # cites the paper
     incomplete = _help(capsys, "incomplete")
     assert "--reductions" in incomplete and "--rates" in incomplete

@@ -41,10 +41,55 @@ class HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
         return super()._get_help_string(action)
 
 
+def _given_once(base):
+    """``base`` (an argparse action class) refusing its option when it is given twice:
+    the second value would silently replace the first."""
+
+    class Once(base):
+        def __call__(self, parser, namespace, values, option_string=None):
+            given = getattr(parser, "given", None)
+            if self.option_strings and given is not None:
+                if self.dest in given:
+                    parser.error(
+                        f"argument {'/'.join(self.option_strings)}: given twice "
+                        f"({given[self.dest]} and {option_string}); give it once"
+                    )
+                given[self.dest] = option_string
+            super().__call__(parser, namespace, values, option_string)
+
+    Once.__name__ = f"Once{base.__name__}"
+    return Once
+
+
+class Parser(argparse.ArgumentParser):
+    """irgauge's parsers (sub-commands are made of the same class): an option that takes
+    one value or sets one flag is refused when given twice. Repeatable options
+    (``action="append"``/``"extend"``) say so in their help. A command that must take the
+    last of repeated options (the trec_eval drop-in, as trec_eval's getopt does) sets
+    ``once = False``."""
+
+    once = True
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        for name, base in (
+            (None, argparse._StoreAction),  # add_argument without action=
+            ("store", argparse._StoreAction),
+            ("store_const", argparse._StoreConstAction),
+            ("store_true", argparse._StoreTrueAction),
+            ("store_false", argparse._StoreFalseAction),
+        ):
+            self.register("action", name, _given_once(base))
+
+    def parse_known_args(self, args=None, namespace=None):
+        self.given = {} if self.once else None  # the options of this parse, by dest
+        return super().parse_known_args(args, namespace)
+
+
 def build_parser(argv: Optional[List[str]] = None) -> argparse.ArgumentParser:
     """The parser; when ``argv`` names a command, only that command's module is imported
     (start-up stays short), otherwise every command is registered for the help."""
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="irgauge",
         description="Evaluate retrieval runs and the evaluation metrics themselves.",
     )

@@ -110,6 +110,19 @@ def add_no_header(parser) -> None:
     )
 
 
+def shown_digits(args) -> int:
+    """The decimals of ``--digits``; refused with a format that keeps full precision, where
+    it would do nothing."""
+    if args.digits is None:
+        return DEFAULT_DIGITS
+    if args.format in FULL_PRECISION:
+        raise InputError(
+            f"--digits {args.digits}: --format {args.format} keeps full precision; "
+            "--digits is for the other formats"
+        )
+    return args.digits
+
+
 def without_header(text: str, args) -> str:
     """``text`` without its leading ``#`` lines when ``--no-header`` was given."""
     if not getattr(args, "no_header", False) or getattr(args, "format", "") == "json":
@@ -200,12 +213,18 @@ def add_engine(parser, tasks: str, steps: bool = True) -> None:
     parser.set_defaults(engine_steps=steps)
 
 
+FULL_PRECISION = ("tsv", "json")  # formats that keep every digit: --digits is refused
+DEFAULT_DIGITS = 4
+
+
 def add_text_output(
     parser, formats, format_help: str = "output format", digits_help: str = "decimals shown"
 ) -> None:
-    """``--format`` (the first of ``formats`` by default), ``--digits``, ``-o/--output``
-    and ``--no-header``."""
+    """``--format`` (the first of ``formats`` by default), ``--digits`` (read it with
+    :func:`shown_digits`), ``-o/--output`` and ``--no-header``."""
     parser.add_argument("--format", choices=formats, default=formats[0], help=format_help)
-    parser.add_argument("--digits", type=digits, default=4, help=digits_help)
+    parser.add_argument(
+        "--digits", type=digits, default=None, help=f"{digits_help} (default: {DEFAULT_DIGITS})"
+    )
     parser.add_argument("-o", "--output", metavar="FILE", help="write to this file, not stdout")
     add_no_header(parser)

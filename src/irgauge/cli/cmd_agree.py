@@ -45,15 +45,15 @@ def register(subparsers) -> None:
     p.add_argument(
         "--confidence", type=opt.confidence, default=0.95, help="bootstrap interval level"
     )
+    # the options of the systems' agreement default to None: given without --run, refused
     p.add_argument(
-        "--test", choices=("t", "sign"), default="t", help="paired test of the system pairs"
+        "--test", choices=("t", "sign"), help="paired test of the system pairs (default: t)"
     )
-    p.add_argument("--alpha", type=opt.alpha, default=0.05, help="significance level")
+    p.add_argument("--alpha", type=opt.alpha, help="significance level (default: 0.05)")
     p.add_argument(
         "--correction",
         choices=("none", "holm", "bh"),
-        default="none",
-        help="multiple-comparison correction over the run pairs",
+        help="multiple-comparison correction over the run pairs (default: none)",
     )
     p.add_argument(
         "--mixed-scales",
@@ -71,6 +71,7 @@ def run(args) -> int:
     sources, names = _qrels_and_names(args.qrels, args.judgment_groups)
     if len(sources) < 2:
         raise InputError(f"agree needs at least 2 qrels; got {len(sources)}")
+    _refuse_system_options_without_runs(args)
     result = agreement(
         sources,
         names=names,
@@ -79,9 +80,11 @@ def run(args) -> int:
         rel_level=args.rel_level,
         samples=args.samples,
         seed=args.seed,
-        test=args.test,
-        alpha=args.alpha,
-        correction=args.correction,
+        **{
+            k: getattr(args, k)
+            for k in SYSTEM_OPTIONS
+            if k != "measure" and getattr(args, k) is not None
+        },
         confidence=args.confidence,
         mixed_scales=args.mixed_scales,
     )
@@ -97,6 +100,26 @@ def run(args) -> int:
         title = describe(" vs ".join(p["qrels"]), seed=p["seed"], B=p["bootstrap_samples"])
         agreement_figures(result, args.figures, title=title)
     return 0
+
+
+SYSTEM_OPTIONS = {
+    "measure": "-m",
+    "test": "--test",
+    "alpha": "--alpha",
+    "correction": "--correction",
+}
+
+
+def _refuse_system_options_without_runs(args) -> None:
+    """The options of the systems' agreement act on runs: without --run they are refused,
+    not ignored."""
+    from irgauge.errors import InputError
+
+    if args.run:
+        return
+    given = [flag for dest, flag in SYSTEM_OPTIONS.items() if getattr(args, dest) is not None]
+    if given:
+        raise InputError(f"{', '.join(given)} compare systems: give the runs with --run")
 
 
 def _qrels_and_names(files, group_files):

@@ -64,16 +64,18 @@ def add_memory(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def add_convention_options(parser: argparse.ArgumentParser) -> None:
-    """Options that fix the evaluation conventions (shared with other commands)."""
-    parser.add_argument(
-        "--order",
-        choices=("score", "file"),
-        default=None,
-        help="document order: score = score descending, ties by docno "
-        "descending (trec_eval); file = file order (NTCIREVAL). Default: "
-        "score for TREC runs, file for ranked lists",
-    )
+def add_convention_options(parser: argparse.ArgumentParser, skip=()) -> None:
+    """Options that fix the evaluation conventions (shared with other commands); ``skip``:
+    the dests of those a command declares its own way (each option is declared once)."""
+    if "order" not in skip:
+        parser.add_argument(
+            "--order",
+            choices=("score", "file"),
+            default=None,
+            help="document order: score = score descending, ties by docno "
+            "descending (trec_eval); file = file order (NTCIREVAL). Default: "
+            "score for TREC runs, file for ranked lists",
+        )
     parser.add_argument(
         "-l",
         "--rel-level",
@@ -94,12 +96,13 @@ def add_convention_options(parser: argparse.ArgumentParser) -> None:
         help="score every measure on condensed lists (unjudged documents "
         "removed): AP', Q', nDCG', ...",
     )
-    parser.add_argument(
-        "-c",
-        "--complete",
-        action="store_true",
-        help="qrels topics a run did not answer score 0 and are averaged (trec_eval -c)",
-    )
+    if "complete" not in skip:
+        parser.add_argument(
+            "-c",
+            "--complete",
+            action="store_true",
+            help="qrels topics a run did not answer score 0 and are averaged (trec_eval -c)",
+        )
     parser.add_argument(
         "--empty-topics",
         choices=("skip", "zero"),
@@ -133,7 +136,7 @@ def add_convention_options(parser: argparse.ArgumentParser) -> None:
 
 def convention_kwargs(args) -> dict:
     return dict(
-        order=args.order,
+        order=getattr(args, "order", None),
         rel_level=args.rel_level,
         gains=args.gains,
         judged_only=args.judged_only,
@@ -148,6 +151,7 @@ def convention_kwargs(args) -> dict:
 def run(args) -> int:
     from irgauge.evaluation import evaluate
 
+    opt.shown_digits(args)  # a refusal comes before the work
     result = evaluate(
         args.qrels,
         args.runs,
@@ -168,7 +172,7 @@ def write_result(result, args) -> None:
     several times the size of its values), and note what was not averaged."""
     from irgauge.evaluation.rendering import evaluation_blocks
 
-    blocks = evaluation_blocks(result, args.format, args.per_topic, args.digits)
+    blocks = evaluation_blocks(result, args.format, args.per_topic, opt.shown_digits(args))
     header = opt.without_header(next(blocks), args)
     _report_skipped(result.metadata)
     if args.output:

@@ -80,6 +80,7 @@ def run(args) -> int:
     from irgauge.studies.incomplete_result import incomplete_study
     from irgauge.io.tables import render
 
+    opt.shown_digits(args)  # a refusal comes before the work
     if len(args.runs) < 2:
         raise InputError("at least 2 runs are needed to rank systems")
     result = incomplete_study(
@@ -96,7 +97,9 @@ def run(args) -> int:
         gains=args.gains,
         progress=bar("incomplete judgments", args.quiet),
     )
-    text = opt.without_header(render(result.table, args.format, result.metadata, args.digits), args)
+    text = opt.without_header(
+        render(result.table, args.format, result.metadata, opt.shown_digits(args)), args
+    )
     if args.out:
         from irgauge.io.staging import staged_outputs
         from irgauge.report.incomplete_figures import incomplete_figures

@@ -42,7 +42,8 @@ def register(subparsers) -> None:
         "nDCG@5, ...) or the list-question measures F-measure, instP, instR; repeatable "
         "(default: RR NQcorrect1 NQcorrect5 Q-measure nDCG)",
     )
-    add_convention_options(ev)
+    # the answer order is --answer-order, and unanswered questions score 0 unless skipped
+    add_convention_options(ev, skip=("order", "complete"))
     ev.add_argument(
         "--skip-unanswered",
         dest="complete",
@@ -91,12 +92,13 @@ def _common(parser) -> None:
 
 
 def _answer_order(args) -> str:
-    return args.answer_order or getattr(args, "order", None) or "file"
+    return args.answer_order or "file"
 
 
 def run_eval(args) -> int:
     from irgauge.qa import qa_evaluate
 
+    opt.shown_digits(args)  # a refusal comes before the work
     options = convention_kwargs(args)
     options.pop("order")
     result = qa_evaluate(

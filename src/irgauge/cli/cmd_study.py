@@ -60,9 +60,16 @@ def _common_options(p, study: str, top_k=None, top_fraction=None, by="AP") -> No
         metavar="FILE.toml",
         help="collections from a TOML file ([collections.NAME] qrels, runs)",
     )
-    sel = p.add_argument_group("system filter")
-    opt.add_selection(sel, top_k, top_fraction, by)
-    sel.add_argument("--all-systems", action="store_true", help="keep every system")
+    kept = f"--top-k {top_k}" if top_k else f"--top-fraction {top_fraction}" if top_fraction else ""
+    sel = p.add_argument_group(
+        "system filter",
+        f"default: {kept} by {by}" if kept else "default: every system",
+    )
+    # --top-k and --top-fraction default to None so that either replaces the study's default
+    opt.add_selection(sel, by=by)
+    p.set_defaults(study_selection={"top_k": top_k, "top_fraction": top_fraction})
+    if top_k or top_fraction:  # where every system is the default, --all-systems would do nothing
+        sel.add_argument("--all-systems", action="store_true", help="keep every system")
     opt.add_seed(p, "random seed (default: a fresh one, recorded in the manifest)")
     p.add_argument("--report", action="store_true", help="also write DIR/report.html")
     opt.add_quiet(p)
@@ -341,11 +348,25 @@ def _progress(args):
 
 
 def _selection(args) -> dict:
-    """--all-systems, else --top-k, else --top-fraction (each study's default is one of
-    them), and --by."""
-    top_k = None if args.all_systems else args.top_k
-    top_fraction = None if args.all_systems or top_k is not None else args.top_fraction
-    chosen = {"top_k": top_k, "top_fraction": top_fraction}
+    """--all-systems, --top-k or --top-fraction (one of them; without any, the study's
+    default selection), and --by."""
+    from irgauge.errors import InputError
+
+    given = [
+        flag
+        for flag, value in (
+            ("--all-systems", getattr(args, "all_systems", False)),
+            ("--top-k", args.top_k is not None),
+            ("--top-fraction", args.top_fraction is not None),
+        )
+        if value
+    ]
+    if len(given) > 1:
+        raise InputError(f"{' and '.join(given)} each choose the systems: give one")
+    if given:
+        chosen = {"top_k": args.top_k, "top_fraction": args.top_fraction}
+    else:
+        chosen = dict(args.study_selection)
     if args.by:
         chosen["by"] = args.by
     return chosen

@@ -20,6 +20,9 @@ NOT_READ = {
 }
 
 
+OLD_FORMAT_NOTE = "(the old results format) is obsolete in trec_eval 10.0 and changes nothing"
+
+
 def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "trec_eval",
@@ -29,6 +32,7 @@ def register(subparsers) -> None:
         "-R qrels_jg reads multi-judge qrels for the *_avgjg measures. "
         "Not supported: -R prefs/qrels_prefs (the prefs_* measures), -Z, -D.",
     )
+    parser.once = False  # trec_eval takes the last of an option given twice
     parser.add_argument("qrels", metavar="rel_info_file", help="TREC qrels")
     parser.add_argument("run", metavar="results_file", help="TREC run ('-': standard input)")
     flag = dict(action="store_true")
@@ -48,7 +52,7 @@ def register(subparsers) -> None:
     parser.add_argument("-M", "--Max_retrieved_per_topic", default=None, metavar="num")
     parser.add_argument("-R", "--Rel_info_format", default="qrels", metavar="format")
     parser.add_argument("-T", "--Results_format", default="trec_results", metavar="format")
-    parser.add_argument("-o", "--Output_old_results_format", help="(obsolete, ignored)", **flag)
+    parser.add_argument("-o", "--Output_old_results_format", help=OLD_FORMAT_NOTE, **flag)
     parser.add_argument("-Z", "--Zscore", default=None, metavar="Zmean_file", help="(refused)")
     parser.add_argument(
         "-v",
@@ -100,6 +104,8 @@ def run(args) -> int:
             rel_format=args.Rel_info_format,
         )
         text = trec_eval_output(args.qrels, args.run, args.measure, options)
+        if args.Output_old_results_format:  # accepted, as trec_eval 10.0 accepts it
+            print(f"irgauge: note: -o {OLD_FORMAT_NOTE}", file=sys.stderr)
     except TrecEvalError as err:
         sys.stdout.write(err.output)
         sys.stdout.flush()

@@ -26,7 +26,7 @@ from irgauge.io.records import Qrels
 from irgauge.errors import InputError
 from irgauge.io.qrels import read_qrels
 from irgauge._checks import resolve_seed
-from irgauge.io._source import read_bytes
+from irgauge.io._source import pick_lines, read_twice
 
 DEFAULT_RATES = (90, 70, 50, 30, 10)
 MIN_RELEVANT, MIN_NONRELEVANT = 1, 10
@@ -178,10 +178,12 @@ def _write_reduced_files(reduction: Reduction, out: Path) -> Dict[str, Any]:
     q = reduction.qrels
     source = Path(q.source) if not q.source.startswith("<") else None
     table = q.fmt == "arrow"  # a Parquet or Arrow table: its rows are written as text
+    # the kept lines as written: the file read again through the input module, the lines
+    # of every rate (each rate's kept lines hold the next lower rate's) at once
+    as_written = source and read_twice(source) and q.line_numbers is not None and not table
+    numbers = np.unique(q.line_numbers[reduction.keep_mask(max(reduction.rates))])
     lines = (
-        read_bytes(source).split(b"\n")
-        if source and source.is_file() and q.line_numbers is not None and not table
-        else None
+        dict(zip(numbers.tolist(), pick_lines(source, numbers.tolist()))) if as_written else None
     )
     stem, suffix = _name_parts(source)
     suffix = ".txt" if table else suffix
@@ -189,7 +191,7 @@ def _write_reduced_files(reduction: Reduction, out: Path) -> Dict[str, Any]:
     for rate in reduction.rates:
         keep = np.flatnonzero(reduction.keep_mask(rate))
         if lines is not None:
-            body = [lines[int(n) - 1].rstrip(b"\r") for n in np.sort(q.line_numbers[keep])]
+            body = [lines[int(n)] for n in np.sort(q.line_numbers[keep])]
         else:
             body = [b"%s 0 %s %d" % (q.topics[i], q.docnos[i], q.levels[i]) for i in keep]
         name = f"{stem}.{_label(rate)}{suffix}"

@@ -414,6 +414,33 @@ class _Stretch:
         self.handle.close()
 
 
+_LINE_END = re.compile(rb"\r\n|\r|\n")
+
+
+def pick_lines(path: PathLike, numbers) -> List[bytes]:
+    """The lines numbered ``numbers`` (1-based, ascending) of a file already read, without
+    their line ends, read again through :func:`iter_blocks`: the same decompression, byte
+    order mark and line ends (LF, CRLF, lone CR) as the tokenizer's line numbers count, one
+    block at a time. A file with fewer lines than asked changed since it was read."""
+    wanted = iter(numbers)
+    picked: List[bytes] = []
+    following = next(wanted, None)
+    seen = 0
+    for block in iter_blocks(path, 1 << 20):
+        if following is None:
+            break
+        lines = _LINE_END.split(block)
+        if lines and lines[-1] == b"":  # the block ends with a line end
+            lines.pop()
+        while following is not None and following <= seen + len(lines):
+            picked.append(lines[following - seen - 1])
+            following = next(wanted, None)
+        seen += len(lines)
+    if following is not None:
+        raise InputError(f"has {seen} lines, not {following}: changed since it was read", str(path))
+    return picked
+
+
 def read_text(path: PathLike) -> str:
     """The whole content of a line-oriented text file as UTF-8 (decompressed, without a
     byte order mark), read through :func:`iter_blocks`: a line over ``MAX_LINE_BYTES`` (a

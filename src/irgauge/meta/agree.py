@@ -188,6 +188,7 @@ def agreement(
         correction,
         runs is not None,
     )
+    parameters["mixed_scales"] = mixed_scales
     if runs is not None:
         parameters["largest_rank_change"] = _largest_changes(details["systems"])
     table = {c: [r[c] for r in rows] for c in COLUMNS}

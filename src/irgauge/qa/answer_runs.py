@@ -79,6 +79,8 @@ def read_answers(
         reader = {"semicolon": _semicolon, "trec": _trec, "list": _list, "tsv": _tsv}[fmt]
         entries, tags = {}, set()
         for position, (topic, answer, rank, score, tag, line) in enumerate(reader(lines, path)):
+            _refuse_missing_key(order, rank, score, path, line)
+            rank, score = float(line) if rank is None else rank, score or 0.0
             entries.setdefault(topic, []).append((answer, line, position, rank, score))
             if tag is not None:
                 tags.add(tag)
@@ -88,6 +90,14 @@ def read_answers(
         )
     run_name = name or (next(iter(tags)) if len(tags) == 1 else file_stem(path))
     return _build(entries, run_name, path, fmt, order)
+
+
+def _refuse_missing_key(order: str, rank, score, path: str, line: int) -> None:
+    """Answers ordered by a column a line does not have would stay in file order: refused."""
+    if (order == "rank" and rank is None) or (order == "score" and score is None):
+        raise InputError(
+            f"answer order {order!r} needs a {order} column; this line has none", path, line
+        )
 
 
 def _listed_entries(answers: Dict) -> Dict[str, List[Entry]]:
@@ -182,6 +192,7 @@ def _tsv(lines: List[Tuple[int, str]], path: str):
         parts = text.split("\t")
         if len(parts) not in (2, 3, 4):
             raise InputError("expected 'topic<TAB>answer[<TAB>rank[<TAB>score]]'", path, line)
-        rank = _number(parts[2], float, "rank", path, line) if len(parts) > 2 else float(line)
-        score = _number(parts[3], float, "score", path, line) if len(parts) > 3 else 0.0
+        # a column left out is None: ordering by it is refused (read_answers)
+        rank = _number(parts[2], float, "rank", path, line) if len(parts) > 2 else None
+        score = _number(parts[3], float, "score", path, line) if len(parts) > 3 else None
         yield parts[0].strip(), parts[1], rank, score, None, line

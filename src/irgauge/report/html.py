@@ -660,6 +660,11 @@ def write_report(
     removed with what was drawn in them."""
 
     root = Path(root)
+    if root.exists() and not root.is_dir():
+        raise InputError(
+            f"{root} is a file, not a folder: report takes the report's folder first "
+            "(irgauge report OUT [INPUT ...]; give files to include as INPUTs after it)"
+        )
     if not root.is_dir() and not inputs:
         raise InputError(f"no such output folder: {root}")
     created = make_folders(root)

@@ -28,6 +28,7 @@ nothing written), :func:`describe_qa` (the summary's sentences) and :func:`write
 
 from __future__ import annotations
 
+import io
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,7 +37,9 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 import numpy as np
 import pandas as pd
 
-from irgauge.io.atomic import write_text
+from irgauge.io._source import read_text
+from irgauge.io.atomic import make_folders, write_text
+from irgauge.io.staging import staged_outputs
 from irgauge.io.qrels import read_qrels
 from irgauge.qa import answer_formats, qa_evaluate
 from irgauge.report import figures
@@ -482,7 +485,6 @@ def qa_collection_from_adhoc(
     class is then a duplicate and counts as incorrect. Returns ``{"gold", "runs"}`` paths.
     """
     out = Path(out)
-    (out / "runs").mkdir(parents=True, exist_ok=True)
     q = read_qrels(qrels)
     frame = pd.DataFrame(
         {
@@ -494,30 +496,34 @@ def qa_collection_from_adhoc(
     frame = frame[frame["level"] > 0].sort_values(["topic", "answer"], kind="stable")
     position = frame.groupby("topic", sort=False).cumcount()
     frame["class"] = "c" + (position // class_size).astype(str)
-    gold = out / "gold.tsv"
-    frame.to_csv(gold, sep="\t", index=False, header=["topic", "answer", "level", "class"])
-    paths = []
-    write_text(
-        out / DERIVED_MARKER,
-        json.dumps(
-            {
-                "derived": True,
-                "gold": gold.name,
-                "from_qrels": str(qrels),
-                "answers_per_question": answers,
-                "class_size": class_size,
-                "note": DERIVED_NOTE,
-            },
-            indent=2,
-        )
-        + "\n",
-    )
+    marker = {
+        "derived": True,
+        "gold": "gold.tsv",
+        "from_qrels": str(qrels),
+        "answers_per_question": answers,
+        "class_size": class_size,
+        "note": DERIVED_NOTE,
+    }
+    texts = {}  # the runs' answers, read (through the input module) before anything is written
     for run in [runs] if isinstance(runs, (str, Path)) else runs:
         table = pd.read_csv(
-            run, sep=r"\s+", header=None, dtype=str, usecols=[0, 2], names=["topic", "answer"]
+            io.StringIO(read_text(run)),
+            sep=r"\s+",
+            header=None,
+            dtype=str,
+            usecols=[0, 2],
+            names=["topic", "answer"],
         )
         top = table.groupby("topic", sort=False).head(answers)
-        path = out / "runs" / f"{Path(run).stem}.tsv"
-        top.to_csv(path, sep="\t", index=False, header=["topic", "answer"])
-        paths.append(path)
-    return {"gold": gold, "runs": paths}
+        texts[f"{Path(run).stem}.tsv"] = top.to_csv(
+            sep="\t", index=False, header=["topic", "answer"]
+        )
+    # written by the output module: all of it appears, the marker last, or none of it
+    with staged_outputs(out, last=(DERIVED_MARKER,)) as stage:
+        header = ["topic", "answer", "level", "class"]
+        write_text(stage / "gold.tsv", frame.to_csv(sep="\t", index=False, header=header))
+        make_folders(stage / "runs")
+        for name, text in texts.items():
+            write_text(stage / "runs" / name, text)
+        write_text(stage / DERIVED_MARKER, json.dumps(marker, indent=2) + "\n")
+    return {"gold": out / "gold.tsv", "runs": [out / "runs" / name for name in texts]}
