@@ -185,6 +185,7 @@ SPECIAL = {
     ("compare", "systems"): ["--systems", "run1", "run2"],
     ("demo", "B"): ["--B", "30"],
     ("demo", "trials"): ["--trials", "30"],
+    ("demo", "topic_resamples"): ["--topic-resamples", "30"],
     ("demo", "out"): ["--out", "elsewhere"],
 }
 # (command, dest) -> a baseline of its own, for an option that acts on other inputs; its

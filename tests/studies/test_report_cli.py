@@ -67,7 +67,8 @@ def test_study_command_errors(tmp_path, capsys):
 
 
 def test_demo_prints_report_first(tmp_path, capsys):
-    assert main(["demo", "--out", str(tmp_path), "--B", "100", "--trials", "60"]) == 0
+    argv = ["--B", "100", "--trials", "60", "--topic-resamples", "50"]
+    assert main(["demo", "--out", str(tmp_path), *argv]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == f"REPORT: {(tmp_path / 'report.html').resolve()}"
     for study in ("onerel", "incomplete", "qa", "predictive"):

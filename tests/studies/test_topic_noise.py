@@ -223,3 +223,10 @@ def test_stability_sentences_give_d_as_the_first_named_minus_the_second():
     far = near.assign(low=0.001, high=0.0105)  # apart: X (higher rate) is less stable
     (line,) = stability_sentences(far, ["X", "Y"])
     assert line.startswith("Y is more stable than X") and "d = -0.0053" in line
+
+
+def test_the_command_line_default_is_the_studies_default():
+    from irgauge.cli import _options
+    from irgauge.studies import _noise
+
+    assert _options.TOPIC_RESAMPLES == _noise.TOPIC_RESAMPLES

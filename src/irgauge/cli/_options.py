@@ -228,3 +228,20 @@ def add_text_output(
     )
     parser.add_argument("-o", "--output", metavar="FILE", help="write to this file, not stdout")
     add_no_header(parser)
+
+
+# irgauge.studies._noise.TOPIC_RESAMPLES, not imported: that would bring pandas into the
+# start-up of every command (tests/studies/test_topic_noise.py checks they are equal)
+TOPIC_RESAMPLES = 1000
+
+
+def add_topic_resamples(parser) -> None:
+    """``--topic-resamples T``: the studies' topic bootstrap (study and demo)."""
+    parser.add_argument(
+        "--topic-resamples",
+        type=positive_int,
+        default=TOPIC_RESAMPLES,
+        metavar="T",
+        help="bootstrap resamples of the topics behind every ordering's 95%% interval "
+        "(topic sampling, combined with the Monte Carlo error; at least 2)",
+    )

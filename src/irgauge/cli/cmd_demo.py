@@ -11,7 +11,7 @@ are modest (B = 500 bootstrap samples, 500 trials) so that the demo finishes in 
 from __future__ import annotations
 
 from irgauge.cli import HelpFormatter
-from irgauge.cli._options import add_quiet, draws, seed
+from irgauge.cli._options import TOPIC_RESAMPLES, add_quiet, add_topic_resamples, draws, seed
 
 DEMO_B = 500
 DEMO_TRIALS = 500
@@ -30,11 +30,19 @@ def register(subparsers) -> None:
     p.add_argument("--seed", type=seed, default=DEMO_SEED, help="random seed")
     p.add_argument("--B", type=draws, default=DEMO_B, help="bootstrap samples")
     p.add_argument("--trials", type=draws, default=DEMO_TRIALS, help="trials / halvings")
+    add_topic_resamples(p)
     add_quiet(p)
     p.set_defaults(func=run)
 
 
-def run_demo(out, seed: int = DEMO_SEED, B: int = DEMO_B, trials: int = DEMO_TRIALS, progress=None):
+def run_demo(
+    out,
+    seed: int = DEMO_SEED,
+    B: int = DEMO_B,
+    trials: int = DEMO_TRIALS,
+    progress=None,
+    topic_resamples: int = TOPIC_RESAMPLES,
+):
     """Run every study on the sample; returns (report path, [StudyResult]). ``progress``:
     an optional ``(done, total)`` callback, called as each step (the collection summary,
     each study, the report) ends."""
@@ -55,6 +63,8 @@ def run_demo(out, seed: int = DEMO_SEED, B: int = DEMO_B, trials: int = DEMO_TRI
     for name in STUDIES:
         function = study_function(name)
         options = {"seed": seed}
+        if name != "topicset":  # its intervals come from its own bootstrap (trials)
+            options["topic_resamples"] = topic_resamples
         if name in ("onerel", "incomplete"):
             options["B"] = B
         if name != "incomplete":
@@ -82,7 +92,9 @@ def run(args) -> int:
 
     start = time.monotonic()
     progress = bar("demo: studies and report", args.quiet)
-    report, results = run_demo(args.out, args.seed, args.B, args.trials, progress)
+    report, results = run_demo(
+        args.out, args.seed, args.B, args.trials, progress, args.topic_resamples
+    )
     print(f"REPORT: {report.resolve()}")
     print(
         f"(open it in a browser; it is self-contained and works offline; "

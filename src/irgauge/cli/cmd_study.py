@@ -152,17 +152,6 @@ def _subsets(p, trials: int = 1000) -> None:
     )
 
 
-def _topic_resamples(p) -> None:
-    p.add_argument(
-        "--topic-resamples",
-        type=opt.positive_int,
-        default=1000,  # irgauge.studies._noise.TOPIC_RESAMPLES (not imported: start-up time)
-        metavar="T",
-        help="bootstrap resamples of the topics behind every ordering's 95%% interval "
-        "(topic sampling, combined with the Monte Carlo error; at least 2)",
-    )
-
-
 def _gains(p, default, help: str) -> None:
     p.add_argument("--gains", type=_gain_list, default=default, metavar="S:A:B,...", help=help)
 
@@ -179,7 +168,7 @@ def _onerel_options(s) -> None:
     _gains(
         s, ["3:2:1", "10:5:1", "1:1:1", "0.3:0.2:0.1"], "gain-value variants (Table 4); '' for none"
     )
-    _topic_resamples(s)
+    opt.add_topic_resamples(s)
     _eval_options(s)
 
 
@@ -199,7 +188,7 @@ def _incomplete_options(s) -> None:
         metavar="J,...",
         help="shares of judgments kept (%%)",
     )
-    _topic_resamples(s)
+    opt.add_topic_resamples(s)
     _eval_options(s)
 
 
@@ -231,7 +220,7 @@ def _qa_options(s) -> None:
         "(relevant documents stand in for answers; a weak stand-in, labelled so in every "
         "output) under DIR/qa-derived-data",
     )
-    _topic_resamples(s)
+    opt.add_topic_resamples(s)
     _eval_options(s, answers=True)
 
 
@@ -254,7 +243,7 @@ def _predictive_options(s) -> None:
         help="topic subset sizes k of the phi curve (default 5, 10, ..., n/2)",
     )
     s.add_argument("--variant", choices=("a", "b"), default="b", help="Kendall's tau variant")
-    _topic_resamples(s)
+    opt.add_topic_resamples(s)
     _eval_options(s)
 
 
