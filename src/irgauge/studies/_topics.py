@@ -11,16 +11,17 @@ undefined, e.g. a required difference not reached):
   a resample (it needs no bootstrap samples, and the two agree closely), all resamples at
   once by one product with the resamples' topic counts;
 * Kendall's tau between the system rankings by mean score, likewise vectorised;
-* the swap method, stability and predictive power, rerun on each resampled topic set with
-  ``trials_per_resample`` trials (so that all resamples together cost one more set of
-  repetitions); the Monte Carlo error of these few trials is taken out again by
-  :func:`irgauge.studies._noise.compare` (its ratio ``k``).
+* the swap method, stability and predictive power, rerun twice with independent seeds on
+  each resampled topic set, with :func:`trials_per_run` trials each (so that all resamples
+  together cost one more set of repetitions): T x 2 values per measure, whose covariance
+  over the resamples is the topic variance free of the few trials' Monte Carlo error
+  (:func:`irgauge.studies._noise.topic_variance`).
 """
 
 from __future__ import annotations
 
 import math
-from typing import Dict, List, Tuple
+from typing import Dict, Tuple
 
 import numpy as np
 import pandas as pd
@@ -33,10 +34,14 @@ from irgauge.studies._noise import Z95, repetition_seeds
 Arrays = Dict[str, np.ndarray]
 
 
-def trials_per_resample(trials: int, repetitions: int, resamples: int) -> int:
-    """Trials of each resample's experiment: the trials of all repetitions spread over the
-    resamples (at least 20, so that each resample's statistic exists at all)."""
-    return max(20, math.ceil(trials * repetitions / max(resamples, 1)))
+RUNS_PER_RESAMPLE = 2  # independent runs of an experiment on each resample
+
+
+def trials_per_run(trials: int, repetitions: int, resamples: int) -> int:
+    """Trials of each run of a resample's experiment: the trials of all repetitions spread
+    over the resamples' two runs (at least 10, so that each run's statistic exists at
+    all)."""
+    return max(10, math.ceil(trials * repetitions / (RUNS_PER_RESAMPLE * max(resamples, 1))))
 
 
 def resampled(matrices, indices: np.ndarray) -> Dict[str, ScoreMatrix]:
@@ -99,19 +104,29 @@ def taus(matrices, resamples: np.ndarray) -> Dict[Tuple[str, str], np.ndarray]:
     }
 
 
-def _seeds(seed: int, resamples: np.ndarray) -> List[int]:
-    return repetition_seeds(seed, len(resamples))
+def _runs(seed: int, resamples: np.ndarray):
+    """(resample number, run number, topic indices, seed) of every run on the resamples:
+    two runs with independent seeds on each resample."""
+    seeds = repetition_seeds(seed, RUNS_PER_RESAMPLE * len(resamples))
+    for t, idx in enumerate(resamples):
+        for r in range(RUNS_PER_RESAMPLE):
+            yield t, r, idx, seeds[RUNS_PER_RESAMPLE * t + r]
+
+
+def _paired(values: Dict, n: int) -> Dict:
+    """key -> T x 2 array from lists of values in (resample, run) order."""
+    return {k: np.asarray(v, float).reshape(n, RUNS_PER_RESAMPLE) for k, v in values.items()}
 
 
 def swap(
     matrices, c: int, trials: int, resamples: np.ndarray, seed: int, mode: str, replacement: bool
 ) -> Tuple[Arrays, Arrays]:
     """(share of comparisons reaching the required difference, required difference) per
-    measure on each resample; NaN where the required difference is not reached (the
-    catch-all bin) or not found."""
+    measure on each resample, T x 2 (two runs); NaN where the required difference is not
+    reached (the catch-all bin) or not found."""
     share: Dict[str, list] = {m: [] for m in matrices}
     required: Dict[str, list] = {m: [] for m in matrices}
-    for idx, s in zip(resamples, _seeds(seed, resamples)):
+    for _, _, idx, s in _runs(seed, resamples):
         res = meta.swap_rates(
             resampled(matrices, idx), c, trials, s, mode=mode, replacement=replacement
         )
@@ -119,34 +134,32 @@ def swap(
             reached = row.required_difference < CATCH_ALL - 1e-9
             share[row.measure].append(row.share_reaching if reached else np.nan)
             required[row.measure].append(row.required_difference if reached else np.nan)
-    return (
-        {m: np.asarray(v, float) for m, v in share.items()},
-        {m: np.asarray(v, float) for m, v in required.items()},
-    )
+    return _paired(share, len(resamples)), _paired(required, len(resamples))
 
 
 CATCH_ALL = 0.20  # lower edge of the swap method's last difference bin (|d| >= 0.20)
 
 
 def stability(matrices, c: int, trials: int, resamples: np.ndarray, seed: int) -> pd.DataFrame:
-    """The stability curves on each resample, one "repetition" per resample."""
+    """The stability curves on each resample, one "repetition" per resample, its two runs
+    told apart by column "run"."""
     rows = []
-    for r, (idx, s) in enumerate(zip(resamples, _seeds(seed, resamples))):
+    for t, r, idx, s in _runs(seed, resamples):
         res = meta.stability(resampled(matrices, idx), subset_size=c, trials=trials, seed=s)
-        rows.append(res.table.assign(repetition=r))
+        rows.append(res.table.assign(repetition=t, run=r))
     return pd.concat(rows, ignore_index=True)
 
 
 def predictive(
     matrices, halvings: int, resamples: np.ndarray, seed: int, variant: str, sizes=()
 ) -> Tuple[Dict[Tuple[str, str], np.ndarray], Dict[Tuple[str, str, int], np.ndarray]]:
-    """(a, b) -> phi(a predicts b) on each resample, from ``halvings`` halvings each; and
-    (a, b, k) -> phi at subset size k on each resample."""
+    """(a, b) -> phi(a predicts b) on each resample, T x 2 (two runs of ``halvings``
+    halvings); and (a, b, k) -> phi at subset size k on each resample, likewise."""
     out: Dict[Tuple[str, str], list] = {}
     curve: Dict[Tuple[str, str, int], list] = {}
     n = resamples.shape[1]
     sizes = [k for k in sizes if 2 * k <= n]
-    for idx, s in zip(resamples, _seeds(seed, resamples)):
+    for _, _, idx, s in _runs(seed, resamples):
         res = meta.predictive_power(
             resampled(matrices, idx),
             halvings=halvings,
@@ -159,10 +172,7 @@ def predictive(
             out.setdefault((row.measure_a, row.measure_b), []).append(row.phi)
         for row in res.details["curve"].itertuples(index=False):
             curve.setdefault((row.measure_a, row.measure_b, int(row.k)), []).append(row.phi)
-    return (
-        {k: np.asarray(v, float) for k, v in out.items()},
-        {k: np.asarray(v, float) for k, v in curve.items()},
-    )
+    return _paired(out, len(resamples)), _paired(curve, len(resamples))
 
 
 def interval(value: float, draws: np.ndarray, low: float, high: float) -> Tuple[float, float]:

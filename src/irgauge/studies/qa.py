@@ -200,7 +200,6 @@ def compute_qa(gold, runs, options: QaOptions = QaOptions(), progress=None) -> Q
     c = o.subset_size or n // 2
     sizes, skipped = _swap_sizes(c, o.second_size, n)
     topic = _repeat.topic_draw(seed, n, o.topic_resamples, o.trials, o.repetitions)
-    ratio = o.trials / topic.trials
     stability_rows, stability = _repeat.stability(matrices, c, o.trials, seeds, progress)
     topic_curves = _topics.stability(matrices, c, topic.trials, topic.experiments, topic.seed)
     sensitivity = [_sensitivity(matrices, size, o, seeds, topic, progress) for size in sizes]
@@ -251,7 +250,7 @@ def compute_qa(gold, runs, options: QaOptions = QaOptions(), progress=None) -> Q
         per_run=_per_run(matrices),
         stability=stability,
         stability_rows=stability_rows,
-        stability_pairs=_noise.stability_comparison(stability_rows, topic_curves, ratio),
+        stability_pairs=_noise.stability_comparison(stability_rows, topic_curves),
         sensitivity=sensitivity,
         flat=_repeat.flat_measures(matrices),
         sign=_sign_table(matrices, o.sign_alphas),
@@ -268,9 +267,7 @@ def _sensitivity(matrices, size: int, o: QaOptions, seeds, topic, progress) -> S
     share, _ = _topics.swap(
         matrices, size, topic.trials, topic.experiments, topic.seed, o.swap_mode, False
     )
-    stat = _repeat.statistic(
-        rows, "share_reaching", "required difference", share, o.trials / topic.trials
-    )
+    stat = _repeat.statistic(rows, "share_reaching", "required difference", share)
     return Sensitivity(size, curve, spread, stat)
 
 
