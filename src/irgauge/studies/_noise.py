@@ -47,7 +47,10 @@ TOPIC_RESAMPLES = 1000  # the studies' default number of topic resamples T
 TOPIC_METHOD = (
     "paired bootstrap over topics (the same T resamples of the topics, drawn with "
     "replacement, for every measure), combined with the Monte Carlo error over the "
-    "repetitions: d +/- 1.96 sqrt(var_topic + var_mc)"
+    "repetitions: d +/- 1.96 sqrt(var_topic + var_mc); var_topic is the variance over the "
+    "resamples, or for an experiment run twice on each resample with independent seeds "
+    "the covariance of the two runs; discriminative power on a resample by the paired "
+    "t-test in place of the bootstrap test"
 )
 
 
