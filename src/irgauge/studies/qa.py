@@ -423,7 +423,7 @@ def _write_sensitivity(writer: common.StudyWriter, data: QaData, s: Sensitivity)
             f"{data.options.repetitions}, SE; not reached (>= 0.20): the catch-all bin, "
             f"left out of the means){data.tag}",
             "qa",
-            "Tables 1-3",
+            _paper_item("table", data.options.list_task, s.c == data.c),
         ),
         _repeat.SWAP_DIGITS,
     )
@@ -435,9 +435,22 @@ def _write_sensitivity(writer: common.StudyWriter, data: QaData, s: Sensitivity)
             f"Swap rate against performance difference (c = {s.c}; mean with its 95% "
             f"interval, 1.96 Monte Carlo SE; dashed line: the 5% swap rate){data.tag}",
             "qa",
-            "Figure 13" if data.options.list_task else "Figures 5-6, 9-10",
+            _paper_item("figure", data.options.list_task, s.c == data.c),
         ),
     )
+
+
+def _paper_item(kind: str, list_task: bool, half: bool) -> Optional[str]:
+    """Where the note prints the swap experiment at c = half the questions (``half``) or at
+    the second size: its sensitivity tables and swap-rate figures. The list task has them
+    at c = 97 (half its questions) only."""
+    if list_task:
+        if not half:
+            return None
+        return "Table 3" if kind == "table" else "Figure 13"
+    if kind == "table":
+        return "Tables 1 and 2"
+    return "Figures 5 and 9" if half else "Figures 6 and 10"
 
 
 def _sign_table(matrices, alphas) -> pd.DataFrame:
