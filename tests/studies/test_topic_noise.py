@@ -273,3 +273,38 @@ def test_stability_sentences_give_d_as_the_first_named_minus_the_second():
     far = near.assign(low=0.001, high=0.0105)  # apart: X (higher rate) is less stable
     (line,) = stability_sentences(far, ["X", "Y"])
     assert line.startswith("Y is more stable than X") and "d = -0.0053" in line
+
+
+def test_a_too_small_design_still_names_its_censored_measures():
+    """Under a design warning a measure whose required difference is not reached was
+    dropped from the sentence without a word (on 4 runs: RR missing from the swap
+    sentence; on 8 topics, with every measure censored, the sentence was empty)."""
+    stat = _noise.Statistic(
+        "required difference",
+        {"a": np.array([0.5, 0.6]), "b": np.array([np.nan, 0.4]), "c": np.array([0.3, 0.2])},
+    )
+    text = _noise.ordering(stat, None, "4 systems").text
+    assert text.startswith("a 0.550 ± 0.050, c 0.250 ± 0.050 (not ordered: 4 systems)")
+    assert "not reached: b (1 of 2 repetitions)" in text
+    stat = _noise.Statistic("required difference", {"a": np.array([np.nan, np.nan])})
+    text = _noise.ordering(stat, None, "8 topics").text
+    assert text == (
+        "not ordered: 8 topics; not ranked, required difference not reached: a (2 of 2 repetitions)"
+    )
+
+
+def test_a_too_small_design_gives_no_stability_verdict():
+    """With a design warning the pairs are read without a verdict: neither "more stable"
+    nor "not distinguishable here" (said of a pair whose interval excludes 0) and no
+    ranking ("most stable first")."""
+    from irgauge.studies._noise import STABILITY_PAIR_COLUMNS, stability_sentences
+
+    row = dict(a="X", b="Y", ties_level=0.01, mr_a=0.09, mr_b=0.05, se_a=0.001, se_b=0.001)
+    row.update(ties_a=0.01, ties_b=0.01, d=0.04, low=0.02, high=0.06)
+    pairs = pd.DataFrame([row], columns=STABILITY_PAIR_COLUMNS)
+    lines = stability_sentences(pairs, ["X", "Y"], "4 systems")
+    assert lines[0] == "not ordered (4 systems)"
+    assert lines[1].startswith("X and Y: minority rate 0.0900 ± 0.0010 vs 0.0500")
+    assert "d = +0.0400" in lines[1]
+    sentence = _repeat.stability_sentence(pairs, pd.DataFrame(), ["X", "Y"], "c = 5", "4 s")
+    assert "most stable first" not in sentence

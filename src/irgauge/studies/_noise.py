@@ -216,7 +216,8 @@ def ordering(
     items.sort(key=lambda m: -sign * stat.value(m))
     if problem is not None:
         listed = ", ".join(f"{m} {stat.shown(m)}" for m in items)
-        return Ordering(f"{listed} (not ordered: {problem})")
+        text = f"{listed} (not ordered: {problem})" if listed else f"not ordered: {problem}"
+        return Ordering(text + _censored_text(stat, censored))
     if not items:
         return Ordering(_censored_text(stat, censored).lstrip("; "))
     groups = _groups(stat, items)
@@ -452,7 +453,8 @@ def stability_sentences(
         if _apart(row):
             beats[row.a if row.d < 0 else row.b] += 1
         verdict[(row.a, row.b)] = verdict[(row.b, row.a)] = row
-    ranked = sorted(names, key=lambda n: -beats[n])
+    # too small a design: the measures in the order given, no ranking implied
+    ranked = sorted(names, key=lambda n: -beats[n]) if problem is None else list(names)
     lines = [] if problem is None else [f"not ordered ({problem})"]
     for a, b in zip(ranked, ranked[1:]):
         row = verdict[(a, b)]
@@ -464,6 +466,11 @@ def stability_sentences(
                 f"{more} is more stable than {less}: minority rate "
                 f"{fmt(*mr[more], digits=4)} vs {fmt(*mr[less], digits=4)} {at} "
                 f"({_row_interval(row, more)})"
+            )
+        elif problem is not None:
+            lines.append(
+                f"{a} and {b}: minority rate {fmt(*mr[a], digits=4)} vs "
+                f"{fmt(*mr[b], digits=4)} {at} ({_row_interval(row, a)})"
             )
         else:
             lines.append(

@@ -296,11 +296,10 @@ def stability_sentence(
             parts.append(f"{m}: minority rate {mr}, proportion of ties {pt}")
         return f"Stability ({setting}) at fuzziness 0.05: " + "; ".join(parts) + "."
     keep = pairs[pairs["a"].isin(names) & pairs["b"].isin(names)]
+    order = "" if problem else "; most stable first"
     return (
         f"Stability ({setting}; minority rate at matched proportions of ties, from the "
-        f"curves; most stable first): "
-        + "; ".join(_noise.stability_sentences(keep, names, problem))
-        + "."
+        f"curves{order}): " + "; ".join(_noise.stability_sentences(keep, names, problem)) + "."
     )
 
 
