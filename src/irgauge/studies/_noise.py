@@ -257,12 +257,16 @@ def _censored_text(stat: Statistic, censored: Sequence[str]) -> str:
     return f"; not ranked, {stat.label} not reached: {', '.join(parts)}"
 
 
-def pair_sentence(stat: Statistic, a: str, b: str, claim: str) -> Tuple[str, bool]:
+def pair_sentence(
+    stat: Statistic, a: str, b: str, claim: str, problem: Optional[str] = None
+) -> Tuple[str, bool]:
     """(``claim`` "A ... B" with both values when A - B is beyond the noise in the direction
     of ``stat.higher_is_better``, else "A and B are not distinguishable here", and whether
-    the claim holds)."""
+    the claim holds); with a design ``problem``, the values and the interval, no verdict."""
     c = compare(stat, a, b)
     values = f"{stat.shown(a)} vs {stat.shown(b)}"
+    if problem is not None:
+        return f"{a} vs {b}: {values}; {c.interval(stat.digits)} (not ordered)", False
     better = c.apart and (c.d > 0) == stat.higher_is_better
     if better:
         return f"{claim} ({values})", True

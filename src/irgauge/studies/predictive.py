@@ -365,7 +365,11 @@ def describe_predictive(study: PredictiveStudy) -> List[str]:
             other = f"{m} -> {target}"
             if m != target and stat.value(other) > stat.value(own):
                 text, _ = _noise.pair_sentence(
-                    stat, other, own, f"{m} predicts {target} better than {target} itself"
+                    stat,
+                    other,
+                    own,
+                    f"{m} predicts {target} better than {target} itself",
+                    study.problem,
                 )
                 lines.append(text + ".")
     if len(lines) == 1 + warnings:
