@@ -47,6 +47,10 @@ def test_outputs_and_tables(collection, tmp_path, read_bytes):
     assert table1["topics"] == 24 and table1["R <= N on every topic"] in ("yes", "no")
     figures = {e["name"] for e in manifest["figures"]}
     assert figures == {"tau_heatmap", "mean_by_rate", "tau_by_rate", "discpower_by_rate"}
+    svg = (tmp_path / "incomplete" / "figures" / "tau_by_rate.svg").read_text()
+    assert "band: 95% interval of the mean" in svg  # in the figure, not only the caption
+    # the summary cites how its orderings are decided, as every study's does
+    assert result.summary[-1].startswith("Orderings: A > B is stated only when")
     assert result.summary[0].startswith("Discriminative power")
     # bpref and bpref_R are the same number when R <= N on every topic: never ordered
     if table1["R <= N on every topic"] == "yes":

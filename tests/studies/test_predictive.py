@@ -24,6 +24,9 @@ def test_outputs_and_filter(collection, tmp_path):
     assert "nDCG (log2) -> P@10" in by_k.columns
     assert result.summary[0].startswith("Self-predictivity")
     assert {e["name"] for e in manifest["figures"]} == {"phi_vs_k", "phi_heatmap"}
+    # the band is labelled in the figure itself, not only in its caption
+    svg = (tmp_path / "predictive" / "figures" / "phi_vs_k.svg").read_text()
+    assert "band: 95% interval of phi" in svg
 
 
 def test_score_matrices_input_and_determinism(collection, tmp_path, read_bytes):

@@ -553,6 +553,7 @@ def _curves(value: str, ylabel: str, hline=None):
             hline=hline,
             limits=LIMITS.get(value, (-np.inf, np.inf)),
             hline_label=HLINE_LABEL if hline is not None else None,
+            band="band: 95% interval of the mean\n(Monte Carlo, over the reductions)",
         )
 
     return draw

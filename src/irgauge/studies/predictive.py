@@ -328,6 +328,7 @@ def _phi_curves(picked: pd.DataFrame, directory, stem: str):
         "predictive power phi",
         group="series",
         limits=(-1.0, 1.0),
+        band="band: 95% interval of phi\n(topic sampling and Monte Carlo)",
     )
 
 
