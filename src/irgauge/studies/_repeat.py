@@ -390,7 +390,10 @@ def method_sentence(
     mc = (
         f"the Monte Carlo error over {repetitions} {unit}"
         if repetitions > 1
-        else "no Monte Carlo error (one repetition: none is claimed)"
+        else (
+            "no Monte Carlo error (one repetition: none is claimed, and the interval leaves "
+            "out the error of its one run)"
+        )
     )
     how = _per_resample(topic, t_stand_in)
     return (
