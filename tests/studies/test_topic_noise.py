@@ -308,3 +308,24 @@ def test_a_too_small_design_gives_no_stability_verdict():
     assert "d = +0.0400" in lines[1]
     sentence = _repeat.stability_sentence(pairs, pd.DataFrame(), ["X", "Y"], "c = 5", "4 s")
     assert "most stable first" not in sentence
+
+
+def test_cli_derived_qa_on_several_collections(collection, tmp_path, capsys):
+    """--derive-qa works with --collection too (each collection's QA-shaped data derived
+    under its own folder; it read the qrels as gold answers and failed on their document
+    ids), every output of the comparison says so, and ad hoc qrels without it are refused
+    with the pointer to the option."""
+    import json
+
+    from irgauge.cli import main
+
+    qrels, runs = collection
+    spec = f"c1={qrels}:{runs[0].parent}"
+    args = ["study", "qa", "--collection", spec, "--out", str(tmp_path), "--seed", "3"]
+    args += ["--trials", "30", "--repetitions", "2", "--topic-resamples", "4", "--quiet"]
+    assert main(args) == 2
+    assert "--derive-qa" in capsys.readouterr().err
+    assert main(args + ["--derive-qa"]) == 0
+    assert (tmp_path / "c1" / "qa-derived-data" / "derived.json").is_file()
+    manifest = json.loads((tmp_path / "qa-comparison" / "manifest.json").read_text())
+    assert all("weak stand-in" in t["caption"] for t in manifest["tables"])

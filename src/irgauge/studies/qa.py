@@ -61,6 +61,7 @@ def answer_measures(gains: Sequence[str] = GAIN_VARIANTS) -> Dict[str, str]:
 LIST_MEASURES = {"F-measure": "F-measure"}
 SECOND_C = 50
 DERIVED_MARKER = "derived.json"
+DERIVED_TAG = " [derived QA data: a weak stand-in]"  # in every caption of derived data
 DERIVED_NOTE = (
     "QA data DERIVED from ad hoc relevance data (relevant documents stand in for "
     "answers): a weak stand-in for real QA data"
@@ -132,7 +133,7 @@ class QaData:
 
     @property
     def tag(self) -> str:
-        return " [derived QA data: a weak stand-in]" if self.derived else ""
+        return DERIVED_TAG if self.derived else ""
 
 
 def run_qa(
