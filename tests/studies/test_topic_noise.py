@@ -329,3 +329,17 @@ def test_cli_derived_qa_on_several_collections(collection, tmp_path, capsys):
     assert (tmp_path / "c1" / "qa-derived-data" / "derived.json").is_file()
     manifest = json.loads((tmp_path / "qa-comparison" / "manifest.json").read_text())
     assert all("weak stand-in" in t["caption"] for t in manifest["tables"])
+
+
+def test_one_tau_for_every_pair_is_said_once():
+    """Four runs ranked alike by every measure read "ranges from 1.00 (P-plus vs P-measure)
+    to 1.00 (P-plus vs P-measure)"."""
+    from irgauge.studies.onerel import _tau_sentence
+
+    names = ["P-plus", "P-measure", "RR"]
+    square = pd.DataFrame(1.0, index=names, columns=names)
+    draws = {(a, b): np.ones(5) for a in names for b in names if a != b}
+    text = _tau_sentence(square, names, draws, "4 systems")
+    assert text == (
+        "Kendall's tau between their rankings is 1.00 for every pair (not interpreted: 4 systems)."
+    )

@@ -493,5 +493,9 @@ def _tau_sentence(square: pd.DataFrame, names, draws, problem: Optional[str]) ->
         low, high = _topics.interval(t[2], draws[key], -1.0, 1.0)
         return f"{t[2]:.2f} ({t[0]} vs {t[1]}; 95% interval [{low:.2f}, {high:.2f}])"
 
-    text = f"Kendall's tau between their rankings ranges from {shown(lo)} to {shown(hi)}"
+    if lo[2] == hi[2]:
+        # one value for every pair: "ranges from 1.00 (A vs B) to 1.00 (A vs B)" said less
+        text = f"Kendall's tau between their rankings is {lo[2]:.2f} for every pair"
+    else:
+        text = f"Kendall's tau between their rankings ranges from {shown(lo)} to {shown(hi)}"
     return text + (f" (not interpreted: {problem})." if problem else ".")
