@@ -47,6 +47,10 @@ def test_outputs_and_tables(collection, tmp_path, read_bytes):
     assert table1["topics"] == 24 and table1["R <= N on every topic"] in ("yes", "no")
     figures = {e["name"] for e in manifest["figures"]}
     assert figures == {"tau_heatmap", "mean_by_rate", "tau_by_rate", "discpower_by_rate"}
+    svg = (tmp_path / "incomplete" / "figures" / "tau_by_rate.svg").read_text()
+    assert "band: 95% interval of the mean" in svg  # in the figure, not only the caption
+    # the summary cites how its orderings are decided, as every study's does
+    assert result.summary[-1].startswith("Orderings: A > B is stated only when")
     assert result.summary[0].startswith("Discriminative power")
     # bpref and bpref_R are the same number when R <= N on every topic: never ordered
     if table1["R <= N on every topic"] == "yes":
@@ -178,3 +182,27 @@ def test_study_progress_covers_every_long_step(collection, tmp_path):
         assert {t for _, t in calls} == {total}, label
         assert done == sorted(done) and done[-1] == total, label
         assert done.count(total) == 1, label
+
+
+def test_reduced_data_intervals_carry_the_reductions_error_whole(collection):
+    """On every topic resample the reduced-data statistics are the mean over the same
+    reductions as the study's own value, so the resamples' spread holds none of the
+    reductions' Monte Carlo error: the interval adds var_r / R in full (it was taken out of
+    the topic variance first, as if the resamples carried it, narrowing the interval)."""
+    from irgauge.studies._noise import Z95, compare
+    from irgauge.studies.incomplete import IncompleteOptions, compute_incomplete
+
+    qrels, runs = collection
+    options = IncompleteOptions(**{**FAST, "reductions": 3}, topic_resamples=50)
+    data = compute_incomplete(qrels, runs, options)
+    checked = 0
+    for stat in data.reduced.values():
+        names = list(stat.reps)
+        for a, b in zip(names, names[1:]):
+            d = stat.reps[a] - stat.reps[b]
+            e = stat.resampled[a] - stat.resampled[b]
+            var = e.var(ddof=1) + d.var(ddof=1) / len(d)
+            c = compare(stat, a, b)
+            assert np.isclose(c.high - c.d, Z95 * np.sqrt(var)), (stat.label, a, b)
+            checked += d.var() > 0
+    assert checked

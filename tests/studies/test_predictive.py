@@ -24,6 +24,9 @@ def test_outputs_and_filter(collection, tmp_path):
     assert "nDCG (log2) -> P@10" in by_k.columns
     assert result.summary[0].startswith("Self-predictivity")
     assert {e["name"] for e in manifest["figures"]} == {"phi_vs_k", "phi_heatmap"}
+    # the band is labelled in the figure itself, not only in its caption
+    svg = (tmp_path / "predictive" / "figures" / "phi_vs_k.svg").read_text()
+    assert "band: 95% interval of phi" in svg
 
 
 def test_score_matrices_input_and_determinism(collection, tmp_path, read_bytes):
@@ -40,3 +43,27 @@ def test_score_matrices_input_and_determinism(collection, tmp_path, read_bytes):
 def test_subset_sizes():
     assert subset_sizes(50) == [5, 10, 15, 20, 25]
     assert subset_sizes(7) == [3]
+
+
+def test_a_too_small_design_states_no_better_predictor():
+    """On 9 topics (a design warning) "AP predicts B better than B itself" was still stated;
+    now the two values and the interval, not ordered."""
+    from irgauge.scores import ScoreMatrix
+    from irgauge.studies.predictive import (
+        PredictiveOptions,
+        compute_predictive,
+        describe_predictive,
+    )
+
+    rng = np.random.default_rng(2)
+    systems, topics = [f"s{i}" for i in range(12)], [f"t{j}" for j in range(9)]
+    effect = np.linspace(0, 1, 12)[:, None]
+    matrices = {
+        name: ScoreMatrix(effect + rng.normal(0, sd, (12, 9)), systems, topics, name)
+        for name, sd in (("AP", 0.01), ("B", 1.0))
+    }
+    options = PredictiveOptions(None, 1.0, "AP", 3, 300, None, "b", None, 60)
+    lines = describe_predictive(compute_predictive(None, None, matrices, options))
+    assert lines[0].startswith("WARNING: too small a design")
+    assert not any("better than" in line for line in lines)
+    assert any(line.startswith("AP -> B vs B -> B: ") and "(not ordered)" in line for line in lines)

@@ -48,6 +48,9 @@ def test_outputs_and_summary(qa_data, tmp_path, read_bytes):
     assert "derived" in manifest["title"]
     assert "minority rate" in result.summary[1]
     assert "mean_rr_per_run" in result.tables
+    captions = {e["name"]: e["caption"] for e in manifest["tables"] + manifest["figures"]}
+    assert "as Tables 1 and 2 of" in captions["sensitivity_c12"]
+    assert "as Figures 5 and 9 of" in captions["swap_rates_c12"]
     run_qa(qa_data["gold"], qa_data["runs"], tmp_path / "b", seed=9, trials=80, repetitions=2)
     assert read_bytes(tmp_path / "qa", "tables/*") == read_bytes(tmp_path / "b" / "qa", "tables/*")
 
@@ -67,3 +70,12 @@ def test_list_task_f_measure(qa_data, tmp_path):
     assert list(result.tables["stability"]["measure"]) == ["F-measure"]
     assert "F-measure: minority rate" in result.summary[1]
     assert {"sensitivity_c6", "sensitivity_c10"} <= set(result.tables)
+    # the note prints the list task's swap experiment at half the questions only: Table 3
+    # and Figure 13 (its Tables 1-2 and Figures 5-10 are the factoid task's)
+    manifest = json.loads((tmp_path / "qa" / "manifest.json").read_text())
+    captions = {e["name"]: e["caption"] for e in manifest["tables"] + manifest["figures"]}
+    assert "as Table 3 of" in captions["sensitivity_c6"]
+    assert "as Figure 13 of" in captions["swap_rates_c6"]
+    for name in ("sensitivity_c10", "swap_rates_c10"):
+        assert "(Sakai (2004)" in captions[name] and "as Table" not in captions[name]
+        assert "as Figure" not in captions[name]

@@ -73,15 +73,65 @@ def test_large_differences_in_discriminative_power_are_stated():
 
 
 def test_topic_interval_formula():
-    """d +/- 1.96 sqrt(var_topic + var_mc), var_topic net of the resamples' own noise."""
+    """d +/- 1.96 sqrt(var_topic + var_mc): var_topic the variance of exact resampled
+    values, or the covariance of an experiment's two runs on each resample."""
     reps = {"a": np.array([0.5, 0.6, 0.7]), "b": np.array([0.4, 0.4, 0.4])}
     resampled = {"a": np.array([0.2, 0.9, 0.5, 0.6]), "b": np.array([0.3, 0.3, 0.2, 0.2])}
-    stat = _noise.Statistic("x", reps, resampled, noise_ratio=0.5)
-    c = _noise.compare(stat, "a", "b")
+    c = _noise.compare(_noise.Statistic("x", reps, resampled), "a", "b")
     d = reps["a"] - reps["b"]
     e = resampled["a"] - resampled["b"]
-    var = d.var(ddof=1) / 3 + max(e.var(ddof=1) - 0.5 * d.var(ddof=1), 0)
-    assert np.isclose(c.d, 0.2) and np.isclose(c.high - c.d, 1.959963984540054 * np.sqrt(var))
+    var = d.var(ddof=1) / 3 + e.var(ddof=1)
+    assert np.isclose(c.d, 0.2) and np.isclose(c.high - c.d, _noise.Z95 * np.sqrt(var))
+    runs = {"a": np.array([[0.2, 0.3], [0.9, 0.7], [0.5, 0.6], [0.6, 0.4]]), "b": np.zeros((4, 2))}
+    c = _noise.compare(_noise.Statistic("x", reps, runs), "a", "b")
+    e = runs["a"] - runs["b"]
+    var = d.var(ddof=1) / 3 + np.cov(e[:, 0], e[:, 1])[0, 1]
+    assert np.isclose(c.high - c.d, _noise.Z95 * np.sqrt(var))
+
+
+def test_topic_variance_is_not_swallowed_by_the_resamples_monte_carlo_error():
+    """The experiments rerun on the resamples have few trials, so their Monte Carlo noise is
+    as large as the topic variance. Estimated from the spread of 5 repetitions (scaled by
+    the ratio of trials) and taken out, it often took the whole topic variance with it,
+    leaving intervals of Monte Carlo error alone (a stability difference between P-plus and
+    O-measure on the sample collection: +-0.002, where P-measure and O-measure had
+    +-0.016). Two runs with independent seeds on each resample leave it intact: their
+    covariance is the topic variance (here the runs' noise is twice it, as on the sample)."""
+    rng = np.random.default_rng(5)
+    topic_var, run_noise, rep_noise, reps = 1e-4, 2e-4, 1e-5, 5
+    estimates, covered = [], 0
+    for _ in range(300):
+        topic = rng.normal(0, np.sqrt(topic_var), (100, 1))
+        runs = topic + rng.normal(0, np.sqrt(run_noise), (100, 2))
+        # the study's own difference: one draw of the topics, then its repetitions' noise
+        d = rng.normal(0, np.sqrt(topic_var)) + rng.normal(0, np.sqrt(rep_noise), reps)
+        stat = _noise.Statistic("x", {"a": d, "b": np.zeros(reps)}, {"a": runs, "b": 0 * runs})
+        estimates.append(_noise.topic_variance(runs))
+        covered += _noise.compare(stat, "a", "b").low <= 0 <= _noise.compare(stat, "a", "b").high
+    assert abs(np.mean(estimates) / topic_var - 1) < 0.2
+    assert np.mean(np.asarray(estimates) == 0) < 0.05
+    assert covered >= 0.92 * 300
+
+
+def test_experiments_on_the_resamples_run_twice_with_independent_seeds():
+    """Swap, stability and phi on each topic resample: two runs (T x 2), not one."""
+    rng = np.random.default_rng(3)
+    systems, topics = [f"s{i}" for i in range(6)], [f"t{j}" for j in range(24)]
+    data = {
+        name: ScoreMatrix(
+            np.linspace(0, 0.5, 6)[:, None] + rng.normal(0, 0.2, (6, 24)), systems, topics, name
+        )
+        for name in ("x", "y")
+    }
+    resamples = _noise.topic_resamples(24, 4, 9)
+    share, _ = _topics.swap(data, 12, 10, resamples, 1, "strict", False)
+    phi, _ = _topics.predictive(data, 10, resamples, 1, "b")
+    curves = _topics.stability(data, 12, 10, resamples, 1)
+    assert share["x"].shape == (4, 2) and phi[("x", "y")].shape == (4, 2)
+    assert not np.allclose(phi[("x", "y")][:, 0], phi[("x", "y")][:, 1])
+    assert sorted(set(curves["run"])) == [0, 1] and curves["repetition"].nunique() == 4
+    pairs = _noise.stability_comparison(curves[curves["run"] == 0].drop(columns="run"), curves)
+    assert np.isfinite(pairs[["low", "high"]].to_numpy()).all()
 
 
 def test_one_repetition_claims_no_monte_carlo_error():
@@ -96,7 +146,7 @@ def test_one_repetition_claims_no_monte_carlo_error():
     assert np.isclose(c.high - c.d, _noise.Z95 * e.std(ddof=1))  # topic sampling alone
     assert _noise.ordering(stat).stated == [("a", "b")]
     assert "none is claimed" in _repeat.method_sentence(
-        {"resamples": 4, "seed": 1, "trials_per_resample": 20}, 1
+        {"resamples": 4, "seed": 1, "trials_per_run": 20}, 1
     )
 
 
@@ -223,6 +273,76 @@ def test_stability_sentences_give_d_as_the_first_named_minus_the_second():
     far = near.assign(low=0.001, high=0.0105)  # apart: X (higher rate) is less stable
     (line,) = stability_sentences(far, ["X", "Y"])
     assert line.startswith("Y is more stable than X") and "d = -0.0053" in line
+
+
+def test_a_too_small_design_still_names_its_censored_measures():
+    """Under a design warning a measure whose required difference is not reached was
+    dropped from the sentence without a word (on 4 runs: RR missing from the swap
+    sentence; on 8 topics, with every measure censored, the sentence was empty)."""
+    stat = _noise.Statistic(
+        "required difference",
+        {"a": np.array([0.5, 0.6]), "b": np.array([np.nan, 0.4]), "c": np.array([0.3, 0.2])},
+    )
+    text = _noise.ordering(stat, None, "4 systems").text
+    assert text.startswith("a 0.550 ± 0.050, c 0.250 ± 0.050 (not ordered: 4 systems)")
+    assert "not reached: b (1 of 2 repetitions)" in text
+    stat = _noise.Statistic("required difference", {"a": np.array([np.nan, np.nan])})
+    text = _noise.ordering(stat, None, "8 topics").text
+    assert text == (
+        "not ordered: 8 topics; not ranked, required difference not reached: a (2 of 2 repetitions)"
+    )
+
+
+def test_a_too_small_design_gives_no_stability_verdict():
+    """With a design warning the pairs are read without a verdict: neither "more stable"
+    nor "not distinguishable here" (said of a pair whose interval excludes 0) and no
+    ranking ("most stable first")."""
+    from irgauge.studies._noise import STABILITY_PAIR_COLUMNS, stability_sentences
+
+    row = dict(a="X", b="Y", ties_level=0.01, mr_a=0.09, mr_b=0.05, se_a=0.001, se_b=0.001)
+    row.update(ties_a=0.01, ties_b=0.01, d=0.04, low=0.02, high=0.06)
+    pairs = pd.DataFrame([row], columns=STABILITY_PAIR_COLUMNS)
+    lines = stability_sentences(pairs, ["X", "Y"], "4 systems")
+    assert lines[0] == "not ordered (4 systems)"
+    assert lines[1].startswith("X and Y: minority rate 0.0900 ± 0.0010 vs 0.0500")
+    assert "d = +0.0400" in lines[1]
+    sentence = _repeat.stability_sentence(pairs, pd.DataFrame(), ["X", "Y"], "c = 5", "4 s")
+    assert "most stable first" not in sentence
+
+
+def test_cli_derived_qa_on_several_collections(collection, tmp_path, capsys):
+    """--derive-qa works with --collection too (each collection's QA-shaped data derived
+    under its own folder; it read the qrels as gold answers and failed on their document
+    ids), every output of the comparison says so, and ad hoc qrels without it are refused
+    with the pointer to the option."""
+    import json
+
+    from irgauge.cli import main
+
+    qrels, runs = collection
+    spec = f"c1={qrels}:{runs[0].parent}"
+    args = ["study", "qa", "--collection", spec, "--out", str(tmp_path), "--seed", "3"]
+    args += ["--trials", "30", "--repetitions", "2", "--topic-resamples", "4", "--quiet"]
+    assert main(args) == 2
+    assert "--derive-qa" in capsys.readouterr().err
+    assert main(args + ["--derive-qa"]) == 0
+    assert (tmp_path / "c1" / "qa-derived-data" / "derived.json").is_file()
+    manifest = json.loads((tmp_path / "qa-comparison" / "manifest.json").read_text())
+    assert all("weak stand-in" in t["caption"] for t in manifest["tables"])
+
+
+def test_one_tau_for_every_pair_is_said_once():
+    """Four runs ranked alike by every measure read "ranges from 1.00 (P-plus vs P-measure)
+    to 1.00 (P-plus vs P-measure)"."""
+    from irgauge.studies.onerel import _tau_sentence
+
+    names = ["P-plus", "P-measure", "RR"]
+    square = pd.DataFrame(1.0, index=names, columns=names)
+    draws = {(a, b): np.ones(5) for a in names for b in names if a != b}
+    text = _tau_sentence(square, names, draws, "4 systems")
+    assert text == (
+        "Kendall's tau between their rankings is 1.00 for every pair (not interpreted: 4 systems)."
+    )
 
 
 def test_the_command_line_default_is_the_studies_default():

@@ -11,6 +11,7 @@ side-by-side tables.
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 from irgauge.citations import cite
 from irgauge.cli import HelpFormatter
@@ -499,22 +500,26 @@ DERIVED_DIR = "qa-derived-data"
 def _qa_inputs(args):
     """(gold, runs) of the qa study: as given, or derived from ad hoc qrels and runs with
     --derive-qa; ad hoc qrels without it are refused with a pointer to the option."""
-    from pathlib import Path
+    return _qa_pair(args, args.qrels, args.runs, Path(args.out))
 
+
+def _qa_pair(args, gold, runs, out: Path):
+    """(gold, runs) of one collection of the qa study: derived under ``out`` with
+    --derive-qa, refused when they look like ad hoc qrels without it."""
     from irgauge.studies.qa import qa_collection_from_adhoc
 
     if args.derive_qa:
-        made = qa_collection_from_adhoc(args.qrels, args.runs, Path(args.out) / DERIVED_DIR)
+        made = qa_collection_from_adhoc(gold, runs, out / DERIVED_DIR)
         return made["gold"], made["runs"]
-    if _looks_like_qrels(args.qrels):
+    if _looks_like_qrels(gold):
         from irgauge.errors import InputError
 
         raise InputError(
-            f"{args.qrels} looks like ad hoc TREC qrels (topic, iteration, document, level), "
+            f"{gold} looks like ad hoc TREC qrels (topic, iteration, document, level), "
             f"not QA gold answers: pass --derive-qa to derive QA-shaped data from qrels and "
             f"runs (a weak stand-in for real QA data)"
         )
-    return args.qrels, args.runs
+    return gold, runs
 
 
 def _looks_like_qrels(path) -> bool:
@@ -566,9 +571,13 @@ def _collections(args) -> dict:
 def _run_on_collections(args, options: dict) -> int:
     from irgauge.studies import collections as many
 
-    results, comparison = many.run_on_collections(
-        args.study, _collections(args), args.out, **options
-    )
+    collections = _collections(args)
+    if args.study == "qa":
+        collections = {
+            name: _qa_pair(args, qrels, runs, Path(args.out) / name)
+            for name, (qrels, runs) in collections.items()
+        }
+    results, comparison = many.run_on_collections(args.study, collections, args.out, **options)
     for result in results.values():
         _notes(result)
         if result.report:

@@ -17,12 +17,18 @@ on the resamples e_t = y_A,t - y_B,t:
 
     d = mean_r d_r
     var_mc = var_r(d_r) / R                                  (0 with one repetition)
-    var_topic = max(var_t(e_t) - k * var_r(d_r), 0)          (k * var_r(d_r) only when R > 1)
+    var_topic = var_t(e_t)                                   (e_t free of Monte Carlo noise)
+              = max(cov_t(e_t,1, e_t,2), 0)                  (e_t from a random experiment)
     95% interval: d +/- 1.96 sqrt(var_topic + var_mc)
 
-where k is the ratio of the Monte Carlo variance of one resampled value to that of one
-repetition (trials of a repetition / trials per resample; 0 when the resampled values carry
-no Monte Carlo noise). "A > B" is stated only when this interval excludes 0; otherwise "A
+A statistic computed exactly on each resample (discriminative power by the t statistic,
+tau) has one value per resample. One that needs a random experiment on each resample (swap,
+stability, phi) has two, from two runs with independent seeds (e_t,1 and e_t,2): their Monte
+Carlo errors are independent, so the covariance of the two over the resamples is the topic
+variance alone. (Taking the resamples' Monte Carlo variance out by the spread of the R
+repetitions instead, an estimate with R - 1 degrees of freedom scaled up by the ratio of
+their trials, often took out the whole topic variance: the intervals fell to the Monte
+Carlo error alone.) "A > B" is stated only when this interval excludes 0; otherwise "A
 and B are not distinguishable here (d = ..., 95% interval [...])". A value that is censored
 (NaN) in any repetition, e.g. a required difference not reached, is never ordered.
 """
@@ -41,7 +47,10 @@ TOPIC_RESAMPLES = 1000  # the studies' default number of topic resamples T
 TOPIC_METHOD = (
     "paired bootstrap over topics (the same T resamples of the topics, drawn with "
     "replacement, for every measure), combined with the Monte Carlo error over the "
-    "repetitions: d +/- 1.96 sqrt(var_topic + var_mc)"
+    "repetitions: d +/- 1.96 sqrt(var_topic + var_mc); var_topic is the variance over the "
+    "resamples, or for an experiment run twice on each resample with independent seeds "
+    "the covariance of the two runs; discriminative power on a resample by the paired "
+    "t-test in place of the bootstrap test"
 )
 
 
@@ -94,13 +103,13 @@ class Statistic:
 
     ``reps``: measure -> its value in each repetition (NaN: censored or undefined there);
     ``resampled``: measure -> its value on each topic resample (the same resamples for
-    every measure; NaN where undefined); ``noise_ratio``: k of the module docstring.
+    every measure; NaN where undefined): T values, or T x 2 for a statistic from a random
+    experiment, run twice with independent seeds on each resample.
     """
 
     label: str
     reps: Dict[str, np.ndarray]
     resampled: Dict[str, np.ndarray] = field(default_factory=dict)
-    noise_ratio: float = 0.0
     higher_is_better: bool = True
     digits: int = 3
     # measure -> Monte Carlo SE known otherwise (one long experiment, e.g. phi over the
@@ -160,13 +169,24 @@ def compare(stat: Statistic, a: str, b: str) -> Comparison:
         var = float(np.nan_to_num(stat.se(a)) ** 2 + np.nan_to_num(stat.se(b)) ** 2)
     if a in stat.resampled and b in stat.resampled:
         e = np.asarray(stat.resampled[a], float) - np.asarray(stat.resampled[b], float)
-        e = e[np.isfinite(e)]
+        e = e.reshape(len(e), -1)
+        kept = e[np.isfinite(e).all(axis=1)]
         # a statistic undefined on most resamples has no topic-sampling error to speak of
-        if len(e) < 2 or 2 * len(e) < len(stat.resampled[a]):
+        if len(kept) < 2 or 2 * len(kept) < len(e):
             return Comparison(a, b, d, -math.inf, math.inf)
-        var += max(float(e.var(ddof=1)) - stat.noise_ratio * var_rep, 0.0)
+        var += topic_variance(kept)
     half = Z95 * math.sqrt(var)
     return Comparison(a, b, d, d - half, d + half)
+
+
+def topic_variance(e: np.ndarray) -> float:
+    """The topic-sampling variance of resampled values ``e`` (T x 1, or T x 2: two runs of a
+    random experiment with independent seeds on each resample, whose covariance over the
+    resamples leaves their Monte Carlo errors out), kept at 0 or above."""
+    e = np.asarray(e, float).reshape(len(e), -1)
+    if e.shape[1] == 1:
+        return float(e[:, 0].var(ddof=1))
+    return max(float(np.cov(e[:, 0], e[:, 1], ddof=1)[0, 1]), 0.0)
 
 
 @dataclass
@@ -196,7 +216,8 @@ def ordering(
     items.sort(key=lambda m: -sign * stat.value(m))
     if problem is not None:
         listed = ", ".join(f"{m} {stat.shown(m)}" for m in items)
-        return Ordering(f"{listed} (not ordered: {problem})")
+        text = f"{listed} (not ordered: {problem})" if listed else f"not ordered: {problem}"
+        return Ordering(text + _censored_text(stat, censored))
     if not items:
         return Ordering(_censored_text(stat, censored).lstrip("; "))
     groups = _groups(stat, items)
@@ -236,12 +257,16 @@ def _censored_text(stat: Statistic, censored: Sequence[str]) -> str:
     return f"; not ranked, {stat.label} not reached: {', '.join(parts)}"
 
 
-def pair_sentence(stat: Statistic, a: str, b: str, claim: str) -> Tuple[str, bool]:
+def pair_sentence(
+    stat: Statistic, a: str, b: str, claim: str, problem: Optional[str] = None
+) -> Tuple[str, bool]:
     """(``claim`` "A ... B" with both values when A - B is beyond the noise in the direction
     of ``stat.higher_is_better``, else "A and B are not distinguishable here", and whether
-    the claim holds)."""
+    the claim holds); with a design ``problem``, the values and the interval, no verdict."""
     c = compare(stat, a, b)
     values = f"{stat.shown(a)} vs {stat.shown(b)}"
+    if problem is not None:
+        return f"{a} vs {b}: {values}; {c.interval(stat.digits)} (not ordered)", False
     better = c.apart and (c.d > 0) == stat.higher_is_better
     if better:
         return f"{claim} ({values})", True
@@ -262,7 +287,6 @@ def from_means(
         label,
         {m: np.array([float(v)]) for m, (v, _) in values.items()},
         {},
-        0.0,
         higher_is_better,
         digits,
         {m: float(e) for m, (_, e) in values.items()},
@@ -348,19 +372,20 @@ def matched_minority(table: pd.DataFrame) -> Dict[Tuple[str, str], np.ndarray]:
 
 
 def stability_comparison(
-    table: pd.DataFrame, resampled: Optional[pd.DataFrame] = None, noise_ratio: float = 0.0
+    table: pd.DataFrame, resampled: Optional[pd.DataFrame] = None
 ) -> pd.DataFrame:
     """Pairwise reading of the minority-rate / proportion-of-ties curves (see
     :func:`matched_minority`): rows (a, b, ties_level, mr_a, mr_b, se_a, se_b, ties_a,
     ties_b) with means and Monte Carlo SE over the repetitions, and the difference
     d = mr_a - mr_b with its 95% interval (low, high; :func:`compare`, the topic resamples
-    taken from ``resampled``, a table of the same shape with one "repetition" per resample).
+    taken from ``resampled``, a table of the same shape with one "repetition" per resample
+    and a "run" column, 0 or 1, telling its two runs apart).
     """
     reps = matched_minority(table)
-    topic = matched_minority(resampled) if resampled is not None else {}
+    topic = _resampled_minority(resampled) if resampled is not None else {}
     rows = []
     for (a, b), v in reps.items():
-        stat = _pair_statistic(a, b, v, topic.get((a, b)), noise_ratio)
+        stat = _pair_statistic(a, b, v, topic.get((a, b)))
         c = compare(stat, a, b)
         rows.append(
             {
@@ -381,16 +406,24 @@ def stability_comparison(
     return pd.DataFrame(rows, columns=STABILITY_PAIR_COLUMNS)
 
 
+def _resampled_minority(resampled: pd.DataFrame) -> Dict[Tuple[str, str], np.ndarray]:
+    """:func:`matched_minority` of each run on the resamples, side by side: (a, b) ->
+    T x runs x 5."""
+    if "run" not in resampled:
+        return {k: v[:, None, :] for k, v in matched_minority(resampled).items()}
+    runs = [matched_minority(part) for _, part in resampled.groupby("run", sort=True)]
+    return {key: np.stack([run[key] for run in runs], axis=1) for key in runs[0]}
+
+
 STABILITY_PAIR_COLUMNS = "a b ties_level mr_a mr_b se_a se_b ties_a ties_b d low high".split()
 
 
-def _pair_statistic(a, b, reps: np.ndarray, topic: Optional[np.ndarray], noise_ratio: float):
-    resampled = {} if topic is None else {a: topic[:, 1], b: topic[:, 2]}
+def _pair_statistic(a, b, reps: np.ndarray, topic: Optional[np.ndarray]):
+    resampled = {} if topic is None else {a: topic[..., 1], b: topic[..., 2]}
     return Statistic(
         "minority rate",
         {a: reps[:, 1], b: reps[:, 2]},
         resampled,
-        noise_ratio,
         higher_is_better=False,
         digits=4,
     )
@@ -424,7 +457,8 @@ def stability_sentences(
         if _apart(row):
             beats[row.a if row.d < 0 else row.b] += 1
         verdict[(row.a, row.b)] = verdict[(row.b, row.a)] = row
-    ranked = sorted(names, key=lambda n: -beats[n])
+    # too small a design: the measures in the order given, no ranking implied
+    ranked = sorted(names, key=lambda n: -beats[n]) if problem is None else list(names)
     lines = [] if problem is None else [f"not ordered ({problem})"]
     for a, b in zip(ranked, ranked[1:]):
         row = verdict[(a, b)]
@@ -436,6 +470,11 @@ def stability_sentences(
                 f"{more} is more stable than {less}: minority rate "
                 f"{fmt(*mr[more], digits=4)} vs {fmt(*mr[less], digits=4)} {at} "
                 f"({_row_interval(row, more)})"
+            )
+        elif problem is not None:
+            lines.append(
+                f"{a} and {b}: minority rate {fmt(*mr[a], digits=4)} vs "
+                f"{fmt(*mr[b], digits=4)} {at} ({_row_interval(row, a)})"
             )
         else:
             lines.append(

@@ -37,10 +37,11 @@ def curves(
     group: str = "measure",
     limits: Tuple[float, float] = (-np.inf, np.inf),
     hline_label: Optional[str] = None,
+    band: Optional[str] = None,
 ) -> List[str]:
     """``y`` against ``x`` (one series per ``group`` value) with a band of ± ``y_ci`` (or
     ``y_sd``) clipped to the statistic's range ``limits``; ``hline`` is a reference line
-    labelled ``hline_label``."""
+    labelled ``hline_label``; ``band`` says what the band is, as the legend's title."""
     fig, ax = style.new_figure(title=title)
     for index, (name, part) in enumerate(table.groupby(group, sort=False)):
         part = part.sort_values(x)
@@ -62,7 +63,7 @@ def curves(
         ax.invert_xaxis()
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
-    style.legend_outside(ax)
+    style.legend_outside(ax, band)
     return style.save(fig, directory, stem)
 
 

@@ -281,7 +281,6 @@ def statistic(
     column: str,
     label: str,
     resampled=None,
-    noise_ratio: float = 0.0,
     higher_is_better: bool = True,
     digits: int = 3,
 ) -> _noise.Statistic:
@@ -291,9 +290,7 @@ def statistic(
         m: part.sort_values("repetition", kind="stable")[column].to_numpy(float)
         for m, part in table.groupby("measure", sort=False)
     }
-    return _noise.Statistic(
-        label, reps, dict(resampled or {}), noise_ratio, higher_is_better, digits
-    )
+    return _noise.Statistic(label, reps, dict(resampled or {}), higher_is_better, digits)
 
 
 def flat_measures(matrices) -> List[str]:
@@ -320,11 +317,10 @@ def stability_sentence(
             parts.append(f"{m}: minority rate {mr}, proportion of ties {pt}")
         return f"Stability ({setting}) at fuzziness 0.05: " + "; ".join(parts) + "."
     keep = pairs[pairs["a"].isin(names) & pairs["b"].isin(names)]
+    order = "" if problem else "; most stable first"
     return (
         f"Stability ({setting}; minority rate at matched proportions of ties, from the "
-        f"curves; most stable first): "
-        + "; ".join(_noise.stability_sentences(keep, names, problem))
-        + "."
+        f"curves{order}): " + "; ".join(_noise.stability_sentences(keep, names, problem)) + "."
     )
 
 
@@ -333,11 +329,12 @@ class TopicDraw:
     """The topic resamples of a study: T x n indices and their seed. The statistics computed
     in one vectorised pass (discriminative power, required difference, tau) use all T; the
     experiments rerun per resample (swap, stability, phi) use the first
-    ``min(T, EXPERIMENT_RESAMPLES)`` with ``trials`` trials each."""
+    ``min(T, EXPERIMENT_RESAMPLES)``, twice each with independent seeds and ``trials``
+    trials a run."""
 
     seed: int
     indices: np.ndarray
-    trials: int  # per resample, for the experiments rerun on each resample
+    trials: int  # per run of the experiments rerun on each resample (two runs each)
 
     @property
     def experiments(self) -> np.ndarray:
@@ -351,13 +348,15 @@ class TopicDraw:
             "resamples": int(len(self.indices)),
             "experiment_resamples": int(len(self.experiments)),
             "seed": self.seed,
-            "trials_per_resample": self.trials,
+            "runs_per_resample": _topics.RUNS_PER_RESAMPLE,
+            "trials_per_run": self.trials,
             "z": _noise.Z95,
         }
 
 
-# the experiments rerun per resample cost trials x resamples: the trials of all repetitions
-# spread over at most this many resamples (more would leave too few trials in each)
+# the experiments rerun per resample cost trials x runs x resamples: the trials of all
+# repetitions spread over at most this many resamples (more would leave too few trials in
+# each run); 100 resamples estimate a variance to within about 14% (sqrt(2 / 99))
 EXPERIMENT_RESAMPLES = 100
 
 
@@ -369,7 +368,7 @@ def topic_draw(seed: int, n_topics: int, resamples: int, trials: int, repetition
     return TopicDraw(
         t_seed,
         _noise.topic_resamples(n_topics, resamples, t_seed),
-        _topics.trials_per_resample(trials, repetitions, min(resamples, EXPERIMENT_RESAMPLES)),
+        _topics.trials_per_run(trials, repetitions, min(resamples, EXPERIMENT_RESAMPLES)),
     )
 
 
@@ -379,36 +378,50 @@ def renamed_statistic(stat: _noise.Statistic, names: Dict[str, str]) -> _noise.S
         stat.label,
         {new: stat.reps[old] for old, new in names.items()},
         {new: stat.resampled[old] for old, new in names.items() if old in stat.resampled},
-        stat.noise_ratio,
         stat.higher_is_better,
         stat.digits,
         {new: stat.mc_se[old] for old, new in names.items() if old in stat.mc_se},
     )
 
 
-def _per_resample(topic: Dict[str, Any]) -> str:
-    trials = topic.get("trials_per_resample")
-    if not trials:
-        return "discriminative power from the paired t statistic on each resample"
-    return (
-        f"the experiments on topic subsets rerun on the first "
-        f"{topic.get('experiment_resamples', topic['resamples'])} resamples, {trials} trials "
-        f"each"
-    )
+T_STAND_IN = (
+    "discriminative power on each resample from the paired t-test of every system pair (it "
+    "stands in for the bootstrap test, which the repetitions use)"
+)
 
 
-def method_sentence(topic: Dict[str, Any], repetitions: int, unit: str = "repetitions") -> str:
-    """How the summary decides an ordering, with the method's parameters and seed."""
+def _per_resample(topic: Dict[str, Any], t_stand_in: bool) -> str:
+    parts = [T_STAND_IN] if t_stand_in else []
+    trials = topic.get("trials_per_run")
+    if trials:
+        parts.append(
+            f"the experiments on topic subsets rerun on the first "
+            f"{topic.get('experiment_resamples', topic['resamples'])} resamples, twice each "
+            f"with {trials} trials and independent seeds, the covariance of the two runs "
+            f"giving the topic variance free of their Monte Carlo error"
+        )
+    return "; ".join(parts)
+
+
+def method_sentence(
+    topic: Dict[str, Any], repetitions: int, unit: str = "repetitions", t_stand_in: bool = False
+) -> str:
+    """How the summary decides an ordering, with the method's parameters and seed;
+    ``t_stand_in``: the study orders discriminative power (its resamples use the t-test)."""
     mc = (
         f"the Monte Carlo error over {repetitions} {unit}"
         if repetitions > 1
-        else "no Monte Carlo error (one repetition: none is claimed)"
+        else (
+            "no Monte Carlo error (one repetition: none is claimed, and the interval leaves "
+            "out the error of its one run)"
+        )
     )
+    how = _per_resample(topic, t_stand_in)
     return (
         f"Orderings: A > B is stated only when the 95% interval of the paired difference "
         f"excludes 0; the interval combines topic sampling ({topic['resamples']} "
         f"bootstrap resamples of the topics (Efron and Tibshirani, 1993), the same for every "
-        f"measure so that differences are paired; seed {topic['seed']}; "
-        f"{_per_resample(topic)}) with {mc}. Otherwise the measures are not "
+        f"measure so that differences are paired; seed {topic['seed']}"
+        f"{'; ' + how if how else ''}) with {mc}. Otherwise the measures are not "
         f"distinguishable here."
     )

@@ -11,10 +11,11 @@ undefined, e.g. a required difference not reached):
   a resample (it needs no bootstrap samples, and the two agree closely), all resamples at
   once by one product with the resamples' topic counts;
 * Kendall's tau between the system rankings by mean score, likewise vectorised;
-* the swap method, stability and predictive power, rerun on each resampled topic set with
-  ``trials_per_resample`` trials (so that all resamples together cost one more set of
-  repetitions); the Monte Carlo error of these few trials is taken out again by
-  :func:`irgauge.studies._noise.compare` (its ratio ``k``).
+* the swap method, stability and predictive power, rerun twice with independent seeds on
+  each resampled topic set, with :func:`trials_per_run` trials each (so that all resamples
+  together cost one more set of repetitions): T x 2 values per measure, whose covariance
+  over the resamples is the topic variance free of the few trials' Monte Carlo error
+  (:func:`irgauge.studies._noise.topic_variance`).
 """
 
 from __future__ import annotations
@@ -34,10 +35,14 @@ from irgauge.studies._noise import Z95, repetition_seeds
 Arrays = Dict[str, np.ndarray]
 
 
-def trials_per_resample(trials: int, repetitions: int, resamples: int) -> int:
-    """Trials of each resample's experiment: the trials of all repetitions spread over the
-    resamples (at least 20, so that each resample's statistic exists at all)."""
-    return max(20, math.ceil(trials * repetitions / max(resamples, 1)))
+RUNS_PER_RESAMPLE = 2  # independent runs of an experiment on each resample
+
+
+def trials_per_run(trials: int, repetitions: int, resamples: int) -> int:
+    """Trials of each run of a resample's experiment: the trials of all repetitions spread
+    over the resamples' two runs (at least 10, so that each run's statistic exists at
+    all)."""
+    return max(10, math.ceil(trials * repetitions / (RUNS_PER_RESAMPLE * max(resamples, 1))))
 
 
 def resampled(matrices, indices: np.ndarray) -> Dict[str, ScoreMatrix]:
@@ -101,9 +106,20 @@ def taus(matrices, resamples: np.ndarray) -> Dict[Tuple[str, str], np.ndarray]:
 
 
 def _draws(resamples: np.ndarray, seed: int) -> List[Tuple[np.ndarray, int]]:
-    """(topic indices, seed) of each resample's experiment: the steps of
+    """(topic indices, seed) of every run on the resamples, two runs with independent
+    seeds on each resample, in (resample, run) order: the steps of
     :func:`~irgauge.evaluation.tasks.run_steps` (tasks on a cluster, same results)."""
-    return list(zip(resamples, repetition_seeds(seed, len(resamples))))
+    seeds = repetition_seeds(seed, RUNS_PER_RESAMPLE * len(resamples))
+    return [
+        (idx, seeds[RUNS_PER_RESAMPLE * t + r])
+        for t, idx in enumerate(resamples)
+        for r in range(RUNS_PER_RESAMPLE)
+    ]
+
+
+def _paired(values: Dict, n: int) -> Dict:
+    """key -> T x 2 array from lists of values in (resample, run) order."""
+    return {k: np.asarray(v, float).reshape(n, RUNS_PER_RESAMPLE) for k, v in values.items()}
 
 
 def _swap_on(draw, matrices, c: int, trials: int, mode: str, replacement: bool):
@@ -134,8 +150,8 @@ def swap(
     matrices, c: int, trials: int, resamples: np.ndarray, seed: int, mode: str, replacement: bool
 ) -> Tuple[Arrays, Arrays]:
     """(share of comparisons reaching the required difference, required difference) per
-    measure on each resample; NaN where the required difference is not reached (the
-    catch-all bin) or not found."""
+    measure on each resample, T x 2 (two runs); NaN where the required difference is not
+    reached (the catch-all bin) or not found."""
     share: Dict[str, list] = {m: [] for m in matrices}
     required: Dict[str, list] = {m: [] for m in matrices}
     results = run_steps(_swap_on, _draws(resamples, seed), (matrices, c, trials, mode, replacement))
@@ -144,28 +160,28 @@ def swap(
             reached = row.required_difference < CATCH_ALL - 1e-9
             share[row.measure].append(row.share_reaching if reached else np.nan)
             required[row.measure].append(row.required_difference if reached else np.nan)
-    return (
-        {m: np.asarray(v, float) for m, v in share.items()},
-        {m: np.asarray(v, float) for m, v in required.items()},
-    )
+    return _paired(share, len(resamples)), _paired(required, len(resamples))
 
 
 CATCH_ALL = 0.20  # lower edge of the swap method's last difference bin (|d| >= 0.20)
 
 
 def stability(matrices, c: int, trials: int, resamples: np.ndarray, seed: int) -> pd.DataFrame:
-    """The stability curves on each resample, one "repetition" per resample."""
+    """The stability curves on each resample, one "repetition" per resample, its two runs
+    told apart by column "run"."""
     results = run_steps(_stability_on, _draws(resamples, seed), (matrices, c, trials))
-    return pd.concat(
-        [res.table.assign(repetition=r) for r, res in enumerate(results)], ignore_index=True
-    )
+    rows = [
+        res.table.assign(repetition=k // RUNS_PER_RESAMPLE, run=k % RUNS_PER_RESAMPLE)
+        for k, res in enumerate(results)
+    ]
+    return pd.concat(rows, ignore_index=True)
 
 
 def predictive(
     matrices, halvings: int, resamples: np.ndarray, seed: int, variant: str, sizes=()
 ) -> Tuple[Dict[Tuple[str, str], np.ndarray], Dict[Tuple[str, str, int], np.ndarray]]:
-    """(a, b) -> phi(a predicts b) on each resample, from ``halvings`` halvings each; and
-    (a, b, k) -> phi at subset size k on each resample."""
+    """(a, b) -> phi(a predicts b) on each resample, T x 2 (two runs of ``halvings``
+    halvings); and (a, b, k) -> phi at subset size k on each resample, likewise."""
     out: Dict[Tuple[str, str], list] = {}
     curve: Dict[Tuple[str, str, int], list] = {}
     n = resamples.shape[1]
@@ -178,10 +194,7 @@ def predictive(
             out.setdefault((row.measure_a, row.measure_b), []).append(row.phi)
         for row in res.details["curve"].itertuples(index=False):
             curve.setdefault((row.measure_a, row.measure_b, int(row.k)), []).append(row.phi)
-    return (
-        {k: np.asarray(v, float) for k, v in out.items()},
-        {k: np.asarray(v, float) for k, v in curve.items()},
-    )
+    return _paired(out, len(resamples)), _paired(curve, len(resamples))
 
 
 def interval(value: float, draws: np.ndarray, low: float, high: float) -> Tuple[float, float]:

@@ -25,6 +25,7 @@ import pandas as pd
 from irgauge.errors import InputError
 from irgauge.studies import _common as common
 from irgauge.studies import study_function
+from irgauge.studies.qa import DERIVED_TAG
 
 # study -> (table, row key, value column) of the side-by-side headline table
 HEADLINE = {
@@ -135,6 +136,8 @@ def write_comparison(
                 common.caption("Collection statistics", *paper),
                 digits=2,
             )
+        derived = any(r.manifest.get("derived") for r in results.values())
+        tag = DERIVED_TAG if derived else ""
         table, key, value = HEADLINE[study]
         wide = None
         for n in names:
@@ -148,7 +151,7 @@ def write_comparison(
             wide.reset_index().rename(columns={"index": key}),
             f"{what} of the {table.replace('_', ' ')} table, one "
             f"column per collection (means over the repetitions; errors in each "
-            f"collection's own table)",
+            f"collection's own table){tag}",
             digits=3,
         )
         common_tables = set.intersection(*(set(r.tables) for r in results.values()))
@@ -157,7 +160,9 @@ def write_comparison(
                 [results[n].tables[stem].assign(collection=n) for n in names], ignore_index=True
             )
             stacked = stacked[["collection"] + [c for c in stacked.columns if c != "collection"]]
-            writer.table(stem, stacked, f"{stem.replace('_', ' ')}: every collection", digits=4)
+            writer.table(
+                stem, stacked, f"{stem.replace('_', ' ')}: every collection{tag}", digits=4
+            )
         summary = [f"{n}: {line}" for n in names for line in results[n].summary]
         return writer.finish(
             {

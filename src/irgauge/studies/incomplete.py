@@ -200,7 +200,12 @@ def compute_incomplete(
     topic = _repeat.topic_draw(seed, first.n_topics, o.topic_resamples, 1, 1)
     topic_share, topic_required = _topics.discriminative_power(full, o.alpha, topic.indices)
     parameters, seed_record = _parameters(o, rates, labels, eval_options, rel_level, studies)
-    parameters["topic_sampling"] = {**topic.record(), "trials_per_resample": None}
+    parameters["topic_sampling"] = {
+        **topic.record(),
+        "experiment_resamples": None,
+        "runs_per_resample": None,
+        "trials_per_run": None,
+    }
     seed_record.update(seed=seed, reductions=seeds, topic_resamples=topic.seed)
     seed_record.update(discriminative_power=seeds, reduction_bootstrap=seeds)
     inputs = {"qrels": str(qrels), "runs": paths, "runs_used": chosen_paths}
@@ -278,13 +283,13 @@ def _reduced_statistics(studies, lowest, alpha: float, topic) -> Dict[str, Any]:
             ):
                 reps[key].setdefault(label, []).append(float(value))
                 draws[key].setdefault(label, []).append(draw)
-    ratio = 1 / len(studies)  # a resampled value is the mean over the reductions
+    # a resampled value is the mean over the same reductions as the repetitions', so it
+    # carries none of their Monte Carlo error: the interval adds it whole (var_r / R)
     return {
         key: _noise.Statistic(
             label,
             {m: np.asarray(v) for m, v in reps[key].items()},
             {m: np.mean(v, axis=0) for m, v in draws[key].items()},
-            ratio,
             higher,
             digits,
         )
@@ -370,6 +375,14 @@ def describe_incomplete(data: IncompleteData) -> List[str]:
     summary += _summary(data, lowest)
     if data.warning:
         summary.append(data.warning)
+    summary.append(
+        _repeat.method_sentence(
+            data.record.parameters["topic_sampling"],
+            data.options.reductions,
+            "reductions",
+            t_stand_in=True,
+        )
+    )
     return summary
 
 
@@ -551,6 +564,7 @@ def _curves(value: str, ylabel: str, hline=None):
             hline=hline,
             limits=LIMITS.get(value, (-np.inf, np.inf)),
             hline_label=HLINE_LABEL if hline is not None else None,
+            band="band: 95% interval of the mean\n(Monte Carlo, over the reductions)",
         )
 
     return draw

@@ -212,7 +212,6 @@ def compute_onerel(
     rc = rank_correlations(base)
     tau_draws = _topics.taus(base, topic.indices)
     step()
-    ratio = o.trials / topic.trials
     return OnerelData(
         options=o,
         record=_record(o, q, runs, labels, notes, matrices, seed, seeds, topic, stability_rows),
@@ -228,12 +227,12 @@ def compute_onerel(
         flat=_repeat.flat_measures(base),
         stability=stability,
         stability_rows=stability_rows,
-        stability_pairs=_noise.stability_comparison(stability_rows, topic_curves, ratio),
+        stability_pairs=_noise.stability_comparison(stability_rows, topic_curves),
         tau=rc.details["matrix"],
         tau_parameters=rc.parameters,
         share=_repeat.statistic(dp_rows, "share", "share of significant pairs", share),
         swap_share=_repeat.statistic(
-            swap_rows, "share_reaching", "required difference", swap_share, ratio
+            swap_rows, "share_reaching", "required difference", swap_share
         ),
         tau_draws=tau_draws,
         problem=_noise.design_problem(first.n_systems, first.n_topics),
@@ -301,7 +300,11 @@ def describe_onerel(data: OnerelData) -> List[str]:
     summary.append(_tau_sentence(data.tau, names, data.tau_draws, data.problem))
     if data.gains is not None:
         summary += _gain_sentences(data.share, o.gains, data.problem)
-    summary.append(_repeat.method_sentence(data.record.parameters["topic_sampling"], o.repetitions))
+    summary.append(
+        _repeat.method_sentence(
+            data.record.parameters["topic_sampling"], o.repetitions, t_stand_in=True
+        )
+    )
     return summary
 
 
@@ -490,5 +493,9 @@ def _tau_sentence(square: pd.DataFrame, names, draws, problem: Optional[str]) ->
         low, high = _topics.interval(t[2], draws[key], -1.0, 1.0)
         return f"{t[2]:.2f} ({t[0]} vs {t[1]}; 95% interval [{low:.2f}, {high:.2f}])"
 
-    text = f"Kendall's tau between their rankings ranges from {shown(lo)} to {shown(hi)}"
+    if lo[2] == hi[2]:
+        # one value for every pair: "ranges from 1.00 (A vs B) to 1.00 (A vs B)" said less
+        text = f"Kendall's tau between their rankings is {lo[2]:.2f} for every pair"
+    else:
+        text = f"Kendall's tau between their rankings ranges from {shown(lo)} to {shown(hi)}"
     return text + (f" (not interpreted: {problem})." if problem else ".")

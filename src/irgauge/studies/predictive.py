@@ -165,9 +165,7 @@ def compute_predictive(
         phi=square.loc[names, names],
         se=sd / np.sqrt(trials),
         sd=sd,
-        curve=_with_interval(
-            _figure_pairs(result.details["curve"], names), curve_draws, trials, topic.trials
-        ),
+        curve=_with_interval(_figure_pairs(result.details["curve"], names), curve_draws, trials),
         systems=common.systems_phrase(
             first.n_systems, next(iter(matrices.values())).n_systems, top_k, top_fraction, by
         ),
@@ -195,17 +193,17 @@ def _score_matrices(qrels, runs, matrices, eval_options: Dict[str, Any]):
     return matrices, {"qrels": str(qrels), "runs": common.path_list(runs)}
 
 
-def _with_interval(curve: pd.DataFrame, draws, halvings: int, per_resample: int):
+def _with_interval(curve: pd.DataFrame, draws, halvings: int):
     """``curve`` with ``ci``: the half-width of phi's 95% interval at each k, topic
     sampling and Monte Carlo error combined, 1.96 sqrt(var_topic + sd^2 / halvings), where
-    var_topic is the variance of phi over the topic resamples less their own Monte Carlo
-    variance sd^2 / (halvings per resample), kept at 0 or above."""
+    var_topic is the covariance over the topic resamples of phi's two runs on each (free of
+    their Monte Carlo error; :func:`irgauge.studies._noise.topic_variance`)."""
     ci = []
     for row in curve.itertuples(index=False):
-        e = draws.get((row.measure_a, row.measure_b, int(row.k)), np.array([]))
-        e = e[np.isfinite(e)]
+        e = draws.get((row.measure_a, row.measure_b, int(row.k)), np.empty((0, 2)))
+        e = e[np.isfinite(e).all(axis=1)]
         sd2 = float(row.sd) ** 2 if np.isfinite(row.sd) else 0.0
-        topic = max(float(e.var(ddof=1)) - sd2 / per_resample, 0.0) if len(e) > 1 else 0.0
+        topic = _noise.topic_variance(e) if len(e) > 1 else 0.0
         ci.append(_noise.Z95 * np.sqrt(topic + sd2 / halvings))
     return curve.assign(ci=ci)
 
@@ -330,6 +328,7 @@ def _phi_curves(picked: pd.DataFrame, directory, stem: str):
         "predictive power phi",
         group="series",
         limits=(-1.0, 1.0),
+        band="band: 95% interval of phi\n(topic sampling and Monte Carlo)",
     )
 
 
@@ -341,7 +340,6 @@ def _phi_statistic(study: PredictiveStudy) -> _noise.Statistic:
         "phi",
         {f"{a} -> {b}": np.array([float(study.phi.loc[a, b])]) for a, b in pairs},
         {f"{a} -> {b}": study.draws[(a, b)] for a, b in pairs if (a, b) in study.draws},
-        0.0,  # the resamples' few halvings add Monte Carlo noise: kept, conservatively
         True,
         3,
         {f"{a} -> {b}": float(study.se.loc[a, b]) for a, b in pairs},
@@ -368,7 +366,11 @@ def describe_predictive(study: PredictiveStudy) -> List[str]:
             other = f"{m} -> {target}"
             if m != target and stat.value(other) > stat.value(own):
                 text, _ = _noise.pair_sentence(
-                    stat, other, own, f"{m} predicts {target} better than {target} itself"
+                    stat,
+                    other,
+                    own,
+                    f"{m} predicts {target} better than {target} itself",
+                    study.problem,
                 )
                 lines.append(text + ".")
     if len(lines) == 1 + warnings:

@@ -64,6 +64,7 @@ def answer_measures(gains: Sequence[str] = GAIN_VARIANTS) -> Dict[str, str]:
 LIST_MEASURES = {"F-measure": "F-measure"}
 SECOND_C = 50
 DERIVED_MARKER = "derived.json"
+DERIVED_TAG = " [derived QA data: a weak stand-in]"  # in every caption of derived data
 DERIVED_NOTE = (
     "QA data DERIVED from ad hoc relevance data (relevant documents stand in for "
     "answers): a weak stand-in for real QA data"
@@ -135,7 +136,7 @@ class QaData:
 
     @property
     def tag(self) -> str:
-        return " [derived QA data: a weak stand-in]" if self.derived else ""
+        return DERIVED_TAG if self.derived else ""
 
 
 def run_qa(
@@ -203,7 +204,6 @@ def compute_qa(gold, runs, options: QaOptions = QaOptions(), progress=None) -> Q
     c = o.subset_size or n // 2
     sizes, skipped = _swap_sizes(c, o.second_size, n)
     topic = _repeat.topic_draw(seed, n, o.topic_resamples, o.trials, o.repetitions)
-    ratio = o.trials / topic.trials
     stability_rows, stability = _repeat.stability(matrices, c, o.trials, seeds, progress)
     topic_curves = _topics.stability(matrices, c, topic.trials, topic.experiments, topic.seed)
     sensitivity = [_sensitivity(matrices, size, o, seeds, topic, progress) for size in sizes]
@@ -254,7 +254,7 @@ def compute_qa(gold, runs, options: QaOptions = QaOptions(), progress=None) -> Q
         per_run=_per_run(matrices),
         stability=stability,
         stability_rows=stability_rows,
-        stability_pairs=_noise.stability_comparison(stability_rows, topic_curves, ratio),
+        stability_pairs=_noise.stability_comparison(stability_rows, topic_curves),
         sensitivity=sensitivity,
         flat=_repeat.flat_measures(matrices),
         sign=_sign_table(matrices, o.sign_alphas),
@@ -271,9 +271,7 @@ def _sensitivity(matrices, size: int, o: QaOptions, seeds, topic, progress) -> S
     share, _ = _topics.swap(
         matrices, size, topic.trials, topic.experiments, topic.seed, o.swap_mode, False
     )
-    stat = _repeat.statistic(
-        rows, "share_reaching", "required difference", share, o.trials / topic.trials
-    )
+    stat = _repeat.statistic(rows, "share_reaching", "required difference", share)
     return Sensitivity(size, curve, spread, stat)
 
 
@@ -429,7 +427,7 @@ def _write_sensitivity(writer: common.StudyWriter, data: QaData, s: Sensitivity)
             f"{data.options.repetitions}, SE; not reached (>= 0.20): the catch-all bin, "
             f"left out of the means){data.tag}",
             "qa",
-            "Tables 1-3",
+            _paper_item("table", data.options.list_task, s.c == data.c),
         ),
         _repeat.SWAP_DIGITS,
     )
@@ -441,9 +439,22 @@ def _write_sensitivity(writer: common.StudyWriter, data: QaData, s: Sensitivity)
             f"Swap rate against performance difference (c = {s.c}; mean with its 95% "
             f"interval, 1.96 Monte Carlo SE; dashed line: the 5% swap rate){data.tag}",
             "qa",
-            "Figure 13" if data.options.list_task else "Figures 5-6, 9-10",
+            _paper_item("figure", data.options.list_task, s.c == data.c),
         ),
     )
+
+
+def _paper_item(kind: str, list_task: bool, half: bool) -> Optional[str]:
+    """Where the note prints the swap experiment at c = half the questions (``half``) or at
+    the second size: its sensitivity tables and swap-rate figures. The list task has them
+    at c = 97 (half its questions) only."""
+    if list_task:
+        if not half:
+            return None
+        return "Table 3" if kind == "table" else "Figure 13"
+    if kind == "table":
+        return "Tables 1 and 2"
+    return "Figures 5 and 9" if half else "Figures 6 and 10"
 
 
 def _sign_table(matrices, alphas) -> pd.DataFrame:
