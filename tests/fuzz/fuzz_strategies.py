@@ -276,3 +276,44 @@ def qa_run() -> List[List[bytes]]:
         for t in TOPICS
         for i, a in enumerate((b"kyoto", b"osaka", b"tokyo"))
     ]
+
+
+# ------------------------------------------------------------------ TOML study configs
+
+# a study's collections: lines of ``key = value`` (the header a line of one field)
+STUDY_TOML = FileFormat(b" = ", id_fields=(0,), number_fields=(1,))
+MISSING = "missing.txt"  # a path no collection holds
+# values that qrels or runs may be given: a folder or a file where the other is wanted, a
+# missing path, lists (empty, of numbers, of files), an empty path, a NUL, a huge path, and
+# values of other TOML types
+TOML_VALUES = [
+    b'"runs"',
+    b'"qrels.txt"',
+    f'"{MISSING}"'.encode(),
+    b'["run.txt", "run2.txt"]',
+    b'["runs"]',
+    b"[]",
+    b"[1, 2]",
+    b'""',
+    b'"q\\u0000rels.txt"',
+    b'"' + b"x" * 5000 + b'"',
+    b'"' + b"x/" * 40_000 + b'"',
+    b"{ a = 1 }",
+    b"1979-05-27",
+    b"true",
+    b"1e308",
+    b"nan",
+]
+
+
+def study_toml() -> List[List[bytes]]:
+    return [[b"[collections.c1]"], [b"qrels", b'"qrels.txt"'], [b"runs", b'"runs"']]
+
+
+@st.composite
+def study_toml_lines(draw) -> List[List[bytes]]:
+    """The valid config with up to two values replaced by TOML_VALUES."""
+    lines = study_toml()
+    for _ in range(draw(st.integers(0, 2))):
+        lines[draw(st.sampled_from([1, 2]))][1] = draw(st.sampled_from(TOML_VALUES))
+    return lines

@@ -167,6 +167,24 @@ READERS = {
             d / "out.tsv",
         ],
     ),
+    "study collections": (
+        fs.study_toml(),
+        fs.STUDY_TOML,
+        "collections.toml",
+        lambda d: [
+            "study",
+            "predictive",
+            "--collections",
+            d / "collections.toml",
+            "--out",
+            d / "study",
+            "--trials",
+            "2",
+            "--seed",
+            "1",
+            "--quiet",
+        ],
+    ),
     "report input": (
         fs.long_scores(),
         fs.LONG_SCORES,
@@ -174,7 +192,7 @@ READERS = {
         lambda d: ["report", d / "report", d / "scores.tsv"],
     ),
 }
-OUTPUTS = ("out.tsv", "out.json", "report")
+OUTPUTS = ("out.tsv", "out.json", "report", "study")
 INPUTS = (
     "qrels.txt",
     "other.txt",
@@ -184,7 +202,11 @@ INPUTS = (
     "other.csv",
     "gold.eqrels",
     "answers.txt",
+    "runs",
+    fs.MISSING,
 )
+# the lines of a hostile file before its mutations, where they vary
+VARIED_LINES = {"study collections": fs.study_toml_lines()}
 
 
 def collection(folder: Path) -> None:
@@ -198,6 +220,10 @@ def collection(folder: Path) -> None:
     (folder / "other.csv").write_bytes(wide)
     (folder / "gold.eqrels").write_bytes(fs.render(fs.qa_gold(), fs.QA_GOLD, fs.PLAIN))
     (folder / "answers.txt").write_bytes(fs.render(fs.qa_run(), fs.QA_RUN, fs.PLAIN))
+    (folder / "runs").mkdir()  # a run folder of a study's collection
+    (folder / "runs" / "r1").write_bytes(RUN_TEXT)
+    (folder / "runs" / "r2").write_bytes(RUN2_TEXT)
+    (folder / "collections.toml").write_bytes(fs.render(fs.study_toml(), fs.STUDY_TOML, fs.PLAIN))
 
 
 def outcome_of(reader: str, content: bytes):
@@ -209,6 +235,9 @@ def outcome_of(reader: str, content: bytes):
         (here / name).write_bytes(content)
         outcome = run_in(here, *command(here))
         written = [here / o for o in OUTPUTS if (here / o).is_file()]
+        # a study's manifest records when it ran: its tables are compared
+        study = here / "study" / "predictive-comparison" / "tables" / "phi.csv"
+        written += [study] if study.is_file() else []
         text = written[0].read_text() if written else outcome.out
         return outcome, text, here / name
 
@@ -217,6 +246,7 @@ def outcome_of(reader: str, content: bytes):
 def reader_and_bytes(draw):
     reader = draw(st.sampled_from(sorted(READERS)))
     lines, fmt, _, _ = READERS[reader]
+    lines = draw(VARIED_LINES[reader]) if reader in VARIED_LINES else lines
     return reader, draw(fs.hostile_bytes(lines, fmt))
 
 
@@ -237,6 +267,8 @@ def well_formed(reader: str, text: str) -> None:
     if reader == "trec_eval run":
         words = ("runid", "relstring")  # a run's name and a string of levels: not numbers
         check_tsv("\n".join(x for x in text.splitlines() if not x.startswith(words)), 3)
+    elif reader == "study collections":
+        assert text.startswith("collection,predictor,"), text
     elif reader in ("agreement qrels", "wide scores", "long scores"):
         check_json(text)
     elif reader != "report input":
@@ -247,6 +279,7 @@ def well_formed(reader: str, text: str) -> None:
 def reader_content_layout(draw):
     reader = draw(st.sampled_from(sorted(READERS)))
     lines, fmt, _, _ = READERS[reader]
+    lines = draw(VARIED_LINES[reader]) if reader in VARIED_LINES else lines
     return reader, draw(fs.mutated(lines, fmt)), draw(fs.layouts(hostile=False))
 
 
