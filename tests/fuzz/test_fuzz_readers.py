@@ -6,6 +6,7 @@ output as the plain file."""
 
 from __future__ import annotations
 
+import re
 import tempfile
 from pathlib import Path
 
@@ -297,3 +298,40 @@ def test_layout_keeps_the_outcome(case, cut):
     expected, expected_text, _ = outcome_of(reader, plain)
     found, found_text, _ = outcome_of(reader, fs.render(lines, fmt, layout, cut))
     assert (found.code, found_text, found.err) == (expected.code, expected_text, expected.err)
+
+
+# ------------------------------------------------------------------ Parquet and Arrow tables
+
+TABLES = {  # the table's role -> (its valid columns, the command given the table's path)
+    "run": (
+        fs.valid_run_table(),
+        lambda t: ["eval", "qrels.txt", t, "run2.txt", "-m", EVAL_MEASURES, "-q"],
+    ),
+    "qrels": (fs.valid_qrels_table(), lambda t: ["eval", t, "run.txt", "-m", EVAL_MEASURES, "-q"]),
+}
+
+
+@st.composite
+def role_and_table(draw):
+    role = draw(st.sampled_from(sorted(TABLES)))
+    return role, draw(fs.hostile_tables(TABLES[role][0]))
+
+
+@fs.fuzz_settings(40)
+@given(role_and_table())
+def test_hostile_table_is_read_or_refused_in_one_line(case):
+    """Parquet and Arrow runs and qrels through ``irgauge eval``: wrong column names or
+    types, nulls, NaN, infinite or huge numbers, huge and reserved ids, repeated rows, ids
+    as integers, no rows, a file cut short or corrupt, a text file named .parquet."""
+    role, table = case
+    with tempfile.TemporaryDirectory() as temporary, inside(temporary):
+        here = Path()
+        collection(here)
+        fs.write_table(table, here / "table.parquet")
+        argv = TABLES[role][1]("table.parquet") + ["--format", "tsv", "-o", "out.tsv"]
+        outcome = run_in(here, *argv)
+        check(outcome, ["table.parquet", *INPUTS], OUTPUTS)
+        if outcome.code == 0:
+            check_tsv((here / "out.tsv").read_text())
+    # a table has rows: its positions are 'table.parquet: row N', never a line
+    assert not re.search(r"table\.parquet:\d|on line", outcome.err), outcome.err
