@@ -251,7 +251,7 @@ def bad_runs():
         ({**base, "qid": ["1", "1", "1", "all", "all"]}, "'all'", 4),
         ({**base, "qid": [1.0, 1.0, 1.0, 2.0, 2.0]}, "strings or integers", 1),
         ({**base, "run": ["a", "a", "a", "b", "a"]}, "several runs", 4),
-        ({**base, "docno": ["a", "b", "a", "c", "x"], "qid": ["1"] * 5}, "retrieved twice", None),
+        ({**base, "docno": ["a", "b", "a", "c", "x"], "qid": ["1"] * 5}, "also on row 1", 3),
     ]
 
 
@@ -263,8 +263,10 @@ def test_a_bad_run_table_is_refused_naming_file_and_row(tmp_path, suffix, table,
         irgauge.evaluate(write(QRELS, tmp_path / "q.parquet"), [path], ["AP"])
     message = str(err.value)
     assert path in message and problem in message
+    # a table has rows, not lines: FILE: row N (it said FILE:N and 'on line N')
+    assert "line" not in message and f"{path}:{row}:" not in message, message
     if row is not None:
-        assert f"row {row}:" in message
+        assert f"{path}: row {row}:" in message
 
 
 def bad_qrels():
@@ -276,7 +278,7 @@ def bad_qrels():
         ({**base, "relevance": [1, 0, 1, float("nan")]}, "not a finite|not an integer", 4),
         ({**base, "relevance": ["1", "0", "1", "2"]}, "not numbers", 1),
         ({**base, "relevance": [1, 0, 1, 2**40]}, "above", 4),
-        ({**base, "doc_id": ["a", "a", "b", "c"], "relevance": [1, 2, 0, 0]}, "judged again", 2),
+        ({**base, "doc_id": ["a", "a", "b", "c"], "relevance": [1, 2, 0, 0]}, "on row 1)", 2),
         ({**base, "doc_id": ["a", "b", "a", "x y"]}, "whitespace", 4),
         ({**base, "query_id": ["1", "1", "all", "2"]}, "'all'", 3),
         ({**base, "label": [1, 0, 1, 2]}, "'relevance' and 'label'", None),
@@ -291,8 +293,9 @@ def test_a_bad_qrels_table_is_refused_naming_file_and_row(tmp_path, table, probl
     message = str(err.value)
     assert path in message
     assert any(p in message for p in problem.split("|")), message
+    assert "line" not in message and f"{path}:{row}:" not in message, message
     if row is not None:
-        assert f"row {row}:" in message or f"{path}:{row}:" in message
+        assert f"{path}: row {row}:" in message
 
 
 def test_an_unreadable_or_empty_table(tmp_path):

@@ -7,16 +7,29 @@ from typing import Optional
 
 
 class InputError(ValueError):
-    """Bad input data or a bad argument. The CLI prints it and exits with status 2."""
+    """Bad input data or a bad argument. The CLI prints it and exits with status 2.
 
-    def __init__(self, problem: str, path: Optional[str] = None, line: Optional[int] = None):
+    ``line`` is a position in ``path``: a line of a text file (``FILE:LINE: problem``), or,
+    with ``unit="row"``, a row of a table (``FILE: row N: problem``), which has no lines."""
+
+    def __init__(
+        self,
+        problem: str,
+        path: Optional[str] = None,
+        line: Optional[int] = None,
+        unit: str = "line",
+    ):
         self.problem = problem
         self.path = path
         self.line = line
+        self.unit = unit
         super().__init__(str(self))
 
     def __str__(self) -> str:
         where = ""
+        if self.unit != "line" and self.line is not None:
+            where = f"{self.path}: " if self.path is not None else ""
+            return f"{where}{self.unit} {self.line}: {self.problem}"
         if self.path is not None:
             where = f"{self.path}:"
             if self.line is not None:

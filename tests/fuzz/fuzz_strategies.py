@@ -276,3 +276,147 @@ def qa_run() -> List[List[bytes]]:
         for t in TOPICS
         for i, a in enumerate((b"kyoto", b"osaka", b"tokyo"))
     ]
+
+
+# ------------------------------------------------------------------ TOML study configs
+
+# a study's collections: lines of ``key = value`` (the header a line of one field)
+STUDY_TOML = FileFormat(b" = ", id_fields=(0,), number_fields=(1,))
+MISSING = "missing.txt"  # a path no collection holds
+# values that qrels or runs may be given: a folder or a file where the other is wanted, a
+# missing path, lists (empty, of numbers, of files), an empty path, a NUL, a huge path, and
+# values of other TOML types
+TOML_VALUES = [
+    b'"runs"',
+    b'"qrels.txt"',
+    f'"{MISSING}"'.encode(),
+    b'["run.txt", "run2.txt"]',
+    b'["runs"]',
+    b"[]",
+    b"[1, 2]",
+    b'""',
+    b'"q\\u0000rels.txt"',
+    b'"' + b"x" * 5000 + b'"',
+    b'"' + b"x/" * 40_000 + b'"',
+    b"{ a = 1 }",
+    b"1979-05-27",
+    b"true",
+    b"1e308",
+    b"nan",
+]
+
+
+def study_toml() -> List[List[bytes]]:
+    return [[b"[collections.c1]"], [b"qrels", b'"qrels.txt"'], [b"runs", b'"runs"']]
+
+
+@st.composite
+def study_toml_lines(draw) -> List[List[bytes]]:
+    """The valid config with up to two values replaced by TOML_VALUES."""
+    lines = study_toml()
+    for _ in range(draw(st.integers(0, 2))):
+        lines[draw(st.sampled_from([1, 2]))][1] = draw(st.sampled_from(TOML_VALUES))
+    return lines
+
+
+# ------------------------------------------------------------------ Parquet and Arrow tables
+
+# hostile values of a table's columns: ids (1 and '1' in one column, 'all', empty, with a
+# space, huge), scores and levels that are null, NaN, infinite, huge or of the wrong type
+TABLE_IDS = ["all", "1", "01", "", "a b", "é", "x" * 70_000, None, 1, 2**62, -1]
+TABLE_NUMBERS = [None, float("nan"), float("inf"), -float("inf"), 1e308, -1e308, 2**62, -1, 1.5]
+# a table's file beside its columns: a truncated or corrupt file, or not a table at all
+TABLE_DAMAGES = ["", "", "", "cut", "flipped", "text", "empty file", "arrow"]
+
+
+@dataclass(frozen=True)
+class HostileTable:
+    """A table's columns ({name: values}) and what is done to its file (TABLE_DAMAGES)."""
+
+    columns: tuple  # ((name, values), ...)
+    damage: str
+    at: int  # where a file is cut or a byte flipped
+
+
+def valid_run_table() -> dict:
+    rows = trec_run()
+    return {
+        "query_id": [r[0].decode() for r in rows],
+        "doc_id": [r[2].decode() for r in rows],
+        "score": [float(r[4]) for r in rows],
+    }
+
+
+def valid_qrels_table() -> dict:
+    rows = trec_qrels()
+    return {
+        "query_id": [r[0].decode() for r in rows],
+        "doc_id": [r[2].decode() for r in rows],
+        "relevance": [int(r[3]) for r in rows],
+    }
+
+
+@st.composite
+def hostile_tables(draw, columns: dict) -> HostileTable:
+    """``columns`` with up to three mutations: a value replaced, a row repeated, a column
+    renamed, dropped, doubled (two names of one role) or made all integers."""
+    columns = {name: list(values) for name, values in columns.items()}
+    for _ in range(draw(st.integers(0, 3))):
+        name = draw(st.sampled_from(sorted(columns)))
+        values = columns[name]
+        kind = draw(st.sampled_from(["value", "value", "repeat", "rename", "drop", "ints"]))
+        if kind == "value" and values:
+            pool = TABLE_IDS if name in ("query_id", "doc_id", "qid") else TABLE_NUMBERS
+            values[draw(st.integers(0, len(values) - 1))] = draw(st.sampled_from(pool))
+        elif kind == "repeat" and values:
+            at = draw(st.integers(0, len(values) - 1))
+            for other in columns.values():
+                other.insert(at, other[at] if at < len(other) else None)
+        elif kind == "rename":
+            new = draw(st.sampled_from(["qid", "Doc_ID", "score ", "rel", "label", "x"]))
+            columns[new if new not in columns else name + "_"] = columns.pop(name)
+        elif kind == "drop" and len(columns) > 1:
+            del columns[name]
+        elif kind == "ints" and name in ("query_id", "doc_id"):
+            columns[name] = [i % 3 + 1 for i in range(len(values))]
+    if draw(st.integers(0, 9)) == 0:
+        columns = {name: values[:0] for name, values in columns.items()}  # no rows
+    damage = draw(st.sampled_from(TABLE_DAMAGES))
+    at = draw(st.integers(0, 1 << 16))
+    return HostileTable(tuple(columns.items()), damage, at)
+
+
+def write_table(table: HostileTable, path) -> None:
+    """Write the table as Parquet (Arrow IPC for the damage "arrow"), then damage it. A
+    column whose values no Arrow type holds (ints beside strings) is written as strings,
+    except the mixes kept on purpose: ids 1 and '1' become one string column."""
+    import pyarrow as pa
+    import pyarrow.feather
+    import pyarrow.parquet
+
+    arrays = {}
+    lengths = {len(v) for _, v in table.columns}
+    size = max(lengths) if lengths else 0
+    for name, values in table.columns:
+        values = list(values) + [None] * (size - len(values))
+        try:
+            arrays[name] = pa.array(values)
+        except (pa.ArrowException, OverflowError):
+            arrays[name] = pa.array([None if v is None else str(v) for v in values])
+    frame = pa.table(arrays) if arrays else pa.table({"x": pa.array([], pa.int64())})
+    if table.damage == "arrow":
+        pa.feather.write_feather(frame, str(path))
+    else:
+        pa.parquet.write_table(frame, str(path), row_group_size=7)
+    data = open(path, "rb").read()
+    if table.damage == "cut":
+        data = data[: table.at % max(len(data), 1)]
+    elif table.damage == "flipped":
+        at = table.at % len(data)
+        data = data[:at] + bytes([data[at] ^ 0xFF]) + data[at + 1 :]
+    elif table.damage == "text":
+        data = b"1 Q0 d1 1 1.0 r\n"  # a text run named .parquet
+    elif table.damage == "empty file":
+        data = b""
+    with open(path, "wb") as handle:
+        handle.write(data)

@@ -18,6 +18,7 @@ from test_fuzz_readers import collection
 
 SIM = ["--topics", "3", "--runs", "2", "--depth", "5", "--pool-depth", "5", "--quiet"]
 META = ["scores.tsv", "--quiet", "--seed", "1"]
+STUDY = ["--collections", "collections.toml", "--trials", "2", "--seed", "1", "--quiet"]
 # command -> (arguments writing to TARGET, whether TARGET is a folder)
 COMMANDS = {
     "eval -o": (["eval", "qrels.txt", "run.txt", "-o", "TARGET"], False),
@@ -29,6 +30,8 @@ COMMANDS = {
     "report -o": (["report", "rep", "scores.tsv", "-o", "TARGET"], False),
     "discpower --figures": (["discpower", *META, "-B", "20", "--figures", "TARGET"], True),
     "simulate --out": (["simulate", "--out", "TARGET", *SIM], True),
+    # the smallest study: two runs of three topics, two trials of predictive power
+    "study --out": (["study", "predictive", "--out", "TARGET", *STUDY], True),
 }
 TARGETS = [
     "input",
@@ -79,7 +82,9 @@ def test_hostile_target_gives_a_result_or_one_refusal(tmp_path, command, kind):
     arguments, is_folder = COMMANDS[command]
     with inside(tmp_path):
         collection(Path())
-        source = "run.txt" if command == "eval -o" else "scores.tsv"
+        source = {"eval -o": "run.txt", "study --out": "collections.toml"}.get(
+            command, "scores.tsv"
+        )
         name = target(kind, is_folder, source)
         argv = [name if a == "TARGET" else a for a in arguments]
         outcome = run_in(Path(), *argv)

@@ -6,6 +6,7 @@ output as the plain file."""
 
 from __future__ import annotations
 
+import re
 import tempfile
 from pathlib import Path
 
@@ -167,6 +168,24 @@ READERS = {
             d / "out.tsv",
         ],
     ),
+    "study collections": (
+        fs.study_toml(),
+        fs.STUDY_TOML,
+        "collections.toml",
+        lambda d: [
+            "study",
+            "predictive",
+            "--collections",
+            d / "collections.toml",
+            "--out",
+            d / "study",
+            "--trials",
+            "2",
+            "--seed",
+            "1",
+            "--quiet",
+        ],
+    ),
     "report input": (
         fs.long_scores(),
         fs.LONG_SCORES,
@@ -174,7 +193,7 @@ READERS = {
         lambda d: ["report", d / "report", d / "scores.tsv"],
     ),
 }
-OUTPUTS = ("out.tsv", "out.json", "report")
+OUTPUTS = ("out.tsv", "out.json", "report", "study")
 INPUTS = (
     "qrels.txt",
     "other.txt",
@@ -184,7 +203,11 @@ INPUTS = (
     "other.csv",
     "gold.eqrels",
     "answers.txt",
+    "runs",
+    fs.MISSING,
 )
+# the lines of a hostile file before its mutations, where they vary
+VARIED_LINES = {"study collections": fs.study_toml_lines()}
 
 
 def collection(folder: Path) -> None:
@@ -198,6 +221,10 @@ def collection(folder: Path) -> None:
     (folder / "other.csv").write_bytes(wide)
     (folder / "gold.eqrels").write_bytes(fs.render(fs.qa_gold(), fs.QA_GOLD, fs.PLAIN))
     (folder / "answers.txt").write_bytes(fs.render(fs.qa_run(), fs.QA_RUN, fs.PLAIN))
+    (folder / "runs").mkdir()  # a run folder of a study's collection
+    (folder / "runs" / "r1").write_bytes(RUN_TEXT)
+    (folder / "runs" / "r2").write_bytes(RUN2_TEXT)
+    (folder / "collections.toml").write_bytes(fs.render(fs.study_toml(), fs.STUDY_TOML, fs.PLAIN))
 
 
 def outcome_of(reader: str, content: bytes):
@@ -209,6 +236,9 @@ def outcome_of(reader: str, content: bytes):
         (here / name).write_bytes(content)
         outcome = run_in(here, *command(here))
         written = [here / o for o in OUTPUTS if (here / o).is_file()]
+        # a study's manifest records when it ran: its tables are compared
+        study = here / "study" / "predictive-comparison" / "tables" / "phi.csv"
+        written += [study] if study.is_file() else []
         text = written[0].read_text() if written else outcome.out
         return outcome, text, here / name
 
@@ -217,6 +247,7 @@ def outcome_of(reader: str, content: bytes):
 def reader_and_bytes(draw):
     reader = draw(st.sampled_from(sorted(READERS)))
     lines, fmt, _, _ = READERS[reader]
+    lines = draw(VARIED_LINES[reader]) if reader in VARIED_LINES else lines
     return reader, draw(fs.hostile_bytes(lines, fmt))
 
 
@@ -237,6 +268,8 @@ def well_formed(reader: str, text: str) -> None:
     if reader == "trec_eval run":
         words = ("runid", "relstring")  # a run's name and a string of levels: not numbers
         check_tsv("\n".join(x for x in text.splitlines() if not x.startswith(words)), 3)
+    elif reader == "study collections":
+        assert text.startswith("collection,predictor,"), text
     elif reader in ("agreement qrels", "wide scores", "long scores"):
         check_json(text)
     elif reader != "report input":
@@ -247,6 +280,7 @@ def well_formed(reader: str, text: str) -> None:
 def reader_content_layout(draw):
     reader = draw(st.sampled_from(sorted(READERS)))
     lines, fmt, _, _ = READERS[reader]
+    lines = draw(VARIED_LINES[reader]) if reader in VARIED_LINES else lines
     return reader, draw(fs.mutated(lines, fmt)), draw(fs.layouts(hostile=False))
 
 
@@ -264,3 +298,40 @@ def test_layout_keeps_the_outcome(case, cut):
     expected, expected_text, _ = outcome_of(reader, plain)
     found, found_text, _ = outcome_of(reader, fs.render(lines, fmt, layout, cut))
     assert (found.code, found_text, found.err) == (expected.code, expected_text, expected.err)
+
+
+# ------------------------------------------------------------------ Parquet and Arrow tables
+
+TABLES = {  # the table's role -> (its valid columns, the command given the table's path)
+    "run": (
+        fs.valid_run_table(),
+        lambda t: ["eval", "qrels.txt", t, "run2.txt", "-m", EVAL_MEASURES, "-q"],
+    ),
+    "qrels": (fs.valid_qrels_table(), lambda t: ["eval", t, "run.txt", "-m", EVAL_MEASURES, "-q"]),
+}
+
+
+@st.composite
+def role_and_table(draw):
+    role = draw(st.sampled_from(sorted(TABLES)))
+    return role, draw(fs.hostile_tables(TABLES[role][0]))
+
+
+@fs.fuzz_settings(40)
+@given(role_and_table())
+def test_hostile_table_is_read_or_refused_in_one_line(case):
+    """Parquet and Arrow runs and qrels through ``irgauge eval``: wrong column names or
+    types, nulls, NaN, infinite or huge numbers, huge and reserved ids, repeated rows, ids
+    as integers, no rows, a file cut short or corrupt, a text file named .parquet."""
+    role, table = case
+    with tempfile.TemporaryDirectory() as temporary, inside(temporary):
+        here = Path()
+        collection(here)
+        fs.write_table(table, here / "table.parquet")
+        argv = TABLES[role][1]("table.parquet") + ["--format", "tsv", "-o", "out.tsv"]
+        outcome = run_in(here, *argv)
+        check(outcome, ["table.parquet", *INPUTS], OUTPUTS)
+        if outcome.code == 0:
+            check_tsv((here / "out.tsv").read_text())
+    # a table has rows: its positions are 'table.parquet: row N', never a line
+    assert not re.search(r"table\.parquet:\d|on line", outcome.err), outcome.err

@@ -63,7 +63,8 @@ def test_named_pipe_reads_as_the_file(tmp_path, reader, compressed):
         writer = feed(tmp_path / name, gzip.compress(content) if compressed else content)
         outcome = run_in(here, *command(here))
         writer.join(5)
-        written = [p for p in ("out.tsv", "out.json") if Path(p).is_file()]
+        study = "study/predictive-comparison/tables/phi.csv"  # as outcome_of reads it
+        written = [p for p in ("out.tsv", "out.json", study) if Path(p).is_file()]
         text = Path(written[0]).read_text() if written else outcome.out
     assert (outcome.code, outcome.err, text) == (0, expected.err, expected_text), outcome.err
 

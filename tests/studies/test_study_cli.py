@@ -187,3 +187,36 @@ def test_progress_only_on_a_terminal_and_not_with_quiet(monkeypatch):
     assert callable(factory) and callable(factory("swap"))
     args.quiet = True
     assert cmd_study._progress(args) is None
+
+
+@pytest.mark.parametrize(
+    "body, where, problem",
+    [
+        # read as text without the input module: a UnicodeDecodeError traceback
+        (b'[collections.c]\nqrels = "q\xff"\n', ":2:", "not UTF-8 text"),
+        # a number, a list of numbers, a table: TypeErrors from the path arithmetic
+        (b'[collections.c]\nqrels = 3\nruns = "runs"\n', ":2:", "'qrels' is an integer"),
+        (b'[collections.c]\nqrels = "q"\nruns = [1]\n', ":3:", "'runs' is an integer"),
+        (b'[collections.c]\nqrels = "q"\nruns = { a = 1 }\n', ":3:", "'runs' is a table"),
+        (b'[collections.c]\nqrels = "q\\u0000"\nruns = "r"\n', ":2:", "holds a NUL character"),
+        (b'[collections.c]\nqrels = "q"\nruns = []\n', ":3:", "'runs' is an empty list"),
+    ],
+)
+def test_collections_file_with_bad_values_is_one_line_error(tmp_path, capsys, body, where, problem):
+    toml = tmp_path / "c.toml"
+    toml.write_bytes(body)
+    code = main(["study", "onerel", "--collections", str(toml), "--out", str(tmp_path / "o")])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and "Traceback" not in err, err
+    assert f"{toml}{where}" in err and problem in err, err
+    assert not (tmp_path / "o").exists()
+
+
+def test_collections_file_with_cr_line_ends_reads_as_lf(collection, tmp_path, capsys):
+    """A lone CR ends a line in every reader; TOML itself refuses it."""
+    qrels, runs = collection
+    toml = tmp_path / "c.toml"
+    toml.write_bytes(f'[collections.c]\rqrels = "{qrels}"\rruns = "{runs[0].parent}"\r'.encode())
+    from irgauge.studies.collections import read_collections_toml
+
+    assert read_collections_toml(toml) == {"c": (qrels, sorted(runs))}

@@ -390,10 +390,11 @@ def _reject_duplicates(
     raise InputError(
         f"document {docnos[second[i]].decode(errors='backslashreplace')!r} is retrieved twice "
         f"for topic {run.topics[later].decode(errors='backslashreplace')!r} "
-        f"(also on line {first_line}); "
+        f"(also on {run.position_unit} {first_line}); "
         "trec_eval rejects such runs too",
         run.source,
         line,
+        run.position_unit,
     )
 
 

@@ -130,15 +130,17 @@ class TaskFailure:
     path: Optional[str]
     line: Optional[int]
     worker: str
+    unit: str = "line"
 
     @classmethod
     def of(cls, err: InputError) -> "TaskFailure":
         """The failure of ``err``, raised on the worker running this task."""
-        return cls(err.problem, err.path, err.line, worker_name())
+        return cls(err.problem, err.path, err.line, worker_name(), err.unit)
 
     def error(self) -> InputError:
         """The error to raise on the client: the worker's, naming the worker."""
-        return InputError(f"{self.problem} (on Dask worker {self.worker})", self.path, self.line)
+        problem = f"{self.problem} (on Dask worker {self.worker})"
+        return InputError(problem, self.path, self.line, self.unit)
 
 
 def score_sources_dask(sources, plan: ScoringPlan, client, step) -> List[ScoredRun]:

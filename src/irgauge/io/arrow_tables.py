@@ -214,7 +214,7 @@ class _Rows:
         self.pa, self.path, self.first = table.pa, table.path, first
 
     def fail(self, row: int, problem: str) -> InputError:
-        return InputError(f"row {self.first + row}: {problem}", self.path)
+        return InputError(problem, self.path, self.first + row, "row")
 
     def no_nulls(self, column, name: str) -> None:
         if column.null_count:
@@ -348,6 +348,7 @@ def iter_arrow_run_chunks(
             source=path,
             line_numbers=np.arange(first, first + batch.num_rows, dtype=np.int64),
             tag=tag,
+            position_unit="row",
         )
         first += batch.num_rows
     if first == 1:
@@ -400,6 +401,7 @@ def read_arrow_run(path: PathLike, name: Optional[str] = None) -> Run:
         source=str(path),
         line_numbers=None,  # entry i is row i + 1
         tag=last.tag,
+        position_unit="row",
     )
 
 

@@ -21,17 +21,25 @@ from irgauge.io.keys import TopicIndex, exact_pair_keys, pair_keys
 AGGREGATE_TOPIC = "all"  # the topic label of the means in every output (trec_eval's)
 
 
-def aggregate_topic_error(where: str = "", source=None, line=None) -> InputError:
+def aggregate_topic_error(where: str = "", source=None, line=None, unit="line") -> InputError:
     return InputError(
         f"topic id {AGGREGATE_TOPIC!r}{where} is the label of the mean over all topics in "
         "irgauge's (and trec_eval's) output, so it cannot name a topic; rename the topic",
         source,
         line,
+        unit,
     )
 
 
-def refuse_aggregate_topic(topics, source: str, line_of) -> None:
-    """InputError at FILE:LINE (``line_of(entry)``) for the first topic named ``all``.
+def position_unit(fmt: str) -> str:
+    """What an entry's number counts in a file of format ``fmt``: a table's rows, else
+    the lines of a text file."""
+    return "row" if fmt == "arrow" else "line"
+
+
+def refuse_aggregate_topic(topics, source: str, line_of, unit: str = "line") -> None:
+    """InputError at FILE:LINE (``line_of(entry)``; a row of a table with ``unit="row"``)
+    for the first topic named ``all``.
     Topics given as Ids or bytes arrays are checked; others by the reader that made them."""
     if isinstance(topics, np.ndarray) and topics.dtype.kind == "S":
         hits = np.flatnonzero(topics == AGGREGATE_TOPIC.encode())
@@ -41,7 +49,7 @@ def refuse_aggregate_topic(topics, source: str, line_of) -> None:
     else:
         return
     if len(hits):
-        raise aggregate_topic_error("", source, line_of(int(hits[0])))
+        raise aggregate_topic_error("", source, line_of(int(hits[0])), unit)
 
 
 class IdKeys:
@@ -90,8 +98,9 @@ class Qrels:
         levels = np.asarray(levels, dtype=np.int64)
         if line_numbers is None:
             line_numbers = np.arange(1, len(topics) + 1)
-        _check_levels(levels, source, line_numbers)
-        refuse_aggregate_topic(topics, source, lambda i: int(line_numbers[i]))
+        unit = position_unit(fmt)
+        _check_levels(levels, source, line_numbers, unit)
+        refuse_aggregate_topic(topics, source, lambda i: int(line_numbers[i]), unit)
         index = TopicIndex(topics)
         codes = index.codes
         keys = pair_keys(codes, docnos.hashes(), len(index))
@@ -110,10 +119,11 @@ class Qrels:
             first, second = earlier[i], later[i]
             raise InputError(
                 f"document {_show(docnos[second])} of topic {_show(topics[second])} is judged "
-                f"again with level {levels[second]} (level {levels[first]} on line "
+                f"again with level {levels[second]} (level {levels[first]} on {unit} "
                 f"{line_numbers[first]})",
                 source,
                 int(line_numbers[second]),
+                unit,
             )
         keep = np.ones(len(keys), dtype=bool)
         keep[later] = False
@@ -138,7 +148,7 @@ def _show(value: bytes) -> str:
     return repr(value.decode("utf-8", "backslashreplace"))
 
 
-def _check_levels(levels: np.ndarray, source: str, line_numbers: np.ndarray) -> None:
+def _check_levels(levels: np.ndarray, source: str, line_numbers: np.ndarray, unit: str) -> None:
     """Grades are held as 32-bit integers at most (16-bit while they fit)."""
     if len(levels) and levels.max() > MAX_LEVEL:
         i = int(np.argmax(levels > MAX_LEVEL))
@@ -147,6 +157,7 @@ def _check_levels(levels: np.ndarray, source: str, line_numbers: np.ndarray) -> 
             "level irgauge evaluates (grades are 32-bit integers)",
             source,
             int(line_numbers[i]),
+            unit,
         )
 
 
@@ -162,9 +173,10 @@ class Run:
     source: str = "<memory>"
     line_numbers: Optional[np.ndarray] = None  # None: entry i is on line i + 1
     tag: Optional[str] = None
+    position_unit: str = "line"  # what line_numbers count: "row" for a table's rows
 
     def __post_init__(self):
-        refuse_aggregate_topic(self.topics, self.source, self.line_of)
+        refuse_aggregate_topic(self.topics, self.source, self.line_of, self.position_unit)
 
     def line_of(self, entry: int) -> int:
         """The file line of an entry."""

@@ -164,7 +164,7 @@ def _renamed(blocks, read_from: str, path: str):
     except InputError as err:
         if read_from == path or err.path != read_from:
             raise
-        raise InputError(err.problem, path, err.line) from None
+        raise InputError(err.problem, path, err.line, err.unit) from None
 
 
 def _lines(group: List[bytes]) -> int:

@@ -16,6 +16,7 @@ TOML file::
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 from typing import Any, Dict, List, Mapping, Tuple
@@ -23,6 +24,7 @@ from typing import Any, Dict, List, Mapping, Tuple
 import pandas as pd
 
 from irgauge.errors import InputError
+from irgauge.io._source import read_text, text_lines
 from irgauge.studies import _common as common
 from irgauge.studies import study_function
 from irgauge.studies.qa import DERIVED_TAG
@@ -62,36 +64,104 @@ def run_files(where, what: str) -> List[Path]:
 
 
 def read_collections_toml(path) -> Dict[str, Tuple[Path, List[Path]]]:
-    """Collections from a TOML file (paths relative to the file's folder)."""
-    if sys.version_info >= (3, 11):
-        import tomllib
-    else:  # pragma: no cover - depends on the interpreter
-        try:
-            import tomli as tomllib
-        except ImportError:
-            raise InputError(
-                f"{path}: reading TOML needs Python 3.11 or the 'tomli' package; "
-                f"give the collections with --collection NAME=QRELS:RUNDIR "
-                f"instead"
-            ) from None
+    """Collections from a TOML file (paths relative to the file's folder), read as every
+    input is (decompressed, its lines bounded, bytes that are not UTF-8 refused at
+    FILE:LINE); a value of the wrong type is refused naming the file, the collection, the
+    key and, when it can be found, the key's line."""
+    tomllib = _toml_module(path)
     path = Path(path)
+    # lines end where every reader ends them (a lone CR too, which TOML itself refuses)
+    text = "\n".join(text_lines(read_text(path)))
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as err:
-        raise InputError(f"{path}: cannot read ({err.strerror})") from None
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
-        raise InputError(f"{path}: not valid TOML ({err})") from None
+        raise InputError(f"not valid TOML ({err})", str(path)) from None
     found = data.get("collections")
     if not isinstance(found, Mapping) or not found:
-        raise InputError(f"{path}: no [collections.NAME] tables")
+        raise InputError("no [collections.NAME] tables", str(path))
     out = {}
     for name, entry in found.items():
         if not isinstance(entry, Mapping) or "qrels" not in entry or "runs" not in entry:
-            raise InputError(f"{path}: collection {name!r} needs 'qrels' and 'runs'")
+            raise InputError(f"collection {name!r} needs 'qrels' and 'runs'", str(path))
+        where = _KeyPlace(path, text, name)
+        qrels = where.path_value(entry["qrels"], "qrels")
         runs = entry["runs"]
-        runs = [path.parent / r for r in runs] if isinstance(runs, list) else path.parent / runs
-        out[name] = (path.parent / entry["qrels"], run_files(runs, f"{path}: {name}"))
+        if isinstance(runs, list):
+            if not runs:
+                raise where.error("runs", "'runs' is an empty list; name at least one run file")
+            runs = [where.path_value(r, "runs") for r in runs]
+        else:
+            runs = where.path_value(runs, "runs")
+        out[name] = (qrels, run_files(runs, f"{path}: {name}"))
     return out
+
+
+def _toml_module(path):
+    if sys.version_info >= (3, 11):
+        import tomllib
+
+        return tomllib
+    try:  # pragma: no cover - depends on the interpreter
+        import tomli
+
+        return tomli
+    except ImportError:  # pragma: no cover
+        raise InputError(
+            f"{path}: reading TOML needs Python 3.11 or the 'tomli' package; "
+            f"give the collections with --collection NAME=QRELS:RUNDIR "
+            f"instead"
+        ) from None
+
+
+TOML_KINDS = {
+    bool: "true or false",
+    int: "an integer",
+    float: "a number",
+    list: "a list",
+    dict: "a table",
+}
+
+
+class _KeyPlace:
+    """Names a key of one collection of a TOML file in errors, at its line when the key
+    is written ``key = ...`` under the collection's own ``[collections.NAME]`` header (TOML
+    parsers give values, not their places)."""
+
+    def __init__(self, path: Path, text: str, name: str):
+        self.path, self.name = path, name
+        self.lines = text.split("\n")
+        header = re.compile(
+            r"\s*\[\s*collections\s*\.\s*("
+            + re.escape(name)
+            + r"|[\"']"
+            + re.escape(name)
+            + r"[\"'])\s*\]"
+        )
+        self.start = next((i for i, x in enumerate(self.lines) if header.match(x)), None)
+
+    def line_of(self, key: str):
+        if self.start is None:
+            return None
+        for i in range(self.start + 1, len(self.lines)):
+            if self.lines[i].lstrip().startswith("["):
+                return None
+            if re.match(r"\s*" + key + r"\s*=", self.lines[i]):
+                return i + 1
+        return None
+
+    def error(self, key: str, problem: str) -> InputError:
+        return InputError(f"collection {self.name!r}: {problem}", str(self.path), self.line_of(key))
+
+    def path_value(self, value, key: str) -> Path:
+        """``value`` as a path relative to the file's folder: a non-empty string without
+        a NUL byte (which no file name holds)."""
+        if not isinstance(value, str):
+            kind = TOML_KINDS.get(type(value), "a date or time")
+            raise self.error(key, f"'{key}' is {kind}, not a path (write the path in quotes)")
+        if not value or "\0" in value:
+            shown = "is empty" if not value else "holds a NUL character"
+            raise self.error(key, f"the path of '{key}' {shown}")
+        return self.path.parent / value
 
 
 def run_on_collections(
