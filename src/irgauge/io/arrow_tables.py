@@ -123,6 +123,11 @@ def _pyarrow(path: str):
 
 
 # ------------------------------------------------------------------------- batches
+# a damaged file can fail in pyarrow's own decoding of its metadata (a column path that is
+# not UTF-8), not only with an ArrowException
+_DAMAGED = (OSError, UnicodeDecodeError)
+
+
 class _Table:
     """One Parquet or Arrow IPC file: its column names, and its rows a batch at a time."""
 
@@ -141,7 +146,7 @@ class _Table:
             else:
                 self.file = self._open_ipc()
                 self.names = list(self.file.schema.names)
-        except (pa.ArrowException, OSError) as err:
+        except _DAMAGED + (pa.ArrowException,) as err:
             raise self._unreadable(err) from None
 
     def _open_ipc(self):
@@ -170,9 +175,13 @@ class _Table:
                 batches = iter(self.file)
             for batch in batches:
                 batch = batch.select(columns)
+                if self.kind != "parquet":
+                    # IPC batches are the file's bytes as they lie (memory-mapped): a damaged
+                    # offset would index past its buffer; Parquet's are decoded, so checked
+                    batch.validate(full=True)
                 for at in range(0, max(batch.num_rows, 1), max_rows):
                     yield batch.slice(at, max_rows)
-        except (pa.ArrowException, OSError) as err:
+        except _DAMAGED + (pa.ArrowException,) as err:
             raise self._unreadable(err) from None
 
 
