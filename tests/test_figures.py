@@ -137,7 +137,7 @@ def test_heatmap_scaled_to_off_diagonal_data_with_values(tmp_path, captured):
     )
     _check_common(captured, figures.tau_heatmap(square, tmp_path, title=TITLE))
     ax = captured[-1][0].axes[0]
-    assert ax.images[0].get_clim() == (0.35, 0.71)
+    assert ax.images[0].get_clim() == (0.35, 0.71)  # the least and greatest off-diagonal
     assert sorted(t.get_text() for t in ax.texts) == [
         "0.35",
         "0.35",

@@ -47,6 +47,8 @@ def test_kept_counts_follow_the_rule():
             assert int((q.levels[mine] >= 1).sum()) == want_r, (topic, rate)
             assert int((q.levels[mine] < 1).sum()) == want_n, (topic, rate)
     manifest = reduction.manifest()
+    # topic e by the rule above: R = min(40, max(1, trunc(40 * rate / 100))), N likewise
+    # with floor 10, e.g. at 12.5%: trunc(5.0) = 5 and trunc(31.25) = 31
     assert manifest["topics"]["e"] == {
         "R": 40,
         "N": 250,
@@ -97,7 +99,8 @@ def test_bad_rates(rates):
 
 def test_parse_rates_sorted_unique():
     assert parse_rates("10,90,50,90") == [90, 50, 10]
-    assert parse_rates([12.5, 100]) == [100, 12.5]
+    fractional = 12.5  # a rate need not be whole
+    assert parse_rates([fractional, 100]) == [100, fractional]
 
 
 def test_write_keeps_input_format(tmp_path):

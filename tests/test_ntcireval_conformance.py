@@ -279,6 +279,8 @@ def test_cli_on_the_pyntcireval_sample(capsys):
         dtype={"topic": str},
     )
     values = out[out["topic"] == "sample"].set_index("measure")["value"]
+    # NTCIREVAL's output for this sample: pyntcireval_tests/res_test_compute_label_j.txt
+    # (Q-measure= 0.1083, nERR@1000= 0.4830, AP= 0.1167, printed to 4 decimals)
     assert values["Q-measure"] == pytest.approx(0.1083, abs=5e-5)
     assert values["nERR@1000"] == pytest.approx(0.4830, abs=5e-5)
     assert values["AP"] == pytest.approx(0.1167, abs=5e-5)

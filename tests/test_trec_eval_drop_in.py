@@ -94,6 +94,7 @@ def test_missing_topic_stops_as_trec_eval_10_does(capsys, tmp_path):
     # trec_eval prints the topics before the missing one, then stops with exit 4
     assert code == 4 and out == "P_1                   \t1\t1.0000\n"
     assert "result qid '2' not found" in err
+    # with -c the missing topic 2 scores 0 in the mean: (1 + 0 + 1) / 3 = 0.6667
     code, out, _ = run_drop_in(capsys, ["-c", "-m", "P.1", str(qrels), str(run)], tmp_path)
     assert code == 0 and out == "P_1                   \tall\t0.6667\n"
 

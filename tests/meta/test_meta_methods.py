@@ -198,8 +198,10 @@ def naive_tau_a(x, y):
 
 
 def test_tau_threshold():
-    # z_{0.995} * sqrt(2 * 65 / (9 * 30 * 29)); SPEC rounds it to "about 0.34"
-    assert tau_threshold(30, 0.01) == pytest.approx(2.5758293 * (130 / 7830) ** 0.5, rel=1e-7)
+    # SPEC section 7: z * sqrt(2(2n+5) / (9n(n-1))), here 2 * 65 / (9 * 30 * 29) = 130 / 7830
+    # under the root and scipy's z_{0.995}; SPEC rounds the result to "about 0.34"
+    z = st.norm.ppf(1 - 0.01 / 2)
+    assert tau_threshold(30, 0.01) == pytest.approx(z * (130 / 7830) ** 0.5, rel=1e-12)
     assert tau_threshold(30, 0.05) < tau_threshold(30, 0.01)
 
 

@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 from scipy import stats as st
+from statsmodels.stats.multitest import multipletests
 
 import meta_naive as naive
 from irgauge.stats import (
@@ -93,8 +94,12 @@ def test_tests_reject_at_about_alpha_under_the_null():
 
 def test_corrections_known_values():
     p = np.array([0.01, 0.04, 0.03, 0.005])
+    # by hand, Holm: sorted p times 4, 3, 2, 1 = 0.02, 0.03, 0.06, 0.04, made non-decreasing
+    # (0.04 -> 0.06); BH: sorted p times 4/1, 4/2, 4/3, 4/4 = 0.02, 0.02, 0.04, 0.04
     np.testing.assert_allclose(holm(p), [0.03, 0.06, 0.06, 0.02])
     np.testing.assert_allclose(benjamini_hochberg(p), [0.02, 0.04, 0.04, 0.02])
+    for method, ours in (("holm", holm), ("fdr_bh", benjamini_hochberg)):
+        np.testing.assert_allclose(ours(p), multipletests(p, method=method)[1], rtol=1e-12)
     assert np.all(holm(p) >= benjamini_hochberg(p))
 
 

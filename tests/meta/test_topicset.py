@@ -162,6 +162,7 @@ def test_topic_set_size_table_matches_the_functions(real):
         variance, 50, "anova", systems=5
     )
     sigma = np.sqrt(2 * variance)
+    # scipy's two-sided 95% t quantile on 50 - 1 degrees of freedom
     assert value[("ci", "ci_width")] == pytest.approx(
         2 * stats.t.ppf(0.975, 49) * sigma / np.sqrt(50), rel=1e-12
     )

@@ -108,6 +108,7 @@ def test_duplicate_of_lower_level_string_keeps_first_level():
     g = AnswerGold.from_records(gold_records)
     low_first = scores(qa_evaluate(g, {"q": ["low", "high"]}, ["nDCG", "Q-measure"]))
     high_first = scores(qa_evaluate(g, {"q": ["high", "low"]}, ["nDCG", "Q-measure"]))
+    # low first: gain 1 at rank 1, "high" then repeats class c and gains 0; ideal gain 3
     assert low_first[("nDCG", "q")] == pytest.approx(1 / 3)
     assert high_first[("nDCG", "q")] == 1.0 and high_first[("Q-measure", "q")] == 1.0
     assert qa_evaluate(gold, {"q": ["low"]}, ["nDCG"]).means["value"][0] == 1.0

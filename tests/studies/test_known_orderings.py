@@ -105,6 +105,7 @@ def test_ordering_sentence_and_noise_rule():
         },
     )
     out = _noise.ordering(stat)
+    # by hand: mean ± sd / sqrt(3): 0.01 / 1.732 = 0.006 (a, b), 0.03 / 1.732 = 0.017 (c)
     assert out.text.startswith("a (0.500 ± 0.006) > b (0.400 ± 0.006) ~ c (0.390 ± 0.017)")
     assert "not distinguishable here: b and c (d = +0.010" in out.text
     assert out.stated == [("a", "b"), ("a", "c")]

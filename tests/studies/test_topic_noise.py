@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from scipy import stats
 
 from irgauge.scores import ScoreMatrix
 from irgauge.studies import _noise, _repeat, _topics
@@ -70,6 +71,12 @@ def test_large_differences_in_discriminative_power_are_stated():
         stat = _repeat.statistic(rows, "share", "share", share)
         assert stat.value("sharp") - stat.value("blunt") >= 0.15
         assert _noise.ordering(stat).stated == [("sharp", "blunt")]
+
+
+def test_the_95_percent_quantile_is_scipys():
+    """The tests below check intervals as _noise.Z95 times a standard error: Z95 itself is
+    checked here against scipy's two-sided 95% normal quantile."""
+    assert _noise.Z95 == pytest.approx(stats.norm.ppf(1 - 0.05 / 2), rel=1e-15)
 
 
 def test_topic_interval_formula():
