@@ -8,7 +8,7 @@ import pandas as pd
 import irgauge
 from irgauge.studies.onerel import run_onerel
 
-FAST = dict(B=100, trials=60, seed=7, top_k=6, repetitions=2)
+FAST = dict(B=100, trials=60, seed=7, top_k=6, repetitions=2, topic_resamples=100)
 
 
 def test_outputs_manifest_and_summary(collection, tmp_path):
@@ -39,7 +39,7 @@ def test_outputs_manifest_and_summary(collection, tmp_path):
         "stability_matched",
         "kendall_tau",
     }
-    assert manifest["parameters"]["topic_sampling"]["resamples"] == 1000
+    assert manifest["parameters"]["topic_sampling"]["resamples"] == FAST["topic_resamples"]
     assert manifest["parameters"]["topic_sampling"]["experiment_resamples"] == 100
     assert manifest["seeds"]["topic_resamples"] == manifest["parameters"]["topic_sampling"]["seed"]
     assert manifest["parameters"]["repetitions"] == 2
