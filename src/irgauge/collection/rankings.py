@@ -192,7 +192,9 @@ class RankedLists:
     @shared_prefix
     def ideal_gain(self) -> np.ndarray:
         """g_I(r): gain at rank r of the ideal list (relevant documents, highest gain first)."""
-        return _pad_columns(self.judgments.ideal_gain, self.width, 0.0)[self.topic]
+        # rows first: padding the whole table (every qrels topic) to the batch's width
+        # cost a topics x width matrix per batch (80 MB for 100,000 topics x 100 ranks)
+        return _pad_columns(self.judgments.ideal_gain[self.topic, : self.width], self.width, 0.0)
 
     @shared_prefix
     def ideal_cg(self) -> np.ndarray:
