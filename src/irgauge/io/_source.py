@@ -360,14 +360,11 @@ def iter_blocks(
     try:
         with handle:
             while True:
-                try:
+                with _reading(kind, name):
                     chunk = handle.read(block_bytes)
-                except _DECODE_ERRORS as err:
-                    raise InputError(f"unreadable {kind} data: {err}", name) from None
                 if first and chunk:
                     first = False
-                    if chunk.startswith(BOM):
-                        chunk = chunk[len(BOM) :]
+                    chunk = _without_bom(chunk)
                 if not chunk:
                     break
                 cut = _last_cut(chunk)
@@ -486,13 +483,22 @@ def _read_start(path: PathLike, size: int) -> bytes:
     """Up to ``size`` bytes of the content (-1: all), decompressed, without a byte order
     mark; read and decompression errors are InputErrors naming the file."""
     handle, kind = _open(path)
+    with _reading(kind, str(path)), handle:
+        data = handle.read(size)
+    return _without_bom(data)
+
+
+@contextlib.contextmanager
+def _reading(kind: str, name: str) -> Iterator[None]:
+    """Read and decompression errors within as InputErrors naming the file (every read
+    error is one of _DECODE_ERRORS, OSError included)."""
     try:
-        with handle:
-            data = handle.read(size)
+        yield
     except _DECODE_ERRORS as err:
-        raise InputError(f"unreadable {kind} data: {err}", str(path)) from None
-    except OSError as err:
-        raise InputError(f"cannot read file: {err.strerror or err}", str(path)) from None
+        raise InputError(f"unreadable {kind} data: {err}", name) from None
+
+
+def _without_bom(data: bytes) -> bytes:
     return data[len(BOM) :] if data.startswith(BOM) else data
 
 
@@ -509,14 +515,11 @@ def first_bytes(path: PathLike, count: int = 4096) -> bytes:
         return b""
     stream.keep = []
     try:
-        data = handle.read(count)
-    except _DECODE_ERRORS as err:
-        raise InputError(f"unreadable {kind} data: {err}", name) from None
-    except OSError as err:
-        raise InputError(f"cannot read file: {err.strerror or err}", name) from None
+        with _reading(kind, name):
+            data = handle.read(count)
     finally:
         stream.give_back()
-    return data[len(BOM) :] if data.startswith(BOM) else data
+    return _without_bom(data)
 
 
 def read_bytes(path: PathLike, limit: Optional[int] = None) -> bytes:
