@@ -45,15 +45,20 @@ class EvalResult:
     def columns(self, per_topic: bool = True) -> Dict[str, np.ndarray]:
         """The long tidy rows as arrays: run, measure, topic, value; topic 'all' for the
         aggregates, which follow the per-topic rows."""
-        means = dict(self.means_columns)
-        means["topic"] = np.full(len(means["run"]), "all", dtype=object)
-        parts = [self.per_topic_columns, means] if per_topic else [means]
+        parts = self.row_parts(per_topic)
         return {
             key: np.concatenate(
                 [np.asarray(p[key], dtype=object if key != "value" else np.float64) for p in parts]
             )
             for key in ("run", "measure", "topic", "value")
         }
+
+    def row_parts(self, per_topic: bool = True) -> List[Dict[str, np.ndarray]]:
+        """The rows of :meth:`columns` in their two parts, not joined: the per-topic
+        columns (with ``per_topic``), then the aggregates' with topic 'all'."""
+        means = dict(self.means_columns)
+        means["topic"] = np.full(len(means["run"]), "all", dtype=object)
+        return [self.per_topic_columns, means] if per_topic else [means]
 
     def to_frame(self, per_topic: bool = True):
         """The long tidy table: run, measure, topic, value, with topic 'all' for aggregates."""

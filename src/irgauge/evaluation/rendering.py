@@ -63,10 +63,7 @@ def evaluation_blocks(
 def _row_parts(result, per_topic: bool) -> Iterator[Tuple[list, list, list, list]]:
     """The long tidy rows (run, measure, topic, value) as lists, ROWS_PER_BLOCK at a time:
     per-topic rows first, then the aggregates with topic 'all' (``EvalResult.columns``)."""
-    parts = [result.per_topic_columns] if per_topic else []
-    means = result.means_columns
-    parts.append({**means, "topic": np.full(len(means["run"]), "all", dtype=object)})
-    for part in parts:
+    for part in result.row_parts(per_topic):
         for start in range(0, len(part["run"]), ROWS_PER_BLOCK):
             rows = slice(start, start + ROWS_PER_BLOCK)
             yield tuple(
