@@ -17,7 +17,7 @@ from irgauge.errors import InputError
 from irgauge.evaluation import dask_engine
 
 distributed = pytest.importorskip("distributed")
-from dask_faults import DieOnce  # noqa: E402  (needs distributed)
+from dask_faults import DieOnce, cli_without_dask  # noqa: E402  (needs distributed)
 
 MEASURES = ["AP", "nDCG@10", "P@5", "RR", "num_ret", "bpref"]
 
@@ -126,21 +126,7 @@ def test_without_dask_the_error_says_how_to_install_it(tmp_path, monkeypatch):
     monkeypatch.setitem(sys.modules, "distributed", None)  # import fails
     with pytest.raises(InputError, match=r'pip install "irgauge\[dask\]"'):
         irgauge.evaluate(qrels, [run], ["AP"], engine="dask")
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-c",
-            "import sys; sys.modules['distributed'] = None; "
-            "from irgauge.cli import main; sys.exit(main(sys.argv[1:]))",
-            "eval",
-            qrels,
-            run,
-            "--engine",
-            "dask",
-        ],
-        capture_output=True,
-        text=True,
-    )
+    done = cli_without_dask("eval", qrels, run, "--engine", "dask")
     assert done.returncode == 2
     assert done.stderr.strip().count("\n") == 0 and "irgauge[dask]" in done.stderr
 

@@ -22,7 +22,7 @@ from irgauge.stats import bootstrap
 from irgauge.studies import onerel
 
 distributed = pytest.importorskip("distributed")
-from dask_faults import DieOnce  # noqa: E402  (needs distributed)
+from dask_faults import DieOnce, cli_without_dask  # noqa: E402  (needs distributed)
 
 MEASURES = ("AP", "nDCG@10", "P@10")
 
@@ -178,20 +178,7 @@ def test_without_dask_the_error_says_how_to_install_it(tmp_path, monkeypatch):
     with pytest.raises(InputError, match=r'pip install "irgauge\[dask\]"'):
         with use_engine("dask"):
             irgauge.discriminative_power(_matrices(), samples=10, seed=1)
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-c",
-            "import sys; sys.modules['distributed'] = None; "
-            "from irgauge.cli import main; sys.exit(main(sys.argv[1:]))",
-            "swap",
-            _scores_file(tmp_path),
-            "--engine",
-            "dask",
-        ],
-        capture_output=True,
-        text=True,
-    )
+    done = cli_without_dask("swap", _scores_file(tmp_path), "--engine", "dask")
     assert done.returncode == 2
     assert done.stderr.strip().count("\n") == 0 and "irgauge[dask]" in done.stderr
 
