@@ -103,3 +103,18 @@ def test_predictive_from_score_files(collection, tmp_path, capsys):
         main(["study", "onerel", "--scores", str(scores), "--out", str(tmp_path)])
     assert refused.value.code == 2
     assert "unrecognized arguments: --scores" in capsys.readouterr().err
+
+
+def test_a_failed_demo_leaves_no_folder(tmp_path):
+    """The demo wrote the collection summary before a study refused its options, and left
+    that folder behind; the command line now refuses one topic resample when parsing."""
+    from irgauge.cli.cmd_demo import run_demo
+    from irgauge.errors import InputError
+
+    with pytest.raises(InputError, match="at least 2"):
+        run_demo(tmp_path / "demo", B=20, trials=20, topic_resamples=1)
+    assert list(tmp_path.iterdir()) == []
+    with pytest.raises(SystemExit) as refused:
+        main(["demo", "--out", str(tmp_path / "demo"), "--topic-resamples", "1"])
+    assert refused.value.code == 2
+    assert list(tmp_path.iterdir()) == []

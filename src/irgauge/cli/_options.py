@@ -239,7 +239,7 @@ def add_topic_resamples(parser) -> None:
     """``--topic-resamples T``: the studies' topic bootstrap (study and demo)."""
     parser.add_argument(
         "--topic-resamples",
-        type=positive_int,
+        type=integer(2, what="a whole number"),  # a spread needs two resamples
         default=TOPIC_RESAMPLES,
         metavar="T",
         help="bootstrap resamples of the topics behind every ordering's 95%% interval "

@@ -45,7 +45,20 @@ def run_demo(
 ):
     """Run every study on the sample; returns (report path, [StudyResult]). ``progress``:
     an optional ``(done, total)`` callback, called as each step (the collection summary,
-    each study, the report) ends."""
+    each study, the report) ends. A demo that fails removes the folders it created (each
+    study's own output is staged; the collection summary and the derived QA data are not)."""
+    from irgauge.io.atomic import make_folders, remove_tree
+
+    created = make_folders(out)
+    try:
+        return _demo(out, seed, B, trials, progress, topic_resamples)
+    except BaseException:
+        if created:
+            remove_tree(created[0])
+        raise
+
+
+def _demo(out, seed: int, B: int, trials: int, progress, topic_resamples: int):
     from pathlib import Path
 
     from irgauge.report.html import write_report
