@@ -211,6 +211,28 @@ def test_ids_hash_compare_and_rank_as_bytes(values):
     assert [values[first[c]] for c in codes] == values
 
 
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.binary(min_size=0, max_size=20), min_size=1, max_size=30),
+    st.binary(min_size=0, max_size=3),
+    st.binary(min_size=0, max_size=20),
+)
+def test_ids_read_out_of_a_shared_pool_compact_and_hash_as_their_bytes(values, gap, tail):
+    """Ids inside a block's bytes (other bytes between and after them), as the tokenizer
+    makes them: compacted, with runs of equal ids kept once or with hashes read on the
+    way, they are still the same bytes and hash as the same ids stored on their own."""
+    values = values + values[-1:]  # a run of equal ids
+    starts = np.cumsum([0] + [len(v) + len(gap) for v in values[:-1]])
+    pool = Ids.padded(gap.join(values) + tail)
+    column = Ids(pool, starts, [len(v) for v in values])
+    alone = Ids.from_list(values)
+    compacted = column.compacted(with_hashes=True)
+    assert compacted.tolist() == values and compacted.compact
+    assert compacted.pool.tolist()[-8:] == [0] * 8
+    assert compacted.hashes().tolist() == alone.hashes().tolist()
+    assert column.compacted_runs().tolist() == values
+
+
 def test_unique_codes_follow_first_appearance_in_long_columns():
     """Long enough for numpy's fast (unstable) sort to reorder equal hashes."""
     rng = np.random.default_rng(3)

@@ -172,8 +172,9 @@ def _split_block(item, path, allowed, keep, trailing_after, numbers, several_blo
             column = column.compacted_runs()
         else:  # a document id: hashed here, on the block's thread, while in cache
             if several_blocks:  # (a lone block's columns are kept as they are)
-                column = column.compacted()
-            column.hashes()
+                column = column.compacted(with_hashes=True)
+            else:
+                column.hashes()
         columns[j] = column
     return lines, n_cols, columns, n_ends
 
@@ -307,13 +308,13 @@ def _numbered(blocks, lines_so_far):
 def _block_tokens(buf: np.ndarray, path: str, line_offset: int, trailing_after: Optional[int]):
     """Token (start, end) offsets of a block of whole lines, as (lines x columns) arrays,
     and the number of line ends in the block (LF, CRLF, lone CR)."""
-    space = buf <= 32
-    # a token starts where space turns solid and ends where solid turns space
-    edges = np.flatnonzero(space[1:] != space[:-1]) + 1
-    if not space[0]:
-        edges = np.concatenate(([0], edges))
-    if not space[-1]:
-        edges = np.concatenate((edges, [len(buf)]))
+    # a token starts where space turns solid and ends where solid turns space; with a
+    # space before and after the block, the index of each change is the edge's offset
+    # (one pass, no shifted copy or concatenation of the edges)
+    space = np.empty(len(buf) + 2, dtype=bool)
+    space[0] = space[-1] = True
+    np.less_equal(buf, 32, out=space[1:-1])
+    edges = np.flatnonzero(space[1:] != space[:-1])
     starts, ends = edges[0::2], edges[1::2]
     line_ends = _line_ends(buf)
     n_ends = len(line_ends) - int(line_ends[-1] == len(buf))  # not the unended last line

@@ -28,6 +28,12 @@ CHUNK = 1 << 18  # ids per step of whole-column operations: temporaries of a few
 _GATHER_WIDTH = 32  # ids of one length up to this are copied column by column
 _PAD = 8  # zero bytes after the pool, so that an 8-byte read at any id start stays inside
 _LOW = np.array([(1 << (8 * k)) - 1 for k in range(8)] + [(1 << 64) - 1], dtype=np.uint64)
+# by id length 0..16: the masks of its two words, as one 16-byte item (a single gather)
+_MASKS16 = (
+    np.array([[_LOW[min(k, 8)], _LOW[min(max(k - 8, 0), 8)]] for k in range(17)], np.uint64)
+    .view("V16")
+    .ravel()
+)
 
 
 def _mix(h: np.ndarray) -> np.ndarray:
@@ -37,6 +43,21 @@ def _mix(h: np.ndarray) -> np.ndarray:
     h = h ^ (h >> np.uint64(27))
     h = h * _MIX2
     return h ^ (h >> np.uint64(31))
+
+
+def _hash_round(h: np.ndarray, word: np.ndarray, k: int) -> np.ndarray:
+    """The hash so far, updated with an id's word k (k >= 1)."""
+    return _mix(h ^ word * _MULT + np.uint64(k))
+
+
+def _hash_words(words: np.ndarray, lens: np.ndarray) -> np.ndarray:
+    """Ids.hashes of ids of at most two words, from their words (n x 1 or n x 2, zero
+    past each id's end): the same rounds, the second one kept where an id has it."""
+    with np.errstate(over="ignore"):
+        h = _mix(words[:, 0] * _MULT)
+        if words.shape[1] == 2:
+            h = np.where(lens > 8, _hash_round(h, words[:, 1], 1), h)
+        return h ^ lens.astype(np.uint64) * _MIX1
 
 
 class Ids:
@@ -95,10 +116,17 @@ class Ids:
         pool[len(data) :] = 0
         return pool
 
-    def compacted(self) -> "Ids":
-        """The same ids in a pool of their own, back to back (drops the rest of the pool)."""
+    def compacted(self, with_hashes: bool = False) -> "Ids":
+        """The same ids in a pool of their own, back to back (drops the rest of the pool).
+        ``with_hashes``: their hashes computed too (from the words read to compact them,
+        for ids of up to two words)."""
         if self.compact:
+            if with_hashes:
+                self.hashes()
             return self
+        longest = int(self.lens.max()) if len(self) else 0
+        if longest <= 2 * 8:
+            return self._compacted_short(longest, with_hashes)
         pool = np.empty(int(self.lens.sum()) + _PAD, dtype=np.uint8)
         width = int(self.lens[0]) if len(self) else 0
         if 0 < width <= _GATHER_WIDTH and (self.lens == width).all():
@@ -112,7 +140,47 @@ class Ids:
         pool[len(pool) - _PAD :] = 0
         compacted = Ids(pool, self.starts_compact(), self.lens, compact=True)
         compacted._hashes = self._hashes
+        if with_hashes:
+            compacted.hashes()
         return compacted
+
+    def _compacted_short(self, longest: int, with_hashes: bool) -> "Ids":
+        """compacted() for ids of at most two words (nearly every id): each id's words read
+        once, their bytes kept up to its length; no index of every byte."""
+        words, masks = self.short_words()
+        if longest <= 8:
+            words, masks = words[:, :1].copy(), masks[:, :1].copy()
+        width = 8 * words.shape[1]
+        total = int(self.lens.sum())
+        pool = np.empty(total + _PAD, dtype=np.uint8)
+        kept = masks.view(np.uint8).reshape(len(self), width) != 0
+        pool[:total] = words.view(np.uint8).reshape(len(self), width)[kept]
+        pool[total:] = 0
+        compacted = Ids(pool, self.starts_compact(), self.lens, compact=True)
+        compacted._hashes = self._hashes
+        if with_hashes and compacted._hashes is None:
+            compacted._hashes = _hash_words(words, self.lens)
+        return compacted
+
+    def short_words(self):
+        """(words, masks) of ids of at most 16 bytes, both (n, 2) uint64: the ids' bytes
+        [0, 16) as two little-endian words, zero past each id's end, and the masks that
+        cleared those bytes (0xFF over an id's bytes). One 16-byte read per id."""
+        n_pairs = len(self.pool) - 15
+        masks = _MASKS16[self.lens].view(np.uint64).reshape(len(self), 2)
+        if n_pairs <= 0:
+            words = np.zeros((len(self), 2), dtype=np.uint64)
+            near_end = np.arange(len(self))
+        else:
+            pairs = np.ndarray(shape=(n_pairs,), dtype="V16", buffer=self.pool, strides=(1,))
+            words = pairs[np.minimum(self.starts, n_pairs - 1)].view(np.uint64)
+            words = words.reshape(len(self), 2)
+            near_end = np.flatnonzero(self.starts >= n_pairs)
+        words &= masks
+        if len(near_end):  # ids in the pool's last 15 bytes: shorter than 8, before its padding
+            words[near_end, 0] = self.word(near_end, 0)
+            words[near_end, 1] = 0
+        return words, masks
 
     def compact_range(self, begin: int, end: int) -> "Ids":
         """Ids begin..end-1 of a compact column, in a pool of their own (their bytes are
@@ -135,7 +203,15 @@ class Ids:
         if n == 0:
             return self.compacted()
         change = np.ones(n, dtype=bool)
-        change[1:] = ~self[1:].equal(self[:-1])
+        if int(self.lens.max()) <= 16:  # each id read once, not once per side
+            words = self.short_words()[0]
+            change[1:] = (
+                (self.lens[1:] != self.lens[:-1])
+                | (words[1:, 0] != words[:-1, 0])
+                | (words[1:, 1] != words[:-1, 1])
+            )
+        else:
+            change[1:] = ~self[1:].equal(self[:-1])
         heads = np.flatnonzero(change)
         once = self[heads].compacted()
         runs = np.diff(np.append(heads, n))
@@ -294,7 +370,7 @@ class Ids:
                 rows = np.flatnonzero(self.lens > 8)
                 k = 1
                 while len(rows):
-                    h[rows] = _mix(h[rows] ^ self.word(rows, k) * _MULT + np.uint64(k))
+                    h[rows] = _hash_round(h[rows], self.word(rows, k), k)
                     k += 1
                     rows = rows[self.lens[rows] > 8 * k]
                 h ^= self.lens.astype(np.uint64) * _MIX1
