@@ -179,6 +179,13 @@ def test_word_scan_of_short_numbers_agrees_with_the_byte_scan(tokens, dot):
     assert by_words[0].tolist() == plain.tolist()
     for got, want in zip(by_words[1:], by_bytes[1:]):
         assert np.asarray(got)[plain].tolist() == np.asarray(want)[plain].tolist()
+    # tokens of one word (nearly every score and level) take a shorter path of their own
+    one_word = np.flatnonzero(column.lens <= 8)
+    by_word = _numbers._scan_word(column[one_word], dot)
+    plain = by_bytes[0][one_word]
+    assert by_word[0].tolist() == plain.tolist()
+    for got, want in zip(by_word[1:], by_bytes[1:]):
+        assert np.asarray(got)[plain].tolist() == np.asarray(want)[one_word][plain].tolist()
 
 
 @settings(max_examples=200, deadline=None)

@@ -113,11 +113,42 @@ def _ascii_digits(x: np.ndarray, n: np.ndarray) -> np.ndarray:
     return ((x & _M1) * _C1 + ((x >> np.uint64(16)) & _M1) * _C2) >> np.uint64(32)
 
 
+def _scan_word(ids: Ids, dot: bool):
+    """_scan_short for tokens of at most 8 bytes (the usual score or level): one word
+    each, and the point removed with the mask of the bytes before it."""
+    with np.errstate(over="ignore"):
+        n_bytes = ids.lens
+        w = ids.word(None, 0)
+        first = w & np.uint64(0xFF)
+        signed = (first == 43) | (first == 45)
+        inside = _FIRST[n_bytes]
+        other = inside & ~_digit_bits(w) & ~(signed.astype(np.uint64) << np.uint64(7))
+        if dot:
+            point = _point_bits(w) & inside
+            plain = (other == point) & ((point & (point - _ONE)) == 0)
+            has_point = point != 0
+            before = (point >> np.uint64(7)) - _ONE  # every byte when there is no point
+            w = (w & before) | ((w >> _BYTE) & ~before)
+            n_frac = n_bytes - 1 - _byte_at(point)
+        else:
+            plain = other == 0
+            has_point, n_frac = False, 0
+        w >>= signed.astype(np.uint64) << np.uint64(3)
+        n_digits = n_bytes - has_point - signed
+        plain &= n_digits >= 1
+        # bytes past a token's digits are zero; a token that is not plain converts as none
+        m = _ascii_digits(w, np.where(plain, n_digits, 0))
+    n_frac = np.where(plain & has_point, n_frac, 0)
+    return plain, m, n_frac, signed & (first == 45)
+
+
 def _scan_short(ids: Ids, dot: bool):
     """_scan_plain for tokens of at most SHORT bytes (longer ones come out not plain),
     read as two little-endian words straight from the pool: each byte's class (digit,
     point, other) by word arithmetic, the point and sign removed by shifts, the digits
     converted eight at a time. No per-byte array, no compaction."""
+    if len(ids) == 0 or int(ids.lens.max()) <= 8:
+        return _scan_word(ids, dot)
     with np.errstate(over="ignore"):
         n_bytes = ids.lens.astype(np.int64)
         short = n_bytes <= SHORT
