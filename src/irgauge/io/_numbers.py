@@ -115,14 +115,18 @@ def _ascii_digits(x: np.ndarray, n: np.ndarray) -> np.ndarray:
 
 def _scan_word(ids: Ids, dot: bool):
     """_scan_short for tokens of at most 8 bytes (the usual score or level): one word
-    each, and the point removed with the mask of the bytes before it."""
+    each, and the point removed with the mask of the bytes before it. Signs (rare) cost
+    their steps only where a token has one."""
     with np.errstate(over="ignore"):
-        n_bytes = ids.lens
-        w = ids.word(None, 0)
+        n_bytes = ids.lens.astype(np.intp)  # indices as numpy gathers them: no conversion
+        w = ids._words()[ids.starts.astype(np.intp)] & _LOW[n_bytes]
         first = w & np.uint64(0xFF)
         signed = (first == 43) | (first == 45)
+        some_signed = bool(signed.any())
         inside = _FIRST[n_bytes]
-        other = inside & ~_digit_bits(w) & ~(signed.astype(np.uint64) << np.uint64(7))
+        other = inside & ~_digit_bits(w)
+        if some_signed:
+            other &= ~(signed.astype(np.uint64) << np.uint64(7))
         if dot:
             point = _point_bits(w) & inside
             plain = (other == point) & ((point & (point - _ONE)) == 0)
@@ -133,13 +137,15 @@ def _scan_word(ids: Ids, dot: bool):
         else:
             plain = other == 0
             has_point, n_frac = False, 0
-        w >>= signed.astype(np.uint64) << np.uint64(3)
-        n_digits = n_bytes - has_point - signed
+        n_digits = n_bytes - has_point
+        if some_signed:
+            w >>= signed.astype(np.uint64) << np.uint64(3)
+            n_digits = n_digits - signed
         plain &= n_digits >= 1
         # bytes past a token's digits are zero; a token that is not plain converts as none
         m = _ascii_digits(w, np.where(plain, n_digits, 0))
     n_frac = np.where(plain & has_point, n_frac, 0)
-    return plain, m, n_frac, signed & (first == 45)
+    return plain, m, n_frac, (signed & (first == 45)) if some_signed else signed
 
 
 def _scan_short(ids: Ids, dot: bool):
@@ -338,7 +344,7 @@ def parse_floats(ids: Ids, path: str, lines: np.ndarray, what: str) -> np.ndarra
     plain, m, n_frac, negative = _scan_plain(ids, dot=True)
     fast = plain & (m <= _EXACT)
     values = m.astype(np.float64) / _POW10_F64[n_frac]  # both exact: one correct rounding
-    values[negative] *= -1.0
+    np.negative(values, out=values, where=negative)
     if fast.all():
         return values
     rest = np.flatnonzero(~fast)  # exponents, many digits, or not numbers: byte by byte
