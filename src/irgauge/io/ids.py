@@ -167,13 +167,13 @@ class Ids:
         [0, 16) as two little-endian words, zero past each id's end, and the masks that
         cleared those bytes (0xFF over an id's bytes). One 16-byte read per id."""
         n_pairs = len(self.pool) - 15
-        masks = _MASKS16[self.lens].view(np.uint64).reshape(len(self), 2)
+        masks = _MASKS16[self.lens.astype(np.intp)].view(np.uint64).reshape(len(self), 2)
         if n_pairs <= 0:
             words = np.zeros((len(self), 2), dtype=np.uint64)
             near_end = np.arange(len(self))
         else:
             pairs = np.ndarray(shape=(n_pairs,), dtype="V16", buffer=self.pool, strides=(1,))
-            words = pairs[np.minimum(self.starts, n_pairs - 1)].view(np.uint64)
+            words = pairs[np.minimum(self.starts, n_pairs - 1, dtype=np.intp)].view(np.uint64)
             words = words.reshape(len(self), 2)
             near_end = np.flatnonzero(self.starts >= n_pairs)
         words &= masks
