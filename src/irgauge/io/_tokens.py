@@ -56,6 +56,7 @@ def tokenize(
     keep: Optional[Dict[int, Iterable[int]]] = None,
     trailing_after: Optional[int] = None,
     numbers: Optional[Dict[int, Dict[int, str]]] = None,
+    unhashed: Optional[Dict[int, Iterable[int]]] = None,
     threads: Optional[int] = None,
     size_hint: Optional[int] = None,
     first_line: int = 1,
@@ -67,9 +68,12 @@ def tokenize(
     otherwise an InputError names the first offending line. ``keep`` maps a column count
     to the columns kept for it (default: all), as Ids; ``numbers`` maps a column count to
     {column: what} for columns returned as float64 instead (an InputError names a line
-    whose ``what`` is not a finite decimal number). ``trailing_after=n``: on lines with
-    more than n tokens the extra ones are free text and dropped (trec_eval reads six
-    fields of a run line and ignores the rest; its test file results.trunc has such lines).
+    whose ``what`` is not a finite decimal number). Kept columns after the first are
+    document ids, hashed while in cache, unless ``unhashed`` (a column count to columns)
+    lists them (relevance levels, parsed once the whole file is read).
+    ``trailing_after=n``: on lines with more than n tokens the extra ones are free text
+    and dropped (trec_eval reads six fields of a run line and ignores the rest; its test
+    file results.trunc has such lines).
     ``size_hint``: the file's size in bytes, if known (the columns are reserved for it).
     ``first_line``: the file line number of the blocks' first line (a part of a file read
     in parts); ``empty_ok``: blocks without data lines give an empty table (n_columns 0)
@@ -91,6 +95,7 @@ def tokenize(
         keep=keep,
         trailing_after=trailing_after,
         numbers=numbers,
+        unhashed=unhashed,
         several_blocks=several_blocks,
     )
 
@@ -153,7 +158,7 @@ def _columns_for(columns, n_cols: int, allowed, path: str, line: int, size_hint)
     return columns
 
 
-def _split_block(item, path, allowed, keep, trailing_after, numbers, several_blocks):
+def _split_block(item, path, allowed, keep, trailing_after, numbers, unhashed, several_blocks):
     """One block's line numbers, column count, kept columns and line ends (see tokenize)."""
     data, offset = item
     pool = Ids.padded(data)
@@ -163,6 +168,7 @@ def _split_block(item, path, allowed, keep, trailing_after, numbers, several_blo
     if len(lines) == 0 or n_cols not in allowed:
         return lines, n_cols, {}, n_ends
     as_numbers = (numbers or {}).get(n_cols, {})
+    not_ids = (unhashed or {}).get(n_cols, ())
     columns = {}
     for j in (keep or {}).get(n_cols, range(n_cols)):
         column = Ids(pool, starts[:, j], ends[:, j] - starts[:, j])
@@ -170,6 +176,8 @@ def _split_block(item, path, allowed, keep, trailing_after, numbers, several_blo
             column = parse_floats(column, path, lines, as_numbers[j])
         elif j == 0 and n_cols > 1:  # the topic: one copy per run of equal lines
             column = column.compacted_runs()
+        elif j in not_ids:  # compacted even in a lone block, which may not stay alone
+            column = column.compacted()
         else:  # a document id: hashed here, on the block's thread, while in cache
             if several_blocks:  # (a lone block's columns are kept as they are)
                 column = column.compacted(with_hashes=True)

@@ -23,6 +23,9 @@ NTCIR_LETTER_LEVELS = {b"S": 3, b"A": 2, b"B": 1}
 QrelsSource = Union[str, Path, Qrels, Mapping[str, Mapping[str, Any]], Any]
 
 
+LEVEL_COLUMN = {4: (3,), 3: (2,), 2: (1,)}  # by column count: the last column
+
+
 def read_qrels(source: QrelsSource, threads=None) -> Qrels:
     """Read judgments from a path (``-`` for standard input), DataFrame, dict or Qrels.
 
@@ -47,6 +50,7 @@ def _from_path(path: Union[str, Path], threads=None) -> Qrels:
         name,
         allowed_columns=(2, 3, 4),
         keep={4: (0, 2, 3)},
+        unhashed=LEVEL_COLUMN,
         threads=threads,
         size_hint=size_hint(path),
     )
@@ -88,6 +92,7 @@ def read_judgment_groups(path: Union[str, Path], threads=None) -> Dict[str, Qrel
         iter_blocks(path, BLOCK_BYTES),
         name,
         allowed_columns=(4,),
+        unhashed={4: (1, 3)},  # the group labels and the levels
         threads=threads,
         size_hint=size_hint(path),
     )
