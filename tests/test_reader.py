@@ -26,6 +26,7 @@ from irgauge.io.ids import Ids, byte_ranks
 from irgauge.cli import main
 from irgauge.errors import InputError
 from irgauge.io import _numbers
+from irgauge.io import _tokens
 from irgauge.io import runs as runs_module
 from irgauge.io._numbers import parse_floats, parse_ints
 from irgauge.io._source import MAX_LINE_BYTES
@@ -186,6 +187,38 @@ def test_word_scan_of_short_numbers_agrees_with_the_byte_scan(tokens, dot):
     assert by_word[0].tolist() == plain.tolist()
     for got, want in zip(by_word[1:], by_bytes[1:]):
         assert np.asarray(got)[plain].tolist() == np.asarray(want)[one_word][plain].tolist()
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.lists(st.sampled_from([b"a", b"#", b"bb", b"7.5"]), min_size=0, max_size=4),
+        min_size=1,
+        max_size=8,
+    ),
+    st.sampled_from([b" ", b"\t", b"  ", b"\x0c"]),
+    st.sampled_from([b"", b"\n", b" \n", b"\n\n", b" "]),
+    st.sampled_from([b"", b" ", b"\n"]),
+    st.sampled_from([None, 2, 3]),
+)
+def test_blocks_of_lines_ending_at_lf_split_as_any_other(rows, gap, end, start, trailing_after):
+    """Blocks whose lines end at an LF right after their last token take a short cut to
+    their line ends; it must split them as the general search of line ends does, and
+    leave every other block (blank lines, trailing space, comments, ragged lines) to it."""
+    text = start + b"\n".join(gap.join(row) for row in rows) + end
+    buf = Ids.padded(text)[: len(text)]
+    if len(text) == 0 or not text.strip():
+        return
+    try:
+        general = _tokens._block_tokens(buf, "r", 10, trailing_after, has_cr=True)
+    except InputError as err:
+        with pytest.raises(InputError) as short_cut:
+            _tokens._block_tokens(buf, "r", 10, trailing_after, has_cr=False)
+        assert str(short_cut.value) == str(err)
+        return
+    fast = _tokens._block_tokens(buf, "r", 10, trailing_after, has_cr=False)
+    for got, want in zip(fast, general):
+        assert np.asarray(got).tolist() == np.asarray(want).tolist()
 
 
 @settings(max_examples=200, deadline=None)
@@ -412,6 +445,15 @@ def test_a_line_longer_than_the_limit_is_refused_at_its_line(tmp_path, monkeypat
     monkeypatch.setattr(runs_module, "BLOCK_BYTES", 1 << 16)  # the line spans blocks
     with pytest.raises(InputError, match=r"r.txt:2: line longer than 1048576 bytes"):
         read_run(write(tmp_path, "r.txt", data))
+
+
+def test_a_last_line_of_spaces_longer_than_the_limit_is_refused_at_its_line(monkeypatch):
+    """The short cut to line ends (lines ending at LF after their last token) must not
+    skip the length check of a last line without tokens."""
+    monkeypatch.setattr(_tokens, "MAX_LINE_BYTES", 8)
+    text = b"1 d1\n" + b" " * 12
+    with pytest.raises(InputError, match=r"r:2: line longer than 8 bytes"):
+        _tokens._block_tokens(Ids.padded(text)[: len(text)], "r", 0, None, has_cr=False)
 
 
 @pytest.mark.skipif(sys.platform != "linux", reason="address-space limit via setrlimit")

@@ -162,7 +162,9 @@ def _split_block(item, path, allowed, keep, trailing_after, numbers, unhashed, s
     """One block's line numbers, column count, kept columns and line ends (see tokenize)."""
     data, offset = item
     pool = Ids.padded(data)
-    lines, starts, ends, n_ends = _block_tokens(pool[: len(data)], path, offset, trailing_after)
+    lines, starts, ends, n_ends = _block_tokens(
+        pool[: len(data)], path, offset, trailing_after, has_cr=b"\r" in data
+    )
     lines = lines.astype(np.int32 if offset + len(lines) < (1 << 31) else np.int64)
     n_cols = starts.shape[1]
     if len(lines) == 0 or n_cols not in allowed:
@@ -313,9 +315,16 @@ def _numbered(blocks, lines_so_far):
         raise InputError(err.problem, err.path, lines_so_far() + 1) from None
 
 
-def _block_tokens(buf: np.ndarray, path: str, line_offset: int, trailing_after: Optional[int]):
+def _block_tokens(
+    buf: np.ndarray,
+    path: str,
+    line_offset: int,
+    trailing_after: Optional[int],
+    has_cr: bool = True,
+):
     """Token (start, end) offsets of a block of whole lines, as (lines x columns) arrays,
-    and the number of line ends in the block (LF, CRLF, lone CR)."""
+    and the number of line ends in the block (LF, CRLF, lone CR). ``has_cr``: False when
+    the block holds no CR byte (every line ends at LF)."""
     # a token starts where space turns solid and ends where solid turns space; with a
     # space before and after the block, the index of each change is the edge's offset
     # (one pass, no shifted copy or concatenation of the edges)
@@ -324,18 +333,16 @@ def _block_tokens(buf: np.ndarray, path: str, line_offset: int, trailing_after: 
     np.less_equal(buf, 32, out=space[1:-1])
     edges = np.flatnonzero(space[1:] != space[:-1])
     starts, ends = edges[0::2], edges[1::2]
-    line_ends = _line_ends(buf)
+    at_lf = None if has_cr else _lines_at_lf(buf, starts, ends, trailing_after)
+    if at_lf is None:
+        line_ends = _line_ends(buf, has_cr)
+        fast = None
+    else:
+        fast, line_ends = at_lf
     n_ends = len(line_ends) - int(line_ends[-1] == len(buf))  # not the unended last line
-    lengths = np.diff(line_ends, prepend=-1)
-    if len(lengths) and lengths.max() > MAX_LINE_BYTES + 1:
-        line = int(np.argmax(lengths > MAX_LINE_BYTES + 1)) + line_offset + 1
-        raise InputError(
-            f"line longer than {MAX_LINE_BYTES} bytes (the longest line irgauge "
-            "reads); is this a text file of whitespace-separated columns?",
-            path,
-            line,
-        )
-    fast = _uniform_lines(buf, starts, line_ends, trailing_after)
+    _refuse_long_lines(line_ends, path, line_offset)
+    if fast is None:
+        fast = _uniform_lines(buf, starts, line_ends, trailing_after)
     if fast is not None:
         return (
             np.arange(1, len(line_ends) + 1) + line_offset,
@@ -373,6 +380,39 @@ def _block_tokens(buf: np.ndarray, path: str, line_offset: int, trailing_after: 
     return line_numbers, starts.reshape(-1, n_cols), ends.reshape(-1, n_cols), n_ends
 
 
+def _refuse_long_lines(line_ends: np.ndarray, path: str, line_offset: int) -> None:
+    lengths = np.diff(line_ends, prepend=-1)
+    if len(lengths) and lengths.max() > MAX_LINE_BYTES + 1:
+        line = int(np.argmax(lengths > MAX_LINE_BYTES + 1)) + line_offset + 1
+        raise InputError(
+            f"line longer than {MAX_LINE_BYTES} bytes (the longest line irgauge "
+            "reads); is this a text file of whitespace-separated columns?",
+            path,
+            line,
+        )
+
+
+def _lines_at_lf(buf, starts, ends, trailing_after):
+    """(k, line ends) when every line of the block holds k tokens, none a comment, and
+    ends at an LF right after its last token (machine-written files); else None. The
+    block's n LF bytes are then the bytes after tokens k, 2k, ... kn: a count of them and
+    a look at those n bytes replace a search of the whole block for its line ends."""
+    n_tokens = len(starts)
+    tail = len(buf) - int(ends[-1]) if n_tokens else 0  # the last line's LF, or none
+    if n_tokens == 0 or tail > 1:
+        return None
+    n_lf = int(np.count_nonzero(buf == LF))
+    n_lines = n_lf + (tail == 0)
+    k = n_tokens // n_lines if n_lines else 0
+    if k == 0 or k * n_lines != n_tokens or (trailing_after is not None and k > trailing_after):
+        return None
+    line_ends = ends[k - 1 :: k]  # the byte after each line's last token
+    # n_lf distinct bytes are LF, and the block holds n_lf LF bytes: there is no other
+    if not (buf[line_ends[:n_lf]] == LF).all() or (buf[starts[::k]] == HASH).any():
+        return None
+    return k, line_ends
+
+
 def _uniform_lines(buf, starts, line_ends, trailing_after) -> Optional[int]:
     """k when every line holds exactly k tokens and none is a comment (the usual file),
     checked with two comparisons per line instead of a search per line; else None."""
@@ -390,11 +430,11 @@ def _uniform_lines(buf, starts, line_ends, trailing_after) -> Optional[int]:
     return k
 
 
-def _line_ends(buf: np.ndarray) -> np.ndarray:
+def _line_ends(buf: np.ndarray, has_cr: bool = True) -> np.ndarray:
     """Offsets of the byte ending each line: LF, the CR of a lone CR (CRLF ends at its LF),
     and the block's end when the last line has no line end."""
-    cr = buf == CR
-    if cr.any():
+    cr = buf == CR if has_cr else None
+    if cr is not None and cr.any():
         ending = buf == LF
         ending[:-1] |= cr[:-1] & (buf[1:] != LF)
         ending[-1] |= cr[-1]
