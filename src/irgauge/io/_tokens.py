@@ -217,9 +217,10 @@ class _Growing:
             grown[: self.n] = self.data[: self.n]
             self.data = grown
         target = self.data[self.n : need]
-        target[...] = values
-        if shift:
-            target += shift
+        if shift:  # one pass: the values shifted as they are copied
+            np.add(values, np.int64(shift), out=target, casting="same_kind")
+        else:
+            target[...] = values
         self.n = need
 
     def finish(self) -> np.ndarray:
