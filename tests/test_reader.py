@@ -189,6 +189,17 @@ def test_word_scan_of_short_numbers_agrees_with_the_byte_scan(tokens, dot):
         assert np.asarray(got)[plain].tolist() == np.asarray(want)[one_word][plain].tolist()
 
 
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.integers(33, 255).map(lambda c: bytes([c])), min_size=1, max_size=30))
+def test_one_byte_integers_scan_as_the_byte_scan_does(tokens):
+    """Tokens of one byte each (most relevance levels) take a one-step path."""
+    column = Ids.from_list(tokens)
+    ok, values = _numbers.scan_ints(column)
+    want_ok, want = _numbers._scan_ints_bytes(column)
+    assert ok.tolist() == want_ok.tolist() == [t.isdigit() for t in tokens]
+    assert values[ok].tolist() == want[ok].tolist() == [int(t) for t in tokens if t.isdigit()]
+
+
 @settings(max_examples=300, deadline=None)
 @given(
     st.lists(

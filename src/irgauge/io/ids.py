@@ -125,11 +125,14 @@ class Ids:
                 self.hashes()
             return self
         longest = int(self.lens.max()) if len(self) else 0
-        if longest <= 2 * 8:
+        one_width = longest <= _GATHER_WIDTH and not (self.lens != longest).any()
+        # ids of one to four bytes each (relevance levels, say): a gather per byte is less
+        # than the two words of an id read, masked and compressed
+        if longest <= 2 * 8 and not (one_width and longest <= 4):
             return self._compacted_short(longest, with_hashes)
         pool = np.empty(int(self.lens.sum()) + _PAD, dtype=np.uint8)
-        width = int(self.lens[0]) if len(self) else 0
-        if 0 < width <= _GATHER_WIDTH and (self.lens == width).all():
+        width = longest
+        if 0 < width and one_width:
             # ids of one length (the usual docno): a gather per byte column, no index of
             # every byte
             table = pool[: len(pool) - _PAD].reshape(len(self), width)
