@@ -193,7 +193,8 @@ class Judgments:
         return ideal
 
     def _set_keys(self, keys: np.ndarray) -> None:
-        self._key_order = np.argsort(keys, kind="stable")
+        # the order among equal keys does not matter: the key order serves unique keys only
+        self._key_order = np.argsort(keys)
         self._sorted_keys = keys[self._key_order]
         self._keys_unique = not (self._sorted_keys[1:] == self._sorted_keys[:-1]).any()
         self._table: Optional[_KeyTable] = None  # built on the first lookup
