@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import tracemalloc
 
 import numpy as np
@@ -32,3 +34,25 @@ def test_a_batchs_ideal_gains_are_its_rows_not_the_whole_qrels():
     assert ideal.shape == (3, 50)
     assert ideal[:, :3].tolist() == [[2.0, 1.0, 0.0]] * 3  # the ideal list: gains 2, 1
     assert peak < 100_000
+
+
+def test_building_batches_leaves_numpy_ma_unimported():
+    """np.unique's first call imports numpy.ma (10-25 ms of a process's start); the
+    batches find their runs without it, so a trec_eval-style process never loads it."""
+    code = """
+import sys
+import numpy as np
+from irgauge.collection.judgments import Judgments
+from irgauge.collection.rankings import build_batches, match_run
+from irgauge.io.qrels import read_qrels
+from irgauge.io.runs import read_run
+judgments = Judgments(read_qrels({"q1": {"d1": 1}, "q2": {"d2": 1}}))
+runs = [match_run(read_run({"q1": {"d1": 1.0}, "q2": {"d3": 2.0}}), judgments, "score")] * 2
+topics = [np.asarray(m.row_topic) for m in runs]
+assert "numpy.ma" not in sys.modules, "imported before the batches"
+list(build_batches(runs, topics, judgments))
+print("numpy.ma" in sys.modules)
+"""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "False"
