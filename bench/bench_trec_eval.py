@@ -54,14 +54,21 @@ def timed(argv: List[str], out: Path, repeat: int) -> dict:
     return {"wall": median(walls), "cpu": median(cpus), "peak": max(peaks)}
 
 
-def per_run(command: List[str], qrels: Path, runs: List[Path], out: Path, repeat: int) -> dict:
-    """One process per run, over every run, ``repeat`` times: per-run medians."""
-    walls, cpus = [], []
+def per_run(commands: dict, qrels: Path, runs: List[Path], out: Path, repeat: int) -> dict:
+    """One process per run, over every run, ``repeat`` times, the commands in turn (A B A B,
+    so that a drift of the machine's speed falls on both): per-run medians of each."""
+    found = {name: {"wall": [], "cpu": []} for name in commands}
     for run in runs:
-        found = timed(command + [str(qrels), str(run)], out / f"{run.name}.out", repeat)
-        walls.append(found["wall"])
-        cpus.append(found["cpu"])
-    return {"wall": median(walls), "cpu": median(cpus)}
+        samples = {name: {"wall": [], "cpu": []} for name in commands}
+        for _ in range(repeat):
+            for name, command in commands.items():
+                one = timed(command + [str(qrels), str(run)], out / name / f"{run.name}.out", 1)
+                samples[name]["wall"].append(one["wall"])
+                samples[name]["cpu"].append(one["cpu"])
+        for name in commands:
+            for key in ("wall", "cpu"):
+                found[name][key].append(median(samples[name][key]))
+    return {name: {key: median(v) for key, v in f.items()} for name, f in found.items()}
 
 
 def same_bytes(ours: Path, theirs: Path) -> bool:
@@ -87,14 +94,13 @@ def main(argv: Optional[List[str]] = None) -> int:
     w1 = prepare_workload("W1", WORKLOADS["W1"], root, irgauge)
     w2 = prepare_workload("W2", WORKLOADS["W2"], root, irgauge)
     folder = root / "trec_eval"
-    (folder / "ours").mkdir(parents=True, exist_ok=True)
-    (folder / "theirs").mkdir(parents=True, exist_ok=True)
+    for name in ("ours", "theirs", "irgauge-trec_eval", "trec_eval"):
+        (folder / name).mkdir(parents=True, exist_ok=True)
 
     runs = w1.runs[: args.runs]
-    p1 = {
-        "irgauge-trec_eval": per_run(ours, w1.qrels, runs, folder / "ours", args.repeat),
-        "trec_eval": per_run(theirs, w1.qrels, runs, folder / "theirs", args.repeat),
-    }
+    p1 = per_run(
+        {"irgauge-trec_eval": ours, "trec_eval": theirs}, w1.qrels, runs, folder, args.repeat
+    )
     start = {
         "python -c pass": timed([sys.executable, "-c", "pass"], folder / "s1", args.repeat),
         "python -c 'import numpy'": timed(
@@ -107,7 +113,9 @@ def main(argv: Optional[List[str]] = None) -> int:
         theirs + [str(w2.qrels), str(w2.runs[0])], folder / "theirs" / "W2", args.repeat
     )
     identical = all(
-        same_bytes(folder / "ours" / f"{r.name}.out", folder / "theirs" / f"{r.name}.out")
+        same_bytes(
+            folder / "irgauge-trec_eval" / f"{r.name}.out", folder / "trec_eval" / f"{r.name}.out"
+        )
         for r in runs
     ) and same_bytes(folder / "ours" / "W2", folder / "theirs" / "W2")
 
@@ -126,6 +134,11 @@ def main(argv: Optional[List[str]] = None) -> int:
     print(f"  {'tool':<30} {'wall s':>8} {'cpu s':>8} {'peak MB':>8}")
     for name, found in (("irgauge-trec_eval", big_ours), ("trec_eval", big_theirs)):
         print(f"  {name:<30} {found['wall']:8.3f} {found['cpu']:8.3f} {found['peak']:8.0f}")
+    floor = start["python -c 'import numpy'"]["wall"]
+    print(
+        f"\n  start-up floor (Python and numpy): {floor:.3f} s; irgauge's own share of P1: "
+        f"{p1['irgauge-trec_eval']['wall'] - floor:.3f} s"
+    )
     ratio = big_ours["cpu"] / big_theirs["cpu"]
     checks = [
         (

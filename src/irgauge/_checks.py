@@ -5,8 +5,8 @@ to 10000000; got 0``). Each raises InputError (a ValueError; CLI exit 2)."""
 from __future__ import annotations
 
 import math
+import os
 import re
-import secrets
 from numbers import Integral, Real
 from typing import Any, Callable, Optional
 
@@ -134,7 +134,8 @@ def resolve_seed(value: Optional[int], name: str = "seed") -> int:
     """The seed to use and to record: ``value`` itself, or a fresh random one (32 bits, so
     that it is easy to copy from an output) when None."""
     if value is None:
-        return secrets.randbits(32)
+        # os.urandom, as secrets does, without secrets' imports (random, hmac, hashlib)
+        return int.from_bytes(os.urandom(4), "little")
     return seed(value, name)
 
 

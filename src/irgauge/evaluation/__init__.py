@@ -1,7 +1,32 @@
 """Evaluation: runs scored against qrels with many measures at once (``evaluate``), the
-result with its conventions (``EvalResult``) and its text formats."""
+result with its conventions (``EvalResult``) and its text formats.
 
-from irgauge.evaluation.engine import evaluate, read_runs, score_matrices
-from irgauge.evaluation.eval_result import EvalResult
+The names load on first use, so that the trec_eval drop-in, which needs only the scoring
+modules, does not pay for the rest at start-up (it runs once per run file in scripts)."""
 
-__all__ = ["EvalResult", "evaluate", "read_runs", "score_matrices"]
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+_LAZY = {
+    "EvalResult": "irgauge.evaluation.eval_result",
+    "evaluate": "irgauge.evaluation.engine",
+    "read_runs": "irgauge.evaluation.engine",
+    "score_matrices": "irgauge.evaluation.engine",
+}
+
+__all__ = sorted(_LAZY)
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'irgauge.evaluation' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return __all__

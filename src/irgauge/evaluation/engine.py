@@ -14,9 +14,8 @@ from typing import Any, Callable, List, Optional, Sequence, Union
 
 import numpy as np
 
-from irgauge import __version__, _checks
+from irgauge import __version__
 from irgauge.collection.judgments import Judgments, parse_gains
-from irgauge.collection.rankings import ORDERS
 from irgauge.errors import InputError, MeasureError
 from irgauge.evaluation.memory import part_bytes, resolve_memory
 from irgauge.evaluation.run_scoring import (
@@ -28,6 +27,12 @@ from irgauge.evaluation.run_scoring import (
 )
 from irgauge.evaluation.eval_result import EvalResult
 from irgauge.evaluation.tasks import check_engine
+from irgauge.evaluation.topic_tables import (
+    check_conventions,
+    eligible_topics,
+    result_tables,
+    topics_to_score,
+)
 from irgauge.io.adapters import qrels_source, run_sources
 from irgauge.io.progress import step_counter
 from irgauge.io.qrels import read_qrels
@@ -35,10 +40,8 @@ from irgauge.io.records import Run
 from irgauge.io.runs import read_run
 from irgauge.io.threads import explicit_threads, thread_count
 from irgauge.measures import DEFAULT_MEASURES, Measure, parse_measures
-from irgauge.measures.base import AGGREGATES
 from irgauge.measures.parse import is_foreign_measure
 
-EMPTY_TOPICS = ("skip", "zero")
 ORDER_DESCRIPTIONS = {
     "score": "score descending, ties by docno descending (trec_eval)",
     "file": "order of the file (NTCIREVAL)",
@@ -129,7 +132,7 @@ def evaluate(
         )
         scored = _score_runs(sources, plan, workers, (cluster, budget), step)
     names = _unique_names([(s.name, s.source) for s in scored])
-    row_topics, missing = _topics_to_score(
+    row_topics, missing = topics_to_score(
         judgments, names, [s.answered for s in scored], empty_topics, complete
     )
     if complete:
@@ -165,7 +168,7 @@ def _plan(measure_list, judgments, order, conventions, budget, sources, max_cell
         judgments,
         order,
         conventions.max_docs,
-        _eligible(judgments, conventions.empty_topics),
+        eligible_topics(judgments, conventions.empty_topics),
         part_bytes(budget, workers),
         max_cells,
         1 if workers > 1 else (explicit_threads(threads) or 1),
@@ -178,7 +181,7 @@ def _tables_of(measure_list, scored: List[ScoredRun], names, topic_ids, aggregat
     run_rows = np.concatenate([np.full(len(s.topic_rows), k) for k, s in enumerate(scored)])
     topic_rows = np.concatenate([s.topic_rows for s in scored])
     values = [[s.values[mi] for s in scored] for mi in range(len(measure_list))]
-    return _tables(measure_list, values, run_rows, topic_rows, names, topic_ids, aggregate)
+    return result_tables(measure_list, values, run_rows, topic_rows, names, topic_ids, aggregate)
 
 
 def _engine(engine: str, scheduler: Optional[str]):
@@ -203,11 +206,6 @@ def _score_runs(sources, plan: ScoringPlan, workers: int, engine, step) -> List[
     return score_sources(sources, plan, workers, step)
 
 
-def _eligible(judgments: Judgments, empty_topics: str) -> np.ndarray:
-    """The topics scored when a run answers them."""
-    return judgments.R > 0 if empty_topics == "skip" else np.ones(judgments.n_topics, bool)
-
-
 def _score_unanswered(plan: ScoringPlan, scored: List[ScoredRun], row_topics) -> None:
     """trec_eval -c: the eligible topics a run did not answer, scored as empty rankings."""
     for run, chosen in zip(scored, row_topics):
@@ -225,31 +223,6 @@ def _score_unanswered(plan: ScoringPlan, scored: List[ScoredRun], row_topics) ->
         run.values = [np.concatenate([mine, *theirs]) for mine, theirs in zip(run.values, values)]
 
 
-def score_matched(
-    measure_list: List[Measure],
-    judgments: Judgments,
-    matched: list,
-    names: List[str],
-    complete: bool = False,
-    empty_topics: str = "skip",
-    aggregate: str = "mean",
-    max_cells: int = 1_000_000,
-):
-    """What :func:`evaluate` computes once the runs are read and matched: the per-topic
-    and mean columns, and per run the topic rows scored and the eligible topics it did not
-    answer. For callers that match runs themselves (the trec_eval drop-in reuses its own
-    matching instead of doing it twice)."""
-    answered = [_answered(judgments, m) for m in matched]
-    row_topics, missing = _topics_to_score(judgments, names, answered, empty_topics, complete)
-    run_rows, topic_rows, values = score_rows(
-        measure_list, matched, row_topics, judgments, max_cells
-    )
-    per_topic, means = _tables(
-        measure_list, values, run_rows, topic_rows, names, judgments.topic_ids, aggregate
-    )
-    return per_topic, means, row_topics, missing
-
-
 @dataclass(frozen=True)
 class _Conventions:
     """The conventions an evaluation was run with, as the metadata records them (the
@@ -260,41 +233,6 @@ class _Conventions:
     empty_topics: str
     aggregate: str
     max_docs: Optional[int]
-
-
-def check_conventions(order, empty_topics, aggregate, rel_level, max_docs):
-    """Refuse an unknown convention; the checked relevance threshold and depth."""
-    if order is not None and order not in ORDERS:
-        raise InputError(f"unknown document order {order!r}; choose from {', '.join(ORDERS)}")
-    if empty_topics not in EMPTY_TOPICS:
-        raise InputError(f"empty_topics must be one of {', '.join(EMPTY_TOPICS)}")
-    if aggregate not in AGGREGATES:
-        raise InputError(f"aggregate must be one of {', '.join(AGGREGATES)}")
-    rel_level = _checks.whole(
-        rel_level, "rel_level", 1, _checks.MAX_LEVEL, what="a relevance level"
-    )
-    if max_docs is not None:
-        max_docs = _checks.count(max_docs, "max_docs")
-    return rel_level, max_docs
-
-
-def _answered(judgments: Judgments, matched) -> np.ndarray:
-    answered = np.zeros(judgments.n_topics, bool)
-    answered[matched.row_topic] = True
-    return answered
-
-
-def _topics_to_score(judgments, names, answered_by_run, empty_topics, complete):
-    """Per run, the topic rows it is scored on, and the eligible topics it did not answer."""
-    eligible = _eligible(judgments, empty_topics)
-    row_topics, missing = [], {}
-    for name, answered in zip(names, answered_by_run):
-        chosen = eligible if complete else eligible & answered
-        row_topics.append(np.flatnonzero(chosen))
-        gone = np.flatnonzero(eligible & ~answered)
-        if len(gone):
-            missing[name] = [judgments.topic_ids[t] for t in gone]
-    return row_topics, missing
 
 
 def _measures(measures, judged_only: bool) -> List[Measure]:
@@ -309,33 +247,6 @@ def _measures(measures, judged_only: bool) -> List[Measure]:
     if judged_only:
         parsed = [replace(m, judged_only=True) for m in parsed]
     return parsed
-
-
-def _tables(measure_list, values, run_rows, topic_rows, names, topic_ids, aggregate):
-    """Rows ordered by run, then measure (as given), then topic."""
-    matrix = np.vstack([np.concatenate(values[mi]) for mi in range(len(measure_list))])
-    labels = np.asarray([m.name for m in measure_list], dtype=object)
-    measure_idx, row_idx, mean_rows = [], [], []
-    for k, name in enumerate(names):
-        rows = np.flatnonzero(run_rows == k)
-        rows = rows[np.argsort(topic_rows[rows], kind="stable")]
-        measure_idx.append(np.repeat(np.arange(len(measure_list)), len(rows)))
-        row_idx.append(np.tile(rows, len(measure_list)))
-        for mi, measure in enumerate(measure_list):
-            mean_rows.append((name, measure.name, measure.aggregate(matrix[mi, rows], aggregate)))
-    measure_idx, row_idx = np.concatenate(measure_idx), np.concatenate(row_idx)
-    per_topic = {
-        "run": np.asarray(names, dtype=object)[run_rows[row_idx]],
-        "measure": labels[measure_idx],
-        "topic": np.asarray(topic_ids, dtype=object)[topic_rows[row_idx]],
-        "value": matrix[measure_idx, row_idx],
-    }
-    runs, measures, means = zip(*mean_rows) if mean_rows else ((), (), ())
-    return per_topic, {
-        "run": np.asarray(runs, dtype=object),
-        "measure": np.asarray(measures, dtype=object),
-        "value": np.asarray(means, dtype=np.float64),
-    }
 
 
 def _metadata(qrels, judgments, measure_list, conventions, names, scored, row_topics):

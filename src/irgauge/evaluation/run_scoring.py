@@ -18,7 +18,6 @@ import os
 import shutil
 import sys
 import tempfile
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Iterator, List, Optional
@@ -84,6 +83,8 @@ def score_sources(sources, plan: ScoringPlan, workers: int, step) -> List[Scored
             yield result
 
     if workers > 1:
+        from concurrent.futures import ThreadPoolExecutor  # only for several runs at once
+
         with ThreadPoolExecutor(workers) as pool:
             return list(counted(pool.map(one, sources)))
     return list(counted(map(one, sources)))

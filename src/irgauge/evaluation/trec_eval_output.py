@@ -26,7 +26,7 @@ import numpy as np
 
 from irgauge.collection.judgments import POOLED, UNJUDGED, Judgments
 from irgauge.collection.rankings import match_run
-from irgauge.evaluation.engine import check_conventions, score_matched
+from irgauge.evaluation.topic_tables import check_conventions, score_matched
 from irgauge.io.qrels import read_judgment_groups, read_qrels
 from irgauge.io.runs import read_run
 from irgauge.measures import parse_measure

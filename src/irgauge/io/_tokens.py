@@ -19,7 +19,6 @@ from __future__ import annotations
 import contextlib
 import functools
 import itertools
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Dict, Iterable, List, Optional, Union
 
@@ -129,6 +128,8 @@ def _split_blocks(blocks, block, workers: int, line_offset: int = 0):
                     line_offset += count_line_ends(data)
             if wave and (data is None or len(wave) == workers):
                 if len(wave) > 1 and pool is None:  # small files need no threads
+                    from concurrent.futures import ThreadPoolExecutor
+
                     pool = ThreadPoolExecutor(workers)
                 for lines, n_cols, cols, n_ends in (
                     pool.map(block, wave) if len(wave) > 1 else map(block, wave)

@@ -29,7 +29,6 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
-import secrets
 import shutil
 import stat
 from pathlib import Path
@@ -142,7 +141,7 @@ def _short_name(name: str, limit: int = TEMP_PREFIX_BYTES) -> str:
 
 def temp_path(folder: Path, name: str, suffix: str = ".tmp") -> Path:
     """A fresh hidden name in ``folder`` derived from ``name``, within NAME_MAX."""
-    return folder / f".{_short_name(name)}.{secrets.token_hex(6)}{suffix}"
+    return folder / f".{_short_name(name)}.{os.urandom(6).hex()}{suffix}"
 
 
 def create_temp(shown: PathLike, folder: Path, name: str) -> Tuple[int, str]:
