@@ -121,10 +121,11 @@ def test_parts_hold_whole_topics_in_file_order(tmp_path):
     assert len(list(iter_run_parts(path, part_bytes=100))) > 10
 
 
-def test_partitions_hold_every_line_of_their_topics(tmp_path):
+@pytest.mark.parametrize("order", ["file", "score"])
+def test_partitions_hold_every_line_of_their_topics(tmp_path, order):
     _, path = _shuffled_run(tmp_path)
     whole = read_run(path)
-    with partitioned_parts(path, part_bytes=500, folder=str(tmp_path)) as parts:
+    with partitioned_parts(path, part_bytes=500, folder=str(tmp_path), order=order) as parts:
         parts = list(parts)
     assert len(parts) > 2
     seen = set()
@@ -132,9 +133,17 @@ def test_partitions_hold_every_line_of_their_topics(tmp_path):
         topics = set(part.topics.tolist())
         assert not topics & seen
         seen |= topics
-        for topic in topics:  # a topic's lines in file order
-            lines = part.line_numbers[part.topics == topic]
-            assert np.all(np.diff(lines) > 0)
+        for topic in topics:
+            mine = part.topics == topic
+            lines, scores = part.line_numbers[mine], part.scores[mine]
+            # each topic's lines together
+            assert np.ptp(np.flatnonzero(mine)) == mine.sum() - 1
+            if order == "file":
+                assert np.all(np.diff(lines) > 0)
+            else:  # by score descending, ties in file order
+                assert np.all(np.diff(scores) <= 0)
+                tied = np.diff(scores) == 0
+                assert np.all(np.diff(lines)[tied] > 0)
     assert sum(len(p) for p in parts) == len(whole)
     assert not list(tmp_path.glob("irgauge-partition-*"))
 
@@ -292,3 +301,26 @@ def test_spans_are_cut_between_topics_not_at_comment_lines(tmp_path):
         assert not topics & seen
         seen |= topics
     assert seen == {str(t) for t in range(40)}
+
+
+def test_a_shuffled_file_is_read_once_more_at_most(tmp_path, monkeypatch):
+    """Its first part already shows topics in two places: that part and the next go to the
+    partitioning unscored, and the rest of the file follows, instead of a second reading of
+    the file from its start (which tokenized the first two parts twice)."""
+    from irgauge.io import run_parts
+
+    qrels, path = _shuffled_run(tmp_path, topics=40)
+    expected = irgauge.evaluate(qrels, path, ["AP", "P@5"], memory="1T")
+    calls = []
+    tokenize = run_parts.tokenize_run
+    monkeypatch.setattr(
+        run_parts, "tokenize_run", lambda *a, **k: calls.append(1) or tokenize(*a, **k)
+    )
+    groups = len(list(run_parts._tokenized_groups(path, None, 2000, None, path)))
+    _use_part_bytes(monkeypatch, 2000)
+    calls.clear()
+    streamed = irgauge.evaluate(qrels, path, ["AP", "P@5"])
+    assert groups > 3
+    assert len(calls) == groups, (len(calls), groups)  # the old code: groups + 2
+    assert streamed.means["value"].tolist() == expected.means["value"].tolist()
+    assert streamed.per_topic["value"].tolist() == expected.per_topic["value"].tolist()

@@ -14,6 +14,7 @@ cannot be read twice).
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
 import shutil
 import sys
@@ -65,7 +66,13 @@ class ScoredRun:
 
 
 class Scattered(Exception):
-    """A topic's lines come in two places of the file."""
+    """A topic's lines come in two places of the file. ``unscored``: the parts read and not
+    scored (the rest of the file follows them in the parts' iterator), or None when parts
+    were scored already and the file must be read again from its start."""
+
+    def __init__(self, unscored: Optional[List[Run]] = None):
+        super().__init__()
+        self.unscored = unscored
 
 
 def score_sources(sources, plan: ScoringPlan, workers: int, step) -> List[ScoredRun]:
@@ -99,11 +106,23 @@ def score_source(source, name: Optional[str], plan: ScoringPlan) -> ScoredRun:
         parts = iter_run_parts(path, name, plan.part_bytes, plan.threads, readable)
         try:
             return score_parts(parts, plan, contiguous=True)
-        except Scattered:
+        except Scattered as scattered:
+            unscored = scattered.unscored
+        if unscored is None:  # read again from the start
             parts.close()  # its frame holds the part read last
             del parts
+            read = None
+        else:  # the parts read so far, then the rest of the file
+            read = itertools.chain(unscored, parts)
+            del unscored
         with partitioned_parts(
-            path, name, plan.part_bytes, plan.threads, read_from=readable
+            path,
+            name,
+            plan.part_bytes,
+            plan.threads,
+            read_from=readable,
+            order=plan.order,
+            read=read,
         ) as parts:
             return score_parts(parts, plan, contiguous=False)
 
@@ -134,14 +153,28 @@ def _readable_twice(path: str) -> Iterator[str]:
 
 def score_parts(parts: Iterable[Run], plan: ScoringPlan, contiguous: bool) -> ScoredRun:
     """Every part matched and scored; with ``contiguous``, Scattered as soon as a part
-    brings a topic that an earlier part held."""
+    brings a topic that an earlier part held.
+
+    A first part whose own topics are not contiguous (a shuffled file) is held unscored:
+    if another part follows, the file is scattered, and both go to the partitioning
+    unscored instead of being read again."""
     judgments = plan.judgments
     answered = np.zeros(judgments.n_topics, bool)
     rows: List[np.ndarray] = []
     values: List[List[np.ndarray]] = [[] for _ in plan.measures]
     unknown: set = set()
     read = None  # (name, source, order) of the run, from its first part
-    for run in parts:
+    held = None
+    for run in itertools.chain(parts, [None]):
+        if held is not None:
+            if run is not None:
+                raise Scattered([held, run])
+            run, held = held, None  # the file's only part: scored as it is
+        elif run is None:
+            break
+        elif contiguous and read is None and _topics_repeat(run):
+            held = run
+            continue
         if read is not None:  # a second part: return the first one's pages before matching
             release_free_memory()
         matched = match_run(run, judgments, plan.order, plan.max_docs)
@@ -167,6 +200,14 @@ def score_parts(parts: Iterable[Run], plan: ScoringPlan, contiguous: bool) -> Sc
         answered=answered,
         unknown_topics=in_natural_order(unknown),
     )
+
+
+def _topics_repeat(run: Run) -> bool:
+    """Whether a topic's lines come in two places of the part (by hash: a collision only
+    sends a part down the slower path)."""
+    hashes = run.topics.hashes()
+    heads = hashes[np.concatenate(([True], hashes[1:] != hashes[:-1]))] if len(hashes) else hashes
+    return len(heads) > 1 and len(np.unique(heads)) < len(heads)
 
 
 def in_natural_order(topics: Iterable[str]) -> List[str]:

@@ -43,7 +43,7 @@ from irgauge.io.records import Run
 from irgauge.io.runs import first_tag, run_from_table, tokenize_run
 
 TEXT_BYTES_PER_LINE = 40  # a TREC run line's typical length: a table's rows per part
-MAX_PARTITIONS = 256  # spill files open at once (well under the usual limit of 1024)
+MAX_PARTITIONS = 256  # spill files open at once (well under the usual limit of 1024); a byte
 
 
 def iter_run_parts(
@@ -282,16 +282,22 @@ def partitioned_parts(
     threads=None,
     folder: Optional[str] = None,
     read_from: Optional[str] = None,
+    order: Optional[str] = None,
+    read: Optional[Iterable[Run]] = None,
 ) -> Iterator[Iterator[Run]]:
     """The run in ``path`` regrouped by topic: Runs each holding every line of its topics
-    (in file order within a topic), a topic in one Run only.
+    (in file order within a topic), a topic in one Run only. With ``order`` "score" (or
+    None for a run whose natural order that is), each topic's lines come by score
+    descending instead, ties in file order: the order a ranking is built in, sorted here
+    once instead of once by topic here and again by score when the run is matched.
 
     The file is read once in parts; each part's lines go to one of K temporary files by a
     hash of their topic (K from the file's size and ``part_bytes``), then each file is read
     back as one Run. A file that comes back larger than twice ``part_bytes`` with more than
     one topic is partitioned again, by another hash. The temporary folder (under
     ``folder``, default the system's) is removed when the context ends, on an error or an
-    interrupt too.
+    interrupt too. ``read``: the file's parts already being read (the first ones read but
+    not used, then the rest), to take instead of reading the file from its start.
     """
     spill = tempfile.mkdtemp(prefix="irgauge-partition-", dir=folder)
     try:
@@ -300,15 +306,21 @@ def partitioned_parts(
         first: List[Run] = []
 
         def noted(parts):
-            for part, _ in parts:
+            for part in parts:
                 if not first:  # what names the run (one entry: the part itself is not kept)
                     first.append(_taken(part, slice(0, 1), own=True))
                 yield part
 
         # a topic cut between two pieces goes to one file all the same
-        parts = noted(_pieces_in_order(path, name, part_bytes, threads, read_from))
+        if read is None:
+            read = (
+                part for part, _ in _pieces_in_order(path, name, part_bytes, threads, read_from)
+            )
+        parts = noted(read)
+        del read
         files = _spill(parts, spill, "p", count, salt=0)
-        yield _read_back(files, first[0], spill, part_bytes, depth=1)
+        by_score = (order or first[0].natural_order) == "score" and first[0].scores is not None
+        yield _read_back(files, first[0], spill, part_bytes, depth=1, by_score=by_score)
     finally:
         shutil.rmtree(spill, ignore_errors=True)
 
@@ -330,10 +342,14 @@ def _spill(parts, folder: str, prefix: str, count: int, salt: int) -> List[str]:
     handles = [open(p, "wb") for p in paths]
     try:
         for part in parts:
-            bucket = (_mixed(part.topics.hashes(), salt) % np.uint64(count)).astype(np.intp)
+            # bytes (count <= 256): numpy's stable sort of small integers is a radix sort
+            bucket = (_mixed(part.topics.hashes(), salt) % np.uint64(count)).astype(np.uint8)
             order = np.argsort(bucket, kind="stable")
-            bounds = np.searchsorted(bucket[order], np.arange(count + 1))
-            part = _taken(part, order, own=True)  # the pieces one after the other
+            bounds = np.zeros(count + 1, dtype=np.intp)
+            np.cumsum(np.bincount(bucket, minlength=count), out=bounds[1:])
+            # the pieces one after the other; each piece's ids are copied out of the part's
+            # pools once, as it is written (compact_range), not compacted here first
+            part = _taken(part, order)
             for k in np.flatnonzero(np.diff(bounds)):
                 _write_piece(handles[k], part, int(bounds[k]), int(bounds[k + 1]))
             del part, bucket, order  # not kept alive while the next part is read
@@ -373,18 +389,23 @@ def _owned(array: np.ndarray) -> np.ndarray:
 
 
 def _write_piece(handle, part: Run, begin: int, end: int) -> None:
-    """Entries begin..end-1 of a part (ids compact) as eight arrays: topic pool, starts and
-    lengths, the same for the docnos, scores (empty for a run without) and line numbers."""
+    """Entries begin..end-1 of a part (ids compact) as ten arrays: topic pool, starts and
+    lengths, the same for the docnos, scores (empty for a run without), line numbers, and
+    the hashes of the topics and of the docnos. The hashes are computed anyway (the topics'
+    to choose the file, the docnos' as they are read); read back, they are not computed
+    again, from ids then scattered over the pool, to match the run."""
     for ids in (part.topics.compact_range(begin, end), part.docnos.compact_range(begin, end)):
         for array in (ids.pool, ids.starts, ids.lens):
             np.lib.format.write_array(handle, np.ascontiguousarray(array))
     scores = part.scores[begin:end] if part.scores is not None else np.zeros(0)
     np.lib.format.write_array(handle, np.ascontiguousarray(scores))
     np.lib.format.write_array(handle, np.ascontiguousarray(part.line_numbers[begin:end]))
+    for ids in (part.topics, part.docnos):
+        np.lib.format.write_array(handle, np.ascontiguousarray(ids.hashes()[begin:end]))
 
 
 def _read_back(
-    paths: List[str], like: Run, folder: str, part_bytes: int, depth: int
+    paths: List[str], like: Run, folder: str, part_bytes: int, depth: int, by_score: bool
 ) -> Iterator[Run]:
     """Each spill file as one Run (named as ``like``), deleted once read; one over twice
     ``part_bytes`` is partitioned again first (a few times at most: a single topic larger
@@ -395,15 +416,36 @@ def _read_back(
             prefix = f"{os.path.basename(path)[:-4]}_"
             more = _spill(_pieces(path, like), folder, prefix, 8, salt=depth)
             os.remove(path)
-            yield from _read_back(more, like, folder, part_bytes, depth + 1)
+            yield from _read_back(more, like, folder, part_bytes, depth + 1, by_score)
             continue
         pieces = list(_pieces(path, like)) if size else []
         os.remove(path)
         if pieces:
             run = concat_runs(pieces)
             del pieces
-            # each topic's lines together (in file order): matched as a contiguous run
-            yield _taken(run, np.argsort(run.topics.hashes(), kind="stable"))
+            # each topic's lines together, matched as a contiguous run (lexsort is stable)
+            topics = run.topics.hashes()
+            order = (
+                np.lexsort((-run.scores, topics)) if by_score else np.argsort(topics, kind="stable")
+            )
+            yield replace(_taken(run, order), topics=_topics_shared(run.topics, order))
+
+
+def _topics_shared(topics: Ids, order: np.ndarray) -> Ids:
+    """``topics[order]`` (grouped by topic), each group's ids pointing at the bytes of the
+    group's first: a matcher finds where topics change by comparing offsets, not bytes,
+    which after the sort lie scattered over the pool. Groups are found by hash and
+    checked byte for byte, in file order; on a collision, plainly ``topics[order]``."""
+    hashes = topics.hashes()[order]
+    if len(hashes) == 0:
+        return topics[order]
+    starts = np.concatenate(([True], hashes[1:] != hashes[:-1]))
+    first_row = order[np.flatnonzero(starts)][np.cumsum(starts) - 1]
+    head_of = np.empty_like(first_row)
+    head_of[order] = first_row  # each row's group head, by row in file order
+    if not topics.equal(topics[head_of]).all():
+        return topics[order]
+    return topics[first_row]
 
 
 def _pieces(path: str, like: Run) -> Iterator[Run]:
@@ -411,12 +453,15 @@ def _pieces(path: str, like: Run) -> Iterator[Run]:
     size = os.path.getsize(path)
     with open(path, "rb") as handle:
         while handle.tell() < size:
-            arrays = [np.lib.format.read_array(handle, allow_pickle=False) for _ in range(8)]
-            topic_pool, topic_starts, topic_lens, pool, starts, lens, scores, lines = arrays
+            arrays = [np.lib.format.read_array(handle, allow_pickle=False) for _ in range(10)]
+            topic_pool, topic_starts, topic_lens, pool, starts, lens, scores, lines = arrays[:8]
+            topics = Ids(topic_pool, topic_starts, topic_lens, compact=True)
+            docnos = Ids(pool, starts, lens, compact=True)
+            topics._hashes, docnos._hashes = arrays[8:]
             yield replace(
                 like,
-                topics=Ids(topic_pool, topic_starts, topic_lens, compact=True),
-                docnos=Ids(pool, starts, lens, compact=True),
+                topics=topics,
+                docnos=docnos,
                 scores=scores if like.scores is not None else None,
                 line_numbers=lines,
             )
