@@ -43,6 +43,7 @@ from irgauge.io.records import Run
 from irgauge.io.runs import first_tag, run_from_table, tokenize_run
 
 TEXT_BYTES_PER_LINE = 40  # a TREC run line's typical length: a table's rows per part
+PIECE_ARRAYS = 10  # arrays per piece of a spill file (see _write_piece)
 MAX_PARTITIONS = 256  # spill files open at once (well under the usual limit of 1024); a byte
 
 
@@ -338,7 +339,7 @@ def _text_size(path: str) -> int:
 
 def _spill(parts, folder: str, prefix: str, count: int, salt: int) -> List[str]:
     """Write the parts' entries to ``count`` files by topic hash; the files' paths."""
-    paths = [os.path.join(folder, f"{prefix}{k}.npy") for k in range(count)]
+    paths = [os.path.join(folder, f"{prefix}{k}.bin") for k in range(count)]
     handles = [open(p, "wb") for p in paths]
     try:
         for part in parts:
@@ -394,14 +395,18 @@ def _write_piece(handle, part: Run, begin: int, end: int) -> None:
     the hashes of the topics and of the docnos. The hashes are computed anyway (the topics'
     to choose the file, the docnos' as they are read); read back, they are not computed
     again, from ids then scattered over the pool, to match the run."""
+    arrays = []
     for ids in (part.topics.compact_range(begin, end), part.docnos.compact_range(begin, end)):
-        for array in (ids.pool, ids.starts, ids.lens):
-            np.lib.format.write_array(handle, np.ascontiguousarray(array))
-    scores = part.scores[begin:end] if part.scores is not None else np.zeros(0)
-    np.lib.format.write_array(handle, np.ascontiguousarray(scores))
-    np.lib.format.write_array(handle, np.ascontiguousarray(part.line_numbers[begin:end]))
-    for ids in (part.topics, part.docnos):
-        np.lib.format.write_array(handle, np.ascontiguousarray(ids.hashes()[begin:end]))
+        arrays += [ids.pool, ids.starts, ids.lens]
+    arrays.append(part.scores[begin:end] if part.scores is not None else np.zeros(0))
+    arrays.append(part.line_numbers[begin:end])
+    arrays += [ids.hashes()[begin:end] for ids in (part.topics, part.docnos)]
+    # a header of (type code, length) per array, then their bytes: the files live only
+    # while the run is read, and .npy headers (text, parsed back) cost more than the data
+    header = np.array([[ord(a.dtype.char), len(a)] for a in arrays], dtype=np.int64)
+    header.tofile(handle)
+    for array in arrays:
+        np.ascontiguousarray(array).tofile(handle)
 
 
 def _read_back(
@@ -453,7 +458,11 @@ def _pieces(path: str, like: Run) -> Iterator[Run]:
     size = os.path.getsize(path)
     with open(path, "rb") as handle:
         while handle.tell() < size:
-            arrays = [np.lib.format.read_array(handle, allow_pickle=False) for _ in range(10)]
+            header = np.fromfile(handle, dtype=np.int64, count=2 * PIECE_ARRAYS)
+            arrays = [
+                np.fromfile(handle, dtype=np.dtype(chr(code)), count=int(length))
+                for code, length in header.reshape(PIECE_ARRAYS, 2)
+            ]
             topic_pool, topic_starts, topic_lens, pool, starts, lens, scores, lines = arrays[:8]
             topics = Ids(topic_pool, topic_starts, topic_lens, compact=True)
             docnos = Ids(pool, starts, lens, compact=True)
