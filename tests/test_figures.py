@@ -181,3 +181,61 @@ def test_heatmap_keeps_a_meaningful_diagonal(tmp_path, captured):
     figures.tau_heatmap(phi, tmp_path, title=TITLE, label="phi")
     ax = captured[-1][0].axes[0]
     assert ax.images[0].get_clim() == (0.5, 0.9) and len(ax.texts) == 4
+
+
+def _legend_figure():
+    fig, ax = style.new_figure(title=TITLE)
+    for index in range(6):
+        x = np.arange(10)
+        style.band(ax, x, np.full(10, 0.5), np.zeros(10), np.ones(10), index, f"series {index}")
+    style.legend_outside(ax, "measures")
+    ax.set_xlabel("x")
+    return fig
+
+
+def test_save_measures_the_crop_once_for_every_format(tmp_path, monkeypatch):
+    """bbox "tight" drew each figure twice per format; save measures the crop in one draw
+    without output and then draws once per format."""
+    from matplotlib.figure import Figure
+
+    fig = _legend_figure()
+    draws = []
+    original = Figure.draw
+
+    def counted(self, renderer):
+        draws.append(type(renderer).__name__)
+        return original(self, renderer)
+
+    monkeypatch.setattr(Figure, "draw", counted)
+    style.save(fig, tmp_path, "s")
+    assert len(draws) == len(style.FORMATS) + 1
+
+
+def test_saved_crop_is_the_tight_one(tmp_path):
+    """The PNG is byte for byte what bbox "tight" gives; the vector pages are within a
+    point of their own tight crop (they measure text a little differently)."""
+    import io
+    import re
+
+    fig = _legend_figure()
+    style.save(fig, tmp_path, "s")
+    tight = {}
+    with style.styled():
+        for ext in ("png", "pdf", "svg"):
+            buffer = io.BytesIO()
+            fig.savefig(buffer, format=ext, dpi=style.PNG_DPI, bbox_inches="tight")
+            tight[ext] = buffer.getvalue()
+    assert (tmp_path / "s.png").read_bytes() == tight["png"]
+
+    def pdf_size(data):
+        box = re.search(rb"/MediaBox \[ 0 0 ([\d.]+) ([\d.]+) \]", data).groups()
+        return np.array([float(v) for v in box])
+
+    def svg_size(data):
+        found = re.search(rb'<svg[^>]*width="([\d.]+)pt" height="([\d.]+)pt"', data).groups()
+        return np.array([float(v) for v in found])
+
+    saved_pdf = pdf_size((tmp_path / "s.pdf").read_bytes())
+    assert np.abs(saved_pdf - pdf_size(tight["pdf"])).max() < 1.0  # points
+    saved_svg = svg_size((tmp_path / "s.svg").read_bytes())
+    assert np.abs(saved_svg - svg_size(tight["svg"])).max() < 1.0

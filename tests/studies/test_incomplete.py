@@ -1,8 +1,10 @@
 """Study incomplete (Sakai, "Alternatives to bpref") on a small generated collection."""
 
 import json
+from collections import defaultdict
 
 import numpy as np
+import pytest
 
 from irgauge.studies.incomplete import run_incomplete
 
@@ -23,10 +25,25 @@ TEN = [
 ]
 
 
-def test_outputs_and_tables(collection, tmp_path, read_bytes):
+@pytest.fixture(scope="module")
+def incomplete_fast(collection, tmp_path_factory):
+    """One run of the study with FAST, shared by the tests that read different parts of
+    it: (result, output folder, {bar label: [(done, total)]})."""
     qrels, runs = collection
-    result = run_incomplete(qrels, runs, tmp_path, **FAST)
-    manifest = json.loads((tmp_path / "incomplete" / "manifest.json").read_text())
+    out = tmp_path_factory.mktemp("incomplete_fast")
+    bars = defaultdict(list)
+
+    def factory(label):
+        return lambda done, total: bars[label].append((done, total))
+
+    result = run_incomplete(qrels, runs, out, progress=factory, **FAST)
+    return result, out, bars
+
+
+def test_outputs_and_tables(collection, incomplete_fast, tmp_path, read_bytes):
+    qrels, runs = collection
+    result, out, _ = incomplete_fast
+    manifest = json.loads((out / "incomplete" / "manifest.json").read_text())
     assert manifest["seeds"]["reductions"][0] == 4 and manifest["seeds"]["seed"] == 4
     assert len(set(manifest["seeds"]["reductions"])) == 2
     assert manifest["parameters"]["reductions"] == 2
@@ -47,7 +64,7 @@ def test_outputs_and_tables(collection, tmp_path, read_bytes):
     assert table1["topics"] == 24 and table1["R <= N on every topic"] in ("yes", "no")
     figures = {e["name"] for e in manifest["figures"]}
     assert figures == {"tau_heatmap", "mean_by_rate", "tau_by_rate", "discpower_by_rate"}
-    svg = (tmp_path / "incomplete" / "figures" / "tau_by_rate.svg").read_text()
+    svg = (out / "incomplete" / "figures" / "tau_by_rate.svg").read_text()
     assert "band: 95% interval of the mean" in svg  # in the figure, not only the caption
     # the summary cites how its orderings are decided, as every study's does
     assert result.summary[-1].startswith("Orderings: A > B is stated only when")
@@ -55,9 +72,9 @@ def test_outputs_and_tables(collection, tmp_path, read_bytes):
     # bpref and bpref_R are the same number when R <= N on every topic: never ordered
     if table1["R <= N on every topic"] == "yes":
         assert "bpref and bpref_R" in result.summary[0] or "bpref_R and bpref" in result.summary[0]
-    # same seed, same tables
+    # same seed, same tables (and the progress bars change nothing)
     run_incomplete(qrels, runs, tmp_path / "again", **FAST)
-    assert read_bytes(tmp_path / "incomplete", "tables/*") == read_bytes(
+    assert read_bytes(out / "incomplete", "tables/*") == read_bytes(
         tmp_path / "again" / "incomplete", "tables/*"
     )
 
@@ -156,17 +173,9 @@ def test_incomplete_study_reports_progress_in_steps(collection):
     assert sum(d == total for d, _ in calls) == 1
 
 
-def test_study_progress_covers_every_long_step(collection, tmp_path):
+def test_study_progress_covers_every_long_step(incomplete_fast):
     """Each bar of the study moves forward and closes exactly once (one line per step)."""
-    from collections import defaultdict
-
-    qrels, runs = collection
-    bars = defaultdict(list)
-
-    def factory(label):
-        return lambda done, total: bars[label].append((done, total))
-
-    run_incomplete(qrels, runs, tmp_path, progress=factory, **FAST)
+    bars = incomplete_fast[2]
     assert {
         "reading and ranking the runs",
         "reduction 1/2",

@@ -1,9 +1,11 @@
 """Study onerel (Sakai, AIRS 2006 and the P-measure poster) on a small generated collection."""
 
 import json
+from collections import defaultdict
 
 import numpy as np
 import pandas as pd
+import pytest
 
 import irgauge
 from irgauge.studies.onerel import run_onerel
@@ -11,10 +13,25 @@ from irgauge.studies.onerel import run_onerel
 FAST = dict(B=100, trials=60, seed=7, top_k=6, repetitions=2, topic_resamples=100)
 
 
-def test_outputs_manifest_and_summary(collection, tmp_path):
+@pytest.fixture(scope="module")
+def onerel_fast(collection, tmp_path_factory):
+    """One run of the study with FAST, shared by the tests that read different parts of
+    it: (result, output folder, {bar label: [(done, total)]})."""
     qrels, runs = collection
-    result = run_onerel(qrels, runs, tmp_path, **FAST)
-    d = tmp_path / "onerel"
+    out = tmp_path_factory.mktemp("onerel_fast")
+    bars = defaultdict(list)
+
+    def factory(label):
+        return lambda done, total: bars[label].append((done, total))
+
+    result = run_onerel(qrels, runs, out, progress=factory, **FAST)
+    return result, out, bars
+
+
+def test_outputs_manifest_and_summary(collection, onerel_fast):
+    qrels, runs = collection
+    result, out, _ = onerel_fast
+    d = out / "onerel"
     manifest = json.loads((d / "manifest.json").read_text())
     assert manifest["seeds"]["seed"] == 7
     assert manifest["seeds"]["discriminative_power"][0] == 7
@@ -55,9 +72,8 @@ def test_outputs_manifest_and_summary(collection, tmp_path):
         assert m in first
 
 
-def test_tables_are_consistent(collection, tmp_path):
-    qrels, runs = collection
-    result = run_onerel(qrels, runs, tmp_path, **FAST)
+def test_tables_are_consistent(onerel_fast):
+    result, out, _ = onerel_fast
     dp = result.tables["discriminative_power"]
     assert list(dp["share"]) == sorted(dp["share"], reverse=True)
     assert np.allclose(dp["significant"] / 15, dp["share"])
@@ -73,15 +89,15 @@ def test_tables_are_consistent(collection, tmp_path):
     assert gains.loc[0, "P-measure diff SE"] == dp_by.loc["P-measure", "required_difference_se"]
     tau = result.tables["kendall_tau"].set_index("measure")
     assert np.allclose(np.diag(tau.to_numpy(dtype=float)), 1.0)
-    csv = pd.read_csv(tmp_path / "onerel" / "tables" / "discriminative_power.csv")
+    csv = pd.read_csv(out / "onerel" / "tables" / "discriminative_power.csv")
     assert list(csv["measure"]) == list(dp["measure"])
 
 
-def test_same_seed_same_tables(collection, tmp_path, read_bytes):
+def test_same_seed_same_tables(collection, onerel_fast, tmp_path, read_bytes):
+    """A second run with the same seed (and no progress bars) writes the same tables."""
     qrels, runs = collection
-    run_onerel(qrels, runs, tmp_path / "a", **FAST)
     run_onerel(qrels, runs, tmp_path / "b", **FAST)
-    a = read_bytes(tmp_path / "a" / "onerel", "tables/*")
+    a = read_bytes(onerel_fast[1] / "onerel", "tables/*")
     b = read_bytes(tmp_path / "b" / "onerel", "tables/*")
     assert a and a == b
     run_onerel(qrels, runs, tmp_path / "c", **{**FAST, "seed": 8})
@@ -89,18 +105,10 @@ def test_same_seed_same_tables(collection, tmp_path, read_bytes):
     assert c != a  # another seed draws other samples
 
 
-def test_progress_bars_move_forward_and_close_once(collection, tmp_path):
+def test_progress_bars_move_forward_and_close_once(onerel_fast):
     """The evaluation and each repetition of every experiment draw one bar over all
     measures: forward only, closing (done == total) exactly once."""
-    from collections import defaultdict
-
-    qrels, runs = collection
-    bars = defaultdict(list)
-
-    def factory(label):
-        return lambda done, total: bars[label].append((done, total))
-
-    run_onerel(qrels, runs, tmp_path, progress=factory, **FAST)
+    bars = onerel_fast[2]
     assert {"evaluation", "bootstrap 1/2", "swap 2/2", "stability 1/2"} <= set(bars)
     for label, calls in bars.items():
         done, total = [d for d, _ in calls], calls[-1][1]

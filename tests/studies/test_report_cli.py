@@ -1,4 +1,4 @@
-"""The HTML report's content and the study/report/demo commands."""
+"""The HTML report's content and the study and report commands."""
 
 import base64
 import re
@@ -66,16 +66,6 @@ def test_study_command_errors(tmp_path, capsys):
     assert "needs QRELS" in capsys.readouterr().err
 
 
-def test_demo_prints_report_first(tmp_path, capsys):
-    argv = ["--B", "100", "--trials", "60", "--topic-resamples", "50"]
-    assert main(["demo", "--out", str(tmp_path), *argv]) == 0
-    lines = capsys.readouterr().out.splitlines()
-    assert lines[0] == f"REPORT: {(tmp_path / 'report.html').resolve()}"
-    for study in ("onerel", "incomplete", "qa", "predictive"):
-        assert (tmp_path / study / "manifest.json").exists()
-    assert "skipped" not in "\n".join(lines)
-
-
 def test_predictive_from_score_files(collection, tmp_path, capsys):
     import irgauge
 
@@ -103,18 +93,3 @@ def test_predictive_from_score_files(collection, tmp_path, capsys):
         main(["study", "onerel", "--scores", str(scores), "--out", str(tmp_path)])
     assert refused.value.code == 2
     assert "unrecognized arguments: --scores" in capsys.readouterr().err
-
-
-def test_a_failed_demo_leaves_no_folder(tmp_path):
-    """The demo wrote the collection summary before a study refused its options, and left
-    that folder behind; the command line now refuses one topic resample when parsing."""
-    from irgauge.cli.cmd_demo import run_demo
-    from irgauge.errors import InputError
-
-    with pytest.raises(InputError, match="at least 2"):
-        run_demo(tmp_path / "demo", B=20, trials=20, topic_resamples=1)
-    assert list(tmp_path.iterdir()) == []
-    with pytest.raises(SystemExit) as refused:
-        main(["demo", "--out", str(tmp_path / "demo"), "--topic-resamples", "1"])
-    assert refused.value.code == 2
-    assert list(tmp_path.iterdir()) == []

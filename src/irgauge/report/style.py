@@ -206,6 +206,7 @@ def save(fig, directory, stem: str, formats: Sequence[str] = FORMATS) -> List[st
     directory = Path(directory)
     drawn = []
     with styled():
+        crop = _tight_box(fig)
         for ext in formats:
             buffer = io.BytesIO()
             metadata = (
@@ -213,7 +214,7 @@ def save(fig, directory, stem: str, formats: Sequence[str] = FORMATS) -> List[st
                 if ext == "pdf"
                 else ({"Date": None} if ext == "svg" else None)
             )
-            fig.savefig(buffer, format=ext, dpi=PNG_DPI, metadata=metadata)
+            fig.savefig(buffer, format=ext, dpi=PNG_DPI, metadata=metadata, bbox_inches=crop)
             drawn.append((directory / f"{stem}.{ext}", buffer.getvalue()))
     created = make_folders(directory)
     with contextlib.ExitStack() as undo:
@@ -222,6 +223,26 @@ def save(fig, directory, stem: str, formats: Sequence[str] = FORMATS) -> List[st
             write_bytes(path, data)
         undo.pop_all()
     return [str(path) for path, _ in drawn]
+
+
+def _tight_box(fig):
+    """The padded box that ``bbox_inches="tight"`` crops to, measured by one draw without
+    output at the PNG's resolution. Saving with "tight" draws the figure twice per format
+    (once to measure, once to write); one measurement for all formats saves a third of the
+    drawing, the slowest part of writing a figure. The PNG is cropped exactly as "tight"
+    would; the vector formats measure text a little differently, by a small fraction of
+    the padding."""
+    import matplotlib
+
+    saved_dpi = fig.dpi
+    fig.dpi = PNG_DPI
+    try:
+        fig.draw_without_rendering()
+        box = fig.get_tightbbox()
+    finally:
+        fig.dpi = saved_dpi
+    pad = matplotlib.rcParams["savefig.pad_inches"]
+    return box.padded(pad, pad)
 
 
 def describe(collection: Optional[str] = None, **parameters) -> str:
