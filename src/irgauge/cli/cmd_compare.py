@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from irgauge.cli import _meta_common as common
+from irgauge.cli import _options as opt
 from irgauge.cli._options import alpha as alpha_type, draws, integer, without_header
 
 TESTS = "bootstrap,t,sign,randomisation,tukey"
@@ -28,6 +29,9 @@ def register(subparsers) -> None:
     table_only = [(a.dest, a.default, a.option_strings[-1]) for a in group._group_actions]
     p.set_defaults(table_only=[t for t in table_only if t[0] != "table"])
     common.add_output_options(p, figures=False)  # its results are tables: nothing to draw
+    opt.add_engine(
+        p, "the chunks of system pairs (bootstrap, randomisation) and of Tukey HSD trials"
+    )
     p.set_defaults(func=run)
 
 

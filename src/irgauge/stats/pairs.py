@@ -4,7 +4,8 @@ Effect size: Cohen's d for paired data, ``d_z = mean(z) / sd(z)`` (sd with n - 1
 Ties: pairs with equal means (within stats.resampling.TIE_TOLERANCE) get p = 1 from the
 bootstrap, t, randomisation and Tukey HSD tests; the sign test drops tied topics.
 Bootstrap, randomisation and Tukey HSD share one seed; their samples are drawn once and used
-for every pair.
+for every pair. Their chunks of pairs (of trials for Tukey HSD) are independent steps: tasks
+on a Dask cluster under ``use_engine("dask")``, with the same draws and the same p-values.
 """
 
 from __future__ import annotations

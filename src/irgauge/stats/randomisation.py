@@ -5,7 +5,8 @@ size and takes a random sign. With S the R x n matrix of random signs (+1/-1),
 
     mean*(r) = (z @ S.T)[r] / n,     p = #{r : |mean*(r)| >= |mean(z)|} / R   (two-sided).
 
-One matrix product for all pairs and permutations, chunked over pairs.
+One matrix product for all pairs and permutations, chunked over pairs (the chunks are
+independent steps: tasks on a Dask cluster under ``use_engine("dask")``).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import Optional
 import numpy as np
 
 from irgauge import _checks
+from irgauge.evaluation.tasks import run_steps
 from irgauge.stats.bootstrap import _paired
 from irgauge.stats.resampling import TIE_TOLERANCE, chunks, resolve_seed
 
@@ -38,17 +40,27 @@ def random_signs(n_topics: int, permutations: int, seed: int) -> np.ndarray:
 def randomisation_pvalues(
     diffs: np.ndarray, signs: np.ndarray, max_cells: int = 1 << 22
 ) -> np.ndarray:
-    """Two-sided randomisation p-values for every row of ``diffs`` (pairs x topics)."""
+    """Two-sided randomisation p-values for every row of ``diffs`` (pairs x topics). The
+    chunks of pairs are independent steps (:func:`irgauge.evaluation.tasks.run_steps`:
+    tasks on a cluster), all on the same ``signs``, drawn by the caller."""
     diffs = np.atleast_2d(np.asarray(diffs, dtype=float))
-    n = diffs.shape[1]
     observed = np.abs(diffs.mean(axis=1))
-    p = np.empty(len(diffs))
-    signs_t = np.ascontiguousarray(signs.T)
-    for part in chunks(len(diffs), signs.shape[0], max_cells):
-        means = np.abs(diffs[part] @ signs_t) / n
-        # tolerance: a permuted mean equal to the observed one must count despite rounding
-        p[part] = (means >= observed[part, None] - TIE_TOLERANCE).sum(axis=1) / signs.shape[0]
-    return p
+    parts = list(chunks(len(diffs), signs.shape[0], max_cells))
+    p = run_steps(
+        sign_flip_chunk,
+        [(diffs[part], observed[part]) for part in parts],
+        (np.ascontiguousarray(signs.T),),
+    )
+    return np.concatenate(p)
+
+
+def sign_flip_chunk(chunk, signs_t: np.ndarray) -> np.ndarray:
+    """The p-values of a chunk of pairs: ``chunk`` = (differences, |their means|),
+    ``signs_t`` the topics x permutations random signs."""
+    diffs, observed = chunk
+    means = np.abs(diffs @ signs_t) / diffs.shape[1]
+    # tolerance: a permuted mean equal to the observed one must count despite rounding
+    return (means >= observed[:, None] - TIE_TOLERANCE).sum(axis=1) / signs_t.shape[1]
 
 
 def randomisation_test(

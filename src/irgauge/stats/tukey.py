@@ -13,12 +13,13 @@ family-wise error rate over all pairs at once.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Optional
+from typing import Callable, Optional, Tuple
 
 import numpy as np
 
 from irgauge import _checks
 from irgauge.errors import InputError
+from irgauge.evaluation.tasks import run_steps
 from irgauge.stats.resampling import (
     TIE_TOLERANCE,
     chunks,
@@ -47,22 +48,42 @@ def permuted_ranges(
     """Null ranges of system means under within-topic permutation, for ``trials`` trials.
 
     Trial b permutes topic j's scores by ``argsort(keys[b, j])`` where ``keys`` is the
-    ``trials x topics x systems`` stream of ``default_rng(seed).random``; chunking over trials
-    reads the same stream, so the result does not depend on the chunk size.
+    ``trials x topics x systems`` stream of ``default_rng(seed).random``. The chunks of
+    trials are independent steps (:func:`irgauge.evaluation.tasks.run_steps`: tasks on a
+    cluster), each reading its own stretch of that one stream (:func:`ranges_chunk`), so
+    the result depends neither on the chunk size nor on where a chunk runs.
     """
     m, n = values.shape
-    rng = np.random.default_rng(seed)
     by_topic = np.ascontiguousarray(values.T)  # n x m
-    ranges = np.empty(trials)
-    for part in chunks(trials, n * m, max_cells):
-        keys = rng.random((part.stop - part.start, n, m))
-        perm = np.argsort(keys, axis=2, kind="stable")
-        permuted = np.take_along_axis(by_topic[None, :, :], perm, axis=2)
-        means = permuted.mean(axis=1)
-        ranges[part] = means.max(axis=1) - means.min(axis=1)
-        if progress is not None:
-            progress(part.stop, trials)
-    return ranges
+    parts = list(chunks(trials, n * m, max_cells))
+
+    def report(done: int, total: int) -> None:
+        progress(parts[done - 1].stop, trials)
+
+    ranges = run_steps(
+        ranges_chunk,
+        [(seed, part.start, part.stop) for part in parts],
+        (by_topic,),
+        progress=report if progress is not None else None,
+    )
+    return np.concatenate(ranges)
+
+
+def ranges_chunk(trials: Tuple[int, int, int], by_topic: np.ndarray) -> np.ndarray:
+    """The null ranges of trials ``start <= b < stop`` of ``trials = (seed, start, stop)``
+    (``by_topic``: the topics x systems scores): the generator of ``seed`` is advanced past
+    the keys of the trials before ``start`` (a double of ``random`` is one 64-bit output of
+    PCG64, the generator of ``default_rng``), so that the keys are those a single stream
+    would give them."""
+    seed, start, stop = trials
+    n, m = by_topic.shape
+    stream = np.random.PCG64(seed)
+    stream.advance(start * n * m)
+    keys = np.random.Generator(stream).random((stop - start, n, m))
+    perm = np.argsort(keys, axis=2, kind="stable")
+    permuted = np.take_along_axis(by_topic[None, :, :], perm, axis=2)
+    means = permuted.mean(axis=1)
+    return means.max(axis=1) - means.min(axis=1)
 
 
 def randomised_tukey_hsd(
