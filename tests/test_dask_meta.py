@@ -15,6 +15,7 @@ import pandas as pd
 import pytest
 
 import irgauge
+import irgauge.cli
 from irgauge.errors import InputError
 from irgauge.evaluation.tasks import run_steps, use_engine
 from irgauge.scores import ScoreMatrix
@@ -90,6 +91,59 @@ def test_each_method_gives_the_local_result(method, cluster, monkeypatch):
         remote = function(matrices, **METHODS[method])
     assert _ran(cluster, STEPS[method])
     _same(local, remote)
+
+
+@pytest.fixture
+def small_compare_chunks(monkeypatch):
+    """Chunks of a few pairs (trials), so that each resampling test of compare is cut into
+    several tasks."""
+    from irgauge.stats import randomisation, tukey
+
+    for module in (bootstrap, randomisation, tukey):
+        small = module.chunks
+        monkeypatch.setattr(
+            module, "chunks", lambda total, per, cells=0, s=small: s(total, per, 2000)
+        )
+
+
+COMPARE_STEPS = ("bootstrap_chunk", "sign_flip_chunk", "ranges_chunk")
+
+
+def test_compare_gives_the_local_p_values(cluster, small_compare_chunks):
+    """compare_pairs (every test) and the comparison table built on it."""
+    matrices = _matrices()
+    ap = matrices["AP"]
+    options = dict(samples=300, permutations=400, seed=6, correction="holm")
+    local = irgauge.compare_pairs(ap.values, ap.systems, **options)
+    table = irgauge.compare_table(matrices, test="tukey", samples=300, seed=6)
+    with use_engine("dask", cluster.scheduler_address):
+        remote = irgauge.compare_pairs(ap.values, ap.systems, **options)
+        remote_table = irgauge.compare_table(matrices, test="tukey", samples=300, seed=6)
+    for step in COMPARE_STEPS:
+        assert _ran(cluster, step), step
+    assert remote.parameters == local.parameters
+    assert local.table.equals(remote.table)
+    assert remote_table.render("csv", 6) == table.render("csv", 6)
+    assert all(remote_table.pvalues[m].equals(table.pvalues[m]) for m in MEASURES)
+
+
+def test_compare_on_the_command_line(tmp_path, cluster, small_compare_chunks, capsys):
+    """--engine dask --scheduler: the local output, byte for byte, with the seed in it;
+    the pairwise rows and the comparison table."""
+    common = ["compare", _scores_file(tmp_path), "-B", "300", "--permutations", "400"]
+    common += ["--seed", "8"]
+    dask = ["--engine", "dask", "--scheduler", cluster.scheduler_address]
+    outputs = {"rows": ["--format", "tsv"], "table": ["--table", "latex", "--tests", "tukey"]}
+    seen = {}
+    for name, output in outputs.items():
+        assert irgauge.cli.main(common + output) == 0
+        local = capsys.readouterr()
+        assert irgauge.cli.main(common + output + dask) == 0
+        remote = capsys.readouterr()
+        assert remote.out == local.out
+        assert "engine dask" in remote.err and "engine" not in local.err
+        seen[name] = local.out
+    assert "# seed: 8\n" in seen["rows"] and "seed 8" in seen["table"]
 
 
 def _same_data(local, remote) -> None:
@@ -178,9 +232,10 @@ def test_without_dask_the_error_says_how_to_install_it(tmp_path, monkeypatch):
     with pytest.raises(InputError, match=r'pip install "irgauge\[dask\]"'):
         with use_engine("dask"):
             irgauge.discriminative_power(_matrices(), samples=10, seed=1)
-    done = cli_without_dask("swap", _scores_file(tmp_path), "--engine", "dask")
-    assert done.returncode == 2
-    assert done.stderr.strip().count("\n") == 0 and "irgauge[dask]" in done.stderr
+    for command in ("swap", "compare"):
+        done = cli_without_dask(command, _scores_file(tmp_path), "--engine", "dask")
+        assert done.returncode == 2
+        assert done.stderr.strip().count("\n") == 0 and "irgauge[dask]" in done.stderr
 
 
 def test_a_scheduler_without_the_dask_engine_is_refused(tmp_path):

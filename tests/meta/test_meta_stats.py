@@ -112,6 +112,20 @@ def test_tukey_equals_naive():
         assert res.pvalues[a, b] == p == res.pvalues[b, a]
 
 
+@pytest.mark.parametrize("trials_per_chunk", [1, 7, 60])
+def test_tukey_chunks_of_trials_read_one_stream(trials_per_chunk):
+    """Each chunk of trials (a step, maybe a task elsewhere) draws its own keys: they must
+    be the keys of one stream of the seed, as the naive loop reads them, however cut."""
+    from irgauge.stats.tukey import permuted_ranges
+
+    values = np.random.default_rng(1).random((5, 8))
+    ranges = permuted_ranges(values, 60, 9, max_cells=trials_per_chunk * values.size)
+    keys = np.random.default_rng(9).random((60, 8, 5))
+    for b in range(60):
+        means = values[np.argsort(keys[b], axis=1, kind="stable").T, np.arange(8)].mean(axis=1)
+        assert ranges[b] == pytest.approx(means.max() - means.min(), rel=1e-12)
+
+
 def test_compare_pairs_table_and_reproducibility(small):
     m = small["ap"]
     one = compare_pairs(
