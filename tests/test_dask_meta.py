@@ -173,6 +173,27 @@ def test_the_onerel_study_gives_the_local_numbers(tmp_path, cluster):
     assert onerel.describe_onerel(remote) == onerel.describe_onerel(local)
 
 
+def test_incomplete_scores_its_rates_as_tasks(tmp_path, cluster, capsys):
+    """``irgauge incomplete``: each rate (its scores and bootstrap) a task, the local
+    table (the API's and the command line's, byte for byte)."""
+    irgauge.write_collection(irgauge.simulate_collection(12, 4, 30, seed=2), tmp_path)
+    qrels, runs = tmp_path / "qrels.txt", sorted((tmp_path / "runs").iterdir())
+    options = dict(measures=["AP", "nDCG"], rates=[70, 30], seed=3, samples=80)
+    local = irgauge.incomplete_study(qrels, runs, **options)
+    with use_engine("dask", cluster.scheduler_address):
+        remote = irgauge.incomplete_study(qrels, runs, **options)
+    assert _ran(cluster, "rate_step")
+    assert local.table.equals(remote.table) and local.metadata == remote.metadata
+    args = ["incomplete", str(qrels), *map(str, runs), "-m", "AP", "--rates", "50"]
+    args += ["-B", "40", "--seed", "4", "--format", "tsv"]
+    assert irgauge.cli.main(args) == 0
+    printed = capsys.readouterr().out
+    assert (
+        irgauge.cli.main(args + ["--engine", "dask", "--scheduler", cluster.scheduler_address]) == 0
+    )
+    assert capsys.readouterr().out == printed
+
+
 def test_a_worker_lost_mid_run_does_not_change_the_output(tmp_path):
     matrices = _matrices()
     local = irgauge.discriminative_power(matrices, samples=300, seed=7)

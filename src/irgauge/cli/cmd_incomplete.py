@@ -49,6 +49,7 @@ def register(subparsers) -> None:
         "(PNG and SVG) and the reduced qrels with manifest.json here",
     )
     opt.add_quiet(parser)
+    opt.add_engine(parser, "the rates (each scored, then bootstrapped)")
     parser.set_defaults(func=run)
 
 

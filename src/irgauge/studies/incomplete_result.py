@@ -21,6 +21,7 @@ from irgauge import _checks
 from irgauge.collection.reduce import DEFAULT_RATES, Reduction, reduce_qrels
 from irgauge.errors import InputError
 from irgauge.evaluation import evaluate, read_runs
+from irgauge.evaluation.tasks import run_steps
 from irgauge.io.progress import step_counter
 from irgauge.io.summaries import incomplete_summary, incomplete_summary_html
 from irgauge.measures import parse_measures
@@ -77,21 +78,20 @@ def incomplete_study(
     for key in ("complete", "judged_only", "measures"):
         options.pop(key, None)
     boot_seed = reduction.seed if bootstrap_seed is None else bootstrap_seed
-    matrices, rows = {}, []
     every_rate = [100] + [r for r in reduction.rates if r != 100]
-    step = step_counter(progress, len(every_rate) * (1 + len(variants)))
-    for rate in every_rate:
-        matrices[rate] = _score_at(rate, reduction, run_list, variants, rel_level, options)
-        step()
-        # discriminative_power reports (done, pairs) per measure: a step per measure done
-        power = discriminative_power(
-            matrices[rate],
-            samples=samples,
-            alphas=(alpha,),
-            seed=boot_seed,
-            progress=None if progress is None else lambda done, total: step(done >= total),
-        ).table.set_index("measure")
-        rows += _rate_rows(rate, variants, matrices[rate], matrices[100], power)
+    per_rate = 1 + len(variants)  # progress: the evaluation, then each measure's bootstrap
+    step = step_counter(progress, len(every_rate) * per_rate)
+    scored = run_steps(  # each rate a step: a task on a cluster, with the same result
+        _rate_step,
+        every_rate,
+        (reduction, run_list, variants, rel_level, options, samples, alpha, boot_seed),
+        progress=progress and (lambda done, total: step(per_rate)),
+        step_progress=progress and (lambda k: step),
+    )
+    matrices = {rate: found for rate, (found, _) in zip(every_rate, scored)}
+    rows = []
+    for rate, (found, power) in zip(every_rate, scored):
+        rows += _rate_rows(rate, variants, found, matrices[100], power)
     metadata = {
         "method": 'incomplete judgments (Sakai 2007, "Alternatives to bpref")',
         "qrels": reduction.qrels.source,
@@ -105,6 +105,26 @@ def incomplete_study(
         **{k: v for k, v in options.items() if v is not None},
     }
     return IncompleteResult(pd.DataFrame(rows), metadata, reduction, matrices)
+
+
+def _rate_step(
+    rate, reduction, run_list, variants, rel_level, options, samples, alpha, seed, progress=None
+):
+    """``({measure: ScoreMatrix}, discriminative power table by measure)`` at ``rate``;
+    ``progress(k)`` advances by one step for the evaluation and one per measure's
+    bootstrap."""
+    matrices = _score_at(rate, reduction, run_list, variants, rel_level, options)
+    if progress is not None:
+        progress(1)
+    # discriminative_power reports (done, pairs) per measure: a step per measure done
+    power = discriminative_power(
+        matrices,
+        samples=samples,
+        alphas=(alpha,),
+        seed=seed,
+        progress=None if progress is None else lambda done, total: progress(done >= total),
+    ).table.set_index("measure")
+    return matrices, power
 
 
 def _score_at(rate, reduction, run_list, variants, rel_level, options) -> dict:
