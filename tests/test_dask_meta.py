@@ -194,6 +194,33 @@ def test_incomplete_scores_its_rates_as_tasks(tmp_path, cluster, capsys):
     assert capsys.readouterr().out == printed
 
 
+def test_agree_computes_the_systems_agreement_in_tasks(tmp_path, cluster, monkeypatch):
+    """``irgauge agree --run``: chunks of bootstrap samples of the systems' statistics as
+    tasks, the local table and details."""
+    from irgauge.meta import system_agreement
+
+    small = system_agreement.chunks
+    monkeypatch.setattr(system_agreement, "chunks", lambda total, per: small(total, per, 2000))
+    irgauge.write_collection(irgauge.simulate_collection(12, 6, 30, seed=4), tmp_path)
+    qrels = tmp_path / "qrels.txt"
+    lines = qrels.read_text().splitlines()
+    other = tmp_path / "other.txt"  # a second assessor: every fifth label moved by one
+    other.write_text(
+        "\n".join(
+            " ".join(f[:3] + [str(max(0, int(f[3]) - (k % 5 == 0)))])
+            for k, f in enumerate(line.split() for line in lines)
+        )
+        + "\n"
+    )
+    runs = sorted((tmp_path / "runs").iterdir())
+    options = dict(runs=runs, measures=["AP"], samples=200, seed=5, correction="holm")
+    local = irgauge.agreement([qrels, other], **options)
+    with use_engine("dask", cluster.scheduler_address):
+        remote = irgauge.agreement([qrels, other], **options)
+    assert _ran(cluster, "statistics_chunk")
+    _same(local, remote)
+
+
 def test_a_worker_lost_mid_run_does_not_change_the_output(tmp_path):
     matrices = _matrices()
     local = irgauge.discriminative_power(matrices, samples=300, seed=7)

@@ -61,6 +61,7 @@ def register(subparsers) -> None:
         help="compare NTCIR letters (S/A/B read as 3/2/1) with numeric grades",
     )
     common.add_output_options(p)
+    opt.add_engine(p, "chunks of the bootstrap samples of the systems' agreement (--run)")
     p.set_defaults(func=run)
 
 

@@ -20,6 +20,9 @@ matrix products of the (samples x topics) counts with per-topic values:
   win and tie counts), p-values corrected over the pairs (none, Holm, BH): sig_both (both
   significant, same direction), sig_a_only, sig_b_only, sig_reversed (both significant,
   opposite directions), as numbers of pairs.
+
+The chunks of weightings are independent steps: tasks on a Dask cluster under
+``use_engine("dask")``, on the weightings drawn by the caller, with the same numbers.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from typing import Dict
 import numpy as np
 
 from irgauge.errors import InputError
+from irgauge.evaluation.tasks import run_steps
 from irgauge.meta.kendall import kendall_tau_cross
 from irgauge.stats.resampling import TIE_TOLERANCE, chunks, pair_index
 
@@ -153,24 +157,32 @@ def system_statistics(
     """Every statistic of SYSTEM_STATISTICS for each row of ``weights`` (rows x topics),
     from the systems x topics scores ``xa`` (under A) and ``xb`` (under B)."""
     check_test(test, correction)
-    n_systems, n_topics = xa.shape
-    i, j = pair_index(n_systems)
-    za, zb = xa[i] - xa[j], xb[i] - xb[j]
-    out = {name: np.empty(len(weights)) for name in SYSTEM_STATISTICS}
-    per_row = n_systems * n_systems + 4 * len(i)
-    for part in chunks(len(weights), per_row):
-        w = weights[part]
-        ma, mb = w @ xa.T / n_topics, w @ xb.T / n_topics
-        out["kendall_tau_b"][part] = kendall_tau_cross(ma[:, None], mb[:, None], "b")[:, 0, 0]
-        out["tau_ap"][part] = tau_ap_rows(ma, mb)
-        out["max_rank_change"][part] = np.abs(average_ranks(ma) - average_ranks(mb)).max(axis=1)
-        top_a, top_b = ~_above(ma).any(axis=2), ~_above(mb).any(axis=2)
-        out["top_same"][part] = (top_a & top_b).any(axis=1)
-        mean_a, p_a = pair_pvalues(za, w, test)
-        mean_b, p_b = pair_pvalues(zb, w, test)
-        calls = significance_calls(
-            mean_a, adjust_rows(p_a, correction), mean_b, adjust_rows(p_b, correction), alpha
-        )
-        for name, call in calls.items():
-            out[name][part] = call.sum(axis=1)
+    i, j = pair_index(len(xa))
+    per_row = len(xa) * len(xa) + 4 * len(i)
+    found = run_steps(  # chunks of weightings: tasks on a cluster, with the same numbers
+        statistics_chunk,
+        [weights[part] for part in chunks(len(weights), per_row)],
+        (xa, xb, xa[i] - xa[j], xb[i] - xb[j], test, alpha, correction),
+    )
+    return {name: np.concatenate([f[name] for f in found]) for name in SYSTEM_STATISTICS}
+
+
+def statistics_chunk(w, xa, xb, za, zb, test, alpha, correction) -> Dict[str, np.ndarray]:
+    """:func:`system_statistics` of the weightings ``w`` (rows x topics), given the pairs'
+    per-topic differences ``za`` and ``zb`` under A and B."""
+    n_topics = xa.shape[1]
+    out = {name: np.empty(len(w)) for name in SYSTEM_STATISTICS}
+    ma, mb = w @ xa.T / n_topics, w @ xb.T / n_topics
+    out["kendall_tau_b"][:] = kendall_tau_cross(ma[:, None], mb[:, None], "b")[:, 0, 0]
+    out["tau_ap"][:] = tau_ap_rows(ma, mb)
+    out["max_rank_change"][:] = np.abs(average_ranks(ma) - average_ranks(mb)).max(axis=1)
+    top_a, top_b = ~_above(ma).any(axis=2), ~_above(mb).any(axis=2)
+    out["top_same"][:] = (top_a & top_b).any(axis=1)
+    mean_a, p_a = pair_pvalues(za, w, test)
+    mean_b, p_b = pair_pvalues(zb, w, test)
+    calls = significance_calls(
+        mean_a, adjust_rows(p_a, correction), mean_b, adjust_rows(p_b, correction), alpha
+    )
+    for name, call in calls.items():
+        out[name][:] = call.sum(axis=1)
     return out
