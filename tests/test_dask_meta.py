@@ -6,6 +6,7 @@ met on a worker, and Dask not installed."""
 from __future__ import annotations
 
 import dataclasses
+import os
 import pickle
 import subprocess
 import sys
@@ -333,3 +334,28 @@ def test_inputs_lost_with_a_worker_are_sent_again():
     client = _LosingClient()
     assert tasks._on_cluster(client, _scaled, [1, 2, 3], (10,), None) == [10, 20, 30]
     assert client.scattered == 2
+
+
+def test_an_unreachable_scheduler_is_never_silent(tmp_path):
+    """A scheduler that cannot be reached: an error when a step needs it; when none does
+    (one chunk), the output, and a note that every step ran here."""
+    scores = _scores_file(tmp_path)
+    env = {**os.environ, "DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT": "1s"}
+    nowhere = ["--engine", "dask", "--scheduler", "tcp://127.0.0.1:9"]
+    one_step = [sys.executable, "-m", "irgauge", "compare", scores, "-B", "20", "--seed", "1"]
+    one_step += ["--tests", "tukey", "--format", "tsv"]
+    local = subprocess.run(one_step, capture_output=True, text=True, env=env)
+    done = subprocess.run(one_step + nowhere, capture_output=True, text=True, env=env)
+    assert done.returncode == 0 and done.stdout == local.stdout
+    assert "every step ran here: cannot reach the Dask scheduler at tcp://127.0.0.1:9" in (
+        done.stderr
+    )
+    assert "Traceback" not in done.stderr
+    many = [sys.executable, "-m", "irgauge", "discpower", scores, "-B", "300", "--seed", "1"]
+    done = subprocess.run(many + nowhere, capture_output=True, text=True, env=env)
+    assert done.returncode == 2, done.stderr
+    assert (
+        done.stderr.strip()
+        .splitlines()[-1]
+        .startswith("irgauge: error: cannot reach the Dask scheduler at tcp://127.0.0.1:9")
+    )

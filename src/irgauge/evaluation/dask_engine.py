@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import sys
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -72,9 +73,12 @@ def connect(scheduler: Optional[str] = None):
     from distributed import Client, LocalCluster
 
     if scheduler:
+        # how long to try: Dask's own setting (30s unless configured, e.g. by
+        # DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT)
+        timeout = dask.config.get("distributed.comm.timeouts.connect", "30s")
         try:
-            return Client(scheduler, timeout="30s", set_as_default=False), None
-        except OSError as err:
+            return Client(scheduler, timeout=timeout, set_as_default=False), None
+        except (OSError, TimeoutError) as err:
             raise InputError(f"cannot reach the Dask scheduler at {scheduler}: {err}") from None
     # read by each nanny as it is made, and used for every worker it (re)starts
     heap = {f"distributed.nanny.pre-spawn-environ.{k}": v for k, v in WORKER_HEAP.items()}
@@ -291,11 +295,16 @@ class BackgroundClient:
 
     def __exit__(self, *exc) -> None:
         try:
-            if self._future.exception() is None:  # waits until made
+            error = self._future.exception()  # waits until made
+            if error is None:
                 client, cluster = self._future.result()
                 with host_state_kept():  # (a nanny that restarted a worker set them again)
                     client.close()
                     if cluster is not None:
                         cluster.close()
+            elif exc[0] is None:
+                # no step needed the cluster, so the work was all done here: said, as the
+                # cluster asked for was not used
+                print(f"irgauge: note: every step ran here: {error}", file=sys.stderr)
         finally:
             self._pool.shutdown()
