@@ -137,8 +137,10 @@ def _refuse_unsupported(args) -> None:
 
 def console_main(argv: Optional[List[str]] = None) -> int:
     """The ``irgauge-trec_eval`` console script: ``irgauge trec_eval ARGS``, after the
-    process settings that ``irgauge`` itself makes (``cli.console_main``)."""
-    from irgauge.cli import main
+    process settings and stop signals that ``irgauge`` itself sets (``cli.console_main``):
+    a stop signal removes the temporary files of a scattered run."""
+    from irgauge.cli import install_signal_handlers, main
 
     apply_process_settings()
+    install_signal_handlers()
     return main(["trec_eval", *(sys.argv[1:] if argv is None else argv)])
