@@ -96,6 +96,8 @@ def test_a_run_larger_than_the_budget_is_read_in_parts(tmp_path, monkeypatch, sh
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     streamed = trec_eval_output.trec_eval_output(qrels, run, words, options, memory="1M")
     assert streamed == whole
+    pieces = list(trec_eval_output.trec_eval_chunks(qrels, run, words, options, "1M"))
+    assert len(pieces) > 1 and "".join(pieces) == whole  # -q is written as it comes
     assert len(sizes) > 5 and max(sizes) <= 3 * 2000 // 20, sizes  # lines of about 20 bytes
     assert not list(tmp_path.glob("irgauge-*"))
 

@@ -86,7 +86,7 @@ def _usage_error(parser):
 
 
 def run(args) -> int:
-    from irgauge.evaluation.trec_eval_output import TrecEvalOptions, trec_eval_output
+    from irgauge.evaluation.trec_eval_output import TrecEvalOptions, trec_eval_chunks
     from irgauge.measures.trec_eval_words import TrecEvalError, atol
 
     try:
@@ -103,7 +103,9 @@ def run(args) -> int:
             num_docs=atol(args.Number_docs_in_coll),
             rel_format=args.Rel_info_format,
         )
-        text = trec_eval_output(args.qrels, args.run, args.measure, options)
+        # written as it comes: -q over many topics is not held whole
+        for text in trec_eval_chunks(args.qrels, args.run, args.measure, options):
+            sys.stdout.write(text)
         if args.Output_old_results_format:  # accepted, as trec_eval 10.0 accepts it
             print(f"irgauge: note: -o {OLD_FORMAT_NOTE}", file=sys.stderr)
     except TrecEvalError as err:
@@ -111,7 +113,6 @@ def run(args) -> int:
         sys.stdout.flush()
         print(str(err), file=sys.stderr)
         return err.status
-    sys.stdout.write(text)
     return 0
 
 

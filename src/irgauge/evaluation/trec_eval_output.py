@@ -22,7 +22,7 @@ import contextlib
 import math
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
+from typing import Any, Dict, Iterator, List, Mapping, Optional, Sequence, Union
 
 import numpy as np
 
@@ -43,6 +43,7 @@ from irgauge.measures.trec_eval_words import TrecEvalError, TrecLine, lines, sel
 TREC_EVAL_VERSION = "10.0"
 STAND_IN = "<trec_eval -c stand-in>"
 STAND_IN_DOCNO = "ceci_nest_pas_un_docno"  # trec_eval's ranking for an unanswered topic
+CHUNK_LINES = 4096  # lines of output per piece written
 NO_GRADES = np.zeros(0, np.int16)  # the ranking of a topic the run does not answer (-c)
 
 
@@ -69,11 +70,32 @@ def trec_eval_output(
 ) -> str:
     """What ``trec_eval [options] {-m word} QRELS RUN`` prints, as one string. A run file
     is read in parts of whole topics within ``memory`` (as ``evaluate`` reads it; default:
-    :func:`~irgauge.evaluation.memory.default_memory`), with the output of the whole read."""
+    :func:`~irgauge.evaluation.memory.default_memory`), with the output of the whole read.
+    A failure carries what trec_eval prints before it (``TrecEvalError.output``)."""
+    printed: List[str] = []
+    try:
+        printed.extend(trec_eval_chunks(qrels, run, words, options, memory))
+    except TrecEvalError as err:
+        err.output = "".join(printed) + err.output
+        raise
+    return "".join(printed)
+
+
+def trec_eval_chunks(
+    qrels: Any,
+    run: Any,
+    words: Sequence[str] = ("official",),
+    options: TrecEvalOptions = TrecEvalOptions(),
+    memory: Union[None, int, str] = None,
+) -> Iterator[str]:
+    """:func:`trec_eval_output` in pieces of text, to be written as they come: the output
+    of -q for many topics is not held whole. Every failure but a qrels topic missing from
+    the run (trec_eval's exit 4, after the topics before it) comes before the first piece."""
     chosen = select(list(words) or ["official"])
     budget = resolve_memory(memory)
     if options.rel_format == "qrels_jg":
-        return _judgment_group_output(qrels, run, chosen, options, budget)
+        yield from _judgment_group_output(qrels, run, chosen, options, budget)
+        return
     qrels = _qrels(qrels)
     top = int(qrels.levels.max()) if len(qrels.levels) else 0
     plan = [line for name, p in chosen for line in lines(name, p, options.num_docs, top)]
@@ -95,19 +117,22 @@ def trec_eval_output(
         if line.kind == "relstring" and line.label != "relstring" and not options.judged_only:
             # -c resets relstring by that name only: relstring_N keeps the stand-in's '-'
             strings.update({topic: "-"[: line.width] for topic in unanswered})
-    return _render(plan, topics, missing, values, strings, options, watcher.runid)
+    yield from _render(plan, topics, missing, values, strings, options, watcher.runid)
 
 
-def _render(plan, topics, missing, values, strings, options: TrecEvalOptions, runid) -> str:
-    """trec_eval's lines: each topic's (with -q, topics in byte order of their ids, up to
-    the first qrels topic the run does not answer, where trec_eval 10.0 stops), then the
-    summary (unless -n)."""
-    out: List[str] = []
+def _render(plan, topics, missing, values, strings, options: TrecEvalOptions, runid):
+    """trec_eval's lines, in pieces of some thousand lines: each topic's (with -q, topics
+    in byte order of their ids, up to the first qrels topic the run does not answer, where
+    trec_eval 10.0 stops), then the summary (unless -n)."""
+    out: List[Optional[str]] = []
     if options.per_topic:
         for topic in sorted(topics, key=_byte_order):
             if missing is not None and _byte_order(topic) > _byte_order(missing):
                 break
             out += [_per_topic(line, topic, values, strings) for line in plan]
+            if len(out) >= CHUNK_LINES:
+                yield _text(out)
+                out = []
     if missing is not None:  # trec_eval 10.0 stops at it, after the topics before it
         raise TrecEvalError(
             f"trec_eval: result qid '{missing}' not found in qrels\n"
@@ -118,14 +143,16 @@ def _render(plan, topics, missing, values, strings, options: TrecEvalOptions, ru
         )
     if options.summary:
         out += [_summary(line, runid, len(topics), values) for line in plan]
-    return _text(out)
+    yield _text(out)
 
 
 def _runid(run) -> str:
     return run.tag if run.tag is not None else run.name
 
 
-def _judgment_group_output(source: Any, run: Any, chosen, options: TrecEvalOptions, budget):
+def _judgment_group_output(
+    source: Any, run: Any, chosen, options: TrecEvalOptions, budget
+) -> Iterator[str]:
     """trec_eval -R qrels_jg: each ``*_avgjg`` value of a topic is its measure computed
     under each judgment group that judges the topic (groups in byte order of their
     labels), summed and divided by their number (form_res_rels_jg.c); a topic is
@@ -164,7 +191,7 @@ def _judgment_group_output(source: Any, run: Any, chosen, options: TrecEvalOptio
             scored = [group[(line.label, topic)] for found, group in per_group if topic in found]
             values[(line.label, topic)] = _c_sum(scored) / len(scored)  # x / 1 is x
         values[(line.label, "all")] = _topic_mean(values, line.label, order)
-    return _render(plan, topics, missing, values, {}, options, watcher.runid)
+    yield from _render(plan, topics, missing, values, {}, options, watcher.runid)
 
 
 def _text(lines_out: List[Optional[str]]) -> str:
@@ -475,4 +502,10 @@ def _summary(line: TrecLine, runid: str, num_q: int, values) -> Optional[str]:
     return f"{line.label:<22}\tall\t{_format(line, values[(line.label, 'all')])}"
 
 
-__all__ = ["TREC_EVAL_VERSION", "TrecEvalError", "TrecEvalOptions", "trec_eval_output"]
+__all__ = [
+    "TREC_EVAL_VERSION",
+    "TrecEvalError",
+    "TrecEvalOptions",
+    "trec_eval_chunks",
+    "trec_eval_output",
+]
