@@ -86,7 +86,7 @@ def _usage_error(parser):
 
 
 def run(args) -> int:
-    from irgauge.evaluation.trec_eval_output import TrecEvalOptions, trec_eval_output
+    from irgauge.evaluation.trec_eval_output import TrecEvalOptions, trec_eval_chunks
     from irgauge.measures.trec_eval_words import TrecEvalError, atol
 
     try:
@@ -103,7 +103,9 @@ def run(args) -> int:
             num_docs=atol(args.Number_docs_in_coll),
             rel_format=args.Rel_info_format,
         )
-        text = trec_eval_output(args.qrels, args.run, args.measure, options)
+        # written as it comes: -q over many topics is not held whole
+        for text in trec_eval_chunks(args.qrels, args.run, args.measure, options):
+            sys.stdout.write(text)
         if args.Output_old_results_format:  # accepted, as trec_eval 10.0 accepts it
             print(f"irgauge: note: -o {OLD_FORMAT_NOTE}", file=sys.stderr)
     except TrecEvalError as err:
@@ -111,7 +113,6 @@ def run(args) -> int:
         sys.stdout.flush()
         print(str(err), file=sys.stderr)
         return err.status
-    sys.stdout.write(text)
     return 0
 
 
@@ -137,8 +138,10 @@ def _refuse_unsupported(args) -> None:
 
 def console_main(argv: Optional[List[str]] = None) -> int:
     """The ``irgauge-trec_eval`` console script: ``irgauge trec_eval ARGS``, after the
-    process settings that ``irgauge`` itself makes (``cli.console_main``)."""
-    from irgauge.cli import main
+    process settings and stop signals that ``irgauge`` itself sets (``cli.console_main``):
+    a stop signal removes the temporary files of a scattered run."""
+    from irgauge.cli import install_signal_handlers, main
 
     apply_process_settings()
+    install_signal_handlers()
     return main(["trec_eval", *(sys.argv[1:] if argv is None else argv)])

@@ -21,9 +21,8 @@ from irgauge.evaluation.memory import part_bytes, resolve_memory
 from irgauge.evaluation.run_scoring import (
     ScoredRun,
     ScoringPlan,
-    empty_run,
-    score_rows,
     score_sources,
+    score_unanswered,
 )
 from irgauge.evaluation.eval_result import EvalResult
 from irgauge.evaluation.tasks import check_engine
@@ -136,7 +135,7 @@ def evaluate(
         judgments, names, [s.answered for s in scored], empty_topics, complete
     )
     if complete:
-        _score_unanswered(plan, scored, row_topics)
+        score_unanswered(plan, scored, row_topics)
     per_topic, means = _tables_of(measure_list, scored, names, judgments.topic_ids, aggregate)
     step()
     metadata = _metadata(qrels, judgments, measure_list, conventions, names, scored, row_topics)
@@ -204,23 +203,6 @@ def _score_runs(sources, plan: ScoringPlan, workers: int, engine, step) -> List[
         plan = replace(plan, part_bytes=part_bytes(budget, 1), threads=1)
         return score_sources_dask(sources, plan, cluster.client(), step)
     return score_sources(sources, plan, workers, step)
-
-
-def _score_unanswered(plan: ScoringPlan, scored: List[ScoredRun], row_topics) -> None:
-    """trec_eval -c: the eligible topics a run did not answer, scored as empty rankings."""
-    for run, chosen in zip(scored, row_topics):
-        unanswered = chosen[~run.answered[chosen]]
-        if not len(unanswered):
-            continue
-        _, topics, values = score_rows(
-            plan.measures,
-            [empty_run(run.name, run.order)],
-            [unanswered],
-            plan.judgments,
-            plan.max_cells,
-        )
-        run.topic_rows = np.concatenate([run.topic_rows, topics])
-        run.values = [np.concatenate([mine, *theirs]) for mine, theirs in zip(run.values, values)]
 
 
 @dataclass(frozen=True)

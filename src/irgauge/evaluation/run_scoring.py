@@ -50,6 +50,21 @@ class ScoringPlan:
     part_bytes: int
     max_cells: int = 1_000_000
     threads: Optional[int] = None  # reader threads within one file
+    watcher: Optional["PartWatcher"] = None  # told of each part (local scoring only)
+
+
+class PartWatcher:
+    """Told of each part of a run: as it is read (before it is matched), and once it is
+    matched and scored, for a caller that keeps more of a part than its values (the
+    trec_eval drop-in: the runid, each topic's first grades). A run scattered over its
+    file is scored again, regrouped by topic: a topic's last ``matched`` report is the
+    one that holds all its lines."""
+
+    def read(self, run: Run) -> None:
+        """A part as read."""
+
+    def matched(self, matched: MatchedRun) -> None:
+        """A part as matched, once its values are kept."""
 
 
 @dataclass
@@ -97,12 +112,17 @@ def score_sources(sources, plan: ScoringPlan, workers: int, step) -> List[Scored
     return list(counted(map(one, sources)))
 
 
-def score_source(source, name: Optional[str], plan: ScoringPlan) -> ScoredRun:
-    """One run scored part by part (a path), or whole (a DataFrame, dict or Run)."""
+def score_source(
+    source, name: Optional[str], plan: ScoringPlan, read_from: Optional[str] = None
+) -> ScoredRun:
+    """One run scored part by part (a path), or whole (a DataFrame, dict or Run).
+    ``read_from``: a copy of the file that can be read twice (see :func:`readable_twice`),
+    read instead of ``source``, which still names the run and its errors."""
     if not isinstance(source, (str, Path)):
         return score_parts([read_run(source, name=name)], plan, contiguous=False)
     path = str(source)
-    with _readable_twice(path) as readable:
+    copy = readable_twice(path) if read_from is None else contextlib.nullcontext(read_from)
+    with copy as readable:
         parts = iter_run_parts(path, name, plan.part_bytes, plan.threads, readable)
         try:
             return score_parts(parts, plan, contiguous=True)
@@ -128,7 +148,7 @@ def score_source(source, name: Optional[str], plan: ScoringPlan) -> ScoredRun:
 
 
 @contextlib.contextmanager
-def _readable_twice(path: str) -> Iterator[str]:
+def readable_twice(path: str) -> Iterator[str]:
     """``path`` itself if it can be read twice (a regular file), else a temporary copy of
     its bytes (standard input, a pipe, a process substitution), removed afterwards."""
     if read_twice(path):
@@ -166,6 +186,8 @@ def score_parts(parts: Iterable[Run], plan: ScoringPlan, contiguous: bool) -> Sc
     read = None  # (name, source, order) of the run, from its first part
     held = None
     for run in itertools.chain(parts, [None]):
+        if run is not None and plan.watcher is not None:
+            plan.watcher.read(run)
         if held is not None:
             if run is not None:
                 raise Scattered([held, run])
@@ -190,6 +212,8 @@ def score_parts(parts: Iterable[Run], plan: ScoringPlan, contiguous: bool) -> Sc
         rows.append(topics)
         for mine, theirs in zip(values, part_values):
             mine.extend(theirs)
+        if plan.watcher is not None:
+            plan.watcher.matched(matched)
         del matched, run
     if read is None:
         raise InputError("no runs to evaluate")
@@ -207,13 +231,32 @@ def _topics_repeat(run: Run) -> bool:
     sends a part down the slower path)."""
     hashes = run.topics.hashes()
     heads = hashes[np.concatenate(([True], hashes[1:] != hashes[:-1]))] if len(hashes) else hashes
-    return len(heads) > 1 and len(np.unique(heads)) < len(heads)
+    ordered = np.sort(heads)  # not np.unique: its first call imports numpy.ma (25 ms)
+    return bool((ordered[1:] == ordered[:-1]).any())
 
 
 def in_natural_order(topics: Iterable[str]) -> List[str]:
     """Distinct topic ids in natural order, as each run's unknown topics are listed."""
     distinct = sorted(set(topics))
     return unique_names(Ids.from_list(distinct))[0] if distinct else []
+
+
+def score_unanswered(plan: ScoringPlan, scored: List[ScoredRun], row_topics) -> None:
+    """trec_eval -c: the topics of ``row_topics`` (per run) a run did not answer, scored
+    as empty rankings and added to its values."""
+    for run, chosen in zip(scored, row_topics):
+        unanswered = chosen[~run.answered[chosen]]
+        if not len(unanswered):
+            continue
+        _, topics, values = score_rows(
+            plan.measures,
+            [empty_run(run.name, run.order)],
+            [unanswered],
+            plan.judgments,
+            plan.max_cells,
+        )
+        run.topic_rows = np.concatenate([run.topic_rows, topics])
+        run.values = [np.concatenate([mine, *theirs]) for mine, theirs in zip(run.values, values)]
 
 
 def empty_run(name: str, order: str) -> MatchedRun:

@@ -1,11 +1,10 @@
 """Which topics each run is scored on, and the per-topic and mean tables of the values.
 
 Shared by :func:`~irgauge.evaluation.engine.evaluate` and the trec_eval drop-in, which
-scores runs it has matched itself and needs nothing else of the engine."""
+scores its run part by part as ``evaluate`` does but needs nothing else of the engine."""
 
 from __future__ import annotations
 
-from typing import List
 
 import numpy as np
 
@@ -13,8 +12,7 @@ from irgauge import _checks
 from irgauge.collection.judgments import Judgments
 from irgauge.collection.rankings import ORDERS
 from irgauge.errors import InputError
-from irgauge.evaluation.run_scoring import score_rows
-from irgauge.measures.base import AGGREGATES, Measure
+from irgauge.measures.base import AGGREGATES
 
 EMPTY_TOPICS = ("skip", "zero")
 
@@ -22,31 +20,6 @@ EMPTY_TOPICS = ("skip", "zero")
 def eligible_topics(judgments: Judgments, empty_topics: str) -> np.ndarray:
     """The topics scored when a run answers them."""
     return judgments.R > 0 if empty_topics == "skip" else np.ones(judgments.n_topics, bool)
-
-
-def score_matched(
-    measure_list: List[Measure],
-    judgments: Judgments,
-    matched: list,
-    names: List[str],
-    complete: bool = False,
-    empty_topics: str = "skip",
-    aggregate: str = "mean",
-    max_cells: int = 1_000_000,
-):
-    """What :func:`evaluate` computes once the runs are read and matched: the per-topic
-    and mean columns, and per run the topic rows scored and the eligible topics it did not
-    answer. For callers that match runs themselves (the trec_eval drop-in reuses its own
-    matching instead of doing it twice)."""
-    answered = [answered_topics(judgments, m) for m in matched]
-    row_topics, missing = topics_to_score(judgments, names, answered, empty_topics, complete)
-    run_rows, topic_rows, values = score_rows(
-        measure_list, matched, row_topics, judgments, max_cells
-    )
-    per_topic, means = result_tables(
-        measure_list, values, run_rows, topic_rows, names, judgments.topic_ids, aggregate
-    )
-    return per_topic, means, row_topics, missing
 
 
 def check_conventions(order, empty_topics, aggregate, rel_level, max_docs):
@@ -63,12 +36,6 @@ def check_conventions(order, empty_topics, aggregate, rel_level, max_docs):
     if max_docs is not None:
         max_docs = _checks.count(max_docs, "max_docs")
     return rel_level, max_docs
-
-
-def answered_topics(judgments: Judgments, matched) -> np.ndarray:
-    answered = np.zeros(judgments.n_topics, bool)
-    answered[matched.row_topic] = True
-    return answered
 
 
 def topics_to_score(judgments, names, answered_by_run, empty_topics, complete):

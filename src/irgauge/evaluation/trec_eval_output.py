@@ -18,23 +18,33 @@ carry trec_eval's exit status (``TrecEvalError.status``).
 
 from __future__ import annotations
 
+import contextlib
 import math
 from dataclasses import dataclass, replace
-from typing import Any, Dict, List, Mapping, Optional, Sequence
+from pathlib import Path
+from typing import Any, Dict, Iterator, List, Mapping, Optional, Sequence, Union
 
 import numpy as np
 
 from irgauge.collection.judgments import POOLED, UNJUDGED, Judgments
-from irgauge.collection.rankings import match_run
-from irgauge.evaluation.topic_tables import check_conventions, score_matched
+from irgauge.evaluation.memory import part_bytes, resolve_memory
+from irgauge.evaluation.run_scoring import (
+    PartWatcher,
+    ScoringPlan,
+    readable_twice,
+    score_source,
+    score_unanswered,
+)
+from irgauge.evaluation.topic_tables import check_conventions
 from irgauge.io.qrels import read_judgment_groups, read_qrels
-from irgauge.io.runs import read_run
 from irgauge.measures import parse_measure
 from irgauge.measures.trec_eval_words import TrecEvalError, TrecLine, lines, select
 
 TREC_EVAL_VERSION = "10.0"
 STAND_IN = "<trec_eval -c stand-in>"
 STAND_IN_DOCNO = "ceci_nest_pas_un_docno"  # trec_eval's ranking for an unanswered topic
+CHUNK_LINES = 4096  # lines of output per piece written
+NO_GRADES = np.zeros(0, np.int16)  # the ranking of a topic the run does not answer (-c)
 
 
 @dataclass(frozen=True)
@@ -56,44 +66,73 @@ def trec_eval_output(
     run: Any,
     words: Sequence[str] = ("official",),
     options: TrecEvalOptions = TrecEvalOptions(),
+    memory: Union[None, int, str] = None,
 ) -> str:
-    """What ``trec_eval [options] {-m word} QRELS RUN`` prints, as one string."""
+    """What ``trec_eval [options] {-m word} QRELS RUN`` prints, as one string. A run file
+    is read in parts of whole topics within ``memory`` (as ``evaluate`` reads it; default:
+    :func:`~irgauge.evaluation.memory.default_memory`), with the output of the whole read.
+    A failure carries what trec_eval prints before it (``TrecEvalError.output``)."""
+    printed: List[str] = []
+    try:
+        printed.extend(trec_eval_chunks(qrels, run, words, options, memory))
+    except TrecEvalError as err:
+        err.output = "".join(printed) + err.output
+        raise
+    return "".join(printed)
+
+
+def trec_eval_chunks(
+    qrels: Any,
+    run: Any,
+    words: Sequence[str] = ("official",),
+    options: TrecEvalOptions = TrecEvalOptions(),
+    memory: Union[None, int, str] = None,
+) -> Iterator[str]:
+    """:func:`trec_eval_output` in pieces of text, to be written as they come: the output
+    of -q for many topics is not held whole. Every failure but a qrels topic missing from
+    the run (trec_eval's exit 4, after the topics before it) comes before the first piece."""
     chosen = select(list(words) or ["official"])
+    budget = resolve_memory(memory)
     if options.rel_format == "qrels_jg":
-        return _judgment_group_output(qrels, run, chosen, options)
+        yield from _judgment_group_output(qrels, run, chosen, options, budget)
+        return
     qrels = _qrels(qrels)
-    run = _run(run)
     top = int(qrels.levels.max()) if len(qrels.levels) else 0
     plan = [line for name, p in chosen for line in lines(name, p, options.num_docs, top)]
-    judgments, matched = _match(qrels, run, options)
-    topics, missing = _topics(judgments, matched, options.complete)
+    judgments = _judgments(qrels, options)
+    watcher = _RunWatcher(_grades_kept(plan, options.judged_only), options.judged_only)
+    values, scored = _scored(plan, judgments, run, options, budget, watcher=watcher)
+    topics, missing = _topics(judgments, scored.answered, options.complete)
     _refuse_unjudged_first_topic(judgments, chosen, missing)
     _refuse_close_gains(plan)
-    values = _values(plan, qrels, run, options, (judgments, matched))
     if options.complete and ("num_rel", "all") in values:
         # trec_eval -c sums num_rel over the qrels file: every level > 0, whatever -l says
         values[("num_rel", "all")] = float((qrels.levels > 0).sum())
-    unanswered = sorted(set(topics) - {judgments.topic_ids[i] for i in matched.row_topic})
-    _stand_in_values(plan, values, qrels, topics, unanswered, options)
-    _empty_rankings(plan, values, judgments, matched, topics, options.judged_only)
-    strings = _relstrings(plan, judgments, matched, topics, options.judged_only)
+    unanswered = sorted(set(topics) - {judgments.topic_ids[i] for i in _indices(scored.answered)})
+    _stand_in_values(plan, values, judgments, topics, unanswered, (options, budget))
+    grades = {topic: watcher.grades.get(index, NO_GRADES) for topic, index in topics.items()}
+    _empty_rankings(plan, values, judgments, topics, grades, options.judged_only)
+    strings = _relstrings(plan, grades)
     for line in plan:
         if line.kind == "relstring" and line.label != "relstring" and not options.judged_only:
             # -c resets relstring by that name only: relstring_N keeps the stand-in's '-'
             strings.update({topic: "-"[: line.width] for topic in unanswered})
-    return _render(plan, topics, missing, values, strings, options, _runid(run))
+    yield from _render(plan, topics, missing, values, strings, options, watcher.runid)
 
 
-def _render(plan, topics, missing, values, strings, options: TrecEvalOptions, runid) -> str:
-    """trec_eval's lines: each topic's (with -q, topics in byte order of their ids, up to
-    the first qrels topic the run does not answer, where trec_eval 10.0 stops), then the
-    summary (unless -n)."""
-    out: List[str] = []
+def _render(plan, topics, missing, values, strings, options: TrecEvalOptions, runid):
+    """trec_eval's lines, in pieces of some thousand lines: each topic's (with -q, topics
+    in byte order of their ids, up to the first qrels topic the run does not answer, where
+    trec_eval 10.0 stops), then the summary (unless -n)."""
+    out: List[Optional[str]] = []
     if options.per_topic:
         for topic in sorted(topics, key=_byte_order):
             if missing is not None and _byte_order(topic) > _byte_order(missing):
                 break
             out += [_per_topic(line, topic, values, strings) for line in plan]
+            if len(out) >= CHUNK_LINES:
+                yield _text(out)
+                out = []
     if missing is not None:  # trec_eval 10.0 stops at it, after the topics before it
         raise TrecEvalError(
             f"trec_eval: result qid '{missing}' not found in qrels\n"
@@ -104,20 +143,22 @@ def _render(plan, topics, missing, values, strings, options: TrecEvalOptions, ru
         )
     if options.summary:
         out += [_summary(line, runid, len(topics), values) for line in plan]
-    return _text(out)
+    yield _text(out)
 
 
 def _runid(run) -> str:
     return run.tag if run.tag is not None else run.name
 
 
-def _judgment_group_output(source: Any, run: Any, chosen, options: TrecEvalOptions) -> str:
+def _judgment_group_output(
+    source: Any, run: Any, chosen, options: TrecEvalOptions, budget
+) -> Iterator[str]:
     """trec_eval -R qrels_jg: each ``*_avgjg`` value of a topic is its measure computed
     under each judgment group that judges the topic (groups in byte order of their
     labels), summed and divided by their number (form_res_rels_jg.c); a topic is
-    evaluated, or missing from the run, as under ordinary qrels."""
+    evaluated, or missing from the run, as under ordinary qrels. The run is read once
+    per group (standard input or a pipe: from one temporary copy)."""
     groups = source if isinstance(source, Mapping) else read_judgment_groups(source)
-    run = _run(run)
     plan = [
         line
         for name, p in chosen
@@ -126,15 +167,23 @@ def _judgment_group_output(source: Any, run: Any, chosen, options: TrecEvalOptio
     topics: Dict[str, int] = {}
     missing = None
     per_group = []
-    for qrels in groups.values():
-        judgments, matched = _match(qrels, run, options)
-        found, lacking = _topics(judgments, matched, options.complete)
-        topics.update(found)
-        if lacking is not None and (missing is None or _byte_order(lacking) < _byte_order(missing)):
-            missing = lacking
-        per_group.append((set(found), _values(plan, qrels, run, options, (judgments, matched))))
-    values: Dict[tuple, float] = {}
+    watcher = _RunWatcher(0, options.judged_only)
+    is_path = isinstance(run, (str, Path))
+    with readable_twice(str(run)) if is_path else contextlib.nullcontext() as read_from:
+        for qrels in groups.values():
+            judgments = _judgments(qrels, options)
+            group, scored = _scored(
+                plan, judgments, run, options, budget, watcher=watcher, read_from=read_from
+            )
+            found, lacking = _topics(judgments, scored.answered, options.complete)
+            topics.update(found)
+            if lacking is not None and (
+                missing is None or _byte_order(lacking) < _byte_order(missing)
+            ):
+                missing = lacking
+            per_group.append((set(found), group))
     order = sorted(topics, key=_byte_order)
+    values = _Values(order)
     for line in plan:
         if line.spec is None:
             continue
@@ -142,7 +191,7 @@ def _judgment_group_output(source: Any, run: Any, chosen, options: TrecEvalOptio
             scored = [group[(line.label, topic)] for found, group in per_group if topic in found]
             values[(line.label, topic)] = _c_sum(scored) / len(scored)  # x / 1 is x
         values[(line.label, "all")] = _topic_mean(values, line.label, order)
-    return _render(plan, topics, missing, values, {}, options, _runid(run))
+    yield from _render(plan, topics, missing, values, {}, options, watcher.runid)
 
 
 def _text(lines_out: List[Optional[str]]) -> str:
@@ -160,30 +209,65 @@ def _qrels(source: Any):
     return qrels
 
 
-def _run(source: Any):
-    run = read_run(source)
-    if run.scores is None:
-        raise TrecEvalError(
-            f"trec_eval.get_results: Malformed line 1\ntrec_eval: Quit in file '{run.source}'\n"
-            "irgauge: trec_eval reads TREC runs only: 'qid Q0 docno rank score tag' per line",
-            2,
-        )
-    return run
+class _RunWatcher(PartWatcher):
+    """What trec_eval prints of the run beyond the measures' values, kept as each part is
+    read: the runid (the first line's tag, else the run's name), and the first ``width``
+    grades of each topic's ranking (-J: of its judged documents), for relstring and for
+    the topics -J leaves empty."""
+
+    def __init__(self, width: int, judged_only: bool):
+        self.width = width
+        self.judged_only = judged_only
+        self.runid: Optional[str] = None
+        self.grades: Dict[int, np.ndarray] = {}  # qrels topic index -> first grades
+
+    def read(self, run) -> None:
+        if run.scores is None:
+            raise TrecEvalError(
+                f"trec_eval.get_results: Malformed line 1\ntrec_eval: Quit in file "
+                f"'{run.source}'\n"
+                "irgauge: trec_eval reads TREC runs only: 'qid Q0 docno rank score tag' per line",
+                2,
+            )
+        if self.runid is None:
+            self.runid = _runid(run)
+
+    def matched(self, matched) -> None:
+        if not self.width:
+            return
+        starts, lengths = matched.row_start.tolist(), matched.row_length.tolist()
+        for row, index in enumerate(matched.row_topic.tolist()):
+            grades = matched.grades[starts[row] : starts[row] + lengths[row]]
+            if self.judged_only:
+                grades = grades[grades >= 0]
+            # copied: a view would hold the part's arrays
+            self.grades[index] = grades[: self.width].copy()
+
+
+def _grades_kept(plan: List[TrecLine], judged_only: bool) -> int:
+    """How many of each topic's first grades the output needs: relstring's width, and with
+    -J at least one, to tell the topics left without a document."""
+    width = max((line.width for line in plan if line.kind == "relstring"), default=0)
+    return max(width, 1) if judged_only else width
+
+
+def _indices(mask: np.ndarray) -> List[int]:
+    return np.flatnonzero(mask).tolist()
 
 
 def _byte_order(topic: str) -> bytes:
     return topic.encode("utf-8", "surrogateescape")
 
 
-def _topics(judgments: Judgments, matched, complete: bool):
+def _topics(judgments: Judgments, answered: np.ndarray, complete: bool):
     """The topics trec_eval evaluates (id -> topic index): the qrels topics the run
-    answers, or with ``complete`` every qrels topic; and the first qrels topic (in byte
-    order) the run does not answer, which stops trec_eval without -c (else None)."""
-    answered = set(matched.row_topic.tolist())
+    answers (``answered``: bool per qrels topic), or with ``complete`` every qrels topic;
+    and the first qrels topic (in byte order) the run does not answer, which stops
+    trec_eval without -c (else None)."""
     ids = judgments.topic_ids
-    unanswered = [ids[i] for i in range(len(ids)) if i not in answered]
+    unanswered = [ids[i] for i in _indices(~answered)]
     missing = None if complete or not unanswered else min(unanswered, key=_byte_order)
-    return {ids[i]: i for i in range(len(ids)) if complete or i in answered}, missing
+    return {ids[i]: i for i in range(len(ids)) if complete or answered[i]}, missing
 
 
 def _refuse_unjudged_first_topic(judgments: Judgments, chosen, missing) -> None:
@@ -223,52 +307,105 @@ def _refuse_close_gains(plan: List[TrecLine]) -> None:
                 )
 
 
-def _values(
-    plan: List[TrecLine], qrels, run, options: TrecEvalOptions, matched_with=None
-) -> Dict[tuple, float]:
-    """(label, topic or 'all') -> value of every measured line. ``matched_with``: the
-    (judgments, matched run) already built for ``qrels`` and ``run`` with ``options``."""
+def _scored(
+    plan: List[TrecLine],
+    judgments: Judgments,
+    run: Any,
+    options: TrecEvalOptions,
+    budget: int,
+    name: Optional[str] = None,
+    watcher: Optional[PartWatcher] = None,
+    read_from: Optional[str] = None,
+):
+    """(label, topic or 'all') -> value of every measured line, and the run as scored: read
+    in parts of whole topics within ``budget`` and matched in trec_eval's order (score,
+    ties by docno descending), -M applied. ``watcher``: told of each part; ``read_from``:
+    the run's copy to read (see ``score_source``)."""
     measures = [replace(parse_measure(line.spec), label=line.label) for line in plan if line.spec]
-    if not measures:
-        return {}
     if options.judged_only:
         measures = [replace(m, judged_only=True) for m in measures]
-    judgments, matched = matched_with or _match(qrels, run, options)
-    per_topic, means, _, _ = score_matched(
+    scoring = ScoringPlan(
         measures,
         judgments,
-        [matched],
-        [run.name],
-        complete=options.complete and run.name != STAND_IN,
-        empty_topics="zero",
+        "score",
+        options.max_docs,
+        np.ones(judgments.n_topics, bool),  # trec_eval scores topics without relevant docs
+        part_bytes(budget, 1),
+        watcher=watcher,
     )
-    values = dict(zip(zip(per_topic["measure"], per_topic["topic"]), per_topic["value"].tolist()))
-    values.update({(m, "all"): v for m, v in zip(means["measure"], means["value"].tolist())})
-    return values
+    scored = score_source(run, name, scoring, read_from)
+    if options.complete:
+        score_unanswered(scoring, [scored], [np.arange(judgments.n_topics)])
+    values = _Values(judgments.topic_ids)
+    by_topic = np.argsort(scored.topic_rows, kind="stable")
+    for measure, column in zip(measures, scored.values):
+        column = np.asarray(column, np.float64)
+        values.fill(measure.name, scored.topic_rows, column)
+        # evaluate's mean: of the values in qrels topic order
+        values[(measure.name, "all")] = measure.aggregate(column[by_topic], "mean")
+    return values, scored
 
 
-def _match(qrels, run, options: TrecEvalOptions):
-    """The judgments (trec_eval's reading: a negative level is pooled but unjudged) and the
-    run matched to them in trec_eval's order (score, ties by docno descending), -M applied."""
+class _Values:
+    """(label, topic id or 'all') -> the value of a line, held as an array of each label's
+    values over the topics: a dict of (label, topic) keys takes some 150 bytes a value,
+    1.5 GB for 300,000 topics and the 30 lines of official. A topic not scored: NaN."""
+
+    def __init__(self, topic_ids: Sequence[str]):
+        self.index = {topic: i for i, topic in enumerate(topic_ids)}
+        self.columns: Dict[str, np.ndarray] = {}
+        self.means: Dict[str, float] = {}
+
+    def fill(self, label: str, rows: np.ndarray, values: np.ndarray) -> None:
+        """The values of ``label`` of the topics at ``rows`` (indices of ``topic_ids``)."""
+        self._column(label)[rows] = values
+
+    def _column(self, label: str) -> np.ndarray:
+        if label not in self.columns:
+            self.columns[label] = np.full(len(self.index), math.nan)
+        return self.columns[label]
+
+    def __getitem__(self, key) -> float:
+        label, topic = key
+        if topic == "all":
+            return self.means[label]
+        return float(self.columns[label][self.index[topic]])
+
+    def __setitem__(self, key, value: float) -> None:
+        label, topic = key
+        if topic == "all":
+            self.means[label] = value
+        else:
+            self._column(label)[self.index[topic]] = value
+
+    def __contains__(self, key) -> bool:
+        label, topic = key
+        return label in (self.means if topic == "all" else self.columns)
+
+
+def _judgments(qrels, options: TrecEvalOptions) -> Judgments:
+    """The judgments as trec_eval reads them: a negative level is pooled but unjudged."""
     check_conventions("score", "zero", "mean", options.rel_level, options.max_docs)
-    judgments = Judgments(qrels, rel_level=options.rel_level, negative="unjudged")
-    return judgments, match_run(run, judgments, "score", options.max_docs)
+    return Judgments(qrels, rel_level=options.rel_level, negative="unjudged")
 
 
-def _stand_in_values(plan, values, qrels, topics, unanswered, options) -> None:
+def _stand_in_values(plan, values, judgments, topics, unanswered, settings) -> None:
     """trec_eval -c scores an unanswered topic on a stand-in ranking (one document not in
     the qrels, ``ceci_nest_pas_un_docno``), then resets num_ret, utility, rbp_resid,
     relstring and unj* by their printed names: with parameters (``utility_2,-1,0,0``)
     utility and rbp_resid keep the stand-in's value. irgauge's -c gives the reset value,
     so these lines are scored on the stand-in, and their means taken again as trec_eval
     takes them (the sum in topic order over the number of topics)."""
+    options, budget = settings
     kept = [line for line in plan if line.label.startswith(("utility_", "rbp_resid_"))]
     if not (options.complete and unanswered and kept):
         return
-    stand_in = read_run({t: {STAND_IN_DOCNO: 1.0} for t in unanswered}, name=STAND_IN)
-    values.update(
-        {key: v for key, v in _values(kept, qrels, stand_in, options).items() if key[1] != "all"}
-    )
+    stand_in = {t: {STAND_IN_DOCNO: 1.0} for t in unanswered}
+    alone = replace(options, complete=False)  # the stand-in answers the topics it scores
+    scored, _ = _scored(kept, judgments, stand_in, alone, budget, name=STAND_IN)
+    for line in kept:
+        for topic in unanswered:
+            values[(line.label, topic)] = scored[(line.label, topic)]
     order = sorted(topics, key=_byte_order)
     for line in kept:
         values[(line.label, "all")] = _topic_mean(values, line.label, order)
@@ -289,27 +426,14 @@ def _topic_mean(values, label: str, order) -> float:
     return _c_sum(values[(label, topic)] for topic in order) / len(order) if order else 0.0
 
 
-def _grades(matched, topics: Dict[str, int], judged_only: bool) -> Dict[str, Any]:
-    """The grades of each evaluated topic's documents in evaluation order (-M applied;
-    with -J, judged documents only); none for a topic the run does not answer (-c)."""
-    empty = np.zeros(0, dtype=matched.grades.dtype)
-    by_index = {index: empty for index in topics.values()}
-    for row, index in enumerate(matched.row_topic.tolist()):
-        if index in by_index:
-            start, length = matched.row_start[row], matched.row_length[row]
-            grades = matched.grades[start : start + length]
-            by_index[index] = grades[grades >= 0] if judged_only else grades
-    return {topic: by_index[index] for topic, index in topics.items()}
-
-
-def _empty_rankings(plan, values, judgments, matched, topics, judged_only: bool) -> None:
+def _empty_rankings(plan, values, judgments, topics, grades, judged_only: bool) -> None:
     """trec_eval's iprec_at_recall and 11pt_avg divide 0 by 0 for a topic with no document
     left (with -J: every document unjudged, or -c with an unanswered topic, whose stand-in
     document is unjudged): a recall point rounding to 0 relevant documents takes the value
-    -nan, and so does the mean over topics. Without -J a ranking is never empty."""
+    -nan, and so does the mean over topics. Without -J a ranking is never empty.
+    ``grades``: each topic's first judged grades (-J)."""
     if not judged_only:
         return
-    grades = _grades(matched, topics, judged_only)
     empty = [t for t, g in grades.items() if len(g) == 0]
     if not empty:
         return
@@ -332,15 +456,15 @@ def _recall_points(spec: str) -> List[float]:
     return [float(x) for x in text.split(":")]
 
 
-def _relstrings(plan, judgments, matched, topics, judged_only: bool) -> Dict[str, str]:
+def _relstrings(plan, grades: Dict[str, np.ndarray]) -> Dict[str, str]:
     """relstring per topic: the level of each of the first documents (0-9, '>' above 9),
-    '-' for a document not in the qrels, '.' for one pooled but unjudged."""
+    '-' for a document not in the qrels, '.' for one pooled but unjudged. ``grades``: each
+    topic's first grades (with -J, of judged documents)."""
     width = max((line.width for line in plan if line.kind == "relstring"), default=None)
     if width is None:
         return {}
     return {
-        topic: "".join(_relchar(int(g)) for g in grades[:width])
-        for topic, grades in _grades(matched, topics, judged_only).items()
+        topic: "".join(_relchar(int(g)) for g in first[:width]) for topic, first in grades.items()
     }
 
 
@@ -378,4 +502,10 @@ def _summary(line: TrecLine, runid: str, num_q: int, values) -> Optional[str]:
     return f"{line.label:<22}\tall\t{_format(line, values[(line.label, 'all')])}"
 
 
-__all__ = ["TREC_EVAL_VERSION", "TrecEvalError", "TrecEvalOptions", "trec_eval_output"]
+__all__ = [
+    "TREC_EVAL_VERSION",
+    "TrecEvalError",
+    "TrecEvalOptions",
+    "trec_eval_chunks",
+    "trec_eval_output",
+]
