@@ -303,24 +303,96 @@ def test_spans_are_cut_between_topics_not_at_comment_lines(tmp_path):
     assert seen == {str(t) for t in range(40)}
 
 
-def test_a_shuffled_file_is_read_once_more_at_most(tmp_path, monkeypatch):
-    """Its first part already shows topics in two places: that part and the next go to the
-    partitioning unscored, and the rest of the file follows, instead of a second reading of
-    the file from its start (which tokenized the first two parts twice)."""
+def test_a_shuffled_file_is_tokenized_once(tmp_path, monkeypatch):
+    """Its first block already shows topics in two places: the file is partitioned from
+    its start as lines (found by their first token alone), and each line is tokenized
+    once, when its partition is read back. (Older code tokenized the first two parts
+    twice, then every line once more before writing it.)"""
     from irgauge.io import run_parts
 
     qrels, path = _shuffled_run(tmp_path, topics=40)
     expected = irgauge.evaluate(qrels, path, ["AP", "P@5"], memory="1T")
-    calls = []
+    tokenized = []
     tokenize = run_parts.tokenize_run
-    monkeypatch.setattr(
-        run_parts, "tokenize_run", lambda *a, **k: calls.append(1) or tokenize(*a, **k)
-    )
-    groups = len(list(run_parts._tokenized_groups(path, None, 2000, None, path)))
+
+    def counted(*args, **options):
+        table = tokenize(*args, **options)
+        tokenized.append(len(table))
+        return table
+
+    monkeypatch.setattr(run_parts, "tokenize_run", counted)
     _use_part_bytes(monkeypatch, 2000)
-    calls.clear()
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
     streamed = irgauge.evaluate(qrels, path, ["AP", "P@5"])
-    assert groups > 3
-    assert len(calls) == groups, (len(calls), groups)  # the old code: groups + 2
+    lines = len(Path(path).read_text().splitlines())
+    assert len(tokenized) > 3
+    assert sum(tokenized) == lines + 1, (sum(tokenized), lines)  # + the first line alone
     assert streamed.means["value"].tolist() == expected.means["value"].tolist()
     assert streamed.per_topic["value"].tolist() == expected.per_topic["value"].tolist()
+
+
+def _odd_lines(rng, topics=25, docs=12) -> list:
+    """Run lines of every layout the reader takes: indented, tab-separated, lone-CR and
+    CRLF line ends, blank and comment lines, long topic ids and a long line, extra words;
+    shuffled, the last one without a line end."""
+    lines = []
+    for t in range(topics):
+        topic = f"topic-{t}-with-a-long-id" if t % 5 == 0 else str(t)
+        for d in range(docs):
+            docno = f"d{d}" if d != 3 else "D" * 400  # a line longer than a copied row
+            lines.append(f"{topic} Q0 {docno} 0 {rng.integers(0, 4) / 2} tag")
+    lines = [lines[i] for i in rng.permutation(len(lines))]
+    lines[5] = "  \t" + lines[5]
+    lines[9] = lines[9].replace(" ", "\t") + " extra words"
+    ends = rng.choice(["\n", "\r\n", "\r"], len(lines))
+    text = "".join(line + end for line, end in zip(lines, ends))
+    return text + "\n# a comment\n\n   \n" + "3 Q0 last-line 0 0.25 tag"
+
+
+@pytest.mark.parametrize("most_files", [256, 2])
+def test_scattered_lines_of_any_layout_give_the_whole_runs_results(
+    tmp_path, monkeypatch, most_files
+):
+    """2 files at most: partitions larger than twice the part size, partitioned again."""
+    from irgauge.io import run_parts
+
+    rng = np.random.default_rng(7)
+    run = tmp_path / "run"
+    run.write_bytes(_odd_lines(rng).encode())
+    qrels = _write(tmp_path / "qrels", [f"{t} 0 d{d} {d % 3}" for t in range(25) for d in range(9)])
+    _use_part_bytes(monkeypatch, WHOLE)
+    whole = irgauge.evaluate(qrels, [str(run)], MEASURES)
+    monkeypatch.setattr(run_parts, "MAX_PARTITIONS", most_files)
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    _use_part_bytes(monkeypatch, 1000)
+    _same(whole, irgauge.evaluate(qrels, [str(run)], MEASURES))
+    for order in ("file", "score"):
+        expected = read_run(str(run))
+        with partitioned_parts(str(run), part_bytes=1000, order=order) as parts:
+            parts = list(parts)
+        assert len(parts) > 2
+        assert sorted(np.concatenate([p.line_numbers for p in parts]).tolist()) == sorted(
+            expected.line_numbers.tolist()
+        )
+    assert not list(tmp_path.glob("irgauge-*"))
+
+
+@pytest.mark.parametrize("swap", [False, True])
+def test_the_first_bad_line_of_the_file_is_named_whatever_partition_holds_it(
+    tmp_path, monkeypatch, swap
+):
+    qrels, path = _shuffled_run(tmp_path)
+    lines = Path(path).read_text().splitlines()
+    first, second = (100, 400) if not swap else (400, 100)
+    lines[first] = "3 Q0 only-four 1"
+    lines[second] = "11 Q0 three"
+    bad = _write(tmp_path / "bad", lines)
+    with pytest.raises(InputError) as whole:
+        read_run(bad)
+    _use_part_bytes(monkeypatch, 300)
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    with pytest.raises(InputError) as streamed:
+        irgauge.evaluate(qrels, [bad], ["AP"])
+    assert str(streamed.value) == str(whole.value)
+    assert f"{bad}:101:" in str(streamed.value)
+    assert not list(tmp_path.glob("irgauge-*"))

@@ -33,7 +33,7 @@ from irgauge.io.ids import Ids
 from irgauge.io.heap import release_free_memory
 from irgauge.io.keys import unique_names
 from irgauge.io.records import Run
-from irgauge.io.run_parts import iter_run_parts, partitioned_parts
+from irgauge.io.run_parts import iter_run_parts, partitioned_parts, starts_scattered
 from irgauge.io.runs import read_run
 from irgauge.measures.base import Measure
 
@@ -123,18 +123,19 @@ def score_source(
     path = str(source)
     copy = readable_twice(path) if read_from is None else contextlib.nullcontext(read_from)
     with copy as readable:
-        parts = iter_run_parts(path, name, plan.part_bytes, plan.threads, readable)
-        try:
-            return score_parts(parts, plan, contiguous=True)
-        except Scattered as scattered:
-            unscored = scattered.unscored
-        if unscored is None:  # read again from the start
-            parts.close()  # its frame holds the part read last
-            del parts
-            read = None
-        else:  # the parts read so far, then the rest of the file
-            read = itertools.chain(unscored, parts)
-            del unscored
+        read = None
+        if not starts_scattered(path, readable, plan.part_bytes):
+            parts = iter_run_parts(path, name, plan.part_bytes, plan.threads, readable)
+            try:
+                return score_parts(parts, plan, contiguous=True)
+            except Scattered as scattered:
+                unscored = scattered.unscored
+            if unscored is None:  # read again from the start
+                parts.close()  # its frame holds the part read last
+                del parts
+            else:  # the parts read so far, then the rest of the file
+                read = itertools.chain(unscored, parts)
+                del unscored
         with partitioned_parts(
             path,
             name,

@@ -39,6 +39,14 @@ from irgauge.io._tokens import BLOCK_BYTES
 from irgauge.io.arrow_tables import iter_arrow_run_chunks, table_format
 from irgauge.io.heap import release_free_memory
 from irgauge.io.ids import Ids
+from irgauge.io.line_scatter import (
+    LINE_NUMBER,
+    LineSpill,
+    first_tokens,
+    line_bounds,
+    mixed,
+    token_keys,
+)
 from irgauge.io.records import Run
 from irgauge.io.runs import first_tag, run_from_table, tokenize_run
 
@@ -292,17 +300,26 @@ def partitioned_parts(
     descending instead, ties in file order: the order a ranking is built in, sorted here
     once instead of once by topic here and again by score when the run is matched.
 
-    The file is read once in parts; each part's lines go to one of K temporary files by a
-    hash of their topic (K from the file's size and ``part_bytes``), then each file is read
-    back as one Run. A file that comes back larger than twice ``part_bytes`` with more than
+    The file is read once; each line goes to one of K temporary files by a hash of its
+    topic (K from the file's size and ``part_bytes``), then each file is read back as one
+    Run. A text file's lines go as bytes, found by their first token alone, and are
+    tokenized when read back (:mod:`irgauge.io.line_scatter`); a table's rows go
+    tokenized. A file that comes back larger than twice ``part_bytes`` with more than
     one topic is partitioned again, by another hash. The temporary folder (under
     ``folder``, default the system's) is removed when the context ends, on an error or an
-    interrupt too. ``read``: the file's parts already being read (the first ones read but
-    not used, then the rest), to take instead of reading the file from its start.
+    interrupt too. ``read``: the table's parts already being read (the first ones read
+    but not used, then the rest), to take instead of reading it from its start (a text
+    file is read from its start: its lines are tokenized once, after the partitioning).
     """
     spill = tempfile.mkdtemp(prefix="irgauge-partition-", dir=folder)
     try:
         size = _text_size(read_from or path)
+        if not table_format(path):
+            del read  # (parts tokenized already are not written as text again)
+            count = int(min(MAX_PARTITIONS, max(2, size // max(part_bytes, 1) + 1)))
+            text = _TextRun(path, name, read_from or path, part_bytes, order)
+            yield text.partitions(spill, count)
+            return
         count = int(min(MAX_PARTITIONS, max(2, 2 * size // max(part_bytes, 1) + 1)))
         first: List[Run] = []
 
@@ -326,6 +343,140 @@ def partitioned_parts(
         shutil.rmtree(spill, ignore_errors=True)
 
 
+class _TextRun:
+    """A text run partitioned as lines (see partitioned_parts): the file's lines are
+    scattered, then each partition is tokenized and ranked. Any error in the file is
+    reported as the reader in file order reports it (first in the file, same words)."""
+
+    def __init__(self, path: str, name, read_from: str, part_bytes: int, order):
+        self.path, self.name, self.read_from = path, name, read_from
+        self.part_bytes, self.order = part_bytes, order
+        self.n_columns, self.tag = 0, None
+
+    def partitions(self, folder: str, count: int) -> Iterator[Run]:
+        """The partitions as Runs (the file is scattered before the first comes)."""
+        try:
+            stems = self._scatter(folder, count)
+        except InputError as err:
+            raise self._first_error(err) from None
+        return self._read_back(stems, folder, depth=1)
+
+    def _scatter(self, folder: str, count: int) -> List[str]:
+        spill = LineSpill(folder, "p", count, salt=0, flush_bytes=self.part_bytes)
+        lines_before, done = 0, False
+        try:
+            blocks = _renamed(iter_blocks(self.read_from, BLOCK_BYTES), self.read_from, self.path)
+            for block in blocks:
+                lines_before += spill.add(block, None, lines_before + 1)
+            done = True
+        finally:
+            stems = spill.close(write=done)
+        if spill.first_line is None:
+            raise InputError("no data lines (only comments or blank lines)", self.path)
+        line, number = spill.first_line
+        table = tokenize_run(line, self.path, first_line=number)
+        self.n_columns = table.n_columns
+        self.tag = first_tag(line) if table.n_columns == 6 else None
+        return stems
+
+    def _read_back(self, stems: List[str], folder: str, depth: int) -> Iterator[Run]:
+        """Each partition as one Run, ranked; its files deleted once read. One over twice
+        the part size is partitioned again first (a few times at most: a single topic
+        larger than that cannot be split)."""
+        if self.n_columns == 1:  # one topic (named by the file): never split by docno
+            yield self._ranked(self._partition(stems))
+            return
+        for stem in stems:
+            size = os.path.getsize(stem + ".txt")
+            if size > 2 * self.part_bytes and depth < 4:
+                more = self._rescatter(stem, folder, depth)
+                yield from self._read_back(more, folder, depth + 1)
+            elif size:
+                yield self._ranked(self._partition([stem]))
+            _remove(stem)
+
+    def _rescatter(self, stem: str, folder: str, salt: int) -> List[str]:
+        numbers = np.fromfile(stem + ".lines", dtype=LINE_NUMBER)
+        prefix = f"{os.path.basename(stem)}_"
+        spill = LineSpill(folder, prefix, 8, salt=salt, flush_bytes=self.part_bytes)
+        done, at = False, 0
+        try:
+            for block in iter_blocks(stem + ".txt", BLOCK_BYTES):
+                at += spill.add(block, numbers[at:], 0)
+            done = True
+        finally:
+            stems = spill.close(write=done)
+        _remove(stem)
+        return stems
+
+    def _partition(self, stems: List[str]) -> Run:
+        """The lines of partition files, tokenized, with the file's line numbers; lines
+        of several files (one topic) in file order."""
+        runs = []
+        for stem in stems:
+            numbers = np.fromfile(stem + ".lines", dtype=LINE_NUMBER)
+            size = os.path.getsize(stem + ".txt")
+            try:
+                blocks = iter_blocks(stem + ".txt", BLOCK_BYTES)
+                table = tokenize_run(blocks, self.path, size_hint=size, empty_ok=True)
+                if table.n_columns and table.n_columns != self.n_columns:
+                    raise InputError("columns differ", self.path)
+            except InputError as err:
+                raise self._first_error(err) from None
+            if table.n_columns:
+                lines = numbers[table.line_numbers - 1]
+                runs.append(run_from_table(table, self.path, self.name, self.tag, lines))
+        run = concat_runs(runs)
+        if len(stems) > 1:
+            run = _taken(run, np.argsort(run.line_numbers, kind="stable"))
+        return run
+
+    def _ranked(self, run: Run) -> Run:
+        by_score = (self.order or run.natural_order) == "score" and run.scores is not None
+        return _topic_order(run, by_score, tokens=True)
+
+    def _first_error(self, err: InputError) -> InputError:
+        """The error a reader of the file in order meets first (``err`` if it meets none:
+        a line of a partition cannot show where it was in the file)."""
+        # blocks of the whole reader's size: it checks a block's columns before its numbers
+        part_bytes = max(self.part_bytes, BLOCK_BYTES)
+        try:
+            for _ in _tokenized_groups(self.path, self.name, part_bytes, 1, self.read_from):
+                pass
+        except InputError as first:
+            return first
+        return err
+
+
+def _remove(stem: str) -> None:
+    for suffix in (".txt", ".lines"):
+        with contextlib.suppress(FileNotFoundError):
+            os.remove(stem + suffix)
+
+
+def starts_scattered(path: str, read_from: Optional[str] = None, part_bytes: int = 0) -> bool:
+    """Whether the first block of a text run of more than one part (``part_bytes``)
+    already shows a topic in two places, by the hash of each line's first token: a
+    shuffled file, partitioned from the start instead of after its first parts were read.
+    False for a table or a file that cannot be read (its reader reports why)."""
+    if table_format(path) or _text_size(read_from or path) <= part_bytes:
+        return False
+    blocks = iter_blocks(read_from or path, BLOCK_BYTES)
+    try:
+        block = next(blocks, b"")
+    except InputError:
+        return False
+    finally:
+        blocks.close()
+    pool = np.zeros(len(block) + 8, dtype=np.uint8)
+    pool[: len(block)] = np.frombuffer(block, np.uint8)
+    rows, token, token_lens = first_tokens(pool, len(block), *line_bounds(pool[: len(block)]))
+    hashes = token_keys(pool, token, token_lens)
+    heads = hashes[np.concatenate(([True], hashes[1:] != hashes[:-1]))] if len(rows) else hashes
+    ordered = np.sort(heads)  # not np.unique: its first call imports numpy.ma (25 ms)
+    return bool((ordered[1:] == ordered[:-1]).any())
+
+
 def _text_size(path: str) -> int:
     """The file's size, times a typical compression ratio for compressed files."""
     try:
@@ -344,7 +495,7 @@ def _spill(parts, folder: str, prefix: str, count: int, salt: int) -> List[str]:
     try:
         for part in parts:
             # bytes (count <= 256): numpy's stable sort of small integers is a radix sort
-            bucket = (_mixed(part.topics.hashes(), salt) % np.uint64(count)).astype(np.uint8)
+            bucket = (mixed(part.topics.hashes(), salt) % np.uint64(count)).astype(np.uint8)
             order = np.argsort(bucket, kind="stable")
             bounds = np.zeros(count + 1, dtype=np.intp)
             np.cumsum(np.bincount(bucket, minlength=count), out=bounds[1:])
@@ -359,16 +510,6 @@ def _spill(parts, folder: str, prefix: str, count: int, salt: int) -> List[str]:
         for handle in handles:
             handle.close()
     return paths
-
-
-def _mixed(hashes: np.ndarray, salt: int) -> np.ndarray:
-    """Hashes remixed for another partitioning (one bucket of the first holds hashes of
-    one residue, which the same modulus would not split)."""
-    if salt == 0:
-        return hashes
-    with np.errstate(over="ignore"):
-        mixed = (hashes ^ np.uint64(salt)) * np.uint64(0x9E3779B97F4A7C15)
-    return mixed ^ (mixed >> np.uint64(29))
 
 
 def _taken(run: Run, rows, own: bool = False) -> Run:
@@ -428,24 +569,67 @@ def _read_back(
         if pieces:
             run = concat_runs(pieces)
             del pieces
-            # each topic's lines together, matched as a contiguous run (lexsort is stable)
-            topics = run.topics.hashes()
-            order = (
-                np.lexsort((-run.scores, topics)) if by_score else np.argsort(topics, kind="stable")
-            )
-            yield replace(_taken(run, order), topics=_topics_shared(run.topics, order))
+            yield _topic_order(run, by_score)
 
 
-def _topics_shared(topics: Ids, order: np.ndarray) -> Ids:
-    """``topics[order]`` (grouped by topic), each group's ids pointing at the bytes of the
-    group's first: a matcher finds where topics change by comparing offsets, not bytes,
-    which after the sort lie scattered over the pool. Groups are found by hash and
-    checked byte for byte, in file order; on a collision, plainly ``topics[order]``."""
-    hashes = topics.hashes()[order]
-    if len(hashes) == 0:
+def _topic_order(run: Run, by_score: bool, tokens: bool = False) -> Run:
+    """The run's entries with each topic's together (matched as a contiguous run), in
+    file order within a topic, or by score descending with ties in file order; topics
+    sharing their bytes (see _topics_shared). ``tokens``: the topics are a text file's
+    tokens (no byte <= 32 in them)."""
+    topics = run.topics
+    exact = tokens and len(topics) > 0 and int(topics.lens.max()) <= 8
+    # tokens of up to 8 bytes are told apart by their key exactly: no check of their bytes
+    keys = token_keys(topics.pool, topics.starts, topics.lens) if exact else topics.hashes()
+    if by_score:
+        by_score_order = np.argsort(-run.scores, kind="stable")
+        order = by_score_order[grouped_by_hash(keys[by_score_order])]
+    else:
+        order = grouped_by_hash(keys)
+    # the topics are not taken with the rest: _topics_shared builds them in this order
+    return replace(
+        run,
+        topics=_topics_shared(topics, order, keys, exact),
+        docnos=run.docnos[order],
+        scores=None if run.scores is None else run.scores[order],
+        line_numbers=run.line_numbers[order],
+    )
+
+
+SLOT_BITS = 16  # a radix sort of 16-bit keys is one pass over the data (numpy's stable sort)
+
+
+def grouped_by_hash(hashes: np.ndarray) -> np.ndarray:
+    """A stable order of ``hashes`` in which equal hashes are together (groups in no
+    particular order): by their top 16 bits (a radix sort), then, where two different
+    hashes share those bits, by the whole hash (a sort of those entries only)."""
+    slots = (hashes >> np.uint64(64 - SLOT_BITS)).astype(np.uint16)
+    order = np.argsort(slots, kind="stable")
+    last_in_slot = np.zeros(1 << SLOT_BITS, dtype=np.uint64)
+    last_in_slot[slots] = hashes
+    shared = last_in_slot[slots] != hashes  # some entries of slots of several hashes
+    if shared.any():
+        mixed_slot = np.zeros(1 << SLOT_BITS, dtype=bool)
+        mixed_slot[slots[shared]] = True
+        at = np.flatnonzero(mixed_slot[slots[order]])
+        # a hash's top bits are its slot: sorted by hash, these entries stay in their slots
+        order[at] = order[at][np.argsort(hashes[order[at]], kind="stable")]
+    return order
+
+
+def _topics_shared(topics: Ids, order: np.ndarray, keys: np.ndarray, exact: bool) -> Ids:
+    """``topics[order]`` (grouped by ``keys``), each group's ids pointing at the bytes of
+    the group's first: a matcher finds where topics change by comparing offsets, not
+    bytes, which after the sort lie scattered over the pool. Groups of keys that are not
+    ``exact`` (hashes) are checked byte for byte; on a collision, plainly
+    ``topics[order]``."""
+    grouped = keys[order]
+    if len(grouped) == 0:
         return topics[order]
-    starts = np.concatenate(([True], hashes[1:] != hashes[:-1]))
+    starts = np.concatenate(([True], grouped[1:] != grouped[:-1]))
     first_row = order[np.flatnonzero(starts)][np.cumsum(starts) - 1]
+    if exact:
+        return topics[first_row]
     head_of = np.empty_like(first_row)
     head_of[order] = first_row  # each row's group head, by row in file order
     if not topics.equal(topics[head_of]).all():
