@@ -316,7 +316,8 @@ def partitioned_parts(
         size = _text_size(read_from or path)
         if not table_format(path):
             del read  # (parts tokenized already are not written as text again)
-            count = int(min(MAX_PARTITIONS, max(2, size // max(part_bytes, 1) + 1)))
+            # two files a partition (lines and line numbers): as many open as the spill
+            count = int(max(2, min(MAX_PARTITIONS // 2, size // max(part_bytes, 1) + 1)))
             text = _TextRun(path, name, read_from or path, part_bytes, order)
             yield text.partitions(spill, count)
             return
