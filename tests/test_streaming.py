@@ -396,3 +396,23 @@ def test_the_first_bad_line_of_the_file_is_named_whatever_partition_holds_it(
     assert str(streamed.value) == str(whole.value)
     assert f"{bad}:101:" in str(streamed.value)
     assert not list(tmp_path.glob("irgauge-*"))
+
+
+@pytest.mark.parametrize("part", [None, 40])
+def test_the_tag_names_the_run_after_blocks_of_comments(tmp_path, monkeypatch, part):
+    """The run is named by the tag of its first data line, also when comments fill the
+    first block (whole read: more than a block of comments) or the first part (streamed);
+    found by the streaming property test: the streamed run was named after its file."""
+    from irgauge.io import _tokens
+
+    qrels = _write(tmp_path / "qrels", ["10 0 d0 1"])
+    comments = (
+        ["# " + "c" * 60] * (_tokens.BLOCK_BYTES // 60 + 10) if part is None else ["# " + "c" * 36]
+    )
+    lines = [f"10 Q0 d{d} 0 {1 / (d + 1)} tag" for d in range(5)]
+    path = _write(tmp_path / "run", comments + lines)
+    if part is not None:
+        _use_part_bytes(monkeypatch, part)
+    result = irgauge.evaluate(qrels, path, ["AP"])
+    assert result.means["run"].tolist() == ["tag"]
+    assert read_run(path).name == "tag"

@@ -134,7 +134,7 @@ def _tokenized_groups(
         if not group:
             break
         if tag is None and n_columns is None:
-            tag = first_tag(group[0])
+            tag = first_tag(group)  # its first data line may follow blocks of comments
         table = tokenize_run(
             group, path, threads=threads, size_hint=size, first_line=lines_before + 1, empty_ok=True
         )

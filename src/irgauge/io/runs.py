@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Any, Mapping, Optional, Union
+from typing import Any, Mapping, Optional, Tuple, Union
 
 import numpy as np
 
@@ -45,16 +45,18 @@ def _from_path(path: Union[str, Path], name: Optional[str], threads=None) -> Run
     path = str(path)
     if table_format(path):
         return read_arrow_run(path, name)
-    first_block: list = []
+    first_line: list = []  # (found, tag) of the first data line, once a block holds it
 
     def blocks():
         for block in iter_blocks(path, BLOCK_BYTES):
-            if not first_block:
-                first_block.append(block)
+            if not first_line:
+                found, tag = data_line_tag(block)
+                if found:
+                    first_line.append(tag)
             yield block
 
     table = tokenize_run(blocks(), path, threads=threads, size_hint=size_hint(path))
-    tag = first_tag(first_block[0]) if table.n_columns == 6 else None
+    tag = first_line[0] if first_line and table.n_columns == 6 else None
     return run_from_table(table, path, name, tag, _sparse_lines(table.line_numbers))
 
 
@@ -111,13 +113,25 @@ def _sparse_lines(lines: np.ndarray) -> Optional[np.ndarray]:
     return None if len(lines) and lines[-1] == len(lines) else lines
 
 
-def first_tag(data: bytes) -> Optional[str]:
-    """The tag (sixth field) of the first data line, which names the run as in trec_eval."""
-    for match in _LINE.finditer(data):  # lines end at LF, CRLF or CR
+def first_tag(data) -> Optional[str]:
+    """The tag (sixth field) of the first data line, which names the run as in trec_eval.
+    ``data``: bytes, or whole-line blocks in file order (the first data line may come
+    after blocks of comments)."""
+    for block in [data] if isinstance(data, (bytes, bytearray, memoryview)) else data:
+        found, tag = data_line_tag(block)
+        if found:
+            return tag
+    return None
+
+
+def data_line_tag(block) -> Tuple[bool, Optional[str]]:
+    """Whether ``block`` holds a data line, and the tag of its first (None without one)."""
+    for match in _LINE.finditer(block):  # lines end at LF, CRLF or CR
         fields = match.group().split()
         if fields and not fields[0].startswith(b"#"):
-            return fields[5].decode("utf-8", "backslashreplace") if len(fields) >= 6 else None
-    return None
+            tag = fields[5].decode("utf-8", "backslashreplace") if len(fields) >= 6 else None
+            return True, tag
+    return False, None
 
 
 _LINE = re.compile(rb"[^\r\n]+")
