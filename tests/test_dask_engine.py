@@ -148,3 +148,35 @@ def test_the_host_process_keeps_its_environment_and_logger_level(tmp_path):
     irgauge.evaluate(qrels, [run], ["AP"], engine="dask")
     assert dict(os.environ) == environ
     assert logging.getLogger("distributed").level == level
+
+
+def test_spans_shrink_so_that_no_worker_waits_long_for_the_last_one(tmp_path, small_spans):
+    _, run = _collection(tmp_path, topics=200)
+    size = os.path.getsize(run)
+    spans = dask_engine._spans(run, 2)
+    assert spans[0].start == 0 and spans[-1].end == size
+    assert all(a.end == b.start for a, b in zip(spans, spans[1:]))  # the file, once
+    sizes = [s.end - s.start for s in spans]
+    # two equal spans per worker left a quarter of the file as the last task
+    assert max(sizes[-2:]) <= 2 * size / (2 * dask_engine.PIECES_PER_WORKER)
+    assert sizes[0] >= 3 * max(sizes[-2:])
+    text = Path(run).read_bytes()
+    for span in spans[1:]:  # each begins a topic
+        before, first = text[: span.start].splitlines()[-1], text[span.start :].split(None, 1)[0]
+        assert before.split(None, 1)[0] != first
+
+
+def test_the_workers_it_starts_run_without_the_task_profiler():
+    """Dask's profiler samples each running task's stack every 10 ms (for a dashboard page);
+    the workers of the cluster irgauge starts run without it, the host's setting unchanged."""
+    import dask
+
+    before = dask.config.get("distributed.worker.profile.enabled")
+    client, cluster = dask_engine.connect()
+    try:
+        found = client.run(lambda dask_worker: "profile" in dask_worker.periodic_callbacks)
+    finally:
+        client.close()
+        cluster.close()
+    assert len(found) >= 1 and not any(found.values())
+    assert dask.config.get("distributed.worker.profile.enabled") == before
