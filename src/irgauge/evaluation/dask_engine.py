@@ -5,9 +5,9 @@ one task for a compressed file or a table); runs given as objects become one tas
 spans of a big plain file shrink from the first to the last, so that the workers finish
 together: a worker that falls behind (a slower share of a busy machine) leaves the others
 small spans to take over, not half of its last big one. The plan (judgments and measures)
-is scattered to every worker once. A task scores its span part by part, as the local engine scores a file, and
-returns per-topic values only; they are merged in run order, and the tables are built from
-them as locally, so that the output is the local output.
+is scattered to every worker once. A task scores its span part by part, as the local
+engine scores a file, and returns per-topic values only; they are merged in run order, and
+the tables are built from them as locally, so that the output is the local output.
 
 A span whose topics are not contiguous, or spans of one run that share a topic, send that
 run back to the local engine (which regroups it by topic). A task that fails on bad input
