@@ -166,17 +166,21 @@ def test_spans_shrink_so_that_no_worker_waits_long_for_the_last_one(tmp_path, sm
         assert before.split(None, 1)[0] != first
 
 
-def test_the_workers_it_starts_run_without_the_task_profiler():
-    """Dask's profiler samples each running task's stack every 10 ms (for a dashboard page);
-    the workers of the cluster irgauge starts run without it, the host's setting unchanged."""
+def test_the_cluster_it_starts_runs_without_what_serves_only_the_dashboard():
+    """Dask's profiler samples each running task's stack every 10 ms, and its event-loop tick
+    and system monitor wake every process 50 and 2 times a second: the cluster irgauge
+    starts runs without the first and with the others slowed, the host's settings unchanged."""
     import dask
 
-    before = dask.config.get("distributed.worker.profile.enabled")
+    settings = dask_engine.CLUSTER_SETTINGS
+    before = {key: dask.config.get(key) for key in settings}
     client, cluster = dask_engine.connect()
     try:
-        found = client.run(lambda dask_worker: "profile" in dask_worker.periodic_callbacks)
+        profiled = client.run(lambda dask_worker: "profile" in dask_worker.periodic_callbacks)
+        found = client.run(lambda: {key: dask.config.get(key) for key in settings})
     finally:
         client.close()
         cluster.close()
-    assert len(found) >= 1 and not any(found.values())
-    assert dask.config.get("distributed.worker.profile.enabled") == before
+    assert len(profiled) >= 1 and not any(profiled.values())
+    assert all(values == settings for values in found.values())
+    assert {key: dask.config.get(key) for key in settings} == before

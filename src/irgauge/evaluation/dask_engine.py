@@ -54,10 +54,17 @@ PIECES_PER_WORKER = 16
 # 876,000 page faults against 30,000). The workers irgauge starts itself keep arrays on the
 # heap, as its command line does; glibc reads these only as a process starts.
 WORKER_HEAP = {"MALLOC_TRIM_THRESHOLD_": str(32 << 20), "MALLOC_MMAP_THRESHOLD_": str(32 << 20)}
-# Dask's worker profiler samples the running task's stack every 10 ms, holding the GIL, for
-# a dashboard page; the workers irgauge starts itself run without it (measured: the same
-# spans took 6-7% less worker CPU).
-WORKER_SETTINGS = {"distributed.worker.profile.enabled": False}
+# The cluster irgauge starts itself (its scheduler and nannies in this process, a worker
+# process per CPU) runs without what serves only Dask's dashboard: the worker profiler, which
+# samples the running task's stack every 10 ms holding the GIL (without it the same spans
+# took 6-7% less worker CPU), and the event-loop tick and system monitor at their default
+# 20 ms and 500 ms (70-100 ms of CPU a second across the three processes while they wait
+# for tasks, 15 ms with these; all measured on 2 CPUs, where every process shares them).
+CLUSTER_SETTINGS = {
+    "distributed.worker.profile.enabled": False,
+    "distributed.admin.tick.interval": "1s",
+    "distributed.admin.system-monitor.interval": "5s",
+}
 
 # Scattered inputs live only in the workers' memory: a worker lost before its copy was
 # replicated takes them with it (the scheduler cancels the tasks that need them, "lost
@@ -87,7 +94,7 @@ def connect(scheduler: Optional[str] = None):
             raise InputError(f"cannot reach the Dask scheduler at {scheduler}: {err}") from None
     # read by each nanny as it is made, and used for every worker it (re)starts
     heap = {f"distributed.nanny.pre-spawn-environ.{k}": v for k, v in WORKER_HEAP.items()}
-    with dask.config.set({**heap, **WORKER_SETTINGS}), host_state_kept():
+    with dask.config.set({**heap, **CLUSTER_SETTINGS}), host_state_kept():
         cluster = LocalCluster(
             n_workers=available_cpus(),
             threads_per_worker=1,
