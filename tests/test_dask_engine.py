@@ -178,9 +178,11 @@ def test_the_cluster_it_starts_runs_without_what_serves_only_the_dashboard():
     try:
         profiled = client.run(lambda dask_worker: "profile" in dask_worker.periodic_callbacks)
         found = client.run(lambda: {key: dask.config.get(key) for key in settings})
+        heaps = client.run(lambda: {key: os.environ.get(key) for key in dask_engine.WORKER_HEAP})
     finally:
         client.close()
         cluster.close()
     assert len(profiled) >= 1 and not any(profiled.values())
     assert all(values == settings for values in found.values())
+    assert all(heap == dask_engine.WORKER_HEAP for heap in heaps.values())  # glibc's, too
     assert {key: dask.config.get(key) for key in settings} == before
