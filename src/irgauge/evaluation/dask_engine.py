@@ -52,15 +52,8 @@ PIECES_PER_WORKER = 16
 # at 128 KB: every array past it is mapped, faulted in page by page and unmapped anew, and
 # a span took 2.2 times as long as in a plain process (measured: 4.5 s against 2.0 s CPU,
 # 876,000 page faults against 30,000). The workers irgauge starts itself keep arrays on the
-# heap, as its command line does; glibc reads these only as a process starts. One heap
-# (MALLOC_ARENA_MAX), also as the command line: a task runs on a thread of its own, which
-# otherwise faults in pages of a heap of its own (measured: a third fewer page faults and
-# 3% less worker CPU for the same spans).
-WORKER_HEAP = {
-    "MALLOC_TRIM_THRESHOLD_": str(32 << 20),
-    "MALLOC_MMAP_THRESHOLD_": str(32 << 20),
-    "MALLOC_ARENA_MAX": "1",
-}
+# heap, as its command line does; glibc reads these only as a process starts.
+WORKER_HEAP = {"MALLOC_TRIM_THRESHOLD_": str(32 << 20), "MALLOC_MMAP_THRESHOLD_": str(32 << 20)}
 # The cluster irgauge starts itself (its scheduler and nannies in this process, a worker
 # process per CPU) runs without what serves only Dask's dashboard: the worker profiler, which
 # samples the running task's stack every 10 ms holding the GIL (without it the same spans
