@@ -148,3 +148,45 @@ def test_the_host_process_keeps_its_environment_and_logger_level(tmp_path):
     irgauge.evaluate(qrels, [run], ["AP"], engine="dask")
     assert dict(os.environ) == environ
     assert logging.getLogger("distributed").level == level
+
+
+def test_spans_shrink_so_that_no_worker_waits_long_for_the_last_one(tmp_path, small_spans):
+    _, run = _collection(tmp_path, topics=200)
+    size = os.path.getsize(run)
+    spans = dask_engine._spans(run, 2)
+    assert spans[0].start == 0 and spans[-1].end == size
+    assert all(a.end == b.start for a, b in zip(spans, spans[1:]))  # the file, once
+    sizes = [s.end - s.start for s in spans]
+    # two equal spans per worker left a quarter of the file as the last task
+    assert max(sizes[-2:]) <= 2 * size / (2 * dask_engine.PIECES_PER_WORKER)
+    assert sizes[0] >= 3 * max(sizes[-2:])
+    text = Path(run).read_bytes()
+    for span in spans[1:]:  # each begins a topic
+        before, first = text[: span.start].splitlines()[-1], text[span.start :].split(None, 1)[0]
+        assert before.split(None, 1)[0] != first
+
+
+def test_the_cluster_it_starts_runs_without_what_serves_only_the_dashboard(monkeypatch):
+    """Dask's profiler samples each running task's stack every 10 ms, and its event-loop tick
+    and system monitor wake every process 50 and 2 times a second: the cluster irgauge
+    starts runs without the first and with the others slowed, the host's settings unchanged."""
+    import dask
+
+    settings = dask_engine.CLUSTER_SETTINGS
+    # Dask lets a variable already set here win over its settings; a cluster started by an
+    # earlier test leaves its nannies' MALLOC_TRIM_THRESHOLD_ in this process's environment
+    for key in dask_engine.WORKER_HEAP:
+        monkeypatch.delenv(key, raising=False)
+    before = {key: dask.config.get(key) for key in settings}
+    client, cluster = dask_engine.connect()
+    try:
+        profiled = client.run(lambda dask_worker: "profile" in dask_worker.periodic_callbacks)
+        found = client.run(lambda: {key: dask.config.get(key) for key in settings})
+        heaps = client.run(lambda: {key: os.environ.get(key) for key in dask_engine.WORKER_HEAP})
+    finally:
+        client.close()
+        cluster.close()
+    assert len(profiled) >= 1 and not any(profiled.values())
+    assert all(values == settings for values in found.values())
+    assert all(heap == dask_engine.WORKER_HEAP for heap in heaps.values())  # glibc's, too
+    assert {key: dask.config.get(key) for key in settings} == before
