@@ -12,7 +12,7 @@ The packages follow the pipeline, each importing only from those before it:
 from __future__ import annotations
 
 import importlib
-from typing import Any
+from typing import Any, Dict
 
 __version__ = "0.1.0"
 
@@ -75,14 +75,23 @@ _LAZY = {
 __all__ = sorted(_LAZY) + ["__version__"]
 
 
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'irgauge' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
+def _lazy_attributes(package: str, names: Dict[str, str], namespace: Dict[str, Any]):
+    """``__getattr__`` and ``__dir__`` for a package whose public names load on first use
+    (PEP 562): ``names`` maps each name to the module that defines it; a name loaded once
+    is kept in the package's ``namespace``, and ``__dir__`` lists its ``__all__``."""
+
+    def __getattr__(name: str) -> Any:
+        module = names.get(name)
+        if module is None:
+            raise AttributeError(f"module {package!r} has no attribute {name!r}")
+        value = getattr(importlib.import_module(module), name)
+        namespace[name] = value
+        return value
+
+    def __dir__():
+        return namespace["__all__"]
+
+    return __getattr__, __dir__
 
 
-def __dir__():
-    return __all__
+__getattr__, __dir__ = _lazy_attributes(__name__, _LAZY, globals())

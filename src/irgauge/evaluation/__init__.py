@@ -6,8 +6,7 @@ modules, does not pay for the rest at start-up (it runs once per run file in scr
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from irgauge import _lazy_attributes
 
 _LAZY = {
     "EvalResult": "irgauge.evaluation.eval_result",
@@ -19,14 +18,4 @@ _LAZY = {
 __all__ = sorted(_LAZY)
 
 
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'irgauge.evaluation' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__():
-    return __all__
+__getattr__, __dir__ = _lazy_attributes(__name__, _LAZY, globals())

@@ -8,8 +8,7 @@ second to import).
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from irgauge import _lazy_attributes
 
 _LAZY = {
     "BootstrapResult": "bootstrap",
@@ -27,14 +26,6 @@ _LAZY = {
 __all__ = sorted(_LAZY)
 
 
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'irgauge.stats' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"irgauge.stats.{module}"), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__():
-    return __all__
+__getattr__, __dir__ = _lazy_attributes(
+    __name__, {name: f"{__name__}.{module}" for name, module in _LAZY.items()}, globals()
+)
