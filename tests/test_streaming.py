@@ -153,6 +153,13 @@ def test_errors_name_the_files_line_in_any_part(tmp_path, monkeypatch):
     lines = Path(path).read_text().splitlines()
     lines[450] = lines[450] + " extra words are fine"
     lines[500] = "17 Q0 only-four 1"
+    bad, error = _streamed_error(tmp_path, monkeypatch, qrels, lines)
+    assert f"{bad}:501:" in error
+
+
+def _streamed_error(tmp_path, monkeypatch, qrels, lines) -> tuple:
+    """(path, message) of the error evaluating ``lines`` in parts of 300 bytes gives, which
+    must be the whole read's; no temporary file is left."""
     bad = _write(tmp_path / "bad", lines)
     with pytest.raises(InputError) as whole:
         read_run(bad)
@@ -161,8 +168,8 @@ def test_errors_name_the_files_line_in_any_part(tmp_path, monkeypatch):
     with pytest.raises(InputError) as streamed:
         irgauge.evaluate(qrels, [bad], ["AP"])
     assert str(streamed.value) == str(whole.value)
-    assert f"{bad}:501:" in str(streamed.value)
     assert not list(tmp_path.glob("irgauge-*"))
+    return bad, str(streamed.value)
 
 
 def test_a_document_twice_in_a_scattered_topic_is_refused(tmp_path, monkeypatch):
@@ -226,10 +233,16 @@ def _big_shuffled_run(tmp_path, topics=10000, docs=100) -> tuple:
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
 def test_no_temporary_file_outlives_a_stop_signal(tmp_path, signum):
     qrels, run = _big_shuffled_run(tmp_path)
-    spill = tmp_path / "spill"
+    eval_cli = [sys.executable, "-m", "irgauge", "eval", qrels, run, "--memory", "1M", "--quiet"]
+    stopped_while_partitioning(eval_cli, tmp_path / "spill", signum)
+
+
+def stopped_while_partitioning(argv, spill, signum) -> None:
+    """``argv`` run with its temporary files in ``spill``, sent ``signum`` once its first
+    partition file exists: it exits as the shell reports that signal, leaving nothing."""
     spill.mkdir()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "irgauge", "eval", qrels, run, "--memory", "1M", "--quiet"],
+        argv,
         env={**os.environ, "TMPDIR": str(spill)},
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
@@ -386,16 +399,8 @@ def test_the_first_bad_line_of_the_file_is_named_whatever_partition_holds_it(
     first, second = (100, 400) if not swap else (400, 100)
     lines[first] = "3 Q0 only-four 1"
     lines[second] = "11 Q0 three"
-    bad = _write(tmp_path / "bad", lines)
-    with pytest.raises(InputError) as whole:
-        read_run(bad)
-    _use_part_bytes(monkeypatch, 300)
-    monkeypatch.setenv("TMPDIR", str(tmp_path))
-    with pytest.raises(InputError) as streamed:
-        irgauge.evaluate(qrels, [bad], ["AP"])
-    assert str(streamed.value) == str(whole.value)
-    assert f"{bad}:101:" in str(streamed.value)
-    assert not list(tmp_path.glob("irgauge-*"))
+    bad, error = _streamed_error(tmp_path, monkeypatch, qrels, lines)
+    assert f"{bad}:101:" in error
 
 
 @pytest.mark.parametrize("part", [None, 40])

@@ -9,12 +9,18 @@ import signal
 import subprocess
 import sys
 import tempfile
-import time
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_streaming import WHOLE, _big_shuffled_run, _shuffled_run, _write, collections
+from test_streaming import (
+    WHOLE,
+    _big_shuffled_run,
+    _shuffled_run,
+    _write,
+    collections,
+    stopped_while_partitioning,
+)
 
 from irgauge.errors import InputError
 from irgauge.evaluation import memory, run_scoring, trec_eval_output
@@ -144,7 +150,6 @@ def test_no_temporary_file_outlives_a_stop_signal(tmp_path, signum):
     """The console script ``irgauge-trec_eval`` (its stop signals too), with small parts."""
     qrels, run = _big_shuffled_run(tmp_path)
     spill = tmp_path / "spill"
-    spill.mkdir()
     script = (
         "import sys\n"
         "from irgauge.evaluation import trec_eval_output\n"
@@ -152,18 +157,4 @@ def test_no_temporary_file_outlives_a_stop_signal(tmp_path, signum):
         "from irgauge.cli.cmd_trec_eval import console_main\n"
         "sys.exit(console_main(sys.argv[1:]))\n"
     )
-    proc = subprocess.Popen(
-        [sys.executable, "-c", script, qrels, run],
-        env={**os.environ, "TMPDIR": str(spill)},
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    deadline = time.monotonic() + 60
-    while not list(spill.glob("irgauge-partition-*/*")) and proc.poll() is None:
-        assert time.monotonic() < deadline
-        time.sleep(0.01)
-    assert proc.poll() is None, "finished before it could be stopped: make the run larger"
-    proc.send_signal(signum)
-    _, err = proc.communicate(timeout=60)
-    assert proc.returncode == 128 + signum, err
-    assert list(spill.iterdir()) == []
+    stopped_while_partitioning([sys.executable, "-c", script, qrels, run], spill, signum)

@@ -1,10 +1,28 @@
 """A small generated collection shared by the study tests (fast: few topics and runs)."""
 
+from collections import defaultdict
 from pathlib import Path
 
 import pytest
 
 from irgauge.collection.simulate import simulate_collection, write_collection
+
+
+@pytest.fixture(scope="session")
+def recorded_study():
+    """Runs a study once with a progress recorder:
+    ``run(study, qrels, runs, out, **options)`` gives (result, output folder,
+    {bar label: [(done, total)]})."""
+
+    def run(study, qrels, runs, out, **options):
+        bars = defaultdict(list)
+
+        def factory(label):
+            return lambda done, total: bars[label].append((done, total))
+
+        return study(qrels, runs, out, progress=factory, **options), out, bars
+
+    return run
 
 
 @pytest.fixture(scope="session")

@@ -1,7 +1,6 @@
 """Study incomplete (Sakai, "Alternatives to bpref") on a small generated collection."""
 
 import json
-from collections import defaultdict
 
 import numpy as np
 import pytest
@@ -26,18 +25,13 @@ TEN = [
 
 
 @pytest.fixture(scope="module")
-def incomplete_fast(collection, tmp_path_factory):
+def incomplete_fast(collection, tmp_path_factory, recorded_study):
     """One run of the study with FAST, shared by the tests that read different parts of
     it: (result, output folder, {bar label: [(done, total)]})."""
     qrels, runs = collection
-    out = tmp_path_factory.mktemp("incomplete_fast")
-    bars = defaultdict(list)
-
-    def factory(label):
-        return lambda done, total: bars[label].append((done, total))
-
-    result = run_incomplete(qrels, runs, out, progress=factory, **FAST)
-    return result, out, bars
+    return recorded_study(
+        run_incomplete, qrels, runs, tmp_path_factory.mktemp("incomplete_fast"), **FAST
+    )
 
 
 def test_outputs_and_tables(collection, incomplete_fast, tmp_path, read_bytes):

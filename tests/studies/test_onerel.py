@@ -1,7 +1,6 @@
 """Study onerel (Sakai, AIRS 2006 and the P-measure poster) on a small generated collection."""
 
 import json
-from collections import defaultdict
 
 import numpy as np
 import pandas as pd
@@ -14,18 +13,11 @@ FAST = dict(B=100, trials=60, seed=7, top_k=6, repetitions=2, topic_resamples=10
 
 
 @pytest.fixture(scope="module")
-def onerel_fast(collection, tmp_path_factory):
+def onerel_fast(collection, tmp_path_factory, recorded_study):
     """One run of the study with FAST, shared by the tests that read different parts of
     it: (result, output folder, {bar label: [(done, total)]})."""
     qrels, runs = collection
-    out = tmp_path_factory.mktemp("onerel_fast")
-    bars = defaultdict(list)
-
-    def factory(label):
-        return lambda done, total: bars[label].append((done, total))
-
-    result = run_onerel(qrels, runs, out, progress=factory, **FAST)
-    return result, out, bars
+    return recorded_study(run_onerel, qrels, runs, tmp_path_factory.mktemp("onerel_fast"), **FAST)
 
 
 def test_outputs_manifest_and_summary(collection, onerel_fast):
