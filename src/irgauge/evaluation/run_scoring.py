@@ -31,7 +31,7 @@ from irgauge.errors import InputError, MeasureError
 from irgauge.io._source import STDIN, read_twice
 from irgauge.io.ids import Ids
 from irgauge.io.heap import release_free_memory
-from irgauge.io.keys import unique_names
+from irgauge.io.keys import comes_back, unique_names
 from irgauge.io.records import Run
 from irgauge.io.run_parts import iter_run_parts, partitioned_parts, starts_scattered
 from irgauge.io.runs import read_run
@@ -230,10 +230,7 @@ def score_parts(parts: Iterable[Run], plan: ScoringPlan, contiguous: bool) -> Sc
 def _topics_repeat(run: Run) -> bool:
     """Whether a topic's lines come in two places of the part (by hash: a collision only
     sends a part down the slower path)."""
-    hashes = run.topics.hashes()
-    heads = hashes[np.concatenate(([True], hashes[1:] != hashes[:-1]))] if len(hashes) else hashes
-    ordered = np.sort(heads)  # not np.unique: its first call imports numpy.ma (25 ms)
-    return bool((ordered[1:] == ordered[:-1]).any())
+    return comes_back(run.topics.hashes())
 
 
 def in_natural_order(topics: Iterable[str]) -> List[str]:

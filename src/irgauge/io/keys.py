@@ -64,6 +64,14 @@ def run_heads(values: Ids) -> np.ndarray:
     return np.concatenate((np.zeros(1, dtype=heads.dtype), heads))
 
 
+def comes_back(hashes: np.ndarray) -> bool:
+    """Whether a value of a column comes back after another: some value heads two runs
+    of equal neighbours (a topic in two places of a run file, by the hashes of its ids)."""
+    heads = hashes[np.concatenate(([True], hashes[1:] != hashes[:-1]))] if len(hashes) else hashes
+    ordered = np.sort(heads)  # not np.unique: its first call imports numpy.ma (25 ms)
+    return bool((ordered[1:] == ordered[:-1]).any())
+
+
 class TopicIndex:
     """The distinct topic ids of a column, in natural order, and lookups into them."""
 
