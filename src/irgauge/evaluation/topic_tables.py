@@ -1,10 +1,9 @@
 """Which topics each run is scored on, and the per-topic and mean tables of the values.
 
-Shared by :func:`~irgauge.evaluation.engine.evaluate` and the trec_eval drop-in, which
-scores its run part by part as ``evaluate`` does but needs nothing else of the engine."""
+Apart from :func:`~irgauge.evaluation.engine.evaluate`, so that the trec_eval drop-in,
+which checks its conventions and chooses its topics here, does not load the engine."""
 
 from __future__ import annotations
-
 
 import numpy as np
 

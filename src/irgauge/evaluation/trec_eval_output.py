@@ -35,7 +35,7 @@ from irgauge.evaluation.run_scoring import (
     score_source,
     score_unanswered,
 )
-from irgauge.evaluation.topic_tables import check_conventions
+from irgauge.evaluation.topic_tables import check_conventions, eligible_topics
 from irgauge.io.qrels import read_judgment_groups, read_qrels
 from irgauge.measures import parse_measure
 from irgauge.measures.trec_eval_words import TrecEvalError, TrecLine, lines, select
@@ -329,7 +329,7 @@ def _scored(
         judgments,
         "score",
         options.max_docs,
-        np.ones(judgments.n_topics, bool),  # trec_eval scores topics without relevant docs
+        eligible_topics(judgments, "zero"),  # trec_eval scores topics without relevant docs
         part_bytes(budget, 1),
         watcher=watcher,
     )
