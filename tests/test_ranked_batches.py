@@ -6,6 +6,9 @@ import subprocess
 import sys
 import tracemalloc
 
+import itertools
+from dataclasses import replace
+
 import numpy as np
 
 from irgauge.collection.judgments import Judgments
@@ -41,6 +44,9 @@ def test_building_batches_leaves_numpy_ma_unimported():
     batches find their runs without it, so a trec_eval-style process never loads it."""
     code = """
 import sys
+import itertools
+from dataclasses import replace
+
 import numpy as np
 from irgauge.collection.judgments import Judgments
 from irgauge.collection.rankings import build_batches, match_run
@@ -56,3 +62,42 @@ print("numpy.ma" in sys.modules)
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "False"
+
+
+def _every_measure():
+    """Every registered family with its default parameters, on full and condensed lists,
+    whole and cut at rank 150."""
+    from irgauge.errors import MeasureError
+    from irgauge.measures import families, parse_measure
+
+    measures = []
+    for family in families():
+        for judged_only, cutoff in itertools.product((False, True), ("", "@150")):
+            try:
+                measure = parse_measure(family.name + cutoff)
+            except MeasureError:  # a family that needs a parameter, or takes no cutoff
+                continue
+            measures.append(replace(measure, judged_only=judged_only or measure.judged_only))
+    return measures
+
+
+def test_a_topics_value_does_not_depend_on_the_batch_it_is_scored_in():
+    """A topic scored alone (its own width) and in a batch padded to the longest list:
+    the same bits. numpy's pairwise row sum groups the terms by the row's width, so
+    bpref moved in the last bit with the size of the parts a run was read in."""
+    import irgauge
+
+    rng = np.random.default_rng(11)
+    qrels, run = {}, {}
+    for t, length in enumerate([1, 5, 9, 17, 100, 131, 260, 700]):
+        docs = [f"d{k}" for k in range(length + 20)]
+        qrels[f"q{t}"] = {d: int(rng.integers(0, 4)) for d in docs if rng.random() < 0.6}
+        run[f"q{t}"] = {d: float(rng.integers(0, 50)) for d in docs[:length]}
+    measures = _every_measure()
+    assert len(measures) > 150
+    alone = irgauge.evaluate(qrels, run, measures, empty_topics="zero", max_cells=1)
+    together = irgauge.evaluate(qrels, run, measures, empty_topics="zero", max_cells=10**7)
+    a, b = alone.per_topic_columns, together.per_topic_columns
+    assert a["measure"].tolist() == b["measure"].tolist()
+    moved = sorted(set(a["measure"][a["value"].view(np.int64) != b["value"].view(np.int64)]))
+    assert moved == []

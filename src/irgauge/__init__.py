@@ -53,6 +53,7 @@ _LAZY = {
     "list_measures": "irgauge.measures",
     "register_measure": "irgauge.measures",
     "measure": "irgauge.measures",
+    "rank_sum": "irgauge.measures",
     "unregister_measure": "irgauge.measures",
     "InputError": "irgauge.errors",
     "MeasureError": "irgauge.errors",

@@ -17,7 +17,7 @@ from irgauge.measures import cascade, ncu, nrbp  # noqa: F401  (NTCIREVAL famili
 # trec_eval families
 from irgauge.measures import gain_ratio, infap, iprec, ndcg_trec, set_based  # noqa: F401
 from irgauge.measures import unjudged, utility  # noqa: F401
-from irgauge.measures.base import REGISTRY, Family, Measure, families
+from irgauge.measures.base import REGISTRY, Family, Measure, families, rank_sum
 from irgauge.measures.parse import ALIASES, parse_measure, parse_measures
 
 # after every built-in family: your own measures and the plugins (installs the lookup hook)
@@ -82,6 +82,7 @@ __all__ = [
     "parse_measures",
     "list_measures",
     "DEFAULT_MEASURES",
+    "rank_sum",
     "register_measure",
     "measure",
     "unregister_measure",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from irgauge.measures.base import Param, register, ratio
+from irgauge.measures.base import Param, rank_sum, ratio, register
 
 NORMS = ("R", "min")
 
@@ -27,4 +27,4 @@ def rank_normaliser(ranked, norm: str) -> np.ndarray:
 )
 def average_precision(ranked, norm: str = "R") -> np.ndarray:
     precision_at_rel = np.where(ranked.isrel, ranked.count / ranked.ranks, 0.0)
-    return ratio(precision_at_rel.sum(axis=1), rank_normaliser(ranked, norm))
+    return ratio(rank_sum(precision_at_rel), rank_normaliser(ranked, norm))

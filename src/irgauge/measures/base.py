@@ -411,5 +411,17 @@ def ratio(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
     return out
 
 
+def rank_sum(terms: np.ndarray) -> np.ndarray:
+    """Each row's terms added rank by rank, as trec_eval and NTCIREVAL add them.
+
+    The padding past a list's end adds exact zeros, so a topic's sum is the same in any
+    batch: numpy's pairwise ``sum(axis=1)`` groups the terms by the row's width, which is
+    the longest list of the batch, and moved values in the last bit with the size of the
+    parts a run was read in."""
+    if terms.shape[1] == 0:
+        return np.zeros(terms.shape[0])
+    return np.cumsum(terms, axis=1)[:, -1]
+
+
 def families() -> List[Family]:
     return sorted(REGISTRY.values(), key=lambda f: f.name.lower())

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from irgauge.measures.ap import NORMS, rank_normaliser
-from irgauge.measures.base import Param, register, ratio
+from irgauge.measures.base import Param, rank_sum, ratio, register
 
 BETA = Param(
     "beta",
@@ -38,7 +38,7 @@ def blended_ratio(ranked, beta: float) -> np.ndarray:
     ),
 )
 def q_measure(ranked, beta: float = 1.0, norm: str = "R") -> np.ndarray:
-    total = np.where(ranked.isrel, blended_ratio(ranked, beta), 0.0).sum(axis=1)
+    total = rank_sum(np.where(ranked.isrel, blended_ratio(ranked, beta), 0.0))
     return ratio(total, rank_normaliser(ranked, norm))
 
 
@@ -86,7 +86,7 @@ def p_measure(ranked, beta: float = 1.0) -> np.ndarray:
 def p_plus(ranked, beta: float = 1.0) -> np.ndarray:
     rp = preferred_rank(ranked)
     within = ranked.ranks[None, :] <= rp[:, None]
-    total = np.where(ranked.isrel & within, blended_ratio(ranked, beta), 0.0).sum(axis=1)
+    total = rank_sum(np.where(ranked.isrel & within, blended_ratio(ranked, beta), 0.0))
     return ratio(total, ranked.at_rank(ranked.count, rp))
 
 

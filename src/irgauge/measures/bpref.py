@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from irgauge.measures.base import register, ratio
+from irgauge.measures.base import rank_sum, ratio, register
 
 
 def _nonrel_above(ranked) -> np.ndarray:
@@ -19,7 +19,7 @@ def _nonrel_above(ranked) -> np.ndarray:
 
 def _binary(ranked, term: np.ndarray, from_rank: int = 1) -> np.ndarray:
     keep = ranked.isrel & (ranked.ranks >= from_rank)
-    return ratio(np.where(keep, term, 0.0).sum(axis=1), ranked.R)
+    return ratio(rank_sum(np.where(keep, term, 0.0)), ranked.R)
 
 
 @register(
@@ -95,7 +95,7 @@ def _graded(ranked, denominator: np.ndarray, from_rank: int = 1) -> np.ndarray:
         ranked.gain * (1.0 - ratio(_graded_penalty(ranked), denominator)),
         0.0,
     )
-    return ratio(term.sum(axis=1), ranked.judgments.ideal_total[ranked.topic])
+    return ratio(rank_sum(term), ranked.judgments.ideal_total[ranked.topic])
 
 
 def _nbar(ranked) -> np.ndarray:

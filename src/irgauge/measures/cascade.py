@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from irgauge.measures.base import GAIN_MAX, Param, register, ratio
+from irgauge.measures.base import GAIN_MAX, Param, rank_sum, ratio, register
 from irgauge.measures.blended import BETA, blended_ratio
 
 STOPS = ("ntcir", "exp")
@@ -96,7 +96,7 @@ def _ideal(ranked, utility: str, stop: str, max_grade: float, u: float) -> np.nd
     graded=True,
 )
 def err(ranked, stop: str = "ntcir", max_grade: float = 4.0) -> np.ndarray:
-    return (_stops(ranked, stop, max_grade) / ranked.ranks).sum(axis=1)
+    return rank_sum(_stops(ranked, stop, max_grade) / ranked.ranks)
 
 
 @register("nERR", "nERR@k = ERR@k / ERR@k of the ideal list", params=CASCADE_PARAMS, graded=True)
@@ -111,7 +111,7 @@ def normalised_err(ranked, stop: str = "ntcir", max_grade: float = 4.0) -> np.nd
     graded=True,
 )
 def ebr(ranked, stop: str = "ntcir", max_grade: float = 4.0, beta: float = 1.0) -> np.ndarray:
-    return (_stops(ranked, stop, max_grade) * blended_ratio(ranked, beta)).sum(axis=1)
+    return rank_sum(_stops(ranked, stop, max_grade) * blended_ratio(ranked, beta))
 
 
 @register(
@@ -133,7 +133,7 @@ def normalised_ebr(
     graded=True,
 )
 def irbu(ranked, stop: str = "ntcir", max_grade: float = 4.0, u: float = 0.99) -> np.ndarray:
-    return (_stops(ranked, stop, max_grade) * np.power(u, ranked.ranks)).sum(axis=1)
+    return rank_sum(_stops(ranked, stop, max_grade) * np.power(u, ranked.ranks))
 
 
 @register(

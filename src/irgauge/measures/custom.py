@@ -102,13 +102,15 @@ def register_measure(
       a rank per row; ``memo(key, fn)`` keeps a per-rank array computed once per batch.
 
     For example, reciprocal ranks of the relevant documents weighted by a patience p,
-    ``PRR@k = sum_{r<=k} isrel(r) p^(r-1) / r``:
+    ``PRR@k = sum_{r<=k} isrel(r) p^(r-1) / r``. Sum over ranks with ``irgauge.rank_sum``
+    (in rank order): numpy's ``sum(axis=1)`` rounds by the width of the batch, so a
+    topic's value would move in the last bit with the topics scored beside it:
 
         import irgauge
 
         @irgauge.measure("PRR", params={"p": 0.9}, summary="sum_r isrel(r) p^(r-1) / r")
         def patient_rr(ranked, p=0.9):
-            return (ranked.isrel * p ** (ranked.ranks - 1) / ranked.ranks).sum(axis=1)
+            return irgauge.rank_sum(ranked.isrel * p ** (ranked.ranks - 1) / ranked.ranks)
 
         irgauge.evaluate(qrels, runs, ["PRR@10", "PRR(p=0.5)@10", "PRR(rel=2)"])
 

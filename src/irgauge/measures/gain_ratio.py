@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from irgauge.measures.base import register, ratio
+from irgauge.measures.base import rank_sum, ratio, register
 
 
 @register("binG", "binG = (1/R) sum_rel 1/log2(2 + nonrelevant above)", cutoff="none")
 def bin_g(ranked) -> np.ndarray:
     credit = 1.0 / np.log2(2.0 + ranked.ranks - ranked.count)
-    return ratio(np.where(ranked.isrel, credit, 0.0).sum(axis=1), ranked.R)
+    return ratio(rank_sum(np.where(ranked.isrel, credit, 0.0)), ranked.R)
 
 
 @register(
@@ -31,4 +31,4 @@ def normalised_gain(ranked) -> np.ndarray:
     cost = np.cumsum(np.maximum(ranked.ideal_gain, 1.0), axis=1)
     gain = ranked.gain
     credit = np.where(gain != 0, gain / np.log2(2.0 + cost - ranked.cg), 0.0)
-    return ratio(credit.sum(axis=1), ranked.judgments.ideal_total[ranked.topic])
+    return ratio(rank_sum(credit), ranked.judgments.ideal_total[ranked.topic])

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from irgauge.collection.judgments import POOLED
-from irgauge.measures.base import register, ratio
+from irgauge.measures.base import rank_sum, ratio, register
 
 EPSILON = 1e-5  # trec_eval's INFAP_EPSILON
 
@@ -35,4 +35,4 @@ def inferred_ap(ranked) -> np.ndarray:
     r = ranked.ranks
     expected = 1.0 / r + (rel + non + pool) / r * (rel + EPSILON) / (rel + non + 2 * EPSILON)
     expected[:, 0] = 1.0
-    return ratio(np.where(ranked.isrel, expected, 0.0).sum(axis=1), ranked.R)
+    return ratio(rank_sum(np.where(ranked.isrel, expected, 0.0)), ranked.R)

@@ -83,4 +83,9 @@ def iprec(ranked, recall: float = 0.0, rounding: str = "round") -> np.ndarray:
 )
 def iprec_avg(ranked, recalls=None, rounding: str = "round") -> np.ndarray:
     levels = ELEVEN_POINTS if recalls is None else recalls
-    return np.mean([iprec_at(ranked, x, rounding) for x in levels], axis=0)
+    # added level by level, as trec_eval does: np.mean(axis=0) of a single topic's column
+    # is a pairwise sum, of several topics a sequential one
+    total = np.zeros(len(ranked.R))
+    for level in levels:
+        total = total + iprec_at(ranked, level, rounding)
+    return total / len(levels)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from irgauge.measures.base import Param, register, ratio
+from irgauge.measures.base import Param, rank_sum, ratio, register
 from irgauge.measures.blended import BETA, blended_ratio
 from irgauge.measures.cascade import PATIENCE
 
@@ -50,7 +50,7 @@ def ncu_rank_biased(
     else:
         value = np.power(u, ranked.ranks)
     stop = np.power(gamma, np.maximum(ranked.count - 1, 0))
-    total = np.where(ranked.isrel, value * stop, 0.0).sum(axis=1)
+    total = rank_sum(np.where(ranked.isrel, value * stop, 0.0))
     R = ranked.R.astype(np.float64)
     if ranked.cutoff is not None:
         return ratio(total, np.minimum(R, ranked.cutoff))
@@ -70,5 +70,5 @@ def ncu_graded_uniform(ranked, utility: str = "P", beta: float = 1.0) -> np.ndar
     """The stop at a relevant document is proportional to its gain (NTCIREVAL's default
     stop values are the gain values)."""
     value = ranked.count / ranked.ranks if utility == "P" else blended_ratio(ranked, beta)
-    total = np.where(ranked.isrel, value * ranked.gain, 0.0).sum(axis=1)
+    total = rank_sum(np.where(ranked.isrel, value * ranked.gain, 0.0))
     return ratio(total, ranked.judgments.ideal_total[ranked.topic])

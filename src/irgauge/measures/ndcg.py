@@ -21,7 +21,7 @@ import numpy as np
 
 from irgauge._checks import GAIN_MAX
 from irgauge.errors import MeasureError
-from irgauge.measures.base import Param, register, ratio
+from irgauge.measures.base import Param, rank_sum, ratio, register
 
 DCG_FORMS = ("log2", "exp-log2", "jk")
 LEVELS = ("all", "relevant")
@@ -103,7 +103,7 @@ def run_dcg(ranked, dcg: str = "log2", b: float = 2.0, levels: str = "all") -> n
     def weighted(lists):
         return transform(lists.gain, dcg) * discount(lists.ranks, dcg, b)
 
-    return ranked.memo(f"dcg:{dcg}:{b!r}", weighted).sum(axis=1)
+    return rank_sum(ranked.memo(f"dcg:{dcg}:{b!r}", weighted))
 
 
 def row_ideal_dcg(ranked, dcg: str = "log2", b: float = 2.0, levels: str = "all") -> np.ndarray:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from irgauge.measures.base import register, ratio
+from irgauge.measures.base import rank_sum, ratio, register
 from irgauge.measures.ndcg import discount
 
 
@@ -48,7 +48,7 @@ def ndcg_rel(ranked) -> np.ndarray:
     # IDCG at each rank of the list (constant past the ideal list's end)
     idcg_at = idcg[:, np.minimum(np.arange(ranked.width), idcg.shape[1] - 1)]
     hits = ranked.gain > 0
-    at_hits = np.where(hits, ratio(dcg, idcg_at), 0.0).sum(axis=1)
+    at_hits = rank_sum(np.where(hits, ratio(dcg, idcg_at), 0.0))
     final = ratio(ranked.at_rank(dcg, ranked.lengths), idcg[:, -1])
     total = at_hits + (n_gain - hits.sum(axis=1)) * final
     return np.where(total > 0, ratio(total, n_gain), 0.0)
@@ -68,7 +68,7 @@ def r_ndcg(ranked) -> np.ndarray:
     q = np.arange(1, gains.shape[1])  # candidate ranks 1..maxR
     change = (gains[:, 1:] != gains[:, :-1]) & (q[None, :] <= n_gain[:, None])
     dcg_at = dcg[:, np.minimum(q, ranked.width) - 1]  # DCG(min(q, L)): flat past L
-    total = np.where(change, ratio(dcg_at, idcg[:, :-1]), 0.0).sum(axis=1)
+    total = rank_sum(np.where(change, ratio(dcg_at, idcg[:, :-1]), 0.0))
     count = change.sum(axis=1)
     runs_on = ranked.lengths > n_gain + 1
     idcg_all = np.take_along_axis(idcg, np.maximum(n_gain - 1, 0)[:, None], axis=1)[:, 0]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from irgauge.measures.base import register, ratio
+from irgauge.measures.base import rank_sum, ratio, register
 from irgauge.measures.rbp import P_PARAM
 
 
@@ -27,5 +27,5 @@ def normalised_rbp(ranked, p: float = 0.95) -> np.ndarray:
 
     table = judgments.memo(("nrbp_ideal", p), ideal_table)
     depth = table.shape[1] if ranked.cutoff is None else min(ranked.cutoff, table.shape[1])
-    actual = (ranked.gain * np.power(p, ranked.ranks - 1.0)).sum(axis=1)
+    actual = rank_sum(ranked.gain * np.power(p, ranked.ranks - 1.0))
     return ratio(actual, table[ranked.topic, depth - 1])

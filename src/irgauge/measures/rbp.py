@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from irgauge.measures.base import Param, register
+from irgauge.measures.base import Param, rank_sum, register
 
 P_PARAM = Param(
     "p",
@@ -51,7 +51,7 @@ def rank_biased_precision(
 ) -> np.ndarray:
     if graded and norm == "trec_eval":
         weight = _trec_eval_weights(ranked)
-        return (1.0 - p) * _sequential_sum(weight * _sequential_powers(p, ranked.width))
+        return (1.0 - p) * rank_sum(weight * _sequential_powers(p, ranked.width))
     if graded:
         weight = (
             ranked.gain / ranked.judgments.max_gain
@@ -60,7 +60,7 @@ def rank_biased_precision(
         )
     else:
         weight = ranked.isrel
-    return (1.0 - p) * (weight * np.power(p, ranked.ranks - 1.0)).sum(axis=1)
+    return (1.0 - p) * rank_sum(weight * np.power(p, ranked.ranks - 1.0))
 
 
 @register(
@@ -78,10 +78,10 @@ def rbp_residual(ranked, p: float = 0.95, form: str = "tail") -> np.ndarray:
     unjudged = within & ~ranked.judged
     if form == "trec_eval":
         powers = _sequential_powers(p, ranked.width + 1)  # p^0 .. p^width
-        residual = powers[ranked.lengths] + (1.0 - p) * _sequential_sum(unjudged * powers[:-1])
+        residual = powers[ranked.lengths] + (1.0 - p) * rank_sum(unjudged * powers[:-1])
         return np.where(unjudged.any(axis=1), residual, 0.0)
     tail = np.power(p, ranked.lengths.astype(np.float64))
-    return tail + (1.0 - p) * (unjudged * np.power(p, ranked.ranks - 1.0)).sum(axis=1)
+    return tail + (1.0 - p) * rank_sum(unjudged * np.power(p, ranked.ranks - 1.0))
 
 
 def _sequential_powers(p: float, n: int) -> np.ndarray:
@@ -89,11 +89,3 @@ def _sequential_powers(p: float, n: int) -> np.ndarray:
     np.power can differ from that product in the last bit, which flips a printed digit
     at a tie."""
     return np.multiply.accumulate(np.concatenate(([1.0], np.full(max(n - 1, 0), p))))
-
-
-def _sequential_sum(terms: np.ndarray) -> np.ndarray:
-    """Row sums added rank by rank, as trec_eval adds them (numpy's pairwise sum rounds
-    otherwise)."""
-    if terms.shape[1] == 0:
-        return np.zeros(terms.shape[0])
-    return np.cumsum(terms, axis=1)[:, -1]
