@@ -68,6 +68,21 @@ def test_runs_and_spans_as_tasks_give_the_local_output(tmp_path, cluster, small_
         _same(local, remote)
 
 
+def test_the_values_merged_from_tasks_spill_on_the_client(tmp_path, cluster, small_spans):
+    from irgauge.evaluation import engine
+
+    qrels, run = _collection(tmp_path)
+    local = irgauge.evaluate(qrels, [run], MEASURES)
+    with pytest.MonkeyPatch.context() as patched:
+        patched.setattr(engine, "values_in_memory", lambda budget: 0)
+        patched.setenv("TMPDIR", str(tmp_path))
+        remote = irgauge.evaluate(
+            qrels, [run], MEASURES, engine="dask", scheduler=cluster.scheduler_address
+        )
+    assert remote.topic_values.stores[0].spilled  # read from the spill
+    _same(local, remote)
+
+
 def test_bad_input_names_the_files_line_from_any_span(tmp_path, cluster, small_spans):
     qrels, run = _collection(tmp_path)
     lines = Path(run).read_text().splitlines()

@@ -74,12 +74,12 @@ def test_json_is_json_dumps_of_the_records(data, per_topic, rows):
 
 def test_json_of_non_finite_values_and_no_rows(monkeypatch):
     result = _result({"q1": {"d1": 1}}, {"a": {"q1": {"d1": 1.0}}})
-    result.per_topic_columns["value"] = np.array([np.nan, np.inf, -np.inf, 0.5])
+    store = result.topic_values.stores[0]
+    store._matrix = np.array([[np.nan], [np.inf], [-np.inf], [0.5]])  # a value per measure
     monkeypatch.setattr(rendering, "ROWS_PER_BLOCK", 1)
     records = json.loads(render_evaluation(result, "json", True))["results"]
     assert [r["value"] for r in records[:4]] == [None, float("inf"), float("-inf"), 0.5]
-    empty = dict(result.per_topic_columns)
-    result.per_topic_columns = {k: v[:0] for k, v in empty.items()}
+    store.topic_rows = store.topic_rows[:0]
     result.means_columns = {k: v[:0] for k, v in result.means_columns.items()}
     text = render_evaluation(result, "json", True)
     assert json.loads(text)["results"] == []

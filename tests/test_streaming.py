@@ -234,12 +234,13 @@ def _big_shuffled_run(tmp_path, topics=10000, docs=100) -> tuple:
 def test_no_temporary_file_outlives_a_stop_signal(tmp_path, signum):
     qrels, run = _big_shuffled_run(tmp_path)
     eval_cli = [sys.executable, "-m", "irgauge", "eval", qrels, run, "--memory", "1M", "--quiet"]
-    stopped_while_partitioning(eval_cli, tmp_path / "spill", signum)
+    stopped_while_writing(eval_cli, tmp_path / "spill", signum)
 
 
-def stopped_while_partitioning(argv, spill, signum) -> None:
-    """``argv`` run with its temporary files in ``spill``, sent ``signum`` once its first
-    partition file exists: it exits as the shell reports that signal, leaving nothing."""
+def stopped_while_writing(argv, spill, signum, pattern="irgauge-partition-*/*") -> None:
+    """``argv`` run with its temporary files in ``spill``, sent ``signum`` once a file of
+    ``pattern`` (by default a partition file) exists there: it exits as the shell reports
+    that signal, leaving nothing."""
     spill.mkdir()
     proc = subprocess.Popen(
         argv,
@@ -248,7 +249,7 @@ def stopped_while_partitioning(argv, spill, signum) -> None:
         stderr=subprocess.PIPE,
     )
     deadline = time.monotonic() + 60
-    while not list(spill.glob("irgauge-partition-*/*")) and proc.poll() is None:
+    while not list(spill.glob(pattern)) and proc.poll() is None:
         assert time.monotonic() < deadline
         time.sleep(0.01)
     assert proc.poll() is None, "finished before it could be stopped: make the run larger"

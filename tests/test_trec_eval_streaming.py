@@ -19,7 +19,7 @@ from test_streaming import (
     _shuffled_run,
     _write,
     collections,
-    stopped_while_partitioning,
+    stopped_while_writing,
 )
 
 from irgauge.errors import InputError
@@ -157,4 +157,4 @@ def test_no_temporary_file_outlives_a_stop_signal(tmp_path, signum):
         "from irgauge.cli.cmd_trec_eval import console_main\n"
         "sys.exit(console_main(sys.argv[1:]))\n"
     )
-    stopped_while_partitioning([sys.executable, "-c", script, qrels, run], spill, signum)
+    stopped_while_writing([sys.executable, "-c", script, qrels, run], spill, signum)

@@ -22,13 +22,14 @@ import logging
 import os
 import sys
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import List, Optional
 
 import numpy as np
 
 from irgauge.errors import InputError
+from irgauge.evaluation.topic_values import RunValues
 from irgauge.evaluation.run_scoring import (
     ScoredRun,
     ScoringPlan,
@@ -184,7 +185,8 @@ def _score_on_cluster(sources, plan: ScoringPlan, client, step, scored: List[Sco
     """The runs of ``sources`` scored as tasks, each appended to ``scored`` once merged."""
     # hash=False: a key of its own, not one hashed from the plan's bytes (tokenizing
     # 160 MB of judgments held up every task by 0.2-0.4 s, measured)
-    shared = client.scatter(plan, broadcast=True, hash=False)
+    # (the spill of the values is this process's: a worker keeps its span's values)
+    shared = client.scatter(replace(plan, spill=None), broadcast=True, hash=False)
     workers = max(len(client.scheduler_info().get("workers", {})), 1)
     submitted = []
     for source, name in sources:
@@ -301,12 +303,14 @@ def _merged(source, name, results, plan: ScoringPlan) -> ScoredRun:
     if (answered > 1).any():  # a topic in two spans
         return score_source(source, name, plan)
     first = results[0]
+    values = RunValues(len(plan.measures), plan.spill)
+    for result in results:
+        values.add_store(result.values)
     return ScoredRun(
         first.name,
         str(source) if isinstance(source, (str, Path)) else first.source,
         first.order,
-        topic_rows=np.concatenate([r.topic_rows for r in results]),
-        values=[np.concatenate(v) for v in zip(*(r.values for r in results))],
+        values=values,
         answered=answered > 0,
         unknown_topics=in_natural_order(t for r in results for t in r.unknown_topics),
     )

@@ -17,7 +17,7 @@ import numpy as np
 from irgauge import __version__
 from irgauge.collection.judgments import Judgments, parse_gains
 from irgauge.errors import InputError, MeasureError
-from irgauge.evaluation.memory import part_bytes, resolve_memory
+from irgauge.evaluation.memory import part_bytes, resolve_memory, values_in_memory
 from irgauge.evaluation.run_scoring import (
     ScoredRun,
     ScoringPlan,
@@ -29,9 +29,9 @@ from irgauge.evaluation.tasks import check_engine
 from irgauge.evaluation.topic_tables import (
     check_conventions,
     eligible_topics,
-    result_tables,
     topics_to_score,
 )
+from irgauge.evaluation.topic_values import PerTopicValues, ValueSpill
 from irgauge.io.adapters import qrels_source, run_sources
 from irgauge.io.progress import step_counter
 from irgauge.io.qrels import read_qrels
@@ -129,18 +129,24 @@ def evaluate(
         plan, workers = _plan(
             measure_list, judgments, order, conventions, budget, sources, max_cells, threads
         )
-        scored = _score_runs(sources, plan, workers, (cluster, budget), step)
+        with plan.spill.removed_on_failure():
+            scored = _score_runs(sources, plan, workers, (cluster, budget), step)
     names = _unique_names([(s.name, s.source) for s in scored])
     row_topics, missing = topics_to_score(
         judgments, names, [s.answered for s in scored], empty_topics, complete
     )
-    if complete:
-        score_unanswered(plan, scored, row_topics)
-    per_topic, means = _tables_of(measure_list, scored, names, judgments.topic_ids, aggregate)
+    with plan.spill.removed_on_failure():
+        if complete:
+            score_unanswered(plan, scored, row_topics)
+        for run in scored:
+            run.values.finish(measure_list, aggregate)
+    values = PerTopicValues(
+        names, [s.values for s in scored], [m.name for m in measure_list], judgments.topic_ids
+    )
     step()
     metadata = _metadata(qrels, judgments, measure_list, conventions, names, scored, row_topics)
     metadata["topics_missing_from_run" if not complete else "topics_scored_zero"] = missing
-    return EvalResult(per_topic, means, metadata, measure_list)
+    return EvalResult(values, values.means(), metadata, measure_list)
 
 
 def _judgments(source, rel_level, gains, negative, threads):
@@ -162,25 +168,19 @@ def _plan(measure_list, judgments, order, conventions, budget, sources, max_cell
     CPU (measured with bench/bench_eval.py; figures in docs/performance.md), a trade left
     to the user."""
     workers = min(len(sources), thread_count(threads))
+    kept = values_in_memory(budget)
     plan = ScoringPlan(
         measure_list,
         judgments,
         order,
         conventions.max_docs,
         eligible_topics(judgments, conventions.empty_topics),
-        part_bytes(budget, workers),
+        part_bytes(budget - kept, workers),
         max_cells,
         1 if workers > 1 else (explicit_threads(threads) or 1),
+        spill=ValueSpill(kept),
     )
     return plan, workers
-
-
-def _tables_of(measure_list, scored: List[ScoredRun], names, topic_ids, aggregate):
-    """The per-topic and mean tables of the scored runs."""
-    run_rows = np.concatenate([np.full(len(s.topic_rows), k) for k, s in enumerate(scored)])
-    topic_rows = np.concatenate([s.topic_rows for s in scored])
-    values = [[s.values[mi] for s in scored] for mi in range(len(measure_list))]
-    return result_tables(measure_list, values, run_rows, topic_rows, names, topic_ids, aggregate)
 
 
 def _engine(engine: str, scheduler: Optional[str]):

@@ -6,11 +6,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any, Dict, Iterator, List, Optional, Sequence
 
 import numpy as np
 
 from irgauge.errors import InputError
+from irgauge.evaluation.topic_values import PerTopicValues
 from irgauge.io.summaries import eval_summary, eval_summary_html
 from irgauge.measures import Measure
 from irgauge.scores import LONG_HEADER, align, from_frame
@@ -23,12 +24,20 @@ class EvalResult:
     ``per_topic``: columns run, measure, topic, value. ``means``: run, measure, value
     (the aggregate over the topics listed in ``metadata['topics_averaged']``). Both are
     pandas DataFrames made on first use; ``columns()`` gives the same rows as arrays.
+    ``topic_values`` holds the per-topic values run by run (in memory, or in a temporary
+    file for big evaluations): :meth:`row_blocks` reads them a block of rows at a time.
     """
 
-    per_topic_columns: Dict[str, np.ndarray]
+    topic_values: PerTopicValues
     means_columns: Dict[str, np.ndarray]
     metadata: Dict[str, Any]
     measures: List[Measure] = field(default_factory=list)
+
+    @cached_property
+    def per_topic_columns(self) -> Dict[str, np.ndarray]:
+        """The per-topic rows as arrays: run, measure, topic, value (by run, measure, then
+        qrels topic)."""
+        return self.topic_values.columns()
 
     @cached_property
     def per_topic(self):
@@ -45,7 +54,7 @@ class EvalResult:
     def columns(self, per_topic: bool = True) -> Dict[str, np.ndarray]:
         """The long tidy rows as arrays: run, measure, topic, value; topic 'all' for the
         aggregates, which follow the per-topic rows."""
-        parts = self.row_parts(per_topic)
+        parts = [self.per_topic_columns, self._means_rows()] if per_topic else [self._means_rows()]
         return {
             key: np.concatenate(
                 [np.asarray(p[key], dtype=object if key != "value" else np.float64) for p in parts]
@@ -53,12 +62,17 @@ class EvalResult:
             for key in ("run", "measure", "topic", "value")
         }
 
-    def row_parts(self, per_topic: bool = True) -> List[Dict[str, np.ndarray]]:
-        """The rows of :meth:`columns` in their two parts, not joined: the per-topic
-        columns (with ``per_topic``), then the aggregates' with topic 'all'."""
+    def row_blocks(self, per_topic: bool, rows: int) -> Iterator[Dict[str, np.ndarray]]:
+        """The rows of :meth:`columns`, at most ``rows`` at a time, without joining them:
+        the per-topic rows (with ``per_topic``), then the aggregates' with topic 'all'."""
+        if per_topic:
+            yield from self.topic_values.blocks(rows)
+        yield self._means_rows()
+
+    def _means_rows(self) -> Dict[str, np.ndarray]:
         means = dict(self.means_columns)
         means["topic"] = np.full(len(means["run"]), "all", dtype=object)
-        return [self.per_topic_columns, means] if per_topic else [means]
+        return means
 
     def to_frame(self, per_topic: bool = True):
         """The long tidy table: run, measure, topic, value, with topic 'all' for aggregates."""

@@ -7,6 +7,10 @@ is shared by the runs read at once. A run file is evaluated in parts of whole to
 ``BYTES_PER_TEXT_BYTE * T`` while it is tokenized, matched and scored (measured with
 bench/bench_streaming.py). A budget below what the process already holds gives parts of
 ``MIN_PART_BYTES``: memory then stays close to that floor, a little above the budget.
+
+The per-topic values of the runs (8 bytes a run, measure and topic) are held in memory up
+to ``1/VALUES_SHARE`` of the budget, taken from what the parts may use, and written to a
+temporary file beyond it (:mod:`irgauge.evaluation.topic_values`).
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from irgauge._checks import memory_size
 DEFAULT_CAP = 1 << 30  # 1 GiB, or a quarter of the memory available if that is less
 BYTES_PER_TEXT_BYTE = 8
 MIN_PART_BYTES = 16 << 20  # below this, parts cost more in overhead than they save
+VALUES_SHARE = 8
 
 
 def available_memory() -> Optional[int]:
@@ -44,6 +49,11 @@ def default_memory() -> int:
 def resolve_memory(memory: Any) -> int:
     """The budget in bytes: ``memory`` checked, or the default when None."""
     return default_memory() if memory is None else memory_size(memory)
+
+
+def values_in_memory(budget: int) -> int:
+    """Bytes of per-topic values held in memory within ``budget`` (the rest spills)."""
+    return budget // VALUES_SHARE
 
 
 def part_bytes(budget: int, runs_at_once: int) -> int:

@@ -63,7 +63,7 @@ def evaluation_blocks(
 def _row_parts(result, per_topic: bool) -> Iterator[Tuple[list, list, list, list]]:
     """The long tidy rows (run, measure, topic, value) as lists, ROWS_PER_BLOCK at a time:
     per-topic rows first, then the aggregates with topic 'all' (``EvalResult.columns``)."""
-    for part in result.row_parts(per_topic):
+    for part in result.row_blocks(per_topic, ROWS_PER_BLOCK):
         for start in range(0, len(part["run"]), ROWS_PER_BLOCK):
             rows = slice(start, start + ROWS_PER_BLOCK)
             yield tuple(
@@ -129,38 +129,39 @@ def _number(value: float, integer: bool, digits: int) -> str:
 
 
 def _trec(result, per_topic: bool, digits: int) -> Iterator[str]:
-    """trec_eval's `measure<TAB>topic<TAB>value` lines; per-topic blocks before 'all'."""
+    """trec_eval's `measure<TAB>topic<TAB>value` lines: each run's topics in qrels order,
+    a topic's measures together (trec_eval -q), then its 'all' lines."""
     yield metadata_lines(brief_metadata(result.metadata))
     integer = {m.name: m.family.integer for m in result.measures}
-    pt, means = result.per_topic_columns, result.means_columns
-    for run in dict.fromkeys(means["run"]):
+    names = [m.name for m in result.measures]
+    values = result.topic_values
+    means = result.means_columns
+    topics_per_block = max(ROWS_PER_BLOCK // max(len(names), 1), 1)
+    for k, run in enumerate(dict.fromkeys(means["run"])):
         if per_topic:
-            for start in range(0, len(order := _trec_topic_order(pt, run)), ROWS_PER_BLOCK):
-                rows = order[start : start + ROWS_PER_BLOCK]
-                yield _trec_lines(pt, rows, pt["topic"][rows].tolist(), integer, digits)
+            for topics, matrix in values.by_topic(k, topics_per_block):
+                yield _trec_lines(
+                    names * len(topics),
+                    np.repeat(topics, len(names)).tolist(),
+                    matrix.T.ravel().tolist(),
+                    integer,
+                    digits,
+                )
         mine = np.flatnonzero(means["run"] == run)
         yield (
             f"{'runid':<22}\tall\t{run}\n"
             f"{'num_q':<22}\tall\t{result.metadata['topics_averaged'][run]}\n"
-            + _trec_lines(means, mine, ["all"] * len(mine), integer, digits)
+            + _trec_lines(
+                np.asarray(means["measure"], dtype=object)[mine].tolist(),
+                ["all"] * len(mine),
+                np.asarray(means["value"], dtype=np.float64)[mine].tolist(),
+                integer,
+                digits,
+            )
         )
 
 
-def _trec_topic_order(pt, run) -> np.ndarray:
-    """Rows of ``run``, each topic's measures together, topics in first-seen order
-    (trec_eval -q)."""
-    mine = np.flatnonzero(pt["run"] == run)
-    _, first, codes = np.unique(
-        np.asarray(pt["topic"][mine], dtype=object), return_index=True, return_inverse=True
-    )
-    rank = np.empty(len(first), dtype=np.intp)
-    rank[np.argsort(first, kind="stable")] = np.arange(len(first))
-    return mine[np.argsort(rank[codes.ravel()], kind="stable")]
-
-
-def _trec_lines(columns, rows: np.ndarray, topics: list, integer: dict, digits: int) -> str:
-    names = np.asarray(columns["measure"], dtype=object)[rows].tolist()
-    values = np.asarray(columns["value"], dtype=np.float64)[rows].tolist()
+def _trec_lines(names: list, topics: list, values: list, integer: dict, digits: int) -> str:
     return "".join(
         f"{name:<22}\t{topic}\t{_number(value, integer[name], digits)}\n"
         for name, topic, value in zip(names, topics, values)
@@ -170,10 +171,9 @@ def _trec_lines(columns, rows: np.ndarray, topics: list, integer: dict, digits: 
 def _table(result, per_topic: bool, digits: int) -> str:
     names = [m.name for m in result.measures]
     if per_topic:
-        frame = result.to_frame(True).pivot_table(
-            index=["run", "topic"], columns="measure", values="value", sort=False
-        )
-        frame = frame[names].reset_index()
+        import pandas as pd
+
+        frame = pd.DataFrame(result.topic_values.wide_columns())
     else:
         frame = result.table().reset_index()
     for name in names:

@@ -28,6 +28,7 @@ import numpy as np
 from irgauge.collection.judgments import Judgments
 from irgauge.collection.rankings import MatchedRun, build_batches, match_run
 from irgauge.errors import InputError, MeasureError
+from irgauge.evaluation.topic_values import RunValues, ValueSpill
 from irgauge.io._source import STDIN, read_twice
 from irgauge.io.ids import Ids
 from irgauge.io.heap import release_free_memory
@@ -51,6 +52,7 @@ class ScoringPlan:
     max_cells: int = 1_000_000
     threads: Optional[int] = None  # reader threads within one file
     watcher: Optional["PartWatcher"] = None  # told of each part (local scoring only)
+    spill: Optional[ValueSpill] = None  # where the values go past memory (local only)
 
 
 class PartWatcher:
@@ -69,13 +71,12 @@ class PartWatcher:
 
 @dataclass
 class ScoredRun:
-    """One run's per-topic values (rows in no particular order) and what was read."""
+    """One run's per-topic values (a store not yet finished) and what was read."""
 
     name: str
     source: str
     order: str
-    topic_rows: np.ndarray  # the qrels topic of each scored row
-    values: List[np.ndarray]  # per measure, the value of each row
+    values: RunValues
     answered: np.ndarray  # bool per qrels topic
     unknown_topics: List[str]  # run topics absent from the qrels, in natural order
 
@@ -181,8 +182,7 @@ def score_parts(parts: Iterable[Run], plan: ScoringPlan, contiguous: bool) -> Sc
     unscored instead of being read again."""
     judgments = plan.judgments
     answered = np.zeros(judgments.n_topics, bool)
-    rows: List[np.ndarray] = []
-    values: List[List[np.ndarray]] = [[] for _ in plan.measures]
+    values = RunValues(len(plan.measures), plan.spill)
     unknown: set = set()
     read = None  # (name, source, order) of the run, from its first part
     held = None
@@ -210,9 +210,8 @@ def score_parts(parts: Iterable[Run], plan: ScoringPlan, contiguous: bool) -> Sc
         _, topics, part_values = score_rows(
             plan.measures, [matched], [chosen], judgments, plan.max_cells
         )
-        rows.append(topics)
-        for mine, theirs in zip(values, part_values):
-            mine.extend(theirs)
+        values.add(topics, value_matrix(part_values))
+        del part_values
         if plan.watcher is not None:
             plan.watcher.matched(matched)
         del matched, run
@@ -220,8 +219,7 @@ def score_parts(parts: Iterable[Run], plan: ScoringPlan, contiguous: bool) -> Sc
         raise InputError("no runs to evaluate")
     return ScoredRun(
         *read,
-        topic_rows=np.concatenate(rows),
-        values=[np.concatenate(v) for v in values],
+        values=values,
         answered=answered,
         unknown_topics=in_natural_order(unknown),
     )
@@ -253,14 +251,19 @@ def score_unanswered(plan: ScoringPlan, scored: List[ScoredRun], row_topics) -> 
             plan.judgments,
             plan.max_cells,
         )
-        run.topic_rows = np.concatenate([run.topic_rows, topics])
-        run.values = [np.concatenate([mine, *theirs]) for mine, theirs in zip(run.values, values)]
+        run.values.add(topics, value_matrix(values))
 
 
 def empty_run(name: str, order: str) -> MatchedRun:
     """A run that answers no topic (its rows score as empty rankings)."""
     nothing = np.zeros(0, np.int64)
     return MatchedRun(name, nothing, nothing, nothing, np.zeros(0, np.int16), [], order)
+
+
+def value_matrix(values: List[List[np.ndarray]]) -> np.ndarray:
+    """The values of :func:`score_rows` (per measure, one array per batch) as one matrix:
+    measures x rows."""
+    return np.vstack([np.concatenate(v) for v in values])
 
 
 def score_rows(measures, matched, row_topics, judgments, max_cells):

@@ -1,4 +1,4 @@
-"""Which topics each run is scored on, and the per-topic and mean tables of the values.
+"""Which topics each run is scored on.
 
 Apart from :func:`~irgauge.evaluation.engine.evaluate`, so that the trec_eval drop-in,
 which checks its conventions and chooses its topics here, does not load the engine."""
@@ -48,30 +48,3 @@ def topics_to_score(judgments, names, answered_by_run, empty_topics, complete):
         if len(gone):
             missing[name] = [judgments.topic_ids[t] for t in gone]
     return row_topics, missing
-
-
-def result_tables(measure_list, values, run_rows, topic_rows, names, topic_ids, aggregate):
-    """Rows ordered by run, then measure (as given), then topic."""
-    matrix = np.vstack([np.concatenate(values[mi]) for mi in range(len(measure_list))])
-    labels = np.asarray([m.name for m in measure_list], dtype=object)
-    measure_idx, row_idx, mean_rows = [], [], []
-    for k, name in enumerate(names):
-        rows = np.flatnonzero(run_rows == k)
-        rows = rows[np.argsort(topic_rows[rows], kind="stable")]
-        measure_idx.append(np.repeat(np.arange(len(measure_list)), len(rows)))
-        row_idx.append(np.tile(rows, len(measure_list)))
-        for mi, measure in enumerate(measure_list):
-            mean_rows.append((name, measure.name, measure.aggregate(matrix[mi, rows], aggregate)))
-    measure_idx, row_idx = np.concatenate(measure_idx), np.concatenate(row_idx)
-    per_topic = {
-        "run": np.asarray(names, dtype=object)[run_rows[row_idx]],
-        "measure": labels[measure_idx],
-        "topic": np.asarray(topic_ids, dtype=object)[topic_rows[row_idx]],
-        "value": matrix[measure_idx, row_idx],
-    }
-    runs, measures, means = zip(*mean_rows) if mean_rows else ((), (), ())
-    return per_topic, {
-        "run": np.asarray(runs, dtype=object),
-        "measure": np.asarray(measures, dtype=object),
-        "value": np.asarray(means, dtype=np.float64),
-    }

@@ -336,13 +336,11 @@ def _scored(
     scored = score_source(run, name, scoring, read_from)
     if options.complete:
         score_unanswered(scoring, [scored], [np.arange(judgments.n_topics)])
+    scored.values.finish(measures, "mean")  # evaluate's mean: of the values in topic order
     values = _Values(judgments.topic_ids)
-    by_topic = np.argsort(scored.topic_rows, kind="stable")
-    for measure, column in zip(measures, scored.values):
-        column = np.asarray(column, np.float64)
-        values.fill(measure.name, scored.topic_rows, column)
-        # evaluate's mean: of the values in qrels topic order
-        values[(measure.name, "all")] = measure.aggregate(column[by_topic], "mean")
+    for i, measure in enumerate(measures):
+        values.fill(measure.name, scored.values.topic_rows, scored.values.column(i))
+        values[(measure.name, "all")] = scored.values.means[i]
     return values, scored
 
 
