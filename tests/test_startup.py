@@ -57,6 +57,56 @@ def test_discpower_command_needs_none_of_them(tmp_path):
     assert loaded_after(code) == []
 
 
+def _commands(parser) -> list:
+    return sorted(parser._subparsers._group_actions[0].choices)
+
+
+def test_a_named_command_registers_alone_without_listing_the_others():
+    """The module listing (pkgutil) is for the help only: ``irgauge-trec_eval`` starts
+    without it."""
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import sys\nfrom irgauge.cli import build_parser\n"
+            "p = build_parser(['trec_eval', 'q', 'r'])\n"
+            "print(sorted(p._subparsers._group_actions[0].choices), 'pkgutil' in sys.modules)",
+        ],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    assert out.split() == ["['trec_eval']", "False"]
+
+
+@pytest.mark.parametrize("first", ["no_such_command", "--help", "a.b", "../eval", ""])
+def test_any_other_first_word_registers_every_command(first):
+    from irgauge.cli import build_parser
+
+    every = _commands(build_parser())
+    assert "trec_eval" in every and "eval" in every
+    assert _commands(build_parser([first])) == every
+
+
+def test_a_command_module_failing_to_import_is_not_taken_for_an_unknown_command(monkeypatch):
+    import importlib
+
+    from irgauge import cli
+
+    real = importlib.import_module
+    failed = []
+
+    def broken(name, *args):
+        if name == "irgauge.cli.cmd_eval" and not failed:  # once: a retry would succeed
+            failed.append(name)
+            raise ModuleNotFoundError("No module named 'missing_dependency'", name="missing")
+        return real(name, *args)
+
+    monkeypatch.setattr(cli.importlib, "import_module", broken)
+    with pytest.raises(ModuleNotFoundError, match="missing_dependency"):
+        cli.build_parser(["eval"])
+
+
 @pytest.mark.parametrize("fmt", ["tsv", "table", "json"])
 @pytest.mark.parametrize("detail", [None, "pairs"])
 def test_column_tables_render_as_their_dataframes(fmt, detail):
