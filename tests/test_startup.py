@@ -57,6 +57,56 @@ def test_discpower_command_needs_none_of_them(tmp_path):
     assert loaded_after(code) == []
 
 
+def _commands(parser) -> list:
+    return sorted(parser._subparsers._group_actions[0].choices)
+
+
+def test_a_named_command_registers_alone_without_listing_the_others():
+    """The module listing (pkgutil) is for the help only: ``irgauge-trec_eval`` starts
+    without it."""
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import sys\nfrom irgauge.cli import build_parser\n"
+            "p = build_parser(['trec_eval', 'q', 'r'])\n"
+            "print(sorted(p._subparsers._group_actions[0].choices), 'pkgutil' in sys.modules)",
+        ],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    assert out.split() == ["['trec_eval']", "False"]
+
+
+@pytest.mark.parametrize("first", ["no_such_command", "--help", "a.b", "../eval", ""])
+def test_any_other_first_word_registers_every_command(first):
+    from irgauge.cli import build_parser
+
+    every = _commands(build_parser())
+    assert "trec_eval" in every and "eval" in every
+    assert _commands(build_parser([first])) == every
+
+
+def test_a_command_module_failing_to_import_is_not_taken_for_an_unknown_command(monkeypatch):
+    import importlib
+
+    from irgauge import cli
+
+    real = importlib.import_module
+    failed = []
+
+    def broken(name, *args):
+        if name == "irgauge.cli.cmd_eval" and not failed:  # once: a retry would succeed
+            failed.append(name)
+            raise ModuleNotFoundError("No module named 'missing_dependency'", name="missing")
+        return real(name, *args)
+
+    monkeypatch.setattr(cli.importlib, "import_module", broken)
+    with pytest.raises(ModuleNotFoundError, match="missing_dependency"):
+        cli.build_parser(["eval"])
+
+
 @pytest.mark.parametrize("fmt", ["tsv", "table", "json"])
 @pytest.mark.parametrize("detail", [None, "pairs"])
 def test_column_tables_render_as_their_dataframes(fmt, detail):
@@ -73,3 +123,20 @@ def test_column_tables_render_as_their_dataframes(fmt, detail):
     frame = result.table if detail is None else result.details[detail]
     meta = {"seed": 2}
     assert render(columns, fmt, meta) == render(frame, fmt, meta)
+
+
+def test_the_trec_eval_drop_in_on_a_small_run_loads_no_thread_or_listing_module(tmp_path):
+    """Each module is a share of the drop-in's start-up (one process per run): a small run
+    is read on the main thread, and the command's module is imported by its name."""
+    qrels, run = tmp_path / "qrels", tmp_path / "run"
+    qrels.write_text("1 0 d1 1\n1 0 d2 0\n")
+    run.write_text("1 Q0 d1 1 2.0 r\n1 Q0 d2 2 1.0 r\n")
+    code = (
+        "import contextlib, io, sys\nfrom irgauge.cli.cmd_trec_eval import console_main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        f"    assert console_main([{str(qrels)!r}, {str(run)!r}]) == 0\n"
+        "print(' '.join(m for m in ('threading', 'pkgutil', 'concurrent.futures') "
+        "if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True)
+    assert out.stdout.split() == []
