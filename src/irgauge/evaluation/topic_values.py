@@ -17,7 +17,7 @@ import contextlib
 import os
 import shutil
 import tempfile
-import threading
+import _thread
 import weakref
 from typing import Dict, Iterator, List, Optional, Sequence, Tuple
 
@@ -37,7 +37,9 @@ class ValueSpill:
         self.limit = limit
         self.held = 0
         self._parent = folder
-        self._lock = threading.Lock()  # runs are scored on threads, a store each
+        # runs are scored on threads (the lock type of threading, which the drop-in does
+        # not otherwise load)
+        self._lock = _thread.allocate_lock()
         self._folder: Optional[str] = None
         self._files = 0
         self._removal: Optional[weakref.finalize] = None
