@@ -12,7 +12,7 @@ def test_demo_prints_report_first(tmp_path, capsys):
     assert main(["demo", "--out", str(tmp_path), *argv]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == f"REPORT: {(tmp_path / 'report.html').resolve()}"
-    for study in ("onerel", "incomplete", "qa", "predictive"):
+    for study in ("collection", "onerel", "incomplete", "qa", "predictive", "topicset"):
         assert (tmp_path / study / "manifest.json").exists()
     assert "skipped" not in "\n".join(lines)
 
