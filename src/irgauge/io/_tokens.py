@@ -43,6 +43,7 @@ class TokenTable:
     line_numbers: np.ndarray  # 1-based file line number of each data line
     columns: List[Optional[Column]]  # Ids, float64 arrays, or None for columns not kept
     n_columns: int = 0
+    n_line_ends: int = 0  # line ends in the blocks (LF, CRLF, lone CR), data lines or not
 
     def __len__(self) -> int:
         return len(self.line_numbers)
@@ -99,25 +100,28 @@ def tokenize(
     )
 
     columns: Optional[_Columns] = None
+    n_line_ends = 0
     parts = _split_blocks(blocks, block, threads or 1, first_line - 1)
     with contextlib.closing(parts):
-        for lines, n_cols, cols in parts:
+        for lines, n_cols, cols, n_ends in parts:
+            n_line_ends += n_ends
             if len(lines) == 0:
                 continue
             columns = _columns_for(columns, n_cols, allowed, path, int(lines[0]), size_hint)
             columns.append(lines, cols)
     if columns is None:
         if empty_ok:
-            return TokenTable(path=path, line_numbers=np.zeros(0, np.int64), columns=[])
+            empty = np.zeros(0, np.int64)
+            return TokenTable(path, empty, columns=[], n_line_ends=n_line_ends)
         raise InputError("no data lines (only comments or blank lines)", path)
     line_numbers, kept = columns.finish()
-    return TokenTable(path=path, line_numbers=line_numbers, columns=kept, n_columns=columns.n_cols)
+    return TokenTable(path, line_numbers, kept, columns.n_cols, n_line_ends)
 
 
 def _split_blocks(blocks, block, workers: int, line_offset: int = 0):
-    """``block`` applied to each block and its first line number, results in file order;
-    with ``workers`` > 1, that many blocks at a time on threads. ``line_offset``: the lines
-    before the first block."""
+    """``block`` applied to each block and its first line number, results (with the
+    block's line ends) in file order; with ``workers`` > 1, that many blocks at a time on
+    threads. ``line_offset``: the lines before the first block."""
     wave = []
     pool = None
     try:
@@ -136,7 +140,7 @@ def _split_blocks(blocks, block, workers: int, line_offset: int = 0):
                 ):
                     if workers == 1:  # counted while splitting: no second pass over the bytes
                         line_offset += n_ends
-                    yield lines, n_cols, cols
+                    yield lines, n_cols, cols, n_ends
                 wave = []
     finally:
         if pool:

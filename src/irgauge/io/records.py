@@ -15,7 +15,7 @@ import numpy as np
 from irgauge._checks import MAX_LEVEL  # grades: int16 in ranked lists, int32 when needed
 from irgauge.errors import InputError
 from irgauge.io.ids import Ids, as_ids
-from irgauge.io.keys import TopicIndex, exact_pair_keys, pair_keys
+from irgauge.io.keys import TopicIndex, exact_pair_keys, pair_keys, run_heads
 
 
 AGGREGATE_TOPIC = "all"  # the topic label of the means in every output (trec_eval's)
@@ -44,7 +44,9 @@ def refuse_aggregate_topic(topics, source: str, line_of, unit: str = "line") -> 
     if isinstance(topics, np.ndarray) and topics.dtype.kind == "S":
         hits = np.flatnonzero(topics == AGGREGATE_TOPIC.encode())
     elif isinstance(topics, Ids):
-        rows = np.flatnonzero(topics.lens == len(AGGREGATE_TOPIC))
+        # the first of a run of equal neighbours is the first line to name: only heads
+        rows = run_heads(topics)
+        rows = rows[topics.lens[rows] == len(AGGREGATE_TOPIC)]
         hits = rows[topics[rows] == AGGREGATE_TOPIC.encode()] if len(rows) else rows
     else:
         return

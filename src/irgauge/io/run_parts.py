@@ -39,7 +39,7 @@ from irgauge.io._tokens import BLOCK_BYTES
 from irgauge.io.arrow_tables import iter_arrow_run_chunks, table_format
 from irgauge.io.heap import release_free_memory
 from irgauge.io.ids import Ids
-from irgauge.io.keys import comes_back
+from irgauge.io.keys import comes_back, run_heads
 from irgauge.io.line_scatter import (
     LINE_NUMBER,
     LineSpill,
@@ -139,7 +139,7 @@ def _tokenized_groups(
         table = tokenize_run(
             group, path, threads=threads, size_hint=size, first_line=lines_before + 1, empty_ok=True
         )
-        lines_before += _lines(group)
+        lines_before += table.n_line_ends  # counted by the tokenizer: no second pass
         group, size = [], 0
         if table.n_columns:
             n_columns = _same_columns(table, n_columns, path)
@@ -185,7 +185,9 @@ def _topic_changes(run: Run) -> np.ndarray:
     """Entries whose topic differs from the entry before."""
     if len(run) < 2:
         return np.zeros(0, np.intp)
-    return np.flatnonzero(run.topics[1:] != run.topics[:-1]) + 1
+    # bytes compared only where neighbours are stored apart (a block's topic column keeps
+    # one copy per run of lines): a few thousand pairs instead of every line
+    return run_heads(run.topics)[1:]
 
 
 def concat_runs(parts: List[Run]) -> Run:
