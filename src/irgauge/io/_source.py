@@ -374,7 +374,7 @@ def iter_blocks(
                     if pending > MAX_LINE_BYTES + 1:
                         raise LineTooLong(name)
                     continue
-                pieces.append(chunk[:cut])
+                pieces.append(memoryview(chunk)[:cut])  # joined straight from the read
                 block = b"".join(pieces)
                 pieces, pending = [chunk[cut:]], len(chunk) - cut
                 seen_text = seen_text or not block.isspace()

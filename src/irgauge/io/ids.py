@@ -206,7 +206,11 @@ class Ids:
         if n == 0:
             return self.compacted()
         change = np.ones(n, dtype=bool)
-        if int(self.lens.max()) <= 16:  # each id read once, not once per side
+        longest = int(self.lens.max())
+        if longest <= 8:  # (a topic id, usually) one word each, read once
+            words = self.word(None, 0)
+            change[1:] = (self.lens[1:] != self.lens[:-1]) | (words[1:] != words[:-1])
+        elif longest <= 16:  # each id read once, not once per side
             words = self.short_words()[0]
             change[1:] = (
                 (self.lens[1:] != self.lens[:-1])
