@@ -58,6 +58,9 @@ _TO_30 = np.uint64(0x5050505050505050)  # + this sets a byte's top bit iff it is
 _TO_3A = np.uint64(0x4646464646464646)  # ... iff it is > '9'
 _POINTS = np.uint64(0x2E2E2E2E2E2E2E2E)
 _FIRST = _LOW & _HIGH  # top bits of the first k bytes
+_TO_10 = np.uint64(0x7676767676767676)  # + this sets a byte's top bit iff it is >= 10
+# times a power 256^k (one byte's bit 0), the top byte holds k: byte j of this holds 7 - j
+_BYTE_INDEX = np.uint64(0x0001020304050607)
 _ALIGN = np.array([8 * (8 - k) for k in range(9)], dtype=np.uint64)
 _ZEROS = _ASCII_ZEROS & _LOW
 _BYTE, _ONE, _LAST_BYTE = np.uint64(8), np.uint64(1), np.uint64(56)
@@ -115,25 +118,30 @@ def _ascii_digits(x: np.ndarray, n: np.ndarray) -> np.ndarray:
 
 def _scan_word(ids: Ids, dot: bool):
     """_scan_short for tokens of at most 8 bytes (the usual score or level): one word
-    each, and the point removed with the mask of the bytes before it. Signs (rare) cost
-    their steps only where a token has one."""
+    each. A plain token's bytes are digits but for one point (and a sign, rare, whose
+    steps are taken only where a token has one): so its only other byte is found by a
+    test of every byte at once, its index k by a multiplication, and the point is removed
+    with the mask of the bytes before it."""
     with np.errstate(over="ignore"):
         n_bytes = ids.lens.astype(np.intp)  # indices as numpy gathers them: no conversion
         w = ids._words()[ids.starts.astype(np.intp)] & _LOW[n_bytes]
         first = w & np.uint64(0xFF)
         signed = (first == 43) | (first == 45)
         some_signed = bool(signed.any())
-        inside = _FIRST[n_bytes]
-        other = inside & ~_digit_bits(w)
+        # a byte is a digit iff its xor with '0' is below 10 (bytes past the token are 0)
+        x = w ^ _ASCII_ZEROS
+        other = (((x & _SEVEN) + _TO_10) | x) & _FIRST[n_bytes]
         if some_signed:
             other &= ~(signed.astype(np.uint64) << np.uint64(7))
         if dot:
-            point = _point_bits(w) & inside
-            plain = (other == point) & ((point & (point - _ONE)) == 0)
-            has_point = point != 0
-            before = (point >> np.uint64(7)) - _ONE  # every byte when there is no point
+            # at most one other byte, and that one a point
+            k = ((other >> np.uint64(7)) * _BYTE_INDEX) >> _LAST_BYTE
+            has_point = other != 0
+            at_k = (w >> (k << np.uint64(3))) & np.uint64(0xFF)
+            plain = ((other & (other - _ONE)) == 0) & ((at_k == 46) | ~has_point)
+            before = (other >> np.uint64(7)) - _ONE  # every byte when there is no point
             w = (w & before) | ((w >> _BYTE) & ~before)
-            n_frac = n_bytes - 1 - _byte_at(point)
+            n_frac = n_bytes - 1 - k.astype(np.intp)
         else:
             plain = other == 0
             has_point, n_frac = False, 0

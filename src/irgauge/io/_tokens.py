@@ -24,7 +24,7 @@ from typing import Dict, Iterable, List, Optional, Union
 
 import numpy as np
 
-from irgauge.io.ids import Ids
+from irgauge.io.ids import Ids, offset_type
 from irgauge.errors import InputError
 from irgauge.io._numbers import parse_floats
 from irgauge.io._source import MAX_LINE_BYTES, LineTooLong, count_line_ends
@@ -176,9 +176,11 @@ def _split_block(item, path, allowed, keep, trailing_after, numbers, unhashed, s
         return lines, n_cols, {}, n_ends
     as_numbers = (numbers or {}).get(n_cols, {})
     not_ids = (unhashed or {}).get(n_cols, ())
+    offsets = offset_type(pool)  # made in the type Ids keeps them in: no conversion after
     columns = {}
     for j in (keep or {}).get(n_cols, range(n_cols)):
-        column = Ids(pool, starts[:, j], ends[:, j] - starts[:, j])
+        column_starts = starts[:, j].astype(offsets)
+        column = Ids(pool, column_starts, np.subtract(ends[:, j], column_starts, dtype=offsets))
         if j in as_numbers:
             column = parse_floats(column, path, lines, as_numbers[j])
         elif j == 0 and n_cols > 1:  # the topic: one copy per run of equal lines

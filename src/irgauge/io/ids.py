@@ -60,6 +60,11 @@ def _hash_words(words: np.ndarray, lens: np.ndarray) -> np.ndarray:
         return h ^ lens.astype(np.uint64) * _MIX1
 
 
+def offset_type(pool: np.ndarray):
+    """The integer type Ids keeps the offsets into ``pool`` in (see Ids.__init__)."""
+    return np.int32 if len(pool) < _SMALL_POOL else np.int64
+
+
 class Ids:
     """An immutable column of byte strings: ``pool[starts[i]: starts[i] + lens[i]]`` is id i.
 
@@ -76,9 +81,9 @@ class Ids:
         self.pool = pool  # uint8, ends with _PAD zero bytes
         # 32-bit offsets while the pool is small enough that no offset arithmetic here
         # (start + length) can pass 2^31: 8 bytes per id instead of 16
-        small = len(pool) < _SMALL_POOL
-        self.starts = np.asarray(starts).astype(np.int32 if small else np.int64, copy=False)
-        self.lens = np.asarray(lens).astype(np.int32 if small else np.int64, copy=False)
+        offsets = offset_type(pool)
+        self.starts = np.asarray(starts).astype(offsets, copy=False)
+        self.lens = np.asarray(lens).astype(offsets, copy=False)
         self.compact = compact  # ids back to back from pool[0], pool ends right after them
         self._hashes: Optional[np.ndarray] = None
 
@@ -141,7 +146,7 @@ class Ids:
         else:
             pool[: len(pool) - _PAD] = self.pool[self._positions(self.starts, self.lens)]
         pool[len(pool) - _PAD :] = 0
-        compacted = Ids(pool, self.starts_compact(), self.lens, compact=True)
+        compacted = Ids(pool, self.starts_compact(offset_type(pool)), self.lens, compact=True)
         compacted._hashes = self._hashes
         if with_hashes:
             compacted.hashes()
@@ -159,7 +164,7 @@ class Ids:
         kept = masks.view(np.uint8).reshape(len(self), width) != 0
         pool[:total] = words.view(np.uint8).reshape(len(self), width)[kept]
         pool[total:] = 0
-        compacted = Ids(pool, self.starts_compact(), self.lens, compact=True)
+        compacted = Ids(pool, self.starts_compact(offset_type(pool)), self.lens, compact=True)
         compacted._hashes = self._hashes
         if with_hashes and compacted._hashes is None:
             compacted._hashes = _hash_words(words, self.lens)
@@ -315,8 +320,10 @@ class Ids:
             return None
         return out.tobytes()
 
-    def starts_compact(self) -> np.ndarray:
-        out = np.zeros(len(self), dtype=np.int64)
+    def starts_compact(self, dtype=np.int64) -> np.ndarray:
+        """Where each id starts when the ids are back to back; ``dtype``: of the result
+        (the offsets' type of the pool they will index, Ids keeps them as it is)."""
+        out = np.zeros(len(self), dtype=dtype)
         np.cumsum(self.lens[:-1], out=out[1:])
         return out
 
