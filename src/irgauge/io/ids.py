@@ -56,7 +56,12 @@ def _hash_words(words: np.ndarray, lens: np.ndarray) -> np.ndarray:
     with np.errstate(over="ignore"):
         h = _mix(words[:, 0] * _MULT)
         if words.shape[1] == 2:
-            h = np.where(lens > 8, _hash_round(h, words[:, 1], 1), h)
+            two_words = lens > 8
+            rows = np.flatnonzero(two_words)
+            if 2 * len(rows) < len(h):  # the second round only where ids have a second word
+                h[rows] = _hash_round(h[rows], words[rows, 1], 1)
+            else:
+                h = np.where(two_words, _hash_round(h, words[:, 1], 1), h)
         return h ^ lens.astype(np.uint64) * _MIX1
 
 
