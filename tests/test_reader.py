@@ -284,6 +284,22 @@ def test_ids_read_out_of_a_shared_pool_compact_and_hash_as_their_bytes(values, g
     assert column.compacted_runs().tolist() == values
 
 
+@settings(max_examples=50, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.binary(min_size=0, max_size=20), st.integers(1, 3000)), min_size=1, max_size=6
+    )
+)
+def test_a_column_of_runs_of_one_stored_id_hashes_as_its_bytes(runs):
+    """A run file's topic column keeps one copy of a topic per run of lines (compacted_runs);
+    hashed a copy at a time, each id still hashes as its bytes stored on their own."""
+    values = [value for value, length in runs for _ in range(length)]
+    column = Ids.from_list(values)
+    runs_of_copies = column.compacted_runs()
+    assert runs_of_copies.hashes().tolist() == column.hashes().tolist()
+    assert runs_of_copies.tolist() == values
+
+
 def test_unique_codes_follow_first_appearance_in_long_columns():
     """Long enough for numpy's fast (unstable) sort to reorder equal hashes."""
     rng = np.random.default_rng(3)

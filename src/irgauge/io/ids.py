@@ -25,6 +25,7 @@ _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX2 = np.uint64(0x94D049BB133111EB)
 _SMALL_POOL = 1 << 30
 CHUNK = 1 << 18  # ids per step of whole-column operations: temporaries of a few MB
+_RUNS_LOOKED_AT = 4096  # ids looked at for runs of one stored id before a column is hashed
 _GATHER_WIDTH = 32  # ids of one length up to this are copied column by column
 _PAD = 8  # zero bytes after the pool, so that an 8-byte read at any id start stays inside
 _LOW = np.array([(1 << (8 * k)) - 1 for k in range(8)] + [(1 << 64) - 1], dtype=np.uint64)
@@ -378,6 +379,10 @@ class Ids:
 
     def hashes(self) -> np.ndarray:
         """64-bit hash of each id (same bytes -> same hash, whatever the column)."""
+        heads = self._long_stored_runs() if self._hashes is None else None
+        if heads is not None:  # a run's topic column keeps one copy per run of lines:
+            once = self[heads].hashes()  # each copy hashed once
+            self._hashes = np.repeat(once, np.diff(np.append(heads, len(self))))
         if self._hashes is None and len(self) > CHUNK:  # bounded temporaries
             self._hashes = np.concatenate(
                 [self[a : a + CHUNK].hashes() for a in range(0, len(self), CHUNK)]
@@ -395,6 +400,27 @@ class Ids:
                 h ^= self.lens.astype(np.uint64) * _MIX1
             self._hashes = h
         return self._hashes
+
+    def stored_run_heads(self) -> np.ndarray:
+        """Index of each id stored elsewhere than the id before it (0 first): the ids from
+        one head to the next are one stored id, repeated (equal, unlike ids stored apart
+        that may be equal too)."""
+        if len(self) == 0:
+            return np.zeros(0, dtype=np.intp)
+        moved = np.ones(len(self), dtype=bool)
+        np.not_equal(self.starts[1:], self.starts[:-1], out=moved[1:])
+        moved[1:] |= self.lens[1:] != self.lens[:-1]
+        return np.flatnonzero(moved)
+
+    def _long_stored_runs(self) -> Optional[np.ndarray]:
+        """stored_run_heads of a column of long runs of one stored id (a run file's
+        topics); None for others, most of which are told by their first ids alone."""
+        if len(self) < _RUNS_LOOKED_AT:
+            return None
+        if 16 * len(self[:_RUNS_LOOKED_AT].stored_run_heads()) >= _RUNS_LOOKED_AT:
+            return None
+        heads = self.stored_run_heads()
+        return heads if 16 * len(heads) < len(self) else None
 
     def equal(self, other: "Ids") -> np.ndarray:
         """Element-wise equality with another column of the same length."""
