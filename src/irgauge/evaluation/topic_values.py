@@ -200,8 +200,7 @@ class RunValues:
 
     def matrix(self, start: int = 0, stop: Optional[int] = None) -> np.ndarray:
         """Every measure's values on the finished rows ``start:stop`` (measures x rows)."""
-        columns = [self.column(i, start, stop) for i in range(self.n_measures)]
-        return np.vstack(columns) if columns else np.zeros((0, 0))
+        return np.vstack([self.column(i, start, stop) for i in range(self.n_measures)])
 
 
 def _read(path: str, dtype, offset: int, count: int) -> np.ndarray:
@@ -289,11 +288,8 @@ class PerTopicValues:
 
     def means(self) -> Dict[str, np.ndarray]:
         """The aggregates, a row per run and measure (topic 'all' is the caller's)."""
-        count = len(self.names) * len(self.measure_names)
         return {
             "run": np.repeat(np.asarray(self.names, dtype=object), len(self.measure_names)),
             "measure": np.tile(np.asarray(self.measure_names, dtype=object), len(self.names)),
-            "value": np.asarray([v for s in self.stores for v in s.means], np.float64).reshape(
-                count
-            ),
+            "value": np.asarray([v for s in self.stores for v in s.means], dtype=np.float64),
         }
