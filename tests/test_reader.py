@@ -12,6 +12,7 @@ import io
 import json
 import lzma
 import os
+import pathlib
 import re
 import subprocess
 import sys
@@ -29,7 +30,7 @@ from irgauge.io import _numbers
 from irgauge.io import _tokens
 from irgauge.io import runs as runs_module
 from irgauge.io._numbers import parse_floats, parse_ints
-from irgauge.io._source import MAX_LINE_BYTES
+from irgauge.io._source import MAX_LINE_BYTES, path_name, path_stem_and_suffix
 from irgauge.io.qrels import read_qrels
 from irgauge.io.runs import read_run
 from irgauge.collection.judgments import _KeyTable
@@ -699,3 +700,14 @@ def test_key_table_with_long_clusters_still_finds_every_key(keys, others, probes
     table = Crowded(table_keys)
     index = {int(k): i for i, k in enumerate(table_keys)}
     assert table.find(wanted).tolist() == [index.get(k, -1) for k in wanted.tolist()]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="ab./ ", max_size=12))
+def test_runs_and_topics_are_named_as_pathlib_names_them(path):
+    """The readers name a run (its file's name) and an NTCIR topic (its file's stem)
+    without pathlib: the same name, stem and suffix as PurePath, dots and slashes
+    anywhere."""
+    pure = pathlib.PurePath(path)
+    assert path_name(path) == pure.name
+    assert path_stem_and_suffix(path) == (pure.stem, pure.suffix)

@@ -125,9 +125,13 @@ def test_column_tables_render_as_their_dataframes(fmt, detail):
     assert render(columns, fmt, meta) == render(frame, fmt, meta)
 
 
-def test_the_trec_eval_drop_in_on_a_small_run_loads_no_thread_or_listing_module(tmp_path):
+DROP_IN_UNLOADED = ("threading", "pkgutil", "concurrent.futures", "pathlib", "tempfile")
+
+
+def test_the_trec_eval_drop_in_on_a_small_run_loads_no_thread_path_or_listing_module(tmp_path):
     """Each module is a share of the drop-in's start-up (one process per run): a small run
-    is read on the main thread, and the command's module is imported by its name."""
+    is read on the main thread, the command's module is imported by its name, runs and
+    topics are named without pathlib, and tempfile loads only when a folder is made."""
     qrels, run = tmp_path / "qrels", tmp_path / "run"
     qrels.write_text("1 0 d1 1\n1 0 d2 0\n")
     run.write_text("1 Q0 d1 1 2.0 r\n1 Q0 d2 2 1.0 r\n")
@@ -135,8 +139,7 @@ def test_the_trec_eval_drop_in_on_a_small_run_loads_no_thread_or_listing_module(
         "import contextlib, io, sys\nfrom irgauge.cli.cmd_trec_eval import console_main\n"
         "with contextlib.redirect_stdout(io.StringIO()):\n"
         f"    assert console_main([{str(qrels)!r}, {str(run)!r}]) == 0\n"
-        "print(' '.join(m for m in ('threading', 'pkgutil', 'concurrent.futures') "
-        "if m in sys.modules))"
+        f"print(' '.join(m for m in {DROP_IN_UNLOADED!r} if m in sys.modules))"
     )
     out = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True)
     assert out.stdout.split() == []

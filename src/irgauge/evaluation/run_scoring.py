@@ -16,11 +16,8 @@ from __future__ import annotations
 import contextlib
 import itertools
 import os
-import shutil
 import sys
-import tempfile
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Iterable, Iterator, List, Optional
 
 import numpy as np
@@ -119,7 +116,7 @@ def score_source(
     """One run scored part by part (a path), or whole (a DataFrame, dict or Run).
     ``read_from``: a copy of the file that can be read twice (see :func:`readable_twice`),
     read instead of ``source``, which still names the run and its errors."""
-    if not isinstance(source, (str, Path)):
+    if not isinstance(source, (str, os.PathLike)):
         return score_parts([read_run(source, name=name)], plan, contiguous=False)
     path = str(source)
     copy = readable_twice(path) if read_from is None else contextlib.nullcontext(read_from)
@@ -156,6 +153,10 @@ def readable_twice(path: str) -> Iterator[str]:
     if read_twice(path):
         yield path
         return
+    # imported here, where a folder is made: loading them costs every start-up 3 ms
+    import shutil
+    import tempfile
+
     folder = tempfile.mkdtemp(prefix="irgauge-input-")
     try:
         copy = os.path.join(folder, "run")

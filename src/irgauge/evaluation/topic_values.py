@@ -15,8 +15,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import shutil
-import tempfile
 import _thread
 import weakref
 from typing import Dict, Iterator, List, Optional, Sequence, Tuple
@@ -58,6 +56,10 @@ class ValueSpill:
 
     def new_file(self) -> str:
         """The path of a new temporary file in the spill's folder."""
+        # imported here, where a folder is made: loading them costs every start-up 3 ms
+        import shutil
+        import tempfile
+
         with self._lock:
             if self._folder is None:
                 try:

@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import contextlib
 import math
+import os
 from dataclasses import dataclass, replace
-from pathlib import Path
 from typing import Any, Dict, Iterator, List, Mapping, Optional, Sequence, Union
 
 import numpy as np
@@ -168,7 +168,7 @@ def _judgment_group_output(
     missing = None
     per_group = []
     watcher = _RunWatcher(0, options.judged_only)
-    is_path = isinstance(run, (str, Path))
+    is_path = isinstance(run, (str, os.PathLike))
     with readable_twice(str(run)) if is_path else contextlib.nullcontext() as read_from:
         for qrels in groups.values():
             judgments = _judgments(qrels, options)

@@ -24,8 +24,7 @@ file is refused with that hint. Files are told by suffix (``.parquet``, ``.arrow
 from __future__ import annotations
 
 import os
-from pathlib import Path
-from typing import Dict, Iterator, List, Optional, Tuple, Union
+from typing import Dict, Iterator, List, Optional, Tuple
 
 import numpy as np
 
@@ -34,15 +33,16 @@ from irgauge.io._source import (
     BZ2_MAGIC,
     GZIP_MAGIC,
     STDIN,
+    PathLike,
     XZ_MAGIC,
     first_bytes,
     note_input,
+    path_stem_and_suffix,
     strip_compression_suffix,
 )
 from irgauge.io.ids import Ids
 from irgauge.io.records import AGGREGATE_TOPIC, Qrels, Run
 
-PathLike = Union[str, "os.PathLike[str]"]
 PARQUET_MAGIC = b"PAR1"
 ARROW_MAGIC = b"ARROW1"
 SUFFIXES = {
@@ -77,10 +77,11 @@ def table_format(path: PathLike) -> Optional[str]:
         return None
     lower = name.lower()
     inner = strip_compression_suffix(lower)
-    if inner != lower and Path(inner).suffix in SUFFIXES:
+    if inner != lower and path_stem_and_suffix(inner)[1] in SUFFIXES:
         raise _compressed(name)
-    if Path(lower).suffix in SUFFIXES:
-        return SUFFIXES[Path(lower).suffix]
+    suffix = path_stem_and_suffix(lower)[1]
+    if suffix in SUFFIXES:
+        return SUFFIXES[suffix]
     try:
         if not os.path.isfile(name):  # a pipe is read once, by the text reader
             return None
@@ -349,7 +350,7 @@ def iter_arrow_run_chunks(
         topics = rows.ids(batch.column(chosen["topic"]), chosen["topic"])
         rows.no_aggregate_topic(topics)
         yield Run(
-            name=name or tag or Path(path).stem,
+            name=name or tag or path_stem_and_suffix(str(path))[0],
             topics=topics,
             docnos=rows.ids(batch.column(chosen["doc"]), chosen["doc"]),
             scores=rows.scores(batch.column(chosen["score"]), chosen["score"]),

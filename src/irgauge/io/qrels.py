@@ -6,7 +6,6 @@ Parquet and Arrow tables (:mod:`irgauge.io.arrow_tables`), pandas DataFrames and
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any, Dict, Mapping, Union
 
 import numpy as np
@@ -15,12 +14,18 @@ from irgauge.io.ids import Ids
 from irgauge.io.records import IdKeys, Qrels
 from irgauge.errors import InputError
 from irgauge.io._numbers import INT64_MAX, INT64_MIN, parse_ints
-from irgauge.io._source import iter_blocks, size_hint, strip_compression_suffix
+from irgauge.io._source import (
+    PathLike,
+    iter_blocks,
+    path_stem_and_suffix,
+    size_hint,
+    strip_compression_suffix,
+)
 from irgauge.io._tokens import BLOCK_BYTES, TokenTable, tokenize
 from irgauge.io.arrow_tables import read_arrow_qrels, table_format
 
 NTCIR_LETTER_LEVELS = {b"S": 3, b"A": 2, b"B": 1}
-QrelsSource = Union[str, Path, Qrels, Mapping[str, Mapping[str, Any]], Any]
+QrelsSource = Union[PathLike, Qrels, Mapping[str, Mapping[str, Any]], Any]
 
 
 LEVEL_COLUMN = {4: (3,), 3: (2,), 2: (1,)}  # by column count: the last column
@@ -41,7 +46,7 @@ def read_qrels(source: QrelsSource, threads=None) -> Qrels:
     return _from_path(source, threads)
 
 
-def _from_path(path: Union[str, Path], threads=None) -> Qrels:
+def _from_path(path: PathLike, threads=None) -> Qrels:
     name = str(path)
     if table_format(name):
         return read_arrow_qrels(name)
@@ -69,7 +74,7 @@ def _from_path(path: Union[str, Path], threads=None) -> Qrels:
             "ntcir",
         )
     else:
-        stem = Path(strip_compression_suffix(name)).stem
+        stem = path_stem_and_suffix(strip_compression_suffix(name))[0]
         topics = Ids.full(stem.encode(), len(table))
         docnos, level_tokens, fmt = table.columns[0], table.columns[1], "ntcir-topic"
     levels = parse_levels(level_tokens, table)
@@ -78,7 +83,7 @@ def _from_path(path: Union[str, Path], threads=None) -> Qrels:
     )
 
 
-def read_judgment_groups(path: Union[str, Path], threads=None) -> Dict[str, Qrels]:
+def read_judgment_groups(path: PathLike, threads=None) -> Dict[str, Qrels]:
     """Read trec_eval's multi-judge qrels (``qrels_jg``: ``qid jg docno rel``, the second
     column naming the judgment group, one assessor or user): one Qrels per group label,
     in byte order of the labels, each holding the lines of that group.

@@ -16,8 +16,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import shutil
-import tempfile
 from dataclasses import dataclass, replace
 from typing import Iterable, Iterator, List, Optional, Tuple
 
@@ -314,6 +312,10 @@ def partitioned_parts(
     but not used, then the rest), to take instead of reading it from its start (a text
     file is read from its start: its lines are tokenized once, after the partitioning).
     """
+    # imported here, where a folder is made: loading them costs every start-up 3 ms
+    import shutil
+    import tempfile
+
     spill = tempfile.mkdtemp(prefix="irgauge-partition-", dir=folder)
     try:
         size = _text_size(read_from or path)

@@ -10,7 +10,6 @@ The rank column of a TREC run is not read: trec_eval ignores it, and files with
 from __future__ import annotations
 
 import re
-from pathlib import Path
 from typing import Any, Mapping, Optional, Tuple, Union
 
 import numpy as np
@@ -18,12 +17,19 @@ import numpy as np
 from irgauge.io.ids import Ids
 from irgauge.io.records import IdKeys, Run
 from irgauge.errors import InputError
-from irgauge.io._source import iter_blocks, size_hint, strip_compression_suffix
+from irgauge.io._source import (
+    PathLike,
+    iter_blocks,
+    path_name,
+    path_stem_and_suffix,
+    size_hint,
+    strip_compression_suffix,
+)
 from irgauge.io._tokens import BLOCK_BYTES, TokenTable, tokenize
 from irgauge.io.arrow_tables import read_arrow_run, table_format
 from irgauge.io.qrels import _encode
 
-RunSource = Union[str, Path, Run, Mapping[str, Mapping[str, float]], Any]
+RunSource = Union[PathLike, Run, Mapping[str, Mapping[str, float]], Any]
 
 
 def read_run(source: RunSource, name: Optional[str] = None, threads=None) -> Run:
@@ -38,10 +44,10 @@ def read_run(source: RunSource, name: Optional[str] = None, threads=None) -> Run
 
 
 def _file_stem(path: str) -> str:
-    return Path(strip_compression_suffix(path)).name
+    return path_name(strip_compression_suffix(path))
 
 
-def _from_path(path: Union[str, Path], name: Optional[str], threads=None) -> Run:
+def _from_path(path: PathLike, name: Optional[str], threads=None) -> Run:
     path = str(path)
     if table_format(path):
         return read_arrow_run(path, name)
@@ -94,7 +100,7 @@ def run_from_table(
     if table.n_columns == 2:
         topics, docnos = table.columns
     else:
-        topics = Ids.full(Path(_file_stem(path)).stem.encode(), len(table))
+        topics = Ids.full(path_stem_and_suffix(_file_stem(path))[0].encode(), len(table))
         docnos = table.columns[0]
     return Run(
         name=name or _file_stem(path),
