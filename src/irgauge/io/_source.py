@@ -114,7 +114,7 @@ def strip_compression_suffix(name: str) -> str:
 def path_name(path: str) -> str:
     """The last component of ``path``, as ``pathlib.PurePath(path).name`` gives it (empty
     and ``.`` components skipped). The readers name runs and topics by it without loading
-    pathlib, a twentieth of the drop-in's start-up."""
+    pathlib, which costs the drop-in's start-up about 5 ms."""
     rest = os.path.splitdrive(path)[1]
     if os.altsep:
         rest = rest.replace(os.altsep, os.sep)
