@@ -29,6 +29,7 @@ LONG = "run\tmeasure\ttopic\tvalue\n" + "".join(
     for k, system in enumerate("abc")
     for j, topic in enumerate("1234")
 )
+TREC_Q = "".join(f"map  \t{t}\t0.{t}\n" for t in "1234") + "map  \tall\t0.25\n"
 
 # the same matrix, spelled differently: the result must be the clean file's, byte for byte
 SAME_MATRIX = {
@@ -55,6 +56,11 @@ REFUSED_FILES = {
     "long: extra column": (LONG.replace("value\n", "value\tnote\n", 1).encode(), 1),
     "long: only means": (b"run\tmeasure\ttopic\tvalue\na\tm\tall\t0.1\nb\tm\tall\t0.2\n", None),
     "long: missing cell": (LONG.rsplit("c\tm\t4", 1)[0].encode(), None),
+    # trec_eval -q output is no score matrix; its 'all' lines must not decide that
+    "trec_eval -q": (TREC_Q.encode(), 1),
+    "trec_eval -q, no all line": (TREC_Q.replace("map  \tall\t0.25\n", "").encode(), 1),
+    "trec_eval -q, all twice": ((TREC_Q + "map  \tall\t0.25\n").encode(), 1),
+    "trec_eval -q, runid first": (("runid\tall\tr1\n" + TREC_Q).encode(), 1),
 }
 
 # one cell or name of a good file replaced: each must be refused at its line

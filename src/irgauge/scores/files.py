@@ -50,6 +50,8 @@ def read_scores(
         first += 1
     if first == len(lines):
         raise InputError("score file has no header and no scores", path)
+    if header:
+        _refuse_trec_eval_output(lines[first], path, first + 1)
     delimiter = _delimiter(lines[first])
     columns = [c.strip().strip('"') for c in lines[first].split(delimiter)]
     if header and [c.lower() for c in columns[:4]] == list(LONG_HEADER):
@@ -187,6 +189,31 @@ def _row_scores(cells: List[str], systems: List[str], topic: str, path: str, lin
     return [
         finite_score(c, path, line, f"system {s} on topic {topic}") for s, c in zip(systems, cells)
     ]
+
+
+def _refuse_trec_eval_output(line: str, path: str, number: int) -> None:
+    """trec_eval's ``measure  topic  value`` lines (``runid  all  NAME`` among them) are no
+    score matrix: read as a wide file, its measure names became systems and the message
+    spoke of a non-numeric score. Refused, saying what the file is and what to give."""
+    fields = line.split()
+    if len(fields) != 3 or "\t" not in line or fields[0].lower() in TOPIC_COLUMNS:
+        return
+    if fields[0] != "runid" and (_is_number(fields[0]) or not _is_number(fields[2])):
+        return
+    raise InputError(
+        "this is trec_eval output (measure, topic, value), not a score matrix: give "
+        "irgauge's per-topic TSV (irgauge eval -q --format tsv) or a wide CSV/TSV",
+        path,
+        number,
+    )
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
 
 
 def _refuse_numeric_header(header: List[str], path: str, line: int) -> None:
