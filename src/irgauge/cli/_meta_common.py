@@ -158,8 +158,6 @@ def emit(frame, metadata, args) -> None:
     notes = nonfinite_notes(frame)
     if notes:
         metadata = {**metadata, "notes": notes}
-        for note in notes:
-            sys.stderr.write(f"irgauge: note: {note}\n")
     text = opt.without_header(render(frame, args.format, metadata, people=True), args)
     if args.output:
         from irgauge.io.atomic import write_text
@@ -167,6 +165,9 @@ def emit(frame, metadata, args) -> None:
         write_text(args.output, text)
     else:
         sys.stdout.write(text)
+    # after the output: a write that fails says so in one line, without notes before it
+    for note in notes:
+        sys.stderr.write(f"irgauge: note: {note}\n")
 
 
 def progress_bar(label: str, args):

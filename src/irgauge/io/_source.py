@@ -486,7 +486,17 @@ def text_lines(text: str) -> List[str]:
 
 
 def decode_text(data: bytes, name: str) -> str:
-    """``data`` as UTF-8; a byte that is not UTF-8 is an InputError at its FILE:LINE."""
+    """``data`` as UTF-8; a byte that is not UTF-8 is an InputError at its FILE:LINE, and
+    so is a NUL byte: valid UTF-8, but no text file holds one (a file of NUL bytes, left by
+    a crash or a preallocating copy, would otherwise read as one odd name)."""
+    nul = data.find(b"\0")
+    if nul >= 0:
+        column = nul - max(data.rfind(b"\n", 0, nul), data.rfind(b"\r", 0, nul))
+        raise InputError(
+            f"a NUL byte at column {column}: binary data, not text",
+            name,
+            count_line_ends(data[:nul]) + 1,
+        )
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as err:

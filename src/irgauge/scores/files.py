@@ -17,8 +17,10 @@ from irgauge.scores.matrix import (
     TOPIC_COLUMNS,
     Matrices,
     ScoreMatrix,
+    check_name,
     finite_score,
     long_matrices,
+    plain_number_text,
 )
 
 
@@ -48,9 +50,18 @@ def read_scores(
         first += 1
     if first == len(lines):
         raise InputError("score file has no header and no scores", path)
+    if header:
+        _refuse_trec_eval_output(lines[first], path, first + 1)
     delimiter = _delimiter(lines[first])
     columns = [c.strip().strip('"') for c in lines[first].split(delimiter)]
     if header and [c.lower() for c in columns[:4]] == list(LONG_HEADER):
+        if len(columns) != len(LONG_HEADER):
+            raise InputError(
+                f"the header names {len(columns)} columns; irgauge's per-topic TSV has the "
+                f"4 columns {', '.join(LONG_HEADER)} (a further column would not be read)",
+                path,
+                first + 1,
+            )
         found = _read_long(lines, first, path)
         if name is not None and len(found) == 1:
             found = {name: _renamed(next(iter(found.values())), name)}
@@ -105,7 +116,7 @@ def _long_rows(lines: List[str], first: int, path: str):
         if not raw.strip() or raw.startswith("#"):
             continue
         parts = raw.split("\t")
-        if len(parts) < 4:
+        if len(parts) != 4:
             raise InputError(
                 f"expected 4 tab-separated fields (run, measure, topic, value), found {len(parts)}",
                 path,
@@ -146,8 +157,7 @@ def _read_wide(
                 f"expected {len(header)} fields, found {len(row)} (missing cell?)", path, number + 1
             )
         topic = row[0].strip() if has_topic else str(len(topics) + 1)
-        if not topic:
-            raise InputError("empty topic id", path, number + 1)
+        check_name("topic", topic, path, number + 1)
         if topic in first_line:
             raise InputError(
                 f"topic {topic!r} appears twice (also on line {first_line[topic]})",
@@ -169,8 +179,8 @@ def _row_scores(cells: List[str], systems: List[str], topic: str, path: str, lin
     naming the first bad cell (10,000 systems: 2 s a file faster)."""
     try:
         numbers = np.array([float(c) for c in cells])
-        if (np.abs(numbers) <= MAX_SCORE).all():  # False for nan and inf too
-            return numbers
+        if (np.abs(numbers) <= MAX_SCORE).all() and plain_number_text("".join(cells)):
+            return numbers  # (the comparison is False for nan and inf too)
     except ValueError:
         pass
     for system, cell in zip(systems, cells):
@@ -179,6 +189,31 @@ def _row_scores(cells: List[str], systems: List[str], topic: str, path: str, lin
     return [
         finite_score(c, path, line, f"system {s} on topic {topic}") for s, c in zip(systems, cells)
     ]
+
+
+def _refuse_trec_eval_output(line: str, path: str, number: int) -> None:
+    """trec_eval's ``measure  topic  value`` lines (``runid  all  NAME`` among them) are no
+    score matrix: read as a wide file, its measure names became systems and the message
+    spoke of a non-numeric score. Refused, saying what the file is and what to give."""
+    fields = line.split()
+    if len(fields) != 3 or "\t" not in line or fields[0].lower() in TOPIC_COLUMNS:
+        return
+    if fields[0] != "runid" and (_is_number(fields[0]) or not _is_number(fields[2])):
+        return
+    raise InputError(
+        "this is trec_eval output (measure, topic, value), not a score matrix: give "
+        "irgauge's per-topic TSV (irgauge eval -q --format tsv) or a wide CSV/TSV",
+        path,
+        number,
+    )
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
 
 
 def _refuse_numeric_header(header: List[str], path: str, line: int) -> None:
@@ -197,11 +232,13 @@ def _refuse_numeric_header(header: List[str], path: str, line: int) -> None:
 
 
 def _check_system_names(systems: List[str], path: str, line: int) -> None:
-    """Every system named, once (a duplicate would silently merge two columns)."""
+    """Every system named, once (a duplicate would silently merge two columns), and none
+    a column of means (:func:`~irgauge.scores.matrix.check_name`)."""
     seen = set()
     for k, system in enumerate(systems):
         if not system:
             raise InputError(f"column {k + 1} of the header has no system name", path, line)
+        check_name("system", system, path, line)
         if system in seen:
             raise InputError(f"system {system!r} appears twice in the header", path, line)
         seen.add(system)

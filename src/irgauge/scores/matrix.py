@@ -30,6 +30,10 @@ from irgauge.errors import InputError
 LONG_HEADER = ("run", "measure", "topic", "value")
 TOPIC_COLUMNS = ("topic", "topics", "qid", "query", "query_id")
 MEAN_TOPIC = "all"
+# Row and column names that label a summary, not a topic or a system: a spreadsheet's or a
+# pandas ``df.loc["mean"] = df.mean()`` row of means, trec_eval's ``all``. Read as a topic,
+# a mean would be counted once more in every statistic; it is refused, never guessed.
+SUMMARY_NAMES = frozenset({MEAN_TOPIC, "mean", "average", "avg"})
 
 
 # The largest score magnitude a score matrix holds. The statistics square differences of
@@ -132,6 +136,27 @@ def _matrix_from_cells(
     return ScoreMatrix(values, systems, topics, measure, source)
 
 
+def check_name(kind: str, name: str, source: Optional[str], line: Optional[int]) -> None:
+    """InputError unless ``name`` can name a topic or system: not empty, not a summary
+    label (``SUMMARY_NAMES``, any case)."""
+    if not name:
+        raise InputError(f"empty {kind} id", source, line)
+    if name.lower() in SUMMARY_NAMES:
+        raise InputError(
+            f"{kind} {name!r} names a summary (a mean), not a {kind}: remove that "
+            f"{'row' if kind == 'topic' else 'column'}, or rename the {kind} if it is one",
+            source,
+            line,
+        )
+
+
+def plain_number_text(text: str) -> bool:
+    """False for text ``float()`` reads that no score file means: ``0_5`` (digit grouping:
+    5.0 to ``float()``), digits or spaces beyond ASCII (full-width ``０.５``, a no-break
+    space). The caller still calls ``float()``, which rejects the rest."""
+    return text.isascii() and "_" not in text
+
+
 def long_matrices(rows: Iterable[tuple], source: Optional[str]) -> Matrices:
     """``{measure: ScoreMatrix}`` from the rows (run, measure, topic, value, line or None)
     of the long layout, read from a file or a DataFrame: ``all`` rows skipped, every value
@@ -140,10 +165,17 @@ def long_matrices(rows: Iterable[tuple], source: Optional[str]) -> Matrices:
     for run, measure, topic, value, line in rows:
         if topic == MEAN_TOPIC:
             continue
+        if measure not in cells:  # once a measure: the loop runs for every row
+            _check_label("measure", measure, source, line)
+        if not (topic and run) or topic.lower() in SUMMARY_NAMES:
+            _check_label("run", run, source, line)
+            check_name("topic", topic, source, line)
         try:
             score = float(value)
         except (TypeError, ValueError):
             score = math.nan
+        if isinstance(value, str) and not plain_number_text(value):
+            score = math.nan  # finite_score below names the text
         table = cells.setdefault(measure, {})
         if not abs(score) <= MAX_SCORE or (run, topic) in table:
             # the message only for a bad row: building it for every row costs a third more
@@ -156,9 +188,16 @@ def long_matrices(rows: Iterable[tuple], source: Optional[str]) -> Matrices:
     return {m: _matrix_from_cells(m, table, source) for m, table in cells.items()}
 
 
+def _check_label(kind: str, name: str, source: Optional[str], line: Optional[int]) -> None:
+    if not name:
+        raise InputError(f"empty {kind} name", source, line)
+
+
 def finite_score(value, source: Optional[str], line: Optional[int], what: str) -> float:
     """``value`` (a number or its text) as a finite float; else an InputError naming ``what``."""
     try:
+        if isinstance(value, str) and not plain_number_text(value):
+            raise ValueError(value)
         number = float(value)
     except (TypeError, ValueError):
         raise InputError(f"non-numeric value {value!r} for {what}", source, line) from None
@@ -205,13 +244,11 @@ def from_frame(frame, measure: Optional[str] = None, source: Optional[str] = Non
             source,
         )
     label = measure or "score"
-    matrix = ScoreMatrix(
-        numeric.to_numpy(dtype=float).T,
-        [str(c) for c in wide.columns],
-        [str(t) for t in wide.index],
-        label,
-        source,
-    )
+    systems, topics = [str(c) for c in wide.columns], [str(t) for t in wide.index]
+    for kind, names in (("system", systems), ("topic", topics)):
+        for name in names:  # a df.loc["mean"] = df.mean() row is no topic
+            check_name(kind, name, source, None)
+    matrix = ScoreMatrix(numeric.to_numpy(dtype=float).T, systems, topics, label, source)
     return {label: matrix}
 
 
