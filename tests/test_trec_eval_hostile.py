@@ -56,3 +56,11 @@ def test_isspace_bytes_separate_fields(capsys, tmp_path, space):
     code, out, err = drop_in(capsys, tmp_path, qrels, RUN, "-m", "num_rel_ret")
     assert code == 0, err
     assert out == "num_rel_ret           \tall\t1\n"
+
+
+def test_runid_alone_is_printed(capsys, tmp_path):
+    # trec_eval -m runid: no measure to compute, its one line
+    run = RUN.replace(b"first", b"last")
+    code, out, err = drop_in(capsys, tmp_path, QRELS, run, "-q", "-m", "runid")
+    assert code == 0, err
+    assert out == "runid                 \tall\tlast\n"
