@@ -16,6 +16,8 @@ Sources of the expected outcomes:
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from irgauge.cli import main
 from irgauge.io.qrels import read_qrels
@@ -58,9 +60,162 @@ def test_isspace_bytes_separate_fields(capsys, tmp_path, space):
     assert out == "num_rel_ret           \tall\t1\n"
 
 
+def test_runid_is_the_last_lines_tag(capsys, tmp_path):
+    code, out, _ = drop_in(capsys, tmp_path, QRELS, RUN + b"# a comment\n\n", "-m", "runid")
+    assert code == 0 and out == "runid                 \tall\tlast\n"
+
+
+def test_runid_of_a_stream_is_its_last_lines_tag(capsys, tmp_path, monkeypatch):
+    import io
+    import sys
+
+    (tmp_path / "q").write_bytes(QRELS)
+    stdin = io.TextIOWrapper(io.BytesIO(RUN))
+    monkeypatch.setattr(sys, "stdin", stdin)
+    code = main(["trec_eval", "-m", "runid", "-m", "num_q", str(tmp_path / "q"), "-"])
+    out, _ = capsys.readouterr()
+    assert (
+        code == 0 and out == "runid                 \tall\tlast\nnum_q                 \tall\t1\n"
+    )
+
+
 def test_runid_alone_is_printed(capsys, tmp_path):
     # trec_eval -m runid: no measure to compute, its one line
     run = RUN.replace(b"first", b"last")
     code, out, err = drop_in(capsys, tmp_path, QRELS, run, "-q", "-m", "runid")
     assert code == 0, err
     assert out == "runid                 \tall\tlast\n"
+
+
+@pytest.mark.parametrize(
+    "qrels, line, words",
+    [
+        (b"1 0 a 1\n\n1 0 b 0\n", 2, "blank line"),
+        (b"1 0 a 1\n \t\n1 0 b 0\n", 2, "blank line"),
+        (b"1 0 a 1\n1 0 b 0\n ", 3, "blank line"),  # trec_eval adds the missing LF
+        (b"1 0 a 1\n1 0 b 0\n\n", 3, "blank line"),
+        (b"1 0 a 1\r1 0 b 0\n", 1, "CR"),
+        (b"1 0 a 1\n #c 0 b 0\n", 2, "'#' after spaces"),
+        (b"#c\n#d 0 b 0\n1 0 a 1\n", 2, "comment right after a comment"),
+        (b"1 0 a 1\n1 0 b 0\n#c\n", 3, "comment as the last line"),
+    ],
+)
+def test_qrels_lines_trec_eval_refuses_are_refused(capsys, tmp_path, qrels, line, words):
+    code, out, err = drop_in(capsys, tmp_path, qrels, RUN, "-q")
+    assert code == 2 and out == ""
+    assert f"{tmp_path / 'q'}:{line}:" in err and words in err
+    assert len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    "qrels",
+    [
+        b"1 0 a 1\r\n1 0 b 0\r\n",
+        b"1 0 a 1\n1 0 b 0\r",
+        b"1 0 a 1\r\r\n1 0 b 0",
+        b"#c\n1 0 a 1\n#d\n1 0 b 0\n",
+        b"  1 0 a 1 \t\n1\t0\tb\t0\x0c\n",
+    ],
+)
+def test_qrels_lines_trec_eval_reads_are_read(capsys, tmp_path, qrels):
+    code, out, err = drop_in(capsys, tmp_path, qrels, RUN, "-m", "num_rel", "-m", "num_q")
+    assert code == 0, err
+    assert out == "num_q                 \tall\t1\nnum_rel               \tall\t1\n"
+
+
+def test_a_run_line_with_text_after_a_lone_cr_is_refused(capsys, tmp_path):
+    # trec_eval would read "1 Q0 b 2 1 last" as the end of line 1 and drop it
+    run = b"1 Q0 a 1 2 first\r1 Q0 b 2 1 last\n"
+    code, out, err = drop_in(capsys, tmp_path, QRELS, run)
+    assert code == 2 and out == "" and f"{tmp_path / 'r'}:1:" in err and "CR" in err
+
+
+def test_blank_lines_and_indented_comments_of_a_run_are_skipped(capsys, tmp_path):
+    run = b"\n \t\n # c\n1 Q0 a 1 2 first\r\n\n1 Q0 b 2 1 last\r\n  \n"
+    code, out, err = drop_in(capsys, tmp_path, QRELS, run, "-m", "runid", "-m", "num_ret")
+    assert code == 0, err
+    assert out == "runid                 \tall\tlast\nnum_ret               \tall\t2\n"
+
+
+def test_eval_keeps_reading_lone_cr_and_blank_lines(capsys, tmp_path):
+    # the trec_eval grammar is the drop-in's; irgauge eval keeps its documented one
+    (tmp_path / "q").write_bytes(b"1 0 a 1\r\n1 0 b 0\r")
+    (tmp_path / "r").write_bytes(b"1 Q0 a 1 2 t\r1 Q0 b 2 1 t\r")
+    q, r = str(tmp_path / "q"), str(tmp_path / "r")
+    code = main(["eval", q, r, "-m", "P@2", "--format", "trec", "--no-header"])
+    out, _ = capsys.readouterr()
+    assert code == 0 and out.split()[-1] == "0.5000"
+
+
+# ------------------------------------------------------------------ against trec_eval
+
+IDS = ["d1", "D1", "d2", "dé", "doc\x01x", "x" * 300, "d#3"]
+TOPICS = ["101", "1o1", "Täst", "102"]
+SCORES = ["1", "2", "2.5", "1e3", "-0", "+5", ".5", "5.", "-1.5e-2", "3" * 40]
+LEVELS = ["0", "1", "2", "-1", "+1", "01", "-0", "100"]
+
+
+@st.composite
+def hostile_collections(draw):
+    """Well-formed collections written as trec_eval reads them and irgauge must too:
+    tabs, runs of spaces and the other isspace bytes between fields, leading and trailing
+    whitespace, CRLF, no final newline, blank lines and comments where trec_eval skips them,
+    levels and scores in every spelling strtol and strtod read alike, ids with control
+    bytes, UTF-8, case differences or 300 bytes, tags that change, ties."""
+    sep = st.sampled_from([" ", "\t", "  ", " \t", "\x0b", "\x0c"])
+    padding = st.sampled_from(["", " ", "\t"])
+    qrels = []
+    for topic in draw(st.lists(st.sampled_from(TOPICS), min_size=1, max_size=3, unique=True)):
+        for doc in draw(st.lists(st.sampled_from(IDS), min_size=1, max_size=5, unique=True)):
+            qrels.append([topic, "0", doc, draw(st.sampled_from(LEVELS))])
+    run, ties = [], draw(st.booleans())
+    for topic in draw(st.lists(st.sampled_from(TOPICS), min_size=1, max_size=3, unique=True)):
+        for rank, doc in enumerate(draw(st.lists(st.sampled_from(IDS), min_size=1, unique=True))):
+            score = "1" if ties else draw(st.sampled_from(SCORES))
+            run.append([topic, "Q0", doc, str(rank), score, draw(st.sampled_from(["t", "u"]))])
+
+    def written(lines, extra_lines):
+        end = draw(st.sampled_from(["\n", "\r\n"]))
+        text = []
+        for fields in lines:
+            inner = "".join(
+                f + (draw(sep) if j < len(fields) - 1 else "") for j, f in enumerate(fields)
+            )
+            text.append(draw(padding) + inner + draw(padding))
+        for extra in (
+            draw(st.lists(st.sampled_from(extra_lines), max_size=2)) if extra_lines else []
+        ):
+            text.insert(draw(st.integers(0, len(text))), extra)
+        return (end.join(text) + draw(st.sampled_from([end, ""]))).encode()
+
+    # get_qrels reads a comment at a line's start, never after one, never last
+    qrels_text = written(qrels, [])
+    if draw(st.booleans()):
+        qrels_text = b"# judged by hand\n" + qrels_text
+    return qrels_text, written(run, ["", " \t", "# a comment", "\t# indented"])
+
+
+ARGUMENT_LISTS = [
+    [],
+    ["-q"],
+    ["-q", "-c"],
+    ["-q", "-J"],
+    ["-q", "-M2"],
+    ["-q", "-c", "-m", "all_trec"],
+]
+
+
+@pytest.mark.parametrize("argv", ARGUMENT_LISTS, ids=" ".join)
+def test_same_bytes_as_trec_eval_on_hostile_inputs(tmp_path_factory, argv):
+    drop_in_tests = pytest.importorskip("test_trec_eval_drop_in")
+    binary = drop_in_tests.trec_eval_binary()
+    if binary is None:
+        pytest.skip("no trec_eval binary (set TREC_EVAL=/path/to/trec_eval)")
+
+    @drop_in_tests.slow_settings
+    @given(data=hostile_collections())
+    def compare(data):
+        folder = tmp_path_factory.mktemp("hostile")
+        drop_in_tests.compare_with_trec_eval(binary, folder, *data, argv)
+
+    compare()

@@ -36,7 +36,9 @@ from irgauge.evaluation.run_scoring import (
     score_unanswered,
 )
 from irgauge.evaluation.topic_tables import check_conventions, eligible_topics
+from irgauge.io._source import read_twice
 from irgauge.io.qrels import read_judgment_groups, read_qrels
+from irgauge.io.trec_eval_lines import check_run_lines, refuse_qrels_lines
 from irgauge.measures import parse_measure
 from irgauge.measures.trec_eval_words import TrecEvalError, TrecLine, lines, select
 
@@ -93,15 +95,31 @@ def trec_eval_chunks(
     the run (trec_eval's exit 4, after the topics before it) comes before the first piece."""
     chosen = select(list(words) or ["official"])
     budget = resolve_memory(memory)
-    if options.rel_format == "qrels_jg":
-        yield from _judgment_group_output(qrels, run, chosen, options, budget)
-        return
+    if isinstance(qrels, (str, Path)) and read_twice(qrels):
+        refuse_qrels_lines(str(qrels))
+    is_path = isinstance(run, (str, Path))
+    # a stream is copied: its lines are checked, then scored
+    with readable_twice(str(run)) if is_path else contextlib.nullcontext() as read_from:
+        # trec_eval's runid is the last data line's tag
+        reading = (budget, read_from, check_run_lines(read_from, str(run)) if is_path else None)
+        if options.rel_format == "qrels_jg":
+            yield from _judgment_group_output(qrels, run, chosen, options, reading)
+        else:
+            yield from _qrels_output(qrels, run, chosen, options, reading)
+
+
+def _qrels_output(qrels, run, chosen, options: TrecEvalOptions, reading) -> Iterator[str]:
+    """trec_eval's output over ordinary qrels (-R qrels); ``reading``: the memory budget,
+    the run's readable copy and its runid, if known (see trec_eval_chunks)."""
+    budget, read_from, runid = reading
     qrels = _qrels(qrels)
     top = int(qrels.levels.max()) if len(qrels.levels) else 0
     plan = [line for name, p in chosen for line in lines(name, p, options.num_docs, top)]
     judgments = _judgments(qrels, options)
-    watcher = _RunWatcher(_grades_kept(plan, options.judged_only), options.judged_only)
-    values, scored = _scored(plan, judgments, run, options, budget, watcher=watcher)
+    watcher = _RunWatcher(_grades_kept(plan, options.judged_only), options.judged_only, runid)
+    values, scored = _scored(
+        plan, judgments, run, options, budget, watcher=watcher, read_from=read_from
+    )
     topics, missing = _topics(judgments, scored.answered, options.complete)
     _refuse_unjudged_first_topic(judgments, chosen, missing)
     _refuse_close_gains(plan)
@@ -151,13 +169,14 @@ def _runid(run) -> str:
 
 
 def _judgment_group_output(
-    source: Any, run: Any, chosen, options: TrecEvalOptions, budget
+    source: Any, run: Any, chosen, options: TrecEvalOptions, reading
 ) -> Iterator[str]:
     """trec_eval -R qrels_jg: each ``*_avgjg`` value of a topic is its measure computed
     under each judgment group that judges the topic (groups in byte order of their
     labels), summed and divided by their number (form_res_rels_jg.c); a topic is
     evaluated, or missing from the run, as under ordinary qrels. The run is read once
-    per group (standard input or a pipe: from one temporary copy)."""
+    per group (standard input or a pipe: from one temporary copy, ``reading``'s)."""
+    budget, read_from, runid = reading
     groups = source if isinstance(source, Mapping) else read_judgment_groups(source)
     plan = [
         line
@@ -167,21 +186,17 @@ def _judgment_group_output(
     topics: Dict[str, int] = {}
     missing = None
     per_group = []
-    watcher = _RunWatcher(0, options.judged_only)
-    is_path = isinstance(run, (str, Path))
-    with readable_twice(str(run)) if is_path else contextlib.nullcontext() as read_from:
-        for qrels in groups.values():
-            judgments = _judgments(qrels, options)
-            group, scored = _scored(
-                plan, judgments, run, options, budget, watcher=watcher, read_from=read_from
-            )
-            found, lacking = _topics(judgments, scored.answered, options.complete)
-            topics.update(found)
-            if lacking is not None and (
-                missing is None or _byte_order(lacking) < _byte_order(missing)
-            ):
-                missing = lacking
-            per_group.append((set(found), group))
+    watcher = _RunWatcher(0, options.judged_only, runid)
+    for qrels in groups.values():
+        judgments = _judgments(qrels, options)
+        group, scored = _scored(
+            plan, judgments, run, options, budget, watcher=watcher, read_from=read_from
+        )
+        found, lacking = _topics(judgments, scored.answered, options.complete)
+        topics.update(found)
+        if lacking is not None and (missing is None or _byte_order(lacking) < _byte_order(missing)):
+            missing = lacking
+        per_group.append((set(found), group))
     order = sorted(topics, key=_byte_order)
     values = _Values(order)
     for line in plan:
@@ -211,14 +226,14 @@ def _qrels(source: Any):
 
 class _RunWatcher(PartWatcher):
     """What trec_eval prints of the run beyond the measures' values, kept as each part is
-    read: the runid (the first line's tag, else the run's name), and the first ``width``
-    grades of each topic's ranking (-J: of its judged documents), for relstring and for
-    the topics -J leaves empty."""
+    read: the runid (unless given: the first line's tag, else the run's name), and the
+    first ``width`` grades of each topic's ranking (-J: of its judged documents), for
+    relstring and for the topics -J leaves empty."""
 
-    def __init__(self, width: int, judged_only: bool):
+    def __init__(self, width: int, judged_only: bool, runid: Optional[str] = None):
         self.width = width
         self.judged_only = judged_only
-        self.runid: Optional[str] = None
+        self.runid = runid
         self.grades: Dict[int, np.ndarray] = {}  # qrels topic index -> first grades
 
     def read(self, run) -> None:
