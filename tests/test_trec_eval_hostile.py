@@ -130,6 +130,15 @@ def test_a_run_line_with_text_after_a_lone_cr_is_refused(capsys, tmp_path):
     assert code == 2 and out == "" and f"{tmp_path / 'r'}:1:" in err and "CR" in err
 
 
+@pytest.mark.parametrize("which", ["q", "r"])
+def test_a_byte_order_mark_is_refused(capsys, tmp_path, which):
+    # trec_eval reads it as part of the first topic: "\ufeff1" and "1" are two topics
+    bom = b"\xef\xbb\xbf"
+    qrels, run = (bom + QRELS, RUN) if which == "q" else (QRELS, bom + RUN)
+    code, out, err = drop_in(capsys, tmp_path, qrels, run, "-q")
+    assert code == 2 and out == "" and f"{tmp_path / which}:1:" in err and "byte order" in err
+
+
 def test_blank_lines_and_indented_comments_of_a_run_are_skipped(capsys, tmp_path):
     run = b"\n \t\n # c\n1 Q0 a 1 2 first\r\n\n1 Q0 b 2 1 last\r\n  \n"
     code, out, err = drop_in(capsys, tmp_path, QRELS, run, "-m", "runid", "-m", "num_ret")

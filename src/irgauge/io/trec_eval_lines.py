@@ -12,8 +12,9 @@ such files would give the drop-in output where trec_eval fails, or other output.
 The drop-in checks its two files against this grammar before reading them: what trec_eval
 refuses or reads otherwise is refused at FILE:LINE (lines counted as irgauge counts them).
 A lone CR followed by text on the same line is refused in a run too, where trec_eval would
-read the text after it as the rest of one line and drop it. trec_eval's runid, the tag of
-the run's last data line, is found on the way.
+read the text after it as the rest of one line and drop it, and so is a UTF-8 byte order
+mark in either file (irgauge's readers drop it; trec_eval reads it as part of a topic).
+trec_eval's runid, the tag of the run's last data line, is found on the way.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ import numpy as np
 
 from irgauge.errors import InputError
 from irgauge.io._source import (
+    BOM,
     BZ2_MAGIC,
     GZIP_MAGIC,
     XZ_MAGIC,
@@ -42,6 +44,7 @@ TAIL_BYTES = 1 << 16  # the end of a run read for its last data line, doubled un
 def refuse_qrels_lines(path: str) -> None:
     """An InputError at the first line of a qrels file that trec_eval's get_qrels refuses
     or misreads while irgauge's tokenizer would read it (see the module's text)."""
+    _refuse_byte_order_mark(path, path)
     after_comment = False
     for piece, offset, last in _lf_pieces(path):
         lines = _LfLines(piece, last)
@@ -77,6 +80,7 @@ def check_run_lines(path: str, name: Optional[str] = None) -> Optional[str]:
     (None without one); an InputError at the first line holding a lone CR followed by text,
     which trec_eval reads as part of that line. ``path`` must be readable twice; ``name``:
     the run's name in errors (``path`` is a copy of it), default ``path``."""
+    _refuse_byte_order_mark(path, name or path)
     if _plain_file(path):
         with open(path, "rb") as handle:
             if os.fstat(handle.fileno()).st_size == 0:
@@ -147,6 +151,20 @@ class _LfLines:
         after = self.solid[np.searchsorted(self.solid, lone)]
         hits = np.flatnonzero(after < line_end)
         return int(lone[hits[0]]) if len(hits) else None
+
+
+def _refuse_byte_order_mark(path: str, name: str) -> None:
+    """irgauge's readers drop a UTF-8 byte order mark; trec_eval reads it as the start of
+    the first line's topic, another topic than the same id on the next lines."""
+    if _plain_file(path):
+        with open(path, "rb") as handle:
+            if handle.read(len(BOM)) == BOM:
+                raise InputError(
+                    "a UTF-8 byte order mark, which trec_eval reads as part of the first "
+                    "line's topic; remove it",
+                    name,
+                    1,
+                )
 
 
 def _holds_lone_cr(piece: bytes) -> bool:
