@@ -146,6 +146,23 @@ def test_blank_lines_and_indented_comments_of_a_run_are_skipped(capsys, tmp_path
     assert out == "runid                 \tall\tlast\nnum_ret               \tall\t2\n"
 
 
+def test_a_repeated_judgment_stops_where_trec_eval_evaluates_its_topic(capsys, tmp_path):
+    # form_res_rels.c fails on a topic whose qrels hold a document twice when it evaluates
+    # the topic (exit 4), after printing the topics before it
+    qrels = b"1 0 a 1\n1 0 b 0\n2 0 a 1\n2 0 a 1\n3 0 c 1\n"
+    run = b"1 Q0 a 1 2 t\n2 Q0 b 2 1 t\n3 Q0 c 1 1 t\n"
+    topic_1 = "P_1                   \t1\t1.0000\n"
+    for argv in (["-q"], ["-q", "-c"]):
+        code, out, err = drop_in(capsys, tmp_path, qrels, run, *argv, "-m", "P.1")
+        assert code == 4 and out == topic_1 and f"{tmp_path / 'q'}:4:" in err
+    code, out, _ = drop_in(capsys, tmp_path, qrels, run, "-m", "P.1")
+    assert code == 4 and out == ""
+    # unanswered, topic 2 stops trec_eval 10.0 as a topic the run does not answer
+    unanswered = run.replace(b"2 Q0", b"9 Q0")
+    code, out, err = drop_in(capsys, tmp_path, qrels, unanswered, "-q", "-m", "P.1")
+    assert code == 4 and out == topic_1 and "'2' not found" in err
+
+
 def test_eval_keeps_reading_lone_cr_and_blank_lines(capsys, tmp_path):
     # the trec_eval grammar is the drop-in's; irgauge eval keeps its documented one
     (tmp_path / "q").write_bytes(b"1 0 a 1\r\n1 0 b 0\r")
@@ -170,7 +187,8 @@ def hostile_collections(draw):
     tabs, runs of spaces and the other isspace bytes between fields, leading and trailing
     whitespace, CRLF, no final newline, blank lines and comments where trec_eval skips them,
     levels and scores in every spelling strtol and strtod read alike, ids with control
-    bytes, UTF-8, case differences or 300 bytes, tags that change, ties."""
+    bytes, UTF-8, case differences or 300 bytes, tags that change, ties, a judgment
+    repeated."""
     sep = st.sampled_from([" ", "\t", "  ", " \t", "\x0b", "\x0c"])
     padding = st.sampled_from(["", " ", "\t"])
     qrels = []
@@ -197,6 +215,8 @@ def hostile_collections(draw):
             text.insert(draw(st.integers(0, len(text))), extra)
         return (end.join(text) + draw(st.sampled_from([end, ""]))).encode()
 
+    if draw(st.booleans()):  # a judgment repeated: trec_eval fails where it evaluates it
+        qrels.append(list(draw(st.sampled_from(qrels))))
     # get_qrels reads a comment at a line's start, never after one, never last
     qrels_text = written(qrels, [])
     if draw(st.booleans()):

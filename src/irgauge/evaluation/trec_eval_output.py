@@ -122,6 +122,7 @@ def _qrels_output(qrels, run, chosen, options: TrecEvalOptions, reading) -> Iter
     )
     topics, missing = _topics(judgments, scored.answered, options.complete)
     _refuse_unjudged_first_topic(judgments, chosen, missing)
+    stop = _first_stop(_missing_stop(missing), _repeat_stop(qrels, topics))
     _refuse_close_gains(plan)
     if options.complete and ("num_rel", "all") in values:
         # trec_eval -c sums num_rel over the qrels file: every level > 0, whatever -l says
@@ -135,30 +136,57 @@ def _qrels_output(qrels, run, chosen, options: TrecEvalOptions, reading) -> Iter
         if line.kind == "relstring" and line.label != "relstring" and not options.judged_only:
             # -c resets relstring by that name only: relstring_N keeps the stand-in's '-'
             strings.update({topic: "-"[: line.width] for topic in unanswered})
-    yield from _render(plan, topics, missing, values, strings, options, watcher.runid)
+    yield from _render(plan, topics, stop, values, strings, options, watcher.runid)
 
 
-def _render(plan, topics, missing, values, strings, options: TrecEvalOptions, runid):
+def _missing_stop(missing: Optional[str]):
+    """(topic, error) where trec_eval 10.0 stops: a qrels topic the run does not answer."""
+    if missing is None:
+        return None
+    return missing, TrecEvalError(
+        f"trec_eval: result qid '{missing}' not found in qrels\n"
+        f"irgauge: qrels topic '{missing}' is not in the run, which stops "
+        "trec_eval 10.0 (exit 4); -c scores such topics 0",
+        4,
+    )
+
+
+def _repeat_stop(qrels, topics):
+    """(topic, error) where trec_eval 10.0 stops: the first topic it evaluates (in byte
+    order) whose qrels judge a document twice (form_res_rels.c), or None."""
+    evaluated = [(topic, line) for topic, line in qrels.repeats if topic in topics]
+    if not evaluated:
+        return None
+    topic, line = min(evaluated, key=lambda repeat: (_byte_order(repeat[0]), repeat[1]))
+    return topic, TrecEvalError(
+        f"irgauge: error: {qrels.source}:{line}: topic '{topic}' judges a document again, "
+        "which stops trec_eval 10.0 when it evaluates the topic (exit 4)",
+        4,
+    )
+
+
+def _first_stop(*stops):
+    """The stop trec_eval reaches first: the one at the topic first in byte order."""
+    found = [stop for stop in stops if stop is not None]
+    return min(found, key=lambda stop: _byte_order(stop[0])) if found else None
+
+
+def _render(plan, topics, stop, values, strings, options: TrecEvalOptions, runid):
     """trec_eval's lines, in pieces of some thousand lines: each topic's (with -q, topics
-    in byte order of their ids, up to the first qrels topic the run does not answer, where
-    trec_eval 10.0 stops), then the summary (unless -n)."""
+    in byte order of their ids, up to the topic where trec_eval 10.0 stops, ``stop``:
+    (topic, error) or None), then the summary (unless -n)."""
     out: List[Optional[str]] = []
     if options.per_topic:
         for topic in sorted(topics, key=_byte_order):
-            if missing is not None and _byte_order(topic) > _byte_order(missing):
+            if stop is not None and _byte_order(topic) >= _byte_order(stop[0]):
                 break
             out += [_per_topic(line, topic, values, strings) for line in plan]
             if len(out) >= CHUNK_LINES:
                 yield _text(out)
                 out = []
-    if missing is not None:  # trec_eval 10.0 stops at it, after the topics before it
-        raise TrecEvalError(
-            f"trec_eval: result qid '{missing}' not found in qrels\n"
-            f"irgauge: qrels topic '{missing}' is not in the run, which stops "
-            "trec_eval 10.0 (exit 4); -c scores such topics 0",
-            4,
-            _text(out),
-        )
+    if stop is not None:  # trec_eval 10.0 stops there, after the topics before it
+        stop[1].output = _text(out)
+        raise stop[1]
     if options.summary:
         out += [_summary(line, runid, len(topics), values) for line in plan]
     yield _text(out)
@@ -206,7 +234,7 @@ def _judgment_group_output(
             scored = [group[(line.label, topic)] for found, group in per_group if topic in found]
             values[(line.label, topic)] = _c_sum(scored) / len(scored)  # x / 1 is x
         values[(line.label, "all")] = _topic_mean(values, line.label, order)
-    yield from _render(plan, topics, missing, values, {}, options, watcher.runid)
+    yield from _render(plan, topics, _missing_stop(missing), values, {}, options, watcher.runid)
 
 
 def _text(lines_out: List[Optional[str]]) -> str:
