@@ -189,8 +189,10 @@ def collections(draw, groups: int = 1):
 
 
 def compare_with_trec_eval(binary, folder, qrels, run, argv):
-    (folder / "q").write_text(qrels)
-    (folder / "r").write_text(run)
+    """``qrels`` and ``run``: the files' text, or their bytes."""
+    for name, content in (("q", qrels), ("r", run)):
+        path = folder / name
+        path.write_bytes(content) if isinstance(content, bytes) else path.write_text(content)
     theirs = subprocess.run([binary, *argv, "q", "r"], cwd=folder, capture_output=True)
     ours = subprocess.run(
         [sys.executable, "-m", "irgauge", "trec_eval", *argv, "q", "r"],

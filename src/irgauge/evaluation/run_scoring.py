@@ -211,7 +211,7 @@ def score_parts(parts: Iterable[Run], plan: ScoringPlan, contiguous: bool) -> Sc
         _, topics, part_values = score_rows(
             plan.measures, [matched], [chosen], judgments, plan.max_cells
         )
-        values.add(topics, value_matrix(part_values))
+        values.add(topics, value_matrix(part_values, len(topics)))
         del part_values
         if plan.watcher is not None:
             plan.watcher.matched(matched)
@@ -252,7 +252,7 @@ def score_unanswered(plan: ScoringPlan, scored: List[ScoredRun], row_topics) -> 
             plan.judgments,
             plan.max_cells,
         )
-        run.values.add(topics, value_matrix(values))
+        run.values.add(topics, value_matrix(values, len(topics)))
 
 
 def empty_run(name: str, order: str) -> MatchedRun:
@@ -261,9 +261,11 @@ def empty_run(name: str, order: str) -> MatchedRun:
     return MatchedRun(name, nothing, nothing, nothing, np.zeros(0, np.int16), [], order)
 
 
-def value_matrix(values: List[List[np.ndarray]]) -> np.ndarray:
+def value_matrix(values: List[List[np.ndarray]], n_rows: int) -> np.ndarray:
     """The values of :func:`score_rows` (per measure, one array per batch) as one matrix:
-    measures x rows."""
+    measures x ``n_rows`` (no measure: trec_eval's runid and num_q alone)."""
+    if not values:
+        return np.zeros((0, n_rows))
     return np.vstack([np.concatenate(v) for v in values])
 
 

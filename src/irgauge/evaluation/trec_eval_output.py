@@ -36,7 +36,9 @@ from irgauge.evaluation.run_scoring import (
     score_unanswered,
 )
 from irgauge.evaluation.topic_tables import check_conventions, eligible_topics
+from irgauge.io._source import read_twice
 from irgauge.io.qrels import read_judgment_groups, read_qrels
+from irgauge.io.trec_eval_lines import check_run_lines, refuse_qrels_lines
 from irgauge.measures import parse_measure
 from irgauge.measures.trec_eval_words import TrecEvalError, TrecLine, lines, select
 
@@ -93,17 +95,34 @@ def trec_eval_chunks(
     the run (trec_eval's exit 4, after the topics before it) comes before the first piece."""
     chosen = select(list(words) or ["official"])
     budget = resolve_memory(memory)
-    if options.rel_format == "qrels_jg":
-        yield from _judgment_group_output(qrels, run, chosen, options, budget)
-        return
+    if isinstance(qrels, (str, os.PathLike)) and read_twice(qrels):
+        refuse_qrels_lines(str(qrels))
+    is_path = isinstance(run, (str, os.PathLike))
+    # a stream is copied: its lines are checked, then scored
+    with readable_twice(str(run)) if is_path else contextlib.nullcontext() as read_from:
+        # trec_eval's runid is the last data line's tag
+        reading = (budget, read_from, check_run_lines(read_from, str(run)) if is_path else None)
+        if options.rel_format == "qrels_jg":
+            yield from _judgment_group_output(qrels, run, chosen, options, reading)
+        else:
+            yield from _qrels_output(qrels, run, chosen, options, reading)
+
+
+def _qrels_output(qrels, run, chosen, options: TrecEvalOptions, reading) -> Iterator[str]:
+    """trec_eval's output over ordinary qrels (-R qrels); ``reading``: the memory budget,
+    the run's readable copy and its runid, if known (see trec_eval_chunks)."""
+    budget, read_from, runid = reading
     qrels = _qrels(qrels)
     top = int(qrels.levels.max()) if len(qrels.levels) else 0
     plan = [line for name, p in chosen for line in lines(name, p, options.num_docs, top)]
     judgments = _judgments(qrels, options)
-    watcher = _RunWatcher(_grades_kept(plan, options.judged_only), options.judged_only)
-    values, scored = _scored(plan, judgments, run, options, budget, watcher=watcher)
+    watcher = _RunWatcher(_grades_kept(plan, options.judged_only), options.judged_only, runid)
+    values, scored = _scored(
+        plan, judgments, run, options, budget, watcher=watcher, read_from=read_from
+    )
     topics, missing = _topics(judgments, scored.answered, options.complete)
     _refuse_unjudged_first_topic(judgments, chosen, missing)
+    stop = _first_stop(_missing_stop(missing), _repeat_stop(qrels, topics))
     _refuse_close_gains(plan)
     if options.complete and ("num_rel", "all") in values:
         # trec_eval -c sums num_rel over the qrels file: every level > 0, whatever -l says
@@ -117,30 +136,57 @@ def trec_eval_chunks(
         if line.kind == "relstring" and line.label != "relstring" and not options.judged_only:
             # -c resets relstring by that name only: relstring_N keeps the stand-in's '-'
             strings.update({topic: "-"[: line.width] for topic in unanswered})
-    yield from _render(plan, topics, missing, values, strings, options, watcher.runid)
+    yield from _render(plan, topics, stop, values, strings, options, watcher.runid)
 
 
-def _render(plan, topics, missing, values, strings, options: TrecEvalOptions, runid):
+def _missing_stop(missing: Optional[str]):
+    """(topic, error) where trec_eval 10.0 stops: a qrels topic the run does not answer."""
+    if missing is None:
+        return None
+    return missing, TrecEvalError(
+        f"trec_eval: result qid '{missing}' not found in qrels\n"
+        f"irgauge: qrels topic '{missing}' is not in the run, which stops "
+        "trec_eval 10.0 (exit 4); -c scores such topics 0",
+        4,
+    )
+
+
+def _repeat_stop(qrels, topics):
+    """(topic, error) where trec_eval 10.0 stops: the first topic it evaluates (in byte
+    order) whose qrels judge a document twice (form_res_rels.c), or None."""
+    evaluated = [(topic, line) for topic, line in qrels.repeats if topic in topics]
+    if not evaluated:
+        return None
+    topic, line = min(evaluated, key=lambda repeat: (_byte_order(repeat[0]), repeat[1]))
+    return topic, TrecEvalError(
+        f"irgauge: error: {qrels.source}:{line}: topic '{topic}' judges a document again, "
+        "which stops trec_eval 10.0 when it evaluates the topic (exit 4)",
+        4,
+    )
+
+
+def _first_stop(*stops):
+    """The stop trec_eval reaches first: the one at the topic first in byte order."""
+    found = [stop for stop in stops if stop is not None]
+    return min(found, key=lambda stop: _byte_order(stop[0])) if found else None
+
+
+def _render(plan, topics, stop, values, strings, options: TrecEvalOptions, runid):
     """trec_eval's lines, in pieces of some thousand lines: each topic's (with -q, topics
-    in byte order of their ids, up to the first qrels topic the run does not answer, where
-    trec_eval 10.0 stops), then the summary (unless -n)."""
+    in byte order of their ids, up to the topic where trec_eval 10.0 stops, ``stop``:
+    (topic, error) or None), then the summary (unless -n)."""
     out: List[Optional[str]] = []
     if options.per_topic:
         for topic in sorted(topics, key=_byte_order):
-            if missing is not None and _byte_order(topic) > _byte_order(missing):
+            if stop is not None and _byte_order(topic) >= _byte_order(stop[0]):
                 break
             out += [_per_topic(line, topic, values, strings) for line in plan]
             if len(out) >= CHUNK_LINES:
                 yield _text(out)
                 out = []
-    if missing is not None:  # trec_eval 10.0 stops at it, after the topics before it
-        raise TrecEvalError(
-            f"trec_eval: result qid '{missing}' not found in qrels\n"
-            f"irgauge: qrels topic '{missing}' is not in the run, which stops "
-            "trec_eval 10.0 (exit 4); -c scores such topics 0",
-            4,
-            _text(out),
-        )
+    if stop is not None:  # trec_eval 10.0 stops there, after the topics before it
+        stop[1].output = _text(out)
+        raise stop[1]
     if options.summary:
         out += [_summary(line, runid, len(topics), values) for line in plan]
     yield _text(out)
@@ -151,13 +197,14 @@ def _runid(run) -> str:
 
 
 def _judgment_group_output(
-    source: Any, run: Any, chosen, options: TrecEvalOptions, budget
+    source: Any, run: Any, chosen, options: TrecEvalOptions, reading
 ) -> Iterator[str]:
     """trec_eval -R qrels_jg: each ``*_avgjg`` value of a topic is its measure computed
     under each judgment group that judges the topic (groups in byte order of their
     labels), summed and divided by their number (form_res_rels_jg.c); a topic is
     evaluated, or missing from the run, as under ordinary qrels. The run is read once
-    per group (standard input or a pipe: from one temporary copy)."""
+    per group (standard input or a pipe: from one temporary copy, ``reading``'s)."""
+    budget, read_from, runid = reading
     groups = source if isinstance(source, Mapping) else read_judgment_groups(source)
     plan = [
         line
@@ -167,21 +214,17 @@ def _judgment_group_output(
     topics: Dict[str, int] = {}
     missing = None
     per_group = []
-    watcher = _RunWatcher(0, options.judged_only)
-    is_path = isinstance(run, (str, os.PathLike))
-    with readable_twice(str(run)) if is_path else contextlib.nullcontext() as read_from:
-        for qrels in groups.values():
-            judgments = _judgments(qrels, options)
-            group, scored = _scored(
-                plan, judgments, run, options, budget, watcher=watcher, read_from=read_from
-            )
-            found, lacking = _topics(judgments, scored.answered, options.complete)
-            topics.update(found)
-            if lacking is not None and (
-                missing is None or _byte_order(lacking) < _byte_order(missing)
-            ):
-                missing = lacking
-            per_group.append((set(found), group))
+    watcher = _RunWatcher(0, options.judged_only, runid)
+    for qrels in groups.values():
+        judgments = _judgments(qrels, options)
+        group, scored = _scored(
+            plan, judgments, run, options, budget, watcher=watcher, read_from=read_from
+        )
+        found, lacking = _topics(judgments, scored.answered, options.complete)
+        topics.update(found)
+        if lacking is not None and (missing is None or _byte_order(lacking) < _byte_order(missing)):
+            missing = lacking
+        per_group.append((set(found), group))
     order = sorted(topics, key=_byte_order)
     values = _Values(order)
     for line in plan:
@@ -191,7 +234,7 @@ def _judgment_group_output(
             scored = [group[(line.label, topic)] for found, group in per_group if topic in found]
             values[(line.label, topic)] = _c_sum(scored) / len(scored)  # x / 1 is x
         values[(line.label, "all")] = _topic_mean(values, line.label, order)
-    yield from _render(plan, topics, missing, values, {}, options, watcher.runid)
+    yield from _render(plan, topics, _missing_stop(missing), values, {}, options, watcher.runid)
 
 
 def _text(lines_out: List[Optional[str]]) -> str:
@@ -211,14 +254,14 @@ def _qrels(source: Any):
 
 class _RunWatcher(PartWatcher):
     """What trec_eval prints of the run beyond the measures' values, kept as each part is
-    read: the runid (the first line's tag, else the run's name), and the first ``width``
-    grades of each topic's ranking (-J: of its judged documents), for relstring and for
-    the topics -J leaves empty."""
+    read: the runid (unless given: the first line's tag, else the run's name), and the
+    first ``width`` grades of each topic's ranking (-J: of its judged documents), for
+    relstring and for the topics -J leaves empty."""
 
-    def __init__(self, width: int, judged_only: bool):
+    def __init__(self, width: int, judged_only: bool, runid: Optional[str] = None):
         self.width = width
         self.judged_only = judged_only
-        self.runid: Optional[str] = None
+        self.runid = runid
         self.grades: Dict[int, np.ndarray] = {}  # qrels topic index -> first grades
 
     def read(self, run) -> None:

@@ -7,8 +7,9 @@ tokens' bytes back to back plus offsets: memory O(bytes), whatever the longest t
 number columns are parsed from the bytes (:mod:`irgauge.io._numbers`). Exact line
 numbers are kept for error messages.
 
-Bytes <= 32 (space, tab, CR, LF, ...) separate tokens, as C's ``isspace`` and
-``strtok`` in trec_eval; lines end at LF, CRLF or a lone CR. A line whose first token
+Space, tab, LF, VT, FF and CR separate tokens, the bytes C's ``isspace`` tells trec_eval
+are space; any other byte, a control byte such as 0x01 included, is part of a token (as
+it is of trec_eval's ids). Lines end at LF, CRLF or a lone CR. A line whose first token
 starts with ``#`` is a comment (as in trec_eval's test files); ``#`` elsewhere is
 ordinary text, since document ids may contain it. Blank lines carry no data and are
 skipped. A line longer than ``MAX_LINE_BYTES`` is refused.
@@ -35,6 +36,8 @@ BLOCK_BYTES = 1 << 20
 HASH = ord("#")
 LF, CR = 10, 13
 Column = Union[Ids, np.ndarray]
+SEPARATORS = np.zeros(256, dtype=bool)
+SEPARATORS[[9, 10, 11, 12, 13, 32]] = True  # C's isspace in the "C" locale
 
 
 @dataclass
@@ -340,7 +343,7 @@ def _block_tokens(
     # (one pass, no shifted copy or concatenation of the edges)
     space = np.empty(len(buf) + 2, dtype=bool)
     space[0] = space[-1] = True
-    np.less_equal(buf, 32, out=space[1:-1])
+    separator_mask(buf, out=space[1:-1])
     edges = np.flatnonzero(space[1:] != space[:-1])
     starts, ends = edges[0::2], edges[1::2]
     at_lf = None if has_cr else _lines_at_lf(buf, starts, ends, trailing_after)
@@ -388,6 +391,21 @@ def _block_tokens(
             int(line_numbers[i]),
         )
     return line_numbers, starts.reshape(-1, n_cols), ends.reshape(-1, n_cols), n_ends
+
+
+def separator_mask(buf: np.ndarray, out: Optional[np.ndarray] = None) -> np.ndarray:
+    """Whether each byte of ``buf`` separates tokens (SEPARATORS)."""
+    out = np.less_equal(buf, 32, out=out)
+    if _other_control_bytes(buf):  # rare: a lookup per byte costs 30x the comparison
+        np.take(SEPARATORS, buf, out=out)
+    return out
+
+
+def _other_control_bytes(buf: np.ndarray) -> bool:
+    """Whether the block holds a byte below 32 that is not a separator (0-8, 14-31)."""
+    if not len(buf):
+        return False
+    return bool(buf.min() < 9) or np.count_nonzero(buf < 32) != np.count_nonzero(buf < 14)
 
 
 def _refuse_long_lines(line_ends: np.ndarray, path: str, line_offset: int) -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any, List, Optional
+from typing import Any, List, Optional, Tuple
 
 import numpy as np
 
@@ -131,7 +131,17 @@ class Qrels:
         keep[later] = False
         qrels = cls(topics[keep], docnos[keep], levels[keep], source, fmt, line_numbers[keep])
         qrels.__dict__["topic_index"] = index.subset(keep)
+        names = index.names
+        qrels.__dict__["repeats"] = [
+            (names[code], int(line)) for code, line in zip(codes[later], line_numbers[later])
+        ]
         return qrels
+
+    @cached_property
+    def repeats(self) -> List[Tuple[str, int]]:
+        """(topic id, line) of each exact repeat of a judgment that from_arrays dropped
+        (trec_eval fails on a topic judging a document twice, irgauge takes it once)."""
+        return []
 
     @cached_property
     def topic_index(self) -> TopicIndex:
