@@ -142,3 +142,54 @@ def test_api_raises_input_error_with_location(tmp_path):
     with pytest.raises(InputError) as info:
         evaluate(write(tmp_path, "q.txt", QRELS), run)
     assert info.value.path == run and info.value.line == 2
+
+
+def _lines_with_nul(count: int, nul_line: int, shuffled: bool) -> str:
+    import random
+
+    lines = [f"{1 + k // 100} Q0 d{k % 100} {k % 100 + 1} {1000 - k}.5 r" for k in range(count)]
+    if shuffled:  # topics scattered over the file: read through the partitioning
+        random.Random(7).shuffle(lines)
+    lines[nul_line - 1] = lines[nul_line - 1].replace(" d", " \0d", 1)
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize(
+    "command,count,nul_line,shuffled,memory",
+    [
+        ("eval", 3, 1, False, None),  # the first byte of an id
+        ("eval", 60_000, 52_345, False, None),  # past the first 1 MB block
+        ("eval", 60_000, 52_345, True, "1M"),  # a shuffled run read in partitions
+        ("trec_eval", 60_000, 52_345, False, None),
+    ],
+)
+def test_a_nul_byte_in_a_run_or_qrels_is_refused_at_its_line(
+    tmp_path, capsys, command, count, nul_line, shuffled, memory
+):
+    """No text file holds a NUL byte; taken as part of an id, 'd1\\0' became a document
+    of its own (or, with ids padded by NULs, the same as 'd1'), and a file of NUL bytes a
+    one-line run. Refused at FILE:LINE by the tokenizer every text reader goes through."""
+    text = _lines_with_nul(count, nul_line, shuffled)
+    run = write(tmp_path, "run.txt", text)
+    qrels = write(tmp_path, "q.txt", QRELS)
+    options = ["--memory", memory] if memory else []
+    assert main([command, *options, qrels, run]) == 2
+    err = capsys.readouterr().err
+    assert f"{run}:{nul_line}: a NUL byte at column" in err
+    # the same line in qrels (its third column holds the id)
+    qrels_text = "".join(
+        f"{fields[0]} 0 {fields[2]} 1\n"
+        for fields in (line.split(" ") for line in text.splitlines())
+    )
+    bad_qrels = write(tmp_path, "bad.qrels", qrels_text)
+    assert main([command, bad_qrels, write(tmp_path, "ok.run", RUN)]) == 2
+    assert f"{bad_qrels}:{nul_line}: a NUL byte" in capsys.readouterr().err
+
+
+def test_a_file_of_nul_bytes_is_refused(tmp_path, capsys):
+    zeros = tmp_path / "zeros"
+    zeros.write_bytes(b"\0" * 4096)
+    qrels = write(tmp_path, "q.txt", QRELS)
+    for args in ([qrels, str(zeros)], [str(zeros), write(tmp_path, "r", RUN)]):
+        assert main(["eval", *args]) == 2
+        assert f"{zeros}:1: a NUL byte at column 1" in capsys.readouterr().err

@@ -485,18 +485,25 @@ def text_lines(text: str) -> List[str]:
     return lines[:-1] if lines and lines[-1] == "" else lines
 
 
-def decode_text(data: bytes, name: str) -> str:
-    """``data`` as UTF-8; a byte that is not UTF-8 is an InputError at its FILE:LINE, and
-    so is a NUL byte: valid UTF-8, but no text file holds one (a file of NUL bytes, left by
-    a crash or a preallocating copy, would otherwise read as one odd name)."""
+def refuse_nul(data: bytes, name: str, lines_before: int = 0) -> None:
+    """An InputError at the FILE:LINE of the first NUL byte of ``data`` (text that follows
+    ``lines_before`` lines). No text file holds one: a file of NUL bytes, left by a crash or
+    a preallocating copy, would otherwise read as one odd name, or an id ``d1\\0`` as a
+    document of its own."""
     nul = data.find(b"\0")
     if nul >= 0:
         column = nul - max(data.rfind(b"\n", 0, nul), data.rfind(b"\r", 0, nul))
         raise InputError(
             f"a NUL byte at column {column}: binary data, not text",
             name,
-            count_line_ends(data[:nul]) + 1,
+            lines_before + count_line_ends(data[:nul]) + 1,
         )
+
+
+def decode_text(data: bytes, name: str) -> str:
+    """``data`` as UTF-8; a byte that is not UTF-8 is an InputError at its FILE:LINE, and
+    so is a NUL byte (:func:`refuse_nul`)."""
+    refuse_nul(data, name)
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as err:

@@ -28,7 +28,7 @@ import numpy as np
 from irgauge.io.ids import Ids, offset_type
 from irgauge.errors import InputError
 from irgauge.io._numbers import parse_floats
-from irgauge.io._source import MAX_LINE_BYTES, LineTooLong, count_line_ends
+from irgauge.io._source import MAX_LINE_BYTES, LineTooLong, count_line_ends, refuse_nul
 
 # tokenize 1 MB at a time: bounded memory, and a block's per-line arrays (256 KB each for
 # a TREC run) stay in a core's cache (W2 evaluated with 1 MB blocks: 2% less CPU than 2 MB)
@@ -171,6 +171,7 @@ def _columns_for(columns, n_cols: int, allowed, path: str, line: int, size_hint)
 def _split_block(item, path, allowed, keep, trailing_after, numbers, unhashed, several_blocks):
     """One block's line numbers, column count, kept columns and line ends (see tokenize)."""
     data, offset = item
+    refuse_nul(data, path, offset)
     pool = Ids.padded(data)
     lines, starts, ends, n_ends = _block_tokens(
         pool[: len(data)], path, offset, trailing_after, has_cr=b"\r" in data
