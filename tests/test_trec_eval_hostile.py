@@ -163,6 +163,28 @@ def test_a_repeated_judgment_stops_where_trec_eval_evaluates_its_topic(capsys, t
     assert code == 4 and out == topic_1 and "'2' not found" in err
 
 
+@given(
+    st.lists(
+        st.sampled_from(["1 0 a 1", "1 0 b#2 0", " 1 0 c 1", "\t", "", "# note", "2 0 d 1\r"]),
+        max_size=8,
+    ),
+    st.booleans(),
+)
+def test_lines_passed_over_as_plain_hold_nothing_the_closer_look_refuses(lines, final_lf):
+    """The quick screen (no '#', no CR, every line starting with a token) may only pass a
+    piece in which the line-by-line check finds nothing."""
+    from irgauge.io.trec_eval_lines import _LfLines, _plain_lines
+
+    piece = "\n".join(lines).encode() + (b"\n" if final_lf and lines else b"")
+    if not piece or not _plain_lines(piece):
+        return
+    checked = _LfLines(piece, last=True)
+    assert checked.first_blank() is None
+    assert checked.first_indented_comment() is None
+    assert checked.first_text_after_lone_cr() is None
+    assert not checked.comment_start().any()
+
+
 def test_eval_keeps_reading_lone_cr_and_blank_lines(capsys, tmp_path):
     # the trec_eval grammar is the drop-in's; irgauge eval keeps its documented one
     (tmp_path / "q").write_bytes(b"1 0 a 1\r\n1 0 b 0\r")

@@ -47,6 +47,9 @@ def refuse_qrels_lines(path: str) -> None:
     _refuse_byte_order_mark(path, path)
     after_comment = False
     for piece, offset, last in _lf_pieces(path):
+        if _plain_lines(piece):
+            after_comment = False
+            continue
         lines = _LfLines(piece, last)
         comment = lines.comment_start()
         problems = [
@@ -151,6 +154,17 @@ class _LfLines:
         after = self.solid[np.searchsorted(self.solid, lone)]
         hits = np.flatnonzero(after < line_end)
         return int(lone[hits[0]]) if len(hits) else None
+
+
+def _plain_lines(piece: bytes) -> bool:
+    """Whether every line of ``piece`` starts with a token and none holds a '#' or a CR:
+    then both grammars read it alike, and the closer look (a tenth of the time) is not
+    needed. A blank or whitespace-only line starts with a separator."""
+    if b"#" in piece or b"\r" in piece:
+        return False
+    buf = np.frombuffer(piece, np.uint8)
+    line_starts = np.append(0, np.flatnonzero(buf[:-1] == LF) + 1)
+    return not separator_mask(buf[line_starts]).any()
 
 
 def _refuse_byte_order_mark(path: str, name: str) -> None:
