@@ -711,3 +711,11 @@ def test_runs_and_topics_are_named_as_pathlib_names_them(path):
     pure = pathlib.PurePath(path)
     assert path_name(path) == pure.name
     assert path_stem_and_suffix(path) == (pure.stem, pure.suffix)
+
+
+def test_control_bytes_that_are_not_separators_are_found_for_every_byte_value():
+    """0-8 and 14-31 are part of a token (trec_eval's isspace separates at 9-13 and 32
+    only); the tokenizer's two-reduction test must find each, and nothing else."""
+    for byte in range(256):
+        block = np.array([ord("a"), byte, ord(" "), ord("b")], dtype=np.uint8)
+        assert _tokens._other_control_bytes(block) == (byte < 9 or 14 <= byte < 32), byte
