@@ -536,6 +536,16 @@ def _reading(kind: str, name: str) -> Iterator[None]:
         raise InputError(f"unreadable {kind} data: {err}", name) from None
 
 
+def starts_with_bom(path: PathLike) -> bool:
+    """Whether the content (decompressed) starts with a UTF-8 byte order mark, which the
+    readers here drop. False for a stream, whose first bytes are its reader's."""
+    if not read_twice(path):
+        return False
+    handle, kind = _open(path)
+    with _reading(kind, str(path)), handle:
+        return handle.read(len(BOM)) == BOM
+
+
 def _without_bom(data: bytes) -> bytes:
     return data[len(BOM) :] if data.startswith(BOM) else data
 

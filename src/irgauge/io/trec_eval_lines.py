@@ -27,13 +27,13 @@ import numpy as np
 
 from irgauge.errors import InputError
 from irgauge.io._source import (
-    BOM,
     BZ2_MAGIC,
     GZIP_MAGIC,
     XZ_MAGIC,
     count_line_ends,
     iter_blocks,
     read_twice,
+    starts_with_bom,
 )
 from irgauge.io._tokens import BLOCK_BYTES, separator_mask
 
@@ -169,16 +169,15 @@ def _plain_lines(piece: bytes) -> bool:
 
 def _refuse_byte_order_mark(path: str, name: str) -> None:
     """irgauge's readers drop a UTF-8 byte order mark; trec_eval reads it as the start of
-    the first line's topic, another topic than the same id on the next lines."""
-    if _plain_file(path):
-        with open(path, "rb") as handle:
-            if handle.read(len(BOM)) == BOM:
-                raise InputError(
-                    "a UTF-8 byte order mark, which trec_eval reads as part of the first "
-                    "line's topic; remove it",
-                    name,
-                    1,
-                )
+    the first line's topic, another topic than the same id on the next lines (in a
+    compressed file too, whose content irgauge reads as it reads a plain one)."""
+    if starts_with_bom(path):
+        raise InputError(
+            "a UTF-8 byte order mark, which trec_eval reads as part of the first "
+            "line's topic; remove it",
+            name,
+            1,
+        )
 
 
 def _holds_lone_cr(piece: bytes) -> bool:
