@@ -719,3 +719,18 @@ def test_control_bytes_that_are_not_separators_are_found_for_every_byte_value():
     for byte in range(256):
         block = np.array([ord("a"), byte, ord(" "), ord("b")], dtype=np.uint8)
         assert _tokens._other_control_bytes(block) == (byte < 9 or 14 <= byte < 32), byte
+
+
+@pytest.mark.parametrize("final_line_end", [b"\n", b"\r\n", b""])
+def test_a_line_too_long_is_refused_whether_or_not_a_line_end_follows(tmp_path, final_line_end):
+    """The block reader refused a long line only while no line end had come: one that
+    ended within the next read passed read_text (the QA and score readers), while the same
+    line without its final LF was refused."""
+    from irgauge.io._source import read_text
+
+    path = tmp_path / "long.txt"
+    path.write_bytes(b"a b\n" + b"x" * (MAX_LINE_BYTES + 2) + final_line_end)
+    with pytest.raises(InputError, match="line longer than"):
+        read_text(path)
+    path.write_bytes(b"a b\n" + b"x" * MAX_LINE_BYTES + final_line_end)
+    assert len(read_text(path)) == 4 + MAX_LINE_BYTES + len(final_line_end)

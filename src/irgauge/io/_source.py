@@ -367,6 +367,12 @@ def _last_cut(chunk: bytes) -> int:
     return max(chunk.rfind(b"\n"), chunk.rfind(b"\r", 0, len(chunk) - 1)) + 1
 
 
+def _line_end_in(chunk: bytes) -> int:
+    """Offset of the chunk's first line end (LF or CR; len(chunk) if none)."""
+    ends = [at for at in (chunk.find(b"\n"), chunk.find(b"\r")) if at >= 0]
+    return min(ends) if ends else len(chunk)
+
+
 def iter_blocks(
     path: PathLike, block_bytes: int, span: Optional[Tuple[int, int]] = None
 ) -> Iterator[bytes]:
@@ -392,9 +398,13 @@ def iter_blocks(
                 if cut == 0:  # no line end yet: keep the pieces (joined once, not per read)
                     pieces.append(chunk)
                     pending += len(chunk)
-                    if pending > MAX_LINE_BYTES + 1:
+                    if pending > MAX_LINE_BYTES + 1:  # (+1: a CR waiting for its LF)
                         raise LineTooLong(name)
                     continue
+                if pending and _line_end_in(chunk) + pending > MAX_LINE_BYTES + 1:
+                    # the line begun in earlier reads ends here, too long all the same
+                    # (read_text has no tokenizer to count it)
+                    raise LineTooLong(name)
                 pieces.append(memoryview(chunk)[:cut])  # joined straight from the read
                 block = b"".join(pieces)
                 pieces, pending = [chunk[cut:]], len(chunk) - cut
