@@ -17,6 +17,7 @@ from typing import List, Optional, Tuple
 
 import numpy as np
 
+from irgauge.io._tokens import SEPARATORS, separator_mask
 from irgauge.io.ids import Ids
 
 LF, CR, HASH = 10, 13, ord("#")
@@ -55,14 +56,17 @@ def line_bounds(buf: np.ndarray, has_cr: bool = True) -> Tuple[np.ndarray, np.nd
 def first_tokens(pool: np.ndarray, n_bytes: int, starts: np.ndarray, ends: np.ndarray):
     """(rows, token starts, token lengths) of the data lines among the lines starts..ends
     of ``pool`` (its first ``n_bytes`` the block, then at least eight zeros): their first
-    token, as the tokenizer splits it (bytes <= 32 separate tokens); blank and comment
-    lines left out."""
+    token; blank and comment lines left out, as the tokenizer leaves them (its separators,
+    SEPARATORS: a line of control bytes is a data line, refused when it is tokenized, not
+    dropped here). A token's length stops at any byte <= 32 (see _token_lengths): a
+    shorter key, the same for every line of the topic, so its lines still go together."""
     first = pool[starts]
-    data = (first > 32) & (first != HASH)
-    indented = np.flatnonzero(first <= 32)
+    separator = SEPARATORS[first]
+    data = ~separator & (first != HASH)
+    indented = np.flatnonzero(separator)
     token = starts
     if len(indented):  # whitespace before the first token, or none at all (rare)
-        solid = np.flatnonzero(pool[:n_bytes] > 32)
+        solid = np.flatnonzero(~separator_mask(pool[:n_bytes]))
         found = np.append(solid, n_bytes)[np.searchsorted(solid, starts[indented])]
         token = starts.copy()
         token[indented] = found
