@@ -132,6 +132,12 @@ def path_stem_and_suffix(path: str) -> Tuple[str, str]:
     return name, ""
 
 
+def is_compressed(head: bytes) -> bool:
+    """Whether content starting with ``head`` is gzip, bz2 or xz (the test :func:`_open`
+    makes by magic bytes to decompress it)."""
+    return head.startswith((GZIP_MAGIC, BZ2_MAGIC, XZ_MAGIC))
+
+
 def read_twice(path: PathLike) -> bool:
     """Whether ``path`` can be read twice: a regular file, or a path that is not there
     (whose reader names the problem); not standard input, a pipe or a device."""

@@ -30,15 +30,13 @@ import numpy as np
 
 from irgauge.errors import InputError
 from irgauge.io._source import (
-    BZ2_MAGIC,
-    GZIP_MAGIC,
     STDIN,
     PathLike,
-    XZ_MAGIC,
     first_bytes,
     note_input,
     path_stem_and_suffix,
     strip_compression_suffix,
+    is_compressed,
 )
 from irgauge.io.ids import Ids
 from irgauge.io.records import AGGREGATE_TOPIC, Qrels, Run
@@ -90,7 +88,7 @@ def table_format(path: PathLike) -> Optional[str]:
     except OSError:
         return None  # the text reader says why the file cannot be read
     kind = _kind_of(start)
-    if kind is None and start.startswith((GZIP_MAGIC, BZ2_MAGIC, XZ_MAGIC)):
+    if kind is None and is_compressed(start):
         if _kind_of(first_bytes(name, 6)) is not None:
             raise _compressed(name)
     return kind

@@ -24,14 +24,12 @@ import numpy as np
 from irgauge.errors import InputError
 from irgauge.io._source import (
     BOM,
-    BZ2_MAGIC,
-    GZIP_MAGIC,
     MAX_LINE_BYTES,
-    XZ_MAGIC,
     LineTooLong,
     count_line_ends,
     iter_blocks,
     read_twice,
+    is_compressed,
 )
 from irgauge.io._tokens import BLOCK_BYTES
 from irgauge.io.arrow_tables import iter_arrow_run_chunks, table_format
@@ -250,14 +248,9 @@ def topic_spans(path: str, count: int) -> Optional[List[Span]]:
 
 def _plain_text(head: bytes) -> bool:
     """Not compressed, no byte-order mark, lines ending at LF or CRLF."""
-    if not head or _compressed(head) or head.startswith(BOM):
+    if not head or is_compressed(head) or head.startswith(BOM):
         return False
     return b"\r" not in head.replace(b"\r\n", b"")
-
-
-def _compressed(head: bytes) -> bool:
-    """Whether a file starting with ``head`` is compressed (the reader's test, by magic)."""
-    return head.startswith((GZIP_MAGIC, BZ2_MAGIC, XZ_MAGIC))
 
 
 def _next_topic_start(handle, offset: int) -> Optional[int]:
@@ -488,7 +481,7 @@ def _text_size(path: str) -> int:
         size = os.path.getsize(path)
     except OSError:
         return MAX_LINE_BYTES
-    return size * 6 if _compressed(head) else size
+    return size * 6 if is_compressed(head) else size
 
 
 def _spill(parts, folder: str, prefix: str, count: int, salt: int) -> List[str]:

@@ -27,13 +27,11 @@ import numpy as np
 
 from irgauge.errors import InputError
 from irgauge.io._source import (
-    BZ2_MAGIC,
-    GZIP_MAGIC,
-    XZ_MAGIC,
     count_line_ends,
     iter_blocks,
     read_twice,
     starts_with_bom,
+    is_compressed,
 )
 from irgauge.io._tokens import BLOCK_BYTES, separator_mask
 
@@ -239,7 +237,7 @@ def _plain_file(path: str) -> bool:
         return False
     with open(path, "rb") as handle:
         magic = handle.read(6)
-    return not magic.startswith((GZIP_MAGIC, BZ2_MAGIC, XZ_MAGIC))
+    return not is_compressed(magic)
 
 
 def _tag_from_the_end(mapped: mmap.mmap) -> Optional[str]:
