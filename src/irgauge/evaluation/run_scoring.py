@@ -26,7 +26,7 @@ from irgauge.collection.judgments import Judgments
 from irgauge.collection.rankings import MatchedRun, build_batches, match_run
 from irgauge.errors import InputError, MeasureError
 from irgauge.evaluation.topic_values import RunValues, ValueSpill
-from irgauge.io._source import STDIN, read_twice
+from irgauge.io._source import STDIN, read_twice, scratch_folder
 from irgauge.io.ids import Ids
 from irgauge.io.heap import release_free_memory
 from irgauge.io.keys import comes_back, unique_names
@@ -153,12 +153,9 @@ def readable_twice(path: str) -> Iterator[str]:
     if read_twice(path):
         yield path
         return
-    # imported here, where a folder is made: loading them costs every start-up 3 ms
-    import shutil
-    import tempfile
+    import shutil  # (loaded with the folder: see scratch_folder)
 
-    folder = tempfile.mkdtemp(prefix="irgauge-input-")
-    try:
+    with scratch_folder("irgauge-input-") as folder:
         copy = os.path.join(folder, "run")
         try:
             with open(copy, "wb") as out:
@@ -170,8 +167,6 @@ def readable_twice(path: str) -> Iterator[str]:
         except OSError as err:
             raise InputError(f"cannot read file: {err.strerror or err}", path) from None
         yield copy
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
 
 
 def score_parts(parts: Iterable[Run], plan: ScoringPlan, contiguous: bool) -> ScoredRun:

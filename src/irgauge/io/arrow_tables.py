@@ -34,9 +34,9 @@ from irgauge.io._source import (
     PathLike,
     first_bytes,
     note_input,
+    is_compressed,
     path_stem_and_suffix,
     strip_compression_suffix,
-    is_compressed,
 )
 from irgauge.io.ids import Ids
 from irgauge.io.records import AGGREGATE_TOPIC, Qrels, Run

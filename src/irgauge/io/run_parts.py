@@ -27,9 +27,10 @@ from irgauge.io._source import (
     MAX_LINE_BYTES,
     LineTooLong,
     count_line_ends,
+    is_compressed,
     iter_blocks,
     read_twice,
-    is_compressed,
+    scratch_folder,
 )
 from irgauge.io._tokens import BLOCK_BYTES
 from irgauge.io.arrow_tables import iter_arrow_run_chunks, table_format
@@ -305,12 +306,7 @@ def partitioned_parts(
     but not used, then the rest), to take instead of reading it from its start (a text
     file is read from its start: its lines are tokenized once, after the partitioning).
     """
-    # imported here, where a folder is made: loading them costs every start-up 3 ms
-    import shutil
-    import tempfile
-
-    spill = tempfile.mkdtemp(prefix="irgauge-partition-", dir=folder)
-    try:
+    with scratch_folder("irgauge-partition-", folder) as spill:
         size = _text_size(read_from or path)
         if not table_format(path):
             del read  # (parts tokenized already are not written as text again)
@@ -338,8 +334,6 @@ def partitioned_parts(
         files = _spill(parts, spill, "p", count, salt=0)
         by_score = (order or first[0].natural_order) == "score" and first[0].scores is not None
         yield _read_back(files, first[0], spill, part_bytes, depth=1, by_score=by_score)
-    finally:
-        shutil.rmtree(spill, ignore_errors=True)
 
 
 class _TextRun:

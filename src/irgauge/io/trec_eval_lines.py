@@ -28,10 +28,10 @@ import numpy as np
 from irgauge.errors import InputError
 from irgauge.io._source import (
     count_line_ends,
+    is_compressed,
     iter_blocks,
     read_twice,
     starts_with_bom,
-    is_compressed,
 )
 from irgauge.io._tokens import BLOCK_BYTES, separator_mask
 
