@@ -253,10 +253,27 @@ class MatchedRun:
     grades: np.ndarray  # flat, in ranked order
     unknown_topics: List[str]  # run topics absent from the qrels
     order: str
+    repeated: Optional["RepeatedDocs"] = None  # match_run(duplicates="record") only
+
+
+@dataclass(frozen=True)
+class RepeatedDocs:
+    """The topics of a run whose documents kept (after ``max_docs``) hold a docno twice,
+    one entry each: the topic's index in the judgments, the docno repeated that is first
+    in byte order (the one trec_eval names) and the file lines of its first two copies."""
+
+    topics: List[int]
+    docnos: List[bytes]
+    first_lines: List[int]
+    lines: List[int]
 
 
 def match_run(
-    run: Run, judgments: Judgments, order: Optional[str] = None, max_docs: Optional[int] = None
+    run: Run,
+    judgments: Judgments,
+    order: Optional[str] = None,
+    max_docs: Optional[int] = None,
+    duplicates: str = "refuse",
 ) -> MatchedRun:
     """Order a run's documents per topic and look up their grades.
 
@@ -264,7 +281,13 @@ def match_run(
     ``order="file"``: the order of the file (NTCIREVAL). None: the run's natural order.
     ``max_docs``: keep only the first N documents of each topic in that order
     (trec_eval's -M); every measure then sees the shortened lists.
+    ``duplicates``: a document retrieved twice for a judged topic is refused at FILE:LINE
+    (``"refuse"``), or ``"record"``: scored as it comes and, where both copies are among
+    the documents kept, listed in ``MatchedRun.repeated`` (trec_eval 10.0 stops at such a
+    topic when it evaluates it, and sees nothing beyond -M).
     """
+    if duplicates not in ("refuse", "record"):
+        raise ValueError(f"duplicates must be 'refuse' or 'record', not {duplicates!r}")
     if max_docs is not None and max_docs < 1:
         raise InputError(f"max_docs must be >= 1, got {max_docs}")
     order = order or run.natural_order
@@ -285,7 +308,29 @@ def match_run(
     else:
         unknown = []
     keys = judgments.run_keys(codes, docnos)
-    _reject_duplicates(run, known, keys, codes, docnos)
+    if duplicates == "refuse":
+        _reject_duplicates(run, known, keys, codes, docnos)
+    codes, sequence = _evaluation_order(codes, scores, docnos, order, max_docs)
+    if sequence is not None:  # the file was not in evaluation order
+        docnos, keys = docnos[sequence], keys[sequence]
+    repeated = None
+    if duplicates == "record":
+        entries = np.arange(len(codes)) if sequence is None else sequence
+        entries = entries if known is None else known[entries]  # rows of the run part
+        repeated = _repeated_docs(run, entries, keys, codes, docnos)
+    grades = judgments.grades_of(codes, docnos, keys)
+    heads = (
+        np.flatnonzero(np.concatenate(([True], codes[1:] != codes[:-1])))
+        if len(codes)
+        else np.zeros(0, dtype=np.intp)
+    )
+    lengths = np.diff(np.append(heads, len(codes)))
+    return MatchedRun(run.name, codes[heads], heads, lengths, grades, unknown, order, repeated)
+
+
+def _evaluation_order(codes, scores, docnos, order: str, max_docs: Optional[int]):
+    """The documents in evaluation order, each topic's first ``max_docs``: their topic
+    codes, and their positions in ``codes`` (None: all of them, in the order given)."""
     if order == "score":
         sequence = _score_order(codes, scores, docnos)
     else:
@@ -301,16 +346,33 @@ def match_run(
         codes, sequence = codes[keep], sequence[keep]
     elif sequence is not None:
         codes = codes[sequence]
-    if sequence is not None:  # the file was not in evaluation order
-        docnos, keys = docnos[sequence], keys[sequence]
-    grades = judgments.grades_of(codes, docnos, keys)
-    heads = (
-        np.flatnonzero(np.concatenate(([True], codes[1:] != codes[:-1])))
-        if len(codes)
-        else np.zeros(0, dtype=np.intp)
+    return codes, sequence
+
+
+def _repeated_docs(run: Run, entries: np.ndarray, keys, codes, docnos) -> Optional[RepeatedDocs]:
+    """The topics whose documents (``entries``: each one's row of ``run``, with its key,
+    topic code and docno) hold a docno twice, or None (the usual case)."""
+    if not _any_repeated(keys, codes):
+        return None
+    lines = entries + 1 if run.line_numbers is None else run.line_numbers[entries]
+    order = np.lexsort((lines, keys))  # copies of a document next to each other, in file order
+    same = np.flatnonzero(keys[order][1:] == keys[order][:-1])
+    first, second = order[same], order[same + 1]
+    real = (docnos[first] == docnos[second]) & (codes[first] == codes[second])
+    first, second = first[real], second[real]  # (not hash collisions between documents)
+    if not len(second):
+        return None
+    # per topic: the docno first in byte order, its first two copies
+    pick = np.lexsort((lines[second], byte_ranks(docnos[second]), codes[second]))
+    first, second = first[pick], second[pick]
+    heads = np.flatnonzero(np.concatenate(([True], codes[second][1:] != codes[second][:-1])))
+    first, second = first[heads], second[heads]
+    return RepeatedDocs(
+        codes[second].tolist(),
+        docnos[second].tolist(),
+        lines[first].tolist(),
+        lines[second].tolist(),
     )
-    lengths = np.diff(np.append(heads, len(codes)))
-    return MatchedRun(run.name, codes[heads], heads, lengths, grades, unknown, order)
 
 
 def _grouped(codes: np.ndarray) -> bool:
@@ -345,8 +407,9 @@ def _score_order(codes: np.ndarray, scores: np.ndarray, docnos: np.ndarray):
         doc_rank = byte_ranks(docnos[sequence[idx]])  # byte order, as trec_eval's strcmp
         top = int(doc_rank.max())
         if len(idx) * (top + 1) < (1 << 62):
-            # (tie group, docno descending) as one integer key; no two entries share it
-            # (a docno retrieved twice for a topic was refused), so any sort will do
+            # (tie group, docno descending) as one integer key; two entries share it only
+            # as copies of one document with one score (kept by match_run's "record"),
+            # which are alike, so any sort will do
             within = np.argsort(group[idx] * (top + 1) + (top - doc_rank))
         else:
             within = np.lexsort((-doc_rank, group[idx]))

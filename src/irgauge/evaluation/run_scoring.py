@@ -50,6 +50,7 @@ class ScoringPlan:
     threads: Optional[int] = None  # reader threads within one file
     watcher: Optional["PartWatcher"] = None  # told of each part (local scoring only)
     spill: Optional[ValueSpill] = None  # where the values go past memory (local only)
+    duplicates: str = "refuse"  # a document retrieved twice: see match_run
 
 
 class PartWatcher:
@@ -196,7 +197,7 @@ def score_parts(parts: Iterable[Run], plan: ScoringPlan, contiguous: bool) -> Sc
             continue
         if read is not None:  # a second part: return the first one's pages before matching
             release_free_memory()
-        matched = match_run(run, judgments, plan.order, plan.max_docs)
+        matched = match_run(run, judgments, plan.order, plan.max_docs, plan.duplicates)
         if contiguous and answered[matched.row_topic].any():
             raise Scattered
         answered[matched.row_topic] = True

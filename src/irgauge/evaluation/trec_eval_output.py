@@ -22,7 +22,7 @@ import contextlib
 import math
 import os
 from dataclasses import dataclass, replace
-from typing import Any, Dict, Iterator, List, Mapping, Optional, Sequence, Union
+from typing import Any, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -122,7 +122,12 @@ def _qrels_output(qrels, run, chosen, options: TrecEvalOptions, reading) -> Iter
     )
     topics, missing = _topics(judgments, scored.answered, options.complete)
     _refuse_unjudged_first_topic(judgments, chosen, missing)
-    stop = _first_stop(_missing_stop(missing), _repeat_stop(qrels, topics))
+    stop = _first_stop(
+        _missing_stop(missing),
+        # at one topic trec_eval checks the run before the qrels (form_res_rels.c)
+        _duplicate_stop(watcher.take_repeated(judgments), topics, chosen, watcher.where),
+        _repeat_stop(qrels, topics, chosen),
+    )
     _refuse_close_gains(plan)
     if options.complete and ("num_rel", "all") in values:
         # trec_eval -c sums num_rel over the qrels file: every level > 0, whatever -l says
@@ -151,18 +156,80 @@ def _missing_stop(missing: Optional[str]):
     )
 
 
-def _repeat_stop(qrels, topics):
+def _repeat_stop(qrels, topics, chosen):
     """(topic, error) where trec_eval 10.0 stops: the first topic it evaluates (in byte
-    order) whose qrels judge a document twice (form_res_rels.c), or None."""
-    evaluated = [(topic, line) for topic, line in qrels.repeats if topic in topics]
-    if not evaluated:
+    order) whose qrels judge a document twice, with the same level or another
+    (form_res_rels.c), or None; none when no measure asked for reads the qrels."""
+    evaluated = [repeat for repeat in qrels.repeats if repeat[0] in topics]
+    measure = _first_measured(chosen)
+    if not evaluated or measure is None:
         return None
-    topic, line = min(evaluated, key=lambda repeat: (_byte_order(repeat[0]), repeat[1]))
+    # trec_eval names the topic's first docno in byte order
+    topic, line, docno = min(evaluated, key=lambda r: (_byte_order(r[0]), r[2], r[1]))
     return topic, TrecEvalError(
-        f"irgauge: error: {qrels.source}:{line}: topic '{topic}' judges a document again, "
-        "which stops trec_eval 10.0 when it evaluates the topic (exit 4)",
+        f"trec_eval.form_res_rels: duplicate docs {_id_text(docno)}\n"
+        f"trec_eval: Can't calculate measure '{measure}'\n"
+        f"irgauge: error: {qrels.source}:{line}: topic '{topic}' judges document "
+        f"{_shown(docno)} again, which stops trec_eval 10.0 when it evaluates the topic "
+        "(exit 4)",
         4,
     )
+
+
+def _duplicate_stop(repeated, topics, chosen, where):
+    """(topic, error) where trec_eval 10.0 stops: the first topic it evaluates (in byte
+    order) whose documents, as far as -M keeps them, hold a document twice
+    (form_res_rels.c), or None; none when no measure asked for reads the run.
+    ``repeated``: topic id -> (docno, first line, line), see ``RepeatedDocs``;
+    ``where``: the run's source and what its positions count (lines or rows)."""
+    evaluated = [topic for topic in repeated if topic in topics]
+    measure = _first_measured(chosen)
+    if not evaluated or measure is None:
+        return None
+    topic = min(evaluated, key=_byte_order)
+    docno, first_line, line = repeated[topic]
+    source, unit = where
+    return topic, TrecEvalError(
+        f"trec_eval.form_res_qrels: duplicate docs {_id_text(docno)}\n"
+        f"trec_eval: Can't calculate measure '{measure}'\n"
+        f"irgauge: error: {source}:{line}: document {_shown(docno)} is retrieved again for "
+        f"topic '{topic}' (also on {unit} {first_line}), which stops trec_eval 10.0 when "
+        "it evaluates the topic (exit 4)",
+        4,
+    )
+
+
+def _refuse_group_repeats(groups: Mapping[str, Any]) -> None:
+    """trec_eval reads a qrels_jg file whose group judges a document of a topic twice, with
+    the same level or another, as no file at all (get_qrels_jg.c: exit 2, before any
+    output); it names the first such docno in the order (topic, group, docno)."""
+    found = [(t, g, d, line, q.source) for g, q in groups.items() for t, line, d in q.repeats]
+    if not found:
+        return
+    topic, group, docno, line, source = min(
+        found, key=lambda r: (_byte_order(r[0]), _byte_order(r[1]), r[2], r[3])
+    )
+    raise TrecEvalError(
+        f"trec_eval.get_qrels: duplicate docs {_id_text(docno)}\n"
+        f"trec_eval: Quit in file '{source}'\n"
+        f"irgauge: error: {source}:{line}: judgment group '{group}' of topic '{topic}' "
+        f"judges document {_shown(docno)} again, which trec_eval 10.0 refuses (exit 2)",
+        2,
+    )
+
+
+def _first_measured(chosen) -> Optional[str]:
+    """The measure whose computation fails first where trec_eval stops at a topic: the
+    first in its order asked for that reads the topic's documents (not runid, num_q)."""
+    return next((name for name, _ in chosen if name not in ("runid", "num_q")), None)
+
+
+def _id_text(ident: bytes) -> str:
+    return ident.decode("utf-8", "surrogateescape")
+
+
+def _shown(ident: bytes) -> str:
+    return repr(ident.decode("utf-8", "backslashreplace"))
 
 
 def _first_stop(*stops):
@@ -205,7 +272,11 @@ def _judgment_group_output(
     evaluated, or missing from the run, as under ordinary qrels. The run is read once
     per group (standard input or a pipe: from one temporary copy, ``reading``'s)."""
     budget, read_from, runid = reading
-    groups = source if isinstance(source, Mapping) else read_judgment_groups(source)
+    if isinstance(source, Mapping):
+        groups = source
+    else:
+        groups = read_judgment_groups(source, conflicting="record")
+    _refuse_group_repeats(groups)
     plan = [
         line
         for name, p in chosen
@@ -214,6 +285,7 @@ def _judgment_group_output(
     topics: Dict[str, int] = {}
     missing = None
     per_group = []
+    repeated: Dict[str, Any] = {}  # topic id -> a document it retrieves twice
     watcher = _RunWatcher(0, options.judged_only, runid)
     for qrels in groups.values():
         judgments = _judgments(qrels, options)
@@ -222,6 +294,7 @@ def _judgment_group_output(
         )
         found, lacking = _topics(judgments, scored.answered, options.complete)
         topics.update(found)
+        repeated.update(watcher.take_repeated(judgments))
         if lacking is not None and (missing is None or _byte_order(lacking) < _byte_order(missing)):
             missing = lacking
         per_group.append((set(found), group))
@@ -234,7 +307,10 @@ def _judgment_group_output(
             scored = [group[(line.label, topic)] for found, group in per_group if topic in found]
             values[(line.label, topic)] = _c_sum(scored) / len(scored)  # x / 1 is x
         values[(line.label, "all")] = _topic_mean(values, line.label, order)
-    yield from _render(plan, topics, _missing_stop(missing), values, {}, options, watcher.runid)
+    stop = _first_stop(
+        _missing_stop(missing), _duplicate_stop(repeated, topics, chosen, watcher.where)
+    )
+    yield from _render(plan, topics, stop, values, {}, options, watcher.runid)
 
 
 def _text(lines_out: List[Optional[str]]) -> str:
@@ -242,7 +318,7 @@ def _text(lines_out: List[Optional[str]]) -> str:
 
 
 def _qrels(source: Any):
-    qrels = read_qrels(source)
+    qrels = read_qrels(source, conflicting="record")  # trec_eval stops at the topic
     if qrels.fmt != "trec":
         raise TrecEvalError(
             f"trec_eval.get_qrels: Malformed line 1\ntrec_eval: Quit in file '{qrels.source}'\n"
@@ -256,13 +332,25 @@ class _RunWatcher(PartWatcher):
     """What trec_eval prints of the run beyond the measures' values, kept as each part is
     read: the runid (unless given: the first line's tag, else the run's name), and the
     first ``width`` grades of each topic's ranking (-J: of its judged documents), for
-    relstring and for the topics -J leaves empty."""
+    relstring and for the topics -J leaves empty; and the topics whose documents kept hold
+    one twice, where trec_eval stops."""
 
     def __init__(self, width: int, judged_only: bool, runid: Optional[str] = None):
         self.width = width
         self.judged_only = judged_only
         self.runid = runid
         self.grades: Dict[int, np.ndarray] = {}  # qrels topic index -> first grades
+        # qrels topic index -> (docno, first line, line) of a document retrieved twice
+        self.repeated: Dict[int, Tuple[bytes, int, int]] = {}
+        self.where = ("<memory>", "line")  # the run's source, what its positions count
+
+    def take_repeated(self, judgments: Judgments) -> Dict[str, Tuple[bytes, int, int]]:
+        """The topics retrieving a document twice, by topic id (``judgments``: those the
+        run was matched with), forgotten here: the next judgments number topics anew."""
+        ids = judgments.topic_ids
+        taken = {ids[index]: found for index, found in self.repeated.items()}
+        self.repeated = {}
+        return taken
 
     def read(self, run) -> None:
         if run.scores is None:
@@ -274,8 +362,17 @@ class _RunWatcher(PartWatcher):
             )
         if self.runid is None:
             self.runid = _runid(run)
+        self.where = (run.source, run.position_unit)
 
     def matched(self, matched) -> None:
+        if self.repeated:  # a topic matched again (a scattered run, regrouped): its last
+            for index in np.intersect1d(list(self.repeated), matched.row_topic).tolist():
+                del self.repeated[index]
+        found = matched.repeated
+        if found is not None:
+            self.repeated.update(
+                zip(found.topics, zip(found.docnos, found.first_lines, found.lines))
+            )
         if not self.width:
             return
         starts, lengths = matched.row_start.tolist(), matched.row_length.tolist()
@@ -322,10 +419,10 @@ def _refuse_unjudged_first_topic(judgments: Judgments, chosen, missing) -> None:
         return
     first = min(range(len(ids)), key=lambda i: _byte_order(ids[i]))
     judged = np.bincount(judgments.topic, minlength=len(ids))[first]
-    measured = [name for name, _ in chosen if name not in ("runid", "num_q")]
-    if judged == 0 and measured and ids[first] != missing:
+    measure = _first_measured(chosen)
+    if judged == 0 and measure is not None and ids[first] != missing:
         raise TrecEvalError(
-            f"trec_eval: Can't calculate measure '{measured[0]}'\n"
+            f"trec_eval: Can't calculate measure '{measure}'\n"
             f"irgauge: trec_eval 10.0 fails when its first topic ('{ids[first]}') has "
             "negative qrels levels only",
             4,
@@ -375,6 +472,7 @@ def _scored(
         eligible_topics(judgments, "zero"),  # trec_eval scores topics without relevant docs
         part_bytes(budget, 1),
         watcher=watcher,
+        duplicates="record",  # trec_eval stops where it evaluates such a topic
     )
     scored = score_source(run, name, scoring, read_from)
     if options.complete:

@@ -414,7 +414,9 @@ def read_arrow_run(path: PathLike, name: Optional[str] = None) -> Run:
 
 
 # ------------------------------------------------------------------------- qrels
-def read_arrow_qrels(path: PathLike, max_rows: Optional[int] = None) -> Qrels:
+def read_arrow_qrels(
+    path: PathLike, max_rows: Optional[int] = None, conflicting: str = "refuse"
+) -> Qrels:
     """Judgments in a Parquet or Arrow file, read a row group at a time; repeated and
     conflicting judgments are handled as in a text file (``Qrels.from_arrays``)."""
     path = str(path)
@@ -440,4 +442,5 @@ def read_arrow_qrels(path: PathLike, max_rows: Optional[int] = None) -> Qrels:
         np.concatenate(parts[2]),
         source=path,
         fmt="arrow",
+        conflicting=conflicting,
     )

@@ -31,11 +31,13 @@ QrelsSource = Union[PathLike, Qrels, Mapping[str, Mapping[str, Any]], Any]
 LEVEL_COLUMN = {4: (3,), 3: (2,), 2: (1,)}  # by column count: the last column
 
 
-def read_qrels(source: QrelsSource, threads=None) -> Qrels:
+def read_qrels(source: QrelsSource, threads=None, conflicting: str = "refuse") -> Qrels:
     """Read judgments from a path (``-`` for standard input), DataFrame, dict or Qrels.
 
     Levels: integers (negative = judged nonrelevant, as in TREC; any signed 64-bit value),
     ``L<k>``, or NTCIR's letters S, A, B (levels 3, 2, 1). A file uses one kind throughout.
+    A judgment repeated with another level is refused at FILE:LINE, or with
+    ``conflicting="record"`` listed in ``Qrels.repeats`` (see ``Qrels.from_arrays``).
     """
     if isinstance(source, Qrels):
         return source
@@ -43,13 +45,13 @@ def read_qrels(source: QrelsSource, threads=None) -> Qrels:
         return _from_mapping(source)
     if hasattr(source, "columns"):
         return _from_frame(source)
-    return _from_path(source, threads)
+    return _from_path(source, threads, conflicting)
 
 
-def _from_path(path: PathLike, threads=None) -> Qrels:
+def _from_path(path: PathLike, threads=None, conflicting: str = "refuse") -> Qrels:
     name = str(path)
     if table_format(name):
-        return read_arrow_qrels(name)
+        return read_arrow_qrels(name, conflicting=conflicting)
     table = tokenize(
         iter_blocks(path, BLOCK_BYTES),
         name,
@@ -79,18 +81,27 @@ def _from_path(path: PathLike, threads=None) -> Qrels:
         docnos, level_tokens, fmt = table.columns[0], table.columns[1], "ntcir-topic"
     levels = parse_levels(level_tokens, table)
     return Qrels.from_arrays(
-        topics, docnos, levels, source=name, fmt=fmt, line_numbers=table.line_numbers
+        topics,
+        docnos,
+        levels,
+        source=name,
+        fmt=fmt,
+        line_numbers=table.line_numbers,
+        conflicting=conflicting,
     )
 
 
-def read_judgment_groups(path: PathLike, threads=None) -> Dict[str, Qrels]:
+def read_judgment_groups(
+    path: PathLike, threads=None, conflicting: str = "refuse"
+) -> Dict[str, Qrels]:
     """Read trec_eval's multi-judge qrels (``qrels_jg``: ``qid jg docno rel``, the second
     column naming the judgment group, one assessor or user): one Qrels per group label,
     in byte order of the labels, each holding the lines of that group.
 
     A group label names a set of judgments within each topic; a topic judged by groups
     ``0`` and ``1`` is judged twice, and a document may have a level in each. Each group's
-    lines are checked as any qrels' are (a conflicting repeat is an error at FILE:LINE).
+    lines are checked as any qrels' are (a conflicting repeat is an error at FILE:LINE,
+    or with ``conflicting="record"`` listed in the group's ``Qrels.repeats``).
     """
     name = str(path)
     table = tokenize(
@@ -116,6 +127,7 @@ def read_judgment_groups(path: PathLike, threads=None) -> Dict[str, Qrels]:
             source=name,
             fmt="trec",
             line_numbers=table.line_numbers[rows],
+            conflicting=conflicting,
         )
     return out
 

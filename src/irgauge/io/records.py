@@ -92,10 +92,21 @@ class Qrels:
 
     @classmethod
     def from_arrays(
-        cls, topics, docnos, levels, source="<memory>", fmt="trec", line_numbers=None
+        cls,
+        topics,
+        docnos,
+        levels,
+        source="<memory>",
+        fmt="trec",
+        line_numbers=None,
+        conflicting: str = "refuse",
     ) -> "Qrels":
-        """Build qrels, dropping exact repeats and rejecting conflicting grades and grades
-        above MAX_LEVEL."""
+        """Build qrels, dropping exact repeats and rejecting grades above MAX_LEVEL and,
+        unless ``conflicting="record"``, conflicting grades: recorded, a judgment repeated
+        with another level is dropped and listed in ``repeats`` as an exact repeat is (the
+        trec_eval drop-in, which stops where trec_eval meets either)."""
+        if conflicting not in ("refuse", "record"):
+            raise ValueError(f"conflicting must be 'refuse' or 'record', not {conflicting!r}")
         topics, docnos = as_ids(topics), as_ids(docnos)
         levels = np.asarray(levels, dtype=np.int64)
         if line_numbers is None:
@@ -116,7 +127,7 @@ class Qrels:
             qrels.__dict__["topic_index"] = index
             return qrels
         conflicts = np.flatnonzero(levels[earlier] != levels[later])
-        if len(conflicts):
+        if len(conflicts) and conflicting == "refuse":
             i = conflicts[np.argmin(later[conflicts])]
             first, second = earlier[i], later[i]
             raise InputError(
@@ -132,15 +143,18 @@ class Qrels:
         qrels = cls(topics[keep], docnos[keep], levels[keep], source, fmt, line_numbers[keep])
         qrels.__dict__["topic_index"] = index.subset(keep)
         names = index.names
+        repeated = docnos[later].tolist()
         qrels.__dict__["repeats"] = [
-            (names[code], int(line)) for code, line in zip(codes[later], line_numbers[later])
+            (names[code], int(line), docno)
+            for code, line, docno in zip(codes[later], line_numbers[later], repeated)
         ]
         return qrels
 
     @cached_property
-    def repeats(self) -> List[Tuple[str, int]]:
-        """(topic id, line) of each exact repeat of a judgment that from_arrays dropped
-        (trec_eval fails on a topic judging a document twice, irgauge takes it once)."""
+    def repeats(self) -> List[Tuple[str, int, bytes]]:
+        """(topic id, line, docno) of each repeat of a judgment that from_arrays dropped:
+        an exact one, or with ``conflicting="record"`` one with another level (trec_eval
+        fails on a topic judging a document twice, irgauge takes an exact repeat once)."""
         return []
 
     @cached_property
