@@ -17,6 +17,7 @@ generated ones are compared with it.
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -231,3 +232,17 @@ def test_same_stops_as_trec_eval_on_generated_repeats(tmp_path, argv, data):
 @given(data=collections_with_repeats(groups=2))
 def test_same_stops_as_trec_eval_on_generated_group_repeats(tmp_path, argv, data):
     compare_with_trec_eval(trec_eval_binary(), tmp_path, *data, argv)
+
+
+def test_a_hash_collision_hides_no_document_retrieved_twice():
+    from irgauge.collection.rankings import _repeated_docs
+    from irgauge.io.ids import as_ids
+    from irgauge.io.records import Run
+
+    docnos = as_ids(np.array([b"x", b"y", b"x"]))
+    run = Run("r", as_ids(np.array([b"1"] * 3)), docnos, np.ones(3))
+    # every key alike, as if x and y hashed to one value: x's copies sit apart
+    same_keys = np.zeros(3, np.uint64)
+    found = _repeated_docs(run, (None, None), same_keys, np.zeros(3, np.int64), docnos)
+    assert found is not None and found.docnos == [b"x"]
+    assert (found.first_lines, found.lines) == ([1], [3])

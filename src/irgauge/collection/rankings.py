@@ -15,7 +15,7 @@ from typing import Dict, Iterator, List, Optional, Tuple
 import numpy as np
 
 from irgauge.io.ids import byte_ranks
-from irgauge.io.keys import unique_names
+from irgauge.io.keys import exact_pair_keys, unique_names
 from irgauge.collection.judgments import PADDING, UNJUDGED, Judgments
 from irgauge.io.records import Run
 from irgauge.errors import InputError
@@ -315,9 +315,7 @@ def match_run(
         docnos, keys = docnos[sequence], keys[sequence]
     repeated = None
     if duplicates == "record":
-        entries = np.arange(len(codes)) if sequence is None else sequence
-        entries = entries if known is None else known[entries]  # rows of the run part
-        repeated = _repeated_docs(run, entries, keys, codes, docnos)
+        repeated = _repeated_docs(run, (known, sequence), keys, codes, docnos)
     grades = judgments.grades_of(codes, docnos, keys)
     heads = (
         np.flatnonzero(np.concatenate(([True], codes[1:] != codes[:-1])))
@@ -326,6 +324,13 @@ def match_run(
     )
     lengths = np.diff(np.append(heads, len(codes)))
     return MatchedRun(run.name, codes[heads], heads, lengths, grades, unknown, order, repeated)
+
+
+def _copies(keys: np.ndarray, lines: np.ndarray):
+    """Index pairs (earlier, later) of documents with equal keys, in file order."""
+    order = np.lexsort((lines, keys))  # copies of a document next to each other
+    same = np.flatnonzero(keys[order][1:] == keys[order][:-1])
+    return order[same], order[same + 1]
 
 
 def _evaluation_order(codes, scores, docnos, order: str, max_docs: Optional[int]):
@@ -349,17 +354,20 @@ def _evaluation_order(codes, scores, docnos, order: str, max_docs: Optional[int]
     return codes, sequence
 
 
-def _repeated_docs(run: Run, entries: np.ndarray, keys, codes, docnos) -> Optional[RepeatedDocs]:
-    """The topics whose documents (``entries``: each one's row of ``run``, with its key,
-    topic code and docno) hold a docno twice, or None (the usual case)."""
+def _repeated_docs(run: Run, taken, keys, codes, docnos) -> Optional[RepeatedDocs]:
+    """The topics whose documents (their keys, topic codes and docnos) hold a docno twice,
+    or None (the usual case). ``taken``: (the rows of ``run`` matched, None for all; the
+    documents' positions among them, None for all, in that order)."""
     if not _any_repeated(keys, codes):
         return None
+    known, sequence = taken
+    entries = np.arange(len(codes)) if sequence is None else sequence
+    entries = entries if known is None else known[entries]  # each document's row of run
     lines = entries + 1 if run.line_numbers is None else run.line_numbers[entries]
-    order = np.lexsort((lines, keys))  # copies of a document next to each other, in file order
-    same = np.flatnonzero(keys[order][1:] == keys[order][:-1])
-    first, second = order[same], order[same + 1]
-    real = (docnos[first] == docnos[second]) & (codes[first] == codes[second])
-    first, second = first[real], second[real]  # (not hash collisions between documents)
+    first, second = _copies(keys, lines)
+    if not ((docnos[first] == docnos[second]) & (codes[first] == codes[second])).all():
+        # a hash collision between documents (vanishingly rare): exact keys instead
+        first, second = _copies(exact_pair_keys([codes], [docnos])[0], lines)
     if not len(second):
         return None
     # per topic: the docno first in byte order, its first two copies

@@ -12,8 +12,9 @@ prints what trec_eval prints for the same options:
   topic only), ``gm_map`` and ``gm_bpref`` for ``all`` only.
 
 As trec_eval 10.0, a qrels topic the run does not answer stops the evaluation (exit 4)
-unless ``complete`` (-c) scores it; run topics without qrels are ignored. The failures
-carry trec_eval's exit status (``TrecEvalError.status``).
+unless ``complete`` (-c) scores it, and so does a topic that judges a document twice or
+retrieves one twice among its first -M; run topics without qrels are ignored. The
+failures carry trec_eval's exit status (``TrecEvalError.status``).
 """
 
 from __future__ import annotations
@@ -91,8 +92,9 @@ def trec_eval_chunks(
     memory: Union[None, int, str] = None,
 ) -> Iterator[str]:
     """:func:`trec_eval_output` in pieces of text, to be written as they come: the output
-    of -q for many topics is not held whole. Every failure but a qrels topic missing from
-    the run (trec_eval's exit 4, after the topics before it) comes before the first piece."""
+    of -q for many topics is not held whole. Every failure but a stop at a topic (a qrels
+    topic missing from the run, or a document twice in it: trec_eval's exit 4, after the
+    topics before it) comes before the first piece."""
     chosen = select(list(words) or ["official"])
     budget = resolve_memory(memory)
     if isinstance(qrels, (str, os.PathLike)) and read_twice(qrels):
