@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_streaming import WHOLE, _write
 from test_trec_eval_drop_in import compare_with_trec_eval, slow_settings, trec_eval_binary
@@ -232,6 +232,25 @@ def test_same_stops_as_trec_eval_on_generated_repeats(tmp_path, argv, data):
 @given(data=collections_with_repeats(groups=2))
 def test_same_stops_as_trec_eval_on_generated_group_repeats(tmp_path, argv, data):
     compare_with_trec_eval(trec_eval_binary(), tmp_path, *data, argv)
+
+
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    data=collections_with_repeats(groups=2),
+    part=st.sampled_from([1, 20, 60]),
+    max_docs=st.sampled_from([None, 1, 2, 3]),
+    rel_format=st.sampled_from(["qrels", "qrels_jg"]),
+)
+def test_generated_repeats_in_parts_give_the_whole_reads_outcome(
+    monkeypatch, tmp_path, data, part, max_docs, rel_format
+):
+    qrels, run = (text.splitlines() for text in data)  # (-R qrels ignores the group)
+    options = TrecEvalOptions(per_topic=True, max_docs=max_docs, rel_format=rel_format)
+    words = ["P.1", "map"] if rel_format == "qrels" else ["qrels_jg"]
+    whole = outcome_in_parts(monkeypatch, tmp_path, qrels, run, options, WHOLE, words)
+    assert outcome_in_parts(monkeypatch, tmp_path, qrels, run, options, part, words) == whole
 
 
 def test_a_hash_collision_hides_no_document_retrieved_twice():
