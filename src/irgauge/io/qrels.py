@@ -6,7 +6,7 @@ Parquet and Arrow tables (:mod:`irgauge.io.arrow_tables`), pandas DataFrames and
 
 from __future__ import annotations
 
-from typing import Any, Dict, Mapping, Union
+from typing import Any, Dict, Iterator, Mapping, Optional, Union
 
 import numpy as np
 
@@ -16,6 +16,7 @@ from irgauge.errors import InputError
 from irgauge.io._numbers import INT64_MAX, INT64_MIN, parse_ints
 from irgauge.io._source import (
     PathLike,
+    blocks_naming,
     iter_blocks,
     path_stem_and_suffix,
     size_hint,
@@ -31,11 +32,13 @@ QrelsSource = Union[PathLike, Qrels, Mapping[str, Mapping[str, Any]], Any]
 LEVEL_COLUMN = {4: (3,), 3: (2,), 2: (1,)}  # by column count: the last column
 
 
-def read_qrels(source: QrelsSource, threads=None) -> Qrels:
+def read_qrels(source: QrelsSource, threads=None, read_from: Optional[str] = None) -> Qrels:
     """Read judgments from a path (``-`` for standard input), DataFrame, dict or Qrels.
 
     Levels: integers (negative = judged nonrelevant, as in TREC; any signed 64-bit value),
     ``L<k>``, or NTCIR's letters S, A, B (levels 3, 2, 1). A file uses one kind throughout.
+    ``read_from``: a copy of the text file to read instead (a pipe copied to be read twice);
+    the path still names the judgments and their errors.
     """
     if isinstance(source, Qrels):
         return source
@@ -43,21 +46,21 @@ def read_qrels(source: QrelsSource, threads=None) -> Qrels:
         return _from_mapping(source)
     if hasattr(source, "columns"):
         return _from_frame(source)
-    return _from_path(source, threads)
+    return _from_path(source, threads, read_from)
 
 
-def _from_path(path: PathLike, threads=None) -> Qrels:
+def _from_path(path: PathLike, threads=None, read_from: Optional[str] = None) -> Qrels:
     name = str(path)
     if table_format(name):
         return read_arrow_qrels(name)
     table = tokenize(
-        iter_blocks(path, BLOCK_BYTES),
+        _blocks(name, read_from),
         name,
         allowed_columns=(2, 3, 4),
         keep={4: (0, 2, 3)},
         unhashed=LEVEL_COLUMN,
         threads=threads,
-        size_hint=size_hint(path),
+        size_hint=size_hint(read_from or path),
     )
     if table.n_columns == 4:
         topics, docnos, level_tokens, fmt = (
@@ -83,7 +86,16 @@ def _from_path(path: PathLike, threads=None) -> Qrels:
     )
 
 
-def read_judgment_groups(path: PathLike, threads=None) -> Dict[str, Qrels]:
+def _blocks(name: str, read_from: Optional[str]) -> Iterator[bytes]:
+    """The text of ``name``, or of its copy ``read_from``, with errors naming ``name``."""
+    if read_from is None or read_from == name:
+        return iter_blocks(name, BLOCK_BYTES)
+    return blocks_naming(iter_blocks(read_from, BLOCK_BYTES), read_from, name)
+
+
+def read_judgment_groups(
+    path: PathLike, threads=None, read_from: Optional[str] = None
+) -> Dict[str, Qrels]:
     """Read trec_eval's multi-judge qrels (``qrels_jg``: ``qid jg docno rel``, the second
     column naming the judgment group, one assessor or user): one Qrels per group label,
     in byte order of the labels, each holding the lines of that group.
@@ -91,15 +103,16 @@ def read_judgment_groups(path: PathLike, threads=None) -> Dict[str, Qrels]:
     A group label names a set of judgments within each topic; a topic judged by groups
     ``0`` and ``1`` is judged twice, and a document may have a level in each. Each group's
     lines are checked as any qrels' are (a conflicting repeat is an error at FILE:LINE).
+    ``read_from``: as for :func:`read_qrels`.
     """
     name = str(path)
     table = tokenize(
-        iter_blocks(path, BLOCK_BYTES),
+        _blocks(name, read_from),
         name,
         allowed_columns=(4,),
         unhashed={4: (1, 3)},  # the group labels and the levels
         threads=threads,
-        size_hint=size_hint(path),
+        size_hint=size_hint(read_from or path),
     )
     topics, groups, docnos, level_tokens = table.columns
     levels = parse_levels(level_tokens, table)
