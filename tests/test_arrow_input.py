@@ -131,6 +131,30 @@ def test_ids_are_those_of_the_text_reader(tmp_path):
     assert table.name == "r" and table.source == r
 
 
+def _read_or_refusal(read, path):
+    try:
+        return read(path).docnos.tolist()
+    except InputError:
+        return "refused"
+
+
+@pytest.mark.parametrize("byte", range(256))
+def test_an_id_byte_is_read_or_refused_as_the_text_reader_does(tmp_path, byte):
+    """A table holds what a text file could have written: an id with a byte value inside
+    is read when the text reader reads the same line back as that id (a control byte other
+    than whitespace is part of an id there), and refused otherwise (whitespace splits the
+    id into other fields; NUL is refused)."""
+    docno = b"d" + bytes([byte]) + b"x"
+    table = pa.table({"qid": ["1"], "docno": pa.array([docno], pa.binary()), "score": [1.0]})
+    text = tmp_path / "r.txt"
+    text.write_bytes(b"1 Q0 " + docno + b" 1 1.0 r\n")
+    from_table = _read_or_refusal(read_run, write(table, tmp_path / "r.parquet"))
+    from_text = _read_or_refusal(read_run, str(text))
+    expected = [docno] if from_text == [docno] else "refused"
+    assert from_table == expected, (byte, from_table, from_text)
+    assert byte not in (0, 9, 10, 11, 12, 13, 32) or expected == "refused"
+
+
 # ------------------------------------------------------------------ row groups and chunks
 @pytest.mark.parametrize("suffix", [".parquet", ".feather"])
 @pytest.mark.parametrize("max_rows", [1, 3, 7, 1000])

@@ -101,6 +101,25 @@ def test_unreadable_gzip_and_missing_file(tmp_path, capsys):
     assert code == 2 and "cannot read file" in err
 
 
+@pytest.mark.parametrize("kind", ["bz2", "xz"])
+@pytest.mark.parametrize("damage", ["truncated", "corrupted"])
+def test_unreadable_bz2_and_xz(tmp_path, capsys, kind, damage):
+    """A damaged bz2 or xz file is bad input naming the file (lzma's LZMAError is not an
+    OSError), not a traceback."""
+    import bz2
+    import lzma
+
+    packed = {"bz2": bz2.compress, "xz": lzma.compress}[kind]((RUN * 50).encode())
+    if damage == "truncated":
+        packed = packed[: len(packed) // 2]
+    else:  # the header stays, the compressed body is overwritten
+        packed = packed[:24] + bytes(len(packed) - 24)
+    broken = tmp_path / f"run.{kind}"
+    broken.write_bytes(packed)
+    code, out, err = run_cli(capsys, write(tmp_path, "q.txt", QRELS), str(broken))
+    assert code == 2 and f"unreadable {kind} data" in err and str(broken) in err, err
+
+
 def test_gzip_run_reads_like_plain(tmp_path):
     qrels = write(tmp_path, "q.txt", QRELS)
     plain = evaluate(qrels, write(tmp_path, "r.txt", RUN), ["AP", "P@2"]).per_topic

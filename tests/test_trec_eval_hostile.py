@@ -15,6 +15,11 @@ Sources of the expected outcomes:
 
 from __future__ import annotations
 
+import io
+import os
+import sys
+import threading
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -34,6 +39,29 @@ def drop_in(capsys, tmp_path, qrels: bytes, run: bytes, *argv: str):
     code = main(["trec_eval", *argv, str(tmp_path / "q"), str(tmp_path / "r")])
     out, err = capsys.readouterr()
     return code, out, err
+
+
+def drop_in_qrels_streamed(capsys, tmp_path, monkeypatch, via, qrels: bytes, *argv: str):
+    """(exit status, stdout, stderr, the qrels' name) with the qrels read from a file,
+    standard input or a named pipe (``via``), which can be read once only."""
+    (tmp_path / "r").write_bytes(RUN)
+    name = str(tmp_path / "q")
+    if via == "file":
+        (tmp_path / "q").write_bytes(qrels)
+    elif via == "stdin":
+        name = "-"
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(qrels)))
+    else:
+        os.mkfifo(name)
+
+        def feed():
+            with open(name, "wb") as pipe:
+                pipe.write(qrels)
+
+        threading.Thread(target=feed, daemon=True).start()
+    code = main(["trec_eval", *argv, name, str(tmp_path / "r")])
+    out, err = capsys.readouterr()
+    return code, out, err, name
 
 
 # ------------------------------------------------------------- without trec_eval
@@ -100,10 +128,13 @@ def test_runid_alone_is_printed(capsys, tmp_path):
         (b"1 0 a 1\n1 0 b 0\n#c\n", 3, "comment as the last line"),
     ],
 )
-def test_qrels_lines_trec_eval_refuses_are_refused(capsys, tmp_path, qrels, line, words):
-    code, out, err = drop_in(capsys, tmp_path, qrels, RUN, "-q")
+@pytest.mark.parametrize("via", ["file", "stdin", "fifo"])
+def test_qrels_lines_trec_eval_refuses_are_refused(
+    capsys, tmp_path, monkeypatch, qrels, line, words, via
+):
+    code, out, err, name = drop_in_qrels_streamed(capsys, tmp_path, monkeypatch, via, qrels, "-q")
     assert code == 2 and out == ""
-    assert f"{tmp_path / 'q'}:{line}:" in err and words in err
+    assert f"{name}:{line}:" in err and words in err, err
     assert len(err.strip().splitlines()) == 1
 
 
@@ -117,8 +148,10 @@ def test_qrels_lines_trec_eval_refuses_are_refused(capsys, tmp_path, qrels, line
         b"  1 0 a 1 \t\n1\t0\tb\t0\x0c\n",
     ],
 )
-def test_qrels_lines_trec_eval_reads_are_read(capsys, tmp_path, qrels):
-    code, out, err = drop_in(capsys, tmp_path, qrels, RUN, "-m", "num_rel", "-m", "num_q")
+@pytest.mark.parametrize("via", ["file", "stdin", "fifo"])
+def test_qrels_lines_trec_eval_reads_are_read(capsys, tmp_path, monkeypatch, qrels, via):
+    argv = ("-m", "num_rel", "-m", "num_q")
+    code, out, err, _ = drop_in_qrels_streamed(capsys, tmp_path, monkeypatch, via, qrels, *argv)
     assert code == 0, err
     assert out == "num_q                 \tall\t1\nnum_rel               \tall\t1\n"
 
@@ -137,6 +170,21 @@ def test_a_byte_order_mark_is_refused(capsys, tmp_path, which):
     qrels, run = (bom + QRELS, RUN) if which == "q" else (QRELS, bom + RUN)
     code, out, err = drop_in(capsys, tmp_path, qrels, run, "-q")
     assert code == 2 and out == "" and f"{tmp_path / which}:1:" in err and "byte order" in err
+
+
+@pytest.mark.parametrize("via", ["stdin", "fifo"])
+def test_a_byte_order_mark_of_streamed_qrels_is_refused(capsys, tmp_path, monkeypatch, via):
+    streamed = (capsys, tmp_path, monkeypatch, via, b"\xef\xbb\xbf" + QRELS)
+    code, out, err, name = drop_in_qrels_streamed(*streamed)
+    assert code == 2 and out == "" and f"{name}:1:" in err and "byte order" in err, err
+
+
+@pytest.mark.parametrize("via", ["stdin", "fifo"])
+def test_an_error_reading_streamed_qrels_names_them(capsys, tmp_path, monkeypatch, via):
+    # read from a copy of the stream: the error names the stream as the user gave it
+    streamed = (capsys, tmp_path, monkeypatch, via, QRELS + b"1 0 c\n")
+    code, out, err, name = drop_in_qrels_streamed(*streamed)
+    assert code == 2 and out == "" and f"{name}:3:" in err and "irgauge-input" not in err, err
 
 
 def test_blank_lines_and_indented_comments_of_a_run_are_skipped(capsys, tmp_path):

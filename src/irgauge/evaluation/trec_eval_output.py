@@ -23,7 +23,7 @@ import contextlib
 import math
 import os
 from dataclasses import dataclass, replace
-from typing import Any, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Iterator, List, Mapping, NamedTuple, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -37,7 +37,6 @@ from irgauge.evaluation.run_scoring import (
     score_unanswered,
 )
 from irgauge.evaluation.topic_tables import check_conventions, eligible_topics
-from irgauge.io._source import read_twice
 from irgauge.io.qrels import read_judgment_groups, read_qrels
 from irgauge.io.trec_eval_lines import check_run_lines, refuse_qrels_lines
 from irgauge.measures import parse_measure
@@ -97,17 +96,33 @@ def trec_eval_chunks(
     topics before it) comes before the first piece."""
     chosen = select(list(words) or ["official"])
     budget = resolve_memory(memory)
-    if isinstance(qrels, (str, os.PathLike)) and read_twice(qrels):
-        refuse_qrels_lines(str(qrels))
-    is_path = isinstance(run, (str, os.PathLike))
-    # a stream is copied: its lines are checked, then scored
-    with readable_twice(str(run)) if is_path else contextlib.nullcontext() as read_from:
+    # a stream is copied: its lines are checked, then read
+    with _readable(qrels) as qrels_from, _readable(run) as read_from:
+        if qrels_from is not None:
+            refuse_qrels_lines(qrels_from, str(qrels))
+            qrels = _QrelsFile(str(qrels), qrels_from)
         # trec_eval's runid is the last data line's tag
-        reading = (budget, read_from, check_run_lines(read_from, str(run)) if is_path else None)
+        runid = None if read_from is None else check_run_lines(read_from, str(run))
+        reading = (budget, read_from, runid)
         if options.rel_format == "qrels_jg":
             yield from _judgment_group_output(qrels, run, chosen, options, reading)
         else:
             yield from _qrels_output(qrels, run, chosen, options, reading)
+
+
+def _readable(source: Any):
+    """A path's copy that can be read twice (itself, for a regular file), or None for
+    judgments or a run given as data: as a context (a copy is removed at its end)."""
+    if isinstance(source, (str, os.PathLike)):
+        return readable_twice(str(source))
+    return contextlib.nullcontext()
+
+
+class _QrelsFile(NamedTuple):
+    """A qrels path, read from ``read_from`` (a copy of a stream, or the path itself)."""
+
+    path: str
+    read_from: str
 
 
 def _qrels_output(qrels, run, chosen, options: TrecEvalOptions, reading) -> Iterator[str]:
@@ -274,7 +289,9 @@ def _judgment_group_output(
     evaluated, or missing from the run, as under ordinary qrels. The run is read once
     per group (standard input or a pipe: from one temporary copy, ``reading``'s)."""
     budget, read_from, runid = reading
-    if isinstance(source, Mapping):
+    if isinstance(source, _QrelsFile):
+        groups = read_judgment_groups(source.path, read_from=source.read_from, conflicting="record")
+    elif isinstance(source, Mapping):
         groups = source
     else:
         groups = read_judgment_groups(source, conflicting="record")
@@ -320,7 +337,11 @@ def _text(lines_out: List[Optional[str]]) -> str:
 
 
 def _qrels(source: Any):
-    qrels = read_qrels(source, conflicting="record")  # trec_eval stops at the topic
+    # a judgment repeated, with another level too: trec_eval stops at the topic
+    if isinstance(source, _QrelsFile):
+        qrels = read_qrels(source.path, read_from=source.read_from, conflicting="record")
+    else:
+        qrels = read_qrels(source, conflicting="record")
     if qrels.fmt != "trec":
         raise TrecEvalError(
             f"trec_eval.get_qrels: Malformed line 1\ntrec_eval: Quit in file '{qrels.source}'\n"

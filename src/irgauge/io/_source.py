@@ -153,6 +153,19 @@ def scratch_folder(prefix: str, parent: Optional[str] = None) -> Iterator[str]:
         shutil.rmtree(folder, ignore_errors=True)
 
 
+def blocks_naming(blocks: Iterator[bytes], read_from: str, path: str) -> Iterator[bytes]:
+    """``blocks`` read from ``read_from``, a copy of ``path`` (standard input or a pipe
+    copied to be read twice), with their errors naming ``path``, as the user gave it."""
+    try:
+        yield from blocks
+    except LineTooLong:
+        raise LineTooLong(path) from None
+    except InputError as err:
+        if read_from == path or err.path != read_from:
+            raise
+        raise InputError(err.problem, path, err.line, err.unit) from None
+
+
 def read_twice(path: PathLike) -> bool:
     """Whether ``path`` can be read twice: a regular file, or a path that is not there
     (whose reader names the problem); not standard input, a pipe or a device."""

@@ -12,7 +12,7 @@ Columns are named as in the ecosystem (case is ignored):
 
 A table with two columns for one role (``qid`` and ``query_id``) is refused, naming both.
 Ids are strings, binary or integers (written in decimal), dictionary-encoded or not; an id
-must be a token of a TREC text file (not empty, no whitespace or control byte), so that a
+must be a token of a TREC text file (not empty, no whitespace and no NUL byte), so that a
 table evaluates exactly as the same data written as text. Rows are numbered from 1 in
 file order, and errors name the file and the row.
 
@@ -38,6 +38,7 @@ from irgauge.io._source import (
     path_stem_and_suffix,
     strip_compression_suffix,
 )
+from irgauge.io._tokens import separator_mask
 from irgauge.io.ids import Ids
 from irgauge.io.records import AGGREGATE_TOPIC, Qrels, Run
 
@@ -251,13 +252,16 @@ class _Rows:
         lens = np.diff(offsets)
         if len(lens) and lens.min() == 0:
             raise self.fail(int(np.argmin(lens)), f"empty id in column {name!r}")
-        blank = np.flatnonzero(pool[: len(pool) - 8] <= 32)
-        if len(blank):
-            row = int(np.searchsorted(starts, blank[0], side="right")) - 1
+        # the bytes a text file's id cannot hold, as its tokenizer reads it: a separator
+        # splits the id, a NUL is refused; other control bytes are part of the id there
+        body = pool[: len(pool) - 8]
+        unfit = np.flatnonzero(separator_mask(body) | (body == 0))
+        if len(unfit):
+            row = int(np.searchsorted(starts, unfit[0], side="right")) - 1
             raise self.fail(
                 row,
                 f"id {pool[starts[row] : starts[row] + lens[row]].tobytes()!r} in column "
-                f"{name!r} holds whitespace or a control byte, which a TREC file cannot hold",
+                f"{name!r} holds whitespace or a NUL byte, which a TREC file cannot hold",
             )
         return Ids(pool, starts, lens, compact=True)
 

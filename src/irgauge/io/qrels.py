@@ -6,7 +6,7 @@ Parquet and Arrow tables (:mod:`irgauge.io.arrow_tables`), pandas DataFrames and
 
 from __future__ import annotations
 
-from typing import Any, Dict, Mapping, Union
+from typing import Any, Dict, Iterator, Mapping, Optional, Union
 
 import numpy as np
 
@@ -16,6 +16,7 @@ from irgauge.errors import InputError
 from irgauge.io._numbers import INT64_MAX, INT64_MIN, parse_ints
 from irgauge.io._source import (
     PathLike,
+    blocks_naming,
     iter_blocks,
     path_stem_and_suffix,
     size_hint,
@@ -31,13 +32,20 @@ QrelsSource = Union[PathLike, Qrels, Mapping[str, Mapping[str, Any]], Any]
 LEVEL_COLUMN = {4: (3,), 3: (2,), 2: (1,)}  # by column count: the last column
 
 
-def read_qrels(source: QrelsSource, threads=None, conflicting: str = "refuse") -> Qrels:
+def read_qrels(
+    source: QrelsSource,
+    threads=None,
+    read_from: Optional[str] = None,
+    conflicting: str = "refuse",
+) -> Qrels:
     """Read judgments from a path (``-`` for standard input), DataFrame, dict or Qrels.
 
     Levels: integers (negative = judged nonrelevant, as in TREC; any signed 64-bit value),
     ``L<k>``, or NTCIR's letters S, A, B (levels 3, 2, 1). A file uses one kind throughout.
-    A judgment repeated with another level is refused at FILE:LINE, or with
-    ``conflicting="record"`` listed in ``Qrels.repeats`` (see ``Qrels.from_arrays``).
+    ``read_from``: a copy of the text file to read instead (a pipe copied to be read twice);
+    the path still names the judgments and their errors. A judgment repeated with another
+    level is refused at FILE:LINE, or with ``conflicting="record"`` listed in
+    ``Qrels.repeats`` (see ``Qrels.from_arrays``).
     """
     if isinstance(source, Qrels):
         return source
@@ -45,21 +53,23 @@ def read_qrels(source: QrelsSource, threads=None, conflicting: str = "refuse") -
         return _from_mapping(source)
     if hasattr(source, "columns"):
         return _from_frame(source)
-    return _from_path(source, threads, conflicting)
+    return _from_path(source, threads, read_from, conflicting)
 
 
-def _from_path(path: PathLike, threads=None, conflicting: str = "refuse") -> Qrels:
+def _from_path(
+    path: PathLike, threads=None, read_from: Optional[str] = None, conflicting: str = "refuse"
+) -> Qrels:
     name = str(path)
     if table_format(name):
         return read_arrow_qrels(name, conflicting=conflicting)
     table = tokenize(
-        iter_blocks(path, BLOCK_BYTES),
+        _blocks(name, read_from),
         name,
         allowed_columns=(2, 3, 4),
         keep={4: (0, 2, 3)},
         unhashed=LEVEL_COLUMN,
         threads=threads,
-        size_hint=size_hint(path),
+        size_hint=size_hint(read_from or path),
     )
     if table.n_columns == 4:
         topics, docnos, level_tokens, fmt = (
@@ -91,8 +101,15 @@ def _from_path(path: PathLike, threads=None, conflicting: str = "refuse") -> Qre
     )
 
 
+def _blocks(name: str, read_from: Optional[str]) -> Iterator[bytes]:
+    """The text of ``name``, or of its copy ``read_from``, with errors naming ``name``."""
+    if read_from is None or read_from == name:
+        return iter_blocks(name, BLOCK_BYTES)
+    return blocks_naming(iter_blocks(read_from, BLOCK_BYTES), read_from, name)
+
+
 def read_judgment_groups(
-    path: PathLike, threads=None, conflicting: str = "refuse"
+    path: PathLike, threads=None, read_from: Optional[str] = None, conflicting: str = "refuse"
 ) -> Dict[str, Qrels]:
     """Read trec_eval's multi-judge qrels (``qrels_jg``: ``qid jg docno rel``, the second
     column naming the judgment group, one assessor or user): one Qrels per group label,
@@ -102,15 +119,16 @@ def read_judgment_groups(
     ``0`` and ``1`` is judged twice, and a document may have a level in each. Each group's
     lines are checked as any qrels' are (a conflicting repeat is an error at FILE:LINE,
     or with ``conflicting="record"`` listed in the group's ``Qrels.repeats``).
+    ``read_from``: as for :func:`read_qrels`.
     """
     name = str(path)
     table = tokenize(
-        iter_blocks(path, BLOCK_BYTES),
+        _blocks(name, read_from),
         name,
         allowed_columns=(4,),
         unhashed={4: (1, 3)},  # the group labels and the levels
         threads=threads,
-        size_hint=size_hint(path),
+        size_hint=size_hint(read_from or path),
     )
     topics, groups, docnos, level_tokens = table.columns
     levels = parse_levels(level_tokens, table)

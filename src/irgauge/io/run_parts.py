@@ -23,6 +23,7 @@ import numpy as np
 
 from irgauge.errors import InputError
 from irgauge.io._source import (
+    blocks_naming,
     BOM,
     MAX_LINE_BYTES,
     LineTooLong,
@@ -118,7 +119,7 @@ def _tokenized_groups(
     if span is not None:
         lines_before, n_columns, tag = span.first_line - 1, span.n_columns, span.tag
     where = None if span is None else (span.start, span.end)
-    blocks = _renamed(iter_blocks(read_from, block_bytes, where), read_from, path)
+    blocks = blocks_naming(iter_blocks(read_from, block_bytes, where), read_from, path)
     while True:
         try:
             block = next(blocks, None)
@@ -160,18 +161,6 @@ def _same_columns(table, n_columns: Optional[int], path: str) -> int:
             int(table.line_numbers[0]),
         )
     return table.n_columns
-
-
-def _renamed(blocks, read_from: str, path: str):
-    """The blocks, with an error about the copy ``read_from`` naming ``path``."""
-    try:
-        yield from blocks
-    except LineTooLong:
-        raise LineTooLong(path) from None
-    except InputError as err:
-        if read_from == path or err.path != read_from:
-            raise
-        raise InputError(err.problem, path, err.line, err.unit) from None
 
 
 def _lines(group: List[bytes]) -> int:
@@ -358,7 +347,9 @@ class _TextRun:
         spill = LineSpill(folder, "p", count, salt=0, flush_bytes=self.part_bytes)
         lines_before, done = 0, False
         try:
-            blocks = _renamed(iter_blocks(self.read_from, BLOCK_BYTES), self.read_from, self.path)
+            blocks = blocks_naming(
+                iter_blocks(self.read_from, BLOCK_BYTES), self.read_from, self.path
+            )
             for block in blocks:
                 lines_before += spill.add(block, None, lines_before + 1)
             done = True

@@ -39,10 +39,12 @@ LF, CR, HASH = 10, 13, ord("#")
 TAIL_BYTES = 1 << 16  # the end of a run read for its last data line, doubled until found
 
 
-def refuse_qrels_lines(path: str) -> None:
+def refuse_qrels_lines(path: str, name: Optional[str] = None) -> None:
     """An InputError at the first line of a qrels file that trec_eval's get_qrels refuses
-    or misreads while irgauge's tokenizer would read it (see the module's text)."""
-    _refuse_byte_order_mark(path, path)
+    or misreads while irgauge's tokenizer would read it (see the module's text).
+    ``name``: the file as the user named it, when ``path`` is a copy of it."""
+    name = path if name is None else name
+    _refuse_byte_order_mark(path, name)
     after_comment = False
     for piece, offset, last in _lf_pieces(path):
         if _plain_lines(piece):
@@ -71,7 +73,7 @@ def refuse_qrels_lines(path: str) -> None:
                     "its buffer (it crashes)",
                 )
             )
-        _raise_first(problems, path, path, offset)
+        _raise_first(problems, path, name, offset)
         if len(comment):
             after_comment = bool(comment[-1])
 
