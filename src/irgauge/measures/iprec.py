@@ -65,6 +65,18 @@ def iprec(ranked, recall: float = 0.0, rounding: str = "round") -> np.ndarray:
     return iprec_at(ranked, recall, rounding)
 
 
+WALKS = ("mean", "given")
+WALK = Param(
+    "walk",
+    "mean",
+    "str",
+    "mean: the mean of IPrec at the levels, in any order; given: trec_eval 10's 11pt_avg "
+    "walk over the levels in the order given (the same for ascending levels; a level "
+    "before a lower one takes, with every level before it, the highest precision)",
+    WALKS,
+)
+
+
 @register(
     "IPrec_avg",
     "mean of IPrec over recall levels, by default 0, 0.1, ..., 1 (trec_eval 11pt_avg)",
@@ -79,13 +91,34 @@ def iprec(ranked, recall: float = 0.0, rounding: str = "round") -> np.ndarray:
             high=1.0,
         ),
         ROUNDING,
+        WALK,
     ),
 )
-def iprec_avg(ranked, recalls=None, rounding: str = "round") -> np.ndarray:
-    levels = ELEVEN_POINTS if recalls is None else recalls
-    # added level by level, as trec_eval does: np.mean(axis=0) of a single topic's column
-    # is a pairwise sum, of several topics a sequential one
-    total = np.zeros(len(ranked.R))
-    for level in levels:
-        total = total + iprec_at(ranked, level, rounding)
+def iprec_avg(ranked, recalls=None, rounding: str = "round", walk: str = "mean") -> np.ndarray:
+    levels = list(ELEVEN_POINTS if recalls is None else recalls)
+    # the mean is the walk over ascending levels, whose sum trec_eval adds in that order
+    return levels_walk(ranked, sorted(levels) if walk == "mean" else levels, rounding)
+
+
+def levels_walk(ranked, levels, rounding: str) -> np.ndarray:
+    """trec_eval 10's 11pt_avg (m_11pt_avg.c), which expects ascending levels: a pointer
+    starts at the last level and moves to the first while the ranking is read from its
+    end. Levels whose cut c exceeds the relevant retrieved are passed over first (value
+    0); then a level is met at its c-th relevant document (IPrec at that level) if
+    1 <= c <= the cut met last; else the pointer stops there, and that level and every
+    one before it take the highest precision anywhere (IPrec at c = 0). Values are added
+    in the pointer's order; their sum is divided by the number of levels."""
+    highest = iprec_at(ranked, 0.0, rounding)
+    ceiling = ranked.n_rel_ret
+    started = np.zeros(len(ceiling), dtype=bool)
+    stopped = np.zeros(len(ceiling), dtype=bool)
+    total = np.zeros(len(ceiling))
+    for level in reversed(levels):
+        cut = relevant_cut(ranked.R, level, rounding)
+        passed_over = ~started & (cut > ranked.n_rel_ret)
+        met = ~stopped & ~passed_over & (cut >= 1) & (cut <= ceiling)
+        stopped |= ~passed_over & ~met
+        started |= ~passed_over
+        ceiling = np.where(met, cut, ceiling)
+        total = total + np.where(stopped, highest, iprec_at(ranked, level, rounding))
     return total / len(levels)

@@ -352,7 +352,8 @@ def _p_double(name: str, params: Optional[str], num_docs: int) -> str:
         return _PLAIN[name]
     if name == "set_F":
         return f"SetF(beta={_number(values[0])})"
-    return f"IPrec_avg(recalls={':'.join(_number(v) for v in values)})"  # 11pt_avg
+    # 11pt_avg: trec_eval walks the levels as given (ascending, they give the mean)
+    return f"IPrec_avg(recalls={':'.join(_number(v) for v in values)},walk=given)"
 
 
 def _pairs(name: str, params: str) -> Dict[str, float]:
