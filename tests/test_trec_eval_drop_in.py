@@ -122,6 +122,34 @@ def test_what_trec_eval_refuses_is_refused(capsys, words, lines):
     assert code != 0 and out == "" and lines in err
 
 
+def test_dcg_and_ideal_dcg_are_ndcgs_numerator_and_denominator(capsys):
+    # m_ndcg.c computes all three in one function: ndcg = dcg / ideal_dcg (ndcg itself is
+    # checked against trec_eval's expected outputs above)
+    argv = ["-q", "-m", "ndcg", "-m", "dcg", "-m", "ideal_dcg"]
+    code, out, err = run_drop_in(capsys, [*argv, "qrels.test", "results.test"], DATA)
+    assert code == 0, err
+    values = {}
+    for line in out.splitlines():
+        name, topic, value = line.split("\t")
+        values[(name.strip(), topic)] = float(value)
+    topics = {topic for _, topic in values}
+    assert len(topics) > 3 and {name for name, _ in values} == {"ndcg", "dcg", "ideal_dcg"}
+    for topic in topics - {"all"}:  # (the means are not a ratio of means)
+        ideal = values[("ideal_dcg", topic)]
+        ratio = values[("dcg", topic)] / ideal if ideal else 0.0
+        assert values[("ndcg", topic)] == pytest.approx(ratio, abs=1e-4 * (1 + ratio)), topic
+
+
+@pytest.mark.parametrize(
+    "words", [["ndcg.2=5", "dcg"], ["dcg.1=2", "ideal_dcg.1=2"], ["all_trec", "ideal_dcg.1=3"]]
+)
+def test_ndcg_family_members_sharing_given_gains_are_refused(capsys, words):
+    # trec_eval 10.0 aborts or crashes on these (one parameter list freed twice, m_ndcg.c)
+    argv = [arg for word in words for arg in ("-m", word)]
+    code, out, err = run_drop_in(capsys, [*argv, "qrels.test", "results.test"], DATA)
+    assert code == 2 and out == "" and "shares one gain list" in err
+
+
 def test_eval_reads_trec_eval_words(capsys):
     code = main(
         ["eval", str(DATA / "qrels.test"), str(DATA / "results.test"), "--format", "tsv"]
@@ -156,6 +184,8 @@ ARGUMENT_LISTS = [
     ["-q", "-m", "recall", "-m", "map_cut.1,4", "-m", "relative_P.2"],
     ["-q", "-c", "-N", "50", "-m", "set"],
     ["-q", "-m", "ndcg.1=2,2=5", "-m", "Rprec_mult.0.5,1.5", "-m", "11pt_avg..25,.5"],
+    ["-q", "-c", "-m", "dcg", "-m", "ideal_dcg", "-m", "ndcg"],
+    ["-q", "-m", "dcg.1=3,2=1", "-m", "ndcg_rel.2=4"],
     # alone: trec_eval's rbp reads two uninitialised variables (min and max in m_rbp.c),
     # so after another measure (ndcg.1=2 before it) its value depends on the stack
     ["-q", "-c", "-m", "rbp.p=0.5", "-m", "rbp_resid.p=0.8"],

@@ -138,8 +138,6 @@ NOT_COMPUTED: Dict[str, Tuple[Optional[str], str]] = {
         for name in _PREFS
     },
     "yaap": (None, "is not computed by irgauge"),
-    "dcg": (None, "is not computed by irgauge (irgauge's nDCG is normalised)"),
-    "ideal_dcg": (None, "is not computed by irgauge (irgauge's nDCG is normalised)"),
 }
 
 # trec_eval's measures over judgment groups (-R qrels_jg): each is the measure named here,
@@ -163,7 +161,16 @@ _PLAIN: Dict[str, str] = {
         "num_nonrel_judged_ret rbp rbp_resid"
     ).split()
 }
-_WITH_GAINS = {"G": "G", "ndcg": "nDCG", "ndcg_rel": "ndcg_rel", "Rndcg": "Rndcg"}
+# trec_eval's dcg and ideal_dcg are its ndcg's numerator and denominator (m_ndcg.c)
+_PLAIN.update(dcg="DCG", ideal_dcg="IDCG")
+_WITH_GAINS = {
+    "G": "G",
+    "ndcg": "nDCG",
+    "dcg": "DCG",
+    "ideal_dcg": "IDCG",
+    "ndcg_rel": "ndcg_rel",
+    "Rndcg": "Rndcg",
+}
 _RBP = {
     "rbp": "RBP(p={p},graded=true,norm=trec_eval)",
     "rbp_resid": "RBP_resid(p={p},form=trec_eval)",
@@ -254,7 +261,28 @@ def select(words: Sequence[str]) -> List[Tuple[str, Optional[str]]]:
             marked.add(name)
         else:
             raise TrecEvalError(f"trec_eval: illegal measure '{name}'")
-    return [(name, given.get(name)) for name in MEASURES if name in marked]
+    chosen = [(name, given.get(name)) for name in MEASURES if name in marked]
+    _refuse_shared_gains(chosen)
+    return chosen
+
+
+# m_ndcg.c's three measures share one parameter list
+SHARED_GAINS = ("ndcg", "dcg", "ideal_dcg")
+
+
+def _refuse_shared_gains(chosen: List[Tuple[str, Optional[str]]]) -> None:
+    """trec_eval 10.0 gives ndcg, dcg and ideal_dcg one parameter list (m_ndcg.c), which it
+    frees once per measure: two of them with gains given to either crash it (abort or
+    segmentation fault), so there is no output to reproduce."""
+    sharing = [(name, params) for name, params in chosen if name in SHARED_GAINS]
+    if len(sharing) > 1 and any(params is not None for _, params in sharing):
+        names = " and ".join(name for name, _ in sharing)
+        raise TrecEvalError(
+            f"irgauge: {names} with gains given: trec_eval 10.0 shares one gain list among "
+            "ndcg, dcg and ideal_dcg and crashes when two of them are asked for and one "
+            "has gains; ask for them in separate runs",
+            2,
+        )
 
 
 def lines(
