@@ -159,6 +159,26 @@ def test_a_document_retrieved_twice_stops_judgment_groups_within_max_docs(
         assert got == JG_ALL_TOPICS
 
 
+# topic 1, first in byte order, has negative levels only: trec_eval's table of levels,
+# sized by it, has no room, and its first measure fails (form_res_rels.c, after the checks
+# of the topic's documents)
+NEGATIVE_FIRST = ["1 0 a -1", "2 0 b 1"]
+NEGATIVE_FIRST_AGAIN = ["1 0 a -1", "1 0 a -1", "2 0 b 1"]
+RUN_NEGATIVE_FIRST = ["1 Q0 a 1 2 r", "2 Q0 b 1 1 r"]
+
+
+@pytest.mark.parametrize(
+    "qrels, words",
+    [
+        (NEGATIVE_FIRST, "negative qrels levels only"),
+        (NEGATIVE_FIRST_AGAIN, "trec_eval.form_res_rels: duplicate docs a\n"),
+    ],
+)
+def test_a_first_topic_of_negative_levels_stops_after_its_repeats(capsys, tmp_path, qrels, words):
+    code, out, err = drop_in(capsys, tmp_path, qrels, RUN_NEGATIVE_FIRST, "-q", "-m", "P.1")
+    assert code == 4 and out == "" and words in err, err
+
+
 def test_eval_still_refuses_both_at_read_time(capsys, tmp_path):
     for qrels, run, line in ((QRELS, RUN_TWICE, "r:5"), (QRELS_AGAIN, RUN, "q:4")):
         q, r = _write(tmp_path / "q", qrels), _write(tmp_path / "r", run)
@@ -183,7 +203,13 @@ JG_ARGUMENT_LISTS = [
     ["-q", "-R", "qrels_jg", "-m", "P_avgjg.1"],
     ["-q", "-M2", "-R", "qrels_jg", "-m", "qrels_jg"],
 ]
-FIXED = [(QRELS, RUN_TWICE), (QRELS_AGAIN, RUN), (JG_QRELS, RUN_TWICE)]
+FIXED = [
+    (QRELS, RUN_TWICE),
+    (QRELS_AGAIN, RUN),
+    (JG_QRELS, RUN_TWICE),
+    (NEGATIVE_FIRST, RUN_NEGATIVE_FIRST),
+    (NEGATIVE_FIRST_AGAIN, RUN_NEGATIVE_FIRST),
+]
 
 
 def _text(lines) -> str:

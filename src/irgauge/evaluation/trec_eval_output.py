@@ -138,12 +138,13 @@ def _qrels_output(qrels, run, chosen, options: TrecEvalOptions, reading) -> Iter
         plan, judgments, run, options, budget, watcher=watcher, read_from=read_from
     )
     topics, missing = _topics(judgments, scored.answered, options.complete)
-    _refuse_unjudged_first_topic(judgments, chosen, missing)
     stop = _first_stop(
         _missing_stop(missing),
-        # at one topic trec_eval checks the run before the qrels (form_res_rels.c)
+        # at one topic form_res_rels.c checks the run's documents, then the qrels', then
+        # sizes its table of levels
         _duplicate_stop(watcher.take_repeated(judgments), topics, chosen, watcher.where),
         _repeat_stop(qrels, topics, chosen),
+        _unjudged_first_stop(judgments, chosen, missing),
     )
     _refuse_close_gains(plan)
     if options.complete and ("num_rel", "all") in values:
@@ -250,7 +251,8 @@ def _shown(ident: bytes) -> str:
 
 
 def _first_stop(*stops):
-    """The stop trec_eval reaches first: the one at the topic first in byte order."""
+    """The stop trec_eval reaches first: the one at the topic first in byte order (at one
+    topic, the one given first)."""
     found = [stop for stop in stops if stop is not None]
     return min(found, key=lambda stop: _byte_order(stop[0])) if found else None
 
@@ -433,23 +435,25 @@ def _topics(judgments: Judgments, answered: np.ndarray, complete: bool):
     return {ids[i]: i for i in range(len(ids)) if complete or answered[i]}, missing
 
 
-def _refuse_unjudged_first_topic(judgments: Judgments, chosen, missing) -> None:
-    """trec_eval sizes its table of levels by the first topic's highest level: when the
-    first topic it evaluates (the first qrels topic in byte order) has negative levels
-    only, that table has no room and the first measure fails (form_res_rels.c), exit 4."""
+def _unjudged_first_stop(judgments: Judgments, chosen, missing):
+    """(topic, error) where trec_eval 10.0 stops, or None: it sizes its table of levels by
+    the first topic's highest level, so when the first topic it evaluates (the first
+    qrels topic in byte order) has negative levels only, that table has no room and the
+    first measure fails (form_res_rels.c), exit 4."""
     ids = judgments.topic_ids
     if not ids:
-        return
+        return None
     first = min(range(len(ids)), key=lambda i: _byte_order(ids[i]))
     judged = np.bincount(judgments.topic, minlength=len(ids))[first]
     measure = _first_measured(chosen)
-    if judged == 0 and measure is not None and ids[first] != missing:
-        raise TrecEvalError(
-            f"trec_eval: Can't calculate measure '{measure}'\n"
-            f"irgauge: trec_eval 10.0 fails when its first topic ('{ids[first]}') has "
-            "negative qrels levels only",
-            4,
-        )
+    if judged or measure is None or ids[first] == missing:
+        return None
+    return ids[first], TrecEvalError(
+        f"trec_eval: Can't calculate measure '{measure}'\n"
+        f"irgauge: trec_eval 10.0 fails when its first topic ('{ids[first]}') has "
+        "negative qrels levels only",
+        4,
+    )
 
 
 def _refuse_close_gains(plan: List[TrecLine]) -> None:
