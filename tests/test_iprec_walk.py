@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_trec_eval_drop_in import (
@@ -30,6 +31,7 @@ from test_trec_eval_drop_in import (
 )
 
 from irgauge import evaluate
+from irgauge.cli import main
 
 LEVELS = st.lists(
     st.sampled_from([0.0, 0.05, 0.1, 0.2, 0.25, 0.3, 0.5, 0.7, 0.75, 0.9, 1.0]),
@@ -118,10 +120,26 @@ def test_the_mean_takes_the_levels_in_any_order_and_is_the_mean_of_iprec(data, l
         assert np.isclose(value, np.mean([at[topic] for at in each]), rtol=0, atol=1e-12)
 
 
+def test_levels_in_any_order_over_a_ranking_minus_j_empties(capsys, tmp_path):
+    # -J leaves topic 2 no document: m_11pt_avg.c's first precision is 0/0, which every
+    # level then takes (trec_eval 10.0 prints "-nan", for the mean too)
+    (tmp_path / "q").write_text("1 0 d0 2\n1 0 d1 1\n2 0 d0 1\n")
+    (tmp_path / "r").write_text("1 Q0 d0 1 1 t\n2 Q0 d5 1 1 t\n")
+    argv = ["trec_eval", "-q", "-J", "-m", "11pt_avg.0.5,0.2", str(tmp_path / "q")]
+    assert main([*argv, str(tmp_path / "r")]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert [line.split("\t")[1:] for line in out] == [
+        ["1", "1.0000"],
+        ["2", "  -nan"],
+        ["all", "  -nan"],
+    ]
+
+
 @needs_trec_eval
+@pytest.mark.parametrize("options", [["-q", "-c"], ["-q", "-J", "-M3"]], ids=" ".join)
 @slow_settings
 @given(data=collections(), levels=LEVELS)
-def test_11pt_avg_over_levels_in_any_order_as_trec_eval(tmp_path_factory, data, levels):
+def test_11pt_avg_over_levels_in_any_order_as_trec_eval(tmp_path_factory, options, data, levels):
     words = "11pt_avg." + ",".join(repr(x) for x in levels)
-    argv = ["-q", "-c", "-m", words, "-m", "iprec_at_recall"]
+    argv = [*options, "-m", words, "-m", "iprec_at_recall"]
     compare_with_trec_eval(trec_eval_binary(), tmp_path_factory.mktemp("walk"), *data, argv)

@@ -40,6 +40,7 @@ from irgauge.evaluation.topic_tables import check_conventions, eligible_topics
 from irgauge.io.qrels import read_judgment_groups, read_qrels
 from irgauge.io.trec_eval_lines import check_run_lines, refuse_qrels_lines
 from irgauge.measures import parse_measure
+from irgauge.measures.iprec import ELEVEN_POINTS
 from irgauge.measures.trec_eval_words import TrecEvalError, TrecLine, lines, select
 
 TREC_EVAL_VERSION = "10.0"
@@ -604,22 +605,26 @@ def _empty_rankings(plan, values, judgments, topics, grades, judged_only: bool) 
     if not empty:
         return
     for line in plan:
-        spec = line.spec or ""
-        if not spec.startswith(("IPrec(", "IPrec_avg(", "11pt_avg")):
+        points = _recall_points(line.spec)
+        if points is None:
             continue
-        points = _recall_points(spec)
         for topic in empty:
             n_rel = int(judgments.R[topics[topic]])
             if any(math.floor(x * n_rel + 0.5) == 0 for x in points):
                 values[(line.label, topic)] = values[(line.label, "all")] = -math.nan
 
 
-def _recall_points(spec: str) -> List[float]:
-    if spec == "11pt_avg":
-        return [i / 10 for i in range(11)]
-    inside = spec[spec.index("(") + 1 : spec.index(")")]
-    key, _, text = inside.partition("=")
-    return [float(x) for x in text.split(":")]
+def _recall_points(spec: Optional[str]) -> Optional[List[float]]:
+    """The recall levels of an IPrec or IPrec_avg measure (11pt_avg), else None."""
+    if spec is None:
+        return None
+    measure = parse_measure(spec)
+    if measure.family.name not in ("IPrec", "IPrec_avg"):
+        return None
+    given = {p.name: p.default for p in measure.family.params} | dict(measure.params)
+    if measure.family.name == "IPrec":
+        return [given["recall"]]
+    return list(ELEVEN_POINTS if given["recalls"] is None else given["recalls"])
 
 
 def _relstrings(plan, grades: Dict[str, np.ndarray]) -> Dict[str, str]:
