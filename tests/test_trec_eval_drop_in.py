@@ -12,6 +12,7 @@ Sources of the expected bytes:
 
 from __future__ import annotations
 
+import math
 import os
 import shlex
 import shutil
@@ -140,6 +141,24 @@ def test_dcg_and_ideal_dcg_are_ndcgs_numerator_and_denominator(capsys):
         assert values[("ndcg", topic)] == pytest.approx(ratio, abs=1e-4 * (1 + ratio)), topic
 
 
+@pytest.mark.parametrize("complete", [False, True])
+def test_ideal_dcg_of_a_topic_of_negative_levels_is_the_topic_befores(capsys, tmp_path, complete):
+    # form_res_rels.c counts a topic's documents per level in a table kept from the topic
+    # before, and counts none at a negative level: such a topic (102, 103: a run of them)
+    # prints the ideal_dcg of the topic evaluated before it (101); its ndcg divides 0 by it
+    qrels = "101 0 d0 2\n101 0 d1 1\n102 0 d0 -1\n103 0 d0 -1\n104 0 d0 1\n"
+    (tmp_path / "q").write_text(qrels)
+    answered = ("101", "104") if complete else ("101", "102", "103", "104")
+    (tmp_path / "r").write_text("".join(f"{t} Q0 d0 1 1 t\n" for t in answered))
+    argv = ["-q", *(["-c"] if complete else []), "-m", "ideal_dcg", "-m", "ndcg"]
+    code, out, err = run_drop_in(capsys, [*argv, "q", "r"], tmp_path)
+    assert code == 0, err
+    values = {tuple(line.split("\t")[:2]): float(line.split("\t")[2]) for line in out.splitlines()}
+    ideal = {topic: values[("ideal_dcg             ", topic)] for topic in ("101", "102", "103")}
+    assert ideal["102"] == ideal["103"] == ideal["101"] == round(2 + 1 / math.log2(3), 4)
+    assert values[("ndcg                  ", "102")] == 0.0
+
+
 @pytest.mark.parametrize(
     "words", [["ndcg.2=5", "dcg"], ["dcg.1=2", "ideal_dcg.1=2"], ["all_trec", "ideal_dcg.1=3"]]
 )
@@ -186,6 +205,7 @@ ARGUMENT_LISTS = [
     ["-q", "-m", "ndcg.1=2,2=5", "-m", "Rprec_mult.0.5,1.5", "-m", "11pt_avg..25,.5"],
     ["-q", "-c", "-m", "dcg", "-m", "ideal_dcg", "-m", "ndcg"],
     ["-q", "-m", "dcg.1=3,2=1", "-m", "ndcg_rel.2=4"],
+    ["-q", "-m", "ideal_dcg.2=5", "-m", "ndcg_cut.3"],
     # alone: trec_eval's rbp reads two uninitialised variables (min and max in m_rbp.c),
     # so after another measure (ndcg.1=2 before it) its value depends on the stack
     ["-q", "-c", "-m", "rbp.p=0.5", "-m", "rbp_resid.p=0.8"],

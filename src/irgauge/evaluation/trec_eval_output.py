@@ -155,6 +155,7 @@ def _qrels_output(qrels, run, chosen, options: TrecEvalOptions, reading) -> Iter
     _stand_in_values(plan, values, judgments, topics, unanswered, (options, budget))
     grades = {topic: watcher.grades.get(index, NO_GRADES) for topic, index in topics.items()}
     _empty_rankings(plan, values, judgments, topics, grades, options.judged_only)
+    _ideal_dcg_carried_over(plan, values, judgments, topics)
     strings = _relstrings(plan, grades)
     for line in plan:
         if line.kind == "relstring" and line.label != "relstring" and not options.judged_only:
@@ -612,6 +613,24 @@ def _empty_rankings(plan, values, judgments, topics, grades, judged_only: bool) 
             n_rel = int(judgments.R[topics[topic]])
             if any(math.floor(x * n_rel + 0.5) == 0 for x in points):
                 values[(line.label, topic)] = values[(line.label, "all")] = -math.nan
+
+
+def _ideal_dcg_carried_over(plan, values, judgments: Judgments, topics) -> None:
+    """trec_eval counts each topic's documents per level in a table it reuses from topic
+    to topic (form_res_rels.c). A topic judged with negative levels only counts none and
+    leaves the counts of the topic evaluated before it, in byte order, whose ideal_dcg it
+    prints; its other values divide a gain of 0 by it. (The first topic stops instead:
+    _unjudged_first_stop.)"""
+    ideal = [line for line in plan if line.spec and parse_measure(line.spec).family.name == "IDCG"]
+    if not ideal:
+        return
+    order = sorted(topics, key=_byte_order)
+    judged = np.bincount(judgments.topic, minlength=len(judgments.topic_ids))
+    carried = [(before, t) for before, t in zip(order, order[1:]) if not judged[topics[t]]]
+    for line in ideal if carried else []:
+        for before, topic in carried:  # in order: a run of such topics carries one value
+            values[(line.label, topic)] = values[(line.label, before)]
+        values[(line.label, "all")] = _topic_mean(values, line.label, order)
 
 
 def _recall_points(spec: Optional[str]) -> Optional[List[float]]:
