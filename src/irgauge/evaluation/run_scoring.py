@@ -9,6 +9,9 @@ A part that brings a topic an earlier part already held means the file's topics 
 contiguous: the run is then read again, regrouped by topic through temporary files (the
 file is read twice; a pipe or standard input is first copied to a temporary file, as it
 cannot be read twice).
+
+Several plans (one run under several judgments, e.g. trec_eval's judgment groups) share
+one reading: each part is matched and scored with every plan in turn.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ import itertools
 import os
 import sys
 from dataclasses import dataclass
-from typing import Iterable, Iterator, List, Optional
+from typing import Iterable, Iterator, List, Optional, Sequence
 
 import numpy as np
 
@@ -117,8 +120,18 @@ def score_source(
     """One run scored part by part (a path), or whole (a DataFrame, dict or Run).
     ``read_from``: a copy of the file that can be read twice (see :func:`readable_twice`),
     read instead of ``source``, which still names the run and its errors."""
+    return score_source_jointly(source, name, [plan], read_from)[0]
+
+
+def score_source_jointly(
+    source, name: Optional[str], plans: Sequence[ScoringPlan], read_from: Optional[str] = None
+) -> List[ScoredRun]:
+    """One run scored with each of ``plans`` (see :func:`score_source`), read once: each
+    part is matched and scored with every plan. The first plan's order, part size and
+    threads read the run; the plans differ in their judgments, measures and watchers."""
+    plan = plans[0]
     if not isinstance(source, (str, os.PathLike)):
-        return score_parts([read_run(source, name=name)], plan, contiguous=False)
+        return _score_parts_jointly([read_run(source, name=name)], plans, contiguous=False)
     path = str(source)
     copy = readable_twice(path) if read_from is None else contextlib.nullcontext(read_from)
     with copy as readable:
@@ -126,7 +139,7 @@ def score_source(
         if not starts_scattered(path, readable, plan.part_bytes):
             parts = iter_run_parts(path, name, plan.part_bytes, plan.threads, readable)
             try:
-                return score_parts(parts, plan, contiguous=True)
+                return _score_parts_jointly(parts, plans, contiguous=True)
             except Scattered as scattered:
                 unscored = scattered.unscored
             if unscored is None:  # read again from the start
@@ -144,7 +157,7 @@ def score_source(
             order=plan.order,
             read=read,
         ) as parts:
-            return score_parts(parts, plan, contiguous=False)
+            return _score_parts_jointly(parts, plans, contiguous=False)
 
 
 @contextlib.contextmanager
@@ -177,15 +190,62 @@ def score_parts(parts: Iterable[Run], plan: ScoringPlan, contiguous: bool) -> Sc
     A first part whose own topics are not contiguous (a shuffled file) is held unscored:
     if another part follows, the file is scattered, and both go to the partitioning
     unscored instead of being read again."""
-    judgments = plan.judgments
-    answered = np.zeros(judgments.n_topics, bool)
-    values = RunValues(len(plan.measures), plan.spill)
-    unknown: set = set()
+    return _score_parts_jointly(parts, [plan], contiguous)[0]
+
+
+class _Tally:
+    """What one plan keeps of a run as its parts are scored."""
+
+    def __init__(self, plan: ScoringPlan):
+        self.plan = plan
+        self.answered = np.zeros(plan.judgments.n_topics, bool)
+        self.values = RunValues(len(plan.measures), plan.spill)
+        self.unknown: set = set()
+
+    def score(self, run: Run, contiguous: bool) -> str:
+        """``run`` (a part) matched and scored, its values kept; the order it was matched
+        in. Scattered, with ``contiguous``, when it brings a topic already answered."""
+        plan = self.plan
+        matched = match_run(run, plan.judgments, plan.order, plan.max_docs, plan.duplicates)
+        if contiguous and self.answered[matched.row_topic].any():
+            raise Scattered
+        self.answered[matched.row_topic] = True
+        self.unknown.update(matched.unknown_topics)
+        chosen = matched.row_topic[plan.eligible[matched.row_topic]]
+        _, topics, part_values = score_rows(
+            plan.measures, [matched], [chosen], plan.judgments, plan.max_cells
+        )
+        self.values.add(topics, value_matrix(part_values, len(topics)))
+        del part_values
+        if plan.watcher is not None:
+            plan.watcher.matched(matched)
+        return matched.order
+
+    def scored(self, name: str, source: str, order: str) -> ScoredRun:
+        return ScoredRun(
+            name,
+            source,
+            order,
+            values=self.values,
+            answered=self.answered,
+            unknown_topics=in_natural_order(self.unknown),
+        )
+
+
+def _score_parts_jointly(
+    parts: Iterable[Run], plans: Sequence[ScoringPlan], contiguous: bool
+) -> List[ScoredRun]:
+    """:func:`score_parts` with each of ``plans``: each part is read once, then matched
+    and scored with every plan in turn (one matched part in memory at a time)."""
+    tallies = [_Tally(plan) for plan in plans]
+    # a watcher shared by plans is told of each part once
+    watchers = list({id(p.watcher): p.watcher for p in plans if p.watcher is not None}.values())
     read = None  # (name, source, order) of the run, from its first part
     held = None
     for run in itertools.chain(parts, [None]):
-        if run is not None and plan.watcher is not None:
-            plan.watcher.read(run)
+        if run is not None:
+            for watcher in watchers:
+                watcher.read(run)
         if held is not None:
             if run is not None:
                 raise Scattered([held, run])
@@ -197,29 +257,12 @@ def score_parts(parts: Iterable[Run], plan: ScoringPlan, contiguous: bool) -> Sc
             continue
         if read is not None:  # a second part: return the first one's pages before matching
             release_free_memory()
-        matched = match_run(run, judgments, plan.order, plan.max_docs, plan.duplicates)
-        if contiguous and answered[matched.row_topic].any():
-            raise Scattered
-        answered[matched.row_topic] = True
-        unknown.update(matched.unknown_topics)
-        read = read or (run.name, run.source, matched.order)
-        chosen = matched.row_topic[plan.eligible[matched.row_topic]]
-        _, topics, part_values = score_rows(
-            plan.measures, [matched], [chosen], judgments, plan.max_cells
-        )
-        values.add(topics, value_matrix(part_values, len(topics)))
-        del part_values
-        if plan.watcher is not None:
-            plan.watcher.matched(matched)
-        del matched, run
+        orders = [tally.score(run, contiguous) for tally in tallies]
+        read = read or (run.name, run.source, orders[0])
+        del run
     if read is None:
         raise InputError("no runs to evaluate")
-    return ScoredRun(
-        *read,
-        values=values,
-        answered=answered,
-        unknown_topics=in_natural_order(unknown),
-    )
+    return [tally.scored(*read) for tally in tallies]
 
 
 def _topics_repeat(run: Run) -> bool:

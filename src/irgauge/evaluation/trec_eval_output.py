@@ -33,7 +33,7 @@ from irgauge.evaluation.run_scoring import (
     PartWatcher,
     ScoringPlan,
     readable_twice,
-    score_source,
+    score_source_jointly,
     score_unanswered,
 )
 from irgauge.evaluation.topic_tables import check_conventions, eligible_topics
@@ -290,8 +290,8 @@ def _judgment_group_output(
     """trec_eval -R qrels_jg: each ``*_avgjg`` value of a topic is its measure computed
     under each judgment group that judges the topic (groups in byte order of their
     labels), summed and divided by their number (form_res_rels_jg.c); a topic is
-    evaluated, or missing from the run, as under ordinary qrels. The run is read once
-    per group (standard input or a pipe: from one temporary copy, ``reading``'s)."""
+    evaluated, or missing from the run, as under ordinary qrels. The run is read once for
+    all groups: each part is matched and scored under every group's judgments."""
     budget, read_from, runid = reading
     if isinstance(source, _QrelsFile):
         groups = read_judgment_groups(source.path, read_from=source.read_from, conflicting="record")
@@ -309,18 +309,22 @@ def _judgment_group_output(
     missing = None
     per_group = []
     repeated: Dict[str, Any] = {}  # topic id -> a document it retrieves twice
-    watcher = _RunWatcher(0, options.judged_only, runid)
-    for qrels in groups.values():
-        judgments = _judgments(qrels, options)
-        group, scored = _scored(
-            plan, judgments, run, options, budget, watcher=watcher, read_from=read_from
-        )
+    all_judgments = [_judgments(qrels, options) for qrels in groups.values()]
+    # one watcher per group: each group's judgments number the topics it reports
+    watchers = [_RunWatcher(0, options.judged_only, runid) for _ in all_judgments]
+    scored_groups = (
+        _scored_jointly(plan, all_judgments, run, options, budget, watchers, (None, read_from))
+        if all_judgments
+        else []
+    )
+    for judgments, watcher, (group, scored) in zip(all_judgments, watchers, scored_groups):
         found, lacking = _topics(judgments, scored.answered, options.complete)
         topics.update(found)
         repeated.update(watcher.take_repeated(judgments))
         if lacking is not None and (missing is None or _byte_order(lacking) < _byte_order(missing)):
             missing = lacking
         per_group.append((set(found), group))
+    watcher = watchers[0] if watchers else _RunWatcher(0, options.judged_only, runid)
     order = sorted(topics, key=_byte_order)
     values = _Values(order)
     for line in plan:
@@ -490,28 +494,43 @@ def _scored(
     in parts of whole topics within ``budget`` and matched in trec_eval's order (score,
     ties by docno descending), -M applied. ``watcher``: told of each part; ``read_from``:
     the run's copy to read (see ``score_source``)."""
+    reading = (name, read_from)
+    return _scored_jointly(plan, [judgments], run, options, budget, [watcher], reading)[0]
+
+
+def _scored_jointly(plan, judgments_list, run, options: TrecEvalOptions, budget, watchers, reading):
+    """:func:`_scored` under each of ``judgments_list`` (with the watcher at its place in
+    ``watchers``), the run read once for all of them; ``reading``: (the run's name, its
+    copy to read). A list of (values, run as scored), in the order of the judgments."""
     measures = [replace(parse_measure(line.spec), label=line.label) for line in plan if line.spec]
     if options.judged_only:
         measures = [replace(m, judged_only=True) for m in measures]
-    scoring = ScoringPlan(
-        measures,
-        judgments,
-        "score",
-        options.max_docs,
-        eligible_topics(judgments, "zero"),  # trec_eval scores topics without relevant docs
-        part_bytes(budget, 1),
-        watcher=watcher,
-        duplicates="record",  # trec_eval stops where it evaluates such a topic
-    )
-    scored = score_source(run, name, scoring, read_from)
-    if options.complete:
-        score_unanswered(scoring, [scored], [np.arange(judgments.n_topics)])
-    scored.values.finish(measures, "mean")  # evaluate's mean: of the values in topic order
-    values = _Values(judgments.topic_ids)
-    for i, measure in enumerate(measures):
-        values.fill(measure.name, scored.values.topic_rows, scored.values.column(i))
-        values[(measure.name, "all")] = scored.values.means[i]
-    return values, scored
+    scorings = [
+        ScoringPlan(
+            measures,
+            judgments,
+            "score",
+            options.max_docs,
+            eligible_topics(judgments, "zero"),  # trec_eval scores topics without relevant docs
+            part_bytes(budget, 1),
+            watcher=watcher,
+            duplicates="record",  # trec_eval stops where it evaluates such a topic
+        )
+        for judgments, watcher in zip(judgments_list, watchers)
+    ]
+    name, read_from = reading
+    results = []
+    for scoring, scored in zip(scorings, score_source_jointly(run, name, scorings, read_from)):
+        judgments = scoring.judgments
+        if options.complete:
+            score_unanswered(scoring, [scored], [np.arange(judgments.n_topics)])
+        scored.values.finish(measures, "mean")  # evaluate's mean: of the values in topic order
+        values = _Values(judgments.topic_ids)
+        for i, measure in enumerate(measures):
+            values.fill(measure.name, scored.values.topic_rows, scored.values.column(i))
+            values[(measure.name, "all")] = scored.values.means[i]
+        results.append((values, scored))
+    return results
 
 
 class _Values:
