@@ -333,6 +333,16 @@ def _copies(keys: np.ndarray, lines: np.ndarray):
     return order[same], order[same + 1]
 
 
+def _repeated_pairs(keys: np.ndarray, lines: np.ndarray, codes, docnos):
+    """Index pairs (earlier, later by ``lines``) of the copies of a document: the same
+    topic and docno. Keys hashing two documents alike are replaced by exact ones."""
+    first, second = _copies(keys, lines)
+    if not ((docnos[first] == docnos[second]) & (codes[first] == codes[second])).all():
+        # a hash collision between documents (vanishingly rare): exact keys instead
+        first, second = _copies(exact_pair_keys([codes], [docnos])[0], lines)
+    return first, second
+
+
 def _evaluation_order(codes, scores, docnos, order: str, max_docs: Optional[int]):
     """The documents in evaluation order, each topic's first ``max_docs``: their topic
     codes, and their positions in ``codes`` (None: all of them, in the order given)."""
@@ -364,10 +374,7 @@ def _repeated_docs(run: Run, taken, keys, codes, docnos) -> Optional[RepeatedDoc
     entries = np.arange(len(codes)) if sequence is None else sequence
     entries = entries if known is None else known[entries]  # each document's row of run
     lines = entries + 1 if run.line_numbers is None else run.line_numbers[entries]
-    first, second = _copies(keys, lines)
-    if not ((docnos[first] == docnos[second]) & (codes[first] == codes[second])).all():
-        # a hash collision between documents (vanishingly rare): exact keys instead
-        first, second = _copies(exact_pair_keys([codes], [docnos])[0], lines)
+    first, second = _repeated_pairs(keys, lines, codes, docnos)
     if not len(second):
         return None
     # per topic: the docno first in byte order, its first two copies
@@ -449,15 +456,11 @@ def _reject_duplicates(
 ) -> None:
     if not _any_repeated(keys, codes):
         return  # the usual case
-    order = np.argsort(keys, kind="stable")
-    same = np.flatnonzero(keys[order][1:] == keys[order][:-1])
-    if len(same) == 0:
-        return
-    first, second = order[same], order[same + 1]
-    real = (docnos[first] == docnos[second]) & (codes[first] == codes[second])
-    if not real.any():
+    # the entries are in file order here: their positions order the copies
+    first, second = _repeated_pairs(keys, np.arange(len(keys)), codes, docnos)
+    if not len(second):
         return  # hash collisions between different documents
-    i = np.argmin(np.where(real, second, len(keys)))
+    i = np.argmin(second)
     # positions are within the rows kept (``rows``; None when every row was kept)
     later, earlier = (second[i], first[i]) if rows is None else (rows[second[i]], rows[first[i]])
     line, first_line = run.line_of(later), run.line_of(earlier)
