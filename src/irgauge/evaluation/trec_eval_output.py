@@ -450,9 +450,8 @@ def _unjudged_first_stop(judgments: Judgments, chosen, missing):
     if not ids:
         return None
     first = min(range(len(ids)), key=lambda i: _byte_order(ids[i]))
-    judged = np.bincount(judgments.topic, minlength=len(ids))[first]
     measure = _first_measured(chosen)
-    if judged or measure is None or ids[first] == missing:
+    if not _negative_levels_only(judgments)[first] or measure is None or ids[first] == missing:
         return None
     return ids[first], TrecEvalError(
         f"trec_eval: Can't calculate measure '{measure}'\n"
@@ -634,19 +633,26 @@ def _empty_rankings(plan, values, judgments, topics, grades, judged_only: bool) 
                 values[(line.label, topic)] = values[(line.label, "all")] = -math.nan
 
 
+def _negative_levels_only(judgments: Judgments) -> np.ndarray:
+    """Per qrels topic, whether it holds no judgment at a level >= 0 (those at negative
+    levels are not among the judgments), which form_res_rels.c counts per level."""
+    return np.bincount(judgments.topic, minlength=len(judgments.topic_ids)) == 0
+
+
 def _ideal_dcg_carried_over(plan, values, judgments: Judgments, topics) -> None:
     """trec_eval counts each topic's documents per level in a table it reuses from topic
     to topic (form_res_rels.c). A topic judged with negative levels only counts none and
     leaves the counts of the topic evaluated before it, in byte order, whose ideal_dcg it
     prints; its other values divide a gain of 0 by it. (The first topic stops instead:
     _unjudged_first_stop.)"""
-    ideal = [line for line in plan if line.spec and parse_measure(line.spec).family.name == "IDCG"]
-    if not ideal:
-        return
     order = sorted(topics, key=_byte_order)
-    judged = np.bincount(judgments.topic, minlength=len(judgments.topic_ids))
-    carried = [(before, t) for before, t in zip(order, order[1:]) if not judged[topics[t]]]
-    for line in ideal if carried else []:
+    negative_only = _negative_levels_only(judgments)
+    carried = [(before, t) for before, t in zip(order, order[1:]) if negative_only[topics[t]]]
+    if not carried:  # the usual case: the plan's measures are not parsed again
+        return
+    for line in plan:
+        if not line.spec or parse_measure(line.spec).family.name != "IDCG":
+            continue
         for before, topic in carried:  # in order: a run of such topics carries one value
             values[(line.label, topic)] = values[(line.label, before)]
         values[(line.label, "all")] = _topic_mean(values, line.label, order)
