@@ -223,10 +223,13 @@ DOCS = [f"d{i}" for i in range(12)]
 @st.composite
 def collections(draw, groups: int = 1):
     """qrels lines (levels -1..3, a group label per line), run lines (scores with ties,
-    documents not judged), some topics judged but not answered and the reverse."""
+    documents not judged), some topics judged but not answered and the reverse; with
+    several groups, each topic judged by a subset of them."""
     qrels = []
     for topic in draw(st.lists(st.sampled_from(TOPICS), min_size=1, max_size=4, unique=True)):
-        for group in range(draw(st.integers(1, groups))):
+        # any non-empty subset of the groups, so that a topic may lack group 0
+        judging = st.lists(st.integers(0, groups - 1), min_size=1, max_size=groups, unique=True)
+        for group in draw(judging):
             judged = draw(st.lists(st.sampled_from(DOCS), min_size=1, max_size=8, unique=True))
             for doc in judged:
                 qrels.append(f"{topic} {group} {doc} {draw(st.integers(-1, 3))}")
