@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 from pathlib import Path
 
 import pytest
@@ -26,6 +27,12 @@ def pytest_sessionstart(session):
     """Under CI (CI=true) absent conformance data fails the run: the tests that read it
     would otherwise skip, and a run that checked nothing against trec_eval or NTCIREVAL
     would pass. On a developer's machine they skip, saying where the data was looked for."""
+    # A suite started in the background by a non-interactive shell inherits Ctrl-C
+    # ignored, and so would every command it starts: the tests that interrupt one need
+    # the disposition a terminal gives (the commands themselves leave an ignored signal
+    # ignored, as a guest should).
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     if os.environ.get("CI") != "true":
         return
     missing = [name for name in CONFORMANCE if not (SHARED_DATA / name).is_dir()]
