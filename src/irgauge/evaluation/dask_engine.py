@@ -24,7 +24,7 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import List, Optional
+from typing import Dict, List, Optional
 
 import numpy as np
 
@@ -125,15 +125,27 @@ def require_dask() -> None:
         raise InputError(DASK_MISSING) from None
 
 
+def _distributed_loggers() -> Dict[str, tuple]:
+    """(level, handlers) of the "distributed" logger and of each logger below it."""
+    names = ["distributed"] + [
+        name for name in list(logging.Logger.manager.loggerDict) if name.startswith("distributed.")
+    ]
+    return {
+        name: (logging.getLogger(name).level, list(logging.getLogger(name).handlers))
+        for name in names
+    }
+
+
 @contextlib.contextmanager
 def host_state_kept():
-    """The calling process's environment and the level of the "distributed" logger as they
-    were: a nanny sets its workers' variables (OMP_NUM_THREADS, MALLOC_*, PYTHONHASHSEED)
-    in its own process's os.environ before it spawns one, and a LocalCluster sets that
-    logger's level; a library leaves its host's settings as it found them."""
+    """The calling process's environment and the "distributed" loggers as they were: a
+    nanny sets its workers' variables (OMP_NUM_THREADS, MALLOC_*, PYTHONHASHSEED) in its
+    own process's os.environ before it spawns one, a LocalCluster sets the level of the
+    "distributed" logger, and its scheduler gives the "distributed.scheduler" logger a
+    handler that outlives the cluster; a library leaves its host's settings as it found
+    them (irgauge never reads the scheduler's log)."""
     environ = dict(os.environ)
-    logger = logging.getLogger("distributed")
-    level = logger.level
+    loggers = _distributed_loggers()
     try:
         yield
     finally:
@@ -142,7 +154,12 @@ def host_state_kept():
         for name, value in environ.items():
             if os.environ.get(name) != value:
                 os.environ[name] = value
-        logger.setLevel(level)
+        for name, (level, handlers) in loggers.items():
+            logger = logging.getLogger(name)
+            logger.setLevel(level)
+            logger.handlers[:] = handlers
+        for name in set(_distributed_loggers()) - set(loggers):
+            logging.getLogger(name).handlers[:] = []
 
 
 @dataclass(frozen=True)
