@@ -197,7 +197,9 @@ FIELDS: Dict[str, Callable[[], Any]] = {
 
 
 def snapshot() -> Snapshot:
-    """Every readable field of FIELDS, by name."""
+    """Every readable field of FIELDS, by name. Garbage is collected first: a file that an
+    earlier test left to the collector would otherwise close during the call watched."""
+    gc.collect()
     found = {}
     for name, read in FIELDS.items():
         try:
@@ -244,6 +246,8 @@ def differences(before: Snapshot, after: Snapshot) -> List[str]:
             continue
         if field not in before or field not in after:
             lines.append(f"{field}: readable {'after' if field in after else 'before'} only")
+        elif field == "threads":  # one that ends meanwhile was an earlier test's, winding down
+            lines += [f"threads: added {t}" for t in after[field] if t not in before[field]]
         elif isinstance(before[field], dict) and isinstance(after[field], dict):
             lines += _dict_differences(field, before[field], after[field])
         elif not _same(before[field], after[field]):
