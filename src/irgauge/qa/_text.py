@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from typing import Any, List, Optional, Sequence, Tuple
 
 from irgauge.errors import InputError
 from irgauge.io._source import decode_text, first_bytes, read_bytes, read_text, text_lines
+from irgauge.io.json_input import parse_json
 
 LETTER_LEVELS = {"S": 3, "A": 2, "B": 1}
 _LEVEL = re.compile(r"^L(\d+)$")
@@ -31,10 +31,7 @@ def read_json(path) -> Any:
     data = read_bytes(path, limit=MAX_JSON_BYTES)
     text = decode_text(data, str(path))
     _check_depth(text, str(path))
-    try:
-        return json.loads(text)
-    except ValueError as err:
-        raise InputError(f"not valid JSON: {err}", str(path)) from None
+    return parse_json(text, str(path))
 
 
 def _check_depth(text: str, path: str) -> None:

@@ -39,6 +39,7 @@ import pandas as pd
 
 from irgauge.io._source import read_text
 from irgauge.io.atomic import make_folders, write_text
+from irgauge.io.json_input import read_json_object
 from irgauge.io.staging import staged_outputs
 from irgauge.io.qrels import read_qrels
 from irgauge.qa import answer_formats, qa_evaluate
@@ -78,8 +79,9 @@ def derived_from(gold) -> Optional[Dict[str, Any]]:
     except TypeError:
         return None
     if marker.is_file():
-        data = json.loads(marker.read_text(encoding="utf-8"))
-        if Path(data.get("gold", "")).name == Path(gold).name:
+        data = read_json_object(marker)
+        named = data.get("gold")
+        if isinstance(named, str) and Path(named).name == Path(gold).name:
             return data
     return None
 
