@@ -61,9 +61,7 @@ def test_qa_json_gold_with_a_topic_twice_is_refused(cli, tmp_path, qa_files):
 def test_report_input_with_results_twice_is_refused(cli, tmp_path):
     result = tmp_path / "result.json"
     rows = [{"run": "a", "measure": "AP", "topic": "1", "value": 0.5}]
-    result.write_text(
-        '{"metadata": {}, "results": ' + json.dumps(rows) + ',\n"results": []}\n'
-    )
+    result.write_text('{"metadata": {}, "results": ' + json.dumps(rows) + ',\n"results": []}\n')
     _refused(cli("report", tmp_path / "out", result), "result.json", 2)
 
 
