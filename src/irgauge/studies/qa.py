@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import io
 import json
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence, Tuple
@@ -37,7 +38,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 import numpy as np
 import pandas as pd
 
-from irgauge.io._source import read_text
+from irgauge.io._source import file_stem, read_text
 from irgauge.io.atomic import make_folders, write_text
 from irgauge.io.json_input import read_json_object
 from irgauge.io.staging import staged_outputs
@@ -518,7 +519,15 @@ def qa_collection_from_adhoc(
         "note": DERIVED_NOTE,
     }
     texts = {}  # the runs' answers, read (through the input module) before anything is written
-    for run in [runs] if isinstance(runs, (str, Path)) else runs:
+    runs = [runs] if isinstance(runs, (str, Path)) else list(runs)
+    stems = [file_stem(run) for run in runs]
+    # a/r.run and b/r.run: one runs/r.tsv would hide the other; numbered as evaluation does
+    counts, seen = Counter(stems), Counter()
+    for k, stem in enumerate(stems):
+        if counts[stem] > 1:
+            seen[stem] += 1
+            stems[k] = f"{stem}#{seen[stem]}"
+    for run, stem in zip(runs, stems):
         table = pd.read_csv(
             io.StringIO(read_text(run)),
             sep=r"\s+",
@@ -528,9 +537,7 @@ def qa_collection_from_adhoc(
             names=["topic", "answer"],
         )
         top = table.groupby("topic", sort=False).head(answers)
-        texts[f"{Path(run).stem}.tsv"] = top.to_csv(
-            sep="\t", index=False, header=["topic", "answer"]
-        )
+        texts[f"{stem}.tsv"] = top.to_csv(sep="\t", index=False, header=["topic", "answer"])
     # written by the output module: all of it appears, the marker last, or none of it
     with staged_outputs(out, last=(DERIVED_MARKER,)) as stage:
         header = ["topic", "answer", "level", "class"]
