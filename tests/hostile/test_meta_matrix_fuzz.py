@@ -197,3 +197,23 @@ def test_unwritable_output_gives_one_line(tmp_path, cli, command):
         code, out, err = run_cli(cli, command, source, "-o", target)
         assert code == 1 and err.count("\n") == 1 and target in err, (target, err)
         assert err.startswith("irgauge: error: cannot write"), err
+
+
+# [NAME=]FILE: a file whose own name holds '=' is that file; an argument both readings
+# make sense of, or with an empty name or file, is refused rather than guessed
+@pytest.mark.parametrize("command", COMMANDS)
+def test_name_equals_file_is_read_or_refused_never_guessed(tmp_path, cli, command, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "m=wide.csv").write_text(WIDE)
+    code, out, err = cli(command, "m=wide.csv", *COMMANDS[command])
+    assert code == 0, err  # read as the file 'm=wide.csv', where 'wide.csv' was looked for
+    (tmp_path / "wide.csv").write_text(WIDE)
+    for spec, message in [
+        ("m=wide.csv", "names both the file"),
+        ("=wide.csv", "expected [NAME=]FILE"),
+        ("m=", "expected [NAME=]FILE"),
+    ]:
+        code, out, err = cli(command, spec, *COMMANDS[command])
+        assert code == 2 and message in err and len(err.strip().splitlines()) == 1, err
+    code, out, err = cli(command, "./m=wide.csv", *COMMANDS[command])
+    assert code == 0, err

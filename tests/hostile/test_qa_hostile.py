@@ -121,3 +121,38 @@ def test_large_level_accepted(tmp_path):
     run.write_text("q1;0;alpha;1;2;r\nq1;0;beta;2;1;r\n")
     means = qa_evaluate(str(gold), [str(run)], ["RR", "P@1", "nDCG"]).means
     np.testing.assert_allclose(means["value"], [1.0, 1.0, 1.0], atol=1e-12)
+
+
+@pytest.mark.parametrize("suffix", [".gz", ".bz2", ".xz"])
+def test_topic_named_by_a_compressed_file_is_its_stem(cli, tmp_path, qa_files, suffix):
+    """A list-format run names its topic by the file's stem, whatever the compression:
+    q1.txt.bz2 was topic 'q1.txt' (only .gz was stripped), a topic the gold data lacks."""
+    import bz2
+    import gzip
+    import lzma
+
+    compress = {".gz": gzip.compress, ".bz2": bz2.compress, ".xz": lzma.compress}[suffix]
+    gold, _ = qa_files
+    run = tmp_path / f"q1.txt{suffix}"
+    run.write_bytes(compress(b"Paris\nLyon\n"))
+    code, out, err = cli("qa", "eval", gold, run, "--run-format", "list", "-m", "RR")
+    assert code == 0, err
+    assert "not in the qrels" not in err
+
+
+def test_derived_runs_of_the_same_file_name_are_all_kept(tmp_path):
+    """Runs a/r.run and b/r.run became one runs/r.tsv, the other run silently lost."""
+    from irgauge.studies.qa import qa_collection_from_adhoc
+
+    from hostile_data import QRELS, RUN
+
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_text(QRELS)
+    runs = []
+    for folder, text in (("a", RUN), ("b", RUN.replace("d1", "d5")), (".", RUN)):
+        (tmp_path / folder).mkdir(exist_ok=True)
+        runs.append(tmp_path / folder / ("r.run" if folder != "." else "other.run"))
+        runs[-1].write_text(text)
+    written = qa_collection_from_adhoc(qrels, runs, tmp_path / "qa")["runs"]
+    assert sorted(p.name for p in written) == ["other.tsv", "r#1.tsv", "r#2.tsv"]
+    assert len({p.read_text() for p in written if p.name.startswith("r#")}) == 2

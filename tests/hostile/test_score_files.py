@@ -161,3 +161,16 @@ def test_a_first_line_of_numbers_is_refused_not_read_as_a_header(tmp_path, first
         read_scores(path)
     matrix = next(iter(read_scores(path, header=False).values()))
     assert matrix.topics == ["1", "2"] and matrix.systems == ["1", "2", "3"]  # no topic lost
+
+
+@pytest.mark.parametrize("suffix", ["", ".gz", ".bz2", ".xz"])
+def test_wide_file_names_its_measure_by_its_stem_whatever_the_compression(tmp_path, suffix):
+    """ap.csv.gz measured 'ap.csv' (only the last suffix was dropped), where ap.csv
+    measures 'ap': the same scores under two names."""
+    import bz2
+    import lzma
+
+    compress = {"": bytes, ".gz": gzip.compress, ".bz2": bz2.compress, ".xz": lzma.compress}
+    path = tmp_path / f"ap.csv{suffix}"
+    path.write_bytes(compress[suffix](b"topic,a,b\n1,0.1,0.2\n2,0.3,0.1\n"))
+    assert list(read_scores(path)) == ["ap"]

@@ -220,3 +220,41 @@ def test_collections_file_with_cr_line_ends_reads_as_lf(collection, tmp_path, ca
     from irgauge.studies.collections import read_collections_toml
 
     assert read_collections_toml(toml) == {"c": (qrels, sorted(runs))}
+
+
+# a collection's name is its results' folder: a path would put them elsewhere, and the
+# comparison's own name would have them replaced by the comparison (found by the red team)
+BAD_COLLECTION_NAMES = ["..", "../up", "a/b", ".", " ", "predictive-comparison"]
+
+
+@pytest.mark.parametrize("name", BAD_COLLECTION_NAMES)
+@pytest.mark.parametrize("how", ["option", "toml"])
+def test_collection_name_that_is_not_a_folder_name_is_refused(
+    collection, tmp_path, capsys, name, how
+):
+    qrels, runs = collection
+    rundir = runs[0].parent
+    if how == "option":
+        given = ["--collection", f"{name}={qrels}:{rundir}"]
+    else:
+        toml = tmp_path / "c.toml"
+        toml.write_text(f'[collections."{name}"]\nqrels = "{qrels}"\nruns = "{rundir}"\n')
+        given = ["--collections", str(toml)]
+    out = tmp_path / "o"
+    code = main(["study", "predictive", *given, "--out", str(out), "--trials", "5", "--quiet"])
+    err = capsys.readouterr().err
+    assert code == 2, err
+    assert len(err.strip().splitlines()) == 1 and f"collection name {name!r}" in err
+    if how == "toml" and name != "predictive-comparison":  # the file's own check
+        assert str(toml) in err
+    assert not out.exists() and not (tmp_path / "up").exists()
+
+
+def test_collection_names_refused_by_the_api_before_any_writing(tmp_path):
+    from irgauge import InputError
+    from irgauge.studies.collections import run_on_collections
+
+    for name in BAD_COLLECTION_NAMES:
+        with pytest.raises(InputError, match="collection name"):
+            run_on_collections("predictive", {name: ("q", [])}, tmp_path / "o")
+    assert not (tmp_path / "o").exists()

@@ -100,7 +100,7 @@ def load_matrices(args, minimum_systems: int = 2):
             raise InputError("no input: give score files or --qrels and --run")
         parts = []
         for spec in args.scores:
-            name, path = spec.split("=", 1) if "=" in spec else (None, spec)
+            name, path = opt.named_file(spec)
             found = read_scores(path, name=name, header=getattr(args, "header", True))
             if measures:  # keep only the requested measures, before topic sets are compared
                 found = {k: v for k, v in found.items() if k in measures}
@@ -185,7 +185,7 @@ def source_name(args) -> str:
 
     if getattr(args, "qrels", None):
         return Path(args.qrels).name
-    return ", ".join(Path(s.split("=", 1)[-1]).name for s in args.scores or [])
+    return ", ".join(Path(opt.named_file(s)[1]).name for s in args.scores or [])
 
 
 def figure_title(args, result) -> str:

@@ -245,3 +245,28 @@ def add_topic_resamples(parser) -> None:
         help="bootstrap resamples of the topics behind every ordering's 95%% interval "
         "(topic sampling, combined with the Monte Carlo error; at least 2)",
     )
+
+
+def named_file(spec: str) -> tuple:
+    """``(name, path)`` of a ``[NAME=]FILE`` argument. A file whose own name holds ``=`` is
+    read as that file (so is any argument whose part before ``=`` holds a ``/``: a name has
+    none); when both readings name existing files the argument is refused as ambiguous
+    rather than guessed, and an empty name or file is refused too."""
+    import os
+
+    if "=" not in spec:
+        return None, spec
+    name, path = spec.split("=", 1)
+    literal = os.path.exists(spec)
+    if "/" in name or os.sep in name:
+        return None, spec
+    if literal and name and os.path.exists(path):
+        raise InputError(
+            f"{spec!r} names both the file {spec} and the file {path} as {name}; "
+            f"write ./{spec} for the first, {name}=./{path} for the second"
+        )
+    if literal:
+        return None, spec
+    if not name or not path:
+        raise InputError(f"{spec!r}: expected [NAME=]FILE, a name before '=' and a file after")
+    return name, path

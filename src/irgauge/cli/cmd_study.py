@@ -542,7 +542,7 @@ def _score_matrices(args):
         raise InputError("give --scores or QRELS RUN..., not both")
     parts = []
     for spec in args.scores:
-        name, path = spec.split("=", 1) if "=" in spec else (None, spec)
+        name, path = opt.named_file(spec)
         parts.append(read_scores(path, name=name))
     return combine(parts)
 

@@ -26,7 +26,12 @@ from irgauge.io.records import Qrels
 from irgauge.errors import InputError
 from irgauge.io.qrels import read_qrels
 from irgauge._checks import resolve_seed
-from irgauge.io._source import pick_lines, read_twice
+from irgauge.io._source import (
+    path_stem_and_suffix,
+    pick_lines,
+    read_twice,
+    strip_compression_suffix,
+)
 
 DEFAULT_RATES = (90, 70, 50, 30, 10)
 MIN_RELEVANT, MIN_NONRELEVANT = 1, 10
@@ -204,8 +209,10 @@ def _write_reduced_files(reduction: Reduction, out: Path) -> Dict[str, Any]:
 
 
 def _name_parts(source: Optional[Path]):
-    if source is None:
+    """(stem, suffix) of the reduced files: the input's, without a compression suffix (they
+    are written uncompressed); standard input or a pipe, whose names ('-', '/dev/fd/63')
+    would make files named '-.50' or '63.50', give 'qrels' and '.txt'."""
+    if source is None or not read_twice(source):
         return "qrels", ".txt"
-    name = source.name[:-3] if source.name.endswith(".gz") else source.name
-    path = Path(name)
-    return path.stem, path.suffix
+    stem, suffix = path_stem_and_suffix(strip_compression_suffix(source.name))
+    return (stem, suffix) if stem and not stem.startswith("-") else ("qrels", suffix or ".txt")

@@ -447,7 +447,7 @@ def write_collection(
             f"{out} already holds a collection "
             "(overwrite it with --overwrite, or overwrite=True in Python)"
         )
-    with staged_outputs(out) as stage:
+    with staged_outputs(out, replace_any=overwrite) as stage:
         return _write_collection_files(collection, stage, progress)
 
 

@@ -132,6 +132,12 @@ def path_stem_and_suffix(path: str) -> Tuple[str, str]:
     return name, ""
 
 
+def file_stem(path: PathLike) -> str:
+    """The file's name without its compression suffix (.gz, .bz2, .xz) and its extension:
+    how a run or a topic is named after its file, and files written after an input."""
+    return path_stem_and_suffix(strip_compression_suffix(path_name(str(path))))[0]
+
+
 def is_compressed(head: bytes) -> bool:
     """Whether content starting with ``head`` is gzip, bz2 or xz (the test :func:`_open`
     makes by magic bytes to decompress it)."""

@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
-import json
 import re
-from pathlib import Path
 from typing import Any, List, Optional, Sequence, Tuple
 
 from irgauge.errors import InputError
-from irgauge.io._source import decode_text, first_bytes, read_bytes, read_text, text_lines
+from irgauge.io._source import (  # noqa: F401  (file_stem: the QA readers' name of it)
+    decode_text,
+    file_stem,
+    first_bytes,
+    read_bytes,
+    read_text,
+    text_lines,
+)
+from irgauge.io.json_input import parse_json
 
 LETTER_LEVELS = {"S": 3, "A": 2, "B": 1}
 _LEVEL = re.compile(r"^L(\d+)$")
@@ -31,10 +37,7 @@ def read_json(path) -> Any:
     data = read_bytes(path, limit=MAX_JSON_BYTES)
     text = decode_text(data, str(path))
     _check_depth(text, str(path))
-    try:
-        return json.loads(text)
-    except ValueError as err:
-        raise InputError(f"not valid JSON: {err}", str(path)) from None
+    return parse_json(text, str(path))
 
 
 def _check_depth(text: str, path: str) -> None:
@@ -61,11 +64,6 @@ def chosen_format(
         return "json", None
     lines = read_lines(path)
     return (detect(lines) if fmt == "auto" else fmt), lines
-
-
-def file_stem(path) -> str:
-    name = str(path)
-    return Path(name[:-3] if name.endswith(".gz") else name).stem
 
 
 def parse_level(token: Any, path: str, line: Any) -> int:

@@ -35,6 +35,12 @@ from irgauge.stats.comparison import compare_table
 from irgauge.report.inputs import comparison_from_json
 from irgauge.report.inputs import TOPICSET_COLUMNS, read_input
 from irgauge.io.atomic import make_folders, remove_tree, write_text
+from irgauge.report.manifests import (
+    file_inside,
+    read_collection_manifest,
+    read_listed_table,
+    read_study_manifest,
+)
 
 REPORT_NAME = "report.html"
 STUDY_ORDER = ("onerel", "incomplete", "qa", "predictive", "topicset")
@@ -88,11 +94,6 @@ def _esc(value: Any) -> str:
     return html.escape(str(value))
 
 
-def _read_json(path: Path) -> Dict[str, Any]:
-    with open(path, encoding="utf-8") as handle:
-        return json.load(handle)
-
-
 class _Paths:
     """Turns paths into links and text relative to the report's folder."""
 
@@ -136,7 +137,10 @@ def _frame_html(frame: pd.DataFrame, digits: int = 4, people: bool = True) -> st
 def _figure_html(
     path: Path, caption: str, downloads: Sequence[Tuple[str, Path]], paths: _Paths
 ) -> str:
-    data = base64.b64encode(path.read_bytes()).decode("ascii")
+    try:
+        data = base64.b64encode(path.read_bytes()).decode("ascii")
+    except OSError as err:  # a figure an input names, missing or unreadable
+        raise InputError(f"cannot read figure: {err.strerror}", str(path)) from None
     links = " ".join(
         f'<a href="{_esc(paths.link(p))}" download>{_esc(ext.upper())}</a>' for ext, p in downloads
     )
@@ -163,7 +167,7 @@ def _collection_section(root: Path, paths: _Paths) -> Optional[str]:
     path = root / "collection" / "manifest.json"
     if not path.exists():
         return None
-    m = paths.text(_read_json(path))
+    m = paths.text(read_collection_manifest(path))
     parts = []
     overview = {
         "qrels": m["qrels"],
@@ -197,7 +201,7 @@ def _collection_section(root: Path, paths: _Paths) -> Optional[str]:
         )
     ev = m.get("evaluation")
     if ev:
-        table = pd.read_csv(root / "collection" / ev["file"], dtype={"run": str})
+        table = read_listed_table(root / "collection", ev["file"], path, dtype={"run": str})
         parts.append(
             '<div class="block"><h3>Evaluation (mean over topics)</h3>'
             + _frame_html(table, people=False)
@@ -208,7 +212,7 @@ def _collection_section(root: Path, paths: _Paths) -> Optional[str]:
 
 
 def _study_section(directory: Path, manifest: Dict[str, Any], paths: _Paths) -> str:
-    manifest = paths.text(manifest)
+    manifest, manifest_path = paths.text(manifest), directory / "manifest.json"
     parts = [
         f'<p class="muted">{manifest["n_systems"]} systems, {manifest["n_topics"]} '
         f"topics; seed {_esc(manifest['seeds'].get('seed'))}; irgauge "
@@ -220,7 +224,7 @@ def _study_section(directory: Path, manifest: Dict[str, Any], paths: _Paths) -> 
     for note in manifest.get("notes", []):
         parts.append(f'<p class="muted">Note: {_esc(note)}</p>')
     for entry in manifest.get("tables", []):
-        frame = pd.read_csv(directory / entry["files"]["csv"])
+        frame = read_listed_table(directory, entry["files"]["csv"], manifest_path)
         parts.append(
             f'<div class="block"><h3>{_esc(entry["caption"])}</h3>'
             + _frame_html(frame, entry.get("digits", 4))
@@ -231,12 +235,10 @@ def _study_section(directory: Path, manifest: Dict[str, Any], paths: _Paths) -> 
         files = e["files"]
         if "png" not in files:
             continue
-        downloads = [
-            (ext, directory / files[ext])
-            for ext in ("pdf", "svg", "png")
-            if ext in files and (directory / files[ext]).exists()
-        ]
-        figures.append(_figure_html(directory / files["png"], e["caption"], downloads, paths))
+        found = {ext: file_inside(directory, name, manifest_path) for ext, name in files.items()}
+        kinds = [ext for ext in ("pdf", "svg", "png") if ext in found]
+        downloads = [(ext, found[ext]) for ext in kinds if found[ext].exists()]
+        figures.append(_figure_html(found["png"], e["caption"], downloads, paths))
     if figures:
         parts.append("<div>" + "".join(figures) + "</div>")
     details = {
@@ -258,8 +260,8 @@ def study_manifests(root: Path) -> List[tuple]:
     """(directory, manifest) of every study in ``root``, in the studies' canonical order."""
     found = []
     for path in sorted(Path(root).glob("*/manifest.json")):
-        manifest = _read_json(path)
-        if manifest.get("kind") == "study":
+        manifest = read_study_manifest(path)
+        if manifest is not None:
             found.append((path.parent, manifest))
     rank = {n: i for i, n in enumerate(STUDY_ORDER)}
     return sorted(found, key=lambda dm: (rank.get(dm[1]["study"], len(rank)), dm[1]["study"]))
@@ -328,8 +330,9 @@ def _input_sections(inputs: Sequence[Any], paths: _Paths) -> Tuple[list, list]:
         given = Path(given)
         if given.is_dir():
             manifest = given / "manifest.json"
-            if manifest.exists() and _read_json(manifest).get("kind") == "study":
-                studies.append((given, _read_json(manifest)))
+            checked = read_study_manifest(manifest) if manifest.exists() else None
+            if checked is not None:
+                studies.append((given, checked))
                 continue
             found = study_manifests(given)
             if found:

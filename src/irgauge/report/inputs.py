@@ -23,6 +23,7 @@ import pandas as pd
 
 from irgauge.errors import InputError
 from irgauge.io._source import read_text, text_lines
+from irgauge.io.json_input import parse_json
 from irgauge.scores import align, from_frame
 from irgauge.scores.matrix import MAX_SCORE
 from irgauge.stats.comparison import ComparisonTable
@@ -47,10 +48,7 @@ def read_input(path) -> ReportInput:
     path = Path(path)
     text = read_text(path)  # irgauge writes its JSON indented: no line is long
     if text.lstrip().startswith("{"):
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as err:
-            raise InputError(f"not valid JSON ({err.msg})", str(path), err.lineno) from None
+        data = parse_json(text, str(path))
         if not isinstance(data, dict) or "results" not in data:
             raise InputError("JSON without a 'results' list: not an irgauge output", str(path))
         metadata, frame = data.get("metadata") or {}, pd.DataFrame(data["results"])

@@ -10,7 +10,7 @@ from typing import Dict, List, Optional, Sequence, Union
 import numpy as np
 
 from irgauge.errors import InputError
-from irgauge.io._source import read_text, text_lines
+from irgauge.io._source import file_stem, read_text, text_lines
 from irgauge.scores.matrix import (
     LONG_HEADER,
     MAX_SCORE,
@@ -68,7 +68,7 @@ def read_scores(
     else:
         if measures is not None and name is None and len(measures) == 1:
             name = measures[0]
-        label = name or Path(path).stem
+        label = name or file_stem(path)  # ap.csv.gz measures ap, as ap.csv does
         found = {label: _read_wide(text, first, delimiter, path, label, header)}
         measures = None
     return _pick(found, measures, path)

@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 import sys
 from pathlib import Path
-from typing import Any, Dict, List, Mapping, Tuple
+from typing import Any, Dict, List, Mapping, Optional, Tuple
 
 import pandas as pd
 
@@ -83,6 +83,7 @@ def read_collections_toml(path) -> Dict[str, Tuple[Path, List[Path]]]:
     for name, entry in found.items():
         if not isinstance(entry, Mapping) or "qrels" not in entry or "runs" not in entry:
             raise InputError(f"collection {name!r} needs 'qrels' and 'runs'", str(path))
+        check_collection_name(name, None, str(path))
         where = _KeyPlace(path, text, name)
         qrels = where.path_value(entry["qrels"], "qrels")
         runs = entry["runs"]
@@ -169,10 +170,27 @@ def run_on_collections(
 ) -> Tuple[Dict[str, common.StudyResult], common.StudyResult]:
     """Run ``study`` on every collection; write and return the comparison as well."""
     out = Path(out)
+    for name in collections:
+        check_collection_name(name, study)
     results = {}
     for name, (qrels, runs) in collections.items():
         results[name] = study_function(study)(qrels, runs, out / name, **options)
     return results, write_comparison(study, results, collections, out, **options)
+
+
+def check_collection_name(name: Any, study: Optional[str], path: Optional[str] = None) -> None:
+    """A collection's name is the folder ``out/NAME`` of its results: one plain folder name,
+    not the comparison's ``<study>-comparison`` (which would replace that collection's
+    results), nor a path (``a/b``, ``..``) that would put them elsewhere."""
+    problem = None
+    if not isinstance(name, str) or not name.strip():
+        problem = "is empty"
+    elif name in (".", "..") or any(c in name for c in "/\\\0"):
+        problem = "is not a plain folder name (no '/', '\\', '.' or '..')"
+    elif study is not None and name == f"{study}-comparison":
+        problem = "is the name of the comparison folder the study writes beside the collections"
+    if problem:
+        raise InputError(f"collection name {name!r} {problem}; choose another name", path)
 
 
 def write_comparison(

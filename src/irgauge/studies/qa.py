@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import io
 import json
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence, Tuple
@@ -37,8 +38,9 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 import numpy as np
 import pandas as pd
 
-from irgauge.io._source import read_text
+from irgauge.io._source import file_stem, read_text
 from irgauge.io.atomic import make_folders, write_text
+from irgauge.io.json_input import read_json_object
 from irgauge.io.staging import staged_outputs
 from irgauge.io.qrels import read_qrels
 from irgauge.qa import answer_formats, qa_evaluate
@@ -78,8 +80,9 @@ def derived_from(gold) -> Optional[Dict[str, Any]]:
     except TypeError:
         return None
     if marker.is_file():
-        data = json.loads(marker.read_text(encoding="utf-8"))
-        if Path(data.get("gold", "")).name == Path(gold).name:
+        data = read_json_object(marker)
+        named = data.get("gold")
+        if isinstance(named, str) and Path(named).name == Path(gold).name:
             return data
     return None
 
@@ -516,7 +519,15 @@ def qa_collection_from_adhoc(
         "note": DERIVED_NOTE,
     }
     texts = {}  # the runs' answers, read (through the input module) before anything is written
-    for run in [runs] if isinstance(runs, (str, Path)) else runs:
+    runs = [runs] if isinstance(runs, (str, Path)) else list(runs)
+    stems = [file_stem(run) for run in runs]
+    # a/r.run and b/r.run: one runs/r.tsv would hide the other; numbered as evaluation does
+    counts, seen = Counter(stems), Counter()
+    for k, stem in enumerate(stems):
+        if counts[stem] > 1:
+            seen[stem] += 1
+            stems[k] = f"{stem}#{seen[stem]}"
+    for run, stem in zip(runs, stems):
         table = pd.read_csv(
             io.StringIO(read_text(run)),
             sep=r"\s+",
@@ -526,9 +537,7 @@ def qa_collection_from_adhoc(
             names=["topic", "answer"],
         )
         top = table.groupby("topic", sort=False).head(answers)
-        texts[f"{Path(run).stem}.tsv"] = top.to_csv(
-            sep="\t", index=False, header=["topic", "answer"]
-        )
+        texts[f"{stem}.tsv"] = top.to_csv(sep="\t", index=False, header=["topic", "answer"])
     # written by the output module: all of it appears, the marker last, or none of it
     with staged_outputs(out, last=(DERIVED_MARKER,)) as stage:
         header = ["topic", "answer", "level", "class"]
