@@ -217,3 +217,18 @@ def test_name_equals_file_is_read_or_refused_never_guessed(tmp_path, cli, comman
         assert code == 2 and message in err and len(err.strip().splitlines()) == 1, err
     code, out, err = cli(command, "./m=wide.csv", *COMMANDS[command])
     assert code == 0, err
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_ranking_measure_without_scores_is_refused_even_keeping_every_system(
+    tmp_path, cli, command
+):
+    """--by is recorded with the results: a name with no scores was recorded as if systems
+    had been ranked by it when no --top-k or --top-fraction asked for a selection."""
+    source = tmp_path / "m.csv"
+    source.write_text(WIDE)
+    code, out, err = cli(command, source, *COMMANDS[command], "--by", "nosuch")
+    assert code == 2 and out == "", err
+    assert len(err.strip().splitlines()) == 1 and "cannot select systems by nosuch" in err, err
+    code, out, err = cli(command, source, *COMMANDS[command], "--by", "m")
+    assert code == 0, err

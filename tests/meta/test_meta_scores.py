@@ -102,3 +102,7 @@ def test_select_systems():
     assert select_systems(m, top_fraction=0.75)["ap"].systems == ["b", "c", "d"]
     with pytest.raises(InputError, match="cannot select systems by p10"):
         select_systems(m, top_k=1, by="p10")
+    # all systems kept: the name is still checked, as it is recorded with the results
+    assert select_systems(m, by="rr") is m
+    with pytest.raises(InputError, match="cannot select systems by p10"):
+        select_systems(m, by="p10")

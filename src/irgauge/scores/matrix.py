@@ -300,15 +300,17 @@ def select_systems(
     the order of appearance. A fraction keeps ``ceil(fraction * n)`` systems, as "the top 75%"
     of a track should not lose a system to rounding down.
     """
+    # a measure named to rank by is checked even when all systems are kept: it is recorded
+    # with the results, and a name with no scores must not pass for a choice made
+    if by is not None and by not in matrices:
+        raise InputError(
+            f"cannot select systems by {by}: no scores for it (have: {', '.join(matrices)})"
+        )
     if top_k is None and top_fraction is None:
         return matrices
     if top_k is not None and top_fraction is not None:
         raise InputError("give either top-k or top-fraction, not both")
     by = by or next(iter(matrices))
-    if by not in matrices:
-        raise InputError(
-            f"cannot select systems by {by}: no scores for it (have: {', '.join(matrices)})"
-        )
     ref = matrices[by]
     n = ref.n_systems
     if top_fraction is not None:
