@@ -96,6 +96,7 @@ def test_qa_digits_refused(cli, collection):
         ("--topic-noise", "inf", "expected a non-negative number"),
         ("--score-decimals", "40", "expected a number of decimals"),
         ("--seed", "-2", "expected a seed"),
+        ("--quality", "1:0", "--quality: expected LO:HI with LO <= HI, got '1:0'"),
     ],
 )
 def test_simulate_options_refused(cli, tmp_path, option, value, message):
@@ -250,6 +251,10 @@ def test_nan_results_come_with_a_note(cli, tmp_path):
         (
             lambda: __import__("irgauge").simulate_collection(seed=-1),
             "seed: expected a seed from 0 to",
+        ),
+        (
+            lambda: __import__("irgauge").simulate_collection(quality_range=(1.0, 0.5)),
+            "quality_range: low 1 is above high 0.5",
         ),
     ],
 )

@@ -144,8 +144,8 @@ def _generation_options(args: argparse.Namespace) -> dict:
     from irgauge.errors import InputError
 
     quality = _floats(args.quality, "--quality")
-    if len(quality) != 2:
-        raise InputError(f"--quality: expected LO:HI, got {args.quality!r}")
+    if len(quality) != 2 or quality[0] > quality[1]:
+        raise InputError(f"--quality: expected LO:HI with LO <= HI, got {args.quality!r}")
     names = (
         "pool_depth judged_per_topic docs_per_topic rel_median rel_spread topic_noise "
         "difficulty_spread shared_weight level_boost tie_fraction tie_decimals "

@@ -222,6 +222,9 @@ def _check(p: dict) -> None:
         raise InputError("level_probs must be non-negative with a positive sum")
     if len(p["quality_range"]) != 2:
         raise InputError("quality_range must be two numbers (low, high)")
+    low, high = p["quality_range"]
+    if low > high:  # the same qualities either way, but dealt to other runs: not a guess to make
+        raise InputError(f"quality_range: low {low:g} is above high {high:g}")
     need, have = estimated_bytes(p), available_bytes()
     if have is not None and need > have:
         raise InputError(
