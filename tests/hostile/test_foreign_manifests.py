@@ -74,3 +74,16 @@ def test_rerun_replaces_its_own_manifest_and_overwrite_replaces_any(cli, simulat
     code, _, err = cli("simulate", "--out", out, "--topics", "2", "--runs", "2", "--overwrite")
     assert code == 0, err  # asked for: the collection replaces the reduced qrels' manifest
     assert "generator" in json.loads((out / "manifest.json").read_text())
+
+
+def test_simulate_into_another_commands_folder_names_what_is_there(cli, simulated, tmp_path):
+    """A reduce folder holds a manifest.json and no collection: the refusal says what it
+    found, where it said "already holds a collection"."""
+    reduced = tmp_path / "reduced"
+    code, _, err = cli("reduce", simulated / "qrels.txt", "--out", reduced, "--seed", "1")
+    assert code == 0, err
+    before = (reduced / "manifest.json").read_bytes()
+    code, _, err = cli("simulate", "--out", reduced, "--topics", "2", "--runs", "2", "--quiet")
+    assert code == 2 and len(err.strip().splitlines()) == 1, err
+    assert f"{reduced} already holds manifest.json (overwrite with --overwrite" in err
+    assert (reduced / "manifest.json").read_bytes() == before

@@ -445,10 +445,12 @@ def write_collection(
     """
     out = Path(out_dir)
     existing = [out / "qrels.txt", out / "manifest.json", out / "runs"]
-    if not overwrite and any(p.exists() for p in existing):
+    found = [p.name for p in existing if p.exists()]
+    if not overwrite and found:
+        # (a reduce or study folder has a manifest.json too: name what is there, not "a collection")
         raise FileExistsError(
-            f"{out} already holds a collection "
-            "(overwrite it with --overwrite, or overwrite=True in Python)"
+            f"{out} already holds {', '.join(found)} "
+            "(overwrite with --overwrite, or overwrite=True in Python)"
         )
     with staged_outputs(out, replace_any=overwrite) as stage:
         return _write_collection_files(collection, stage, progress)
