@@ -394,6 +394,19 @@ def _block_tokens(
     return line_numbers, starts.reshape(-1, n_cols), ends.reshape(-1, n_cols), n_ends
 
 
+def first_unfit_id(ids: Ids) -> int:
+    """Index of the first id a TREC text file cannot hold as one field (empty, or holding a
+    separator or a NUL byte), -1 when every id fits. In-memory and table inputs are held to
+    it so that they evaluate exactly as the same data written as text."""
+    lens = np.asarray(ids.lens, dtype=np.int64)
+    starts = np.asarray(ids.starts, dtype=np.int64)
+    unfit = separator_mask(ids.pool) | (ids.pool == 0)
+    # unfit bytes inside each id: a difference of running counts at its two ends
+    running = np.concatenate(([0], np.cumsum(unfit, dtype=np.int64)))
+    bad = (lens == 0) | (running[starts + lens] > running[starts])
+    return int(np.argmax(bad)) if bad.any() else -1
+
+
 def separator_mask(buf: np.ndarray, out: Optional[np.ndarray] = None) -> np.ndarray:
     """Whether each byte of ``buf`` separates tokens (SEPARATORS)."""
     out = np.less_equal(buf, 32, out=out)

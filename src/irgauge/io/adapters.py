@@ -17,8 +17,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping
+from numbers import Integral
 from pathlib import Path
 from typing import Any, List, Optional, Sequence, Tuple
+
+import numpy as np
 
 from irgauge.errors import InputError
 from irgauge.io.records import AGGREGATE_TOPIC, IdKeys, Qrels, Run, aggregate_topic_error
@@ -159,7 +162,14 @@ def _frame(frame: Any, fields: dict, what: str) -> Any:
     columns = _column_labels(frame, what)
     chosen = {}
     for canonical, names in fields.items():
-        found = next((columns[n] for n in names if n in columns), None)
+        candidates = [c for c in frame.columns if c.lower() in names]
+        if len(candidates) > 1:
+            raise InputError(
+                f"{what} DataFrame has columns {candidates[0]!r} and {candidates[1]!r}, which "
+                f"both name the {canonical}; keep one of them",
+                "<DataFrame>",
+            )
+        found = candidates[0] if candidates else None
         if found is None:
             raise InputError(
                 f"{what} DataFrame needs a column {' or '.join(names)} (expected "
@@ -187,7 +197,8 @@ def _refuse_aggregate_rows(series: Any, label: str, what: str) -> None:
 
 def _id_column(series: Any, label: str, what: str) -> Any:
     """Ids as strings; a missing id (NaN/None) is an error; 101.0 (ints made float by a
-    missing value elsewhere) reads as 101."""
+    missing value elsewhere) reads as 101; ids of other types (101.5, True, a date) are
+    refused, as a table's are."""
     missing = series.isna().to_numpy()
     if missing.any():
         row = int(missing.argmax())
@@ -196,22 +207,50 @@ def _id_column(series: Any, label: str, what: str) -> Any:
             f"(NaN); every row needs a topic and a document id",
             "<DataFrame>",
         )
-    if series.dtype.kind == "f" and (series % 1 == 0).all():
+    if hasattr(series, "cat"):  # categorical: its values, as the categories hold them
+        series = series.astype(series.cat.categories.dtype)
+    kind = series.dtype.kind
+    if kind == "f":
+        fraction = (series % 1 != 0).to_numpy()
+        if fraction.any():
+            _refuse_id_value(series, int(fraction.argmax()), label, what)
         series = series.astype("int64")
-    if series.dtype.kind == "O":
+    elif kind == "O":
         _refuse_mixed_ids(series, label, what)
-    return series.astype(str)
+    elif kind not in "iuUS":
+        _refuse_id_value(series, 0, label, what)
+    return series.map(_id_text) if kind in "OS" else series.astype(str)
+
+
+def _id_text(value: Any) -> str:
+    return value.decode("utf-8", "surrogateescape") if isinstance(value, bytes) else str(value)
+
+
+def _is_id_value(value: Any) -> bool:
+    return isinstance(value, (str, bytes, Integral)) and not isinstance(value, (bool, np.bool_))
+
+
+def _refuse_id_value(series: Any, row: int, label: str, what: str) -> None:
+    value = series.iloc[row]
+    raise InputError(
+        f"{what} DataFrame: column {label!r} holds {value!r} ({type(value).__name__}, row "
+        f"{row}); ids are strings or integers",
+        "<DataFrame>",
+    )
 
 
 def _refuse_mixed_ids(series: Any, label: str, what: str) -> None:
-    """Values of different types that read as one id (``1`` and ``'1'``) are refused."""
+    """Values of different types that read as one id (``1`` and ``'1'``) are refused, and
+    values that are no id (a float, None, a tuple)."""
     from pandas.api.types import infer_dtype  # a DataFrame was given: pandas is there
 
     if infer_dtype(series, skipna=False) in ("string", "integer", "bytes"):
         return  # one type: no two values read alike
     first: dict = {}
     for row, value in enumerate(series.tolist()):
-        ident = str(value)
+        if not _is_id_value(value):
+            _refuse_id_value(series, row, label, what)
+        ident = _id_text(value)
         earlier = first.setdefault(ident, value)
         if type(earlier) is not type(value):
             raise InputError(
@@ -219,6 +258,35 @@ def _refuse_mixed_ids(series: Any, label: str, what: str) -> None:
                 f"(row {row}), which name the same id {ident!r}; give ids as one type",
                 "<DataFrame>",
             )
+
+
+def as_score(value: Any) -> Optional[float]:
+    """``value`` as a score (float), or None when it is no number: a str or a bool is
+    not a score, as a table's string or boolean column is not a score column."""
+    if isinstance(value, (str, bytes, bool, np.bool_)):
+        return None
+    try:
+        return float(value)
+    except (TypeError, ValueError, OverflowError):
+        return None
+
+
+def frame_scores(series: Any, name: str) -> np.ndarray:
+    """A run DataFrame's score column as float64, refused at its first row that holds no
+    number."""
+    kind = series.dtype.kind
+    if kind == "O":
+        odd = next((i for i, v in enumerate(series.tolist()) if as_score(v) is None), None)
+    else:
+        odd = None if kind in "iuf" else 0
+    if odd is not None and len(series):
+        value = series.iloc[odd]
+        raise InputError(
+            f"run {name!r}: row {odd} of column 'score' holds {value!r} "
+            f"({type(value).__name__}); scores are numbers",
+            "<DataFrame>",
+        )
+    return series.to_numpy(np.float64, na_value=np.nan)
 
 
 def _records(items: list, fields: dict, what: str) -> dict:

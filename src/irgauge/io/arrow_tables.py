@@ -38,7 +38,7 @@ from irgauge.io._source import (
     path_stem_and_suffix,
     strip_compression_suffix,
 )
-from irgauge.io._tokens import separator_mask
+from irgauge.io._tokens import first_unfit_id
 from irgauge.io.ids import Ids
 from irgauge.io.records import AGGREGATE_TOPIC, Qrels, Run
 
@@ -250,20 +250,17 @@ class _Rows:
         pool = Ids.padded(data[offsets[0] : offsets[-1]].tobytes())
         starts = offsets[:-1] - offsets[0]
         lens = np.diff(offsets)
-        if len(lens) and lens.min() == 0:
-            raise self.fail(int(np.argmin(lens)), f"empty id in column {name!r}")
-        # the bytes a text file's id cannot hold, as its tokenizer reads it: a separator
-        # splits the id, a NUL is refused; other control bytes are part of the id there
-        body = pool[: len(pool) - 8]
-        unfit = np.flatnonzero(separator_mask(body) | (body == 0))
-        if len(unfit):
-            row = int(np.searchsorted(starts, unfit[0], side="right")) - 1
+        ids = Ids(pool, starts, lens, compact=True)
+        row = first_unfit_id(ids)
+        if row >= 0 and lens[row] == 0:
+            raise self.fail(row, f"empty id in column {name!r}")
+        if row >= 0:
             raise self.fail(
                 row,
-                f"id {pool[starts[row] : starts[row] + lens[row]].tobytes()!r} in column "
-                f"{name!r} holds whitespace or a NUL byte, which a TREC file cannot hold",
+                f"id {ids[row]!r} in column {name!r} holds whitespace or a NUL byte, "
+                "which a TREC file cannot hold",
             )
-        return Ids(pool, starts, lens, compact=True)
+        return ids
 
     def numbers(self, column, name: str) -> np.ndarray:
         """A numeric column as float64, every value given."""

@@ -10,6 +10,7 @@ from typing import Any, Dict, Iterator, Mapping, Optional, Union
 
 import numpy as np
 
+from irgauge.io.adapters import qrels_source
 from irgauge.io.ids import Ids
 from irgauge.io.records import IdKeys, Qrels
 from irgauge.errors import InputError
@@ -22,7 +23,7 @@ from irgauge.io._source import (
     size_hint,
     strip_compression_suffix,
 )
-from irgauge.io._tokens import BLOCK_BYTES, TokenTable, tokenize
+from irgauge.io._tokens import BLOCK_BYTES, TokenTable, first_unfit_id, tokenize
 from irgauge.io.arrow_tables import read_arrow_qrels, table_format
 
 NTCIR_LETTER_LEVELS = {b"S": 3, b"A": 2, b"B": 1}
@@ -192,6 +193,7 @@ def _from_mapping(mapping: Mapping[str, Mapping[str, Any]]) -> Qrels:
     topic_id = IdKeys("qrels dict", "<dict>", topics=True)
     for topic, judged in mapping.items():
         name = topic_id(topic)
+        inner_mapping(judged, f"qrels[{topic!r}]", "{docno: level}")
         docno_id = IdKeys(f"judgments of topic {name!r}", "<dict>", topics=False)
         for docno, level in judged.items():
             topics.append(name)
@@ -200,30 +202,32 @@ def _from_mapping(mapping: Mapping[str, Mapping[str, Any]]) -> Qrels:
     if not topics:
         raise InputError("qrels mapping holds no judgments", "<dict>")
     return Qrels.from_arrays(
-        _encode(topics), _encode(docnos), np.asarray(levels, np.int64), source="<dict>", fmt="dict"
+        memory_ids(topics, "topic id", "<dict>"),
+        memory_ids(docnos, "document id", "<dict>"),
+        np.asarray(levels, np.int64),
+        source="<dict>",
+        fmt="dict",
     )
 
 
-def _from_frame(frame: Any) -> Qrels:
-    columns = {c.lower(): c for c in frame.columns}
-
-    def pick(*names: str) -> str:
-        for n in names:
-            if n in columns:
-                return columns[n]
+def inner_mapping(value: Any, where: str, shape: str) -> None:
+    """Refuse a topic's entry that is not a mapping (a list of docnos, a set, a str)."""
+    if not isinstance(value, Mapping):
         raise InputError(
-            f"qrels DataFrame needs one of the columns {', '.join(names)}", "<DataFrame>"
+            f"{where} must be a {shape} dict; got {type(value).__name__} {str(value)[:40]!r}",
+            "<dict>",
         )
 
-    topic_col = pick("query_id", "qid", "topic")
-    doc_col = pick("doc_id", "docno", "doc")
-    level_col = pick("relevance", "rel", "level", "grade")
+
+def _from_frame(frame: Any) -> Qrels:
+    """Qrels from a DataFrame, its columns found and its ids checked by the adapter."""
+    frame = qrels_source(frame)
     if len(frame) == 0:
         raise InputError("qrels DataFrame is empty", "<DataFrame>")
-    levels = [_int_level(v, f"row {i}") for i, v in enumerate(frame[level_col].tolist())]
+    levels = [_int_level(v, f"row {i}") for i, v in enumerate(frame["relevance"].tolist())]
     return Qrels.from_arrays(
-        _encode(frame[topic_col].astype(str).tolist()),
-        _encode(frame[doc_col].astype(str).tolist()),
+        memory_ids(frame["query_id"].tolist(), "topic id", "<DataFrame>", rows=True),
+        memory_ids(frame["doc_id"].tolist(), "document id", "<DataFrame>", rows=True),
         np.asarray(levels, np.int64),
         source="<DataFrame>",
         fmt="frame",
@@ -234,8 +238,10 @@ def _int_level(value: Any, where: str) -> int:
     if isinstance(value, (bytes, str)) and value in ("S", "A", "B"):
         return NTCIR_LETTER_LEVELS[value.encode() if isinstance(value, str) else value]
     try:
+        if isinstance(value, (bool, np.bool_)):
+            raise TypeError(value)  # True is not level 1: a flag where a grade belongs
         level = int(value)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         raise InputError(f"relevance level {value!r} at {where} is not an integer") from None
     if level != value and not isinstance(value, str):
         raise InputError(f"relevance level {value!r} at {where} is not an integer")
@@ -249,3 +255,19 @@ def _int_level(value: Any, where: str) -> int:
 def _encode(strings) -> Ids:
     """Ids from str (UTF-8) or bytes values."""
     return Ids.from_list(list(strings))
+
+
+def memory_ids(strings, what: str, source: str, rows: bool = False) -> Ids:
+    """Ids of an in-memory input (dict keys, a DataFrame column), each held to what a text
+    file's field can be, as a table's are: a field cannot be empty nor hold whitespace."""
+    ids = _encode(strings)
+    i = first_unfit_id(ids)
+    if i >= 0:
+        where = f" (row {i})" if rows else ""
+        problem = "is empty" if ids.lens[i] == 0 else "holds whitespace or a NUL byte"
+        raise InputError(
+            f"{what} {ids[i].decode('utf-8', 'backslashreplace')!r}{where} {problem}, which "
+            "an id cannot (a TREC file's field); give ids without them",
+            source,
+        )
+    return ids

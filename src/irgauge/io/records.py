@@ -7,6 +7,7 @@ per-topic arrays under explicit conventions.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from numbers import Integral
 from functools import cached_property
 from typing import Any, List, Optional, Tuple
 
@@ -62,6 +63,13 @@ class IdKeys:
         self.what, self.source, self.topics, self.seen = what, source, topics, {}
 
     def __call__(self, key) -> str:
+        if isinstance(key, bool) or not isinstance(key, (str, bytes, Integral)):
+            # str(None), str(1.0) or str(('1',)) would be an id no file of the data holds
+            raise InputError(
+                f"the {self.what} has the key {key!r} ({type(key).__name__}); ids are "
+                "str, bytes or int",
+                self.source,
+            )
         ident = key.decode("utf-8", "surrogateescape") if isinstance(key, bytes) else str(key)
         if self.topics and ident == AGGREGATE_TOPIC:
             raise aggregate_topic_error(f" (key {key!r} of the {self.what})", self.source)

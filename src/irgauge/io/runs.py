@@ -27,7 +27,8 @@ from irgauge.io._source import (
 )
 from irgauge.io._tokens import BLOCK_BYTES, TokenTable, tokenize
 from irgauge.io.arrow_tables import read_arrow_run, table_format
-from irgauge.io.qrels import _encode
+from irgauge.io.adapters import as_score, frame_scores, run_source
+from irgauge.io.qrels import inner_mapping, memory_ids
 
 RunSource = Union[PathLike, Run, Mapping[str, Mapping[str, float]], Any]
 
@@ -148,6 +149,7 @@ def _from_mapping(mapping: Mapping[str, Mapping[str, float]], name: str) -> Run:
     topic_id = IdKeys(f"run {name!r}", "<dict>", topics=True)
     for topic, ranked in mapping.items():
         label = topic_id(topic)
+        inner_mapping(ranked, f"run {name!r}, topic {label!r}", "{docno: score}")
         docno_id = IdKeys(f"documents of topic {label!r}", "<dict>", topics=False)
         for docno, score in ranked.items():
             topics.append(label)
@@ -158,49 +160,40 @@ def _from_mapping(mapping: Mapping[str, Mapping[str, float]], name: str) -> Run:
 
 def _score(score: Any, name: str, topic: str, docno: Any) -> float:
     """A score from a mapping run, as a float; anything else is refused by its place."""
-    try:
-        return float(score)
-    except (TypeError, ValueError):
+    number = as_score(score)
+    if number is None:
         raise InputError(
             f"run {name!r}, topic {topic!r}, document {docno!r}: score must be a number, "
             f"got {type(score).__name__} {str(score)[:40]!r}",
             "<dict>",
-        ) from None
+        )
+    return number
 
 
 def _from_frame(frame: Any, name: str) -> Run:
-    columns = {c.lower(): c for c in frame.columns}
-    missing = [
-        c
-        for c in ("query_id|qid|topic", "doc_id|docno|doc", "score")
-        if not any(n in columns for n in c.split("|"))
-    ]
-    if missing:
-        raise InputError(f"run DataFrame needs columns {', '.join(missing)}", "<DataFrame>")
-
-    def col(options: str) -> str:
-        return next(columns[n] for n in options.split("|") if n in columns)
-
-    if "run" in columns and frame[columns["run"]].nunique() > 1:
+    """A run from a DataFrame, its columns found and its ids checked by the adapter."""
+    frame = run_source(frame)
+    if "run" in frame.columns and frame["run"].nunique() > 1:
         raise InputError(
             "run DataFrame holds several runs; pass one DataFrame per run", "<DataFrame>"
         )
     return _build(
-        frame[col("query_id|qid|topic")].astype(str).tolist(),
-        frame[col("doc_id|docno|doc")].astype(str).tolist(),
-        frame[columns["score"]].to_numpy(np.float64),
+        frame["query_id"].tolist(),
+        frame["doc_id"].tolist(),
+        frame_scores(frame["score"], name),
         name,
         "<DataFrame>",
+        rows=True,
     )
 
 
-def _build(topics, docnos, scores, name: str, source: str) -> Run:
+def _build(topics, docnos, scores, name: str, source: str, rows: bool = False) -> Run:
     if not np.isfinite(scores).all():
         raise InputError(f"run {name!r} has a score that is not a finite number", source)
     return Run(
         name=name,
-        topics=_encode(topics),
-        docnos=_encode(docnos),
+        topics=memory_ids(topics, "topic id", source, rows),
+        docnos=memory_ids(docnos, "document id", source, rows),
         scores=scores,
         natural_order="score",
         source=source,

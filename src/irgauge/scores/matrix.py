@@ -55,7 +55,7 @@ class ScoreMatrix:
     source: Optional[str] = field(default=None, compare=False)
 
     def __post_init__(self):
-        values = np.asarray(self.values, dtype=np.float64)
+        values = _numeric_copy(self.values, self.measure, self.source)
         object.__setattr__(self, "values", values)
         object.__setattr__(self, "systems", [str(s) for s in self.systems])
         object.__setattr__(self, "topics", [str(t) for t in self.topics])
@@ -116,6 +116,28 @@ class ScoreMatrix:
 
 
 Matrices = Dict[str, ScoreMatrix]
+
+
+def _numeric_copy(values, measure: str, source: Optional[str]) -> np.ndarray:
+    """The scores as a float64 array of the matrix's own, read-only: the caller's array
+    may change after, and a result must not change it (nor the matrix change under it).
+    Strings, complex numbers and ragged rows are refused rather than cast."""
+    try:
+        kind = np.asarray(values).dtype.kind
+        if kind in "cUSO" and kind != "O":
+            raise TypeError(kind)
+        array = np.array(values, dtype=np.float64, copy=True)
+        if kind == "O" and any(isinstance(v, (str, bytes, complex)) for v in np.ravel(values)):
+            raise TypeError(kind)
+    except (TypeError, ValueError):
+        raise InputError(
+            f"measure {measure}: scores must be a systems x topics array of real numbers "
+            f"(not strings, complex numbers or rows of different lengths); got "
+            f"{type(values).__name__}",
+            source,
+        ) from None
+    array.setflags(write=False)
+    return array
 
 
 def _matrix_from_cells(
