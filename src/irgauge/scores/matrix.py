@@ -124,7 +124,7 @@ def _numeric_copy(values, measure: str, source: Optional[str]) -> np.ndarray:
     Strings, complex numbers and ragged rows are refused rather than cast."""
     try:
         kind = np.asarray(values).dtype.kind
-        if kind in "cUSO" and kind != "O":
+        if kind in "cUS":  # complex, text, bytes
             raise TypeError(kind)
         array = np.array(values, dtype=np.float64, copy=True)
         if kind == "O" and any(isinstance(v, (str, bytes, complex)) for v in np.ravel(values)):
