@@ -8,7 +8,7 @@ import math
 import os
 import re
 from numbers import Integral, Real
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Iterable, Optional
 
 from irgauge.errors import InputError
 
@@ -45,8 +45,11 @@ def whole(
     minimum: Optional[int] = None,
     maximum: Optional[int] = None,
     what: str = "a whole number",
+    text: bool = False,
 ) -> int:
-    """``value`` (a string or an integer, never 2.5 or True) as an int in [minimum, maximum]."""
+    """``value`` (an integer, never 2.5 or True) as an int in [minimum, maximum]; its
+    text (``"3"``) only with ``text`` (the command line's options)."""
+    _refuse_text(value, name, what, text)
     try:
         number = as_int(value)
     except (TypeError, ValueError, OverflowError):
@@ -66,8 +69,11 @@ def real(
     min_open: bool = False,
     max_open: bool = False,
     what: str = "a number",
+    text: bool = False,
 ) -> float:
-    """``value`` as a finite float in a range whose ends may be open (excluded)."""
+    """``value`` as a finite float in a range whose ends may be open (excluded); its text
+    (``"0.05"``) only with ``text`` (the command line's options)."""
+    _refuse_text(value, name, what, text)
     try:
         if isinstance(value, bool):
             raise TypeError(value)
@@ -78,6 +84,13 @@ def real(
         span = interval(minimum, maximum, min_open, max_open, lambda v: f"{v:g}")
         raise InputError(_named(name, f"expected {what} in {span}; got {value}"))
     return number
+
+
+def _refuse_text(value: Any, name: Optional[str], what: str, text: bool) -> None:
+    """A number's text is refused from Python, as numpy and scipy refuse it: ``"0.05"``
+    there is a mistake (a value read from a file and not converted), not a choice."""
+    if isinstance(value, (str, bytes)) and not text:
+        raise InputError(_named(name, f"expected {what}, not text; got {value!r}"))
 
 
 def in_interval(
@@ -117,17 +130,17 @@ def _int_range(minimum, maximum) -> str:
     return f"<= {maximum}"
 
 
-def draws(value: Any, name: str) -> int:
+def draws(value: Any, name: Optional[str], text: bool = False) -> int:
     """A number of random draws: bootstrap samples, trials, halvings, permutations."""
-    return whole(value, name, 1, MAX_DRAWS, what="a number of random draws")
+    return whole(value, name, 1, MAX_DRAWS, what="a number of random draws", text=text)
 
 
-def count(value: Any, name: str) -> int:
-    return whole(value, name, 1, MAX_COUNT)
+def count(value: Any, name: Optional[str], text: bool = False) -> int:
+    return whole(value, name, 1, MAX_COUNT, text=text)
 
 
-def seed(value: Any, name: str = "seed") -> int:
-    return whole(value, name, 0, SEED_MAX, what="a seed")
+def seed(value: Any, name: Optional[str] = "seed", text: bool = False) -> int:
+    return whole(value, name, 0, SEED_MAX, what="a seed", text=text)
 
 
 def resolve_seed(value: Optional[int], name: str = "seed") -> int:
@@ -139,20 +152,88 @@ def resolve_seed(value: Optional[int], name: str = "seed") -> int:
     return seed(value, name)
 
 
-def alpha(value: Any, name: str = "alpha") -> float:
-    return real(value, name, 0.0, 1.0, min_open=True, max_open=True, what="a significance level")
+def alpha(value: Any, name: Optional[str] = "alpha", text: bool = False) -> float:
+    return real(value, name, 0.0, 1.0, True, True, what="a significance level", text=text)
 
 
-def fraction(value: Any, name: str) -> float:
-    return real(value, name, 0.0, 1.0, min_open=True, what="a fraction")
+def fraction(value: Any, name: Optional[str], text: bool = False) -> float:
+    return real(value, name, 0.0, 1.0, min_open=True, what="a fraction", text=text)
 
 
-def probability(value: Any, name: str) -> float:
-    return real(value, name, 0.0, 1.0, what="a probability")
+def probability(value: Any, name: Optional[str], text: bool = False) -> float:
+    return real(value, name, 0.0, 1.0, what="a probability", text=text)
 
 
-def confidence(value: Any, name: str = "confidence") -> float:
-    return real(value, name, 0.0, 1.0, min_open=True, max_open=True, what="a confidence level")
+def confidence(value: Any, name: Optional[str] = "confidence", text: bool = False) -> float:
+    return real(value, name, 0.0, 1.0, True, True, what="a confidence level", text=text)
+
+
+def sequence(
+    value: Any,
+    name: str,
+    check: Callable[[Any, str], Any],
+    one_value: bool = True,
+    what: str = "a sequence of numbers",
+) -> list:
+    """Each element of ``value`` (a list, tuple, numpy array or other iterable) through
+    ``check(element, name)``. A bare number is a one-element sequence when ``one_value``
+    (as the command line's ``--alphas 0.05`` is), refused otherwise; text and mappings are
+    refused, not iterated (``"0.05"`` would be four characters, a dict its keys)."""
+    if isinstance(value, (str, bytes)) or hasattr(value, "keys"):
+        raise InputError(f"{name}: expected {what}; got {value!r}")
+    try:
+        items = list(value)
+    except TypeError:  # a bare number (a numpy 0-d array too), or no sequence at all
+        if one_value and (isinstance(value, Real) or getattr(value, "ndim", None) == 0):
+            return [check(value, name)]
+        raise InputError(f"{name}: expected {what}; got {value!r}") from None
+    return [check(item, name) for item in items]
+
+
+def choice(value: Any, name: str, choices: Iterable[str]) -> str:
+    """``value`` if it is one of ``choices``; else an InputError listing them."""
+    choices = tuple(choices)
+    if not isinstance(value, str) or value not in choices:
+        raise InputError(f"{name}: unknown value {value!r}; choose from {', '.join(choices)}")
+    return value
+
+
+def labels(
+    value: Any,
+    name: str,
+    length: Optional[int] = None,
+    per: str = "row",
+    source: Optional[str] = None,
+) -> list:
+    """Names of a matrix's rows or columns (systems, topics) as a list of str: a sequence
+    (not one string, which would become its characters) of distinct, non-empty str or
+    integer ids, ``length`` long when given."""
+    if isinstance(value, (str, bytes)) or hasattr(value, "keys"):
+        raise InputError(f"{name}: expected a sequence of names; got {value!r}", source)
+    try:
+        items = list(value)
+    except TypeError:
+        raise InputError(f"{name}: expected a sequence of names; got {value!r}", source) from None
+    if length is not None and len(items) != length:
+        raise InputError(
+            f"{name}: expected {length} names, one per {per}; got {len(items)}", source
+        )
+    names = [_label(item, name, source) for item in items]
+    seen: set = set()
+    for label in names:
+        if label in seen:
+            raise InputError(f"{name}: duplicate name {label!r}; names must be distinct", source)
+        seen.add(label)
+    return names
+
+
+def _label(item: Any, name: str, source: Optional[str]) -> str:
+    if isinstance(item, bool) or not isinstance(item, (str, Integral)):
+        raise InputError(f"{name}: a name must be text or an integer id; got {item!r}", source)
+    label = str(int(item)) if isinstance(item, Integral) else item
+    if not label:
+        raise InputError(f"{name}: empty name", source)
+    return label
 
 
 SIZE_UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
@@ -180,3 +261,25 @@ def memory_size(value: Any, name: str = "memory") -> int:
     if size < 1 << 20:
         raise InputError(f"{name} must be at least 1M, got {value!r}")
     return int(size)
+
+
+def real_array(values: Any, name: str, shape: str = "an array", source: Optional[str] = None):
+    """``values`` as a new float64 numpy array. Strings, bytes, complex numbers and ragged
+    rows are refused rather than cast (numpy would parse ``"0.5"``, drop an imaginary part
+    with a warning, or fail with its own words)."""
+    import numpy as np  # not at the top: the command line's option checks need no numpy
+
+    try:
+        kind = np.asarray(values).dtype.kind
+        if kind in "cUS":  # complex, text, bytes
+            raise TypeError(kind)
+        array = np.array(values, dtype=np.float64, copy=True)
+        if kind == "O" and any(isinstance(v, (str, bytes, complex)) for v in np.ravel(values)):
+            raise TypeError(kind)
+    except (TypeError, ValueError):
+        raise InputError(
+            f"{name}: expected {shape} of real numbers (not strings, complex numbers or rows "
+            f"of different lengths); got {type(values).__name__}",
+            source,
+        ) from None
+    return array

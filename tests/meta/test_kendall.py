@@ -97,7 +97,7 @@ def test_many_systems_use_a_wide_accumulator():
 
 
 def test_bad_arguments():
-    with pytest.raises(ValueError, match="unknown tau variant"):
+    with pytest.raises(ValueError, match="variant: unknown value"):
         kendall_tau([1, 2], [1, 2], "c")
     with pytest.raises(ValueError, match="trials x rankings x systems"):
         kendall_tau_cross(np.zeros((2, 1, 3)), np.zeros((2, 1, 4)))

@@ -35,7 +35,9 @@ def integer(
     minimum: Optional[int] = None, maximum: Optional[int] = None, what: str = "a whole number"
 ) -> Callable[[str], int]:
     """An ``int`` in ``[minimum, maximum]`` (either bound may be open)."""
-    return _argparse_type(lambda text: _checks.whole(text, None, minimum, maximum, what), "integer")
+    return _argparse_type(
+        lambda text: _checks.whole(text, None, minimum, maximum, what, text=True), "integer"
+    )
 
 
 memory_size = _argparse_type(_checks.memory_size, "memory_size")
@@ -50,7 +52,10 @@ def number(
 ) -> Callable[[str], float]:
     """A finite ``float`` in a range whose ends may be open (excluded)."""
     return _argparse_type(
-        lambda text: _checks.real(text, None, minimum, maximum, min_open, max_open, what), "number"
+        lambda text: _checks.real(
+            text, None, minimum, maximum, min_open, max_open, what, text=True
+        ),
+        "number",
     )
 
 
@@ -70,12 +75,12 @@ def list_of(item: Callable[[str], Any]) -> Callable[[str], list]:
 
 positive_int = integer(1, what="a whole number")
 count = integer(1, MAX_COUNT, what="a whole number")
-draws = _argparse_type(lambda text: _checks.draws(text, None), "draws")
-seed = _argparse_type(lambda text: _checks.seed(text, None), "seed")
-alpha = _argparse_type(lambda text: _checks.alpha(text, None), "alpha")
-fraction = _argparse_type(lambda text: _checks.fraction(text, None), "fraction")
-probability = _argparse_type(lambda text: _checks.probability(text, None), "probability")
-confidence = _argparse_type(lambda text: _checks.confidence(text, None), "confidence")
+draws = _argparse_type(lambda text: _checks.draws(text, None, text=True), "draws")
+seed = _argparse_type(lambda text: _checks.seed(text, None, text=True), "seed")
+alpha = _argparse_type(lambda text: _checks.alpha(text, None, text=True), "alpha")
+fraction = _argparse_type(lambda text: _checks.fraction(text, None, text=True), "fraction")
+probability = _argparse_type(lambda text: _checks.probability(text, None, text=True), "probability")
+confidence = _argparse_type(lambda text: _checks.confidence(text, None, text=True), "confidence")
 digits = integer(0, 15, what="a number of decimals")
 rel_level = integer(1, MAX_LEVEL, what="a relevance level")
 nonnegative = number(0.0, 1e6, what="a non-negative number")

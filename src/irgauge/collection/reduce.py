@@ -25,6 +25,7 @@ from irgauge.io.staging import staged_outputs
 from irgauge.io.records import Qrels
 from irgauge.errors import InputError
 from irgauge.io.qrels import read_qrels
+from irgauge import _checks
 from irgauge._checks import resolve_seed
 from irgauge.io._source import (
     path_stem_and_suffix,
@@ -43,8 +44,11 @@ def parse_rates(
     """Rates in (0, 100], from ``"90,70,50"`` or a sequence; duplicates dropped, largest first."""
     if rates is None:
         return list(DEFAULT_RATES)
+    # "90,70,50" is documented; any other value is a sequence of numbers (or one number)
     items = (
-        [r for r in str(rates).split(",") if r.strip()] if isinstance(rates, str) else list(rates)
+        [r for r in str(rates).split(",") if r.strip()]
+        if isinstance(rates, str)
+        else _checks.sequence(rates, "rates", lambda rate, name: rate)
     )
     parsed = []
     for item in items:

@@ -201,8 +201,10 @@ def _checked_params(g: dict) -> dict:
             g["rel_median"], "rel_median", 0.0, 1e9, min_open=True, what="a median count"
         ),
         rel_spread=spread(g["rel_spread"], "rel_spread"),
-        level_probs=[spread(p, "level_probs") for p in g["level_probs"]],
-        quality_range=[c.real(q, "quality_range", -1e6, 1e6) for q in g["quality_range"]],
+        level_probs=c.sequence(g["level_probs"], "level_probs", spread),
+        quality_range=c.sequence(
+            g["quality_range"], "quality_range", lambda q, n: c.real(q, n, -1e6, 1e6), False
+        ),
         topic_noise=spread(g["topic_noise"], "topic_noise"),
         difficulty_spread=spread(g["difficulty_spread"], "difficulty_spread"),
         shared_weight=c.probability(g["shared_weight"], "shared_weight"),

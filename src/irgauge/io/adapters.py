@@ -216,7 +216,7 @@ def _id_column(series: Any, label: str, what: str) -> Any:
             _refuse_id_value(series, int(fraction.argmax()), label, what)
         series = series.astype("int64")
     elif kind == "O":
-        _refuse_mixed_ids(series, label, what)
+        refuse_mixed_ids(series, label, what)
     elif kind not in "iuUS":
         _refuse_id_value(series, 0, label, what)
     return series.map(_id_text) if kind in "OS" else series.astype(str)
@@ -239,7 +239,7 @@ def _refuse_id_value(series: Any, row: int, label: str, what: str) -> None:
     )
 
 
-def _refuse_mixed_ids(series: Any, label: str, what: str) -> None:
+def refuse_mixed_ids(series: Any, label: str, what: str) -> None:
     """Values of different types that read as one id (``1`` and ``'1'``) are refused, and
     values that are no id (a float, None, a tuple)."""
     from pandas.api.types import infer_dtype  # a DataFrame was given: pandas is there

@@ -14,6 +14,7 @@ from typing import Any, Dict, List, Optional, Sequence
 
 import numpy as np
 
+from irgauge import _checks
 from irgauge.errors import InputError
 from irgauge.io.ids import Ids, as_ids, byte_ranks
 from irgauge.io.keys import TopicIndex
@@ -46,10 +47,7 @@ def display_names(sources: Sequence[Any], names: Optional[Sequence[str]] = None)
     """Each qrels' name without directories; equal names made unique (the parent directory,
     else ``#k``). Returns (names, note or None)."""
     if names is not None:
-        names = [str(n) for n in names]
-        if len(set(names)) != len(names) or len(names) != len(sources):
-            raise InputError("qrels names must be unique, one per qrels")
-        return names, None
+        return _checks.labels(names, "names", len(sources), per="qrels"), None
     plain = [_plain_name(s, k) for k, s in enumerate(sources)]
     if len(set(plain)) == len(plain):
         return plain, None

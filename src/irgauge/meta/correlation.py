@@ -30,6 +30,8 @@ from typing import Callable, List, Sequence
 import numpy as np
 
 from irgauge import _checks
+from irgauge.errors import InputError
+from irgauge.meta.kendall import VARIANTS
 from irgauge.meta.result import MetaResult
 from irgauge.scores import check_matrices
 from irgauge.scores.frames import as_score_matrices
@@ -45,10 +47,10 @@ def _ap_parts(x: np.ndarray, y: np.ndarray):
     """p_i = 1 + #{j: y_j > y_i}, c_i = #{j: y_j > y_i and x_j > x_i} and the size of
     i's tie group in y, each comparison beyond TIE_TOLERANCE (:func:`_pair_counts` of the
     two rankings)."""
-    x = np.asarray(x, float)
-    y = np.asarray(y, float)
+    x = _checks.real_array(x, "x")
+    y = _checks.real_array(y, "y")
     if x.shape != y.shape or x.ndim != 1 or len(x) < 2:
-        raise ValueError("x and y must be 1-d, of equal length >= 2")
+        raise InputError("x and y must be 1-d, of equal length >= 2")
     return _pair_counts(np.vstack([x, y])).ap_parts(0, 1)
 
 
@@ -181,8 +183,9 @@ def rank_correlations(matrices, variant: str = "b", alpha: float = 0.05) -> Meta
     # pandas on first use: tests/test_startup.py keeps importing irgauge.meta free of it
     import pandas as pd
 
-    names, systems, topics, stacked = check_matrices(matrices)
+    _checks.choice(variant, "variant", VARIANTS)
     alpha = _checks.alpha(alpha)
+    names, systems, topics, stacked = check_matrices(matrices)
     means = stacked.mean(axis=2)
     counts = _pair_counts(means)
     n_pairs = len(systems) * (len(systems) - 1) // 2

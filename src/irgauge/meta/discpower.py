@@ -63,7 +63,7 @@ def discriminative_power(
     """
     matrices = as_score_matrices(matrices)  # ScoreMatrix, DataFrame or EvalResult
     names, systems, topics, stacked = check_matrices(matrices)
-    alphas = tuple(_checks.alpha(a) for a in alphas)
+    alphas = tuple(_checks.sequence(alphas, "alphas", _checks.alpha))
     seed = resolve_seed(seed)
     n = len(topics)
     if indices is None:

@@ -26,7 +26,7 @@ from typing import Callable, Dict, Tuple
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
-from irgauge.errors import InputError
+from irgauge import _checks
 from irgauge.stats.resampling import TIE_TOLERANCE, chunks
 
 VARIANTS = ("a", "b")
@@ -104,8 +104,7 @@ def tau_blocks(
     ``x`` of shape (n_systems, n_x, size) and ``y`` of shape (n_systems, n_y, size).
     ``progress(done, total)`` is called after each chunk of trials.
     """
-    if variant not in VARIANTS:
-        raise InputError(f"unknown tau variant {variant!r}; choose from a, b")
+    _checks.choice(variant, "variant", VARIANTS)
     pairs = n_systems * (n_systems - 1) // 2
     acc = np.int16 if pairs < 2**15 else np.int64
     out = np.empty((trials, n_x, n_y))
@@ -142,8 +141,8 @@ def kendall_tau_cross(x: np.ndarray, y: np.ndarray, variant: str = "b") -> np.nd
     Variant ``a`` divides by all pairs, ``b`` corrects for ties (NaN when a ranking is all
     ties). Memory stays bounded: the trials are taken in chunks.
     """
-    x = np.asarray(x, dtype=float)
-    y = np.asarray(y, dtype=float)
+    x = _checks.real_array(x, "x")
+    y = _checks.real_array(y, "y")
     if x.ndim != 3 or y.ndim != 3 or x.shape[0] != y.shape[0] or x.shape[2] != y.shape[2]:
         raise ValueError(
             "x and y must be trials x rankings x systems with equal trials and "
@@ -161,6 +160,6 @@ def kendall_tau_cross(x: np.ndarray, y: np.ndarray, variant: str = "b") -> np.nd
 
 def kendall_tau(x, y, variant: str = "b") -> float:
     """Kendall's tau (variant a or b) between score vectors x and y."""
-    x = np.asarray(x, dtype=float)[None, None]
-    y = np.asarray(y, dtype=float)[None, None]
+    x = _checks.real_array(x, "x")[None, None]
+    y = _checks.real_array(y, "y")[None, None]
     return float(kendall_tau_cross(x, y, variant)[0, 0, 0])

@@ -111,14 +111,15 @@ def predictive_power(
     # pandas stays out of `import irgauge.meta` (0.6-1 s on 2 cores; tests/test_startup.py)
     import pandas as pd
 
-    if variant not in VARIANTS:
-        raise InputError(f"unknown tau variant {variant!r}; choose from a, b")
+    _checks.choice(variant, "variant", VARIANTS)
+    top_fraction = _checks.fraction(top_fraction, "top_fraction")
+    subset_sizes = _checks.sequence(subset_sizes, "subset_sizes", _checks.count)
     matrices, by = _top_systems(align(dict(matrices)), top_fraction, by)
     names, systems, topics, stacked = check_matrices(matrices)
     n = len(topics)
     check_subset_size(1, n, disjoint=True)
     for k in subset_sizes:
-        check_subset_size(_checks.count(k, "subset_sizes"), n, disjoint=True)
+        check_subset_size(k, n, disjoint=True)
     seed = resolve_seed(seed)
     order = _topic_orders(order, n, halvings, seed)
     half = n // 2

@@ -120,7 +120,7 @@ def stability(
     import pandas as pd
 
     names, systems, topics, stacked = check_matrices(matrices)
-    fuzziness = [_checks.probability(f, "fuzziness") for f in fuzziness]
+    fuzziness = _checks.sequence(fuzziness, "fuzziness", _checks.probability)
     n = len(topics)
     c = n // 2 if subset_size is None else _checks.count(subset_size, "subset_size")
     check_subset_size(c, n, disjoint=False)

@@ -95,8 +95,7 @@ def swap_rates(
     # pandas stays out of `import irgauge.meta` (0.6-1 s on 2 cores; tests/test_startup.py)
     import pandas as pd
 
-    if mode not in MODES:
-        raise InputError(f"unknown swap mode {mode!r}; choose from {', '.join(MODES)}")
+    _checks.choice(mode, "mode", MODES)
     names, systems, topics, stacked = check_matrices(matrices)
     confidence = _checks.confidence(confidence)
     c, seed, (q1, q2) = _subsets(len(topics), subset_size, trials, seed, replacement, indices)

@@ -31,6 +31,7 @@ from typing import Dict
 
 import numpy as np
 
+from irgauge import _checks
 from irgauge.errors import InputError
 from irgauge.evaluation.tasks import run_steps
 from irgauge.meta.kendall import kendall_tau_cross
@@ -142,8 +143,7 @@ def check_test(test: str, correction: str) -> None:
             f"system agreement recomputes the test on every bootstrap sample; choose the test "
             f"from {', '.join(TESTS)} (got {test!r})"
         )
-    if correction not in CORRECTIONS:
-        raise InputError(f"unknown correction {correction!r}; choose from none, holm, bh")
+    _checks.choice(correction, "correction", CORRECTIONS)
 
 
 def system_statistics(

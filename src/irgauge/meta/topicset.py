@@ -80,18 +80,15 @@ def _alpha_beta(alpha, beta) -> tuple:
 
 
 def _design(design: str) -> str:
-    if design not in DESIGNS:
-        raise InputError(f"design: expected one of {', '.join(DESIGNS)}; got {design!r}")
-    return design
+    return _checks.choice(design, "design", DESIGNS)
 
 
 def _positive(value, name: str) -> np.ndarray:
     """``value`` (a number or an array) as a float array, every element finite and > 0."""
-    try:
-        array = None if isinstance(value, bool) else np.asarray(value, dtype=float)
-    except (TypeError, ValueError):
-        array = None
-    if array is None or array.size == 0 or not np.all(np.isfinite(array)) or np.any(array <= 0):
+    if isinstance(value, bool):
+        raise InputError(f"{name}: expected a number > 0; got {value!r}")
+    array = _checks.real_array(value, name, "a number or an array")
+    if array.size == 0 or not np.all(np.isfinite(array)) or np.any(array <= 0):
         raise InputError(f"{name}: expected a number > 0; got {value!r}")
     return array
 

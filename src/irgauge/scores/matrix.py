@@ -26,6 +26,8 @@ import numpy as np
 
 from irgauge import _checks
 from irgauge.errors import InputError
+from irgauge.io.adapters import refuse_mixed_ids
+from irgauge.io.records import AGGREGATE_TOPIC, aggregate_topic_error
 
 LONG_HEADER = ("run", "measure", "topic", "value")
 TOPIC_COLUMNS = ("topic", "topics", "qid", "query", "query_id")
@@ -57,8 +59,13 @@ class ScoreMatrix:
     def __post_init__(self):
         values = _numeric_copy(self.values, self.measure, self.source)
         object.__setattr__(self, "values", values)
-        object.__setattr__(self, "systems", [str(s) for s in self.systems])
-        object.__setattr__(self, "topics", [str(t) for t in self.topics])
+        where = f"measure {self.measure}: "
+        systems = _checks.labels(self.systems, where + "systems", source=self.source)
+        topics = _checks.labels(self.topics, where + "topics", source=self.source)
+        object.__setattr__(self, "systems", systems)
+        object.__setattr__(self, "topics", topics)
+        if AGGREGATE_TOPIC in self.topics:
+            raise aggregate_topic_error(source=self.source)
         if values.ndim != 2 or values.shape != (len(self.systems), len(self.topics)):
             raise InputError(
                 f"measure {self.measure}: score matrix of shape {values.shape} does "
@@ -74,10 +81,6 @@ class ScoreMatrix:
                 f"(scores are at most {MAX_SCORE:g} in magnitude)",
                 self.source,
             )
-        for kind, names in (("system", self.systems), ("topic", self.topics)):
-            if len(set(names)) != len(names):
-                dup = next(n for n in names if names.count(n) > 1)
-                raise InputError(f"measure {self.measure}: duplicate {kind} {dup!r}", self.source)
 
     @property
     def n_systems(self) -> int:
@@ -120,22 +123,10 @@ Matrices = Dict[str, ScoreMatrix]
 
 def _numeric_copy(values, measure: str, source: Optional[str]) -> np.ndarray:
     """The scores as a float64 array of the matrix's own, read-only: the caller's array
-    may change after, and a result must not change it (nor the matrix change under it).
-    Strings, complex numbers and ragged rows are refused rather than cast."""
-    try:
-        kind = np.asarray(values).dtype.kind
-        if kind in "cUS":  # complex, text, bytes
-            raise TypeError(kind)
-        array = np.array(values, dtype=np.float64, copy=True)
-        if kind == "O" and any(isinstance(v, (str, bytes, complex)) for v in np.ravel(values)):
-            raise TypeError(kind)
-    except (TypeError, ValueError):
-        raise InputError(
-            f"measure {measure}: scores must be a systems x topics array of real numbers "
-            f"(not strings, complex numbers or rows of different lengths); got "
-            f"{type(values).__name__}",
-            source,
-        ) from None
+    may change after, and a result must not change it (nor the matrix change under it)."""
+    array = _checks.real_array(
+        values, f"measure {measure}: scores", "a systems x topics array", source
+    )
     array.setflags(write=False)
     return array
 
@@ -249,6 +240,8 @@ def from_frame(frame, measure: Optional[str] = None, source: Optional[str] = Non
     cols = [str(c).lower() for c in frame.columns]
     if set(LONG_HEADER) <= set(cols):
         long = frame.rename(columns={c: str(c).lower() for c in frame.columns})
+        for column in ("run", "topic"):  # 1 and '1' would become one id below
+            refuse_mixed_ids(long[column], column, "score")
         # lists, not Series: iterating a pandas string column boxes every element, which
         # doubled the time of 200k rows
         run, measure, topic = (long[c].astype(str).tolist() for c in ("run", "measure", "topic"))

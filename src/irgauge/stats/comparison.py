@@ -38,6 +38,7 @@ from irgauge.stats.comparison_formats import (
     render,
 )
 from irgauge.stats.pairs import compare_pairs
+from irgauge import _checks
 from irgauge._checks import resolve_seed
 
 
@@ -166,7 +167,7 @@ def compare_table(
     """
     if collection is None:
         collection = getattr(matrices, "collection", None)
-    _check_options(test, correction, names, interval, alpha, level)
+    alpha, level = _check_options(test, correction, names, interval, alpha, level)
     measures, systems, n, stacked, seed = _checked_scores(matrices, baseline, seed)
     m = len(systems)
     base = systems.index(baseline) if baseline is not None else None
@@ -229,19 +230,13 @@ def _checked_scores(matrices, baseline: Optional[str], seed):
     return measures, systems, len(topics), stacked, seed
 
 
-def _check_options(test, correction, names, interval, alpha, level) -> None:
-    if test not in TESTS:
-        raise InputError(f"unknown test {test!r}; choose from {', '.join(TESTS)}")
-    if correction not in CORRECTIONS:
-        raise InputError(f"unknown correction {correction!r}; choose from {', '.join(CORRECTIONS)}")
-    if names not in ("letters", "runs"):
-        raise InputError(f"names must be 'letters' or 'runs', got {names!r}")
-    if interval not in INTERVALS:
-        raise InputError(f"unknown interval {interval!r}; choose from {', '.join(INTERVALS)}")
-    if not 0 < alpha < 1 or not 0 < level < 1:
-        raise InputError(
-            f"alpha and level must lie strictly between 0 and 1, got {alpha} and {level}"
-        )
+def _check_options(test, correction, names, interval, alpha, level) -> tuple:
+    """Every option checked before any is used; the checked alpha and level."""
+    _checks.choice(test, "test", TESTS)
+    _checks.choice(correction, "correction", CORRECTIONS)
+    _checks.choice(names, "names", ("letters", "runs"))
+    _checks.choice(interval, "interval", INTERVALS)
+    return _checks.alpha(alpha), _checks.confidence(level, "level")
 
 
 def _intervals(stacked: np.ndarray, interval: str, level: float):

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import numpy as np
 
+from irgauge import _checks
+
 METHODS = ("none", "holm", "bh")
 
 
 def holm(pvalues) -> np.ndarray:
-    p = np.asarray(pvalues, dtype=float)
+    p = _checks.real_array(pvalues, "pvalues")
     m = p.size
     order = np.argsort(p, kind="stable")
     scaled = np.minimum(1.0, (m - np.arange(m)) * p[order])
@@ -24,7 +26,7 @@ def holm(pvalues) -> np.ndarray:
 
 
 def benjamini_hochberg(pvalues) -> np.ndarray:
-    p = np.asarray(pvalues, dtype=float)
+    p = _checks.real_array(pvalues, "pvalues")
     m = p.size
     order = np.argsort(p, kind="stable")
     scaled = np.minimum(1.0, m * p[order] / np.arange(1, m + 1))
@@ -35,10 +37,9 @@ def benjamini_hochberg(pvalues) -> np.ndarray:
 
 def adjust(pvalues, method: str) -> np.ndarray:
     """Adjust p-values by ``method`` in METHODS ("none" returns them unchanged)."""
+    _checks.choice(method, "method", METHODS)
     if method == "none":
-        return np.asarray(pvalues, dtype=float)
+        return _checks.real_array(pvalues, "pvalues")
     if method == "holm":
         return holm(pvalues)
-    if method == "bh":
-        return benjamini_hochberg(pvalues)
-    raise ValueError(f"unknown correction {method!r}; choose from {', '.join(METHODS)}")
+    return benjamini_hochberg(pvalues)

@@ -19,7 +19,7 @@ from irgauge.stats.bootstrap import bootstrap_pairs
 from irgauge import _checks
 from irgauge.errors import InputError
 from irgauge.stats.classic import sign_counts, sign_pvalues, t_pvalues
-from irgauge.stats.correction import adjust
+from irgauge.stats.correction import METHODS as CORRECTIONS, adjust
 from irgauge.stats.randomisation import random_signs, randomisation_pvalues
 from irgauge.stats.resampling import (
     bootstrap_indices,
@@ -61,10 +61,11 @@ def compare_pairs(
     # pandas on first use: tests/test_startup.py keeps importing irgauge.stats free of it
     import pandas as pd
 
-    values = require_finite(values)
-    unknown = [t for t in tests if t not in TESTS]
-    if unknown:
-        raise InputError(f"unknown test(s) {', '.join(unknown)}; choose from {', '.join(TESTS)}")
+    values = require_finite(values, "values")
+    # one name is one test (the command line's --tests t), not its letters
+    tests = [tests] if isinstance(tests, str) else tests
+    tests = _checks.sequence(tests, "tests", lambda t, name: _checks.choice(t, name, TESTS))
+    correction = _checks.choice(correction, "correction", CORRECTIONS)
     samples = _checks.draws(samples, "samples")
     permutations = _checks.draws(permutations, "permutations")
     seed = resolve_seed(seed)
@@ -74,6 +75,7 @@ def compare_pairs(
             f"systems; got shape {values.shape}"
         )
     m, n = values.shape
+    systems = _checks.labels(systems, "systems", m, per="row of values")
     require_topics(n, "comparing systems")
     if pairs is None:
         i, j = pair_index(m)

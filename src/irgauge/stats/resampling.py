@@ -10,6 +10,7 @@ from typing import Tuple
 
 import numpy as np
 
+from irgauge import _checks
 from irgauge._checks import resolve_seed  # noqa: F401  (re-exported: stats' callers use it here)
 from irgauge.errors import InputError
 
@@ -28,7 +29,7 @@ def require_topics(n_topics: int, method: str, needed: int = 2, source=None) -> 
 def require_finite(values: np.ndarray, what: str = "scores") -> np.ndarray:
     """InputError naming the first non-finite value (a NaN would silently make every
     comparison False, i.e. 'significant')."""
-    values = np.asarray(values, dtype=float)
+    values = _checks.real_array(values, what)
     bad = ~np.isfinite(values)
     if bad.any():
         where = tuple(int(k) for k in np.argwhere(bad)[0])

@@ -90,7 +90,7 @@ def randomised_tukey_hsd(
     values, trials: int = 1000, seed: Optional[int] = None, progress=None
 ) -> TukeyResult:
     """All-pairs randomised Tukey HSD p-values for a systems x topics score matrix."""
-    values = require_finite(values)
+    values = require_finite(values, "values")
     if values.ndim != 2 or values.shape[0] < 2:
         raise InputError(
             "Tukey HSD needs a systems x topics matrix with at least 2 systems; "
