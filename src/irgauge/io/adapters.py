@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping
 from numbers import Integral
-from pathlib import Path
+import os
 from typing import Any, List, Optional, Sequence, Tuple
 
 import numpy as np
@@ -59,7 +59,7 @@ def _is_record(obj: Any, fields: dict) -> bool:
 
 def _passes_through(obj: Any) -> bool:
 
-    return isinstance(obj, (str, Path, Mapping, Qrels, Run))
+    return isinstance(obj, (str, os.PathLike, Mapping, Qrels, Run))
 
 
 KINDS = {  # what -> (fields, ranx class, the other forms accepted)
@@ -96,7 +96,7 @@ def _source(obj: Any, what: str) -> Any:
 
 def _is_one_run(obj: Any) -> bool:
 
-    if isinstance(obj, (str, Path, Run)) or is_frame(obj) or _is_ranx(obj, "Run"):
+    if isinstance(obj, (str, os.PathLike, Run)) or is_frame(obj) or _is_ranx(obj, "Run"):
         return True
     return isinstance(obj, Sequence) and len(obj) > 0 and _is_record(obj[0], RUN_FIELDS)
 
@@ -106,7 +106,7 @@ def run_sources(runs: Any) -> List[Tuple[Any, Optional[str]]]:
     ``{name: run}`` mapping), each made readable by ``io.read_run``."""
     if (
         isinstance(runs, Iterable)
-        and not isinstance(runs, (str, Path, Mapping, Sequence))
+        and not isinstance(runs, (str, os.PathLike, Mapping, Sequence))
         and not is_frame(runs)
         and not _is_ranx(runs, "Run")
     ):
