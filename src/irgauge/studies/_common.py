@@ -348,8 +348,13 @@ def path_list(runs: Any) -> List[str]:
 
 
 def select(matrices, top_k: Optional[int], top_fraction: Optional[float], by: str):
-    """The system filter of every study: top-k or top fraction by mean ``by``."""
-    chosen = select_systems(matrices, top_k=top_k, top_fraction=top_fraction, by=by)
+    """The system filter of every study: top-k or top fraction by mean ``by``. With no
+    filter ``by`` is the study's default (AP), which a collection may not have: it is then
+    not asked for (select_systems refuses a measure named without scores)."""
+    filtered = top_k is not None or top_fraction is not None
+    chosen = select_systems(
+        matrices, top_k=top_k, top_fraction=top_fraction, by=by if filtered else None
+    )
     require_systems(chosen, 2)
     return chosen
 
