@@ -6,6 +6,7 @@ import io
 import json
 from contextlib import redirect_stdout
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -184,3 +185,31 @@ def test_a_mapping_of_runs_whose_first_run_is_empty():
 def test_a_score_that_is_not_a_number_is_refused_by_its_place():
     with pytest.raises(InputError, match=r"topic 'q1', document 'd1': score must be"):
         evaluate({"q1": {"d1": 1}}, {"q1": {"d1": [1]}}, ["P@1"])
+
+
+@pytest.mark.parametrize(
+    "gains, message",
+    [
+        ({1: 2}, "gains: expected a gain per level 1, 2, ... (a list of numbers); got {1: 2}"),
+        ([True, 2], "gains: expected a gain; got True"),
+        ([1, "x"], "gains: expected a gain, not text; got 'x'"),
+        ([1, float("nan")], "gains: expected a gain in [0, 1000]; got nan"),
+    ],
+)
+def test_gains_from_python_are_checked_number_by_number(gains, message):
+    """A mapping's keys or a bool's text once passed for gains (``{1: 2}`` gave the gain 1
+    to level 1)."""
+    qrels, run = {"1": {"a": 1, "b": 2}}, {"1": {"a": 1.0, "b": 0.5}}
+    with pytest.raises(InputError) as err:
+        evaluate(qrels, run, ["nDCG@10"], gains=gains)
+    assert str(err.value) == message
+
+
+def test_gains_as_an_array_a_tuple_or_text_agree():
+    qrels, run = {"1": {"a": 1, "b": 2}}, {"1": {"a": 1.0, "b": 0.5}}
+    means = [
+        evaluate(qrels, run, ["nDCG@10"], gains=g).means["value"].tolist()
+        for g in (np.array([1.0, 3.0]), (1, 3), "1:3", [1.0, 3.0])
+    ]
+    assert means[1:] == means[:-1]
+    assert means[0] != evaluate(qrels, run, ["nDCG@10"]).means["value"].tolist()

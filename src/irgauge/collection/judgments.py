@@ -9,6 +9,7 @@ from typing import Dict, List, Optional, Sequence, Union
 
 import numpy as np
 
+from irgauge import _checks
 from irgauge._checks import GAIN_MAX
 from irgauge.errors import InputError
 from irgauge.io.ids import _MULT
@@ -25,11 +26,14 @@ GAIN_LIST_LEVELS = 64  # metadata spells the gains out level by level up to this
 
 def parse_gains(text: Union[None, str, Sequence[float]]) -> Optional[List[float]]:
     """``"1:2:3"`` -> gains for levels 1, 2, 3 (NTCIREVAL's ``-g`` order). A sequence of
-    numbers (the Python API) is checked as its ``:``-joined string would be."""
-    if text is None or text == "":
+    numbers (the Python API; a bare number is the gain of level 1) is checked number by
+    number: a mapping or a bool is refused, where its text once passed for gains."""
+    if text is None or (isinstance(text, str) and not text):
         return None
     if not isinstance(text, str):
-        text = ":".join(str(g) for g in text)
+        return _checks.sequence(
+            text, "gains", _one_gain, what="a gain per level 1, 2, ... (a list of numbers)"
+        )
     try:
         gains = [float(part) for part in str(text).split(":")]
     except ValueError:
@@ -42,6 +46,11 @@ def parse_gains(text: Union[None, str, Sequence[float]]) -> Optional[List[float]
             "exponential forms must stay finite)"
         )
     return gains
+
+
+def _one_gain(value, name: str) -> float:
+    # 2^gain of the exponential forms must stay finite
+    return _checks.real(value, name, 0.0, GAIN_MAX, what="a gain")
 
 
 @dataclass(eq=False)
