@@ -5,7 +5,9 @@ import json
 import pandas as pd
 import pytest
 
+from irgauge.errors import InputError
 from irgauge.qa import qa_evaluate
+from irgauge.studies.onerel import gain_variants
 from irgauge.studies.qa import qa_collection_from_adhoc, run_qa
 
 
@@ -79,3 +81,26 @@ def test_list_task_f_measure(qa_data, tmp_path):
     for name in ("sensitivity_c10", "swap_rates_c10"):
         assert "(Sakai (2004)" in captions[name] and "as Table" not in captions[name]
         assert "as Figure" not in captions[name]
+
+
+@pytest.mark.parametrize(
+    "options, message",
+    [
+        ({"sign_alphas": [0.05, 2]}, "sign_alphas: expected a significance level in (0, 1)"),
+        ({"sign_alphas": "0.05"}, "sign_alphas: expected a sequence of numbers"),
+        ({"gains": [3]}, "gains: each variant is text S:A:B such as '3:2:1'; got 3"),
+        ({"gains": ["3:2"]}, "gain values '3:2': expected three non-negative numbers S:A:B"),
+    ],
+)
+def test_study_options_are_checked_before_any_work(tmp_path, options, message):
+    """A sign-test level of 2 made a column significant_2 of ones; a gain variant that is
+    no S:A:B text failed on its characters."""
+    with pytest.raises(InputError) as err:
+        run_qa(tmp_path / "missing-gold", [tmp_path / "missing-run"], tmp_path / "out", **options)
+    assert message in str(err.value)
+    assert not (tmp_path / "out").exists()
+
+
+def test_one_gain_text_is_one_variant():
+    assert gain_variants("3:2:1") == ["3:2:1"]
+    assert gain_variants(("1:1:1", "3:2:1")) == ["1:1:1", "3:2:1"]

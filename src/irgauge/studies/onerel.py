@@ -74,6 +74,17 @@ def irgauge_gains(sab: str) -> str:
     return ":".join(reversed(parts))
 
 
+def gain_variants(gains) -> List[str]:
+    """The S:A:B gain variants a study compares, each checked: one text is one variant
+    (``"3:2:1"``, not five characters), as ``--gains 3:2:1`` is."""
+    variants = [gains] if isinstance(gains, str) else list(gains)
+    for variant in variants:
+        if not isinstance(variant, str):
+            raise InputError(f"gains: each variant is text S:A:B such as '3:2:1'; got {variant!r}")
+        irgauge_gains(variant)
+    return variants
+
+
 def gain_measures(variants=GAIN_VARIANTS) -> Dict[str, str]:
     """label ("P-measure 10:5:1") -> measure string ("P-measure(gains=1:5:10)")."""
     return {f"{m} {v}": f"{m}(gains={irgauge_gains(v)})" for m in GAIN_MEASURES for v in variants}
@@ -171,7 +182,7 @@ def run_onerel(
         subset_size=subset_size,
         swap_mode=swap_mode,
         replacement=replacement,
-        gains=list(gains),
+        gains=gain_variants(gains),
         repetitions=repetitions,
         eval_options=dict(eval_options or {}),
         topic_resamples=topic_resamples,

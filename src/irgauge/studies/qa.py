@@ -38,6 +38,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 import numpy as np
 import pandas as pd
 
+from irgauge import _checks
 from irgauge.io._source import file_stem, read_text
 from irgauge.io.atomic import make_folders, write_text
 from irgauge.io.json_input import read_json_object
@@ -48,7 +49,7 @@ from irgauge.report import figures
 from irgauge.scores import align, from_frame
 from irgauge.studies import _common as common
 from irgauge.studies import _noise, _plots, _repeat, _topics
-from irgauge.studies.onerel import irgauge_gains
+from irgauge.studies.onerel import gain_variants, irgauge_gains
 
 NAME = "qa"
 TITLE = "Reliability of QA evaluation metrics (Sakai, 2004)"
@@ -184,8 +185,8 @@ def run_qa(
         list_task=list_task,
         repetitions=repetitions,
         swap_mode=swap_mode,
-        sign_alphas=sign_alphas,
-        gains=gains,
+        sign_alphas=_checks.sequence(sign_alphas, "sign_alphas", _checks.alpha),
+        gains=gain_variants(gains),
         qa_options=dict(qa_options or {}),
         topic_resamples=topic_resamples,
     )
