@@ -4,6 +4,7 @@ gains), able to find the grade of any retrieved document."""
 from __future__ import annotations
 
 import copy
+from numbers import Real
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Sequence, Union
 
@@ -30,16 +31,18 @@ def parse_gains(text: Union[None, str, Sequence[float]]) -> Optional[List[float]
     number: a mapping or a bool is refused, where its text once passed for gains."""
     if text is None or (isinstance(text, str) and not text):
         return None
-    if not isinstance(text, str):
-        return _checks.sequence(
-            text, "gains", _one_gain, what="a gain per level 1, 2, ... (a list of numbers)"
+    if isinstance(text, str):
+        try:
+            gains = [float(part) for part in text.split(":")]
+        except ValueError:
+            raise InputError(
+                f"gains {text!r} must be numbers separated by ':' (levels 1, 2, ...)"
+            ) from None
+    else:
+        gains = _checks.sequence(
+            text, "gains", _gain_number, what="a gain per level 1, 2, ... (a list of numbers)"
         )
-    try:
-        gains = [float(part) for part in str(text).split(":")]
-    except ValueError:
-        raise InputError(
-            f"gains {text!r} must be numbers separated by ':' (levels 1, 2, ...)"
-        ) from None
+        text = ":".join(f"{g:g}" for g in gains)  # the range is refused as the text would be
     if any(not 0 <= g <= GAIN_MAX for g in gains):  # NaN fails too
         raise InputError(
             f"gains {text!r} must lie in [0, {GAIN_MAX:g}] (2^gain of the "
@@ -48,9 +51,11 @@ def parse_gains(text: Union[None, str, Sequence[float]]) -> Optional[List[float]
     return gains
 
 
-def _one_gain(value, name: str) -> float:
-    # 2^gain of the exponential forms must stay finite
-    return _checks.real(value, name, 0.0, GAIN_MAX, what="a gain")
+def _gain_number(value, name: str) -> float:
+    """One gain's type (the range, NaN included, is refused below as the text would be)."""
+    if isinstance(value, (bool, str, bytes)) or not isinstance(value, Real):
+        raise InputError(f"{name}: expected a number; got {value!r}")
+    return float(value)
 
 
 @dataclass(eq=False)
