@@ -422,6 +422,32 @@ def test_closed_pipe_ends_quietly(tmp_path):
     assert proc.wait(timeout=120) == 0 and "Traceback" not in err and "Exception" not in err
 
 
+@pytest.mark.parametrize("failure", ["closed pipe", "full disk"])
+def test_main_in_a_users_program_leaves_a_failed_stdout_as_it_was(files, monkeypatch, failure):
+    """In-process, ``main`` pointed the user's file descriptor 1 at os.devnull and
+    replaced ``sys.stdout`` when writing to it failed: only the console scripts, whose
+    process it is, silence it (for the flush at exit)."""
+    if failure == "closed pipe":
+        read_end, write_end = os.pipe()
+        os.close(read_end)
+    else:
+        if not os.path.exists("/dev/full"):
+            pytest.skip("no /dev/full")
+        write_end = os.open("/dev/full", os.O_WRONLY)
+    target = os.readlink(f"/proc/self/fd/{write_end}")
+    stream = open(write_end, "w")
+    monkeypatch.setattr(sys, "stdout", stream)
+    try:
+        code = main(["eval", str(files / "qrels.txt"), str(files / "run.txt")])
+        assert sys.stdout is stream
+        assert os.readlink(f"/proc/self/fd/{write_end}") == target
+    finally:
+        monkeypatch.undo()
+        with contextlib.suppress(OSError):
+            stream.close()
+    assert code == (0 if failure == "closed pipe" else 1)
+
+
 @pytest.mark.parametrize(
     "args",
     [["eval", "-", "-"], ["eval", "QRELS", "-", "-"], ["reduce", "-", "--out", "OUT", "-"]],

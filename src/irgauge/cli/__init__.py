@@ -16,7 +16,7 @@ import importlib
 import os
 import signal
 import sys
-from typing import List, Optional
+from typing import List, Optional, Tuple
 
 from irgauge import __version__
 from irgauge.cli._process import apply_process_settings
@@ -132,29 +132,42 @@ def main(argv: Optional[List[str]] = None) -> int:
     """Run one command. Bad input exits 2, a failed write 1, Ctrl-C 130 (SIGTERM 143,
     SIGHUP 129), each with one line on stderr; ``IRGAUGE_DEBUG=1`` re-raises instead, for
     a traceback in bug reports. The inputs the command opens are noted
-    (:func:`irgauge.io._source.input_scope`): no output may replace one of them."""
+    (:func:`irgauge.io._source.input_scope`): no output may replace one of them. Called
+    inside a user's program it leaves ``sys.stdout`` and its file as they are, even when
+    writing to them failed (the console scripts then silence them: :func:`run_as_process`)."""
+    return _main(argv)[0]
+
+
+def run_as_process(argv: Optional[List[str]] = None) -> int:
+    """:func:`main` for a process that is irgauge's own (the console scripts): when
+    standard output failed (a closed pipe, ``> /dev/full``), it is pointed at os.devnull,
+    so that the flush at exit of what could not be written does not fail again."""
+    code, stdout_failed = _main(argv)
+    if stdout_failed:
+        _silence_stdout()
+    return code
+
+
+def _main(argv: Optional[List[str]]) -> Tuple[int, bool]:
+    """(exit status, whether writing to standard output failed)."""
     from irgauge.io._source import input_scope
 
     debug = os.environ.get(DEBUG_VARIABLE, "") not in ("", "0")
     try:
         with input_scope():
-            return _run(argv)
+            return _run(argv), False
     except (InputError, MeasureError) as err:
         if debug:
             raise
         print(f"irgauge: error: {one_line(str(err))}", file=sys.stderr)
-        return EXIT_BAD_INPUT
+        return EXIT_BAD_INPUT, False
     except BrokenPipeError:
-        # stdout closed early (``| head``): not an error; silence the flush at exit too
-        _silence_stdout()
-        return 0
+        return 0, True  # stdout closed early (``| head``): not an error
     except OSError as err:  # OutputError, or standard output failing (``> /dev/full``)
         if debug:
             raise
         print(f"irgauge: error: {one_line(_write_error(err))}", file=sys.stderr)
-        if not isinstance(err, OutputError) and err.filename is None:
-            _silence_stdout()
-        return EXIT_WRITE_FAILED
+        return EXIT_WRITE_FAILED, not isinstance(err, OutputError) and err.filename is None
     except KeyboardInterrupt as err:
         if debug:
             raise
@@ -165,7 +178,7 @@ def main(argv: Optional[List[str]] = None) -> int:
             else f"stopped by {signal.Signals(signum).name}"
         )
         print(f"irgauge: {word}", file=sys.stderr)
-        return 128 + int(signum)
+        return 128 + int(signum), False
 
 
 _CONTROL = {c: f"\\x{c:02x}" for c in [*range(9), *range(10, 32), 127, 0x85, 0x2028, 0x2029]}
@@ -275,7 +288,7 @@ def console_main() -> int:
     before any command module loads numpy; then :func:`main`."""
     apply_process_settings()
     install_signal_handlers()
-    return main()
+    return run_as_process()
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -140,8 +140,8 @@ def console_main(argv: Optional[List[str]] = None) -> int:
     """The ``irgauge-trec_eval`` console script: ``irgauge trec_eval ARGS``, after the
     process settings and stop signals that ``irgauge`` itself sets (``cli.console_main``):
     a stop signal removes the temporary files of a scattered run."""
-    from irgauge.cli import install_signal_handlers, main
+    from irgauge.cli import install_signal_handlers, run_as_process
 
     apply_process_settings()
     install_signal_handlers()
-    return main(["trec_eval", *(sys.argv[1:] if argv is None else argv)])
+    return run_as_process(["trec_eval", *(sys.argv[1:] if argv is None else argv)])
