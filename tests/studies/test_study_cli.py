@@ -224,7 +224,15 @@ def test_collections_file_with_cr_line_ends_reads_as_lf(collection, tmp_path, ca
 
 # a collection's name is its results' folder: a path would put them elsewhere, and the
 # comparison's own name would have them replaced by the comparison (found by the red team)
-BAD_COLLECTION_NAMES = ["..", "../up", "a/b", ".", " ", "predictive-comparison"]
+BAD_COLLECTION_NAMES = [
+    "..",
+    "../up",
+    "a/b",
+    ".",
+    " ",
+    "predictive-comparison",
+    "Predictive-Comparison",
+]
 
 
 @pytest.mark.parametrize("name", BAD_COLLECTION_NAMES)
@@ -245,7 +253,7 @@ def test_collection_name_that_is_not_a_folder_name_is_refused(
     err = capsys.readouterr().err
     assert code == 2, err
     assert len(err.strip().splitlines()) == 1 and f"collection name {name!r}" in err
-    if how == "toml" and name != "predictive-comparison":  # the file's own check
+    if how == "toml" and name.lower() != "predictive-comparison":  # the file's own check
         assert str(toml) in err
     assert not out.exists() and not (tmp_path / "up").exists()
 
@@ -257,4 +265,15 @@ def test_collection_names_refused_by_the_api_before_any_writing(tmp_path):
     for name in BAD_COLLECTION_NAMES:
         with pytest.raises(InputError, match="collection name"):
             run_on_collections("predictive", {name: ("q", [])}, tmp_path / "o")
+    assert not (tmp_path / "o").exists()
+
+
+def test_collection_names_that_differ_only_in_case_are_refused(tmp_path):
+    """Their result folders are one folder on a case-insensitive file system: the second
+    collection's results would replace the first's."""
+    from irgauge import InputError
+    from irgauge.studies.collections import run_on_collections
+
+    with pytest.raises(InputError, match="'trec' and 'TREC' differ only in case"):
+        run_on_collections("predictive", {"trec": ("q", []), "TREC": ("q", [])}, tmp_path / "o")
     assert not (tmp_path / "o").exists()

@@ -170,8 +170,16 @@ def run_on_collections(
 ) -> Tuple[Dict[str, common.StudyResult], common.StudyResult]:
     """Run ``study`` on every collection; write and return the comparison as well."""
     out = Path(out)
+    folded: Dict[str, str] = {}
     for name in collections:
         check_collection_name(name, study)
+        # on a case-insensitive file system (macOS, Windows) both would write one folder
+        earlier = folded.setdefault(name.casefold(), name)
+        if earlier != name:
+            raise InputError(
+                f"collection names {earlier!r} and {name!r} differ only in case: their result "
+                "folders are one folder where case is not told apart; choose other names"
+            )
     results = {}
     for name, (qrels, runs) in collections.items():
         results[name] = study_function(study)(qrels, runs, out / name, **options)
@@ -187,7 +195,7 @@ def check_collection_name(name: Any, study: Optional[str], path: Optional[str] =
         problem = "is empty"
     elif name in (".", "..") or any(c in name for c in "/\\\0"):
         problem = "is not a plain folder name (no '/', '\\', '.' or '..')"
-    elif study is not None and name == f"{study}-comparison":
+    elif study is not None and name.casefold() == f"{study}-comparison".casefold():
         problem = "is the name of the comparison folder the study writes beside the collections"
     if problem:
         raise InputError(f"collection name {name!r} {problem}; choose another name", path)
