@@ -164,7 +164,7 @@ def test_predictive_power_odd_topics_and_even_systems_equal_naive(small):
 
 
 def test_predictive_power_rejects_an_order_that_is_not_permutations(small):
-    with pytest.raises(ValueError, match="permutations"):
+    with pytest.raises(InputError, match="permutations"):  # what the CLI prints in one line
         predictive_power(small, order=np.zeros((3, 50), dtype=int), top_fraction=1)
 
 

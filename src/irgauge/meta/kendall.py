@@ -27,6 +27,7 @@ import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
 from irgauge import _checks
+from irgauge.errors import InputError
 from irgauge.stats.resampling import TIE_TOLERANCE, chunks
 
 VARIANTS = ("a", "b")
@@ -144,7 +145,7 @@ def kendall_tau_cross(x: np.ndarray, y: np.ndarray, variant: str = "b") -> np.nd
     x = _checks.real_array(x, "x")
     y = _checks.real_array(y, "y")
     if x.ndim != 3 or y.ndim != 3 or x.shape[0] != y.shape[0] or x.shape[2] != y.shape[2]:
-        raise ValueError(
+        raise InputError(
             "x and y must be trials x rankings x systems with equal trials and "
             f"systems, got {x.shape} and {y.shape}"
         )

@@ -165,7 +165,7 @@ def _topic_orders(order, n: int, halvings: int, seed: int) -> np.ndarray:
         return permutations(n, _checks.draws(halvings, "halvings"), seed)
     order = np.asarray(order)
     if order.ndim != 2 or order.shape[1] != n or not (np.sort(order, axis=1) == np.arange(n)).all():
-        raise ValueError(f"order must be trials x {n} permutations of the topic positions")
+        raise InputError(f"order must be trials x {n} permutations of the topic positions")
     return order
 
 
