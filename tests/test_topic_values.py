@@ -67,7 +67,8 @@ def test_a_spilled_store_holds_what_a_store_in_memory_holds(parts, limit, aggreg
     assert (spill.folder is not None) == (rows_spilled and limit < 1 << 30)
     folder = spill.folder
     del kept, spill
-    gc.collect()
+    if folder is not None and os.path.exists(folder):
+        gc.collect()  # only then: a full collection costs seconds in a worker's large heap
     assert folder is None or not os.path.exists(folder)
 
 
@@ -96,7 +97,8 @@ def test_every_output_is_the_same_when_the_values_spill(
         assert render_evaluation(spilled, fmt, per_topic) == render_evaluation(kept, fmt, per_topic)
     assert spilled.to_frame().equals(kept.to_frame())
     del spilled
-    gc.collect()
+    if list(tmp_path.glob("irgauge-*")):
+        gc.collect()  # only then: a full collection costs seconds in a worker's large heap
     assert not list(tmp_path.glob("irgauge-*"))
 
 

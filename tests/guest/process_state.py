@@ -197,9 +197,7 @@ FIELDS: Dict[str, Callable[[], Any]] = {
 
 
 def snapshot() -> Snapshot:
-    """Every readable field of FIELDS, by name. Garbage is collected first: a file that an
-    earlier test left to the collector would otherwise close during the call watched."""
-    gc.collect()
+    """Every readable field of FIELDS, by name."""
     found = {}
     for name, read in FIELDS.items():
         try:
@@ -248,6 +246,14 @@ def differences(before: Snapshot, after: Snapshot) -> List[str]:
             lines.append(f"{field}: readable {'after' if field in after else 'before'} only")
         elif field == "threads":  # one that ends meanwhile was an earlier test's, winding down
             lines += [f"threads: added {t}" for t in after[field] if t not in before[field]]
+        elif field == "open file descriptors":
+            # one closed meanwhile may be a file an earlier test left to the collector (a
+            # full collection before each snapshot costs seconds in a worker's large heap)
+            lines += [
+                f"{field}[{fd!r}]: {_short(before[field].get(fd, 'not open'))} -> {_short(target)}"
+                for fd, target in after[field].items()
+                if before[field].get(fd) != target
+            ]
         elif isinstance(before[field], dict) and isinstance(after[field], dict):
             lines += _dict_differences(field, before[field], after[field])
         elif not _same(before[field], after[field]):
