@@ -10,15 +10,17 @@ own Qrels/Run (which pass through unchanged to ``io``):
 - ranx ``Qrels`` / ``Run`` (anything with ``to_dict()`` whose class is named so).
 
 Each is checked here and turned into a DataFrame with canonical columns or a dict; a bad
-shape raises InputError naming what was expected and what was found.
+shape raises InputError naming what was expected and what was found. A DataFrame passes
+through :func:`qrels_source` / :func:`run_source` as it is: the readers
+(``io.read_qrels`` / ``io.read_run``) take it through :func:`adapted_frame`, once.
 """
 
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Iterable, Mapping
 from numbers import Integral
-import os
 from typing import Any, List, Optional, Sequence, Tuple
 
 import numpy as np
@@ -58,8 +60,8 @@ def _is_record(obj: Any, fields: dict) -> bool:
 
 
 def _passes_through(obj: Any) -> bool:
-
-    return isinstance(obj, (str, os.PathLike, Mapping, Qrels, Run))
+    """What ``io``'s readers take as it is (a DataFrame they adapt themselves)."""
+    return isinstance(obj, (str, os.PathLike, Mapping, Qrels, Run)) or is_frame(obj)
 
 
 KINDS = {  # what -> (fields, ranx class, the other forms accepted)
@@ -84,8 +86,6 @@ def _source(obj: Any, what: str) -> Any:
         return obj
     if _is_ranx(obj, ranx_class):
         return _plain_dict(obj.to_dict())
-    if is_frame(obj):
-        return _frame(obj, fields, what)
     if isinstance(obj, Iterable):
         return _records(list(obj), fields, what)
     raise InputError(
@@ -157,8 +157,10 @@ def _column_labels(frame: Any, what: str) -> dict:
     return {c.lower(): c for c in labels}
 
 
-def _frame(frame: Any, fields: dict, what: str) -> Any:
-    """A DataFrame with the canonical columns (and ``run``/``rank`` kept), ids checked."""
+def adapted_frame(frame: Any, what: str) -> Any:
+    """A ``what`` ("qrels" or "run") DataFrame with the canonical columns (and ``run``
+    kept), ids checked."""
+    fields = KINDS[what][0]
     columns = _column_labels(frame, what)
     chosen = {}
     for canonical, names in fields.items():

@@ -10,7 +10,7 @@ from typing import Any, Dict, Iterator, Mapping, Optional, Union
 
 import numpy as np
 
-from irgauge.io.adapters import qrels_source
+from irgauge.io.adapters import adapted_frame
 from irgauge.io.ids import Ids
 from irgauge.io.records import IdKeys, Qrels
 from irgauge.errors import InputError
@@ -221,7 +221,7 @@ def inner_mapping(value: Any, where: str, shape: str) -> None:
 
 def _from_frame(frame: Any) -> Qrels:
     """Qrels from a DataFrame, its columns found and its ids checked by the adapter."""
-    frame = qrels_source(frame)
+    frame = adapted_frame(frame, "qrels")
     if len(frame) == 0:
         raise InputError("qrels DataFrame is empty", "<DataFrame>")
     levels = [_int_level(v, f"row {i}") for i, v in enumerate(frame["relevance"].tolist())]

@@ -27,7 +27,7 @@ from irgauge.io._source import (
 )
 from irgauge.io._tokens import BLOCK_BYTES, TokenTable, tokenize
 from irgauge.io.arrow_tables import read_arrow_run, table_format
-from irgauge.io.adapters import as_score, frame_scores, run_source
+from irgauge.io.adapters import adapted_frame, as_score, frame_scores
 from irgauge.io.qrels import inner_mapping, memory_ids
 
 RunSource = Union[PathLike, Run, Mapping[str, Mapping[str, float]], Any]
@@ -172,7 +172,7 @@ def _score(score: Any, name: str, topic: str, docno: Any) -> float:
 
 def _from_frame(frame: Any, name: str) -> Run:
     """A run from a DataFrame, its columns found and its ids checked by the adapter."""
-    frame = run_source(frame)
+    frame = adapted_frame(frame, "run")
     if "run" in frame.columns and frame["run"].nunique() > 1:
         raise InputError(
             "run DataFrame holds several runs; pass one DataFrame per run", "<DataFrame>"
