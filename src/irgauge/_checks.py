@@ -263,19 +263,28 @@ def memory_size(value: Any, name: str = "memory") -> int:
     return int(size)
 
 
-def real_array(values: Any, name: str, shape: str = "an array", source: Optional[str] = None):
-    """``values`` as a new float64 numpy array. Strings, bytes, complex numbers and ragged
-    rows are refused rather than cast (numpy would parse ``"0.5"``, drop an imaginary part
-    with a warning, or fail with its own words)."""
+def real_array(
+    values: Any,
+    name: str,
+    shape: str = "an array",
+    source: Optional[str] = None,
+    copy: bool = False,
+):
+    """``values`` as a float64 numpy array: ``values`` itself when it is one already,
+    unless ``copy`` (an owner's array, which the caller's later changes must not reach).
+    Strings, bytes, complex numbers and ragged rows are refused rather than cast (numpy
+    would parse ``"0.5"``, drop an imaginary part with a warning, or fail with its own
+    words)."""
     import numpy as np  # not at the top: the command line's option checks need no numpy
 
     try:
-        kind = np.asarray(values).dtype.kind
+        raw = np.asarray(values)
+        kind = raw.dtype.kind
         if kind in "cUS":  # complex, text, bytes
             raise TypeError(kind)
-        array = np.array(values, dtype=np.float64, copy=True)
-        if kind == "O" and any(isinstance(v, (str, bytes, complex)) for v in np.ravel(values)):
+        if kind == "O" and any(isinstance(v, (str, bytes, complex)) for v in raw.ravel()):
             raise TypeError(kind)
+        array = raw.astype(np.float64, copy=copy)
     except (TypeError, ValueError):
         raise InputError(
             f"{name}: expected {shape} of real numbers (not strings, complex numbers or rows "

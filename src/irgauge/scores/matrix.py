@@ -125,7 +125,7 @@ def _numeric_copy(values, measure: str, source: Optional[str]) -> np.ndarray:
     """The scores as a float64 array of the matrix's own, read-only: the caller's array
     may change after, and a result must not change it (nor the matrix change under it)."""
     array = _checks.real_array(
-        values, f"measure {measure}: scores", "a systems x topics array", source
+        values, f"measure {measure}: scores", "a systems x topics array", source, copy=True
     )
     array.setflags(write=False)
     return array
