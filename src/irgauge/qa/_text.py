@@ -6,14 +6,7 @@ import re
 from typing import Any, List, Optional, Sequence, Tuple
 
 from irgauge.errors import InputError
-from irgauge.io._source import (  # noqa: F401  (file_stem: the QA readers' name of it)
-    decode_text,
-    file_stem,
-    first_bytes,
-    read_bytes,
-    read_text,
-    text_lines,
-)
+from irgauge.io._source import decode_text, first_bytes, read_bytes, read_text, text_lines
 from irgauge.io.json_input import parse_json
 
 LETTER_LEVELS = {"S": 3, "A": 2, "B": 1}

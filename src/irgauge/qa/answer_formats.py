@@ -24,7 +24,8 @@ import re
 from typing import Dict, List, Sequence, Tuple
 
 from irgauge.errors import InputError
-from irgauge.qa._text import file_stem, read_lines
+from irgauge.io._source import file_stem
+from irgauge.qa._text import read_lines
 from irgauge.qa.gold import AnswerGold
 from irgauge.qa.answer_runs import AnswerRun, read_answers
 

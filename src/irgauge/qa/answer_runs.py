@@ -30,7 +30,8 @@ from typing import Dict, List, Optional, Tuple
 
 from irgauge.errors import InputError
 from irgauge.io.records import AGGREGATE_TOPIC, aggregate_topic_error
-from irgauge.qa._text import chosen_format, file_stem, read_json
+from irgauge.io._source import file_stem
+from irgauge.qa._text import chosen_format, read_json
 
 RUN_FORMATS = ("auto", "semicolon", "trec", "list", "tsv", "json")
 ANSWER_ORDERS = ("file", "rank", "score")

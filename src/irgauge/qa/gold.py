@@ -31,7 +31,8 @@ from typing import Dict, List, Optional, Tuple
 
 from irgauge.errors import InputError
 from irgauge.io.records import AGGREGATE_TOPIC, aggregate_topic_error
-from irgauge.qa._text import chosen_format, file_stem, parse_level, read_json
+from irgauge.io._source import file_stem
+from irgauge.qa._text import chosen_format, parse_level, read_json
 from irgauge.qa.normalise import Normaliser, make_normaliser
 
 GOLD_FORMATS = ("auto", "eqrels", "erel", "tsv", "json")
