@@ -375,6 +375,11 @@ def _runs(i: Inputs) -> list:
     return [str(r) for r in i.runs]
 
 
+def _agree(i: Inputs, *judgments: str) -> list:
+    """``agree`` on ``judgments`` (two qrels, or -g and a judgment-group file)."""
+    return ["agree", *judgments, "--run", *_runs(i), "-B", "20", "--seed", str(SEED), "--quiet"]
+
+
 def _scores(i: Inputs) -> list:
     return [str(i.scores), "--seed", str(SEED), "--quiet"]
 
@@ -430,38 +435,8 @@ CLI_CASES = [
         "swap",
     ),
     Command("stability", lambda i, o: ["stability", "--trials", "10", *_scores(i)], "stability"),
-    Command(
-        "agree",
-        lambda i, o: [
-            "agree",
-            str(i.qrels),
-            str(i.relabelled_qrels),
-            "--run",
-            *_runs(i),
-            "-B",
-            "20",
-            "--seed",
-            str(SEED),
-            "--quiet",
-        ],
-        "agree",
-    ),
-    Command(
-        "agree judgment groups",
-        lambda i, o: [
-            "agree",
-            "-g",
-            str(i.judgment_groups),
-            "--run",
-            *_runs(i),
-            "-B",
-            "20",
-            "--seed",
-            str(SEED),
-            "--quiet",
-        ],
-        "agree",
-    ),
+    Command("agree", lambda i, o: _agree(i, str(i.qrels), str(i.relabelled_qrels)), "agree"),
+    Command("agree judgment groups", lambda i, o: _agree(i, "-g", str(i.judgment_groups)), "agree"),
     Command("correlate", lambda i, o: ["correlate", str(i.scores), "--quiet"], "correlate"),
     Command("predictive", lambda i, o: ["predictive", "-P", "10", *_scores(i)], "predictive"),
     Command(
