@@ -18,8 +18,9 @@ import pytest
 
 import irgauge
 from irgauge import MeasureError, UserCodeError, evaluate
+from irgauge.measures import trec_eval_words as TE
 
-from test_custom_measures import collection, plugin_environment, write_trec
+from test_custom_measures import collection, patient_rr, plugin_environment, write_trec
 
 # name -> (the function's body over ``ranked``, integer, what the one line says)
 BAD = {
@@ -218,6 +219,26 @@ def test_a_plugin_that_fails_to_import_is_one_line_and_fatal_only_for_a_name_not
     json.loads(listing.stdout)
 
 
+def test_a_plugin_registering_a_taken_name_fails_to_load_naming_itself(tmp_path):
+    (tmp_path / "clash.py").write_text(
+        "import irgauge\nirgauge.register_measure('Success_1', lambda ranked: ranked.R)\n"
+    )
+    code = (
+        "from irgauge.measures import load_plugins, plugin_failures\n"
+        "assert load_plugins() == []\n"
+        "print(plugin_failures()['clash from IRGAUGE_MEASURES'])\n"
+    )
+    environment = plugin_environment(tmp_path, IRGAUGE_MEASURES="clash")
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=environment
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == (
+        "MeasureError: measure name 'Success_1' differs only in case from trec_eval's "
+        "success_1; choose another name\n"
+    )
+
+
 def test_a_dask_worker_sends_the_error_back_without_a_traceback(tmp_path, caplog):
     distributed = pytest.importorskip("distributed")
     qrels, run = collection(9)
@@ -242,3 +263,66 @@ def test_a_dask_worker_sends_the_error_back_without_a_traceback(tmp_path, caplog
     assert " of run r: returned " in message and "(on Dask worker " in message
     # the task returns the error: raised there, the worker would log it with a traceback
     assert not [r for r in caplog.records if "Compute Failed" in r.getMessage()]
+
+
+# names -------------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "name, spelling",
+    [
+        ("NDCG_cut_10", "trec_eval's ndcg_cut_10"),
+        ("Success_1", "trec_eval's success_1"),
+        ("success_2", "trec_eval's success_2"),
+        ("map_avgjg", "trec_eval's map_avgjg"),
+        ("MAP_AVGJG", "trec_eval's map_avgjg"),
+        ("p_5", "trec_eval's P_5"),
+        ("P_7", "trec_eval's P_7"),
+        ("ndcg_cut_13", "trec_eval's ndcg_cut_13"),
+        ("Recall_1000", "trec_eval's recall_1000"),
+        ("p_avgjg_5", "trec_eval's P_avgjg_5"),
+        ("IPREC_AT_RECALL_0.35", "trec_eval's iprec_at_recall_0.35"),
+        ("rprec_mult_0.70", "trec_eval's Rprec_mult_0.70"),
+        ("Set_F_0.5", "trec_eval's set_F_0.5"),
+        ("relstring_20", "trec_eval's relstring_20"),
+        ("Official", "trec_eval's official"),
+        ("p.5", "trec_eval's P.5"),
+        ("gm_MAP", "trec_eval's gm_map"),
+        ("p10", "irgauge's P10"),
+        ("Ndcg_Cut13", "irgauge's ndcg_cut13"),
+        ("q-MEASURE", "irgauge's Q-measure"),
+        ("msndcg", "NTCIREVAL's MSnDCG"),
+        ("numrelret", "ir_measures' NumRelRet"),
+        ("Alpha_NDCG", "ir_measures' alpha_nDCG"),
+    ],
+)
+def test_a_name_another_tool_prints_or_accepts_is_refused_in_any_case(name, spelling):
+    with pytest.raises(MeasureError, match=f"measure name '{name}' .* {spelling};"):
+        irgauge.register_measure(name, patient_rr)
+    assert name not in irgauge.measures.custom_measures()
+
+
+def test_every_line_name_trec_eval_prints_is_refused_in_three_cases():
+    """Each trec_eval measure's printed names, for its default parameters and others."""
+    printed = set()
+    for name in TE.MEASURES:
+        for params in (None, "7,13", "0.35"):
+            try:
+                printed.update(line.label for line in TE.lines(name, params, 100))
+            except MeasureError:  # not computed, or needs judgment groups / other params
+                pass
+        for params in (None, "7"):
+            try:
+                printed.update(line.label for line in TE.lines(name, params, 100, 3, "qrels_jg"))
+            except MeasureError:
+                pass
+    named = {label for label in printed if irgauge.measures.custom._NAME.match(label)}
+    assert {"P_7", "ndcg_cut_13", "success_7", "map_avgjg", "P_avgjg_7"} <= named
+    for label in sorted(named):
+        for spelling in (label, label.upper(), label.swapcase()):
+            with pytest.raises(MeasureError, match="choose another name"):
+                irgauge.register_measure(spelling, patient_rr)
+
+
+@pytest.mark.parametrize("name", ["PRR", "Success_rate", "ndcg_custom", "P_rate", "MapX", "Gx"])
+def test_names_no_tool_uses_are_registered(name):
+    irgauge.register_measure(name, patient_rr)
+    irgauge.unregister_measure(name)

@@ -36,6 +36,7 @@ from irgauge.measures.base import (
     Registry,
     register,
 )
+from irgauge.measures.names import owner
 from irgauge.measures.parse import ALIASES, parse_measures
 from irgauge.measures.user_code import FAILED, GuardedMeasure, load_plugin, origin_of
 
@@ -190,25 +191,14 @@ def _check_name(name: Any) -> None:
         raise MeasureError(
             f"measure name {name!r} is taken: {REGISTRY[name].summary}; choose another name"
         )
-    taken = {**{k: v[0] for k, v in ALIASES.items()}, **_other_spellings()}
-    if name in taken:
+    found = owner(name)
+    if found is not None:
+        tool, spelling = found
+        relation = "is already" if spelling == name else "differs only in case from"
+        whose = tool + ("'" if tool.endswith("s") else "'s")  # ir_measures'
         raise MeasureError(
-            f"measure name {name!r} is already an alias (of {taken[name]}); choose another name"
+            f"measure name {name!r} {relation} {whose} {spelling}; choose another name"
         )
-    folded = [n for n in list(dict.keys(REGISTRY)) + list(taken) if n.lower() == name.lower()]
-    if folded:
-        raise MeasureError(
-            f"measure name {name!r} differs only in case from {folded[0]}; choose another name"
-        )
-
-
-def _other_spellings() -> Dict[str, str]:
-    """Names the resolver gives a meaning besides the families and ALIASES."""
-    return {
-        **{name: forms[0][0] for name, forms in A.NTCIREVAL.items()},
-        **{name: f"ir_measures' {name}" for name in A.IR_MEASURES_UNSUPPORTED},
-        **{name: family for name, family in A.TREC_EVAL_SPECIAL.items()},
-    }
 
 
 def _kind(value: Any, measure: str, key: str) -> str:
