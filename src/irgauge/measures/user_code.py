@@ -19,7 +19,7 @@ family's function: for a registered measure, a :class:`GuardedMeasure`.
   the command line, never a traceback.
 - numpy's floating-point warnings inside the function are not printed (a warning is not a
   line the command line prints): what they warn of, a NaN or an infinity in the result, is
-  refused above. A ``np.seterr(all="raise")`` set by the caller still raises.
+  refused above. A caller's numpy error setting of ``raise`` still raises.
 - A plugin that fails to import (:func:`load_plugin`) is recorded, not warned: the other
   plugins and every measure found work, and a measure name that is not found is refused
   naming each broken plugin (:func:`failure_note`), since the name may be one the broken
@@ -124,7 +124,7 @@ def _topic(ranked, row: Optional[int]) -> Optional[str]:
 
 
 def _numpy_quiet():
-    """numpy's floating-point warnings off, its errors (``np.seterr(all="raise")``) kept."""
+    """numpy's floating-point warnings off, its errors (a caller's setting of ``raise``) kept."""
     kept = {key: ("raise" if how == "raise" else "ignore") for key, how in np.geterr().items()}
     return np.errstate(**kept)
 
