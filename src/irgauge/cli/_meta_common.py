@@ -155,7 +155,8 @@ def emit(frame, metadata, args) -> None:
     from irgauge.meta.result import nonfinite_notes
     from irgauge.io.tables import render
 
-    notes = nonfinite_notes(frame)
+    # the result's own notes (an undefined pair, say) first, then why values are not finite
+    notes = list(metadata.get("notes", [])) + nonfinite_notes(frame)
     if notes:
         metadata = {**metadata, "notes": notes}
     text = opt.without_header(render(frame, args.format, metadata, people=True), args)

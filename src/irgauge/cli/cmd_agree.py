@@ -150,9 +150,9 @@ def _emit_json(result, args) -> None:
     from irgauge.meta.result import nonfinite_notes
 
     metadata = result.metadata()
-    notes = nonfinite_notes(result.columns())
+    notes = metadata.get("notes", []) + nonfinite_notes(result.columns())
     if notes:
-        metadata["notes"] = metadata.get("notes", []) + notes
+        metadata["notes"] = notes
         for note in notes:
             sys.stderr.write(f"irgauge: note: {note}\n")
     document = json.loads(render(result.columns(), "json", metadata))

@@ -64,6 +64,10 @@ _NOT_REACHED = (
     "no difference reaches the required level (discpower: no pair significant "
     "at that alpha, or B*alpha < 1; swap: no bin with few enough swaps)"
 )
+_NO_INTERVAL = (
+    "no interval: too few topics for a bootstrap (a note names them), or the statistic is "
+    "undefined on every bootstrap sample"
+)
 # why a column of a meta-evaluation table can hold a non-finite value
 NONFINITE_REASONS = {
     "tau": _TIED,
@@ -77,6 +81,8 @@ NONFINITE_REASONS = {
     "share_reaching": _NOT_REACHED,
     "effect_size": _CONSTANT,
     "t": _CONSTANT,
+    "low": _NO_INTERVAL,
+    "high": _NO_INTERVAL,
 }
 
 

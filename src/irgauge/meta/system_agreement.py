@@ -47,6 +47,7 @@ SYSTEM_STATISTICS = (
     "sig_b_only",
     "sig_reversed",
 )
+SIGNIFICANCE_CALLS = SYSTEM_STATISTICS[4:]
 TESTS = ("t", "sign")
 CORRECTIONS = ("none", "holm", "bh")
 
@@ -178,6 +179,10 @@ def statistics_chunk(w, xa, xb, za, zb, test, alpha, correction) -> Dict[str, np
     out["max_rank_change"][:] = np.abs(average_ranks(ma) - average_ranks(mb)).max(axis=1)
     top_a, top_b = ~_above(ma).any(axis=2), ~_above(mb).any(axis=2)
     out["top_same"][:] = (top_a & top_b).any(axis=1)
+    if n_topics < 2:  # a paired test needs 2 topics: no calls, not "none significant"
+        for name in SIGNIFICANCE_CALLS:
+            out[name][:] = np.nan
+        return out
     mean_a, p_a = pair_pvalues(za, w, test)
     mean_b, p_b = pair_pvalues(zb, w, test)
     calls = significance_calls(
