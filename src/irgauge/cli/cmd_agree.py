@@ -66,12 +66,13 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
-    from irgauge.errors import InputError
+    from irgauge.errors import InputSizeError
     from irgauge.meta.agree import agreement
 
+    common.note_inputs(args, args.qrels + args.judgment_groups)
     sources, names = _qrels_and_names(args.qrels, args.judgment_groups)
     if len(sources) < 2:
-        raise InputError(f"agree needs at least 2 qrels; got {len(sources)}")
+        raise InputSizeError(f"agree needs at least 2 qrels; got {len(sources)}")
     _refuse_system_options_without_runs(args)
     result = agreement(
         sources,
