@@ -23,7 +23,7 @@ from irgauge.meta import system_agreement as sa
 from irgauge.meta.agreement_labels import all_statistics, pair_statistics
 from irgauge.meta.agreement_units import Units, join_qrels
 from irgauge.meta.result import MetaResult
-from irgauge.stats.resampling import pair_index, resolve_seed
+from irgauge.stats.resampling import pair_index, percentile_interval, resolve_seed
 
 DEFAULT_MEASURES = ("AP", "nDCG@10")
 COLUMNS = ("a", "b", "measure", "statistic", "value", "low", "high")
@@ -66,7 +66,7 @@ def _system_pair(name_a, name_b, measure, ma, mb, weights_for, options, confiden
         values = sa.system_statistics(xa, xb, rows, **options)
         stacked[: len(rows)] = np.stack([values[s] for s in sa.SYSTEM_STATISTICS], axis=1)
         details = _system_details(name_a, name_b, measure, ma.systems, xa, xb, options)
-    low, high = ag.percentile_interval(stacked[1:], confidence)
+    low, high = percentile_interval(stacked[1:], confidence)
     rows = [
         dict(zip(COLUMNS, (name_a, name_b, measure, s, float(stacked[0, k]), low[k], high[k])))
         for k, s in enumerate(sa.SYSTEM_STATISTICS)

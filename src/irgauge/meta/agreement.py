@@ -19,7 +19,8 @@ counts expected from the margins r (A) and c (B):
 
 Every statistic is a function of per-topic counts (confusion counts, coincidences, pairs),
 so a bootstrap over topics is one product of the (samples x topics) count matrix with the
-(topics x counts) table; the percentile interval is taken over the samples (NaN samples,
+(topics x counts) table; the percentile interval
+(:func:`irgauge.stats.resampling.percentile_interval`) is taken over the samples (NaN samples,
 e.g. a kappa whose p_e is 1, left out).
 """
 
@@ -134,17 +135,6 @@ def krippendorff_alpha(coincidence: np.ndarray, domain: np.ndarray, level: str) 
     observed = (coincidence * d2).sum(axis=(-2, -1))
     expected = (margins[..., :, None] * margins[..., None, :] * d2).sum(axis=(-2, -1))
     return 1.0 - (n - 1) * _ratio(observed, expected)
-
-
-def percentile_interval(samples: np.ndarray, confidence: float):
-    """Percentile interval of each column of ``samples`` (NaN samples left out)."""
-    tail = (1.0 - confidence) / 2 * 100
-    low = np.full(samples.shape[1:], np.nan)
-    high = np.full(samples.shape[1:], np.nan)
-    finite = np.isfinite(samples).any(axis=0)
-    if finite.any():
-        low[finite], high[finite] = np.nanpercentile(samples[:, finite], [tail, 100 - tail], axis=0)
-    return low, high
 
 
 def weights_matrix(n_topics: int, samples: int, seed: int) -> np.ndarray:

@@ -10,6 +10,7 @@ import numpy as np
 
 from irgauge.meta import agreement as ag
 from irgauge.meta.agreement_units import Units
+from irgauge.stats.resampling import percentile_interval
 
 
 def _topics_judged(units: Units, columns: List[int], minimum: int) -> np.ndarray:
@@ -30,7 +31,7 @@ def _positions(units: Units, shared: np.ndarray) -> np.ndarray:
 
 def _rows(a: str, b: str, names, values: np.ndarray, confidence: float) -> List[dict]:
     """Table rows from (1 + samples) x statistics values: row 0 is the point estimate."""
-    low, high = ag.percentile_interval(values[1:], confidence)
+    low, high = percentile_interval(values[1:], confidence)
     return [
         {
             "a": a,

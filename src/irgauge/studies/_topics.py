@@ -31,7 +31,7 @@ from irgauge import meta
 from irgauge.evaluation.tasks import run_steps
 from irgauge.meta.kendall import kendall_tau_columns
 from irgauge.scores import ScoreMatrix
-from irgauge.stats.resampling import index_counts, pair_index
+from irgauge.stats.resampling import index_counts, pair_index, weighted_t
 from irgauge.studies._noise import Z95, repetition_seeds
 
 Arrays = Dict[str, np.ndarray]
@@ -70,10 +70,7 @@ def discriminative_power(matrices, alpha: float, resamples: np.ndarray) -> Tuple
     share, required = {}, {}
     for name, m in matrices.items():
         i, j = pair_index(m.n_systems)
-        z = m.values[i] - m.values[j]
-        mean = (z @ counts) / n
-        var = np.maximum(((z * z) @ counts - n * mean**2) / (n - 1), 0.0)
-        se = np.sqrt(var / n)
+        mean, se, _ = weighted_t(m.values[i] - m.values[j], counts)
         # rounding of equal differences is not a difference
         significant = np.abs(mean) > crit * se + 1e-12
         share[name] = significant.mean(axis=0)

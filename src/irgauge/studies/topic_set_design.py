@@ -34,6 +34,7 @@ from irgauge.meta.topicset import topic_set_size, topics_needed
 from irgauge.report.topicset_figures import topic_set_curves
 from irgauge.scores import align
 from irgauge.studies import _common as common
+from irgauge.stats.resampling import percentile_interval
 from irgauge.studies import _noise, _repeat
 
 NAME = "topicset"
@@ -309,9 +310,7 @@ def _interval(samples: np.ndarray):
     """Percentile interval (low, high) and sd of each column (NaN resamples left out); the
     bounds are resampled values themselves (outward: the lower and higher order statistic),
     so the interval of a number of topics is whole numbers."""
-    tail = (1 - CONFIDENCE) / 2 * 100
-    low = np.nanpercentile(samples, tail, axis=0, method="lower")
-    high = np.nanpercentile(samples, 100 - tail, axis=0, method="higher")
+    low, high = percentile_interval(samples, CONFIDENCE, outward=True)
     return low, high, np.nanstd(samples, axis=0, ddof=1)
 
 
