@@ -168,20 +168,7 @@ def agreement(
         samples, seed, rel_level, alpha, confidence, test, correction
     )
     units = join_qrels(list(qrels_list), names, mixed_scales)
-    rows: List[dict] = []
-    details: Dict[str, list] = {"confusion": [], "topic_kappa": []}
-    notes: List[str] = []
-    for a, b in zip(*pair_index(len(units.names))):
-        found, more, note = pair_statistics(units, a, b, rel_level, samples, seed, confidence)
-        rows += found
-        notes += [note] if note else []
-        for k, v in more.items():
-            details[k] += v
-    if len(units.names) >= 3:
-        found, note = all_statistics(units, samples, seed, confidence)
-        rows += found
-        notes += [note] if note else []
-    _refuse_all_undefined(rows, notes)
+    rows, details, notes = _label_rows(units, rel_level, samples, seed, confidence)
     systems: List[str] = []
     measures = [] if runs is None else _measures(measures)
     if runs is not None:
@@ -225,6 +212,26 @@ def _measures(measures) -> List[str]:
     if len(set(chosen)) != len(chosen):
         raise InputError(f"measures given twice: {', '.join(chosen)}")
     return chosen
+
+
+def _label_rows(units, rel_level, samples, seed, confidence):
+    """The label statistics' rows of every pair (and of alpha over 3 or more qrels), their
+    details and the notes of the pairs sharing too little."""
+    rows: List[dict] = []
+    details: Dict[str, list] = {"confusion": [], "topic_kappa": []}
+    notes: List[str] = []
+    for a, b in zip(*pair_index(len(units.names))):
+        found, more, note = pair_statistics(units, a, b, rel_level, samples, seed, confidence)
+        rows += found
+        notes += [note] if note else []
+        for k, v in more.items():
+            details[k] += v
+    if len(units.names) >= 3:
+        found, note = all_statistics(units, samples, seed, confidence)
+        rows += found
+        notes += [note] if note else []
+    _refuse_all_undefined(rows, notes)
+    return rows, details, notes
 
 
 def _refuse_all_undefined(rows: List[dict], notes: List[str]) -> None:
