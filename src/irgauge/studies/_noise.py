@@ -263,9 +263,9 @@ class Verdicts:
 def pair_verdicts(ranked: Sequence[str], comparison: Callable[[str, str], Comparison]) -> Verdicts:
     """The one reading of a table of pairwise differences behind every summary line that
     compares measures: ``comparison(x, y)`` is x - y with its 95% interval, for x ranked
-    before y. Groups: a measure starts a new group only when it differs beyond the noise
-    from every measure before it; one it does not differ from merges the groups from that
-    measure's on."""
+    before y (or any verdict with ``a``, ``b`` and ``apart``). Groups: a measure starts a
+    new group only when it differs beyond the noise from every measure before it; one it
+    does not differ from merges the groups from that measure's on."""
     pairs = {(x, y): comparison(x, y) for k, x in enumerate(ranked) for y in ranked[k + 1 :]}
     groups: List[List[str]] = []
     for cur in ranked:
