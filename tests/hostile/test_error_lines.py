@@ -102,3 +102,14 @@ def test_a_level_no_document_reaches_names_the_option_and_the_level(cli, tmp_pat
     assert code == 2 and err.count("\n") == 1, err
     assert "-l/--rel-level" in err and ">= 99" in err and "complete=True" not in err
     assert err.startswith(f"irgauge: error: {qrels}: ")
+
+
+def test_a_study_on_too_little_data_names_the_file(cli, tmp_path):
+    path = tmp_path / "one-topic.csv"
+    path.write_text(ONE_TOPIC)
+    out = tmp_path / "out"
+    code, _, err = cli(
+        "study", "topicset", "--scores", f"A={path}", "--out", out, "--min-diff", "0.1", "--quiet"
+    )
+    assert code == 2 and err.startswith(f"irgauge: error: {path}: "), err
+    assert not out.exists()
