@@ -57,6 +57,7 @@ _LAZY = {
     "unregister_measure": "irgauge.measures",
     "InputError": "irgauge.errors",
     "MeasureError": "irgauge.errors",
+    "UserCodeError": "irgauge.errors",
     "simulate_collection": "irgauge.collection.simulate",
     "write_collection": "irgauge.collection.simulate",
     "sample_paths": "irgauge.collection.simulate",

@@ -48,6 +48,38 @@ class MeasureError(ValueError):
     """An unknown measure name or a bad measure parameter (CLI exit status 2)."""
 
 
+class UserCodeError(MeasureError):
+    """Code irgauge runs but did not write failed: a registered measure or a measure
+    plugin raised, returned anything but one finite real number per (run, topic), or could
+    not be imported. Names the measure, where it came from (``origin``: the plugin, or the
+    function registered from Python) and, where known, the topic and the run; the user's
+    own exception is chained (``__cause__``). CLI exit status 2."""
+
+    def __init__(
+        self,
+        problem: str,
+        measure: Optional[str] = None,
+        origin: str = "",
+        topic: Optional[str] = None,
+        run: Optional[str] = None,
+    ):
+        self.problem, self.measure, self.origin = problem, measure, origin
+        self.topic, self.run = topic, run
+        self.row: Optional[int] = None  # the batch row of the first bad value
+        super().__init__(str(self))
+
+    def __str__(self) -> str:
+        who = f"measure {self.measure}" if self.measure is not None else "measure plugin"
+        where = f" ({self.origin})" if self.origin else ""
+        if self.topic is not None:
+            where += f", topic {self.topic}" + (f" of run {self.run}" if self.run else "")
+        return f"{who}{where}: {self.problem}"
+
+    def __reduce__(self):
+        # raised on a Dask worker, it is pickled back to the client with its fields
+        return type(self), (self.problem, self.measure, self.origin, self.topic, self.run)
+
+
 class OutputError(OSError):
     """A file or folder could not be written; names the path (CLI exit status 1)."""
 

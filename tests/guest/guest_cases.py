@@ -108,10 +108,10 @@ def _arrow(i: Inputs, out: Path):
 
 
 def _measures(i: Inputs, out: Path):
-    from irgauge.measures import custom_measures, load_plugins, parse_measures
+    from irgauge.measures import custom_measures, load_plugins, parse_measures, plugin_failures
 
     irgauge.list_measures(), irgauge.parse_measure("nDCG@10"), parse_measures(["AP", "P@5"])
-    custom_measures(), load_plugins()
+    custom_measures(), load_plugins(), plugin_failures()
     irgauge.rank_sum(np.arange(12.0).reshape(3, 4))
 
 
@@ -182,6 +182,15 @@ def _bad_measure(i: Inputs, out: Path):
     irgauge.evaluate(i.qrels, i.runs, ["no-such-measure@3"])
 
 
+def _raising_measure(i: Inputs, out: Path):
+    """A registered measure that raises: its guard turns the error into a UserCodeError."""
+    irgauge.register_measure("guest_raises", lambda ranked: 1 / 0)
+    try:
+        irgauge.evaluate(i.qrels, i.runs[:1], ["guest_raises"])
+    finally:
+        irgauge.unregister_measure("guest_raises")
+
+
 def _bad_figures_folder(i: Inputs, out: Path):
     """A figure folder that is a file: the study fails after drawing."""
     from irgauge.studies.topic_set_design import run_topicset
@@ -212,6 +221,7 @@ PYTHON_CASES = [
             "irgauge.measures.parse_measures",
             "irgauge.measures.custom_measures",
             "irgauge.measures.load_plugins",
+            "irgauge.measures.plugin_failures",
         ),
     ),
     Case("readers", _readers, ("read_qrels", "read_run", "read_judgment_groups")),
@@ -374,6 +384,7 @@ PYTHON_CASES = [
     Case("error: bad score value", _bad_scores, fails="irgauge.InputError"),
     Case("error: one topic", _one_topic, fails="irgauge.errors.InputSizeError"),
     Case("error: unknown measure", _bad_measure, fails="irgauge.MeasureError"),
+    Case("error: a measure that raises", _raising_measure, fails="irgauge.UserCodeError"),
     Case("error: study into a file", _bad_figures_folder, fails="OSError", render=False),
 ]
 
@@ -622,6 +633,7 @@ CLI_NOT_DRIVEN = {
 NOT_DRIVEN = {
     "irgauge.InputError": "an exception class: raised by the failing cases",
     "irgauge.MeasureError": "an exception class: raised by the failing cases",
+    "irgauge.UserCodeError": "an exception class: raised by the failing cases",
     "irgauge.errors.InputSizeError": "an exception class: raised by the failing cases",
     "irgauge.Qrels": "a record the readers return (read_qrels, ...); it holds arrays only",
     "irgauge.Run": "a record the readers return (read_run, ...); it holds arrays only",

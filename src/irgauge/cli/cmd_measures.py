@@ -27,11 +27,18 @@ def register(subparsers) -> None:
 
 def run(args) -> int:
     from irgauge.measures import DEFAULT_MEASURES, list_measures
+    from irgauge.measures.custom import plugin_failures
     from irgauge.measures.base import MAX_CUTOFF
 
     if args.explain:
         return _explain(args.explain, args.format)
     listing = list_measures()
+    for label, why in plugin_failures().items():  # their measures are missing from the list
+        print(
+            f"irgauge: note: measure plugin {label} failed to load, its measures are not "
+            f"listed: {why}",
+            file=sys.stderr,
+        )
     if args.format == "json":
         sys.stdout.write(json.dumps(listing, indent=2, default=str) + "\n")
         return 0

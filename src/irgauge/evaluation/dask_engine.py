@@ -28,7 +28,7 @@ from typing import Dict, List, Optional
 
 import numpy as np
 
-from irgauge.errors import InputError
+from irgauge.errors import InputError, MeasureError, UserCodeError
 from irgauge.evaluation.topic_values import RunValues
 from irgauge.evaluation.run_scoring import (
     ScoredRun,
@@ -284,6 +284,17 @@ def _score_whole(source, name, readable, plan: ScoringPlan):
         return None
     except InputError as err:
         return TaskFailure.of(err)
+    except MeasureError as err:
+        return _measure_failure(err)
+
+
+def _measure_failure(err: MeasureError) -> MeasureError:
+    """A measure's failure on a worker (a registered measure's function refused by its
+    guard, say), sent back as the task's result to be raised by the client: raised on the
+    worker, it would be logged there with a traceback."""
+    if isinstance(err, UserCodeError):
+        err.problem += f" (on Dask worker {worker_name()})"
+    return err
 
 
 def _score_span(source, name, readable, span: Span, plan: ScoringPlan):
@@ -302,6 +313,8 @@ def _score_span(source, name, readable, span: Span, plan: ScoringPlan):
             counted = Span(span.start, span.end, span.n_columns, span.tag, before + 1)
             return _score_span(source, name, readable, counted, plan)
         return TaskFailure.of(err)
+    except MeasureError as err:
+        return _measure_failure(err)
 
 
 def _merged(source, name, results, plan: ScoringPlan) -> ScoredRun:
@@ -312,6 +325,8 @@ def _merged(source, name, results, plan: ScoringPlan) -> ScoredRun:
     for result in results:
         if isinstance(result, TaskFailure):
             raise result.error()
+        if isinstance(result, MeasureError):
+            raise result
     if any(r is None for r in results):
         return score_source(source, name, plan)
     answered = np.zeros(plan.judgments.n_topics, np.int64)

@@ -27,7 +27,7 @@ import numpy as np
 
 from irgauge.collection.judgments import Judgments
 from irgauge.collection.rankings import MatchedRun, build_batches, match_run
-from irgauge.errors import InputError, MeasureError
+from irgauge.errors import InputError, MeasureError, UserCodeError
 from irgauge.evaluation.topic_values import RunValues, ValueSpill
 from irgauge.io._source import STDIN, read_twice, scratch_folder
 from irgauge.io.ids import Ids
@@ -319,6 +319,10 @@ def score_rows(measures, matched, row_topics, judgments, max_cells):
         for mi, measure in enumerate(measures):
             try:
                 values[mi].append(measure.compute(ranked))
+            except UserCodeError as err:  # names its measure; the run is known here
+                if err.row is not None:
+                    err.run = matched[int(run_idx[err.row])].name
+                raise
             except MeasureError as err:
                 raise MeasureError(f"{measure.name}: {err}") from None
         # views point back at the batch: without this its caches wait for the cycle collector

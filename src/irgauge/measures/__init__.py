@@ -25,6 +25,7 @@ from irgauge.measures.custom import (
     custom_measures,
     load_plugins,
     measure,
+    plugin_failures,
     register_measure,
     unregister_measure,
 )
@@ -88,4 +89,5 @@ __all__ = [
     "unregister_measure",
     "custom_measures",
     "load_plugins",
+    "plugin_failures",
 ]

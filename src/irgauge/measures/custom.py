@@ -9,7 +9,8 @@ The command line finds measures defined outside irgauge through the entry point 
 ``irgauge.measures`` (each entry point names a module whose import registers measures) and
 through the environment variable ``IRGAUGE_MEASURES`` (module names separated by commas,
 importable from the Python path). Both are read once, and only when a measure name is not
-found, so start-up stays fast.
+found, so start-up stays fast. Registered functions and plugin imports run under the guard
+of ``irgauge.measures.user_code``.
 """
 
 from __future__ import annotations
@@ -19,11 +20,9 @@ import inspect
 import keyword
 import os
 import re
-import warnings
-from functools import partial, update_wrapper
+from functools import partial
 from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Tuple
 
-import numpy as np
 
 from irgauge.errors import MeasureError
 from irgauge.measures import aliases as A
@@ -37,7 +36,9 @@ from irgauge.measures.base import (
     Registry,
     register,
 )
+from irgauge.measures.names import owner
 from irgauge.measures.parse import ALIASES, parse_measures
+from irgauge.measures.user_code import FAILED, GuardedMeasure, load_plugin, origin_of
 
 GROUP = "irgauge.measures"  # entry point group of measure plugins
 ENVIRONMENT = "IRGAUGE_MEASURES"  # modules to import, separated by commas
@@ -47,30 +48,6 @@ _PARAM_KEYS = ("default", "kind", "doc", "choices", "low", "high", "low_open", "
 _RESERVED = tuple(p.name for p in COMMON_PARAMS) + (GAINS_PARAM.name,)
 _CUSTOM: Dict[str, Family] = {}  # the families registered through this module
 _STATE = {"loaded": False, "busy": False}
-
-
-class _Checked:
-    """A registered function called with every declared parameter (the declared defaults
-    fill those not given) and its answer checked: one float per row of the lists."""
-
-    def __init__(self, name: str, function: Callable[..., Any], defaults: Dict[str, Any]):
-        self.name, self.function, self.defaults = name, function, defaults
-        update_wrapper(self, function)
-
-    def __call__(self, ranked, **params: Any) -> np.ndarray:
-        values = self.function(ranked, **{**self.defaults, **params})
-        try:
-            values = np.asarray(values, dtype=np.float64)
-        except (TypeError, ValueError):
-            raise MeasureError(
-                f"measure {self.name}: its function returned {type(values).__name__}, not numbers"
-            ) from None
-        if values.shape != (ranked.n_rows,):
-            raise MeasureError(
-                f"measure {self.name}: its function must return one value per row of the "
-                f"ranked lists, shape ({ranked.n_rows},); it returned shape {values.shape}"
-            )
-        return values
 
 
 def register_measure(
@@ -133,15 +110,17 @@ def register_measure(
     - ``replace``: replace a measure of that name registered earlier with this function
       (a notebook cell run again); built-in measures are never replaced.
 
-    A bad name or declaration raises a MeasureError saying what is wrong; so does a function
-    returning anything but one number per row, when the measure is computed.
+    A bad name or declaration raises a MeasureError saying what is wrong. In every engine,
+    what the function raises, or an answer that is not one finite real number per row,
+    raises a UserCodeError naming the measure, its plugin and the topic (``user_code``).
     """
     if replace and name in _CUSTOM:
         unregister_measure(name)
     _check_name(name)
     declared = tuple(_param(name, key, spec) for key, spec in (params or {}).items())
     _check_signature(name, function, declared)
-    checked = _Checked(name, function, {p.name: p.default for p in declared})
+    defaults = {p.name: p.default for p in declared}
+    checked = GuardedMeasure(name, function, defaults, origin_of(function), bool(integer))
     summary = _summary(name, function) if summary is None else str(summary)
     kind = "optional" if cutoff else "none"
     register(name, summary, declared, kind, graded, False, integer)(checked)
@@ -212,25 +191,14 @@ def _check_name(name: Any) -> None:
         raise MeasureError(
             f"measure name {name!r} is taken: {REGISTRY[name].summary}; choose another name"
         )
-    taken = {**{k: v[0] for k, v in ALIASES.items()}, **_other_spellings()}
-    if name in taken:
+    found = owner(name)
+    if found is not None:
+        tool, spelling = found
+        relation = "is already" if spelling == name else "differs only in case from"
+        whose = tool + ("'" if tool.endswith("s") else "'s")  # ir_measures'
         raise MeasureError(
-            f"measure name {name!r} is already an alias (of {taken[name]}); choose another name"
+            f"measure name {name!r} {relation} {whose} {spelling}; choose another name"
         )
-    folded = [n for n in list(dict.keys(REGISTRY)) + list(taken) if n.lower() == name.lower()]
-    if folded:
-        raise MeasureError(
-            f"measure name {name!r} differs only in case from {folded[0]}; choose another name"
-        )
-
-
-def _other_spellings() -> Dict[str, str]:
-    """Names the resolver gives a meaning besides the families and ALIASES."""
-    return {
-        **{name: forms[0][0] for name, forms in A.NTCIREVAL.items()},
-        **{name: f"ir_measures' {name}" for name in A.IR_MEASURES_UNSUPPORTED},
-        **{name: family for name, family in A.TREC_EVAL_SPECIAL.items()},
-    }
 
 
 def _kind(value: Any, measure: str, key: str) -> str:
@@ -337,27 +305,22 @@ def _quietly(function: Callable[..., Any], *args: Any) -> Any:
 def load_plugins() -> List[str]:
     """Import the measure plugins: the modules named in ``IRGAUGE_MEASURES`` (comma-separated)
     and every entry point of the group ``irgauge.measures``. Runs once by itself, when a
-    measure name is not found; call it to load them earlier. A plugin that fails to load is
-    reported as a RuntimeWarning and skipped. Returns what was loaded."""
+    measure name is not found; call it to load them earlier. Returns what was loaded. A
+    plugin that fails to load is skipped and kept in :func:`plugin_failures`: a measure
+    name that is not found is then refused naming it (the name may be one of its
+    measures), and ``irgauge measures`` notes it; measures that are found still work."""
     _STATE["loaded"] = True
-    loaded = []
-    for label, load in _plugin_sources():
-        try:
-            _quietly(load)
-        except Exception as err:  # noqa: BLE001  (a plugin's error must not stop evaluation)
-            warnings.warn(
-                f"irgauge: measure plugin {label} failed to load: {type(err).__name__}: {err}",
-                RuntimeWarning,
-                stacklevel=2,
-            )
-        else:
-            loaded.append(label)
-    return loaded
+    return [label for label, load in _plugin_sources() if _quietly(load_plugin, label, load)]
+
+
+def plugin_failures() -> Dict[str, str]:
+    """Plugin -> why it failed to load (``ImportError: ...``), for each plugin that did."""
+    return dict(FAILED)
 
 
 def _plugin_sources() -> Iterator[Tuple[str, Callable[[], Any]]]:
     for module in filter(None, (m.strip() for m in os.environ.get(ENVIRONMENT, "").split(","))):
-        yield f"{module} (from {ENVIRONMENT})", partial(importlib.import_module, module)
+        yield f"{module} from {ENVIRONMENT}", partial(importlib.import_module, module)
     from importlib.metadata import entry_points
 
     try:
@@ -365,7 +328,7 @@ def _plugin_sources() -> Iterator[Tuple[str, Callable[[], Any]]]:
     except TypeError:  # Python 3.9: a dict of groups
         found = entry_points().get(GROUP, ())
     for point in found:
-        yield f"{point.name} = {point.value} (entry point group {GROUP})", point.load
+        yield f"{point.name} = {point.value} from entry point group {GROUP}", point.load
 
 
 def _on_miss(name: object) -> bool:

@@ -21,6 +21,7 @@ from irgauge.errors import MeasureError
 from irgauge.measures import aliases as A
 from irgauge.measures import trec_eval_words as TE
 from irgauge.measures.base import REGISTRY, Measure, check_cutoff
+from irgauge.measures.user_code import failure_note
 
 _SYNTAX = re.compile(
     r"^\s*(?P<name>[A-Za-z][\w\-+'.]*?(,[A-Za-z]+)?)\s*"
@@ -81,8 +82,10 @@ def resolve(label: str) -> Resolution:
         return resolve(label.replace(name, folded[0], 1))
     close = [n for n in REGISTRY if n.lower().startswith(name.lower()[:2])]
     hint = f"; did you mean {', '.join(sorted(close))}?" if close else ""
+    # a plugin that failed to load may be the one holding the name: say so
     raise MeasureError(
         f"unknown measure {name!r} in {label!r}{hint} (`irgauge measures` lists them all)"
+        + failure_note()
     )
 
 
