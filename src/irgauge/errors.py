@@ -38,6 +38,12 @@ class InputError(ValueError):
         return f"{where}{self.problem}"
 
 
+class InputSizeError(InputError):
+    """Too little data for a method (too few topics or systems). It is raised where the
+    data are counted, below the layer that read them from files: the command line names
+    the command's input files when the error names no file (``irgauge.cli``)."""
+
+
 class MeasureError(ValueError):
     """An unknown measure name or a bad measure parameter (CLI exit status 2)."""
 

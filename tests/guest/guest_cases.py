@@ -172,6 +172,12 @@ def _bad_scores(i: Inputs, out: Path):
     irgauge.discriminative_power(irgauge.read_scores(bad), samples=10, seed=SEED)
 
 
+def _one_topic(i: Inputs, out: Path):
+    one = out / "one.csv"
+    one.write_text("topic,a,b,c\nt1,0.1,0.5,0.9\n")
+    irgauge.discriminative_power(irgauge.read_scores(one), samples=10, seed=SEED)
+
+
 def _bad_measure(i: Inputs, out: Path):
     irgauge.evaluate(i.qrels, i.runs, ["no-such-measure@3"])
 
@@ -376,6 +382,7 @@ PYTHON_CASES = [
     ),
     Case("error: bad qrels level", _bad_qrels, fails="irgauge.InputError"),
     Case("error: bad score value", _bad_scores, fails="irgauge.InputError"),
+    Case("error: one topic", _one_topic, fails="irgauge.errors.InputSizeError"),
     Case("error: unknown measure", _bad_measure, fails="irgauge.MeasureError"),
     Case("error: a measure that raises", _raising_measure, fails="irgauge.UserCodeError"),
     Case("error: study into a file", _bad_figures_folder, fails="OSError", render=False),
@@ -627,6 +634,7 @@ NOT_DRIVEN = {
     "irgauge.InputError": "an exception class: raised by the failing cases",
     "irgauge.MeasureError": "an exception class: raised by the failing cases",
     "irgauge.UserCodeError": "an exception class: raised by the failing cases",
+    "irgauge.errors.InputSizeError": "an exception class: raised by the failing cases",
     "irgauge.Qrels": "a record the readers return (read_qrels, ...); it holds arrays only",
     "irgauge.Run": "a record the readers return (read_run, ...); it holds arrays only",
     "irgauge.stats.BootstrapResult": "the record paired_bootstrap_test returns",

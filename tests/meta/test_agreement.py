@@ -258,12 +258,8 @@ def test_bad_input(qrels, tmp_path, capsys):
     assert "at least 2 qrels" in capsys.readouterr().err
     other = tmp_path / "other.qrels"
     other.write_text("999 0 x 1\n998 0 y 0\n")
-    with pytest.raises(InputError, match="topic"):
+    with pytest.raises(InputError, match="other.qrels share 0 topic"):
         agreement([qrels[0], str(other)], samples=10, seed=1)
-    one = tmp_path / "one.qrels"
-    one.write_text("101 0 101-d017 1\n")
-    with pytest.raises(InputError, match="at least 2"):
-        agreement([qrels[0], str(one)], samples=10, seed=1)
     disjoint = tmp_path / "disjoint.qrels"
     disjoint.write_text("101 0 nowhere 1\n102 0 nowhere 0\n")
     with pytest.raises(InputError, match="no \\(topic, docno\\) pair"):
@@ -309,7 +305,8 @@ def as_qrels(grades):
 def test_properties(pair):
     a, b = pair
     units = join_qrels([as_qrels(a), as_qrels(b), as_qrels(a)], names=["a", "b", "a2"])
-    rows, _ = pair_statistics(units, 0, 2, 1, 5, 1, 0.95)
+    rows, _, note = pair_statistics(units, 0, 2, 1, 5, 1, 0.95)
+    assert note is None
     stats = {r["statistic"]: r["value"] for r in rows}
     binary = np.array(a) >= 1
     if 0 < binary.sum() < len(a):  # kappa is 0/0 when every pair is in one class
@@ -323,3 +320,58 @@ def test_properties(pair):
         assert ab[name] == pytest.approx(ba[name], nan_ok=True)
     assert ab["mean_grade_difference"] == pytest.approx(-ba["mean_grade_difference"])
     assert ab["a_relevant_b_not"] == pytest.approx(ba["b_relevant_a_not"], nan_ok=True)
+
+
+def test_a_pair_sharing_too_little_is_noted_not_fatal(tmp_path, capsys):
+    """Nine qrels, two of which share one topic and one of which shares no judged pair with
+    another: the other pairs and alpha over all nine are computed as with the pairs left
+    out, the thin pairs keep what is defined with NaN intervals, and a note names each."""
+    rng = np.random.default_rng(5)
+    paths = []
+    for k in range(9):
+        topics = {0: ["1", "7"], 1: ["1", "8"]}.get(k, ["1", "2", "3", "4"])
+        docs = ["x"] if k == 8 else [f"d{d}" for d in range(8)]
+        lines = [
+            f"{t} 0 {d}{'-only' * (k == 8 and t != '1')} {rng.integers(0, 3)}"
+            for t in topics
+            for d in docs
+        ]
+        paths.append(tmp_path / f"q{k}.qrels")
+        paths[-1].write_text("\n".join(lines) + "\n")
+    res = agreement([str(p) for p in paths], samples=20, seed=1)
+    notes = res.parameters["notes"]
+    assert "qrels q0.qrels and q1.qrels share 1 topic(s): intervals NaN" in notes[0]
+    row = value(res, "q0.qrels", "q1.qrels", "weighted_kappa_linear")
+    assert np.isfinite(row.value) and np.isnan(row.low) and np.isnan(row.high)
+    # a pair without a judged pair in common: NaN statistics, named
+    assert any("q2.qrels and q8.qrels" in n and "no (topic, docno) pair" in n for n in notes)
+    assert np.isnan(value(res, "q2.qrels", "q8.qrels", "cohen_kappa").value)
+    # a well-shared pair is as it would be alone
+    alone = agreement([str(paths[2]), str(paths[3])], samples=20, seed=1)
+    assert value(res, "q2.qrels", "q3.qrels", "cohen_kappa").equals(
+        value(alone, "q2.qrels", "q3.qrels", "cohen_kappa")
+    )
+    assert np.isfinite(value(res, "all", "all", "krippendorff_alpha_ordinal").value)
+    assert "q0.qrels and q1.qrels share 1 topic" in repr(res)
+    for fmt in ("table", "tsv", "json"):
+        assert main(["agree", *map(str, paths), "-B", "20", "--format", fmt]) == 0
+        out, err = capsys.readouterr()
+        assert "q0.qrels and q1.qrels share 1 topic" in out
+        assert "irgauge: note: qrels q0.qrels and q1.qrels share 1 topic" in err
+    with pytest.raises(InputError, match="q0.qrels and q8.qrels share 1 topic"):
+        agreement([str(paths[0]), str(paths[8])], samples=20, seed=1)
+
+
+def test_systems_under_a_pair_sharing_one_topic(tmp_path):
+    """Ranks are compared on one topic; a paired test needs two, so its calls are NaN, not
+    'none significant'."""
+    a, b = tmp_path / "a.qrels", tmp_path / "b.qrels"
+    # the top documents of runs 1 to 3: each run has its own first-ranked document
+    docs = ["101-d228", "101-d148", "101-d146"]
+    a.write_text("".join(f"101 0 {d} {int(k == 0)}\n" for k, d in enumerate(docs)))
+    b.write_text("".join(f"101 0 {d} {int(k == 1)}\n" for k, d in enumerate(docs)))
+    res = agreement([str(a), str(b)], RUNS[:3], samples=20, seed=1)
+    assert any("(AP) share 1 topic(s)" in n for n in res.parameters["notes"])
+    assert np.isfinite(value(res, "a.qrels", "b.qrels", "kendall_tau_b", "AP").value)
+    assert np.isnan(value(res, "a.qrels", "b.qrels", "sig_both", "AP").value)
+    assert np.isnan(value(res, "a.qrels", "b.qrels", "kendall_tau_b", "AP").low)

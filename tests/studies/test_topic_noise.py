@@ -357,3 +357,52 @@ def test_the_command_line_default_is_the_studies_default():
     from irgauge.studies import _noise
 
     assert _options.TOPIC_RESAMPLES == _noise.TOPIC_RESAMPLES
+
+
+def _stability_pairs(apart):
+    """A stability table over four measures, every pair within the noise but ``apart``
+    (pairs (more stable, less stable) whose interval excludes 0)."""
+    from irgauge.studies._noise import STABILITY_PAIR_COLUMNS
+
+    rate = {"P-plus": 0.050, "O-measure": 0.061, "RR": 0.052, "NWRR": 0.060}
+    rows = []
+    for k, a in enumerate(rate):
+        for b in list(rate)[k + 1 :]:
+            d = rate[a] - rate[b]
+            split = (a, b) in apart or (b, a) in apart
+            low, high = (d - 0.0005, d + 0.0005) if split else (d - 0.05, d + 0.05)
+            rows.append(
+                dict(a=a, b=b, ties_level=0.02, mr_a=rate[a], mr_b=rate[b], se_a=0.001)
+                | dict(se_b=0.001, ties_a=0.02, ties_b=0.02, d=d, low=low, high=high)
+            )
+    return pd.DataFrame(rows, columns=STABILITY_PAIR_COLUMNS)
+
+
+def test_the_stability_line_states_every_pair_its_table_shows_apart():
+    """On TREC Robust 2003 the line named only neighbours in its ranking, each "not
+    distinguishable", while its table showed P-plus more stable than O-measure and RR more
+    stable than NWRR: every pair whose interval excludes 0 is stated, as in the
+    discriminative-power line, from one reading of the pairwise table."""
+    from irgauge.studies._noise import stability_sentences
+
+    apart = [("P-plus", "O-measure"), ("RR", "NWRR")]
+    lines = stability_sentences(_stability_pairs(apart), ["P-plus", "O-measure", "RR", "NWRR"])
+    said = [line.split(":")[0] for line in lines]
+    for more, less in apart:
+        assert f"{more} is more stable than {less}" in said
+    assert sum("more stable" in s for s in said) == len(apart)
+    for line in lines:  # no pair apart is called indistinguishable
+        if "not distinguishable" in line:
+            low, high = line.split("interval [")[1].rstrip(")]").split(", ")
+            assert float(low) <= 0 <= float(high)
+
+
+def test_the_ordering_states_a_pair_apart_within_a_group():
+    """A ~ B ~ C where A is apart from C: the chain cannot say it, so the sentence does
+    (it listed A and B, B and C as not distinguishable, and nothing of A and C)."""
+    stat = _noise.from_means("share", {"A": (0.50, 0.01), "B": (0.48, 0.01), "C": (0.46, 0.01)})
+    out = _noise.ordering(stat)
+    assert out.text.startswith("A (0.500 ± 0.010) ~ B (0.480 ± 0.010) ~ C (0.460 ± 0.010)")
+    assert "apart within a group: A > C (d = +0.040" in out.text
+    assert out.stated == [("A", "C")]
+    assert "not distinguishable here: A and B (d = +0.020" in out.text

@@ -6,6 +6,7 @@ import json
 import re
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from irgauge.errors import InputError
@@ -180,3 +181,25 @@ def test_a_measure_constant_over_systems_is_refused_by_name(tmp_path):
     matrices["F"] = ScoreMatrix(constant, like.systems, like.topics, "F")
     with pytest.raises(InputError, match="measure F gives every system the same score"):
         run_topicset(out=tmp_path, matrices=matrices, seed=1, trials=200)
+
+
+def test_the_ordering_states_every_pair_apart():
+    """A ~ B ~ C with A's and C's intervals apart: the summary once said only the
+    neighbours, each not distinguishable, and nothing of A and C."""
+    from types import SimpleNamespace
+
+    from irgauge.studies.topic_set_design import _ordering
+
+    table = pd.DataFrame(
+        {
+            "measure": ["A", "B", "C"],
+            "variance": [10.0, 14.0, 18.0],
+            "variance_low": [8.0, 11.0, 16.0],
+            "variance_high": [12.0, 17.0, 20.0],
+        }
+    )
+    text = _ordering(SimpleNamespace(table=table, paired=None), "variance")
+    assert text.startswith(
+        "A 10 [8, 12] ~ B 14 [11, 17] ~ C 18 [16, 20]; apart within a group: A < C"
+    )
+    assert text.endswith("A and B; B and C")

@@ -20,7 +20,7 @@ from typing import List, Optional, Tuple
 
 from irgauge import __version__
 from irgauge.cli._process import apply_process_settings
-from irgauge.errors import InputError, MeasureError, OutputError
+from irgauge.errors import InputError, InputSizeError, MeasureError, OutputError
 
 EXIT_WRITE_FAILED = 1
 EXIT_BAD_INPUT = 2
@@ -62,7 +62,8 @@ def _given_once(base):
 
 class Parser(argparse.ArgumentParser):
     """irgauge's parsers (sub-commands are made of the same class): an option that takes
-    one value or sets one flag is refused when given twice. Repeatable options
+    one value or sets one flag is refused when given twice, and an unknown option is
+    refused by the command it follows, with that command's usage line. Repeatable options
     (``action="append"``/``"extend"``) say so in their help. A command that must take the
     last of repeated options (the trec_eval drop-in, as trec_eval's getopt does) sets
     ``once = False``."""
@@ -82,7 +83,12 @@ class Parser(argparse.ArgumentParser):
 
     def parse_known_args(self, args=None, namespace=None):
         self.given = {} if self.once else None  # the options of this parse, by dest
-        return super().parse_known_args(args, namespace)
+        namespace, extras = super().parse_known_args(args, namespace)
+        # argparse hands a command's unknown options up to the top parser, whose usage line
+        # says nothing of the command's options: each (sub-)command refuses its own
+        if extras:
+            self.error(f"unrecognized arguments: {' '.join(extras)}")
+        return namespace, extras
 
 
 def build_parser(argv: Optional[List[str]] = None) -> argparse.ArgumentParser:
@@ -200,7 +206,12 @@ def _run(argv: Optional[List[str]]) -> int:
         return EXIT_BAD_INPUT
     _refuse_stdin_twice(args)
     with _engine(args):
-        code = int(args.func(args) or 0)
+        try:
+            code = int(args.func(args) or 0)
+        except InputSizeError as err:  # counted below the layer that read the files
+            if err.path is None and getattr(args, "input_files", None):
+                err.path = ", ".join(args.input_files)
+            raise
     sys.stdout.flush()  # a full disk is reported here, not in the flush at exit
     return code
 

@@ -87,6 +87,7 @@ def load_matrices(args, minimum_systems: int = 2):
     from irgauge.evaluation import score_matrices
 
     measures = _measures(args)
+    note_inputs(args, [args.qrels] if args.qrels else [opt.named_file(s)[1] for s in args.scores])
     if args.qrels or args.run:
         if not (args.qrels and args.run):
             raise InputError("--qrels and --run go together")
@@ -116,6 +117,13 @@ def load_matrices(args, minimum_systems: int = 2):
     require_systems(matrices, minimum_systems)
     check_outputs(args)
     return matrices
+
+
+def note_inputs(args, paths) -> None:
+    """Record the command's input files: an error raised below the reading layer about too
+    little data (:class:`irgauge.errors.InputSizeError`, say one topic) names no file, and
+    the command line names these (``irgauge.cli``)."""
+    args.input_files = [str(p) for p in paths if p]
 
 
 def check_outputs(args) -> None:
@@ -155,7 +163,8 @@ def emit(frame, metadata, args) -> None:
     from irgauge.meta.result import nonfinite_notes
     from irgauge.io.tables import render
 
-    notes = nonfinite_notes(frame)
+    # the result's own notes (an undefined pair, say) first, then why values are not finite
+    notes = list(metadata.get("notes", [])) + nonfinite_notes(frame)
     if notes:
         metadata = {**metadata, "notes": notes}
     text = opt.without_header(render(frame, args.format, metadata, people=True), args)

@@ -66,12 +66,13 @@ def register(subparsers) -> None:
 
 
 def run(args) -> int:
-    from irgauge.errors import InputError
+    from irgauge.errors import InputSizeError
     from irgauge.meta.agree import agreement
 
+    common.note_inputs(args, args.qrels + args.judgment_groups)
     sources, names = _qrels_and_names(args.qrels, args.judgment_groups)
     if len(sources) < 2:
-        raise InputError(f"agree needs at least 2 qrels; got {len(sources)}")
+        raise InputSizeError(f"agree needs at least 2 qrels; got {len(sources)}")
     _refuse_system_options_without_runs(args)
     result = agreement(
         sources,
@@ -150,9 +151,9 @@ def _emit_json(result, args) -> None:
     from irgauge.meta.result import nonfinite_notes
 
     metadata = result.metadata()
-    notes = nonfinite_notes(result.columns())
+    notes = metadata.get("notes", []) + nonfinite_notes(result.columns())
     if notes:
-        metadata["notes"] = metadata.get("notes", []) + notes
+        metadata["notes"] = notes
         for note in notes:
             sys.stderr.write(f"irgauge: note: {note}\n")
     document = json.loads(render(result.columns(), "json", metadata))

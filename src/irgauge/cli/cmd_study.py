@@ -470,9 +470,12 @@ def run(args) -> int:
     options = study_options(args)
     if args.collection or args.collections:
         return _run_on_collections(args, options)
+    from irgauge.cli._meta_common import note_inputs
     from irgauge.studies import study_function
 
-    if getattr(args, "scores", None):
+    scores = getattr(args, "scores", None)
+    note_inputs(args, [opt.named_file(s)[1] for s in scores] if scores else [args.qrels])
+    if scores:
         options["matrices"] = _score_matrices(args)
         result = study_function(args.study)(None, None, args.out, **options)
     else:

@@ -93,12 +93,18 @@ class EvalResult:
         Paired tests need every run scored on the same topics; ``measures`` (default all)
         picks and orders the measures.
         """
+        if not len(self.per_topic_columns["topic"]):
+            raise self._nothing_scored()
         try:
             matrices = align(from_frame(self.per_topic[list(LONG_HEADER)], source="evaluate"))
         except InputError as err:  # runs answered different topics: say how to pair them
+            hint = (
+                ""
+                if self.metadata.get("complete")
+                else (" (-c/--complete, complete=True, scores unanswered topics 0)")
+            )
             raise InputError(
-                f"{err}; paired tests need every run scored on the same topics "
-                "(evaluate with complete=True to score unanswered topics 0)"
+                f"{err}; paired tests need every run scored on the same topics{hint}"
             ) from None
         if measures is None:
             return matrices
@@ -108,6 +114,21 @@ class EvalResult:
                 f"no scores for measure(s) {', '.join(missing)} (have: {', '.join(matrices)})"
             )
         return {m: matrices[m] for m in measures}
+
+    def _nothing_scored(self) -> InputError:
+        """Why no topic was scored, naming the qrels and the option that caused it (the
+        relevance level where it left every topic without a relevant document)."""
+        meta = self.metadata
+        source = meta.get("qrels")
+        source = None if not source or str(source).startswith("<") else str(source)
+        if meta.get("topics_without_relevant"):
+            level = meta.get("rel_level")
+            return InputError(
+                f"no topic has a document at relevance level >= {level} "
+                f"(-l/--rel-level, rel_level), so no topic is scored",
+                source,
+            )
+        return InputError("no run answers a topic of the qrels, so no topic is scored", source)
 
     @property
     def collection(self) -> Optional[str]:

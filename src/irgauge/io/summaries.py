@@ -116,6 +116,10 @@ def _meta_lines(result) -> Dict[str, str]:
         f"{len(result.systems)} systems, {len(result.topics)} topics",
         "parameters": _parameters(result.parameters),
         **({"details": _names(list(result.details))} if result.details else {}),
+        # in full: a note names what the table's NaN values leave undefined
+        **(
+            {"notes": "; ".join(result.parameters["notes"])} if "notes" in result.parameters else {}
+        ),
     }
 
 

@@ -23,7 +23,7 @@ from irgauge.meta import system_agreement as sa
 from irgauge.meta.agreement_labels import all_statistics, pair_statistics
 from irgauge.meta.agreement_units import Units, join_qrels
 from irgauge.meta.result import MetaResult
-from irgauge.stats.resampling import pair_index, resolve_seed
+from irgauge.stats.resampling import pair_index, percentile_interval, resolve_seed
 
 DEFAULT_MEASURES = ("AP", "nDCG@10")
 COLUMNS = ("a", "b", "measure", "statistic", "value", "low", "high")
@@ -52,18 +52,26 @@ def _score_matrices(units: Units, runs, measures, rel_level: int) -> List[dict]:
 
 
 def _system_pair(name_a, name_b, measure, ma, mb, weights_for, options, confidence):
-    """Rows and details of one measure under qrels a and b (ScoreMatrix ma, mb)."""
+    """Rows, details and note (or None) of one measure under qrels a and b (ScoreMatrix
+    ma, mb); too few shared topics give NaN intervals (none: NaN statistics)."""
     topics = [t for t in ma.topics if t in set(mb.topics)]
-    ag.require_bootstrap_topics(topics, f"qrels {name_a} and {name_b} ({measure})", name_a)
+    note = ag.too_few_topics(f"qrels {name_a} and {name_b} ({measure})", len(topics))
     xa, xb = ma.take_topics(topics).values, mb.take_topics(topics).values
-    values = sa.system_statistics(xa, xb, weights_for(len(topics)), **options)
-    stacked = np.stack([values[s] for s in sa.SYSTEM_STATISTICS], axis=1)
-    low, high = ag.percentile_interval(stacked[1:], confidence)
+    weights = weights_for(len(topics))
+    stacked = np.full((len(weights), len(sa.SYSTEM_STATISTICS)), np.nan)
+    details: Dict[str, list] = {}
+    if topics:
+        # the statistics of the rows of topic counts: all of them, or only the point estimate
+        rows = weights if len(topics) >= 2 else weights[:1]
+        values = sa.system_statistics(xa, xb, rows, **options)
+        stacked[: len(rows)] = np.stack([values[s] for s in sa.SYSTEM_STATISTICS], axis=1)
+        details = _system_details(name_a, name_b, measure, ma.systems, xa, xb, options)
+    low, high = percentile_interval(stacked[1:], confidence)
     rows = [
         dict(zip(COLUMNS, (name_a, name_b, measure, s, float(stacked[0, k]), low[k], high[k])))
         for k, s in enumerate(sa.SYSTEM_STATISTICS)
     ]
-    return rows, _system_details(name_a, name_b, measure, ma.systems, xa, xb, options)
+    return rows, details, note
 
 
 def _system_details(name_a, name_b, measure, systems, xa, xb, options) -> Dict[str, list]:
@@ -87,6 +95,8 @@ def _system_details(name_a, name_b, measure, systems, xa, xb, options) -> Dict[s
         )
         for k, s in enumerate(systems)
     ]
+    if xa.shape[1] < 2:  # a paired test needs 2 topics: no significance calls
+        return {"systems": per_system, "significance": []}
     test, correction = options["test"], options["correction"]
     column = f"p_{test}" if correction == "none" else f"p_{test}_{correction}"
     found = [compare_pairs(x, systems, tests=[test], correction=correction).table for x in (xa, xb)]
@@ -145,6 +155,12 @@ def agreement(
     output names the qrels (default: file names). ``mixed_scales``: allow NTCIR letters
     (S/A/B = 3/2/1) in some qrels and numeric grades in others.
 
+    A pair of qrels sharing one topic keeps its statistics with NaN intervals (a bootstrap
+    over topics needs 2); one sharing no topic or no judged pair has NaN statistics; a
+    paired test needs 2 topics, so with one the significance calls are NaN. Each such pair
+    is named in ``parameters["notes"]``, and the other pairs are compared as usual; only
+    when no label statistic is defined at all is the call refused (InputError).
+
     Returns a MetaResult: ``table`` (columns a, b, measure, statistic, value, low, high),
     ``details`` confusion, topic_kappa and, with runs, systems and significance.
     """
@@ -152,15 +168,7 @@ def agreement(
         samples, seed, rel_level, alpha, confidence, test, correction
     )
     units = join_qrels(list(qrels_list), names, mixed_scales)
-    rows: List[dict] = []
-    details: Dict[str, list] = {"confusion": [], "topic_kappa": []}
-    for a, b in zip(*pair_index(len(units.names))):
-        found, more = pair_statistics(units, a, b, rel_level, samples, seed, confidence)
-        rows += found
-        for k, v in more.items():
-            details[k] += v
-    if len(units.names) >= 3:
-        rows += all_statistics(units, samples, seed, confidence)
+    rows, details, notes = _label_rows(units, rel_level, samples, seed, confidence)
     systems: List[str] = []
     measures = [] if runs is None else _measures(measures)
     if runs is not None:
@@ -175,6 +183,7 @@ def agreement(
             details,
             dict(test=test, alpha=alpha, correction=correction),
             confidence,
+            notes,
         )
     parameters = _parameters(
         units,
@@ -189,6 +198,8 @@ def agreement(
         runs is not None,
     )
     parameters["mixed_scales"] = mixed_scales
+    if notes:
+        parameters["notes"] = notes
     if runs is not None:
         parameters["largest_rank_change"] = _largest_changes(details["systems"])
     table = {c: [r[c] for r in rows] for c in COLUMNS}
@@ -203,8 +214,37 @@ def _measures(measures) -> List[str]:
     return chosen
 
 
+def _label_rows(units, rel_level, samples, seed, confidence):
+    """The label statistics' rows of every pair (and of alpha over 3 or more qrels), their
+    details and the notes of the pairs sharing too little."""
+    rows: List[dict] = []
+    details: Dict[str, list] = {"confusion": [], "topic_kappa": []}
+    notes: List[str] = []
+    for a, b in zip(*pair_index(len(units.names))):
+        found, more, note = pair_statistics(units, a, b, rel_level, samples, seed, confidence)
+        rows += found
+        notes += [note] if note else []
+        for k, v in more.items():
+            details[k] += v
+    if len(units.names) >= 3:
+        found, note = all_statistics(units, samples, seed, confidence)
+        rows += found
+        notes += [note] if note else []
+    _refuse_all_undefined(rows, notes)
+    return rows, details, notes
+
+
+def _refuse_all_undefined(rows: List[dict], notes: List[str]) -> None:
+    """A pair of qrels sharing too little has NaN statistics and a note, so that the other
+    pairs are still compared; when no label statistic is defined at all, the call is
+    refused with the first note."""
+    counts = ("pairs", "only_a", "only_b")
+    if notes and all(np.isnan(r["value"]) for r in rows if r["statistic"] not in counts):
+        raise InputError(notes[0])
+
+
 def _system_rows(
-    units, runs, measures, rel_level, samples, seed, rows, details, options, confidence
+    units, runs, measures, rel_level, samples, seed, rows, details, options, confidence, notes
 ) -> List[str]:
     matrices = _score_matrices(units, runs, measures, rel_level)
     details.update(systems=[], significance=[])
@@ -218,10 +258,11 @@ def _system_rows(
     for a, b in zip(*pair_index(len(units.names))):
         for measure in measures:
             ma, mb = matrices[a][measure], matrices[b][measure]
-            found, more = _system_pair(
+            found, more, note = _system_pair(
                 units.names[a], units.names[b], measure, ma, mb, weights_for, options, confidence
             )
             rows += found
+            notes += [note] if note else []
             for k, v in more.items():
                 details[k] += v
     return list(matrices[0][measures[0]].systems)

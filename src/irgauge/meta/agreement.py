@@ -19,17 +19,17 @@ counts expected from the margins r (A) and c (B):
 
 Every statistic is a function of per-topic counts (confusion counts, coincidences, pairs),
 so a bootstrap over topics is one product of the (samples x topics) count matrix with the
-(topics x counts) table; the percentile interval is taken over the samples (NaN samples,
+(topics x counts) table; the percentile interval
+(:func:`irgauge.stats.resampling.percentile_interval`) is taken over the samples (NaN samples,
 e.g. a kappa whose p_e is 1, left out).
 """
 
 from __future__ import annotations
 
-from typing import Dict, List, Optional
+from typing import Dict, Optional
 
 import numpy as np
 
-from irgauge.errors import InputError
 from irgauge.stats.resampling import bootstrap_indices, index_counts
 
 LABEL_STATISTICS = (
@@ -137,27 +137,29 @@ def krippendorff_alpha(coincidence: np.ndarray, domain: np.ndarray, level: str) 
     return 1.0 - (n - 1) * _ratio(observed, expected)
 
 
-def percentile_interval(samples: np.ndarray, confidence: float):
-    """Percentile interval of each column of ``samples`` (NaN samples left out)."""
-    tail = (1.0 - confidence) / 2 * 100
-    low = np.full(samples.shape[1:], np.nan)
-    high = np.full(samples.shape[1:], np.nan)
-    finite = np.isfinite(samples).any(axis=0)
-    if finite.any():
-        low[finite], high[finite] = np.nanpercentile(samples[:, finite], [tail, 100 - tail], axis=0)
-    return low, high
-
-
 def weights_matrix(n_topics: int, samples: int, seed: int) -> np.ndarray:
     """(1 + samples) x topics: the all-ones row (the point estimate), then the bootstrap
-    samples' topic counts (``bootstrap_indices`` of ``seed``)."""
+    samples' topic counts (``bootstrap_indices`` of ``seed``). Fewer than 2 topics have no
+    bootstrap: the samples' rows are NaN, so every interval is NaN (see
+    :func:`too_few_topics`) while the point estimate stands."""
+    if n_topics < 2:
+        return np.vstack([np.ones((1, n_topics)), np.full((samples, n_topics), np.nan)])
     counts = index_counts(bootstrap_indices(n_topics, samples, seed), n_topics)
     return np.vstack([np.ones((1, n_topics)), counts])
 
 
-def require_bootstrap_topics(topics: List[str], what: str, source: Optional[str]) -> None:
-    if len(topics) < 2:
-        raise InputError(
-            f"{what} share {len(topics)} topic(s): a bootstrap over topics needs at least 2",
-            source,
-        )
+def resampled_sums(table: np.ndarray, samples: int, seed: int) -> np.ndarray:
+    """(1 + samples) x columns: the per-topic ``table`` (topics x columns) summed over all
+    topics once, then over each bootstrap sample of :func:`weights_matrix`."""
+    weights = weights_matrix(len(table), samples, seed)
+    # NaN weights (no bootstrap) times an empty table: keep them NaN, not 0
+    return np.where(np.isnan(weights).any(axis=1, keepdims=True), np.nan, weights @ table)
+
+
+def too_few_topics(what: str, n_topics: int) -> Optional[str]:
+    """The note of a pair of qrels (``what``) sharing too few topics for a bootstrap, or
+    None: its intervals are NaN, and with no topic its statistics too."""
+    if n_topics >= 2:
+        return None
+    undefined = "statistics and intervals" if n_topics == 0 else "intervals"
+    return f"{what} share {n_topics} topic(s): {undefined} NaN (a bootstrap needs 2 topics)"

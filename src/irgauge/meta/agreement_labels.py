@@ -4,13 +4,13 @@ themselves are in :mod:`irgauge.meta.agreement`."""
 
 from __future__ import annotations
 
-from typing import Dict, List
+from typing import List
 
 import numpy as np
 
-from irgauge.errors import InputError
 from irgauge.meta import agreement as ag
 from irgauge.meta.agreement_units import Units
+from irgauge.stats.resampling import percentile_interval
 
 
 def _topics_judged(units: Units, columns: List[int], minimum: int) -> np.ndarray:
@@ -31,7 +31,7 @@ def _positions(units: Units, shared: np.ndarray) -> np.ndarray:
 
 def _rows(a: str, b: str, names, values: np.ndarray, confidence: float) -> List[dict]:
     """Table rows from (1 + samples) x statistics values: row 0 is the point estimate."""
-    low, high = ag.percentile_interval(values[1:], confidence)
+    low, high = percentile_interval(values[1:], confidence)
     return [
         {
             "a": a,
@@ -59,28 +59,33 @@ def _confusion(units, a, b, t, both, n_topics):
 def pair_statistics(
     units: Units, a: int, b: int, rel_level: int, samples: int, seed: int, confidence: float
 ):
-    """Rows of the label statistics of qrels a against qrels b, and their details."""
+    """Rows of the label statistics of qrels a against qrels b, their details, and a note
+    (or None) when the pair shares too few topics or pairs for some of them."""
     name_a, name_b = units.names[a], units.names[b]
     shared = _topics_judged(units, [a, b], 2)
-    ag.require_bootstrap_topics(
-        [units.topics[i] for i in shared], f"qrels {name_a} and {name_b}", name_a
-    )
+    what = f"qrels {name_a} and {name_b}"
+    note = ag.too_few_topics(what, len(shared))
     t = _positions(units, shared)
     judged_a = ~np.isnan(units.grades[:, a]) & (t >= 0)
     judged_b = ~np.isnan(units.grades[:, b]) & (t >= 0)
     both = judged_a & judged_b
-    if not both.any():
-        raise InputError(f"qrels {name_a} and {name_b} judge no (topic, docno) pair in common")
     n = len(shared)
     counts = np.stack(
         [np.bincount(t[m], minlength=n) for m in (both, judged_a & ~both, judged_b & ~both)], 1
     )
+    if not both.any():  # no pair judged by both: only the counts exist
+        summed = ag.resampled_sums(counts.astype(float), samples, seed)
+        values = {s: np.full(len(summed), np.nan) for s in ag.LABEL_STATISTICS}
+        values.update(pairs=summed[:, 0], only_a=summed[:, 1], only_b=summed[:, 2])
+        stacked = np.stack([values[s] for s in ag.LABEL_STATISTICS], axis=1)
+        note = note or f"{what} judge no (topic, docno) pair in common: their statistics are NaN"
+        return _rows(name_a, name_b, ag.LABEL_STATISTICS, stacked, confidence), {}, note
     confusion, levels = _confusion(units, a, b, t, both, n)
     domain = np.unique(np.maximum(levels, 0.0))
     clipped = np.maximum(units.grades[both][:, [a, b]], 0.0)
     coincidence = ag.coincidences(clipped, t[both], n, domain)
     table = np.hstack([counts, confusion.reshape(n, -1), coincidence.reshape(n, -1)])
-    summed = ag.weights_matrix(n, samples, seed) @ table  # row 0: all topics once
+    summed = ag.resampled_sums(table, samples, seed)  # row 0: all topics once
     size, v = len(levels), len(domain)
     conf = summed[:, 3 : 3 + size * size].reshape(-1, size, size)
     coinc = summed[:, 3 + size * size :].reshape(-1, v, v)
@@ -98,7 +103,7 @@ def pair_statistics(
     stacked = np.stack([values[s] for s in ag.LABEL_STATISTICS], axis=1)
     rows = _rows(name_a, name_b, ag.LABEL_STATISTICS, stacked, confidence)
     details = _pair_details(name_a, name_b, conf[0], levels, confusion, units, shared, rel_level)
-    return rows, details
+    return rows, details, note
 
 
 def _pair_details(name_a, name_b, total, levels, per_topic, units, shared, rel_level):
@@ -124,25 +129,30 @@ def _pair_details(name_a, name_b, total, levels, per_topic, units, shared, rel_l
     return {"confusion": confusion, "topic_kappa": topics}
 
 
-def all_statistics(units: Units, samples: int, seed: int, confidence: float) -> List[dict]:
+def all_statistics(units: Units, samples: int, seed: int, confidence: float):
     """Rows (a = b = all) of Krippendorff's alpha over every qrels, on the units judged by
-    at least two, over the topics at least two judge."""
+    at least two, over the topics at least two judge; and a note (or None) when there are
+    too few of them."""
     columns = list(range(len(units.names)))
     shared = _topics_judged(units, columns, 2)
-    ag.require_bootstrap_topics([units.topics[i] for i in shared], "the qrels", None)
+    note = ag.too_few_topics("the qrels", len(shared))
     t = _positions(units, shared)
     pairable = ((~np.isnan(units.grades)).sum(axis=1) >= 2) & (t >= 0)
     grades = np.maximum(units.grades[pairable], 0.0)
     domain = np.unique(grades[~np.isnan(grades)])
     n = len(shared)
-    coincidence = ag.coincidences(grades, t[pairable], n, domain).reshape(n, -1)
-    table = np.hstack([np.bincount(t[pairable], minlength=n)[:, None], coincidence])
-    summed = ag.weights_matrix(n, samples, seed) @ table
-    coinc = summed[:, 1:].reshape(-1, len(domain), len(domain))
-    values: Dict[str, np.ndarray] = {
-        "pairs": summed[:, 0],
-        "krippendorff_alpha_ordinal": ag.krippendorff_alpha(coinc, domain, "ordinal"),
-        "krippendorff_alpha_interval": ag.krippendorff_alpha(coinc, domain, "interval"),
-    }
+    if not len(domain):  # no unit judged twice: only the count exists
+        values = {s: np.full(1 + samples, np.nan) for s in ag.ALL_STATISTICS}
+        values["pairs"] = ag.resampled_sums(np.zeros((n, 1)), samples, seed)[:, 0]
+    else:
+        coincidence = ag.coincidences(grades, t[pairable], n, domain).reshape(n, -1)
+        table = np.hstack([np.bincount(t[pairable], minlength=n)[:, None], coincidence])
+        summed = ag.resampled_sums(table, samples, seed)
+        coinc = summed[:, 1:].reshape(-1, len(domain), len(domain))
+        values = {
+            "pairs": summed[:, 0],
+            "krippendorff_alpha_ordinal": ag.krippendorff_alpha(coinc, domain, "ordinal"),
+            "krippendorff_alpha_interval": ag.krippendorff_alpha(coinc, domain, "interval"),
+        }
     stacked = np.stack([values[s] for s in ag.ALL_STATISTICS], axis=1)
-    return _rows("all", "all", ag.ALL_STATISTICS, stacked, confidence)
+    return _rows("all", "all", ag.ALL_STATISTICS, stacked, confidence), note

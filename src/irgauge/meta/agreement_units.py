@@ -15,7 +15,7 @@ from typing import Any, Dict, List, Optional, Sequence
 import numpy as np
 
 from irgauge import _checks
-from irgauge.errors import InputError
+from irgauge.errors import InputError, InputSizeError
 from irgauge.io.ids import Ids, as_ids, byte_ranks
 from irgauge.io.keys import TopicIndex
 from irgauge.io.qrels import NTCIR_LETTER_LEVELS, read_qrels
@@ -117,7 +117,7 @@ def join_qrels(
 ) -> Units:
     """Read every qrels and line their judgments up by (topic, docno) (exact bytes)."""
     if len(qrels_list) < 2:
-        raise InputError(f"agreement needs at least 2 qrels; got {len(qrels_list)}")
+        raise InputSizeError(f"agreement needs at least 2 qrels; got {len(qrels_list)}")
     names, note = display_names(qrels_list, names)
     scales = {n: level_scale(s) for n, s in zip(names, qrels_list)}
     notes = [text for text in (note, _check_scales(scales, mixed_scales)) if text]

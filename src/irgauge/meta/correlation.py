@@ -60,18 +60,28 @@ def tau_ap_a(x, y) -> float:
 
 
 def _tau_ap_a(p, c, t) -> float:
-    n = len(p)
-    total = 0.0
-    for pi, ci, ti in zip(p.tolist(), c.tolist(), t.tolist()):  # O(n) over systems
-        if ti == 1:  # untied: the sums below of one and of no term, without numpy
-            if pi > 1:
-                total += ci * (1.0 / (pi - 1)) / 1
-            continue
-        k = np.arange(1, ti + 1)
-        if pi > 1:
-            total += ci * np.sum(1.0 / (pi + k - 2)) / ti
-        total += np.sum(k[:-1] / (pi + k[:-1] - 1)) / (2 * ti)
-    return float(2.0 / (n - 1) * total - 1)
+    return float(tau_ap_of_parts(p, c, t))
+
+
+def tau_ap_of_parts(p: np.ndarray, c: np.ndarray, t: np.ndarray) -> np.ndarray:
+    """tau_AP_a (the module docstring's formula) from p, c and t over the last axis (n
+    systems; any leading axes, e.g. bootstrap samples): with H(m) = sum_{j<=m} 1/j,
+    sum_{k=1..t} 1/(p + k - 2) = H(p + t - 2) - H(p - 2) and
+    sum_{k=1..t-1} k / (p + k - 1) = (t - 1) - (p - 1) (H(p + t - 2) - H(p - 1)); an
+    untied system's term is c / (p - 1) itself (exact: tau_AP of a ranking with itself is 1)."""
+    p, c, t = (np.asarray(v, np.int64) for v in (p, c, t))
+    n = p.shape[-1]
+    table = np.concatenate([[0.0], np.cumsum(1.0 / np.arange(1, 2 * n + 1))])
+
+    def harmonic(m):
+        return table[np.maximum(m, 0)]
+
+    top = p + t - 2
+    with np.errstate(divide="ignore", invalid="ignore"):
+        tied = np.where(p > 1, c * (harmonic(top) - harmonic(p - 2)) / t, 0.0)
+        first = np.where((t == 1) & (p > 1), c / (p - 1), tied)
+    second = ((t - 1) - (p - 1) * (harmonic(top) - harmonic(p - 1))) / (2 * t)
+    return 2.0 / (n - 1) * (first + second).sum(axis=-1) - 1
 
 
 def tau_ap(x, y) -> float:

@@ -159,6 +159,22 @@ def kendall_tau_cross(x: np.ndarray, y: np.ndarray, variant: str = "b") -> np.nd
     return tau_blocks(systems_major, x.shape[0], x.shape[1], y.shape[1], x.shape[2], variant)
 
 
+def kendall_tau_columns(x, y, variant: str = "b") -> np.ndarray:
+    """tau between column t of ``x`` and column t of ``y`` (systems x T each), for every t:
+    the pair signs and tie rule of :func:`kendall_tau`, in chunks of columns."""
+    x = _checks.real_array(x, "x")
+    y = _checks.real_array(y, "y")
+    if x.ndim != 2 or x.shape != y.shape:
+        raise InputError(
+            f"x and y must be systems x columns of one shape, got {x.shape} and {y.shape}"
+        )
+
+    def systems_major(part):
+        return x[:, None, part], y[:, None, part]
+
+    return tau_blocks(systems_major, x.shape[1], 1, 1, x.shape[0], variant)[:, 0, 0]
+
+
 def kendall_tau(x, y, variant: str = "b") -> float:
     """Kendall's tau (variant a or b) between score vectors x and y."""
     x = _checks.real_array(x, "x")[None, None]

@@ -7,7 +7,7 @@ from typing import Any, Dict, List, Optional
 
 import numpy as np
 
-from irgauge.errors import InputError
+from irgauge.errors import InputSizeError
 from irgauge.io.summaries import meta_summary
 from irgauge.io.summaries import meta_summary_html
 
@@ -64,6 +64,10 @@ _NOT_REACHED = (
     "no difference reaches the required level (discpower: no pair significant "
     "at that alpha, or B*alpha < 1; swap: no bin with few enough swaps)"
 )
+_NO_INTERVAL = (
+    "no interval: too few topics for a bootstrap (a note names them), or the statistic is "
+    "undefined on every bootstrap sample"
+)
 # why a column of a meta-evaluation table can hold a non-finite value
 NONFINITE_REASONS = {
     "tau": _TIED,
@@ -77,6 +81,8 @@ NONFINITE_REASONS = {
     "share_reaching": _NOT_REACHED,
     "effect_size": _CONSTANT,
     "t": _CONSTANT,
+    "low": _NO_INTERVAL,
+    "high": _NO_INTERVAL,
 }
 
 
@@ -102,10 +108,10 @@ def check_subset_size(size: int, n_topics: int, disjoint: bool, source=None) -> 
     if limit < 1:
         needed = 2 if disjoint else 1
         what = "two disjoint topic subsets need" if disjoint else "a topic subset needs"
-        raise InputError(f"{what} at least {needed} topics; got {n_topics}", source)
+        raise InputSizeError(f"{what} at least {needed} topics; got {n_topics}", source)
     if size < 1 or size > limit:
         what = "two disjoint subsets of" if disjoint else "a subset of"
-        raise InputError(
+        raise InputSizeError(
             f"cannot draw {what} {size} topics from {n_topics} topics "
             f"(subset size must be 1..{limit})",
             source,

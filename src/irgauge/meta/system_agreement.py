@@ -12,7 +12,7 @@ matrix products of the (samples x topics) counts with per-topic values:
   ranking under A, ties in B averaged over their orderings (``tau_ap_a`` of
   :mod:`irgauge.meta.correlation`, equal to Yilmaz's tau_AP without ties); with
   H(m) = sum_{j<=m} 1/j, its sums over a tie group are harmonic-number differences, so it
-  vectorises over the samples;
+  vectorises over the samples (:func:`irgauge.meta.correlation.tau_ap_of_parts`);
 * the largest rank change, |rank_A - rank_B| (rank 1 best, ties at their average rank);
 * top_same: 1 when a system ranked first under A (ties included) is first under B;
 * significance calls of every system pair under A and under B with a paired test (t-test
@@ -34,8 +34,9 @@ import numpy as np
 from irgauge import _checks
 from irgauge.errors import InputError
 from irgauge.evaluation.tasks import run_steps
+from irgauge.meta.correlation import tau_ap_of_parts
 from irgauge.meta.kendall import kendall_tau_cross
-from irgauge.stats.resampling import TIE_TOLERANCE, chunks, pair_index
+from irgauge.stats.resampling import TIE_TOLERANCE, chunks, pair_index, t_ratio, weighted_t
 
 SYSTEM_STATISTICS = (
     "kendall_tau_b",
@@ -47,6 +48,7 @@ SYSTEM_STATISTICS = (
     "sig_b_only",
     "sig_reversed",
 )
+SIGNIFICANCE_CALLS = SYSTEM_STATISTICS[4:]
 TESTS = ("t", "sign")
 CORRECTIONS = ("none", "holm", "bh")
 
@@ -56,24 +58,14 @@ def _above(v: np.ndarray) -> np.ndarray:
     return (v[:, None, :] - v[:, :, None]) > TIE_TOLERANCE
 
 
-def _harmonic(m: np.ndarray, table: np.ndarray) -> np.ndarray:
-    return table[np.maximum(m, 0)]
-
-
 def tau_ap_rows(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     """tau_AP of each row of ``y`` (estimate) against the row of ``x`` (reference), ties in
     y averaged (as :func:`irgauge.meta.correlation.tau_ap_a`)."""
-    n = x.shape[1]
     above_y = _above(y)
     p = 1 + above_y.sum(axis=2)
     c = (above_y & _above(x)).sum(axis=2)
     t = (np.abs(y[:, None, :] - y[:, :, None]) <= TIE_TOLERANCE).sum(axis=2)
-    table = np.concatenate([[0.0], np.cumsum(1.0 / np.arange(1, 2 * n + 1))])
-    top = p + t - 2
-    with np.errstate(divide="ignore", invalid="ignore"):
-        first = np.where(p > 1, c * (_harmonic(top, table) - _harmonic(p - 2, table)) / t, 0.0)
-    second = ((t - 1) - (p - 1) * (_harmonic(top, table) - _harmonic(p - 1, table))) / (2 * t)
-    return 2.0 / (n - 1) * (first + second).sum(axis=1) - 1
+    return tau_ap_of_parts(p, c, t)
 
 
 def average_ranks(v: np.ndarray) -> np.ndarray:
@@ -108,15 +100,11 @@ def pair_pvalues(z: np.ndarray, weights: np.ndarray, test: str):
 
     n = weights[0].sum()
     centre = z.mean(axis=1, keepdims=True)  # centred sums: no cancellation in the variance
-    zc = z - centre
-    mean_c = weights @ zc.T / n
+    mean_c, se, _ = (v.T for v in weighted_t(z - centre, weights.T))
     mean = mean_c + centre.T
     is_tied = np.abs(mean) <= TIE_TOLERANCE
     if test == "t":
-        var = np.maximum((weights @ (zc * zc).T - n * mean_c**2) / (n - 1), 0.0)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            t = mean / np.sqrt(var / n)
-        p = np.where(is_tied, 1.0, t_pvalues(t, int(n) - 1))
+        p = np.where(is_tied, 1.0, t_pvalues(t_ratio(mean, se), int(n) - 1))
     else:
         wins = weights @ (z > TIE_TOLERANCE).T
         untied = weights @ (np.abs(z) > TIE_TOLERANCE).T
@@ -178,6 +166,10 @@ def statistics_chunk(w, xa, xb, za, zb, test, alpha, correction) -> Dict[str, np
     out["max_rank_change"][:] = np.abs(average_ranks(ma) - average_ranks(mb)).max(axis=1)
     top_a, top_b = ~_above(ma).any(axis=2), ~_above(mb).any(axis=2)
     out["top_same"][:] = (top_a & top_b).any(axis=1)
+    if n_topics < 2:  # a paired test needs 2 topics: no calls, not "none significant"
+        for name in SIGNIFICANCE_CALLS:
+            out[name][:] = np.nan
+        return out
     mean_a, p_a = pair_pvalues(za, w, test)
     mean_b, p_b = pair_pvalues(zb, w, test)
     calls = significance_calls(

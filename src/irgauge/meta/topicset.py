@@ -33,11 +33,12 @@ from typing import Optional, Sequence, Union
 import numpy as np
 
 from irgauge import _checks
-from irgauge.errors import InputError
+from irgauge.errors import InputError, InputSizeError
 from irgauge.meta.result import MetaResult
 from irgauge.scores import check_matrices
 from irgauge.scores.frames import as_score_matrices
 from irgauge.scores.matrix import ScoreMatrix
+from irgauge.stats.resampling import require_topics
 
 DESIGNS = ("ttest", "anova", "ci")
 TABLE_COLUMNS = ("design", "measure", "statistic", "value")
@@ -54,9 +55,8 @@ def residual_variance(matrix) -> float:
         raise InputError(f"a score matrix must be systems x topics; got shape {values.shape}")
     m, n = values.shape
     if m < 2:
-        raise InputError(f"the residual variance needs at least 2 systems; got {m}")
-    if n < 2:
-        raise InputError(f"the residual variance needs at least 2 topics; got {n}")
+        raise InputSizeError(f"the residual variance needs at least 2 systems; got {m}")
+    require_topics(n, "the residual variance")
     if not np.isfinite(values).all():
         raise InputError("the score matrix holds missing or non-finite values")
     residual = (
@@ -298,8 +298,7 @@ def topic_set_size(
     """
     matrices = _pick(scores, measure)
     names, systems_used, topics, stacked = check_matrices(matrices)
-    if len(topics) < 2:
-        raise InputError(f"topic set size design needs at least 2 topics; got {len(topics)}")
+    require_topics(len(topics), "topic set size design")
     min_diff = float(_positive(min_diff, "min_diff"))
     alpha, beta = _alpha_beta(alpha, beta)
     systems = _systems(systems)

@@ -25,7 +25,7 @@ from typing import Dict, Iterable, List, Mapping, Optional, Sequence
 import numpy as np
 
 from irgauge import _checks
-from irgauge.errors import InputError
+from irgauge.errors import InputError, InputSizeError
 from irgauge.io.adapters import refuse_mixed_ids
 from irgauge.io.records import AGGREGATE_TOPIC, aggregate_topic_error
 
@@ -342,7 +342,7 @@ def require_systems(matrices: Matrices, minimum: int = 2) -> None:
     """Raise InputError when fewer than ``minimum`` systems are left."""
     for matrix in matrices.values():
         if matrix.n_systems < minimum:
-            raise InputError(
+            raise InputSizeError(
                 f"measure {matrix.measure}: {matrix.n_systems} system(s); at least "
                 f"{minimum} are needed",
                 matrix.source,

@@ -36,7 +36,9 @@ from irgauge.stats.resampling import (
     require_finite,
     require_topics,
     resolve_seed,
+    studentised,
     tied,
+    weighted_t,
 )
 
 
@@ -60,13 +62,6 @@ class PairBootstrap:
     asl: np.ndarray  # ASL per pair
     # required[a][p]: |mean(w*b)| of the sample at the (B*alpha)-th largest |t(w*b)| of pair p
     required: dict
-
-
-def studentised(z: np.ndarray) -> np.ndarray:
-    """t = mean / (sd / sqrt(n)) along the last axis (sd with n - 1); inf/nan when sd = 0."""
-    n = z.shape[-1]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return z.mean(axis=-1) / (z.std(axis=-1, ddof=1) / np.sqrt(n))
 
 
 def bootstrap_pairs(
@@ -135,14 +130,10 @@ def bootstrap_chunk(chunk, counts_t: np.ndarray, ranks: dict):
     centred differences (pairs x topics), ``counts_t`` the n x B sample counts and
     ``ranks`` the rank (B*alpha) of each alpha."""
     w, abs_observed = chunk
-    n = w.shape[1]
     samples = counts_t.shape[1]
-    mean = (w @ counts_t) / n
-    sumsq = (w * w) @ counts_t
-    # sum((w - mean)^2) = sum(w^2) - n mean^2; clip the rounding below zero
-    var = np.maximum(sumsq - n * mean * mean, 0.0) / (n - 1)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        abs_t = np.abs(mean / np.sqrt(var / n))
+    # sum((w - mean)^2) = sum(w^2) - n mean^2
+    mean, _, t = weighted_t(w, counts_t)
+    abs_t = np.abs(t)
     asl = (abs_t >= abs_observed[:, None]).sum(axis=1) / samples
     required = {}
     # nan (0/0: a sample of identical w) ranks last

@@ -17,7 +17,8 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats as st
 
-from irgauge.stats.bootstrap import _paired, studentised
+from irgauge.stats.bootstrap import _paired
+from irgauge.stats.resampling import studentised
 from irgauge.stats.resampling import TIE_TOLERANCE, tied
 
 

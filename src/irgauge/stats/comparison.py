@@ -38,6 +38,7 @@ from irgauge.stats.comparison_formats import (
     render,
 )
 from irgauge.stats.pairs import compare_pairs
+from irgauge.stats.resampling import require_topics
 from irgauge import _checks
 from irgauge._checks import resolve_seed
 
@@ -225,8 +226,7 @@ def _checked_scores(matrices, baseline: Optional[str], seed):
     if baseline is not None and baseline not in systems:
         raise InputError(f"baseline {baseline!r} is not among the runs ({', '.join(systems)})")
     seed = resolve_seed(seed)
-    if len(topics) < 2:
-        raise InputError(f"{len(topics)} topic(s): a paired test needs at least 2")
+    require_topics(len(topics), "a paired test")
     return measures, systems, len(topics), stacked, seed
 
 

@@ -28,6 +28,7 @@ from irgauge.stats.resampling import (
     require_finite,
     require_topics,
     resolve_seed,
+    studentised,
     tied,
 )
 from irgauge.stats.tukey import randomised_tukey_hsd
@@ -124,8 +125,7 @@ def _pvalues(test, values, z, pairs, family, samples, permutations, seed, progre
         counts = index_counts(bootstrap_indices(n, samples, seed), n)
         return bootstrap_pairs(z, counts, progress=progress).asl
     if test == "t":
-        with np.errstate(divide="ignore", invalid="ignore"):
-            t = z.mean(axis=1) / (z.std(axis=1, ddof=1) / np.sqrt(n))
+        t = studentised(z)
         return np.where(tied(z.mean(axis=1)), 1.0, t_pvalues(t, n - 1))
     if test == "sign":
         return sign_pvalues(*sign_counts(z))

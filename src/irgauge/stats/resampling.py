@@ -12,7 +12,7 @@ import numpy as np
 
 from irgauge import _checks
 from irgauge._checks import resolve_seed  # noqa: F401  (re-exported: stats' callers use it here)
-from irgauge.errors import InputError
+from irgauge.errors import InputError, InputSizeError
 
 # Differences smaller than this are treated as exact ties: mathematically equal means (e.g. of
 # P@10 values) may differ by floating-point rounding depending on summation order.
@@ -23,7 +23,7 @@ def require_topics(n_topics: int, method: str, needed: int = 2, source=None) -> 
     """InputError unless there are ``needed`` topics: a paired test's standard deviation
     (n - 1 in the denominator) and every resampling of topics need at least two."""
     if n_topics < needed:
-        raise InputError(f"{method} needs at least {needed} topics; got {n_topics}", source)
+        raise InputSizeError(f"{method} needs at least {needed} topics; got {n_topics}", source)
 
 
 def require_finite(values: np.ndarray, what: str = "scores") -> np.ndarray:
@@ -126,3 +126,52 @@ def chunks(total: int, per_item: int, max_cells: int = 1 << 22):
     step = max(1, max_cells // max(1, per_item))
     for start in range(0, total, step):
         yield slice(start, min(total, start + step))
+
+
+def t_ratio(mean: np.ndarray, se: np.ndarray) -> np.ndarray:
+    """The t statistic, t = mean / se: inf where se = 0 and mean != 0, NaN where both are
+    0. Every paired t of irgauge is this one division (with :func:`studentised` and
+    :func:`weighted_t` for its standard error)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.asarray(mean, float) / se
+
+
+def studentised(z: np.ndarray) -> np.ndarray:
+    """t = mean(z) / (sd(z) / sqrt(n)) along the last axis (sd with n - 1)."""
+    n = z.shape[-1]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        se = z.std(axis=-1, ddof=1) / np.sqrt(n)
+    return t_ratio(z.mean(axis=-1), se)
+
+
+def weighted_t(z: np.ndarray, counts: np.ndarray):
+    """(mean, se, t) of each row of ``z`` (rows x topics) under each column of ``counts``
+    (topics x samples, each column summing to n: a resample's topic counts): mean =
+    z @ c / n, var = max((z^2 @ c - n mean^2) / (n - 1), 0) (rounding below 0 clipped),
+    se = sqrt(var / n), t = mean / se; each rows x samples."""
+    n = counts.sum(axis=0)[0] if counts.size else 0
+    mean = (z @ counts) / n
+    with np.errstate(divide="ignore", invalid="ignore"):
+        var = np.maximum(((z * z) @ counts - n * mean * mean) / (n - 1), 0.0)
+    se = np.sqrt(var / n)
+    return mean, se, t_ratio(mean, se)
+
+
+def percentile_interval(samples: np.ndarray, confidence: float, outward: bool = False):
+    """(low, high): the percentile interval at ``confidence`` of each column of ``samples``
+    (samples x columns), the (1 - confidence)/2 and (1 + confidence)/2 percentiles of the
+    column's finite samples (NaN samples left out; NaN bounds for a column with none).
+    ``outward``: each bound is a sample itself, the lower and the higher order statistic
+    around its percentile (so the interval of whole numbers is whole numbers)."""
+    tail = (1.0 - confidence) / 2 * 100
+    low = np.full(samples.shape[1:], np.nan)
+    high = np.full(samples.shape[1:], np.nan)
+    finite = np.isfinite(samples).any(axis=0)
+    if finite.any():
+        kept = samples[:, finite]
+        if outward:
+            low[finite] = np.nanpercentile(kept, tail, axis=0, method="lower")
+            high[finite] = np.nanpercentile(kept, 100 - tail, axis=0, method="higher")
+        else:
+            low[finite], high[finite] = np.nanpercentile(kept, [tail, 100 - tail], axis=0)
+    return low, high

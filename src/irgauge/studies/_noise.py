@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
 import pandas as pd
@@ -150,6 +150,10 @@ class Comparison:
         """True when the 95% interval excludes 0 (and d is not a rounding artefact)."""
         return (self.low > 0 or self.high < 0) and abs(self.d) > 1e-12
 
+    def swapped(self) -> "Comparison":
+        """B - A."""
+        return Comparison(self.b, self.a, -self.d, -self.high, -self.low)
+
     def interval(self, digits: int = 3) -> str:
         if not math.isfinite(self.high - self.low):
             return f"d = {self.d:+.{digits}f}; undefined on most topic resamples, so no interval"
@@ -220,34 +224,60 @@ def ordering(
         return Ordering(text + _censored_text(stat, censored))
     if not items:
         return Ordering(_censored_text(stat, censored).lstrip("; "))
-    groups = _groups(stat, items)
-    close = []
-    for group in groups:
-        for prev, cur in zip(group, group[1:]):
-            close.append(f"{prev} and {cur} ({compare(stat, prev, cur).interval(stat.digits)})")
+    verdicts = pair_verdicts(items, lambda x, y: compare(stat, x, y))
+    groups = verdicts.groups
+    group_of = {m: k for k, g in enumerate(groups) for m in g}
     above = " > " if stat.higher_is_better else " < "
     text = above.join(" ~ ".join(f"{m} ({stat.shown(m)})" for m in g) for g in groups)
-    if close:
-        text += f"; not distinguishable here: {'; '.join(close)}"
     stated = [
         (x, y) for k, g in enumerate(groups) for later in groups[k + 1 :] for x in g for y in later
     ]
+    # pairs apart inside a group (A ~ B ~ C with A apart from C): the chain cannot say them
+    within, close = [], []
+    for c in verdicts.said:
+        if not c.apart:
+            close.append(f"{c.a} and {c.b} ({c.interval(stat.digits)})")
+        elif group_of[c.a] == group_of[c.b]:
+            c = c if (c.d > 0) == stat.higher_is_better else c.swapped()
+            within.append(f"{c.a}{above}{c.b} ({c.interval(stat.digits)})")
+            stated.append((c.a, c.b))
+    if within:
+        text += f"; apart within a group: {'; '.join(within)}"
+    if close:
+        text += f"; not distinguishable here: {'; '.join(close)}"
     return Ordering(text + _censored_text(stat, censored), stated)
 
 
-def _groups(stat: Statistic, items: Sequence[str]) -> List[List[str]]:
-    """``items`` (best first) in groups: a measure starts a new group only when it differs
-    beyond the noise from every measure before it; one it does not differ from merges the
-    groups from that measure's on."""
+@dataclass(frozen=True)
+class Verdicts:
+    """What a summary states of ranked measures from their pairwise differences:
+    ``groups`` (best first; every measure of a group differs beyond the noise from every
+    measure of every other group) and ``said``, in rank order, every pair whose interval
+    excludes 0 and each neighbour pair whose interval holds 0 (``Comparison.apart`` tells
+    which)."""
+
+    groups: List[List[str]]
+    said: List[Comparison]
+
+
+def pair_verdicts(ranked: Sequence[str], comparison: Callable[[str, str], Comparison]) -> Verdicts:
+    """The one reading of a table of pairwise differences behind every summary line that
+    compares measures: ``comparison(x, y)`` is x - y with its 95% interval, for x ranked
+    before y (or any verdict with ``a``, ``b`` and ``apart``). Groups: a measure starts a
+    new group only when it differs beyond the noise from every measure before it; one it
+    does not differ from merges the groups from that measure's on."""
+    pairs = {(x, y): comparison(x, y) for k, x in enumerate(ranked) for y in ranked[k + 1 :]}
     groups: List[List[str]] = []
-    for cur in items:
-        tied = [k for k, g in enumerate(groups) if not all(compare(stat, x, cur).apart for x in g)]
+    for cur in ranked:
+        tied = [k for k, g in enumerate(groups) if not all(pairs[(x, cur)].apart for x in g)]
         if not tied:
             groups.append([cur])
             continue
         merged = [m for g in groups[tied[0] :] for m in g] + [cur]
         groups = groups[: tied[0]] + [merged]
-    return groups
+    neighbours = set(zip(ranked, ranked[1:]))
+    said = [c for key, c in pairs.items() if c.apart or key in neighbours]
+    return Verdicts(groups, said)
 
 
 def _censored_text(stat: Statistic, censored: Sequence[str]) -> str:
@@ -441,8 +471,9 @@ def stability_sentences(
     pairs: pd.DataFrame, names: Sequence[str], problem: Optional[str] = None
 ) -> List[str]:
     """Sentences from :func:`stability_comparison`: measures ranked by how many others they
-    beat beyond the noise (95% interval of the paired difference excluding 0), then each
-    comparison between neighbours in that ranking.
+    beat beyond the noise (95% interval of the paired difference excluding 0), then, read
+    from the table by :func:`pair_verdicts` as every summary line is, every pair whose
+    interval excludes 0 and each neighbour pair in that ranking whose interval holds 0.
 
     A measure whose curve starts at (almost) only ties orders no systems: its minority rate
     of 0 says nothing, so it is named apart and ranked after the others.
@@ -450,38 +481,34 @@ def stability_sentences(
     tied = [n for n in names if _min_ties(pairs, n) >= ALL_TIES]
     names = [n for n in names if n not in tied]
     beats: Dict[str, int] = {n: 0 for n in names}
-    verdict = {}
+    rows = {}
     for row in pairs.itertuples(index=False):
         if row.a not in beats or row.b not in beats:
             continue
         if _apart(row):
             beats[row.a if row.d < 0 else row.b] += 1
-        verdict[(row.a, row.b)] = verdict[(row.b, row.a)] = row
-    # too small a design: the measures in the order given, no ranking implied
-    ranked = sorted(names, key=lambda n: -beats[n]) if problem is None else list(names)
-    lines = [] if problem is None else [f"not ordered ({problem})"]
-    for a, b in zip(ranked, ranked[1:]):
-        row = verdict[(a, b)]
-        mr = {row.a: (row.mr_a, row.se_a), row.b: (row.mr_b, row.se_b)}
-        at = f"at {row.ties_level:.2f} ties"
-        if _apart(row) and problem is None:
-            more, less = (row.a, row.b) if row.d < 0 else (row.b, row.a)
-            lines.append(
-                f"{more} is more stable than {less}: minority rate "
-                f"{fmt(*mr[more], digits=4)} vs {fmt(*mr[less], digits=4)} {at} "
-                f"({_row_interval(row, more)})"
-            )
-        elif problem is not None:
-            lines.append(
-                f"{a} and {b}: minority rate {fmt(*mr[a], digits=4)} vs "
-                f"{fmt(*mr[b], digits=4)} {at} ({_row_interval(row, a)})"
-            )
-        else:
-            lines.append(
-                f"{a} and {b} are not distinguishable here: minority rate "
-                f"{fmt(*mr[a], digits=4)} vs {fmt(*mr[b], digits=4)} {at} "
-                f"({_row_interval(row, a)})"
-            )
+        rows[(row.a, row.b)] = rows[(row.b, row.a)] = row
+    if problem is not None:  # too small a design: the measures in the order given, no verdict
+        lines = [f"not ordered ({problem})"]
+        for a, b in zip(names, names[1:]):
+            row = rows[(a, b)]
+            lines.append(f"{a} and {b}: {_minority_rates(row, a, b)} ({_row_interval(row, a)})")
+    else:
+        ranked = sorted(names, key=lambda n: -beats[n])
+        lines = []
+        for c in pair_verdicts(ranked, lambda x, y: _row_comparison(rows[(x, y)], x)).said:
+            row = rows[(c.a, c.b)]
+            if c.apart:  # a lower minority rate is more stable
+                more, less = (c.a, c.b) if c.d < 0 else (c.b, c.a)
+                lines.append(
+                    f"{more} is more stable than {less}: {_minority_rates(row, more, less)} "
+                    f"({_row_interval(row, more)})"
+                )
+            else:
+                lines.append(
+                    f"{c.a} and {c.b} are not distinguishable here: "
+                    f"{_minority_rates(row, c.a, c.b)} ({_row_interval(row, c.a)})"
+                )
     if tied:
         lines.append(
             f"{', '.join(tied)} tie{'s' if len(tied) == 1 else ''} (almost) every "
@@ -496,12 +523,24 @@ def _apart(row) -> bool:
     return Comparison(row.a, row.b, row.d, row.low, row.high).apart
 
 
+def _row_comparison(row, first: str) -> Comparison:
+    """The row's difference as ``first`` minus the other measure."""
+    c = Comparison(row.a, row.b, row.d, row.low, row.high)
+    return c if first == row.a else c.swapped()
+
+
+def _minority_rates(row, a: str, b: str) -> str:
+    mr = {row.a: (row.mr_a, row.se_a), row.b: (row.mr_b, row.se_b)}
+    return (
+        f"minority rate {fmt(*mr[a], digits=4)} vs {fmt(*mr[b], digits=4)} "
+        f"at {row.ties_level:.2f} ties"
+    )
+
+
 def _row_interval(row, first: str) -> str:
     """The row's difference and interval as ``first`` minus the other measure (the order
     the sentence names them in)."""
-    if first == row.a:
-        return Comparison(row.a, row.b, row.d, row.low, row.high).interval(4)
-    return Comparison(row.b, row.a, -row.d, -row.high, -row.low).interval(4)
+    return _row_comparison(row, first).interval(4)
 
 
 def matched_table(table: pd.DataFrame) -> pd.DataFrame:

@@ -10,7 +10,8 @@ undefined, e.g. a required difference not reached):
   when |t| > t_{n-1, 1 - alpha/2}: the paired t-test stands in for the bootstrap test within
   a resample (it needs no bootstrap samples, and the two agree closely), all resamples at
   once by one product with the resamples' topic counts;
-* Kendall's tau between the system rankings by mean score, likewise vectorised;
+* Kendall's tau between the system rankings by mean score on each resample
+  (:func:`irgauge.meta.kendall.kendall_tau_columns`, with its tie rule);
 * the swap method, stability and predictive power, rerun twice with independent seeds on
   each resampled topic set, with :func:`trials_per_run` trials each (so that all resamples
   together cost one more set of repetitions): T x 2 values per measure, whose covariance
@@ -28,8 +29,9 @@ import pandas as pd
 
 from irgauge import meta
 from irgauge.evaluation.tasks import run_steps
+from irgauge.meta.kendall import kendall_tau_columns
 from irgauge.scores import ScoreMatrix
-from irgauge.stats.resampling import index_counts, pair_index
+from irgauge.stats.resampling import index_counts, pair_index, weighted_t
 from irgauge.studies._noise import Z95, repetition_seeds
 
 Arrays = Dict[str, np.ndarray]
@@ -68,10 +70,7 @@ def discriminative_power(matrices, alpha: float, resamples: np.ndarray) -> Tuple
     share, required = {}, {}
     for name, m in matrices.items():
         i, j = pair_index(m.n_systems)
-        z = m.values[i] - m.values[j]
-        mean = (z @ counts) / n
-        var = np.maximum(((z * z) @ counts - n * mean**2) / (n - 1), 0.0)
-        se = np.sqrt(var / n)
+        mean, se, _ = weighted_t(m.values[i] - m.values[j], counts)
         # rounding of equal differences is not a difference
         significant = np.abs(mean) > crit * se + 1e-12
         share[name] = significant.mean(axis=0)
@@ -87,21 +86,14 @@ def system_means(matrices, resamples: np.ndarray) -> Arrays:
     return {name: (m.values @ counts) / n for name, m in matrices.items()}
 
 
-def kendall_tau(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-    """tau-b between the columns of ``x`` and ``y`` (systems x T): per column,
-    sum sign(dx) sign(dy) / sqrt(#(dx != 0) #(dy != 0)) over the system pairs."""
-    i, j = pair_index(x.shape[0])
-    sx, sy = np.sign(x[i] - x[j]), np.sign(y[i] - y[j])
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return (sx * sy).sum(axis=0) / np.sqrt((sx != 0).sum(axis=0) * (sy != 0).sum(axis=0))
-
-
 def taus(matrices, resamples: np.ndarray) -> Dict[Tuple[str, str], np.ndarray]:
     """(a, b) -> tau-b between the rankings by a and by b on each resample."""
     means = system_means(matrices, resamples)
     names = list(matrices)
     return {
-        (a, b): kendall_tau(means[a], means[b]) for k, a in enumerate(names) for b in names[k + 1 :]
+        (a, b): kendall_tau_columns(means[a], means[b])
+        for k, a in enumerate(names)
+        for b in names[k + 1 :]
     }
 
 

@@ -38,6 +38,7 @@ from irgauge.evaluation import read_runs, score_matrices
 from irgauge.evaluation.tasks import on_cluster, run_steps
 from irgauge.io.qrels import read_qrels
 from irgauge.meta import rank_correlations
+from irgauge.meta.kendall import kendall_tau_columns
 from irgauge.studies import _common as common
 from irgauge.studies import _noise, _plots, _repeat, _topics
 from irgauge.studies.incomplete_result import incomplete_study
@@ -276,7 +277,7 @@ def _reduced_statistics(studies, lowest, alpha: float, topic) -> Dict[str, Any]:
                 (
                     "tau",
                     at.loc[(name, lowest), "tau"],
-                    _topics.kendall_tau(mean_full[name], mean_low[name]),
+                    kendall_tau_columns(mean_full[name], mean_low[name]),
                 ),
                 ("dp", at.loc[(name, lowest), "discriminative_power"], share[name]),
                 ("shift", shift, np.abs(mean_low[name].mean(0) - mean_full[name].mean(0))),

@@ -21,7 +21,7 @@ is refused).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence
 
@@ -34,6 +34,7 @@ from irgauge.meta.topicset import topic_set_size, topics_needed
 from irgauge.report.topicset_figures import topic_set_curves
 from irgauge.scores import align
 from irgauge.studies import _common as common
+from irgauge.stats.resampling import percentile_interval
 from irgauge.studies import _noise, _repeat
 
 NAME = "topicset"
@@ -309,9 +310,7 @@ def _interval(samples: np.ndarray):
     """Percentile interval (low, high) and sd of each column (NaN resamples left out); the
     bounds are resampled values themselves (outward: the lower and higher order statistic),
     so the interval of a number of topics is whole numbers."""
-    tail = (1 - CONFIDENCE) / 2 * 100
-    low = np.nanpercentile(samples, tail, axis=0, method="lower")
-    high = np.nanpercentile(samples, 100 - tail, axis=0, method="higher")
+    low, high = percentile_interval(samples, CONFIDENCE, outward=True)
     return low, high, np.nanstd(samples, axis=0, ddof=1)
 
 
@@ -460,10 +459,12 @@ def _pair_row(study: TopicsetStudy, a: str, b: str) -> Optional[pd.Series]:
 
 
 def _ordering(study: TopicsetStudy, column: str, problem: Optional[str] = None) -> str:
-    """``"AP 31 [25, 40] < nDCG 102 [80, 130] ~ P@10 110 [85, 140]"``, fewest first: ``<``
-    where neighbours differ beyond the noise, ``~`` where they do not (each such pair then
-    named "not distinguishable here", with the paired difference's interval when known);
-    no ordering with a design ``problem``."""
+    """``"AP 31 [25, 40] < nDCG 102 [80, 130] ~ P@10 110 [85, 140]"``, fewest first, in
+    groups as every study's summary (:func:`irgauge.studies._noise.pair_verdicts`): ``<``
+    between groups that differ beyond the noise, ``~`` within a group; a pair apart within
+    a group is stated after the chain, and neighbours not apart are named "not
+    distinguishable here", with the paired difference's interval when known; no ordering
+    with a design ``problem``."""
     table = study.table.set_index("measure").sort_values(column, kind="stable")
     names = list(table.index)
     shown = {
@@ -473,23 +474,38 @@ def _ordering(study: TopicsetStudy, column: str, problem: Optional[str] = None) 
     }
     if problem is not None:
         return ", ".join(shown[m] for m in names) + f" (not ordered: {problem})"
-    parts, close = [], []
-    for k, name in enumerate(names):
-        if k:
-            prev = names[k - 1]
-            pair = _pair_row(study, prev, name) if column == "n_ttest" else None
-            apart = _apart(table.loc[prev], table.loc[name], column, pair)
-            parts.append(" < " if apart else " ~ ")
-            if not apart:
-                close.append(f"{prev} and {name}{_paired_text(pair, prev)}")
-        parts.append(shown[name])
-    text = "".join(parts)
+
+    def comparison(a: str, b: str) -> _Pair:
+        pair = _pair_row(study, a, b) if column == "n_ttest" else None
+        return _Pair(a, b, _apart(table.loc[a], table.loc[b], column, pair), pair)
+
+    verdicts = _noise.pair_verdicts(names, comparison)
+    text = " < ".join(" ~ ".join(shown[m] for m in g) for g in verdicts.groups)
+    group_of = {m: k for k, g in enumerate(verdicts.groups) for m in g}
+    within = [
+        f"{c.a} < {c.b}{_paired_text(c.pair, c.a)}"
+        for c in verdicts.said
+        if c.apart and group_of[c.a] == group_of[c.b]
+    ]
+    close = [f"{c.a} and {c.b}{_paired_text(c.pair, c.a)}" for c in verdicts.said if not c.apart]
+    if within:
+        text += f"; apart within a group: {'; '.join(within)}"
     if close:
         text += (
             "; not distinguishable here (bootstrap intervals overlap, or the paired "
             f"difference's 95% interval includes 0): {'; '.join(close)}"
         )
     return text
+
+
+@dataclass(frozen=True)
+class _Pair:
+    """Measures a and b (a needing no more topics) and whether they differ beyond the noise."""
+
+    a: str
+    b: str
+    apart: bool
+    pair: Optional[pd.Series] = field(compare=False, default=None)
 
 
 def _paired_text(pair: Optional[pd.Series], first: str) -> str:
