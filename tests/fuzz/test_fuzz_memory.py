@@ -76,6 +76,8 @@ def outcome(folder: Path, *memory_option) -> tuple:
     part=1,
 )
 def test_memory_gives_the_whole_reading_byte_for_byte(lines, layout, part):
+    if any(len(field) > 1 << 16 for fields in lines for field in fields):
+        part = max(part, 1 << 12)  # a line of a MiB read 16 bytes at a time takes minutes
     with tempfile.TemporaryDirectory() as folder:
         folder = Path(folder)
         (folder / "qrels").write_bytes(QRELS)
