@@ -52,18 +52,16 @@ NUMERIC_TYPES = {
     "confidence",
     "list",
     "_gain_list",
+    "gains",
+    "rates",
+    "level_probs",
+    "quality",
 }
-# options without a type whose text the command reads as numbers: value -> the argument
-NUMERIC_TEXT = {
-    "Debug_level": "{}",
-    "Max_retrieved_per_topic": "{}",
-    "Number_docs_in_coll": "{}",
-    "level_for_rel": "{}",
-    "gains": "1:{}",
-    "level_probs": "0.5:{}",
-    "quality": "0.5:{}",
-    "rates": "{}",
-}
+# options without a type whose text the command reads as numbers (the drop-in's, which
+# follow trec_eval's own parsing)
+NUMERIC_TEXT = {"Debug_level", "Max_retrieved_per_topic", "Number_docs_in_coll", "level_for_rel"}
+# how a value is given to an option that takes several
+FORMAT = {"gains": "1:{}", "level_probs": "0.5:{}", "quality": "0.5:{}"}
 # options without a type that hold text: names, paths, measures, addresses
 TEXT = {
     "Rel_info_format",
@@ -89,27 +87,13 @@ TEXT = {
     "tests",
     "title",
 }
-# options whose failures belong to a class of issue 33 being fixed apart: the reason
-NAMES_NO_OPTION = (
-    "errors class (issue 33, 'one line, naming the file or the option'): the value is "
-    "checked after parsing, and the message names the parameter or the file, not the option"
-)
-KNOWN = {
-    "gains": NAMES_NO_OPTION,
-    "rates": NAMES_NO_OPTION,
-    "level_probs": NAMES_NO_OPTION,
-    "quality": NAMES_NO_OPTION,
-    "top_fraction": NAMES_NO_OPTION + " (a fraction that keeps no system)",
-}
+# options whose failures belong to a class of issue 33 fixed apart: the reason
 NUMERICS = (
     "numerics class (issue 33, 'statistics computed where the library's functions lose "
     "precision'): extreme values of topics' alpha, beta, min_diff and ci_width"
 )
 KNOWN_IN = {("topics", dest): NUMERICS for dest in ("alpha", "beta", "min_diff", "ci_width")}
-KNOWN_IN[("study onerel", "gains")] = (
-    "errors class (issue 33): the studies' gain lists are text until the study reads them, "
-    "so 'nan' reaches the study"
-)
+KNOWN: dict = {}
 
 
 def known(command: str, dest: str):
@@ -220,7 +204,7 @@ def test_numeric_option_runs_finite_or_is_refused(
     parser = all_commands()[command]
     action = next(a for a in options_of(parser) if a.dest == dest)
     flag = action.option_strings[-1]
-    text = NUMERIC_TEXT.get(dest, "{}").format(value)
+    text = FORMAT.get(dest, "{}").format(value)
     base = expand(BASELINES[command], files)
     argv = [*command.split(), *without(base, parser, {dest}), flag, text]
     after = bounded(argv, tmp_path / "after")
@@ -242,3 +226,32 @@ def test_numeric_option_runs_finite_or_is_refused(
     if command not in baselines:
         baselines[command] = bounded([*command.split(), *base], tmp_path / "before")
     assert not_finite(after) <= not_finite(baselines[command]), f"{argv}: {after[1][-2000:]}"
+
+
+# found by the walk: options whose text the command read after parsing, refused naming the
+# parameter or the file (a rate named the qrels file) instead of the option, or passed on
+@pytest.mark.parametrize(
+    "command, flag, value",
+    [
+        ("eval", "--gains", "1:inf"),
+        ("incomplete", "--gains", "1:-1"),
+        ("incomplete", "--rates", "nan"),
+        ("reduce", "--rates", "0"),
+        ("simulate", "--level-probs", "0.5:1e308"),
+        ("simulate", "--quality", "0.5:nan"),
+        ("study onerel", "--gains", "3:2:nan"),
+        ("discpower", "--top-fraction", "1e-300"),
+        ("compare", "--top-k", "1"),
+    ],
+)
+def test_a_value_read_later_is_refused_naming_its_option(
+    command, flag, value, files, tmp_path, monkeypatch, request
+):
+    request.getfixturevalue("hand_on")
+    parser = all_commands()[command]
+    dest = parser._option_string_actions[flag].dest
+    base = without(expand(BASELINES[command], files), parser, {dest})
+    code, _, err, written = bounded([*command.split(), *base, flag, value], tmp_path / "run")
+    lines = [x for x in err.splitlines() if x and not x.startswith(("usage:", " "))]
+    assert code == 2 and len(lines) == 1 and flag in lines[0], err
+    assert not written
