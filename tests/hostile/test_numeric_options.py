@@ -61,7 +61,7 @@ NUMERIC_TYPES = {
 # follow trec_eval's own parsing)
 NUMERIC_TEXT = {"Debug_level", "Max_retrieved_per_topic", "Number_docs_in_coll", "level_for_rel"}
 # how a value is given to an option that takes several
-FORMAT = {"gains": "1:{}", "level_probs": "0.5:{}", "quality": "0.5:{}"}
+FORMAT = {"gains": "1:2:{}", "level_probs": "0.5:{}", "quality": "0.5:{}"}
 # options without a type that hold text: names, paths, measures, addresses
 TEXT = {
     "Rel_info_format",
