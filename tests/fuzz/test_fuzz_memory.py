@@ -34,7 +34,9 @@ QRELS = b"".join(
 def runs(draw):
     """A TREC run's lines: topics contiguous, shuffled or reversed, with copies of a
     document (same or another score), then the harness' mutations (bad numbers, fields
-    missing, NULs, blank and comment lines, ...)."""
+    missing, NULs, blank and comment lines, ...); now and then no data line at all."""
+    if draw(st.integers(0, 14)) == 0:  # no data lines at all
+        return draw(st.sampled_from([[], [[b""]], [[b"#", b"comment"]], [[b" "], [b"#x"]]]))
     rng = random.Random(draw(st.integers(0, 1 << 30)))
     lines = []
     for topic in draw(st.lists(st.sampled_from(TOPICS), min_size=1, max_size=6, unique=True)):
