@@ -192,8 +192,10 @@ def test_cli_reduce_and_incomplete(tmp_path, capsys):
 
 def test_cli_bad_rates_exit_2(tmp_path, capsys):
     qrels, _ = sample_paths()
-    assert main(["reduce", str(qrels), "--rates", "90,0", "--out", str(tmp_path)]) == 2
-    assert "outside (0, 100]" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as stop:  # refused as it is parsed, naming the option
+        main(["reduce", str(qrels), "--rates", "90,0", "--out", str(tmp_path)])
+    assert stop.value.code == 2
+    assert "argument --rates: rate '0' is outside (0, 100]" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("end", [b"\r", b"\r\n", b"\n"])

@@ -436,3 +436,27 @@ def test_the_tag_names_the_run_after_blocks_of_comments(tmp_path, monkeypatch, p
     result = irgauge.evaluate(qrels, path, ["AP"])
     assert result.means["run"].tolist() == ["tag"]
     assert read_run(path).name == "tag"
+
+
+@pytest.mark.parametrize("bad_line", [False, True])
+def test_an_error_in_parts_is_the_error_of_the_run_read_whole(tmp_path, monkeypatch, bad_line):
+    """A shuffled run retrieving documents twice named the first copy when the second
+    scored higher (a partition is sorted by score), and the copy of the first partition
+    to fail rather than the one first in the file; a bad line after the copies was not
+    named at all, where the run read whole names it."""
+    qrels = _write(tmp_path / "qrels", [f"{t} 0 d{d} 1" for t in range(1, 9) for d in range(6)])
+    rng = np.random.default_rng(3)
+    lines = [f"{t} Q0 d{d} 0 {rng.random():.3f} r" for t in range(1, 9) for d in range(6)]
+    lines = [lines[i] for i in rng.permutation(len(lines))]
+    lines.insert(30, lines[5].rsplit(" ", 2)[0] + " 9.5 r")  # a copy scoring higher
+    lines.insert(12, lines[2].rsplit(" ", 2)[0] + " 0.1 r")  # first in the file
+    if bad_line:
+        lines.append("1 Q0 d9 0 nan r")
+    run = _write(tmp_path / "run", lines)
+    with pytest.raises(InputError) as whole:
+        irgauge.evaluate(qrels, [run], ["AP"])
+    _use_part_bytes(monkeypatch, 200)
+    with pytest.raises(InputError) as parts:
+        irgauge.evaluate(qrels, [run], ["AP"])
+    assert str(parts.value) == str(whole.value)
+    assert whole.value.line == (len(lines) if bad_line else 13), str(whole.value)

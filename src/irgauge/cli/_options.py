@@ -73,6 +73,45 @@ def list_of(item: Callable[[str], Any]) -> Callable[[str], list]:
     return parse
 
 
+def checked_text(check: Callable[[str], Any], name: str) -> Callable[[str], str]:
+    """An argparse type for an option whose text its command reads later: ``check`` (the
+    function the command hands the text to) runs at parse time, so that what it refuses
+    is refused naming the option; the text itself is passed on, read as before."""
+    parse = _argparse_type(check, name)
+
+    def keep(text: str) -> str:
+        parse(text)
+        return text
+
+    keep.__name__ = name
+    return keep
+
+
+def colon_list(item: Callable[[str], Any], name: str) -> Callable[[str], str]:
+    """:func:`checked_text` for ``"a:b:c"``, each value checked by ``item`` (another type
+    of this module)."""
+
+    def keep(text: str) -> str:
+        for part in text.split(":"):
+            item(part)
+        return text
+
+    keep.__name__ = name
+    return keep
+
+
+def _gains(text: str) -> Any:
+    from irgauge.collection.judgments import parse_gains  # (numpy: loaded when given)
+
+    return parse_gains(text)
+
+
+def _rates(text: str) -> Any:
+    from irgauge.collection.reduce import parse_rates
+
+    return parse_rates(text)
+
+
 positive_int = integer(1, what="a whole number")
 count = integer(1, MAX_COUNT, what="a whole number")
 draws = _argparse_type(lambda text: _checks.draws(text, None, text=True), "draws")
@@ -84,6 +123,8 @@ confidence = _argparse_type(lambda text: _checks.confidence(text, None, text=Tru
 digits = integer(0, 15, what="a number of decimals")
 rel_level = integer(1, MAX_LEVEL, what="a relevance level")
 nonnegative = number(0.0, 1e6, what="a non-negative number")
+gains = checked_text(_gains, "gains")  # 1:2:3, a gain per relevance level
+rates = checked_text(_rates, "rates")  # 90,70,50, percentages of judgments kept
 
 
 def split_measures(items: Optional[Iterable[str]]) -> Optional[List[str]]:

@@ -85,6 +85,7 @@ def add_convention_options(parser: argparse.ArgumentParser, skip=()) -> None:
     )
     parser.add_argument(
         "--gains",
+        type=opt.gains,
         default=None,
         help="gain per relevance level 1:2:3:... (NTCIREVAL -g order); "
         "default gain = level (so NTCIR S:A:B = 3:2:1)",

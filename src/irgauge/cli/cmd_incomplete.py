@@ -27,7 +27,9 @@ def register(subparsers) -> None:
         "measure string; repeatable, or several separated by commas or spaces "
         "(default: AP Q-measure nDCG bpref)",
     )
-    parser.add_argument("--rates", default="90,70,50,30,10", help="percentages in (0, 100]")
+    parser.add_argument(
+        "--rates", type=opt.rates, default="90,70,50,30,10", help="percentages in (0, 100]"
+    )
     _bootstrap_options(parser)
     conventions = parser.add_argument_group("evaluation conventions")
     conventions.add_argument(
@@ -39,7 +41,9 @@ def register(subparsers) -> None:
     conventions.add_argument(
         "-l", "--rel-level", type=opt.rel_level, default=1, help="relevance threshold"
     )
-    conventions.add_argument("--gains", default=None, help="gain per level 1:2:3:...")
+    conventions.add_argument(
+        "--gains", type=opt.gains, default=None, help="gain per level 1:2:3:..."
+    )
     opt.add_text_output(parser, ("table", "tsv", "json"))
     parser.add_argument(
         "--out",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from irgauge.cli._options import rel_level, seed
+from irgauge.cli._options import rates, rel_level, seed
 
 
 def register(subparsers) -> None:
@@ -19,6 +19,7 @@ def register(subparsers) -> None:
     parser.add_argument("qrels", help="qrels file (TREC or NTCIR)")
     parser.add_argument(
         "--rates",
+        type=rates,
         default="90,70,50,30,10",
         help="comma-separated percentages in (0, 100] (default: %(default)s)",
     )

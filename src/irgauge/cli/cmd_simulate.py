@@ -8,6 +8,7 @@ import sys
 from irgauge.cli import HelpFormatter
 from irgauge.cli._options import (
     MAX_COUNT,
+    colon_list,
     count,
     digits,
     integer,
@@ -83,6 +84,7 @@ def _relevance_options(g) -> None:
     )
     g.add_argument(
         "--level-probs",
+        type=colon_list(nonnegative, "level_probs"),
         default="0.6:0.3:0.1",
         metavar="P1:P2:...",
         help="probabilities of relevance levels 1, 2, 3, ... among relevant documents",
@@ -102,7 +104,11 @@ def _relevance_options(g) -> None:
 
 def _run_options(g) -> None:
     g.add_argument(
-        "--quality", default="0.2:1.8", metavar="LO:HI", help="range of run effectiveness"
+        "--quality",
+        type=colon_list(number(-1e6, 1e6), "quality"),  # the model's bounds
+        default="0.2:1.8",
+        metavar="LO:HI",
+        help="range of run effectiveness",
     )
     g.add_argument(
         "--topic-noise",

@@ -34,7 +34,10 @@ STUDY_HELP = {
 
 
 def _gain_list(text: str):
-    return [t.strip() for t in text.split(",") if t.strip()]
+    variants = [t.strip() for t in text.split(",") if t.strip()]
+    for variant in variants:  # each refused here, naming --gains, as eval's --gains
+        opt.gains(variant)
+    return variants
 
 
 def _common_options(p, study: str, top_k=None, top_fraction=None, by="AP") -> None:

@@ -451,26 +451,34 @@ def _any_repeated(keys: np.ndarray, codes: np.ndarray, chunk: int = 1 << 16) -> 
     return False
 
 
+class RetrievedTwice(InputError):
+    """A document retrieved twice for a topic: an error of the run as a whole, which a run
+    read in parts tells only once every part is matched (see run_scoring)."""
+
+
 def _reject_duplicates(
     run: Run, rows: Optional[np.ndarray], keys: np.ndarray, codes, docnos
 ) -> None:
+    """RetrievedTwice naming the copy that comes first in the file among the documents'
+    second (and later) copies, and the copy before it: the same line whatever the order
+    of the entries (a part regrouped by topic and sorted by score has them out of file
+    order). ``rows``: the entries of ``run`` that ``keys`` are of (None: all)."""
     if not _any_repeated(keys, codes):
         return  # the usual case
-    # the entries are in file order here: their positions order the copies
-    first, second = _repeated_pairs(keys, np.arange(len(keys)), codes, docnos)
+    entries = np.arange(len(keys)) if rows is None else rows
+    lines = entries + 1 if run.line_numbers is None else run.line_numbers[entries]
+    first, second = _repeated_pairs(keys, lines, codes, docnos)
     if not len(second):
         return  # hash collisions between different documents
-    i = np.argmin(second)
-    # positions are within the rows kept (``rows``; None when every row was kept)
-    later, earlier = (second[i], first[i]) if rows is None else (rows[second[i]], rows[first[i]])
-    line, first_line = run.line_of(later), run.line_of(earlier)
-    raise InputError(
+    i = np.argmin(lines[second])
+    later, earlier = entries[second[i]], entries[first[i]]
+    raise RetrievedTwice(
         f"document {docnos[second[i]].decode(errors='backslashreplace')!r} is retrieved twice "
         f"for topic {run.topics[later].decode(errors='backslashreplace')!r} "
-        f"(also on {run.position_unit} {first_line}); "
+        f"(also on {run.position_unit} {run.line_of(earlier)}); "
         "trec_eval rejects such runs too",
         run.source,
-        line,
+        run.line_of(later),
         run.position_unit,
     )
 

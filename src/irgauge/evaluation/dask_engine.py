@@ -322,9 +322,14 @@ def _merged(source, name, results, plan: ScoringPlan) -> ScoredRun:
     or two spans found the topics not contiguous, or for a source read here."""
     if results is None:
         return score_source(source, name, plan)
+    failures = [r for r in results if isinstance(r, TaskFailure)]
+    if failures and len(results) > 1:
+        # a span's first error need not be the file's (a bad line in a later span comes
+        # before a document retrieved twice): read here, the error is the local one
+        return score_source(source, name, plan)
+    for result in failures:
+        raise result.error()
     for result in results:
-        if isinstance(result, TaskFailure):
-            raise result.error()
         if isinstance(result, MeasureError):
             raise result
     if any(r is None for r in results):

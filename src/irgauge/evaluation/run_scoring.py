@@ -26,7 +26,7 @@ from typing import Iterable, Iterator, List, Optional, Sequence
 import numpy as np
 
 from irgauge.collection.judgments import Judgments
-from irgauge.collection.rankings import MatchedRun, build_batches, match_run
+from irgauge.collection.rankings import MatchedRun, RetrievedTwice, build_batches, match_run
 from irgauge.errors import InputError, MeasureError, UserCodeError
 from irgauge.evaluation.topic_values import RunValues, ValueSpill
 from irgauge.io._source import STDIN, read_twice, scratch_folder
@@ -34,7 +34,12 @@ from irgauge.io.ids import Ids
 from irgauge.io.heap import release_free_memory
 from irgauge.io.keys import comes_back, unique_names
 from irgauge.io.records import Run
-from irgauge.io.run_parts import iter_run_parts, partitioned_parts, starts_scattered
+from irgauge.io.run_parts import (
+    first_read_error,
+    iter_run_parts,
+    partitioned_parts,
+    starts_scattered,
+)
 from irgauge.io.runs import read_run
 from irgauge.measures.base import Measure
 
@@ -135,29 +140,60 @@ def score_source_jointly(
     path = str(source)
     copy = readable_twice(path) if read_from is None else contextlib.nullcontext(read_from)
     with copy as readable:
-        read = None
-        if not starts_scattered(path, readable, plan.part_bytes):
-            parts = iter_run_parts(path, name, plan.part_bytes, plan.threads, readable)
+        try:
+            return _score_file_jointly(path, name, plans, readable)
+        except RetrievedTwice as err:
+            # seen in one part: another part may hold a bad line, or a copy earlier in
+            # the file, which the run read whole reports instead
+            raise first_fault(path, name, plan, readable) or err from None
+
+
+def _score_file_jointly(path: str, name, plans: Sequence[ScoringPlan], readable: str):
+    """:func:`score_source_jointly` of a run file, which ``readable`` can read twice."""
+    plan = plans[0]
+    read = None
+    if not starts_scattered(path, readable, plan.part_bytes):
+        parts = iter_run_parts(path, name, plan.part_bytes, plan.threads, readable)
+        try:
+            return _score_parts_jointly(parts, plans, contiguous=True)
+        except Scattered as scattered:
+            unscored = scattered.unscored
+        if unscored is None:  # read again from the start
+            parts.close()  # its frame holds the part read last
+            del parts
+        else:  # the parts read so far, then the rest of the file
+            read = itertools.chain(unscored, parts)
+            del unscored
+    with partitioned_parts(
+        path,
+        name,
+        plan.part_bytes,
+        plan.threads,
+        read_from=readable,
+        order=plan.order,
+        read=read,
+    ) as parts:
+        return _score_parts_jointly(parts, plans, contiguous=False)
+
+
+def first_fault(path: str, name, plan: ScoringPlan, readable: str) -> Optional[InputError]:
+    """The error the run file read whole gives under ``plan``, found a part at a time: its
+    first bad line, else the document retrieved twice whose second copy comes first in the
+    file (every line of a topic is in one partition), else None. For an error path only:
+    the file is read again, twice if its text is sound."""
+    error = first_read_error(path, name, plan.part_bytes, readable)
+    if error is not None:
+        return error
+    found = []
+    with partitioned_parts(
+        path, name, plan.part_bytes, plan.threads, read_from=readable, order=plan.order
+    ) as parts:
+        for part in parts:
             try:
-                return _score_parts_jointly(parts, plans, contiguous=True)
-            except Scattered as scattered:
-                unscored = scattered.unscored
-            if unscored is None:  # read again from the start
-                parts.close()  # its frame holds the part read last
-                del parts
-            else:  # the parts read so far, then the rest of the file
-                read = itertools.chain(unscored, parts)
-                del unscored
-        with partitioned_parts(
-            path,
-            name,
-            plan.part_bytes,
-            plan.threads,
-            read_from=readable,
-            order=plan.order,
-            read=read,
-        ) as parts:
-            return _score_parts_jointly(parts, plans, contiguous=False)
+                match_run(part, plan.judgments, plan.order, plan.max_docs, plan.duplicates)
+            except RetrievedTwice as twice:
+                found.append(twice)
+    return min(found, key=lambda twice: twice.line, default=None)
 
 
 @contextlib.contextmanager

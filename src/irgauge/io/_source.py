@@ -164,8 +164,8 @@ def blocks_naming(blocks: Iterator[bytes], read_from: str, path: str) -> Iterato
     copied to be read twice), with their errors naming ``path``, as the user gave it."""
     try:
         yield from blocks
-    except LineTooLong:
-        raise LineTooLong(path) from None
+    except LineTooLong as err:
+        raise LineTooLong(path, ends_before=err.ends_before) from None
     except InputError as err:
         if read_from == path or err.path != read_from:
             raise
@@ -392,7 +392,10 @@ class LineTooLong(InputError):
     """A line longer than MAX_LINE_BYTES; the tokenizer, which counts lines, adds the
     line number."""
 
-    def __init__(self, path: str, line=None):
+    def __init__(self, path: str, line=None, ends_before: int = 0):
+        # line ends read with the long line's text but before it (a lone CR that ended
+        # the last block, held back in case an LF followed): the counter adds them
+        self.ends_before = ends_before
         super().__init__(
             f"line longer than {MAX_LINE_BYTES} bytes (the longest line irgauge "
             "reads); is this a text file of whitespace-separated columns?",
@@ -405,6 +408,12 @@ def _last_cut(chunk: bytes) -> int:
     """Offset just past the last line end that cannot be the CR of a CRLF split by the
     block boundary (a CR as the chunk's last byte waits for the next chunk); 0 if none."""
     return max(chunk.rfind(b"\n"), chunk.rfind(b"\r", 0, len(chunk) - 1)) + 1
+
+
+def _held_cr(pieces) -> int:
+    """1 when the text waiting for its line end begins with a CR held back from the
+    block before (a line end of its own), else 0."""
+    return int(bool(pieces) and bytes(pieces[0][:1]) == b"\r")
 
 
 def _line_end_in(chunk: bytes) -> int:
@@ -428,23 +437,26 @@ def iter_blocks(
         with handle:
             while True:
                 with _reading(kind, name):
-                    chunk = handle.read(block_bytes)
-                if first and chunk:
-                    first = False
-                    chunk = _without_bom(chunk)
+                    # the first read holds a whole BOM, whatever the block size
+                    chunk = handle.read(max(block_bytes, len(BOM)) if first else block_bytes)
                 if not chunk:
                     break
+                if first:
+                    first = False
+                    chunk = _without_bom(chunk)
+                    if not chunk:  # the BOM alone: the text follows
+                        continue
                 cut = _last_cut(chunk)
                 if cut == 0:  # no line end yet: keep the pieces (joined once, not per read)
                     pieces.append(chunk)
                     pending += len(chunk)
                     if pending > MAX_LINE_BYTES + 1:  # (+1: a CR waiting for its LF)
-                        raise LineTooLong(name)
+                        raise LineTooLong(name, ends_before=_held_cr(pieces))
                     continue
                 if pending and _line_end_in(chunk) + pending > MAX_LINE_BYTES + 1:
                     # the line begun in earlier reads ends here, too long all the same
                     # (read_text has no tokenizer to count it)
-                    raise LineTooLong(name)
+                    raise LineTooLong(name, ends_before=_held_cr(pieces))
                 pieces.append(memoryview(chunk)[:cut])  # joined straight from the read
                 block = b"".join(pieces)
                 pieces, pending = [chunk[cut:]], len(chunk) - cut
@@ -519,8 +531,9 @@ def read_text(path: PathLike) -> str:
     try:
         for block in iter_blocks(path, 1 << 20):
             blocks.append(block)
-    except LineTooLong:
-        raise LineTooLong(name, sum(count_line_ends(b) for b in blocks) + 1) from None
+    except LineTooLong as err:
+        ends = sum(count_line_ends(b) for b in blocks) + err.ends_before
+        raise LineTooLong(name, ends + 1) from None
     return decode_text(b"".join(blocks), name)
 
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import itertools
+import re
 from dataclasses import dataclass
 from typing import Dict, Iterable, List, Optional, Union
 
@@ -66,6 +67,7 @@ def tokenize(
     size_hint: Optional[int] = None,
     first_line: int = 1,
     empty_ok: bool = False,
+    n_columns: Optional[int] = None,
 ) -> TokenTable:
     """Split a file, given as blocks of whole lines, into whitespace-separated columns.
 
@@ -82,7 +84,8 @@ def tokenize(
     ``size_hint``: the file's size in bytes, if known (the columns are reserved for it).
     ``first_line``: the file line number of the blocks' first line (a part of a file read
     in parts); ``empty_ok``: blocks without data lines give an empty table (n_columns 0)
-    instead of an error (a part holding only comments).
+    instead of an error (a part holding only comments); ``n_columns``: the file's column
+    count, from a data line before the blocks (a later part of a file read in parts).
 
     Memory holds the kept columns and a few blocks, never the whole file. With
     ``threads`` > 1 that many blocks at a time are tokenized on threads (numpy releases
@@ -108,12 +111,14 @@ def tokenize(
     n_line_ends = 0
     parts = _split_blocks(blocks, block, threads or 1, first_line - 1)
     with contextlib.closing(parts):
-        for lines, n_cols, cols, n_ends in parts:
+        for lines, n_cols, cols, n_ends, error in parts:
             n_line_ends += n_ends
-            if len(lines) == 0:
-                continue
-            columns = _columns_for(columns, n_cols, allowed, path, int(lines[0]), size_hint)
-            columns.append(lines, cols)
+            if len(lines):
+                line = int(lines[0])
+                columns = _columns_for(columns, n_cols, allowed, path, line, size_hint, n_columns)
+                columns.append(lines, cols)
+            if error is not None:  # the lines before it are sound
+                raise error
     if columns is None:
         if empty_ok:
             empty = np.zeros(0, np.int64)
@@ -140,36 +145,76 @@ def _split_blocks(blocks, block, workers: int, line_offset: int = 0):
                     from concurrent.futures import ThreadPoolExecutor
 
                     pool = ThreadPoolExecutor(workers)
-                for lines, n_cols, cols, n_ends in (
-                    pool.map(block, wave) if len(wave) > 1 else map(block, wave)
-                ):
+                for result in pool.map(block, wave) if len(wave) > 1 else map(block, wave):
                     if workers == 1:  # counted while splitting: no second pass over the bytes
-                        line_offset += n_ends
-                    yield lines, n_cols, cols, n_ends
+                        line_offset += result[3]
+                    yield result
                 wave = []
     finally:
         if pool:
             pool.shutdown()
 
 
-def _columns_for(columns, n_cols: int, allowed, path: str, line: int, size_hint) -> "_Columns":
+def _columns_for(
+    columns, n_cols: int, allowed, path: str, line: int, size_hint, n_columns=None
+) -> "_Columns":
     """The columns to append a block of ``n_cols`` columns to: new ones for the first
-    block; an InputError naming ``line`` when the count is not allowed or changes."""
-    if columns is None:
-        if n_cols not in allowed:
-            raise InputError(_column_problem(n_cols, allowed), path, line)
-        return _Columns(n_cols, size_hint)
-    if n_cols != columns.n_cols:
+    block; an InputError naming ``line`` when the count is not allowed or changes (from
+    ``n_columns``, the count of a line before the first block, if given)."""
+    expected = columns.n_cols if columns is not None else n_columns
+    if expected is None and n_cols not in allowed:
+        raise InputError(_column_problem(n_cols, allowed), path, line)
+    if expected is not None and n_cols != expected:
         raise InputError(
-            f"expected {columns.n_cols} columns as on the first data line, found {n_cols}",
+            f"expected {expected} columns as on the first data line, found {n_cols}",
             path,
             line,
         )
-    return columns
+    return _Columns(n_cols, size_hint) if columns is None else columns
 
 
-def _split_block(item, path, allowed, keep, trailing_after, numbers, unhashed, several_blocks):
-    """One block's line numbers, column count, kept columns and line ends (see tokenize)."""
+def _split_block(item, **options):
+    """One block's line numbers, column count, kept columns and line ends (see tokenize),
+    and the error of its first bad line (None: every line is sound), the columns then
+    being those of the lines before it.
+
+    A block is checked a kind of fault at a time (NUL bytes, long lines, column counts,
+    numbers), each finding its first; the first bad line of the block is found by
+    checking again the lines before the one found, until they are sound. So the error
+    named is the file's first bad line whatever the blocks' size: a file read in parts
+    and read whole name the same line."""
+    data, offset = item
+    try:
+        return _split_sound_block(item, **options) + (None,)
+    except InputError as error:
+        if error.line is None or error.path != options["path"]:
+            raise
+        before = _line_start(data, error.line - offset)
+        if before <= 0:
+            empty = np.zeros(0, np.int32)
+            return empty, 0, {}, 0, error
+        head = _split_block((data[:before], offset), **options)
+        return head[:4] + (head[4] or error,)
+
+
+def _line_start(data: bytes, line: int) -> int:
+    """The offset of the start of ``data``'s line ``line`` (1-based; line ends LF, CRLF
+    or a lone CR), or -1 for a line it does not hold."""
+    if line <= 1:
+        return 0 if line == 1 else -1
+    for count, end in enumerate(_LINE_END.finditer(data), start=2):
+        if count == line:
+            return end.end()
+    return -1
+
+
+_LINE_END = re.compile(rb"\r\n|\r|\n")
+
+
+def _split_sound_block(
+    item, path, allowed, keep, trailing_after, numbers, unhashed, several_blocks
+):
+    """_split_block's work, an InputError at the first line of the first kind of fault."""
     data, offset = item
     refuse_nul(data, path, offset)
     pool = Ids.padded(data)
@@ -326,7 +371,7 @@ def _numbered(blocks, lines_so_far):
     try:
         yield from blocks
     except LineTooLong as err:
-        raise InputError(err.problem, err.path, lines_so_far() + 1) from None
+        raise InputError(err.problem, err.path, lines_so_far() + err.ends_before + 1) from None
 
 
 def _block_tokens(

@@ -113,6 +113,21 @@ def _tokenized_groups(
     """Groups of whole-line blocks of about ``part_bytes``, each tokenized as a Run, with
     whether it ends the file; the same checks as the whole-file reader, with the file's line
     numbers (a group of comments alone gives nothing)."""
+    refused: Optional[InputError] = None  # the run's ids, refused where its text is sound
+    for table, tag, last in _group_tables(path, part_bytes, threads, read_from, span):
+        if refused is None:
+            run, refused = _built(table, path, name, tag)
+        del table  # not kept alive while the next group is read
+        if refused is None:
+            yield run, last
+            del run
+    if refused is not None:
+        raise refused
+
+
+def _group_tables(path: str, part_bytes: int, threads, read_from, span: Optional["Span"]):
+    """The tables of _tokenized_groups' groups, with the run's tag and whether each ends
+    the file."""
     block_bytes = max(min(BLOCK_BYTES, part_bytes), 1)
     group: List[bytes] = []
     size, lines_before, n_columns, tag = 0, 0, None, None
@@ -124,7 +139,12 @@ def _tokenized_groups(
         try:
             block = next(blocks, None)
         except LineTooLong as err:
-            raise InputError(err.problem, err.path, lines_before + _lines(group) + 1) from None
+            if group:  # a bad line before the long one is named first
+                tokenize_run(
+                    group, path, first_line=lines_before + 1, n_columns=n_columns, empty_ok=True
+                )
+            line = lines_before + _lines(group) + err.ends_before + 1
+            raise InputError(err.problem, err.path, line) from None
         if block is not None:
             group.append(block)
             size += len(block)
@@ -135,21 +155,35 @@ def _tokenized_groups(
         if tag is None and n_columns is None:
             tag = first_tag(group)  # its first data line may follow blocks of comments
         table = tokenize_run(
-            group, path, threads=threads, size_hint=size, first_line=lines_before + 1, empty_ok=True
+            group,
+            path,
+            threads=threads,
+            size_hint=size,
+            first_line=lines_before + 1,
+            empty_ok=True,
+            n_columns=n_columns,
         )
         lines_before += table.n_line_ends  # counted by the tokenizer: no second pass
         group, size = [], 0
         if table.n_columns:
             n_columns = _same_columns(table, n_columns, path)
             tag = tag if n_columns == 6 else None
-            run = run_from_table(table, path, name, tag, table.line_numbers)
-            del table  # not kept alive while the next group is read
-            yield run, block is None
-            del run
+            yield table, tag, block is None
+        del table
         if block is None:
             break
     if n_columns is None:
         raise InputError("no data lines (only comments or blank lines)", path)
+
+
+def _built(table, path: str, name, tag) -> Tuple[Optional[Run], Optional[InputError]]:
+    """The Run of a group's table, or the error its ids raise: kept until the rest of the
+    file is read, as the reader of the whole file reads every line before it builds the
+    run (a bad line after this one is named instead)."""
+    try:
+        return run_from_table(table, path, name, tag, table.line_numbers), None
+    except InputError as err:
+        return None, err
 
 
 def _same_columns(table, n_columns: Optional[int], path: str) -> int:
@@ -422,14 +456,22 @@ class _TextRun:
     def _first_error(self, err: InputError) -> InputError:
         """The error a reader of the file in order meets first (``err`` if it meets none:
         a line of a partition cannot show where it was in the file)."""
-        # blocks of the whole reader's size: it checks a block's columns before its numbers
-        part_bytes = max(self.part_bytes, BLOCK_BYTES)
-        try:
-            for _ in _tokenized_groups(self.path, self.name, part_bytes, 1, self.read_from):
-                pass
-        except InputError as first:
-            return first
-        return err
+        return first_read_error(self.path, self.name, self.part_bytes, self.read_from) or err
+
+
+def first_read_error(
+    path: str, name, part_bytes: int, read_from: Optional[str] = None
+) -> Optional[InputError]:
+    """The error the reader of the whole file meets first (its first bad line), or None
+    for a file whose every line reads. ``path`` is read in order, a part at a time."""
+    # blocks of the whole reader's size: it checks a block's columns before its numbers
+    part_bytes = max(part_bytes, BLOCK_BYTES)
+    try:
+        for _ in _pieces_in_order(path, name, part_bytes, 1, read_from or path):
+            pass
+    except InputError as first:
+        return first
+    return None
 
 
 def _remove(stem: str) -> None:

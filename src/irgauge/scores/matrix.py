@@ -330,7 +330,8 @@ def select_systems(
     n = ref.n_systems
     if top_fraction is not None:
         top_fraction = _checks.fraction(top_fraction, "top_fraction")
-        keep = int(math.ceil(top_fraction * n - 1e-9))
+        # at least one: a fraction so small that the tolerance ate ceil's one system
+        keep = max(1, int(math.ceil(top_fraction * n - 1e-9)))
     else:
         keep = min(_checks.count(top_k, "top_k"), n)
     order = np.argsort(-ref.means(), kind="stable")[:keep]
