@@ -33,6 +33,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Dict, List, Optional, Sequence, Tuple
 
+from irgauge._checks import MAX_COUNT
 from irgauge.errors import MeasureError
 from irgauge.measures.base import MAX_CUTOFF
 from irgauge.measures.c_numbers import LONG_MAX, LONG_MIN, atof, atol, c_fixed
@@ -372,7 +373,7 @@ def _lines(name, params, num_docs, max_level, rel_format) -> List[TrecLine]:
     label = name if params is None else f"{name}_{params}"
     if kind == "relstring":
         width = atof(params.split(",")[0]) if params is not None else 10.0
-        _refuse_undefined_long(f"{name}.{params}", width, "its length")
+        _refuse_undefined_long(f"{name}.{params}", width, "(its length)")
         return [TrecLine(label, "relstring", None, max(int(width), 0))]
     if kind == "p_double":
         return [TrecLine(label, "value", _p_double(name, params, num_docs))]
@@ -444,8 +445,9 @@ def _double_cut_line(name: str, params: Optional[str], x: float) -> TrecLine:
     label = f"{name}_{c_fixed(x, 3, 2)}"[: len(name) + 9]
     word = f"{name}.{params}"
     # both turn x times the number of relevant documents into a long (a cast or lround),
-    # which C leaves undefined for a NaN, an infinity or a value past a long
-    _refuse_undefined_long(word, x, "a cutoff")
+    # which C leaves undefined for a NaN, an infinity or a value past a long: refused
+    # where some number of relevant documents (up to MAX_COUNT) takes it past
+    _refuse_undefined_long(word, x, "times the relevant documents", MAX_COUNT)
     if name == "Rprec_mult":
         if x <= 0:  # the cutoff trunc(x*R + 0.9) <= 0 is never reached: 0 for every topic
             return TrecLine(label, "value", constant=0.0)
@@ -455,11 +457,11 @@ def _double_cut_line(name: str, params: Optional[str], x: float) -> TrecLine:
     return TrecLine(label, "value", f"IPrec(recall={_number(max(x, 0.0))})")
 
 
-def _refuse_undefined_long(word: str, x: float, what: str) -> None:
-    if not (math.isfinite(x) and abs(x) < LONG_MAX):
+def _refuse_undefined_long(word: str, x: float, what: str, times: int = 1) -> None:
+    if not (math.isfinite(x) and abs(x) * times < LONG_MAX):
         raise TrecEvalError(
-            f"irgauge: {word}: trec_eval 10.0 converts {x!r} to a long as {what}, "
-            "which C leaves undefined",
+            f"irgauge: {word}: trec_eval 10.0 converts {x!r} {what} to a long, "
+            "which C leaves undefined for a NaN, an infinity or a value past a long",
             2,
         )
 
