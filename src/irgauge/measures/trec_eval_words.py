@@ -308,8 +308,8 @@ def lines(
     """The lines trec_eval prints for one measure with its parameter text (None for its
     defaults); ``num_docs`` is trec_eval's -N (utility's collection size), ``max_level``
     the highest qrels level, if known (``level=gain`` parameters list gains up to it),
-    ``rel_format``
-    trec_eval's -R: ``qrels_jg`` takes the ``*_avgjg`` measures only, ``qrels`` all others.
+    ``rel_format`` trec_eval's -R: ``qrels_jg`` takes the ``*_avgjg`` measures only,
+    ``qrels`` all others.
 
     Parameters are read as trec_eval reads them (C's atol and atof); a value trec_eval
     takes that lies outside what irgauge's measure computes is refused in one line
