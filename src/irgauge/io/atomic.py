@@ -19,7 +19,10 @@ here once for every command:
   mode is kept; folders are created 0o777 less the umask;
 - folders created for an output that then fails are removed again;
 - a folder replacing another is swapped in one step (``renameat2(RENAME_EXCHANGE)`` on
-  Linux), so concurrent writers end with one complete folder and no debris.
+  Linux), so concurrent writers end with one complete folder and no debris;
+- the new file (every file of a new folder) is flushed to the disk (fsync) before the
+  rename, and the folder that holds it after, so that a power loss leaves the previous
+  file or the new one, not an empty or partial one under the name.
 
 A failure to write raises :class:`~irgauge.errors.OutputError` naming the path.
 """
@@ -223,9 +226,11 @@ def atomic_file(
         with os.fdopen(fd, mode, **kwargs) as handle:
             yield handle
             handle.flush()
+            os.fsync(handle.fileno())
         if info is not None:
             _keep_mode(info, tmp)
         os.replace(tmp, real)
+        sync_folder(real.parent)
     except OSError as err:
         remove_file(tmp)
         if isinstance(err, OutputError):
@@ -285,7 +290,9 @@ def atomic_directory(path: PathLike, replace: bool = True) -> Iterator[Path]:
         raise
     try:
         yield tmp
+        sync_tree(tmp)
         replace_folder(tmp, real)
+        sync_folder(real.parent)
     except OSError as err:
         remove_tree(tmp)
         remove_folders(created)
@@ -296,6 +303,52 @@ def atomic_directory(path: PathLike, replace: bool = True) -> Iterator[Path]:
         remove_tree(tmp)
         remove_folders(created)
         raise
+
+
+# what a folder's fsync may answer where the system or file system cannot sync folders
+_NO_FOLDER_SYNC = (errno.EINVAL, errno.ENOTSUP, errno.EBADF, errno.EACCES, errno.EPERM)
+
+
+def sync_folder(folder: PathLike) -> None:
+    """fsync ``folder``, so that the names just renamed into it survive a power loss (the
+    rename itself is only in memory until then). Skipped where folders cannot be opened or
+    synced (Windows, some network file systems); any other failure is an OSError."""
+    try:
+        fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError as err:
+        if err.errno not in _NO_FOLDER_SYNC:
+            raise
+    finally:
+        os.close(fd)
+
+
+def sync_file(path: PathLike) -> None:
+    """fsync the file ``path`` (what was written to it reaches the disk)."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def sync_tree(path: PathLike) -> None:
+    """fsync every file and folder under ``path`` (itself included), innermost first:
+    a staged folder is on the disk before it is renamed into place. Links are not
+    followed."""
+    if not os.path.isdir(path) or os.path.islink(path):
+        if os.path.isfile(path) and not os.path.islink(path):
+            sync_file(path)
+        return
+    for root, _, names in os.walk(path, topdown=False):
+        for name in names:
+            full = os.path.join(root, name)
+            if stat.S_ISREG(os.lstat(full).st_mode):
+                sync_file(full)
+        sync_folder(root)
 
 
 def replace_folder(new: Path, target: Path) -> None:
