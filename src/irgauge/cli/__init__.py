@@ -153,9 +153,10 @@ def _main(argv: Optional[List[str]]) -> Tuple[int, bool]:
     from irgauge.io._source import input_scope
 
     debug = os.environ.get(DEBUG_VARIABLE, "") not in ("", "0")
+    finished: List[int] = []  # the command's status, once its outputs are in place
     try:
         with input_scope():
-            return _run(argv), False
+            return _run(argv, finished), False
     except (InputError, MeasureError) as err:
         if debug:
             raise
@@ -171,6 +172,8 @@ def _main(argv: Optional[List[str]]) -> Tuple[int, bool]:
     except KeyboardInterrupt as err:
         if debug:
             raise
+        if finished:  # too late to stop: every output is already complete and in place
+            return finished[0], False
         signum = getattr(err, "signum", signal.SIGINT)
         word = (
             "interrupted"
@@ -190,7 +193,14 @@ def one_line(message: str) -> str:
     return message.translate(_CONTROL)
 
 
-def _run(argv: Optional[List[str]]) -> int:
+def _run(argv: Optional[List[str]], finished: List[int]) -> int:
+    """Run the command; ``finished`` gets its status once its outputs are committed (a
+    stop signal held during the commit is delivered after it: see
+    :mod:`irgauge.io.staging`). The outputs it stages (``output_file``,
+    ``output_folder``) are committed together when it returns, removed if it fails or is
+    stopped."""
+    from irgauge.io.staging import command_outputs
+
     if argv is None:
         argv = sys.argv[1:]
     parser = build_parser(argv)
@@ -199,8 +209,15 @@ def _run(argv: Optional[List[str]]) -> int:
         parser.print_help()
         return EXIT_BAD_INPUT
     _refuse_stdin_twice(args)
-    with _engine(args):
-        code = int(args.func(args) or 0)
+    code, outputs = None, None
+    try:
+        with command_outputs() as outputs, _engine(args):
+            code = int(args.func(args) or 0)
+    except KeyboardInterrupt:
+        if outputs is not None and outputs.committed:
+            finished.append(code)
+        raise
+    finished.append(code)
     sys.stdout.flush()  # a full disk is reported here, not in the flush at exit
     return code
 
@@ -261,9 +278,7 @@ STOP_SIGNALS = ("SIGINT", "SIGTERM", "SIGHUP")
 def _stop(signum, frame) -> None:
     """Signal handler of the console script: later stop signals are ignored while the
     cleanup of the first runs."""
-    for name in STOP_SIGNALS:
-        with contextlib.suppress(AttributeError, ValueError, OSError):
-            signal.signal(getattr(signal, name), signal.SIG_IGN)
+    ignore_stop_signals()
     if signum == signal.SIGINT:
         raise KeyboardInterrupt
     raise Terminated(signum)
@@ -288,7 +303,18 @@ def console_main() -> int:
     before any command module loads numpy; then :func:`main`."""
     apply_process_settings()
     install_signal_handlers()
-    return run_as_process()
+    code = run_as_process()
+    ignore_stop_signals()
+    return code
+
+
+def ignore_stop_signals() -> None:
+    """Once the command has ended, a stop signal has nothing left to stop: ignored, it
+    cannot interrupt the interpreter's shutdown (Python printed "Exception ignored" and a
+    traceback for it, and the exit status stayed 0)."""
+    for name in STOP_SIGNALS:
+        with contextlib.suppress(AttributeError, ValueError, OSError):
+            signal.signal(getattr(signal, name), signal.SIG_IGN)
 
 
 if __name__ == "__main__":  # pragma: no cover
