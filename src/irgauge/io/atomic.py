@@ -226,7 +226,7 @@ def atomic_file(
         with os.fdopen(fd, mode, **kwargs) as handle:
             yield handle
             handle.flush()
-            os.fsync(handle.fileno())
+            fsync(handle.fileno())
         if info is not None:
             _keep_mode(info, tmp)
         os.replace(tmp, real)
@@ -305,6 +305,22 @@ def atomic_directory(path: PathLike, replace: bool = True) -> Iterator[Path]:
         raise
 
 
+FSYNC_VARIABLE = "IRGAUGE_FSYNC"
+
+
+def syncing() -> bool:
+    """Whether writes are flushed to the disk: always, unless the environment sets
+    ``IRGAUGE_FSYNC=0`` for outputs that need not survive a power loss (scratch results,
+    test suites), where each fsync costs a few milliseconds."""
+    return os.environ.get(FSYNC_VARIABLE, "").strip() != "0"
+
+
+def fsync(fd: int) -> None:
+    """os.fsync, unless :func:`syncing` says no."""
+    if syncing():
+        os.fsync(fd)
+
+
 # what a folder's fsync may answer where the system or file system cannot sync folders
 _NO_FOLDER_SYNC = (errno.EINVAL, errno.ENOTSUP, errno.EBADF, errno.EACCES, errno.EPERM)
 
@@ -313,6 +329,8 @@ def sync_folder(folder: PathLike) -> None:
     """fsync ``folder``, so that the names just renamed into it survive a power loss (the
     rename itself is only in memory until then). Skipped where folders cannot be opened or
     synced (Windows, some network file systems); any other failure is an OSError."""
+    if not syncing():
+        return
     try:
         fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
     except OSError:
@@ -328,6 +346,8 @@ def sync_folder(folder: PathLike) -> None:
 
 def sync_file(path: PathLike) -> None:
     """fsync the file ``path`` (what was written to it reaches the disk)."""
+    if not syncing():
+        return
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
     try:
         os.fsync(fd)
@@ -339,6 +359,8 @@ def sync_tree(path: PathLike) -> None:
     """fsync every file and folder under ``path`` (itself included), innermost first:
     a staged folder is on the disk before it is renamed into place. Links are not
     followed."""
+    if not syncing():
+        return
     if not os.path.isdir(path) or os.path.islink(path):
         if os.path.isfile(path) and not os.path.islink(path):
             sync_file(path)
