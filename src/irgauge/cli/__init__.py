@@ -199,7 +199,7 @@ def _run(argv: Optional[List[str]], finished: List[int]) -> int:
     :mod:`irgauge.io.staging`). The outputs it stages (``output_file``,
     ``output_folder``) are committed together when it returns, removed if it fails or is
     stopped."""
-    from irgauge.io.staging import command_outputs
+    from irgauge.io.output_scope import command_outputs, committed
 
     if argv is None:
         argv = sys.argv[1:]
@@ -209,12 +209,12 @@ def _run(argv: Optional[List[str]], finished: List[int]) -> int:
         parser.print_help()
         return EXIT_BAD_INPUT
     _refuse_stdin_twice(args)
-    code, outputs = None, None
+    code, outputs = None, []
     try:
         with command_outputs() as outputs, _engine(args):
             code = int(args.func(args) or 0)
     except KeyboardInterrupt:
-        if outputs is not None and outputs.committed:
+        if committed(outputs):
             finished.append(code)
         raise
     finished.append(code)

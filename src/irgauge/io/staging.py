@@ -6,8 +6,9 @@ place only once every one of them is complete. A failure, a full disk or a stop 
 folders made for the outputs, and leaves the previous files as they were; write errors
 raise OutputError naming the path (CLI exit 1).
 
-:class:`Outputs` is the one mechanism. A command line runs within :func:`command_outputs`
-(``irgauge.cli`` opens it around every command), and the shared output helpers ask it for
+:class:`Outputs` is the one mechanism. A command line runs within
+:func:`irgauge.io.output_scope.command_outputs` (``irgauge.cli`` opens it around every
+command), and the shared output helpers ask it for
 staged paths with :func:`output_file` and :func:`output_folder`; :func:`staged_outputs`
 is an Outputs of one folder, committed when its block ends.
 
@@ -30,7 +31,6 @@ not (each one whole: the previous file or the new one).
 from __future__ import annotations
 
 import contextlib
-import contextvars
 import errno
 import json
 import os
@@ -41,7 +41,7 @@ import threading
 from pathlib import Path
 from typing import Callable, Iterator, List, Optional, Sequence, Tuple
 
-from irgauge.io import atomic
+from irgauge.io import atomic, output_scope
 from irgauge.io.atomic import PathLike, replace_folder
 from irgauge.errors import OutputError
 
@@ -334,33 +334,26 @@ def staged_outputs(
         raise OutputError(shown, err.strerror or str(err)) from None
 
 
-_CURRENT: contextvars.ContextVar[Optional[Outputs]] = contextvars.ContextVar(
-    "irgauge_outputs", default=None
-)
-
-
-@contextlib.contextmanager
-def command_outputs() -> Iterator[Outputs]:
-    """The outputs of the command run in this block, committed together when it ends
-    (:func:`output_file` and :func:`output_folder` stage into it)."""
-    outputs = Outputs()
-    token = _CURRENT.set(outputs)
-    try:
-        with outputs:
-            yield outputs
-    finally:
-        _CURRENT.reset(token)
+def _outputs():
+    """The running command's Outputs (made on first use), None outside a command."""
+    slot = output_scope.current()
+    if slot is None:
+        return None
+    if not slot:
+        slot.append(Outputs())
+    return slot[0]
 
 
 def output_file(path: PathLike) -> Path:
-    """Where to write output file ``path``: a staged name in the running command's outputs,
-    or ``path`` itself outside a command (each write is atomic on its own)."""
-    outputs = _CURRENT.get()
+    """Where to write output file ``path``: a staged name in the running command's outputs
+    (:func:`irgauge.io.output_scope.command_outputs`), or ``path`` itself outside a
+    command (each write is atomic on its own)."""
+    outputs = _outputs()
     return Path(path) if outputs is None else outputs.file(path)
 
 
 def output_folder(path: PathLike, last: Sequence[str] = (), replace_any: bool = True) -> Path:
     """Where to write the entries of output folder ``path``: a staged folder in the running
     command's outputs (see :meth:`Outputs.folder`), or ``path`` itself outside a command."""
-    outputs = _CURRENT.get()
+    outputs = _outputs()
     return Path(path) if outputs is None else outputs.folder(path, last, replace_any)
