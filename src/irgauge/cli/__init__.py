@@ -21,6 +21,7 @@ from typing import List, Optional, Tuple
 from irgauge import __version__
 from irgauge.cli._process import apply_process_settings
 from irgauge.errors import InputError, MeasureError, OutputError
+from irgauge.io.output_scope import STOP_SIGNALS
 
 EXIT_WRITE_FAILED = 1
 EXIT_BAD_INPUT = 2
@@ -154,9 +155,14 @@ def _main(argv: Optional[List[str]]) -> Tuple[int, bool]:
 
     debug = os.environ.get(DEBUG_VARIABLE, "") not in ("", "0")
     finished: List[int] = []  # the command's status, once its outputs are in place
+    _PHASE[0] = "before"
     try:
         with input_scope():
-            return _run(argv, finished), False
+            _PHASE[0] = "running"
+            try:
+                return _run(argv, finished), False
+            finally:
+                _PHASE[0] = "after"
     except (InputError, MeasureError) as err:
         if debug:
             raise
@@ -174,14 +180,14 @@ def _main(argv: Optional[List[str]]) -> Tuple[int, bool]:
             raise
         if finished:  # too late to stop: every output is already complete and in place
             return finished[0], False
-        signum = getattr(err, "signum", signal.SIGINT)
-        word = (
-            "interrupted"
-            if signum == signal.SIGINT
-            else f"stopped by {signal.Signals(signum).name}"
-        )
-        print(f"irgauge: {word}", file=sys.stderr)
-        return 128 + int(signum), False
+        return _stopped(getattr(err, "signum", signal.SIGINT)), False
+
+
+def _stopped(signum: int) -> int:
+    """Say that a stop signal ended the command; its exit status (128 + the signal)."""
+    word = "interrupted" if signum == signal.SIGINT else f"stopped by {signal.Signals(signum).name}"
+    print(f"irgauge: {word}", file=sys.stderr)
+    return 128 + int(signum)
 
 
 _CONTROL = {c: f"\\x{c:02x}" for c in [*range(9), *range(10, 32), 127, 0x85, 0x2028, 0x2029]}
@@ -272,16 +278,26 @@ def _silence_stdout() -> None:
         sys.stdout = open(os.devnull, "w")
 
 
-STOP_SIGNALS = ("SIGINT", "SIGTERM", "SIGHUP")
-
-
 def _stop(signum, frame) -> None:
     """Signal handler of the console script: later stop signals are ignored while the
-    cleanup of the first runs."""
+    cleanup of the first runs. Where the command is (:data:`_PHASE`) decides: running, the
+    signal is raised, and the command's cleanup runs; not yet started, the process exits
+    (there is nothing to clean up); ended (its outputs in place, or its error said), there
+    is nothing left to stop. A signal in the few lines around the command raised where
+    nothing caught it, and Python printed a traceback."""
     ignore_stop_signals()
+    if _PHASE[0] == "after":
+        return
+    if _PHASE[0] == "before":
+        raise SystemExit(_stopped(signum))
     if signum == signal.SIGINT:
         raise KeyboardInterrupt
     raise Terminated(signum)
+
+
+# where :func:`_main` is: "before" the command's own handling of signals, "running" it
+# (a stop signal raises), "after" it (the status is decided)
+_PHASE = ["before"]
 
 
 def install_signal_handlers() -> None:

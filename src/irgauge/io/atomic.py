@@ -33,12 +33,14 @@ import contextlib
 import errno
 import os
 import shutil
+import signal
 import stat
 from pathlib import Path
 from typing import Iterator, List, Optional, Tuple, Union
 
 from irgauge.errors import InputError, OutputError
 from irgauge.io._source import input_named_by, inputs_noted
+from irgauge.io.output_scope import STOP_SIGNALS
 
 PathLike = Union[str, os.PathLike]
 TEMP_PREFIX_BYTES = 100  # of the target's name kept in a temporary name (NAME_MAX is 255)
@@ -48,6 +50,34 @@ _KINDS = (
     (stat.S_ISBLK, "a block device"),
     (stat.S_ISLNK, "a symbolic link that leads back to itself"),
 )
+
+
+@contextlib.contextmanager
+def held_stop_signals() -> Iterator[List[int]]:
+    """Hold SIGINT, SIGTERM and SIGHUP while the block runs, then deliver them (in the order
+    they came) to the handlers they had. Only the main thread runs Python's signal handlers
+    and can change them; elsewhere nothing is held, nor needs to be. A signal ignored, or
+    handled outside Python, is left alone; one with the default action ends the process
+    after the block instead of in it."""
+    held: List[int] = []
+    previous = {}
+    try:  # a signal while the handlers are swapped finds them put back
+        for name in STOP_SIGNALS:
+            number = getattr(signal, name, None)
+            handler = signal.getsignal(number) if number is not None else None
+            if handler is None or handler == signal.SIG_IGN:
+                continue
+            try:
+                signal.signal(number, lambda signum, frame: held.append(signum))
+            except ValueError:  # not the main thread, where no handler runs
+                break
+            previous[number] = handler
+        yield held
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+        for number in dict.fromkeys(held):
+            signal.raise_signal(number)
 
 
 def _reason(err: OSError) -> str:
@@ -221,9 +251,12 @@ def atomic_file(
         with _device(shown, real, mode, kwargs) as handle:
             yield handle
         return
-    fd, tmp = create_temp(shown, real.parent, real.name)
+    tmp = handle = None
     try:
-        with os.fdopen(fd, mode, **kwargs) as handle:
+        with held_stop_signals():  # the temporary file is known to the cleanup once it exists
+            fd, tmp = create_temp(shown, real.parent, real.name)
+            handle = os.fdopen(fd, mode, **kwargs)
+        with handle:
             yield handle
             handle.flush()
             fsync(handle.fileno())
@@ -231,14 +264,14 @@ def atomic_file(
             _keep_mode(info, tmp)
         os.replace(tmp, real)
         sync_folder(real.parent)
-    except OSError as err:
-        remove_file(tmp)
-        if isinstance(err, OutputError):
+    except BaseException as err:
+        if handle is not None:
+            handle.close()
+        if tmp is not None:
+            remove_file(tmp)
+        if not isinstance(err, OSError) or isinstance(err, OutputError):
             raise
         raise OutputError(shown, _reason(err)) from None
-    except BaseException:
-        remove_file(tmp)
-        raise
 
 
 @contextlib.contextmanager
@@ -282,27 +315,25 @@ def atomic_directory(path: PathLike, replace: bool = True) -> Iterator[Path]:
         raise OutputError(shown, "already exists")
     if info is not None:
         refuse_inputs_within(shown, real)
-    created = make_folders(real.parent)
+    created: List[Path] = []
+    tmp = None
     try:
-        tmp = make_temp_folder(shown, real.parent, real.name)
-    except BaseException:
-        remove_folders(created)
-        raise
-    try:
+        with held_stop_signals():  # what is made is known to the cleanup once it exists
+            created = make_folders(real.parent)
+            tmp = make_temp_folder(shown, real.parent, real.name)
         yield tmp
-        sync_tree(tmp)
-        replace_folder(tmp, real)
-        sync_folder(real.parent)
-    except OSError as err:
-        remove_tree(tmp)
-        remove_folders(created)
-        if isinstance(err, OutputError):
+        with held_stop_signals():  # the previous folder or the new one, whole
+            sync_tree(tmp)
+            replace_folder(tmp, real)
+            sync_folder(real.parent)
+    except BaseException as err:
+        with held_stop_signals():
+            if tmp is not None:
+                remove_tree(tmp)
+            remove_folders(created)
+        if not isinstance(err, OSError) or isinstance(err, OutputError):
             raise
         raise OutputError(shown, _reason(err)) from None
-    except BaseException:
-        remove_tree(tmp)
-        remove_folders(created)
-        raise
 
 
 FSYNC_VARIABLE = "IRGAUGE_FSYNC"

@@ -10,6 +10,8 @@ import contextlib
 import contextvars
 from typing import Iterator, List, Optional
 
+STOP_SIGNALS = ("SIGINT", "SIGTERM", "SIGHUP")  # what stops a command (Ctrl-C, kill, hang-up)
+
 # [Outputs] once the command stages an output, [] before; None outside a command
 _SCOPE: contextvars.ContextVar[Optional[list]] = contextvars.ContextVar(
     "irgauge_outputs", default=None

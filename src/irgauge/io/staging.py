@@ -21,11 +21,12 @@ The commit (:meth:`Outputs.commit`):
    previous folder swapped out); an error undoes the renames made, in reverse;
 4. removes what was replaced and fsyncs the folders renamed into.
 
-Stop signals are held from step 1 to 4 and delivered after it (:func:`held_stop_signals`),
-so that a signal never leaves some outputs new and others old: one that arrives before
-the commit leaves the previous state, one that arrives during it takes effect once all
-outputs are new. A power loss in step 3 can still leave some outputs renamed and others
-not (each one whole: the previous file or the new one).
+Stop signals are held from step 1 to 4 and delivered after it
+(:func:`irgauge.io.atomic.held_stop_signals`), so that a signal never leaves some outputs
+new and others old: one that arrives before the commit leaves the previous state, one that
+arrives during it takes effect once all outputs are new. A power loss in step 3 can still
+leave some outputs renamed and others not (each one whole: the previous file or the new
+one).
 """
 
 from __future__ import annotations
@@ -35,9 +36,7 @@ import errno
 import json
 import os
 import shutil
-import signal
 import stat
-import threading
 from pathlib import Path
 from typing import Callable, Iterator, List, Optional, Sequence, Tuple
 
@@ -45,38 +44,9 @@ from irgauge.io import atomic, output_scope
 from irgauge.io.atomic import PathLike, replace_folder
 from irgauge.errors import OutputError
 
-STOP_SIGNALS = ("SIGINT", "SIGTERM", "SIGHUP")
 MANIFEST = "manifest.json"
 # what tells the commands' manifests apart (simulate: generator; reduce: method; studies)
 MANIFEST_IDENTITY = ("generator", "method", "kind", "study")
-
-
-@contextlib.contextmanager
-def held_stop_signals() -> Iterator[List[int]]:
-    """Hold SIGINT, SIGTERM and SIGHUP while the block runs, then deliver them (in the order
-    they came) to the handlers they had. Only the main thread runs Python's signal handlers
-    and can change them; elsewhere nothing is held, nor needs to be. A signal ignored, or
-    handled outside Python, is left alone; one with the default action ends the process
-    after the block instead of in it."""
-    held: List[int] = []
-    if threading.current_thread() is not threading.main_thread():
-        yield held
-        return
-    previous = {}
-    for name in STOP_SIGNALS:
-        number = getattr(signal, name, None)
-        handler = signal.getsignal(number) if number is not None else None
-        if handler is None or handler == signal.SIG_IGN:
-            continue
-        previous[number] = handler
-        signal.signal(number, lambda signum, frame: held.append(signum))
-    try:
-        yield held
-    finally:
-        for number, handler in previous.items():
-            signal.signal(number, handler)
-        for number in dict.fromkeys(held):
-            signal.raise_signal(number)
 
 
 class Outputs:
@@ -117,9 +87,10 @@ class Outputs:
         real, info = atomic.check_file_target(shown)
         if info is not None and stat.S_ISCHR(info.st_mode):
             return real
-        fd, tmp = atomic.create_temp(shown, real.parent, real.name)
-        os.close(fd)
-        self._files.append((Path(tmp), shown))
+        with atomic.held_stop_signals():  # known to the cleanup once it exists
+            fd, tmp = atomic.create_temp(shown, real.parent, real.name)
+            os.close(fd)
+            self._files.append((Path(tmp), shown))
         return Path(tmp)
 
     def folder(self, path: PathLike, last: Sequence[str] = (), replace_any: bool = True) -> Path:
@@ -131,10 +102,10 @@ class Outputs:
         replaced unless ``replace_any``: it records how those results were made."""
         shown = os.fspath(path)
         out, _ = atomic.check_folder_target(shown)
-        created = atomic.make_folders(out)
-        self._created += created
-        stage = atomic.make_temp_folder(shown, out, "irgauge")
-        self._folders.append((stage, shown, tuple(last), replace_any))
+        with atomic.held_stop_signals():  # known to the cleanup once made
+            self._created += atomic.make_folders(out)
+            stage = atomic.make_temp_folder(shown, out, "irgauge")
+            self._folders.append((stage, shown, tuple(last), replace_any))
         return stage
 
     # ------------------------------------------------------------------ commit
@@ -162,7 +133,7 @@ class Outputs:
 
     def commit(self) -> None:
         """Rename every staged output into place, all or none (see the module)."""
-        with held_stop_signals():
+        with atomic.held_stop_signals():
             moves = self._plan()
             for staged, target in moves:
                 _as_output_error(target, atomic.sync_tree, staged)
@@ -188,7 +159,7 @@ class Outputs:
     def abort(self) -> None:
         """Remove every staged file and folder, and the folders made for them (a stop
         signal meanwhile waits until they are gone)."""
-        with held_stop_signals():
+        with atomic.held_stop_signals():
             for staged, _ in self._files:
                 atomic.remove_file(str(staged))
             for stage, _, _, _ in self._folders:
