@@ -383,3 +383,29 @@ def test_no_fsync_when_the_environment_says_so(tmp_path, monkeypatch):
     atomic.write_text(tmp_path / "x.txt", "new")
     with staging.staged_outputs(tmp_path / "col") as stage:
         (stage / "a").write_text("a")
+
+
+def test_an_undo_without_a_backup_keeps_the_new_file(tmp_path, monkeypatch):
+    """Where no hard link can keep the replaced file, the undo cannot put it back: it keeps
+    the new one (it removed it, leaving neither)."""
+    (tmp_path / "a").write_text("old a")
+
+    def no_links(*args):
+        raise OSError(errno.EPERM, os.strerror(errno.EPERM))
+
+    calls = []
+    original = staging._replace_file
+
+    def replace(source, target):
+        calls.append(target)
+        if len(calls) == 2:
+            raise OSError(errno.EIO, os.strerror(errno.EIO))
+        return original(source, target)
+
+    monkeypatch.setattr(os, "link", no_links)
+    monkeypatch.setattr(staging, "_replace_file", replace)
+    with pytest.raises(OutputError, match="Input/output error"):
+        with staging.Outputs() as outputs:
+            atomic.write_text(outputs.file(tmp_path / "a"), "new a")
+            atomic.write_text(outputs.file(tmp_path / "b"), "new b")
+    assert state(tmp_path) == {"a": b"new a"}

@@ -194,8 +194,8 @@ def _move(source: Path, target: Path, undo: list, done: list) -> None:
     if source.is_dir():
         _move_folder(source, target, undo, done)
         return
-    backup = None
-    if atomic._lstat(target) is not None:
+    existed, backup = atomic._lstat(target) is not None, None
+    if existed:
         backup = atomic.temp_path(target.parent, target.name, ".old")
         try:
             os.link(target, backup)  # the previous file stays readable under its name
@@ -207,11 +207,11 @@ def _move(source: Path, target: Path, undo: list, done: list) -> None:
         if backup is not None:
             atomic.remove_file(str(backup))
         raise
-    if backup is None:
+    if not existed:
         undo.append(lambda: os.unlink(target))
-        return
-    undo.append(lambda: os.replace(backup, target))
-    done.append(lambda: os.unlink(backup))
+    elif backup is not None:
+        undo.append(lambda: os.replace(backup, target))
+        done.append(lambda: os.unlink(backup))
 
 
 def _replace_file(source: Path, target: Path) -> None:
