@@ -319,15 +319,11 @@ def console_main() -> int:
     before any command module loads numpy; then :func:`main`."""
     apply_process_settings()
     install_signal_handlers()
-    code = run_as_process()
-    ignore_stop_signals()
-    return code
+    return run_as_process()
 
 
 def ignore_stop_signals() -> None:
-    """Once the command has ended, a stop signal has nothing left to stop: ignored, it
-    cannot interrupt the interpreter's shutdown (Python printed "Exception ignored" and a
-    traceback for it, and the exit status stayed 0)."""
+    """Ignore stop signals from now on, while the first one's cleanup runs."""
     for name in STOP_SIGNALS:
         with contextlib.suppress(AttributeError, ValueError, OSError):
             signal.signal(getattr(signal, name), signal.SIG_IGN)
