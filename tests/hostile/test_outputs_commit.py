@@ -364,7 +364,7 @@ def test_a_staged_folder_is_synced_before_its_rename_and_its_folder_after(tmp_pa
 
     monkeypatch.setattr(os, "fsync", fsync)
     monkeypatch.setattr(os, "rename", rename)
-    monkeypatch.setattr(atomic, "_exchange", lambda a, b: False)
+    monkeypatch.setattr(atomic, "exchange", lambda a, b: False)
     out = tmp_path / "col"
     with staging.staged_outputs(out) as stage:
         (stage / "runs").mkdir()

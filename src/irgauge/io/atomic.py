@@ -261,7 +261,7 @@ def atomic_file(
             handle.flush()
             fsync(handle.fileno())
         if info is not None:
-            _keep_mode(info, tmp)
+            keep_mode(info, tmp)
         os.replace(tmp, real)
         sync_folder(real.parent)
     except BaseException as err:
@@ -416,7 +416,7 @@ def replace_folder(new: Path, target: Path) -> None:
         except OSError as err:
             if err.errno not in (errno.ENOTEMPTY, errno.EEXIST):
                 raise
-        if _exchange(new, target):  # new now holds the previous folder
+        if exchange(new, target):  # new now holds the previous folder
             remove_tree(new)
             return
         if _swap_aside(new, target):
@@ -450,7 +450,7 @@ def _swap_aside(new: Path, target: Path) -> bool:
 _RENAMEAT2 = []
 
 
-def _exchange(a: Path, b: Path) -> bool:
+def exchange(a: Path, b: Path) -> bool:
     """Swap two paths atomically (Linux renameat2 with RENAME_EXCHANGE); False where the
     system or the file system cannot."""
     if not _RENAMEAT2:
@@ -492,7 +492,7 @@ def remove_tree(path: PathLike) -> None:
         raise
 
 
-def _keep_mode(info: os.stat_result, tmp: str) -> None:
+def keep_mode(info: os.stat_result, tmp: str) -> None:
     """The replacement keeps the replaced file's mode (and owner, where allowed)."""
     os.chmod(tmp, stat.S_IMODE(info.st_mode))
     mine = os.stat(tmp)

@@ -127,7 +127,7 @@ class Outputs:
         for staged, shown in self._files:
             real, info = atomic.check_file_target(shown)
             if info is not None:
-                atomic._keep_mode(info, str(staged))
+                atomic.keep_mode(info, str(staged))
             moves.append((staged, real))
         return moves
 
@@ -194,7 +194,7 @@ def _move(source: Path, target: Path, undo: list, done: list) -> None:
     if source.is_dir():
         _move_folder(source, target, undo, done)
         return
-    existed, backup = atomic._lstat(target) is not None, None
+    existed, backup = os.path.lexists(target), None
     if existed:
         backup = atomic.temp_path(target.parent, target.name, ".old")
         try:
@@ -245,8 +245,8 @@ def _move_folder(source: Path, target: Path, undo: list, done: list) -> None:
     except OSError as err:
         if err.errno not in (errno.ENOTEMPTY, errno.EEXIST):
             raise
-    if atomic._exchange(source, target):  # source now holds the previous folder
-        undo.append(lambda: atomic._exchange(source, target))
+    if atomic.exchange(source, target):  # source now holds the previous folder
+        undo.append(lambda: atomic.exchange(source, target))
         done.append(lambda: atomic.remove_tree(source))
         return
     replace_folder(source, target)  # (no exchange here: renamed aside, without undo)
