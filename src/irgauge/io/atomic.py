@@ -266,7 +266,8 @@ def atomic_file(
         sync_folder(real.parent)
     except BaseException as err:
         if handle is not None:
-            handle.close()
+            with contextlib.suppress(OSError):  # its buffer may not fit on a full disk
+                handle.close()
         if tmp is not None:
             remove_file(tmp)
         if not isinstance(err, OSError) or isinstance(err, OutputError):
