@@ -411,3 +411,32 @@ def test_an_undo_without_a_backup_keeps_the_new_file(tmp_path, monkeypatch):
             atomic.write_text(outputs.file(tmp_path / "a"), "new a")
             atomic.write_text(outputs.file(tmp_path / "b"), "new b")
     assert state(tmp_path) == {"a": b"new a"}
+
+
+def test_a_failed_write_leaves_no_temporary_file_when_closing_fails_too(tmp_path, monkeypatch):
+    real_fdopen = os.fdopen
+
+    def full():
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    class Handle:  # a file whose buffer cannot be written, at a write or at its close
+        def __init__(self, inner):
+            self.inner = inner
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            self.close()
+
+        def write(self, text):
+            full()
+
+        def close(self):
+            self.inner.close()
+            full()
+
+    monkeypatch.setattr(os, "fdopen", lambda fd, *a, **k: Handle(real_fdopen(fd, *a, **k)))
+    with pytest.raises(OutputError, match="No space left"):
+        atomic.write_text(tmp_path / "x.txt", "text")
+    assert os.listdir(tmp_path) == []
