@@ -442,3 +442,21 @@ def test_a_failed_write_leaves_no_temporary_file_when_closing_fails_too(tmp_path
     with pytest.raises(OutputError, match="No space left"):
         atomic.write_text(tmp_path / "x.txt", "text")
     assert os.listdir(tmp_path) == []
+
+
+def test_held_signals_reach_the_hosts_handler_after_the_block():
+    """In a user's program the host's handler is put back and gets the signal once the
+    outputs are renamed."""
+    got = []
+
+    def host(signum, frame):
+        got.append(signum)
+
+    previous = signal.signal(signal.SIGHUP, host)
+    try:
+        with atomic.held_stop_signals():
+            signal.raise_signal(signal.SIGHUP)
+            assert got == []
+        assert got == [signal.SIGHUP] and signal.getsignal(signal.SIGHUP) is host
+    finally:
+        signal.signal(signal.SIGHUP, previous)
