@@ -181,7 +181,11 @@ def _qrels_output(qrels, run, chosen, options: TrecEvalOptions, reading) -> Iter
     qrels = _qrels(qrels)
     top = int(qrels.levels.max()) if len(qrels.levels) else 0
     _refuse_level_past_table(options, chosen, top)
-    plan = [line for name, p in chosen for line in lines(name, p, options.num_docs, top)]
+    plan = [
+        line
+        for name, p in chosen
+        for line in lines(name, p, options.num_docs, top, parse=parse_measure)
+    ]
     judgments = _judgments(qrels, options)
     watcher = _RunWatcher(_grades_kept(plan, options.judged_only), options.judged_only, runid)
     values, scored = _scored(
@@ -353,7 +357,7 @@ def _judgment_group_output(
     plan = [
         line
         for name, p in chosen
-        for line in lines(name, p, options.num_docs, rel_format="qrels_jg")
+        for line in lines(name, p, options.num_docs, rel_format="qrels_jg", parse=parse_measure)
     ]
     topics: Dict[str, int] = {}
     missing = None

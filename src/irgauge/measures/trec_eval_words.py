@@ -31,7 +31,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, replace
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 from irgauge._checks import MAX_COUNT
 from irgauge.errors import MeasureError
@@ -304,6 +304,7 @@ def lines(
     num_docs: int = 0,
     max_level: Optional[int] = None,
     rel_format: str = "qrels",
+    parse: Optional[Callable[[str], Any]] = None,
 ) -> List[TrecLine]:
     """The lines trec_eval prints for one measure with its parameter text (None for its
     defaults); ``num_docs`` is trec_eval's -N (utility's collection size), ``max_level``
@@ -311,17 +312,16 @@ def lines(
     ``rel_format`` trec_eval's -R: ``qrels_jg`` takes the ``*_avgjg`` measures only,
     ``qrels`` all others.
 
-    Parameters are read as trec_eval reads them (C's atol and atof); a value trec_eval
-    takes that lies outside what irgauge's measure computes is refused in one line
-    naming the word, here, before anything is read."""
+    Parameters are read as trec_eval reads them (C's atol and atof). Given ``parse``
+    (irgauge's ``parse_measure``, passed in since the parser imports this module), a
+    value trec_eval takes that lies outside what irgauge's measure computes is refused in
+    one line naming the word, here, before anything is read."""
     found = _lines(name, params, num_docs, max_level, rel_format)
-    from irgauge.measures.parse import parse_measure  # parse imports this module
-
-    for line in found:
+    for line in found if parse is not None else ():
         if line.spec is None:
             continue
         try:
-            parse_measure(line.spec)
+            parse(line.spec)
         except MeasureError as err:
             # the error names irgauge's measure string: name trec_eval's word instead
             reason = str(err)
@@ -563,14 +563,18 @@ def _gains(name: str, pairs: Dict[str, float], max_level: Optional[int]) -> str:
     return ":".join(_number(levels.get(level, level)) for level in range(1, top + 1))
 
 
-def expand(token: str, num_docs: int = 0) -> List[Tuple[str, str]]:
+def expand(
+    token: str, num_docs: int = 0, parse: Optional[Callable[[str], Any]] = None
+) -> List[Tuple[str, str]]:
     """One trec_eval word as ``irgauge eval`` reads it: (trec_eval's printed name,
     irgauge measure string) per value, in trec_eval's order. runid, num_q and relstring
     are left out (irgauge's output names the run and counts the topics; relstring is not
     a number): asked for alone, they are refused."""
     try:
         chosen = [
-            line for name, params in select([token]) for line in lines(name, params, num_docs)
+            line
+            for name, params in select([token])
+            for line in lines(name, params, num_docs, parse=parse)
         ]
     except TrecEvalError as err:  # trec_eval's lines, on one line naming the word
         raise TrecEvalError(f"{token}: {err}", err.status) from None
