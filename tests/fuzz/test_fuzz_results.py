@@ -1,4 +1,4 @@
-"""The results check at every public statistic's boundary (irgauge._results): degenerate
+"""The results check at every public statistic's boundary (irgauge.scores._results): degenerate
 score matrices (constant columns and rows, one system or topic apart, ties, huge and tiny
 magnitudes) through the meta-evaluation statistics. Every value of a result is finite and
 in its range, or is not finite with its reason among the result's notes; or the input is
@@ -13,7 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from irgauge import InputError
-from irgauge._results import RANGES, REASONS, ResultError, check_result_values
+from irgauge.scores._results import RANGES, REASONS, ResultError, check_result_values
 from irgauge.meta import (
     discriminative_power,
     rank_correlations,

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional
 
 
-from irgauge._results import REASONS, check_table
+from irgauge.scores._results import REASONS, check_table
 from irgauge.errors import InputError
 from irgauge.io.summaries import meta_summary
 from irgauge.io.summaries import meta_summary_html
@@ -28,7 +28,7 @@ class MetaResult:
     details_data: Dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        # the one results check (irgauge._results), on construction: a value out of its
+        # the one results check (irgauge.scores._results), on construction: a value out of its
         # range is refused; each non-finite one has its reason in ``notes``
         notes = check_table(self.table_data)
         for name, detail in self.details_data.items():
@@ -78,7 +78,7 @@ NONFINITE_REASONS = REASONS
 def nonfinite_notes(frame) -> List[str]:
     """One line per column of ``frame`` (a DataFrame or ``{column: values}``) holding NaN
     or infinite values, saying why, after checking every value's range (see
-    :func:`irgauge._results.check_table`); the CLI prints them and records them in the
+    :func:`irgauge.scores._results.check_table`); the CLI prints them and records them in the
     output, so no NaN goes unexplained."""
     return check_table(frame)
 

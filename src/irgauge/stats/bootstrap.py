@@ -27,7 +27,7 @@ from typing import Callable, List, Optional, Sequence, Tuple
 import numpy as np
 
 from irgauge import _checks
-from irgauge._results import check_fields
+from irgauge.scores._results import check_fields
 from irgauge.errors import InputError
 from irgauge.evaluation.tasks import run_steps
 from irgauge.stats.resampling import (

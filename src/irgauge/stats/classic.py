@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats as st
 
-from irgauge._results import check_fields
+from irgauge.scores._results import check_fields
 from irgauge.stats.bootstrap import _paired, studentised
 from irgauge.stats.resampling import TIE_TOLERANCE, tied
 

@@ -17,7 +17,7 @@ from typing import Optional
 import numpy as np
 
 from irgauge import _checks
-from irgauge._results import check_fields
+from irgauge.scores._results import check_fields
 from irgauge.evaluation.tasks import run_steps
 from irgauge.stats.bootstrap import _paired
 from irgauge.stats.resampling import TIE_TOLERANCE, chunks, resolve_seed
