@@ -29,9 +29,9 @@ import numpy as np
 from scipy import special
 
 DROP = 40.0  # an integrand below its peak by this much (e^-40 relative) is cut
-_ZOOM = 40  # points of each zooming round
-_ROUNDS = 11  # zooming rounds: each narrows a peak thinner than a step by _ZOOM / 3
-_POINTS = 161  # trapezoid points over the interval where the integrand lives
+_ZOOM = 24  # points of each zooming round
+_ROUNDS = 10  # zooming rounds: each narrows a peak thinner than a step by _ZOOM / 3
+_POINTS = 112  # trapezoid points over the interval where the integrand lives
 _TAIL = 900.0  # the chi-square's density is searched where it is within e^-900 of its mode
 _TINY = np.finfo(float).tiny
 _OUTER = (24, 10, 128)  # (zoom, rounds, points) over the Poisson mixture's j
