@@ -43,6 +43,7 @@ DESIGNS = ("ttest", "anova", "ci")
 TABLE_COLUMNS = ("design", "measure", "statistic", "value")
 MAX_TOPICS = _checks.MAX_COUNT  # the most systems M and topics n a caller may give
 SEARCH_LIMIT = float(2**53)  # a design needing more topics than this is refused
+MIN_ALPHA = 1e-300  # the smallest level whose critical values the tests check (mpmath)
 _BISECTIONS = 200  # halvings of a real interval: far below float resolution
 
 
@@ -80,8 +81,20 @@ def rounding_floor(values) -> float:
 # ------------------------------------------------------------------ checks
 
 
-def _alpha_beta(alpha, beta) -> tuple:
+def _alpha(alpha) -> float:
+    """alpha in (0, 1), from 1e-300 up: below it (subnormal numbers from about 2e-308)
+    the Beta quantiles behind the critical values lose their digits."""
     alpha = _checks.alpha(alpha, "alpha")
+    if alpha < MIN_ALPHA:
+        raise InputError(
+            f"alpha: expected at least {MIN_ALPHA:g}, where the critical values keep their "
+            f"precision; got {alpha!r}"
+        )
+    return alpha
+
+
+def _alpha_beta(alpha, beta) -> tuple:
+    alpha = _alpha(alpha)
     beta = _checks.real(beta, "beta", 0.0, 1.0, True, True, what="a type II error rate")
     if 1 - beta <= alpha:
         raise InputError(
@@ -238,7 +251,7 @@ def topics_needed(
     design = _design(design)
     variance = float(_positive(variance, "variance"))
     if design == "ci":
-        alpha = _checks.alpha(alpha, "alpha")
+        alpha = _alpha(alpha)
         log_width = np.log(_positive(ci_width, "ci_width"))
 
         def narrow(n, where):
