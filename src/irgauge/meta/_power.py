@@ -36,6 +36,7 @@ _TAIL = 900.0  # the chi-square's density is searched where it is within e^-900 
 _TINY = np.finfo(float).tiny
 _OUTER = (24, 10, 128)  # (zoom, rounds, points) over the Poisson mixture's j
 _TERMS = 256  # terms of the Poisson mixture summed one by one
+MIXTURE_LIMIT = 1e14  # the largest lambda / 2 summed as a Poisson mixture
 _FRACTION_TERMS = 5000  # a bound: the fraction converges in about sqrt(max(a, b)) terms
 
 
@@ -175,6 +176,31 @@ def _beta_fraction(a, b, y):
     return h
 
 
+def _log_poisson(j, mean):
+    """log P(J = j), J ~ Poisson(mean), for a real j >= 0, in Loader's form, which keeps its
+    digits for a large mean (j log(mean) - mean - lgamma(j + 1) cancels them):
+    -log(2 pi j) / 2 - stirlerr(j) - mean phi((j - mean) / mean), phi(t) = (1 + t) log(1 + t)
+    - t by its series for |t| < 0.1; stirlerr(j) = lgamma(j + 1) - (j + 1/2) log j + j -
+    log(2 pi) / 2 by its series for j >= 30."""
+    j, mean = np.broadcast_arrays(np.asarray(j, float), np.asarray(mean, float))
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        t = (j - mean) / mean
+        near = np.abs(t) < 0.1
+        small = np.where(near, t, 0.0)
+        series = sum((-1) ** k * small**k / (k * (k - 1)) for k in range(2, 20))
+        phi = np.where(near, series, (1 + t) * np.log1p(np.where(near, 0.0, t)) - t)
+        big = np.maximum(j, 30.0)
+        stirling = 1 / (12 * big) - 1 / (360 * big**3) + 1 / (1260 * big**5) - 1 / (1680 * big**7)
+        low = np.clip(j, 1e-300, 30.0)
+        direct = (
+            special.gammaln(low + 1) - (low + 0.5) * np.log(low) + low - 0.5 * np.log(2 * np.pi)
+        )
+        stirlerr = np.where(j >= 30, stirling, direct)
+        value = -0.5 * np.log(2 * np.pi * j) - stirlerr - mean * phi
+        at_zero = np.where(j == 0, -mean, -np.inf)
+        return np.where(mean > 0, np.where(j > 0, value, at_zero), np.where(j == 0, 0.0, -np.inf))
+
+
 def _log_mixture(log_f, df1: int, df2, mu):
     """log P(F' <= f) for df1 > 1 as the Poisson mixture of central F distributions:
     sum_j P(J = j) I_y(df1/2 + j, df2/2), J ~ Poisson(mu^2 / 2), y = df1 f / (df1 f + df2).
@@ -186,13 +212,7 @@ def _log_mixture(log_f, df1: int, df2, mu):
     y = np.exp(log_y)
 
     def term(j):
-        with np.errstate(divide="ignore", invalid="ignore"):
-            poisson = np.where(
-                half > 0,
-                j * np.log(half) - half - special.gammaln(j + 1),
-                np.where(j == 0, 0.0, -np.inf),
-            )
-        return poisson + _log_betainc(df1 / 2 + j, df2 / 2, y)
+        return _log_poisson(j, half) + _log_betainc(df1 / 2 + j, df2 / 2, y)
 
     last = half + 40 * np.sqrt(half) + 400
     lo, hi = _zoom(term, np.zeros_like(last), last, *_OUTER[:2])
@@ -215,7 +235,7 @@ def log_miss(log_f, df1: int, df2, mu):
         np.asarray(log_f, float), np.asarray(df2, float), np.asarray(mu, float)
     )
     if df1 > 1:
-        return np.minimum(_log_mixture(log_f, df1, df2, mu), 0.0)
+        return _log_miss_many(log_f, df1, df2, mu)
     mode = _log_chi2_mode(df2 / 2)
     lo, hi = _chi2_bracket(df2)
 
@@ -224,6 +244,21 @@ def log_miss(log_f, df1: int, df2, mu):
         return _log_chi2_density(y, df2, mode) + log_normal_interval(0.5 * (log_f + y), mu)
 
     return np.minimum(log_integral(h, lo, hi), 0.0)
+
+
+def _log_miss_many(log_f, df1: int, df2, mu):
+    """log P(F' <= f) for df1 > 1: the Poisson mixture up to lambda / 2 = MIXTURE_LIMIT,
+    where a real j still resolves whole terms; beyond, the bound P(X <= x) <=
+    P((Z + mu)^2 <= x) (X = (Z + mu)^2 + W, W >= 0), the df1 = 1 integral at the
+    critical value f df1, where it shows the miss below e^-800; else NaN, refused by
+    the caller. An infinite mu never misses."""
+    huge = 0.5 * mu**2 > MIXTURE_LIMIT
+    safe_mu = np.where(huge, 0.0, mu)
+    value = np.minimum(_log_mixture(log_f, df1, df2, safe_mu), 0.0)
+    if huge.any():
+        bound = log_miss(log_f + np.log(df1), 1, df2, mu)
+        value = np.where(huge, np.where(bound < -800.0, bound, np.nan), value)
+    return np.where(np.isinf(mu), -np.inf, value)
 
 
 def log_f_critical(alpha: float, df1: int, df2):
