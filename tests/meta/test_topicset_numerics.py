@@ -128,6 +128,12 @@ def test_issue_cases_give_the_exact_n():
     assert 16000 < n < 17000
 
 
+def test_an_overwhelming_difference_needs_2_topics_in_every_design():
+    for systems in (2, 3, 50):  # an infinite noncentrality; 1e150 beyond the mixture
+        assert topics_needed(0.01, "anova", [1e308, 1e150], systems=systems).tolist() == [2, 2]
+    assert topics_needed(0.01, "ttest", 1e308) == 2
+
+
 def test_more_topics_than_a_billion_are_given_not_refused():
     n = topics_needed(0.01, "ttest", 1e-6)  # about 1.6e10: finite, so given
     assert n > 10**10
