@@ -25,6 +25,12 @@ def _named(name: Optional[str], problem: str) -> str:
     return f"{name}: {problem}" if name else problem
 
 
+def refused(name: Optional[str], problem: str) -> InputError:
+    """The InputError refusing parameter ``name``'s value: ``name: problem``, with the
+    parameter recorded so that the command line names its option instead."""
+    return InputError(_named(name, problem), parameter=name)
+
+
 def as_int(value: Any) -> int:
     """An int from a decimal string or an integer-valued number; True and 2.5 raise
     TypeError/ValueError instead of becoming 1 and 2."""
@@ -53,11 +59,9 @@ def whole(
     try:
         number = as_int(value)
     except (TypeError, ValueError, OverflowError):
-        raise InputError(_named(name, f"expected {what}; got {value!r}")) from None
+        raise refused(name, f"expected {what}; got {value!r}") from None
     if (minimum is not None and number < minimum) or (maximum is not None and number > maximum):
-        raise InputError(
-            _named(name, f"expected {what} {_int_range(minimum, maximum)}; got {number}")
-        )
+        raise refused(name, f"expected {what} {_int_range(minimum, maximum)}; got {number}")
     return number
 
 
@@ -79,10 +83,10 @@ def real(
             raise TypeError(value)
         number = float(value)
     except (TypeError, ValueError):
-        raise InputError(_named(name, f"expected {what}; got {value!r}")) from None
+        raise refused(name, f"expected {what}; got {value!r}") from None
     if not in_interval(number, minimum, maximum, min_open, max_open):
         span = interval(minimum, maximum, min_open, max_open, lambda v: f"{v:g}")
-        raise InputError(_named(name, f"expected {what} in {span}; got {value}"))
+        raise refused(name, f"expected {what} in {span}; got {value}")
     return number
 
 
@@ -90,7 +94,7 @@ def _refuse_text(value: Any, name: Optional[str], what: str, text: bool) -> None
     """A number's text is refused from Python, as numpy and scipy refuse it: ``"0.05"``
     there is a mistake (a value read from a file and not converted), not a choice."""
     if isinstance(value, (str, bytes)) and not text:
-        raise InputError(_named(name, f"expected {what}, not text; got {value!r}"))
+        raise refused(name, f"expected {what}, not text; got {value!r}")
 
 
 def in_interval(

@@ -10,7 +10,9 @@ class InputError(ValueError):
     """Bad input data or a bad argument. The CLI prints it and exits with status 2.
 
     ``line`` is a position in ``path``: a line of a text file (``FILE:LINE: problem``), or,
-    with ``unit="row"``, a row of a table (``FILE: row N: problem``), which has no lines."""
+    with ``unit="row"``, a row of a table (``FILE: row N: problem``), which has no lines.
+    ``parameter`` names the Python parameter whose value is refused, if one is: the command
+    line names its option instead (``--min-diff`` for ``min_diff``)."""
 
     def __init__(
         self,
@@ -18,11 +20,13 @@ class InputError(ValueError):
         path: Optional[str] = None,
         line: Optional[int] = None,
         unit: str = "line",
+        parameter: Optional[str] = None,
     ):
         self.problem = problem
         self.path = path
         self.line = line
         self.unit = unit
+        self.parameter = parameter
         super().__init__(str(self))
 
     def __str__(self) -> str:

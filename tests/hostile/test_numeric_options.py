@@ -87,19 +87,6 @@ TEXT = {
     "tests",
     "title",
 }
-# options whose failures belong to a class of issue 33 fixed apart: the reason
-NUMERICS = (
-    "numerics class (issue 33, 'statistics computed where the library's functions lose "
-    "precision'): extreme values of topics' alpha, beta, min_diff and ci_width"
-)
-KNOWN_IN = {("topics", dest): NUMERICS for dest in ("alpha", "beta", "min_diff", "ci_width")}
-KNOWN: dict = {}
-
-
-def known(command: str, dest: str):
-    return KNOWN_IN.get((command, dest)) or KNOWN.get(dest)
-
-
 DROP_IN = "trec_eval"
 SECONDS = 60  # a run past this is a hang: the work an option asks for must be bounded
 NOT_FINITE = re.compile(r"(?<![\w.])[-+]?(nan|inf|infinity)(?![\w.])", re.IGNORECASE)
@@ -166,15 +153,7 @@ def not_finite(result) -> int:
 
 
 CASES = [
-    pytest.param(
-        command,
-        dest,
-        value,
-        marks=[pytest.mark.xfail(reason=known(command, dest), strict=False)]
-        if known(command, dest)
-        else [],
-        id=f"{command}-{dest}-{value}",
-    )
+    pytest.param(command, dest, value, id=f"{command}-{dest}-{value}")
     for index, (command, dest) in enumerate(numeric_options())
     for value in values_for(index)
 ]

@@ -85,6 +85,8 @@ class Parser(argparse.ArgumentParser):
     def parse_known_args(self, args=None, namespace=None):
         self.given = {} if self.once else None  # the options of this parse, by dest
         namespace, extras = super().parse_known_args(args, namespace)
+        # a sub-command's options reach the top namespace with its other values
+        namespace.given_options = {**(self.given or {}), **getattr(namespace, "given_options", {})}
         # argparse hands a command's unknown options up to the top parser, whose usage line
         # says nothing of the command's options: each (sub-)command refuses its own
         if extras:
@@ -230,6 +232,9 @@ def _run(argv: Optional[List[str]], finished: List[int]) -> int:
                 if err.path is None and getattr(args, "input_files", None):
                     err.path = ", ".join(args.input_files)
                 raise
+            except InputError as err:  # a value the API refused names its option
+                _name_option(err, getattr(args, "given_options", {}))
+                raise
     except KeyboardInterrupt:
         if committed(outputs):
             finished.append(code)
@@ -237,6 +242,18 @@ def _run(argv: Optional[List[str]], finished: List[int]) -> int:
     finished.append(code)
     sys.stdout.flush()  # a full disk is reported here, not in the flush at exit
     return code
+
+
+def _name_option(err: InputError, given: dict) -> None:
+    """An error refusing a Python parameter's value (``min_diff: ...``) names the option
+    that gave it (``--min-diff: ...``): the user typed the option, not the parameter."""
+    option = given.get(err.parameter) if err.parameter else None
+    if option is None:
+        return
+    prefix = f"{err.parameter}: "
+    problem = err.problem[len(prefix) :] if err.problem.startswith(prefix) else err.problem
+    err.problem = f"{option}: {problem}"
+    err.args = (str(err),)
 
 
 @contextlib.contextmanager

@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional
 
-import numpy as np
 
 from irgauge.errors import InputSizeError
+from irgauge.scores._results import REASONS, check_table
 from irgauge.io.summaries import meta_summary
 from irgauge.io.summaries import meta_summary_html
 
@@ -26,6 +26,19 @@ class MetaResult:
     systems: List[str]
     topics: List[str]
     details_data: Dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        # the one results check (irgauge.scores._results), on construction: a value out of its
+        # range is refused; each non-finite one has its reason in ``notes``
+        notes = check_table(self.table_data)
+        for name, detail in self.details_data.items():
+            notes += [f"{name}: {note}" for note in check_table(detail)]
+        object.__setattr__(self, "_notes", tuple(notes))
+
+    @property
+    def notes(self) -> List[str]:
+        """Why a value of the tables is NaN or infinite, one line per column."""
+        return list(self._notes)
 
     @property
     def table(self):
@@ -58,48 +71,16 @@ class MetaResult:
         return meta
 
 
-_TIED = "a ranking ties every system, so the rank correlation is 0/0"
-_CONSTANT = "the pair's per-topic differences are constant (sd 0)"
-_NOT_REACHED = (
-    "no difference reaches the required level (discpower: no pair significant "
-    "at that alpha, or B*alpha < 1; swap: no bin with few enough swaps)"
-)
-_NO_INTERVAL = (
-    "no interval: too few topics for a bootstrap (a note names them), or the statistic is "
-    "undefined on every bootstrap sample"
-)
-# why a column of a meta-evaluation table can hold a non-finite value
-NONFINITE_REASONS = {
-    "tau": _TIED,
-    "tau_ap": _TIED,
-    "tau_ap_b": _TIED,
-    "phi": _TIED,
-    "sd": "one halving only (the sd needs two), or " + _TIED,
-    "required_difference": _NOT_REACHED,
-    "required_difference_2sf": _NOT_REACHED,
-    "relative_difference": _NOT_REACHED,
-    "share_reaching": _NOT_REACHED,
-    "effect_size": _CONSTANT,
-    "t": _CONSTANT,
-    "low": _NO_INTERVAL,
-    "high": _NO_INTERVAL,
-}
+# the reasons, by column, of a non-finite value: kept here under their old name
+NONFINITE_REASONS = REASONS
 
 
 def nonfinite_notes(frame) -> List[str]:
     """One line per column of ``frame`` (a DataFrame or ``{column: values}``) holding NaN
-    or infinite values, saying why; the CLI prints them and records them in the output, so
-    no NaN goes unexplained."""
-    notes = []
-    for column in frame if isinstance(frame, dict) else frame.columns:
-        values = np.asarray(frame[column])
-        if values.dtype.kind not in "fc":
-            continue
-        bad = int(np.sum(~np.isfinite(values)))
-        if bad:
-            reason = NONFINITE_REASONS.get(column, "undefined for these scores")
-            notes.append(f"{bad} {column} value(s) are not finite: {reason}")
-    return notes
+    or infinite values, saying why, after checking every value's range (see
+    :func:`irgauge.scores._results.check_table`); the CLI prints them and records them in the
+    output, so no NaN goes unexplained."""
+    return check_table(frame)
 
 
 def check_subset_size(size: int, n_topics: int, disjoint: bool, source=None) -> None:

@@ -42,14 +42,17 @@ from irgauge.stats.resampling import require_topics
 
 DESIGNS = ("ttest", "anova", "ci")
 TABLE_COLUMNS = ("design", "measure", "statistic", "value")
-MAX_TOPICS = _checks.MAX_COUNT  # a design needing more topics than this is refused
+MAX_TOPICS = _checks.MAX_COUNT  # the most systems M and topics n a caller may give
+SEARCH_LIMIT = float(2**53)  # a design needing more topics than this is refused
+MIN_ALPHA = 1e-300  # the smallest level whose critical values the tests check (mpmath)
 _BISECTIONS = 200  # halvings of a real interval: far below float resolution
 
 
 def residual_variance(matrix) -> float:
     """V_E, the residual mean square of a two-way ANOVA without replication on ``matrix``
     (a ScoreMatrix or an array, systems x topics):
-    sum_ij (x_ij - xbar_i. - xbar_.j + xbar..)^2 / ((m - 1)(n - 1))."""
+    sum_ij (x_ij - xbar_i. - xbar_.j + xbar..)^2 / ((m - 1)(n - 1)); 0 where it is
+    rounding noise (see :func:`rounding_floor`)."""
     values = matrix.values if isinstance(matrix, ScoreMatrix) else np.asarray(matrix, float)
     if values.ndim != 2:
         raise InputError(f"a score matrix must be systems x topics; got shape {values.shape}")
@@ -62,14 +65,37 @@ def residual_variance(matrix) -> float:
     residual = (
         values - values.mean(axis=1, keepdims=True) - values.mean(axis=0, keepdims=True)
     ) + values.mean()
-    return float(np.sum(residual**2) / ((m - 1) * (n - 1)))
+    variance = float(np.sum(residual**2) / ((m - 1) * (n - 1)))
+    return 0.0 if variance <= rounding_floor(values) else variance
+
+
+def rounding_floor(values) -> float:
+    """The residual variance that rounding alone gives scores of this magnitude:
+    (64 eps max|x|)^2. Additive scores (system effect + topic effect, no interaction) have
+    V_E = 0, but their residuals, computed in floating point, are a few eps max|x| each;
+    a V_E at or below this floor is 0."""
+    scale = float(np.max(np.abs(values))) if np.size(values) else 0.0
+    return (64 * np.finfo(float).eps * scale) ** 2
 
 
 # ------------------------------------------------------------------ checks
 
 
-def _alpha_beta(alpha, beta) -> tuple:
+def _alpha(alpha) -> float:
+    """alpha in (0, 1), from 1e-300 up: below it (subnormal numbers from about 2e-308)
+    the Beta quantiles behind the critical values lose their digits."""
     alpha = _checks.alpha(alpha, "alpha")
+    if alpha < MIN_ALPHA:
+        raise _checks.refused(
+            "alpha",
+            f"expected at least {MIN_ALPHA:g}, where the critical values keep their "
+            f"precision; got {alpha!r}",
+        )
+    return alpha
+
+
+def _alpha_beta(alpha, beta) -> tuple:
+    alpha = _alpha(alpha)
     beta = _checks.real(beta, "beta", 0.0, 1.0, True, True, what="a type II error rate")
     if 1 - beta <= alpha:
         raise InputError(
@@ -100,67 +126,113 @@ def _systems(value) -> int:
 # ------------------------------------------------------------------ power and width
 
 
+def _log_miss(n, min_diff, variance, alpha, df1: int, df2):
+    """log of the type II error (1 - power) of the F test with (df1, df2) degrees of
+    freedom and lambda = n D^2 / (2 V_E) (df1 = 1: the two-sided t-test, lambda = delta^2);
+    see :mod:`irgauge.meta._power`."""
+    from irgauge.meta import _power
+
+    with np.errstate(over="ignore"):  # an infinite noncentrality: the test never misses
+        mu = np.asarray(min_diff, float) * np.sqrt(np.asarray(n, float) / (2 * variance))
+    return _power.log_miss(_power.log_f_critical(alpha, df1, df2), df1, df2, mu)
+
+
+def _log_ttest_miss(n, min_diff, variance, alpha):
+    n = np.asarray(n, dtype=float)
+    return _log_miss(n, min_diff, variance, alpha, 1, n - 1)
+
+
+def _log_anova_miss(n, min_diff, variance, alpha, systems: int):
+    n = np.asarray(n, dtype=float)
+    return _log_miss(n, min_diff, variance, alpha, systems - 1, systems * (n - 1))
+
+
 def ttest_power(n, min_diff, variance, alpha: float):
     """Power of the paired two-sided t-test with n topics to detect ``min_diff`` when
     sigma_t^2 = 2 ``variance``: P(|T'| > t_{1-alpha/2, n-1}), T' ~ t'(n - 1, D sqrt(n) /
-    sigma_t) (arrays broadcast)."""
-    # scipy.stats only here: importing irgauge.meta must not load it (tests/test_startup.py)
-    from scipy import stats
-
-    n = np.asarray(n, dtype=float)
-    delta = np.asarray(min_diff, dtype=float) * np.sqrt(n / (2 * np.asarray(variance, float)))
-    critical = stats.t.isf(alpha / 2, n - 1)
-    return stats.nct.sf(critical, n - 1, delta) + stats.nct.cdf(-critical, n - 1, delta)
+    sigma_t) (arrays broadcast); 1 - exp(log miss), computed in log space."""
+    return -np.expm1(_log_ttest_miss(n, min_diff, variance, alpha))
 
 
 def anova_power(n, min_diff, variance, alpha: float, systems: int):
     """Power of the one-way ANOVA over ``systems`` (M) systems with n topics each to detect
     a range ``min_diff``: P(F'(M-1, M(n-1), lambda) > F_{1-alpha}(M-1, M(n-1))) with
     lambda = n D^2 / (2 V_E) (arrays broadcast)."""
-    # scipy.stats only here: importing irgauge.meta must not load it (tests/test_startup.py)
-    from scipy import stats
+    return -np.expm1(_log_anova_miss(n, min_diff, variance, alpha, systems))
+
+
+def _log_ci_width(variance, n, alpha):
+    """log(2 t_{1-alpha/2, n-1} sigma_t / sqrt(n)), t^2 the F(1, n - 1) quantile."""
+    from irgauge.meta._power import log_f_critical
 
     n = np.asarray(n, dtype=float)
-    df1, df2 = systems - 1, systems * (n - 1)
-    lam = n * np.asarray(min_diff, dtype=float) ** 2 / (2 * np.asarray(variance, float))
-    return stats.ncf.sf(stats.f.isf(alpha, df1, df2), df1, df2, lam)
+    half_f = 0.5 * log_f_critical(alpha, 1, n - 1)
+    return np.log(2.0) + half_f + 0.5 * (np.log(2 * np.asarray(variance, float)) - np.log(n))
 
 
 def ci_width(variance, n_topics, alpha: float = 0.05):
     """Width of the 100(1 - alpha)% confidence interval of a difference between two
     systems over n topics: 2 t_{1-alpha/2, n-1} sigma_t / sqrt(n), sigma_t^2 = 2 V_E."""
-    # scipy.stats only here: importing irgauge.meta must not load it (tests/test_startup.py)
-    from scipy import stats
-
-    n = np.asarray(n_topics, dtype=float)
-    width = 2 * stats.t.isf(alpha / 2, n - 1) * np.sqrt(2 * np.asarray(variance, float) / n)
+    with np.errstate(over="ignore"):
+        width = np.exp(_log_ci_width(variance, n_topics, alpha))
     return width if np.ndim(width) else float(width)
 
 
 # ------------------------------------------------------------------ searches
 
 
-def _smallest_n(satisfied, shape) -> np.ndarray:
-    """The smallest integer n >= 2 with ``satisfied(n)`` (vectorised, monotone in n) for
-    every element: doubling from 2 until satisfied, then bisection between the last n that
-    failed and the first that passed."""
-    hi = np.full(shape, 2.0)
-    lo = np.ones(shape)  # below the range: never evaluated
-    ok = satisfied(hi)
-    while not ok.all():
-        if np.any(hi[~ok] >= MAX_TOPICS):
-            raise InputError(
-                f"the design needs more than {MAX_TOPICS} topics: ask for a larger difference "
-                "or a wider interval"
+def _smallest_n(satisfied, guess, parameter: str) -> np.ndarray:
+    """The smallest whole n >= 2 with ``satisfied(n, where)`` for every element (n holds
+    the elements ``where`` selects), for a condition monotone in n (power and the
+    interval's narrowness grow with n): bracketing from ``guess`` (a normal
+    approximation) by steps 1, 2, 4, ... down while it holds, up while it fails, then
+    bisection between the last n that failed and the first that held. Refused only past
+    SEARCH_LIMIT, where whole numbers are no longer exact in floating point: the refusal
+    names ``parameter``, the value that asks for so many."""
+    guess = np.asarray(guess, dtype=float)
+    start = np.clip(np.nan_to_num(np.ceil(guess), nan=2.0), 2.0, SEARCH_LIMIT)
+    every = np.ones(start.shape, dtype=bool)
+    ok = satisfied(start[every], every).reshape(start.shape)
+    lo = np.where(ok, np.nan, start)  # the largest n known to fail (1: below the range)
+    hi = np.where(ok, start, np.nan)  # the smallest n known to hold
+    step = np.ones(start.shape)
+    while True:
+        lo = np.where(np.isnan(lo) & (hi <= 2), 1.0, lo)
+        down, up = np.isnan(lo), np.isnan(hi)
+        if np.any(up & (lo >= SEARCH_LIMIT)):
+            wider = "a wider interval" if parameter == "ci_width" else "a larger difference"
+            raise _checks.refused(
+                parameter,
+                f"the design needs more than {SEARCH_LIMIT:.0f} topics (2^53, beyond exact "
+                f"whole numbers in floating point): ask for {wider}",
             )
-        lo = np.where(ok, lo, hi)
-        hi = np.where(ok, hi, hi * 2)
-        ok = satisfied(hi)
+        moving = down | up
+        if not moving.any():
+            break
+        trial = np.where(down, np.maximum(hi - step, 2.0), np.minimum(lo + step, SEARCH_LIMIT))
+        good = np.zeros(start.shape, dtype=bool)
+        good[moving] = satisfied(trial[moving], moving)
+        hi = np.where(moving & good, trial, hi)
+        lo = np.where(moving & ~good, trial, lo)
+        step = np.where(moving, step * 2, step)
     while np.any(hi - lo > 1):
-        mid = np.where(hi - lo > 1, np.floor((lo + hi) / 2), hi)
-        good = satisfied(mid)
-        lo, hi = np.where(good, lo, mid), np.where(good, mid, hi)
+        active = hi - lo > 1
+        mid = np.floor((lo + hi) / 2)
+        good = np.zeros(start.shape, dtype=bool)
+        good[active] = satisfied(mid[active], active)
+        lo = np.where(active & ~good, mid, lo)
+        hi = np.where(active & good, mid, hi)
     return hi.astype(np.int64)
+
+
+def _normal_guess(variance, effect, alpha, beta=None):
+    """n = 2 V_E (z_{alpha/2} + z_beta)^2 / effect^2: the normal approximation the search
+    starts from (the answer is exact whatever the guess)."""
+    from scipy import special
+
+    z = -special.ndtri(alpha / 2) + (0.0 if beta is None else -special.ndtri(beta))
+    with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+        return 2 * variance * np.maximum(z, 0.0) ** 2 / np.asarray(effect, float) ** 2
 
 
 def _scalar(array):
@@ -182,24 +254,38 @@ def topics_needed(
     design = _design(design)
     variance = float(_positive(variance, "variance"))
     if design == "ci":
-        alpha = _checks.alpha(alpha, "alpha")
-        width = _positive(ci_width, "ci_width")
-        n = _smallest_n(lambda k: _ci_width_array(variance, k, alpha) <= width, width.shape)
-        return _scalar(n)
+        alpha = _alpha(alpha)
+        log_width = np.log(_positive(ci_width, "ci_width"))
+
+        def narrow(n, where):
+            wanted = np.broadcast_to(log_width, where.shape)[where]
+            return _log_ci_width(variance, n, alpha) <= wanted
+
+        guess = _normal_guess(variance, np.exp(log_width) / 2, alpha)
+        return _scalar(_smallest_n(narrow, np.broadcast_to(guess, log_width.shape), "ci_width"))
     alpha, beta = _alpha_beta(alpha, beta)
     diff = _positive(min_diff, "min_diff")
-    if design == "ttest":
-        n = _smallest_n(lambda k: ttest_power(k, diff, variance, alpha) >= 1 - beta, diff.shape)
-    else:
-        systems = _systems(systems)
-        n = _smallest_n(
-            lambda k: anova_power(k, diff, variance, alpha, systems) >= 1 - beta, diff.shape
-        )
-    return _scalar(n)
+    systems = 2 if design == "ttest" else _systems(systems)
+    log_beta = np.log(beta)
+
+    def powerful(n, where):
+        d = np.broadcast_to(diff, where.shape)[where]
+        if design == "ttest":
+            log_miss = _log_ttest_miss(n, d, variance, alpha)
+        else:
+            log_miss = _log_anova_miss(n, d, variance, alpha, systems)
+        return _checked(log_miss) <= log_beta
+
+    guess = _normal_guess(variance, diff, alpha, beta)
+    return _scalar(_smallest_n(powerful, np.broadcast_to(guess, diff.shape), "min_diff"))
 
 
-def _ci_width_array(variance, n, alpha):
-    return np.asarray(ci_width(variance, n, alpha), dtype=float)
+def _checked(log_miss):
+    """``log_miss`` unless a value is NaN: a power that cannot be computed is refused, not
+    read as too small."""
+    if np.any(np.isnan(log_miss)):
+        raise InputError("the power cannot be computed for these values (alpha, beta, D, M)")
+    return log_miss
 
 
 def min_detectable_diff(
@@ -211,32 +297,56 @@ def min_detectable_diff(
     systems: int = 2,
 ) -> float:
     """Smallest difference D that ``n_topics`` topics detect with power 1 - beta in the
-    ``ttest`` or ``anova`` design (power grows with D: bisection on D, returning a D whose
-    power is at least 1 - beta; any smaller D by more than a relative 1e-12 falls short)."""
+    ``ttest`` or ``anova`` design: the root of log(1 - power(D)) = log beta (the power
+    grows with D), bracketed by doubling or halving from the normal approximation, then
+    narrowed by regula falsi in log D (Illinois: the end kept twice has its value halved)
+    to a relative 1e-13, returning the end whose power is at least 1 - beta; any smaller
+    D by more than a relative 1e-12 falls short."""
     design = _design(design)
     if design == "ci":
         raise InputError("design ci has no detectable difference: see ci_width()")
     variance = float(_positive(variance, "variance"))
     n = _checks.whole(n_topics, "n_topics", 2, MAX_TOPICS, what="a number of topics")
     alpha, beta = _alpha_beta(alpha, beta)
-    if design == "ttest":
+    systems = 2 if design == "ttest" else _systems(systems)
+    log_beta = np.log(beta)
 
-        def power(d):
-            return ttest_power(n, d, variance, alpha)
-    else:
-        systems = _systems(systems)
+    def gap(d):  # <= 0 where D is detected
+        if design == "ttest":
+            log_miss = _log_ttest_miss(n, d, variance, alpha)
+        else:
+            log_miss = _log_anova_miss(n, d, variance, alpha, systems)
+        return float(_checked(log_miss)) - log_beta
 
-        def power(d):
-            return anova_power(n, d, variance, alpha, systems)
-
-    lo, hi = 0.0, float(np.sqrt(2 * variance))
-    while power(hi) < 1 - beta:
-        lo, hi = hi, hi * 2
+    guess = float(np.sqrt(_normal_guess(variance, 1.0, alpha, beta) / n))
+    hi = guess if np.isfinite(guess) and guess > 0 else float(np.sqrt(2 * variance))
+    g_hi = gap(hi)
+    lo, g_lo = hi, g_hi
+    while g_hi > 0:  # double until detected
+        lo, g_lo, hi = hi, g_hi, hi * 2
+        g_hi = gap(hi)
+    while g_lo <= 0:  # halve until missed (at D = 0 the miss is 1 - alpha > beta)
+        hi, g_hi, lo = lo, g_lo, lo / 2
+        g_lo = gap(lo)
+    kept = 0
     for _ in range(_BISECTIONS):
         if hi - lo <= 1e-13 * hi:
             break
-        mid = (lo + hi) / 2
-        lo, hi = (lo, mid) if power(mid) >= 1 - beta else (mid, hi)
+        x_lo, x_hi = np.log(lo), np.log(hi)
+        x = (x_lo + x_hi) / 2
+        if np.isfinite(g_hi) and g_lo > g_hi:
+            secant = x_hi - g_hi * (x_hi - x_lo) / (g_hi - g_lo)
+            x = secant if x_lo < secant < x_hi else x
+        d = float(np.exp(x))
+        if not lo < d < hi:
+            break
+        g = gap(d)
+        if g <= 0:
+            hi, g_hi = d, g
+            g_lo, kept = (g_lo / 2 if kept == -1 else g_lo), -1
+        else:
+            lo, g_lo = d, g
+            g_hi, kept = (g_hi / 2 if kept == 1 else g_hi), 1
     return hi
 
 
@@ -308,7 +418,11 @@ def topic_set_size(
     for name, values in zip(names, stacked):
         variance = residual_variance(values)
         if variance <= 0:
-            raise InputError(f"measure {name}: the residual variance is 0 (scores are additive)")
+            raise InputError(
+                f"measure {name}: the residual variance is 0, up to rounding (the scores are "
+                "additive: a system effect plus a topic effect), so any difference is told "
+                "apart on 2 topics and there is no design to compute; leave the measure out"
+            )
         rows += _rows(name, variance, len(topics), min_diff, ci_width, alpha, beta, systems)
     table = {key: [row[k] for row in rows] for k, key in enumerate(TABLE_COLUMNS)}
     table["value"] = np.array(table["value"], dtype=object)  # counts stay whole numbers

@@ -27,6 +27,7 @@ from typing import Callable, List, Optional, Sequence, Tuple
 import numpy as np
 
 from irgauge import _checks
+from irgauge.scores._results import check_fields
 from irgauge.errors import InputError
 from irgauge.evaluation.tasks import run_steps
 from irgauge.stats.resampling import (
@@ -52,6 +53,9 @@ class BootstrapResult:
     n_topics: int
     samples: int  # B
     seed: int
+
+    def __post_init__(self) -> None:
+        check_fields(self, {"pvalue": (0.0, 1.0)})
 
 
 @dataclass(frozen=True)

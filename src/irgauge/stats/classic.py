@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats as st
 
+from irgauge.scores._results import check_fields
 from irgauge.stats.bootstrap import _paired
 from irgauge.stats.resampling import studentised
 from irgauge.stats.resampling import TIE_TOLERANCE, tied
@@ -29,6 +30,9 @@ class SignTestResult:
     n_untied: int  # topics with x != y
     n_topics: int
 
+    def __post_init__(self) -> None:
+        check_fields(self, {"pvalue": (0.0, 1.0)})
+
 
 @dataclass(frozen=True)
 class TTestResult:
@@ -36,6 +40,9 @@ class TTestResult:
     pvalue: float
     df: int
     mean_difference: float
+
+    def __post_init__(self) -> None:
+        check_fields(self, {"pvalue": (0.0, 1.0)})
 
 
 def sign_pvalues(wins: np.ndarray, untied: np.ndarray) -> np.ndarray:

@@ -17,6 +17,7 @@ from typing import Optional
 import numpy as np
 
 from irgauge import _checks
+from irgauge.scores._results import check_fields
 from irgauge.evaluation.tasks import run_steps
 from irgauge.stats.bootstrap import _paired
 from irgauge.stats.resampling import TIE_TOLERANCE, chunks, resolve_seed
@@ -29,6 +30,9 @@ class RandomisationResult:
     n_topics: int
     permutations: int
     seed: int
+
+    def __post_init__(self) -> None:
+        check_fields(self, {"pvalue": (0.0, 1.0)})
 
 
 def random_signs(n_topics: int, permutations: int, seed: int) -> np.ndarray:

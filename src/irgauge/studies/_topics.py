@@ -66,7 +66,8 @@ def discriminative_power(matrices, alpha: float, resamples: np.ndarray) -> Tuple
 
     n = resamples.shape[1]
     counts = index_counts(resamples, n).T  # n x T
-    crit = float(stdtrit(n - 1, 1 - alpha / 2))
+    # the upper tail by symmetry: 1 - alpha/2 rounds to 1 for a tiny alpha (crit = inf)
+    crit = float(-stdtrit(n - 1, alpha / 2))
     share, required = {}, {}
     for name, m in matrices.items():
         i, j = pair_index(m.n_systems)

@@ -1,0 +1,279 @@
+"""Power of the t-test and of the one-way ANOVA in log space, where scipy's noncentral
+t and F distributions fail (NaN for a large noncentrality, a far tail rounded to 0 or its
+power to 1), and critical values without ``1 - alpha``, which rounds to 1 for a tiny alpha.
+
+Both tests are one F test: the two-sided t-test at level alpha with df degrees of freedom
+and noncentrality delta is the F test with (1, df) degrees of freedom and lambda = delta^2,
+as T'^2 = F'. The probability that it misses (the type II error, 1 - power) is
+
+    P(F' <= f) = P(X <= f df1 V / df2) = E_V[ P(X <= f df1 e^y) ],   V = df2 e^y,
+
+X ~ chi'^2(df1, lambda) and V ~ chi^2(df2) independent. For df1 = 1 the inner
+probability is, with mu = sqrt(lambda), Phi(sqrt(x) - mu) - Phi(-sqrt(x) - mu), and the
+average over V an integral of exp(h), h built from ``log_ndtr`` and the log density of
+log(V / df2) (:func:`log_integral`). For df1 > 1 it is the Poisson mixture
+sum_j P(J = j) I_y(df1/2 + j, df2/2), J ~ Poisson(lambda / 2), summed in log space
+(:func:`_log_mixture`). Nothing is exponentiated before the final log-sum, so a miss of
+1e-300 or 1e-3000 keeps its digits.
+
+Critical values: F_{1-alpha}(df1, df2) = (df2/df1) B / (1 - B), B the upper alpha quantile
+of Beta(df1/2, df2/2) (``betainccinv``), or 1 - B the lower alpha quantile of
+Beta(df2/2, df1/2) (``betaincinv``) where B is near 1; where even that underflows (df2 = 1
+and alpha below about 1e-300) the series' leading term I_q(a, b) = q^a / (a B(a, b)) gives
+log q. Everything is returned as a logarithm.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy import special
+
+DROP = 40.0  # an integrand below its peak by this much (e^-40 relative) is cut
+_ZOOM = 24  # points of each zooming round
+_ROUNDS = 10  # zooming rounds: each narrows a peak thinner than a step by _ZOOM / 3
+_POINTS = 112  # trapezoid points over the interval where the integrand lives
+_TAIL = 900.0  # the chi-square's density is searched where it is within e^-900 of its mode
+_TINY = np.finfo(float).tiny
+_OUTER = (24, 10, 128)  # (zoom, rounds, points) over the Poisson mixture's j
+_TERMS = 256  # terms of the Poisson mixture summed one by one
+MIXTURE_LIMIT = 1e14  # the largest lambda / 2 summed as a Poisson mixture
+_FRACTION_TERMS = 5000  # a bound: the fraction converges in about sqrt(max(a, b)) terms
+
+
+def log_integral(h, lo, hi, zoom: int = _ZOOM, rounds: int = _ROUNDS, points: int = _POINTS):
+    """log of the integral of exp(h(x)) over [lo, hi], elementwise over the shape of
+    ``lo`` and ``hi``; h is unimodal and takes x of shape (k,) + that shape.
+
+    Zooming: h is evaluated on ``zoom`` points of the interval, and the interval shrinks to
+    the points where h is within DROP of the largest value found, widened by one point on
+    each side (a unimodal h stays below the cut outside them). A peak thinner than one step
+    is narrowed by about zoom / 3 each round, a resolved one keeps its interval. The
+    integral is then the trapezoid rule on ``points`` points of u, x = peak + s sinh(u)
+    (s the last round's step), summed in log space: an integrand smooth at the scale of its
+    peak and negligible at both ends is integrated to a relative error near 1e-13, as the
+    tests check against mpmath (the trapezoid rule converges exponentially on such
+    integrands)."""
+    lo, hi = _zoom(h, lo, hi, zoom, rounds)
+    shape = (-1,) + (1,) * lo.ndim
+    x = lo + (hi - lo) * np.linspace(0.0, 1.0, zoom).reshape(shape)
+    y = h(x)
+    # the final rule: trapezoid in u, x = peak + s sinh(u), dense at the peak and sparse in
+    # the tails, which may decay as slowly as exp(-x / 2) (a chi-square's left tail)
+    peak = np.take_along_axis(x, np.argmax(y, axis=0)[None], 0)[0]
+    peak = np.clip(peak, lo, hi)
+    scale = np.maximum((hi - lo) / zoom, 1e-300)
+    u_lo, u_hi = np.arcsinh((lo - peak) / scale), np.arcsinh((hi - peak) / scale)
+    u = u_lo + (u_hi - u_lo) * np.linspace(0.0, 1.0, points).reshape(shape)
+    y = h(peak + scale * np.sinh(u))
+    weights = np.full((points,) + (1,) * lo.ndim, 1.0)
+    weights[0] = weights[-1] = 0.5
+    with np.errstate(divide="ignore"):
+        step = np.log((u_hi - u_lo) / (points - 1)) + np.log(scale)
+        return special.logsumexp(y + np.log(weights) + np.log(np.cosh(u)), axis=0) + step
+
+
+def _zoom(h, lo, hi, zoom: int, rounds: int):
+    """The interval where the unimodal h is within DROP of its peak (see log_integral)."""
+    lo, hi = np.broadcast_arrays(np.asarray(lo, float), np.asarray(hi, float))
+    grid = np.linspace(0.0, 1.0, zoom).reshape((-1,) + (1,) * lo.ndim)
+    for _ in range(rounds):
+        x = lo + (hi - lo) * grid
+        y = h(x)
+        keep = y > np.max(y, axis=0) - DROP  # nowhere when h is -inf: the interval stays
+        found = keep.any(axis=0)
+        first = np.argmax(keep, axis=0)
+        last = zoom - 1 - np.argmax(keep[::-1], axis=0)
+        below = np.take_along_axis(x, np.maximum(first - 1, 0)[None], 0)[0]
+        above = np.take_along_axis(x, np.minimum(last + 1, zoom - 1)[None], 0)[0]
+        lo, hi = np.where(found, below, lo), np.where(found, above, hi)
+    return lo, hi
+
+
+def _log_chi2_mode(half):
+    """K(z) = z log z - z - lgamma(z), z = df / 2: the log density of y = log(V / df),
+    V ~ chi^2(df), is K(z) + z (y - expm1(y)). By Stirling's series for a large z, where
+    the direct form cancels (z log z and lgamma(z) agree to the last digit)."""
+    z = np.asarray(half, float)
+    big = np.maximum(z, 30.0)
+    stirling = (
+        0.5 * np.log(big)
+        - 0.5 * np.log(2 * np.pi)
+        - (1 / (12 * big) - 1 / (360 * big**3) + 1 / (1260 * big**5) - 1 / (1680 * big**7))
+    )
+    small = np.minimum(z, 30.0)
+    direct = small * np.log(small) - small - special.gammaln(small)
+    return np.where(z >= 30.0, stirling, direct)
+
+
+def _log_chi2_density(y, df, mode):
+    """Log density of y = log(V / df), V ~ chi^2(df); ``mode`` is K(df / 2)."""
+    return mode + 0.5 * df * (y - np.expm1(y))
+
+
+def _chi2_bracket(df):
+    """[lo, hi] of y = log(V / df), V ~ chi^2(df), outside which the density is below its
+    mode by more than _TAIL: (df/2)(e^y - 1 - y) >= _TAIL at both ends, with
+    a = 2 _TAIL / df and b = sqrt(2 a): hi = log(1 + a + b); lo = -2b where 2b <= 1.38
+    (e^y - 1 - y >= y^2 e^y / 2 there), else -(1 + a)."""
+    df = np.asarray(df, float)
+    a = 2 * _TAIL / df
+    b = np.sqrt(2 * a)
+    return np.where(2 * b <= 1.38, -2 * b, -(1 + a)), np.log1p(a + b)
+
+
+def log_normal_interval(log_r, mu):
+    """log P(|Z + mu| <= r) = log(Phi(r - mu) - Phi(-r - mu)) for r = exp(log_r) >= 0 and
+    mu >= 0, from log_ndtr: log Phi(a) + log(1 - exp(log Phi(b) - log Phi(a)))."""
+    r = np.exp(log_r)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        upper = special.log_ndtr(r - mu)
+        lower = special.log_ndtr(-r - mu)
+        value = upper + np.log(-np.expm1(lower - upper))
+    return np.where(np.isinf(mu), -np.inf, np.where(np.isnan(value), -np.inf, value))
+
+
+def _log_betainc(a, b, y):
+    """log I_y(a, b), the regularized incomplete beta function, also where it underflows:
+    there (far below its mean) I_y(a, b) = y^a (1 - y)^b / (a B(a, b)) CF, CF the
+    continued fraction 1 / (1 + d_1 / (1 + d_2 / (1 + ...))) of Numerical Recipes'
+    betacf, evaluated by Lentz's method."""
+    a, b, y = np.broadcast_arrays(*(np.asarray(v, float) for v in (a, b, y)))
+    shape = a.shape
+    a, b, y = a.ravel(), b.ravel(), y.ravel()
+    with np.errstate(divide="ignore", invalid="ignore", under="ignore"):
+        value = special.betainc(a, b, y)
+        out = np.log(value)
+        small = (value < 1e-280) & (y > 0)
+        if small.any():
+            a, b, y = a[small], b[small], y[small]
+            prefix = a * np.log(y) + b * np.log1p(-y) - np.log(a) - special.betaln(a, b)
+            out[small] = prefix + np.log(_beta_fraction(a, b, y))
+    return out.reshape(shape)
+
+
+def _beta_fraction(a, b, y):
+    """The continued fraction of I_y(a, b) (Numerical Recipes, betacf), for y below the
+    mean, where it converges in few terms."""
+    tiny = 1e-300
+    c = np.ones_like(y)
+    d = 1 - (a + b) * y / (a + 1)
+    d = 1 / np.where(np.abs(d) < tiny, tiny, d)
+    h = d.copy()
+    for m in range(1, _FRACTION_TERMS):
+        m2 = 2 * m
+        for coefficient in (
+            m * (b - m) * y / ((a + m2 - 1) * (a + m2)),
+            -(a + m) * (a + b + m) * y / ((a + m2) * (a + m2 + 1)),
+        ):
+            d = 1 + coefficient * d
+            d = 1 / np.where(np.abs(d) < tiny, tiny, d)
+            c = 1 + coefficient / c
+            c = np.where(np.abs(c) < tiny, tiny, c)
+            delta = c * d
+            h = h * delta
+        if np.all(np.abs(delta - 1) < 1e-15):
+            break
+    return h
+
+
+def _log_poisson(j, mean):
+    """log P(J = j), J ~ Poisson(mean), for a real j >= 0, in Loader's form, which keeps its
+    digits for a large mean (j log(mean) - mean - lgamma(j + 1) cancels them):
+    -log(2 pi j) / 2 - stirlerr(j) - mean phi((j - mean) / mean), phi(t) = (1 + t) log(1 + t)
+    - t by its series for |t| < 0.1; stirlerr(j) = lgamma(j + 1) - (j + 1/2) log j + j -
+    log(2 pi) / 2 by its series for j >= 30."""
+    j, mean = np.broadcast_arrays(np.asarray(j, float), np.asarray(mean, float))
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        t = (j - mean) / mean
+        near = np.abs(t) < 0.1
+        small = np.where(near, t, 0.0)
+        series = sum((-1) ** k * small**k / (k * (k - 1)) for k in range(2, 20))
+        phi = np.where(near, series, (1 + t) * np.log1p(np.where(near, 0.0, t)) - t)
+        big = np.maximum(j, 30.0)
+        stirling = 1 / (12 * big) - 1 / (360 * big**3) + 1 / (1260 * big**5) - 1 / (1680 * big**7)
+        low = np.clip(j, 1e-300, 30.0)
+        direct = (
+            special.gammaln(low + 1) - (low + 0.5) * np.log(low) + low - 0.5 * np.log(2 * np.pi)
+        )
+        stirlerr = np.where(j >= 30, stirling, direct)
+        value = -0.5 * np.log(2 * np.pi * j) - stirlerr - mean * phi
+        at_zero = np.where(j == 0, -mean, -np.inf)
+        return np.where(mean > 0, np.where(j > 0, value, at_zero), np.where(j == 0, 0.0, -np.inf))
+
+
+def _log_mixture(log_f, df1: int, df2, mu):
+    """log P(F' <= f) for df1 > 1 as the Poisson mixture of central F distributions:
+    sum_j P(J = j) I_y(df1/2 + j, df2/2), J ~ Poisson(mu^2 / 2), y = df1 f / (df1 f + df2).
+    The terms that matter (within DROP of the largest) are found by zooming over a real j;
+    where they span at most _TERMS whole numbers they are summed, else (a term smooth over
+    more than ten j) the sum is the integral over j, equal to it far below 1e-12."""
+    half = 0.5 * np.asarray(mu, float) ** 2
+    log_y = log_f + np.log(df1) - np.logaddexp(log_f + np.log(df1), np.log(df2))
+    y = np.exp(log_y)
+
+    def term(j):
+        return _log_poisson(j, half) + _log_betainc(df1 / 2 + j, df2 / 2, y)
+
+    last = half + 40 * np.sqrt(half) + 400
+    lo, hi = _zoom(term, np.zeros_like(last), last, *_OUTER[:2])
+    start = np.ceil(lo)
+    whole = hi - start < _TERMS
+    j = start + np.arange(_TERMS).reshape((-1,) + (1,) * start.ndim)
+    terms = np.where(j <= hi, term(np.where(whole, j, 0)), -np.inf)
+    summed = special.logsumexp(terms, axis=0)
+    if whole.all():
+        return summed
+    return np.where(whole, summed, log_integral(term, lo, hi, *_OUTER))
+
+
+def log_miss(log_f, df1: int, df2, mu):
+    """log P(F' <= f), F' ~ F'(df1, df2, mu^2), f = exp(log_f): the log of the type II
+    error of the F test (df1 = 1: the two-sided t-test on df2 degrees of freedom with
+    noncentrality mu) whose critical value is f. Elementwise over the broadcast shape of
+    log_f, df2 and mu."""
+    log_f, df2, mu = np.broadcast_arrays(
+        np.asarray(log_f, float), np.asarray(df2, float), np.asarray(mu, float)
+    )
+    if df1 > 1:
+        return _log_miss_many(log_f, df1, df2, mu)
+    mode = _log_chi2_mode(df2 / 2)
+    lo, hi = _chi2_bracket(df2)
+
+    def h(y):
+        # P(|Z + mu| <= sqrt(f V)), V = df2 e^y, averaged over V
+        return _log_chi2_density(y, df2, mode) + log_normal_interval(0.5 * (log_f + y), mu)
+
+    return np.minimum(log_integral(h, lo, hi), 0.0)
+
+
+def _log_miss_many(log_f, df1: int, df2, mu):
+    """log P(F' <= f) for df1 > 1: the Poisson mixture up to lambda / 2 = MIXTURE_LIMIT,
+    where a real j still resolves whole terms; beyond, the bound P(X <= x) <=
+    P((Z + mu)^2 <= x) (X = (Z + mu)^2 + W, W >= 0), the df1 = 1 integral at the
+    critical value f df1, where it shows the miss below e^-800; else NaN, refused by
+    the caller. An infinite mu never misses."""
+    huge = 0.5 * mu**2 > MIXTURE_LIMIT
+    safe_mu = np.where(huge, 0.0, mu)
+    value = np.minimum(_log_mixture(log_f, df1, df2, safe_mu), 0.0)
+    if huge.any():
+        bound = log_miss(log_f + np.log(df1), 1, df2, mu)
+        value = np.where(huge, np.where(bound < -800.0, bound, np.nan), value)
+    return np.where(np.isinf(mu), -np.inf, value)
+
+
+def log_f_critical(alpha: float, df1: int, df2):
+    """log F_{1-alpha}(df1, df2), the upper alpha quantile of the F distribution, from
+    the Beta quantiles (see the module docstring); for df1 = 1 it is 2 log t_{1-alpha/2,
+    df2}."""
+    df2 = np.asarray(df2, float)
+    a, b = df1 / 2, df2 / 2
+    upper = special.betainccinv(a, b, alpha)  # B, upper alpha quantile of Beta(a, b)
+    q = special.betaincinv(b, a, alpha)  # 1 - B, where B is near 1
+    with np.errstate(divide="ignore"):
+        # q underflows only for df2 = 1 or 2 and a tiny alpha: the series' first term
+        log_q = np.where(
+            q > _TINY * 1e6, np.log(q), (np.log(alpha) + np.log(b) + special.betaln(b, a)) / b
+        )
+        from_q = np.log(df2 / df1) + np.log1p(-np.exp(log_q)) - log_q
+        from_upper = np.log(df2 / df1) + np.log(upper) - np.log1p(-upper)
+    return np.where(upper < 0.5, from_upper, from_q)
