@@ -167,7 +167,7 @@ def agreement(
     samples, seed, rel_level, alpha, confidence = _check(
         samples, seed, rel_level, alpha, confidence, test, correction
     )
-    units = join_qrels(list(qrels_list), names, mixed_scales)
+    units = join_qrels(qrels_list, names, mixed_scales)
     rows, details, notes = _label_rows(units, rel_level, samples, seed, confidence)
     systems: List[str] = []
     measures = [] if runs is None else _measures(measures)
@@ -240,7 +240,8 @@ def _refuse_all_undefined(rows: List[dict], notes: List[str]) -> None:
     refused with the first note."""
     counts = ("pairs", "only_a", "only_b")
     if notes and all(np.isnan(r["value"]) for r in rows if r["statistic"] not in counts):
-        raise InputError(notes[0])
+        # the note says NaN of an output that is not written: say that nothing is defined
+        raise InputError(f"no agreement statistic is defined: {notes[0]}")
 
 
 def _system_rows(

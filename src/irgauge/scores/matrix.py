@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from itertools import repeat
-from typing import Dict, Iterable, List, Mapping, Optional, Sequence
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence
 
 import numpy as np
 
@@ -250,11 +250,18 @@ def from_frame(frame, measure: Optional[str] = None, source: Optional[str] = Non
     if cols and cols[0] in TOPIC_COLUMNS:
         wide = frame.set_index(frame.columns[0])
     numeric = wide.apply(pd.to_numeric, errors="coerce")
-    bad = numeric.isna() & ~wide.isna()
-    if bad.to_numpy().any():
-        r, c = np.argwhere(bad.to_numpy())[0]
+    bad = (numeric.isna() & ~wide.isna()).to_numpy()
+    # to_numeric keeps complex numbers, and the cast to float below would drop their
+    # imaginary part with a warning
+    complex_cells = np.zeros(bad.shape, dtype=bool)
+    for c, column in enumerate(numeric.columns):
+        if numeric[column].dtype.kind in "cO":
+            complex_cells[:, c] = [_is_complex(v) for v in wide[column].tolist()]
+    if (bad | complex_cells).any():
+        r, c = np.argwhere(bad | complex_cells)[0]
+        what = "complex" if complex_cells[r, c] else "non-numeric"
         raise InputError(
-            f"non-numeric value {wide.iat[r, c]!r} for system {wide.columns[c]} "
+            f"{what} value {_shown(wide.iat[r, c])} for system {wide.columns[c]} "
             f"on topic {wide.index[r]}",
             source,
         )
@@ -265,6 +272,16 @@ def from_frame(frame, measure: Optional[str] = None, source: Optional[str] = Non
             check_name(kind, name, source, None)
     matrix = ScoreMatrix(numeric.to_numpy(dtype=float).T, systems, topics, label, source)
     return {label: matrix}
+
+
+def _is_complex(value: Any) -> bool:
+    return isinstance(value, (complex, np.complexfloating))
+
+
+def _shown(value: Any) -> str:
+    """A cell as the user wrote it: numpy's scalars as Python's (``(1+1j)``, not
+    ``np.complex128(1+1j)``)."""
+    return repr(value.item() if isinstance(value, np.generic) else value)
 
 
 def combine(parts: Iterable[Matrices]) -> Matrices:

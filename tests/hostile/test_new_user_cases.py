@@ -1,0 +1,161 @@
+"""Cases a new user tries on the newest features (topics, agree, the trec_eval drop-in,
+--memory, registered measures), each held to the rule of the guide: the right number, or
+one line naming the file or the option with exit 2; never a traceback, a warning in
+Python's format, a header that misstates the inputs, or a stream read twice."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import textwrap
+import warnings
+
+import pytest
+
+import irgauge
+from irgauge.errors import InputError
+
+from hostile_data import QRELS, RUN
+
+WARNING_PLUGIN = textwrap.dedent(
+    """
+    import warnings
+    import numpy as np
+    import irgauge
+
+    @irgauge.measure("ChattyM")
+    def chatty(ranked):
+        warnings.warn("a word from the measure")
+        return np.zeros(ranked.n_rows)
+    """
+)
+
+
+def _environment(path, **variables):
+    """This process's environment with ``path`` first on the Python path (so that the
+    command runs the irgauge under test and finds the plugin) and ``variables`` set."""
+    environment = {**os.environ, "PYTHONPATH": os.pathsep.join([str(path), *sys.path])}
+    return {**environment, **variables}
+
+
+def test_a_warning_reaching_the_console_script_is_one_note(tmp_path):
+    (tmp_path / "qrels.txt").write_text(QRELS)
+    (tmp_path / "run.txt").write_text(RUN)
+    (tmp_path / "chatty_measures.py").write_text(WARNING_PLUGIN)
+    done = subprocess.run(
+        [sys.executable, "-m", "irgauge", "eval", "qrels.txt", "run.txt", "-m", "ChattyM"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=_environment(tmp_path, IRGAUGE_MEASURES="chatty_measures"),
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == "irgauge: note: UserWarning: a word from the measure\n"
+
+
+def test_main_in_a_program_leaves_its_warnings_to_the_caller(cli):
+    """Only the console scripts' own process turns warnings into notes: a program calling
+    ``main`` (and the fuzz harness, which records warnings as failures) keeps Python's."""
+    before = warnings.showwarning
+    assert cli("measures")[0] == 0
+    assert warnings.showwarning is before
+
+
+@pytest.mark.parametrize(
+    "cells, found",
+    [
+        ([[1 + 1j, 0.2], [0.3, 0.4], [0.5, 0.9]], "complex value (1+1j) for system 0 on topic 0"),
+        ([[0.1, 0.2], [0.3, complex(1, 2)], [0.5, 0.9]], "complex value (1+2j) for system 1"),
+    ],
+)
+def test_a_wide_frame_of_complex_scores_is_refused_not_cast(cells, found):
+    import pandas as pd
+
+    frame = pd.DataFrame(cells, dtype=object if isinstance(cells[1][1], complex) else None)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # numpy's cast would warn ComplexWarning
+        with pytest.raises(InputError, match=re.escape(found)):
+            irgauge.topic_set_size(frame, min_diff=0.1)
+
+
+def test_a_wide_frame_of_real_objects_still_reads():
+    import pandas as pd
+
+    frame = pd.DataFrame({"a": [0.1, 0.2, 0.3], "b": [0.3, 0.1, 0.5]}, dtype=object)
+    assert irgauge.as_score_matrix(frame).values.tolist() == [[0.1, 0.2, 0.3], [0.3, 0.1, 0.5]]
+
+
+@pytest.mark.parametrize(
+    "given, found",
+    [
+        ("QRELS", "qrels.txt: agreement needs a list of at least 2 qrels; got one str"),
+        ("DICT", "agreement needs a list of at least 2 qrels; got one dict"),
+        (5, "agreement needs a list of qrels; got int"),
+    ],
+)
+def test_agreement_given_one_qrels_says_so(tmp_path, given, found):
+    path = tmp_path / "qrels.txt"
+    path.write_text(QRELS)
+    given = {"QRELS": str(path), "DICT": {"1": {"d1": 1}, "2": {"d1": 0}}}.get(given, given)
+    with pytest.raises(InputError) as err:
+        irgauge.agreement(given, samples=5, seed=1)
+    assert str(err.value).endswith(found)
+
+
+def test_agreement_on_a_qrels_dict_of_the_wrong_shape_names_the_key():
+    with pytest.raises(InputError, match=r"qrels\['1'\] must be a \{docno: level\} dict"):
+        irgauge.agreement([{"1": [1, 2]}, {"1": {"d1": 1}}], samples=5, seed=1)
+
+
+def test_a_header_tells_two_inputs_of_one_file_name_apart(tmp_path, cli):
+    for folder in ("a", "b"):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "qrels.txt").write_text(QRELS)
+    a, b = str(tmp_path / "a" / "qrels.txt"), str(tmp_path / "b" / "qrels.txt")
+    code, out, err = cli("agree", a, b, "-B", "5", "--seed", "1")
+    assert code == 0, err
+    assert "# method: agreement; qrels: a/qrels.txt, b/qrels.txt;" in out
+
+
+def test_a_note_on_values_not_finite_names_the_column(tmp_path, cli):
+    path = tmp_path / "q.txt"
+    path.write_text("1 0 d1 1\n")
+    code, out, err = cli("agree", path, path, "-B", "5", "--seed", "1")
+    assert code == 0, err
+    assert re.search(r"^irgauge: note: \d+ value\(s\) in column value are not finite", err, re.M)
+    assert "value value(s)" not in err
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes")
+def test_a_named_pipe_given_twice_is_refused_before_it_is_read(tmp_path):
+    (tmp_path / "qrels.txt").write_text(QRELS)
+    os.mkfifo(tmp_path / "run.fifo")
+
+    def irgauge_cli(*args):  # a process of its own: a read of the pipe would wait forever
+        return subprocess.run(
+            [sys.executable, "-m", "irgauge", *args],
+            capture_output=True,
+            text=True,
+            cwd=tmp_path,
+            env=_environment(tmp_path),
+            timeout=60,
+        )
+
+    done = irgauge_cli("eval", "qrels.txt", "run.fifo", "run.fifo", "-m", "AP")
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr == (
+        "irgauge: error: run.fifo: a stream (a named pipe or a process substitution) is given "
+        "as two inputs (RUNS, RUNS); it can be read only once (give all but one as files)\n"
+    )
+    done = irgauge_cli("trec_eval", "run.fifo", "run.fifo")
+    assert done.returncode == 2 and "(QRELS, RUN)" in done.stderr
+
+
+def test_agreement_with_nothing_defined_says_nothing_is_defined(tmp_path, cli):
+    (tmp_path / "a.txt").write_text("1 0 d1 1\n2 0 d1 0\n")
+    (tmp_path / "b.txt").write_text("3 0 d1 1\n4 0 d1 0\n")
+    code, out, err = cli("agree", tmp_path / "a.txt", tmp_path / "b.txt", "-B", "5")
+    assert code == 2 and out == ""
+    assert err.startswith("irgauge: error: no agreement statistic is defined: qrels ")
