@@ -159,3 +159,27 @@ def test_agreement_with_nothing_defined_says_nothing_is_defined(tmp_path, cli):
     code, out, err = cli("agree", tmp_path / "a.txt", tmp_path / "b.txt", "-B", "5")
     assert code == 2 and out == ""
     assert err.startswith("irgauge: error: no agreement statistic is defined: qrels ")
+
+
+JUDGMENT_GROUPS = "1 A d1 1\n1 B d1 0\n1 A d2 2\n1 B d2 2\n2 A d1 0\n2 B d1 1\n"
+
+
+def test_judgment_groups_read_from_a_file_are_said_to_be_read_from_it(tmp_path, cli):
+    path = tmp_path / "jg.txt"
+    path.write_text(JUDGMENT_GROUPS)
+    code, out, err = cli("agree", "-g", path, "-B", "5", "--seed", "1", "--format", "tsv")
+    assert code == 0, err
+    assert (
+        "# level_scales: "
+        + ('{"jg.txt[A]": "integer grades as written", "jg.txt[B]": "integer grades as written"}')
+        in out.splitlines()
+    )
+
+
+def test_a_judgment_group_file_given_twice_is_named_as_a_qrels_file_given_twice(tmp_path, cli):
+    path = tmp_path / "jg.txt"
+    path.write_text(JUDGMENT_GROUPS)
+    code, out, err = cli("agree", "-g", path, "-g", path, "-B", "5", "--seed", "1")
+    assert code == 0, err
+    pairs = {tuple(line.split()[:2]) for line in out.splitlines() if "pairs" in line.split()}
+    assert ("jg.txt[A]", "jg.txt#2[B]") in pairs and ("jg.txt[A]", "jg.txt[B]") in pairs

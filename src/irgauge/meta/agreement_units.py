@@ -80,7 +80,11 @@ def _one_qrels(value: Any) -> bool:
 
 
 def level_scale(source: Any) -> str:
-    """How a qrels writes its levels (a key of SCALES): a file by its first data line."""
+    """How a qrels writes its levels (a key of SCALES): a file by its first data line, and
+    so a Qrels read from a file (a judgment group of a -g file, say)."""
+    read_from = getattr(source, "source", None) if isinstance(source, Qrels) else None
+    if _is_path(read_from) and Path(str(read_from)).is_file():
+        source = read_from
     if isinstance(source, dict):
         # a judged value that is no {docno: level} dict is the qrels reader's to refuse
         values = [
