@@ -183,3 +183,19 @@ def test_a_judgment_group_file_given_twice_is_named_as_a_qrels_file_given_twice(
     assert code == 0, err
     pairs = {tuple(line.split()[:2]) for line in out.splitlines() if "pairs" in line.split()}
     assert ("jg.txt[A]", "jg.txt#2[B]") in pairs and ("jg.txt[A]", "jg.txt[B]") in pairs
+
+
+def test_a_score_too_large_for_the_statistics_is_not_blamed_on_the_topics(collection):
+    """A registered measure's 1e200 is refused as such: the hint on runs answering
+    different topics (-c) is for a fault of the topics, which this is not."""
+    import numpy as np
+
+    irgauge.register_measure("HugeM", lambda ranked: np.full(ranked.n_rows, 1e200))
+    try:
+        result = irgauge.evaluate(*collection, ["HugeM"])
+        with pytest.raises(InputError) as err:
+            result.score_matrices()
+    finally:
+        irgauge.unregister_measure("HugeM")
+    assert "beyond the scores irgauge's statistics handle" in str(err.value)
+    assert "paired tests" not in str(err.value)

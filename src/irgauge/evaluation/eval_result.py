@@ -86,6 +86,12 @@ class EvalResult:
         runs = list(dict.fromkeys(self.means["run"]))
         return wide.loc[runs, [m.name for m in self.measures]]
 
+    def _same_topics(self) -> bool:
+        """Whether every (run, measure) has a value on the same topics."""
+        frame = self.per_topic
+        found = frame.groupby(["run", "measure"], sort=False)["topic"].agg(frozenset)
+        return len(set(found)) <= 1
+
     def score_matrices(self, measures: Optional[Sequence[str]] = None):
         """``{measure: ScoreMatrix}`` of the per-topic values (systems = runs), for the
         stats and meta functions (``irgauge.compare_table(result.score_matrices())``).
@@ -98,6 +104,8 @@ class EvalResult:
         try:
             matrices = align(from_frame(self.per_topic[list(LONG_HEADER)], source="evaluate"))
         except InputError as err:  # runs answered different topics: say how to pair them
+            if self._same_topics():  # another fault (a registered measure's 1e200, say)
+                raise
             hint = (
                 ""
                 if self.metadata.get("complete")
