@@ -199,3 +199,43 @@ def test_a_score_too_large_for_the_statistics_is_not_blamed_on_the_topics(collec
         irgauge.unregister_measure("HugeM")
     assert "beyond the scores irgauge's statistics handle" in str(err.value)
     assert "paired tests" not in str(err.value)
+
+
+def test_irgauge_reads_the_json_it_writes_as_it_reads_the_tsv(collection, tmp_path, cli):
+    """A new user gives a command the scores eval wrote: the JSON holds the records the
+    TSV holds, so it gives the same numbers."""
+    qrels, run = collection
+    other = tmp_path / "other.txt"
+    other.write_text(RUN.replace("3.0", "0.1").replace(" r\n", " s\n"))
+    outputs = {}
+    for fmt in ("tsv", "json"):
+        path = tmp_path / f"scores.{fmt}"
+        assert (
+            cli("eval", qrels, run, other, "-q", "-m", "AP,P@2", "--format", fmt, "-o", path)[0]
+            == 0
+        )
+        code, out, err = cli("correlate", path, "--format", "tsv", "--no-header")
+        assert code == 0, err
+        outputs[fmt] = out
+    assert outputs["json"] == outputs["tsv"]
+
+
+@pytest.mark.parametrize(
+    "text, found",
+    [
+        ('{"1": {"map": 0.5}, "2": {"map": 0.4}}\n', "this JSON holds no per-topic results"),
+        ('{"results": [{"run": "a"}]}\n', "results[0] is not a per-topic record"),
+        ('{"results": \n', ":2: cannot parse the JSON"),
+        (
+            "# irgauge: 0.1.0\n\nrun  topic      AP\n----  -----  ------\na  1  0.5\n",
+            ":3: this is irgauge's text table (--format table)",
+        ),
+        ("a\tAP\t1\t0.5\nb\tAP\t1\t0.4\n", ":1: the first line reads as a row of irgauge's"),
+    ],
+)
+def test_a_score_file_in_another_layout_says_what_it_is(tmp_path, cli, text, found):
+    path = tmp_path / "scores.txt"
+    path.write_text(text)
+    code, out, err = cli("topics", path, "--min-diff", "0.1")
+    assert code == 2 and out == ""
+    assert err.startswith(f"irgauge: error: {path}") and found in err and err.count("\n") == 1
