@@ -239,3 +239,23 @@ def test_a_score_file_in_another_layout_says_what_it_is(tmp_path, cli, text, fou
     code, out, err = cli("topics", path, "--min-diff", "0.1")
     assert code == 2 and out == ""
     assert err.startswith(f"irgauge: error: {path}") and found in err and err.count("\n") == 1
+
+
+def test_a_plugin_given_as_a_file_says_to_give_its_module(tmp_path):
+    (tmp_path / "qrels.txt").write_text(QRELS)
+    (tmp_path / "run.txt").write_text(RUN)
+    (tmp_path / "chatty_measures.py").write_text(WARNING_PLUGIN)
+    done = subprocess.run(
+        [sys.executable, "-m", "irgauge", "eval", "qrels.txt", "run.txt", "-m", "ChattyM"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=_environment(tmp_path, IRGAUGE_MEASURES="./chatty_measures.py"),
+    )
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.endswith(
+        "measure plugin ./chatty_measures.py from IRGAUGE_MEASURES failed to load: ImportError: "
+        "IRGAUGE_MEASURES names modules, not files: give the module's name (m for m.py) with its "
+        "folder in PYTHONPATH\n"
+    )
+    assert done.stderr.count("\n") == 1
