@@ -259,3 +259,16 @@ def test_a_plugin_given_as_a_file_says_to_give_its_module(tmp_path):
         "folder in PYTHONPATH\n"
     )
     assert done.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize("memory", [[], ["--memory", "1M"]])
+def test_a_mean_over_no_topic_is_said_to_be_nan(tmp_path, cli, memory):
+    """Qrels topics written 01, 02 and a run's written 1, 2 share no topic: the means
+    printed are NaN, and a note says why, in every engine."""
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_text("".join("0" + line for line in QRELS.splitlines(keepends=True)))
+    run = tmp_path / "run.txt"
+    run.write_text(RUN)
+    code, out, err = cli("eval", qrels, run, "-m", "AP", *memory)
+    assert code == 0 and "nan" in out
+    assert "irgauge: note: run r: no topic is averaged, so its means are NaN" in err
