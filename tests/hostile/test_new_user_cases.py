@@ -119,15 +119,6 @@ def test_a_header_tells_two_inputs_of_one_file_name_apart(tmp_path, cli):
     assert "# method: agreement; qrels: a/qrels.txt, b/qrels.txt;" in out
 
 
-def test_a_note_on_values_not_finite_names_the_column(tmp_path, cli):
-    path = tmp_path / "q.txt"
-    path.write_text("1 0 d1 1\n")
-    code, out, err = cli("agree", path, path, "-B", "5", "--seed", "1")
-    assert code == 0, err
-    assert re.search(r"^irgauge: note: \d+ value\(s\) in column value are not finite", err, re.M)
-    assert "value value(s)" not in err
-
-
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes")
 def test_a_named_pipe_given_twice_is_refused_before_it_is_read(tmp_path):
     (tmp_path / "qrels.txt").write_text(QRELS)

@@ -98,7 +98,7 @@ def nonfinite_notes(frame) -> List[str]:
         bad = int(np.sum(~np.isfinite(values)))
         if bad:
             reason = NONFINITE_REASONS.get(column, "undefined for these scores")
-            notes.append(f"{bad} value(s) in column {column} are not finite: {reason}")
+            notes.append(f"{bad} {column} value(s) are not finite: {reason}")
     return notes
 
 
