@@ -8,6 +8,10 @@ from pathlib import Path
 
 import pytest
 
+# The suite's outputs are thrown away: no fsync (a few milliseconds per file written, in
+# every command it runs); tests/hostile/test_outputs_commit.py turns it on to check it.
+os.environ.setdefault("IRGAUGE_FSYNC", "0")
+
 REPO = Path(__file__).resolve().parents[1]
 SHARED_DATA = REPO.parent / "shared" / "data"
 # the conformance data the tests read (../shared/data/README.md lists them)

@@ -178,7 +178,9 @@ GLOBAL_SETTERS = {
     "keep_arrays_on_heap(": {"cli/_process.py"},
     "apply_process_settings(": {"cli/_process.py", "cli/__init__.py", "cli/cmd_trec_eval.py"},
     "install_signal_handlers(": {"cli/__init__.py", "cli/cmd_trec_eval.py"},
-    "signal.signal(": {"cli/__init__.py"},
+    # atomic.py holds the stop signals while outputs are renamed, then puts each handler
+    # back and delivers what came meanwhile (held_stop_signals)
+    "signal.signal(": {"cli/__init__.py", "io/atomic.py"},
     "np.seterr(": set(),
     "np.set_printoptions(": set(),
     "np.random.seed(": set(),

@@ -15,7 +15,6 @@ import subprocess
 import sys
 import tempfile
 import threading
-import time
 from pathlib import Path
 
 import pytest
@@ -288,34 +287,44 @@ def test_figures_into_new_folder_drawn_first(tmp_path, monkeypatch):
 # ------------------------------------------------------------------ signals
 
 
-def _wait_for(path: Path, proc, seconds: float = 60.0) -> None:
-    end = time.time() + seconds
-    while not path.exists() and proc.poll() is None and time.time() < end:
-        time.sleep(0.02)
+# The console script, with its first run file written into the staging folder: it tells
+# the test through a pipe, then waits there for the signal. The test signalled once it saw
+# the output folder, polling: under load it could look too late, when the command had
+# already finished (exit 0), or at another moment each run.
+PAUSED_IN_THE_WRITE = """
+import os, sys, time
+from irgauge.collection import simulate
+written = simulate.write_run
+def write_run(*args, **kwargs):
+    path = written(*args, **kwargs)
+    os.write({ready}, b"w")
+    time.sleep(600)
+    return path
+simulate.write_run = write_run
+from irgauge.cli import console_main
+sys.argv[1:] = {argv!r}
+sys.exit(console_main())
+"""
 
 
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP, signal.SIGINT])
 def test_stop_signals_clean_up(tmp_path, signum):
     out = tmp_path / "big"
+    ready, tell = os.pipe()
+    script = PAUSED_IN_THE_WRITE.format(ready=tell, argv=["simulate", "--out", str(out), *SIMULATE])
     proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "irgauge",
-            "simulate",
-            "--out",
-            out,
-            "--runs",
-            "40",
-            "--topics",
-            "100",
-            "--quiet",
-        ],
+        [sys.executable, "-c", script],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
+        pass_fds=(tell,),
     )
-    _wait_for(out, proc)  # the staging folder exists: files are being written
-    assert proc.poll() is None, "finished before the signal"
+    os.close(tell)
+    with os.fdopen(ready, "rb") as pipe:
+        paused = pipe.read(1)  # blocks until a run is written (or the command ended)
+    if paused != b"w":
+        proc.kill()
+    assert paused == b"w", proc.communicate()[1].decode()
+    assert [p.name for p in out.iterdir()][0].startswith(".irgauge.")  # staged, not moved yet
     proc.send_signal(signum)
     _, err = proc.communicate(timeout=120)
     assert proc.returncode == 128 + signum

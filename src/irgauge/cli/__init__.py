@@ -22,6 +22,7 @@ from typing import List, Optional, Tuple
 from irgauge import __version__
 from irgauge.cli._process import apply_process_settings
 from irgauge.errors import InputError, InputSizeError, MeasureError, OutputError
+from irgauge.io.output_scope import STOP_SIGNALS
 
 EXIT_WRITE_FAILED = 1
 EXIT_BAD_INPUT = 2
@@ -172,9 +173,15 @@ def _main(argv: Optional[List[str]]) -> Tuple[int, bool]:
     from irgauge.io._source import input_scope
 
     debug = os.environ.get(DEBUG_VARIABLE, "") not in ("", "0")
+    finished: List[int] = []  # the command's status, once its outputs are in place
+    _PHASE[0] = "before"
     try:
         with input_scope():
-            return _run(argv), False
+            _PHASE[0] = "running"
+            try:
+                return _run(argv, finished), False
+            finally:
+                _PHASE[0] = "after"
     except (InputError, MeasureError) as err:
         if debug:
             raise
@@ -190,14 +197,16 @@ def _main(argv: Optional[List[str]]) -> Tuple[int, bool]:
     except KeyboardInterrupt as err:
         if debug:
             raise
-        signum = getattr(err, "signum", signal.SIGINT)
-        word = (
-            "interrupted"
-            if signum == signal.SIGINT
-            else f"stopped by {signal.Signals(signum).name}"
-        )
-        print(f"irgauge: {word}", file=sys.stderr)
-        return 128 + int(signum), False
+        if finished:  # too late to stop: every output is already complete and in place
+            return finished[0], False
+        return _stopped(getattr(err, "signum", signal.SIGINT)), False
+
+
+def _stopped(signum: int) -> int:
+    """Say that a stop signal ended the command; its exit status (128 + the signal)."""
+    word = "interrupted" if signum == signal.SIGINT else f"stopped by {signal.Signals(signum).name}"
+    print(f"irgauge: {word}", file=sys.stderr)
+    return 128 + int(signum)
 
 
 _CONTROL = {c: f"\\x{c:02x}" for c in [*range(9), *range(10, 32), 127, 0x85, 0x2028, 0x2029]}
@@ -209,7 +218,14 @@ def one_line(message: str) -> str:
     return message.translate(_CONTROL)
 
 
-def _run(argv: Optional[List[str]]) -> int:
+def _run(argv: Optional[List[str]], finished: List[int]) -> int:
+    """Run the command; ``finished`` gets its status once its outputs are committed (a
+    stop signal held during the commit is delivered after it: see
+    :mod:`irgauge.io.staging`). The outputs it stages (``output_file``,
+    ``output_folder``) are committed together when it returns, removed if it fails or is
+    stopped."""
+    from irgauge.io.output_scope import command_outputs, committed
+
     if argv is None:
         argv = sys.argv[1:]
     parser = build_parser(argv)
@@ -218,13 +234,20 @@ def _run(argv: Optional[List[str]]) -> int:
         parser.print_help()
         return EXIT_BAD_INPUT
     _refuse_stdin_twice(args)
-    with _engine(args):
-        try:
-            code = int(args.func(args) or 0)
-        except InputSizeError as err:  # counted below the layer that read the files
-            if err.path is None and getattr(args, "input_files", None):
-                err.path = ", ".join(args.input_files)
-            raise
+    code, outputs = None, []
+    try:
+        with command_outputs() as outputs, _engine(args):
+            try:
+                code = int(args.func(args) or 0)
+            except InputSizeError as err:  # counted below the layer that read the files
+                if err.path is None and getattr(args, "input_files", None):
+                    err.path = ", ".join(args.input_files)
+                raise
+    except KeyboardInterrupt:
+        if committed(outputs):
+            finished.append(code)
+        raise
+    finished.append(code)
     sys.stdout.flush()  # a full disk is reported here, not in the flush at exit
     return code
 
@@ -316,18 +339,26 @@ def _silence_stdout() -> None:
         sys.stdout = open(os.devnull, "w")
 
 
-STOP_SIGNALS = ("SIGINT", "SIGTERM", "SIGHUP")
-
-
 def _stop(signum, frame) -> None:
     """Signal handler of the console script: later stop signals are ignored while the
-    cleanup of the first runs."""
-    for name in STOP_SIGNALS:
-        with contextlib.suppress(AttributeError, ValueError, OSError):
-            signal.signal(getattr(signal, name), signal.SIG_IGN)
+    cleanup of the first runs. Where the command is (:data:`_PHASE`) decides: running, the
+    signal is raised, and the command's cleanup runs; not yet started, the process exits
+    (there is nothing to clean up); ended (its outputs in place, or its error said), there
+    is nothing left to stop. A signal in the few lines around the command raised where
+    nothing caught it, and Python printed a traceback."""
+    ignore_stop_signals()
+    if _PHASE[0] == "after":
+        return
+    if _PHASE[0] == "before":
+        raise SystemExit(_stopped(signum))
     if signum == signal.SIGINT:
         raise KeyboardInterrupt
     raise Terminated(signum)
+
+
+# where :func:`_main` is: "before" the command's own handling of signals, "running" it
+# (a stop signal raises), "after" it (the status is decided)
+_PHASE = ["before"]
 
 
 def install_signal_handlers() -> None:
@@ -350,6 +381,13 @@ def console_main() -> int:
     apply_process_settings()
     install_signal_handlers()
     return run_as_process()
+
+
+def ignore_stop_signals() -> None:
+    """Ignore stop signals from now on, while the first one's cleanup runs."""
+    for name in STOP_SIGNALS:
+        with contextlib.suppress(AttributeError, ValueError, OSError):
+            signal.signal(getattr(signal, name), signal.SIG_IGN)
 
 
 if __name__ == "__main__":  # pragma: no cover

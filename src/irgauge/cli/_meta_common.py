@@ -185,16 +185,32 @@ def emit(frame, metadata, args) -> None:
     notes = list(metadata.get("notes", [])) + nonfinite_notes(frame)
     if notes:
         metadata = {**metadata, "notes": notes}
-    text = opt.without_header(render(frame, args.format, metadata, people=True), args)
-    if args.output:
-        from irgauge.io.atomic import write_text
-
-        write_text(args.output, text)
-    else:
-        sys.stdout.write(text)
+    write_output(opt.without_header(render(frame, args.format, metadata, people=True), args), args)
     # after the output: a write that fails says so in one line, without notes before it
     for note in notes:
         sys.stderr.write(f"irgauge: note: {note}\n")
+
+
+def write_output(text: str, args) -> None:
+    """``text`` to ``-o`` (staged: it is renamed into place with the command's other
+    outputs, see :mod:`irgauge.io.staging`) or to standard output."""
+    if args.output:
+        from irgauge.io.atomic import write_text
+        from irgauge.io.staging import output_file
+
+        write_text(output_file(args.output), text)
+    else:
+        sys.stdout.write(text)
+
+
+def figures_folder(args):
+    """The folder to draw ``--figures`` in: staged, so that the figures and ``-o`` appear
+    together once all are complete, or not at all; None without ``--figures``."""
+    if not getattr(args, "figures", None):
+        return None
+    from irgauge.io.staging import output_folder
+
+    return output_folder(args.figures)
 
 
 def progress_bar(label: str, args):

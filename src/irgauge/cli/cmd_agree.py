@@ -100,7 +100,7 @@ def run(args) -> int:
 
         p = result.parameters
         title = describe(" vs ".join(p["qrels"]), seed=p["seed"], B=p["bootstrap_samples"])
-        agreement_figures(result, args.figures, title=title)
+        agreement_figures(result, common.figures_folder(args), title=title)
     return 0
 
 
@@ -164,10 +164,4 @@ def _emit_json(result, args) -> None:
         name: json.loads(frame.to_json(orient="records", double_precision=15))
         for name, frame in result.details.items()
     }
-    text = json.dumps(document, indent=2, default=str) + "\n"
-    if args.output:
-        from irgauge.io.atomic import write_text
-
-        write_text(args.output, text)
-    else:
-        sys.stdout.write(text)
+    common.write_output(json.dumps(document, indent=2, default=str) + "\n", args)

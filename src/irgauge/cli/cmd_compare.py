@@ -208,10 +208,5 @@ def run_table(args) -> int:
     )
     ansi = args.table == "table" and not args.output and sys.stdout.isatty()
     text = without_header(table.render(args.table, args.digits, ansi=ansi), args)
-    if args.output:
-        from irgauge.io.atomic import write_text
-
-        write_text(args.output, text)
-    else:
-        sys.stdout.write(text)
+    common.write_output(text, args)
     return 0

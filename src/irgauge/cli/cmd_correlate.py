@@ -32,5 +32,9 @@ def run(args) -> int:
     if args.figures:
         from irgauge.report.figures import tau_heatmap
 
-        tau_heatmap(result.details["matrix"], args.figures, title=common.figure_title(args, result))
+        tau_heatmap(
+            result.details["matrix"],
+            common.figures_folder(args),
+            title=common.figure_title(args, result),
+        )
     return 0

@@ -48,7 +48,7 @@ def run(args) -> int:
 
         asl_curves(
             result.details["pairs"],
-            args.figures,
+            common.figures_folder(args),
             title=common.figure_title(args, result),
             samples=result.parameters.get("bootstrap_samples"),
         )

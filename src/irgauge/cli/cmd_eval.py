@@ -178,8 +178,9 @@ def write_result(result, args) -> None:
     _report_skipped(result.metadata)
     if args.output:
         from irgauge.io.atomic import atomic_file
+        from irgauge.io.staging import output_file
 
-        with atomic_file(args.output) as handle:
+        with atomic_file(output_file(args.output)) as handle:
             handle.write(header)
             handle.writelines(blocks)
     else:

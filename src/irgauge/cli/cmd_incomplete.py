@@ -106,17 +106,19 @@ def run(args) -> int:
         render(result.table, args.format, result.metadata, opt.shown_digits(args)), args
     )
     if args.out:
-        from irgauge.io.staging import staged_outputs
+        from irgauge.io.staging import output_folder
         from irgauge.report.incomplete_figures import incomplete_figures
 
-        # every file is complete before any of them replaces what the folder held
-        with staged_outputs(args.out, last=("incomplete.json",)) as out:
-            for fmt, name in (("tsv", "incomplete.tsv"), ("json", "incomplete.json")):
-                write_text(out / name, render(result.table, fmt, result.metadata))
-            incomplete_figures(result.table, out, title=_title(args, result))
-            write_reduced(result.reduction, out / "qrels")
+        # staged with -o: every file is complete before any replaces what was there
+        out = output_folder(args.out, last=("incomplete.json",), replace_any=False)
+        for fmt, name in (("tsv", "incomplete.tsv"), ("json", "incomplete.json")):
+            write_text(out / name, render(result.table, fmt, result.metadata))
+        incomplete_figures(result.table, out, title=_title(args, result))
+        write_reduced(result.reduction, out / "qrels")
     if args.output:
-        write_text(args.output, text)
+        from irgauge.io.staging import output_file
+
+        write_text(output_file(args.output), text)
     else:
         sys.stdout.write(text)
     return 0

@@ -70,7 +70,7 @@ def run(args) -> int:
 
         phi_curves(
             result.details["curve"],
-            args.figures,
+            common.figures_folder(args),
             title=common.figure_title(args, result),
             halvings=result.parameters.get("halvings"),
         )

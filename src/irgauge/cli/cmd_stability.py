@@ -48,7 +48,7 @@ def run(args) -> int:
 
         stability_curves(
             result.table,
-            args.figures,
+            common.figures_folder(args),
             title=common.figure_title(args, result),
             comparisons=result.parameters["trials"] * result.parameters["pairs"],
         )

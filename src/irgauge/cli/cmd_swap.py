@@ -57,7 +57,7 @@ def run(args) -> int:
 
         swap_curves(
             result.table,
-            args.figures,
+            common.figures_folder(args),
             max_rate=1 - args.confidence,
             title=common.figure_title(args, result),
         )

@@ -76,7 +76,7 @@ def run(args) -> int:
         topic_set_curves(
             variances,
             len(result.topics),
-            args.figures,
+            common.figures_folder(args),
             min_diff=args.min_diff,
             title=common.figure_title(args, result),
         )

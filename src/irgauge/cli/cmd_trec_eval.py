@@ -4,6 +4,7 @@ command line, printing its output byte for byte (also the console script
 
 from __future__ import annotations
 
+import argparse
 import sys
 from typing import List, Optional
 
@@ -57,8 +58,9 @@ def register(subparsers) -> None:
     parser.add_argument(
         "-v",
         "--version",
-        action="version",
-        version=f"trec_eval version 10.0 (irgauge {__version__})",
+        action=_Version,
+        nargs=0,
+        help="print the version (on standard error, as trec_eval does) and exit",
     )
     parser.error = _usage_error(parser)
     # an unknown option is this parser's error too (argparse leaves it to the top parser)
@@ -74,6 +76,15 @@ def register(subparsers) -> None:
     parser.set_defaults(func=run)
 
 
+class _Version(argparse.Action):
+    """trec_eval -v prints its version on standard error and exits 0 (argparse's version
+    action prints on standard output)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        print(f"trec_eval version 10.0 (irgauge {__version__})", file=sys.stderr)
+        parser.exit(0)
+
+
 def _usage_error(parser):
     """A command-line error exits 1, as trec_eval's usage message does (argparse: 2)."""
 
@@ -87,7 +98,8 @@ def _usage_error(parser):
 
 def run(args) -> int:
     from irgauge.evaluation.trec_eval_output import TrecEvalOptions, trec_eval_chunks
-    from irgauge.measures.trec_eval_words import TrecEvalError, atol
+    from irgauge.measures.c_numbers import atol
+    from irgauge.measures.trec_eval_words import TrecEvalError
 
     try:
         _refuse_unsupported(args)
@@ -111,12 +123,13 @@ def run(args) -> int:
     except TrecEvalError as err:
         sys.stdout.write(err.output)
         sys.stdout.flush()
-        print(str(err), file=sys.stderr)
+        print(err.stderr, file=sys.stderr)
         return err.status
     return 0
 
 
 def _refuse_unsupported(args) -> None:
+    from irgauge.measures.c_numbers import atol
     from irgauge.measures.trec_eval_words import TrecEvalError
 
     for given, (option, (known, what)) in (
@@ -132,8 +145,13 @@ def _refuse_unsupported(args) -> None:
         raise TrecEvalError(f"trec_eval: Illegal {what} '{given}'", 2)
     if args.Zscore is not None:
         raise TrecEvalError("irgauge: -Z (z-scores against a mean/sd file) is not supported", 2)
-    if args.Debug_level not in ("0", ""):
-        raise TrecEvalError("irgauge: -D (trec_eval's debug output) is not supported", 2)
+    level, dot, _ = args.Debug_level.partition(".")  # -D level[.query], as trec_eval reads it
+    if atol(level) != 0 or dot:
+        raise TrecEvalError(
+            "irgauge: -D (trec_eval's debug output, or its query of -D level.query) is not "
+            "supported",
+            2,
+        )
 
 
 def console_main(argv: Optional[List[str]] = None) -> int:

@@ -28,6 +28,7 @@ from typing import Any, Dict, Iterator, List, Mapping, NamedTuple, Optional, Seq
 import numpy as np
 
 from irgauge.collection.judgments import POOLED, UNJUDGED, Judgments
+from irgauge._checks import MAX_COUNT
 from irgauge.evaluation.memory import part_bytes, resolve_memory
 from irgauge.evaluation.run_scoring import (
     PartWatcher,
@@ -40,6 +41,7 @@ from irgauge.evaluation.topic_tables import check_conventions, eligible_topics
 from irgauge.io.qrels import read_judgment_groups, read_qrels
 from irgauge.io.trec_eval_lines import check_run_lines, refuse_qrels_lines
 from irgauge.measures import parse_measure
+from irgauge.measures.base import MAX_CUTOFF
 from irgauge.measures.iprec import ELEVEN_POINTS
 from irgauge.measures.trec_eval_words import TrecEvalError, TrecLine, lines, select
 
@@ -96,6 +98,7 @@ def trec_eval_chunks(
     topic missing from the run, or a document twice in it: trec_eval's exit 4, after the
     topics before it) comes before the first piece."""
     chosen = select(list(words) or ["official"])
+    options = _in_domain(options)
     budget = resolve_memory(memory)
     # a stream is copied: its lines are checked, then read
     with _readable(qrels) as qrels_from, _readable(run) as read_from:
@@ -109,6 +112,51 @@ def trec_eval_chunks(
             yield from _judgment_group_output(qrels, run, chosen, options, reading)
         else:
             yield from _qrels_output(qrels, run, chosen, options, reading)
+
+
+def _in_domain(options: TrecEvalOptions) -> TrecEvalOptions:
+    """trec_eval's -M and -l as C longs (its defaults: -M MAXLONG, -l 1), mapped onto what
+    irgauge scores with the same output, or refused in one line where trec_eval's own
+    output is not reproduced: a -M past any ranking irgauge reads (MAX_COUNT documents)
+    cuts none; -M 0 and -l 0 or below are refused (trec_eval prints counts of 0 and -nan,
+    and counts every judged, or every, document as relevant), and so is a negative -M
+    (trec_eval crashes, or prints negative counts of documents)."""
+    if options.max_docs is not None and options.max_docs < 1:
+        what = "crashes or prints negative counts" if options.max_docs < 0 else "prints 0s"
+        raise TrecEvalError(
+            f"irgauge: -M {options.max_docs}: trec_eval 10.0 {what} for it; irgauge "
+            "scores at least one document per topic (-M 1 or more)",
+            2,
+        )
+    if options.rel_level < 1:
+        raise TrecEvalError(
+            f"irgauge: -l {options.rel_level}: trec_eval 10.0 counts every judged document "
+            "(below 0, every document) as relevant for it; irgauge reads relevance levels "
+            "from 1 (-l 1 or more)",
+            2,
+        )
+    if options.max_docs is not None and options.max_docs > MAX_COUNT:
+        options = replace(options, max_docs=None)
+    return options
+
+
+# levels past trec_eval's table that bpref reads without reaching unmapped memory (it
+# crashed from some 16,600 on, on a small input: the heap's first 132 KiB)
+LEVELS_READ_PAST = 1024
+
+
+def _refuse_level_past_table(options: TrecEvalOptions, chosen, top: int) -> None:
+    """trec_eval's bpref and gm_bpref count the nonrelevant documents by reading its table
+    of each level's count for every level below -l (m_bpref.c), past the table's end
+    when -l exceeds the highest level + 1. What it reads there counts for nothing (no
+    document is relevant then, so bpref is 0), but far enough past it, it crashes."""
+    reading = [name for name, _ in chosen if name in ("bpref", "gm_bpref")]
+    if reading and options.rel_level > top + 1 + LEVELS_READ_PAST:
+        raise TrecEvalError(
+            f"irgauge: -l {options.rel_level} with {reading[0]}: trec_eval 10.0 reads its "
+            f"table of levels (up to {top} here) that far past its end, and crashes",
+            2,
+        )
 
 
 def _readable(source: Any):
@@ -132,7 +180,12 @@ def _qrels_output(qrels, run, chosen, options: TrecEvalOptions, reading) -> Iter
     budget, read_from, runid = reading
     qrels = _qrels(qrels)
     top = int(qrels.levels.max()) if len(qrels.levels) else 0
-    plan = [line for name, p in chosen for line in lines(name, p, options.num_docs, top)]
+    _refuse_level_past_table(options, chosen, top)
+    plan = [
+        line
+        for name, p in chosen
+        for line in lines(name, p, options.num_docs, top, parse=parse_measure)
+    ]
     judgments = _judgments(qrels, options)
     watcher = _RunWatcher(_grades_kept(plan, options.judged_only), options.judged_only, runid)
     values, scored = _scored(
@@ -148,6 +201,7 @@ def _qrels_output(qrels, run, chosen, options: TrecEvalOptions, reading) -> Iter
         _unjudged_first_stop(judgments, chosen, missing),
     )
     _refuse_close_gains(plan)
+    _derived_values(plan, values, topics)
     if options.complete and ("num_rel", "all") in values:
         # trec_eval -c sums num_rel over the qrels file: every level > 0, whatever -l says
         values[("num_rel", "all")] = float((qrels.levels > 0).sum())
@@ -303,7 +357,7 @@ def _judgment_group_output(
     plan = [
         line
         for name, p in chosen
-        for line in lines(name, p, options.num_docs, rel_format="qrels_jg")
+        for line in lines(name, p, options.num_docs, rel_format="qrels_jg", parse=parse_measure)
     ]
     topics: Dict[str, int] = {}
     missing = None
@@ -334,6 +388,7 @@ def _judgment_group_output(
             scored = [group[(line.label, topic)] for found, group in per_group if topic in found]
             values[(line.label, topic)] = _c_sum(scored) / len(scored)  # x / 1 is x
         values[(line.label, "all")] = _topic_mean(values, line.label, order)
+    _derived_values(plan, values, topics)
     stop = _first_stop(
         _missing_stop(missing), _duplicate_stop(repeated, topics, chosen, watcher.where)
     )
@@ -461,10 +516,30 @@ def _unjudged_first_stop(judgments: Judgments, chosen, missing):
     )
 
 
+def _derived_values(plan: List[TrecLine], values, topics) -> None:
+    """The lines not measured as such (``TrecLine.per`` and ``constant``), per topic and
+    for ``all`` (their sum in topic order over the number of topics, as trec_eval)."""
+    order = sorted(topics, key=_byte_order)
+    for line in plan:
+        if line.per:
+            for topic in order:
+                # the count behind count/MAX_CUTOFF (exact: counts are far below 2^52),
+                # then divided as C divides two longs converted to doubles
+                count = round(values[(line.label, topic)] * MAX_CUTOFF)
+                values[(line.label, topic)] = float(count) / float(line.per)
+        elif line.constant is not None:
+            for topic in order:
+                values[(line.label, topic)] = line.constant
+        else:
+            continue
+        values[(line.label, "all")] = _topic_mean(values, line.label, order)
+
+
 def _refuse_close_gains(plan: List[TrecLine]) -> None:
     """trec_eval sorts gains by their difference cast to an int (gain_init.c), so two
     gains less than 1 apart compare equal and its ideal ranking depends on qsort's order
-    of them: such gains are refused rather than scored otherwise than trec_eval does."""
+    of them: such gains are refused rather than scored otherwise than trec_eval does.
+    (Gains far enough apart for the cast to overflow lie outside irgauge's gains.)"""
     for line in plan:
         if line.spec and "gains=" in line.spec:
             listed = line.spec.split("gains=")[1].rstrip(")").split(":")
@@ -571,8 +646,11 @@ class _Values:
 
 def _judgments(qrels, options: TrecEvalOptions) -> Judgments:
     """The judgments as trec_eval reads them: a negative level is pooled but unjudged."""
-    check_conventions("score", "zero", "mean", options.rel_level, options.max_docs)
-    return Judgments(qrels, rel_level=options.rel_level, negative="unjudged")
+    # any -l past the highest level makes no document relevant, as the level above it does
+    top = int(qrels.levels.max()) if len(qrels.levels) else 0
+    rel_level = min(options.rel_level, max(top + 1, 1))
+    check_conventions("score", "zero", "mean", rel_level, options.max_docs)
+    return Judgments(qrels, rel_level=rel_level, negative="unjudged")
 
 
 def _stand_in_values(plan, values, judgments, topics, unanswered, settings) -> None:

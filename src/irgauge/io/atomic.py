@@ -19,7 +19,10 @@ here once for every command:
   mode is kept; folders are created 0o777 less the umask;
 - folders created for an output that then fails are removed again;
 - a folder replacing another is swapped in one step (``renameat2(RENAME_EXCHANGE)`` on
-  Linux), so concurrent writers end with one complete folder and no debris.
+  Linux), so concurrent writers end with one complete folder and no debris;
+- the new file (every file of a new folder) is flushed to the disk (fsync) before the
+  rename, and the folder that holds it after, so that a power loss leaves the previous
+  file or the new one, not an empty or partial one under the name.
 
 A failure to write raises :class:`~irgauge.errors.OutputError` naming the path.
 """
@@ -30,12 +33,14 @@ import contextlib
 import errno
 import os
 import shutil
+import signal
 import stat
 from pathlib import Path
 from typing import Iterator, List, Optional, Tuple, Union
 
 from irgauge.errors import InputError, OutputError
 from irgauge.io._source import input_named_by, inputs_noted
+from irgauge.io.output_scope import STOP_SIGNALS
 
 PathLike = Union[str, os.PathLike]
 TEMP_PREFIX_BYTES = 100  # of the target's name kept in a temporary name (NAME_MAX is 255)
@@ -45,6 +50,34 @@ _KINDS = (
     (stat.S_ISBLK, "a block device"),
     (stat.S_ISLNK, "a symbolic link that leads back to itself"),
 )
+
+
+@contextlib.contextmanager
+def held_stop_signals() -> Iterator[List[int]]:
+    """Hold SIGINT, SIGTERM and SIGHUP while the block runs, then deliver them (in the order
+    they came) to the handlers they had. Only the main thread runs Python's signal handlers
+    and can change them; elsewhere nothing is held, nor needs to be. A signal ignored, or
+    handled outside Python, is left alone; one with the default action ends the process
+    after the block instead of in it."""
+    held: List[int] = []
+    previous = {}
+    try:  # a signal while the handlers are swapped finds them put back
+        for name in STOP_SIGNALS:
+            number = getattr(signal, name, None)
+            handler = signal.getsignal(number) if number is not None else None
+            if handler is None or handler == signal.SIG_IGN:
+                continue
+            try:
+                signal.signal(number, lambda signum, frame: held.append(signum))
+            except ValueError:  # not the main thread, where no handler runs
+                break
+            previous[number] = handler
+        yield held
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+        for number in dict.fromkeys(held):
+            signal.raise_signal(number)
 
 
 def _reason(err: OSError) -> str:
@@ -218,22 +251,28 @@ def atomic_file(
         with _device(shown, real, mode, kwargs) as handle:
             yield handle
         return
-    fd, tmp = create_temp(shown, real.parent, real.name)
+    tmp = handle = None
     try:
-        with os.fdopen(fd, mode, **kwargs) as handle:
+        with held_stop_signals():  # the temporary file is known to the cleanup once it exists
+            fd, tmp = create_temp(shown, real.parent, real.name)
+            handle = os.fdopen(fd, mode, **kwargs)
+        with handle:
             yield handle
             handle.flush()
+            fsync(handle.fileno())
         if info is not None:
-            _keep_mode(info, tmp)
+            keep_mode(info, tmp)
         os.replace(tmp, real)
-    except OSError as err:
-        remove_file(tmp)
-        if isinstance(err, OutputError):
+        sync_folder(real.parent)
+    except BaseException as err:
+        if handle is not None:
+            with contextlib.suppress(OSError):  # its buffer may not fit on a full disk
+                handle.close()
+        if tmp is not None:
+            remove_file(tmp)
+        if not isinstance(err, OSError) or isinstance(err, OutputError):
             raise
         raise OutputError(shown, _reason(err)) from None
-    except BaseException:
-        remove_file(tmp)
-        raise
 
 
 @contextlib.contextmanager
@@ -277,25 +316,93 @@ def atomic_directory(path: PathLike, replace: bool = True) -> Iterator[Path]:
         raise OutputError(shown, "already exists")
     if info is not None:
         refuse_inputs_within(shown, real)
-    created = make_folders(real.parent)
+    created: List[Path] = []
+    tmp = None
     try:
-        tmp = make_temp_folder(shown, real.parent, real.name)
-    except BaseException:
-        remove_folders(created)
-        raise
-    try:
+        with held_stop_signals():  # what is made is known to the cleanup once it exists
+            created = make_folders(real.parent)
+            tmp = make_temp_folder(shown, real.parent, real.name)
         yield tmp
-        replace_folder(tmp, real)
-    except OSError as err:
-        remove_tree(tmp)
-        remove_folders(created)
-        if isinstance(err, OutputError):
+        with held_stop_signals():  # the previous folder or the new one, whole
+            sync_tree(tmp)
+            replace_folder(tmp, real)
+            sync_folder(real.parent)
+    except BaseException as err:
+        with held_stop_signals():
+            if tmp is not None:
+                remove_tree(tmp)
+            remove_folders(created)
+        if not isinstance(err, OSError) or isinstance(err, OutputError):
             raise
         raise OutputError(shown, _reason(err)) from None
-    except BaseException:
-        remove_tree(tmp)
-        remove_folders(created)
-        raise
+
+
+FSYNC_VARIABLE = "IRGAUGE_FSYNC"
+
+
+def syncing() -> bool:
+    """Whether writes are flushed to the disk: always, unless the environment sets
+    ``IRGAUGE_FSYNC=0`` for outputs that need not survive a power loss (scratch results,
+    test suites), where each fsync costs a few milliseconds."""
+    return os.environ.get(FSYNC_VARIABLE, "").strip() != "0"
+
+
+def fsync(fd: int) -> None:
+    """os.fsync, unless :func:`syncing` says no."""
+    if syncing():
+        os.fsync(fd)
+
+
+# what a folder's fsync may answer where the system or file system cannot sync folders
+_NO_FOLDER_SYNC = (errno.EINVAL, errno.ENOTSUP, errno.EBADF, errno.EACCES, errno.EPERM)
+
+
+def sync_folder(folder: PathLike) -> None:
+    """fsync ``folder``, so that the names just renamed into it survive a power loss (the
+    rename itself is only in memory until then). Skipped where folders cannot be opened or
+    synced (Windows, some network file systems); any other failure is an OSError."""
+    if not syncing():
+        return
+    try:
+        fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError as err:
+        if err.errno not in _NO_FOLDER_SYNC:
+            raise
+    finally:
+        os.close(fd)
+
+
+def sync_file(path: PathLike) -> None:
+    """fsync the file ``path`` (what was written to it reaches the disk)."""
+    if not syncing():
+        return
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def sync_tree(path: PathLike) -> None:
+    """fsync every file and folder under ``path`` (itself included), innermost first:
+    a staged folder is on the disk before it is renamed into place. Links are not
+    followed."""
+    if not syncing():
+        return
+    if not os.path.isdir(path) or os.path.islink(path):
+        if os.path.isfile(path) and not os.path.islink(path):
+            sync_file(path)
+        return
+    for root, _, names in os.walk(path, topdown=False):
+        for name in names:
+            full = os.path.join(root, name)
+            if stat.S_ISREG(os.lstat(full).st_mode):
+                sync_file(full)
+        sync_folder(root)
 
 
 def replace_folder(new: Path, target: Path) -> None:
@@ -310,7 +417,7 @@ def replace_folder(new: Path, target: Path) -> None:
         except OSError as err:
             if err.errno not in (errno.ENOTEMPTY, errno.EEXIST):
                 raise
-        if _exchange(new, target):  # new now holds the previous folder
+        if exchange(new, target):  # new now holds the previous folder
             remove_tree(new)
             return
         if _swap_aside(new, target):
@@ -344,7 +451,7 @@ def _swap_aside(new: Path, target: Path) -> bool:
 _RENAMEAT2 = []
 
 
-def _exchange(a: Path, b: Path) -> bool:
+def exchange(a: Path, b: Path) -> bool:
     """Swap two paths atomically (Linux renameat2 with RENAME_EXCHANGE); False where the
     system or the file system cannot."""
     if not _RENAMEAT2:
@@ -386,7 +493,7 @@ def remove_tree(path: PathLike) -> None:
         raise
 
 
-def _keep_mode(info: os.stat_result, tmp: str) -> None:
+def keep_mode(info: os.stat_result, tmp: str) -> None:
     """The replacement keeps the replaced file's mode (and owner, where allowed)."""
     os.chmod(tmp, stat.S_IMODE(info.st_mode))
     mine = os.stat(tmp)

@@ -1,9 +1,32 @@
-"""Several outputs written into a folder that may hold other files (``simulate --out``,
-``reduce --out``, ``incomplete --out``): everything is first written to a temporary folder
-inside it, and only once all of it is complete are the entries renamed into place (a folder
-entry is swapped whole, so a rewritten ``runs/`` holds no stale files). A failure, a full
-disk or Ctrl-C while writing removes the temporary folder and leaves the previous state;
-write errors raise OutputError naming the path (CLI exit 1).
+"""Several outputs committed together: a command's table file, its figures folder, the
+entries of an output folder (``simulate --out``, ``reduce --out``, ``incomplete --out``,
+``agree -o OUT --figures DIR``) are all written to temporary names first, and renamed into
+place only once every one of them is complete. A failure, a full disk or a stop signal
+(Ctrl-C, SIGTERM, SIGHUP) before that removes every temporary file and folder and the
+folders made for the outputs, and leaves the previous files as they were; write errors
+raise OutputError naming the path (CLI exit 1).
+
+:class:`Outputs` is the one mechanism. A command line runs within
+:func:`irgauge.io.output_scope.command_outputs` (``irgauge.cli`` opens it around every
+command), and the shared output helpers ask it for
+staged paths with :func:`output_file` and :func:`output_folder`; :func:`staged_outputs`
+is an Outputs of one folder, committed when its block ends.
+
+The commit (:meth:`Outputs.commit`):
+
+1. checks every target again (by the rules of :mod:`irgauge.io.atomic`: not an input, not
+   a pipe or device, links written through; a foreign manifest is not replaced);
+2. flushes every staged file and folder to the disk (fsync);
+3. renames each into place, keeping what it replaces (a hard link to a replaced file, the
+   previous folder swapped out); an error undoes the renames made, in reverse;
+4. removes what was replaced and fsyncs the folders renamed into.
+
+Stop signals are held from step 1 to 4 and delivered after it
+(:func:`irgauge.io.atomic.held_stop_signals`), so that a signal never leaves some outputs
+new and others old: one that arrives before the commit leaves the previous state, one that
+arrives during it takes effect once all outputs are new. A power loss in step 3 can still
+leave some outputs renamed and others not (each one whole: the previous file or the new
+one).
 """
 
 from __future__ import annotations
@@ -15,55 +38,218 @@ import os
 import shutil
 import stat
 from pathlib import Path
-from typing import Iterator, Optional, Sequence
+from typing import Callable, Iterator, List, Optional, Sequence, Tuple
 
-from irgauge.io import atomic
+from irgauge.io import atomic, output_scope
 from irgauge.io.atomic import PathLike, replace_folder
 from irgauge.errors import OutputError
 
+MANIFEST = "manifest.json"
+# what tells the commands' manifests apart (simulate: generator; reduce: method; studies)
+MANIFEST_IDENTITY = ("generator", "method", "kind", "study")
 
-@contextlib.contextmanager
-def staged_outputs(
-    out_dir: PathLike, last: Sequence[str] = ("manifest.json",), replace_any: bool = False
-) -> Iterator[Path]:
-    """Yield a temporary folder; on success move its entries into ``out_dir`` (created
-    with its parents), the names in ``last`` at the end so that a manifest appears only
-    beside complete files. Entries of ``out_dir`` not written are left alone. Every entry
-    is checked (by the rules of :mod:`irgauge.io.atomic`: not an input, not a pipe or
-    device, links written through) before any is moved; folders created for the output
-    are removed again if it fails. A ``manifest.json`` of other results already there (one
-    that another command wrote, or that cannot be read) is not replaced unless
-    ``replace_any``: it records how those results were made."""
-    shown = os.fspath(out_dir)
-    out, _ = atomic.check_folder_target(shown)
-    created = atomic.make_folders(out)
+
+class Outputs:
+    """The outputs of one command, staged under temporary names and committed together.
+
+    Use it as a context manager: the block's end commits, an exception (a signal's
+    included) removes everything staged and the folders made for it. ``committed`` says
+    whether the outputs are in place."""
+
+    def __init__(self) -> None:
+        self._files: List[Tuple[Path, str]] = []  # (staged file, target as given)
+        self._folders: List[Tuple[Path, str, Tuple[str, ...], bool]] = []
+        self._created: List[Path] = []  # folders made for the outputs, outermost first
+        self.committed = False
+
+    def __enter__(self) -> "Outputs":
+        return self
+
+    def __exit__(self, kind, error, trace) -> None:
+        if kind is None:
+            try:
+                self.commit()
+            except BaseException:
+                self.abort()
+                raise
+            return
+        self.abort()
+        if isinstance(error, OutputError):
+            shown = self._shown(error)
+            if shown is not error:
+                raise shown from None
+
+    def file(self, path: PathLike) -> Path:
+        """A new temporary file beside output file ``path`` to write in place of it; a
+        character device (``/dev/null``, a terminal) is itself, written directly, as there
+        is nothing to replace."""
+        shown = os.fspath(path)
+        real, info = atomic.check_file_target(shown)
+        if info is not None and stat.S_ISCHR(info.st_mode):
+            return real
+        with atomic.held_stop_signals():  # known to the cleanup once it exists
+            fd, tmp = atomic.create_temp(shown, real.parent, real.name)
+            os.close(fd)
+            self._files.append((Path(tmp), shown))
+        return Path(tmp)
+
+    def folder(self, path: PathLike, last: Sequence[str] = (), replace_any: bool = True) -> Path:
+        """A new temporary folder inside output folder ``path`` (created with its parents)
+        to write the folder's entries in; at the commit each entry replaces its namesake in
+        ``path``, the names in ``last`` at the end (a manifest appears only beside complete
+        files), and entries of ``path`` not written are left alone. A ``manifest.json`` of
+        other results already there (another command's, or one that cannot be read) is not
+        replaced unless ``replace_any``: it records how those results were made."""
+        shown = os.fspath(path)
+        out, _ = atomic.check_folder_target(shown)
+        with atomic.held_stop_signals():  # known to the cleanup once made
+            self._created += atomic.make_folders(out)
+            stage = atomic.make_temp_folder(shown, out, "irgauge")
+            self._folders.append((stage, shown, tuple(last), replace_any))
+        return stage
+
+    # ------------------------------------------------------------------ commit
+
+    def _plan(self) -> List[Tuple[Path, Path]]:
+        """(staged entry, target) of every output, each target checked; a file replacing
+        another takes its mode."""
+        moves = []
+        for stage, shown, last, replace_any in self._folders:
+            out = Path(shown)
+            entries = sorted(stage.iterdir(), key=lambda p: (p.name in last, p.name))
+            pairs = [(entry, _target(entry, out / entry.name)) for entry in entries]
+            if not replace_any:
+                for entry, target in pairs:
+                    if entry.is_dir():  # swapped whole: its manifest goes too
+                        entry, target = entry / MANIFEST, target / MANIFEST
+                    _refuse_foreign_manifest(entry, target)
+            moves += pairs
+        for staged, shown in self._files:
+            real, info = atomic.check_file_target(shown)
+            if info is not None:
+                atomic.keep_mode(info, str(staged))
+            moves.append((staged, real))
+        return moves
+
+    def commit(self) -> None:
+        """Rename every staged output into place, all or none (see the module)."""
+        with atomic.held_stop_signals():
+            moves = self._plan()
+            for staged, target in moves:
+                _as_output_error(target, atomic.sync_tree, staged)
+            undo: List[Callable[[], None]] = []
+            done: List[Callable[[], None]] = []
+            try:
+                for staged, target in moves:
+                    _as_output_error(target, _move, staged, target, undo, done)
+            except BaseException:
+                for step in reversed(undo):
+                    with contextlib.suppress(OSError):
+                        step()
+                raise
+            self.committed = True
+            for step in done:
+                with contextlib.suppress(OSError):
+                    step()
+            for folder in dict.fromkeys(target.parent for _, target in moves):
+                _as_output_error(folder, atomic.sync_folder, folder)
+            for stage, _, _, _ in self._folders:
+                atomic.remove_tree(stage)
+
+    def abort(self) -> None:
+        """Remove every staged file and folder, and the folders made for them (a stop
+        signal meanwhile waits until they are gone)."""
+        with atomic.held_stop_signals():
+            for staged, _ in self._files:
+                atomic.remove_file(str(staged))
+            for stage, _, _, _ in self._folders:
+                atomic.remove_tree(stage)
+            atomic.remove_folders(self._created)
+
+    def _shown(self, error: OutputError) -> OutputError:
+        """``error`` naming the output as given rather than its temporary name."""
+        for staged, shown in self._files:
+            if error.path == str(staged):
+                return OutputError(shown, error.reason)
+        for stage, shown, _, _ in self._folders:
+            inside = error.path[len(str(stage)) :]
+            if error.path.startswith(str(stage)) and inside[:1] in ("", os.sep):
+                return OutputError(os.path.join(shown, inside.lstrip(os.sep)), error.reason)
+        return error
+
+
+def _as_output_error(path: PathLike, step: Callable, *args) -> None:
+    """``step(*args)``; an OSError becomes an OutputError naming ``path``."""
     try:
-        stage = atomic.make_temp_folder(shown, out, "irgauge")
-    except BaseException:
-        atomic.remove_folders(created)
-        raise
-    try:
-        yield stage
-        entries = sorted(stage.iterdir(), key=lambda p: (p.name in last, p.name))
-        targets = [_target(entry, out / entry.name) for entry in entries]
-        if not replace_any:
-            for entry, target in zip(entries, targets):
-                if entry.is_dir():  # swapped whole: its manifest goes too
-                    entry, target = entry / MANIFEST, target / MANIFEST
-                _refuse_foreign_manifest(entry, target)
-        for entry, target in zip(entries, targets):
-            _move(entry, target)
+        step(*args)
     except OSError as err:
-        atomic.remove_tree(stage)
-        atomic.remove_folders(created)
         if isinstance(err, OutputError):
             raise
-        raise OutputError(out, err.strerror or str(err)) from None
+        raise OutputError(path, err.strerror or str(err)) from None
+
+
+def _move(source: Path, target: Path, undo: list, done: list) -> None:
+    """Rename ``source`` onto ``target``. ``undo`` gets the step that puts back what was
+    there, ``done`` the step that removes it once every output is in place."""
+    if source.is_dir():
+        _move_folder(source, target, undo, done)
+        return
+    existed, backup = os.path.lexists(target), None
+    if existed:
+        backup = atomic.temp_path(target.parent, target.name, ".old")
+        try:
+            os.link(target, backup)  # the previous file stays readable under its name
+        except OSError:
+            backup = None  # (a file system without hard links: no undo for this one)
+    try:
+        _replace_file(source, target)
     except BaseException:
-        atomic.remove_tree(stage)
-        atomic.remove_folders(created)
+        if backup is not None:
+            atomic.remove_file(str(backup))
         raise
-    atomic.remove_tree(stage)
+    if not existed:
+        undo.append(lambda: os.unlink(target))
+    elif backup is not None:
+        undo.append(lambda: os.replace(backup, target))
+        done.append(lambda: os.unlink(backup))
+
+
+def _replace_file(source: Path, target: Path) -> None:
+    """os.replace; a target on another file system (a link's target) gets a copy beside
+    it first."""
+    try:
+        os.replace(source, target)
+        return
+    except OSError as err:
+        if err.errno != errno.EXDEV:
+            raise
+    fd, tmp = atomic.create_temp(target, target.parent, target.name)
+    os.close(fd)
+    try:
+        shutil.copyfile(source, tmp)
+        with contextlib.suppress(FileNotFoundError):
+            os.chmod(tmp, stat.S_IMODE(os.stat(target).st_mode))
+        atomic.sync_file(tmp)
+        os.replace(tmp, target)
+    except BaseException:
+        atomic.remove_file(tmp)
+        raise
+
+
+def _move_folder(source: Path, target: Path, undo: list, done: list) -> None:
+    """A folder entry is swapped whole (a rewritten ``runs/`` holds no stale files)."""
+    try:
+        os.rename(source, target)  # absent or empty target
+        undo.append(lambda: os.rename(target, source))
+        return
+    except OSError as err:
+        if err.errno not in (errno.ENOTEMPTY, errno.EEXIST):
+            raise
+    if atomic.exchange(source, target):  # source now holds the previous folder
+        undo.append(lambda: atomic.exchange(source, target))
+        done.append(lambda: atomic.remove_tree(source))
+        return
+    replace_folder(source, target)  # (no exchange here: renamed aside, without undo)
 
 
 def _target(entry: Path, target: Path) -> Path:
@@ -76,11 +262,6 @@ def _target(entry: Path, target: Path) -> Path:
         return real
     real, _ = atomic.check_file_target(target)
     return real
-
-
-MANIFEST = "manifest.json"
-# what tells the commands' manifests apart (simulate: generator; reduce: method; studies)
-MANIFEST_IDENTITY = ("generator", "method", "kind", "study")
 
 
 def _refuse_foreign_manifest(entry: Path, target: Path) -> None:
@@ -105,24 +286,45 @@ def _identity(path: Path) -> Optional[tuple]:
     return tuple(found.get(k) for k in MANIFEST_IDENTITY) if isinstance(found, dict) else None
 
 
-def _move(source: Path, target: Path) -> None:
-    """Rename ``source`` onto ``target``; an existing folder is swapped out, then removed;
-    a file on another file system (a link's target) is copied beside it first."""
-    if source.is_dir():
-        replace_folder(source, target)
-        return
+# ---------------------------------------------------------------------- entry points
+
+
+@contextlib.contextmanager
+def staged_outputs(
+    out_dir: PathLike, last: Sequence[str] = (MANIFEST,), replace_any: bool = False
+) -> Iterator[Path]:
+    """Yield a temporary folder whose entries move into ``out_dir`` when the block ends
+    (an :class:`Outputs` of this one folder; see :meth:`Outputs.folder`)."""
+    shown = os.fspath(out_dir)
     try:
-        os.replace(source, target)
-    except OSError as err:
-        if err.errno != errno.EXDEV:
+        with Outputs() as outputs:
+            yield outputs.folder(out_dir, last, replace_any)
+    except OSError as err:  # what the block writes is this folder's output
+        if isinstance(err, OutputError):
             raise
-        fd, tmp = atomic.create_temp(target, target.parent, target.name)
-        os.close(fd)
-        try:
-            shutil.copyfile(source, tmp)
-            with contextlib.suppress(FileNotFoundError):
-                os.chmod(tmp, stat.S_IMODE(os.stat(target).st_mode))
-            os.replace(tmp, target)
-        except BaseException:
-            atomic.remove_file(tmp)
-            raise
+        raise OutputError(shown, err.strerror or str(err)) from None
+
+
+def _outputs():
+    """The running command's Outputs (made on first use), None outside a command."""
+    slot = output_scope.current()
+    if slot is None:
+        return None
+    if not slot:
+        slot.append(Outputs())
+    return slot[0]
+
+
+def output_file(path: PathLike) -> Path:
+    """Where to write output file ``path``: a staged name in the running command's outputs
+    (:func:`irgauge.io.output_scope.command_outputs`), or ``path`` itself outside a
+    command (each write is atomic on its own)."""
+    outputs = _outputs()
+    return Path(path) if outputs is None else outputs.file(path)
+
+
+def output_folder(path: PathLike, last: Sequence[str] = (), replace_any: bool = True) -> Path:
+    """Where to write the entries of output folder ``path``: a staged folder in the running
+    command's outputs (see :meth:`Outputs.folder`), or ``path`` itself outside a command."""
+    outputs = _outputs()
+    return Path(path) if outputs is None else outputs.folder(path, last, replace_any)

@@ -341,7 +341,7 @@ def parse_measures(texts: Iterable[str]) -> List[Measure]:
     measures: List[Measure] = []
     seen = set()
     for token in split_list([measure_text(t) for t in texts]):
-        pairs = TE.expand(token) if TE.is_word(token) else [(token, token)]
+        pairs = TE.expand(token, parse=parse_measure) if TE.is_word(token) else [(token, token)]
         for label, spec in pairs:
             if label not in seen:
                 seen.add(label)

@@ -28,11 +28,16 @@ are named with the reason.
 
 from __future__ import annotations
 
+import math
 import re
-from dataclasses import dataclass
-from typing import Dict, List, Optional, Sequence, Tuple
+from dataclasses import dataclass, replace
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
+from irgauge._checks import MAX_COUNT
 from irgauge.errors import MeasureError
+from irgauge.measures.base import MAX_CUTOFF
+from irgauge.measures.c_numbers import LONG_MAX, LONG_MIN, atof, atol, c_fixed
+from irgauge.measures.utility import MAX_DOCS
 
 LONG_CUTS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
 TENTHS = tuple(i / 10 for i in range(11))  # 0.0, 0.1, ..., 1.0
@@ -184,19 +189,28 @@ MULTI_VALUED = ("iprec_at_recall", "Rprec_mult", "ndcg_cut", "map_cut")
 # levels given a gain when the qrels are not known (``irgauge eval``): gains of level=gain
 # parameters are listed up to this level at least (unlisted levels keep gain = level)
 GAIN_LEVELS = 10
-
-_ATOF = re.compile(r"\s*[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?")
-_ATOL = re.compile(r"\s*[-+]?\d+")
+MAX_GAIN_LEVEL = 10**5  # a list of gains that long is already far past any qrels
+_VALID_INT = re.compile(r"[-+]?[0-9]+\Z")  # gain_init.c's valid_int: the whole name
 
 
 class TrecEvalError(MeasureError):
     """A measure word or an input trec_eval refuses (or irgauge cannot compute), with the
-    exit status trec_eval gives for it and what trec_eval prints before stopping."""
+    exit status trec_eval gives for it and what trec_eval prints before stopping.
+
+    ``stderr``: the lines the drop-in prints on standard error, trec_eval's own (often
+    two: the fault, then the measure it stops at) and irgauge's note; the message
+    (``str``) is those lines on one line, for every other command's one-line error."""
 
     def __init__(self, message: str, status: int = 1, output: str = ""):
         self.status = status
         self.output = output  # what trec_eval prints on stdout before it stops
-        super().__init__(message)
+        self.stderr = message
+        # every command's error line starts "irgauge: error: " already
+        parts = (
+            part[len("irgauge: ") :] if part.startswith("irgauge: ") else part
+            for part in message.split("\n")
+        )
+        super().__init__("; ".join(parts))
 
 
 @dataclass(frozen=True)
@@ -206,31 +220,30 @@ class TrecLine:
     ``kind``: count (an integer), value (``%6.4f``), summary (``all`` only), runid,
     num_q, relstring (per topic only). ``spec``: the irgauge measure string computing it
     (None for runid, num_q and relstring); ``width``: relstring's number of documents;
-    ``groups``: the value is ``spec``'s averaged over a topic's judgment groups."""
+    ``groups``: the value is ``spec``'s averaged over a topic's judgment groups;
+    ``per``: the value is the count behind ``spec`` (a measure at cutoff MAX_CUTOFF, its
+    count over MAX_CUTOFF) divided by ``per``, a cutoff past MAX_CUTOFF (``P_10000000000``:
+    no ranking reaches MAX_CUTOFF, so the count is the whole ranking's); ``constant``: a
+    value that trec_eval gives every topic whatever the run (``Rprec_mult_0.00``: the
+    precision at a cutoff of 0 documents is never taken, and stays 0), with no ``spec``."""
 
     label: str
     kind: str
     spec: Optional[str] = None
     width: int = 0
     groups: bool = False  # averaged over judgment groups (``*_avgjg``)
-
-
-def atof(text: str) -> float:
-    """C's atof: the longest leading number, 0.0 if none."""
-    match = _ATOF.match(text)
-    return float(match.group()) if match else 0.0
-
-
-def atol(text: str) -> int:
-    """C's atol: the leading integer, 0 if none."""
-    match = _ATOL.match(text)
-    return int(match.group()) if match else 0
+    per: int = 0
+    constant: Optional[float] = None
 
 
 def _number(x: float) -> str:
-    """A number as a measure parameter (no exponent)."""
+    """A number as a measure parameter: without an exponent where 17 decimals keep its
+    value, else with one (1e-300 is not 0)."""
     text = repr(float(x))
-    return text if "e" not in text else f"{x:.17f}".rstrip("0").rstrip(".")
+    if "e" not in text:
+        return text
+    fixed = f"{x:.17f}".rstrip("0").rstrip(".")
+    return fixed if float(fixed) == x else text
 
 
 def is_word(token: str) -> bool:
@@ -289,13 +302,41 @@ def lines(
     name: str,
     params: Optional[str],
     num_docs: int = 0,
-    max_level: int = GAIN_LEVELS,
+    max_level: Optional[int] = None,
     rel_format: str = "qrels",
+    parse: Optional[Callable[[str], Any]] = None,
 ) -> List[TrecLine]:
     """The lines trec_eval prints for one measure with its parameter text (None for its
     defaults); ``num_docs`` is trec_eval's -N (utility's collection size), ``max_level``
-    the highest qrels level (``level=gain`` parameters list gains up to it), ``rel_format``
-    trec_eval's -R: ``qrels_jg`` takes the ``*_avgjg`` measures only, ``qrels`` all others."""
+    the highest qrels level, if known (``level=gain`` parameters list gains up to it),
+    ``rel_format`` trec_eval's -R: ``qrels_jg`` takes the ``*_avgjg`` measures only,
+    ``qrels`` all others.
+
+    Parameters are read as trec_eval reads them (C's atol and atof). Given ``parse``
+    (irgauge's ``parse_measure``, passed in since the parser imports this module), a
+    value trec_eval takes that lies outside what irgauge's measure computes is refused in
+    one line naming the word, here, before anything is read."""
+    found = _lines(name, params, num_docs, max_level, rel_format)
+    for line in found if parse is not None else ():
+        if line.spec is None:
+            continue
+        try:
+            parse(line.spec)
+        except MeasureError as err:
+            # the error names irgauge's measure string: name trec_eval's word instead
+            reason = str(err)
+            if reason.startswith(line.spec + ": "):
+                reason = reason[len(line.spec) + 2 :]
+            word = name if params is None else f"{name}.{params}"
+            raise TrecEvalError(
+                f"irgauge: {word}: trec_eval 10.0 takes this, irgauge does not compute it "
+                f"({reason})",
+                2,
+            ) from None
+    return found
+
+
+def _lines(name, params, num_docs, max_level, rel_format) -> List[TrecLine]:
     kind = MEASURES[name][0]
     base = JUDGMENT_GROUP_MEASURES.get(name)
     if kind not in ("runid", "num_q") and (base is not None) != (rel_format == "qrels_jg"):
@@ -306,10 +347,13 @@ def lines(
             4,
         )
     if base is not None:
-        return [
-            TrecLine(name + line.label[len(base) :], line.kind, line.spec, groups=True)
-            for line in lines(base, params, num_docs, max_level)
-        ]
+        found = _lines(base, params, num_docs, max_level, "qrels")
+        if any(line.per for line in found):
+            raise TrecEvalError(
+                f"irgauge: {name}.{params}: irgauge computes {name} at cutoffs up to {MAX_CUTOFF}",
+                2,
+            )
+        return [replace(line, label=name + line.label[len(base) :], groups=True) for line in found]
     if name in NOT_COMPUTED:
         failure, reason = NOT_COMPUTED[name]
         text = f"{failure}\ntrec_eval: Can't calculate measure '{name}'" if failure else ""
@@ -323,26 +367,64 @@ def lines(
     if kind in ("count", "single", "summary"):
         return [TrecLine(name, "value" if kind == "single" else kind, _PLAIN[name])]
     if kind == "cut_long":
-        return [TrecLine(f"{name}_{k}", "value", f"{name}_{k}") for k in _long_cuts(name, params)]
+        return [_long_cut_line(name, k) for k in _long_cuts(name, params)]
     if kind == "cut_double":
-        spec = {"iprec_at_recall": "IPrec(recall={})", "Rprec_mult": "Rprec(mult={})"}[name]
-        return [
-            TrecLine(f"{name}_{x:3.2f}", "value", spec.format(_number(x)))
-            for x in _double_cuts(params, defaults)
-        ]
+        return [_double_cut_line(name, params, x) for x in _double_cuts(params, defaults)]
     label = name if params is None else f"{name}_{params}"
     if kind == "relstring":
-        width = int(atof(params.split(",")[0])) if params is not None else 10
-        return [TrecLine(label, "relstring", None, max(width, 0))]
+        width = atof(params.split(",")[0]) if params is not None else 10.0
+        _refuse_undefined_long(f"{name}.{params}", width, "(its length)")
+        return [TrecLine(label, "relstring", None, max(int(width), 0))]
     if kind == "p_double":
         return [TrecLine(label, "value", _p_double(name, params, num_docs))]
     return [TrecLine(label, "value", _p_pair(name, params, max_level))]
+
+
+# trec_eval's cutoff measures whose value at a cutoff past every ranking is the count of
+# the whole ranking over the cutoff (m_P.c, m_unjudged.c); the others take the whole
+# ranking's value there (success, recall, map_cut, ndcg_cut; relative_P divides by R)
+_PER_CUTOFF = ("P", "unj")
+_INT_MAX = (1 << 31) - 1
+
+
+def _long_cut_line(name: str, k: int) -> TrecLine:
+    if k <= MAX_CUTOFF:
+        return TrecLine(f"{name}_{k}", "value", f"{name}_{k}")
+    return TrecLine(
+        f"{name}_{k}", "value", f"{name}_{MAX_CUTOFF}", per=k if name in _PER_CUTOFF else 0
+    )
+
+
+def _compare_as_c(cuts: List[int]) -> bool:
+    """Whether comp_long (``return (int)(a - b)``) orders every pair of the cutoffs as
+    their values do: the difference fits a long, and its low 32 bits, read as an int,
+    keep its sign."""
+
+    def as_int(d: int) -> int:
+        low = d & 0xFFFFFFFF
+        return low - (1 << 32) if low > _INT_MAX else low
+
+    return all(
+        LONG_MIN <= a - b <= LONG_MAX and (as_int(a - b) > 0) == (a > b) and as_int(a - b) != 0
+        for i, a in enumerate(cuts)
+        for b in cuts[:i]
+        if a != b
+    )
 
 
 def _long_cuts(name: str, params: Optional[str]) -> List[int]:
     if params is None:
         return list(MEASURES[name][1])
     cuts = sorted(atol(part) for part in params.split(","))
+    if cuts[-1] - cuts[0] > _INT_MAX and not _compare_as_c(cuts):
+        # meas_init.c's comp_long returns the difference of two longs as an int: cutoffs
+        # further apart can compare wrongly, and qsort leaves them in an order of its own
+        raise TrecEvalError(
+            f"irgauge: {name}.{params}: trec_eval 10.0 sorts cutoffs by their difference "
+            f"cast to an int, which misorders these cutoffs (some are more than {_INT_MAX} "
+            "apart); give them in separate runs",
+            2,
+        )
     if cuts[0] <= 0:
         raise TrecEvalError(
             f"trec_eval: Negative cutoff detected\ntrec_eval: Cannot initialize measure '{name}'",
@@ -356,10 +438,38 @@ def _long_cuts(name: str, params: Optional[str]) -> List[int]:
     return cuts
 
 
+def _double_cut_line(name: str, params: Optional[str], x: float) -> TrecLine:
+    """One line of iprec_at_recall or Rprec_mult: named as meas_init.c's append_double
+    names it (``%3.2f`` in a buffer of the name's length + 10 bytes, so that the number
+    keeps its first 8 characters: ``Rprec_mult_123456.0``)."""
+    label = f"{name}_{c_fixed(x, 3, 2)}"[: len(name) + 9]
+    word = f"{name}.{params}"
+    # both turn x times the number of relevant documents into a long (a cast or lround),
+    # which C leaves undefined for a NaN, an infinity or a value past a long: refused
+    # where some number of relevant documents (up to MAX_COUNT) takes it past
+    _refuse_undefined_long(word, x, "times the relevant documents", MAX_COUNT)
+    if name == "Rprec_mult":
+        if x <= 0:  # the cutoff trunc(x*R + 0.9) <= 0 is never reached: 0 for every topic
+            return TrecLine(label, "value", constant=0.0)
+        return TrecLine(label, "value", f"Rprec(mult={_number(x)})")
+    # iprec_at_recall: a cutoff lround(x*R) <= 0 takes, as round(0*R) does, the
+    # interpolated precision of the whole ranking
+    return TrecLine(label, "value", f"IPrec(recall={_number(max(x, 0.0))})")
+
+
+def _refuse_undefined_long(word: str, x: float, what: str, times: int = 1) -> None:
+    if not (math.isfinite(x) and abs(x) * times < LONG_MAX):
+        raise TrecEvalError(
+            f"irgauge: {word}: trec_eval 10.0 converts {x!r} {what} to a long, "
+            "which C leaves undefined for a NaN, an infinity or a value past a long",
+            2,
+        )
+
+
 def _double_cuts(params: Optional[str], defaults: tuple) -> List[float]:
     if params is None:
         return list(defaults)
-    cuts = sorted(atof(part) for part in params.split(","))
+    cuts = sorted(atof(part) for part in params.split(","))  # a NaN is refused per line
     if len(set(cuts)) < len(cuts):
         raise TrecEvalError("trec_eval: duplicate cutoffs detected", 2)
     return cuts
@@ -374,7 +484,16 @@ def _p_double(name: str, params: Optional[str], num_docs: int) -> str:
                 "trec_eval: Can't calculate measure 'utility'",
                 4,
             )
-        args = ",".join(f"{k}={_number(v)}" for k, v in zip("abcd", values or MEASURES[name][1]))
+        coefficients = values or MEASURES[name][1]
+        if not 0 <= num_docs <= MAX_DOCS and coefficients[3] == 0:
+            num_docs = 0  # -N only ever multiplies d: a zero d gives the same values
+        elif not 0 <= num_docs <= MAX_DOCS:
+            raise TrecEvalError(
+                f"irgauge: -N {num_docs} with {name}.{params}: irgauge counts the "
+                f"documents not retrieved for -N from 0 to {MAX_DOCS}",
+                2,
+            )
+        args = ",".join(f"{k}={_number(v)}" for k, v in zip("abcd", coefficients))
         return f"Utility({args},num_docs={num_docs})"
     if values is None:
         return _PLAIN[name]
@@ -396,7 +515,7 @@ def _pairs(name: str, params: str) -> Dict[str, float]:
     return {key: atof(value) for key, _, value in parts}
 
 
-def _p_pair(name: str, params: Optional[str], max_level: int) -> str:
+def _p_pair(name: str, params: Optional[str], max_level: Optional[int]) -> str:
     pairs = _pairs(name, params) if params is not None else {}
     if name in _RBP:
         p = pairs.pop("p", 0.9)
@@ -412,12 +531,27 @@ def _p_pair(name: str, params: Optional[str], max_level: int) -> str:
     return f"{_WITH_GAINS[name]}(gains={_gains(name, pairs, max_level)})"
 
 
-def _gains(name: str, pairs: Dict[str, float], max_level: int) -> str:
-    """irgauge's gain list (levels 1, 2, ... up to ``max_level`` at least) from
-    trec_eval's ``level=gain`` pairs; levels not given keep their default gain, the level."""
+def _gains(name: str, pairs: Dict[str, float], max_level: Optional[int]) -> str:
+    """irgauge's gain list (levels 1, 2, ... up to ``max_level``) from trec_eval's
+    ``level=gain`` pairs; levels not given keep their default gain, the level. A name
+    that is not an integer is skipped, as gain_init.c's valid_int skips it. With the
+    qrels known (``max_level``, their highest level), a gain for a level above it is
+    given to no document and left out; without (``irgauge eval``), the list goes up to
+    the highest level given (GAIN_LEVELS at least), MAX_GAIN_LEVEL at most."""
     levels = {}
     for key, gain in pairs.items():
+        if not _VALID_INT.match(key):
+            continue
         level = atol(key)
+        if max_level is not None and level > max_level:
+            continue
+        if level > MAX_GAIN_LEVEL:
+            raise TrecEvalError(
+                f"irgauge: {name}.{key}={_number(gain)}: without the qrels, irgauge lists "
+                f"gains up to level {MAX_GAIN_LEVEL} (`irgauge trec_eval` reads the "
+                "qrels' levels)",
+                2,
+            )
         if level < 0 or (level == 0 and gain != 0):
             raise TrecEvalError(
                 f"irgauge: {name}.{key}={_number(gain)}: irgauge gives relevance level "
@@ -425,21 +559,32 @@ def _gains(name: str, pairs: Dict[str, float], max_level: int) -> str:
                 2,
             )
         levels[level] = gain
-    top = max(max(levels), max_level, 1)
+    top = max(max(levels, default=1), GAIN_LEVELS if max_level is None else max_level, 1)
     return ":".join(_number(levels.get(level, level)) for level in range(1, top + 1))
 
 
-def expand(token: str, num_docs: int = 0) -> List[Tuple[str, str]]:
+def expand(
+    token: str, num_docs: int = 0, parse: Optional[Callable[[str], Any]] = None
+) -> List[Tuple[str, str]]:
     """One trec_eval word as ``irgauge eval`` reads it: (trec_eval's printed name,
     irgauge measure string) per value, in trec_eval's order. runid, num_q and relstring
     are left out (irgauge's output names the run and counts the topics; relstring is not
     a number): asked for alone, they are refused."""
-    found = [
-        (line.label, line.spec)
-        for name, params in select([token])
-        for line in lines(name, params, num_docs)
-        if line.spec is not None
-    ]
+    try:
+        chosen = [
+            line
+            for name, params in select([token])
+            for line in lines(name, params, num_docs, parse=parse)
+        ]
+    except TrecEvalError as err:  # trec_eval's lines, on one line naming the word
+        raise TrecEvalError(f"{token}: {err}", err.status) from None
+    for line in chosen:
+        if line.per or line.constant is not None:
+            raise MeasureError(
+                f"{token}: irgauge eval computes {line.label} only as `irgauge trec_eval` "
+                f"prints it (a cutoff past {MAX_CUTOFF}, or one trec_eval never reaches)"
+            )
+    found = [(line.label, line.spec) for line in chosen if line.spec is not None]
     if not found:
         raise MeasureError(
             f"{token}: trec_eval's {token.partition('.')[0]} is not a measured value "

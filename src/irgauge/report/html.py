@@ -35,6 +35,7 @@ from irgauge.stats.comparison import compare_table
 from irgauge.report.inputs import comparison_from_json
 from irgauge.report.inputs import TOPICSET_COLUMNS, read_input
 from irgauge.io.atomic import make_folders, remove_tree, write_text
+from irgauge.io.staging import output_file
 from irgauge.report.manifests import (
     file_inside,
     read_collection_manifest,
@@ -99,9 +100,23 @@ class _Paths:
 
     def __init__(self, base: Path):
         self.base = Path(base).resolve()
+        self._figures: Optional[Path] = None
+
+    def figures(self) -> Path:
+        """The folder to draw the report's figures in: ``report-figures`` beside the page,
+        staged with the page in a command (:func:`irgauge.io.staging.output_folder`), so
+        that both appear together or neither; made on first use."""
+        if self._figures is None:
+            from irgauge.io.staging import output_folder
+
+            self._figures = output_folder(self.base / FIGURES_DIR).resolve()
+        return self._figures
 
     def link(self, path: Path) -> str:
-        return Path(os.path.relpath(Path(path).resolve(), self.base)).as_posix()
+        path = Path(path).resolve()
+        if self._figures is not None and self._figures in path.parents:  # staged: its final name
+            path = self.base / FIGURES_DIR / path.relative_to(self._figures)
+        return Path(os.path.relpath(path, self.base)).as_posix()
 
     def text(self, value: Any) -> Any:
         """``value`` (JSON-like) with every absolute path made relative to the report, or
@@ -347,9 +362,7 @@ def _input_sections(inputs: Sequence[Any], paths: _Paths) -> Tuple[list, list]:
             raise InputError(f"no such file or folder: {given}")
         item = read_input(given)
         if item.kind in ("agreement", "topicset"):
-            folder = (
-                paths.base / FIGURES_DIR / re.sub(r"[^A-Za-z0-9._-]", "_", f"{number}-{given.stem}")
-            )
+            folder = paths.figures() / re.sub(r"[^A-Za-z0-9._-]", "_", f"{number}-{given.stem}")
             render = _agreement_section if item.kind == "agreement" else _topicset_section
             sections.append(
                 (f"{INPUT_TITLES[item.kind]}: {given.name}", _rendered(render, item, paths, folder))
@@ -675,7 +688,8 @@ def write_report(
     figures = path.parent / FIGURES_DIR
     figures_new = not os.path.lexists(figures)
     try:
-        write_text(path, render_report(root, title, inputs, base=path.parent))
+        page = render_report(root, title, inputs, base=path.parent)
+        write_text(output_file(path), page)  # staged with the figures in a command
     except BaseException:
         if figures_new:
             remove_tree(figures)

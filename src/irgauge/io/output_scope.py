@@ -1,0 +1,47 @@
+"""The running command's outputs: the command line opens a scope around every command
+(:func:`command_outputs`), and :mod:`irgauge.io.staging` makes its
+:class:`~irgauge.io.staging.Outputs` there on first use. A module of its own, with no
+imports beyond the standard library's lightest, so that a command that writes no file
+(the trec_eval drop-in, one process per run) never loads the staging module."""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+from typing import Iterator, List, Optional
+
+STOP_SIGNALS = ("SIGINT", "SIGTERM", "SIGHUP")  # what stops a command (Ctrl-C, kill, hang-up)
+
+# [Outputs] once the command stages an output, [] before; None outside a command
+_SCOPE: contextvars.ContextVar[Optional[list]] = contextvars.ContextVar(
+    "irgauge_outputs", default=None
+)
+
+
+@contextlib.contextmanager
+def command_outputs() -> Iterator[List]:
+    """The outputs staged in this block are committed together when it ends, and removed
+    if it raises (the block's exception, or an OutputError naming the output as given)."""
+    slot: List = []
+    token = _SCOPE.set(slot)
+    try:
+        try:
+            yield slot
+        except BaseException as err:
+            if slot:
+                slot[0].__exit__(type(err), err, err.__traceback__)
+            raise
+        if slot:
+            slot[0].__exit__(None, None, None)
+    finally:
+        _SCOPE.reset(token)
+
+
+def current() -> Optional[list]:
+    """The running command's slot (see :data:`_SCOPE`), None outside a command."""
+    return _SCOPE.get()
+
+
+def committed(slot: List) -> bool:
+    """Whether the command's staged outputs are all in place."""
+    return bool(slot) and slot[0].committed

@@ -1,0 +1,177 @@
+"""Several outputs under a signal: a command writing a table (-o) and a folder (--figures,
+--out) over the outputs of an earlier run is stopped by SIGTERM, SIGHUP or Ctrl-C at a
+moment Hypothesis picks, and leaves either every old output (exit 128 + the signal, one
+line) or every new one (exit 0), never a mix, never a temporary file.
+
+The moment is the k-th line that irgauge's own code runs (its commands, readers and
+writers, figures and staging), counted in this process with ``sys.settrace``; there the
+signal is raised, and the console script's handler takes it as it would from outside
+(held while the outputs are renamed). k is drawn up to the number of lines of an
+undisturbed run, so every moment of the command is a candidate, the commit's included."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import sys
+import tempfile
+from pathlib import Path
+
+from hypothesis import given, strategies as st
+
+import irgauge
+import fuzz_strategies as fs
+from fuzz_checks import run_cli, snapshot
+from irgauge import cli
+from test_fuzz_readers import collection
+
+OWN_CODE = str(Path(irgauge.__file__).parent) + os.sep
+SIGNALS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
+# command -> arguments; OUT is the table, DIR the folder
+COMMANDS = {
+    "agree": ["agree", "qrels.txt", "other.txt", "-B", "10", "--seed", "1", "--quiet"],
+    "discpower": ["discpower", "scores.tsv", "-B", "10", "--seed", "1", "--quiet"],
+    "incomplete": [
+        "incomplete",
+        "qrels.txt",
+        "run.txt",
+        "run2.txt",
+        "-B",
+        "10",
+        "--rates",
+        "50",
+        "--seed",
+        "1",
+    ],
+}
+SECOND = {"agree": "--figures", "discpower": "--figures", "incomplete": "--out"}
+UNCLOSED = "warning: ResourceWarning: unclosed file"
+_UNDISTURBED: dict = {}  # command -> (lines it runs, the files it writes)
+
+
+def _old_outputs(folder: Path) -> None:
+    (folder / "out.txt").write_text("old table\n")
+    (folder / "dir").mkdir()
+    (folder / "dir" / "old.png").write_bytes(b"old figure")
+
+
+def _argv(name: str) -> list:
+    return [*COMMANDS[name], "-o", "out.txt", SECOND[name], "dir"]
+
+
+@contextlib.contextmanager
+def _console_handlers():
+    saved = {s: signal.getsignal(s) for s in SIGNALS}
+    for number in saved:
+        signal.signal(number, signal.default_int_handler)  # not ignored: installed below
+    cli.install_signal_handlers()
+    try:
+        yield
+    finally:
+        for number, handler in saved.items():
+            signal.signal(number, handler)
+
+
+STAGING = os.path.join("io", "staging.py")
+
+
+@contextlib.contextmanager
+def _signal_at(line: int, signum: int, counted: list):
+    """Raise ``signum`` as irgauge's code runs its ``line``-th line (never, if it runs
+    fewer); ``counted`` gets the number of lines run and the line where the first output
+    was staged."""
+    seen, staged = [0], []
+
+    def local(frame, event, arg):
+        if event == "line":
+            seen[0] += 1
+            if not staged and frame.f_code.co_filename.endswith(STAGING):
+                staged.append(seen[0])
+            if seen[0] == line:
+                signal.raise_signal(signum)
+        return local
+
+    def trace(frame, event, arg):
+        return local if frame.f_code.co_filename.startswith(OWN_CODE) else None
+
+    previous = sys.gettrace()
+    sys.settrace(trace)
+    try:
+        yield
+    finally:
+        sys.settrace(previous)
+        counted += [seen[0], staged[0] if staged else seen[0]]
+
+
+def _run(folder: Path, name: str, line: int, signum: int):
+    counted: list = []
+    cwd = os.getcwd()
+    os.chdir(folder)
+    try:
+        with _console_handlers(), _signal_at(line, signum, counted):
+            code, _, err = run_cli(*_argv(name))
+    finally:
+        os.chdir(cwd)
+    # a file the signal caught between open() and its with-block is closed when collected
+    # (at the process' exit, in a console script): no output of the command
+    err = "".join(x for x in err.splitlines(True) if not x.startswith(UNCLOSED))
+    return code, err, counted
+
+
+def _undisturbed(name: str):
+    """(lines run, the line of the first output staged, the outputs) of the command
+    without a signal."""
+    if name not in _UNDISTURBED:
+        with tempfile.TemporaryDirectory() as temporary:
+            folder = Path(temporary)
+            collection(folder)
+            _old_outputs(folder)
+            code, err, lines = _run(folder, name, 0, signal.SIGTERM)
+            assert code == 0, err
+            _UNDISTURBED[name] = (*lines, _outputs(snapshot(folder)))
+    return _UNDISTURBED[name]
+
+
+def _outputs(found: dict) -> dict:
+    """The outputs in a snapshot: the table's bytes, the folder's names (figures differ
+    byte for byte between runs: SVG ids)."""
+    return {
+        k: v[1] if k == "out.txt" else v[0]
+        for k, v in found.items()
+        if k.split(os.sep)[0] in ("out.txt", "dir")
+    }
+
+
+@fs.fuzz_settings(4)
+@given(
+    name=st.sampled_from(sorted(COMMANDS)),
+    writing=st.booleans(),
+    moment=st.floats(0, 1),
+    signum=st.sampled_from(SIGNALS),
+)
+def test_a_signal_leaves_all_old_outputs_or_all_new_ones(name, writing, moment, signum):
+    """``writing``: the moment is drawn from the lines run once the first output is staged
+    (the outputs written, the commit), else from all of them."""
+    lines, staged, new = _undisturbed(name)
+    first = staged if writing else 1
+    line = first + int(moment * (lines + 1 - first))  # lines + 1: no signal at all
+    with tempfile.TemporaryDirectory() as temporary:
+        folder = Path(temporary)
+        collection(folder)
+        _old_outputs(folder)
+        before = snapshot(folder)
+        code, err, _ = _run(folder, name, line, signum)
+        after = snapshot(folder)
+        temporary_names = [k for k in after if os.path.basename(k).startswith(".")]
+        assert not temporary_names, (line, temporary_names)
+        assert "Traceback" not in err, err
+        if code == 0:
+            assert _outputs(after) == new, (line, err)
+            assert {k: v for k, v in after.items() if k not in new} == {
+                k: v for k, v in before.items() if k not in new
+            }
+        else:
+            word = "interrupted" if signum == signal.SIGINT else signal.Signals(signum).name
+            assert code == 128 + signum and err.splitlines()[-1].endswith(word), (line, err)
+            assert after == before, (line, err)
