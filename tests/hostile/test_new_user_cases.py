@@ -263,3 +263,13 @@ def test_a_mean_over_no_topic_is_said_to_be_nan(tmp_path, cli, memory):
     code, out, err = cli("eval", qrels, run, "-m", "AP", *memory)
     assert code == 0 and "nan" in out
     assert "irgauge: note: run r: no topic is averaged, so its means are NaN" in err
+
+
+@pytest.mark.parametrize(
+    "text", ["P(rel=\uff12)@10", "P@\uff11\uff10", "nDCG(gains=1:2_0:3)", "RBP(p=0_5)"]
+)
+def test_a_measure_parameter_no_option_means_is_refused(text):
+    """0_5 is 5.0 to float() and full-width digits read as ASCII ones: a measure string
+    refuses them as the options and the score files do."""
+    with pytest.raises(irgauge.MeasureError):
+        irgauge.parse_measure(text)

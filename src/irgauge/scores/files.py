@@ -9,6 +9,7 @@ from typing import Dict, List, Optional, Sequence, Union
 
 import numpy as np
 
+from irgauge._checks import plain_number_text
 from irgauge.errors import InputError
 from irgauge.io._source import file_stem, read_text, text_lines
 from irgauge.scores.matrix import (
@@ -20,7 +21,6 @@ from irgauge.scores.matrix import (
     check_name,
     finite_score,
     long_matrices,
-    plain_number_text,
 )
 from irgauge.scores.other_layouts import (
     is_json,

@@ -163,13 +163,6 @@ def check_name(kind: str, name: str, source: Optional[str], line: Optional[int])
         )
 
 
-def plain_number_text(text: str) -> bool:
-    """False for text ``float()`` reads that no score file means: ``0_5`` (digit grouping:
-    5.0 to ``float()``), digits or spaces beyond ASCII (full-width ``０.５``, a no-break
-    space). The caller still calls ``float()``, which rejects the rest."""
-    return text.isascii() and "_" not in text
-
-
 def long_matrices(rows: Iterable[tuple], source: Optional[str]) -> Matrices:
     """``{measure: ScoreMatrix}`` from the rows (run, measure, topic, value, line or None)
     of the long layout, read from a file or a DataFrame: ``all`` rows skipped, every value
@@ -187,7 +180,7 @@ def long_matrices(rows: Iterable[tuple], source: Optional[str]) -> Matrices:
             score = float(value)
         except (TypeError, ValueError):
             score = math.nan
-        if isinstance(value, str) and not plain_number_text(value):
+        if isinstance(value, str) and not _checks.plain_number_text(value):
             score = math.nan  # finite_score below names the text
         table = cells.setdefault(measure, {})
         if not abs(score) <= MAX_SCORE or (run, topic) in table:
@@ -209,7 +202,7 @@ def _check_label(kind: str, name: str, source: Optional[str], line: Optional[int
 def finite_score(value, source: Optional[str], line: Optional[int], what: str) -> float:
     """``value`` (a number or its text) as a finite float; else an InputError naming ``what``."""
     try:
-        if isinstance(value, str) and not plain_number_text(value):
+        if isinstance(value, str) and not _checks.plain_number_text(value):
             raise ValueError(value)
         number = float(value)
     except (TypeError, ValueError):
