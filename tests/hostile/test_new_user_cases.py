@@ -273,3 +273,19 @@ def test_a_measure_parameter_no_option_means_is_refused(text):
     refuses them as the options and the score files do."""
     with pytest.raises(irgauge.MeasureError):
         irgauge.parse_measure(text)
+
+
+def test_agreement_refuses_a_run_that_answers_none_of_the_qrels_topics(tmp_path, cli):
+    (tmp_path / "a.txt").write_text(QRELS)
+    (tmp_path / "b.txt").write_text(QRELS.replace(" 2\n", " 1\n"))
+    (tmp_path / "r.txt").write_text(RUN)
+    (tmp_path / "other.txt").write_text(
+        RUN.replace("1 Q0", "01 Q0").replace("2 Q0", "02 Q0").replace(" r\n", " s\n")
+    )
+    args = ["agree", tmp_path / "a.txt", tmp_path / "b.txt", "-B", "5", "--seed", "1"]
+    code, out, err = cli(*args, "--run", tmp_path / "r.txt", tmp_path / "other.txt")
+    assert code == 2 and out == ""
+    assert err == (
+        f"irgauge: error: {tmp_path / 'other.txt'}: run s answers none of the 2 topics of "
+        "qrels a.txt (its topics: 01, 02); topic ids match as written\n"
+    )
