@@ -289,3 +289,18 @@ def test_agreement_refuses_a_run_that_answers_none_of_the_qrels_topics(tmp_path,
         f"irgauge: error: {tmp_path / 'other.txt'}: run s answers none of the 2 topics of "
         "qrels a.txt (its topics: 01, 02); topic ids match as written\n"
     )
+
+
+def test_a_run_with_no_topic_scored_is_named_not_dropped(tmp_path, cli):
+    """Scores computed from --qrels and --run: a run answering none of the qrels' topics
+    would drop out, and the command would count one system fewer than it was given."""
+    (tmp_path / "q.txt").write_text(QRELS)
+    (tmp_path / "r.txt").write_text(RUN)
+    (tmp_path / "s.txt").write_text(RUN.replace(" r\n", " s\n").replace("2 Q0", "3 Q0"))
+    (tmp_path / "off.txt").write_text(RUN.replace("1 Q0", "01 Q0").replace("2 Q0", "02 Q0"))
+    runs = [tmp_path / "r.txt", tmp_path / "s.txt", tmp_path / "off.txt"]
+    code, out, err = cli("compare", "--qrels", tmp_path / "q.txt", "--run", *runs, "-m", "AP")
+    assert code == 2 and out == ""
+    assert err.startswith(
+        f"irgauge: error: {tmp_path / 'off.txt'}: run off.txt has no topic scored"
+    )
