@@ -92,9 +92,20 @@ def real(
 
 def _refuse_text(value: Any, name: Optional[str], what: str, text: bool) -> None:
     """A number's text is refused from Python, as numpy and scipy refuse it: ``"0.05"``
-    there is a mistake (a value read from a file and not converted), not a choice."""
+    there is a mistake (a value read from a file and not converted), not a choice. On the
+    command line, text that is no plain number (:func:`plain_number_text`) is refused."""
     if isinstance(value, (str, bytes)) and not text:
         raise refused(name, f"expected {what}, not text; got {value!r}")
+    if isinstance(value, str) and not plain_number_text(value):
+        raise refused(name, f"expected {what} in ASCII digits, without '_'; got {value!r}")
+
+
+def plain_number_text(text: str) -> bool:
+    """False for text ``float()`` and ``int()`` read that no file or option of irgauge's
+    means: ``0_5`` (digit grouping: 5.0 to ``float()``, where 0.5 was meant), digits or
+    spaces beyond ASCII (full-width ``０.５``, a no-break space). The caller still parses
+    the text, which rejects the rest."""
+    return text.isascii() and "_" not in text
 
 
 def in_interval(
@@ -241,7 +252,7 @@ def _label(item: Any, name: str, source: Optional[str]) -> str:
 
 
 SIZE_UNITS = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30, "T": 1 << 40}
-_SIZE = re.compile(r"\s*(\d+(?:\.\d*)?|\.\d+)\s*([KMGT]?)(?:I?B)?\s*", re.IGNORECASE)
+_SIZE = re.compile(r"\s*(\d+(?:\.\d*)?|\.\d+)\s*([KMGT]?)(?:I?B)?\s*", re.IGNORECASE | re.ASCII)
 
 
 def memory_size(value: Any, name: str = "memory") -> int:

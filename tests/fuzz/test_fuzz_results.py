@@ -13,7 +13,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from irgauge import InputError
-from irgauge.scores._results import RANGES, REASONS, ResultError, check_result_values
+from irgauge.scores._results import (
+    DEFAULT_REASON,
+    RANGES,
+    REASONS,
+    ResultError,
+    check_result_values,
+)
 from irgauge.meta import (
     discriminative_power,
     rank_correlations,
@@ -112,6 +118,8 @@ def test_the_check_refuses_values_out_of_range_and_explains_nan():
     notes = check_result_values("tau", [np.nan, 0.5], -1, 1)
     assert notes == ["1 tau value(s) are not finite: " + REASONS["tau"]]
     assert check_result_values("x", [np.inf], reason="why") == ["1 x value(s) are not finite: why"]
+    long_table = check_result_values("value", [np.nan])
+    assert long_table == ["1 value(s) are not finite: " + DEFAULT_REASON]
     assert RANGES["kappa"] == (-np.inf, 1.0) and RANGES["n_topics"][0] == 2
 
 

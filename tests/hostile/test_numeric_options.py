@@ -234,3 +234,34 @@ def test_a_value_read_later_is_refused_naming_its_option(
     lines = [x for x in err.splitlines() if x and not x.startswith(("usage:", " "))]
     assert code == 2 and len(lines) == 1 and flag in lines[0], err
     assert not written
+
+
+# text float() and int() read that no option means: 0_5 is 5.0 to float() where 0.5 was
+# meant, and full-width digits read as ASCII ones (the score files refuse both too)
+NOT_PLAIN = ["0_5", "\uff10.\uff15"]
+
+
+@pytest.mark.parametrize(
+    "command, dest, value",
+    [
+        pytest.param(c, d, NOT_PLAIN[k % len(NOT_PLAIN)], id=f"{c}-{d}")
+        for k, (c, d) in enumerate(numeric_options())
+        if c != DROP_IN  # trec_eval's atol and strtod read their own way
+    ],
+)
+def test_a_number_no_option_means_is_refused_naming_the_option(
+    command, dest, value, files, tmp_path, request
+):
+    if command.split()[0] in HANDED_ON:
+        request.getfixturevalue("hand_on")
+    parser = all_commands()[command]
+    action = next(a for a in options_of(parser) if a.dest == dest)
+    text = FORMAT.get(dest, "{}").format(value)
+    base = without(expand(BASELINES[command], files), parser, {dest})
+    code, _, err, written = bounded(
+        [*command.split(), *base, action.option_strings[-1], text], tmp_path / "run"
+    )
+    lines = [x for x in err.splitlines() if x and not x.startswith(("usage:", " "))]
+    assert code == 2 and len(lines) == 1, err
+    assert any(s in lines[0] for s in action.option_strings), err
+    assert not written

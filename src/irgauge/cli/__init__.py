@@ -15,6 +15,7 @@ import contextlib
 import importlib
 import os
 import signal
+import stat
 import sys
 from typing import List, Optional, Tuple
 
@@ -151,10 +152,22 @@ def run_as_process(argv: Optional[List[str]] = None) -> int:
     """:func:`main` for a process that is irgauge's own (the console scripts): when
     standard output failed (a closed pipe, ``> /dev/full``), it is pointed at os.devnull,
     so that the flush at exit of what could not be written does not fail again."""
+    import warnings
+
+    warnings.showwarning = _warning_note
     code, stdout_failed = _main(argv)
     if stdout_failed:
         _silence_stdout()
     return code
+
+
+def _warning_note(message, category, filename, lineno, file=None, line=None) -> None:
+    """A Python warning that reaches the console script (a measure plugin's, a library's)
+    as one note: Python's format (a source path and line, then the line of code) is no
+    line of irgauge's. In-process callers of :func:`main` keep their own warning handling
+    (the fuzz harness records warnings as failures)."""
+    text = one_line(" ".join(str(message).split()))
+    print(f"irgauge: note: {category.__name__}: {text}", file=sys.stderr)
 
 
 def _main(argv: Optional[List[str]]) -> Tuple[int, bool]:
@@ -275,17 +288,54 @@ def _engine(args: argparse.Namespace):
 
 
 def _refuse_stdin_twice(args: argparse.Namespace) -> None:
-    """Standard input can be read once: ``-`` given for two arguments is refused before
-    anything is read (the readers refuse a second read of it too)."""
-    named = []
+    """Standard input, and any other stream (a named pipe, a process substitution), can be
+    read once: one given for two arguments is refused before anything is read (the readers
+    refuse a second read of ``-`` too; a second open of a pipe would find it empty, or wait
+    for a writer that never comes)."""
+    named: dict = {}  # the stream -> (the path first given for it, the arguments naming it)
     for dest, value in vars(args).items():
-        values = value if isinstance(value, (list, tuple)) else [value]
-        named += [dest.upper()] * sum(1 for v in values if isinstance(v, str) and v == "-")
-    if len(named) > 1:
+        if dest in _OUTPUT_DESTS:
+            continue
+        for item in value if isinstance(value, (list, tuple)) else [value]:
+            key = _stream_key(item) if isinstance(item, str) else None
+            if key is not None:
+                named.setdefault(key, (item, []))[1].append(dest.upper())
+    for key, (path, dests) in named.items():
+        if len(dests) < 2:
+            continue
+        if key == _STDIN:
+            raise InputError(
+                "standard input ('-') is given as two inputs "
+                f"({', '.join(dests)}); it can be read only once (give all but one as files)"
+            )
         raise InputError(
-            "standard input ('-') is given as two inputs "
-            f"({', '.join(named)}); it can be read only once (give all but one as files)"
+            f"a stream (a named pipe or a process substitution) is given as two inputs "
+            f"({', '.join(dests)}); it can be read only once (give all but one as files)",
+            path,
         )
+
+
+_STDIN = ("-",)
+_OUTPUT_DESTS = {"output", "out", "figures"}  # written, not read: output checks own them
+
+
+def _stream_key(value: str):
+    """What ``value`` reads if it is a stream: standard input, or a named pipe or socket by
+    its (device, inode); None for a regular file, a folder, or text that names no file."""
+    if value == "-":
+        return _STDIN
+    try:
+        info = os.stat(value)
+    except (OSError, ValueError):
+        return None
+    if stat.S_ISFIFO(info.st_mode) or stat.S_ISSOCK(info.st_mode):
+        try:  # /dev/stdin, or /dev/fd/0, is standard input by another name
+            if os.path.samestat(info, os.fstat(0)):
+                return _STDIN
+        except OSError:
+            pass
+        return (info.st_dev, info.st_ino)
+    return None
 
 
 def _write_error(err: OSError) -> str:

@@ -135,10 +135,13 @@ def _qrels_and_names(files, group_files):
 
     sources = list(files)
     names = display_names(sources)[0] if sources else []
-    for path in group_files:
+    for k, path in enumerate(group_files):
         groups = read_judgment_groups(path)
         sources += list(groups.values())
-        names += [f"{Path(path).name}[{label}]" for label in groups]
+        file_name = Path(path).name
+        if any(Path(other).name == file_name for other in group_files[:k]):
+            file_name += f"#{k + 1}"  # a file given twice (or two of one name), as for QRELS
+        names += [f"{file_name}[{label}]" for label in groups]
     return sources, names
 
 

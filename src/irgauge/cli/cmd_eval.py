@@ -207,5 +207,12 @@ def _report_skipped(metadata: dict) -> None:
             + ", ".join(topics[:5])
             + (" ..." if len(topics) > 5 else "")
         )
+    averaged = metadata.get("topics_averaged")
+    for run, count in (averaged if isinstance(averaged, dict) else {}).items():
+        if count == 0:  # its means are NaN: say why, and the usual cause
+            notes.append(
+                f"run {run}: no topic is averaged, so its means are NaN (topic ids match "
+                "as written: '01' is not '1')"
+            )
     for note in notes:
         print(f"irgauge: note: {note}", file=sys.stderr)

@@ -33,6 +33,8 @@ def parse_gains(text: Union[None, str, Sequence[float]]) -> Optional[List[float]
         return None
     if isinstance(text, str):
         try:
+            if not _checks.plain_number_text(text):  # 0_5 (5.0 to float()), full-width digits
+                raise ValueError(text)
             gains = [float(part) for part in text.split(":")]
         except ValueError:
             raise InputError(

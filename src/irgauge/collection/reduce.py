@@ -53,6 +53,8 @@ def parse_rates(
     parsed = []
     for item in items:
         try:
+            if isinstance(item, str) and not _checks.plain_number_text(item):
+                raise ValueError(item)  # 0_5 (5.0 to float()), full-width digits
             value = float(item)
         except (TypeError, ValueError):
             raise InputError(f"rate {item!r} is not a number", source) from None

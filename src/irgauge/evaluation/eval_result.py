@@ -86,6 +86,24 @@ class EvalResult:
         runs = list(dict.fromkeys(self.means["run"]))
         return wide.loc[runs, [m.name for m in self.measures]]
 
+    def _refuse_unscored_runs(self) -> None:
+        """A run without a scored topic would drop out of the score matrices, and a
+        comparison would count one system fewer than it was given: refused, naming it."""
+        averaged = self.metadata.get("topics_averaged")
+        for run, count in (averaged if isinstance(averaged, dict) else {}).items():
+            if count == 0:
+                raise InputError(
+                    f"run {run} has no topic scored: it answers none of the qrels' topics "
+                    "that have a relevant document (topic ids match as written)",
+                    self.metadata.get("runs", {}).get(run),
+                )
+
+    def _same_topics(self) -> bool:
+        """Whether every (run, measure) has a value on the same topics."""
+        frame = self.per_topic
+        found = frame.groupby(["run", "measure"], sort=False)["topic"].agg(frozenset)
+        return len(set(found)) <= 1
+
     def score_matrices(self, measures: Optional[Sequence[str]] = None):
         """``{measure: ScoreMatrix}`` of the per-topic values (systems = runs), for the
         stats and meta functions (``irgauge.compare_table(result.score_matrices())``).
@@ -95,9 +113,12 @@ class EvalResult:
         """
         if not len(self.per_topic_columns["topic"]):
             raise self._nothing_scored()
+        self._refuse_unscored_runs()
         try:
             matrices = align(from_frame(self.per_topic[list(LONG_HEADER)], source="evaluate"))
         except InputError as err:  # runs answered different topics: say how to pair them
+            if self._same_topics():  # another fault (a registered measure's 1e200, say)
+                raise
             hint = (
                 ""
                 if self.metadata.get("complete")

@@ -201,7 +201,10 @@ def _brief_mapping(mapping: Mapping[str, Any]) -> str:
     if all(isinstance(v, (list, tuple, Mapping)) for v in values):
         return _listed([f"{k} {text}" for k, text in zip(mapping, items)])
     if all(isinstance(v, str) and _file_name(v) != v for v in values):
-        return _listed(items)  # {name: path}: the files' names say it
+        if len(set(items)) == len(items):
+            return _listed(items)  # {name: path}: the files' names say it
+        # two files of one name in different folders: the names the output uses tell them apart
+        return _listed([str(k) for k in mapping])
     if all(len(text) <= 12 for text in items):
         return _listed([f"{k}={text}" for k, text in zip(mapping, items)])
     return _listed([str(k) for k in mapping])

@@ -14,7 +14,7 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 
 import numpy as np
 
-from irgauge._checks import GAIN_MAX, as_int, in_interval, interval
+from irgauge._checks import GAIN_MAX, as_int, in_interval, interval, plain_number_text
 from irgauge.errors import InputError, MeasureError
 
 AGGREGATES = ("mean", "gmean")
@@ -80,6 +80,8 @@ class Param:
         return value
 
     def _parse(self, text: Any) -> Any:
+        if self.kind in ("float", "int", "levels") and not _plain(text):
+            raise ValueError(text)  # 0_5 (5.0 to float()), full-width digits
         if self.kind == "float":
             return float(text) if not isinstance(text, bool) else _refuse(text)
         if self.kind == "int":
@@ -142,6 +144,10 @@ class GainMap(tuple):
 
     def __str__(self) -> str:
         return "{" + ",".join(f"{_fmt(k)}:{_fmt(v)}" for k, v in self) + "}"
+
+
+def _plain(value: Any) -> bool:
+    return not isinstance(value, str) or plain_number_text(value)
 
 
 def _levels(text: Any):

@@ -320,7 +320,7 @@ def plugin_failures() -> Dict[str, str]:
 
 def _plugin_sources() -> Iterator[Tuple[str, Callable[[], Any]]]:
     for module in filter(None, (m.strip() for m in os.environ.get(ENVIRONMENT, "").split(","))):
-        yield f"{module} from {ENVIRONMENT}", partial(importlib.import_module, module)
+        yield f"{module} from {ENVIRONMENT}", partial(_import_module, module)
     from importlib.metadata import entry_points
 
     try:
@@ -329,6 +329,17 @@ def _plugin_sources() -> Iterator[Tuple[str, Callable[[], Any]]]:
         found = entry_points().get(GROUP, ())
     for point in found:
         yield f"{point.name} = {point.value} from entry point group {GROUP}", point.load
+
+
+def _import_module(module: str) -> Any:
+    """Import a module named in IRGAUGE_MEASURES; a file's path there (``./m.py``) is
+    refused saying what to give, where import_module spoke of a module named '/x/m'."""
+    if "/" in module or "\\" in module or module.endswith(".py"):
+        raise ImportError(
+            f"{ENVIRONMENT} names modules, not files: give the module's name (m for m.py) "
+            "with its folder in PYTHONPATH"
+        )
+    return importlib.import_module(module)
 
 
 def _on_miss(name: object) -> bool:

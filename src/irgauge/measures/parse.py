@@ -25,10 +25,10 @@ from irgauge.measures.user_code import failure_note
 
 _SYNTAX = re.compile(
     r"^\s*(?P<name>[A-Za-z][\w\-+'.]*?(,[A-Za-z]+)?)\s*"
-    r"(\((?P<params>.*)\))?\s*(@\s*(?P<cutoff>\d*\.?\d+))?\s*$"
+    r"(\((?P<params>.*)\))?\s*(@\s*(?P<cutoff>[0-9]*\.?[0-9]+))?\s*$"
 )
-_TREC_CUTOFF = re.compile(r"^(?P<base>" + "|".join(A.TREC_EVAL_CUTOFF) + r")_?(?P<k>\d+)$")
-_TREC_REAL = re.compile(r"^(?P<base>" + "|".join(A.TREC_EVAL_REAL) + r")(?P<x>\d*\.?\d+)$")
+_TREC_CUTOFF = re.compile(r"^(?P<base>" + "|".join(A.TREC_EVAL_CUTOFF) + r")_?(?P<k>[0-9]+)$")
+_TREC_REAL = re.compile(r"^(?P<base>" + "|".join(A.TREC_EVAL_REAL) + r")(?P<x>[0-9]*\.?[0-9]+)$")
 
 # kept for ``list_measures``: every alias -> (family, fixed params)
 ALIASES: Dict[str, Tuple[str, Dict[str, str]]] = {

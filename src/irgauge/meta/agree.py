@@ -45,10 +45,30 @@ def _score_matrices(units: Units, runs, measures, rel_level: int) -> List[dict]:
     read = read_runs(runs)
     if len(read) < 2:
         raise InputError(f"system agreement needs at least 2 runs; got {len(read)}")
-    return [
-        evaluate(q, read, list(measures), rel_level=rel_level, complete=True).score_matrices()
-        for q in units.qrels
-    ]
+    matrices = []
+    for name, qrels in zip(units.names, units.qrels):
+        result = evaluate(qrels, read, list(measures), rel_level=rel_level, complete=True)
+        _refuse_runs_off_the_qrels(result.metadata, name, len(qrels.topic_ids))
+        matrices.append(result.score_matrices())
+    return matrices
+
+
+def _refuse_runs_off_the_qrels(metadata: dict, qrels: str, n_topics: int) -> None:
+    """A run that answers none of a qrels' topics (ids written 01 where the qrels write 1,
+    another collection's run) would score 0 on each and tie every such run: refused,
+    naming its file, rather than compared."""
+    for name, missed in metadata.get("topics_scored_zero", {}).items():
+        if len(missed) < n_topics:
+            continue
+        source = metadata.get("runs", {}).get(name)
+        theirs = metadata.get("run_topics_not_in_qrels", {}).get(name, [])
+        shown = ", ".join(theirs[:3]) + (" ..." if len(theirs) > 3 else "")
+        raise InputError(
+            f"run {name} answers none of the {n_topics} topics of qrels {qrels}"
+            + (f" (its topics: {shown})" if shown else "")
+            + "; topic ids match as written",
+            source,
+        )
 
 
 def _system_pair(name_a, name_b, measure, ma, mb, weights_for, options, confidence):
@@ -167,7 +187,7 @@ def agreement(
     samples, seed, rel_level, alpha, confidence = _check(
         samples, seed, rel_level, alpha, confidence, test, correction
     )
-    units = join_qrels(list(qrels_list), names, mixed_scales)
+    units = join_qrels(qrels_list, names, mixed_scales)
     rows, details, notes = _label_rows(units, rel_level, samples, seed, confidence)
     systems: List[str] = []
     measures = [] if runs is None else _measures(measures)
@@ -240,7 +260,8 @@ def _refuse_all_undefined(rows: List[dict], notes: List[str]) -> None:
     refused with the first note."""
     counts = ("pairs", "only_a", "only_b")
     if notes and all(np.isnan(r["value"]) for r in rows if r["statistic"] not in counts):
-        raise InputError(notes[0])
+        # the note says NaN of an output that is not written: say that nothing is defined
+        raise InputError(f"no agreement statistic is defined: {notes[0]}")
 
 
 def _system_rows(

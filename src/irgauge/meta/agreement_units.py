@@ -8,9 +8,10 @@ two scales line up; :func:`join_qrels` refuses it unless asked (``mixed_scales``
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any, Dict, List, Mapping, Optional, Sequence
 
 import numpy as np
 
@@ -19,6 +20,7 @@ from irgauge.errors import InputError, InputSizeError
 from irgauge.io.ids import Ids, as_ids, byte_ranks
 from irgauge.io.keys import TopicIndex
 from irgauge.io.qrels import NTCIR_LETTER_LEVELS, read_qrels
+from irgauge.io.records import Qrels
 
 SCALES = {
     "integer": "integer grades as written",
@@ -71,10 +73,23 @@ def _plain_name(source: Any, k: int) -> str:
     return str(getattr(source, "source", None) or f"qrels{k + 1}").split("/")[-1]
 
 
+def _one_qrels(value: Any) -> bool:
+    """Whether ``value`` is one qrels (a path, a mapping, a frame, a Qrels), not a list."""
+    one = (str, bytes, os.PathLike, Mapping, Qrels)
+    return isinstance(value, one) or hasattr(value, "columns")
+
+
 def level_scale(source: Any) -> str:
-    """How a qrels writes its levels (a key of SCALES): a file by its first data line."""
+    """How a qrels writes its levels (a key of SCALES): a file by its first data line, and
+    so a Qrels read from a file (a judgment group of a -g file, say)."""
+    read_from = getattr(source, "source", None) if isinstance(source, Qrels) else None
+    if _is_path(read_from) and Path(str(read_from)).is_file():
+        source = read_from
     if isinstance(source, dict):
-        values = [v for judged in source.values() for v in judged.values()]
+        # a judged value that is no {docno: level} dict is the qrels reader's to refuse
+        values = [
+            v for judged in source.values() if isinstance(judged, dict) for v in judged.values()
+        ]
         return "letters" if values and str(values[0]) in ("S", "A", "B") else "given"
     if not _is_path(source) or Path(str(source)).is_dir():
         return "given"
@@ -116,6 +131,18 @@ def join_qrels(
     mixed_scales: bool = False,
 ) -> Units:
     """Read every qrels and line their judgments up by (topic, docno) (exact bytes)."""
+    if _one_qrels(qrels_list):  # its characters, topics or rows would be read as qrels
+        path = str(qrels_list) if isinstance(qrels_list, (str, os.PathLike)) else None
+        raise InputSizeError(
+            f"agreement needs a list of at least 2 qrels; got one {type(qrels_list).__name__}",
+            path,
+        )
+    try:
+        qrels_list = list(qrels_list)
+    except TypeError:
+        raise InputError(
+            f"agreement needs a list of qrels; got {type(qrels_list).__name__}"
+        ) from None
     if len(qrels_list) < 2:
         raise InputSizeError(f"agreement needs at least 2 qrels; got {len(qrels_list)}")
     names, note = display_names(qrels_list, names)

@@ -108,7 +108,8 @@ def check_result_values(
     if not bad:
         return []
     why = reason or REASONS.get(name, DEFAULT_REASON)
-    return [f"{bad} {name} value(s) are not finite: {why}"]
+    named = "" if name == "value" else f" {name}"  # a long table's column says nothing more
+    return [f"{bad}{named} value(s) are not finite: {why}"]
 
 
 def check_fields(result: Any, ranges: Mapping[str, Tuple[float, float]]) -> None:

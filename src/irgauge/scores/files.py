@@ -9,6 +9,7 @@ from typing import Dict, List, Optional, Sequence, Union
 
 import numpy as np
 
+from irgauge._checks import plain_number_text
 from irgauge.errors import InputError
 from irgauge.io._source import file_stem, read_text, text_lines
 from irgauge.scores.matrix import (
@@ -20,7 +21,12 @@ from irgauge.scores.matrix import (
     check_name,
     finite_score,
     long_matrices,
-    plain_number_text,
+)
+from irgauge.scores.other_layouts import (
+    is_json,
+    read_json_scores,
+    refuse_headerless_long,
+    refuse_text_table,
 )
 
 
@@ -52,17 +58,20 @@ def read_scores(
         raise InputError("score file has no header and no scores", path)
     if header:
         _refuse_trec_eval_output(lines[first], path, first + 1)
+        refuse_text_table(lines, first, path)
+        refuse_headerless_long(lines[first], path, first + 1)
     delimiter = _delimiter(lines[first])
     columns = [c.strip().strip('"') for c in lines[first].split(delimiter)]
-    if header and [c.lower() for c in columns[:4]] == list(LONG_HEADER):
-        if len(columns) != len(LONG_HEADER):
+    long = header and [c.lower() for c in columns[:4]] == list(LONG_HEADER)
+    if header and is_json(lines[first]) or long:
+        if long and len(columns) != len(LONG_HEADER):
             raise InputError(
                 f"the header names {len(columns)} columns; irgauge's per-topic TSV has the "
                 f"4 columns {', '.join(LONG_HEADER)} (a further column would not be read)",
                 path,
                 first + 1,
             )
-        found = _read_long(lines, first, path)
+        found = _read_long(lines, first, path) if long else read_json_scores(text, path)
         if name is not None and len(found) == 1:
             found = {name: _renamed(next(iter(found.values())), name)}
     else:

@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from itertools import repeat
-from typing import Dict, Iterable, List, Mapping, Optional, Sequence
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence
 
 import numpy as np
 
@@ -163,13 +163,6 @@ def check_name(kind: str, name: str, source: Optional[str], line: Optional[int])
         )
 
 
-def plain_number_text(text: str) -> bool:
-    """False for text ``float()`` reads that no score file means: ``0_5`` (digit grouping:
-    5.0 to ``float()``), digits or spaces beyond ASCII (full-width ``０.５``, a no-break
-    space). The caller still calls ``float()``, which rejects the rest."""
-    return text.isascii() and "_" not in text
-
-
 def long_matrices(rows: Iterable[tuple], source: Optional[str]) -> Matrices:
     """``{measure: ScoreMatrix}`` from the rows (run, measure, topic, value, line or None)
     of the long layout, read from a file or a DataFrame: ``all`` rows skipped, every value
@@ -187,7 +180,7 @@ def long_matrices(rows: Iterable[tuple], source: Optional[str]) -> Matrices:
             score = float(value)
         except (TypeError, ValueError):
             score = math.nan
-        if isinstance(value, str) and not plain_number_text(value):
+        if isinstance(value, str) and not _checks.plain_number_text(value):
             score = math.nan  # finite_score below names the text
         table = cells.setdefault(measure, {})
         if not abs(score) <= MAX_SCORE or (run, topic) in table:
@@ -209,7 +202,7 @@ def _check_label(kind: str, name: str, source: Optional[str], line: Optional[int
 def finite_score(value, source: Optional[str], line: Optional[int], what: str) -> float:
     """``value`` (a number or its text) as a finite float; else an InputError naming ``what``."""
     try:
-        if isinstance(value, str) and not plain_number_text(value):
+        if isinstance(value, str) and not _checks.plain_number_text(value):
             raise ValueError(value)
         number = float(value)
     except (TypeError, ValueError):
@@ -250,11 +243,18 @@ def from_frame(frame, measure: Optional[str] = None, source: Optional[str] = Non
     if cols and cols[0] in TOPIC_COLUMNS:
         wide = frame.set_index(frame.columns[0])
     numeric = wide.apply(pd.to_numeric, errors="coerce")
-    bad = numeric.isna() & ~wide.isna()
-    if bad.to_numpy().any():
-        r, c = np.argwhere(bad.to_numpy())[0]
+    bad = (numeric.isna() & ~wide.isna()).to_numpy()
+    # to_numeric keeps complex numbers, and the cast to float below would drop their
+    # imaginary part with a warning
+    complex_cells = np.zeros(bad.shape, dtype=bool)
+    for c, column in enumerate(numeric.columns):
+        if numeric[column].dtype.kind in "cO":
+            complex_cells[:, c] = [_is_complex(v) for v in wide[column].tolist()]
+    if (bad | complex_cells).any():
+        r, c = np.argwhere(bad | complex_cells)[0]
+        what = "complex" if complex_cells[r, c] else "non-numeric"
         raise InputError(
-            f"non-numeric value {wide.iat[r, c]!r} for system {wide.columns[c]} "
+            f"{what} value {_shown(wide.iat[r, c])} for system {wide.columns[c]} "
             f"on topic {wide.index[r]}",
             source,
         )
@@ -265,6 +265,16 @@ def from_frame(frame, measure: Optional[str] = None, source: Optional[str] = Non
             check_name(kind, name, source, None)
     matrix = ScoreMatrix(numeric.to_numpy(dtype=float).T, systems, topics, label, source)
     return {label: matrix}
+
+
+def _is_complex(value: Any) -> bool:
+    return isinstance(value, (complex, np.complexfloating))
+
+
+def _shown(value: Any) -> str:
+    """A cell as the user wrote it: numpy's scalars as Python's (``(1+1j)``, not
+    ``np.complex128(1+1j)``)."""
+    return repr(value.item() if isinstance(value, np.generic) else value)
 
 
 def combine(parts: Iterable[Matrices]) -> Matrices:
