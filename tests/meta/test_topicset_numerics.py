@@ -113,7 +113,19 @@ CASES = [
     ("ttest", 1e-4, 0.3, 1e-10, 1e-10, 2),
     ("anova", 0.05, 2.0, 1e-100, 1e-30, 3),
     ("ci", 0.02, 3.0, 0.9, None, 2),
+    # alpha among the subnormal numbers, where scipy's Beta quantiles lose their digits
+    # (alpha below 1e-300 was refused; 5e-324 had given 268435458 topics)
+    ("ttest", 0.013608, 0.05, 5e-324, 0.2, 2),
+    ("anova", 0.013608, 0.05, 1e-310, 0.2, 4),
+    ("ci", 0.013608, 0.01, 1e-320, None, 2),
 ]
+
+
+@pytest.mark.parametrize("alpha", [1e-299, 1e-310, 1e-320, 5e-324])
+@pytest.mark.parametrize("df1, df2", [(1, 1), (1, 2), (1, 5), (1, 100), (3, 10**4), (1, 10**7)])
+def test_critical_value_agrees_with_mpmath(alpha, df1, df2):
+    value = float(log_f_critical(alpha, df1, np.asarray(float(df2))))
+    assert value == pytest.approx(float(ref_log_critical(alpha, df1, df2)), rel=1e-12)
 
 
 @pytest.mark.parametrize("design, variance, effect, alpha, beta, systems", CASES)

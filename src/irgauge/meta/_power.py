@@ -37,6 +37,8 @@ _TINY = np.finfo(float).tiny
 _OUTER = (24, 10, 128)  # (zoom, rounds, points) over the Poisson mixture's j
 _TERMS = 256  # terms of the Poisson mixture summed one by one
 MIXTURE_LIMIT = 1e14  # the largest lambda / 2 summed as a Poisson mixture
+QUANTILE_FLOOR = 1e-300  # below it scipy's Beta quantiles of alpha are not trusted
+_NEWTON_STEPS = 60  # Newton's method in log q converges in a few; a bound
 _FRACTION_TERMS = 5000  # a bound: the fraction converges in about sqrt(max(a, b)) terms
 
 
@@ -264,16 +266,52 @@ def _log_miss_many(log_f, df1: int, df2, mu):
 def log_f_critical(alpha: float, df1: int, df2):
     """log F_{1-alpha}(df1, df2), the upper alpha quantile of the F distribution, from
     the Beta quantiles (see the module docstring); for df1 = 1 it is 2 log t_{1-alpha/2,
-    df2}."""
+    df2}. Below :data:`QUANTILE_FLOOR` scipy's Beta quantiles lose their digits among the
+    subnormal numbers (the quantile 0.75 for 0.867 at alpha = 5e-324 and df2 = 10^4):
+    there log q is found in log space (:func:`_log_lower_quantile`)."""
     df2 = np.asarray(df2, float)
     a, b = df1 / 2, df2 / 2
+    if alpha < QUANTILE_FLOOR:
+        log_q = _log_lower_quantile(b, a, np.log(alpha))
+        return np.log(df2 / df1) + np.log(-np.expm1(log_q)) - log_q
     upper = special.betainccinv(a, b, alpha)  # B, upper alpha quantile of Beta(a, b)
     q = special.betaincinv(b, a, alpha)  # 1 - B, where B is near 1
     with np.errstate(divide="ignore"):
         # q underflows only for df2 = 1 or 2 and a tiny alpha: the series' first term
-        log_q = np.where(
-            q > _TINY * 1e6, np.log(q), (np.log(alpha) + np.log(b) + special.betaln(b, a)) / b
-        )
+        log_q = np.where(q > _TINY * 1e6, np.log(q), _leading_log_q(b, a, np.log(alpha)))
         from_q = np.log(df2 / df1) + np.log1p(-np.exp(log_q)) - log_q
         from_upper = np.log(df2 / df1) + np.log(upper) - np.log1p(-upper)
     return np.where(upper < 0.5, from_upper, from_q)
+
+
+def _leading_log_q(b, a, log_alpha):
+    """log q from the first term of the series I_q(b, a) = q^b / (b B(b, a)) (1 + O(q)):
+    exact as q vanishes."""
+    return (log_alpha + np.log(b) + special.betaln(b, a)) / b
+
+
+def _log_lower_quantile(b, a, log_alpha):
+    """log q with I_q(b, a) = e^log_alpha, the lower quantile of Beta(b, a), in log space:
+    Newton's method on g(x) = log I_{e^x}(b, a) - log_alpha in x = log q (g increases
+    with x; its slope is e^(b x) (1 - e^x)^(a - 1) / (B(b, a) I)), from the series' first
+    term; where q is below the normal numbers (df2 = 1 or 2) that first term is the
+    answer to double precision, as the next term is q times smaller."""
+    start = _leading_log_q(b, a, log_alpha)
+    x = np.minimum(start, -1e-300)
+    newton = x > np.log(_TINY) + 10.0
+    if newton.any():
+        xs, bs = x[newton] if x.ndim else x, b[newton] if np.ndim(b) else b
+        for _ in range(_NEWTON_STEPS):
+            log_i = _log_betainc(bs, a, np.exp(xs))
+            log_slope = bs * xs + (a - 1) * np.log(-np.expm1(xs)) - special.betaln(bs, a)
+            step = (log_i - log_alpha) / np.exp(log_slope - log_i)
+            moved = np.minimum(xs - step, xs / 2)  # q stays below 1
+            if np.all(np.abs(moved - xs) <= 4e-16 * np.abs(xs)):
+                xs = moved
+                break
+            xs = moved
+        if x.ndim:
+            x[newton] = xs
+        else:
+            x = xs
+    return x

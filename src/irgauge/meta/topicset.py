@@ -44,7 +44,6 @@ DESIGNS = ("ttest", "anova", "ci")
 TABLE_COLUMNS = ("design", "measure", "statistic", "value")
 MAX_TOPICS = _checks.MAX_COUNT  # the most systems M and topics n a caller may give
 SEARCH_LIMIT = float(2**53)  # a design needing more topics than this is refused
-MIN_ALPHA = 1e-300  # the smallest level whose critical values the tests check (mpmath)
 _BISECTIONS = 200  # halvings of a real interval: far below float resolution
 
 
@@ -82,16 +81,9 @@ def rounding_floor(values) -> float:
 
 
 def _alpha(alpha) -> float:
-    """alpha in (0, 1), from 1e-300 up: below it (subnormal numbers from about 2e-308)
-    the Beta quantiles behind the critical values lose their digits."""
-    alpha = _checks.alpha(alpha, "alpha")
-    if alpha < MIN_ALPHA:
-        raise _checks.refused(
-            "alpha",
-            f"expected at least {MIN_ALPHA:g}, where the critical values keep their "
-            f"precision; got {alpha!r}",
-        )
-    return alpha
+    """alpha in (0, 1), any: the critical values hold down to the smallest subnormal
+    number (:func:`irgauge.meta._power.log_f_critical`)."""
+    return _checks.alpha(alpha, "alpha")
 
 
 def _alpha_beta(alpha, beta) -> tuple:
@@ -228,11 +220,22 @@ def _smallest_n(satisfied, guess, parameter: str) -> np.ndarray:
 def _normal_guess(variance, effect, alpha, beta=None):
     """n = 2 V_E (z_{alpha/2} + z_beta)^2 / effect^2: the normal approximation the search
     starts from (the answer is exact whatever the guess)."""
-    from scipy import special
-
-    z = -special.ndtri(alpha / 2) + (0.0 if beta is None else -special.ndtri(beta))
+    z = _z_upper(np.log(alpha) - np.log(2.0))
+    z = z + (0.0 if beta is None else _z_upper(np.log(beta)))
     with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
         return 2 * variance * np.maximum(z, 0.0) ** 2 / np.asarray(effect, float) ** 2
+
+
+def _z_upper(log_p: float) -> float:
+    """z with P(Z > z) = e^log_p, Z standard normal; for a p below the normal numbers
+    (alpha / 2 with alpha = 5e-324 is 0), the tail's asymptotic form
+    z^2 = -2 log p - log(-2 log p) - log(2 pi), a start for the search only."""
+    from scipy import special
+
+    if log_p > -690.0:
+        return float(-special.ndtri(np.exp(log_p)))
+    twice = -2.0 * log_p
+    return float(np.sqrt(twice - np.log(twice) - np.log(2 * np.pi)))
 
 
 def _scalar(array):
