@@ -9,7 +9,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
@@ -246,29 +245,78 @@ def _big_shuffled_run(tmp_path, topics=10000, docs=100) -> tuple:
 
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
 def test_no_temporary_file_outlives_a_stop_signal(tmp_path, signum):
-    qrels, run = _big_shuffled_run(tmp_path)
-    eval_cli = [sys.executable, "-m", "irgauge", "eval", qrels, run, "--memory", "1M", "--quiet"]
-    stopped_while_writing(eval_cli, tmp_path / "spill", signum)
+    qrels, run = _big_shuffled_run(tmp_path, topics=2000, docs=20)
+    argv = ["eval", qrels, run, "--memory", "1M", "--quiet"]
+    small_parts = "from irgauge.evaluation import engine\nengine.part_bytes = lambda *_: 1 << 16"
+    stopped_while_writing(argv, tmp_path / "spill", signum, setup=small_parts)
 
 
-def stopped_while_writing(argv, spill, signum, pattern="irgauge-partition-*/*") -> None:
-    """``argv`` run with its temporary files in ``spill``, sent ``signum`` once a file of
-    ``pattern`` (by default a partition file) exists there: it exits as the shell reports
-    that signal, leaving nothing."""
+# A command of irgauge's console script (``main``, "module:function") with ``after``
+# ("module:Class.function" or "module:function") wrapped: once it has returned the first
+# time, a temporary file written, the child tells the test through a pipe and waits there,
+# in the main thread (where Python runs signal handlers), for the signal. The test polled
+# the spill folder and signalled once a file showed: under load the command could finish
+# in between (exit 0), or be stopped at another moment each run.
+PAUSED_AFTER = """
+import importlib, os, sys, threading, time
+module, _, name = {after!r}.partition(":")
+*owner_path, attribute = name.split(".")
+owner = importlib.import_module(module)
+for part in owner_path:
+    owner = getattr(owner, part)
+original = getattr(owner, attribute)
+def paused(*args, **kwargs):
+    result = original(*args, **kwargs)
+    if threading.current_thread() is not threading.main_thread():
+        raise RuntimeError("paused off the main thread: the signal could not stop it")
+    os.write({ready}, b"w")
+    time.sleep(600)
+    return result
+setattr(owner, attribute, paused)
+{setup}
+module, _, name = {main!r}.partition(":")
+sys.argv[1:] = {argv!r}
+sys.exit(getattr(importlib.import_module(module), name)())
+"""
+
+# the first partition files written (their buffered lines flushed), the scatter not done
+PARTITION_WRITTEN = "irgauge.io.line_scatter:LineSpill.flush"
+
+
+def stopped_while_writing(
+    argv,
+    spill,
+    signum,
+    pattern="irgauge-partition-*/*",
+    after=PARTITION_WRITTEN,
+    main="irgauge.cli:console_main",
+    setup="",
+) -> None:
+    """The console script ``main`` run on ``argv`` (after the Python lines ``setup``) with
+    its temporary files in ``spill``, sent ``signum`` while it waits in ``after`` (see
+    PAUSED_AFTER), a file of ``pattern`` (by default a partition file) there: it exits as
+    the shell reports that signal, leaving nothing."""
     spill.mkdir()
+    ready, tell = os.pipe()
+    script = PAUSED_AFTER.format(
+        ready=tell, after=after, main=main, setup=setup, argv=[str(a) for a in argv]
+    )
     proc = subprocess.Popen(
-        argv,
+        [sys.executable, "-c", script],
         env={**os.environ, "TMPDIR": str(spill)},
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
+        pass_fds=(tell,),
     )
-    deadline = time.monotonic() + 60
-    while not list(spill.glob(pattern)) and proc.poll() is None:
-        assert time.monotonic() < deadline
-        time.sleep(0.01)
-    assert proc.poll() is None, "finished before it could be stopped: make the run larger"
+    os.close(tell)
+    with os.fdopen(ready, "rb") as pipe:
+        paused = pipe.read(1)  # blocks until the child waits in ``after`` (or has ended)
+    if paused != b"w":
+        proc.kill()
+    assert paused == b"w", f"never paused in {after}: {proc.communicate()[1].decode()}"
+    assert list(spill.glob(pattern)), f"no {pattern} in {list(spill.rglob('*'))}"
     proc.send_signal(signum)
-    _, err = proc.communicate(timeout=60)
+    _, err = proc.communicate(timeout=120)
     assert proc.returncode == 128 + signum, err
     assert list(spill.iterdir()) == []
 

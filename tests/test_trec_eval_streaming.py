@@ -148,13 +148,12 @@ def test_standard_input_is_read_in_parts_once_per_judgment_group(tmp_path):
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT])
 def test_no_temporary_file_outlives_a_stop_signal(tmp_path, signum):
     """The console script ``irgauge-trec_eval`` (its stop signals too), with small parts."""
-    qrels, run = _big_shuffled_run(tmp_path)
-    spill = tmp_path / "spill"
-    script = (
-        "import sys\n"
-        "from irgauge.evaluation import trec_eval_output\n"
-        "trec_eval_output.part_bytes = lambda budget, runs: 1 << 16\n"
-        "from irgauge.cli.cmd_trec_eval import console_main\n"
-        "sys.exit(console_main(sys.argv[1:]))\n"
+    qrels, run = _big_shuffled_run(tmp_path, topics=2000, docs=20)
+    stopped_while_writing(
+        [qrels, run],
+        tmp_path / "spill",
+        signum,
+        main="irgauge.cli.cmd_trec_eval:console_main",
+        setup="from irgauge.evaluation import trec_eval_output\n"
+        "trec_eval_output.part_bytes = lambda budget, runs: 1 << 16",
     )
-    stopped_while_writing([sys.executable, "-c", script, qrels, run], spill, signum)

@@ -4,7 +4,7 @@ file. And the regressions the fuzz harness found, each failing on the code befor
 
 from __future__ import annotations
 
-import errno
+import contextlib
 import functools
 import gzip
 import os
@@ -12,8 +12,8 @@ import shutil
 import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
+from typing import Iterator
 
 import pytest
 
@@ -22,31 +22,35 @@ from fuzz_checks import inside, run_cli, run_in
 from test_fuzz_readers import READERS, collection, outcome_of
 
 
-def feed(fifo: Path, data: bytes) -> threading.Thread:
-    """A thread writing ``data`` into the named pipe once a reader opens it (it gives up
-    after 20 s if none does, so a refusal before the read cannot hang the test)."""
+@contextlib.contextmanager
+def fed(fifo: Path, data: bytes) -> Iterator[None]:
+    """``data`` written into the named pipe by a thread, once a reader opens it. When the
+    block ends the pipe is opened and drained here, so that the writer ends even where the
+    command refused before reading. (The writer polled for a reader and gave up after
+    20 s: under load the command could open the pipe later, and wait for ever.)"""
 
     def write():
-        deadline = time.monotonic() + 20
-        while True:
-            try:
-                fd = os.open(fifo, os.O_WRONLY | os.O_NONBLOCK)
-                break
-            except OSError as err:
-                if err.errno != errno.ENXIO or time.monotonic() > deadline:
-                    return
-                time.sleep(0.01)
-        os.set_blocking(fd, True)
         try:
-            os.write(fd, data)
-        except BrokenPipeError:
+            with open(fifo, "wb") as pipe:  # blocks until a reader opens the pipe
+                pipe.write(data)
+        except BrokenPipeError:  # the reader closed it early: what it read is checked
             pass
-        finally:
-            os.close(fd)
 
-    thread = threading.Thread(target=write, daemon=True)
-    thread.start()
-    return thread
+    writer = threading.Thread(target=write, daemon=True)
+    writer.start()
+    try:
+        yield
+    finally:
+        # a writer waiting to open is let through, and what it writes read to its end
+        drain = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
+        os.set_blocking(drain, True)
+        try:
+            while os.read(drain, 1 << 16):
+                pass
+        finally:
+            os.close(drain)
+        writer.join(60)
+        assert not writer.is_alive(), "the writer still waits: the pipe was kept open"
 
 
 @functools.lru_cache(maxsize=None)
@@ -70,9 +74,8 @@ def test_named_pipe_reads_as_the_file(tmp_path, reader, compressed):
         collection(here)
         os.remove(name)
         os.mkfifo(name)
-        writer = feed(tmp_path / name, gzip.compress(content) if compressed else content)
-        outcome = run_in(here, *command(here))
-        writer.join(5)
+        with fed(tmp_path / name, gzip.compress(content) if compressed else content):
+            outcome = run_in(here, *command(here))
         study = "study/predictive-comparison/tables/phi.csv"  # as outcome_of reads it
         written = [p for p in ("out.tsv", "out.json", study) if Path(p).is_file()]
         text = Path(written[0]).read_text() if written else outcome.out
