@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 from pathlib import Path
@@ -51,3 +52,20 @@ def shared_data() -> Path:
     if not SHARED_DATA.is_dir():
         pytest.skip(f"conformance data not found at {SHARED_DATA}")
     return SHARED_DATA
+
+
+@contextlib.contextmanager
+def console_stop_handlers():
+    """The console script's stop-signal handlers (SIGINT, SIGTERM, SIGHUP) installed for a
+    test in this process, and the test process's own restored afterwards."""
+    from irgauge import cli
+
+    saved = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)}
+    for number in saved:
+        signal.signal(number, signal.default_int_handler)  # not ignored: installed below
+    cli.install_signal_handlers()
+    try:
+        yield
+    finally:
+        for number, handler in saved.items():
+            signal.signal(number, handler)

@@ -23,8 +23,8 @@ from hypothesis import given, strategies as st
 import irgauge
 import fuzz_strategies as fs
 from fuzz_checks import run_cli, snapshot
-from irgauge import cli
 from test_fuzz_readers import collection
+from tests.conftest import console_stop_handlers
 
 OWN_CODE = str(Path(irgauge.__file__).parent) + os.sep
 SIGNALS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
@@ -58,19 +58,6 @@ def _old_outputs(folder: Path) -> None:
 
 def _argv(name: str) -> list:
     return [*COMMANDS[name], "-o", "out.txt", SECOND[name], "dir"]
-
-
-@contextlib.contextmanager
-def _console_handlers():
-    saved = {s: signal.getsignal(s) for s in SIGNALS}
-    for number in saved:
-        signal.signal(number, signal.default_int_handler)  # not ignored: installed below
-    cli.install_signal_handlers()
-    try:
-        yield
-    finally:
-        for number, handler in saved.items():
-            signal.signal(number, handler)
 
 
 STAGING = os.path.join("io", "staging.py")
@@ -109,7 +96,7 @@ def _run(folder: Path, name: str, line: int, signum: int):
     cwd = os.getcwd()
     os.chdir(folder)
     try:
-        with _console_handlers(), _signal_at(line, signum, counted):
+        with console_stop_handlers(), _signal_at(line, signum, counted):
             code, _, err = run_cli(*_argv(name))
     finally:
         os.chdir(cwd)

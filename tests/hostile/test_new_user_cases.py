@@ -40,17 +40,23 @@ def _environment(path, **variables):
     return {**environment, **variables}
 
 
-def test_a_warning_reaching_the_console_script_is_one_note(tmp_path):
+def _eval_with_chatty_plugin(tmp_path, plugin: str) -> subprocess.CompletedProcess:
+    """The console script's eval of ChattyM, a measure of the warning plugin named in
+    IRGAUGE_MEASURES as ``plugin``."""
     (tmp_path / "qrels.txt").write_text(QRELS)
     (tmp_path / "run.txt").write_text(RUN)
     (tmp_path / "chatty_measures.py").write_text(WARNING_PLUGIN)
-    done = subprocess.run(
+    return subprocess.run(
         [sys.executable, "-m", "irgauge", "eval", "qrels.txt", "run.txt", "-m", "ChattyM"],
         capture_output=True,
         text=True,
         cwd=tmp_path,
-        env=_environment(tmp_path, IRGAUGE_MEASURES="chatty_measures"),
+        env=_environment(tmp_path, IRGAUGE_MEASURES=plugin),
     )
+
+
+def test_a_warning_reaching_the_console_script_is_one_note(tmp_path):
+    done = _eval_with_chatty_plugin(tmp_path, "chatty_measures")
     assert done.returncode == 0, done.stderr
     assert done.stderr == "irgauge: note: UserWarning: a word from the measure\n"
 
@@ -233,16 +239,7 @@ def test_a_score_file_in_another_layout_says_what_it_is(tmp_path, cli, text, fou
 
 
 def test_a_plugin_given_as_a_file_says_to_give_its_module(tmp_path):
-    (tmp_path / "qrels.txt").write_text(QRELS)
-    (tmp_path / "run.txt").write_text(RUN)
-    (tmp_path / "chatty_measures.py").write_text(WARNING_PLUGIN)
-    done = subprocess.run(
-        [sys.executable, "-m", "irgauge", "eval", "qrels.txt", "run.txt", "-m", "ChattyM"],
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        env=_environment(tmp_path, IRGAUGE_MEASURES="./chatty_measures.py"),
-    )
+    done = _eval_with_chatty_plugin(tmp_path, "./chatty_measures.py")
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.endswith(
         "measure plugin ./chatty_measures.py from IRGAUGE_MEASURES failed to load: ImportError: "

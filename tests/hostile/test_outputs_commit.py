@@ -25,6 +25,7 @@ from irgauge import cli
 from irgauge.errors import OutputError
 from irgauge.io import atomic, staging
 from irgauge.report import style
+from tests.conftest import console_stop_handlers
 
 META = ["scores.tsv", "--seed", "1", "--quiet"]
 # every command with more than one output: its arguments, and its two output options
@@ -176,27 +177,13 @@ def test_a_stop_signal_while_figures_are_drawn_leaves_nothing_new(inputs, old, m
     written = _fail_on_second_figure_file(
         monkeypatch, lambda path: signal.raise_signal(signal.SIGTERM)
     )
-    with stop_handlers():
+    with console_stop_handlers():
         code, out, err = run_cli(*argv(name, inputs, old / "out.txt", old / "figs"))
     assert len(written) == 2
     assert code == 128 + signal.SIGTERM and err.splitlines()[-1] == "irgauge: stopped by SIGTERM", (
         err
     )
     assert state(old) == before
-
-
-@contextlib.contextmanager
-def stop_handlers():
-    """The console script's stop-signal handlers, restored afterwards."""
-    saved = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)}
-    for number in saved:
-        signal.signal(number, signal.default_int_handler)  # not ignored: installed below
-    cli.install_signal_handlers()
-    try:
-        yield
-    finally:
-        for number, handler in saved.items():
-            signal.signal(number, handler)
 
 
 def test_the_report_page_and_its_figures_commit_together(inputs, tmp_path, monkeypatch):
@@ -251,7 +238,7 @@ def test_a_signal_during_the_commit_takes_effect_after_it(inputs, old, monkeypat
         return original(*args)
 
     monkeypatch.setattr(staging, "_move", move)
-    with stop_handlers():
+    with console_stop_handlers():
         code, _, err = run_cli(*argv("discpower", inputs, old / "out.txt", old / "figs"))
         assert signal.getsignal(signal.SIGTERM) == signal.SIG_IGN  # the handler ran
     assert code == 0 and err.count("irgauge: error") == 0, err
