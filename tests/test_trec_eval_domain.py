@@ -111,6 +111,12 @@ def test_atof_keeps_a_nans_sign_and_c_fixed_prints_it(text, printed):
             "iprec_at_recall_-0.50 \tall\t1.0000\niprec_at_recall_0.50  \tall\t1.0000\n",
         ),
         (("-m", "P.10000000000"), "P_10000000000         \tall\t0.0000\n"),
+        (  # above 1: lround(1.2 * 1) = 1 relevant document is reached, lround(1.5) = 2 is not
+            ("-m", "iprec_at_recall.1.2,1.5"),
+            "iprec_at_recall_1.20  \tall\t1.0000\niprec_at_recall_1.50  \tall\t0.0000\n",
+        ),
+        (("-m", "Rprec_mult.2e6"), "Rprec_mult_2000000.   \tall\t0.0000\n"),  # 1 / 2e6
+        (("-m", "11pt_avg.-0.5,0.5,1.5"), "11pt_avg_-0.5,0.5,1.5 \tall\t0.6667\n"),
         (("-m", "ndcg.abc=5"), "ndcg_abc=5            \tall\t1.0000\n"),  # abc: skipped
         (("-l", "99999999999", "-m", "P.1"), "P_1                   \tall\t0.0000\n"),
         (("-N", "9223372036854775807", "-m", "utility"), "utility               \tall\t0.0000\n"),
@@ -198,8 +204,7 @@ NOT_REPRODUCED = [
     ["-M", "0"],
     ["-l", "0"],
     ["-l", "-3"],
-    ["-m", "Rprec_mult.2e6"],
-    ["-m", "iprec_at_recall.1.5"],
+    ["-m", "Rprec_mult.9.22e9"],  # past irgauge's MAX_LEVEL, inside a long for R <= 10^9
     ["-N", "-5", "-m", "utility.1,-1,0,1"],
     ["-N", "9223372036854775807", "-m", "utility.1,-1,0,1"],
     ["-D", "0.5"],  # -D level.query evaluates query 5 only
@@ -246,6 +251,9 @@ EXTREME_ARGUMENT_LISTS = [
         "relative_P.4294967306,5",
     ],
     ["-q", "-m", "iprec_at_recall.-0.5,0x.8,1e-300"],
+    ["-q", "-m", "iprec_at_recall.1.0001,1.2,1.5,2,1e9"],  # above 1: 0 where round(x*R) > R
+    ["-q", "-m", "Rprec_mult.2e6,1e9,9e9"],  # past every ranking: relevant retrieved / cutoff
+    ["-q", "-m", "11pt_avg.-2,0.5,1.5,3"],  # levels outside [0, 1]: m_11pt_avg.c's walk
     ["-q", "-m", "P.abc"],  # atol: 0, a "negative cutoff"
     ["-q", "-m", "P.-99999999999999999999"],
     ["-q", "-m", "ndcg.abc=9,2=3", "-m", "ndcg_rel.99999999999=2"],

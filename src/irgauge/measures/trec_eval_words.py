@@ -500,6 +500,8 @@ def _p_double(name: str, params: Optional[str], num_docs: int) -> str:
     if name == "set_F":
         return f"SetF(beta={_number(values[0])})"
     # 11pt_avg: trec_eval walks the levels as given (ascending, they give the mean)
+    for x in values:  # m_11pt_avg.c takes lround(x*R), as iprec_at_recall does
+        _refuse_undefined_long(f"{name}.{params}", x, "times the relevant documents", MAX_COUNT)
     return f"IPrec_avg(recalls={':'.join(_number(v) for v in values)},walk=given)"
 
 
