@@ -117,6 +117,7 @@ def test_atof_keeps_a_nans_sign_and_c_fixed_prints_it(text, printed):
         ),
         (("-m", "Rprec_mult.2e6"), "Rprec_mult_2000000.   \tall\t0.0000\n"),  # 1 / 2e6
         (("-m", "11pt_avg.-0.5,0.5,1.5"), "11pt_avg_-0.5,0.5,1.5 \tall\t0.6667\n"),
+        (("-m", "set_F.-2"), "set_F_-2              \tall\t  -inf\n"),  # -0.5 / (-1 + 1)
         (("-m", "ndcg.abc=5"), "ndcg_abc=5            \tall\t1.0000\n"),  # abc: skipped
         (("-l", "99999999999", "-m", "P.1"), "P_1                   \tall\t0.0000\n"),
         (("-N", "9223372036854775807", "-m", "utility"), "utility               \tall\t0.0000\n"),
@@ -254,6 +255,9 @@ EXTREME_ARGUMENT_LISTS = [
     ["-q", "-m", "iprec_at_recall.1.0001,1.2,1.5,2,1e9"],  # above 1: 0 where round(x*R) > R
     ["-q", "-m", "Rprec_mult.2e6,1e9,9e9"],  # past every ranking: relevant retrieved / cutoff
     ["-q", "-m", "11pt_avg.-2,0.5,1.5,3"],  # levels outside [0, 1]: m_11pt_avg.c's walk
+    ["-q", "-m", "set_F.-1"],  # 0/0 where P = R: -nan, and the mean -nan
+    ["-q", "-m", "set_F.-2"],  # -inf where beta P + R = 0
+    ["-q", "-c", "-m", "set_F.-1e300"],
     ["-q", "-m", "P.abc"],  # atol: 0, a "negative cutoff"
     ["-q", "-m", "P.-99999999999999999999"],
     ["-q", "-m", "ndcg.abc=9,2=3", "-m", "ndcg_rel.99999999999=2"],
