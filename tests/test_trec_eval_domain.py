@@ -118,6 +118,13 @@ def test_atof_keeps_a_nans_sign_and_c_fixed_prints_it(text, printed):
         (("-m", "Rprec_mult.2e6"), "Rprec_mult_2000000.   \tall\t0.0000\n"),  # 1 / 2e6
         (("-m", "11pt_avg.-0.5,0.5,1.5"), "11pt_avg_-0.5,0.5,1.5 \tall\t0.6667\n"),
         (("-m", "set_F.-2"), "set_F_-2              \tall\t  -inf\n"),  # -0.5 / (-1 + 1)
+        (  # -l 0: every judged document is relevant, level 0 with gain 0
+            ("-l", "0", "-m", "num_rel", "-m", "num_rel_ret", "-m", "P.2", "-m", "bpref"),
+            "num_rel               \tall\t2\nnum_rel_ret           \tall\t2\n"
+            "bpref                 \tall\t1.0000\nP_2                   \tall\t1.0000\n",
+        ),
+        # relevant documents all of gain 0 leave Rndcg no rank to average over: 0/0
+        (("-m", "Rndcg.1=0"), "Rndcg_1=0             \tall\t  -nan\n"),
         (("-m", "ndcg.abc=5"), "ndcg_abc=5            \tall\t1.0000\n"),  # abc: skipped
         (("-l", "99999999999", "-m", "P.1"), "P_1                   \tall\t0.0000\n"),
         (("-N", "9223372036854775807", "-m", "utility"), "utility               \tall\t0.0000\n"),
@@ -203,7 +210,7 @@ MISBEHAVES = [
 ]
 NOT_REPRODUCED = [
     ["-M", "0"],
-    ["-l", "0"],
+    ["-l", "-1"],  # documents outside the qrels relevant in rankings, not in R
     ["-l", "-3"],
     ["-m", "Rprec_mult.9.22e9"],  # past irgauge's MAX_LEVEL, inside a long for R <= 10^9
     ["-N", "-5", "-m", "utility.1,-1,0,1"],
@@ -255,6 +262,9 @@ EXTREME_ARGUMENT_LISTS = [
     ["-q", "-m", "iprec_at_recall.1.0001,1.2,1.5,2,1e9"],  # above 1: 0 where round(x*R) > R
     ["-q", "-m", "Rprec_mult.2e6,1e9,9e9"],  # past every ranking: relevant retrieved / cutoff
     ["-q", "-m", "11pt_avg.-2,0.5,1.5,3"],  # levels outside [0, 1]: m_11pt_avg.c's walk
+    ["-q", "-l", "0", "-m", "all_trec"],  # every judged document relevant
+    ["-q", "-c", "-J", "-l", "-0", "-m", "all_trec"],
+    ["-q", "-m", "Rndcg.1=0,2=0"],  # gains all 0: -nan
     ["-q", "-m", "set_F.-1"],  # 0/0 where P = R: -nan, and the mean -nan
     ["-q", "-m", "set_F.-2"],  # -inf where beta P + R = 0
     ["-q", "-c", "-m", "set_F.-1e300"],

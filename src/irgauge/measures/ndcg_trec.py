@@ -8,7 +8,8 @@ positive-gain documents of the topic.
   nDCG averaged over the ranks of the gaining documents, missing ones at the end value.
 - Rndcg: nDCG averaged over the ranks q where the ideal gain changes (g_I(q+1) !=
   g_I(q), the last being q = Rg), taking DCG(min(q, L))/IDCG(q); plus DCG(L)/IDCG(Rg)
-  when the list runs on past rank Rg + 1. 0 when the topic has no relevant document.
+  when the list runs on past rank Rg + 1. 0 when the topic has no relevant document; NaN
+  (0/0, as trec_eval) when its relevant documents all have gain 0.
 """
 
 from __future__ import annotations
@@ -70,8 +71,11 @@ def r_ndcg(ranked) -> np.ndarray:
     dcg_at = dcg[:, np.minimum(q, ranked.width) - 1]  # DCG(min(q, L)): flat past L
     total = rank_sum(np.where(change, ratio(dcg_at, idcg[:, :-1]), 0.0))
     count = change.sum(axis=1)
-    runs_on = ranked.lengths > n_gain + 1
+    runs_on = (ranked.lengths > n_gain + 1) & (n_gain > 0)  # trec_eval: when IDCG > 0
     idcg_all = np.take_along_axis(idcg, np.maximum(n_gain - 1, 0)[:, None], axis=1)[:, 0]
     total = total + np.where(runs_on, ratio(ranked.at_rank(dcg, ranked.lengths), idcg_all), 0.0)
     count = count + runs_on
-    return np.where(has_relevant & (count > 0), ratio(total, count), 0.0)
+    # relevant documents all of gain 0 (-l 0, or gains of 0) leave no rank to average
+    # over: trec_eval divides 0 by 0 and prints -nan
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(has_relevant, total / count, 0.0)
