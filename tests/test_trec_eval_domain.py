@@ -123,6 +123,7 @@ def test_atof_keeps_a_nans_sign_and_c_fixed_prints_it(text, printed):
             "num_rel               \tall\t2\nnum_rel_ret           \tall\t2\n"
             "bpref                 \tall\t1.0000\nP_2                   \tall\t1.0000\n",
         ),
+        (("-m", "rbp.p=2"), "rbp_p=2               \tall\t-1.0000\n"),  # (1 - 2) * 1
         # relevant documents all of gain 0 leave Rndcg no rank to average over: 0/0
         (("-m", "Rndcg.1=0"), "Rndcg_1=0             \tall\t  -nan\n"),
         (("-m", "ndcg.abc=5"), "ndcg_abc=5            \tall\t1.0000\n"),  # abc: skipped
@@ -265,6 +266,9 @@ EXTREME_ARGUMENT_LISTS = [
     ["-q", "-l", "0", "-m", "all_trec"],  # every judged document relevant
     ["-q", "-c", "-J", "-l", "-0", "-m", "all_trec"],
     ["-q", "-m", "Rndcg.1=0,2=0"],  # gains all 0: -nan
+    ["-q", "-m", "rbp.p=1", "-m", "rbp_resid.p=1.5"],  # p outside [0, 1)
+    ["-q", "-m", "rbp.p=-3", "-m", "rbp_resid.p=-0.5"],
+    ["-q", "-c", "-m", "rbp.p=1e300", "-m", "rbp_resid.p=-1e300"],  # infinities and -nan
     ["-q", "-m", "set_F.-1"],  # 0/0 where P = R: -nan, and the mean -nan
     ["-q", "-m", "set_F.-2"],  # -inf where beta P + R = 0
     ["-q", "-c", "-m", "set_F.-1e300"],

@@ -48,7 +48,23 @@ def test_every_parameter_declares_its_valid_values():
         if p.default is not None:
             p.convert(p.default, family.name)
     listed = {m["name"]: m for m in list_measures()}
-    assert listed["RBP"]["params"]["p"]["valid"] == "[0, 1)"
+    assert listed["RBP"]["params"]["p"]["valid"] == "[-1e+308, 1e+308]"
+
+
+def test_a_range_one_parameter_opens_only_under_anothers_value():
+    """RBP's p lies in [0, 1) but for trec_eval's form, SetF's beta is >= 0 unless signed:
+    the family's check refuses the combination from a string and from the API alike."""
+    for text in ("RBP(p=1.5)", "RBP_resid(p=-1)", "SetF(beta=-2)"):
+        with pytest.raises(MeasureError, match=r"^\S+\(.*\): parameter"):
+            parse_measure(text)
+    with pytest.raises(MeasureError, match="trec_eval's form takes any p"):
+        Measure(REGISTRY["RBP"], params=(("p", 2.0),))
+    for text in (
+        "RBP(p=1.5,graded=true,norm=trec_eval)",
+        "RBP_resid(p=-1,form=trec_eval)",
+        "SetF(beta=-2,signed=true)",
+    ):
+        parse_measure(text)
 
 
 @pytest.mark.parametrize(
