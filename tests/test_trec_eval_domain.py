@@ -111,6 +111,21 @@ def test_atof_keeps_a_nans_sign_and_c_fixed_prints_it(text, printed):
             "iprec_at_recall_-0.50 \tall\t1.0000\niprec_at_recall_0.50  \tall\t1.0000\n",
         ),
         (("-m", "P.10000000000"), "P_10000000000         \tall\t0.0000\n"),
+        (  # above 1: lround(1.2 * 1) = 1 relevant document is reached, lround(1.5) = 2 is not
+            ("-m", "iprec_at_recall.1.2,1.5"),
+            "iprec_at_recall_1.20  \tall\t1.0000\niprec_at_recall_1.50  \tall\t0.0000\n",
+        ),
+        (("-m", "Rprec_mult.2e6"), "Rprec_mult_2000000.   \tall\t0.0000\n"),  # 1 / 2e6
+        (("-m", "11pt_avg.-0.5,0.5,1.5"), "11pt_avg_-0.5,0.5,1.5 \tall\t0.6667\n"),
+        (("-m", "set_F.-2"), "set_F_-2              \tall\t  -inf\n"),  # -0.5 / (-1 + 1)
+        (  # -l 0: every judged document is relevant, level 0 with gain 0
+            ("-l", "0", "-m", "num_rel", "-m", "num_rel_ret", "-m", "P.2", "-m", "bpref"),
+            "num_rel               \tall\t2\nnum_rel_ret           \tall\t2\n"
+            "bpref                 \tall\t1.0000\nP_2                   \tall\t1.0000\n",
+        ),
+        (("-m", "rbp.p=2"), "rbp_p=2               \tall\t-1.0000\n"),  # (1 - 2) * 1
+        # relevant documents all of gain 0 leave Rndcg no rank to average over: 0/0
+        (("-m", "Rndcg.1=0"), "Rndcg_1=0             \tall\t  -nan\n"),
         (("-m", "ndcg.abc=5"), "ndcg_abc=5            \tall\t1.0000\n"),  # abc: skipped
         (("-l", "99999999999", "-m", "P.1"), "P_1                   \tall\t0.0000\n"),
         (("-N", "9223372036854775807", "-m", "utility"), "utility               \tall\t0.0000\n"),
@@ -196,10 +211,9 @@ MISBEHAVES = [
 ]
 NOT_REPRODUCED = [
     ["-M", "0"],
-    ["-l", "0"],
+    ["-l", "-1"],  # documents outside the qrels relevant in rankings, not in R
     ["-l", "-3"],
-    ["-m", "Rprec_mult.2e6"],
-    ["-m", "iprec_at_recall.1.5"],
+    ["-m", "Rprec_mult.9.22e9"],  # past irgauge's MAX_LEVEL, inside a long for R <= 10^9
     ["-N", "-5", "-m", "utility.1,-1,0,1"],
     ["-N", "9223372036854775807", "-m", "utility.1,-1,0,1"],
     ["-D", "0.5"],  # -D level.query evaluates query 5 only
@@ -246,6 +260,18 @@ EXTREME_ARGUMENT_LISTS = [
         "relative_P.4294967306,5",
     ],
     ["-q", "-m", "iprec_at_recall.-0.5,0x.8,1e-300"],
+    ["-q", "-m", "iprec_at_recall.1.0001,1.2,1.5,2,1e9"],  # above 1: 0 where round(x*R) > R
+    ["-q", "-m", "Rprec_mult.2e6,1e9,9e9"],  # past every ranking: relevant retrieved / cutoff
+    ["-q", "-m", "11pt_avg.-2,0.5,1.5,3"],  # levels outside [0, 1]: m_11pt_avg.c's walk
+    ["-q", "-l", "0", "-m", "all_trec"],  # every judged document relevant
+    ["-q", "-c", "-J", "-l", "-0", "-m", "all_trec"],
+    ["-q", "-m", "Rndcg.1=0,2=0"],  # gains all 0: -nan
+    ["-q", "-m", "rbp.p=1", "-m", "rbp_resid.p=1.5"],  # p outside [0, 1)
+    ["-q", "-m", "rbp.p=-3", "-m", "rbp_resid.p=-0.5"],
+    ["-q", "-c", "-m", "rbp.p=1e300", "-m", "rbp_resid.p=-1e300"],  # infinities and -nan
+    ["-q", "-m", "set_F.-1"],  # 0/0 where P = R: -nan, and the mean -nan
+    ["-q", "-m", "set_F.-2"],  # -inf where beta P + R = 0
+    ["-q", "-c", "-m", "set_F.-1e300"],
     ["-q", "-m", "P.abc"],  # atol: 0, a "negative cutoff"
     ["-q", "-m", "P.-99999999999999999999"],
     ["-q", "-m", "ndcg.abc=9,2=3", "-m", "ndcg_rel.99999999999=2"],

@@ -48,7 +48,23 @@ def test_every_parameter_declares_its_valid_values():
         if p.default is not None:
             p.convert(p.default, family.name)
     listed = {m["name"]: m for m in list_measures()}
-    assert listed["RBP"]["params"]["p"]["valid"] == "[0, 1)"
+    assert listed["RBP"]["params"]["p"]["valid"] == "[-1e+308, 1e+308]"
+
+
+def test_a_range_one_parameter_opens_only_under_anothers_value():
+    """RBP's p lies in [0, 1) but for trec_eval's form, SetF's beta is >= 0 unless signed:
+    the family's check refuses the combination from a string and from the API alike."""
+    for text in ("RBP(p=1.5)", "RBP_resid(p=-1)", "SetF(beta=-2)"):
+        with pytest.raises(MeasureError, match=r"^\S+\(.*\): parameter"):
+            parse_measure(text)
+    with pytest.raises(MeasureError, match="trec_eval's form takes any p"):
+        Measure(REGISTRY["RBP"], params=(("p", 2.0),))
+    for text in (
+        "RBP(p=1.5,graded=true,norm=trec_eval)",
+        "RBP_resid(p=-1,form=trec_eval)",
+        "SetF(beta=-2,signed=true)",
+    ):
+        parse_measure(text)
 
 
 @pytest.mark.parametrize(
@@ -125,7 +141,7 @@ def test_evaluate_gains_list_refused_like_the_string():
         ("Utility(num_docs=2.5)", "parameter num_docs='2.5' is not a whole number"),
         ("RBP(graded=maybe)", "parameter graded='maybe' is not true or false"),
         ("NCUrb(gamma=2)", "parameter gamma must lie in [0, 1]; got 2"),
-        ("IPrec(recall=1.1)", "parameter recall must lie in [0, 1]; got 1.1"),
+        ("IPrec(recall=1e10)", "parameter recall must lie in [-9200000000, 9200000000]; got"),
         ("WRR(pen=2:1)", "every value of parameter pen must lie in (1, 1000000]; got 2:1"),
         ("iRBU(u=0)", "parameter u must lie in (0, 1]; got 0"),
         ("ERR(stop=exp,max_grade=5000)", "parameter max_grade must lie in [0, 1000]; got 5000"),

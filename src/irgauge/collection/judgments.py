@@ -68,7 +68,9 @@ class Judgments:
     ``gain(level)`` (default: the level itself), all others gain 0. A negative level
     means judged nonrelevant (``negative="nonrelevant"``, Sakai's reading) or, as
     trec_eval reads it, in the pool but unjudged (``negative="unjudged"``): such a
-    document is then neither in R nor in N and scores as unjudged (POOLED).
+    document is then neither in R nor in N and scores as unjudged (POOLED). ``rel_level``
+    0 makes every judged document relevant (trec_eval -l 0): N is 0, and level 0 keeps
+    gain 0.
     """
 
     qrels: Qrels
@@ -78,8 +80,8 @@ class Judgments:
     topic_ids: List[str] = field(init=False)
 
     def __post_init__(self) -> None:
-        if self.rel_level < 1:
-            raise InputError(f"relevance level threshold must be >= 1, got {self.rel_level}")
+        if self.rel_level < 0:
+            raise InputError(f"relevance level threshold must be >= 0, got {self.rel_level}")
         if self.negative not in NEGATIVE_LEVELS:
             raise InputError(
                 f"negative levels must mean one of {', '.join(NEGATIVE_LEVELS)}; "

@@ -118,8 +118,8 @@ def _in_domain(options: TrecEvalOptions) -> TrecEvalOptions:
     """trec_eval's -M and -l as C longs (its defaults: -M MAXLONG, -l 1), mapped onto what
     irgauge scores with the same output, or refused in one line where trec_eval's own
     output is not reproduced: a -M past any ranking irgauge reads (MAX_COUNT documents)
-    cuts none; -M 0 and -l 0 or below are refused (trec_eval prints counts of 0 and -nan,
-    and counts every judged, or every, document as relevant), and so is a negative -M
+    cuts none; -M 0 and -l below 0 are refused (trec_eval prints counts of 0 and -nan,
+    and counts documents outside the qrels as relevant), and so is a negative -M
     (trec_eval crashes, or prints negative counts of documents)."""
     if options.max_docs is not None and options.max_docs < 1:
         what = "crashes or prints negative counts" if options.max_docs < 0 else "prints 0s"
@@ -128,11 +128,11 @@ def _in_domain(options: TrecEvalOptions) -> TrecEvalOptions:
             "scores at least one document per topic (-M 1 or more)",
             2,
         )
-    if options.rel_level < 1:
+    if options.rel_level < 0:
         raise TrecEvalError(
-            f"irgauge: -l {options.rel_level}: trec_eval 10.0 counts every judged document "
-            "(below 0, every document) as relevant for it; irgauge reads relevance levels "
-            "from 1 (-l 1 or more)",
+            f"irgauge: -l {options.rel_level}: trec_eval 10.0 counts documents outside the "
+            "qrels (below -1, also those with a negative level) as relevant in rankings but "
+            "not in R; irgauge reads relevance levels from 0 (-l 0 or more)",
             2,
         )
     if options.max_docs is not None and options.max_docs > MAX_COUNT:
@@ -649,7 +649,9 @@ def _judgments(qrels, options: TrecEvalOptions) -> Judgments:
     # any -l past the highest level makes no document relevant, as the level above it does
     top = int(qrels.levels.max()) if len(qrels.levels) else 0
     rel_level = min(options.rel_level, max(top + 1, 1))
-    check_conventions("score", "zero", "mean", rel_level, options.max_docs)
+    # -l 0 (every judged document relevant) is trec_eval's, not irgauge eval's: the
+    # conventions check the depth only
+    check_conventions("score", "zero", "mean", max(rel_level, 1), options.max_docs)
     return Judgments(qrels, rel_level=rel_level, negative="unjudged")
 
 

@@ -226,6 +226,9 @@ class Family:
     graded: bool = False  # uses gains
     condensed: bool = False  # defined on condensed lists only (the bpref family)
     integer: bool = False  # a count (printed without decimals)
+    # the parameters' values together (defaults filled in) -> why they do not go
+    # together, or None: a range one parameter opens only under another's value
+    check: Optional[Callable[[Dict[str, Any]], Optional[str]]] = None
 
     def all_params(self) -> Tuple[Param, ...]:
         extra = (GAINS_PARAM,) if self.graded else ()
@@ -269,13 +272,16 @@ def register(
     graded: bool = False,
     condensed: bool = False,
     integer: bool = False,
+    check: Optional[Callable[[Dict[str, Any]], Optional[str]]] = None,
 ):
     """Decorator registering a measure family under ``name``."""
 
     def wrap(func: Callable[..., np.ndarray]) -> Callable[..., np.ndarray]:
         if REGISTRY.known(name):
             raise RuntimeError(f"measure {name} registered twice")
-        REGISTRY[name] = Family(name, func, summary, params, cutoff, graded, condensed, integer)
+        REGISTRY[name] = Family(
+            name, func, summary, params, cutoff, graded, condensed, integer, check
+        )
         return func
 
     return wrap
@@ -302,6 +308,12 @@ class Measure:
             (key, self.family.param(key).convert(value, where)) for key, value in self.params
         )
         object.__setattr__(self, "params", checked)
+        if self.family.check is not None:
+            values = {p.name: p.default for p in self.family.params}
+            values.update(checked)
+            reason = self.family.check(values)
+            if reason:
+                raise MeasureError(f"{where}: {reason}")
         object.__setattr__(self, "cutoff", check_cutoff(self.cutoff, where, self.family))
         object.__setattr__(self, "gains", GAINS_PARAM.convert(self.gains, where))
         for common in COMMON_PARAMS:
@@ -403,8 +415,8 @@ def _fmt(value: Any) -> str:
         return ":".join(_fmt(v) for v in value)
     if isinstance(value, bool):
         return "true" if value else "false"
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e16:
+        return str(int(value))  # larger: 1e+308, not its 309 digits
     return str(value)
 
 

@@ -2,8 +2,9 @@
 
 Interpolated precision at rank i: IP(i) = max_{j >= i} count(j)/j. At recall level x the
 cut is c = the number of relevant documents x*R stands for; the value is IP at the rank
-of the c-th relevant document (c = 0: the highest precision anywhere), and 0 when fewer
-than c relevant documents were retrieved.
+of the c-th relevant document (c <= 0: the highest precision anywhere), and 0 when fewer
+than c relevant documents were retrieved. Levels are trec_eval's: any x with |x| <=
+MAX_LEVEL (above 1, c can exceed R and the value is 0; below 0, c <= 0).
 """
 
 from __future__ import annotations
@@ -23,12 +24,18 @@ ROUNDING = Param(
     ROUNDINGS,
 )
 ELEVEN_POINTS = tuple(i / 10 for i in range(11))
+# trec_eval turns x*R into a C long: with R up to MAX_COUNT (10^9), |x| up to this keeps
+# x*R + 0.9 inside a 64-bit long, where C's conversion is defined
+MAX_LEVEL = 9.2e9
 
 
 def relevant_cut(R: np.ndarray, recall: float, rounding: str) -> np.ndarray:
-    """c = round(x*R) (lround: halves away from zero), or trunc(x*R + 0.9) before v10."""
-    if not 0.0 <= recall <= 1.0:
-        raise MeasureError(f"recall level must lie in [0, 1], got {recall}")
+    """c = round(x*R) (lround: halves away from zero), or trunc(x*R + 0.9) before v10. For
+    x < 0 floor(x*R + 0.5) can be lround's c + 1, but every c <= 0 gives the same value."""
+    if not -MAX_LEVEL <= recall <= MAX_LEVEL:
+        raise MeasureError(
+            f"recall level must lie in [{-MAX_LEVEL:g}, {MAX_LEVEL:g}], got {recall}"
+        )
     scaled = recall * R.astype(np.float64)
     return np.floor(scaled + (0.5 if rounding == "round" else 0.9)).astype(np.int64)
 
@@ -59,7 +66,17 @@ def iprec_at(ranked, recall: float, rounding: str) -> np.ndarray:
     "IPrec(recall=x) = max_{j >= r_c} count(j)/j, r_c = rank of the c-th "
     "relevant document, c = round(x*R) (trec_eval iprec_at_recall_x)",
     cutoff="none",
-    params=(Param("recall", 0.0, "float", "recall level x in [0, 1]", low=0.0, high=1.0), ROUNDING),
+    params=(
+        Param(
+            "recall",
+            0.0,
+            "float",
+            "recall level x, usually in [0, 1] (above 1 the value is 0 where round(x*R) > R)",
+            low=-MAX_LEVEL,
+            high=MAX_LEVEL,
+        ),
+        ROUNDING,
+    ),
 )
 def iprec(ranked, recall: float = 0.0, rounding: str = "round") -> np.ndarray:
     return iprec_at(ranked, recall, rounding)
@@ -87,8 +104,8 @@ WALK = Param(
             None,
             "levels",
             "recall levels x1:x2:...; default the eleven points 0:0.1:...:1",
-            low=0.0,
-            high=1.0,
+            low=-MAX_LEVEL,
+            high=MAX_LEVEL,
         ),
         ROUNDING,
         WALK,

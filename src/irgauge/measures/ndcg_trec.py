@@ -8,14 +8,15 @@ positive-gain documents of the topic.
   nDCG averaged over the ranks of the gaining documents, missing ones at the end value.
 - Rndcg: nDCG averaged over the ranks q where the ideal gain changes (g_I(q+1) !=
   g_I(q), the last being q = Rg), taking DCG(min(q, L))/IDCG(q); plus DCG(L)/IDCG(Rg)
-  when the list runs on past rank Rg + 1. 0 when the topic has no relevant document.
+  when the list runs on past rank Rg + 1. 0 when the topic has no relevant document, and
+  when its relevant documents all have gain 0 (no_gain=nan: NaN there, trec_eval's 0/0).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from irgauge.measures.base import rank_sum, ratio, register
+from irgauge.measures.base import Param, rank_sum, ratio, register
 from irgauge.measures.ndcg import discount
 
 
@@ -59,8 +60,18 @@ def ndcg_rel(ranked) -> np.ndarray:
     "nDCG averaged over the ranks where the ideal gain changes (trec_eval Rndcg)",
     cutoff="none",
     graded=True,
+    params=(
+        Param(
+            "no_gain",
+            "zero",
+            "str",
+            "the value of a topic whose relevant documents all have gain 0: zero, or nan "
+            "(trec_eval's Rndcg divides 0 by 0)",
+            ("zero", "nan"),
+        ),
+    ),
 )
-def r_ndcg(ranked) -> np.ndarray:
+def r_ndcg(ranked, no_gain: str = "zero") -> np.ndarray:
     has_relevant = ranked.R > 0  # under the threshold, as trec_eval checks
     ranked, dcg = _curves(ranked)
     gains, idcg = _ideal(ranked, extra=1)
@@ -70,8 +81,12 @@ def r_ndcg(ranked) -> np.ndarray:
     dcg_at = dcg[:, np.minimum(q, ranked.width) - 1]  # DCG(min(q, L)): flat past L
     total = rank_sum(np.where(change, ratio(dcg_at, idcg[:, :-1]), 0.0))
     count = change.sum(axis=1)
-    runs_on = ranked.lengths > n_gain + 1
+    runs_on = (ranked.lengths > n_gain + 1) & (n_gain > 0)  # trec_eval: when IDCG > 0
     idcg_all = np.take_along_axis(idcg, np.maximum(n_gain - 1, 0)[:, None], axis=1)[:, 0]
     total = total + np.where(runs_on, ratio(ranked.at_rank(dcg, ranked.lengths), idcg_all), 0.0)
     count = count + runs_on
-    return np.where(has_relevant & (count > 0), ratio(total, count), 0.0)
+    # relevant documents all of gain 0 (-l 0, or gains of 0) leave no rank to average
+    # over: trec_eval divides 0 by 0 and prints -nan
+    with np.errstate(invalid="ignore", divide="ignore"):
+        averaged = total / count if no_gain == "nan" else ratio(total, count)
+    return np.where(has_relevant, averaged, 0.0)

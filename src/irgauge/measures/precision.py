@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from irgauge.measures.base import Param, register, ratio
+from irgauge.measures.iprec import MAX_LEVEL
 
 
 @register("P", "P@k = count(k)/k; without a cutoff, relevant retrieved / retrieved")
@@ -30,7 +31,7 @@ def recall(ranked) -> np.ndarray:
             "multiple of R at which precision is taken",
             low=0.0,
             low_open=True,
-            high=1e6,
+            high=MAX_LEVEL,
         ),
     ),
 )

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any, Callable, Dict, Optional
+
 import numpy as np
 
 from irgauge.measures.base import Param, rank_sum, register
@@ -15,6 +17,31 @@ P_PARAM = Param(
     high=1.0,
     high_open=True,
 )
+# trec_eval's rbp and rbp_resid take any p (a double, read with atof); their forms here
+# (norm=trec_eval, form=trec_eval) take it too, with C's infinities and NaNs
+ANY_P = Param(
+    "p",
+    0.95,
+    "float",
+    "persistence: probability of looking at the next rank, in [0, 1) (trec_eval's "
+    "forms take any p)",
+    low=-1e308,
+    high=1e308,
+)
+
+
+def _persistence(trec_eval_form: Callable[[Dict[str, Any]], bool]):
+    """A check that p lies in [0, 1) unless the measure takes trec_eval's form."""
+
+    def check(values: Dict[str, Any]) -> Optional[str]:
+        p = values["p"]
+        if 0.0 <= p < 1.0 or trec_eval_form(values):
+            return None
+        return f"parameter p must lie in [0, 1); got {p!r} (trec_eval's form takes any p)"
+
+    return check
+
+
 GRADED = Param(
     "graded",
     False,
@@ -43,15 +70,17 @@ def _trec_eval_weights(ranked) -> np.ndarray:
 @register(
     "RBP",
     "RBP = (1-p) sum_r isrel(r) p^(r-1) (graded: gain/max gain in place of isrel)",
-    params=(P_PARAM, GRADED, NORM),
+    params=(ANY_P, GRADED, NORM),
     graded=True,
+    check=_persistence(lambda v: v["graded"] and v["norm"] == "trec_eval"),
 )
+@np.errstate(over="ignore", invalid="ignore")  # |p| > 1: powers overflow, as in trec_eval
 def rank_biased_precision(
     ranked, p: float = 0.95, graded: bool = False, norm: str = "collection"
 ) -> np.ndarray:
     if graded and norm == "trec_eval":
         weight = _trec_eval_weights(ranked)
-        return (1.0 - p) * rank_sum(weight * _sequential_powers(p, ranked.width))
+        return (1.0 - p) * rank_sum(_terms(weight, _sequential_powers(p, ranked.width)))
     if graded:
         weight = (
             ranked.gain / ranked.judgments.max_gain
@@ -60,7 +89,7 @@ def rank_biased_precision(
         )
     else:
         weight = ranked.isrel
-    return (1.0 - p) * rank_sum(weight * np.power(p, ranked.ranks - 1.0))
+    return (1.0 - p) * rank_sum(_terms(weight, np.power(p, ranked.ranks - 1.0)))
 
 
 @register(
@@ -69,8 +98,10 @@ def rank_biased_precision(
     "(L = list length within the cutoff); unjudged: p^L + (1-p) sum_{unjudged r} "
     "p^(r-1) (Moffat-Zobel); trec_eval: the unjudged form, 0 when no unjudged "
     "document was retrieved (trec_eval rbp_resid)",
-    params=(P_PARAM, Param("form", "tail", "str", "tail, unjudged or trec_eval", RESIDUAL_FORMS)),
+    params=(ANY_P, Param("form", "tail", "str", "tail, unjudged or trec_eval", RESIDUAL_FORMS)),
+    check=_persistence(lambda v: v["form"] == "trec_eval"),
 )
+@np.errstate(over="ignore", invalid="ignore")
 def rbp_residual(ranked, p: float = 0.95, form: str = "tail") -> np.ndarray:
     if form == "tail":
         return np.power(p, ranked.lengths.astype(np.float64))
@@ -78,10 +109,16 @@ def rbp_residual(ranked, p: float = 0.95, form: str = "tail") -> np.ndarray:
     unjudged = within & ~ranked.judged
     if form == "trec_eval":
         powers = _sequential_powers(p, ranked.width + 1)  # p^0 .. p^width
-        residual = powers[ranked.lengths] + (1.0 - p) * rank_sum(unjudged * powers[:-1])
+        residual = powers[ranked.lengths] + (1.0 - p) * rank_sum(_terms(unjudged, powers[:-1]))
         return np.where(unjudged.any(axis=1), residual, 0.0)
     tail = np.power(p, ranked.lengths.astype(np.float64))
-    return tail + (1.0 - p) * rank_sum(unjudged * np.power(p, ranked.ranks - 1.0))
+    return tail + (1.0 - p) * rank_sum(_terms(unjudged, np.power(p, ranked.ranks - 1.0)))
+
+
+def _terms(weight: np.ndarray, powers: np.ndarray) -> np.ndarray:
+    """weight * p^(r-1), 0 where the weight is 0: trec_eval adds no term there, so a p
+    outside [0, 1), whose powers can overflow to an infinity, gives no 0 * inf = NaN."""
+    return np.where(weight != 0, weight * powers, 0.0)
 
 
 def _sequential_powers(p: float, n: int) -> np.ndarray:

@@ -20,12 +20,37 @@ def _retrieved(ranked) -> np.ndarray:
     "SetF = (beta+1) P R / (beta P + R), P = a/n, R = a/R; beta enters "
     "unsquared, as in trec_eval's set_F",
     cutoff="none",
-    params=(Param("beta", 1.0, "float", "weight of recall against precision", low=0.0, high=1e6),),
+    params=(
+        Param(
+            "beta",
+            1.0,
+            "float",
+            "weight of recall against precision, >= 0 (any sign with signed=true)",
+            low=-1e308,
+            high=1e308,
+        ),
+        Param(
+            "signed",
+            False,
+            "bool",
+            "take a negative beta as trec_eval's set_F does: beta P + R can then be 0, "
+            "and the value an infinity or a NaN",
+        ),
+    ),
+    check=lambda v: (
+        None
+        if v["beta"] >= 0 or v["signed"]
+        else f"parameter beta must be >= 0 unless signed=true; got {v['beta']!r}"
+    ),
 )
-def set_f(ranked, beta: float = 1.0) -> np.ndarray:
+def set_f(ranked, beta: float = 1.0, signed: bool = False) -> np.ndarray:
+    """A negative beta can make beta P + R zero: the quotient is then C's (IEEE's), an
+    infinity or a NaN, as trec_eval prints it; with beta >= 0 and a > 0 it is positive."""
     a = ranked.n_rel_ret
     precision, recall = ratio(a, _retrieved(ranked)), ratio(a, ranked.R)
-    return np.where(a > 0, ratio((beta + 1.0) * precision * recall, beta * precision + recall), 0.0)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        value = (beta + 1.0) * precision * recall / (beta * precision + recall)
+    return np.where(a > 0, value, 0.0)
 
 
 @register(

@@ -168,13 +168,15 @@ _PLAIN: Dict[str, str] = {
 }
 # trec_eval's dcg and ideal_dcg are its ndcg's numerator and denominator (m_ndcg.c)
 _PLAIN.update(dcg="DCG", ideal_dcg="IDCG")
+# trec_eval's Rndcg divides 0 by 0 where the relevant documents all have gain 0
+_PLAIN.update(Rndcg="Rndcg(no_gain=nan)")
 _WITH_GAINS = {
-    "G": "G",
-    "ndcg": "nDCG",
-    "dcg": "DCG",
-    "ideal_dcg": "IDCG",
-    "ndcg_rel": "ndcg_rel",
-    "Rndcg": "Rndcg",
+    "G": "G(gains={})",
+    "ndcg": "nDCG(gains={})",
+    "dcg": "DCG(gains={})",
+    "ideal_dcg": "IDCG(gains={})",
+    "ndcg_rel": "ndcg_rel(gains={})",
+    "Rndcg": "Rndcg(no_gain=nan,gains={})",
 }
 _RBP = {
     "rbp": "RBP(p={p},graded=true,norm=trec_eval)",
@@ -498,8 +500,10 @@ def _p_double(name: str, params: Optional[str], num_docs: int) -> str:
     if values is None:
         return _PLAIN[name]
     if name == "set_F":
-        return f"SetF(beta={_number(values[0])})"
+        return f"SetF(beta={_number(values[0])},signed=true)"
     # 11pt_avg: trec_eval walks the levels as given (ascending, they give the mean)
+    for x in values:  # m_11pt_avg.c takes lround(x*R), as iprec_at_recall does
+        _refuse_undefined_long(f"{name}.{params}", x, "times the relevant documents", MAX_COUNT)
     return f"IPrec_avg(recalls={':'.join(_number(v) for v in values)},walk=given)"
 
 
@@ -528,7 +532,7 @@ def _p_pair(name: str, params: Optional[str], max_level: Optional[int]) -> str:
         return _RBP[name].format(p=_number(p))
     if not pairs:
         return _PLAIN[name]
-    return f"{_WITH_GAINS[name]}(gains={_gains(name, pairs, max_level)})"
+    return _WITH_GAINS[name].format(_gains(name, pairs, max_level))
 
 
 def _gains(name: str, pairs: Dict[str, float], max_level: Optional[int]) -> str:
