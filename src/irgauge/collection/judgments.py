@@ -271,7 +271,9 @@ class Judgments:
         self, topic_codes: np.ndarray, docnos: np.ndarray, keys: np.ndarray
     ) -> np.ndarray:
         """Grade of each retrieved document, UNJUDGED where it is not in the qrels."""
-        return self._mark_pooled(self._gather(self.grade, UNJUDGED, topic_codes, docnos, keys), keys)
+        return self._mark_pooled(
+            self._gather(self.grade, UNJUDGED, topic_codes, docnos, keys), keys
+        )
 
     def inclusion_of(
         self, topic_codes: np.ndarray, docnos: np.ndarray, keys: np.ndarray

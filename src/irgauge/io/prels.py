@@ -32,8 +32,7 @@ def read_prels(source: Any, threads: Optional[int] = None) -> Qrels:
     if isinstance(source, Qrels):
         if source.inclusion is None:
             raise InputError(
-                "prels must give each judgment's inclusion probability; these qrels give "
-                "none",
+                "prels must give each judgment's inclusion probability; these qrels give none",
                 source.source,
                 parameter="prels",
             )

@@ -141,7 +141,9 @@ class Qrels:
             qrels.__dict__["topic_index"] = index
             return qrels
         if inclusion is not None:
-            _refuse_other_inclusion(inclusion, (earlier, later), (topics, docnos), source, line_numbers)
+            _refuse_other_inclusion(
+                inclusion, (earlier, later), (topics, docnos), source, line_numbers
+            )
         conflicts = np.flatnonzero(levels[earlier] != levels[later])
         if len(conflicts) and conflicting == "refuse":
             i = conflicts[np.argmin(later[conflicts])]
