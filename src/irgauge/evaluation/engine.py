@@ -94,7 +94,7 @@ def evaluate(
     scheduler: Optional[str] = None,
     prels: Any = None,
 ) -> EvalResult:
-    """Evaluate ``runs`` against ``qrels``, or against ``prels``.
+    """Evaluate ``runs`` against ``qrels``.
 
     qrels: path, DataFrame, ``{qid: {docno: level}}``, Qrels, qrels records (ir_datasets,
     ir_measures namedtuples) or ranx Qrels. runs: one run or a list of them (paths,
@@ -119,27 +119,14 @@ def evaluate(
     :mod:`irgauge.evaluation.memory`). engine: "local" (this process, a thread per run) or
     "dask": runs, and spans of whole topics of big run files, become tasks on the Dask
     cluster at ``scheduler`` (``"tcp://host:8786"``; None: a LocalCluster of a worker per
-    CPU), each worker within ``memory``; the output is the local one.
-    prels: judgments of a sample with each document's inclusion probability (a path, see
-    :mod:`irgauge.io.prels`, or Qrels with ``inclusion``), in place of ``qrels``
-    (``evaluate(runs=..., prels=...)``): the estimators statAP, statP and statR, and
-    infAP, weigh each judged document by 1/pi; every other measure reads the prels as
-    qrels.
+    CPU), each worker within ``memory``; the output is the local one. prels: judgments of
+    a sample with inclusion probabilities, in place of qrels (:mod:`irgauge.io.prels`).
     """
-    if (qrels is None) == (prels is None):
-        raise InputError(
-            "give the judgments as qrels or as prels, not both"
-            if prels is not None
-            else "no qrels given (give qrels, or prels for sampled judgments)",
-            parameter="prels" if prels is not None else "qrels",
-        )
     rel_level, max_docs = check_conventions(order, empty_topics, aggregate, rel_level, max_docs)
     budget = resolve_memory(memory)
     conventions = _Conventions(judged_only, complete, empty_topics, aggregate, max_docs)
     measure_list = _measures(measures, judged_only)
-    sources = _run_sources(runs)
-    if not sources:
-        raise InputError("no runs to evaluate")
+    sources = _sources_to_score(runs)
     with _engine(engine, scheduler) as cluster:  # a cluster starts while the qrels are read
         qrels, judgments = _judgments((qrels, prels), rel_level, gains, negative, threads)
         step = step_counter(progress, len(sources) + 1)
@@ -166,10 +153,34 @@ def evaluate(
     return EvalResult(values, values.means(), metadata, measure_list)
 
 
+def _sources_to_score(runs: Any) -> List[tuple]:
+    sources = _run_sources(runs)
+    if not sources:
+        raise InputError("no runs to evaluate")
+    return sources
+
+
+def _one_source(qrels, prels) -> None:
+    """Judgments come as qrels or as prels: refuse both, or neither."""
+    if (qrels is None) == (prels is None):
+        raise InputError(
+            "give the judgments as qrels or as prels, not both"
+            if prels is not None
+            else "no qrels given (give qrels, or prels for sampled judgments)",
+            parameter="prels" if prels is not None else "qrels",
+        )
+
+
 def _judgments(sources, rel_level, gains, negative, threads):
     """The qrels (``sources``: qrels, prels; one of them None) read, and the judgments
-    they give under the conventions."""
+    they give under the conventions.
+
+    prels: judgments of a sample with each document's inclusion probability (a path, see
+    :mod:`irgauge.io.prels`, or Qrels with ``inclusion``), given to ``evaluate`` in place
+    of qrels (``evaluate(runs=..., prels=...)``): statAP, statP, statR and infAP weigh
+    each judged document by 1/pi; every other measure reads the prels as qrels."""
     source, prels = sources
+    _one_source(source, prels)
     if prels is not None:
         from irgauge.io.prels import read_prels
 
