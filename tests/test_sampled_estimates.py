@@ -113,6 +113,17 @@ def test_bad_prels_stop_the_command_with_one_line(tmp_path, capsys):
     assert err == [f"irgauge: error: {prels}:2: inclusion probability 2.0 is outside (0, 1]"]
 
 
+@pytest.mark.parametrize(
+    "argv, missing",
+    [([], "QRELS, RUN"), (["{prels}"], "RUN"), (["--prels", "{prels}"], "RUN")],
+)
+def test_eval_without_runs_names_what_is_missing(tmp_path, capsys, argv, missing):
+    prels = _write(tmp_path / "p", PRELS)
+    assert main(["eval", *(prels if word == "{prels}" else word for word in argv)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [f"irgauge: error: the following arguments are required: {missing}"]
+
+
 def test_qrels_and_prels_together_or_neither_are_refused(tmp_path):
     run = _write(tmp_path / "run", RUN)
     prels = _write(tmp_path / "p", PRELS)

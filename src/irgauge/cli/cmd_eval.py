@@ -23,6 +23,8 @@ def register(subparsers) -> None:
     )
     parser.add_argument(
         "qrels",
+        nargs="?",  # with --prels every argument is a run; checked in run()
+        metavar="QRELS",
         help="qrels file (TREC 'qid iter docno rel', NTCIR 'qid docno L2' or S/A/B); "
         "with --prels, the first run",
     )
@@ -168,9 +170,10 @@ def run(args) -> int:
     opt.shown_digits(args)  # a refusal comes before the work
     qrels, runs = args.qrels, args.runs
     if args.prels is not None:
-        qrels, runs = None, [args.qrels, *args.runs]
-    elif not runs:
-        raise InputError("the following arguments are required: RUN")
+        qrels, runs = None, [args.qrels, *args.runs] if args.qrels is not None else []
+    if not runs:
+        missing = "RUN" if qrels is not None or args.prels is not None else "QRELS, RUN"
+        raise InputError(f"the following arguments are required: {missing}")
     result = evaluate(
         qrels,
         runs,
