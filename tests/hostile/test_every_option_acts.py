@@ -187,6 +187,7 @@ SPECIAL = {
     ("demo", "trials"): ["--trials", "30"],
     ("demo", "topic_resamples"): ["--topic-resamples", "30"],
     ("demo", "out"): ["--out", "elsewhere"],
+    ("eval", "prels"): ["--prels", "{prels}"],
 }
 # (command, dest) -> a baseline of its own, for an option that acts on other inputs; its
 # outcome may be a failure the option turns into a success
@@ -195,6 +196,9 @@ BASELINE_FOR = {
     ("trec_eval", "complete_rel_info_wanted"): ["{qrels}", "{partial}"],
     # the number of documents in the collection enters utility's d term only
     ("trec_eval", "Number_docs_in_coll"): ["{qrels}", "{run}", "-m", "utility.1,-1,0,1"],
+    # without qrels, the first argument is the qrels and no run is left: --prels turns it
+    # into a run
+    ("eval", "prels"): ["{run}", "-m", "statAP,AP", "--format", "tsv"],
     # replacing a collection needs one in the folder
     ("simulate", "overwrite"): ["--out", "{existing}", "--topics", "4", "--runs", "3"]
     + ["--depth", "10", "--seed", "9"],
@@ -410,6 +414,8 @@ def files(tmp_path_factory):
             for t, _, d, v in [line.split()]
         )  # fmt: skip
     )
+    prels = folder / "prels.txt"  # the judgments as a sample: every one with probability 1/2
+    prels.write_text("".join(f"{t} {d} {v} 0.5\n" for t, _, d, v in map(str.split, lines)))
     partial = folder / "partial.run"
     partial.write_text("".join(x + "\n" for x in runs[0].read_text().splitlines()
                                if x.split()[0] != "3"))  # fmt: skip
@@ -429,6 +435,7 @@ def files(tmp_path_factory):
     return {
         "qrels": qrels,
         "qrels2": qrels2,
+        "prels": prels,
         "groups": groups,
         "runs": runs,
         "run": runs[0],
