@@ -1,0 +1,130 @@
+"""Depth-K pools (collection/depth_pool.py) against a plain-Python pool and trectools'."""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from irgauge.collection.depth_pool import depth_pool, depth_pools, parse_depths
+from irgauge.errors import InputError
+from irgauge.io.records import Run
+
+DATA = Path(__file__).resolve().parents[1] / ".." / "shared" / "data"
+TREC = DATA / "trec_eval_tests"
+GENERATED = DATA / "ntcireval_generated"
+REAL_RUNS = [TREC / "results.test", TREC / "results.trunc", TREC / "results-302.test"]
+GENERATED_RUNS = sorted((GENERATED / "runs").glob("run*.trec"))
+
+needs_data = pytest.mark.skipif(not TREC.is_dir(), reason="conformance data not found")
+
+
+def plain_rankings(path):
+    """{topic: [docno, ...]} in trec_eval's order: score descending, docno descending."""
+    lines = {}
+    for line in Path(path).read_bytes().splitlines():
+        fields = line.split()
+        if fields:
+            lines.setdefault(fields[0].decode(), []).append((float(fields[4]), fields[2]))
+    return {t: [d for _, d in sorted(docs, reverse=True)] for t, docs in lines.items()}
+
+
+def plain_pool(paths, depth):
+    """{(topic, docno): (best rank, {run index})} from the rankings above."""
+    pool = {}
+    for k, path in enumerate(paths):
+        for topic, docs in plain_rankings(path).items():
+            for rank, docno in enumerate(docs[:depth], start=1):
+                best, runs = pool.get((topic, docno), (rank, set()))
+                pool[(topic, docno)] = (min(best, rank), runs | {k})
+    return pool
+
+
+def as_dict(pool):
+    return {
+        (t.decode(), d): (int(r), set(np.flatnonzero(pool.contributors[:, i]).tolist()))
+        for i, (t, d, r) in enumerate(zip(pool.topics, pool.docnos, pool.best_rank))
+    }
+
+
+@needs_data
+@pytest.mark.parametrize("runs", [REAL_RUNS, GENERATED_RUNS], ids=["trec", "generated"])
+def test_pool_matches_a_plain_python_pool(runs):
+    for depth, pool in zip([1, 7, 20, 100, 2000], depth_pools(runs, [1, 7, 20, 100, 2000])):
+        assert as_dict(pool) == plain_pool(runs, depth), depth
+        assert pool.depth == depth
+
+
+@needs_data
+def test_entries_are_in_judging_order():
+    pool = depth_pool(REAL_RUNS, 50)
+    for t in range(len(pool.topic_ids)):
+        mine = np.flatnonzero(pool.topic == t)
+        keys = [(int(r), d) for r, d in zip(pool.best_rank[mine], pool.docnos[mine])]
+        assert keys == sorted(keys)
+        assert pool.order[mine].tolist() == list(range(1, len(mine) + 1))
+    assert np.all(np.diff(pool.topic) >= 0)
+    assert pool.sizes().sum() == len(pool)
+
+
+def test_ties_follow_trec_eval_score_then_docno_descending():
+    # three documents tied at the top: trec_eval ranks them by docno descending in byte
+    # order (b"d10" < b"d9"), so depth 2 pools d9 and d3 and leaves d10 out
+    run = Run(
+        "tied",
+        np.array([b"1"] * 4),
+        np.array([b"d10", b"d3", b"d9", b"d1"]),
+        np.array([2.0, 2.0, 2.0, 5.0]),
+    )
+    pool = depth_pool([run], 3)
+    assert pool.docnos.tolist() == [b"d1", b"d9", b"d3"]
+    assert pool.best_rank.tolist() == [1, 2, 3]
+
+
+def test_file_order_for_a_run_without_scores_or_when_asked():
+    run = Run("r", np.array([b"1"] * 3), np.array([b"b", b"c", b"a"]), np.array([1.0, 3.0, 2.0]))
+    assert depth_pool([run], 2, order="file").docnos.tolist() == [b"b", b"c"]
+    assert depth_pool([run], 2).docnos.tolist() == [b"c", b"a"]
+
+
+def test_contributors_and_best_rank_across_runs():
+    a = Run("a", np.array([b"1", b"1", b"2"]), np.array([b"x", b"y", b"z"]), np.array([3.0, 2, 1]))
+    b = Run("b", np.array([b"1", b"1"]), np.array([b"y", b"w"]), np.array([3.0, 2]))
+    pool = depth_pool([a, b], 1)
+    assert as_dict(pool) == {("1", b"x"): (1, {0}), ("1", b"y"): (1, {1}), ("2", b"z"): (1, {0})}
+    pool = depth_pool([a, b], 2, topics=["1"])
+    assert pool.topic_ids == ["1"]
+    assert as_dict(pool) == {
+        ("1", b"x"): (1, {0}),
+        ("1", b"y"): (1, {0, 1}),
+        ("1", b"w"): (2, {1}),
+    }
+    found = pool.locate(np.array([b"1", b"1", b"2", b"9"]), np.array([b"w", b"z", b"z", b"x"]))
+    assert found.tolist() == [2, -1, -1, -1]
+
+
+@needs_data
+@pytest.mark.filterwarnings("ignore:The inplace keyword")  # inside trectools
+def test_pool_matches_trectools_where_no_tie_crosses_the_cutoff():
+    trectools = pytest.importorskip("trectools")
+    # trectools breaks score ties by docno ascending; the generated runs have no ties
+    runs = [trectools.TrecRun(str(p)) for p in GENERATED_RUNS]
+    for depth in (5, 30):
+        theirs = trectools.TrecPoolMaker().make_pool(runs, strategy="topX", topX=depth).pool
+        mine = depth_pool(GENERATED_RUNS, depth)
+        got = {}
+        for t, d in zip(mine.topics, mine.docnos):
+            got.setdefault(t.decode(), set()).add(d.decode())
+        assert got == {str(t): set(docs) for t, docs in theirs.items()}
+
+
+@pytest.mark.parametrize("bad", [0, -3, "0", "x", "10,0", 2.5, "", True])
+def test_depth_must_be_a_whole_number_at_least_one(bad):
+    with pytest.raises(InputError) as caught:
+        parse_depths(bad)
+    assert caught.value.parameter == "depth"
+
+
+def test_depths_are_sorted_and_unique():
+    assert parse_depths("100,10,10") == [10, 100]
+    assert parse_depths(5) == [5]
+    assert parse_depths([20, 3]) == [3, 20]
