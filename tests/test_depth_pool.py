@@ -1,13 +1,16 @@
 """Depth-K pools (collection/depth_pool.py) against a plain-Python pool and trectools'."""
 
+import json
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from irgauge.cli import main
 from irgauge.collection.depth_pool import depth_pool, depth_pools, parse_depths
+from irgauge.collection.depth_reduce import reduce_to_depth
 from irgauge.errors import InputError
-from irgauge.io.records import Run
+from irgauge.io.records import Qrels, Run
 
 DATA = Path(__file__).resolve().parents[1] / ".." / "shared" / "data"
 TREC = DATA / "trec_eval_tests"
@@ -128,3 +131,79 @@ def test_depths_are_sorted_and_unique():
     assert parse_depths("100,10,10") == [10, 100]
     assert parse_depths(5) == [5]
     assert parse_depths([20, 3]) == [3, 20]
+
+
+def exit_status(args) -> int:
+    """main's status, also where argparse stops it."""
+    try:
+        return main(args)
+    except SystemExit as stop:
+        return stop.code
+
+
+def plain_reduced_lines(qrels, runs, depth):
+    """The qrels file's lines whose (topic, docno) the plain pool holds, in file order."""
+    pool = plain_pool(runs, depth)
+    kept = []
+    for line in Path(qrels).read_bytes().splitlines():
+        fields = line.split()
+        if fields and (fields[0].decode(), fields[2]) in pool:
+            kept.append(line)
+    return kept
+
+
+@needs_data
+@pytest.mark.parametrize(
+    "qrels, runs",
+    [(TREC / "qrels.test", REAL_RUNS), (GENERATED / "qrels.trec", GENERATED_RUNS)],
+    ids=["trec", "generated"],
+)
+def test_reduce_by_depth_keeps_the_pooled_judgments_as_written(tmp_path, qrels, runs):
+    out = tmp_path / "out"
+    args = ["reduce", str(qrels), "--depth", "3,20,200", "--runs", *map(str, runs)]
+    assert main(args + ["--out", str(out)]) == 0
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["depths"] == [200, 20, 3]
+    for depth in (3, 20, 200):
+        name = manifest["files"][f"depth{depth}"]
+        assert name == f"{qrels.stem}.depth{depth}{qrels.suffix}"
+        written = (out / name).read_bytes().splitlines()
+        assert written == plain_reduced_lines(qrels, runs, depth), depth
+        assert manifest["judgments"][f"depth{depth}"] == len(written)
+
+
+def test_depth_reduction_from_python_is_nested_and_keeps_every_level():
+    q = Qrels.from_arrays(
+        np.array([b"1"] * 4 + [b"2"]),
+        np.array([b"x", b"y", b"w", b"v", b"z"]),
+        np.array([2, 0, -1, 1, 1]),
+    )
+    a = Run("a", np.array([b"1", b"1", b"2"]), np.array([b"x", b"y", b"z"]), np.array([3.0, 2, 1]))
+    b = Run("b", np.array([b"1", b"1"]), np.array([b"u", b"w"]), np.array([3.0, 2]))
+    reduction = reduce_to_depth(q, [a, b], [2, 1])
+    assert reduction.steps == [2, 1]
+    kept = {d: set(reduction.qrels_at(d).docnos.tolist()) for d in (1, 2)}
+    assert kept == {1: {b"x", b"z"}, 2: {b"x", b"y", b"w", b"z"}}
+
+
+@needs_data
+@pytest.mark.parametrize(
+    "options, words",
+    [
+        (["--depth", "0", "--runs", "R"], "argument --depth"),
+        (["--depth", "5,-1", "--runs", "R"], "argument --depth"),
+        (["--depth", "5"], "--runs"),
+        (["--runs", "R"], "--depth"),
+        (["--depth", "5", "--runs", "OTHER"], "answers none of the 3 topics"),
+    ],
+)
+def test_bad_depth_reductions_are_refused_in_one_line(tmp_path, capsys, options, words):
+    runs = {"R": str(REAL_RUNS[0]), "OTHER": str(GENERATED_RUNS[0])}
+    options = [runs.get(o, o) for o in options]
+    assert (
+        exit_status(["reduce", str(TREC / "qrels.test"), *options, "--out", str(tmp_path / "o")])
+        == 2
+    )
+    err = capsys.readouterr().err.strip().splitlines()
+    assert words in err[-1]
+    assert not (tmp_path / "o").exists()

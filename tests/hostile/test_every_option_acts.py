@@ -182,6 +182,7 @@ SPECIAL = {
     ("study onerel", "gains"): ["--gains", "3:2:1"],
     ("study qa", "gains"): ["--gains", "1:1:1"],
     ("topics", "systems"): ["--systems", "3"],
+    ("reduce", "runs"): ["--runs", "{run}"],
     ("compare", "systems"): ["--systems", "run1", "run2"],
     ("demo", "B"): ["--B", "30"],
     ("demo", "trials"): ["--trials", "30"],
@@ -195,6 +196,10 @@ BASELINE_FOR = {
     ("trec_eval", "complete_rel_info_wanted"): ["{qrels}", "{partial}"],
     # the number of documents in the collection enters utility's d term only
     ("trec_eval", "Number_docs_in_coll"): ["{qrels}", "{run}", "-m", "utility.1,-1,0,1"],
+    # a pool-depth reduction's options act on one
+    ("reduce", "depth"): ["{qrels}", "--out", "reduced", "--runs", "{runs}", "--depth", "3"],
+    ("reduce", "runs"): ["{qrels}", "--out", "reduced", "--runs", "{runs}", "--depth", "3"],
+    ("reduce", "order"): ["{qrels}", "--out", "reduced", "--runs", "{runs}", "--depth", "3"],
     # replacing a collection needs one in the folder
     ("simulate", "overwrite"): ["--out", "{existing}", "--topics", "4", "--runs", "3"]
     + ["--depth", "10", "--seed", "9"],

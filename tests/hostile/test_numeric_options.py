@@ -81,6 +81,7 @@ TEXT = {
     "output",
     "qrels",
     "run",
+    "runs",
     "scheduler",
     "scores",
     "systems",

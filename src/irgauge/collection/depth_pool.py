@@ -90,8 +90,12 @@ def depth_pool(runs, depth: int, topics=None, order: Optional[str] = None) -> De
     return depth_pools(runs, [depth], topics, order)[0]
 
 
-def depth_pools(runs, depths, topics=None, order: Optional[str] = None) -> List[DepthPool]:
-    """The pools at each depth of ``depths`` (see :func:`depth_pool`), in that order."""
+def depth_pools(
+    runs, depths, topics=None, order: Optional[str] = None, topics_of: Optional[str] = None
+) -> List[DepthPool]:
+    """The pools at each depth of ``depths`` (see :func:`depth_pool`), in that order.
+    ``topics_of``: where ``topics`` come from (a qrels file), named when a run answers
+    none of them."""
     depths = parse_depths(depths)
     read = [read_run(r) for r in runs]
     if not read:
@@ -101,9 +105,10 @@ def depth_pools(runs, depths, topics=None, order: Optional[str] = None) -> List[
     deepest = max(depths)
     per_run = []
     for k, run in enumerate(read):
-        codes, rows, rank = ranked_prefix(
-            run, index.lookup(run.topics), resolve_order(run, order), deepest
-        )
+        codes = index.lookup(run.topics)
+        if topics is not None and len(codes) and (codes < 0).all():
+            _refuse_run_off_the_topics(run, index, topics_of)
+        codes, rows, rank = ranked_prefix(run, codes, resolve_order(run, order), deepest)
         per_run.append((np.full(len(codes), k, dtype=np.int64), codes, run.docnos[rows], rank))
     run_of = np.concatenate([p[0] for p in per_run])
     codes = np.concatenate([p[1] for p in per_run]).astype(np.int64)
@@ -175,6 +180,19 @@ def _topic_index(runs: List[Run], topics) -> TopicIndex:
     if isinstance(topics, TopicIndex):
         return topics
     return TopicIndex([t.encode() if isinstance(t, str) else t for t in topics])
+
+
+def _refuse_run_off_the_topics(run: Run, index: TopicIndex, topics_of: Optional[str]) -> None:
+    """A run that answers none of the topics pooled (ids written 01 where the qrels write
+    1, another collection's run) would add nothing to the pool: refused, naming its file."""
+    theirs = TopicIndex(run.topics).names
+    shown = ", ".join(theirs[:3]) + (" ..." if len(theirs) > 3 else "")
+    where = f" of qrels {topics_of}" if topics_of else ""
+    raise InputError(
+        f"run {run.name} answers none of the {len(index)} topics{where} (its topics: {shown}); "
+        "topic ids match as written",
+        run.source,
+    )
 
 
 def _run_names(runs: List[Run]) -> List[str]:
