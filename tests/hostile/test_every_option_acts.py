@@ -46,6 +46,7 @@ BASELINES = {
     "incomplete": ["{qrels}", "{runs}", "-m", "AP,nDCG", "--rates", "50", "-B", "20"]
     + ["--seed", "1"],
     "measures": [],
+    "pool": ["{runs}", "--strategy", "sample", "--budget", "3", "--seed", "1"],
     "predictive": SCORE_BASE + ["--seed", "1", "--halvings", "10"],
     "qa eval": ["{gold}", "{answers}", "--format", "tsv"],
     "qa label": ["{gold}", "{answer}"],
@@ -184,6 +185,9 @@ SPECIAL = {
     ("topics", "systems"): ["--systems", "3"],
     ("reduce", "runs"): ["--runs", "{run}"],
     ("compare", "systems"): ["--systems", "run1", "run2"],
+    ("pool", "budget"): ["--budget", "4"],
+    ("pool", "qrels"): ["--qrels", "{qrels}"],
+    ("pool", "strata"): ["--strata", "2"],  # statAP's design has none: refused
     ("demo", "B"): ["--B", "30"],
     ("demo", "trials"): ["--trials", "30"],
     ("demo", "topic_resamples"): ["--topic-resamples", "30"],
