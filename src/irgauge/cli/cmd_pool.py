@@ -88,6 +88,8 @@ def run(args) -> int:
 
     if args.no_header and args.format != "tsv":
         raise InputError("--no-header: --format qrels has no header lines to leave out")
+    if args.strategy == "depth" and args.depth is None and args.budget is None:
+        raise InputError("--strategy depth needs the pool's depth (--depth K) or a --budget N")
     parameters = {}
     for name in ("design", "strata"):
         if name in args.given_options:
