@@ -34,7 +34,7 @@ from irgauge.errors import InputError
 from irgauge.io.ids import Ids, as_ids, byte_ranks
 from irgauge.io.keys import TopicIndex, exact_pair_keys
 from irgauge.io.records import Run
-from irgauge.io.runs import read_run
+from irgauge.io.runs import read_run, unique_run_names
 
 
 @dataclass(eq=False)
@@ -196,10 +196,7 @@ def _refuse_run_off_the_topics(run: Run, index: TopicIndex, topics_of: Optional[
 
 
 def _run_names(runs: List[Run]) -> List[str]:
-    names = [r.name for r in runs]
-    if len(set(names)) < len(names):  # two files named alike: their paths tell them apart
-        names = [r.source if r.source and not r.source.startswith("<") else r.name for r in runs]
-    return names
+    return unique_run_names([(r.name, r.source) for r in runs])
 
 
 __all__ = ["DepthPool", "depth_pool", "depth_pools", "parse_depths"]
