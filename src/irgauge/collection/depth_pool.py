@@ -80,14 +80,17 @@ class DepthPool:
         return found
 
 
-def depth_pool(runs, depth: int, topics=None, order: Optional[str] = None) -> DepthPool:
+def depth_pool(
+    runs, depth: int, topics=None, order: Optional[str] = None, topics_of: Optional[str] = None
+) -> DepthPool:
     """The depth-``depth`` pool of ``runs`` (paths, Run objects, DataFrames or dicts).
 
-    ``topics``: pool only these topic ids (e.g. a qrels' topics); default every topic a
-    run answers. ``order``: the document order ("score" or "file"; default each run's
-    natural order).
+    ``topics``: pool only these topic ids (e.g. a qrels' topics; a run answering none of
+    them is refused, naming ``topics_of``, their source); default every topic a run
+    answers. ``order``: the document order ("score" or "file"; default each run's natural
+    order).
     """
-    return depth_pools(runs, [depth], topics, order)[0]
+    return depth_pools(runs, [depth], topics, order, topics_of)[0]
 
 
 def depth_pools(
