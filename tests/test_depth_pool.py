@@ -10,7 +10,9 @@ from irgauge.cli import main
 from irgauge.collection.depth_pool import depth_pool, depth_pools, parse_depths
 from irgauge.collection.depth_reduce import reduce_to_depth
 from irgauge.errors import InputError
+from irgauge.evaluation import evaluate
 from irgauge.io.records import Qrels, Run
+from irgauge.studies.incomplete_result import incomplete_study
 
 DATA = Path(__file__).resolve().parents[1] / ".." / "shared" / "data"
 TREC = DATA / "trec_eval_tests"
@@ -207,3 +209,22 @@ def test_bad_depth_reductions_are_refused_in_one_line(tmp_path, capsys, options,
     err = capsys.readouterr().err.strip().splitlines()
     assert words in err[-1]
     assert not (tmp_path / "o").exists()
+
+
+@needs_data
+def test_incomplete_by_depth_scores_the_plain_reduced_qrels(tmp_path):
+    qrels, runs = GENERATED / "qrels.trec", GENERATED_RUNS
+    result = incomplete_study(qrels, runs, ["AP"], depths=[10, 3], samples=20, seed=1)
+    table = result.table.set_index(["measure", "depth"])
+    total = len(Path(qrels).read_text().splitlines())
+    for depth in (10, 3):
+        lines = plain_reduced_lines(qrels, runs, depth)
+        reduced = tmp_path / f"q{depth}"
+        reduced.write_bytes(b"\n".join(lines) + b"\n")
+        found = evaluate(str(reduced), [str(r) for r in runs], ["AP"], complete=True)
+        # every run answers every topic here, so the table's mean is the mean of the means
+        want = found.per_topic.groupby("run")["value"].mean().mean()
+        assert table.loc[("AP", depth), "mean"] == pytest.approx(want, abs=1e-12)
+        assert table.loc[("AP", depth), "rate"] == pytest.approx(100 * len(lines) / total)
+    assert table.loc[("AP", "full"), "rate"] == 100
+    assert result.metadata["depths"] == [10, 3]

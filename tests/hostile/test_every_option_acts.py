@@ -200,6 +200,7 @@ BASELINE_FOR = {
     ("trec_eval", "complete_rel_info_wanted"): ["{qrels}", "{partial}"],
     # the number of documents in the collection enters utility's d term only
     ("trec_eval", "Number_docs_in_coll"): ["{qrels}", "{run}", "-m", "utility.1,-1,0,1"],
+    ("incomplete", "depth"): ["{qrels}", "{runs}", "-m", "AP,nDCG", "-B", "20", "--seed", "1"],
     # a pool-depth reduction's options act on one
     ("reduce", "depth"): ["{qrels}", "--out", "reduced", "--runs", "{runs}", "--depth", "3"],
     ("reduce", "runs"): ["{qrels}", "--out", "reduced", "--runs", "{runs}", "--depth", "3"],

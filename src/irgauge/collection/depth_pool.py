@@ -34,7 +34,7 @@ from irgauge.errors import InputError
 from irgauge.io.ids import Ids, as_ids, byte_ranks
 from irgauge.io.keys import TopicIndex, exact_pair_keys
 from irgauge.io.records import Run
-from irgauge.io.runs import read_run
+from irgauge.io.runs import read_run, unique_run_names
 
 
 @dataclass(eq=False)
@@ -80,14 +80,17 @@ class DepthPool:
         return found
 
 
-def depth_pool(runs, depth: int, topics=None, order: Optional[str] = None) -> DepthPool:
+def depth_pool(
+    runs, depth: int, topics=None, order: Optional[str] = None, topics_of: Optional[str] = None
+) -> DepthPool:
     """The depth-``depth`` pool of ``runs`` (paths, Run objects, DataFrames or dicts).
 
-    ``topics``: pool only these topic ids (e.g. a qrels' topics); default every topic a
-    run answers. ``order``: the document order ("score" or "file"; default each run's
-    natural order).
+    ``topics``: pool only these topic ids (e.g. a qrels' topics; a run answering none of
+    them is refused, naming ``topics_of``, their source); default every topic a run
+    answers. ``order``: the document order ("score" or "file"; default each run's natural
+    order).
     """
-    return depth_pools(runs, [depth], topics, order)[0]
+    return depth_pools(runs, [depth], topics, order, topics_of)[0]
 
 
 def depth_pools(
@@ -196,10 +199,7 @@ def _refuse_run_off_the_topics(run: Run, index: TopicIndex, topics_of: Optional[
 
 
 def _run_names(runs: List[Run]) -> List[str]:
-    names = [r.name for r in runs]
-    if len(set(names)) < len(names):  # two files named alike: their paths tell them apart
-        names = [r.source if r.source and not r.source.startswith("<") else r.name for r in runs]
-    return names
+    return unique_run_names([(r.name, r.source) for r in runs])
 
 
 __all__ = ["DepthPool", "depth_pool", "depth_pools", "parse_depths"]
