@@ -366,3 +366,13 @@ def test_a_run_missing_a_qrels_topic_is_refused_naming_its_file(tmp_path, capsys
     assert exit_status(argv + ["--qrels", str(GENERATED / "qrels.trec")]) == 2
     err = capsys.readouterr().err.strip()
     assert str(partial) in err and repr(first) in err and "\n" not in err
+
+
+@needs_data
+def test_the_depth_pool_stays_exact_when_documents_share_a_hash(monkeypatch):
+    from irgauge.io.ids import Ids
+
+    want = orders(pool(GENERATED_RUNS, "depth", depth=10))
+    # every docno hashed alike: the pool's hashed keys must fall back to exact ones
+    monkeypatch.setattr(Ids, "hashes", lambda self: np.zeros(len(self), dtype=np.uint64))
+    assert orders(pool(GENERATED_RUNS, "depth", depth=10)) == want

@@ -149,8 +149,7 @@ def _score_all(q, judgments, run_list, order, measure_list, pool, sole, drop_gro
     virtual = _virtual_judgments(q, judgments, drop_group, n_groups + 1)
     vcode = virtual.code  # (group, topic) -> virtual topic code, -1 where nothing is left
     matched = [
-        _masked_run(run, judgments, order, pool, sole, changed, vcode, n_topics)
-        for run in run_list
+        _masked_run(run, judgments, order, pool, sole, changed, vcode, n_topics) for run in run_list
     ]
     pairs = np.argwhere(changed & (vcode >= 0))  # (group, topic) with a relevant one left
     pairs = pairs[virtual.judgments.R[vcode[pairs[:, 0], pairs[:, 1]]] > 0]
@@ -223,9 +222,7 @@ def _masked_run(run, judgments, order, pool, sole, changed, vcode, n_topics) -> 
     source = np.repeat(start[t_idx], lengths) + offset
     grades = matched.grades[source].copy()
     grades[doc_group[source] == np.repeat(g_idx, lengths)] = UNJUDGED
-    return MatchedRun(
-        matched.name, vcode[g_idx, t_idx], heads, lengths, grades, [], matched.order
-    )
+    return MatchedRun(matched.name, vcode[g_idx, t_idx], heads, lengths, grades, [], matched.order)
 
 
 __all__ = ["LeaveOutScores", "leave_out_scores"]

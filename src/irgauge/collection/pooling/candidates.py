@@ -18,9 +18,7 @@ import numpy as np
 
 from irgauge import _checks
 from irgauge.collection.depth_pool import DepthPool, depth_pool
-from irgauge.collection.rankings import ranked_prefix, resolve_order
 from irgauge.errors import InputError
-from irgauge.io.ids import Ids, as_ids
 from irgauge.io.keys import TopicIndex
 from irgauge.io.qrels import read_qrels
 from irgauge.io.records import Qrels, Run
@@ -72,8 +70,7 @@ def build_candidates(
     deepest = depth if depth is not None else max(max(len(r) for r in read), 1)
     topics = judged.topic_ids if judged is not None else None
     pool = depth_pool(read, deepest, topics, order)
-    index = TopicIndex([t.encode() for t in pool.topic_ids])
-    ranked = _ranked_entries(pool, index, read, deepest, order)
+    ranked = _ranked_entries(pool, len(read))
     relevant = None
     if judged is not None:
         entry = pool.locate(judged.topics, judged.docnos)
@@ -83,24 +80,12 @@ def build_candidates(
     return Candidates(pool, ranked, relevant, depth, [r.source for r in read])
 
 
-def _ranked_entries(pool: DepthPool, index: TopicIndex, runs: List[Run], deepest, order):
-    """``ranked`` (see the module docstring): each run ordered once, and all their
-    documents found among the pool's entries in one exact search."""
-    codes, rank, docnos = [], [], []
-    for run in runs:
-        c, rows, r = ranked_prefix(
-            run, index.lookup(run.topics), resolve_order(run, order), deepest
-        )
-        codes.append(c)
-        rank.append(r)
-        docnos.append(as_ids(run.docnos[rows]))
-    sizes = [len(c) for c in codes]
-    codes, rank = np.concatenate(codes), np.concatenate(rank)
-    names = as_ids([t.encode() for t in pool.topic_ids])
-    entry = pool.locate(names[codes], Ids.concat(docnos)) if len(codes) else codes
+def _ranked_entries(pool: DepthPool, n_runs: int) -> np.ndarray:
+    """``ranked`` (see the module docstring), from the pool's own (run, rank, entry) rows."""
+    run, rank, entry = pool.ranked
     width = max(int(rank.max()) if len(rank) else 1, 1)
-    ranked = np.full((len(runs), len(pool.topic_ids), width), -1, dtype=np.int64)
-    ranked[np.repeat(np.arange(len(runs)), sizes), codes, rank - 1] = entry
+    ranked = np.full((n_runs, len(pool.topic_ids), width), -1, dtype=np.int64)
+    ranked[run, pool.topic[entry], rank - 1] = entry
     return ranked
 
 
