@@ -370,9 +370,11 @@ def test_a_run_missing_a_qrels_topic_is_refused_naming_its_file(tmp_path, capsys
 
 @needs_data
 def test_the_depth_pool_stays_exact_when_documents_share_a_hash(monkeypatch):
-    from irgauge.io.ids import Ids
+    from irgauge.collection import depth_pool
 
     want = orders(pool(GENERATED_RUNS, "depth", depth=10))
-    # every docno hashed alike: the pool's hashed keys must fall back to exact ones
-    monkeypatch.setattr(Ids, "hashes", lambda self: np.zeros(len(self), dtype=np.uint64))
+    # every document of a topic keyed alike: the hashed keys must give way to exact ones
+    monkeypatch.setattr(
+        depth_pool, "pair_keys", lambda codes, hashes, n: codes.astype(np.uint64) << np.uint64(40)
+    )
     assert orders(pool(GENERATED_RUNS, "depth", depth=10)) == want
