@@ -57,7 +57,9 @@ def evaluated(qrels_path, runs, topics, measures):
     ],
     ids=["generated-alone", "generated-groups", "trec"],
 )
-def test_leave_out_scores_match_evaluate_on_materialised_qrels(tmp_path, qrels, runs, groups, depth):
+def test_leave_out_scores_match_evaluate_on_materialised_qrels(
+    tmp_path, qrels, runs, groups, depth
+):
     found = leave_out_scores(
         qrels,
         runs,

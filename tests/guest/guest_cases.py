@@ -244,6 +244,11 @@ PYTHON_CASES = [
     Case("sample_paths", lambda i, o: irgauge.sample_paths(), ("sample_paths",)),
     Case("reduce_qrels", lambda i, o: irgauge.reduce_qrels(i.qrels, seed=SEED), ("reduce_qrels",)),
     Case(
+        "pool",
+        lambda i, o: irgauge.pool(i.runs, "bandit", budget=3, qrels=i.qrels).frame(),
+        ("pool", "collection.pooling.Pool"),
+    ),
+    Case(
         "classic tests",
         _stats,
         (
@@ -489,6 +494,14 @@ CLI_CASES = [
             str(o / "r"),
         ],
         "reduce",
+    ),
+    Command(
+        "pool",
+        lambda i, o: (
+            ["pool", *map(str, i.runs), "--strategy", "sample", "--budget", "3"]
+            + ["--seed", str(SEED), "-o", str(o / "pool.tsv")]
+        ),
+        "pool",
     ),
     Command("report", lambda i, o: ["report", str(o / "rep"), str(i.scores)], "report"),
     Command(
