@@ -23,7 +23,7 @@ from typing import Any, Dict, Optional
 import numpy as np
 
 from irgauge._checks import resolve_seed
-from irgauge.collection.pooling.candidates import build_candidates, check_budget
+from irgauge.collection.pooling.candidates import Candidates, build_candidates, check_budget
 from irgauge.collection.pooling.pooled import Pool
 from irgauge.errors import InputError
 
@@ -67,6 +67,17 @@ def pool(
     parameters (``k`` of fusion, ``discount`` of bandit, ``design`` and ``strata`` of
     sample) are keywords; each strategy's defaults are recorded with the ones given.
     """
+    if strategy == "depth" and depth is None and budget is None:
+        raise InputError("depth: the depth pool needs a depth K or a budget", parameter="depth")
+    _checked(strategy, seed, parameters)
+    candidates = build_candidates(runs, depth, qrels, order=order)
+    chosen = choose(candidates, strategy, budget, seed, **parameters)
+    chosen.parameters["qrels"] = _source(qrels)
+    return chosen
+
+
+def _checked(strategy: str, seed, parameters):
+    """The strategy's module, its parameters and seed checked."""
     module = strategy_module(strategy)
     unknown = sorted(set(parameters) - set(module.PARAMETERS))
     if unknown:
@@ -75,26 +86,35 @@ def pool(
             + (f" (it takes {', '.join(module.PARAMETERS)})" if module.PARAMETERS else ""),
             parameter=unknown[0],
         )
-    if strategy == "depth" and depth is None and budget is None:
-        raise InputError("depth: the depth pool needs a depth K or a budget", parameter="depth")
     if strategy not in RANDOM and seed is not None:
         raise InputError(
             f"seed: strategy {strategy} draws nothing; only {', '.join(sorted(RANDOM))} "
             "takes a seed",
             parameter="seed",
         )
-    candidates = build_candidates(runs, depth, qrels, order=order)
+    return module
+
+
+def choose(
+    candidates: Candidates,
+    strategy: str,
+    budget: Optional[int] = None,
+    seed: Optional[int] = None,
+    **parameters: Any,
+) -> Pool:
+    """The pool ``strategy`` chooses from ``candidates`` (:func:`build_candidates`, built
+    once for many pools, as the pooling study does)."""
+    module = _checked(strategy, seed, parameters)
     budget = check_budget(candidates, budget)
     settings: Dict[str, Any] = {**module.PARAMETERS, **parameters}
     record: Dict[str, Any] = {"strategy": strategy, "paper": module.PAPER}
-    record.update(depth=depth, budget=budget, parameters=settings)
+    record.update(depth=candidates.depth, budget=budget, parameters=settings)
     rng = None
     if strategy in RANDOM:
         record["seed"] = seed = resolve_seed(seed)
         rng = np.random.default_rng(seed)
     chosen = module.select(candidates, budget, rng, **settings)
     record["runs"] = candidates.sources
-    record["qrels"] = _source(qrels)
     return Pool.of(candidates, chosen, record)
 
 
@@ -108,4 +128,4 @@ def _source(qrels) -> Optional[str]:
     )
 
 
-__all__ = ["Pool", "pool", "STRATEGIES"]
+__all__ = ["Pool", "pool", "choose", "build_candidates", "STRATEGIES"]
