@@ -380,6 +380,12 @@ PYTHON_CASES = [
         render=False,
     ),
     Case(
+        "study pooling",
+        _study("pooling", budgets=[3], strategies=["depth", "bandit"], topic_resamples=5),
+        ("irgauge.studies.pooling.run_pooling",),
+        render=False,
+    ),
+    Case(
         "study qa",
         _study("qa", trials=10, repetitions=1, topic_resamples=5, second_size=None),
         ("irgauge.studies.qa.run_qa",),
@@ -583,6 +589,14 @@ CLI_CASES = [
             "5",
         ],
         "study predictive",
+        render=False,
+    ),
+    Command(
+        "study pooling",
+        lambda i, o: (
+            ["study", "pooling", *_study_args(i, o), "--budgets", "3"] + ["--topic-resamples", "5"]
+        ),
+        "study pooling",
         render=False,
     ),
     Command(

@@ -59,6 +59,7 @@ BASELINES = {
     "study qa": ["{gold}", "{answers}", "--out", "st", "--seed", "1"],
     "study predictive": ["{qrels}", "{runs}", "--out", "st", "--seed", "1"],
     "study topicset": ["{qrels}", "{runs}", "--out", "st", "--seed", "1"],
+    "study pooling": ["{qrels}", "{runs}", "--out", "st", "--seed", "1", "--budgets", "3,5"],
     "swap": SCORE_BASE + ["--seed", "1", "--trials", "30"],
     "topics": SCORE_BASE + ["-m", "AP", "--min-diff", "0.1"],
     "trec_eval": ["{qrels}", "{run}"],
@@ -186,6 +187,9 @@ SPECIAL = {
     ("reduce", "runs"): ["--runs", "{run}"],
     ("compare", "systems"): ["--systems", "run1", "run2"],
     ("pool", "budget"): ["--budget", "4"],
+    ("study pooling", "budgets"): ["--budgets", "4"],
+    ("study pooling", "strategies"): ["--strategies", "depth,mtf"],
+    ("study pooling", "depth"): ["--depth", "20"],
     ("pool", "qrels"): ["--qrels", "{qrels}"],
     ("pool", "strata"): ["--strata", "2"],  # statAP's design has none: refused
     ("demo", "B"): ["--B", "30"],

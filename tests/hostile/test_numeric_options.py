@@ -84,6 +84,7 @@ TEXT = {
     "runs",
     "scheduler",
     "scores",
+    "strategies",
     "systems",
     "tests",
     "title",

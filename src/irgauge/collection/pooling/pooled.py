@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any, Dict, List
+from typing import Any, Dict, List, Optional
 
 import numpy as np
 
@@ -29,6 +29,7 @@ class Pool:
     order: np.ndarray
     inclusion: np.ndarray
     parameters: Dict[str, Any]
+    entries: Optional[np.ndarray] = None  # each document's entry of the candidates' pool
 
     @classmethod
     def of(cls, candidates, chosen: Selection, parameters: Dict[str, Any]) -> "Pool":
@@ -49,6 +50,7 @@ class Pool:
             order,
             np.asarray(chosen.inclusion, dtype=float),
             parameters,
+            chosen.entries,
         )
 
     def __len__(self) -> int:
