@@ -44,6 +44,7 @@ _LAZY = {
     "EvalResult": "irgauge.evaluation",
     "read_qrels": "irgauge.io.qrels",
     "read_judgment_groups": "irgauge.io.qrels",
+    "read_prels": "irgauge.io.prels",
     "trec_eval_output": "irgauge.evaluation.trec_eval_output",
     "TrecEvalOptions": "irgauge.evaluation.trec_eval_output",
     "read_run": "irgauge.io.runs",

@@ -196,6 +196,7 @@ SPECIAL = {
     ("demo", "trials"): ["--trials", "30"],
     ("demo", "topic_resamples"): ["--topic-resamples", "30"],
     ("demo", "out"): ["--out", "elsewhere"],
+    ("eval", "prels"): ["--prels", "{prels}"],
 }
 # (command, dest) -> a baseline of its own, for an option that acts on other inputs; its
 # outcome may be a failure the option turns into a success
@@ -209,6 +210,9 @@ BASELINE_FOR = {
     ("reduce", "depth"): ["{qrels}", "--out", "reduced", "--runs", "{runs}", "--depth", "3"],
     ("reduce", "runs"): ["{qrels}", "--out", "reduced", "--runs", "{runs}", "--depth", "3"],
     ("reduce", "order"): ["{qrels}", "--out", "reduced", "--runs", "{runs}", "--depth", "3"],
+    # without qrels, the first argument is the qrels and no run is left: --prels turns it
+    # into a run
+    ("eval", "prels"): ["{run}", "-m", "statAP,AP", "--format", "tsv"],
     # replacing a collection needs one in the folder
     ("simulate", "overwrite"): ["--out", "{existing}", "--topics", "4", "--runs", "3"]
     + ["--depth", "10", "--seed", "9"],
@@ -424,6 +428,8 @@ def files(tmp_path_factory):
             for t, _, d, v in [line.split()]
         )  # fmt: skip
     )
+    prels = folder / "prels.txt"  # the judgments as a sample: every one with probability 1/2
+    prels.write_text("".join(f"{t} {d} {v} 0.5\n" for t, _, d, v in map(str.split, lines)))
     partial = folder / "partial.run"
     partial.write_text("".join(x + "\n" for x in runs[0].read_text().splitlines()
                                if x.split()[0] != "3"))  # fmt: skip
@@ -443,6 +449,7 @@ def files(tmp_path_factory):
     return {
         "qrels": qrels,
         "qrels2": qrels2,
+        "prels": prels,
         "groups": groups,
         "runs": runs,
         "run": runs[0],

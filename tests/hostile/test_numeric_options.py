@@ -79,6 +79,7 @@ TEXT = {
     "normalise",
     "out",
     "output",
+    "prels",
     "qrels",
     "run",
     "runs",
