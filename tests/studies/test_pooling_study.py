@@ -59,7 +59,8 @@ def result(collection):
 def test_numbers_match_a_plain_computation(collection, result):
     folder, qrels, runs = collection
     found = result.tables["found"].set_index("pool")
-    rankings = result.tables["rankings"].set_index(["strategy", "budget"])
+    rankings = result.tables["rankings"]
+    rankings = rankings[rankings["measure"] == "AP"].set_index(["strategy", "budget"])
     for strategy in ("mtf", "sample"):
         for budget in (5, 15):
             seed = 4 if strategy == "sample" else None
@@ -69,6 +70,23 @@ def test_numbers_match_a_plain_computation(collection, result):
             assert row["kendall_tau"] == pytest.approx(tau)
             assert row["rmse"] == pytest.approx(rmse)
             assert np.isfinite(row["kendall_tau_ci"]) and row["rmse_ci"] > 0
+    # the sample read by statAP: its judgments written as prels and evaluated as eval does
+    chosen = irgauge.pool(runs, "sample", budget=15, qrels=qrels, seed=4).frame()
+    judged = {tuple(x.split()[::2]): x.split()[3] for x in qrels.read_text().splitlines()}
+    prels = folder / "sample.prels"
+    prels.write_text("".join(
+        f"{t} {d} {judged.get((t, d), 0)} {p!r}\n"
+        for t, d, p in zip(chosen.topic, chosen.docno, chosen.inclusion)
+    ))  # fmt: skip
+    full = irgauge.evaluate(qrels, runs, ["AP"]).score_matrices()["AP"]
+    est = irgauge.evaluate(None, runs, ["statAP"], prels=str(prels), empty_topics="zero")
+    est = est.score_matrices()["statAP"]
+    a = full.values.mean(axis=1)
+    b = est.values[:, [est.topics.index(t) for t in full.topics]].mean(axis=1)
+    row = result.tables["rankings"].set_index(["strategy", "budget", "measure"])
+    assert row.loc[("sample", 15, "statAP"), "rmse"] == pytest.approx(
+        np.sqrt(((a - b) ** 2).mean())
+    )
     manifest = json.loads((folder / "out" / "pooling" / "manifest.json").read_text())
     assert manifest["seeds"]["sample"] == 4
     assert manifest["parameters"]["budgets"] == [5, 15]

@@ -50,6 +50,9 @@ TITLE = "Pooling strategies on a budget of judgments (depth, fusion, MTF, bandit
 BUDGETS = (10, 20, 50, 100)
 MEASURES = ("AP", "AP(judged_only=true)")
 LABELS = {"AP(judged_only=true)": "AP'"}
+# the sample's estimators (Horvitz-Thompson over its inclusion probabilities) -> the
+# measure each estimates under full judgments, whose ranking it is held against
+ESTIMATORS = {"statAP": "AP", "infAP": "AP"}
 RANKING = ("kendall_tau", "tau_ap", "max_rank_change", "rmse")
 HIGHER_IS_BETTER = {"kendall_tau": True, "tau_ap": True, "max_rank_change": False, "rmse": False}
 
@@ -138,6 +141,22 @@ def _budgets(budgets) -> List[int]:
     return sorted(set(values))
 
 
+@dataclass
+class _Setting:
+    """What every pool of the study is judged and scored with."""
+
+    runs: list
+    full: Dict[str, Any]  # measure string -> ScoreMatrix on the full qrels
+    candidates: Any
+    level: np.ndarray  # the qrels level of each pooled document (0: not in the qrels)
+    relevant: np.ndarray  # R of each topic
+    indices: np.ndarray  # topic resamples
+    measures: List[str]
+    estimators: Dict[str, str]  # estimator of the sample -> the measure it estimates
+    eval_options: Dict[str, Any]
+    seed: int
+
+
 def compute_pooling(
     qrels, runs, strategies, budgets, measures, depth, selection, seed, eval_options,
     resamples, progress=None,
@@ -145,49 +164,43 @@ def compute_pooling(
     """Every number of the study; writes nothing."""
     judged = read_qrels(qrels)
     read = read_runs(runs)
-    full = score_matrices(judged, read, measures, **eval_options)
-    full = common.select(full, *selection)
+    estimators = dict(ESTIMATORS) if "sample" in strategies else {}
+    every = list(dict.fromkeys([*measures, *estimators.values()]))
+    full = common.select(score_matrices(judged, read, every, **eval_options), *selection)
     first = next(iter(full.values()))
     rel_level = eval_options.get("rel_level", 1)
     candidates = build_candidates(read, depth, judged, rel_level=rel_level)
-    level = _entry_levels(candidates, judged)
-    topics = first.topics
     t_seed = _noise.topic_seed(seed)
-    indices = _noise.topic_resamples(len(topics), resamples, t_seed)
-    relevant = _relevant_per_topic(judged, rel_level, topics)
+    setting = _Setting(
+        read,
+        full,
+        candidates,
+        _entry_levels(candidates, judged),
+        _relevant_per_topic(judged, rel_level, first.topics),
+        _noise.topic_resamples(len(first.topics), resamples, t_seed),
+        measures,
+        estimators,
+        eval_options,
+        seed,
+    )
     step = common.steps(progress, "pools", len(strategies) * len(budgets))
     found_rows, ranking_rows, draws, values = [], [], {}, {}
     for budget in budgets:
         for strategy in strategies:
-            pool = choose(candidates, strategy, budget, seed if strategy == "sample" else None)
-            reduced = _judged_pool(pool, level)
-            row, found_draws = _found(pool, candidates, topics, relevant, indices, rel_level)
-            found_rows.append(
-                {"pool": f"{strategy} N={budget}", "strategy": strategy, "budget": budget, **row}
-            )
-            draws[("found", None, budget, strategy)] = found_draws
-            values[("found", None, budget, strategy)] = row["found_share"]
-            scored = score_matrices(reduced, read, measures, empty_topics="zero", **eval_options)
-            for m in measures:
-                stats = _ranking_statistics(full[m], scored[m], indices)
-                ranking_rows.append(
-                    {"strategy": strategy, "budget": budget, "measure": _label(m)}
-                    | {k: v for k, (v, _, _) in stats.items()}
-                    | {f"{k}_ci": ci for k, (_, ci, _) in stats.items()}
-                )
-                for k, (v, _, resampled) in stats.items():
-                    draws[(k, _label(m), budget, strategy)] = resampled
-                    values[(k, _label(m), budget, strategy)] = v
+            found, ranked = _score_pool(setting, strategy, budget, draws, values)
+            found_rows.append(found)
+            ranking_rows.extend(ranked)
             step()
     parameters = {
         "strategies": strategies,
         "budgets": budgets,
         "measures": {_label(m): m for m in measures},
+        "estimators": estimators,
         "depth": depth,
         **common.filter_parameters(*selection),
         "eval_options": eval_options,
         "judging": "a pooled document takes its qrels level, 0 when the qrels do not hold "
-        "it; unjudged documents are nonrelevant",
+        "it; unjudged documents are nonrelevant; the sample's estimators read it as prels",
         "topic_sampling": {
             "method": _noise.TOPIC_METHOD,
             "resamples": resamples,
@@ -202,14 +215,47 @@ def compute_pooling(
         values,
         strategies,
         budgets,
-        [_label(m) for m in measures],
+        [_label(m) for m in [*measures, *estimators]],
         parameters,
         {"seed": seed, "sample": seed, "topic_resamples": t_seed},
         {"qrels": str(qrels), "runs": common.path_list(runs)},
         first.systems,
-        topics,
+        first.topics,
         _noise.design_problem(first.n_systems, first.n_topics),
     )
+
+
+def _score_pool(setting: _Setting, strategy: str, budget: int, draws: dict, values: dict):
+    """Draw one pool, judge it, score the runs on it: its row of the found table and its
+    rows of the rankings table; each statistic's resampled values go to ``draws``."""
+    seed = setting.seed if strategy == "sample" else None
+    pool = choose(setting.candidates, strategy, budget, seed)
+    topics = next(iter(setting.full.values())).topics
+    row, found_draws = _found(pool, setting.candidates, topics, setting.relevant, setting.indices)
+    draws[("found", None, budget, strategy)] = found_draws
+    values[("found", None, budget, strategy)] = row["found_share"]
+    found = {"pool": f"{strategy} N={budget}", "strategy": strategy, "budget": budget, **row}
+    options = {"empty_topics": "zero", **setting.eval_options}
+    judged = _judged_pool(pool, setting.level)
+    scored = score_matrices(judged, setting.runs, setting.measures, **options)
+    pairs = [(m, m, scored[m]) for m in setting.measures]
+    if strategy == "sample" and setting.estimators:
+        prels = _judged_pool(pool, setting.level, with_inclusion=True)
+        estimates = score_matrices(None, setting.runs, list(setting.estimators), prels=prels,
+                                   **options)  # fmt: skip
+        pairs += [(e, ref, estimates[e]) for e, ref in setting.estimators.items()]
+    rows = []
+    for name, reference, matrix in pairs:
+        stats = _ranking_statistics(setting.full[reference], matrix, setting.indices)
+        rows.append(
+            {"strategy": strategy, "budget": budget, "measure": _label(name)}
+            | {k: v for k, (v, _, _) in stats.items()}
+            | {f"{k}_ci": ci for k, (_, ci, _) in stats.items()}
+        )
+        for k, (v, _, resampled) in stats.items():
+            draws[(k, _label(name), budget, strategy)] = resampled
+            values[(k, _label(name), budget, strategy)] = v
+    return found, rows
 
 
 def _label(measure: str) -> str:
@@ -225,10 +271,14 @@ def _entry_levels(candidates, judged: Qrels) -> np.ndarray:
     return level
 
 
-def _judged_pool(pool, level: np.ndarray) -> Qrels:
-    """The judgments the pool's documents get: their qrels levels (0: not in the qrels)."""
+def _judged_pool(pool, level: np.ndarray, with_inclusion: bool = False) -> Qrels:
+    """The judgments the pool's documents get: their qrels levels (0: not in the qrels);
+    ``with_inclusion``: as prels, each with its inclusion probability."""
     topics = np.asarray([t.encode() for t in pool.topic_ids], dtype=object)[pool.topic]
-    return Qrels.from_arrays(list(topics), pool.docnos, level[pool.entries], "<pool>")
+    inclusion = pool.inclusion if with_inclusion else None
+    return Qrels.from_arrays(
+        list(topics), pool.docnos, level[pool.entries], "<pool>", inclusion=inclusion
+    )
 
 
 def _relevant_per_topic(judged: Qrels, rel_level: int, topics: List[str]) -> np.ndarray:
@@ -241,7 +291,7 @@ def _relevant_per_topic(judged: Qrels, rel_level: int, topics: List[str]) -> np.
     return np.array([counts[where[t]] for t in topics])
 
 
-def _found(pool, candidates, topics, relevant, indices, rel_level):
+def _found(pool, candidates, topics, relevant, indices):
     """Relevant documents found per topic (mean) and their share of R (mean over topics),
     with the share's 95% half-width over the topic resamples and its resampled values."""
     rel = candidates.relevant[pool.entries]
@@ -289,13 +339,13 @@ def _statistics(x: np.ndarray, y: np.ndarray) -> Dict[str, np.ndarray]:
     }
 
 
-def _statistic(study: PoolingStudy, key: str, measure: Optional[str], budget: int):
-    """The strategies' values of one statistic at one budget, as _noise reads them."""
-    names = study.strategies
+def _statistic(study: PoolingStudy, key: str, budget: int, items: Dict[str, Tuple]):
+    """One statistic at one budget, as _noise reads it: ``items`` maps each name the
+    summary orders to its (measure or None, strategy)."""
     return _noise.Statistic(
         {"found": "share of relevant found"}.get(key, key.replace("_", " ")),
-        {s: np.array([study.values[(key, measure, budget, s)]]) for s in names},
-        {s: study.draws[(key, measure, budget, s)] for s in names},
+        {n: np.array([study.values[(key, m, budget, s)]]) for n, (m, s) in items.items()},
+        {n: study.draws[(key, m, budget, s)] for n, (m, s) in items.items()},
         HIGHER_IS_BETTER.get(key, True),
         3,
     )
@@ -303,17 +353,27 @@ def _statistic(study: PoolingStudy, key: str, measure: Optional[str], budget: in
 
 def describe_pooling(study: PoolingStudy) -> List[str]:
     """The summary: at each budget, the strategies ordered by the share of relevant
-    documents found, and by Kendall's tau and the RMSE of each measure's means, each
+    documents found, and by Kendall's tau and the RMSE of each measure's means; then the
+    readings of the sample (the measures and the estimators) by Kendall's tau; each
     ordering stated only where the 95% interval of the difference excludes 0."""
     lines = _noise.design_warning(study.problem)
+    estimators = [_label(e) for e in study.parameters["estimators"]]
+    plain = [m for m in study.measures if m not in estimators]
     for budget in study.budgets:
-        stat = _statistic(study, "found", None, budget)
-        order = _noise.ordering(stat, None, study.problem)
+        every = {s: (None, s) for s in study.strategies}
+        order = _noise.ordering(_statistic(study, "found", budget, every), None, study.problem)
         lines.append(f"Relevant documents found with {budget} judgments per topic: {order}.")
-        for m in study.measures:
+        for m in plain:
+            every = {s: (m, s) for s in study.strategies}
             for key, what in (("kendall_tau", "Kendall's tau"), ("rmse", "RMSE of the means")):
-                order = _noise.ordering(_statistic(study, key, m, budget), None, study.problem)
+                stat = _statistic(study, key, budget, every)
+                order = _noise.ordering(stat, None, study.problem)
                 lines.append(f"{what} of {m} against the full judgments at {budget}: {order}.")
+        if estimators:
+            readings = {m: (m, "sample") for m in plain + estimators}
+            stat = _statistic(study, "kendall_tau", budget, readings)
+            order = _noise.ordering(stat, None, study.problem)
+            lines.append(f"Kendall's tau of the sample of {budget}, read by each measure: {order}.")
     lines.append(
         f"Intervals: 95%, over {study.parameters['topic_sampling']['resamples']} resamples "
         "of the topics (the same for every strategy and budget)."
@@ -351,6 +411,8 @@ def write_pooling(study: PoolingStudy, summary: List[str], out) -> common.StudyR
         )
         for k, m in enumerate(study.measures, start=1):
             part = study.rankings[study.rankings["measure"] == m]
+            if part["strategy"].nunique() < 2:
+                continue  # an estimator of the sample alone: its rows say it
             writer.figure(
                 f"tau_vs_budget_{k}",
                 _curves,
