@@ -56,7 +56,7 @@ def pool(
     order: Optional[str] = None,
     **parameters: Any,
 ) -> Pool:
-    """The pool of ``runs`` (paths, Run objects, DataFrames or dicts) by ``strategy``.
+    """The pool of ``runs`` (a list of runs, each a path, Run, DataFrame or dict) by ``strategy``.
 
     ``depth``: each run read to its top K (None: whole runs; ``depth`` needs K or a
     budget). ``budget``: documents per topic to choose (None: the whole pool; ``sample``
