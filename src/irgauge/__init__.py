@@ -69,6 +69,7 @@ _LAZY = {
     "read_gold": "irgauge.qa",
     "read_answers": "irgauge.qa",
     "reduce_qrels": "irgauge.collection.reduce",
+    "pool": "irgauge.collection.pooling",
     "incomplete_study": "irgauge.studies.incomplete_result",
     "to_ir_measures": "irgauge.interop",
     "as_score_matrix": "irgauge.scores",

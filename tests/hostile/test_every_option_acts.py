@@ -46,6 +46,7 @@ BASELINES = {
     "incomplete": ["{qrels}", "{runs}", "-m", "AP,nDCG", "--rates", "50", "-B", "20"]
     + ["--seed", "1"],
     "measures": [],
+    "pool": ["{runs}", "--strategy", "sample", "--budget", "3", "--seed", "1"],
     "predictive": SCORE_BASE + ["--seed", "1", "--halvings", "10"],
     "qa eval": ["{gold}", "{answers}", "--format", "tsv"],
     "qa label": ["{gold}", "{answer}"],
@@ -58,6 +59,7 @@ BASELINES = {
     "study qa": ["{gold}", "{answers}", "--out", "st", "--seed", "1"],
     "study predictive": ["{qrels}", "{runs}", "--out", "st", "--seed", "1"],
     "study topicset": ["{qrels}", "{runs}", "--out", "st", "--seed", "1"],
+    "study pooling": ["{qrels}", "{runs}", "--out", "st", "--seed", "1", "--budgets", "3,5"],
     "swap": SCORE_BASE + ["--seed", "1", "--trials", "30"],
     "topics": SCORE_BASE + ["-m", "AP", "--min-diff", "0.1"],
     "trec_eval": ["{qrels}", "{run}"],
@@ -182,7 +184,14 @@ SPECIAL = {
     ("study onerel", "gains"): ["--gains", "3:2:1"],
     ("study qa", "gains"): ["--gains", "1:1:1"],
     ("topics", "systems"): ["--systems", "3"],
+    ("reduce", "runs"): ["--runs", "{run}"],
     ("compare", "systems"): ["--systems", "run1", "run2"],
+    ("pool", "budget"): ["--budget", "4"],
+    ("study pooling", "budgets"): ["--budgets", "4"],
+    ("study pooling", "strategies"): ["--strategies", "depth,mtf"],
+    ("study pooling", "depth"): ["--depth", "20"],
+    ("pool", "qrels"): ["--qrels", "{qrels}"],
+    ("pool", "strata"): ["--strata", "2"],  # statAP's design has none: refused
     ("demo", "B"): ["--B", "30"],
     ("demo", "trials"): ["--trials", "30"],
     ("demo", "topic_resamples"): ["--topic-resamples", "30"],
@@ -196,6 +205,11 @@ BASELINE_FOR = {
     ("trec_eval", "complete_rel_info_wanted"): ["{qrels}", "{partial}"],
     # the number of documents in the collection enters utility's d term only
     ("trec_eval", "Number_docs_in_coll"): ["{qrels}", "{run}", "-m", "utility.1,-1,0,1"],
+    ("incomplete", "depth"): ["{qrels}", "{runs}", "-m", "AP,nDCG", "-B", "20", "--seed", "1"],
+    # a pool-depth reduction's options act on one
+    ("reduce", "depth"): ["{qrels}", "--out", "reduced", "--runs", "{runs}", "--depth", "3"],
+    ("reduce", "runs"): ["{qrels}", "--out", "reduced", "--runs", "{runs}", "--depth", "3"],
+    ("reduce", "order"): ["{qrels}", "--out", "reduced", "--runs", "{runs}", "--depth", "3"],
     # without qrels, the first argument is the qrels and no run is left: --prels turns it
     # into a run
     ("eval", "prels"): ["{run}", "-m", "statAP,AP", "--format", "tsv"],

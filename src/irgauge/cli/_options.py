@@ -125,6 +125,7 @@ rel_level = integer(1, MAX_LEVEL, what="a relevance level")
 nonnegative = number(0.0, 1e6, what="a non-negative number")
 gains = checked_text(_gains, "gains")  # 1:2:3, a gain per relevance level
 rates = checked_text(_rates, "rates")  # 90,70,50, percentages of judgments kept
+depths = list_of(count)  # 10,100: pool depths
 
 
 def split_measures(items: Optional[Iterable[str]]) -> Optional[List[str]]:

@@ -18,7 +18,8 @@ def register(subparsers) -> None:
         description="For 100% and each rate j, reduce the qrels (as `irgauge reduce`), score "
         "every measure on the original and on condensed lists (AP vs AP', ...; the "
         "bpref family once) and report per measure and rate the mean score, "
-        "Kendall's tau against the full-qrels ranking and discriminative power.",
+        "Kendall's tau against the full-qrels ranking and discriminative power. With "
+        "--depth, reduce instead to the depth-K pool of the runs (Sakai and Kando 2008).",
     )
     parser.add_argument("qrels", help="qrels file (TREC or NTCIR)")
     parser.add_argument("runs", nargs="+", metavar="RUN", help="run files (at least 2)")
@@ -27,8 +28,19 @@ def register(subparsers) -> None:
         "measure string; repeatable, or several separated by commas or spaces "
         "(default: AP Q-measure nDCG bpref)",
     )
-    parser.add_argument(
-        "--rates", type=opt.rates, default="90,70,50,30,10", help="percentages in (0, 100]"
+    how = parser.add_mutually_exclusive_group()
+    how.add_argument(
+        "--rates",
+        type=opt.rates,
+        default=None,
+        help="percentages in (0, 100] (default: 90,70,50,30,10)",
+    )
+    how.add_argument(
+        "--depth",
+        type=opt.depths,
+        default=None,
+        metavar="K[,K...]",
+        help="pool depths: keep the judgments in the depth-K pool of the runs",
     )
     _bootstrap_options(parser)
     conventions = parser.add_argument_group("evaluation conventions")
@@ -92,7 +104,7 @@ def run(args) -> int:
         args.qrels,
         args.runs,
         _measures(args.measures),
-        args.rates,
+        args.rates if args.rates is not None else "90,70,50,30,10",
         args.seed,
         samples=args.samples,
         alpha=args.alpha,
@@ -101,6 +113,7 @@ def run(args) -> int:
         order=args.order,
         gains=args.gains,
         progress=bar("incomplete judgments", args.quiet),
+        depths=args.depth,
     )
     text = opt.without_header(
         render(result.table, args.format, result.metadata, opt.shown_digits(args)), args

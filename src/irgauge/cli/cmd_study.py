@@ -30,6 +30,10 @@ STUDY_HELP = {
     "topicset": "topic set size design: the topics each measure needs (paired t-test, "
     "one-way ANOVA, confidence interval width) from its residual variance, with a "
     "bootstrap over topics; " + cite("topicset"),
+    "pooling": "pooling strategies (depth, fusion, mtf, bandit, sample) on budgets of "
+    "judgments per topic: relevant documents found, Kendall's tau and tau_AP of the system "
+    "ranking against the full judgments, the largest rank change and the RMSE of the means, "
+    "each with its topic-sampling interval",
 }
 
 
@@ -303,19 +307,50 @@ def _topicset_options(s) -> None:
     _eval_options(s)
 
 
+POOLING_STRATEGIES = ("depth", "fusion", "mtf", "bandit", "sample")  # collection.pooling's
+
+
+def _pooling_options(s) -> None:
+    _common_options(s, "pooling")
+    s.add_argument(
+        "--budgets",
+        type=opt.list_of(opt.count),
+        default=[10, 20, 50, 100],
+        metavar="N,...",
+        help="judgments per topic (each at most the smallest pool)",
+    )
+    s.add_argument(
+        "--strategies",
+        default=",".join(POOLING_STRATEGIES),
+        metavar="S,...",
+        help="pooling strategies (irgauge pool's)",
+    )
+    opt.add_measures(s, "measures scored on the judgments made (default: AP and AP')")
+    s.add_argument(
+        "--depth",
+        type=opt.count,
+        default=None,
+        metavar="K",
+        help="pool each run's top K (default: whole runs)",
+    )
+    opt.add_topic_resamples(s)
+    _eval_options(s)
+
+
 STUDY_OPTIONS = {
     "onerel": _onerel_options,
     "incomplete": _incomplete_options,
     "qa": _qa_options,
     "predictive": _predictive_options,
     "topicset": _topicset_options,
+    "pooling": _pooling_options,
 }
 
 
 def register(subparsers) -> None:
     p = subparsers.add_parser(
         "study",
-        help="rerun a paper's experiment (onerel, incomplete, qa, predictive, topicset)",
+        help="rerun a paper's experiment (onerel, incomplete, qa, predictive, topicset, pooling)",
         description="Rerun one of the papers' experiments on your collection(s). "
         "'irgauge study NAME --help' lists each study's options.",
         formatter_class=HelpFormatter,
@@ -447,12 +482,25 @@ def _topicset_kwargs(args) -> dict:
     )
 
 
+def _pooling_kwargs(args) -> dict:
+    measures = opt.split_measures(args.measures)
+    return dict(
+        budgets=args.budgets,
+        strategies=[t for t in args.strategies.replace(" ", ",").split(",") if t],
+        depth=args.depth,
+        topic_resamples=args.topic_resamples,
+        **({"measures": measures} if measures else {}),
+        **_eval_kwargs(args),
+    )
+
+
 STUDY_KWARGS = {
     "onerel": _onerel_kwargs,
     "incomplete": _incomplete_kwargs,
     "qa": _qa_kwargs,
     "predictive": _predictive_kwargs,
     "topicset": _topicset_kwargs,
+    "pooling": _pooling_kwargs,
 }
 
 

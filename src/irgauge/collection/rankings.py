@@ -313,13 +313,7 @@ def match_run(
         raise ValueError(f"duplicates must be 'refuse' or 'record', not {duplicates!r}")
     if max_docs is not None and max_docs < 1:
         raise InputError(f"max_docs must be >= 1, got {max_docs}")
-    order = order or run.natural_order
-    if order not in ORDERS:
-        raise InputError(f"unknown document order {order!r}; choose from {', '.join(ORDERS)}")
-    if order == "score" and run.scores is None:
-        raise InputError(
-            "--order score needs scores, but this run is a ranked list without them", run.source
-        )
+    order = resolve_order(run, order)
     codes = judgments.topic_codes(run.topics)
     docnos, scores = run.docnos, run.scores
     known = None
@@ -350,6 +344,38 @@ def match_run(
     return MatchedRun(
         run.name, codes[heads], heads, lengths, grades, unknown, order, repeated, inclusion
     )
+
+
+def resolve_order(run: Run, order: Optional[str]) -> str:
+    """The document order to evaluate ``run`` in: ``order``, or the run's natural one;
+    refused when unknown, or "score" for a run without scores."""
+    order = order or run.natural_order
+    if order not in ORDERS:
+        raise InputError(f"unknown document order {order!r}; choose from {', '.join(ORDERS)}")
+    if order == "score" and run.scores is None:
+        raise InputError(
+            "--order score needs scores, but this run is a ranked list without them", run.source
+        )
+    return order
+
+
+def ranked_prefix(run: Run, codes: np.ndarray, order: str, depth: Optional[int]):
+    """The documents of ``run`` whose topic ``codes`` are >= 0, each topic's first
+    ``depth`` in evaluation order (as match_run orders them): (topic codes, row of
+    ``run`` of each document, rank 1.. within its topic)."""
+    rows = np.flatnonzero(codes >= 0)
+    codes = codes[rows]
+    scores = run.scores[rows] if run.scores is not None else None
+    codes, sequence = _evaluation_order(codes, scores, run.docnos[rows], order, depth)
+    if sequence is not None:
+        rows = rows[sequence]
+    heads = (
+        np.flatnonzero(np.concatenate(([True], codes[1:] != codes[:-1])))
+        if len(codes)
+        else rows[:0]
+    )
+    rank = np.arange(1, len(codes) + 1) - np.repeat(heads, np.diff(np.append(heads, len(codes))))
+    return codes, rows, rank
 
 
 def _copies(keys: np.ndarray, lines: np.ndarray):
@@ -579,4 +605,13 @@ def _fill(runs, field: str, picked, fill) -> np.ndarray:
     return out
 
 
-__all__ = ["RankedLists", "MatchedRun", "match_run", "build_batches", "ORDERS", "UNJUDGED"]
+__all__ = [
+    "RankedLists",
+    "MatchedRun",
+    "match_run",
+    "ranked_prefix",
+    "resolve_order",
+    "build_batches",
+    "ORDERS",
+    "UNJUDGED",
+]

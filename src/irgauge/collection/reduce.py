@@ -93,6 +93,16 @@ class Reduction:
     N: np.ndarray
     _kept: Dict[float, np.ndarray] = field(default_factory=dict, repr=False)
 
+    kind = "rate"  # what a step of the reduction is (see collection/depth_reduce.py)
+
+    @property
+    def steps(self) -> List[float]:
+        return self.rates
+
+    @staticmethod
+    def label(rate: float) -> str:
+        return _label(rate)
+
     def keep_mask(self, rate: float) -> np.ndarray:
         if rate not in self._kept:
             limit = np.where(
@@ -171,8 +181,10 @@ def reduce_qrels(
     return Reduction(q, rates, seed, rel_level, topic_ids, topic, relevant, position, R, N)
 
 
-def write_reduced(reduction: Reduction, out_dir) -> Dict[str, Any]:
-    """Write the qrels of every rate in the input's format, and ``manifest.json``.
+def write_reduced(reduction, out_dir) -> Dict[str, Any]:
+    """Write the qrels of every step (rate, or depth of a
+    :class:`~irgauge.collection.depth_reduce.DepthReduction`) in the input's format, named
+    ``STEM.LABEL.SUFFIX`` (``qrels.50.txt``, ``qrels.depth10.txt``), and ``manifest.json``.
 
     When the qrels came from a file, each reduced file holds the kept lines of that file
     exactly as written (same format, labels and order); otherwise TREC lines
@@ -184,30 +196,31 @@ def write_reduced(reduction: Reduction, out_dir) -> Dict[str, Any]:
         return _write_reduced_files(reduction, stage)
 
 
-def _write_reduced_files(reduction: Reduction, out: Path) -> Dict[str, Any]:
+def _write_reduced_files(reduction, out: Path) -> Dict[str, Any]:
 
     q = reduction.qrels
     source = Path(q.source) if not q.source.startswith("<") else None
     table = q.fmt == "arrow"  # a Parquet or Arrow table: its rows are written as text
     # the kept lines as written: the file read again through the input module, the lines
-    # of every rate (each rate's kept lines hold the next lower rate's) at once
+    # of every step at once
     as_written = source and read_twice(source) and q.line_numbers is not None and not table
-    numbers = np.unique(q.line_numbers[reduction.keep_mask(max(reduction.rates))])
+    kept_anywhere = np.logical_or.reduce([reduction.keep_mask(s) for s in reduction.steps])
+    numbers = np.unique(q.line_numbers[kept_anywhere]) if as_written else None
     lines = (
         dict(zip(numbers.tolist(), pick_lines(source, numbers.tolist()))) if as_written else None
     )
     stem, suffix = _name_parts(source)
     suffix = ".txt" if table else suffix
     files = {}
-    for rate in reduction.rates:
-        keep = np.flatnonzero(reduction.keep_mask(rate))
+    for step in reduction.steps:
+        keep = np.flatnonzero(reduction.keep_mask(step))
         if lines is not None:
             body = [lines[int(n)] for n in np.sort(q.line_numbers[keep])]
         else:
             body = [b"%s 0 %s %d" % (q.topics[i], q.docnos[i], q.levels[i]) for i in keep]
-        name = f"{stem}.{_label(rate)}{suffix}"
+        name = f"{stem}.{reduction.label(step)}{suffix}"
         write_bytes(out / name, b"\n".join(body) + b"\n")
-        files[_label(rate)] = name
+        files[reduction.label(step)] = name
     manifest = reduction.manifest()
     manifest["files"] = files
     write_text(out / "manifest.json", json.dumps(manifest, indent=2) + "\n")

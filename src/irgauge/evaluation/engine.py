@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import contextlib
 from dataclasses import dataclass, replace
-from pathlib import Path
 from typing import Any, Callable, List, Optional, Sequence, Union
 
 import numpy as np
@@ -36,7 +35,7 @@ from irgauge.io.adapters import qrels_source, run_sources
 from irgauge.io.progress import step_counter
 from irgauge.io.qrels import read_qrels
 from irgauge.io.records import Run
-from irgauge.io.runs import read_run
+from irgauge.io.runs import read_run, unique_run_names
 from irgauge.io.threads import explicit_threads, thread_count
 from irgauge.measures import DEFAULT_MEASURES, Measure, parse_measures
 from irgauge.measures.parse import is_foreign_measure
@@ -59,17 +58,6 @@ def _run_sources(runs: Any) -> List[tuple]:
 def read_runs(runs: Any) -> List[Run]:
     """Read every run given (as evaluate accepts them), to evaluate them several times."""
     return [read_run(source, name=name) for source, name in _run_sources(runs)]
-
-
-def _unique_names(runs: List[tuple]) -> List[str]:
-    """Run names, made unique by file names (or numbers) where tags collide."""
-    names = [name for name, _ in runs]
-    if len(set(names)) == len(names):
-        return names
-    stems = [Path(source).name if not source.startswith("<") else name for name, source in runs]
-    if len(set(stems)) == len(stems):
-        return stems
-    return [f"{n}#{i + 1}" for i, n in enumerate(names)]
 
 
 def evaluate(
@@ -135,7 +123,7 @@ def evaluate(
         )
         with plan.spill.removed_on_failure():
             scored = _score_runs(sources, plan, workers, (cluster, budget), step)
-    names = _unique_names([(s.name, s.source) for s in scored])
+    names = unique_run_names([(s.name, s.source) for s in scored])
     row_topics, missing = topics_to_score(
         judgments, names, [s.answered for s in scored], empty_topics, complete
     )

@@ -44,6 +44,18 @@ def read_run(source: RunSource, name: Optional[str] = None, threads=None) -> Run
     return _from_path(source, name, threads)
 
 
+def unique_run_names(runs) -> list:
+    """Names of runs given as (name, source) pairs, made unique by file names (or numbers)
+    where names collide: what every output calls each run."""
+    names = [name for name, _ in runs]
+    if len(set(names)) == len(names):
+        return names
+    stems = [path_name(source) if not source.startswith("<") else name for name, source in runs]
+    if len(set(stems)) == len(stems):
+        return stems
+    return [f"{n}#{i + 1}" for i, n in enumerate(names)]
+
+
 def _file_stem(path: str) -> str:
     return path_name(strip_compression_suffix(path))
 

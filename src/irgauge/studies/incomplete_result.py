@@ -1,5 +1,7 @@
 """The condensed-list study of incomplete judgments (Sakai 2007, "Alternatives to bpref")
-over qrels reduced by :func:`irgauge.reduce_qrels`.
+over qrels reduced by :func:`irgauge.reduce_qrels`, or, given ``depths``, restricted to
+shallower pools of the runs studied (Sakai and Kando 2008;
+:mod:`irgauge.collection.depth_reduce`).
 
 **The study** (:func:`incomplete_study`): at 100% and at each rate, every measure is scored
 on the original ranked lists and on condensed lists (unjudged documents removed; primed
@@ -18,6 +20,8 @@ from typing import Any, Callable, Dict, Optional, Sequence
 import pandas as pd
 
 from irgauge import _checks
+from irgauge._checks import resolve_seed
+from irgauge.collection.depth_reduce import reduce_to_depth
 from irgauge.collection.reduce import DEFAULT_RATES, Reduction, reduce_qrels
 from irgauge.errors import InputError
 from irgauge.evaluation import evaluate, read_runs
@@ -58,9 +62,14 @@ def incomplete_study(
     bootstrap_seed: Optional[int] = None,
     rel_level: int = 1,
     progress: Optional[Callable[[int, int], None]] = None,
+    depths=None,
     **options,
 ) -> IncompleteResult:
     """Scores on full and reduced qrels, original and condensed lists (module docstring).
+
+    ``depths`` (e.g. ``[100, 50, 10]``): reduce the qrels to the depth-K pool of ``runs``
+    for each K instead of at random ``rates``; the table then has a ``depth`` column
+    ("full" for the full qrels) and ``rate`` holds the share of judgments kept (%).
 
     runs: paths or Runs (read once). options go to :func:`irgauge.evaluate` (order, gains,
     empty_topics, ...); topics a run did not answer score 0 so that every score matrix is
@@ -72,13 +81,19 @@ def incomplete_study(
     samples, alpha = _checks.draws(samples, "samples"), _checks.alpha(alpha)
     if bootstrap_seed is not None:
         bootstrap_seed = _checks.seed(bootstrap_seed, "bootstrap_seed")
-    reduction = reduce_qrels(qrels, rates, seed, rel_level)
     run_list = read_runs(runs)
+    if depths is None:
+        reduction = reduce_qrels(qrels, rates, seed, rel_level)
+        seed = reduction.seed
+    else:
+        reduction = reduce_to_depth(qrels, run_list, depths, options.get("order"))
+        seed = resolve_seed(seed)  # of the bootstrap only: a pool is not random
     variants = _variants(measures)
     for key in ("complete", "judged_only", "measures"):
         options.pop(key, None)
-    boot_seed = reduction.seed if bootstrap_seed is None else bootstrap_seed
-    every_rate = [100] + [r for r in reduction.rates if r != 100]
+    boot_seed = seed if bootstrap_seed is None else bootstrap_seed
+    # None: the full qrels (rate 100 of a random reduction is the full qrels too)
+    every_rate = [None] + [r for r in reduction.steps if r != 100 or depths is not None]
     per_rate = 1 + len(variants)  # progress: the evaluation, then each measure's bootstrap
     step = step_counter(progress, len(every_rate) * per_rate)
     scored = run_steps(  # each rate a step: a task on a cluster, with the same result
@@ -88,15 +103,24 @@ def incomplete_study(
         progress=progress and (lambda done, total: step(per_rate)),
         step_progress=progress and (lambda k: step),
     )
-    matrices = {rate: found for rate, (found, _) in zip(every_rate, scored)}
+    keys = [100] + [_step_key(reduction, step) for step in every_rate[1:]]
+    matrices = {key: found for key, (found, _) in zip(keys, scored)}
     rows = []
-    for rate, (found, power) in zip(every_rate, scored):
+    for step, (found, power) in zip(every_rate, scored):
+        if step is None:
+            rate = 100
+        else:
+            rate = step if reduction.kind == "rate" else _share_kept(reduction, step)
         rows += _rate_rows(rate, variants, found, matrices[100], power)
+        if reduction.kind == "depth":
+            for row in rows[-len(variants) :]:
+                row["depth"] = "full" if step is None else step
+    steps = {"rates": [100] + reduction.rates} if depths is None else _depth_record(reduction)
     metadata = {
         "method": 'incomplete judgments (Sakai 2007, "Alternatives to bpref")',
         "qrels": reduction.qrels.source,
-        "seed": reduction.seed,
-        "rates": [100] + reduction.rates,
+        "seed": seed,
+        **steps,
         "rel_level": rel_level,
         "bootstrap_seed": boot_seed,
         "bootstrap_samples": samples,
@@ -104,7 +128,33 @@ def incomplete_study(
         **_described(variants, matrices[100]),
         **{k: v for k, v in options.items() if v is not None},
     }
-    return IncompleteResult(pd.DataFrame(rows), metadata, reduction, matrices)
+    table = pd.DataFrame(rows)
+    if depths is not None:  # the depth beside the rate it keeps
+        table = table[["measure", "lists", "depth"] + [c for c in table if c not in
+                      ("measure", "lists", "depth")]]  # fmt: skip
+    return IncompleteResult(table, metadata, reduction, matrices)
+
+
+def _step_key(reduction, step):
+    """A step's key in ``IncompleteResult.matrices``: the rate, or the depth's label
+    (depth 100 is not the full qrels' 100)."""
+    return step if reduction.kind == "rate" else reduction.label(step)
+
+
+def _share_kept(reduction, depth) -> float:
+    """Percentage of the judgments a depth keeps."""
+    total = len(reduction.qrels)
+    return 100.0 * reduction.keep_mask(depth).sum() / total if total else 100.0
+
+
+def _depth_record(reduction) -> Dict[str, Any]:
+    manifest = reduction.manifest()
+    return {
+        "reduction": manifest["method"],
+        "depths": reduction.depths,
+        "pooled_runs": reduction.runs,
+        "judgments_kept": manifest["judgments"],
+    }
 
 
 def _rate_step(
@@ -128,17 +178,18 @@ def _rate_step(
 
 
 def _score_at(rate, reduction, run_list, variants, rel_level, options) -> dict:
-    """``{label: ScoreMatrix}`` of every measure on the qrels reduced to ``rate`` percent;
-    topics a run did not answer score 0, so that every matrix is complete."""
+    """``{label: ScoreMatrix}`` of every measure on the qrels reduced to ``rate`` percent
+    (or depth); topics a run did not answer score 0, so that every matrix is complete."""
     result = evaluate(
-        reduction.qrels_at(rate),
+        reduction.qrels if rate is None else reduction.qrels_at(rate),
         run_list,
         [m for _, m in variants],
         rel_level=rel_level,
         complete=True,
         **options,
     )
-    return align(from_frame(result.per_topic, source=f"rate {rate}"))
+    step = "full qrels" if rate is None else f"{reduction.kind} {rate}"
+    return align(from_frame(result.per_topic, source=step))
 
 
 def _described(variants, full: dict) -> dict:

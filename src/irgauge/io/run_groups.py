@@ -1,0 +1,65 @@
+"""Which group (team, site) each run belongs to: a TSV of ``run<TAB>group`` lines.
+
+Blank lines and lines starting with ``#`` are skipped, and so is a first line ``run group``
+(a header). Fields may be separated by any whitespace; a run or group name holds none.
+"""
+
+from __future__ import annotations
+
+from typing import Dict, Mapping, Optional, Sequence, Union
+
+from irgauge.errors import InputError
+from irgauge.io._source import read_text, text_lines
+
+GroupSource = Union[None, str, Mapping[str, str]]
+
+
+def read_run_groups(source: GroupSource, runs: Sequence[str]) -> Dict[str, str]:
+    """``{run: group}`` for every run of ``runs``: from ``source`` (a path or a mapping),
+    a run it does not name being a group of its own (named after the run); None: each
+    run alone. A name that is not one of ``runs``, or a run named twice, is refused at
+    its line."""
+    groups = {run: run for run in runs}
+    if source is None:
+        return groups
+    if isinstance(source, Mapping):
+        entries = [(str(k), str(v), None) for k, v in source.items()]
+        path: Optional[str] = None
+    else:
+        path = str(source)
+        entries = list(_lines(path))
+    known, seen = set(runs), {}
+    for run, group, line in entries:
+        if run not in known:
+            shown = ", ".join(sorted(known)[:5]) + (" ..." if len(known) > 5 else "")
+            raise InputError(
+                f"groups name run {run!r}, which is not among the runs given ({shown})",
+                path,
+                line,
+                parameter="groups",
+            )
+        if run in seen:
+            raise InputError(
+                f"run {run!r} is given a group twice (also on line {seen[run]})",
+                path,
+                line,
+                parameter="groups",
+            )
+        seen[run] = line
+        groups[run] = group
+    return groups
+
+
+def _lines(path: str):
+    for number, text in enumerate(text_lines(read_text(path)), start=1):
+        fields = text.split()
+        if not fields or fields[0].startswith("#"):
+            continue
+        if number == 1 and [f.lower() for f in fields] == ["run", "group"]:
+            continue
+        if len(fields) != 2:
+            raise InputError(f"expected two fields, run and group; got {len(fields)}", path, number)
+        yield fields[0], fields[1], number
+
+
+__all__ = ["read_run_groups"]
