@@ -98,6 +98,10 @@ def _matrices(i: Inputs, out: Path):
 def _readers(i: Inputs, out: Path):
     irgauge.read_qrels(i.qrels), irgauge.read_run(i.runs[0])
     irgauge.read_judgment_groups(i.judgment_groups)
+    prels = out / "sample.prels"  # the qrels as a sample drawn with probability 1
+    lines = Path(i.qrels).read_text().splitlines()
+    prels.write_text("".join(f"{t} {d} {level} 1\n" for t, _, d, level in map(str.split, lines)))
+    irgauge.read_prels(prels)
 
 
 def _arrow(i: Inputs, out: Path):
@@ -224,7 +228,7 @@ PYTHON_CASES = [
             "irgauge.measures.plugin_failures",
         ),
     ),
-    Case("readers", _readers, ("read_qrels", "read_run", "read_judgment_groups")),
+    Case("readers", _readers, ("read_qrels", "read_run", "read_judgment_groups", "read_prels")),
     Case(
         "arrow readers",
         _arrow,
