@@ -12,6 +12,7 @@ import io
 import json
 from contextlib import redirect_stdout
 from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -24,7 +25,7 @@ from irgauge.evaluation.rendering import render_evaluation
 from irgauge.measures import REGISTRY
 from irgauge.measures.base import Measure
 
-SAMPLE = "src/irgauge/data/sample"
+SAMPLE = Path(__file__).resolve().parents[1] / "src" / "irgauge" / "data" / "sample"
 KEYS = ("rel_level", "gains", "condensed")
 
 
