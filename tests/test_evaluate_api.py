@@ -103,7 +103,7 @@ def test_tsv_is_long_and_tidy_with_conventions(tmp_path):
         "sys\tAP\tall\t1.0",
         "sys\tP@1\tall\t1.0",
     ]
-    for key in ("order", "rel_level", "gains", "judged_only", "topics_averaged"):
+    for key in ("order", "rel_level", "gains", "condensed", "topics_averaged"):
         assert any(line.startswith(f"# {key}:") for line in meta)
     data = json.loads(cli("eval", str(qrels), str(run), "-m", "AP", "--format", "json"))
     assert data["metadata"]["order"].startswith("score")
@@ -117,7 +117,7 @@ def test_judged_only_switch_applies_to_every_measure():
     condensed = evaluate(qrels, run, ["RR", "nDCG", "P@1"], judged_only=True)
     assert normal[0] == 0.5 and normal[2] == 0.0
     assert condensed.means["value"].tolist() == [1.0, 1.0, 1.0]
-    assert condensed.metadata["judged_only"] is True
+    assert condensed.metadata["condensed"] is True
     per_measure = evaluate(qrels, run, ["RR(judged_only=true)"]).means["value"].tolist()
     assert per_measure == [1.0]
 

@@ -175,3 +175,56 @@ def test_a_report_that_fails_leaves_no_folder_behind(tmp_path, capsys, monkeypat
     Path("bad.tsv").write_text("not a result\n")
     assert main(["report", "new/out", "bad.tsv"]) == 2
     assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.tsv"]
+
+
+def _scores_and_tables(tmp_path, corrections):
+    """Per-topic scores of the sample runs and a comparison table of them per correction."""
+    scores = tmp_path / "scores.tsv"
+    evaluated = ["eval", QRELS, *RUNS, "-m", "AP", "-m", "P@10", "-q", "--format", "tsv"]
+    assert main([*evaluated, "-o", str(scores)]) == 0
+    tables = []
+    for correction in corrections:
+        table = tmp_path / f"table-{correction}.json"
+        compared = ["compare", "--table", "json", str(scores), "--seed", "1"]
+        assert main([*compared, "--correction", correction, "-o", str(table)]) == 0
+        tables.append(table)
+    return scores, tables
+
+
+def test_a_comparison_given_replaces_the_reports_own(tmp_path, capsys):
+    """A table given of an evaluation's scores is the one comparison of them: irgauge's own
+    (Holm-corrected) is not drawn beside it, and the evaluation names the one given."""
+    scores, (table,) = _scores_and_tables(tmp_path, ["none"])
+    out = tmp_path / "report"
+    assert main(["report", str(out), str(scores), str(table)]) == 0
+    html = (out / "report.html").read_text(encoding="utf-8")
+    assert html.count("A superscript letter marks") == 1
+    assert "Holm" not in html
+    assert (
+        'Comparison of these scores: the table given, <a href="#input-2">table-none.json</a> '
+        "(paired Student&#x27;s t-test, no correction for multiple comparisons, α = 0.05)"
+    ) in html
+    # without a table of them, irgauge's own is drawn and says so
+    alone = tmp_path / "alone"
+    assert main(["report", str(alone), str(scores)]) == 0
+    html = (alone / "report.html").read_text(encoding="utf-8")
+    assert html.count("A superscript letter marks") == 1
+    assert "<h3>Comparison (paired Student&#x27;s t-test, Holm&#x27;s correction" in html
+    assert "irgauge's own comparison of these scores" in html
+
+
+def test_two_comparisons_of_the_same_scores_say_how_they_differ(tmp_path, capsys):
+    scores, tables = _scores_and_tables(tmp_path, ["none", "holm"])
+    out = tmp_path / "report"
+    assert main(["report", str(out), str(scores), *map(str, tables)]) == 0
+    html = (out / "report.html").read_text(encoding="utf-8")
+    assert html.count("A superscript letter marks") == 2
+    assert (
+        'This table and <a href="#input-3">table-holm.json</a> compare the same scores; '
+        "they differ in correction: none here, holm there."
+    ) in html
+    assert (
+        'This table and <a href="#input-2">table-none.json</a> compare the same scores; '
+        "they differ in correction: holm here, none there."
+    ) in html
+    assert "the tables given" in html

@@ -47,6 +47,7 @@ def test_collection_summary(collection, tmp_path):
     manifest = common.collection_summary(qrels, runs, tmp_path)
     assert 1 <= manifest["judged_depth"] <= 20
     stored = json.loads((tmp_path / "collection" / "manifest.json").read_text())
-    assert stored["evaluation"]["conventions"]["gains"] == "1:2:3"
+    applied = stored["evaluation"]["conventions"]["measure_conventions"]
+    assert applied["nDCG@10"]["gains"] == "1:2:3" and applied["AP"]["gains"] is None
     table = pd.read_csv(tmp_path / "collection" / "evaluation.csv")
     assert len(table) == 8 and "AP" in table.columns

@@ -329,13 +329,14 @@ class Judgments:
         grades[(grades == UNJUDGED) & _binary_search(self._pooled_keys, keys)[1]] = POOLED
         return grades
 
-    def conventions(self) -> Dict[str, object]:
+    def gain_text(self) -> str:
+        """The gain each level 1, 2, ..., max level earns, as ``gains=`` takes it
+        (``0:2:3``: level 1 below the threshold); past GAIN_LIST_LEVELS levels without a
+        list, the rule in words."""
         if self.gain_table is None and self.max_level > GAIN_LIST_LEVELS:
-            gains = f"gain = level from level {self.rel_level} (levels up to {self.max_level})"
-        else:
-            table = self.gain_of(np.arange(1, self.max_level + 1))
-            gains = ":".join(_fmt_gain(g) for g in table) or "none"
-        return {"rel_level": self.rel_level, "negative_levels": self.negative, "gains": gains}
+            return f"gain = level from level {self.rel_level} (levels up to {self.max_level})"
+        table = self.gain_of(np.arange(1, self.max_level + 1))
+        return ":".join(_fmt_gain(g) for g in table) or "none"
 
 
 class _KeyTable:

@@ -23,6 +23,7 @@ from irgauge.evaluation.run_scoring import (
     score_sources,
     score_unanswered,
 )
+from irgauge.evaluation.conventions import convention_lines, measure_conventions
 from irgauge.evaluation.eval_result import EvalResult
 from irgauge.evaluation.tasks import check_engine
 from irgauge.evaluation.topic_tables import (
@@ -261,6 +262,7 @@ def _metadata(qrels, judgments, measure_list, conventions, names, scored, row_to
     used = sorted(set(orders.values()))
     no_relevant = [judgments.topic_ids[t] for t in np.flatnonzero(judgments.R == 0)]
     unknown = {name: s.unknown_topics for name, s in zip(names, scored) if s.unknown_topics}
+    applied = measure_conventions(measure_list, judgments)
     return {
         "irgauge": __version__,
         "qrels": qrels.source,
@@ -268,11 +270,14 @@ def _metadata(qrels, judgments, measure_list, conventions, names, scored, row_to
         "runs": {name: s.source for name, s in zip(names, scored)},
         "order": "; ".join(f"{o}: {ORDER_DESCRIPTIONS[o]}" for o in used),
         **({"order_per_run": orders} if len(used) > 1 else {}),
-        **judgments.conventions(),
-        "judged_only": conventions.judged_only,
+        # what each measure read, never the options alone (-l leaves trec_eval's nDCG alone)
+        **convention_lines(applied),
+        "negative_levels": judgments.negative,
         "complete": conventions.complete,
         "aggregate": conventions.aggregate + " (counts are summed)",
         "empty_topics": conventions.empty_topics,
+        # -l decides which topics have a relevant document, whatever the measures read
+        "topic_rel_level": judgments.rel_level,
         "topics_without_relevant": no_relevant if conventions.empty_topics == "skip" else [],
         "topics_averaged": {name: len(t) for name, t in zip(names, row_topics)},
         "topics_missing_from_run": {},
@@ -280,6 +285,7 @@ def _metadata(qrels, judgments, measure_list, conventions, names, scored, row_to
         "run_topics_not_in_qrels": unknown,
         # each spelling given -> the canonical measure with every parameter
         "measures": {m.name: m.full for m in measure_list},
+        "measure_conventions": applied,
         "max_docs": conventions.max_docs if conventions.max_docs is not None else "all",
     }
 

@@ -143,7 +143,7 @@ class EvalResult:
         source = meta.get("qrels")
         source = None if not source or str(source).startswith("<") else str(source)
         if meta.get("topics_without_relevant"):
-            level = meta.get("rel_level")
+            level = meta.get("topic_rel_level")
             return InputError(
                 f"no topic has a document at relevance level >= {level} "
                 f"(-l/--rel-level, rel_level), so no topic is scored",

@@ -180,5 +180,7 @@ def _table(result, per_topic: bool, digits: int) -> str:
         if _is_count(result, name):
             frame[name] = frame[name].map(lambda v: _number(v, True, digits))
     frame.columns = [str(c) for c in frame.columns]
-    # the text header summarises the metadata itself (irgauge.io.tables.table_header)
-    return render(frame, "table", result.metadata, digits)
+    # the text header summarises the metadata itself (irgauge.io.tables.table_header); the
+    # rel_level, gains and condensed lines already say what measure_conventions holds
+    shown = {k: v for k, v in result.metadata.items() if k != "measure_conventions"}
+    return render(frame, "table", shown, digits)

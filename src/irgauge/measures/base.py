@@ -10,7 +10,7 @@ every family gets them without code of its own.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple, Union
 
 import numpy as np
 
@@ -229,6 +229,9 @@ class Family:
     # the parameters' values together (defaults filled in) -> why they do not go
     # together, or None: a range one parameter opens only under another's value
     check: Optional[Callable[[Dict[str, Any]], Optional[str]]] = None
+    # the parameters' values together -> which relevance levels the family reads (LEVELS);
+    # None: "threshold". Declared beside the function, so that the header states it
+    levels: Optional[Callable[[Dict[str, Any]], str]] = None
 
     def all_params(self) -> Tuple[Param, ...]:
         extra = (GAINS_PARAM,) if self.graded else ()
@@ -263,6 +266,21 @@ class Registry(dict):
 
 REGISTRY: Dict[str, Family] = Registry()
 
+# Which relevance levels a family reads, for the conventions it states:
+# - threshold: relevance and gains at the measure's threshold (rel=, else -l), levels
+#   below it earning nothing;
+# - all: every level >= 1 relevant with its gain whatever the threshold (trec_eval's
+#   graded measures, which read the lists through ``at_rel_level(1)``);
+# - all_gains: every level >= 1 earns its gain, but which topics have a relevant
+#   document is decided at the threshold (trec_eval's Rndcg).
+LEVELS = ("threshold", "all", "all_gains")
+
+
+def _constant_levels(levels: str) -> Callable[[Dict[str, Any]], str]:
+    if levels not in LEVELS:
+        raise ValueError(f"levels must be one of {', '.join(LEVELS)}; got {levels!r}")
+    return lambda values: levels
+
 
 def register(
     name: str,
@@ -273,14 +291,18 @@ def register(
     condensed: bool = False,
     integer: bool = False,
     check: Optional[Callable[[Dict[str, Any]], Optional[str]]] = None,
+    levels: Union[None, str, Callable[[Dict[str, Any]], str]] = None,
 ):
-    """Decorator registering a measure family under ``name``."""
+    """Decorator registering a measure family under ``name``. ``levels``: which relevance
+    levels it reads (one of LEVELS, or a function of the parameters' values giving one)."""
+    if isinstance(levels, str):
+        levels = _constant_levels(levels)
 
     def wrap(func: Callable[..., np.ndarray]) -> Callable[..., np.ndarray]:
         if REGISTRY.known(name):
             raise RuntimeError(f"measure {name} registered twice")
         REGISTRY[name] = Family(
-            name, func, summary, params, cutoff, graded, condensed, integer, check
+            name, func, summary, params, cutoff, graded, condensed, integer, check, levels
         )
         return func
 
@@ -358,11 +380,7 @@ class Measure:
         """One value per row of ``ranked`` (a RankedLists)."""
         if self.rel is not None:
             ranked = ranked.at_rel_level(self.rel)
-        gains = (
-            self.gains.table(ranked.judgments.max_level)
-            if isinstance(self.gains, GainMap)
-            else self.gains
-        )
+        gains = self._gain_list(ranked.judgments.max_level)
         if gains is not None:
             try:
                 ranked = ranked.with_gains(gains)
@@ -372,6 +390,35 @@ class Measure:
             ranked = ranked.condensed
         ranked = ranked.truncate(self.cutoff)
         return np.asarray(self.family.func(ranked, **dict(self.params)), dtype=np.float64)
+
+    def _gain_list(self, max_level: int) -> Optional[Tuple[float, ...]]:
+        """The gains of levels 1..max_level this measure sets (None: the evaluation's)."""
+        if isinstance(self.gains, GainMap):
+            return self.gains.table(max_level)
+        return self.gains
+
+    def conventions(self, judgments) -> Dict[str, Any]:
+        """What this measure reads of ``judgments`` (the evaluation's): ``rel_level``, the
+        threshold at which a document counts as relevant; ``gains``, the gain each level
+        1, 2, ... earns (graded families; None for binary ones); ``condensed``, whether
+        unjudged documents are removed first. Passed back as ``rel=``, ``gains=`` and
+        ``judged_only=`` under the default options, they give the same values."""
+        values = {p.name: p.default for p in self.family.params}
+        values.update(self.params)
+        levels = self.family.levels(values) if self.family.levels else "threshold"
+        rel = self.rel if self.rel is not None else judgments.rel_level
+        gains = None
+        if self.family.graded:
+            read = judgments.with_rel_level(rel)
+            listed = self._gain_list(read.max_level)
+            if listed is not None:
+                read = read.with_gains(listed)
+            gains = read.with_rel_level(1 if levels != "threshold" else rel).gain_text()
+        return {
+            "rel_level": 1 if levels == "all" else rel,
+            "gains": gains,
+            "condensed": bool(self.judged_only or self.family.condensed),
+        }
 
     def aggregation(self, default: str = "mean") -> str:
         """How topic values combine: counts are summed (as trec_eval prints them)."""

@@ -25,6 +25,7 @@ def bin_g(ranked) -> np.ndarray:
     "G = (1/cg_I) sum_r g(r)/log2(2 + sum_{i<=r} max(g_I(i),1) - cg(r))",
     cutoff="none",
     graded=True,
+    levels="all",
 )
 def normalised_gain(ranked) -> np.ndarray:
     ranked = ranked.at_rel_level(1)

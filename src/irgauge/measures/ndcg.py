@@ -27,6 +27,11 @@ DCG_FORMS = ("log2", "exp-log2", "jk")
 LEVELS = ("all", "relevant")
 
 
+def levels_read(values) -> str:
+    """What the family reads (base.LEVELS): every level with its gain, or the threshold's."""
+    return "all" if values["levels"] == "all" else "threshold"
+
+
 def graded_lists(ranked, levels: str = "all"):
     """The lists whose gains a graded measure reads: with ``levels="all"`` every level
     >= 1 keeps its gain whatever the relevance threshold is."""
@@ -116,6 +121,7 @@ def row_ideal_dcg(ranked, dcg: str = "log2", b: float = 2.0, levels: str = "all"
     "nDCG@k = DCG@k / IDCG@k, DCG@k = sum_{r<=k} g(r) disc(r); disc per dcg form (see params)",
     graded=True,
     params=DCG_PARAMS,
+    levels=levels_read,
 )
 def ndcg(ranked, dcg: str = "log2", b: float = 2.0, levels: str = "all") -> np.ndarray:
     return ratio(run_dcg(ranked, dcg, b, levels), row_ideal_dcg(ranked, dcg, b, levels))
@@ -126,6 +132,7 @@ def ndcg(ranked, dcg: str = "log2", b: float = 2.0, levels: str = "all") -> np.n
     "DCG@k = sum_{r<=k} g(r) disc(r), unnormalised (nDCG's numerator; same dcg forms)",
     graded=True,
     params=DCG_PARAMS,
+    levels=levels_read,
 )
 def dcg_measure(ranked, dcg: str = "log2", b: float = 2.0, levels: str = "all") -> np.ndarray:
     return run_dcg(ranked, dcg, b, levels)
@@ -137,6 +144,7 @@ def dcg_measure(ranked, dcg: str = "log2", b: float = 2.0, levels: str = "all") 
     "nDCG's denominator; depends on the topic only",
     graded=True,
     params=DCG_PARAMS,
+    levels=levels_read,
 )
 def idcg_measure(ranked, dcg: str = "log2", b: float = 2.0, levels: str = "all") -> np.ndarray:
     return row_ideal_dcg(ranked, dcg, b, levels)

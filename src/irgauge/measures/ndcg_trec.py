@@ -41,6 +41,7 @@ def _ideal(ranked, extra: int = 0):
     "ones at the final value (trec_eval ndcg_rel)",
     cutoff="none",
     graded=True,
+    levels="all",
 )
 def ndcg_rel(ranked) -> np.ndarray:
     ranked, dcg = _curves(ranked)
@@ -60,6 +61,7 @@ def ndcg_rel(ranked) -> np.ndarray:
     "nDCG averaged over the ranks where the ideal gain changes (trec_eval Rndcg)",
     cutoff="none",
     graded=True,
+    levels="all_gains",  # which topics have a relevant document: at the threshold
     params=(
         Param(
             "no_gain",

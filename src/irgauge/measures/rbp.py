@@ -73,6 +73,7 @@ def _trec_eval_weights(ranked) -> np.ndarray:
     params=(ANY_P, GRADED, NORM),
     graded=True,
     check=_persistence(lambda v: v["graded"] and v["norm"] == "trec_eval"),
+    levels=lambda v: "all" if v["graded"] and v["norm"] == "trec_eval" else "threshold",
 )
 @np.errstate(over="ignore", invalid="ignore")  # |p| > 1: powers overflow, as in trec_eval
 def rank_biased_precision(

@@ -23,6 +23,7 @@ import json
 import math
 import os
 import re
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
@@ -33,6 +34,7 @@ from irgauge.report.inputs import evaluation_matrices, evaluation_means
 from irgauge.errors import InputError
 from irgauge.stats.comparison import compare_table
 from irgauge.report.inputs import comparison_from_json
+from irgauge.report.comparisons import described, differences, of_evaluation, same_scores
 from irgauge.report.inputs import TOPICSET_COLUMNS, read_input
 from irgauge.io.atomic import make_folders, remove_tree, write_text
 from irgauge.io.staging import output_file
@@ -287,19 +289,38 @@ def _conventions(metadata: Dict[str, Any], paths: _Paths) -> str:
     return '<div class="block"><h3>Conventions and parameters</h3>' + _kv_table(keep) + "</div>"
 
 
-def _evaluation_section(item, paths: _Paths) -> str:
-
+def _evaluation_section(item, paths: _Paths, tables: Sequence["_Given"] = ()) -> str:
+    """Means, and one comparison of the per-topic scores: the comparison table given of
+    these scores where there is one (named, with its test, correction and alpha), else
+    irgauge's own (paired t-test, Holm), said to be irgauge's."""
     means = evaluation_means(item).rename_axis(index="run", columns=None).reset_index()
     parts = [
         '<div class="block"><h3>Mean over topics</h3>' + _frame_html(means, people=False) + "</div>"
     ]
-
     try:
         matrices = evaluation_matrices(item)
     except InputError as err:  # e.g. runs scored on different topics: no paired comparison
         matrices = None
         parts.append(f'<p class="muted">No comparison table: {_esc(err)}.</p>')
-    if matrices is not None:
+    per_topic = item.frame[item.frame["topic"].astype(str) != "all"]
+    n_topics = per_topic["topic"].nunique() if len(per_topic) else None
+    given = [
+        t
+        for t in tables
+        if of_evaluation(t.item.metadata, item.frame["run"], item.frame["measure"], n_topics)
+    ]
+    if given:
+        named = "; ".join(
+            f'<a href="#{_esc(t.anchor)}">{_esc(t.name)}</a> ({_esc(described(t.item.metadata))})'
+            for t in given
+        )
+        tables_given = "the table given" if len(given) == 1 else "the tables given"
+        parts.append(
+            f'<p class="block">Comparison of these scores: {tables_given}, {named}. '
+            "irgauge's own comparison is not drawn beside "
+            f"{'it' if len(given) == 1 else 'them'}.</p>"
+        )
+    elif matrices is not None:
         collection = paths.text(item.metadata.get("qrels"))
         table = compare_table(
             matrices,
@@ -309,7 +330,9 @@ def _evaluation_section(item, paths: _Paths) -> str:
             collection=Path(str(collection)).name if collection else None,
         )
         parts.append(
-            '<div class="block"><h3>Comparison (paired t-test, Holm)</h3>'
+            f'<div class="block"><h3>Comparison ({_esc(described(table.parameters))})</h3>'
+            '<p class="muted">irgauge\'s own comparison of these scores: no comparison table '
+            "of them was given (<code>irgauge compare --table json</code> makes one).</p>"
             + table.render("html")
             + "</div>"
         )
@@ -317,15 +340,27 @@ def _evaluation_section(item, paths: _Paths) -> str:
     return "\n".join(parts)
 
 
-def _comparison_section(item, paths: _Paths) -> str:
-
+def _comparison_section(item, paths: _Paths, tables: Sequence["_Given"] = ()) -> str:
+    """The table given and, where another given table compares the same scores, how the
+    two differ, from the parameters each recorded."""
     table = comparison_from_json(item)
-    return (
-        '<div class="block">'
-        + table.render("html")
-        + "</div>"
-        + _conventions({k: v for k, v in item.metadata.items() if k != "caption"}, paths)
-    )
+    parts = ['<div class="block">' + table.render("html") + "</div>"]
+    for other in tables:
+        if other.item is item or not same_scores(item.metadata, other.item.metadata):
+            continue
+        found = differences(item.metadata, other.item.metadata)
+        how = (
+            "they differ in " + "; ".join(found)
+            if found
+            else "they were made with the same test, correction and alpha"
+        )
+        parts.append(
+            '<p class="block">This table and '
+            f'<a href="#{_esc(other.anchor)}">{_esc(other.name)}</a> compare the same '
+            f"scores; {_esc(how)}.</p>"
+        )
+    parts.append(_conventions({k: v for k, v in item.metadata.items() if k != "caption"}, paths))
+    return "\n".join(parts)
 
 
 def _result_section(item, paths: _Paths) -> str:
@@ -337,10 +372,20 @@ def _result_section(item, paths: _Paths) -> str:
     )
 
 
-def _input_sections(inputs: Sequence[Any], paths: _Paths) -> Tuple[list, list]:
-    """(study folders, file sections) of the inputs given."""
+@dataclass(frozen=True)
+class _Given:
+    """A comparison table given as an input: its file's name, contents and anchor."""
 
-    studies, sections = [], []
+    name: str
+    item: Any
+    anchor: str
+
+
+def _input_sections(inputs: Sequence[Any], paths: _Paths) -> Tuple[list, list]:
+    """(study folders, file sections) of the inputs given. Every file is read first, so
+    that each set of scores gets one comparison: the table given, else irgauge's own."""
+
+    studies, entries = [], []  # entries: (title, html) or (number, path, item)
     for number, given in enumerate(inputs, 1):
         given = Path(given)
         if given.is_dir():
@@ -356,11 +401,23 @@ def _input_sections(inputs: Sequence[Any], paths: _Paths) -> Tuple[list, list]:
             figures = _figure_folder(given, paths)
             if figures is None:
                 raise InputError(f"{given}: a folder without study results")
-            sections.append((f"Figures: {given.name}", figures))
+            entries.append((f"Figures: {given.name}", figures))
             continue
         if not given.exists():
             raise InputError(f"no such file or folder: {given}")
-        item = read_input(given)
+        entries.append((number, given, read_input(given)))
+    # render_report numbers the file sections input-1, input-2, ... in this order
+    tables = [
+        _Given(e[1].name, e[2], f"input-{k}")
+        for k, e in enumerate(entries, 1)
+        if len(e) == 3 and e[2].kind == "comparison"
+    ]
+    sections = []
+    for entry in entries:
+        if len(entry) == 2:
+            sections.append(entry)
+            continue
+        number, given, item = entry
         if item.kind in ("agreement", "topicset"):
             folder = paths.figures() / re.sub(r"[^A-Za-z0-9._-]", "_", f"{number}-{given.stem}")
             render = _agreement_section if item.kind == "agreement" else _topicset_section
@@ -368,15 +425,15 @@ def _input_sections(inputs: Sequence[Any], paths: _Paths) -> Tuple[list, list]:
                 (f"{INPUT_TITLES[item.kind]}: {given.name}", _rendered(render, item, paths, folder))
             )
             continue
-        render = {
-            "evaluation": _evaluation_section,
-            "comparison": _comparison_section,
-            "result": _result_section,
-        }[item.kind]
         title = INPUT_TITLES.get(
             item.kind, str(item.metadata.get("method", "Result")).replace("_", " ").capitalize()
         )
-        sections.append((f"{title}: {given.name}", _rendered(render, item, paths)))
+        if item.kind == "result":
+            body = _rendered(_result_section, item, paths)
+        else:
+            render = _evaluation_section if item.kind == "evaluation" else _comparison_section
+            body = _rendered(render, item, paths, tables)
+        sections.append((f"{title}: {given.name}", body))
     return studies, sections
 
 

@@ -283,6 +283,7 @@ def _sensitivity(matrices, size: int, o: QaOptions, seeds, topic, progress) -> S
 CONVENTIONS = (
     "gains",
     "rel_level",
+    "measure_conventions",
     "complete",
     "empty_topics",
     "answer_normalisation",
