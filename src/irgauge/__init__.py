@@ -69,6 +69,7 @@ _LAZY = {
     "read_answers": "irgauge.qa",
     "reduce_qrels": "irgauge.collection.reduce",
     "incomplete_study": "irgauge.studies.incomplete_result",
+    "reproducibility": "irgauge.studies.reproduction",
     "to_ir_measures": "irgauge.interop",
     "as_score_matrix": "irgauge.scores",
     "as_score_matrices": "irgauge.scores",

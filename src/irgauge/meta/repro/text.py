@@ -52,33 +52,31 @@ def parameters(study, cutoffs, rbo_p, samples, seed, confidence) -> Dict[str, An
             label: [r.source for r in group] for label, group in zip(study.labels, study.groups)
         },
         "measures": list(study.measures),
-        "measure_definitions": {m: parse_measure(m).full for m in study.measures},
-        "seed": seed,
-        "bootstrap_samples": samples,
-        "confidence": confidence,
-        "interval": "percentile bootstrap over topics (drawn with replacement"
+    }
+    if study.replication:
+        found["repeated_qrels"] = study.qrels_repeated.source
+    else:
+        found.update(rbo_p=rbo_p, cutoffs=list(cutoffs) if cutoffs else [1000])
+    found.update(
+        seed=seed,
+        bootstrap_samples=samples,
+        confidence=confidence,
+        test="Welch's unpaired t-test (two-sided)"
+        if study.replication
+        else "paired t-test (two-sided)",
+        interval="percentile bootstrap over topics (drawn with replacement"
         + (
             "; the original and the repeated topics drawn independently"
             if study.replication
             else "; original and repeated scores resampled together, topic by topic"
         )
         + "; samples where a statistic is undefined left out)",
-        "test": "Welch's unpaired t-test (two-sided)"
-        if study.replication
-        else "paired t-test (two-sided)",
-        "effects": EFFECTS,
-        "ties": TIES,
-    }
-    if study.replication:
-        found["repeated_qrels"] = study.qrels_repeated.source
-    else:
-        found.update(
-            cutoffs=list(cutoffs) if cutoffs else [1000],
-            cutoffs_given=bool(cutoffs),
-            rbo_p=rbo_p,
-            ktu=KTU,
-            rbo=RBO,
-        )
+        measure_definitions={m: parse_measure(m).full for m in study.measures},
+        effects=EFFECTS,
+        ties=TIES,
+    )
+    if not study.replication:
+        found.update(cutoffs_given=bool(cutoffs), ktu=KTU, rbo=RBO)
     return found
 
 
