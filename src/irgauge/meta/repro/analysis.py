@@ -139,7 +139,8 @@ class _Study:
                 self.qrels, self.originals, measures
             )
             repeated, self.topics["repeated"] = _scores(self.qrels_repeated, flat, measures)
-            self.scores[None].update(repeated)
+            for measure, found in repeated.items():
+                self.scores[None][measure].update(found)
         else:
             both = self.originals + flat
             self.scores[None], self.topics["original"] = _scores(self.qrels, both, measures)
