@@ -145,7 +145,7 @@ class _Study:
             both = self.originals + flat
             self.scores[None], self.topics["original"] = _scores(self.qrels, both, measures)
         for side, topics in self.topics.items():
-            require_topics(len(topics), f"a {side} side's bootstrap and t-test")
+            require_topics(len(topics), f"the {side} side's bootstrap and t-test")
 
     def cut_scores(self, k: int) -> Dict[str, Dict[str, np.ndarray]]:
         """Scores of the runs cut at rank k (trec_eval -M k), for RMSE at a cutoff."""
