@@ -25,7 +25,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from conftest import SHARED_DATA
 
 repro_eval = pytest.importorskip("repro_eval")
 from repro_eval.measure import document_order as ro  # noqa: E402
@@ -37,7 +36,7 @@ from repro_eval import util as ru  # noqa: E402
 import irgauge  # noqa: E402
 from irgauge.cli import main  # noqa: E402
 
-TREC = SHARED_DATA / "trec_eval_tests"
+TREC = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "trec_eval_tests"
 MEASURES = ["AP", "P@10"]
 ROLES = ("baseline", "advanced")
 

@@ -50,7 +50,7 @@ def rbo(top: TopK, p: float) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
     seen = d[None, :] <= ell[:, None]
     beyond_s = seen & (d[None, :] > s[:, None])
     with np.errstate(divide="ignore", invalid="ignore"):
-        extra = np.where(beyond_s, x_s[:, None] * (d - s[:, None]) / (s[:, None] * d), 0.0)
+        extra = np.where(beyond_s, x_s[:, None] * (d - s[:, None]) / s[:, None], 0.0)
         tail = ((x_l - x_s) / ell + x_s / s) * p**ell
     ext = (1 - p) / p * ((np.where(seen, x, 0.0) + extra) * weight).sum(axis=1) + tail
     low = (
@@ -58,7 +58,9 @@ def rbo(top: TopK, p: float) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
         / p
         * ((np.where(seen, x - x_l[:, None], 0.0) * weight).sum(axis=1) - x_l * np.log1p(-p))
     )
-    return ext, low, _rbo_max(x, s, ell, p)
+    high = _rbo_max(x, s, ell, p)
+    # RBO_min <= RBO_ext <= RBO_max holds exactly; the sums' rounding may cross by 1e-16
+    return np.minimum(np.maximum(ext, low), high), low, high
 
 
 def _rbo_max(x: np.ndarray, s: np.ndarray, ell: np.ndarray, p: float) -> np.ndarray:
