@@ -158,7 +158,10 @@ class _Study:
 def _repeated_qrels(study) -> str:
     if study.replication:
         return "the repeated qrels"
-    return "the qrels (a replication on another collection takes its qrels as repeated_qrels)"
+    return (
+        "the qrels (a replication on another collection gives its qrels: --repeated-qrels, "
+        "repeated_qrels=)"
+    )
 
 
 def _scores(qrels, runs, measures, max_docs=None):
