@@ -104,11 +104,23 @@ def _other_qrels(tmp_path):
     return path
 
 
-def test_figures_are_the_three_curves(capsys, tmp_path):
+def test_figures_are_the_three_curves(capsys, tmp_path, monkeypatch):
+    """Each curve is saved under its stem (drawn to no file here: drawing three formats
+    is most of the command's time), titled with the qrels, the seed and B."""
+    from irgauge.report import style
+
+    saved = {}
+
+    def record(fig, directory, stem, formats=()):
+        saved[stem] = [t.get_text() for t in fig.findobj(lambda a: hasattr(a, "get_text"))]
+        return [str(tmp_path / stem)]
+
+    monkeypatch.setattr(style, "save", record)
     code, _, _ = run(capsys, PAIR + SMALL + ["--cutoffs", "5,10,20", "--figures", str(tmp_path)])
     assert code == 0
-    written = {p.name for p in tmp_path.iterdir()}
-    assert {"repro_ktu.png", "repro_rbo.svg", "repro_rmse.pdf"} <= written
+    assert set(saved) == {"repro_ktu", "repro_rbo", "repro_rmse"}
+    assert "qrels.txt: seed 1, B = 50" in saved["repro_ktu"]
+    assert {"5", "10", "20"} <= set(saved["repro_rbo"])
 
 
 def test_the_api_gives_the_table_and_the_figures():
