@@ -177,3 +177,27 @@ def test_another_collections_runs_without_its_qrels_are_refused(capsys, tmp_path
 @pytest.mark.parametrize("flag", ["-B", "--confidence"])
 def test_numbers_are_checked_at_the_option(capsys, flag):
     one_line_error(capsys, PAIR + ["-m", "AP", flag, "0"], flag)
+
+
+def test_the_report_has_a_reproducibility_section(capsys, tmp_path, monkeypatch):
+    """irgauge report given repro's JSON (or TSV) output: its sentences, its table and
+    its three curves, drawn from the table beside the report."""
+    from pathlib import Path
+
+    from irgauge.report import style
+
+    def tiny(fig, directory, stem, formats=()):
+        Path(directory).mkdir(parents=True, exist_ok=True)
+        (Path(directory) / f"{stem}.png").write_bytes(b"png")
+        return [str(Path(directory) / f"{stem}.png")]
+
+    monkeypatch.setattr(style, "save", tiny)
+    out = tmp_path / "study.json"
+    argv = PAIR + SMALL + ["--cutoffs", "5,10", "--format", "json", "-o", str(out)]
+    assert run(capsys, argv)[0] == 0
+    assert main(["report", str(tmp_path / "rep"), str(out)]) == 0
+    page = (tmp_path / "rep" / "report.html").read_text()
+    conclusions = json.loads(out.read_text())["metadata"]["conclusions"]
+    assert "Reproducibility: study.json" in page
+    assert conclusions[0].split(":")[0] in page and "RBO_max" in page
+    assert "Kendall&#x27;s tau union" in page or "Kendall's tau union" in page

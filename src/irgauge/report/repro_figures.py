@@ -21,7 +21,11 @@ LABELS = {"KTU": "KTU", "RBO": "RBO (extrapolated)", "RMSE": "RMSE"}
 
 def _series(table, statistic: str):
     """(label, cutoffs, value, low, high) of each series of ``statistic`` at a cutoff."""
-    rows = table[(table["statistic"] == statistic) & (table["cutoff"] != "")]
+    import pandas as pd
+
+    # a cutoff read back from TSV is a number or NaN, from JSON or the API "" where none
+    cutoff = pd.to_numeric(table["cutoff"].replace("", None), errors="coerce")
+    rows = table[(table["statistic"] == statistic) & cutoff.notna()].assign(cutoff=cutoff)
     keys = [c for c in ("repeated", "run", "measure") if c in rows and rows[c].astype(str).any()]
     for key, part in rows.groupby(keys, sort=False) if keys else []:
         key = key if isinstance(key, tuple) else (key,)
@@ -60,9 +64,11 @@ def repro_figure_set(table, title: Optional[str] = None) -> Dict[str, object]:
 
 
 def repro_figures(result, directory, title: Optional[str] = None) -> List[str]:
-    """Save every curve of ``result`` (its table) in ``directory``; the paths written."""
+    """Save every curve of ``result`` (a result with a ``table``, or the table itself) in
+    ``directory``; the paths written."""
     paths: List[str] = []
-    for stem, fig in repro_figure_set(result.table, title).items():
+    table = getattr(result, "table", result)
+    for stem, fig in repro_figure_set(table, title).items():
         paths += style.save(fig, directory, stem)
         style.pyplot().close(fig)
     return paths

@@ -128,6 +128,7 @@ class _Study:
         self.originals = named(originals, "original")
         self.groups = [named(g, f"repeated{i + 1}") for i, g in enumerate(groups)]
         self.measures = measures
+        self._documents: Dict[str, Any] = {}
         self._score(measures)
 
     def _score(self, measures) -> None:
@@ -146,6 +147,14 @@ class _Study:
             self.scores[None], self.topics["original"] = _scores(self.qrels, both, measures)
         for side, topics in self.topics.items():
             require_topics(len(topics), f"the {side} side's bootstrap and t-test")
+
+    def documents(self, run):
+        """The run's documents in evaluation order, ordered once for every repeated pair."""
+        from irgauge.collection.rankings import ordered_documents
+
+        if run.name not in self._documents:
+            self._documents[run.name] = ordered_documents(run)
+        return self._documents[run.name]
 
     def cut_scores(self, k: int) -> Dict[str, Dict[str, np.ndarray]]:
         """Scores of the runs cut at rank k (trec_eval -M k), for RMSE at a cutoff."""
@@ -209,11 +218,9 @@ class _Block:
         self.pending.append((run, measure, statistic, cutoff, recipe))
 
     def _document_order(self, pairs) -> None:
-        from irgauge.collection.rankings import ordered_documents
-
         topics = self.study.topics["original"]
         for role, a, b in pairs:
-            both = list_pair(ordered_documents(a), ordered_documents(b), topics)
+            both = list_pair(self.study.documents(a), self.study.documents(b), topics)
             for k in self.depths:
                 top = both.top(k)
                 ext, low, high = rbo(top, self.p)
