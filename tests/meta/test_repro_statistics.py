@@ -204,3 +204,18 @@ def test_the_documents_come_in_trec_evals_order():
         ("2", "a", 0),
         ("2", "b", 1),
     ]
+
+
+def test_inversions_of_topics_of_any_size_are_the_pairs_counted_one_by_one():
+    from irgauge.meta.repro.ktu import inversions
+
+    rng = np.random.default_rng(11)
+    sizes = [0, 1, 2, 3, 7, 8, 9, 64, 100]
+    topic = np.repeat(np.arange(len(sizes)), sizes)
+    first = np.concatenate([rng.permutation(s) for s in sizes])
+    second = np.concatenate([rng.permutation(3 * s)[:s] for s in sizes])
+    want = []
+    for t in range(len(sizes)):
+        f, s = first[topic == t], second[topic == t]
+        want.append(sum((f[i] - f[j]) * (s[i] - s[j]) < 0 for i in range(len(f)) for j in range(i)))
+    assert inversions(topic, first, second, len(sizes)).tolist() == want

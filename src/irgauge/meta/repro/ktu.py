@@ -10,7 +10,8 @@ above every one of B in A, and below it in B).
 
 The pairs are counted without listing them (c documents in both lists, a = |A|, b = |B|):
 
-    both in A and B        c(c-1)/2 - 2 * inversions of B's ranks in A's order
+    both in A and B        c(c-1)/2 - 2 * inversions of B's ranks in A's order (a merge
+                           sort of all topics at once, O(c log c) each)
     common x A-only        ordered alike in A iff the common one is above (in B it is)
     common x B-only        likewise in B
     A-only x B-only        -(a - c)(b - c): always in opposite orders
@@ -26,9 +27,6 @@ import numpy as np
 
 from irgauge.meta.kendall import tau_b
 from irgauge.meta.repro.lists import TopK
-
-# cells of one chunk of the inversion count (topics x c x c booleans)
-_CHUNK_CELLS = 1 << 24
 
 
 def ktu(top: TopK) -> np.ndarray:
@@ -60,22 +58,32 @@ def _cross(topic: np.ndarray, rank: np.ndarray, c: np.ndarray, n: int) -> np.nda
 
 def inversions(topic: np.ndarray, first: np.ndarray, second: np.ndarray, n: int) -> np.ndarray:
     """Per topic, the pairs of its items ordered one way by ``first`` and the other by
-    ``second`` (no ties within either): a topics x c x c comparison, in chunks of topics."""
+    ``second`` (no ties within either): a bottom-up merge sort of every topic's ``second``
+    values in ``first``'s order at once. At each level the blocks of w sorted values are
+    paired, and each value of a right block counts the values of its left block above it
+    (one sorted search of all blocks, made one sorted array by an offset per block) before
+    the pairs merge: O(c log c) per topic, where comparing all pairs took O(c^2)."""
     out = np.zeros(n)
     if not len(topic):
         return out
     order = np.lexsort((first, topic))
-    topic, second = topic[order], second[order].astype(float)
+    topic, second = topic[order], second[order].astype(np.int64)
     counts = np.bincount(topic, minlength=n)
     heads = np.concatenate(([0], np.cumsum(counts)[:-1]))
-    width = int(counts.max())
-    padded = np.full((n, width), np.inf)  # padding sorts after every item: never inverted
-    padded[topic, np.arange(len(topic)) - heads[topic]] = second
-    later = np.triu(np.ones((width, width), bool), 1)
-    step = max(1, _CHUNK_CELLS // max(1, width * width))
-    for start in range(0, n, step):
-        block = padded[start : start + step]
-        out[start : start + step] = ((block[:, :, None] > block[:, None, :]) & later).sum(
-            axis=(1, 2)
-        )
+    width = 1 << int(np.ceil(np.log2(max(int(counts.max()), 1))))
+    # padding sorts after every value and sits after a topic's items: never inverted
+    big = int(second.max()) + 1
+    values = np.full((n, width), big, dtype=np.int64)
+    values[topic, np.arange(len(topic)) - heads[topic]] = second
+    w = 1
+    while w < width:
+        blocks = n * (width // (2 * w))
+        pairs = values.reshape(blocks, 2, w)
+        offset = np.arange(blocks, dtype=np.int64)[:, None]
+        left = (pairs[:, 0, :] + offset * (big + 1)).ravel()
+        right = (pairs[:, 1, :] + offset * (big + 1)).ravel()
+        at_most = np.searchsorted(left, right, side="right").reshape(blocks, w) - offset * w
+        out += (w - at_most).reshape(n, -1).sum(axis=1)
+        values = np.sort(values.reshape(blocks, 2 * w), axis=1).reshape(n, width)
+        w *= 2
     return out
