@@ -201,3 +201,27 @@ def test_the_report_has_a_reproducibility_section(capsys, tmp_path, monkeypatch)
     assert "Reproducibility: study.json" in page
     assert conclusions[0].split(":")[0] in page and "RBO_max" in page
     assert "Kendall&#x27;s tau union" in page or "Kendall's tau union" in page
+
+
+def test_a_replication_draws_the_two_topic_sets_independently(tmp_path):
+    """The original topics are drawn from the seed, as in a reproduction; the repeated
+    topics from the seed sequence (seed, 1): their ARP intervals are those draws' means."""
+    import numpy as np
+
+    from irgauge.stats.resampling import bootstrap_indices, percentile_interval
+
+    other = _other_qrels(tmp_path)
+    options = dict(samples=40, seed=3)
+    replication = irgauge.reproducibility(QRELS, RUNS[:2], RUNS[2:4], ["AP"],
+                                          repeated_qrels=other, **options).table  # fmt: skip
+    reproduction = irgauge.reproducibility(QRELS, RUNS[:2], RUNS[2:4], ["AP"], **options).table
+    key = ["run", "statistic", "value", "low", "high"]
+    pick = "statistic == 'ARP_original'"
+    found = [t.query(pick)[key].reset_index(drop=True) for t in (replication, reproduction)]
+    assert found[0].equals(found[1])
+    scores = irgauge.evaluate(other, [RUNS[2]], ["AP"], complete=True).score_matrices()["AP"]
+    x = scores.values[0]
+    means = np.array([x[d].mean() for d in bootstrap_indices(len(x), 40, [3, 1])])
+    low, high = percentile_interval(means[:, None], 0.95)
+    row = replication.query("statistic == 'ARP_repeated' and run == 'baseline'").iloc[0]
+    assert (row["low"], row["high"]) == pytest.approx((low[0], high[0]))

@@ -43,11 +43,13 @@ DEFAULT_RBO_P = 0.95
 NO_INTERVAL = (
     "no interval: a p-value has none, or the statistic is undefined on every bootstrap sample"
 )
+# why a value is not finite, by statistic (a long table's values are checked per statistic)
 REASONS = {
     "low": NO_INTERVAL,
     "high": NO_INTERVAL,
-    "value": "undefined for these scores "
-    "(KTU of a one-document union, nRMSE of constant scores, RI of a baseline of 0)",
+    "KTU": "a topic's union of the two top-k lists holds one document: tau is 0/0",
+    "nRMSE": "the original scores are 0.5 on every topic: the largest RMSE is 0",
+    "DeltaRI": "a baseline's ARP of 0: its relative improvement divides by 0",
 }
 COLUMNS = ("run", "measure", "statistic", "cutoff", "value", "low", "high")
 
