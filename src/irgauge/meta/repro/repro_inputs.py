@@ -46,9 +46,9 @@ def repeated_pairs(value: Any, size: int) -> List[List[Run]]:
 
 
 def named(runs: List[Run], prefix: str) -> List[Run]:
-    """The runs under names of their role (``original/baseline``...): two teams' files
+    """The runs under names of their role (``original:baseline``...): two teams' files
     may share a name or a run tag."""
-    return [dataclasses.replace(r, name=f"{prefix}/{role}") for r, role in zip(runs, ROLES)]
+    return [dataclasses.replace(r, name=f"{prefix}:{role}") for r, role in zip(runs, ROLES)]
 
 
 def check_cutoffs(cutoffs: Optional[Sequence[int]]) -> Optional[List[int]]:

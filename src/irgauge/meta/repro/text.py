@@ -47,7 +47,7 @@ def parameters(study, cutoffs, rbo_p, samples, seed, confidence) -> Dict[str, An
     found: Dict[str, Any] = {
         "kind": kind,
         "qrels": study.qrels.source,
-        "original": {r.name.split("/")[1]: r.source for r in study.originals},
+        "original": {r.name.split(":")[1]: r.source for r in study.originals},
         "repeated": {
             label: [r.source for r in group] for label, group in zip(study.labels, study.groups)
         },
@@ -55,6 +55,7 @@ def parameters(study, cutoffs, rbo_p, samples, seed, confidence) -> Dict[str, An
     }
     if study.replication:
         found["repeated_qrels"] = study.qrels_repeated.source
+        found["repeated_topics"] = list(study.topics["repeated"])
     else:
         found.update(rbo_p=rbo_p, cutoffs=list(cutoffs) if cutoffs else [1000])
     found.update(
