@@ -225,3 +225,9 @@ def test_a_replication_draws_the_two_topic_sets_independently(tmp_path):
     low, high = percentile_interval(means[:, None], 0.95)
     row = replication.query("statistic == 'ARP_repeated' and run == 'baseline'").iloc[0]
     assert (row["low"], row["high"]) == pytest.approx((low[0], high[0]))
+
+
+@pytest.mark.parametrize("option", [["--cutoffs", "5"], ["--rbo-p", "0.9"]])
+def test_document_order_options_are_refused_for_a_replication(capsys, tmp_path, option):
+    argv = PAIR + SMALL + ["--repeated-qrels", str(_other_qrels(tmp_path)), *option]
+    one_line_error(capsys, argv, option[0], "replication")

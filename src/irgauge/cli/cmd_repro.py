@@ -55,8 +55,7 @@ def register(subparsers) -> None:
     p.add_argument(
         "--rbo-p",
         type=opt.number(0.0, 1.0, True, True, "a persistence"),
-        default=0.95,
-        help="RBO's persistence p",
+        help="RBO's persistence p (default 0.95)",
     )
     p.add_argument("-B", "--samples", type=opt.draws, default=1000, help="bootstrap samples")
     p.add_argument(

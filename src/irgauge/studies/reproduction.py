@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Optional, Sequence
 
-from irgauge.meta.repro.analysis import DEFAULT_MEASURES, DEFAULT_RBO_P, reproducibility_table
+from irgauge.meta.repro.analysis import DEFAULT_MEASURES, reproducibility_table
 from irgauge.meta.result import MetaResult
 
 
@@ -80,7 +80,7 @@ def reproducibility(
     *,
     repeated_qrels: Any = None,
     cutoffs: Optional[Sequence[int]] = None,
-    rbo_p: float = DEFAULT_RBO_P,
+    rbo_p: Optional[float] = None,
     samples: int = 1000,
     seed: Optional[int] = None,
     confidence: float = 0.95,
@@ -95,9 +95,10 @@ def reproducibility(
 
     Statistics (definitions in the guide, docs/reproducibility.md): KTU and RBO (with
     RBO_min and RBO_max) of the top-k documents at each of ``cutoffs`` (default 1000;
-    persistence ``rbo_p``) and RMSE, nRMSE per measure (reproduction only; RMSE at each
-    cutoff too when ``cutoffs`` is given); ARP; ER and Delta RI (two runs); the paired
-    t-test (reproduction) or Welch's (replication) of original against repeated scores.
+    persistence ``rbo_p``, default 0.95) and RMSE, nRMSE per measure (reproduction only,
+    where ``cutoffs`` and ``rbo_p`` act; RMSE at each cutoff too when ``cutoffs`` is
+    given); ARP; ER and Delta RI (two runs); the paired t-test (reproduction) or Welch's
+    (replication) of original against repeated scores.
     Each mean statistic has a percentile bootstrap interval over topics (``samples`` draws
     of ``seed`` at ``confidence``; a replication draws the two topic sets independently).
     Runs must answer exactly their qrels' topics; ER with an original improvement of 0

@@ -61,7 +61,7 @@ def reproducibility_table(
     measures: Sequence[str] = DEFAULT_MEASURES,
     repeated_qrels: Any = None,
     cutoffs: Optional[Sequence[int]] = None,
-    rbo_p: float = DEFAULT_RBO_P,
+    rbo_p: Optional[float] = None,
     samples: int = 1000,
     seed: Optional[int] = None,
     confidence: float = 0.95,
@@ -70,6 +70,8 @@ def reproducibility_table(
     samples = _checks.draws(samples, "samples")
     seed = resolve_seed(seed)
     confidence = _checks.confidence(confidence)
+    _refuse_document_options(repeated_qrels, cutoffs, rbo_p)
+    rbo_p = DEFAULT_RBO_P if rbo_p is None else rbo_p
     rbo_p = _checks.real(rbo_p, "rbo_p", 0.0, 1.0, True, True, "a persistence")
     given = check_cutoffs(cutoffs)
     measures = _measures(measures)
@@ -96,6 +98,20 @@ def reproducibility_table(
     return MetaResult(
         "reproducibility", table, found, runs, list(study.topics["original"]), reasons=REASONS
     )
+
+
+def _refuse_document_options(repeated_qrels, cutoffs, rbo_p) -> None:
+    """The cutoffs and RBO's persistence act on the document order and RMSE of a
+    reproduction: given for a replication, they are refused, not ignored."""
+    if repeated_qrels is None:
+        return
+    for name, value in (("cutoffs", cutoffs), ("rbo_p", rbo_p)):
+        if value is not None:
+            raise InputError(
+                f"{name} acts on the document order of a reproduction; a replication "
+                "(repeated_qrels) compares scores only",
+                parameter=name,
+            )
 
 
 def _measures(measures) -> List[str]:
