@@ -83,17 +83,14 @@ def reproducibility_table(
         if study.replication
         else counts["original"]
     )
-    rows, notes = [], []
-    for g, group in enumerate(study.groups):
+    rows = []
+    for g, label in enumerate(study.labels):
         block = _Block(study, g, given or [DEFAULT_CUTOFF], given or [], rbo_p)
-        rows += [dict(r, repeated=study.labels[g]) for r in block.rows(counts, confidence)]
-        notes += block.notes
+        rows += [dict(r, repeated=label) for r in block.rows(counts, confidence)]
     columns = (("repeated",) if len(study.groups) > 1 else ()) + COLUMNS
     table = {c: [r[c] for r in rows] for c in columns}
     found = parameters(study, given, rbo_p, samples, seed, confidence)
     found["conclusions"] = sentences(rows, study, confidence)
-    if notes:
-        found["notes"] = notes
     runs = [r.name for r in study.originals] + [r.name for g in study.groups for r in g]
     return MetaResult(
         "reproducibility", table, found, runs, list(study.topics["original"]), reasons=REASONS
@@ -212,7 +209,6 @@ class _Block:
         self.study, self.g, self.depths, self.cutoffs, self.p = study, g, depths, cutoffs, rbo_p
         self.means = TopicMeans()
         self.pending: List[tuple] = []  # (run, measure, statistic, cutoff, recipe)
-        self.notes: List[str] = []
 
     def rows(self, counts, confidence) -> List[dict]:
         study = self.study
