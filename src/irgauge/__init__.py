@@ -71,6 +71,7 @@ _LAZY = {
     "reduce_qrels": "irgauge.collection.reduce",
     "pool": "irgauge.collection.pooling",
     "incomplete_study": "irgauge.studies.incomplete_result",
+    "reproducibility": "irgauge.studies.reproduction",
     "to_ir_measures": "irgauge.interop",
     "as_score_matrix": "irgauge.scores",
     "as_score_matrices": "irgauge.scores",
