@@ -31,7 +31,7 @@ import numpy as np
 
 from irgauge.collection.depth_pool import depth_pool
 from irgauge.collection.judgments import UNJUDGED, Judgments, parse_gains
-from irgauge.collection.rankings import MatchedRun, match_run, ranked_prefix, resolve_order
+from irgauge.collection.rankings import MatchedRun, match_run
 from irgauge.errors import InputError
 from irgauge.evaluation.engine import _measures, read_runs
 from irgauge.evaluation.run_scoring import score_rows
@@ -148,10 +148,10 @@ def _score_all(q, judgments, run_list, order, measure_list, pool, sole, drop_gro
     changed[:, judgments.R == 0] = False
     virtual = _virtual_judgments(q, judgments, drop_group, n_groups + 1)
     vcode = virtual.code  # (group, topic) -> virtual topic code, -1 where nothing is left
-    matched = [
-        _masked_run(run, judgments, order, pool, sole, changed, vcode, n_topics)
-        for run in run_list
-    ]
+    dropper = Judgments(
+        Qrels(q.topics, q.docnos, drop_group + 1, q.source, q.fmt), rel_level=1
+    )
+    matched = [_masked_run(run, judgments, dropper, order, changed, vcode) for run in run_list]
     pairs = np.argwhere(changed & (vcode >= 0))  # (group, topic) with a relevant one left
     pairs = pairs[virtual.judgments.R[vcode[pairs[:, 0], pairs[:, 1]]] > 0]
     row_topics = [vcode[pairs[:, 0], pairs[:, 1]] for _ in run_list]
@@ -201,31 +201,25 @@ def _virtual_judgments(q: Qrels, judgments: Judgments, drop_group, n_groups: int
     )
 
 
-def _masked_run(run, judgments, order, pool, sole, changed, vcode, n_topics) -> MatchedRun:
+def _masked_run(run, judgments, dropper, order, changed, vcode) -> MatchedRun:
     """One run's rows for every changed (group, topic) it answers, on virtual topics: its
-    graded list on the topic with the documents the group drops graded unjudged."""
+    graded list on the topic with the documents the group drops graded unjudged.
+    ``dropper``: judgments whose level is 1 + the group that drops the judgment (0 for
+    none), which match the run's documents in the same order as ``judgments``."""
     matched = match_run(run, judgments, order)
-    # the documents in the order match_run graded them, to find the group each one's
-    # judgment belongs to alone
-    codes, rows, _ = ranked_prefix(
-        run, judgments.topic_codes(run.topics), resolve_order(run, order), None
-    )
-    entry = pool.locate(run.topics[rows], run.docnos[rows])
-    doc_group = np.where(entry >= 0, sole[np.maximum(entry, 0)], -1)
-    start = np.full(n_topics, 0, dtype=np.int64)
+    doc_group = match_run(run, dropper, order).grades.astype(np.int64) - 1  # -1: kept
+    n_topics = judgments.n_topics
+    start = np.zeros(n_topics, dtype=np.int64)
     length = np.zeros(n_topics, dtype=np.int64)
     start[matched.row_topic], length[matched.row_topic] = matched.row_start, matched.row_length
     g_idx, t_idx = np.nonzero(changed & (vcode >= 0) & (length > 0)[None, :])
     lengths = length[t_idx]
-    total = int(lengths.sum())
     heads = np.cumsum(lengths) - lengths
-    offset = np.arange(total) - np.repeat(heads, lengths)
-    source = np.repeat(start[t_idx], lengths) + offset
-    grades = matched.grades[source].copy()
+    # each row's documents: its topic's span of the run, in one gather
+    source = np.arange(int(lengths.sum())) + np.repeat(start[t_idx] - heads, lengths)
+    grades = matched.grades[source]
     grades[doc_group[source] == np.repeat(g_idx, lengths)] = UNJUDGED
-    return MatchedRun(
-        matched.name, vcode[g_idx, t_idx], heads, lengths, grades, [], matched.order
-    )
+    return MatchedRun(matched.name, vcode[g_idx, t_idx], heads, lengths, grades, [], matched.order)
 
 
 __all__ = ["LeaveOutScores", "leave_out_scores"]
