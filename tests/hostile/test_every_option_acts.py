@@ -58,6 +58,7 @@ BASELINES = {
     "study qa": ["{gold}", "{answers}", "--out", "st", "--seed", "1"],
     "study predictive": ["{qrels}", "{runs}", "--out", "st", "--seed", "1"],
     "study topicset": ["{qrels}", "{runs}", "--out", "st", "--seed", "1"],
+    "study reusability": ["{qrels}", "{runs}", "--out", "st", "--seed", "1", "--depth", "5"],
     "swap": SCORE_BASE + ["--seed", "1", "--trials", "30"],
     "topics": SCORE_BASE + ["-m", "AP", "--min-diff", "0.1"],
     "trec_eval": ["{qrels}", "{run}"],
@@ -183,6 +184,8 @@ SPECIAL = {
     ("study qa", "gains"): ["--gains", "1:1:1"],
     ("topics", "systems"): ["--systems", "3"],
     ("reduce", "runs"): ["--runs", "{run}"],
+    ("study reusability", "depth"): ["--depth", "3"],
+    ("study reusability", "groups"): ["--groups", "{run_groups}"],
     ("compare", "systems"): ["--systems", "run1", "run2"],
     ("demo", "B"): ["--B", "30"],
     ("demo", "trials"): ["--trials", "30"],
@@ -432,10 +435,13 @@ def files(tmp_path_factory):
     collections.write_text(
         f'[collections.X]\nqrels = "{qrels}"\nruns = "{folder / "c" / "runs"}"\n'
     )
+    run_groups = folder / "run-groups.tsv"  # the first two runs in one group
+    run_groups.write_text("".join(f"{p.stem}\tteam\n" for p in runs[:2]))
     return {
         "qrels": qrels,
         "qrels2": qrels2,
         "groups": groups,
+        "run_groups": run_groups,
         "runs": runs,
         "run": runs[0],
         "partial": partial,

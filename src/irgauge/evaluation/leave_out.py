@@ -148,9 +148,7 @@ def _score_all(q, judgments, run_list, order, measure_list, pool, sole, drop_gro
     changed[:, judgments.R == 0] = False
     virtual = _virtual_judgments(q, judgments, drop_group, n_groups + 1)
     vcode = virtual.code  # (group, topic) -> virtual topic code, -1 where nothing is left
-    dropper = Judgments(
-        Qrels(q.topics, q.docnos, drop_group + 1, q.source, q.fmt), rel_level=1
-    )
+    dropper = Judgments(Qrels(q.topics, q.docnos, drop_group + 1, q.source, q.fmt), rel_level=1)
     matched = [_masked_run(run, judgments, dropper, order, changed, vcode) for run in run_list]
     pairs = np.argwhere(changed & (vcode >= 0))  # (group, topic) with a relevant one left
     pairs = pairs[virtual.judgments.R[vcode[pairs[:, 0], pairs[:, 1]]] > 0]

@@ -58,9 +58,7 @@ def _lines(path: str):
         if number == 1 and [f.lower() for f in fields] == ["run", "group"]:
             continue
         if len(fields) != 2:
-            raise InputError(
-                f"expected two fields, run and group; got {len(fields)}", path, number
-            )
+            raise InputError(f"expected two fields, run and group; got {len(fields)}", path, number)
         yield fields[0], fields[1], number
 
 

@@ -11,7 +11,7 @@ import importlib
 
 from irgauge.errors import InputError
 
-STUDIES = ("onerel", "incomplete", "qa", "predictive", "topicset")
+STUDIES = ("onerel", "incomplete", "qa", "predictive", "topicset", "reusability")
 # a study whose module is not named after it (irgauge.meta.topicset holds the method)
 MODULES = {"topicset": "topic_set_design"}
 
