@@ -514,6 +514,7 @@ def test_a_study_records_the_parameters_it_is_given(files, tmp_path, monkeypatch
         "qa": ["--trials", "20", "--repetitions", "2", "--topic-resamples", "2"],
         "predictive": ["--trials", "20", "--topic-resamples", "2"],
         "topicset": ["--trials", "20"],
+        "reusability": ["--topic-resamples", "2"],
     }
     for study, sizes in small.items():
         argv = ["study", study, *expand(BASELINES[f"study {study}"], files), *sizes]

@@ -32,6 +32,7 @@ from typing import Any, Dict, List, Optional, Sequence
 import numpy as np
 import pandas as pd
 
+from irgauge import _checks
 from irgauge.evaluation.leave_out import LeaveOutScores, leave_out_scores
 from irgauge.meta import kendall_tau, tau_ap
 from irgauge.meta.kendall import kendall_tau_columns
@@ -45,6 +46,7 @@ TITLE = "Reusability of a pooled collection: leave one group out (Zobel 1998; Vo
 # AP against the measures built for incomplete judgments (Sakai 2007; Sakai and Kando 2008)
 DEFAULT_MEASURES = ("AP", "AP'", "bpref", "infAP", "Q-measure", "Q-measure'")
 TOPIC_RESAMPLES = _noise.TOPIC_RESAMPLES
+DEFAULT_DEPTH = 100  # TREC's classic pool depth (the command line asks for --depth)
 RUNS_COLUMNS = ["group", "run", "measure", "full", "reduced", "change", "rank_full", "rank_reduced"]
 GROUPS_COLUMNS = ["group", "measure", "kendall_tau", "tau_ap", "max_rank_drop", "mean_change"]
 
@@ -86,6 +88,8 @@ def reusability(
     ``topic_resamples``: T, the resamples of the topics behind the summary's intervals
     (seeded by ``seed``)."""
     seed = common.seed_or_fresh(seed)
+    # a spread needs two resamples; refused before the scoring
+    topic_resamples = _checks.whole(topic_resamples, "topic_resamples", 2, _checks.MAX_COUNT)
     options = dict(eval_options or {})
     scores = leave_out_scores(qrels, runs, depth, groups, list(measures), **options)
     n_topics = len(scores.topics)
@@ -251,7 +255,7 @@ def run_reusability(
     runs,
     out,
     *,
-    depth: int,
+    depth: int = DEFAULT_DEPTH,
     groups=None,
     measures: Sequence[str] = DEFAULT_MEASURES,
     seed: Optional[int] = None,
