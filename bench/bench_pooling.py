@@ -10,7 +10,7 @@ after one untimed warm-up, the median of --repeat:
   runs read by trectools, where trectools is installed (the ratio trectools / irgauge is
   printed; neither includes reading the files);
 * ``reusability``: :func:`irgauge.reusability` (leave each run out of the depth-K pool,
-  every run scored with every reduced qrels: AP, AP', bpref, infAP, Q-measure, Q-measure',
+  every run scored with every reduced qrels: AP, AP', bpref, infAP, Q-measure',
   and the topic resamples behind the summary), from the files.
 
 Wall time and the CPU time of the process: on a machine shared with other jobs the wall

@@ -322,7 +322,7 @@ def _reusability_options(s) -> None:
     )
     opt.add_measures(
         s,
-        "measures (default AP, AP', bpref, infAP, Q-measure, Q-measure'; primed: condensed lists)",
+        "measures (default AP, AP', bpref, infAP, Q-measure'; primed: condensed lists)",
     )
     opt.add_seed(s, "seed of the topic resamples (default: a fresh one, recorded)")
     opt.add_topic_resamples(s)

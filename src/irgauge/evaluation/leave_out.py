@@ -40,8 +40,9 @@ from irgauge.io.qrels import read_qrels
 from irgauge.io.records import Qrels
 from irgauge.io.run_groups import read_run_groups
 from irgauge.io.runs import unique_run_names
+from irgauge.io.threads import thread_count
 
-MAX_CELLS = 4_000_000  # grades per padded batch
+MAX_CELLS = 1_000_000  # grades per padded batch (as evaluate's), one batch per thread
 
 
 @dataclass(eq=False)
@@ -152,9 +153,8 @@ def _score_all(q, judgments, run_list, order, measure_list, pool, sole, drop_gro
     matched = [_masked_run(run, judgments, dropper, order, changed, vcode) for run in run_list]
     pairs = np.argwhere(changed & (vcode >= 0))  # (group, topic) with a relevant one left
     pairs = pairs[virtual.judgments.R[vcode[pairs[:, 0], pairs[:, 1]]] > 0]
-    row_topics = [vcode[pairs[:, 0], pairs[:, 1]] for _ in run_list]
-    run_idx, topic_idx, values = score_rows(
-        measure_list, matched, row_topics, virtual.judgments, MAX_CELLS
+    run_idx, topic_idx, values = _score_rows_threaded(
+        measure_list, matched, vcode[pairs[:, 0], pairs[:, 1]], virtual.judgments
     )
     g_of, t_of = virtual.group[topic_idx], virtual.topic[topic_idx]
     full, reduced = {}, {}
@@ -168,6 +168,30 @@ def _score_all(q, judgments, run_list, order, measure_list, pool, sole, drop_gro
         full[m.name] = table[full_g][:, topics]
         reduced[m.name] = table[:n_groups][:, :, topics]
     return [judgments.topic_ids[t] for t in topics], full, reduced
+
+
+def _score_rows_threaded(measures, matched: List[MatchedRun], row_topics, judgments):
+    """:func:`score_rows` of every run on ``row_topics``, the runs split over the reader
+    threads (numpy releases the GIL in the measures' array work): (run, topic, values per
+    measure) as one call would give them, in run order."""
+    workers = min(thread_count(), len(matched))
+    bounds = np.linspace(0, len(matched), workers + 1).astype(int)
+
+    def part(k: int):
+        runs = matched[bounds[k] : bounds[k + 1]]
+        return score_rows(measures, runs, [row_topics] * len(runs), judgments, MAX_CELLS)
+
+    if workers > 1:
+        from concurrent.futures import ThreadPoolExecutor
+
+        with ThreadPoolExecutor(workers) as pool:
+            parts = list(pool.map(part, range(workers)))
+    else:
+        parts = [part(0)]
+    run_idx = np.concatenate([p[0] + bounds[k] for k, p in enumerate(parts)])
+    topic_idx = np.concatenate([p[1] for p in parts])
+    values = [[v for p in parts for v in p[2][m]] for m in range(len(measures))]
+    return run_idx, topic_idx, values
 
 
 @dataclass

@@ -44,7 +44,7 @@ from irgauge.studies import _noise
 NAME = "reusability"
 TITLE = "Reusability of a pooled collection: leave one group out (Zobel 1998; Voorhees 2018)"
 # AP against the measures built for incomplete judgments (Sakai 2007; Sakai and Kando 2008)
-DEFAULT_MEASURES = ("AP", "AP'", "bpref", "infAP", "Q-measure", "Q-measure'")
+DEFAULT_MEASURES = ("AP", "AP'", "bpref", "infAP", "Q-measure'")
 TOPIC_RESAMPLES = _noise.TOPIC_RESAMPLES
 DEFAULT_DEPTH = 100  # TREC's classic pool depth (the command line asks for --depth)
 RUNS_COLUMNS = ["group", "run", "measure", "full", "reduced", "change", "rank_full", "rank_reduced"]
