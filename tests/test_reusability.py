@@ -201,3 +201,32 @@ def test_bad_study_input_is_one_line_naming_the_option_or_file(tmp_path, capsys,
     err = capsys.readouterr().err.strip().splitlines()
     assert words in err[-1]
     assert not (tmp_path / "o" / "reusability").exists()
+
+
+def test_summary_statistics_are_those_of_the_tables(tmp_path):
+    from irgauge.collection.simulate import sample_paths
+    from irgauge.studies.reusability import reusability, run_reusability
+
+    qrels, runs = sample_paths()
+    groups = {Path(r).stem: f"g{k % 4}" for k, r in enumerate(runs)}  # 4 groups of 3 runs
+    found = reusability(qrels, runs, 10, groups, ["AP", "bpref"], seed=2, topic_resamples=30)
+    assert found.problem is None  # 12 runs, 20 topics: the measures may be ordered
+    table = found.runs
+    for m in ("AP", "bpref"):
+        taus = found.groups[found.groups["measure"] == m]["kendall_tau"]
+        assert found.tau.value(m) == pytest.approx(taus.mean())
+        mine = table[(table["measure"] == m) & (table["group"] == table["run"].map(groups))]
+        per_group = mine["change"].abs().groupby(mine["group"]).mean()
+        assert found.change.value(m) == pytest.approx(per_group.mean())
+        assert found.tau.resampled[m].shape == (30,)
+    assert any("mean Kendall's tau over the groups" in line for line in found.summary)
+    written = run_reusability(
+        qrels, runs, tmp_path, depth=10, groups=groups, measures=["AP"], seed=2,
+        topic_resamples=5,
+    )  # fmt: skip
+    folder = tmp_path / "reusability"
+    assert written.manifest["seeds"]["seed"] == 2
+    assert written.manifest["parameters"]["depth"] == 10
+    for name in ("tables/runs.tsv", "tables/groups.tsv", "figures/score_change.svg",
+                 "figures/rank_full_reduced.svg", "summary.txt"):  # fmt: skip
+        assert (folder / name).is_file(), name
