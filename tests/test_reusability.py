@@ -230,3 +230,20 @@ def test_summary_statistics_are_those_of_the_tables(tmp_path):
     for name in ("tables/runs.tsv", "tables/groups.tsv", "figures/score_change.svg",
                  "figures/rank_full_reduced.svg", "summary.txt"):  # fmt: skip
         assert (folder / name).is_file(), name
+
+
+def test_a_tau_that_is_not_finite_is_noted_with_its_reason():
+    from irgauge.studies.reusability import reusability
+
+    # both runs tie under the full qrels (AP 1 each): every tau against it is 0/0
+    qrels = {"1": {"a": 1, "b": 1}}
+    runs = {"x": {"1": {"a": 2.0, "b": 1.0}}, "y": {"1": {"b": 2.0, "a": 1.0}}}
+    found = reusability(qrels, runs, 1, measures=["AP"], seed=1, topic_resamples=5)
+    assert found.groups["kendall_tau"].isna().all()
+    assert found.runs.set_index(["group", "run"])["reduced"].to_dict() == {
+        ("x", "x"): 0.5,  # a dropped: its one relevant document, b, at rank 2
+        ("x", "y"): 1.0,
+        ("y", "x"): 1.0,
+        ("y", "y"): 0.5,
+    }
+    assert any("kendall_tau value(s) are not finite: a ranking ties" in n for n in found.notes)

@@ -37,6 +37,7 @@ from irgauge.evaluation.leave_out import LeaveOutScores, leave_out_scores
 from irgauge.meta import kendall_tau, tau_ap
 from irgauge.meta.kendall import kendall_tau_columns
 from irgauge.report import style
+from irgauge.scores._results import REASONS, check_table
 from irgauge.stats.resampling import TIE_TOLERANCE, index_counts
 from irgauge.studies import _common as common
 from irgauge.studies import _noise
@@ -65,6 +66,13 @@ class ReusabilityResult:
     parameters: Dict[str, Any]
     problem: Optional[str]
     summary: List[str] = field(default_factory=list)
+    notes: List[str] = field(default_factory=list)  # why a value is not finite
+
+    def __post_init__(self) -> None:
+        # the one check of every public result: values in range, NaN with its reason
+        self.notes = check_table(self.runs) + check_table(
+            self.groups, {"kendall_tau": (-1.0, 1.0)}, {"kendall_tau": REASONS["tau"]}
+        )
 
     def __repr__(self) -> str:
         head = f"ReusabilityResult: {len(self.scores.runs)} runs, {len(self.scores.groups)} groups"
@@ -332,6 +340,7 @@ def write_reusability(result: ReusabilityResult, runs, out) -> common.StudyResul
             s.runs,
             s.topics,
             {"qrels": str(s.qrels.source), "runs": common.path_list(runs)},
+            result.notes,
         )
         return writer.finish_with(record, result.summary)
 
