@@ -244,6 +244,11 @@ PYTHON_CASES = [
     Case("sample_paths", lambda i, o: irgauge.sample_paths(), ("sample_paths",)),
     Case("reduce_qrels", lambda i, o: irgauge.reduce_qrels(i.qrels, seed=SEED), ("reduce_qrels",)),
     Case(
+        "pool",
+        lambda i, o: irgauge.pool(i.runs, "bandit", budget=3, qrels=i.qrels).frame(),
+        ("pool", "collection.pooling.Pool"),
+    ),
+    Case(
         "classic tests",
         _stats,
         (
@@ -375,6 +380,12 @@ PYTHON_CASES = [
         render=False,
     ),
     Case(
+        "study pooling",
+        _study("pooling", budgets=[3], strategies=["depth", "bandit"], topic_resamples=5),
+        ("irgauge.studies.pooling.run_pooling",),
+        render=False,
+    ),
+    Case(
         "study qa",
         _study("qa", trials=10, repetitions=1, topic_resamples=5, second_size=None),
         ("irgauge.studies.qa.run_qa",),
@@ -490,6 +501,14 @@ CLI_CASES = [
         ],
         "reduce",
     ),
+    Command(
+        "pool",
+        lambda i, o: (
+            ["pool", *map(str, i.runs), "--strategy", "sample", "--budget", "3"]
+            + ["--seed", str(SEED), "-o", str(o / "pool.tsv")]
+        ),
+        "pool",
+    ),
     Command("report", lambda i, o: ["report", str(o / "rep"), str(i.scores)], "report"),
     Command(
         "simulate",
@@ -570,6 +589,14 @@ CLI_CASES = [
             "5",
         ],
         "study predictive",
+        render=False,
+    ),
+    Command(
+        "study pooling",
+        lambda i, o: (
+            ["study", "pooling", *_study_args(i, o), "--budgets", "3"] + ["--topic-resamples", "5"]
+        ),
+        "study pooling",
         render=False,
     ),
     Command(

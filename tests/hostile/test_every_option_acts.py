@@ -46,6 +46,7 @@ BASELINES = {
     "incomplete": ["{qrels}", "{runs}", "-m", "AP,nDCG", "--rates", "50", "-B", "20"]
     + ["--seed", "1"],
     "measures": [],
+    "pool": ["{runs}", "--strategy", "sample", "--budget", "3", "--seed", "1"],
     "predictive": SCORE_BASE + ["--seed", "1", "--halvings", "10"],
     "qa eval": ["{gold}", "{answers}", "--format", "tsv"],
     "qa label": ["{gold}", "{answer}"],
@@ -58,6 +59,7 @@ BASELINES = {
     "study qa": ["{gold}", "{answers}", "--out", "st", "--seed", "1"],
     "study predictive": ["{qrels}", "{runs}", "--out", "st", "--seed", "1"],
     "study topicset": ["{qrels}", "{runs}", "--out", "st", "--seed", "1"],
+    "study pooling": ["{qrels}", "{runs}", "--out", "st", "--seed", "1", "--budgets", "3,5"],
     "study reusability": ["{qrels}", "{runs}", "--out", "st", "--seed", "1", "--depth", "5"],
     "swap": SCORE_BASE + ["--seed", "1", "--trials", "30"],
     "topics": SCORE_BASE + ["-m", "AP", "--min-diff", "0.1"],
@@ -187,10 +189,17 @@ SPECIAL = {
     ("study reusability", "depth"): ["--depth", "3"],
     ("study reusability", "groups"): ["--groups", "{run_groups}"],
     ("compare", "systems"): ["--systems", "run1", "run2"],
+    ("pool", "budget"): ["--budget", "4"],
+    ("study pooling", "budgets"): ["--budgets", "4"],
+    ("study pooling", "strategies"): ["--strategies", "depth,mtf"],
+    ("study pooling", "depth"): ["--depth", "20"],
+    ("pool", "qrels"): ["--qrels", "{qrels}"],
+    ("pool", "strata"): ["--strata", "2"],  # statAP's design has none: refused
     ("demo", "B"): ["--B", "30"],
     ("demo", "trials"): ["--trials", "30"],
     ("demo", "topic_resamples"): ["--topic-resamples", "30"],
     ("demo", "out"): ["--out", "elsewhere"],
+    ("eval", "prels"): ["--prels", "{prels}"],
 }
 # (command, dest) -> a baseline of its own, for an option that acts on other inputs; its
 # outcome may be a failure the option turns into a success
@@ -204,6 +213,9 @@ BASELINE_FOR = {
     ("reduce", "depth"): ["{qrels}", "--out", "reduced", "--runs", "{runs}", "--depth", "3"],
     ("reduce", "runs"): ["{qrels}", "--out", "reduced", "--runs", "{runs}", "--depth", "3"],
     ("reduce", "order"): ["{qrels}", "--out", "reduced", "--runs", "{runs}", "--depth", "3"],
+    # without qrels, the first argument is the qrels and no run is left: --prels turns it
+    # into a run
+    ("eval", "prels"): ["{run}", "-m", "statAP,AP", "--format", "tsv"],
     # replacing a collection needs one in the folder
     ("simulate", "overwrite"): ["--out", "{existing}", "--topics", "4", "--runs", "3"]
     + ["--depth", "10", "--seed", "9"],
@@ -419,6 +431,8 @@ def files(tmp_path_factory):
             for t, _, d, v in [line.split()]
         )  # fmt: skip
     )
+    prels = folder / "prels.txt"  # the judgments as a sample: every one with probability 1/2
+    prels.write_text("".join(f"{t} {d} {v} 0.5\n" for t, _, d, v in map(str.split, lines)))
     partial = folder / "partial.run"
     partial.write_text("".join(x + "\n" for x in runs[0].read_text().splitlines()
                                if x.split()[0] != "3"))  # fmt: skip
@@ -440,6 +454,7 @@ def files(tmp_path_factory):
     return {
         "qrels": qrels,
         "qrels2": qrels2,
+        "prels": prels,
         "groups": groups,
         "run_groups": run_groups,
         "runs": runs,

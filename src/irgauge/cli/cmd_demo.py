@@ -63,17 +63,17 @@ def _demo(out, seed: int, B: int, trials: int, progress, topic_resamples: int):
 
     from irgauge.report.html import write_report
     from irgauge.collection.simulate import sample_paths
-    from irgauge.studies import STUDIES, study_function
+    from irgauge.studies import PAPERS, study_function
     from irgauge.studies._common import collection_summary
     from irgauge.io.progress import step_counter
 
     qrels, runs = sample_paths()
     out = Path(out)
-    step = step_counter(progress, len(STUDIES) + 2)
+    step = step_counter(progress, len(PAPERS) + 2)
     collection_summary(qrels, runs, out)
     step()
     results = []
-    for name in STUDIES:
+    for name in PAPERS:
         function = study_function(name)
         options = {"seed": seed}
         if name != "topicset":  # its intervals come from its own bootstrap (trials)

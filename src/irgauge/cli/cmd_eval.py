@@ -1,10 +1,12 @@
-"""``irgauge eval QRELS RUN [RUN ...]``: score runs with any measures."""
+"""``irgauge eval QRELS RUN [RUN ...]`` (or ``irgauge eval --prels PRELS RUN [RUN ...]``):
+score runs with any measures."""
 
 from __future__ import annotations
 
 import argparse
 import sys
 
+from irgauge.errors import InputError
 from irgauge.cli import HelpFormatter
 from irgauge.cli import _options as opt
 from irgauge.cli._progress import bar
@@ -20,9 +22,22 @@ def register(subparsers) -> None:
         formatter_class=HelpFormatter,
     )
     parser.add_argument(
-        "qrels", help="qrels file (TREC 'qid iter docno rel', NTCIR 'qid docno L2' or S/A/B)"
+        "qrels",
+        nargs="?",  # with --prels every argument is a run; checked in run()
+        metavar="QRELS",
+        help="qrels file (TREC 'qid iter docno rel', NTCIR 'qid docno L2' or S/A/B); "
+        "with --prels, the first run",
     )
-    parser.add_argument("runs", nargs="+", metavar="RUN", help="run files")
+    parser.add_argument("runs", nargs="*", metavar="RUN", help="run files")
+    parser.add_argument(
+        "--prels",
+        default=None,
+        metavar="PRELS",
+        help="judgments of a sample, each with its inclusion probability ('topic docno "
+        "level inclusion', or the Million Query track's 'topic docno level method "
+        "inclusion'), in place of QRELS: statAP, statP@k, statR and infAP estimate from "
+        "them; every argument is then a run",
+    )
     opt.add_measures(
         parser,
         "measure string NAME[(param=value,...)][@cutoff]; repeatable, and one value may hold "
@@ -153,10 +168,17 @@ def run(args) -> int:
     from irgauge.evaluation import evaluate
 
     opt.shown_digits(args)  # a refusal comes before the work
+    qrels, runs = args.qrels, args.runs
+    if args.prels is not None:
+        qrels, runs = None, [args.qrels, *args.runs] if args.qrels is not None else []
+    if not runs:
+        missing = "RUN" if qrels is not None or args.prels is not None else "QRELS, RUN"
+        raise InputError(f"the following arguments are required: {missing}")
     result = evaluate(
-        args.qrels,
-        args.runs,
+        qrels,
+        runs,
         opt.split_measures(args.measures),
+        prels=args.prels,
         threads=args.threads,
         memory=args.memory,
         engine=args.engine,

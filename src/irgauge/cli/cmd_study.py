@@ -30,6 +30,10 @@ STUDY_HELP = {
     "topicset": "topic set size design: the topics each measure needs (paired t-test, "
     "one-way ANOVA, confidence interval width) from its residual variance, with a "
     "bootstrap over topics; " + cite("topicset"),
+    "pooling": "pooling strategies (depth, fusion, mtf, bandit, sample) on budgets of "
+    "judgments per topic: relevant documents found, Kendall's tau and tau_AP of the system "
+    "ranking against the full judgments, the largest rank change and the RMSE of the means, "
+    "each with its topic-sampling interval",
     "reusability": "leave one group out of the depth-K pool: every run scored with the "
     "judgments the collection would lack without each group; Kendall's tau, tau_AP, rank "
     "drops and score changes per measure; " + cite("zobel1998") + "; " + cite("voorhees2018"),
@@ -306,6 +310,36 @@ def _topicset_options(s) -> None:
     _eval_options(s)
 
 
+POOLING_STRATEGIES = ("depth", "fusion", "mtf", "bandit", "sample")  # collection.pooling's
+
+
+def _pooling_options(s) -> None:
+    _common_options(s, "pooling")
+    s.add_argument(
+        "--budgets",
+        type=opt.list_of(opt.count),
+        default=[10, 20, 50, 100],
+        metavar="N,...",
+        help="judgments per topic (each at most the smallest pool)",
+    )
+    s.add_argument(
+        "--strategies",
+        default=",".join(POOLING_STRATEGIES),
+        metavar="S,...",
+        help="pooling strategies (irgauge pool's)",
+    )
+    opt.add_measures(s, "measures scored on the judgments made (default: AP and AP')")
+    s.add_argument(
+        "--depth",
+        type=opt.count,
+        default=None,
+        metavar="K",
+        help="pool each run's top K (default: whole runs)",
+    )
+    opt.add_topic_resamples(s)
+    _eval_options(s)
+
+
 def _reusability_options(s) -> None:
     s.add_argument("qrels", nargs="?", metavar="QRELS", help="qrels file")
     s.add_argument("runs", nargs="*", metavar="RUN", help="run files (the pooled runs)")
@@ -339,6 +373,7 @@ STUDY_OPTIONS = {
     "qa": _qa_options,
     "predictive": _predictive_options,
     "topicset": _topicset_options,
+    "pooling": _pooling_options,
     "reusability": _reusability_options,
 }
 
@@ -346,7 +381,7 @@ STUDY_OPTIONS = {
 def register(subparsers) -> None:
     p = subparsers.add_parser(
         "study",
-        help="rerun a paper's experiment (onerel, incomplete, qa, predictive, topicset, "
+        help="rerun a paper's experiment (onerel, incomplete, qa, predictive, topicset, pooling, "
         "reusability)",
         description="Rerun one of the papers' experiments on your collection(s). "
         "'irgauge study NAME --help' lists each study's options.",
@@ -479,6 +514,18 @@ def _topicset_kwargs(args) -> dict:
     )
 
 
+def _pooling_kwargs(args) -> dict:
+    measures = opt.split_measures(args.measures)
+    return dict(
+        budgets=args.budgets,
+        strategies=[t for t in args.strategies.replace(" ", ",").split(",") if t],
+        depth=args.depth,
+        topic_resamples=args.topic_resamples,
+        **({"measures": measures} if measures else {}),
+        **_eval_kwargs(args),
+    )
+
+
 def _reusability_kwargs(args) -> dict:
     kwargs = dict(depth=args.depth, groups=args.groups, topic_resamples=args.topic_resamples)
     if args.measures:
@@ -492,6 +539,7 @@ STUDY_KWARGS = {
     "qa": _qa_kwargs,
     "predictive": _predictive_kwargs,
     "topicset": _topicset_kwargs,
+    "pooling": _pooling_kwargs,
     "reusability": _reusability_kwargs,
 }
 

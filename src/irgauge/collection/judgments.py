@@ -98,10 +98,19 @@ class Judgments:
                 pair_keys(self.topic[pooled], hash_strings(q.docnos[pooled]), len(self.topic_ids))
             )
             lines = q.line_numbers[~pooled] if q.line_numbers is not None else None
+            inclusion = q.inclusion[~pooled] if q.inclusion is not None else None
             self.qrels = q = Qrels(
-                q.topics[~pooled], q.docnos[~pooled], q.levels[~pooled], q.source, q.fmt, lines
+                q.topics[~pooled],
+                q.docnos[~pooled],
+                q.levels[~pooled],
+                q.source,
+                q.fmt,
+                lines,
+                inclusion,
             )
             self.topic = self.topic[~pooled]
+        # each judgment's probability of having been sampled (prels); None: all judged
+        self.inclusion = q.inclusion
         levels = np.maximum(q.levels, 0)
         # int16 halves the padded grade matrices; levels beyond it (a QA level L40000) widen
         self.grade = levels.astype(np.int16 if levels.max(initial=0) < 2**15 else np.int32)
@@ -158,6 +167,36 @@ class Judgments:
         if key not in self._memo:
             self._memo[key] = compute()
         return self._memo[key]
+
+    @property
+    def estimated_R(self) -> np.ndarray:
+        """R^ = sum over the judged relevant documents of 1/pi (Horvitz-Thompson), per
+        topic: R itself when every judgment has probability 1 (qrels)."""
+
+        def compute():
+            if self.inclusion is None:
+                return self.R.astype(np.float64)
+            return np.bincount(
+                self.topic, weights=self.relevant / self.inclusion, minlength=self.n_topics
+            )
+
+        return self.memo("estimated_R", compute)
+
+    @property
+    def estimated_R_variance(self) -> np.ndarray:
+        """Var^(R^) = sum over the judged relevant documents of (1 - pi)/pi^2, per topic:
+        the Horvitz-Thompson variance estimate for documents sampled independently
+        (joint inclusion pi_i pi_j); 0 when every probability is 1."""
+
+        def compute():
+            if self.inclusion is None:
+                return np.zeros(self.n_topics)
+            pi = self.inclusion
+            return np.bincount(
+                self.topic, weights=self.relevant * (1 - pi) / pi**2, minlength=self.n_topics
+            )
+
+        return self.memo("estimated_R_variance", compute)
 
     def ideal_cg_at(self, topics: np.ndarray, ranks: np.ndarray) -> np.ndarray:
         """cg_I(r) for each (topic, rank); ranks past R give cg_I(R), rank 0 gives 0."""
@@ -232,22 +271,39 @@ class Judgments:
         self, topic_codes: np.ndarray, docnos: np.ndarray, keys: np.ndarray
     ) -> np.ndarray:
         """Grade of each retrieved document, UNJUDGED where it is not in the qrels."""
-        grades = np.full(len(keys), UNJUDGED, dtype=self.grade.dtype)
+        return self._mark_pooled(
+            self._gather(self.grade, UNJUDGED, topic_codes, docnos, keys), keys
+        )
+
+    def inclusion_of(
+        self, topic_codes: np.ndarray, docnos: np.ndarray, keys: np.ndarray
+    ) -> np.ndarray:
+        """Inclusion probability of each retrieved document, NaN where it is not judged;
+        None when the judgments carry none (qrels)."""
+        if self.inclusion is None:
+            return None
+        return self._gather(self.inclusion, np.nan, topic_codes, docnos, keys)
+
+    def _gather(self, values, absent, topic_codes, docnos, keys) -> np.ndarray:
+        """``values`` (one per judgment) of each retrieved document, ``absent`` where it
+        is not in the qrels."""
+        out = np.full(len(keys), absent, dtype=values.dtype)
         if len(self._sorted_keys) == 0 or len(keys) == 0:
-            return self._mark_pooled(grades, keys)
-        if self._keys_unique and self._lookup(topic_codes, docnos, keys, grades):
-            return self._mark_pooled(grades, keys)
+            return out
+        if self._keys_unique and self._lookup(topic_codes, docnos, keys, (out, values)):
+            return out
         # a hash collision (vanishingly rare): redo the lookup with exact keys
         qkeys, rkeys = exact_pair_keys([self.topic, topic_codes], [self.qrels.docnos, docnos])
         order = np.argsort(qkeys)
         pos, hit = _binary_search(qkeys[order], rkeys)
-        grades[hit] = self.grade[order[pos[hit]]]
-        return self._mark_pooled(grades, keys)
+        out[hit] = values[order[pos[hit]]]
+        return out
 
-    def _lookup(self, topic_codes, docnos, keys, grades) -> bool:
-        """Fill ``grades`` by a hash-table search of the judgment keys, a chunk at a time
-        (small temporaries); False when a hash match is not the same (topic, docno),
-        i.e. on a collision."""
+    def _lookup(self, topic_codes, docnos, keys, filled) -> bool:
+        """Fill ``out`` with ``values`` (``filled``: the pair) by a hash-table search of the
+        judgment keys, a chunk at a time (small temporaries); False when a hash match is
+        not the same (topic, docno), i.e. on a collision."""
+        out, values = filled
         if self._table is None:
             self._table = _KeyTable(self._sorted_keys)
         for begin in range(0, len(keys), LOOKUP_CHUNK):
@@ -261,7 +317,7 @@ class Judgments:
                 & (self.topic[found] == topic_codes[where])
             ).all():
                 return False
-            grades[where] = self.grade[found]
+            out[where] = values[found]
         return True
 
     def _mark_pooled(self, grades: np.ndarray, keys: np.ndarray) -> np.ndarray:

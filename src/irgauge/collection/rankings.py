@@ -56,7 +56,9 @@ class RankedLists:
     ``grades[i, r-1]`` is the grade of the document at rank r of row i (>= 0 judged,
     UNJUDGED, or PADDING past the list's end); ``lengths[i]`` the list length;
     ``topic[i]`` the row's topic index in ``judgments``; ``cutoff`` the rank cutoff in
-    force (None for the whole list).
+    force (None for the whole list). ``inclusion[i, r-1]``: the probability that the
+    document there was sampled for judging (prels; NaN where it is not judged), or None
+    when every judgment counts with probability 1 (qrels).
     """
 
     def __init__(
@@ -68,8 +70,10 @@ class RankedLists:
         cutoff: Optional[int] = None,
         parent: Optional["RankedLists"] = None,
         condensed: bool = False,
+        inclusion: Optional[np.ndarray] = None,
     ):
         self.grades, self.lengths, self.topic = grades, lengths, topic
+        self.inclusion = inclusion
         self.judgments, self.cutoff, self.is_condensed = judgments, cutoff, condensed
         self._parent = parent
         self._cache: Dict[str, object] = {}
@@ -98,6 +102,7 @@ class RankedLists:
                 cutoff=k,
                 parent=root,
                 condensed=self.is_condensed,
+                inclusion=None if root.inclusion is None else root.inclusion[:, :width],
             )
         return self._views[k]
 
@@ -122,6 +127,7 @@ class RankedLists:
                 self.judgments.with_gains(gains),
                 self.cutoff,
                 condensed=self.is_condensed,
+                inclusion=self.inclusion,
             )
         return self._cache[key]
 
@@ -138,6 +144,7 @@ class RankedLists:
                 self.judgments.with_rel_level(rel_level),
                 self.cutoff,
                 condensed=self.is_condensed,
+                inclusion=self.inclusion,
             )
         return self._cache[key]
 
@@ -161,8 +168,15 @@ class RankedLists:
         width = max(int(lengths.max()) if len(lengths) else 0, 1)
         grades = np.full((self.n_rows, width), PADDING, dtype=self.grades.dtype)
         rows, cols = np.nonzero(judged)
-        grades[rows, np.cumsum(judged, axis=1)[rows, cols] - 1] = self.grades[rows, cols]
-        return RankedLists(grades, lengths, self.topic, self.judgments, condensed=True)
+        at = np.cumsum(judged, axis=1)[rows, cols] - 1
+        grades[rows, at] = self.grades[rows, cols]
+        inclusion = None
+        if self.inclusion is not None:
+            inclusion = np.full(grades.shape, np.nan)
+            inclusion[rows, at] = self.inclusion[rows, cols]
+        return RankedLists(
+            grades, lengths, self.topic, self.judgments, condensed=True, inclusion=inclusion
+        )
 
     # per-rank arrays -----------------------------------------------------------------
     @shared_prefix
@@ -178,6 +192,14 @@ class RankedLists:
     @shared_prefix
     def judged(self) -> np.ndarray:
         return self.grades >= 0
+
+    @shared_prefix
+    def weight(self) -> np.ndarray:
+        """w(r) = 1/pi(r), the Horvitz-Thompson weight of the judged document at rank r
+        (pi: its inclusion probability, 1 for qrels); 0 where no judged document is."""
+        if self.inclusion is None:
+            return self.judged.astype(np.float64)
+        return np.where(self.judged, 1.0 / np.where(self.judged, self.inclusion, 1.0), 0.0)
 
     @shared_prefix
     def count(self) -> np.ndarray:
@@ -254,6 +276,7 @@ class MatchedRun:
     unknown_topics: List[str]  # run topics absent from the qrels
     order: str
     repeated: Optional["RepeatedDocs"] = None  # match_run(duplicates="record") only
+    inclusion: Optional[np.ndarray] = None  # flat as ``grades``; prels only
 
 
 @dataclass(frozen=True)
@@ -311,13 +334,16 @@ def match_run(
     if duplicates == "record":
         repeated = _repeated_docs(run, (known, sequence), keys, codes, docnos)
     grades = judgments.grades_of(codes, docnos, keys)
+    inclusion = judgments.inclusion_of(codes, docnos, keys)
     heads = (
         np.flatnonzero(np.concatenate(([True], codes[1:] != codes[:-1])))
         if len(codes)
         else np.zeros(0, dtype=np.intp)
     )
     lengths = np.diff(np.append(heads, len(codes)))
-    return MatchedRun(run.name, codes[heads], heads, lengths, grades, unknown, order, repeated)
+    return MatchedRun(
+        run.name, codes[heads], heads, lengths, grades, unknown, order, repeated, inclusion
+    )
 
 
 def resolve_order(run: Run, order: Optional[str]) -> str:
@@ -540,31 +566,43 @@ def build_batches(
     for begin in range(0, len(run_idx), per_batch):
         rows = slice(begin, begin + per_batch)
         width = max(int(src_len[rows].max()), 1)
-        grades = _fill(runs, run_idx[rows], src_start[rows], src_len[rows], width)
+        picked = (run_idx[rows], src_start[rows], src_len[rows], width)
+        grades = _fill(runs, "grades", picked, PADDING)
+        inclusion = None
+        if judgments.inclusion is not None:
+            inclusion = _fill(runs, "inclusion", picked, np.nan)
         yield (
             run_idx[rows],
             topic_idx[rows],
-            RankedLists(grades, src_len[rows], topic_idx[rows], judgments),
+            RankedLists(grades, src_len[rows], topic_idx[rows], judgments, inclusion=inclusion),
         )
 
 
-def _fill(runs, run_idx, starts, lengths, width) -> np.ndarray:
+def _fill(runs, field: str, picked, fill) -> np.ndarray:
+    """The padded matrix of each run's flat ``field`` (grades, inclusion) for the rows
+    ``picked`` = (run index, start, length of each row; width), ``fill`` past each list's
+    end."""
+    run_idx, starts, lengths, width = picked
     # the runs in this batch, by a count: np.unique's first call imports numpy.ma (10-25 ms
     # of every process's start)
     present = np.flatnonzero(np.bincount(run_idx, minlength=len(runs)))
-    dtype = np.result_type(np.int16, *(runs[k].grades.dtype for k in present))
-    grades = np.full((len(run_idx), width), PADDING, dtype=dtype)
+    flats = {k: getattr(runs[k], field) for k in present}
+    if field == "grades":
+        dtype = np.result_type(np.int16, *(flats[k].dtype for k in present))
+    else:
+        dtype = np.float64
+    out = np.full((len(run_idx), width), fill, dtype=dtype)
     for k in present:  # one vectorised scatter per run
         rows = np.flatnonzero(run_idx == k)
         total = int(lengths[rows].sum())
-        if total == 0:
+        if total == 0:  # (a run that answers no topic has no flat arrays to read)
             continue
         row_of = np.repeat(rows, lengths[rows])
         offset = np.arange(total) - np.repeat(
             np.cumsum(lengths[rows]) - lengths[rows], lengths[rows]
         )
-        grades[row_of, offset] = runs[k].grades[np.repeat(starts[rows], lengths[rows]) + offset]
-    return grades
+        out[row_of, offset] = flats[k][np.repeat(starts[rows], lengths[rows]) + offset]
+    return out
 
 
 __all__ = [

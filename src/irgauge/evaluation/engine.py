@@ -40,6 +40,10 @@ from irgauge.io.threads import explicit_threads, thread_count
 from irgauge.measures import DEFAULT_MEASURES, Measure, parse_measures
 from irgauge.measures.parse import is_foreign_measure
 
+INCLUSION_NOTE = (
+    "the qrels are prels: each judged document counts 1/pi (its inclusion probability) "
+    "in statAP, statP, statR and infAP; other measures read them as qrels"
+)
 ORDER_DESCRIPTIONS = {
     "score": "score descending, ties by docno descending (trec_eval)",
     "file": "order of the file (NTCIREVAL)",
@@ -57,8 +61,8 @@ def read_runs(runs: Any) -> List[Run]:
 
 
 def evaluate(
-    qrels: Any,
-    runs: Any,
+    qrels: Any = None,
+    runs: Any = None,
     measures: Union[None, str, Sequence[Union[str, Measure]]] = None,
     *,
     order: Optional[str] = None,
@@ -76,6 +80,7 @@ def evaluate(
     memory: Union[None, int, str] = None,
     engine: str = "local",
     scheduler: Optional[str] = None,
+    prels: Any = None,
 ) -> EvalResult:
     """Evaluate ``runs`` against ``qrels``.
 
@@ -102,17 +107,16 @@ def evaluate(
     :mod:`irgauge.evaluation.memory`). engine: "local" (this process, a thread per run) or
     "dask": runs, and spans of whole topics of big run files, become tasks on the Dask
     cluster at ``scheduler`` (``"tcp://host:8786"``; None: a LocalCluster of a worker per
-    CPU), each worker within ``memory``; the output is the local one.
+    CPU), each worker within ``memory``; the output is the local one. prels: judgments of
+    a sample with inclusion probabilities, in place of qrels (:mod:`irgauge.io.prels`).
     """
     rel_level, max_docs = check_conventions(order, empty_topics, aggregate, rel_level, max_docs)
     budget = resolve_memory(memory)
     conventions = _Conventions(judged_only, complete, empty_topics, aggregate, max_docs)
     measure_list = _measures(measures, judged_only)
-    sources = _run_sources(runs)
-    if not sources:
-        raise InputError("no runs to evaluate")
+    sources = _sources_to_score(runs)
     with _engine(engine, scheduler) as cluster:  # a cluster starts while the qrels are read
-        qrels, judgments = _judgments(qrels, rel_level, gains, negative, threads)
+        qrels, judgments = _judgments((qrels, prels), rel_level, gains, negative, threads)
         step = step_counter(progress, len(sources) + 1)
         plan, workers = _plan(
             measure_list, judgments, order, conventions, budget, sources, max_cells, threads
@@ -137,9 +141,40 @@ def evaluate(
     return EvalResult(values, values.means(), metadata, measure_list)
 
 
-def _judgments(source, rel_level, gains, negative, threads):
-    """The qrels read, and the judgments they give under the conventions."""
-    qrels = read_qrels(qrels_source(source), threads=explicit_threads(threads))
+def _sources_to_score(runs: Any) -> List[tuple]:
+    sources = _run_sources(runs)
+    if not sources:
+        raise InputError("no runs to evaluate")
+    return sources
+
+
+def _one_source(qrels, prels) -> None:
+    """Judgments come as qrels or as prels: refuse both, or neither."""
+    if (qrels is None) == (prels is None):
+        raise InputError(
+            "give the judgments as qrels or as prels, not both"
+            if prels is not None
+            else "no qrels given (give qrels, or prels for sampled judgments)",
+            parameter="prels" if prels is not None else "qrels",
+        )
+
+
+def _judgments(sources, rel_level, gains, negative, threads):
+    """The qrels (``sources``: qrels, prels; one of them None) read, and the judgments
+    they give under the conventions.
+
+    prels: judgments of a sample with each document's inclusion probability (a path, see
+    :mod:`irgauge.io.prels`, or Qrels with ``inclusion``), given to ``evaluate`` in place
+    of qrels (``evaluate(runs=..., prels=...)``): statAP, statP, statR and infAP weigh
+    each judged document by 1/pi; every other measure reads the prels as qrels."""
+    source, prels = sources
+    _one_source(source, prels)
+    if prels is not None:
+        from irgauge.io.prels import read_prels
+
+        qrels = read_prels(prels, threads=explicit_threads(threads))
+    else:
+        qrels = read_qrels(qrels_source(source), threads=explicit_threads(threads))
     # qrels of a special kind (QA answer classes) may name the Judgments class to read them
     judgments = getattr(qrels, "judgments_type", Judgments)(
         qrels, rel_level=rel_level, gains=parse_gains(gains), negative=negative
@@ -229,6 +264,7 @@ def _metadata(qrels, judgments, measure_list, conventions, names, scored, row_to
     return {
         "irgauge": __version__,
         "qrels": qrels.source,
+        **({"prels": INCLUSION_NOTE} if judgments.inclusion is not None else {}),
         "runs": {name: s.source for name, s in zip(names, scored)},
         "order": "; ".join(f"{o}: {ORDER_DESCRIPTIONS[o]}" for o in used),
         **({"order_per_run": orders} if len(used) > 1 else {}),

@@ -88,7 +88,9 @@ class Qrels:
     """Judgments as read: one entry per (topic, docno); levels < 0 mean judged nonrelevant.
 
     ``topics`` and ``docnos`` are :class:`~irgauge.io.ids.Ids` (or ``S`` arrays), compared as
-    bytes; ``levels`` are int64.
+    bytes; ``levels`` are int64. ``inclusion``: each judgment's probability of having been
+    sampled for judging, in (0, 1] (prels, :mod:`irgauge.io.prels`); None for qrels, whose
+    judgments all count with probability 1.
     """
 
     topics: Any
@@ -97,6 +99,7 @@ class Qrels:
     source: str = "<memory>"
     fmt: str = "trec"
     line_numbers: Optional[np.ndarray] = None
+    inclusion: Optional[np.ndarray] = None
 
     @classmethod
     def from_arrays(
@@ -108,11 +111,14 @@ class Qrels:
         fmt="trec",
         line_numbers=None,
         conflicting: str = "refuse",
+        inclusion=None,
     ) -> "Qrels":
         """Build qrels, dropping exact repeats and rejecting grades above MAX_LEVEL and,
         unless ``conflicting="record"``, conflicting grades: recorded, a judgment repeated
         with another level is dropped and listed in ``repeats`` as an exact repeat is (the
-        trec_eval drop-in, which stops where trec_eval meets either)."""
+        trec_eval drop-in, which stops where trec_eval meets either). A judgment repeated
+        with another inclusion probability is refused either way: no reading of it is
+        right."""
         if conflicting not in ("refuse", "record"):
             raise ValueError(f"conflicting must be 'refuse' or 'record', not {conflicting!r}")
         topics, docnos = as_ids(topics), as_ids(docnos)
@@ -131,9 +137,13 @@ class Qrels:
         ):
             earlier, later = _repeats(exact_pair_keys([codes], [docnos])[0])  # hash collision
         if len(later) == 0:
-            qrels = cls(topics, docnos, levels, source, fmt, line_numbers)
+            qrels = cls(topics, docnos, levels, source, fmt, line_numbers, inclusion)
             qrels.__dict__["topic_index"] = index
             return qrels
+        if inclusion is not None:
+            _refuse_other_inclusion(
+                inclusion, (earlier, later), (topics, docnos), source, line_numbers
+            )
         conflicts = np.flatnonzero(levels[earlier] != levels[later])
         if len(conflicts) and conflicting == "refuse":
             i = conflicts[np.argmin(later[conflicts])]
@@ -148,7 +158,15 @@ class Qrels:
             )
         keep = np.ones(len(keys), dtype=bool)
         keep[later] = False
-        qrels = cls(topics[keep], docnos[keep], levels[keep], source, fmt, line_numbers[keep])
+        qrels = cls(
+            topics[keep],
+            docnos[keep],
+            levels[keep],
+            source,
+            fmt,
+            line_numbers[keep],
+            inclusion[keep] if inclusion is not None else None,
+        )
         qrels.__dict__["topic_index"] = index.subset(keep)
         names = index.names
         repeated = docnos[later].tolist()
@@ -180,6 +198,25 @@ class Qrels:
 
 def _show(value: bytes) -> str:
     return repr(value.decode("utf-8", "backslashreplace"))
+
+
+def _refuse_other_inclusion(inclusion, pairs, ids, source, line_numbers) -> None:
+    """InputError at the first line that repeats a judgment with another inclusion
+    probability (``pairs``: the indices of each earlier and later copy; ``ids``: the
+    topics and docnos)."""
+    earlier, later = pairs
+    topics, docnos = ids
+    other = np.flatnonzero(inclusion[earlier] != inclusion[later])
+    if len(other):
+        i = other[np.argmin(later[other])]
+        first, second = earlier[i], later[i]
+        raise InputError(
+            f"document {_show(docnos[second])} of topic {_show(topics[second])} is listed "
+            f"again with inclusion probability {float(inclusion[second])!r} "
+            f"({float(inclusion[first])!r} on line {line_numbers[first]})",
+            source,
+            int(line_numbers[second]),
+        )
 
 
 def _check_levels(levels: np.ndarray, source: str, line_numbers: np.ndarray, unit: str) -> None:

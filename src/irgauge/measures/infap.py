@@ -6,6 +6,14 @@ are skipped but still take a rank):
   E[prec(r)] = 1/r + (rel + non + pool)/r * (rel + eps)/(rel + non + 2 eps), eps = 1e-5;
 a relevant document at rank 1 counts 1. infAP = (1/R) sum of these. With complete
 judgments it is AP up to the eps smoothing.
+
+With its sample's inclusion probabilities (prels), each judged document above counts
+w = 1/pi in ``rel`` and ``non`` (the fraction relevant among those sampled above is then
+a Hajek estimate), each judged relevant document adds w times its term, and the sum is
+divided by R^ = sum of w over the judged relevant documents (statR). With every pi = 1
+(qrels) this is the formula above, number for number. Documents above count in
+``rel + non + pool`` as they are, once each: the pool is known, only its judging was
+sampled.
 """
 
 from __future__ import annotations
@@ -29,10 +37,12 @@ def _above(flags: np.ndarray) -> np.ndarray:
     cutoff="none",
 )
 def inferred_ap(ranked) -> np.ndarray:
-    rel = _above(ranked.isrel)
-    non = _above(ranked.judged & ~ranked.isrel)
-    pool = _above(ranked.grades == POOLED)
+    weight = ranked.weight  # 1 for each judged document of qrels: the counts
+    rel = _above(np.where(ranked.isrel, weight, 0.0))
+    non = _above(np.where(ranked.isrel, 0.0, weight))
+    pooled = _above(ranked.judged) + _above(ranked.grades == POOLED)
     r = ranked.ranks
-    expected = 1.0 / r + (rel + non + pool) / r * (rel + EPSILON) / (rel + non + 2 * EPSILON)
+    expected = 1.0 / r + pooled / r * (rel + EPSILON) / (rel + non + 2 * EPSILON)
     expected[:, 0] = 1.0
-    return ratio(rank_sum(np.where(ranked.isrel, expected, 0.0)), ranked.R)
+    total = ranked.judgments.estimated_R[ranked.topic]
+    return ratio(rank_sum(np.where(ranked.isrel, expected * weight, 0.0)), total)

@@ -44,7 +44,7 @@ from irgauge.report.manifests import (
 )
 
 REPORT_NAME = "report.html"
-STUDY_ORDER = ("onerel", "incomplete", "qa", "predictive", "topicset")
+STUDY_ORDER = ("onerel", "incomplete", "qa", "predictive", "topicset", "pooling")
 
 CSS = """
 body { font-family: -apple-system, "Segoe UI", Helvetica, Arial, sans-serif; margin: 0;

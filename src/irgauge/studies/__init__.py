@@ -11,7 +11,9 @@ import importlib
 
 from irgauge.errors import InputError
 
-STUDIES = ("onerel", "incomplete", "qa", "predictive", "topicset", "reusability")
+# the seed papers' studies (the demo runs these), then the studies of methods beyond them
+PAPERS = ("onerel", "incomplete", "qa", "predictive", "topicset")
+STUDIES = PAPERS + ("pooling", "reusability")
 # a study whose module is not named after it (irgauge.meta.topicset holds the method)
 MODULES = {"topicset": "topic_set_design"}
 
@@ -29,4 +31,4 @@ def run_study(name: str, *args, **kwargs):
     return study_function(name)(*args, **kwargs)
 
 
-__all__ = ["STUDIES", "run_study", "study_function"]
+__all__ = ["PAPERS", "STUDIES", "run_study", "study_function"]

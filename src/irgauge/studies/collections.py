@@ -38,6 +38,7 @@ HEADLINE = {
     "qa": ("stability_matched", "measure", "minority_rate"),
     "predictive": ("phi", "predictor", None),
     "topicset": ("topic_set_size", "measure", "n_ttest"),
+    "pooling": ("found", "pool", "found_share"),
 }
 
 

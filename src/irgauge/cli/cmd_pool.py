@@ -1,0 +1,117 @@
+"""``irgauge pool RUN... --strategy S [--depth K | --budget N] [--qrels QRELS] [--seed SEED]
+[--format tsv|qrels] -o POOL``: which documents to judge, in what order, and with what
+inclusion probability."""
+
+from __future__ import annotations
+
+import sys
+
+from irgauge.cli import HelpFormatter
+from irgauge.cli import _options as opt
+
+STRATEGIES = ("depth", "fusion", "mtf", "bandit", "sample")  # collection.pooling's
+
+
+def register(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "pool",
+        help="choose the documents to judge (depth, fusion, mtf, bandit or sampled pools)",
+        formatter_class=HelpFormatter,
+        description="Pool the runs: depth (TREC's depth-K pool, judged by best rank then "
+        "docno), fusion (the top N of reciprocal rank fusion, k = 60), mtf (Move-to-Front, "
+        "Cormack, Palmer and Clarke 1998), bandit (MM-NS, Losada, Parapar and Barreiro "
+        "2016/2017) or sample (statAP's AP-prior sample, or infAP's uniform sample within "
+        "depth strata, with known inclusion probabilities). mtf and bandit choose each "
+        "document from the judgments made so far: --qrels simulates judging. Writes "
+        "'topic, docno, order, inclusion' (order: the judging order within the topic, 1 "
+        "first; inclusion: the probability of being in the pool, 1 unless sampled), or "
+        "trec_eval qrels 'TOPIC 0 DOCNO -1' (pooled, not judged); with -o, the strategy "
+        "and every parameter (the seed too) go to POOL.json beside it.",
+    )
+    parser.add_argument("runs", nargs="+", metavar="RUN", help="run files")
+    parser.add_argument("--strategy", choices=STRATEGIES, default="depth", help="how to pool")
+    parser.add_argument(
+        "--depth",
+        type=opt.count,
+        default=None,
+        metavar="K",
+        help="read each run to its top K (depth needs K or --budget; default: whole runs)",
+    )
+    parser.add_argument(
+        "--budget",
+        type=opt.count,
+        default=None,
+        metavar="N",
+        help="documents to judge per topic (sample needs it; default: the whole pool); "
+        "more than a topic's pool holds is refused",
+    )
+    parser.add_argument(
+        "--qrels",
+        metavar="QRELS",
+        default=None,
+        help="judgments: mtf and bandit simulate judging with them (relevant: level >= 1); "
+        "their topics are pooled, and a run missing one is refused",
+    )
+    opt.add_seed(parser, "seed of sample (default: a fresh one, recorded)")
+    sampling = parser.add_argument_group("sample")
+    sampling.add_argument(
+        "--design",
+        choices=("statap", "infap"),
+        default="statap",
+        help="statap: AP-prior inclusion probabilities (Aslam, Pavlu and Yilmaz 2006); "
+        "infap: uniform within depth strata (Yilmaz and Aslam 2006)",
+    )
+    sampling.add_argument(
+        "--strata",
+        type=opt.depths,
+        default=None,
+        metavar="D1,D2,...",
+        help="infap's strata: documents whose best rank is <= D1, in (D1, D2], ..., deeper",
+    )
+    parser.add_argument(
+        "--format",
+        choices=("tsv", "qrels"),
+        default="tsv",
+        help="tsv: topic, docno, order, inclusion; qrels: TOPIC 0 DOCNO -1",
+    )
+    parser.add_argument("-o", "--output", metavar="POOL", help="write to this file, not stdout")
+    opt.add_no_header(parser)
+    parser.set_defaults(func=run)
+
+
+def run(args) -> int:
+    import json
+
+    from irgauge.collection.pooling import pool
+    from irgauge.errors import InputError
+    from irgauge.io.atomic import write_bytes, write_text
+
+    if args.no_header and args.format != "tsv":
+        raise InputError("--no-header: --format qrels has no header lines to leave out")
+    if args.strategy == "depth" and args.depth is None and args.budget is None:
+        raise InputError("--strategy depth needs the pool's depth (--depth K) or a --budget N")
+    parameters = {}
+    for name in ("design", "strata"):
+        if name in args.given_options:
+            if args.strategy != "sample":
+                raise InputError(f"--{name}: only --strategy sample draws a sample")
+            parameters[name] = getattr(args, name)
+    if args.strata and parameters.get("design") != "infap":
+        raise InputError("--strata: only --design infap samples within strata")
+    chosen = pool(
+        args.runs, args.strategy, args.depth, args.budget, args.qrels, args.seed, **parameters
+    )
+    body = chosen.tsv(not args.no_header) if args.format == "tsv" else chosen.qrels()
+    if args.output is None:
+        # printed as every command prints ids: bytes that are not UTF-8 as \xNN escapes
+        sys.stdout.write(body.decode(errors="backslashreplace"))
+        if "seed" in chosen.parameters and args.format == "qrels":
+            print(f"irgauge: note: seed {chosen.parameters['seed']}", file=sys.stderr)
+        return 0
+    from irgauge.io.staging import output_file
+
+    # staged: the pool and its manifest replace what was there together
+    write_bytes(output_file(args.output), body)
+    manifest = json.dumps(chosen.manifest(), indent=2) + "\n"
+    write_text(output_file(f"{args.output}.json"), manifest)
+    return 0

@@ -1,0 +1,130 @@
+"""What every pooling strategy chooses from: the depth-K pool of the runs (the shared
+primitive, :mod:`irgauge.collection.depth_pool`), each run's ranked list as pool entries,
+and, when judgments are given, which entries they call relevant.
+
+``ranked[s, t, r - 1]`` is the pool entry at rank r of run s for topic t (ranks in
+evaluation order: score descending, ties by docno descending, as trec_eval), -1 past the
+end of the run's list or below depth K. Entries are those of the
+:class:`~irgauge.collection.depth_pool.DepthPool`: sorted by topic, then best rank, then
+docno, so that each topic's entries are contiguous (``starts[t]`` .. ``starts[t + 1]``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import List, Optional
+
+import numpy as np
+
+from irgauge import _checks
+from irgauge.collection.depth_pool import DepthPool, depth_pool
+from irgauge.errors import InputError
+from irgauge.io.keys import TopicIndex
+from irgauge.io.qrels import read_qrels
+from irgauge.io.records import Qrels, Run
+from irgauge.io.runs import read_run
+
+
+@dataclass(eq=False)
+class Candidates:
+    """The pool entries, each run's ranked list of them, and their relevance if known."""
+
+    pool: DepthPool
+    ranked: np.ndarray  # (runs, topics, width) entry at each rank, -1 past a list's end
+    relevant: Optional[np.ndarray]  # entry judged relevant (level >= rel_level); None: no qrels
+    depth: Optional[int]  # None: every document of every run
+    sources: List[str]
+
+    @property
+    def n_topics(self) -> int:
+        return len(self.pool.topic_ids)
+
+    @property
+    def sizes(self) -> np.ndarray:
+        """Pooled documents per topic."""
+        return self.pool.sizes()
+
+    @property
+    def starts(self) -> np.ndarray:
+        """Each topic's first entry (and, last, the number of entries)."""
+        return np.concatenate(([0], np.cumsum(self.sizes)))
+
+
+def build_candidates(
+    runs, depth: Optional[int] = None, qrels=None, rel_level: int = 1, order=None
+) -> Candidates:
+    """Read ``runs`` (and ``qrels``) and pool them to ``depth`` (None: whole runs).
+
+    With qrels, the topics are the qrels' topics, and a run that answers none of some
+    topic's documents is refused naming its file (the pool of that topic would be built
+    without it); without, every topic some run answers."""
+    if depth is not None:
+        depth = _checks.whole(depth, "depth", 1, _checks.MAX_COUNT)
+    read = [read_run(r) for r in runs]
+    if not read:
+        raise InputError("a pool needs at least one run", parameter="runs")
+    judged = read_qrels(qrels) if qrels is not None else None
+    if judged is not None:
+        for run in read:
+            _refuse_missing_topics(run, judged)
+    deepest = depth if depth is not None else max(max(len(r) for r in read), 1)
+    topics = judged.topic_ids if judged is not None else None
+    pool = depth_pool(read, deepest, topics, order)
+    ranked = _ranked_entries(pool, len(read))
+    relevant = None
+    if judged is not None:
+        entry = pool.locate(judged.topics, judged.docnos)
+        relevant = np.zeros(len(pool), dtype=bool)
+        found = entry >= 0
+        relevant[entry[found]] = judged.levels[found] >= rel_level
+    return Candidates(pool, ranked, relevant, depth, [r.source for r in read])
+
+
+def _ranked_entries(pool: DepthPool, n_runs: int) -> np.ndarray:
+    """``ranked`` (see the module docstring), from the pool's own (run, rank, entry) rows."""
+    run, rank, entry = pool.ranked
+    width = max(int(rank.max()) if len(rank) else 1, 1)
+    ranked = np.full((n_runs, len(pool.topic_ids), width), -1, dtype=np.int64)
+    ranked[run, pool.topic[entry], rank - 1] = entry
+    return ranked
+
+
+def _refuse_missing_topics(run: Run, qrels: Qrels) -> None:
+    index = TopicIndex([t.encode() for t in qrels.topic_ids])
+    codes = index.lookup(run.topics)
+    answered = np.bincount(codes[codes >= 0], minlength=len(index)) > 0
+    if answered.all():
+        return
+    missing = [index.names[t] for t in np.flatnonzero(~answered)]
+    more = f" (and {len(missing) - 1} more)" if len(missing) > 1 else ""
+    raise InputError(
+        f"the run answers no document of qrels topic {missing[0]!r}{more}: its pool would "
+        "be built without this run",
+        run.source,
+    )
+
+
+def check_budget(candidates: Candidates, budget: Optional[int]) -> Optional[int]:
+    """``budget`` (documents per topic) checked against every topic's pool."""
+    if budget is None:
+        return None
+    budget = _checks.whole(budget, "budget", 1, _checks.MAX_COUNT)
+    sizes = candidates.sizes
+    over = np.flatnonzero(sizes < budget)
+    if len(over):
+        t = int(over[0])
+        raise InputError(
+            f"budget: {budget} documents per topic is more than the pool of topic "
+            f"{candidates.pool.topic_ids[t]!r} holds ({int(sizes[t])})",
+            parameter="budget",
+        )
+    return budget
+
+
+def per_topic_limit(candidates: Candidates, budget: Optional[int]) -> np.ndarray:
+    """Documents to choose per topic: the budget, or the whole pool."""
+    sizes = candidates.sizes
+    return sizes.copy() if budget is None else np.minimum(sizes, budget)
+
+
+__all__ = ["Candidates", "build_candidates", "check_budget", "per_topic_limit"]

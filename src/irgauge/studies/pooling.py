@@ -1,0 +1,446 @@
+"""Study ``pooling``: which pooling strategy finds the relevant documents and keeps the
+system ranking, for a budget of judgments per topic.
+
+For each strategy of :mod:`irgauge.collection.pooling` (depth, fusion, mtf, bandit,
+sample) and each budget N of judgments per topic, the pool is drawn from the runs
+(adaptive strategies simulate judging on the qrels; the sample is seeded), the judging
+is simulated (a pooled document takes its qrels level, 0 when the qrels do not hold it)
+and every run is scored on the judgments made, unjudged documents nonrelevant, with each
+measure (by default AP and its condensed form AP', which drops unjudged documents). On
+the topics with relevant documents under the full qrels, against the full judgments:
+
+- relevant found: the mean over topics of the share of the topic's relevant documents
+  the pool holds (and their mean number);
+- Kendall's tau (b) and tau_AP (Yilmaz, Aslam and Robertson 2008) between the system
+  rankings by mean score;
+- the largest rank change of a system and the RMSE of the systems' means,
+  ``sqrt(mean_s (mean_reduced(s) - mean_full(s))^2)``.
+
+Every figure carries its topic-sampling interval, as the other studies' do: the topics
+are resampled with replacement T times (the same resamples for every strategy and
+budget, so differences are paired) and each statistic is recomputed on every resample;
+the 95% interval is value +/- 1.96 sd over the resamples, and the summary orders two
+strategies only where the interval of their difference excludes 0
+(:mod:`irgauge.studies._noise`). The sample's estimators (statAP and the others read
+from sampled judgments) are not among the default measures: the sample is scored as
+the other pools are.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+import numpy as np
+import pandas as pd
+
+from irgauge.collection.pooling import STRATEGIES, build_candidates, choose
+from irgauge.errors import InputError
+from irgauge.evaluation import read_runs, score_matrices
+from irgauge.io.qrels import read_qrels
+from irgauge.io.records import Qrels
+from irgauge.meta.kendall import kendall_tau_columns
+from irgauge.meta.system_agreement import average_ranks, tau_ap_rows
+from irgauge.studies import _common as common
+from irgauge.studies import _noise, _plots
+
+NAME = "pooling"
+TITLE = "Pooling strategies on a budget of judgments (depth, fusion, MTF, bandits, sampling)"
+BUDGETS = (10, 20, 50, 100)
+MEASURES = ("AP", "AP(judged_only=true)")
+LABELS = {"AP(judged_only=true)": "AP'"}
+# the sample's estimators (Horvitz-Thompson over its inclusion probabilities) -> the
+# measure each estimates under full judgments, whose ranking it is held against
+ESTIMATORS = {"statAP": "AP", "infAP": "AP"}
+RANKING = ("kendall_tau", "tau_ap", "max_rank_change", "rmse")
+HIGHER_IS_BETTER = {"kendall_tau": True, "tau_ap": True, "max_rank_change": False, "rmse": False}
+
+
+@dataclass
+class PoolingStudy:
+    """What the study computed: ``found`` (strategy, budget, relevant found per topic and
+    the share of the relevant documents, with intervals), ``rankings`` (strategy, budget,
+    measure and the four ranking statistics with intervals), ``draws`` (each statistic on
+    every topic resample, keyed by (statistic, measure or None, budget, strategy)) and
+    what the manifest records."""
+
+    found: pd.DataFrame
+    rankings: pd.DataFrame
+    draws: Dict[Tuple, np.ndarray]
+    values: Dict[Tuple, float]
+    strategies: List[str]
+    budgets: List[int]
+    measures: List[str]
+    parameters: Dict[str, Any]
+    seeds: Dict[str, Any]
+    inputs: Dict[str, Any]
+    system_names: List[str]
+    topics: List[str]
+    problem: Optional[str]
+
+
+def run_pooling(
+    qrels,
+    runs,
+    out=".",
+    *,
+    strategies: Sequence[str] = tuple(STRATEGIES),
+    budgets: Sequence[int] = BUDGETS,
+    measures: Sequence[str] = MEASURES,
+    depth: Optional[int] = None,
+    top_k: Optional[int] = None,
+    top_fraction: Optional[float] = None,
+    by: str = "AP",
+    seed: Optional[int] = None,
+    eval_options: Optional[Dict[str, Any]] = None,
+    topic_resamples: int = _noise.TOPIC_RESAMPLES,
+    progress=None,
+    report: bool = False,
+) -> common.StudyResult:
+    """Run the study (see the module docstring); write tables and figures under
+    ``out/pooling``. ``budgets``: judgments per topic (each at most the smallest pool);
+    ``depth``: the runs are pooled from their top K (default: whole runs); ``measures``:
+    measure strings scored on the judgments made."""
+    eval_options = dict(eval_options or {})
+    study = compute_pooling(
+        qrels,
+        runs,
+        _strategies(strategies),
+        _budgets(budgets),
+        list(measures),
+        depth,
+        (top_k, top_fraction, by),
+        common.seed_or_fresh(seed),
+        eval_options,
+        topic_resamples,
+        progress,
+    )
+    result = write_pooling(study, describe_pooling(study), out)
+    return common.finish_report(result, qrels, runs, out, report, eval_options)
+
+
+def _strategies(names) -> List[str]:
+    names = [names] if isinstance(names, str) else list(names)
+    unknown = [s for s in names if s not in STRATEGIES]
+    if unknown or not names:
+        raise InputError(
+            f"strategies: {unknown[0] if unknown else 'none'} is not a pooling strategy; "
+            f"choose from {', '.join(STRATEGIES)}",
+            parameter="strategies",
+        )
+    return list(dict.fromkeys(names))
+
+
+def _budgets(budgets) -> List[int]:
+    from irgauge import _checks
+
+    values = _checks.sequence(budgets, "budgets", lambda b, name: _checks.whole(b, name, 1))
+    if not values:
+        raise InputError("budgets: give at least one budget", parameter="budgets")
+    return sorted(set(values))
+
+
+@dataclass
+class _Setting:
+    """What every pool of the study is judged and scored with."""
+
+    runs: list
+    full: Dict[str, Any]  # measure string -> ScoreMatrix on the full qrels
+    candidates: Any
+    level: np.ndarray  # the qrels level of each pooled document (0: not in the qrels)
+    relevant: np.ndarray  # R of each topic
+    indices: np.ndarray  # topic resamples
+    measures: List[str]
+    estimators: Dict[str, str]  # estimator of the sample -> the measure it estimates
+    eval_options: Dict[str, Any]
+    seed: int
+
+
+def compute_pooling(
+    qrels, runs, strategies, budgets, measures, depth, selection, seed, eval_options,
+    resamples, progress=None,
+) -> PoolingStudy:  # fmt: skip
+    """Every number of the study; writes nothing."""
+    judged = read_qrels(qrels)
+    read = read_runs(runs)
+    estimators = dict(ESTIMATORS) if "sample" in strategies else {}
+    every = list(dict.fromkeys([*measures, *estimators.values()]))
+    full = common.select(score_matrices(judged, read, every, **eval_options), *selection)
+    first = next(iter(full.values()))
+    rel_level = eval_options.get("rel_level", 1)
+    candidates = build_candidates(read, depth, judged, rel_level=rel_level)
+    t_seed = _noise.topic_seed(seed)
+    setting = _Setting(
+        read,
+        full,
+        candidates,
+        _entry_levels(candidates, judged),
+        _relevant_per_topic(judged, rel_level, first.topics),
+        _noise.topic_resamples(len(first.topics), resamples, t_seed),
+        measures,
+        estimators,
+        eval_options,
+        seed,
+    )
+    step = common.steps(progress, "pools", len(strategies) * len(budgets))
+    found_rows, ranking_rows, draws, values = [], [], {}, {}
+    for budget in budgets:
+        for strategy in strategies:
+            found, ranked = _score_pool(setting, strategy, budget, draws, values)
+            found_rows.append(found)
+            ranking_rows.extend(ranked)
+            step()
+    parameters = {
+        "strategies": strategies,
+        "budgets": budgets,
+        "measures": {_label(m): m for m in measures},
+        "estimators": estimators,
+        "depth": depth,
+        **common.filter_parameters(*selection),
+        "eval_options": eval_options,
+        "judging": "a pooled document takes its qrels level, 0 when the qrels do not hold "
+        "it; unjudged documents are nonrelevant; the sample's estimators read it as prels",
+        "topic_sampling": {
+            "method": _noise.TOPIC_METHOD,
+            "resamples": resamples,
+            "seed": t_seed,
+            "z": _noise.Z95,
+        },
+    }
+    return PoolingStudy(
+        pd.DataFrame(found_rows),
+        pd.DataFrame(ranking_rows),
+        draws,
+        values,
+        strategies,
+        budgets,
+        [_label(m) for m in [*measures, *estimators]],
+        parameters,
+        {"seed": seed, "sample": seed, "topic_resamples": t_seed},
+        {"qrels": str(qrels), "runs": common.path_list(runs)},
+        first.systems,
+        first.topics,
+        _noise.design_problem(first.n_systems, first.n_topics),
+    )
+
+
+def _score_pool(setting: _Setting, strategy: str, budget: int, draws: dict, values: dict):
+    """Draw one pool, judge it, score the runs on it: its row of the found table and its
+    rows of the rankings table; each statistic's resampled values go to ``draws``."""
+    seed = setting.seed if strategy == "sample" else None
+    pool = choose(setting.candidates, strategy, budget, seed)
+    topics = next(iter(setting.full.values())).topics
+    row, found_draws = _found(pool, setting.candidates, topics, setting.relevant, setting.indices)
+    draws[("found", None, budget, strategy)] = found_draws
+    values[("found", None, budget, strategy)] = row["found_share"]
+    found = {"pool": f"{strategy} N={budget}", "strategy": strategy, "budget": budget, **row}
+    options = {"empty_topics": "zero", **setting.eval_options}
+    judged = _judged_pool(pool, setting.level)
+    scored = score_matrices(judged, setting.runs, setting.measures, **options)
+    pairs = [(m, m, scored[m]) for m in setting.measures]
+    if strategy == "sample" and setting.estimators:
+        prels = _judged_pool(pool, setting.level, with_inclusion=True)
+        estimates = score_matrices(None, setting.runs, list(setting.estimators), prels=prels,
+                                   **options)  # fmt: skip
+        pairs += [(e, ref, estimates[e]) for e, ref in setting.estimators.items()]
+    rows = []
+    for name, reference, matrix in pairs:
+        stats = _ranking_statistics(setting.full[reference], matrix, setting.indices)
+        rows.append(
+            {"strategy": strategy, "budget": budget, "measure": _label(name)}
+            | {k: v for k, (v, _, _) in stats.items()}
+            | {f"{k}_ci": ci for k, (_, ci, _) in stats.items()}
+        )
+        for k, (v, _, resampled) in stats.items():
+            draws[(k, _label(name), budget, strategy)] = resampled
+            values[(k, _label(name), budget, strategy)] = v
+    return found, rows
+
+
+def _label(measure: str) -> str:
+    return LABELS.get(measure, common.label(measure))
+
+
+def _entry_levels(candidates, judged: Qrels) -> np.ndarray:
+    """The qrels level of every pooled document, 0 where the qrels do not hold it."""
+    level = np.zeros(len(candidates.pool), dtype=np.int64)
+    entry = candidates.pool.locate(judged.topics, judged.docnos)
+    found = entry >= 0
+    level[entry[found]] = judged.levels[found]
+    return level
+
+
+def _judged_pool(pool, level: np.ndarray, with_inclusion: bool = False) -> Qrels:
+    """The judgments the pool's documents get: their qrels levels (0: not in the qrels);
+    ``with_inclusion``: as prels, each with its inclusion probability."""
+    topics = np.asarray([t.encode() for t in pool.topic_ids], dtype=object)[pool.topic]
+    inclusion = pool.inclusion if with_inclusion else None
+    return Qrels.from_arrays(
+        list(topics), pool.docnos, level[pool.entries], "<pool>", inclusion=inclusion
+    )
+
+
+def _relevant_per_topic(judged: Qrels, rel_level: int, topics: List[str]) -> np.ndarray:
+    """R of each of ``topics`` under the full qrels."""
+    names = judged.topic_ids
+    counts = np.bincount(
+        judged.topic_index.codes, weights=judged.levels >= rel_level, minlength=len(names)
+    )
+    where = {t: i for i, t in enumerate(names)}
+    return np.array([counts[where[t]] for t in topics])
+
+
+def _found(pool, candidates, topics, relevant, indices):
+    """Relevant documents found per topic (mean) and their share of R (mean over topics),
+    with the share's 95% half-width over the topic resamples and its resampled values."""
+    rel = candidates.relevant[pool.entries]
+    names = pool.topic_ids
+    per = np.bincount(pool.topic, weights=rel, minlength=len(names))
+    where = {t: i for i, t in enumerate(names)}
+    count = np.array([per[where[t]] if t in where else 0.0 for t in topics])
+    share = count / np.maximum(relevant, 1)
+    resampled = share[indices].mean(axis=1)
+    ci = _noise.Z95 * np.sqrt(_noise.topic_variance(resampled[:, None]))
+    row = {
+        "relevant_found": float(count.mean()),
+        "found_share": float(share.mean()),
+        "found_share_ci": float(ci),
+    }
+    return row, resampled
+
+
+def _ranking_statistics(full, reduced, indices) -> Dict[str, Tuple[float, float, np.ndarray]]:
+    """statistic -> (value on the topics, 95% half-width, value on each resample)."""
+    order = [reduced.systems.index(s) for s in full.systems]
+    columns = [reduced.topics.index(t) for t in full.topics]
+    a = full.values
+    b = reduced.values[np.ix_(order, columns)]
+    whole = _statistics(a.mean(axis=1)[:, None], b.mean(axis=1)[:, None])
+    resampled = _statistics(a[:, indices].mean(axis=2), b[:, indices].mean(axis=2))
+    out = {}
+    for k in RANKING:
+        e = resampled[k]
+        kept = e[np.isfinite(e)]
+        var = _noise.topic_variance(kept[:, None]) if len(kept) > 1 else float("nan")
+        out[k] = (float(whole[k][0]), float(_noise.Z95 * np.sqrt(var)), e)
+    return out
+
+
+def _statistics(x: np.ndarray, y: np.ndarray) -> Dict[str, np.ndarray]:
+    """Each ranking statistic of y (reduced means) against x (full), column by column
+    (systems x columns)."""
+    ranks = np.abs(average_ranks(x.T) - average_ranks(y.T))
+    return {
+        "kendall_tau": kendall_tau_columns(x, y),
+        "tau_ap": tau_ap_rows(x.T, y.T),
+        "max_rank_change": ranks.max(axis=1),
+        "rmse": np.sqrt(((y - x) ** 2).mean(axis=0)),
+    }
+
+
+def _statistic(study: PoolingStudy, key: str, budget: int, items: Dict[str, Tuple]):
+    """One statistic at one budget, as _noise reads it: ``items`` maps each name the
+    summary orders to its (measure or None, strategy)."""
+    return _noise.Statistic(
+        {"found": "share of relevant found"}.get(key, key.replace("_", " ")),
+        {n: np.array([study.values[(key, m, budget, s)]]) for n, (m, s) in items.items()},
+        {n: study.draws[(key, m, budget, s)] for n, (m, s) in items.items()},
+        HIGHER_IS_BETTER.get(key, True),
+        3,
+    )
+
+
+def describe_pooling(study: PoolingStudy) -> List[str]:
+    """The summary: at each budget, the strategies ordered by the share of relevant
+    documents found, and by Kendall's tau and the RMSE of each measure's means; then the
+    readings of the sample (the measures and the estimators) by Kendall's tau; each
+    ordering stated only where the 95% interval of the difference excludes 0."""
+    lines = _noise.design_warning(study.problem)
+    estimators = [_label(e) for e in study.parameters["estimators"]]
+    plain = [m for m in study.measures if m not in estimators]
+    for budget in study.budgets:
+        every = {s: (None, s) for s in study.strategies}
+        order = _noise.ordering(_statistic(study, "found", budget, every), None, study.problem)
+        lines.append(f"Relevant documents found with {budget} judgments per topic: {order}.")
+        for m in plain:
+            every = {s: (m, s) for s in study.strategies}
+            for key, what in (("kendall_tau", "Kendall's tau"), ("rmse", "RMSE of the means")):
+                stat = _statistic(study, key, budget, every)
+                order = _noise.ordering(stat, None, study.problem)
+                lines.append(f"{what} of {m} against the full judgments at {budget}: {order}.")
+        if estimators:
+            readings = {m: (m, "sample") for m in plain + estimators}
+            stat = _statistic(study, "kendall_tau", budget, readings)
+            order = _noise.ordering(stat, None, study.problem)
+            lines.append(f"Kendall's tau of the sample of {budget}, read by each measure: {order}.")
+    lines.append(
+        f"Intervals: 95%, over {study.parameters['topic_sampling']['resamples']} resamples "
+        "of the topics (the same for every strategy and budget)."
+    )
+    return lines
+
+
+def write_pooling(study: PoolingStudy, summary: List[str], out) -> common.StudyResult:
+    """Tables found and rankings, figures found_vs_budget and tau_vs_budget (one per
+    measure), manifest and summary under ``out/pooling``."""
+    writer = common.StudyWriter(Path(out), NAME, TITLE)
+    try:
+        writer.table(
+            "found",
+            study.found,
+            "Relevant documents found per topic (mean) and their share of the topic's "
+            "relevant documents (mean over topics; _ci: half-width of its 95% interval over "
+            "the topic resamples)",
+            digits=3,
+        )
+        writer.table(
+            "rankings",
+            study.rankings,
+            "The system ranking on the judgments made against the full judgments: Kendall's "
+            "tau, tau_AP, the largest rank change and the RMSE of the means (_ci: half-width "
+            "of the 95% interval over the topic resamples)",
+            digits=3,
+        )
+        writer.figure(
+            "found_vs_budget",
+            _curves,
+            (study.found, "found_share", "share of relevant documents found"),
+            "Share of the relevant documents found against judgments per topic (band: 95% "
+            "interval over the topic resamples)",
+        )
+        for k, m in enumerate(study.measures, start=1):
+            part = study.rankings[study.rankings["measure"] == m]
+            if part["strategy"].nunique() < 2:
+                continue  # an estimator of the sample alone: its rows say it
+            writer.figure(
+                f"tau_vs_budget_{k}",
+                _curves,
+                (part, "kendall_tau", f"Kendall's tau, {m}"),
+                f"Kendall's tau of the {m} ranking against the full judgments, against "
+                "judgments per topic (band: 95% interval over the topic resamples)",
+            )
+        return writer.finish(
+            study.parameters, study.seeds, study.system_names, study.topics, summary, study.inputs
+        )
+    except BaseException:
+        writer.abort()
+        raise
+
+
+def _curves(data, directory, stem: str):
+    frame, column, ylabel = data
+    return _plots.curves(
+        frame,
+        directory,
+        stem,
+        "budget",
+        column,
+        "judgments per topic",
+        ylabel,
+        group="strategy",
+        band="band: 95% interval\n(topic sampling)",
+    )
+
+
+__all__ = ["run_pooling", "compute_pooling", "describe_pooling", "write_pooling"]
