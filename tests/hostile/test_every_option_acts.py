@@ -62,6 +62,7 @@ BASELINES = {
     "study predictive": ["{qrels}", "{runs}", "--out", "st", "--seed", "1"],
     "study topicset": ["{qrels}", "{runs}", "--out", "st", "--seed", "1"],
     "study pooling": ["{qrels}", "{runs}", "--out", "st", "--seed", "1", "--budgets", "3,5"],
+    "study reusability": ["{qrels}", "{runs}", "--out", "st", "--seed", "1", "--depth", "5"],
     "swap": SCORE_BASE + ["--seed", "1", "--trials", "30"],
     "topics": SCORE_BASE + ["-m", "AP", "--min-diff", "0.1"],
     "trec_eval": ["{qrels}", "{run}"],
@@ -192,6 +193,8 @@ SPECIAL = {
     ("study qa", "gains"): ["--gains", "1:1:1"],
     ("topics", "systems"): ["--systems", "3"],
     ("reduce", "runs"): ["--runs", "{run}"],
+    ("study reusability", "depth"): ["--depth", "3"],
+    ("study reusability", "groups"): ["--groups", "{run_groups}"],
     ("compare", "systems"): ["--systems", "run1", "run2"],
     ("pool", "budget"): ["--budget", "4"],
     ("study pooling", "budgets"): ["--budgets", "4"],
@@ -453,11 +456,14 @@ def files(tmp_path_factory):
     collections.write_text(
         f'[collections.X]\nqrels = "{qrels}"\nruns = "{folder / "c" / "runs"}"\n'
     )
+    run_groups = folder / "run-groups.tsv"  # the first two runs in one group
+    run_groups.write_text("".join(f"{p.stem}\tteam\n" for p in runs[:2]))
     return {
         "qrels": qrels,
         "qrels2": qrels2,
         "prels": prels,
         "groups": groups,
+        "run_groups": run_groups,
         "runs": runs,
         "run": runs[0],
         "run2": runs[1],
@@ -533,6 +539,7 @@ def test_a_study_records_the_parameters_it_is_given(files, tmp_path, monkeypatch
         "qa": ["--trials", "20", "--repetitions", "2", "--topic-resamples", "2"],
         "predictive": ["--trials", "20", "--topic-resamples", "2"],
         "topicset": ["--trials", "20"],
+        "reusability": ["--topic-resamples", "2"],
     }
     for study, sizes in small.items():
         argv = ["study", study, *expand(BASELINES[f"study {study}"], files), *sizes]

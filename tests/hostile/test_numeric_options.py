@@ -73,6 +73,7 @@ TEXT = {
     "collections",
     "explain",
     "figures",
+    "groups",
     "judgment_groups",
     "measure",
     "measures",
