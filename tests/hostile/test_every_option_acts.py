@@ -75,14 +75,12 @@ VALUES = {
     "by": ["--by", "P@10"],
     "tests": ["--tests", "t"],
     "samples": ["-B", "30"],
-    "B": ["--B", "30"],
     "permutations": ["--permutations", "300"],
     "correction": ["--correction", "holm"],
     "table": ["--table"],
     "baseline": ["--baseline", "run1"],
     "alpha": ["--alpha", "0.2"],
     "interval": ["--interval", "ci"],
-    "level": ["--level", "0.9"],
     "effect": ["--effect"],
     "names": ["--names", "runs"],
     "collection": ["--collection", "X"],
@@ -127,12 +125,10 @@ VALUES = {
     "list_task": ["--list-task"],
     "sign_alphas": ["--sign-alphas", "0.1"],
     "derive_qa": ["--derive-qa"],
-    "sizes": ["--sizes", "3,4"],
     "all_systems": ["--all-systems"],
     "report": ["--report"],
     "collections": ["--collections", "{collections}"],
     "scores": ["--scores", "{scores}"],
-    "B_demo": ["--B", "30"],
     "overwrite": ["--overwrite"],
     # simulate's model
     "topics": ["--topics", "5"],
@@ -182,8 +178,7 @@ SPECIAL = {
     ("study onerel", "gains"): ["--gains", "3:2:1"],
     ("study qa", "gains"): ["--gains", "1:1:1"],
     ("topics", "systems"): ["--systems", "3"],
-    ("compare", "systems"): ["--systems", "run1", "run2"],
-    ("demo", "B"): ["--B", "30"],
+    ("compare", "pair"): ["--pair", "run1", "run2"],
     ("demo", "trials"): ["--trials", "30"],
     ("demo", "topic_resamples"): ["--topic-resamples", "30"],
     ("demo", "out"): ["--out", "elsewhere"],
@@ -497,10 +492,10 @@ def test_a_study_records_the_parameters_it_is_given(files, tmp_path, monkeypatch
 
     monkeypatch.setattr(style, "save", figure_texts)
     small = {
-        "onerel": ["--B", "20", "--trials", "20", "--repetitions", "2", "--topic-resamples", "2"],
-        "incomplete": ["--B", "20", "--reductions", "2", "--topic-resamples", "2"],
+        "onerel": ["-B", "20", "--trials", "20", "--repetitions", "2", "--topic-resamples", "2"],
+        "incomplete": ["-B", "20", "--reductions", "2", "--topic-resamples", "2"],
         "qa": ["--trials", "20", "--repetitions", "2", "--topic-resamples", "2"],
-        "predictive": ["--trials", "20", "--topic-resamples", "2"],
+        "predictive": ["-P", "20", "--topic-resamples", "2"],
         "topicset": ["--trials", "20"],
     }
     for study, sizes in small.items():

@@ -8,7 +8,7 @@ from irgauge.cli import main
 
 def test_demo_prints_report_first(tmp_path, capsys):
     # small samples: what is checked is the report line, every study's output and no skip
-    argv = ["--B", "20", "--trials", "20", "--topic-resamples", "10"]
+    argv = ["-B", "20", "--trials", "20", "--topic-resamples", "10"]
     assert main(["demo", "--out", str(tmp_path), *argv]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == f"REPORT: {(tmp_path / 'report.html').resolve()}"

@@ -26,7 +26,7 @@ def test_each_study_has_its_own_help_with_the_papers_defaults(capsys):
     qa = _help(capsys, "qa")
     assert "--second-size" in qa and "--list-task" in qa and "(default: 50)" in qa
     predictive = _help(capsys, "predictive")
-    assert "(default: 2000)" in predictive and "--B" not in predictive
+    assert "(default: 2000)" in predictive and "--samples" not in predictive
     assert "--alpha" not in predictive
     assert len({onerel, incomplete, qa, predictive}) == 4
     for text in (onerel, incomplete, qa, predictive):
@@ -43,7 +43,7 @@ def test_options_are_recorded(collection, tmp_path, capsys):
             *map(str, runs),
             "--out",
             str(tmp_path),
-            "--B",
+            "-B",
             "50",
             "--reductions",
             "2",
@@ -127,7 +127,7 @@ def test_several_collections_side_by_side(collection, tmp_path, capsys):
             str(toml),
             "--out",
             str(tmp_path / "o"),
-            "--trials",
+            "-P",
             "40",
             "--seed",
             "2",
@@ -249,7 +249,7 @@ def test_collection_name_that_is_not_a_folder_name_is_refused(
         toml.write_text(f'[collections."{name}"]\nqrels = "{qrels}"\nruns = "{rundir}"\n')
         given = ["--collections", str(toml)]
     out = tmp_path / "o"
-    code = main(["study", "predictive", *given, "--out", str(out), "--trials", "5", "--quiet"])
+    code = main(["study", "predictive", *given, "--out", str(out), "-P", "5", "--quiet"])
     err = capsys.readouterr().err
     assert code == 2, err
     assert len(err.strip().splitlines()) == 1 and f"collection name {name!r}" in err

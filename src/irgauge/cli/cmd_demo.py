@@ -11,7 +11,14 @@ are modest (B = 500 bootstrap samples, 500 trials) so that the demo finishes in 
 from __future__ import annotations
 
 from irgauge.cli import HelpFormatter
-from irgauge.cli._options import TOPIC_RESAMPLES, add_quiet, add_topic_resamples, draws, seed
+from irgauge.cli._options import (
+    TOPIC_RESAMPLES,
+    add_quiet,
+    add_renamed,
+    add_topic_resamples,
+    draws,
+    seed,
+)
 
 DEMO_B = 500
 DEMO_TRIALS = 500
@@ -28,7 +35,9 @@ def register(subparsers) -> None:
     )
     p.add_argument("--out", default="irgauge-demo", metavar="DIR", help="output folder")
     p.add_argument("--seed", type=seed, default=DEMO_SEED, help="random seed")
-    p.add_argument("--B", type=draws, default=DEMO_B, help="bootstrap samples")
+    add_renamed(
+        p, ("-B", "--samples"), ("--B",), type=draws, default=DEMO_B, help="bootstrap samples"
+    )
     p.add_argument("--trials", type=draws, default=DEMO_TRIALS, help="trials / halvings")
     add_topic_resamples(p)
     add_quiet(p)
@@ -106,7 +115,7 @@ def run(args) -> int:
     start = time.monotonic()
     progress = bar("demo: studies and report", args.quiet)
     report, results = run_demo(
-        args.out, args.seed, args.B, args.trials, progress, args.topic_resamples
+        args.out, args.seed, args.samples, args.trials, progress, args.topic_resamples
     )
     print(f"REPORT: {report.resolve()}")
     print(

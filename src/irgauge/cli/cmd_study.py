@@ -120,6 +120,7 @@ def _eval_options(p, answers: bool = False) -> None:
             help="document order (default: what each run's format implies)",
         )
     g.add_argument(
+        "-l",
         "--rel-level",
         type=opt.rel_level,
         default=1,
@@ -128,7 +129,9 @@ def _eval_options(p, answers: bool = False) -> None:
 
 
 def _bootstrap(p) -> None:
-    p.add_argument("--B", type=opt.draws, default=1000, help="bootstrap samples")
+    opt.add_renamed(
+        p, ("-B", "--samples"), ("--B",), type=opt.draws, default=1000, help="bootstrap samples"
+    )
     p.add_argument("--alpha", type=opt.alpha, default=0.05, help="significance level")
 
 
@@ -236,11 +239,19 @@ def _predictive_options(s) -> None:
         metavar="[NAME=]FILE",
         help="score files (any measures) in place of qrels and runs",
     )
-    s.add_argument(
-        "--trials", type=opt.draws, default=2000, help="random halvings of the topic set"
+    opt.add_renamed(
+        s,
+        ("-P", "--halvings"),
+        ("--trials",),
+        type=opt.draws,
+        default=2000,
+        help="random halvings of the topic set",
     )
-    s.add_argument(
-        "--sizes",
+    opt.add_renamed(
+        s,
+        ("-k", "--subset-size", "--subset-sizes"),
+        ("--sizes",),
+        dest="subset_sizes",
         type=opt.list_of(opt.positive_int),
         default=None,
         metavar="K,...",
@@ -383,7 +394,7 @@ def _eval_kwargs(args) -> dict:
 
 def _onerel_kwargs(args) -> dict:
     return dict(
-        B=args.B,
+        B=args.samples,
         alpha=args.alpha,
         replacement=args.replacement,
         gains=args.gains,
@@ -395,7 +406,7 @@ def _onerel_kwargs(args) -> dict:
 
 def _incomplete_kwargs(args) -> dict:
     return dict(
-        B=args.B,
+        B=args.samples,
         alpha=args.alpha,
         reductions=args.reductions,
         rates=args.rates,
@@ -426,8 +437,8 @@ def _qa_kwargs(args) -> dict:
 
 def _predictive_kwargs(args) -> dict:
     return dict(
-        trials=args.trials,
-        sizes=args.sizes,
+        trials=args.halvings,
+        sizes=args.subset_sizes,
         variant=args.variant,
         topic_resamples=args.topic_resamples,
         **_eval_kwargs(args),
