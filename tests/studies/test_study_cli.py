@@ -277,3 +277,24 @@ def test_collection_names_that_differ_only_in_case_are_refused(tmp_path):
     with pytest.raises(InputError, match="'trec' and 'TREC' differ only in case"):
         run_on_collections("predictive", {"trec": ("q", []), "TREC": ("q", [])}, tmp_path / "o")
     assert not (tmp_path / "o").exists()
+
+
+def test_a_default_filter_is_not_reported_as_asked_for():
+    """ "6 systems (all 6; the top 30 by AP were asked for)" where nobody asked: the
+    study's default filter is called its default."""
+    from irgauge.studies._common import systems_phrase
+
+    default = systems_phrase(6, 6, 30, None, "AP", default=(30, None))
+    assert default == "6 systems (all 6; the default filter, the top 30 by AP, keeps them all)"
+    asked = systems_phrase(6, 6, 40, None, "AP", default=(30, None))
+    assert asked == "6 systems (all 6; the top 40 by AP were asked for)"
+    assert systems_phrase(6, 8, 6, None, "AP") == "6 systems (the top 6 of 8 by AP)"
+
+
+def test_a_study_with_no_selection_names_its_default(collection, tmp_path, capsys):
+    qrels, runs = collection
+    argv = ["study", "incomplete", str(qrels), *map(str, runs), "--out", str(tmp_path)]
+    argv += ["-B", "20", "--reductions", "1", "--rates", "50", "--topic-resamples", "2"]
+    assert main([*argv, "--seed", "1", "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert "asked for" not in out and "the default filter, the top 30 by AP" in out

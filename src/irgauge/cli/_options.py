@@ -145,6 +145,14 @@ def split_measures(items: Optional[Iterable[str]]) -> Optional[List[str]]:
     return [cli_word(token) for token in split_list(items)]
 
 
+def terminal_width(widest: int) -> int:
+    """The columns to print in: the terminal's (``COLUMNS``, else standard output's
+    terminal; ``widest`` in a pipe or a file), at most ``widest`` and at least 40."""
+    import shutil
+
+    return max(40, min(widest, shutil.get_terminal_size((widest, 24)).columns))
+
+
 def add_no_header(parser) -> None:
     """``--no-header``: TSV and table output without the ``# key: value`` metadata lines."""
     parser.add_argument(

@@ -507,8 +507,15 @@ def run(args) -> int:
     _notes(result)
     if result.report:
         print(f"report: {result.report}")
-    print(result.text(), end="")
+    print(_text(result), end="")
     return 0
+
+
+def _text(result) -> str:
+    """The study's text, its summary wrapped to the terminal."""
+    from irgauge.studies._common import SUMMARY_WIDTH
+
+    return result.text(opt.terminal_width(SUMMARY_WIDTH))
 
 
 DERIVED_DIR = "qa-derived-data"
@@ -604,5 +611,5 @@ def _run_on_collections(args, options: dict) -> int:
 
         print(f"report: {write_report(args.out)}")
     for result in list(results.values()) + [comparison]:
-        print(result.text(), end="")
+        print(_text(result), end="")
     return 0

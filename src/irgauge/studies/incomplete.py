@@ -186,7 +186,10 @@ def compute_incomplete(
     step()
     full = {n: full[n] for n in names}
     first = next(iter(full.values()))
-    systems = common.systems_phrase(first.n_systems, len(paths), o.top_k, o.top_fraction, o.by)
+    default = (IncompleteOptions.top_k, IncompleteOptions.top_fraction)
+    systems = common.systems_phrase(
+        first.n_systems, len(paths), o.top_k, o.top_fraction, o.by, default
+    )
     judgments, warning = _judgment_table(q, rel_level)
     rc = rank_correlations(full)
     # the bootstrap runs of the reductions at 100% again (same seeds, same samples, so

@@ -202,7 +202,13 @@ def compute_onerel(
     step = common.steps(progress, "evaluation", 1)
     every = common.renamed(score_matrices(q, runs, list(labels), **o.eval_options), labels)
     step()
-    matrices, systems = common.selected(every, o.top_k, o.top_fraction, o.by)
+    matrices, systems = common.selected(
+        every,
+        o.top_k,
+        o.top_fraction,
+        o.by,
+        default=(OnerelOptions.top_k, OnerelOptions.top_fraction),
+    )
     base = {k: matrices[k] for k in BASE}
     first = next(iter(base.values()))
     c = o.subset_size or first.n_topics // 2

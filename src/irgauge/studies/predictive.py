@@ -85,6 +85,9 @@ class PredictiveStudy:
     flat: List[str]  # measures giving every system the same score: in no ordering
 
 
+DEFAULT_FRACTION = 0.75  # the systems kept by default: the top 75% by AP
+
+
 def run_predictive(
     qrels=None,
     runs=None,
@@ -92,7 +95,7 @@ def run_predictive(
     *,
     matrices=None,
     top_k: Optional[int] = None,
-    top_fraction: Optional[float] = 0.75,
+    top_fraction: Optional[float] = DEFAULT_FRACTION,
     by: str = "AP",
     seed: Optional[int] = None,
     trials: int = 2000,
@@ -167,7 +170,12 @@ def compute_predictive(
         sd=sd,
         curve=_with_interval(_figure_pairs(result.details["curve"], names), curve_draws, trials),
         systems=common.systems_phrase(
-            first.n_systems, next(iter(matrices.values())).n_systems, top_k, top_fraction, by
+            first.n_systems,
+            next(iter(matrices.values())).n_systems,
+            top_k,
+            top_fraction,
+            by,
+            default=(None, DEFAULT_FRACTION),
         ),
         parameters=parameters,
         seeds={"seed": seed, "predictive_power": seed, "topic_resamples": topic.seed},
