@@ -95,6 +95,12 @@ class Parser(argparse.ArgumentParser):
             self.error(f"unrecognized arguments: {' '.join(extras)}")
         return namespace, extras
 
+    def error(self, message: str):
+        """argparse's refusal, with a hint where the slip is a common one."""
+        from irgauge.cli._hints import hint
+
+        super().error(message + hint(self, message))
+
 
 def _note_old_spellings(parser: argparse.ArgumentParser, given: dict) -> None:
     """A note for each option given by a deprecated spelling (``_options.add_renamed``)."""

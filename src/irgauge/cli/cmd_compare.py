@@ -138,6 +138,8 @@ def run(args) -> int:
         raise InputError(
             f"--tests: unknown test(s) {', '.join(unknown)}; choose from {', '.join(KNOWN)}"
         )
+    from irgauge.io.words import listed
+
     matrices = common.load_matrices(args)
     seed = resolve_seed(args.seed)
     tables, parameters = [], {}
@@ -147,7 +149,9 @@ def run(args) -> int:
             missing = [s for s in args.pair if s not in matrix.systems]
             if missing:
                 raise InputError(
-                    f"--pair: no scores for {', '.join(missing)} (measure {name})", matrix.source
+                    f"--pair: no scores for {', '.join(missing)} (measure {name}; the systems "
+                    f"are {listed(matrix.systems)})",
+                    matrix.source,
                 )
             pairs = [(matrix.systems.index(args.pair[0]), matrix.systems.index(args.pair[1]))]
         result = compare_pairs(

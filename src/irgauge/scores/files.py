@@ -105,13 +105,9 @@ def _renamed(matrix: ScoreMatrix, name: str) -> ScoreMatrix:
 def _pick(found: Matrices, measures: Optional[Sequence[str]], source: Optional[str]) -> Matrices:
     if measures is None:
         return found
-    missing = [m for m in measures if m not in found]
-    if missing:
-        raise InputError(
-            f"no scores for measure(s) {', '.join(missing)} (found: {', '.join(found) or 'none'})",
-            source,
-        )
-    return {m: found[m] for m in measures}
+    from irgauge.scores.lookup import pick_measures
+
+    return pick_measures(found, measures, source=source)
 
 
 def _read_long(lines: List[str], first: int, path: str) -> Matrices:

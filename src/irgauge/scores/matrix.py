@@ -327,10 +327,14 @@ def select_systems(
     """
     # a measure named to rank by is checked even when all systems are kept: it is recorded
     # with the results, and a name with no scores must not pass for a choice made
-    if by is not None and by not in matrices:
-        raise InputError(
-            f"cannot select systems by {by}: no scores for it (have: {', '.join(matrices)})"
-        )
+    if by is not None:
+        from irgauge.scores.lookup import find_measure
+
+        if find_measure(matrices, by) is None:
+            raise InputError(
+                f"cannot select systems by {by}: no scores for it (have: {', '.join(matrices)})"
+            )
+        by = find_measure(matrices, by)  # --by MAP ranks by a file's AP
     if top_k is None and top_fraction is None:
         return matrices
     if top_k is not None and top_fraction is not None:

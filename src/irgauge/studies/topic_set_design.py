@@ -142,10 +142,9 @@ def _score_matrices(qrels, runs, matrices, options: TopicsetOptions):
     if matrices is not None:
         matrices = align(dict(matrices))
         if options.measures:
-            missing = [m for m in options.measures if m not in matrices]
-            if missing:
-                raise InputError(f"no scores for measure(s) {', '.join(missing)}")
-            matrices = {m: matrices[m] for m in options.measures}
+            from irgauge.scores.lookup import pick_measures
+
+            matrices = pick_measures(matrices, options.measures)
         return matrices, {"score_matrices": {k: m.source for k, m in matrices.items()}}
     if qrels is None or runs is None:
         raise InputError("the topicset study needs qrels and runs, or score matrices")
