@@ -4,6 +4,9 @@ hint, and counts agree with their nouns (issue 36)."""
 from __future__ import annotations
 
 
+import re
+from pathlib import Path
+
 import pytest
 
 from irgauge.cli import main
@@ -91,3 +94,42 @@ def test_a_wrong_choice_that_is_no_file_gets_no_hint(scores, capsys):
     with pytest.raises(SystemExit):
         main(["compare", scores, "--table", "xyz"])
     assert "looks like a file" not in capsys.readouterr().err
+
+
+def test_a_count_agrees_with_its_noun():
+    from irgauge.io.words import counted, plural
+
+    assert counted(1, "run") == "1 run" and counted(2, "run") == "2 runs"
+    assert counted(0, "topic") == "0 topics" and counted("1", "system") == "1 system"
+    assert plural("query") == "queries" and plural("pass") == "passes"
+
+
+# a count written before a plural noun in an f-string: "{n} runs" says "1 runs" for one
+COUNTED_NOUN = re.compile(
+    r"\{[^{}:!]+\} (runs|systems|topics|measures|pairs|questions|rows|columns|collections|"
+    r"trials|samples|repetitions|documents|files|levels|values|lines|judgments)\b"
+)
+# where the word before the noun is no count
+NOT_COUNTS = {"{what} values": "the kind of values (per-topic, per-question)",
+              "{answer.dtype} values": "a dtype"}  # fmt: skip
+
+
+def test_every_count_in_the_source_goes_through_counted():
+    """ "1 runs": every output's counts go through irgauge.io.words.counted."""
+    source = Path(__file__).parents[1] / "src" / "irgauge"
+    found = [
+        f"{path.relative_to(source)}:{number}: {match.group(0)}"
+        for path in sorted(source.rglob("*.py"))
+        for number, line in enumerate(path.read_text().splitlines(), 1)
+        for match in COUNTED_NOUN.finditer(line)
+        if match.group(0) not in NOT_COUNTS
+    ]
+    assert not found, "counts without counted(): " + "; ".join(found)
+
+
+def test_one_run_is_one_run():
+    """A result of one run said "<EvalResult: 1 runs x 1 measures, 1 topics averaged>"."""
+    import irgauge
+
+    result = irgauge.evaluate({"1": {"a": 1}}, {"x": {"1": {"a": 1.0}}}, ["AP"])
+    assert repr(result).startswith("<EvalResult: 1 run x 1 measure, 1 topic averaged>")

@@ -10,6 +10,7 @@ import sys
 from irgauge.errors import InputError
 from irgauge.cli import HelpFormatter
 from irgauge.cli import _options as opt
+from irgauge.io.words import counted
 
 
 def command(subparsers, name: str, help: str, description: str) -> argparse.ArgumentParser:
@@ -139,7 +140,8 @@ def _enough_selected(args, matrices, selected, minimum: int) -> None:
             else ("--top-fraction", args.top_fraction)
         )
         raise InputError(
-            f"{option} {value:g} keeps {kept} of {before} systems; at least {minimum} are needed"
+            f"{option} {value:g} keeps {kept} of {counted(before, 'system')}; at least "
+            f"{minimum} are needed"
         )
 
 

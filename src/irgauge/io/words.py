@@ -22,8 +22,9 @@ def plural(noun: str) -> str:
 
 def counted(n, noun: str, plurals: Optional[str] = None) -> str:
     """``n`` and ``noun``, plural unless ``n`` is 1: ``counted(1, "run")`` is "1 run",
-    ``counted(3, "run")`` "3 runs"; ``plurals`` for a plural of its own ("3 analyses")."""
-    word = noun if n == 1 else (plurals or plural(noun))
+    ``counted(3, "run")`` "3 runs"; ``plurals`` for a plural of its own ("3 analyses").
+    ``n`` may be text already formatted (a report's escaped "1")."""
+    word = noun if str(n).strip() == "1" else (plurals or plural(noun))
     return f"{n} {word}"
 
 

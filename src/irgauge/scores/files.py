@@ -28,6 +28,7 @@ from irgauge.scores.other_layouts import (
     refuse_headerless_long,
     refuse_text_table,
 )
+from irgauge.io.words import counted
 
 
 def read_scores(
@@ -66,7 +67,8 @@ def read_scores(
     if header and is_json(lines[first]) or long:
         if long and len(columns) != len(LONG_HEADER):
             raise InputError(
-                f"the header names {len(columns)} columns; irgauge's per-topic TSV has the "
+                f"the header names {counted(len(columns), 'column')}; irgauge's per-topic TSV "
+                f"has the "
                 f"4 columns {', '.join(LONG_HEADER)} (a further column would not be read)",
                 path,
                 first + 1,

@@ -42,6 +42,7 @@ from irgauge.scores import ScoreMatrix, require_systems, select_systems
 from irgauge.stats.comparison_formats import latex_escape
 from irgauge.report.figures import stability_curves
 from irgauge.studies import _noise, _repeat
+from irgauge.io.words import counted
 
 MANIFEST = "manifest.json"
 COLLECTION_DIR = "collection"
@@ -392,15 +393,16 @@ def systems_phrase(
     never a request: "6 systems (all 6; the default filter, the top 30 by AP, keeps
     them all)"."""
     if top_k is None and top_fraction is None:
-        return f"{n_used} systems (all)"
+        return f"{counted(n_used, 'system')} (all)"
     wanted = f"the top {top_k}" if top_k else f"the top {top_fraction:.0%}"
     if n_used < n_all:
-        return f"{n_used} systems ({wanted} of {n_all} by {by})"
+        return f"{counted(n_used, 'system')} ({wanted} of {n_all} by {by})"
     if (top_k, top_fraction) == tuple(default):
         return (
-            f"{n_used} systems (all {n_all}; the default filter, {wanted} by {by}, keeps them all)"
+            f"{counted(n_used, 'system')} (all {n_all}; the default filter, {wanted} by "
+            f"{by}, keeps them all)"
         )
-    return f"{n_used} systems (all {n_all}; {wanted} by {by} were asked for)"
+    return f"{counted(n_used, 'system')} (all {n_all}; {wanted} by {by} were asked for)"
 
 
 def filter_parameters(top_k, top_fraction, by) -> Dict[str, Any]:

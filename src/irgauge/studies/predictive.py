@@ -25,6 +25,7 @@ from irgauge.meta import predictive_power
 from irgauge.scores import align
 from irgauge.studies import _common as common
 from irgauge.studies import _noise, _plots, _repeat, _topics
+from irgauge.io.words import counted
 
 NAME = "predictive"
 TITLE = "Predictive power of metrics (Webber, Moffat, Zobel and Sakai, SIGIR 2008)"
@@ -273,7 +274,7 @@ def _write_tables(writer: common.StudyWriter, study: PredictiveStudy) -> None:
         _by_predictor(study.phi),
         common.caption(
             f"Predictive power phi(row predicts column) on {study.systems} "
-            f"({trials} random halvings of {len(study.topics)} topics, "
+            f"({trials} random halvings of {counted(len(study.topics), 'topic')}, "
             f"tau-{variant})",
             "predictive",
             "Tables 1-2",
