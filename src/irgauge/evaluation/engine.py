@@ -245,6 +245,7 @@ def _metadata(qrels, judgments, measure_list, conventions, names, scored, row_to
         "order": "; ".join(f"{o}: {ORDER_DESCRIPTIONS[o]}" for o in used),
         **({"order_per_run": orders} if len(used) > 1 else {}),
         **judgments.conventions(),
+        **_negative_judgments(judgments),
         "judged_only": conventions.judged_only,
         "complete": conventions.complete,
         "aggregate": conventions.aggregate + " (counts are summed)",
@@ -258,6 +259,15 @@ def _metadata(qrels, judgments, measure_list, conventions, names, scored, row_to
         "measures": {m.name: m.full for m in measure_list},
         "max_docs": conventions.max_docs if conventions.max_docs is not None else "all",
     }
+
+
+def _negative_judgments(judgments) -> dict:
+    """``{"negative_judgments": n}`` for qrels with n lines of a negative level read as
+    judged nonrelevant, where trec_eval reads them otherwise (:mod:`.peers`)."""
+    if judgments.negative != "nonrelevant":
+        return {}
+    n = int((judgments.source_qrels.levels < 0).sum())
+    return {"negative_judgments": n} if n else {}
 
 
 def score_matrices(qrels, runs, measures, **options):
