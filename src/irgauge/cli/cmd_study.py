@@ -127,6 +127,7 @@ def _eval_options(p, answers: bool = False) -> None:
             help="document order (default: what each run's format implies)",
         )
     g.add_argument(
+        "-l",
         "--rel-level",
         type=opt.rel_level,
         default=1,
@@ -135,7 +136,9 @@ def _eval_options(p, answers: bool = False) -> None:
 
 
 def _bootstrap(p) -> None:
-    p.add_argument("--B", type=opt.draws, default=1000, help="bootstrap samples")
+    opt.add_renamed(
+        p, ("-B", "--samples"), ("--B",), type=opt.draws, default=1000, help="bootstrap samples"
+    )
     p.add_argument("--alpha", type=opt.alpha, default=0.05, help="significance level")
 
 
@@ -243,11 +246,19 @@ def _predictive_options(s) -> None:
         metavar="[NAME=]FILE",
         help="score files (any measures) in place of qrels and runs",
     )
-    s.add_argument(
-        "--trials", type=opt.draws, default=2000, help="random halvings of the topic set"
+    opt.add_renamed(
+        s,
+        ("-P", "--halvings"),
+        ("--trials",),
+        type=opt.draws,
+        default=2000,
+        help="random halvings of the topic set",
     )
-    s.add_argument(
-        "--sizes",
+    opt.add_renamed(
+        s,
+        ("-k", "--subset-size", "--subset-sizes"),
+        ("--sizes",),
+        dest="subset_sizes",
         type=opt.list_of(opt.positive_int),
         default=None,
         metavar="K,...",
@@ -450,7 +461,7 @@ def _eval_kwargs(args) -> dict:
 
 def _onerel_kwargs(args) -> dict:
     return dict(
-        B=args.B,
+        B=args.samples,
         alpha=args.alpha,
         replacement=args.replacement,
         gains=args.gains,
@@ -462,7 +473,7 @@ def _onerel_kwargs(args) -> dict:
 
 def _incomplete_kwargs(args) -> dict:
     return dict(
-        B=args.B,
+        B=args.samples,
         alpha=args.alpha,
         reductions=args.reductions,
         rates=args.rates,
@@ -493,8 +504,8 @@ def _qa_kwargs(args) -> dict:
 
 def _predictive_kwargs(args) -> dict:
     return dict(
-        trials=args.trials,
-        sizes=args.sizes,
+        trials=args.halvings,
+        sizes=args.subset_sizes,
         variant=args.variant,
         topic_resamples=args.topic_resamples,
         **_eval_kwargs(args),
@@ -585,8 +596,15 @@ def run(args) -> int:
     _notes(result)
     if result.report:
         print(f"report: {result.report}")
-    print(result.text(), end="")
+    print(_text(result), end="")
     return 0
+
+
+def _text(result) -> str:
+    """The study's text, its summary wrapped to the terminal."""
+    from irgauge.studies._common import SUMMARY_WIDTH
+
+    return result.text(opt.terminal_width(SUMMARY_WIDTH))
 
 
 DERIVED_DIR = "qa-derived-data"
@@ -682,5 +700,5 @@ def _run_on_collections(args, options: dict) -> int:
 
         print(f"report: {write_report(args.out)}")
     for result in list(results.values()) + [comparison]:
-        print(result.text(), end="")
+        print(_text(result), end="")
     return 0

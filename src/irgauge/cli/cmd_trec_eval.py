@@ -45,16 +45,42 @@ def register(subparsers) -> None:
     parser.add_argument(
         "-c", "--complete_rel_info_wanted", help="average over every qrels topic", **flag
     )
-    parser.add_argument("-l", "--level_for_rel", default="1", metavar="num")
+    parser.add_argument(
+        "-l", "--level_for_rel", default="1", metavar="num",
+        help="relevance threshold: a judged document is relevant when its level is >= num "
+        "(default 1)",
+    )  # fmt: skip
     parser.add_argument("-n", "--nosummary", help="no summary ('all') lines", **flag)
-    parser.add_argument("-D", "--Debug_level", default="0", metavar="num", help="(0 only)")
+    parser.add_argument(
+        "-D", "--Debug_level", default="0", metavar="num",
+        help="trec_eval's debug output level: 0 only (no debug output; others refused)",
+    )  # fmt: skip
     parser.add_argument("-J", "--Judged_docs_only", help="drop unjudged documents", **flag)
-    parser.add_argument("-N", "--Number_docs_in_coll", default="0", metavar="num")
-    parser.add_argument("-M", "--Max_retrieved_per_topic", default=None, metavar="num")
-    parser.add_argument("-R", "--Rel_info_format", default="qrels", metavar="format")
-    parser.add_argument("-T", "--Results_format", default="trec_results", metavar="format")
+    parser.add_argument(
+        "-N", "--Number_docs_in_coll", default="0", metavar="num",
+        help="documents in the collection, for the measures that count the unretrieved ones "
+        "(utility's d term; default 0)",
+    )  # fmt: skip
+    parser.add_argument(
+        "-M", "--Max_retrieved_per_topic", default=None, metavar="num",
+        help="evaluate the first num documents of each topic, in trec_eval's order "
+        "(default: all)",
+    )  # fmt: skip
+    parser.add_argument(
+        "-R", "--Rel_info_format", default="qrels", metavar="format",
+        help="format of rel_info_file: qrels (default) or qrels_jg (multi-judge qrels, for "
+        "the *_avgjg measures); prefs and qrels_prefs are refused",
+    )  # fmt: skip
+    parser.add_argument(
+        "-T", "--Results_format", default="trec_results", metavar="format",
+        help="format of results_file: trec_results only (the default)",
+    )  # fmt: skip
     parser.add_argument("-o", "--Output_old_results_format", help=OLD_FORMAT_NOTE, **flag)
-    parser.add_argument("-Z", "--Zscore", default=None, metavar="Zmean_file", help="(refused)")
+    parser.add_argument(
+        "-Z", "--Zscore", default=None, metavar="Zmean_file",
+        help="trec_eval's Z-scores against per-topic means and deviations in Zmean_file: "
+        "refused (not supported)",
+    )  # fmt: skip
     parser.add_argument(
         "-v",
         "--version",

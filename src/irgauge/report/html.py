@@ -44,6 +44,7 @@ from irgauge.report.manifests import (
     read_listed_table,
     read_study_manifest,
 )
+from irgauge.io.words import counted
 
 REPORT_NAME = "report.html"
 STUDY_ORDER = ("onerel", "incomplete", "qa", "predictive", "topicset", "pooling")
@@ -231,7 +232,7 @@ def _collection_section(root: Path, paths: _Paths) -> Optional[str]:
 def _study_section(directory: Path, manifest: Dict[str, Any], paths: _Paths) -> str:
     manifest, manifest_path = paths.text(manifest), directory / "manifest.json"
     parts = [
-        f'<p class="muted">{manifest["n_systems"]} systems, {manifest["n_topics"]} '
+        f'<p class="muted">{counted(manifest["n_systems"], "system")}, {manifest["n_topics"]} '
         f"topics; seed {_esc(manifest['seeds'].get('seed'))}; irgauge "
         f"{_esc(manifest['versions'].get('irgauge'))}; {_esc(manifest['created'])}</p>"
     ]
@@ -613,8 +614,8 @@ def _agreement_figures(item, paths: _Paths, folder: Path) -> str:
 def _agreement_section(item, paths: _Paths, folder: Path) -> str:
     meta = item.metadata
     parts = [
-        f'<p class="muted">{_esc(meta.get("n_topics", "?"))} topics, '
-        f"{_esc(meta.get('n_systems', 0))} systems; bootstrap B = "
+        f'<p class="muted">{counted(_esc(meta.get("n_topics", "?")), "topic")}, '
+        f"{counted(_esc(meta.get('n_systems', 0)), 'system')}; bootstrap B = "
         f"{_esc(meta.get('bootstrap_samples', '?'))}, seed {_esc(meta.get('seed'))}</p>"
     ]
     parts += _agreement_tables(item)
@@ -669,8 +670,8 @@ def _topicset_section(item, paths: _Paths, folder: Path) -> str:
         if meta.get(k) is not None
     )
     parts = [
-        f'<p class="muted">{_esc(meta.get("n_topics", "?"))} topics, '
-        f"{_esc(meta.get('n_systems', '?'))} systems; {_esc(settings)}</p>",
+        f'<p class="muted">{counted(_esc(meta.get("n_topics", "?")), "topic")}, '
+        f"{counted(_esc(meta.get('n_systems', '?')), 'system')}; {_esc(settings)}</p>",
         '<div class="block"><h3>Topics needed and what this collection gives</h3>'
         + _frame_html(frame, people=False)
         + '<p class="muted">design all: the residual variance V_E; ttest, anova: the topics '

@@ -13,6 +13,7 @@ import numpy as np
 from irgauge import _checks
 from irgauge._checks import resolve_seed  # noqa: F401  (re-exported: stats' callers use it here)
 from irgauge.errors import InputError, InputSizeError
+from irgauge.io.words import counted
 
 # Differences smaller than this are treated as exact ties: mathematically equal means (e.g. of
 # P@10 values) may differ by floating-point rounding depending on summation order.
@@ -23,7 +24,9 @@ def require_topics(n_topics: int, method: str, needed: int = 2, source=None) -> 
     """InputError unless there are ``needed`` topics: a paired test's standard deviation
     (n - 1 in the denominator) and every resampling of topics need at least two."""
     if n_topics < needed:
-        raise InputSizeError(f"{method} needs at least {needed} topics; got {n_topics}", source)
+        raise InputSizeError(
+            f"{method} needs at least {counted(needed, 'topic')}; got {n_topics}", source
+        )
 
 
 def require_finite(values: np.ndarray, what: str = "scores") -> np.ndarray:
