@@ -51,6 +51,11 @@ MEANINGS = {
     "--subset-size": "as -k",
     "--gains": "eval takes one gain per level; a study compares several such variants "
     "(comma-separated)",
+    "--depth": "a pool's depth K: one where the command builds one pool (pool, the pooling and "
+    "reusability studies; simulate's runs are that deep), a list where it writes or studies one "
+    "reduction per depth (reduce, incomplete)",
+    "--runs": "the runs: the run files a depth reduction pools (reduce), or how many runs "
+    "simulate writes",
     "--trials": "the repetitions of the command's random experiment; a repetition is its "
     "method's (a subset pair, a halving in the demo's predictive study, a topic resample in "
     "the topic set design)",

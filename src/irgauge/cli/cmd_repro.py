@@ -7,6 +7,7 @@ import sys
 from irgauge.cli import HelpFormatter
 from irgauge.cli import _meta_common as common
 from irgauge.cli import _options as opt
+from irgauge.io.words import counted
 
 
 def register(subparsers) -> None:
@@ -74,7 +75,8 @@ def run(args) -> int:
     for flag, runs in [("--original", args.original)] + [("--repeated", g) for g in args.repeated]:
         if len(runs) > 2:
             raise InputError(
-                f"{flag} takes a baseline run and at most an advanced run; got {len(runs)} runs"
+                f"{flag} takes a baseline run and at most an advanced run; "
+                f"got {counted(len(runs), 'run')}"
             )
     common.check_outputs(args)
     result = reproducibility(

@@ -41,6 +41,7 @@ from irgauge.scores._results import REASONS, check_table
 from irgauge.stats.resampling import TIE_TOLERANCE, index_counts
 from irgauge.studies import _common as common
 from irgauge.studies import _noise
+from irgauge.io.words import counted
 
 NAME = "reusability"
 TITLE = "Reusability of a pooled collection: leave one group out (Zobel 1998; Voorhees 2018)"
@@ -75,7 +76,8 @@ class ReusabilityResult:
         )
 
     def __repr__(self) -> str:
-        head = f"ReusabilityResult: {len(self.scores.runs)} runs, {len(self.scores.groups)} groups"
+        runs, groups = len(self.scores.runs), len(self.scores.groups)
+        head = f"ReusabilityResult: {counted(runs, 'run')}, {counted(groups, 'group')}"
         return "\n".join([head, *self.summary, "", self.groups.to_string(index=False)])
 
 
@@ -231,9 +233,10 @@ def describe_reusability(result: ReusabilityResult) -> List[str]:
     names = s.measures
     lines = _noise.design_warning(result.problem)
     lines.append(
-        f"Leaving each of {len(s.groups)} groups out of the depth-{s.depth} pool drops "
+        f"Leaving each of {counted(len(s.groups), 'group')} out of the depth-{s.depth} pool drops "
         f"{int(s.dropped.mean()):d} judgments on average ({int(s.dropped_relevant.mean()):d} "
-        f"relevant; at most {int(s.dropped.max(initial=0))}), over {len(s.topics)} topics."
+        f"relevant; at most {int(s.dropped.max(initial=0))}), "
+        f"over {counted(len(s.topics), 'topic')}."
     )
     lines.append(
         "Ranking of all runs under the reduced qrels against the full one, mean Kendall's "

@@ -11,6 +11,7 @@ from irgauge._checks import MAX_COUNT
 from irgauge.errors import InputError
 from irgauge.io.records import Run
 from irgauge.io.runs import read_run
+from irgauge.io.words import counted
 
 ROLES = ("baseline", "advanced")
 # the depth of the document-order statistics without --cutoffs: repro_eval's run length
@@ -24,7 +25,7 @@ def run_tuple(value: Any, parameter: str) -> List[Run]:
     if not 1 <= len(items) <= 2:
         raise InputError(
             f"{parameter}: give a baseline run, or a baseline and an advanced run; got "
-            f"{len(items)} runs",
+            f"{counted(len(items), 'run')}",
             parameter=parameter,
         )
     return [read_run(item) for item in items]
