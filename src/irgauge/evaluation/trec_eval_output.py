@@ -41,7 +41,7 @@ from irgauge.evaluation.topic_tables import check_conventions, eligible_topics
 from irgauge.io.qrels import read_judgment_groups, read_qrels
 from irgauge.io.trec_eval_lines import check_run_lines, refuse_qrels_lines
 from irgauge.measures import parse_measure
-from irgauge.measures.base import MAX_CUTOFF
+from irgauge.measures.base import GMEAN_EPSILON, MAX_CUTOFF
 from irgauge.measures.iprec import ELEVEN_POINTS
 from irgauge.measures.trec_eval_words import TrecEvalError, TrecLine, lines, select
 
@@ -54,7 +54,9 @@ NO_GRADES = np.zeros(0, np.int16)  # the ranking of a topic the run does not ans
 
 @dataclass(frozen=True)
 class TrecEvalOptions:
-    """trec_eval's options: -q, -c, -l, -M, -J, -n (``summary=False``), -N, -R."""
+    """trec_eval's options: -q, -c, -l, -M, -J, -n (``summary=False``), -N, -R, and the
+    query of -D 0.query (``only_topic``: that qrels topic is evaluated alone; with -c the
+    means still divide by the number of qrels topics)."""
 
     per_topic: bool = False
     complete: bool = False
@@ -64,6 +66,7 @@ class TrecEvalOptions:
     summary: bool = True
     num_docs: int = 0
     rel_format: str = "qrels"  # -R: qrels, or qrels_jg (judgment groups)
+    only_topic: Optional[str] = None  # -D 0.query
 
 
 def trec_eval_output(
@@ -191,14 +194,14 @@ def _qrels_output(qrels, run, chosen, options: TrecEvalOptions, reading) -> Iter
     values, scored = _scored(
         plan, judgments, run, options, budget, watcher=watcher, read_from=read_from
     )
-    topics, missing = _topics(judgments, scored.answered, options.complete)
+    topics, missing = _topics(judgments, scored.answered, options)
     stop = _first_stop(
         _missing_stop(missing),
         # at one topic form_res_rels.c checks the run's documents, then the qrels', then
         # sizes its table of levels
         _duplicate_stop(watcher.take_repeated(judgments), topics, chosen, watcher.where),
         _repeat_stop(qrels, topics, chosen),
-        _unjudged_first_stop(judgments, chosen, missing),
+        _unjudged_first_stop(judgments, chosen, topics),
     )
     _refuse_close_gains(plan)
     _derived_values(plan, values, topics)
@@ -215,7 +218,8 @@ def _qrels_output(qrels, run, chosen, options: TrecEvalOptions, reading) -> Iter
         if line.kind == "relstring" and line.label != "relstring" and not options.judged_only:
             # -c resets relstring by that name only: relstring_N keeps the stand-in's '-'
             strings.update({topic: "-"[: line.width] for topic in unanswered})
-    yield from _render(plan, topics, stop, values, strings, options, watcher.runid)
+    num_q = _complete_means(plan, values, topics, judgments.n_topics, options)
+    yield from _render(plan, (topics, num_q), stop, values, strings, options, watcher.runid)
 
 
 def _missing_stop(missing: Optional[str]):
@@ -313,10 +317,19 @@ def _first_stop(*stops):
     return min(found, key=lambda stop: _byte_order(stop[0])) if found else None
 
 
-def _render(plan, topics, stop, values, strings, options: TrecEvalOptions, runid):
+def _render(plan, evaluated, stop, values, strings, options: TrecEvalOptions, runid):
     """trec_eval's lines, in pieces of some thousand lines: each topic's (with -q, topics
     in byte order of their ids, up to the topic where trec_eval 10.0 stops, ``stop``:
-    (topic, error) or None), then the summary (unless -n)."""
+    (topic, error) or None), then the summary (unless -n). ``evaluated``: the topics
+    evaluated, and num_q. No topic evaluated stops trec_eval before the summary (exit 7)."""
+    topics, num_q = evaluated
+    if not topics and stop is None:
+        raise TrecEvalError(
+            "trec_eval: No queries with both results and relevance info\n"
+            f"irgauge: trec_eval 10.0 evaluates no topic: -D 0.{options.only_topic} names "
+            "no qrels topic (exit 7)",
+            7,
+        )
     out: List[Optional[str]] = []
     if options.per_topic:
         for topic in sorted(topics, key=_byte_order):
@@ -330,7 +343,7 @@ def _render(plan, topics, stop, values, strings, options: TrecEvalOptions, runid
         stop[1].output = _text(out)
         raise stop[1]
     if options.summary:
-        out += [_summary(line, runid, len(topics), values) for line in plan]
+        out += [_summary(line, runid, num_q, values) for line in plan]
     yield _text(out)
 
 
@@ -372,7 +385,7 @@ def _judgment_group_output(
         else []
     )
     for judgments, watcher, (group, scored) in zip(all_judgments, watchers, scored_groups):
-        found, lacking = _topics(judgments, scored.answered, options.complete)
+        found, lacking = _topics(judgments, scored.answered, options)
         topics.update(found)
         repeated.update(watcher.take_repeated(judgments))
         if lacking is not None and (missing is None or _byte_order(lacking) < _byte_order(missing)):
@@ -392,7 +405,9 @@ def _judgment_group_output(
     stop = _first_stop(
         _missing_stop(missing), _duplicate_stop(repeated, topics, chosen, watcher.where)
     )
-    yield from _render(plan, topics, stop, values, {}, options, watcher.runid)
+    every = {topic for judgments in all_judgments for topic in judgments.topic_ids}
+    num_q = _complete_means(plan, values, topics, len(every), options)
+    yield from _render(plan, (topics, num_q), stop, values, {}, options, watcher.runid)
 
 
 def _text(lines_out: List[Optional[str]]) -> str:
@@ -485,32 +500,64 @@ def _byte_order(topic: str) -> bytes:
     return topic.encode("utf-8", "surrogateescape")
 
 
-def _topics(judgments: Judgments, answered: np.ndarray, complete: bool):
+def _topics(judgments: Judgments, answered: np.ndarray, options: TrecEvalOptions):
     """The topics trec_eval evaluates (id -> topic index): the qrels topics the run
-    answers (``answered``: bool per qrels topic), or with ``complete`` every qrels topic;
-    and the first qrels topic (in byte order) the run does not answer, which stops
-    trec_eval without -c (else None)."""
+    answers (``answered``: bool per qrels topic), or with -c every qrels topic, of those
+    -D 0.query leaves (``_evaluated``); and the first of them (in byte order) the run
+    does not answer, which stops trec_eval without -c (else None)."""
     ids = judgments.topic_ids
-    unanswered = [ids[i] for i in _indices(~answered)]
+    evaluated = _evaluated(judgments, options.only_topic)
+    unanswered = [ids[i] for i in _indices(evaluated & ~answered)]
+    complete = options.complete
     missing = None if complete or not unanswered else min(unanswered, key=_byte_order)
-    return {ids[i]: i for i in range(len(ids)) if complete or answered[i]}, missing
+    return {ids[i]: i for i in _indices(evaluated & (answered | complete))}, missing
 
 
-def _unjudged_first_stop(judgments: Judgments, chosen, missing):
+def _evaluated(judgments: Judgments, only_topic: Optional[str]) -> np.ndarray:
+    """Per qrels topic, whether trec_eval evaluates it: -D 0.query skips every other topic
+    (trec_eval.c), before it looks for the topic in the run."""
+    if only_topic is None:
+        return np.ones(judgments.n_topics, bool)
+    return np.array([topic == only_topic for topic in judgments.topic_ids], bool)
+
+
+def _complete_means(plan, values, topics, n_qrels_topics: int, options) -> int:
+    """num_q, and each mean taken again as trec_eval -c takes it (meas_avg.c): over every
+    qrels topic, ``n_qrels_topics``, whichever it evaluated (-D 0.query evaluates one):
+    the sum of the topics' values over that number, for a geometric mean (gm_map) the
+    sum of log(max(value, 1e-5)) with log(1e-5) for each topic not evaluated. Counts
+    stay sums. Without -c (or when every topic was evaluated) nothing changes."""
+    if not options.complete or len(topics) == n_qrels_topics:
+        return len(topics)
+    order = sorted(topics, key=_byte_order)
+    for line in plan:
+        if line.kind not in ("value", "summary"):
+            continue
+        kept = [values[(line.label, topic)] for topic in order]
+        if line.spec and parse_measure(line.spec).aggregation() == "gmean":
+            logs = _c_sum(math.log(max(v, GMEAN_EPSILON)) for v in kept)
+            logs += (n_qrels_topics - len(order)) * math.log(GMEAN_EPSILON)
+            values[(line.label, "all")] = math.exp(logs / n_qrels_topics)
+        else:
+            values[(line.label, "all")] = _c_sum(kept) / n_qrels_topics
+    return n_qrels_topics
+
+
+def _unjudged_first_stop(judgments: Judgments, chosen, topics):
     """(topic, error) where trec_eval 10.0 stops, or None: it sizes its table of levels by
-    the first topic's highest level, so when the first topic it evaluates (the first
-    qrels topic in byte order) has negative levels only, that table has no room and the
-    first measure fails (form_res_rels.c), exit 4."""
-    ids = judgments.topic_ids
-    if not ids:
+    the first topic's highest level, so when the first topic it evaluates (``topics``:
+    those evaluated; the first in byte order) has negative levels only, that table has no
+    room and the first measure fails (form_res_rels.c), exit 4. (A qrels topic before it
+    that the run does not answer stops trec_eval there first: ``_first_stop``.)"""
+    if not topics:
         return None
-    first = min(range(len(ids)), key=lambda i: _byte_order(ids[i]))
+    first = min(topics, key=_byte_order)
     measure = _first_measured(chosen)
-    if not _negative_levels_only(judgments)[first] or measure is None or ids[first] == missing:
+    if not _negative_levels_only(judgments)[topics[first]] or measure is None:
         return None
-    return ids[first], TrecEvalError(
+    return first, TrecEvalError(
         f"trec_eval: Can't calculate measure '{measure}'\n"
-        f"irgauge: trec_eval 10.0 fails when its first topic ('{ids[first]}') has "
+        f"irgauge: trec_eval 10.0 fails when its first topic ('{first}') has "
         "negative qrels levels only",
         4,
     )
@@ -585,7 +632,8 @@ def _scored_jointly(plan, judgments_list, run, options: TrecEvalOptions, budget,
             judgments,
             "score",
             options.max_docs,
-            eligible_topics(judgments, "zero"),  # trec_eval scores topics without relevant docs
+            # trec_eval scores topics without relevant docs; -D 0.query one topic alone
+            eligible_topics(judgments, "zero") & _evaluated(judgments, options.only_topic),
             part_bytes(budget, 1),
             watcher=watcher,
             duplicates="record",  # trec_eval stops where it evaluates such a topic
@@ -597,8 +645,11 @@ def _scored_jointly(plan, judgments_list, run, options: TrecEvalOptions, budget,
     for scoring, scored in zip(scorings, score_source_jointly(run, name, scorings, read_from)):
         judgments = scoring.judgments
         if options.complete:
-            score_unanswered(scoring, [scored], [np.arange(judgments.n_topics)])
-        scored.values.finish(measures, "mean")  # evaluate's mean: of the values in topic order
+            score_unanswered(scoring, [scored], [np.flatnonzero(scoring.eligible)])
+        # evaluate's mean: of the values in topic order; trec_eval's parameters (rbp.p=-inf,
+        # set_F.-2) can make values infinite, whose sums are IEEE's, as in C
+        with np.errstate(invalid="ignore", over="ignore"):
+            scored.values.finish(measures, "mean")
         values = _Values(judgments.topic_ids)
         for i, measure in enumerate(measures):
             values.fill(measure.name, scored.values.topic_rows, scored.values.column(i))

@@ -240,7 +240,10 @@ class TrecLine:
 
 def _number(x: float) -> str:
     """A number as a measure parameter: without an exponent where 17 decimals keep its
-    value, else with one (1e-300 is not 0)."""
+    value, else with one (1e-300 is not 0); a NaN with its sign, which C's arithmetic
+    keeps and printf prints (-nan)."""
+    if math.isnan(x):
+        return "-nan" if math.copysign(1.0, x) < 0 else "nan"
     text = repr(float(x))
     if "e" not in text:
         return text

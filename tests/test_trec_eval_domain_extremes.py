@@ -1,0 +1,213 @@
+"""``irgauge trec_eval`` at the option values and measure parameters that trec_eval 10.0
+takes and that the drop-in refused before: -D 0.query, ... Each is computed as trec_eval's
+C computes it, and printed byte for byte on the same channels with the same exit status.
+
+Sources of the expected outcomes:
+- trec_eval 10.0's source: trec_eval.c (-D level.query: every qrels topic but the query
+  is skipped before the run is searched for it; no topic evaluated: exit 7), meas_avg.c
+  (with -c a mean divides by the number of qrels topics, and a geometric one adds
+  log(MIN_GEO_MEAN) for each topic not evaluated), m_num_q.c (-c: num_q is the number of
+  qrels topics);
+- the values below are worked out from those definitions by hand (and were checked
+  against a trec_eval 10.0 binary);
+- where the machine has one (``TREC_EVAL=/path/to/trec_eval``), that binary itself, on
+  hypothesis-generated collections: stdout, stderr and exit status.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from hypothesis import given
+
+from irgauge.cli import main
+
+# topic 1: a relevant at rank 1 (AP 1); topic 2: c (level 2) at rank 2 behind z, not
+# judged, and a (level 1) not retrieved (AP (1/2) / 2 = 0.25); topic 3 is not answered
+QRELS = b"1 0 a 1\n1 0 b 0\n2 0 c 2\n2 0 a 1\n3 0 x 1\n"
+RUN = b"1 Q0 a 1 2 t\n1 Q0 b 2 1 t\n2 Q0 c 1 3 t\n2 Q0 z 1 4 t\n"
+
+
+def drop_in(capsys, tmp_path, *argv: str, qrels: bytes = QRELS, run: bytes = RUN):
+    """(exit status, stdout, stderr) of ``irgauge trec_eval ARGV q r``."""
+    (tmp_path / "q").write_bytes(qrels)
+    (tmp_path / "r").write_bytes(run)
+    code = main(["trec_eval", *argv, str(tmp_path / "q"), str(tmp_path / "r")])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def summary(out: str) -> dict:
+    return {
+        name.strip(): value for name, topic, value in (ln.split("\t") for ln in out.splitlines())
+    }
+
+
+# ------------------------------------------------------------- -D level.query
+
+
+def test_debug_query_evaluates_that_topic_alone(capsys, tmp_path):
+    code, out, err = drop_in(capsys, tmp_path, "-q", "-D", "0.2", "-m", "map", "-m", "num_q")
+    assert (code, err) == (0, "")
+    assert out == (
+        "map                   \t2\t0.2500\n"
+        "num_q                 \tall\t1\n"
+        "map                   \tall\t0.2500\n"
+    )
+
+
+def test_debug_query_with_complete_divides_by_every_qrels_topic(capsys, tmp_path):
+    words = ("-m", "num_q", "-m", "map", "-m", "gm_map", "-m", "num_rel", "-m", "num_ret")
+    code, out, err = drop_in(capsys, tmp_path, "-c", "-D", "0.2", *words)
+    assert (code, err) == (0, "")
+    values = summary(out)
+    n = 3  # qrels topics
+    gm = math.exp((math.log(0.25) + (n - 1) * math.log(1e-5)) / n)
+    assert values == {
+        "num_q": "3",
+        "num_ret": "2",  # counts are the evaluated topic's
+        "num_rel": "4",  # -c: every level > 0 of the qrels file
+        "map": f"{0.25 / n:6.4f}",
+        "gm_map": f"{gm:6.4f}",
+    }
+
+
+def test_debug_query_of_an_unanswered_topic(capsys, tmp_path):
+    # without -c: the topic is looked for in the run and not found (exit 4)
+    code, out, err = drop_in(capsys, tmp_path, "-D", "0.3", "-m", "map")
+    assert (code, out) == (4, "")
+    assert err.startswith("trec_eval: result qid '3' not found in qrels\n")
+    # with -c: scored on trec_eval's stand-in ranking
+    code, out, err = drop_in(capsys, tmp_path, "-q", "-c", "-D", "0.3", "-m", "num_ret")
+    assert (code, out, err) == (
+        0,
+        "num_ret               \t3\t0\nnum_ret               \tall\t0\n",
+        "",
+    )
+
+
+@pytest.mark.parametrize("level", ["0.9", "0.", "abc.22"])
+def test_debug_query_outside_the_qrels_evaluates_nothing(capsys, tmp_path, level):
+    code, out, err = drop_in(capsys, tmp_path, "-D", level)
+    assert (code, out) == (7, "")
+    assert err.startswith("trec_eval: No queries with both results and relevance info\n")
+    assert err.count("\n") == 2 and "-D" in err.splitlines()[1]
+
+
+def test_debug_query_is_read_up_to_the_first_dot(capsys, tmp_path):
+    qrels, run = b"1.5 0 a 1\n1 0 a 1\n", b"1.5 Q0 a 1 2 t\n1 Q0 b 1 2 t\n"
+    code, out, err = drop_in(
+        capsys, tmp_path, "-q", "-D", ".1.5", "-m", "P.1", qrels=qrels, run=run
+    )
+    assert (code, out, err) == (
+        0,
+        "P_1                   \t1.5\t1.0000\nP_1                   \tall\t1.0000\n",
+        "",
+    )
+
+
+def test_debug_query_over_judgment_groups(capsys, tmp_path):
+    qrels = b"1 0 a 1\n1 1 a 0\n2 0 c 1\n"
+    run = b"1 Q0 a 1 2 t\n2 Q0 c 1 3 t\n"
+    argv = ("-c", "-R", "qrels_jg", "-m", "map_avgjg", "-m", "num_q")
+    code, out, err = drop_in(capsys, tmp_path, "-D", "0.1", *argv, qrels=qrels, run=run)
+    # topic 1: map 1 under group 0, 0 under group 1; over the 2 topics of the file
+    assert (code, summary(out), err) == (0, {"num_q": "2", "map_avgjg": "0.2500"}, "")
+
+
+# ------------------------------------------------- set_F's beta and rbp's p: any double
+
+
+def c_set_f(beta: float, rel_ret: int, ret: int, rel: int) -> float:
+    """m_set_F.c: (x + 1) P R / (x P + R), in C's (IEEE's) arithmetic; 0 without a
+    relevant document retrieved."""
+    if not rel_ret:
+        return 0.0
+    precision, recall = rel_ret / ret, rel_ret / rel
+    numerator, denominator = (beta + 1.0) * precision * recall, beta * precision + recall
+    if denominator == 0:  # Python raises where C divides
+        return math.copysign(math.inf, numerator) if numerator else -math.nan
+    return numerator / denominator
+
+
+def c_rbp(p: float, gains) -> float:
+    """m_rbp.c: (1 - p) times the sum of gain * p^(rank-1), a term added only where the
+    gain is not 0, p^(rank-1) one product per rank."""
+    total, weight = 0.0, 1.0
+    for gain in gains:
+        if gain != 0:
+            total += gain * weight
+        weight *= p
+    return (1.0 - p) * total
+
+
+@pytest.mark.parametrize("text", ["inf", "-inf", "nan", "-nan", "1.7e308", "-1e309", "0x1p1023"])
+def test_set_f_takes_any_double(capsys, tmp_path, text):
+    from irgauge.measures.c_numbers import atof, c_fixed
+
+    beta = atof(text)
+    # topic 1: 1 relevant of 2 retrieved, R = 1; topic 2: 1 of 2, R = 2 (-c: topic 3, 0)
+    expected = [c_set_f(beta, 1, 2, 1), c_set_f(beta, 1, 2, 2), 0.0]
+    code, out, err = drop_in(capsys, tmp_path, "-q", "-c", "-m", f"set_F.{text}")
+    label = f"set_F_{text}".ljust(22)
+    total = 0.0
+    for value in expected:
+        total += value
+    lines = [f"{label}\t{topic}\t{c_fixed(v, 6, 4)}" for topic, v in zip("123", expected)]
+    lines.append(f"{label}\tall\t{c_fixed(total / 3, 6, 4)}")
+    assert (code, out, err) == (0, "\n".join(lines) + "\n", "")
+
+
+@pytest.mark.parametrize("text", ["inf", "-inf", "nan", "-nan", "-1.7e308", "0.5,p=nan"])
+def test_rbp_takes_any_double(capsys, tmp_path, text):
+    from irgauge.measures.c_numbers import atof, c_fixed
+
+    p = atof(text.rpartition("=")[2])  # the last p given is m_rbp.c's
+    # gains by rank: topic 1 (a: 1, b: 0), topic 2 (z: not judged, c: level 2, which is
+    # the topic's highest gain, above 1, so divided by it: 1)
+    expected = [c_rbp(p, [1.0, 0.0]), c_rbp(p, [0.0, 1.0])]
+    qrels = QRELS.replace(b"3 0 x 1\n", b"")  # every qrels topic answered
+    code, out, err = drop_in(capsys, tmp_path, "-q", "-m", f"rbp.p={text}", qrels=qrels)
+    label = f"rbp_p={text}".ljust(22)
+    lines = [f"{label}\t{topic}\t{c_fixed(v, 6, 4)}" for topic, v in zip("12", expected)]
+    lines.append(f"{label}\tall\t{c_fixed((0.0 + expected[0] + expected[1]) / 2, 6, 4)}")
+    assert (code, out, err) == (0, "\n".join(lines) + "\n", "")
+
+
+# ------------------------------------------------------------------ with trec_eval
+
+drop_in_tests = pytest.importorskip("test_trec_eval_drop_in")
+domain_tests = pytest.importorskip("test_trec_eval_domain")
+needs_trec_eval = drop_in_tests.needs_trec_eval
+
+ARGUMENT_LISTS = [
+    ["-q", "-D", "0.101", "-m", "all_trec"],
+    ["-q", "-c", "-D", "0.102", "-m", "all_trec"],
+    ["-c", "-D", "x.103", "-m", "gm_map", "-m", "gm_bpref", "-m", "P.1000000000000"],
+    ["-q", "-c", "-J", "-D", "0.104", "-m", "iprec_at_recall", "-m", "11pt_avg"],
+    ["-q", "-D", "0.999"],
+    ["-q", "-c", "-m", "set_F.inf", "-m", "rbp.p=-inf", "-m", "rbp_resid.p=inf"],
+    ["-q", "-c", "-m", "set_F.-nan", "-m", "rbp.p=nan", "-m", "rbp_resid.p=-nan"],
+    ["-q", "-m", "set_F.-1.7e308", "-m", "rbp.p=1e309", "-m", "rbp_resid.p=-1.7e308"],
+]
+JG_ARGUMENT_LISTS = [
+    ["-q", "-c", "-D", "0.101", "-R", "qrels_jg", "-m", "qrels_jg"],
+    ["-q", "-D", "0.102", "-R", "qrels_jg", "-m", "qrels_jg"],
+]
+
+
+@needs_trec_eval
+@pytest.mark.parametrize("argv", ARGUMENT_LISTS, ids=" ".join)
+@drop_in_tests.slow_settings
+@given(data=drop_in_tests.collections())
+def test_same_bytes_as_trec_eval(tmp_path, argv, data):
+    domain_tests.same_bytes_and_channels(drop_in_tests.trec_eval_binary(), tmp_path, *data, argv)
+
+
+@needs_trec_eval
+@pytest.mark.parametrize("argv", JG_ARGUMENT_LISTS, ids=" ".join)
+@drop_in_tests.slow_settings
+@given(data=drop_in_tests.collections(groups=3))
+def test_same_bytes_as_trec_eval_over_judgment_groups(tmp_path, argv, data):
+    domain_tests.same_bytes_and_channels(drop_in_tests.trec_eval_binary(), tmp_path, *data, argv)
