@@ -214,8 +214,6 @@ NOT_REPRODUCED = [
     ["-l", "-1"],  # documents outside the qrels relevant in rankings, not in R
     ["-l", "-3"],
     ["-m", "Rprec_mult.9.22e9"],  # past irgauge's MAX_LEVEL, inside a long for R <= 10^9
-    ["-N", "-5", "-m", "utility.1,-1,0,1"],
-    ["-N", "9223372036854775807", "-m", "utility.1,-1,0,1"],
     ["-D", "1"],  # debug output
 ]
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pytest
 from hypothesis import given
 
@@ -175,6 +176,58 @@ def test_rbp_takes_any_double(capsys, tmp_path, text):
     assert (code, out, err) == (0, "\n".join(lines) + "\n", "")
 
 
+# --------------------------------------------------------- utility: any double, any -N
+
+
+def c_utility(coefficients, num_docs: int, rel_ret: int, ret: int, rel: int) -> float:
+    """m_utility.c: the coefficients times C longs, the last one num_docs + rel_ret - ret
+    - rel, which wraps past a 64-bit long."""
+    a, b, c, d = coefficients
+    count = (num_docs + rel_ret - ret - rel + (1 << 63)) % (1 << 64) - (1 << 63)
+    with np.errstate(invalid="ignore", over="ignore"):  # 0 * inf, as in C
+        terms = np.array([rel_ret, ret - rel_ret, rel - rel_ret, count], np.float64)
+        products = np.array([a, b, c, d]) * terms
+        return float(((products[0] + products[1]) + products[2]) + products[3])
+
+
+@pytest.mark.parametrize(
+    "num_docs, params",
+    [
+        ("-5", "1,-1,0,1"),
+        ("9223372036854775807", "1,-1,0,1"),  # the count wraps
+        ("-9223372036854775808", "1,-1,0,-2"),
+        ("1000000000000000000", "0,0,0,0.5"),
+        ("0", "inf,-1,0,0"),  # inf * 0 where nothing relevant is retrieved
+        ("0", "-nan,1e308,1e308,1e308"),
+    ],
+)
+def test_utility_takes_any_double_and_any_long(capsys, tmp_path, num_docs, params):
+    from irgauge.measures.c_numbers import atof, atol, c_fixed
+
+    coefficients = [atof(x) for x in params.split(",")]
+    n = atol(num_docs)
+    qrels = QRELS.replace(b"3 0 x 1\n", b"")  # every topic answered
+    # (relevant retrieved, retrieved, relevant): topic 1 (1, 2, 1), topic 2 (1, 2, 2)
+    expected = [c_utility(coefficients, n, *counts) for counts in ((1, 2, 1), (1, 2, 2))]
+    code, out, err = drop_in(
+        capsys, tmp_path, "-q", "-N", num_docs, "-m", f"utility.{params}", qrels=qrels
+    )
+    label = f"utility_{params}".ljust(22)
+    lines = [f"{label}\t{topic}\t{c_fixed(v, 6, 4)}" for topic, v in zip("12", expected)]
+    lines.append(f"{label}\tall\t{c_fixed((0.0 + expected[0] + expected[1]) / 2, 6, 4)}")
+    assert (code, out, err) == (0, "\n".join(lines) + "\n", "")
+
+
+def test_utility_outside_trec_evals_form_keeps_its_limits():
+    from irgauge.errors import MeasureError
+    from irgauge.measures import parse_measure
+
+    for text in ("Utility(a=inf)", "Utility(d=1e13)", "Utility(num_docs=-1)"):
+        with pytest.raises(MeasureError, match=r"unless form=trec_eval"):
+            parse_measure(text)
+    parse_measure("Utility(a=inf,num_docs=-1,form=trec_eval)")
+
+
 # ------------------------------------------------------------------ with trec_eval
 
 drop_in_tests = pytest.importorskip("test_trec_eval_drop_in")
@@ -190,6 +243,10 @@ ARGUMENT_LISTS = [
     ["-q", "-c", "-m", "set_F.inf", "-m", "rbp.p=-inf", "-m", "rbp_resid.p=inf"],
     ["-q", "-c", "-m", "set_F.-nan", "-m", "rbp.p=nan", "-m", "rbp_resid.p=-nan"],
     ["-q", "-m", "set_F.-1.7e308", "-m", "rbp.p=1e309", "-m", "rbp_resid.p=-1.7e308"],
+    ["-q", "-c", "-N", "-5", "-m", "utility.1,-1,0,1"],
+    ["-q", "-c", "-N", "9223372036854775807", "-m", "utility.1,-1,2,1"],
+    ["-q", "-N", "-9223372036854775808", "-m", "utility.1,-1,0,-2"],
+    ["-q", "-c", "-N", "99999999999999999999", "-m", "utility.inf,-nan,1e308,3"],
 ]
 JG_ARGUMENT_LISTS = [
     ["-q", "-c", "-D", "0.101", "-R", "qrels_jg", "-m", "qrels_jg"],

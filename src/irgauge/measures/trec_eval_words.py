@@ -37,7 +37,6 @@ from irgauge._checks import MAX_COUNT
 from irgauge.errors import MeasureError
 from irgauge.measures.base import MAX_CUTOFF
 from irgauge.measures.c_numbers import LONG_MAX, LONG_MIN, atof, atol, c_fixed
-from irgauge.measures.utility import MAX_DOCS
 
 LONG_CUTS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
 TENTHS = tuple(i / 10 for i in range(11))  # 0.0, 0.1, ..., 1.0
@@ -490,16 +489,9 @@ def _p_double(name: str, params: Optional[str], num_docs: int) -> str:
                 4,
             )
         coefficients = values or MEASURES[name][1]
-        if not 0 <= num_docs <= MAX_DOCS and coefficients[3] == 0:
-            num_docs = 0  # -N only ever multiplies d: a zero d gives the same values
-        elif not 0 <= num_docs <= MAX_DOCS:
-            raise TrecEvalError(
-                f"irgauge: -N {num_docs} with {name}.{params}: irgauge counts the "
-                f"documents not retrieved for -N from 0 to {MAX_DOCS}",
-                2,
-            )
+        # trec_eval's C: any double coefficient, any long -N, its count in longs
         args = ",".join(f"{k}={_number(v)}" for k, v in zip("abcd", coefficients))
-        return f"Utility({args},num_docs={num_docs})"
+        return f"Utility({args},num_docs={num_docs},form=trec_eval)"
     if values is None:
         return _PLAIN[name]
     if name == "set_F":
