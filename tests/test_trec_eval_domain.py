@@ -213,7 +213,6 @@ NOT_REPRODUCED = [
     ["-M", "0"],
     ["-l", "-1"],  # documents outside the qrels relevant in rankings, not in R
     ["-l", "-3"],
-    ["-m", "Rprec_mult.9.22e9"],  # past irgauge's MAX_LEVEL, inside a long for R <= 10^9
     ["-D", "1"],  # debug output
 ]
 

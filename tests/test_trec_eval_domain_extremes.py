@@ -228,6 +228,40 @@ def test_utility_outside_trec_evals_form_keeps_its_limits():
     parse_measure("Utility(a=inf,num_docs=-1,form=trec_eval)")
 
 
+# -------------------------------- recall levels and multiples of R past 9.2e9, in a long
+
+
+def test_levels_past_9e9_are_computed_where_x_times_r_fits_a_long(capsys, tmp_path):
+    # R is at most 2 here: x*R up to 9.2e18 is a long; trunc(x*R + 0.9) and lround(x*R)
+    # are then past every ranking (Rprec: relevant retrieved over it, 0 to 4 places;
+    # iprec_at_recall: 0), or below 1 (the highest precision: 1 and 0.5)
+    argv = ("-m", "Rprec_mult.4e18", "-m", "iprec_at_recall.-4.6e18,4.6e18")
+    code, out, err = drop_in(capsys, tmp_path, "-q", *argv, qrels=QRELS.replace(b"3 0 x 1\n", b""))
+
+    def label(name, x):  # %3.2f in a buffer of the name's length + 10 bytes
+        return f"{name}_{x:3.2f}"[: len(name) + 9].ljust(22)
+
+    iprec = [label("iprec_at_recall", x) for x in (-4.6e18, 4.6e18)]
+    rprec = label("Rprec_mult", 4e18)
+    per_topic = {"1": ("1.0000", "0.0000", "0.0000"), "2": ("0.5000", "0.0000", "0.0000")}
+    per_topic["all"] = ("0.7500", "0.0000", "0.0000")
+    expected = "".join(
+        f"{name}\t{topic}\t{value}\n"
+        for topic, values in per_topic.items()
+        for name, value in zip([*iprec, rprec], values)
+    )
+    assert (code, out, err) == (0, expected, "")
+
+
+def test_a_level_past_a_long_for_the_qrels_own_r_is_refused(capsys, tmp_path):
+    code, out, err = drop_in(capsys, tmp_path, "-m", "Rprec_mult.4.7e18")  # 4.7e18 * 2
+    assert (code, out) == (2, "")
+    assert err.startswith("irgauge: Rprec_mult.4.7e18: ") and "(up to 2)" in err
+    # with no relevant document (-l above every level), x*R = 0 for every topic
+    code, out, err = drop_in(capsys, tmp_path, "-c", "-l", "5", "-m", "Rprec_mult.4.7e18")
+    assert (code, out, err) == (0, "Rprec_mult_47000000   \tall\t0.0000\n", "")
+
+
 # ------------------------------------------------------------------ with trec_eval
 
 drop_in_tests = pytest.importorskip("test_trec_eval_drop_in")
@@ -247,6 +281,8 @@ ARGUMENT_LISTS = [
     ["-q", "-c", "-N", "9223372036854775807", "-m", "utility.1,-1,2,1"],
     ["-q", "-N", "-9223372036854775808", "-m", "utility.1,-1,0,-2"],
     ["-q", "-c", "-N", "99999999999999999999", "-m", "utility.inf,-nan,1e308,3"],
+    ["-q", "-c", "-m", "Rprec_mult.9.3e9,1e17,4e17,-1e18", "-m", "iprec_at_recall.1e17,-1e18"],
+    ["-q", "-m", "11pt_avg.0,1e17,5e17", "-m", "11pt_avg.5e17,-1e10,0.5"],
 ]
 JG_ARGUMENT_LISTS = [
     ["-q", "-c", "-D", "0.101", "-R", "qrels_jg", "-m", "qrels_jg"],

@@ -184,12 +184,13 @@ def _qrels_output(qrels, run, chosen, options: TrecEvalOptions, reading) -> Iter
     qrels = _qrels(qrels)
     top = int(qrels.levels.max()) if len(qrels.levels) else 0
     _refuse_level_past_table(options, chosen, top)
+    judgments = _judgments(qrels, options)
+    most = _most_relevant([judgments], options)
     plan = [
         line
         for name, p in chosen
-        for line in lines(name, p, options.num_docs, top, parse=parse_measure)
+        for line in lines(name, p, options.num_docs, top, parse=parse_measure, max_relevant=most)
     ]
-    judgments = _judgments(qrels, options)
     watcher = _RunWatcher(_grades_kept(plan, options.judged_only), options.judged_only, runid)
     values, scored = _scored(
         plan, judgments, run, options, budget, watcher=watcher, read_from=read_from
@@ -367,16 +368,19 @@ def _judgment_group_output(
     else:
         groups = read_judgment_groups(source, conflicting="record")
     _refuse_group_repeats(groups)
+    all_judgments = [_judgments(qrels, options) for qrels in groups.values()]
+    most = _most_relevant(all_judgments, options)
     plan = [
         line
         for name, p in chosen
-        for line in lines(name, p, options.num_docs, rel_format="qrels_jg", parse=parse_measure)
+        for line in lines(
+            name, p, options.num_docs, rel_format="qrels_jg", parse=parse_measure, max_relevant=most
+        )
     ]
     topics: Dict[str, int] = {}
     missing = None
     per_group = []
     repeated: Dict[str, Any] = {}  # topic id -> a document it retrieves twice
-    all_judgments = [_judgments(qrels, options) for qrels in groups.values()]
     # one watcher per group: each group's judgments number the topics it reports
     watchers = [_RunWatcher(0, options.judged_only, runid) for _ in all_judgments]
     scored_groups = (
@@ -511,6 +515,19 @@ def _topics(judgments: Judgments, answered: np.ndarray, options: TrecEvalOptions
     complete = options.complete
     missing = None if complete or not unanswered else min(unanswered, key=_byte_order)
     return {ids[i]: i for i in _indices(evaluated & (answered | complete))}, missing
+
+
+def _most_relevant(judgments_list: Sequence[Judgments], options: TrecEvalOptions) -> int:
+    """The most relevant documents of a topic trec_eval may evaluate (R, under -l), under
+    any of the judgments: recall levels and multiples of R are refused where their
+    product with it is past a C long."""
+    return max(
+        (
+            int(judgments.R[_evaluated(judgments, options.only_topic)].max(initial=0))
+            for judgments in judgments_list
+        ),
+        default=0,
+    )
 
 
 def _evaluated(judgments: Judgments, only_topic: Optional[str]) -> np.ndarray:

@@ -309,18 +309,21 @@ def lines(
     max_level: Optional[int] = None,
     rel_format: str = "qrels",
     parse: Optional[Callable[[str], Any]] = None,
+    max_relevant: int = MAX_COUNT,
 ) -> List[TrecLine]:
     """The lines trec_eval prints for one measure with its parameter text (None for its
     defaults); ``num_docs`` is trec_eval's -N (utility's collection size), ``max_level``
     the highest qrels level, if known (``level=gain`` parameters list gains up to it),
     ``rel_format`` trec_eval's -R: ``qrels_jg`` takes the ``*_avgjg`` measures only,
-    ``qrels`` all others.
+    ``qrels`` all others; ``max_relevant`` the most relevant documents of a topic, if
+    known (else any number up to MAX_COUNT): a recall level or multiple of R whose
+    product with it is past a C long is refused, as C's conversion is undefined there.
 
     Parameters are read as trec_eval reads them (C's atol and atof). Given ``parse``
     (irgauge's ``parse_measure``, passed in since the parser imports this module), a
     value trec_eval takes that lies outside what irgauge's measure computes is refused in
     one line naming the word, here, before anything is read."""
-    found = _lines(name, params, num_docs, max_level, rel_format)
+    found = _lines(name, params, num_docs, (max_level, max_relevant), rel_format)
     for line in found if parse is not None else ():
         if line.spec is None:
             continue
@@ -340,7 +343,9 @@ def lines(
     return found
 
 
-def _lines(name, params, num_docs, max_level, rel_format) -> List[TrecLine]:
+def _lines(name, params, num_docs, qrels_known, rel_format) -> List[TrecLine]:
+    """``qrels_known``: (max_level, max_relevant), see ``lines``."""
+    max_level, max_relevant = qrels_known
     kind = MEASURES[name][0]
     base = JUDGMENT_GROUP_MEASURES.get(name)
     if kind not in ("runid", "num_q") and (base is not None) != (rel_format == "qrels_jg"):
@@ -351,7 +356,7 @@ def _lines(name, params, num_docs, max_level, rel_format) -> List[TrecLine]:
             4,
         )
     if base is not None:
-        found = _lines(base, params, num_docs, max_level, "qrels")
+        found = _lines(base, params, num_docs, qrels_known, "qrels")
         if any(line.per for line in found):
             raise TrecEvalError(
                 f"irgauge: {name}.{params}: irgauge computes {name} at cutoffs up to {MAX_CUTOFF}",
@@ -373,14 +378,15 @@ def _lines(name, params, num_docs, max_level, rel_format) -> List[TrecLine]:
     if kind == "cut_long":
         return [_long_cut_line(name, k) for k in _long_cuts(name, params)]
     if kind == "cut_double":
-        return [_double_cut_line(name, params, x) for x in _double_cuts(params, defaults)]
+        cuts = _double_cuts(params, defaults)
+        return [_double_cut_line(name, params, x, max_relevant) for x in cuts]
     label = name if params is None else f"{name}_{params}"
     if kind == "relstring":
         width = atof(params.split(",")[0]) if params is not None else 10.0
         _refuse_undefined_long(f"{name}.{params}", width, "(its length)")
         return [TrecLine(label, "relstring", None, max(int(width), 0))]
     if kind == "p_double":
-        return [TrecLine(label, "value", _p_double(name, params, num_docs))]
+        return [TrecLine(label, "value", _p_double(name, params, num_docs, max_relevant))]
     return [TrecLine(label, "value", _p_pair(name, params, max_level))]
 
 
@@ -442,7 +448,7 @@ def _long_cuts(name: str, params: Optional[str]) -> List[int]:
     return cuts
 
 
-def _double_cut_line(name: str, params: Optional[str], x: float) -> TrecLine:
+def _double_cut_line(name: str, params: Optional[str], x: float, max_relevant: int) -> TrecLine:
     """One line of iprec_at_recall or Rprec_mult: named as meas_init.c's append_double
     names it (``%3.2f`` in a buffer of the name's length + 10 bytes, so that the number
     keeps its first 8 characters: ``Rprec_mult_123456.0``)."""
@@ -450,8 +456,8 @@ def _double_cut_line(name: str, params: Optional[str], x: float) -> TrecLine:
     word = f"{name}.{params}"
     # both turn x times the number of relevant documents into a long (a cast or lround),
     # which C leaves undefined for a NaN, an infinity or a value past a long: refused
-    # where some number of relevant documents (up to MAX_COUNT) takes it past
-    _refuse_undefined_long(word, x, "times the relevant documents", MAX_COUNT)
+    # where a topic's relevant documents (up to max_relevant) take it past
+    _refuse_undefined_long(word, x, _TIMES_R.format(max_relevant), max_relevant)
     if name == "Rprec_mult":
         if x <= 0:  # the cutoff trunc(x*R + 0.9) <= 0 is never reached: 0 for every topic
             return TrecLine(label, "value", constant=0.0)
@@ -461,7 +467,11 @@ def _double_cut_line(name: str, params: Optional[str], x: float) -> TrecLine:
     return TrecLine(label, "value", f"IPrec(recall={_number(max(x, 0.0))})")
 
 
+_TIMES_R = "times the relevant documents of a topic (up to {})"
+
+
 def _refuse_undefined_long(word: str, x: float, what: str, times: int = 1) -> None:
+    # x*times as C's double product; compared exactly with the long's bound
     if not (math.isfinite(x) and abs(x) * times < LONG_MAX):
         raise TrecEvalError(
             f"irgauge: {word}: trec_eval 10.0 converts {x!r} {what} to a long, "
@@ -479,7 +489,7 @@ def _double_cuts(params: Optional[str], defaults: tuple) -> List[float]:
     return cuts
 
 
-def _p_double(name: str, params: Optional[str], num_docs: int) -> str:
+def _p_double(name: str, params: Optional[str], num_docs: int, max_relevant: int) -> str:
     values = [atof(p) for p in params.split(",")] if params is not None else None
     if name == "utility":
         if values is not None and len(values) != 4:
@@ -498,7 +508,8 @@ def _p_double(name: str, params: Optional[str], num_docs: int) -> str:
         return f"SetF(beta={_number(values[0])},signed=true)"
     # 11pt_avg: trec_eval walks the levels as given (ascending, they give the mean)
     for x in values:  # m_11pt_avg.c takes lround(x*R), as iprec_at_recall does
-        _refuse_undefined_long(f"{name}.{params}", x, "times the relevant documents", MAX_COUNT)
+        what = _TIMES_R.format(max_relevant)
+        _refuse_undefined_long(f"{name}.{params}", x, what, max_relevant)
     return f"IPrec_avg(recalls={':'.join(_number(v) for v in values)},walk=given)"
 
 
