@@ -262,6 +262,31 @@ def test_a_level_past_a_long_for_the_qrels_own_r_is_refused(capsys, tmp_path):
     assert (code, out, err) == (0, "Rprec_mult_47000000   \tall\t0.0000\n", "")
 
 
+# ------------------------------------------------------------------------- yaap
+
+
+def test_yaap_is_robertsons_smoothed_average_precision(capsys, tmp_path):
+    # S = sum of count(r)/r at the relevant ranks: topic 1: 1/1 (R = 1); topic 2: 1/2 at
+    # rank 2 (R = 2); topic 3 (-c): none retrieved (R = 1)
+    expected = [math.log(2 / 1), math.log(1.5 / 2.5), math.log(1 / 2)]
+    code, out, err = drop_in(capsys, tmp_path, "-q", "-c", "-m", "yaap")
+    lines = [f"{'yaap':<22}\t{topic}\t{v:6.4f}" for topic, v in zip("123", expected)]
+    lines.append(f"{'yaap':<22}\tall\t{(0.0 + expected[0] + expected[1] + expected[2]) / 3:6.4f}")
+    assert (code, out, err) == (0, "\n".join(lines) + "\n", "")
+
+
+def test_yaap_is_a_measure_of_the_api_too():
+    import irgauge
+
+    qrels = {"1": {"a": 1, "b": 1, "c": 0}}
+    run = {"1": {"c": 3.0, "a": 2.0, "b": 1.5, "x": 1.0}}
+    table = irgauge.evaluate(qrels, run, ["yaap", "AP"]).per_topic
+    values = dict(zip(table["measure"], table["value"]))
+    s = 1 / 2 + 2 / 3  # relevant at ranks 2 and 3
+    assert values["AP"] == pytest.approx(s / 2)
+    assert values["yaap"] == pytest.approx(math.log((1 + s) / (1 + 2 - s)))
+
+
 # ------------------------------------------------------------------ with trec_eval
 
 drop_in_tests = pytest.importorskip("test_trec_eval_drop_in")
@@ -283,6 +308,8 @@ ARGUMENT_LISTS = [
     ["-q", "-c", "-N", "99999999999999999999", "-m", "utility.inf,-nan,1e308,3"],
     ["-q", "-c", "-m", "Rprec_mult.9.3e9,1e17,4e17,-1e18", "-m", "iprec_at_recall.1e17,-1e18"],
     ["-q", "-m", "11pt_avg.0,1e17,5e17", "-m", "11pt_avg.5e17,-1e10,0.5"],
+    ["-q", "-c", "-m", "yaap", "-m", "map"],
+    ["-q", "-J", "-l", "2", "-M", "3", "-m", "yaap"],
 ]
 JG_ARGUMENT_LISTS = [
     ["-q", "-c", "-D", "0.101", "-R", "qrels_jg", "-m", "qrels_jg"],

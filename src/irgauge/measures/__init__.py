@@ -16,7 +16,7 @@ from irgauge.measures import cascade, ncu, nrbp  # noqa: F401  (NTCIREVAL famili
 
 # trec_eval families
 from irgauge.measures import gain_ratio, infap, iprec, ndcg_trec, set_based  # noqa: F401
-from irgauge.measures import unjudged, utility  # noqa: F401
+from irgauge.measures import unjudged, utility, yaap  # noqa: F401
 from irgauge.measures.base import REGISTRY, Family, Measure, families, rank_sum
 from irgauge.measures.parse import ALIASES, parse_measure, parse_measures
 

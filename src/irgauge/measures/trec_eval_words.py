@@ -22,8 +22,7 @@ trec_eval's order, and takes the parameters of the first ``name.params`` given f
 ``expand`` reads one word for ``irgauge eval`` (its measures in trec_eval's order, with
 trec_eval's printed names). The ``*_avgjg`` measures take trec_eval's multi-judge qrels
 (``-R qrels_jg``), every other measure its ordinary qrels. Measures that need preference
-judgments (``prefs_*``) or that irgauge does not compute (``yaap``, ``dcg``, ``ideal_dcg``)
-are named with the reason.
+judgments (``prefs_*``) are named with the reason.
 """
 
 from __future__ import annotations
@@ -141,7 +140,6 @@ NOT_COMPUTED: Dict[str, Tuple[Optional[str], str]] = {
         )
         for name in _PREFS
     },
-    "yaap": (None, "is not computed by irgauge"),
 }
 
 # trec_eval's measures over judgment groups (-R qrels_jg): each is the measure named here,
@@ -162,7 +160,7 @@ _PLAIN: Dict[str, str] = {
     for name in (
         "num_ret num_rel num_rel_ret map gm_map Rprec bpref recip_rank infAP gm_bpref utility "
         "11pt_avg binG G ndcg ndcg_rel Rndcg set_P set_relative_P set_recall set_map set_F "
-        "num_nonrel_judged_ret rbp rbp_resid"
+        "num_nonrel_judged_ret rbp rbp_resid yaap"
     ).split()
 }
 # trec_eval's dcg and ideal_dcg are its ndcg's numerator and denominator (m_ndcg.c)
