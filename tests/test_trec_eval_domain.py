@@ -210,7 +210,6 @@ MISBEHAVES = [
     ["-m", "ndcg.1=nan"],
 ]
 NOT_REPRODUCED = [
-    ["-M", "0"],
     ["-l", "-1"],  # documents outside the qrels relevant in rankings, not in R
     ["-l", "-3"],
     ["-D", "1"],  # debug output

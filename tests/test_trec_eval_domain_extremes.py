@@ -262,6 +262,36 @@ def test_a_level_past_a_long_for_the_qrels_own_r_is_refused(capsys, tmp_path):
     assert (code, out, err) == (0, "Rprec_mult_47000000   \tall\t0.0000\n", "")
 
 
+# ------------------------------------------------------------------------- -M 0
+
+
+def test_max_docs_0_evaluates_empty_rankings(capsys, tmp_path):
+    # trec_eval keeps no document of any topic, the -c stand-in's included: counts of 0,
+    # P 0, utility c*R (utility.2,-1,1,0), relstring '', and interpolated precision 0/0
+    # where the cut round(x*R) is 0 or less (11pt_avg: at any of its levels)
+    words = ["num_ret", "num_rel", "iprec_at_recall.0,0.5", "P.1", "relstring.3"]
+    words += ["utility.2,-1,1,0", "11pt_avg.0.5,-1"]
+    argv = [arg for word in words for arg in ("-m", word)]
+    code, out, err = drop_in(capsys, tmp_path, "-q", "-c", "-M", "0", *argv)
+    rows = {
+        "num_ret": ("0", "0", "0", "0"),
+        "num_rel": ("1", "2", "1", "4"),
+        "iprec_at_recall_0.00": ("  -nan",) * 4,
+        "iprec_at_recall_0.50": ("0.0000", "0.0000", "0.0000", "0.0000"),
+        "P_1": ("0.0000",) * 4,
+        "relstring_3": ("''", "''", "''", None),
+        "utility_2,-1,1,0": ("1.0000", "2.0000", "1.0000", "1.3333"),
+        "11pt_avg_0.5,-1": ("  -nan",) * 4,
+    }
+    expected = "".join(
+        f"{name:<22}\t{topic}\t{values[column]}\n"
+        for column, topic in enumerate(["1", "2", "3", "all"])
+        for name, values in rows.items()
+        if values[column] is not None
+    )
+    assert (code, out, err) == (0, expected, "")
+
+
 # ------------------------------------------------------------------------- yaap
 
 
@@ -309,11 +339,16 @@ ARGUMENT_LISTS = [
     ["-q", "-c", "-m", "Rprec_mult.9.3e9,1e17,4e17,-1e18", "-m", "iprec_at_recall.1e17,-1e18"],
     ["-q", "-m", "11pt_avg.0,1e17,5e17", "-m", "11pt_avg.5e17,-1e10,0.5"],
     ["-q", "-c", "-m", "yaap", "-m", "map"],
+    ["-q", "-c", "-M", "0", "-m", "all_trec"],
+    ["-q", "-c", "-J", "-M", "abc", "-m", "all_trec", "-m", "relstring.4"],
+    ["-q", "-M", "0", "-m", "11pt_avg.0.5,-1", "-m", "iprec_at_recall.-1,0.3", "-m", "yaap"],
+    ["-q", "-c", "-J", "-m", "iprec_at_recall.-0.5,0.2", "-m", "11pt_avg.0.8,-0.3"],
     ["-q", "-J", "-l", "2", "-M", "3", "-m", "yaap"],
 ]
 JG_ARGUMENT_LISTS = [
     ["-q", "-c", "-D", "0.101", "-R", "qrels_jg", "-m", "qrels_jg"],
     ["-q", "-D", "0.102", "-R", "qrels_jg", "-m", "qrels_jg"],
+    ["-q", "-c", "-M", "0", "-R", "qrels_jg", "-m", "qrels_jg"],
 ]
 
 

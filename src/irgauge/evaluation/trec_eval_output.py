@@ -35,6 +35,7 @@ from irgauge.evaluation.run_scoring import (
     ScoringPlan,
     readable_twice,
     score_source_jointly,
+    score_empty,
     score_unanswered,
 )
 from irgauge.evaluation.topic_tables import check_conventions, eligible_topics
@@ -121,14 +122,13 @@ def _in_domain(options: TrecEvalOptions) -> TrecEvalOptions:
     """trec_eval's -M and -l as C longs (its defaults: -M MAXLONG, -l 1), mapped onto what
     irgauge scores with the same output, or refused in one line where trec_eval's own
     output is not reproduced: a -M past any ranking irgauge reads (MAX_COUNT documents)
-    cuts none; -M 0 and -l below 0 are refused (trec_eval prints counts of 0 and -nan,
-    and counts documents outside the qrels as relevant), and so is a negative -M
+    cuts none; -M 0 leaves every ranking empty (``_read_depth``); -l below 0 is refused
+    (trec_eval counts documents outside the qrels as relevant), and so is a negative -M
     (trec_eval crashes, or prints negative counts of documents)."""
-    if options.max_docs is not None and options.max_docs < 1:
-        what = "crashes or prints negative counts" if options.max_docs < 0 else "prints 0s"
+    if options.max_docs is not None and options.max_docs < 0:
         raise TrecEvalError(
-            f"irgauge: -M {options.max_docs}: trec_eval 10.0 {what} for it; irgauge "
-            "scores at least one document per topic (-M 1 or more)",
+            f"irgauge: -M {options.max_docs}: trec_eval 10.0 crashes or prints negative "
+            "counts for it; -M takes 0 or more documents per topic",
             2,
         )
     if options.rel_level < 0:
@@ -211,12 +211,16 @@ def _qrels_output(qrels, run, chosen, options: TrecEvalOptions, reading) -> Iter
         values[("num_rel", "all")] = float((qrels.levels > 0).sum())
     unanswered = sorted(set(topics) - {judgments.topic_ids[i] for i in _indices(scored.answered)})
     _stand_in_values(plan, values, judgments, topics, unanswered, (options, budget))
-    grades = {topic: watcher.grades.get(index, NO_GRADES) for topic, index in topics.items()}
-    _empty_rankings(plan, values, judgments, topics, grades, options.judged_only)
+    grades = {
+        topic: watcher.grades.get(index, NO_GRADES) if options.max_docs != 0 else NO_GRADES
+        for topic, index in topics.items()
+    }
+    _empty_rankings(plan, values, judgments, topics, grades, options)
     _ideal_dcg_carried_over(plan, values, judgments, topics)
     strings = _relstrings(plan, grades)
     for line in plan:
-        if line.kind == "relstring" and line.label != "relstring" and not options.judged_only:
+        stand_in_kept = not options.judged_only and options.max_docs != 0
+        if line.kind == "relstring" and line.label != "relstring" and stand_in_kept:
             # -c resets relstring by that name only: relstring_N keeps the stand-in's '-'
             strings.update({topic: "-"[: line.width] for topic in unanswered})
     num_q = _complete_means(plan, values, topics, judgments.n_topics, options)
@@ -530,6 +534,13 @@ def _most_relevant(judgments_list: Sequence[Judgments], options: TrecEvalOptions
     )
 
 
+def _read_depth(options: TrecEvalOptions) -> Optional[int]:
+    """-M as the run is read: -M 0, where trec_eval evaluates empty rankings, reads each
+    topic's first document, which tells the topics the run answers (a document kept
+    twice is never among one), and scores none of them (``_scored_jointly``)."""
+    return 1 if options.max_docs == 0 else options.max_docs
+
+
 def _evaluated(judgments: Judgments, only_topic: Optional[str]) -> np.ndarray:
     """Per qrels topic, whether trec_eval evaluates it: -D 0.query skips every other topic
     (trec_eval.c), before it looks for the topic in the run."""
@@ -648,9 +659,12 @@ def _scored_jointly(plan, judgments_list, run, options: TrecEvalOptions, budget,
             measures,
             judgments,
             "score",
-            options.max_docs,
-            # trec_eval scores topics without relevant docs; -D 0.query one topic alone
-            eligible_topics(judgments, "zero") & _evaluated(judgments, options.only_topic),
+            _read_depth(options),
+            # trec_eval scores topics without relevant docs; -D 0.query one topic alone;
+            # under -M 0 no document of the run is scored
+            eligible_topics(judgments, "zero")
+            & _evaluated(judgments, options.only_topic)
+            & (options.max_docs != 0),
             part_bytes(budget, 1),
             watcher=watcher,
             duplicates="record",  # trec_eval stops where it evaluates such a topic
@@ -661,8 +675,13 @@ def _scored_jointly(plan, judgments_list, run, options: TrecEvalOptions, budget,
     results = []
     for scoring, scored in zip(scorings, score_source_jointly(run, name, scorings, read_from)):
         judgments = scoring.judgments
-        if options.complete:
-            score_unanswered(scoring, [scored], [np.flatnonzero(scoring.eligible)])
+        evaluated = _evaluated(judgments, options.only_topic)
+        if options.max_docs == 0:  # every ranking trec_eval evaluates is empty
+            score_empty(
+                scoring, scored, np.flatnonzero(evaluated & (scored.answered | options.complete))
+            )
+        elif options.complete:
+            score_unanswered(scoring, [scored], [np.flatnonzero(evaluated)])
         # evaluate's mean: of the values in topic order; trec_eval's parameters (rbp.p=-inf,
         # set_F.-2) can make values infinite, whose sums are IEEE's, as in C
         with np.errstate(invalid="ignore", over="ignore"):
@@ -719,7 +738,7 @@ def _judgments(qrels, options: TrecEvalOptions) -> Judgments:
     rel_level = min(options.rel_level, max(top + 1, 1))
     # -l 0 (every judged document relevant) is trec_eval's, not irgauge eval's: the
     # conventions check the depth only
-    check_conventions("score", "zero", "mean", max(rel_level, 1), options.max_docs)
+    check_conventions("score", "zero", "mean", max(rel_level, 1), _read_depth(options))
     return Judgments(qrels, rel_level=rel_level, negative="unjudged")
 
 
@@ -732,7 +751,8 @@ def _stand_in_values(plan, values, judgments, topics, unanswered, settings) -> N
     takes them (the sum in topic order over the number of topics)."""
     options, budget = settings
     kept = [line for line in plan if line.label.startswith(("utility_", "rbp_resid_"))]
-    if not (options.complete and unanswered and kept):
+    # under -M 0 the stand-in is cut away too: the empty ranking's values stand
+    if not (options.complete and unanswered and kept) or options.max_docs == 0:
         return
     stand_in = {t: {STAND_IN_DOCNO: 1.0} for t in unanswered}
     alone = replace(options, complete=False)  # the stand-in answers the topics it scores
@@ -760,13 +780,13 @@ def _topic_mean(values, label: str, order) -> float:
     return _c_sum(values[(label, topic)] for topic in order) / len(order) if order else 0.0
 
 
-def _empty_rankings(plan, values, judgments, topics, grades, judged_only: bool) -> None:
+def _empty_rankings(plan, values, judgments, topics, grades, options) -> None:
     """trec_eval's iprec_at_recall and 11pt_avg divide 0 by 0 for a topic with no document
     left (with -J: every document unjudged, or -c with an unanswered topic, whose stand-in
-    document is unjudged): a recall point rounding to 0 relevant documents takes the value
-    -nan, and so does the mean over topics. Without -J a ranking is never empty.
-    ``grades``: each topic's first judged grades (-J)."""
-    if not judged_only:
+    document is unjudged; -M 0: every topic): a recall point rounding to 0 or fewer relevant
+    documents takes the value -nan, and so does the mean over topics. Without -J or -M 0
+    a ranking is never empty. ``grades``: each topic's first (-J: judged) grades."""
+    if not (options.judged_only or options.max_docs == 0):
         return
     empty = [t for t, g in grades.items() if len(g) == 0]
     if not empty:
@@ -777,7 +797,8 @@ def _empty_rankings(plan, values, judgments, topics, grades, judged_only: bool) 
             continue
         for topic in empty:
             n_rel = int(judgments.R[topics[topic]])
-            if any(math.floor(x * n_rel + 0.5) == 0 for x in points):
+            # a level whose cut round(x*R) is 0 or less takes 0/0; 11pt_avg adds it in
+            if any(x * n_rel + 0.5 < 1 for x in points):
                 values[(line.label, topic)] = values[(line.label, "all")] = -math.nan
 
 
