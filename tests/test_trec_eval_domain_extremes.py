@@ -292,6 +292,34 @@ def test_max_docs_0_evaluates_empty_rankings(capsys, tmp_path):
     assert (code, out, err) == (0, expected, "")
 
 
+# ------------------------------------------------------------- a gain level repeated
+
+
+@pytest.mark.parametrize(
+    "repeated, once",
+    [
+        ("ndcg.1=2,1=3", "ndcg.1=2"),  # the first gain, the lowest: trec_eval's for both
+        ("G.1=2,+1=4,2=5", "G.1=2,2=5"),  # +1 is level 1 (atol)
+        ("rbp.p=0.5,p=0.8", "rbp.p=0.8"),  # m_rbp.c keeps the last p
+    ],
+)
+def test_a_level_given_twice_takes_trec_evals_gain(capsys, tmp_path, repeated, once):
+    # setup_gains counts a level's documents under its first entry (the ideal ranking)
+    # and get_gain takes the level's lowest gain (the run's): the first, when lowest
+    code, out, err = drop_in(capsys, tmp_path, "-q", "-c", "-m", repeated)
+    label = repeated.replace(".", "_", 1)
+    expected = drop_in(capsys, tmp_path, "-q", "-c", "-m", once)[1]
+    assert (code, err) == (0, "")
+    assert out == expected.replace(once.replace(".", "_", 1).ljust(22), label.ljust(22))
+
+
+def test_a_later_lower_gain_for_a_level_is_refused(capsys, tmp_path):
+    # trec_eval would score the level's documents at 2 in the run and at 3 in the ideal
+    code, out, err = drop_in(capsys, tmp_path, "-m", "ndcg.1=3,1=2")
+    assert (code, out) == (2, "")
+    assert err.count("\n") == 1 and err.startswith("irgauge: ndcg.1=2") and "level 1" in err
+
+
 # ------------------------------------------------------------------------- yaap
 
 
@@ -339,6 +367,9 @@ ARGUMENT_LISTS = [
     ["-q", "-c", "-m", "Rprec_mult.9.3e9,1e17,4e17,-1e18", "-m", "iprec_at_recall.1e17,-1e18"],
     ["-q", "-m", "11pt_avg.0,1e17,5e17", "-m", "11pt_avg.5e17,-1e10,0.5"],
     ["-q", "-c", "-m", "yaap", "-m", "map"],
+    ["-q", "-m", "ndcg.1=2,1=3,+2=4,2=9", "-m", "G.1=2,1=2"],
+    ["-q", "-m", "rbp.p=0.2,p=0.7"],  # alone: rbp after G reads what G left (docs)
+    ["-q", "-m", "Rndcg.2=1,2=7", "-m", "ndcg_rel.3=1,3=4,1=0,1=5"],
     ["-q", "-c", "-M", "0", "-m", "all_trec"],
     ["-q", "-c", "-J", "-M", "abc", "-m", "all_trec", "-m", "relstring.4"],
     ["-q", "-M", "0", "-m", "11pt_avg.0.5,-1", "-m", "iprec_at_recall.-1,0.3", "-m", "yaap"],

@@ -511,7 +511,7 @@ def _p_double(name: str, params: Optional[str], num_docs: int, max_relevant: int
     return f"IPrec_avg(recalls={':'.join(_number(v) for v in values)},walk=given)"
 
 
-def _pairs(name: str, params: str) -> Dict[str, float]:
+def _pairs(name: str, params: str) -> List[Tuple[str, float]]:
     """trec_eval's ``name=value,...`` parameters (meas_init.c: get_param_pairs)."""
     parts = [part.partition("=") for part in params.split(",")]
     if any(not eq or not key for key, eq, _ in parts):
@@ -520,14 +520,15 @@ def _pairs(name: str, params: str) -> Dict[str, float]:
             f"trec_eval: Cannot initialize measure '{name}'",
             2,
         )
-    return {key: atof(value) for key, _, value in parts}
+    return [(key, atof(value)) for key, _, value in parts]  # a name may come twice
 
 
 def _p_pair(name: str, params: Optional[str], max_level: Optional[int]) -> str:
-    pairs = _pairs(name, params) if params is not None else {}
+    pairs = _pairs(name, params) if params is not None else []
     if name in _RBP:
-        p = pairs.pop("p", 0.9)
-        if pairs:
+        given = [value for key, value in pairs if key == "p"]
+        p = given[-1] if given else 0.9  # m_rbp.c reads every p, keeping the last
+        if any(key != "p" for key, _ in pairs):
             raise TrecEvalError(
                 f"irgauge: trec_eval's {name} with gains ({params}) is not supported; "
                 f"{name}.p=x is",
@@ -539,15 +540,20 @@ def _p_pair(name: str, params: Optional[str], max_level: Optional[int]) -> str:
     return _WITH_GAINS[name].format(_gains(name, pairs, max_level))
 
 
-def _gains(name: str, pairs: Dict[str, float], max_level: Optional[int]) -> str:
+def _gains(name: str, pairs: List[Tuple[str, float]], max_level: Optional[int]) -> str:
     """irgauge's gain list (levels 1, 2, ... up to ``max_level``) from trec_eval's
     ``level=gain`` pairs; levels not given keep their default gain, the level. A name
     that is not an integer is skipped, as gain_init.c's valid_int skips it. With the
     qrels known (``max_level``, their highest level), a gain for a level above it is
     given to no document and left out; without (``irgauge eval``), the list goes up to
-    the highest level given (GAIN_LEVELS at least), MAX_GAIN_LEVEL at most."""
+    the highest level given (GAIN_LEVELS at least), MAX_GAIN_LEVEL at most.
+
+    A level given twice (``ndcg.1=2,1=3``) takes its first gain, as trec_eval's
+    setup_gains counts the level's documents under its first entry (the ideal ranking)
+    and get_gain finds its lowest gain first (the run's gains, sorted by gain): the two
+    agree when the first gain is the lowest, and a later, lower one is refused."""
     levels = {}
-    for key, gain in pairs.items():
+    for key, gain in pairs:
         if not _VALID_INT.match(key):
             continue
         level = atol(key)
@@ -566,7 +572,16 @@ def _gains(name: str, pairs: Dict[str, float], max_level: Optional[int]) -> str:
                 f"{level} no gain; only levels 1 and above take one",
                 2,
             )
-        levels[level] = gain
+        if level not in levels:
+            levels[level] = gain
+        elif gain < levels[level]:
+            raise TrecEvalError(
+                f"irgauge: {name}.{key}={_number(gain)}: level {level} is given a gain "
+                f"again, lower than the first ({_number(levels[level])}): trec_eval 10.0 "
+                "then counts the level's documents at the first gain in its ideal ranking "
+                "and scores them at the lowest in the run's; irgauge gives a level one gain",
+                2,
+            )
     top = max(max(levels, default=1), GAIN_LEVELS if max_level is None else max_level, 1)
     return ":".join(_number(levels.get(level, level)) for level in range(1, top + 1))
 
