@@ -23,6 +23,7 @@ from irgauge.errors import InputError
 from irgauge.evaluation import score_matrices
 from irgauge.meta import predictive_power
 from irgauge.scores import align
+from irgauge.io.output_scope import one_commit
 from irgauge.studies import _common as common
 from irgauge.studies import _noise, _plots, _repeat, _topics
 
@@ -85,6 +86,7 @@ class PredictiveStudy:
     flat: List[str]  # measures giving every system the same score: in no ordering
 
 
+@one_commit
 def run_predictive(
     qrels=None,
     runs=None,
