@@ -68,6 +68,7 @@ class Outputs:
         self._files: List[Tuple[Path, str]] = []  # (staged file, target as given)
         self._folders: List[Tuple[Path, str, Tuple[str, ...], bool]] = []
         self._created: List[Path] = []  # folders made for the outputs, outermost first
+        self._stdout = False  # whether an output is standard output ("-")
         self.committed = False
 
     def __enter__(self) -> "Outputs":
@@ -90,8 +91,15 @@ class Outputs:
     def file(self, path: PathLike) -> Path:
         """A new temporary file beside output file ``path`` to write in place of it; a
         character device (``/dev/null``, a terminal) is itself, written directly, as there
-        is nothing to replace."""
+        is nothing to replace, and so is ``-``, standard output (one output a command)."""
         shown = os.fspath(path)
+        if shown == atomic.STDOUT:  # written directly; only one output may take it
+            if self._stdout:
+                raise OutputError(
+                    shown, "standard output already takes another output; give this one a file"
+                )
+            self._stdout = True
+            return Path(shown)
         if self._in_stage(shown):
             return Path(shown)
         real, info = atomic.check_file_target(shown)
