@@ -113,8 +113,8 @@ def load_matrices(args, minimum_systems: int = 2):
         matrices = combine(parts)
         if measures:
             matrices = {m: matrices[m] for m in measures}
-    selected = select_systems(matrices, args.top_k, args.top_fraction, args.by)
-    _enough_selected(args, matrices, selected, minimum_systems)
+    # a filter that takes the systems away is refused naming its option (irgauge.cli)
+    selected = select_systems(matrices, args.top_k, args.top_fraction, args.by, minimum_systems)
     require_systems(selected, minimum_systems)
     matrices = selected
     check_outputs(args)
@@ -126,22 +126,6 @@ def note_inputs(args, paths) -> None:
     little data (:class:`irgauge.errors.InputSizeError`, say one topic) names no file, and
     the command line names these (``irgauge.cli``)."""
     args.input_files = [str(p) for p in paths if p]
-
-
-def _enough_selected(args, matrices, selected, minimum: int) -> None:
-    """A system filter that leaves too few systems of enough is refused naming its option
-    (the file had them: the option took them away)."""
-    before = min((m.n_systems for m in matrices.values()), default=0)
-    kept = min((m.n_systems for m in selected.values()), default=0)
-    if kept < minimum <= before:
-        option, value = (
-            ("--top-k", args.top_k)
-            if args.top_k is not None
-            else ("--top-fraction", args.top_fraction)
-        )
-        raise InputError(
-            f"{option} {value:g} keeps {kept} of {before} systems; at least {minimum} are needed"
-        )
 
 
 def check_outputs(args) -> None:

@@ -357,7 +357,7 @@ def select(matrices, top_k: Optional[int], top_fraction: Optional[float], by: st
     not asked for (select_systems refuses a measure named without scores)."""
     filtered = top_k is not None or top_fraction is not None
     chosen = select_systems(
-        matrices, top_k=top_k, top_fraction=top_fraction, by=by if filtered else None
+        matrices, top_k=top_k, top_fraction=top_fraction, by=by if filtered else None, minimum=2
     )
     require_systems(chosen, 2)
     return chosen
