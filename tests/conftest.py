@@ -69,3 +69,22 @@ def console_stop_handlers():
     finally:
         for number, handler in saved.items():
             signal.signal(number, handler)
+
+
+@contextlib.contextmanager
+def quick_study_figures():
+    """The studies' figures written as a few bytes each, through the study's writer as a
+    drawn one is (matplotlib takes seconds a figure): for tests of where outputs go, not
+    of what the figures show."""
+    from unittest import mock
+
+    from irgauge.io.atomic import write_bytes
+    from irgauge.studies import _common
+
+    def figure(writer, stem, draw, data, caption, **options):
+        write_bytes(writer.work / "figures" / f"{stem}.png", b"\x89PNG figure")
+        files = {"png": f"figures/{stem}.png"}
+        writer.figure_entries.append({"name": stem, "caption": caption, "files": files})
+
+    with mock.patch.object(_common.StudyWriter, "figure", figure):
+        yield

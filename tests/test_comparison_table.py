@@ -237,6 +237,19 @@ def test_interval_matches_scipy():
         assert table.low[r, 0] == pytest.approx(low) and table.high[r, 0] == pytest.approx(high)
 
 
+@pytest.mark.parametrize("level", [1 - 1e-12, 1 - 2**-40, 1 - 2**-53])
+def test_an_interval_near_certainty_keeps_its_tail(level):
+    """The half-width's t quantile leaves (1 - level) / 2 in each tail, to the last digits:
+    (1 + level) / 2 rounded the level 1 - 2^-53 to 1, an infinite interval."""
+    from scipy import stats as st
+
+    values = np.random.default_rng(4).random((1, 2, 6))
+    table = compare_table(_matrices(values), interval="ci", level=level)
+    se = values[0, 0].std(ddof=1) / np.sqrt(6)
+    t = (table.high[0, 0] - table.means[0, 0]) / se
+    assert np.isfinite(t) and 2 * st.t.sf(t, 5) == pytest.approx(1 - level, rel=1e-9)
+
+
 @settings(max_examples=40, deadline=None)
 @given(hs.integers(0, 10_000), hs.integers(2, 5), hs.integers(3, 15))
 def test_letter_marks_point_one_way_and_to_lower_means(seed, m, n):

@@ -1,7 +1,8 @@
 """Several outputs under a signal: a command writing a table (-o) and a folder (--figures,
---out) over the outputs of an earlier run is stopped by SIGTERM, SIGHUP or Ctrl-C at a
-moment Hypothesis picks, and leaves either every old output (exit 128 + the signal, one
-line) or every new one (exit 0), never a mix, never a temporary file.
+--out), or several studies and their report into one folder (``study --collection ...
+--report``, ``demo``), over the outputs of an earlier run is stopped by SIGTERM, SIGHUP or
+Ctrl-C at a moment Hypothesis picks, and leaves either every old output (exit 128 + the
+signal, one line) or every new one (exit 0), never a mix, never a temporary file.
 
 The moment is the k-th line that irgauge's own code runs (its commands, readers and
 writers, figures and staging), counted in this process with ``sys.settrace``; there the
@@ -17,14 +18,16 @@ import signal
 import sys
 import tempfile
 from pathlib import Path
+from unittest import mock
 
 from hypothesis import given, strategies as st
 
 import irgauge
+import irgauge.studies
 import fuzz_strategies as fs
 from fuzz_checks import run_cli, snapshot
 from test_fuzz_readers import collection
-from tests.conftest import console_stop_handlers
+from tests.conftest import console_stop_handlers, quick_study_figures
 
 OWN_CODE = str(Path(irgauge.__file__).parent) + os.sep
 SIGNALS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
@@ -45,18 +48,37 @@ COMMANDS = {
         "1",
     ],
 }
+# several studies, each reading back what the one before staged (the qa study the QA data
+# derived for it, the report every study's folder), and their report, into --out DIR
+STUDIES = {
+    "study": [
+        *("study", "topicset", "-m", "AP", "--trials", "5", "--report", "--quiet"),
+        *("--collection", "a=qrels.txt:runs", "--collection", "b=qrels.txt:runs"),
+    ],
+    "demo": ["demo", "--B", "5", "--trials", "5", "--topic-resamples", "2", "--quiet"],
+}
+COMMANDS.update(STUDIES)
 SECOND = {"agree": "--figures", "discpower": "--figures", "incomplete": "--out"}
+DEMO_STUDIES = ("qa", "topicset")  # of the demo's studies, the one reading staged data
 UNCLOSED = "warning: ResourceWarning: unclosed file"
 _UNDISTURBED: dict = {}  # command -> (lines it runs, the files it writes)
+
+
+USERS = os.path.join("dir", "old.png")  # a file in the output folder no command writes
 
 
 def _old_outputs(folder: Path) -> None:
     (folder / "out.txt").write_text("old table\n")
     (folder / "dir").mkdir()
     (folder / "dir" / "old.png").write_bytes(b"old figure")
+    for study in ("topicset", "a/topicset", "qa-data"):  # replaced whole by the studies
+        (folder / "dir" / study).mkdir(parents=True)
+        (folder / "dir" / study / "old.txt").write_bytes(b"old study")
 
 
 def _argv(name: str) -> list:
+    if name in STUDIES:
+        return [*COMMANDS[name], "--out", "dir"]
     return [*COMMANDS[name], "-o", "out.txt", SECOND[name], "dir"]
 
 
@@ -96,8 +118,9 @@ def _run(folder: Path, name: str, line: int, signum: int):
     cwd = os.getcwd()
     os.chdir(folder)
     try:
-        with console_stop_handlers(), _signal_at(line, signum, counted):
-            code, _, err = run_cli(*_argv(name))
+        with quick_study_figures(), mock.patch.object(irgauge.studies, "STUDIES", DEMO_STUDIES):
+            with console_stop_handlers(), _signal_at(line, signum, counted):
+                code, _, err = run_cli(*_argv(name))
     finally:
         os.chdir(cwd)
     # a file the signal caught between open() and its with-block is closed when collected
@@ -155,9 +178,10 @@ def test_a_signal_leaves_all_old_outputs_or_all_new_ones(name, writing, moment, 
         assert "Traceback" not in err, err
         if code == 0:
             assert _outputs(after) == new, (line, err)
-            assert {k: v for k, v in after.items() if k not in new} == {
-                k: v for k, v in before.items() if k not in new
-            }
+            # the inputs and the user's file among the outputs are left as they were (an
+            # old study's folder is replaced whole: its files go, as _outputs says)
+            left = [k for k in before if k not in _outputs(before)] + [USERS]
+            assert {k: after.get(k) for k in left} == {k: before[k] for k in left}
         else:
             word = "interrupted" if signum == signal.SIGINT else signal.Signals(signum).name
             assert code == 128 + signum and err.splitlines()[-1].endswith(word), (line, err)

@@ -301,3 +301,28 @@ def test_a_run_with_no_topic_scored_is_named_not_dropped(tmp_path, cli):
     assert err.startswith(
         f"irgauge: error: {tmp_path / 'off.txt'}: run off.txt has no topic scored"
     )
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["discpower", "SCORES", "-B", "10"],
+        ["study", "topicset", "--scores", "SCORES", "--out", "OUT", "--trials", "5"],
+    ],
+)
+@pytest.mark.parametrize("option, value", [("--top-k", "1"), ("--top-fraction", "0.2")])
+def test_a_filter_that_takes_the_systems_away_is_named(cli, tmp_path, command, option, value):
+    """The selection step refuses it with its parameter, which the command line names as
+    its option, in every command: a study named the score file instead."""
+    rows = [f"{s}\tAP\t{t}\t{(ord(s) * 7 + t) % 10 / 10}\n" for s in "abcd" for t in range(1, 6)]
+    (tmp_path / "s.tsv").write_text("run\tmeasure\ttopic\tvalue\n" + "".join(rows))
+    where = {"SCORES": tmp_path / "s.tsv", "OUT": tmp_path / "out"}
+    code, _, err = cli(*[where.get(a, a) for a in command], option, value)
+    assert code == 2 and err == (
+        f"irgauge: error: {option}: {value} keeps 1 of 4 systems; at least 2 are needed\n"
+    )
+    from irgauge.scores import read_scores, select_systems
+
+    with pytest.raises(InputError) as refused:
+        select_systems(read_scores(tmp_path / "s.tsv"), top_k=1, minimum=2)
+    assert refused.value.parameter == "top_k"

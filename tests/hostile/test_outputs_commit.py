@@ -453,3 +453,42 @@ def test_held_signals_reach_the_hosts_handler_after_the_block():
         assert got == [signal.SIGHUP] and signal.getsignal(signal.SIGHUP) is host
     finally:
         signal.signal(signal.SIGHUP, previous)
+
+
+# ------------------------------------------------------------------ standard output
+
+
+@pytest.mark.parametrize("name", ["agree", "discpower", "incomplete", "topics"])
+def test_dash_is_standard_output_for_the_table(inputs, tmp_path, monkeypatch, name):
+    """``-o -`` writes the table to standard output, as without -o, and the second output
+    to its folder; it wrote a file named ``-``."""
+    monkeypatch.chdir(tmp_path)
+    line = argv(name, inputs, Path("-"), tmp_path / "second")
+    code, out, err = run_cli(*line)
+    assert code == 0, err
+    assert not os.path.lexists(tmp_path / "-")
+    code, expected, err = run_cli(*line[:-4], *line[-2:])  # without -o
+    assert code == 0 and out.splitlines()[1:] == expected.splitlines()[1:], err
+
+
+def test_dash_is_standard_output_for_eval_and_the_report(inputs, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    run = sorted((inputs / "col" / "runs").iterdir())[0]
+    code, out, err = run_cli("eval", inputs / "col" / "qrels.txt", run, "-o", "-")
+    assert code == 0 and out.startswith("# irgauge") and not os.path.lexists("-"), err
+    code, out, err = run_cli("report", inputs / "col", "-o", "-")
+    assert code == 0 and out.startswith("<!DOCTYPE html>") and not os.path.lexists("-"), err
+
+
+def test_dash_as_a_folder_or_twice_is_refused(inputs, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run_cli(*argv("discpower", inputs, tmp_path / "t.txt", Path("-")))
+    assert code == 1 and err.splitlines() == [
+        "irgauge: error: cannot write -: is standard output, which takes one file, and this "
+        "output is a folder"
+    ]
+    assert os.listdir(tmp_path) == []
+    with pytest.raises(OutputError, match="standard output already takes another output"):
+        with staging.Outputs() as outputs:
+            outputs.file("-")
+            outputs.file("-")

@@ -10,7 +10,6 @@ import sys
 from irgauge.errors import InputError
 from irgauge.cli import HelpFormatter
 from irgauge.cli import _options as opt
-from irgauge.io.words import counted
 
 
 def command(subparsers, name: str, help: str, description: str) -> argparse.ArgumentParser:
@@ -113,8 +112,10 @@ def load_matrices(args, minimum_systems: int = 2):
         missing = [m for m in measures or () if m not in got]
         refuse_missing(missing, held, " in the score files")
         matrices = combine(parts)
-    selected = select_systems(matrices, args.top_k, args.top_fraction, args.by)
-    _enough_selected(args, matrices, selected, minimum_systems)
+        if measures:
+            matrices = {m: matrices[m] for m in measures}
+    # a filter that takes the systems away is refused naming its option (irgauge.cli)
+    selected = select_systems(matrices, args.top_k, args.top_fraction, args.by, minimum_systems)
     require_systems(selected, minimum_systems)
     matrices = selected
     check_outputs(args)
@@ -126,23 +127,6 @@ def note_inputs(args, paths) -> None:
     little data (:class:`irgauge.errors.InputSizeError`, say one topic) names no file, and
     the command line names these (``irgauge.cli``)."""
     args.input_files = [str(p) for p in paths if p]
-
-
-def _enough_selected(args, matrices, selected, minimum: int) -> None:
-    """A system filter that leaves too few systems of enough is refused naming its option
-    (the file had them: the option took them away)."""
-    before = min((m.n_systems for m in matrices.values()), default=0)
-    kept = min((m.n_systems for m in selected.values()), default=0)
-    if kept < minimum <= before:
-        option, value = (
-            ("--top-k", args.top_k)
-            if args.top_k is not None
-            else ("--top-fraction", args.top_fraction)
-        )
-        raise InputError(
-            f"{option} {value:g} keeps {kept} of {counted(before, 'system')}; at least "
-            f"{minimum} are needed"
-        )
 
 
 def check_outputs(args) -> None:

@@ -19,6 +19,7 @@ from irgauge.cli._options import (
     draws,
     seed,
 )
+from irgauge.io.output_scope import one_commit
 
 DEMO_B = 500
 DEMO_TRIALS = 500
@@ -51,6 +52,7 @@ def register(subparsers) -> None:
     p.set_defaults(func=run)
 
 
+@one_commit
 def run_demo(
     out,
     seed: int = DEMO_SEED,
@@ -61,20 +63,11 @@ def run_demo(
 ):
     """Run every study on the sample; returns (report path, [StudyResult]). ``progress``:
     an optional ``(done, total)`` callback, called as each step (the collection summary,
-    each study, the report) ends. A demo that fails removes the folders it created (each
-    study's own output is staged; the collection summary and the derived QA data are not)."""
-    from irgauge.io.atomic import make_folders, remove_tree
-
-    created = make_folders(out)
-    try:
-        return _demo(out, seed, B, trials, progress, topic_resamples)
-    except BaseException:
-        if created:
-            remove_tree(created[0])
-        raise
-
-
-def _demo(out, seed: int, B: int, trials: int, progress, topic_resamples: int):
+    each study, the report) ends. Every output (the collection summary, the derived QA
+    data, each study's folder, the report) is staged, each step reading what the steps
+    before staged, and all are renamed into place together once the report is complete: a
+    demo that fails or is stopped leaves no new file or folder and the previous ones as
+    they were (:mod:`irgauge.io.staging`)."""
     from pathlib import Path
 
     from irgauge.report.html import write_report

@@ -9,6 +9,8 @@ here once for every command:
 - a target that is one of the command's inputs (the same file through any link or name;
   see :func:`irgauge.io._source.input_scope`) is refused with an InputError naming both,
   and so is a folder to replace that holds an input;
+- ``-`` as an output file is standard output, written directly (one output of a command
+  may take it); as an output folder it is refused;
 - a target ending in ``/`` names a folder: a file is never written under that name;
 - a symbolic link is written through, as the shell's ``>`` does: the file it points to
   is replaced (atomically, beside it), the link stays;
@@ -35,6 +37,7 @@ import os
 import shutil
 import signal
 import stat
+import sys
 from pathlib import Path
 from typing import Iterator, List, Optional, Tuple, Union
 
@@ -43,6 +46,7 @@ from irgauge.io._source import input_named_by, inputs_noted
 from irgauge.io.output_scope import STOP_SIGNALS
 
 PathLike = Union[str, os.PathLike]
+STDOUT = "-"  # an output file named so is standard output
 TEMP_PREFIX_BYTES = 100  # of the target's name kept in a temporary name (NAME_MAX is 255)
 _KINDS = (
     (stat.S_ISFIFO, "a named pipe"),
@@ -138,6 +142,8 @@ def check_file_target(path: PathLike) -> Tuple[Path, Optional[os.stat_result]]:
     """The file to write for output ``path`` (a link's target) and its status (None if it
     does not exist yet), or an error if ``path`` cannot be an output file."""
     text = os.fspath(path)
+    if text == STDOUT:
+        return Path(STDOUT), None
     if _names_folder(text):
         raise OutputError(text, "ends with '/', so names a folder; give a file name")
     real = _through_link(Path(text))
@@ -157,6 +163,10 @@ def check_file_target(path: PathLike) -> Tuple[Path, Optional[os.stat_result]]:
 def check_folder_target(path: PathLike) -> Tuple[Path, Optional[os.stat_result]]:
     """The folder to write for output ``path`` (a link's target) and its status (None if
     it does not exist yet), or an error if it exists and is not a folder."""
+    if os.fspath(path) == STDOUT:
+        raise OutputError(
+            STDOUT, "is standard output, which takes one file, and this output is a folder"
+        )
     real = _through_link(Path(path))
     info = _lstat(real)
     if info is not None and not stat.S_ISDIR(info.st_mode):
@@ -247,6 +257,9 @@ def atomic_file(
     shown = os.fspath(path)
     real, info = check_file_target(shown)
     kwargs = {} if "b" in mode else {"encoding": encoding, "newline": newline}
+    if shown == STDOUT:
+        yield _standard_output(mode)
+        return
     if info is not None and stat.S_ISCHR(info.st_mode):
         with _device(shown, real, mode, kwargs) as handle:
             yield handle
@@ -273,6 +286,18 @@ def atomic_file(
         if not isinstance(err, OSError) or isinstance(err, OutputError):
             raise
         raise OutputError(shown, _reason(err)) from None
+
+
+def _standard_output(mode: str):
+    """Standard output, for text or (its buffer) bytes; a failing write is reported as
+    standard output's own (a closed pipe ends quietly, a full one in one line)."""
+    if "b" not in mode:
+        return sys.stdout
+    buffer = getattr(sys.stdout, "buffer", None)
+    if buffer is None:
+        raise OutputError(STDOUT, "standard output takes no bytes here; give a file name")
+    sys.stdout.flush()
+    return buffer
 
 
 @contextlib.contextmanager

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
-from typing import Iterator, List, Optional
+import functools
+from typing import Callable, Iterator, List, Optional, TypeVar
 
 STOP_SIGNALS = ("SIGINT", "SIGTERM", "SIGHUP")  # what stops a command (Ctrl-C, kill, hang-up)
 
@@ -35,6 +36,24 @@ def command_outputs() -> Iterator[List]:
             slot[0].__exit__(None, None, None)
     finally:
         _SCOPE.reset(token)
+
+
+Function = TypeVar("Function", bound=Callable)
+
+
+def one_commit(function: Function) -> Function:
+    """``function`` (a study, the demo: several outputs, each step reading what the one
+    before wrote) run within the running command's outputs, or, called from Python outside
+    a command, within a scope of its own: its outputs commit together when it returns."""
+
+    @functools.wraps(function)
+    def within(*args, **kwargs):
+        if current() is not None:
+            return function(*args, **kwargs)
+        with command_outputs():
+            return function(*args, **kwargs)
+
+    return within  # type: ignore[return-value]
 
 
 def current() -> Optional[list]:

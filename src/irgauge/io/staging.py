@@ -9,8 +9,16 @@ raise OutputError naming the path (CLI exit 1).
 :class:`Outputs` is the one mechanism. A command line runs within
 :func:`irgauge.io.output_scope.command_outputs` (``irgauge.cli`` opens it around every
 command), and the shared output helpers ask it for
-staged paths with :func:`output_file` and :func:`output_folder`; :func:`staged_outputs`
-is an Outputs of one folder, committed when its block ends.
+staged paths with :func:`output_file`, :func:`output_folder` and :func:`replaced_folder`
+(a study's folder); :func:`staged_outputs` stages one folder's entries, in the running
+command or, outside one, in an Outputs of its own committed when its block ends.
+
+A step that reads what an earlier step of the same command wrote (the report reading the
+studies' folders, the qa study reading the QA data derived for it) reads it where it is
+staged: :func:`current_path` and :func:`current_entries` say where a path's content lies
+until the commit, and :func:`final_name` gives a staged path the name it will have, for
+what is recorded or linked (manifests, the report's links), so that no temporary name is
+written into an output.
 
 The commit (:meth:`Outputs.commit`):
 
@@ -38,7 +46,7 @@ import os
 import shutil
 import stat
 from pathlib import Path
-from typing import Callable, Iterator, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, Iterator, List, Optional, Sequence, Tuple
 
 from irgauge.io import atomic, output_scope
 from irgauge.io.atomic import PathLike, replace_folder
@@ -60,6 +68,7 @@ class Outputs:
         self._files: List[Tuple[Path, str]] = []  # (staged file, target as given)
         self._folders: List[Tuple[Path, str, Tuple[str, ...], bool]] = []
         self._created: List[Path] = []  # folders made for the outputs, outermost first
+        self._stdout = False  # whether an output is standard output ("-")
         self.committed = False
 
     def __enter__(self) -> "Outputs":
@@ -82,8 +91,17 @@ class Outputs:
     def file(self, path: PathLike) -> Path:
         """A new temporary file beside output file ``path`` to write in place of it; a
         character device (``/dev/null``, a terminal) is itself, written directly, as there
-        is nothing to replace."""
+        is nothing to replace, and so is ``-``, standard output (one output a command)."""
         shown = os.fspath(path)
+        if shown == atomic.STDOUT:  # written directly; only one output may take it
+            if self._stdout:
+                raise OutputError(
+                    shown, "standard output already takes another output; give this one a file"
+                )
+            self._stdout = True
+            return Path(shown)
+        if self._in_stage(shown):
+            return Path(shown)
         real, info = atomic.check_file_target(shown)
         if info is not None and stat.S_ISCHR(info.st_mode):
             return real
@@ -101,12 +119,96 @@ class Outputs:
         other results already there (another command's, or one that cannot be read) is not
         replaced unless ``replace_any``: it records how those results were made."""
         shown = os.fspath(path)
+        if self._in_stage(shown):
+            atomic.make_folders(shown)
+            return Path(shown)
         out, _ = atomic.check_folder_target(shown)
         with atomic.held_stop_signals():  # known to the cleanup once made
             self._created += atomic.make_folders(out)
             stage = atomic.make_temp_folder(shown, out, "irgauge")
             self._folders.append((stage, shown, tuple(last), replace_any))
         return stage
+
+    def replacing(self, path: PathLike) -> Path:
+        """A new temporary folder that replaces folder ``path`` whole at the commit (a
+        study's folder: no file of the previous results stays beside the new ones); the
+        folder ``path`` is in (and its parents) is created."""
+        if self._in_stage(path):
+            atomic.remove_tree(path)
+            atomic.make_folders(path)
+            return Path(path)
+        real, info = atomic.check_folder_target(path)
+        if info is not None:
+            atomic.refuse_inputs_within(path, real)
+        stage = self.folder(real.parent)
+        work = stage / real.name
+        work.mkdir()
+        return work
+
+    def _in_stage(self, path: PathLike) -> bool:
+        """Whether ``path`` lies in a folder staged here (``incomplete --out DIR`` writing
+        the reduced qrels into DIR/qrels): the outer folder commits whole, so what goes in
+        it is written there directly, a stage inside a stage being moved away with it."""
+        real = os.path.realpath(path)
+        return any(_inside(real, os.path.realpath(stage)) for stage, _, _, _ in self._folders)
+
+    def discard(self, staged: PathLike) -> None:
+        """Remove a staged file or folder (:meth:`file`, :meth:`folder`, :meth:`replacing`)
+        that a failed step leaves unfinished, so that the commit does not take it."""
+        staged = Path(staged)
+        with atomic.held_stop_signals():
+            for item in [f for f in self._files if f[0] == staged]:
+                self._files.remove(item)
+                atomic.remove_file(str(staged))
+            for item in [f for f in self._folders if f[0] in (staged, staged.parent)]:
+                self._folders.remove(item)
+                atomic.remove_tree(item[0])
+
+    # ------------------------------------------------------------------ reading back
+
+    def current(self, path: PathLike) -> Path:
+        """Where the content ``path`` will have once the outputs are committed lies now:
+        in its staged file or folder, or at ``path`` itself. Later stages win, as at the
+        commit."""
+        want = os.path.realpath(path)
+        for staged, shown in reversed(self._files):
+            if os.path.realpath(shown) == want:
+                return staged
+        for stage, shown, _, _ in reversed(self._folders):
+            inside = _inside(want, os.path.realpath(shown))
+            if inside and os.path.lexists(stage / inside[0]):
+                return stage.joinpath(*inside)
+        return Path(path)
+
+    def entries(self, folder: PathLike) -> Dict[str, Path]:
+        """``{name: where it lies now}`` of every entry folder ``folder`` will hold once the
+        outputs are committed: its present entries, the staged ones in their place (the
+        staging folders themselves left out)."""
+        want = os.path.realpath(folder)
+        stages = {os.path.realpath(stage) for stage, _, _, _ in self._folders}
+        found = {}
+        with contextlib.suppress(OSError):
+            present = Path(folder).iterdir()
+            found = {p.name: p for p in present if os.path.realpath(p) not in stages}
+        for stage, shown, _, _ in self._folders:
+            if os.path.realpath(shown) == want:
+                found.update((p.name, p) for p in stage.iterdir())
+        for staged, shown in self._files:
+            if os.path.realpath(os.path.dirname(os.path.abspath(shown))) == want:
+                found[os.path.basename(shown)] = staged
+                found.pop(staged.name, None)
+        return dict(sorted(found.items()))
+
+    def final_name(self, text: str) -> str:
+        """``text`` (a path) with every staged name in it replaced by the name it takes at
+        the commit; other text as it is."""
+        for stage, shown, _, _ in self._folders:
+            if stage.name in text:
+                text = text.replace(str(stage), str(Path(shown)))
+        for staged, shown in self._files:
+            if staged.name in text:
+                text = text.replace(str(staged), shown)
+        return text
 
     # ------------------------------------------------------------------ commit
 
@@ -252,6 +354,14 @@ def _move_folder(source: Path, target: Path, undo: list, done: list) -> None:
     replace_folder(source, target)  # (no exchange here: renamed aside, without undo)
 
 
+def _inside(path: str, folder: str) -> Optional[List[str]]:
+    """The parts of ``path`` below ``folder`` (both real paths), None if it is not below."""
+    relative = os.path.relpath(path, folder)
+    if relative == os.curdir or relative.split(os.sep)[0] == os.pardir:
+        return None
+    return relative.split(os.sep)
+
+
 def _target(entry: Path, target: Path) -> Path:
     """Where ``entry`` goes: ``target``, or the file a link there points to; refused if
     it is an input (or a folder holding one) or not a regular file or folder."""
@@ -293,19 +403,51 @@ def _identity(path: Path) -> Optional[tuple]:
 def staged_outputs(
     out_dir: PathLike, last: Sequence[str] = (MANIFEST,), replace_any: bool = False
 ) -> Iterator[Path]:
-    """Yield a temporary folder whose entries move into ``out_dir`` when the block ends
-    (an :class:`Outputs` of this one folder; see :meth:`Outputs.folder`)."""
-    shown = os.fspath(out_dir)
+    """Yield a temporary folder whose entries move into ``out_dir`` (see
+    :meth:`Outputs.folder`) with the running command's other outputs, or, outside a
+    command, when the block ends. A block that fails leaves nothing staged."""
+    with _staged(out_dir, lambda outputs: outputs.folder(out_dir, last, replace_any)) as stage:
+        yield stage
+
+
+@contextlib.contextmanager
+def replaced_folder(path: PathLike) -> Iterator[Path]:
+    """Yield a temporary folder that replaces folder ``path`` whole (see
+    :meth:`Outputs.replacing`) with the running command's other outputs, or, outside a
+    command, when the block ends. A block that fails leaves nothing staged."""
+    with _staged(path, lambda outputs: outputs.replacing(path)) as stage:
+        yield stage
+
+
+@contextlib.contextmanager
+def _staged(shown: PathLike, make: Callable[[Outputs], Path]) -> Iterator[Path]:
     try:
-        with Outputs() as outputs:
-            yield outputs.folder(out_dir, last, replace_any)
+        with _joined() as outputs:
+            stage = make(outputs)
+            try:
+                yield stage
+            except BaseException:
+                outputs.discard(stage)
+                raise
     except OSError as err:  # what the block writes is this folder's output
         if isinstance(err, OutputError):
             raise
-        raise OutputError(shown, err.strerror or str(err)) from None
+        raise OutputError(os.fspath(shown), err.strerror or str(err)) from None
 
 
-def _outputs():
+@contextlib.contextmanager
+def _joined() -> Iterator[Outputs]:
+    """The running command's Outputs, committed with its other outputs; outside a command
+    one of the block's own, committed when the block ends."""
+    outputs = _outputs()
+    if outputs is not None:
+        yield outputs
+        return
+    with Outputs() as own:
+        yield own
+
+
+def _outputs() -> Optional[Outputs]:
     """The running command's Outputs (made on first use), None outside a command."""
     slot = output_scope.current()
     if slot is None:
@@ -313,6 +455,32 @@ def _outputs():
     if not slot:
         slot.append(Outputs())
     return slot[0]
+
+
+def current_path(path: PathLike) -> Path:
+    """Where the content ``path`` will have once the running command's outputs are
+    committed lies now (:meth:`Outputs.current`); ``path`` itself outside a command."""
+    slot = output_scope.current()
+    return slot[0].current(path) if slot else Path(path)
+
+
+def current_entries(folder: PathLike) -> Dict[str, Path]:
+    """``{name: where it lies now}`` of the entries of ``folder`` once the running
+    command's outputs are committed (:meth:`Outputs.entries`)."""
+    slot = output_scope.current()
+    if slot:
+        return slot[0].entries(folder)
+    try:
+        return {p.name: p for p in sorted(Path(folder).iterdir())}
+    except OSError:
+        return {}
+
+
+def final_name(text: str) -> str:
+    """``text`` with the running command's staged names replaced by their names after the
+    commit (:meth:`Outputs.final_name`)."""
+    slot = output_scope.current()
+    return slot[0].final_name(text) if slot else text
 
 
 def output_file(path: PathLike) -> Path:

@@ -37,7 +37,7 @@ from irgauge.report.inputs import comparison_from_json
 from irgauge.report.comparisons import described, differences, of_evaluation, same_scores
 from irgauge.report.inputs import TOPICSET_COLUMNS, read_input
 from irgauge.io.atomic import make_folders, remove_tree, write_text
-from irgauge.io.staging import output_file
+from irgauge.io.staging import current_entries, current_path, final_name, output_file
 from irgauge.report.manifests import (
     file_inside,
     read_collection_manifest,
@@ -116,7 +116,7 @@ class _Paths:
         return self._figures
 
     def link(self, path: Path) -> str:
-        path = Path(path).resolve()
+        path = Path(final_name(str(path))).resolve()  # a staged study: its name once committed
         if self._figures is not None and self._figures in path.parents:  # staged: its final name
             path = self.base / FIGURES_DIR / path.relative_to(self._figures)
         return Path(os.path.relpath(path, self.base)).as_posix()
@@ -129,7 +129,7 @@ class _Paths:
         if isinstance(value, list):
             return [self.text(v) for v in value]
         if isinstance(value, str) and os.path.isabs(value) and "\n" not in value:
-            path = Path(value)
+            path = Path(final_name(value))
             try:
                 return path.resolve().relative_to(self.base).as_posix()
             except ValueError:
@@ -182,7 +182,8 @@ def _short(value: Any, limit: int = 300) -> str:
 
 
 def _collection_section(root: Path, paths: _Paths) -> Optional[str]:
-    path = root / "collection" / "manifest.json"
+    folder = current_path(root / "collection")  # staged by this command, or as it was
+    path = folder / "manifest.json"
     if not path.exists():
         return None
     m = paths.text(read_collection_manifest(path))
@@ -219,7 +220,7 @@ def _collection_section(root: Path, paths: _Paths) -> Optional[str]:
         )
     ev = m.get("evaluation")
     if ev:
-        table = read_listed_table(root / "collection", ev["file"], path, dtype={"run": str})
+        table = read_listed_table(folder, ev["file"], path, dtype={"run": str})
         parts.append(
             '<div class="block"><h3>Evaluation (mean over topics)</h3>'
             + _frame_html(table, people=False)
@@ -275,12 +276,17 @@ def _study_section(directory: Path, manifest: Dict[str, Any], paths: _Paths) -> 
 
 
 def study_manifests(root: Path) -> List[tuple]:
-    """(directory, manifest) of every study in ``root``, in the studies' canonical order."""
+    """(directory, manifest) of every study in ``root``, in the studies' canonical order: a
+    study the running command has staged is read where it is staged (the report commits
+    with it)."""
     found = []
-    for path in sorted(Path(root).glob("*/manifest.json")):
+    for directory in current_entries(root).values():
+        path = directory / "manifest.json"
+        if not path.is_file():
+            continue
         manifest = read_study_manifest(path)
         if manifest is not None:
-            found.append((path.parent, manifest))
+            found.append((directory, manifest))
     rank = {n: i for i, n in enumerate(STUDY_ORDER)}
     return sorted(found, key=lambda dm: (rank.get(dm[1]["study"], len(rank)), dm[1]["study"]))
 

@@ -320,12 +320,15 @@ def select_systems(
     top_k: Optional[int] = None,
     top_fraction: Optional[float] = None,
     by: Optional[str] = None,
+    minimum: Optional[int] = None,
 ) -> Matrices:
     """Keep all systems, the ``top_k`` best, or the best ``top_fraction`` by measure ``by``.
 
     Systems are ranked by mean score of ``by`` (default: the first measure), ties broken by
     the order of appearance. A fraction keeps ``ceil(fraction * n)`` systems, as "the top 75%"
-    of a track should not lose a system to rounding down.
+    of a track should not lose a system to rounding down. A filter that keeps fewer than
+    ``minimum`` of at least ``minimum`` systems is refused naming its parameter (the scores
+    had enough: the filter took them away).
     """
     # a measure named to rank by is checked even when all systems are kept: it is recorded
     # with the results, and a name with no scores must not pass for a choice made
@@ -350,6 +353,12 @@ def select_systems(
         keep = max(1, int(math.ceil(top_fraction * n - 1e-9)))
     else:
         keep = min(_checks.count(top_k, "top_k"), n)
+    if minimum is not None and keep < minimum <= n:
+        parameter, value = ("top_k", top_k) if top_k is not None else ("top_fraction", top_fraction)
+        raise InputError(
+            f"{parameter}: {value:g} keeps {keep} of {n} systems; at least {minimum} are needed",
+            parameter=parameter,
+        )
     order = np.argsort(-ref.means(), kind="stable")[:keep]
     chosen = [ref.systems[i] for i in order]
     return {name: m.take_systems(chosen) for name, m in matrices.items()}

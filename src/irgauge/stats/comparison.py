@@ -12,7 +12,9 @@ behind ``irgauge compare``), with the same seed, so a mark here always matches a
 
 Significant means ``p < alpha`` (as the discriminative power counts ASL < alpha). The best
 mean of each column is set in bold. Optional: a confidence interval of each mean (Student's t,
-``mean +/- t_{n-1, (1+level)/2} * sd / sqrt(n)``) or its standard error ``sd / sqrt(n)``, and
+``mean +/- t_{n-1} * sd / sqrt(n)``, t_{n-1} the upper (1 - level)/2 quantile, taken
+from the survival function so that a level near 1 keeps its tail) or its standard error
+``sd / sqrt(n)``, and
 effect sizes, Cohen's d_z for paired data ``mean(x - y) / sd(x - y)``, against the baseline
 (or the first run).
 
@@ -247,7 +249,9 @@ def _intervals(stacked: np.ndarray, interval: str, level: float):
     n = stacked.shape[2]
     means = stacked.mean(axis=2).T
     se = (stacked.std(axis=2, ddof=1) / np.sqrt(n)).T
-    half = {"ci": st.t.ppf((1 + level) / 2, n - 1) * se, "se": se}.get(interval)
+    # the upper tail (1 - level) / 2 by its survival function: 1 - level is exact for a
+    # level of 0.5 or more (Sterbenz), where ppf((1 + level) / 2) rounds the tail away
+    half = {"ci": st.t.isf((1 - level) / 2, n - 1) * se, "se": se}.get(interval)
     if half is None:
         nothing = np.full_like(means, np.nan)
         return means, se, nothing, nothing.copy()

@@ -34,8 +34,9 @@ from irgauge._checks import resolve_seed
 from irgauge.citations import cite
 from irgauge.errors import InputError
 from irgauge.evaluation import evaluate
-from irgauge.io.atomic import atomic_directory, write_text
+from irgauge.io.atomic import write_text
 from irgauge.io.progress import step_counter
+from irgauge.io.staging import final_name, replaced_folder
 from irgauge.io.qrels import read_qrels
 from irgauge.io.tables import aligned_table, header
 from irgauge.scores import ScoreMatrix, require_systems, select_systems
@@ -66,7 +67,9 @@ def versions() -> Dict[str, str]:
 
 
 def jsonable(value: Any) -> Any:
-    """``value`` with numpy scalars/arrays, paths and NaN made JSON-friendly."""
+    """``value`` with numpy scalars/arrays, paths and NaN made JSON-friendly; a path the
+    running command has staged (QA data derived for the qa study) is recorded under the
+    name it takes at the commit."""
     if isinstance(value, Mapping):
         return {str(k): jsonable(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
@@ -77,8 +80,8 @@ def jsonable(value: Any) -> Any:
         return jsonable(value.item())
     if isinstance(value, float) and not math.isfinite(value):
         return None
-    if isinstance(value, Path):
-        return str(value)
+    if isinstance(value, (str, Path)):
+        return final_name(str(value))
     return value
 
 
@@ -204,9 +207,10 @@ class Record:
 class StudyWriter:
     """Collects a study's tables and figures for ``out/<name>`` and writes its manifest.
 
-    Everything is written into a temporary sibling folder that replaces ``out/<name>`` only
-    when :meth:`finish` has written the manifest, so a crash or Ctrl-C leaves the previous
-    results as they were (:func:`irgauge.io.atomic.atomic_directory`).
+    Everything is written into a temporary folder that replaces ``out/<name>`` whole with
+    the command's other outputs, once all are complete (a Python caller outside a command:
+    when :meth:`finish` has written the manifest), so a crash or Ctrl-C leaves the previous
+    results as they were (:func:`irgauge.io.staging.replaced_folder`).
     """
 
     def __init__(self, out: Path, name: str, title: str):
@@ -214,7 +218,7 @@ class StudyWriter:
         self.name = name
         self.title = title
         self.directory = self.root / name
-        self._atomic = atomic_directory(self.directory)
+        self._atomic = replaced_folder(self.directory)
         # a writer dropped without finish(): the generator's cleanup removes the temp folder
         self.work = self._atomic.__enter__()
         (self.work / "tables").mkdir(parents=True, exist_ok=True)
@@ -389,7 +393,7 @@ def select(matrices, top_k: Optional[int], top_fraction: Optional[float], by: st
     not asked for (select_systems refuses a measure named without scores)."""
     filtered = top_k is not None or top_fraction is not None
     chosen = select_systems(
-        matrices, top_k=top_k, top_fraction=top_fraction, by=by if filtered else None
+        matrices, top_k=top_k, top_fraction=top_fraction, by=by if filtered else None, minimum=2
     )
     require_systems(chosen, 2)
     return chosen
@@ -543,7 +547,7 @@ def collection_summary(
         },
         "versions": versions(),
     }
-    with atomic_directory(Path(out) / COLLECTION_DIR) as directory:
+    with replaced_folder(Path(out) / COLLECTION_DIR) as directory:
         write_text(
             directory / "evaluation.csv", evaluation.to_csv(index=False, float_format="%.10g")
         )

@@ -25,6 +25,7 @@ import pandas as pd
 
 from irgauge.errors import InputError
 from irgauge.io._source import read_text, text_lines
+from irgauge.io.output_scope import one_commit
 from irgauge.studies import _common as common
 from irgauge.studies import study_function
 from irgauge.studies.qa import DERIVED_TAG
@@ -167,6 +168,7 @@ class _KeyPlace:
         return self.path.parent / value
 
 
+@one_commit
 def run_on_collections(
     study: str, collections: Mapping[str, Tuple[Any, Any]], out, **options
 ) -> Tuple[Dict[str, common.StudyResult], common.StudyResult]:

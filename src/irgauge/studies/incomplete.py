@@ -39,6 +39,7 @@ from irgauge.evaluation.tasks import on_cluster, run_steps
 from irgauge.io.qrels import read_qrels
 from irgauge.meta import rank_correlations
 from irgauge.meta.kendall import kendall_tau_columns
+from irgauge.io.output_scope import one_commit
 from irgauge.studies import _common as common
 from irgauge.studies import _noise, _plots, _repeat, _topics
 from irgauge.studies.incomplete_result import incomplete_study
@@ -122,6 +123,7 @@ class IncompleteData:
     names: List[str]  # measures in table order
 
 
+@one_commit
 def run_incomplete(
     qrels,
     runs,

@@ -45,6 +45,7 @@ from irgauge.meta.system_agreement import average_ranks, tau_ap_rows
 from irgauge.studies import _common as common
 from irgauge.studies import _noise, _plots
 from irgauge.io.words import counted
+from irgauge.io.output_scope import one_commit
 
 NAME = "pooling"
 TITLE = "Pooling strategies on a budget of judgments (depth, fusion, MTF, bandits, sampling)"
@@ -81,6 +82,7 @@ class PoolingStudy:
     problem: Optional[str]
 
 
+@one_commit
 def run_pooling(
     qrels,
     runs,

@@ -42,11 +42,12 @@ from irgauge import _checks
 from irgauge.io._source import file_stem, read_text
 from irgauge.io.atomic import make_folders, write_text
 from irgauge.io.json_input import read_json_object
-from irgauge.io.staging import staged_outputs
+from irgauge.io.staging import current_path, staged_outputs
 from irgauge.io.qrels import read_qrels
 from irgauge.qa import answer_formats, qa_evaluate
 from irgauge.report import figures
 from irgauge.scores import align, from_frame
+from irgauge.io.output_scope import one_commit
 from irgauge.studies import _common as common
 from irgauge.studies import _noise, _plots, _repeat, _topics
 from irgauge.studies.onerel import gain_variants, irgauge_gains
@@ -144,6 +145,7 @@ class QaData:
         return DERIVED_TAG if self.derived else ""
 
 
+@one_commit
 def run_qa(
     gold,
     runs,
@@ -499,7 +501,9 @@ def qa_collection_from_adhoc(
     ``class_size`` strings (a class's strings keep their own levels); ``gold.tsv`` lists
     them (topic, answer, level, class). Each run keeps its first ``answers`` documents per
     topic in file order as ranked answers (``runs/<name>.tsv``): a second document of a
-    class is then a duplicate and counts as incorrect. Returns ``{"gold", "runs"}`` paths.
+    class is then a duplicate and counts as incorrect. Returns ``{"gold", "runs"}`` paths,
+    where they can be read now (in a command, in its staged outputs: see
+    :func:`irgauge.io.staging.current_path`).
     """
     out = Path(out)
     q = read_qrels(qrels)
@@ -549,4 +553,8 @@ def qa_collection_from_adhoc(
         for name, text in texts.items():
             write_text(stage / "runs" / name, text)
         write_text(stage / DERIVED_MARKER, json.dumps(marker, indent=2) + "\n")
-    return {"gold": out / "gold.tsv", "runs": [out / "runs" / name for name in texts]}
+    # where they can be read now: in a command, staged with its other outputs
+    return {
+        "gold": current_path(out / "gold.tsv"),
+        "runs": [current_path(out / "runs" / name) for name in texts],
+    }

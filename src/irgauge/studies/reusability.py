@@ -42,6 +42,7 @@ from irgauge.stats.resampling import TIE_TOLERANCE, index_counts
 from irgauge.studies import _common as common
 from irgauge.studies import _noise
 from irgauge.io.words import counted
+from irgauge.io.output_scope import one_commit
 
 NAME = "reusability"
 TITLE = "Reusability of a pooled collection: leave one group out (Zobel 1998; Voorhees 2018)"
@@ -261,6 +262,7 @@ def describe_reusability(result: ReusabilityResult) -> List[str]:
     return lines
 
 
+@one_commit
 def run_reusability(
     qrels,
     runs,

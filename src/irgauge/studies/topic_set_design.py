@@ -33,6 +33,7 @@ from irgauge.evaluation import score_matrices
 from irgauge.meta.topicset import topic_set_size, topics_needed
 from irgauge.report.topicset_figures import topic_set_curves
 from irgauge.scores import align
+from irgauge.io.output_scope import one_commit
 from irgauge.studies import _common as common
 from irgauge.stats.resampling import percentile_interval
 from irgauge.studies import _noise, _repeat
@@ -89,6 +90,7 @@ class TopicsetStudy:
     topics: List[str]
 
 
+@one_commit
 def run_topicset(
     qrels=None,
     runs=None,
