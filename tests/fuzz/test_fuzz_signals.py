@@ -118,7 +118,7 @@ def _run(folder: Path, name: str, line: int, signum: int):
     cwd = os.getcwd()
     os.chdir(folder)
     try:
-        with quick_study_figures(), mock.patch.object(irgauge.studies, "STUDIES", DEMO_STUDIES):
+        with quick_study_figures(), mock.patch.object(irgauge.studies, "PAPERS", DEMO_STUDIES):
             with console_stop_handlers(), _signal_at(line, signum, counted):
                 code, _, err = run_cli(*_argv(name))
     finally:

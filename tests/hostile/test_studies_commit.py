@@ -76,7 +76,7 @@ def old_outputs(kind: str, out: Path) -> None:
 
 
 def run(kind: str, d: Path, out: Path):
-    with quick_study_figures(), mock.patch.object(irgauge.studies, "STUDIES", DEMO_STUDIES):
+    with quick_study_figures(), mock.patch.object(irgauge.studies, "PAPERS", DEMO_STUDIES):
         return run_cli(*command(kind, d, out))
 
 
@@ -177,7 +177,7 @@ def test_the_demo_from_python_commits_as_one(inputs, tmp_path, monkeypatch):
     old_outputs("demo", out)
     before = state(tmp_path)
     last_page(monkeypatch, out, lambda path: _full(path))
-    with quick_study_figures(), mock.patch.object(irgauge.studies, "STUDIES", DEMO_STUDIES):
+    with quick_study_figures(), mock.patch.object(irgauge.studies, "PAPERS", DEMO_STUDIES):
         with pytest.raises(OutputError, match="No space left"):
             run_demo(out, B=10, trials=10, topic_resamples=2)
     assert state(tmp_path) == before
