@@ -1,7 +1,8 @@
 """Which group (team, site) each run belongs to: a TSV of ``run<TAB>group`` lines.
 
 Blank lines and lines starting with ``#`` are skipped, and so is a first line ``run group``
-(a header; blank and comment lines may come before it). Fields may be separated by any whitespace; a run or group name holds none.
+(a header; blank and comment lines may come before it). Fields may be separated by any
+whitespace; a run or group name holds none.
 """
 
 from __future__ import annotations
