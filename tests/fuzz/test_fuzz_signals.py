@@ -44,8 +44,25 @@ COMMANDS = {
         "--seed",
         "1",
     ],
+    "repro": [
+        "repro",
+        "qrels.txt",
+        "--original",
+        "run.txt",
+        "--repeated",
+        "run2.txt",
+        "-B",
+        "10",
+        "--seed",
+        "1",
+    ],
 }
-SECOND = {"agree": "--figures", "discpower": "--figures", "incomplete": "--out"}
+SECOND = {
+    "agree": "--figures",
+    "discpower": "--figures",
+    "incomplete": "--out",
+    "repro": "--figures",
+}
 UNCLOSED = "warning: ResourceWarning: unclosed file"
 _UNDISTURBED: dict = {}  # command -> (lines it runs, the files it writes)
 
