@@ -41,6 +41,9 @@ def files(tmp_path, monkeypatch):
         Path(f"{name}X").write_text("".join("X" + x for x in runs[name]))
     Path("a.gz").write_bytes(gzip.compress("".join(runs["a"]).encode()))
     Path("empty").write_text("")
+    Path("q0").write_text("1 0 d1 0\n2 0 d1 0\n")  # no relevant document anywhere
+    Path("r1").write_text("1 Q0 d1 1 0 r1\n2 Q0 d1 1 0 r1\n")
+    Path("r2").write_text("1 Q0 d1 1 0 r2\n2 Q0 d1 1 0 r2\n")
     Path("afile").write_text("not a folder\n")
     Path("gr_blank").write_text("\n# teams\nrun group\nrun01 g1\n\nrun02 g1\n")
     Path("gr_unknown").write_text("run01 g1\nzz g2\n")
@@ -235,6 +238,18 @@ CASES = [
         ["study", "reusability", "q", "a", "empty", "--depth", "10", "--out", "u"],
         2,
         "empty: file is empty",
+    ),
+    (
+        "reuse qrels without a relevant document",
+        ["study", "reusability", "q0", "r1", "r2", "--depth", "1", "--out", "u"],
+        2,
+        "q0: no topic has a document at relevance level >= 1",
+    ),
+    (
+        "repro qrels without a relevant document",
+        ["repro", "q0", "--original", "r1", "--repeated", "r2"],
+        2,
+        "q0: no topic has a document at relevance level >= 1",
     ),
     (
         "groups with blank lines, comments, header",
