@@ -73,6 +73,12 @@ CASES = [
         "--repeated-qrels: repeated_qrels is the original qrels",
     ),
     (
+        "replication given one qrels spelt twice",
+        [*REPRO, "--repeated-qrels", "./q"],
+        2,
+        "--repeated-qrels: repeated_qrels is the original qrels",
+    ),
+    (
         "replication, no common topics",
         [
             "repro",
@@ -361,3 +367,14 @@ def test_reusability_records_its_seed(files, cli):
     assert code == 0, err
     manifest = json.loads((Path("u") / "reusability" / "manifest.json").read_text())
     assert '"seed": 1,' in json.dumps(manifest)
+
+
+def test_api_refuses_a_missing_qrels_or_run_in_one_line(files):
+    import irgauge
+
+    with pytest.raises(irgauge.InputError, match="^no qrels given$"):
+        irgauge.reproducibility(None, "a", "c", samples=5)
+    with pytest.raises(irgauge.InputError, match="^no run given$"):
+        irgauge.reproducibility("q", "a", None, samples=5)
+    with pytest.raises(irgauge.InputError, match="^no qrels given$"):
+        irgauge.reusability(None, ["a", "b"], 5)
