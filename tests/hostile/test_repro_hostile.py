@@ -41,6 +41,9 @@ def files(tmp_path, monkeypatch):
         Path(f"{name}X").write_text("".join("X" + x for x in runs[name]))
     Path("a.gz").write_bytes(gzip.compress("".join(runs["a"]).encode()))
     Path("empty").write_text("")
+    Path("qq").write_text("1 0 d1 1\n2 0 d1 1\n")
+    Path("z1").write_text("1 Q0 dz 1 0 r1\n2 Q0 dz 1 0 r1\n")  # ARP 0: RI divides by 0
+    Path("z2").write_text("1 Q0 d1 1 0 r2\n2 Q0 d1 1 0 r2\n")
     Path("q0").write_text("1 0 d1 0\n2 0 d1 0\n")  # no relevant document anywhere
     Path("r1").write_text("1 Q0 d1 1 0 r1\n2 Q0 d1 1 0 r1\n")
     Path("r2").write_text("1 Q0 d1 1 0 r2\n2 Q0 d1 1 0 r2\n")
@@ -378,3 +381,15 @@ def test_api_refuses_a_missing_qrels_or_run_in_one_line(files):
         irgauge.reproducibility("q", "a", None, samples=5)
     with pytest.raises(irgauge.InputError, match="^no qrels given$"):
         irgauge.reusability(None, ["a", "b"], 5)
+
+
+def test_a_baseline_arp_of_zero_is_noted_without_a_numpy_warning(files):
+    import warnings
+
+    import irgauge
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = irgauge.reproducibility("qq", ["z1", "z2"], ["z1", "z2"], samples=5, seed=1)
+    assert any("DeltaRI value(s) are not finite: a baseline's ARP of 0" in n for n in result.notes)
+    assert not [w for w in caught if issubclass(w.category, RuntimeWarning)]
