@@ -19,6 +19,8 @@ from test_fuzz_readers import collection
 SIM = ["--topics", "3", "--runs", "2", "--depth", "5", "--pool-depth", "5", "--quiet"]
 META = ["scores.tsv", "--quiet", "--seed", "1"]
 STUDY = ["--collections", "collections.toml", "-P", "2", "--seed", "1", "--quiet"]
+REPRO = ["qrels.txt", "--original", "run.txt", "--repeated", "run2.txt", "-B", "10", "--seed", "1"]
+REUSE = ["qrels.txt", "run.txt", "run2.txt", "--depth", "3", "--topic-resamples", "5", "--quiet"]
 # command -> (arguments writing to TARGET, whether TARGET is a folder)
 COMMANDS = {
     "eval -o": (["eval", "qrels.txt", "run.txt", "-o", "TARGET"], False),
@@ -32,6 +34,17 @@ COMMANDS = {
     "simulate --out": (["simulate", "--out", "TARGET", *SIM], True),
     # the smallest study: two runs of three topics, two trials of predictive power
     "study --out": (["study", "predictive", "--out", "TARGET", *STUDY], True),
+    "repro -o": (["repro", *REPRO, "-o", "TARGET"], False),
+    "repro --figures": (["repro", *REPRO, "--figures", "TARGET"], True),
+    "study reusability --out": (["study", "reusability", *REUSE, "--out", "TARGET"], True),
+}
+# the input a command given its own input as the output reads (default: scores.tsv)
+SOURCES = {
+    "eval -o": "run.txt",
+    "study --out": "collections.toml",
+    "repro -o": "run.txt",
+    "repro --figures": "run.txt",
+    "study reusability --out": "run.txt",
 }
 TARGETS = [
     "input",
@@ -82,9 +95,7 @@ def test_hostile_target_gives_a_result_or_one_refusal(tmp_path, command, kind):
     arguments, is_folder = COMMANDS[command]
     with inside(tmp_path):
         collection(Path())
-        source = {"eval -o": "run.txt", "study --out": "collections.toml"}.get(
-            command, "scores.tsv"
-        )
+        source = SOURCES.get(command, "scores.tsv")
         name = target(kind, is_folder, source)
         argv = [name if a == "TARGET" else a for a in arguments]
         outcome = run_in(Path(), *argv)

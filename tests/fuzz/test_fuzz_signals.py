@@ -47,6 +47,24 @@ COMMANDS = {
         "--seed",
         "1",
     ],
+    "repro": [
+        "repro",
+        "qrels.txt",
+        "--original",
+        "run.txt",
+        "--repeated",
+        "run2.txt",
+        "-B",
+        "10",
+        "--seed",
+        "1",
+    ],
+}
+SECOND = {
+    "agree": "--figures",
+    "discpower": "--figures",
+    "incomplete": "--out",
+    "repro": "--figures",
 }
 # several studies, each reading back what the one before staged (the qa study the QA data
 # derived for it, the report every study's folder), and their report, into --out DIR
@@ -55,10 +73,9 @@ STUDIES = {
         *("study", "topicset", "-m", "AP", "--trials", "5", "--report", "--quiet"),
         *("--collection", "a=qrels.txt:runs", "--collection", "b=qrels.txt:runs"),
     ],
-    "demo": ["demo", "--B", "5", "--trials", "5", "--topic-resamples", "2", "--quiet"],
+    "demo": ["demo", "-B", "5", "--trials", "5", "--topic-resamples", "2", "--quiet"],
 }
 COMMANDS.update(STUDIES)
-SECOND = {"agree": "--figures", "discpower": "--figures", "incomplete": "--out"}
 DEMO_STUDIES = ("qa", "topicset")  # of the demo's studies, the one reading staged data
 UNCLOSED = "warning: ResourceWarning: unclosed file"
 _UNDISTURBED: dict = {}  # command -> (lines it runs, the files it writes)

@@ -62,6 +62,22 @@ def _given_once(base):
     return Once
 
 
+def _given_named(base):
+    """``base`` (a repeatable argparse action: append, extend) recording the option that
+    gave it, as :func:`_given_once` does, so that an error of the Python parameter it
+    feeds names the option the user typed (``--repeated``, not ``repeated``)."""
+
+    class Named(base):
+        def __call__(self, parser, namespace, values, option_string=None):
+            given = getattr(parser, "given", None)
+            if self.option_strings and given is not None:
+                given.setdefault(self.dest, option_string)
+            super().__call__(parser, namespace, values, option_string)
+
+    Named.__name__ = f"Named{base.__name__}"
+    return Named
+
+
 class Parser(argparse.ArgumentParser):
     """irgauge's parsers (sub-commands are made of the same class): an option that takes
     one value or sets one flag is refused when given twice, and an unknown option is
@@ -82,6 +98,8 @@ class Parser(argparse.ArgumentParser):
             ("store_false", argparse._StoreFalseAction),
         ):
             self.register("action", name, _given_once(base))
+        for name, base in (("append", argparse._AppendAction), ("extend", argparse._ExtendAction)):
+            self.register("action", name, _given_named(base))
 
     def parse_known_args(self, args=None, namespace=None):
         self.given = {} if self.once else None  # the options of this parse, by dest

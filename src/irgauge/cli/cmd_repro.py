@@ -46,7 +46,7 @@ def register(subparsers) -> None:
         metavar="QRELS",
         help="qrels of another collection the repeated runs ran on: a replication",
     )
-    opt.add_measures(p, "measures (default AP and nDCG@10)", dest="measure")
+    opt.add_measures(p, "measures (default AP and nDCG@10)")
     p.add_argument(
         "--cutoffs",
         type=opt.list_of(opt.count),
@@ -83,7 +83,7 @@ def run(args) -> int:
         args.qrels,
         args.original,
         args.repeated if len(args.repeated) > 1 else args.repeated[0],
-        opt.split_measures(args.measure) or None,
+        opt.split_measures(args.measures) or None,
         repeated_qrels=args.repeated_qrels,
         cutoffs=args.cutoffs,
         rbo_p=args.rbo_p,

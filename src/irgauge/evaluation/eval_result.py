@@ -137,16 +137,8 @@ class EvalResult:
         """Why no topic was scored, naming the qrels and the option that caused it (the
         relevance level where it left every topic without a relevant document)."""
         meta = self.metadata
-        source = meta.get("qrels")
-        source = None if not source or str(source).startswith("<") else str(source)
-        if meta.get("topics_without_relevant"):
-            level = meta.get("topic_rel_level")
-            return InputError(
-                f"no topic has a document at relevance level >= {level} "
-                f"(-l/--rel-level, rel_level), so no topic is scored",
-                source,
-            )
-        return InputError("no run answers a topic of the qrels, so no topic is scored", source)
+        level = meta.get("topic_rel_level") if meta.get("topics_without_relevant") else None
+        return nothing_scored(meta.get("qrels"), level)
 
     @property
     def collection(self) -> Optional[str]:
@@ -161,3 +153,17 @@ class EvalResult:
 
     def _repr_html_(self) -> str:
         return eval_summary_html(self)
+
+
+def nothing_scored(source, level=None) -> InputError:
+    """The one refusal of an evaluation that scored no topic, for every path that scores
+    runs (evaluate, leave-one-group-out): ``level`` is the relevance level that left every
+    topic without a relevant document (None: no run answered a topic of the qrels)."""
+    source = None if not source or str(source).startswith("<") else str(source)
+    if level is not None:
+        return InputError(
+            f"no topic has a document at relevance level >= {level} "
+            f"(-l/--rel-level, rel_level), so no topic is scored",
+            source,
+        )
+    return InputError("no run answers a topic of the qrels, so no topic is scored", source)

@@ -34,6 +34,7 @@ from irgauge.collection.judgments import UNJUDGED, Judgments, parse_gains
 from irgauge.collection.rankings import MatchedRun, match_run
 from irgauge.errors import InputError
 from irgauge.evaluation.engine import _measures, read_runs
+from irgauge.evaluation.eval_result import nothing_scored
 from irgauge.evaluation.run_scoring import score_rows
 from irgauge.evaluation.topic_tables import check_conventions
 from irgauge.io.qrels import read_qrels
@@ -110,6 +111,8 @@ def leave_out_scores(
         q, judgments, run_list, order, measure_list, pool, sole, drop_group, n_groups
     )
     relevant = q.levels >= rel_level
+    if not len(scored[0]):  # every topic skipped: no relevant document at rel_level
+        raise nothing_scored(q.source, rel_level if not relevant.any() else None)
     return LeaveOutScores(
         measures=[m.name for m in measure_list],
         runs=names,

@@ -93,6 +93,8 @@ def _lstat(path: PathLike) -> Optional[os.stat_result]:
         return os.lstat(path)
     except FileNotFoundError:
         return None
+    except NotADirectoryError:  # a file where a folder above the output should be
+        raise OutputError(path, "a folder above it is a file") from None
 
 
 def _names_folder(text: str) -> bool:

@@ -50,6 +50,8 @@ def read_qrels(
     """
     if isinstance(source, Qrels):
         return source
+    if source is None:  # a forgotten argument, not a file named "None"
+        raise InputError("no qrels given", parameter="qrels")
     if isinstance(source, Mapping):
         return _from_mapping(source)
     if hasattr(source, "columns"):

@@ -1,7 +1,8 @@
 """Which group (team, site) each run belongs to: a TSV of ``run<TAB>group`` lines.
 
 Blank lines and lines starting with ``#`` are skipped, and so is a first line ``run group``
-(a header). Fields may be separated by any whitespace; a run or group name holds none.
+(a header; blank and comment lines may come before it). Fields may be separated by any
+whitespace; a run or group name holds none.
 """
 
 from __future__ import annotations
@@ -51,11 +52,13 @@ def read_run_groups(source: GroupSource, runs: Sequence[str]) -> Dict[str, str]:
 
 
 def _lines(path: str):
+    first = True  # the header is the first line that is not blank or a comment
     for number, text in enumerate(text_lines(read_text(path)), start=1):
         fields = text.split()
         if not fields or fields[0].startswith("#"):
             continue
-        if number == 1 and [f.lower() for f in fields] == ["run", "group"]:
+        header, first = first and [f.lower() for f in fields] == ["run", "group"], False
+        if header:
             continue
         if len(fields) != 2:
             raise InputError(f"expected two fields, run and group; got {len(fields)}", path, number)

@@ -37,6 +37,8 @@ def read_run(source: RunSource, name: Optional[str] = None, threads=None) -> Run
     """Read one run from a path (``-`` for standard input), DataFrame, dict or Run."""
     if isinstance(source, Run):
         return source
+    if source is None:  # a forgotten argument, not a file named "None"
+        raise InputError("no run given", parameter="runs")
     if isinstance(source, Mapping):
         return _from_mapping(source, name or "run")
     if hasattr(source, "columns"):

@@ -129,7 +129,7 @@ class _Study:
         self.replication = repeated_qrels is not None
         self.qrels = read_qrels(qrels)
         self.qrels_repeated = read_qrels(repeated_qrels) if self.replication else self.qrels
-        if self.replication and self.qrels_repeated.source == self.qrels.source:
+        if self.replication and _same_file(self.qrels_repeated.source, self.qrels.source):
             raise InputError(
                 "repeated_qrels is the original qrels: a replication is judged on another "
                 "collection, a reproduction on the original's (leave repeated_qrels out)",
@@ -177,6 +177,17 @@ class _Study:
             flat = self.originals + [r for g in self.groups for r in g]
             self.scores[k] = _scores(self.qrels, flat, self.measures, k)[0]
         return self.scores[k]
+
+
+def _same_file(a, b) -> bool:
+    """Whether two qrels sources are one file, however each path is spelt (``q``, ``./q``,
+    a link); sources that are no files (in memory) are the same only by name."""
+    import os
+
+    try:
+        return os.path.samefile(str(a), str(b))
+    except (OSError, ValueError):
+        return a == b
 
 
 def _repeated_qrels(study) -> str:

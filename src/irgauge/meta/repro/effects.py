@@ -56,5 +56,7 @@ def relative_improvement(advanced: np.ndarray, baseline: np.ndarray) -> np.ndarr
 
 
 def delta_ri(original: tuple, repeated: tuple) -> np.ndarray:
-    """Delta RI = RI_original - RI_repeated, each pair given as (advanced, baseline) ARPs."""
-    return relative_improvement(*original) - relative_improvement(*repeated)
+    """Delta RI = RI_original - RI_repeated, each pair given as (advanced, baseline) ARPs
+    (NaN where both RIs are infinite alike: the results check notes why)."""
+    with np.errstate(invalid="ignore"):
+        return relative_improvement(*original) - relative_improvement(*repeated)

@@ -10,6 +10,7 @@ from irgauge import _checks
 from irgauge._checks import MAX_COUNT
 from irgauge.errors import InputError
 from irgauge.io.records import Run
+from irgauge.io.run_topics import require_qrels_topics
 from irgauge.io.runs import read_run
 from irgauge.io.words import counted
 
@@ -67,24 +68,4 @@ def check_cutoffs(cutoffs: Optional[Sequence[int]]) -> Optional[List[int]]:
 def check_topics(run: Run, qrels_topics: Sequence[str], qrels_name: str) -> None:
     """A run must answer exactly the qrels' topics: a topic missing would be scored 0
     on one side only, and a topic the qrels do not judge is no part of either study."""
-    from irgauge.io.keys import unique_names
-
-    mine = set(unique_names(run.topics)[0])
-    judged = set(qrels_topics)
-    missing = sorted(judged - mine)
-    extra = sorted(mine - judged)
-    if missing or extra:
-        parts = []
-        if missing:
-            parts.append(f"misses {len(missing)} topic(s) of {qrels_name} ({_few(missing)})")
-        if extra:
-            parts.append(f"answers {len(extra)} topic(s) {qrels_name} lacks ({_few(extra)})")
-        raise InputError(
-            "its topics differ from the qrels': " + "; ".join(parts) + "; topic ids match "
-            "as written",
-            run.source,
-        )
-
-
-def _few(items: List[str]) -> str:
-    return ", ".join(items[:3]) + (" ..." if len(items) > 3 else "")
+    require_qrels_topics(run, qrels_topics, qrels_name)
