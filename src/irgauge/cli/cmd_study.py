@@ -12,25 +12,13 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any, Callable, NamedTuple, Optional
 
 from irgauge.citations import cite
 from irgauge.cli import HelpFormatter
 from irgauge.cli import _options as opt
 
-STUDY_HELP = {
-    "onerel": "metrics for finding one relevant document: P-plus, P-measure, O-measure, "
-    "NWRR, RR (with AP, Q-measure): discriminative power, gain values, swap "
-    "rates, stability, Kendall's tau; " + cite("onerel") + "; " + cite("pmeasure"),
-    "incomplete": "the bpref family and condensed-list metrics on full and reduced "
-    "relevance data; " + cite("bpref"),
-    "qa": "QA metrics RR, NQcorrect1/5, Q-measure gain variants (or the list task's "
-    "F-measure): stability, swap rates, sensitivity, sign test; " + cite("qa"),
-    "predictive": "predictive power phi of P@10, RR, RBP (p=0.95), AP, nDCG (log2); "
-    + cite("predictive"),
-    "topicset": "topic set size design: the topics each measure needs (paired t-test, "
-    "one-way ANOVA, confidence interval width) from its residual variance, with a "
-    "bootstrap over topics; " + cite("topicset"),
-}
+Keywords = Callable[[Any], dict]  # parsed options -> keywords of the study function
 
 
 def _gain_list(text: str):
@@ -108,17 +96,26 @@ def _answer_options(g) -> None:
     )
 
 
-def _eval_options(p, answers: bool = False) -> None:
+def _eval_options(p) -> Keywords:
     g = p.add_argument_group("evaluation conventions")
-    if answers:
-        _answer_options(g)
-    else:
-        g.add_argument(
-            "--order",
-            choices=("score", "file"),
-            default=None,
-            help="document order (default: what each run's format implies)",
-        )
+    g.add_argument(
+        "--order",
+        choices=("score", "file"),
+        default=None,
+        help="document order (default: what each run's format implies)",
+    )
+    _rel_level(g)
+    return _eval_kwargs
+
+
+def _qa_eval_options(p) -> Keywords:
+    g = p.add_argument_group("evaluation conventions")
+    _answer_options(g)
+    _rel_level(g)
+    return _qa_kwargs
+
+
+def _rel_level(g) -> None:
     g.add_argument(
         "--rel-level",
         type=opt.rel_level,
@@ -127,12 +124,13 @@ def _eval_options(p, answers: bool = False) -> None:
     )
 
 
-def _bootstrap(p) -> None:
+def _bootstrap(p) -> Keywords:
     p.add_argument("--B", type=opt.draws, default=1000, help="bootstrap samples")
     p.add_argument("--alpha", type=opt.alpha, default=0.05, help="significance level")
+    return lambda args: {"B": args.B, "alpha": args.alpha}
 
 
-def _subsets(p, trials: int = 1000) -> None:
+def _subsets(p, trials: int = 1000) -> Keywords:
     p.add_argument(
         "--trials",
         type=opt.draws,
@@ -154,182 +152,234 @@ def _subsets(p, trials: int = 1000) -> None:
         default="strict",
         help="strict: a tie on one subset and not the other is a swap too",
     )
+    return _subset_kwargs
 
 
-def _gains(p, default, help: str) -> None:
-    p.add_argument("--gains", type=_gain_list, default=default, metavar="S:A:B,...", help=help)
+def _topic_resamples(p) -> Keywords:
+    opt.add_topic_resamples(p)
+    return lambda args: {"topic_resamples": args.topic_resamples}
 
 
-def _onerel_options(s) -> None:
-    _common_options(s, "onerel", top_k=30)
-    _bootstrap(s)
-    _subsets(s)
-    s.add_argument(
-        "--replacement",
-        action="store_true",
-        help="draw the two swap subsets with replacement (the poster's variant)",
-    )
-    _gains(
-        s, ["3:2:1", "10:5:1", "1:1:1", "0.3:0.2:0.1"], "gain-value variants (Table 4); '' for none"
-    )
-    opt.add_topic_resamples(s)
-    _eval_options(s)
+def _own(*flags, **kwargs) -> Callable[[Any], Keywords]:
+    """A study's own option, passed to the study function as the keyword of its dest."""
+
+    def add(p) -> Keywords:
+        dest = p.add_argument(*flags, **kwargs).dest
+        return lambda args: {dest: getattr(args, dest)}
+
+    return add
 
 
-def _incomplete_options(s) -> None:
-    _common_options(s, "incomplete", top_k=30)
-    _bootstrap(s)
-    s.add_argument(
-        "--reductions",
-        type=opt.positive_int,
-        default=5,
-        help="independent seeded reductions of the relevance data",
-    )
-    s.add_argument(
-        "--rates",
-        type=opt.list_of(opt.number(0, 100, min_open=True, what="a percentage")),
-        default=[90, 70, 50, 30, 10],
-        metavar="J,...",
-        help="shares of judgments kept (%%)",
-    )
-    opt.add_topic_resamples(s)
-    _eval_options(s)
+def _gains(default, help: str) -> Callable[[Any], Keywords]:
+    return _own("--gains", type=_gain_list, default=default, metavar="S:A:B,...", help=help)
 
 
-def _qa_options(s) -> None:
-    _common_options(s, "qa", by=None)
-    _subsets(s)
-    s.add_argument(
-        "--second-size",
-        type=opt.positive_int,
-        metavar="C2",
-        default=50,
-        help="c of the second swap experiment (skipped, with a message, without 2*C2 questions)",
-    )
-    s.add_argument(
-        "--list-task", action="store_true", help="the list task: instance F-measure of list answers"
-    )
-    _gains(s, ["1:1:1", "2:1.5:1", "3:2:1"], "Q-measure gain-value variants")
-    s.add_argument(
-        "--sign-alphas",
-        type=opt.list_of(opt.alpha),
-        default=[0.01, 0.05],
-        metavar="A,...",
-        help="significance levels of the sign-test table",
-    )
-    s.add_argument(
-        "--derive-qa",
-        action="store_true",
-        help="GOLD and RUNs are ad hoc qrels and runs: derive QA-shaped data from them "
-        "(relevant documents stand in for answers; a weak stand-in, labelled so in every "
-        "output) under DIR/qa-derived-data",
-    )
-    opt.add_topic_resamples(s)
-    _eval_options(s, answers=True)
+def _read_by_command(*flags, **kwargs) -> Callable[[Any], Keywords]:
+    """An option the command reads itself (the inputs), not a keyword of the study function."""
+
+    def add(p) -> Keywords:
+        p.add_argument(*flags, **kwargs)
+        return lambda args: {}
+
+    return add
 
 
-def _predictive_options(s) -> None:
-    _common_options(s, "predictive", top_fraction=0.75)
-    s.add_argument(
-        "--scores",
-        nargs="+",
-        metavar="[NAME=]FILE",
-        help="score files (any measures) in place of qrels and runs",
-    )
-    s.add_argument(
-        "--trials", type=opt.draws, default=2000, help="random halvings of the topic set"
-    )
-    s.add_argument(
-        "--sizes",
-        type=opt.list_of(opt.positive_int),
-        default=None,
-        metavar="K,...",
-        help="topic subset sizes k of the phi curve (default 5, 10, ..., n/2)",
-    )
-    s.add_argument("--variant", choices=("a", "b"), default="b", help="Kendall's tau variant")
-    opt.add_topic_resamples(s)
-    _eval_options(s)
+_scores = _read_by_command(  # read by _score_matrices
+    "--scores",
+    nargs="+",
+    metavar="[NAME=]FILE",
+    help="score files (any measures) in place of qrels and runs",
+)
 
 
-def _topicset_options(s) -> None:
-    _common_options(s, "topicset")
-    s.add_argument(
-        "--scores",
-        nargs="+",
-        metavar="[NAME=]FILE",
-        help="score files (any measures) in place of qrels and runs",
-    )
+def _topicset_measures(p) -> Keywords:
     opt.add_measures(
-        s,
+        p,
         "measures to evaluate (default AP, Q-measure, nDCG@10, nERR@10, P@10); with "
         "--scores, the ones to use",
         dest="measure",
         metavar="M",
     )
-    s.add_argument(
-        "--min-diff",
-        type=opt.number(0.0, None, min_open=True, what="a difference > 0"),
-        default=0.05,
-        metavar="D",
-        help="minimum difference D between two systems to detect",
-    )
-    s.add_argument("--alpha", type=opt.alpha, default=0.05, help="significance level")
-    s.add_argument(
-        "--beta",
-        type=opt.number(0.0, 1.0, True, True, what="a type II error rate"),
-        default=0.20,
-        help="type II error rate: the power is 1 - beta",
-    )
-    s.add_argument(
-        "--systems",
-        type=opt.integer(2, opt.MAX_COUNT, what="a number of systems"),
-        default=2,
-        metavar="M",
-        help="systems M compared by the one-way ANOVA design",
-    )
-    s.add_argument(
-        "--ci-width",
-        type=opt.number(0.0, None, min_open=True, what="a width > 0"),
-        default=0.10,
-        metavar="W",
-        help="width W of the confidence-interval design",
-    )
-    s.add_argument(
-        "--trials",
-        type=opt.draws,
-        default=1000,
-        help="bootstrap resamples of the topics (uncertainty of V_E and of the topics needed)",
-    )
-    _eval_options(s)
+    return lambda args: {"measures": opt.split_measures(args.measure)}
 
 
-STUDY_OPTIONS = {
-    "onerel": _onerel_options,
-    "incomplete": _incomplete_options,
-    "qa": _qa_options,
-    "predictive": _predictive_options,
-    "topicset": _topicset_options,
+class Study(NamedTuple):
+    """One study as the command offers it: its help, its default system selection (see
+    :func:`_common_options`) and its options in --help order, each an adder that adds its
+    arguments and returns the builder of its keywords to the study function."""
+
+    help: str
+    options: tuple
+    top_k: Optional[int] = None
+    top_fraction: Optional[float] = None
+    by: Optional[str] = "AP"
+
+
+STUDIES = {
+    "onerel": Study(
+        "metrics for finding one relevant document: P-plus, P-measure, O-measure, "
+        "NWRR, RR (with AP, Q-measure): discriminative power, gain values, swap "
+        "rates, stability, Kendall's tau; " + cite("onerel") + "; " + cite("pmeasure"),
+        top_k=30,
+        options=(
+            _bootstrap,
+            _subsets,
+            _own(
+                "--replacement",
+                action="store_true",
+                help="draw the two swap subsets with replacement (the poster's variant)",
+            ),
+            _gains(
+                ["3:2:1", "10:5:1", "1:1:1", "0.3:0.2:0.1"],
+                "gain-value variants (Table 4); '' for none",
+            ),
+            _topic_resamples,
+            _eval_options,
+        ),
+    ),
+    "incomplete": Study(
+        "the bpref family and condensed-list metrics on full and reduced "
+        "relevance data; " + cite("bpref"),
+        top_k=30,
+        options=(
+            _bootstrap,
+            _own(
+                "--reductions",
+                type=opt.positive_int,
+                default=5,
+                help="independent seeded reductions of the relevance data",
+            ),
+            _own(
+                "--rates",
+                type=opt.list_of(opt.number(0, 100, min_open=True, what="a percentage")),
+                default=[90, 70, 50, 30, 10],
+                metavar="J,...",
+                help="shares of judgments kept (%%)",
+            ),
+            _topic_resamples,
+            _eval_options,
+        ),
+    ),
+    "qa": Study(
+        "QA metrics RR, NQcorrect1/5, Q-measure gain variants (or the list task's "
+        "F-measure): stability, swap rates, sensitivity, sign test; " + cite("qa"),
+        by=None,
+        options=(
+            _subsets,
+            _own(
+                "--second-size",
+                type=opt.positive_int,
+                metavar="C2",
+                default=50,
+                help="c of the second swap experiment "
+                "(skipped, with a message, without 2*C2 questions)",
+            ),
+            _own(
+                "--list-task",
+                action="store_true",
+                help="the list task: instance F-measure of list answers",
+            ),
+            _gains(["1:1:1", "2:1.5:1", "3:2:1"], "Q-measure gain-value variants"),
+            _own(
+                "--sign-alphas",
+                type=opt.list_of(opt.alpha),
+                default=[0.01, 0.05],
+                metavar="A,...",
+                help="significance levels of the sign-test table",
+            ),
+            _read_by_command(
+                "--derive-qa",
+                action="store_true",
+                help="GOLD and RUNs are ad hoc qrels and runs: derive QA-shaped data from "
+                "them (relevant documents stand in for answers; a weak stand-in, labelled "
+                "so in every output) under DIR/qa-derived-data",
+            ),
+            _topic_resamples,
+            _qa_eval_options,
+        ),
+    ),
+    "predictive": Study(
+        "predictive power phi of P@10, RR, RBP (p=0.95), AP, nDCG (log2); " + cite("predictive"),
+        top_fraction=0.75,
+        options=(
+            _scores,
+            _own("--trials", type=opt.draws, default=2000, help="random halvings of the topic set"),
+            _own(
+                "--sizes",
+                type=opt.list_of(opt.positive_int),
+                default=None,
+                metavar="K,...",
+                help="topic subset sizes k of the phi curve (default 5, 10, ..., n/2)",
+            ),
+            _own("--variant", choices=("a", "b"), default="b", help="Kendall's tau variant"),
+            _topic_resamples,
+            _eval_options,
+        ),
+    ),
+    "topicset": Study(
+        "topic set size design: the topics each measure needs (paired t-test, "
+        "one-way ANOVA, confidence interval width) from its residual variance, with a "
+        "bootstrap over topics; " + cite("topicset"),
+        options=(
+            _scores,
+            _topicset_measures,
+            _own(
+                "--min-diff",
+                type=opt.number(0.0, None, min_open=True, what="a difference > 0"),
+                default=0.05,
+                metavar="D",
+                help="minimum difference D between two systems to detect",
+            ),
+            _own("--alpha", type=opt.alpha, default=0.05, help="significance level"),
+            _own(
+                "--beta",
+                type=opt.number(0.0, 1.0, True, True, what="a type II error rate"),
+                default=0.20,
+                help="type II error rate: the power is 1 - beta",
+            ),
+            _own(
+                "--systems",
+                type=opt.integer(2, opt.MAX_COUNT, what="a number of systems"),
+                default=2,
+                metavar="M",
+                help="systems M compared by the one-way ANOVA design",
+            ),
+            _own(
+                "--ci-width",
+                type=opt.number(0.0, None, min_open=True, what="a width > 0"),
+                default=0.10,
+                metavar="W",
+                help="width W of the confidence-interval design",
+            ),
+            _own(
+                "--trials",
+                type=opt.draws,
+                default=1000,
+                help="bootstrap resamples of the topics "
+                "(uncertainty of V_E and of the topics needed)",
+            ),
+            _eval_options,
+        ),
+    ),
 }
+STUDY_HELP = {name: study.help for name, study in STUDIES.items()}
 
 
 def register(subparsers) -> None:
     p = subparsers.add_parser(
         "study",
-        help="rerun a paper's experiment (onerel, incomplete, qa, predictive, topicset)",
+        help=f"rerun a paper's experiment ({', '.join(STUDIES)})",
         description="Rerun one of the papers' experiments on your collection(s). "
         "'irgauge study NAME --help' lists each study's options.",
         formatter_class=HelpFormatter,
     )
     studies = p.add_subparsers(dest="study", metavar="NAME", required=True)
-    for name, add_options in STUDY_OPTIONS.items():
-        add_options(
-            studies.add_parser(
-                name,
-                help=STUDY_HELP[name],
-                description=STUDY_HELP[name],
-                formatter_class=HelpFormatter,
-            )
+    for name, study in STUDIES.items():
+        s = studies.add_parser(
+            name, help=study.help, description=study.help, formatter_class=HelpFormatter
         )
+        _common_options(s, name, study.top_k, study.top_fraction, study.by)
+        s.set_defaults(study_keywords=tuple(add(s) for add in study.options))
     p.set_defaults(func=run)
 
 
@@ -374,36 +424,6 @@ def _subset_kwargs(args) -> dict:
     )
 
 
-def _eval_kwargs(args) -> dict:
-    eval_options = {"rel_level": args.rel_level}
-    if args.order:
-        eval_options["order"] = args.order
-    return {"eval_options": eval_options}
-
-
-def _onerel_kwargs(args) -> dict:
-    return dict(
-        B=args.B,
-        alpha=args.alpha,
-        replacement=args.replacement,
-        gains=args.gains,
-        topic_resamples=args.topic_resamples,
-        **_subset_kwargs(args),
-        **_eval_kwargs(args),
-    )
-
-
-def _incomplete_kwargs(args) -> dict:
-    return dict(
-        B=args.B,
-        alpha=args.alpha,
-        reductions=args.reductions,
-        rates=args.rates,
-        topic_resamples=args.topic_resamples,
-        **_eval_kwargs(args),
-    )
-
-
 def _qa_kwargs(args) -> dict:
     qa = {
         "rel_level": args.rel_level,
@@ -413,54 +433,22 @@ def _qa_kwargs(args) -> dict:
     }
     if args.normalise:
         qa["normalise"] = args.normalise
-    return dict(
-        second_size=args.second_size,
-        list_task=args.list_task,
-        sign_alphas=args.sign_alphas,
-        gains=args.gains,
-        qa_options=qa,
-        topic_resamples=args.topic_resamples,
-        **_subset_kwargs(args),
-    )
+    return {"qa_options": qa}
 
 
-def _predictive_kwargs(args) -> dict:
-    return dict(
-        trials=args.trials,
-        sizes=args.sizes,
-        variant=args.variant,
-        topic_resamples=args.topic_resamples,
-        **_eval_kwargs(args),
-    )
-
-
-def _topicset_kwargs(args) -> dict:
-    return dict(
-        measures=opt.split_measures(args.measure),
-        min_diff=args.min_diff,
-        alpha=args.alpha,
-        beta=args.beta,
-        systems=args.systems,
-        ci_width=args.ci_width,
-        trials=args.trials,
-        **_eval_kwargs(args),
-    )
-
-
-STUDY_KWARGS = {
-    "onerel": _onerel_kwargs,
-    "incomplete": _incomplete_kwargs,
-    "qa": _qa_kwargs,
-    "predictive": _predictive_kwargs,
-    "topicset": _topicset_kwargs,
-}
+def _eval_kwargs(args) -> dict:
+    eval_options = {"rel_level": args.rel_level}
+    if args.order:
+        eval_options["order"] = args.order
+    return {"eval_options": eval_options}
 
 
 def study_options(args) -> dict:
     """Keyword arguments of the study function from the parsed options."""
     options = {"seed": args.seed, "report": args.report, "progress": _progress(args)}
     options.update(_selection(args))
-    options.update(STUDY_KWARGS[args.study](args))
+    for keywords in args.study_keywords:
+        options.update(keywords(args))
     return options
 
 
