@@ -262,29 +262,29 @@ def test_meta_command_bar_on_a_terminal_and_silence_on_a_pipe(tmp_path):
 
 
 def test_bars_wait_for_a_slow_step_and_close_once(monkeypatch):
-    from irgauge.cli import _progress
+    from irgauge.cli import _bars
 
     monkeypatch.setattr(sys.stderr, "isatty", lambda: True, raising=False)
-    monkeypatch.delenv(_progress.DELAY_VARIABLE, raising=False)
-    assert _progress.bar("x", quiet=True) is None
+    monkeypatch.delenv(_bars.DELAY_VARIABLE, raising=False)
+    assert _bars.bar("x", quiet=True) is None
     clock = [0.0]
-    monkeypatch.setattr(_progress.time, "monotonic", lambda: clock[0])
-    quick = _progress.bar("quick")
+    monkeypatch.setattr(_bars.time, "monotonic", lambda: clock[0])
+    quick = _bars.bar("quick")
     for done in range(4):
         quick(done, 3)
     assert quick.tqdm is None  # over within the delay: never drawn, tqdm not needed
     opened = []
-    monkeypatch.setattr(_progress._Bar, "_open", lambda self, *a: opened.append(a) or _Fake())
-    slow = _progress.bar("slow")  # the step starts here, before its first report
-    clock[0] = _progress.SHOW_AFTER - 1
+    monkeypatch.setattr(_bars._Bar, "_open", lambda self, *a: opened.append(a) or _Fake())
+    slow = _bars.bar("slow")  # the step starts here, before its first report
+    clock[0] = _bars.SHOW_AFTER - 1
     slow(3, 10)
-    clock[0] = _progress.SHOW_AFTER + 0.5
+    clock[0] = _bars.SHOW_AFTER + 0.5
     slow(4, 10)
     slow(10, 10)
     slow(10, 10)
-    assert opened == [(4, 10, _progress.SHOW_AFTER + 0.5)] and slow.tqdm.closed == 1
-    monkeypatch.setenv(_progress.DELAY_VARIABLE, "not a number")
-    assert _progress.show_after() == _progress.SHOW_AFTER
+    assert opened == [(4, 10, _bars.SHOW_AFTER + 0.5)] and slow.tqdm.closed == 1
+    monkeypatch.setenv(_bars.DELAY_VARIABLE, "not a number")
+    assert _bars.show_after() == _bars.SHOW_AFTER
 
 
 class _Fake:

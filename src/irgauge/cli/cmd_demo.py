@@ -65,7 +65,7 @@ def _demo(out, seed: int, B: int, trials: int, progress, topic_resamples: int):
     from irgauge.collection.simulate import sample_paths
     from irgauge.studies import STUDIES, study_function
     from irgauge.studies._common import collection_summary
-    from irgauge.io.progress import step_counter
+    from irgauge.io.steps import step_counter
 
     qrels, runs = sample_paths()
     out = Path(out)
@@ -101,7 +101,7 @@ def run(args) -> int:
     import sys
     import time
 
-    from irgauge.cli._progress import bar
+    from irgauge.cli._bars import bar
 
     start = time.monotonic()
     progress = bar("demo: studies and report", args.quiet)

@@ -41,7 +41,7 @@ import pandas as pd
 from irgauge import _checks
 from irgauge.io.atomic import write_text
 from irgauge.errors import InputError
-from irgauge.io.progress import step_counter
+from irgauge.io.steps import step_counter
 from irgauge.io.staging import staged_outputs
 
 # Bump when the generation algorithm changes: the same seed then gives other files, and

@@ -33,7 +33,7 @@ from irgauge.evaluation.topic_tables import (
 )
 from irgauge.evaluation.topic_values import PerTopicValues, ValueSpill
 from irgauge.io.adapters import qrels_source, run_sources
-from irgauge.io.progress import step_counter
+from irgauge.io.steps import step_counter
 from irgauge.io.qrels import read_qrels
 from irgauge.io.records import Run
 from irgauge.io.runs import read_run

@@ -34,7 +34,7 @@ from irgauge.citations import cite
 from irgauge.errors import InputError
 from irgauge.evaluation import evaluate
 from irgauge.io.atomic import atomic_directory, write_text
-from irgauge.io.progress import step_counter
+from irgauge.io.steps import step_counter
 from irgauge.io.qrels import read_qrels
 from irgauge.io.tables import aligned_table, header
 from irgauge.scores import ScoreMatrix, require_systems, select_systems

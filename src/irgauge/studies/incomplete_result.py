@@ -22,7 +22,7 @@ from irgauge.collection.reduce import DEFAULT_RATES, Reduction, reduce_qrels
 from irgauge.errors import InputError
 from irgauge.evaluation import evaluate, read_runs
 from irgauge.evaluation.tasks import run_steps
-from irgauge.io.progress import step_counter
+from irgauge.io.steps import step_counter
 from irgauge.io.summaries import incomplete_summary, incomplete_summary_html
 from irgauge.measures import parse_measures
 from irgauge.meta import discriminative_power, kendall_tau

@@ -1,13 +1,13 @@
 """Progress bars of the command line: on stderr, on a terminal only, and only for a step
 that lasts.
 
-The library reports progress to an optional ``progress(done, total)`` callback and never
-draws; :func:`bar` makes such a callback. Its bar appears once the step has run for
-:func:`show_after` seconds, so that a quick command prints nothing, and tqdm is imported
-only then: measured with ``python -X importtime``, ``import tqdm`` costs 0.1-0.2 s (its
-version lookup reads the installed distributions' metadata), about as much again as the
-whole start-up of ``irgauge discpower``, a price only a step that already takes seconds
-should pay.
+The library reports progress to an optional ``progress(done, total)`` callback
+(:mod:`irgauge.io.steps`) and never draws; :func:`bar` makes such a callback. Its bar
+appears once the step has run for :func:`show_after` seconds, so that a quick command
+prints nothing, and tqdm is imported only then: measured with ``python -X importtime``,
+``import tqdm`` costs 0.1-0.2 s (its version lookup reads the installed distributions'
+metadata), about as much again as the whole start-up of ``irgauge discpower``, a price
+only a step that already takes seconds should pay.
 """
 
 from __future__ import annotations
