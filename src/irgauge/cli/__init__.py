@@ -42,24 +42,60 @@ class HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
         return super()._get_help_string(action)
 
 
-def _given_once(base):
-    """``base`` (an argparse action class) refusing its option when it is given twice:
-    the second value would silently replace the first."""
+class _Once(argparse.Action):
+    """An option that takes one value or sets one flag, refused when given twice: the
+    second would silently replace the first. Its parser counts the options of a parse in
+    ``given`` (None: the last one given wins). Built on argparse's public :class:`Action`
+    and registered under the names of the store actions, whose classes are private."""
 
-    class Once(base):
-        def __call__(self, parser, namespace, values, option_string=None):
-            given = getattr(parser, "given", None)
-            if self.option_strings and given is not None:
-                if self.dest in given:
-                    parser.error(
-                        f"argument {'/'.join(self.option_strings)}: given twice "
-                        f"({given[self.dest]} and {option_string}); give it once"
-                    )
-                given[self.dest] = option_string
-            super().__call__(parser, namespace, values, option_string)
+    def __call__(self, parser, namespace, values, option_string=None):
+        given = getattr(parser, "given", None)
+        if self.option_strings and given is not None:
+            if self.dest in given:
+                parser.error(
+                    f"argument {'/'.join(self.option_strings)}: given twice "
+                    f"({given[self.dest]} and {option_string}); give it once"
+                )
+            given[self.dest] = option_string
+        setattr(namespace, self.dest, self.stored(values))
 
-    Once.__name__ = f"Once{base.__name__}"
-    return Once
+    def stored(self, values):
+        return values
+
+
+class StoreOnce(_Once):
+    """``action="store"`` (and no action), given once."""
+
+    def __init__(self, option_strings, dest, nargs=None, const=None, **kwargs):
+        if nargs == 0:
+            raise ValueError("nargs of a store action must be != 0: use store_true or store_const")
+        if const is not None and nargs != argparse.OPTIONAL:
+            raise ValueError(f"nargs must be {argparse.OPTIONAL!r} to supply const")
+        super().__init__(option_strings, dest, nargs=nargs, const=const, **kwargs)
+
+
+class StoreConstOnce(_Once):
+    """``action="store_const"``, given once: a flag that stores ``const``."""
+
+    def __init__(self, option_strings, dest, const=None, default=None, **kwargs):
+        super().__init__(option_strings, dest, nargs=0, const=const, default=default, **kwargs)
+
+    def stored(self, values):
+        return self.const
+
+
+class StoreTrueOnce(StoreConstOnce):
+    """``action="store_true"``, given once."""
+
+    def __init__(self, option_strings, dest, default=False, **kwargs):
+        super().__init__(option_strings, dest, const=True, default=default, **kwargs)
+
+
+class StoreFalseOnce(StoreConstOnce):
+    """``action="store_false"``, given once."""
+
+    def __init__(self, option_strings, dest, default=True, **kwargs):
+        super().__init__(option_strings, dest, const=False, default=default, **kwargs)
 
 
 class Parser(argparse.ArgumentParser):
@@ -74,14 +110,14 @@ class Parser(argparse.ArgumentParser):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        for name, base in (
-            (None, argparse._StoreAction),  # add_argument without action=
-            ("store", argparse._StoreAction),
-            ("store_const", argparse._StoreConstAction),
-            ("store_true", argparse._StoreTrueAction),
-            ("store_false", argparse._StoreFalseAction),
+        for name, action in (
+            (None, StoreOnce),  # add_argument without action=
+            ("store", StoreOnce),
+            ("store_const", StoreConstOnce),
+            ("store_true", StoreTrueOnce),
+            ("store_false", StoreFalseOnce),
         ):
-            self.register("action", name, _given_once(base))
+            self.register("action", name, action)
 
     def parse_known_args(self, args=None, namespace=None):
         self.given = {} if self.once else None  # the options of this parse, by dest
