@@ -33,6 +33,7 @@ from irgauge.io._source import (
     read_twice,
     strip_compression_suffix,
 )
+from irgauge.types import QrelsLike, RatesLike
 
 DEFAULT_RATES = (90, 70, 50, 30, 10)
 MIN_RELEVANT, MIN_NONRELEVANT = 1, 10
@@ -148,7 +149,10 @@ def _label(rate: float) -> str:
 
 
 def reduce_qrels(
-    qrels, rates=DEFAULT_RATES, seed: Optional[int] = None, rel_level: int = 1
+    qrels: QrelsLike,
+    rates: RatesLike = DEFAULT_RATES,
+    seed: Optional[int] = None,
+    rel_level: int = 1,
 ) -> Reduction:
     """Reduced relevance data at each rate (see the module docstring); seeded."""
 

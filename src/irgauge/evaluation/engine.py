@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextlib
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Callable, List, Optional, Sequence, Union
+from typing import Any, List, Optional, Union
 
 import numpy as np
 
@@ -40,6 +40,7 @@ from irgauge.io.runs import read_run
 from irgauge.io.threads import explicit_threads, thread_count
 from irgauge.measures import DEFAULT_MEASURES, Measure, parse_measures
 from irgauge.measures.parse import is_foreign_measure
+from irgauge.types import GainsLike, Matrices, MeasuresLike, Progress, QrelsLike, RunsLike
 
 ORDER_DESCRIPTIONS = {
     "score": "score descending, ties by docno descending (trec_eval)",
@@ -52,7 +53,7 @@ def _run_sources(runs: Any) -> List[tuple]:
     return run_sources(runs)
 
 
-def read_runs(runs: Any) -> List[Run]:
+def read_runs(runs: RunsLike) -> List[Run]:
     """Read every run given (as evaluate accepts them), to evaluate them several times."""
     return [read_run(source, name=name) for source, name in _run_sources(runs)]
 
@@ -69,13 +70,13 @@ def _unique_names(runs: List[tuple]) -> List[str]:
 
 
 def evaluate(
-    qrels: Any,
-    runs: Any,
-    measures: Union[None, str, Sequence[Union[str, Measure]]] = None,
+    qrels: QrelsLike,
+    runs: RunsLike,
+    measures: MeasuresLike = None,
     *,
     order: Optional[str] = None,
     rel_level: int = 1,
-    gains: Union[None, str, Sequence[float]] = None,
+    gains: GainsLike = None,
     judged_only: bool = False,
     complete: bool = False,
     empty_topics: str = "skip",
@@ -84,7 +85,7 @@ def evaluate(
     negative: str = "nonrelevant",
     max_cells: int = 1_000_000,
     threads: Optional[int] = None,
-    progress: Optional[Callable[[int, int], None]] = None,
+    progress: Optional[Progress] = None,
     memory: Union[None, int, str] = None,
     engine: str = "local",
     scheduler: Optional[str] = None,
@@ -260,7 +261,9 @@ def _metadata(qrels, judgments, measure_list, conventions, names, scored, row_to
     }
 
 
-def score_matrices(qrels, runs, measures, **options):
+def score_matrices(
+    qrels: QrelsLike, runs: RunsLike, measures: MeasuresLike, **options: Any
+) -> Matrices:
     """Evaluate ``runs`` against ``qrels`` with :func:`evaluate`; ``{measure: ScoreMatrix}``.
 
     ``options`` go to ``evaluate`` unchanged. Measures are named as ``evaluate`` names them

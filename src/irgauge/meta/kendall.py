@@ -29,6 +29,7 @@ from numpy.lib.stride_tricks import sliding_window_view
 from irgauge import _checks
 from irgauge.errors import InputError
 from irgauge.stats.resampling import TIE_TOLERANCE, chunks
+from irgauge.types import TopicScores
 
 VARIANTS = ("a", "b")
 
@@ -175,7 +176,7 @@ def kendall_tau_columns(x, y, variant: str = "b") -> np.ndarray:
     return tau_blocks(systems_major, x.shape[1], 1, 1, x.shape[0], variant)[:, 0, 0]
 
 
-def kendall_tau(x, y, variant: str = "b") -> float:
+def kendall_tau(x: TopicScores, y: TopicScores, variant: str = "b") -> float:
     """Kendall's tau (variant a or b) between score vectors x and y."""
     x = _checks.real_array(x, "x")[None, None]
     y = _checks.real_array(y, "y")[None, None]

@@ -39,6 +39,7 @@ from irgauge.scores import check_matrices
 from irgauge.scores.frames import as_score_matrices
 from irgauge.scores.matrix import ScoreMatrix
 from irgauge.stats.resampling import require_topics
+from irgauge.types import ScoresLike
 
 DESIGNS = ("ttest", "anova", "ci")
 TABLE_COLUMNS = ("design", "measure", "statistic", "value")
@@ -47,7 +48,7 @@ SEARCH_LIMIT = float(2**53)  # a design needing more topics than this is refused
 _BISECTIONS = 200  # halvings of a real interval: far below float resolution
 
 
-def residual_variance(matrix) -> float:
+def residual_variance(matrix: ScoresLike) -> float:
     """V_E, the residual mean square of a two-way ANOVA without replication on ``matrix``
     (a ScoreMatrix or an array, systems x topics):
     sum_ij (x_ij - xbar_i. - xbar_.j + xbar..)^2 / ((m - 1)(n - 1)); 0 where it is
@@ -388,7 +389,7 @@ def _rows(name, variance, n_topics, min_diff, ci, alpha, beta, systems) -> list:
 
 
 def topic_set_size(
-    scores,
+    scores: ScoresLike,
     min_diff: float,
     alpha: float = 0.05,
     beta: float = 0.20,

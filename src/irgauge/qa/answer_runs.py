@@ -32,6 +32,7 @@ from irgauge.errors import InputError
 from irgauge.io.records import AGGREGATE_TOPIC, aggregate_topic_error
 from irgauge.io._source import file_stem
 from irgauge.qa._text import chosen_format, read_json
+from irgauge.types import AnswersLike
 
 RUN_FORMATS = ("auto", "semicolon", "trec", "list", "tsv", "json")
 ANSWER_ORDERS = ("file", "rank", "score")
@@ -53,7 +54,7 @@ class AnswerRun:
 
 
 def read_answers(
-    source, name: Optional[str] = None, fmt: str = "auto", order: str = "file"
+    source: AnswersLike, name: Optional[str] = None, fmt: str = "auto", order: str = "file"
 ) -> AnswerRun:
     """Read one QA run from a path (any of RUN_FORMATS), a ``{topic: [answers]}`` mapping or
     an AnswerRun."""

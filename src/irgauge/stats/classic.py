@@ -21,6 +21,7 @@ from irgauge.scores._results import check_fields
 from irgauge.stats.bootstrap import _paired
 from irgauge.stats.resampling import studentised
 from irgauge.stats.resampling import TIE_TOLERANCE, tied
+from irgauge.types import TopicScores
 
 
 @dataclass(frozen=True)
@@ -65,7 +66,7 @@ def sign_counts(z: np.ndarray):
     return (untied & (z > 0)).sum(axis=-1), untied.sum(axis=-1)
 
 
-def sign_test(x, y) -> SignTestResult:
+def sign_test(x: TopicScores, y: TopicScores) -> SignTestResult:
     """Sign test of x against y over topics where they differ."""
     x, y = _paired(x, y)
     wins, untied = (int(v) for v in sign_counts(x - y))
@@ -80,7 +81,7 @@ def t_pvalues(t: np.ndarray, df: int) -> np.ndarray:
     return np.where(np.isnan(t), 1.0, p)
 
 
-def paired_t_test(x, y) -> TTestResult:
+def paired_t_test(x: TopicScores, y: TopicScores) -> TTestResult:
     """Paired t-test of x against y (two-sided)."""
     x, y = _paired(x, y)
     t = float(studentised(x - y))

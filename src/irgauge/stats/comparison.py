@@ -41,6 +41,7 @@ from irgauge.stats.pairs import compare_pairs
 from irgauge.stats.resampling import require_topics
 from irgauge import _checks
 from irgauge._checks import resolve_seed
+from irgauge.types import Progress, ScoresLike
 
 
 def letters(n: int) -> List[str]:
@@ -139,7 +140,7 @@ class ComparisonTable:
 
 
 def compare_table(
-    matrices: Any,
+    matrices: ScoresLike,
     baseline: Optional[str] = None,
     test: str = "t",
     correction: str = "none",
@@ -152,7 +153,7 @@ def compare_table(
     seed: Optional[int] = None,
     names: str = "letters",
     collection: Optional[str] = None,
-    progress=None,
+    progress: Optional[Progress] = None,
 ) -> ComparisonTable:
     """The comparison table of ``{measure: ScoreMatrix}`` (systems x topics, aligned), or of
     any score data :func:`irgauge.as_score_matrices` takes, an EvalResult among them (whose

@@ -21,6 +21,7 @@ from irgauge.scores._results import check_fields
 from irgauge.evaluation.tasks import run_steps
 from irgauge.stats.bootstrap import _paired
 from irgauge.stats.resampling import TIE_TOLERANCE, chunks, resolve_seed
+from irgauge.types import TopicScores
 
 
 @dataclass(frozen=True)
@@ -68,7 +69,11 @@ def sign_flip_chunk(chunk, signs_t: np.ndarray) -> np.ndarray:
 
 
 def randomisation_test(
-    x, y, permutations: int = 10000, seed: Optional[int] = None, signs: Optional[np.ndarray] = None
+    x: TopicScores,
+    y: TopicScores,
+    permutations: int = 10000,
+    seed: Optional[int] = None,
+    signs: Optional[np.ndarray] = None,
 ) -> RandomisationResult:
     """Paired randomisation test of x against y with ``permutations`` random sign flips."""
     x, y = _paired(x, y)

@@ -11,7 +11,7 @@ from typing import Tuple
 import numpy as np
 
 from irgauge import _checks
-from irgauge._checks import resolve_seed  # noqa: F401  (re-exported: stats' callers use it here)
+from irgauge._checks import resolve_seed as resolve_seed  # re-exported: stats' callers use it here
 from irgauge.errors import InputError, InputSizeError
 
 # Differences smaller than this are treated as exact ties: mathematically equal means (e.g. of

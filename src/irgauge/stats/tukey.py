@@ -28,6 +28,7 @@ from irgauge.stats.resampling import (
     require_topics,
     resolve_seed,
 )
+from irgauge.types import Progress, ScoreRows
 
 
 @dataclass(frozen=True)
@@ -87,7 +88,10 @@ def ranges_chunk(trials: Tuple[int, int, int], by_topic: np.ndarray) -> np.ndarr
 
 
 def randomised_tukey_hsd(
-    values, trials: int = 1000, seed: Optional[int] = None, progress=None
+    values: ScoreRows,
+    trials: int = 1000,
+    seed: Optional[int] = None,
+    progress: Optional[Progress] = None,
 ) -> TukeyResult:
     """All-pairs randomised Tukey HSD p-values for a systems x topics score matrix."""
     values = require_finite(values, "values")

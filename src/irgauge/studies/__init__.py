@@ -8,6 +8,7 @@ writes tables (txt, csv, tex), figures (png, svg), ``manifest.json`` and ``summa
 from __future__ import annotations
 
 import importlib
+from typing import Any
 
 from irgauge.errors import InputError
 
@@ -24,7 +25,7 @@ def study_function(name: str):
     return getattr(importlib.import_module(f"irgauge.studies.{module}"), f"run_{name}")
 
 
-def run_study(name: str, *args, **kwargs):
+def run_study(name: str, *args: Any, **kwargs: Any) -> Any:
     """Run study ``name``; see ``irgauge.studies.<name>.run_<name>`` for its options."""
     return study_function(name)(*args, **kwargs)
 

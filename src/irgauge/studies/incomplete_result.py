@@ -13,7 +13,7 @@ bootstrap samples for every measure (Fig. 3).
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable, Dict, Optional, Sequence
+from typing import Any, Dict, Optional, Sequence
 
 import pandas as pd
 
@@ -27,6 +27,7 @@ from irgauge.io.summaries import incomplete_summary, incomplete_summary_html
 from irgauge.measures import parse_measures
 from irgauge.meta import discriminative_power, kendall_tau
 from irgauge.scores import align, from_frame
+from irgauge.types import Progress, QrelsLike, RatesLike, RunsLike
 
 
 @dataclass
@@ -48,17 +49,17 @@ class IncompleteResult:
 
 
 def incomplete_study(
-    qrels,
-    runs,
+    qrels: QrelsLike,
+    runs: RunsLike,
     measures: Sequence[str] = ("AP", "Q-measure", "nDCG"),
-    rates=DEFAULT_RATES,
+    rates: RatesLike = DEFAULT_RATES,
     seed: Optional[int] = None,
     samples: int = 1000,
     alpha: float = 0.05,
     bootstrap_seed: Optional[int] = None,
     rel_level: int = 1,
-    progress: Optional[Callable[[int, int], None]] = None,
-    **options,
+    progress: Optional[Progress] = None,
+    **options: Any,
 ) -> IncompleteResult:
     """Scores on full and reduced qrels, original and condensed lists (module docstring).
 
