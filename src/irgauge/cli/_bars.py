@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 import sys
 import time
-from typing import Callable, Optional
+from typing import Any, Callable, Optional
 
 SHOW_AFTER = 2.0  # seconds a step runs before its bar appears
 DELAY_VARIABLE = "IRGAUGE_PROGRESS_AFTER"  # another delay in seconds (0: at once)
@@ -52,7 +52,7 @@ class _Bar:
         self.label, self.delay = label, delay
         # the step starts now: some computations report only as each block of work ends
         self.start = time.monotonic()
-        self.tqdm = None
+        self.tqdm: Any = None  # a tqdm bar, once drawn
         self.closed = False
 
     def __call__(self, done: int, total: int) -> None:

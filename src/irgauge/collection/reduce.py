@@ -40,7 +40,7 @@ MIN_RELEVANT, MIN_NONRELEVANT = 1, 10
 
 
 def parse_rates(
-    rates: Union[str, Sequence[float], None], source: Optional[str] = None
+    rates: Union[str, float, Sequence[float], None], source: Optional[str] = None
 ) -> List[float]:
     """Rates in (0, 100], from ``"90,70,50"`` or a sequence; duplicates dropped, largest first."""
     if rates is None:

@@ -3,12 +3,14 @@
 
 from __future__ import annotations
 
+from typing import Any, Dict
+
 import numpy as np
 
 from irgauge.measures.base import Param, register
 
 # any finite worth; bounded so that the sums over a collection stay finite
-WORTH = {"low": -1e12, "high": 1e12}
+WORTH: Dict[str, Any] = {"low": -1e12, "high": 1e12}
 MAX_DOCS = 10**15
 
 

@@ -28,7 +28,7 @@ vectorised over any array of differences; scipy.stats is imported on first use.
 
 from __future__ import annotations
 
-from typing import Optional, Sequence, Union
+from typing import Any, Dict, Optional, Sequence, Union
 
 import numpy as np
 
@@ -428,7 +428,7 @@ def topic_set_size(
                 "apart on 2 topics and there is no design to compute; leave the measure out"
             )
         rows += _rows(name, variance, len(topics), min_diff, ci_width, alpha, beta, systems)
-    table = {key: [row[k] for row in rows] for k, key in enumerate(TABLE_COLUMNS)}
+    table: Dict[str, Any] = {key: [row[k] for row in rows] for k, key in enumerate(TABLE_COLUMNS)}
     table["value"] = np.array(table["value"], dtype=object)  # counts stay whole numbers
     parameters = {
         "min_diff": min_diff,

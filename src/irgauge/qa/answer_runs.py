@@ -26,7 +26,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, List, Optional, Set, Tuple
 
 from irgauge.errors import InputError
 from irgauge.io.records import AGGREGATE_TOPIC, aggregate_topic_error
@@ -76,7 +76,8 @@ def read_answers(
                 "answers are strings",
                 path,
             )
-        entries, tags = _listed_entries(data), []
+        entries = _listed_entries(data)
+        tags: Set[str] = set()  # a list's runs carry no tag
     else:
         reader = {"semicolon": _semicolon, "trec": _trec, "list": _list, "tsv": _tsv}[fmt]
         entries, tags = {}, set()

@@ -115,7 +115,8 @@ def bootstrap_pair_sets(
 
     def report(done: int, total: int) -> None:
         k, part = parts[done - 1]
-        progress(part.stop, len(diff_sets[k]))
+        if progress is not None:
+            progress(part.stop, len(diff_sets[k]))
 
     chunk_results = run_steps(
         bootstrap_chunk,

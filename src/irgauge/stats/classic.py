@@ -14,7 +14,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from typing import Tuple
+
 import numpy as np
+from numpy.typing import ArrayLike
 from scipy import stats as st
 
 from irgauge.scores._results import check_fields
@@ -46,7 +49,7 @@ class TTestResult:
         check_fields(self, {"pvalue": (0.0, 1.0)})
 
 
-def sign_pvalues(wins: np.ndarray, untied: np.ndarray) -> np.ndarray:
+def sign_pvalues(wins: ArrayLike, untied: ArrayLike) -> np.ndarray:
     """Two-sided exact binomial p-values (p = 0.5) for arrays of wins out of ``untied``.
 
     With p = 0.5 the distribution is symmetric, so the two-sided p-value is
@@ -60,7 +63,7 @@ def sign_pvalues(wins: np.ndarray, untied: np.ndarray) -> np.ndarray:
     return np.where((untied == 0) | (2 * wins == untied), 1.0, p)
 
 
-def sign_counts(z: np.ndarray):
+def sign_counts(z: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
     """(wins, untied) along the last axis of differences z: a tie is |z| <= TIE_TOLERANCE."""
     untied = np.abs(z) > TIE_TOLERANCE
     return (untied & (z > 0)).sum(axis=-1), untied.sum(axis=-1)

@@ -266,7 +266,7 @@ def _effect_sizes(stacked: np.ndarray, reference: int) -> np.ndarray:
 def _marks(tables, measures, systems, labels, column, alpha, base) -> list:
     """Each run's marks per measure: the labels of the runs it beats (no baseline), or
     + / - against the baseline; letters in run order, whatever the pairs' order."""
-    marks = [[[] for _ in measures] for _ in systems]
+    marks: List[List[List[str]]] = [[[] for _ in measures] for _ in systems]
     for k, measure in enumerate(measures):
         table = tables[measure]
         for a, b, p, diff in zip(

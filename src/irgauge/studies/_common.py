@@ -23,7 +23,19 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from importlib.metadata import version as installed_version
 from pathlib import Path
-from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import (
+    Any,
+    Callable,
+    ContextManager,
+    Dict,
+    Iterator,
+    List,
+    Mapping,
+    Optional,
+    Sequence,
+    Tuple,
+    Union,
+)
 
 import numpy as np
 import pandas as pd
@@ -189,7 +201,7 @@ class StudyWriter:
         self.name = name
         self.title = title
         self.directory = self.root / name
-        self._atomic = atomic_directory(self.directory)
+        self._atomic: Optional[ContextManager[Path]] = atomic_directory(self.directory)
         # a writer dropped without finish(): the generator's cleanup removes the temp folder
         self.work = self._atomic.__enter__()
         (self.work / "tables").mkdir(parents=True, exist_ok=True)
