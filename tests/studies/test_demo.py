@@ -5,6 +5,8 @@ import pytest
 
 from irgauge.cli import main
 
+pytestmark = pytest.mark.slow  # each test runs the demo
+
 
 def test_demo_prints_report_first(tmp_path, capsys):
     # small samples: what is checked is the report line, every study's output and no skip
