@@ -262,29 +262,29 @@ def test_meta_command_bar_on_a_terminal_and_silence_on_a_pipe(tmp_path):
 
 
 def test_bars_wait_for_a_slow_step_and_close_once(monkeypatch):
-    from irgauge.cli import _progress
+    from irgauge.cli import _bars
 
     monkeypatch.setattr(sys.stderr, "isatty", lambda: True, raising=False)
-    monkeypatch.delenv(_progress.DELAY_VARIABLE, raising=False)
-    assert _progress.bar("x", quiet=True) is None
+    monkeypatch.delenv(_bars.DELAY_VARIABLE, raising=False)
+    assert _bars.bar("x", quiet=True) is None
     clock = [0.0]
-    monkeypatch.setattr(_progress.time, "monotonic", lambda: clock[0])
-    quick = _progress.bar("quick")
+    monkeypatch.setattr(_bars.time, "monotonic", lambda: clock[0])
+    quick = _bars.bar("quick")
     for done in range(4):
         quick(done, 3)
     assert quick.tqdm is None  # over within the delay: never drawn, tqdm not needed
     opened = []
-    monkeypatch.setattr(_progress._Bar, "_open", lambda self, *a: opened.append(a) or _Fake())
-    slow = _progress.bar("slow")  # the step starts here, before its first report
-    clock[0] = _progress.SHOW_AFTER - 1
+    monkeypatch.setattr(_bars._Bar, "_open", lambda self, *a: opened.append(a) or _Fake())
+    slow = _bars.bar("slow")  # the step starts here, before its first report
+    clock[0] = _bars.SHOW_AFTER - 1
     slow(3, 10)
-    clock[0] = _progress.SHOW_AFTER + 0.5
+    clock[0] = _bars.SHOW_AFTER + 0.5
     slow(4, 10)
     slow(10, 10)
     slow(10, 10)
-    assert opened == [(4, 10, _progress.SHOW_AFTER + 0.5)] and slow.tqdm.closed == 1
-    monkeypatch.setenv(_progress.DELAY_VARIABLE, "not a number")
-    assert _progress.show_after() == _progress.SHOW_AFTER
+    assert opened == [(4, 10, _bars.SHOW_AFTER + 0.5)] and slow.tqdm.closed == 1
+    monkeypatch.setenv(_bars.DELAY_VARIABLE, "not a number")
+    assert _bars.show_after() == _bars.SHOW_AFTER
 
 
 class _Fake:
@@ -329,6 +329,59 @@ def test_evaluate_reports_each_run_and_the_scoring():
     calls = []
     evaluate(qrels, runs[:3], ["AP"], progress=lambda done, total: calls.append((done, total)))
     assert calls == [(0, 4), (1, 4), (2, 4), (3, 4), (4, 4)]
+
+
+def test_the_parsers_subclass_only_argparse_public_classes():
+    """A subclass of argparse's private classes (``_StoreAction``, ...) may break with any
+    Python release: irgauge's actions and formatters build on public ones only."""
+
+    def private_bases(cls):
+        ours = [c for c in cls.__mro__ if c.__module__.startswith("irgauge")]
+        return {
+            f"{c.__name__}({b.__name__})"
+            for c in ours
+            for b in c.__bases__
+            if b.__module__ == "argparse" and b.__name__.startswith("_")
+        }
+
+    found = set()
+    for _, parser in _parsers(build_parser()):
+        found |= private_bases(parser.formatter_class)
+        for action in parser._actions:
+            found |= private_bases(type(action))
+    assert not found
+
+
+def test_store_actions_keep_argparse_behaviour_given_once(capsys):
+    """irgauge's store actions store as argparse's do; each is refused given twice, unless
+    the parser takes the last (``once = False``, the trec_eval drop-in)."""
+    from irgauge.cli import Parser
+
+    parser = Parser(prog="p")
+    parser.add_argument("--value", type=int, default=7)
+    parser.add_argument("--maybe", nargs="?", const="c")
+    parser.add_argument("--const", action="store_const", const=3)
+    parser.add_argument("--yes", action="store_true")
+    parser.add_argument("--no", action="store_false")
+    parser.add_argument("word")
+    args = parser.parse_args(["w"])
+    assert (args.value, args.maybe, args.const, args.yes, args.no, args.word) == (
+        7, None, None, False, True, "w"
+    )  # fmt: skip
+    args = parser.parse_args(["--value", "5", "--maybe", "--const", "--yes", "--no", "w"])
+    assert (args.value, args.maybe, args.const, args.yes, args.no) == (5, "c", 3, True, False)
+    assert args.given_options == {
+        "value": "--value", "maybe": "--maybe", "const": "--const", "yes": "--yes", "no": "--no"
+    }  # fmt: skip
+    for twice in (["--value", "1", "--value=2"], ["--const", "--const"], ["--no", "--no"]):
+        with pytest.raises(SystemExit) as stop:
+            parser.parse_args([*twice, "w"])
+        assert stop.value.code == 2
+        assert f"error: argument {twice[0].split('=')[0]}: given twice" in capsys.readouterr().err
+    parser.once = False
+    assert parser.parse_args(["--value", "1", "--value", "2", "w"]).value == 2
+    with pytest.raises(ValueError):
+        parser.add_argument("--none", nargs=0)
 
 
 def test_an_option_given_twice_is_refused(capsys):

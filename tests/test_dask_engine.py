@@ -19,6 +19,8 @@ from irgauge.evaluation import dask_engine
 distributed = pytest.importorskip("distributed")
 from dask_faults import DieOnce, cli_without_dask  # noqa: E402  (needs distributed)
 
+pytestmark = pytest.mark.slow  # each test starts a Dask cluster
+
 MEASURES = ["AP", "nDCG@10", "P@5", "RR", "num_ret", "bpref"]
 
 

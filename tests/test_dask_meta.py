@@ -26,6 +26,8 @@ from irgauge.studies import onerel
 distributed = pytest.importorskip("distributed")
 from dask_faults import DieOnce, cli_without_dask  # noqa: E402  (needs distributed)
 
+pytestmark = pytest.mark.slow  # each test starts a Dask cluster
+
 MEASURES = ("AP", "nDCG@10", "P@10")
 
 

@@ -105,6 +105,7 @@ def test_every_readme_block_is_runnable_python_or_irgauge_commands(blocks):
             assert command.startswith("irgauge "), f"README.md:{block.line}: {command}"
 
 
+@pytest.mark.slow
 def test_readme_examples_run_as_written(blocks, tmp_path):
     if shutil.which("bash") is None:
         pytest.skip("bash is needed to run the README's shell examples")

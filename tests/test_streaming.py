@@ -316,7 +316,7 @@ def stopped_while_writing(
     assert paused == b"w", f"never paused in {after}: {proc.communicate()[1].decode()}"
     assert list(spill.glob(pattern)), f"no {pattern} in {list(spill.rglob('*'))}"
     proc.send_signal(signum)
-    _, err = proc.communicate(timeout=120)
+    _, err = proc.communicate(timeout=600)
     assert proc.returncode == 128 + signum, err
     assert list(spill.iterdir()) == []
 

@@ -12,9 +12,76 @@ The packages follow the pipeline, each importing only from those before it:
 from __future__ import annotations
 
 import importlib
-from typing import Any, Dict
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Tuple
 
 __version__ = "0.1.0"
+
+# the public names as type checkers see them, from the modules that define them (``X as X``:
+# exported); at run time each is loaded on first use by __getattr__ below
+if TYPE_CHECKING:
+    from irgauge.collection.reduce import reduce_qrels as reduce_qrels
+    from irgauge.collection.simulate import (
+        sample_paths as sample_paths,
+        simulate_collection as simulate_collection,
+        write_collection as write_collection,
+    )
+    from irgauge.errors import (
+        InputError as InputError,
+        MeasureError as MeasureError,
+        UserCodeError as UserCodeError,
+    )
+    from irgauge.evaluation.engine import evaluate as evaluate, score_matrices as score_matrices
+    from irgauge.evaluation.eval_result import EvalResult as EvalResult
+    from irgauge.evaluation.tasks import use_engine as use_engine
+    from irgauge.evaluation.trec_eval_output import (
+        TrecEvalOptions as TrecEvalOptions,
+        trec_eval_output as trec_eval_output,
+    )
+    from irgauge.interop.ir_measures_bridge import to_ir_measures as to_ir_measures
+    from irgauge.io.qrels import (
+        read_judgment_groups as read_judgment_groups,
+        read_qrels as read_qrels,
+    )
+    from irgauge.io.records import Qrels as Qrels, Run as Run
+    from irgauge.io.runs import read_run as read_run
+    from irgauge.measures import list_measures as list_measures
+    from irgauge.measures.base import rank_sum as rank_sum
+    from irgauge.measures.custom import (
+        measure as measure,
+        register_measure as register_measure,
+        unregister_measure as unregister_measure,
+    )
+    from irgauge.measures.parse import parse_measure as parse_measure
+    from irgauge.meta.agree import agreement as agreement
+    from irgauge.meta.correlation import rank_correlations as rank_correlations, tau_ap as tau_ap
+    from irgauge.meta.discpower import discriminative_power as discriminative_power
+    from irgauge.meta.kendall import kendall_tau as kendall_tau
+    from irgauge.meta.predictive import predictive_power as predictive_power
+    from irgauge.meta.stability import stability as stability
+    from irgauge.meta.swap import swap_rates as swap_rates
+    from irgauge.meta.topicset import (
+        min_detectable_diff as min_detectable_diff,
+        residual_variance as residual_variance,
+        topic_set_size as topic_set_size,
+    )
+    from irgauge.qa.answer_runs import read_answers as read_answers
+    from irgauge.qa.gold import read_gold as read_gold
+    from irgauge.qa.scoring import qa_evaluate as qa_evaluate
+    from irgauge.report.html import write_report as write_report
+    from irgauge.scores.files import read_scores as read_scores
+    from irgauge.scores.frames import (
+        as_score_matrices as as_score_matrices,
+        as_score_matrix as as_score_matrix,
+    )
+    from irgauge.scores.matrix import ScoreMatrix as ScoreMatrix, select_systems as select_systems
+    from irgauge.stats.bootstrap import paired_bootstrap_test as paired_bootstrap_test
+    from irgauge.stats.classic import paired_t_test as paired_t_test, sign_test as sign_test
+    from irgauge.stats.comparison import compare_table as compare_table
+    from irgauge.stats.pairs import compare_pairs as compare_pairs
+    from irgauge.stats.randomisation import randomisation_test as randomisation_test
+    from irgauge.stats.tukey import randomised_tukey_hsd as randomised_tukey_hsd
+    from irgauge.studies import run_study as run_study
+    from irgauge.studies.incomplete_result import incomplete_study as incomplete_study
 
 # public name -> module that defines it
 _LAZY = {
@@ -83,7 +150,9 @@ _LAZY = {
 __all__ = sorted(_LAZY) + ["__version__"]
 
 
-def _lazy_attributes(package: str, names: Dict[str, str], namespace: Dict[str, Any]):
+def _lazy_attributes(
+    package: str, names: Dict[str, str], namespace: Dict[str, Any]
+) -> Tuple[Callable[[str], Any], Callable[[], List[str]]]:
     """``__getattr__`` and ``__dir__`` for a package whose public names load on first use
     (PEP 562): ``names`` maps each name to the module that defines it; a name loaded once
     is kept in the package's ``namespace``, and ``__dir__`` lists its ``__all__``."""
@@ -96,8 +165,8 @@ def _lazy_attributes(package: str, names: Dict[str, str], namespace: Dict[str, A
         namespace[name] = value
         return value
 
-    def __dir__():
-        return namespace["__all__"]
+    def __dir__() -> List[str]:
+        return list(namespace["__all__"])
 
     return __getattr__, __dir__
 

@@ -41,7 +41,7 @@ def as_int(value: Any) -> int:
     if isinstance(value, Integral):
         return int(value)
     if isinstance(value, Real) and float(value).is_integer():
-        return int(value)
+        return int(math.trunc(value))
     raise TypeError(value) if not isinstance(value, Real) else ValueError(value)
 
 

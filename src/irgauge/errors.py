@@ -3,7 +3,8 @@ problem."""
 
 from __future__ import annotations
 
-from typing import Optional
+import os
+from typing import Any, Optional, Tuple, Union
 
 
 class InputError(ValueError):
@@ -79,7 +80,7 @@ class UserCodeError(MeasureError):
             where += f", topic {self.topic}" + (f" of run {self.run}" if self.run else "")
         return f"{who}{where}: {self.problem}"
 
-    def __reduce__(self):
+    def __reduce__(self) -> Tuple[type, Tuple[Any, ...]]:
         # raised on a Dask worker, it is pickled back to the client with its fields
         return type(self), (self.problem, self.measure, self.origin, self.topic, self.run)
 
@@ -87,7 +88,7 @@ class UserCodeError(MeasureError):
 class OutputError(OSError):
     """A file or folder could not be written; names the path (CLI exit status 1)."""
 
-    def __init__(self, path, reason: str):
+    def __init__(self, path: Union[str, "os.PathLike[str]"], reason: str) -> None:
         self.path = str(path)
         self.reason = reason
         super().__init__(f"cannot write {self.path}: {reason}")

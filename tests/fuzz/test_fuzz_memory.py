@@ -10,6 +10,7 @@ order or partitioned by topic when shuffled."""
 
 from __future__ import annotations
 
+import pytest
 import random
 import tempfile
 from pathlib import Path
@@ -20,6 +21,8 @@ from hypothesis import example, given, strategies as st
 import fuzz_strategies as fs
 from fuzz_checks import run_cli
 from irgauge.evaluation import memory
+
+pytestmark = pytest.mark.slow  # a hypothesis search over memory budgets
 
 TOPICS = [b"1", b"2", b"3", b"10", b"q4", b"5"]
 DOCS = [b"d%d" % i for i in range(8)]

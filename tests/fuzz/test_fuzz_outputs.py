@@ -16,6 +16,8 @@ import fuzz_strategies as fs
 from fuzz_checks import inside, run_in
 from test_fuzz_readers import collection
 
+pytestmark = pytest.mark.slow  # a hypothesis search over hostile output targets
+
 SIM = ["--topics", "3", "--runs", "2", "--depth", "5", "--pool-depth", "5", "--quiet"]
 META = ["scores.tsv", "--quiet", "--seed", "1"]
 STUDY = ["--collections", "collections.toml", "-P", "2", "--seed", "1", "--quiet"]

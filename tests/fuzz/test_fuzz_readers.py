@@ -6,6 +6,7 @@ output as the plain file."""
 
 from __future__ import annotations
 
+import pytest
 import re
 import tempfile
 from pathlib import Path
@@ -14,6 +15,8 @@ from hypothesis import assume, example, given, strategies as st
 
 import fuzz_strategies as fs
 from fuzz_checks import check, check_json, check_tsv, inside, run_in
+
+pytestmark = pytest.mark.slow  # a hypothesis search over hostile files
 
 RUN_TEXT = fs.render(fs.trec_run(), fs.TREC_RUN, fs.PLAIN)
 RUN2_TEXT = fs.render(fs.trec_run(b"r2", shift=2), fs.TREC_RUN, fs.PLAIN)

@@ -30,6 +30,8 @@ from irgauge.meta import (
 from irgauge.meta.result import MetaResult
 from irgauge.scores import ScoreMatrix
 
+pytestmark = pytest.mark.slow  # a hypothesis search over score matrices
+
 SCALES = [1.0, 1e-300, 1e-160, 1e-20, 1e20, 1e99]  # ScoreMatrix refuses |x| > 1e100
 
 

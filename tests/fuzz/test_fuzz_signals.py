@@ -12,6 +12,7 @@ undisturbed run, so every moment of the command is a candidate, the commit's inc
 
 from __future__ import annotations
 
+import pytest
 import contextlib
 import os
 import signal
@@ -28,6 +29,8 @@ import fuzz_strategies as fs
 from fuzz_checks import run_cli, snapshot
 from test_fuzz_readers import collection
 from tests.conftest import console_stop_handlers, quick_study_figures
+
+pytestmark = pytest.mark.slow  # signals sent to commands at every moment of writing
 
 OWN_CODE = str(Path(irgauge.__file__).parent) + os.sep
 SIGNALS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)

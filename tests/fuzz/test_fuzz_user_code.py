@@ -20,6 +20,8 @@ from irgauge import UserCodeError
 from fuzz_checks import check, run_in
 from fuzz_strategies import fuzz_settings
 
+pytestmark = pytest.mark.slow  # a hypothesis search over user measures' answers
+
 TOPICS = ("q1", "q2", "q3", "q4")
 ANSWER = {"value": None}  # what the registered measure returns, set by each example
 NAME = "FuzzAnswer"

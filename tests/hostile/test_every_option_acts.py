@@ -522,6 +522,7 @@ def test_option_takes_effect_or_is_refused(
     assert after != before, f"{command} {change}: no effect"
 
 
+@pytest.mark.slow
 def test_a_study_records_the_parameters_it_is_given(files, tmp_path, monkeypatch):
     """The walk stops where a study is handed its parameters; each study run for real
     records in its manifest the seed and the sample sizes it was given."""

@@ -326,7 +326,7 @@ def test_stop_signals_clean_up(tmp_path, signum):
     assert paused == b"w", proc.communicate()[1].decode()
     assert [p.name for p in out.iterdir()][0].startswith(".irgauge.")  # staged, not moved yet
     proc.send_signal(signum)
-    _, err = proc.communicate(timeout=120)
+    _, err = proc.communicate(timeout=600)
     assert proc.returncode == 128 + signum
     word = "interrupted" if signum == signal.SIGINT else signal.Signals(signum).name
     assert word in err.decode() and len(err.decode().splitlines()) == 1
@@ -428,7 +428,7 @@ def test_closed_pipe_ends_quietly(tmp_path):
     proc.stdout.readline()
     proc.stdout.close()
     err = proc.stderr.read().decode()
-    assert proc.wait(timeout=120) == 0 and "Traceback" not in err and "Exception" not in err
+    assert proc.wait(timeout=600) == 0 and "Traceback" not in err and "Exception" not in err
 
 
 @pytest.mark.parametrize("failure", ["closed pipe", "full disk"])

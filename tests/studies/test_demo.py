@@ -5,6 +5,8 @@ import pytest
 
 from irgauge.cli import main
 
+pytestmark = pytest.mark.slow  # each test runs the demo
+
 
 def test_demo_says_where_it_wrote_first(tmp_path, capsys, monkeypatch):
     # small samples: what is checked is the first lines, every study's output, no skip

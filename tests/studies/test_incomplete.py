@@ -7,6 +7,8 @@ import pytest
 
 from irgauge.studies.incomplete import run_incomplete
 
+pytestmark = pytest.mark.slow  # each test runs a study
+
 FAST = dict(B=100, seed=4, top_k=6, rates=(70, 30), reductions=2)
 NDCG = "nDCG (Järvelin–Kekäläinen, b=2)@1000"
 TEN = [

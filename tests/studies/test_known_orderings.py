@@ -1,6 +1,7 @@
 """Study summaries on collections whose right answer is known by construction: an ordering
 that holds beyond the noise is stated; measures equal by construction are "within noise"."""
 
+import pytest
 import numpy as np
 import pandas as pd
 
@@ -9,6 +10,8 @@ from irgauge.studies import _noise
 from irgauge.studies.onerel import run_onerel
 from irgauge.studies.predictive import run_predictive
 from irgauge.studies.qa import run_qa
+
+pytestmark = pytest.mark.slow  # each test runs a study
 
 ONE_REL = ("P-plus", "P-measure", "O-measure", "NWRR")
 

@@ -9,6 +9,8 @@ import pytest
 import irgauge
 from irgauge.studies.onerel import run_onerel
 
+pytestmark = pytest.mark.slow  # each test runs a study
+
 FAST = dict(B=100, trials=60, seed=7, top_k=6, repetitions=2, topic_resamples=100)
 
 

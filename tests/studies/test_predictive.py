@@ -1,11 +1,14 @@
 """Study predictive (Webber et al. 2008) on a small generated collection and on score matrices."""
 
+import pytest
 import json
 
 import numpy as np
 
 from irgauge.evaluation import score_matrices
 from irgauge.studies.predictive import run_predictive, subset_sizes
+
+pytestmark = pytest.mark.slow  # each test runs a study
 
 
 def test_outputs_and_filter(collection, tmp_path):

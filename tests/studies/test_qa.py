@@ -10,6 +10,8 @@ from irgauge.qa import qa_evaluate
 from irgauge.studies.onerel import gain_variants
 from irgauge.studies.qa import qa_collection_from_adhoc, run_qa
 
+pytestmark = pytest.mark.slow  # each test runs a study
+
 
 @pytest.fixture(scope="module")
 def qa_data(collection, tmp_path_factory):

@@ -10,6 +10,8 @@ from irgauge.report.html import write_report
 from irgauge.studies.onerel import run_onerel
 from irgauge.studies.predictive import run_predictive
 
+pytestmark = pytest.mark.slow  # each test runs a study
+
 
 def test_report_embeds_every_figure_and_table(collection, tmp_path):
     qrels, runs = collection

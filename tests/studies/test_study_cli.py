@@ -33,6 +33,7 @@ def test_each_study_has_its_own_help_with_the_papers_defaults(capsys):
         assert "seed 00" not in text and "SPEC" not in text
 
 
+@pytest.mark.slow
 def test_options_are_recorded(collection, tmp_path, capsys):
     qrels, runs = collection
     code = main(
@@ -70,6 +71,7 @@ def test_options_are_recorded(collection, tmp_path, capsys):
     assert len(manifest["seeds"]["reductions"]) == 2
 
 
+@pytest.mark.slow
 def test_qa_options_recorded_and_skip_printed(collection, tmp_path, capsys):
     from irgauge.studies.qa import qa_collection_from_adhoc
 
@@ -112,6 +114,7 @@ def test_qa_options_recorded_and_skip_printed(collection, tmp_path, capsys):
     assert "DERIVED" in captured.err
 
 
+@pytest.mark.slow
 def test_several_collections_side_by_side(collection, tmp_path, capsys):
     qrels, runs = collection
     rundir = runs[0].parent
@@ -155,6 +158,7 @@ def test_bad_collection_spec_is_one_line_error(tmp_path, capsys):
     assert "NAME=QRELS:RUNDIR" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_interrupted_study_leaves_previous_output(collection, tmp_path, monkeypatch):
     from irgauge.studies import _plots
     from irgauge.studies.predictive import run_predictive

@@ -20,6 +20,8 @@ from irgauge.studies import STUDIES, study_function
 from irgauge.studies.collections import run_on_collections
 from irgauge.studies.topic_set_design import bootstrap_variances, run_topicset
 
+pytestmark = pytest.mark.slow  # each test runs a study
+
 
 def _matrices(spec, n_systems=12, n_topics=40, seed=0):
     """{name: ScoreMatrix}: system effects plus topic effects plus noise of each sd given."""

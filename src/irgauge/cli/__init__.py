@@ -42,40 +42,84 @@ class HelpFormatter(argparse.ArgumentDefaultsHelpFormatter):
         return super()._get_help_string(action)
 
 
-def _given_once(base):
-    """``base`` (an argparse action class) refusing its option when it is given twice:
-    the second value would silently replace the first."""
+class _Once(argparse.Action):
+    """An option that takes one value or sets one flag, refused when given twice: the
+    second would silently replace the first. Its parser counts the options of a parse in
+    ``given`` (None: the last one given wins). Built on argparse's public :class:`Action`
+    and registered under the names of the store actions, whose classes are private."""
 
-    class Once(base):
-        def __call__(self, parser, namespace, values, option_string=None):
-            given = getattr(parser, "given", None)
-            if self.option_strings and given is not None:
-                if self.dest in given:
-                    parser.error(
-                        f"argument {'/'.join(self.option_strings)}: given twice "
-                        f"({given[self.dest]} and {option_string}); give it once"
-                    )
-                given[self.dest] = option_string
-            super().__call__(parser, namespace, values, option_string)
+    def __call__(self, parser, namespace, values, option_string=None):
+        given = getattr(parser, "given", None)
+        if self.option_strings and given is not None:
+            if self.dest in given:
+                parser.error(
+                    f"argument {'/'.join(self.option_strings)}: given twice "
+                    f"({given[self.dest]} and {option_string}); give it once"
+                )
+            given[self.dest] = option_string
+        setattr(namespace, self.dest, self.stored(values))
 
-    Once.__name__ = f"Once{base.__name__}"
-    return Once
+    def stored(self, values):
+        return values
 
 
-def _given_named(base):
-    """``base`` (a repeatable argparse action: append, extend) recording the option that
-    gave it, as :func:`_given_once` does, so that an error of the Python parameter it
-    feeds names the option the user typed (``--repeated``, not ``repeated``)."""
+class StoreOnce(_Once):
+    """``action="store"`` (and no action), given once."""
 
-    class Named(base):
-        def __call__(self, parser, namespace, values, option_string=None):
-            given = getattr(parser, "given", None)
-            if self.option_strings and given is not None:
-                given.setdefault(self.dest, option_string)
-            super().__call__(parser, namespace, values, option_string)
+    def __init__(self, option_strings, dest, nargs=None, const=None, **kwargs):
+        if nargs == 0:
+            raise ValueError("nargs of a store action must be != 0: use store_true or store_const")
+        if const is not None and nargs != argparse.OPTIONAL:
+            raise ValueError(f"nargs must be {argparse.OPTIONAL!r} to supply const")
+        super().__init__(option_strings, dest, nargs=nargs, const=const, **kwargs)
 
-    Named.__name__ = f"Named{base.__name__}"
-    return Named
+
+class StoreConstOnce(_Once):
+    """``action="store_const"``, given once: a flag that stores ``const``."""
+
+    def __init__(self, option_strings, dest, const=None, default=None, **kwargs):
+        super().__init__(option_strings, dest, nargs=0, const=const, default=default, **kwargs)
+
+    def stored(self, values):
+        return self.const
+
+
+class StoreTrueOnce(StoreConstOnce):
+    """``action="store_true"``, given once."""
+
+    def __init__(self, option_strings, dest, default=False, **kwargs):
+        super().__init__(option_strings, dest, const=True, default=default, **kwargs)
+
+
+class StoreFalseOnce(StoreConstOnce):
+    """``action="store_false"``, given once."""
+
+    def __init__(self, option_strings, dest, default=True, **kwargs):
+        super().__init__(option_strings, dest, const=False, default=default, **kwargs)
+
+
+class AppendNamed(argparse.Action):
+    """``action="append"``, recording the option that gave it (as the once-only actions
+    do), so that an error of the Python parameter it feeds names the option the user typed
+    (``--repeated``, not ``repeated``). Built on argparse's public :class:`Action`."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        given = getattr(parser, "given", None)
+        if self.option_strings and given is not None:
+            given.setdefault(self.dest, option_string)
+        items = list(getattr(namespace, self.dest, None) or [])  # never the default's list
+        self.add(items, values)
+        setattr(namespace, self.dest, items)
+
+    def add(self, items: list, values) -> None:
+        items.append(values)
+
+
+class ExtendNamed(AppendNamed):
+    """``action="extend"``, recording the option that gave it."""
+
+    def add(self, items: list, values) -> None:
+        items.extend(values)
 
 
 class Parser(argparse.ArgumentParser):
@@ -90,16 +134,16 @@ class Parser(argparse.ArgumentParser):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        for name, base in (
-            (None, argparse._StoreAction),  # add_argument without action=
-            ("store", argparse._StoreAction),
-            ("store_const", argparse._StoreConstAction),
-            ("store_true", argparse._StoreTrueAction),
-            ("store_false", argparse._StoreFalseAction),
+        for name, action in (
+            (None, StoreOnce),  # add_argument without action=
+            ("store", StoreOnce),
+            ("store_const", StoreConstOnce),
+            ("store_true", StoreTrueOnce),
+            ("store_false", StoreFalseOnce),
         ):
-            self.register("action", name, _given_once(base))
-        for name, base in (("append", argparse._AppendAction), ("extend", argparse._ExtendAction)):
-            self.register("action", name, _given_named(base))
+            self.register("action", name, action)
+        for name, action in (("append", AppendNamed), ("extend", ExtendNamed)):
+            self.register("action", name, action)
 
     def parse_known_args(self, args=None, namespace=None):
         self.given = {} if self.once else None  # the options of this parse, by dest

@@ -200,8 +200,8 @@ def figures_folder(args):
 
 def progress_bar(label: str, args):
     """A ``(done, total)`` callback drawing a bar on a terminal's stderr, or None (not a
-    terminal, or --quiet); see :mod:`irgauge.cli._progress`."""
-    from irgauge.cli._progress import bar
+    terminal, or --quiet); see :mod:`irgauge.cli._bars`."""
+    from irgauge.cli._bars import bar
 
     return bar(label, getattr(args, "quiet", False))
 

@@ -23,16 +23,27 @@ def register(subparsers) -> None:
         "that agree with the pairwise rows on the same seed.",
     )
     _test_options(p)
-    group = p.add_argument_group("comparison table (--table)")
+    group = _Added(p.add_argument_group("comparison table (--table)"))
     _table_options(group)
     # the table's own options, refused without --table (where they would do nothing)
-    table_only = [(a.dest, a.default, opt.spelling(a)) for a in group._group_actions]
+    table_only = [(a.dest, a.default, opt.spelling(a)) for a in group.actions]
     p.set_defaults(table_only=[t for t in table_only if t[0] != "table"])
     common.add_output_options(p, figures=False)  # its results are tables: nothing to draw
     opt.add_engine(
         p, "the chunks of system pairs (bootstrap, randomisation) and of Tukey HSD trials"
     )
     p.set_defaults(func=run)
+
+
+class _Added:
+    """An argument group that keeps the actions added to it (argparse's list is private)."""
+
+    def __init__(self, group):
+        self.group, self.actions = group, []
+
+    def add_argument(self, *args, **kwargs):
+        self.actions.append(self.group.add_argument(*args, **kwargs))
+        return self.actions[-1]
 
 
 def _test_options(p) -> None:

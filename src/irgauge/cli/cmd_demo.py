@@ -74,7 +74,7 @@ def run_demo(
     from irgauge.collection.simulate import sample_paths
     from irgauge.studies import PAPERS, study_function
     from irgauge.studies._common import collection_summary
-    from irgauge.io.progress import step_counter
+    from irgauge.io.steps import step_counter
 
     qrels, runs = sample_paths()
     out = Path(out)
@@ -111,7 +111,7 @@ def run(args) -> int:
     import time
 
     from irgauge.cli._options import terminal_width
-    from irgauge.cli._progress import bar
+    from irgauge.cli._bars import bar
     from irgauge.studies._common import SUMMARY_WIDTH
 
     start = time.monotonic()

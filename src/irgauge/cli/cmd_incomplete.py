@@ -90,7 +90,7 @@ def _measures(values):
 
 
 def run(args) -> int:
-    from irgauge.cli._progress import bar
+    from irgauge.cli._bars import bar
     from irgauge.io.atomic import write_text
     from irgauge.errors import InputError
     from irgauge.collection.reduce import write_reduced

@@ -9,7 +9,7 @@ import sys
 from irgauge.cli import HelpFormatter
 from irgauge.cli.cmd_eval import add_convention_options, convention_kwargs, write_result
 from irgauge.cli import _options as opt
-from irgauge.cli._progress import bar
+from irgauge.cli._bars import bar
 
 
 def register(subparsers) -> None:

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import sys
+from typing import Any
 from irgauge.cli._options import depths, rates, rel_level, seed
 
 
@@ -73,7 +74,7 @@ def run(args) -> int:
         for given, option in ((args.seed, "--seed"), (args.rel_level, "--rel-level")):
             if given is not None:  # a pool is neither random nor by level
                 raise InputError(f"{option} is for --rates; a pool-depth reduction has none")
-        reduction = reduce_to_depth(args.qrels, args.runs, args.depth, args.order)
+        reduction: Any = reduce_to_depth(args.qrels, args.runs, args.depth, args.order)
     else:
         for given, option in ((args.runs, "--runs"), (args.order, "--order")):
             if given is not None:

@@ -169,7 +169,7 @@ def run(args: argparse.Namespace) -> int:
     # numpy/pandas load here, not at import, so that `irgauge --help` stays fast.
     from irgauge.errors import InputError
     from irgauge.collection.simulate import simulate_collection, write_collection
-    from irgauge.cli._progress import bar
+    from irgauge.cli._bars import bar
 
     options = _generation_options(args)
     try:

@@ -413,7 +413,7 @@ def register(subparsers) -> None:
 
 def _progress(args):
     """The studies' ``label -> callback`` factory: bars on a terminal, unless --quiet."""
-    from irgauge.cli._progress import bars
+    from irgauge.cli._bars import bars
 
     return bars(f"{args.study}: ", args.quiet)
 

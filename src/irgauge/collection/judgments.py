@@ -6,7 +6,7 @@ from __future__ import annotations
 import copy
 from numbers import Real
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional, Sequence, Union
+from typing import Any, Callable, Dict, List, Optional, Sequence, Union
 
 import numpy as np
 
@@ -162,7 +162,7 @@ class Judgments:
             ),
         )
 
-    def memo(self, key: object, compute) -> np.ndarray:
+    def memo(self, key: object, compute: Callable[[], Any]) -> Any:
         """Per-topic arrays derived from the judgments, computed once per key."""
         if key not in self._memo:
             self._memo[key] = compute()
@@ -277,7 +277,7 @@ class Judgments:
 
     def inclusion_of(
         self, topic_codes: np.ndarray, docnos: np.ndarray, keys: np.ndarray
-    ) -> np.ndarray:
+    ) -> Optional[np.ndarray]:
         """Inclusion probability of each retrieved document, NaN where it is not judged;
         None when the judgments carry none (qrels)."""
         if self.inclusion is None:

@@ -14,7 +14,7 @@ from typing import Dict, Iterator, List, Optional, Tuple
 
 import numpy as np
 
-from irgauge.io.ids import byte_ranks
+from irgauge.io.ids import Ids, byte_ranks
 from irgauge.io.keys import exact_pair_keys, unique_names
 from irgauge.collection.judgments import PADDING, UNJUDGED, Judgments
 from irgauge.io.records import Run
@@ -387,7 +387,7 @@ class OrderedDocuments:
     topics: List[str]
     topic: np.ndarray
     position: np.ndarray
-    docnos: object
+    docnos: Ids
 
 
 def ordered_documents(run: Run, order: Optional[str] = None) -> OrderedDocuments:

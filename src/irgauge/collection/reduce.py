@@ -33,13 +33,14 @@ from irgauge.io._source import (
     read_twice,
     strip_compression_suffix,
 )
+from irgauge.types import QrelsLike, RatesLike
 
 DEFAULT_RATES = (90, 70, 50, 30, 10)
 MIN_RELEVANT, MIN_NONRELEVANT = 1, 10
 
 
 def parse_rates(
-    rates: Union[str, Sequence[float], None], source: Optional[str] = None
+    rates: Union[str, float, Sequence[float], None], source: Optional[str] = None
 ) -> List[float]:
     """Rates in (0, 100], from ``"90,70,50"`` or a sequence; duplicates dropped, largest first."""
     if rates is None:
@@ -158,7 +159,10 @@ def _label(rate: float) -> str:
 
 
 def reduce_qrels(
-    qrels, rates=DEFAULT_RATES, seed: Optional[int] = None, rel_level: int = 1
+    qrels: QrelsLike,
+    rates: RatesLike = DEFAULT_RATES,
+    seed: Optional[int] = None,
+    rel_level: int = 1,
 ) -> Reduction:
     """Reduced relevance data at each rate (see the module docstring); seeded."""
 
@@ -207,7 +211,9 @@ def _write_reduced_files(reduction, out: Path) -> Dict[str, Any]:
     kept_anywhere = np.logical_or.reduce([reduction.keep_mask(s) for s in reduction.steps])
     numbers = np.unique(q.line_numbers[kept_anywhere]) if as_written else None
     lines = (
-        dict(zip(numbers.tolist(), pick_lines(source, numbers.tolist()))) if as_written else None
+        dict(zip(numbers.tolist(), pick_lines(source, numbers.tolist())))
+        if numbers is not None
+        else None
     )
     stem, suffix = _name_parts(source)
     suffix = ".txt" if table else suffix

@@ -33,7 +33,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 import pandas as pd
@@ -41,7 +41,7 @@ import pandas as pd
 from irgauge import _checks
 from irgauge.io.atomic import write_text
 from irgauge.errors import InputError
-from irgauge.io.progress import step_counter
+from irgauge.io.steps import step_counter
 from irgauge.io.staging import staged_outputs
 from irgauge.io.words import counted
 
@@ -501,7 +501,7 @@ SAMPLE_DIR = Path(__file__).resolve().parents[1] / "data" / "sample"
 # How the bundled sample was made. tests/test_simulate.py regenerates it from its manifest and
 # compares byte for byte; after a deliberate change to the generator, bump SIMULATE_VERSION
 # and run `python -c "from irgauge.collection.simulate import make_sample; make_sample()"`.
-SAMPLE_PARAMS = dict(
+SAMPLE_PARAMS: Dict[str, Any] = dict(
     n_topics=20, n_runs=12, depth=100, seed=20240607, pool_depth=20, rel_median=10.0
 )
 

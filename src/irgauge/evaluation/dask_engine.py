@@ -24,7 +24,7 @@ import sys
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Dict, List, Optional
+from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 
@@ -205,7 +205,7 @@ def _score_on_cluster(sources, plan: ScoringPlan, client, step, scored: List[Sco
     # (the spill of the values is this process's: a worker keeps its span's values)
     shared = client.scatter(replace(plan, spill=None), broadcast=True, hash=False)
     workers = max(len(client.scheduler_info().get("workers", {})), 1)
-    submitted = []
+    submitted: List[Tuple[Any, Any, Optional[List[Any]]]] = []
     for source, name in sources:
         local = _local_only(source)
         if local:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import contextlib
 from dataclasses import dataclass, replace
-from typing import Any, Callable, List, Optional, Sequence, Union
+from typing import Any, List, Optional, Union
 
 import numpy as np
 
@@ -33,13 +33,14 @@ from irgauge.evaluation.topic_tables import (
 )
 from irgauge.evaluation.topic_values import PerTopicValues, ValueSpill
 from irgauge.io.adapters import qrels_source, run_sources
-from irgauge.io.progress import step_counter
+from irgauge.io.steps import step_counter
 from irgauge.io.qrels import read_qrels
 from irgauge.io.records import Run
 from irgauge.io.runs import read_run, unique_run_names
 from irgauge.io.threads import explicit_threads, thread_count
 from irgauge.measures import DEFAULT_MEASURES, Measure, parse_measures
 from irgauge.measures.parse import is_foreign_measure
+from irgauge.types import GainsLike, Matrices, MeasuresLike, Progress, QrelsLike, RunsLike
 
 INCLUSION_NOTE = (
     "the qrels are prels: each judged document counts 1/pi (its inclusion probability) "
@@ -56,19 +57,19 @@ def _run_sources(runs: Any) -> List[tuple]:
     return run_sources(runs)
 
 
-def read_runs(runs: Any) -> List[Run]:
+def read_runs(runs: RunsLike) -> List[Run]:
     """Read every run given (as evaluate accepts them), to evaluate them several times."""
     return [read_run(source, name=name) for source, name in _run_sources(runs)]
 
 
 def evaluate(
-    qrels: Any = None,
-    runs: Any = None,
-    measures: Union[None, str, Sequence[Union[str, Measure]]] = None,
+    qrels: Optional[QrelsLike] = None,
+    runs: Optional[RunsLike] = None,
+    measures: MeasuresLike = None,
     *,
     order: Optional[str] = None,
     rel_level: int = 1,
-    gains: Union[None, str, Sequence[float]] = None,
+    gains: GainsLike = None,
     judged_only: bool = False,
     complete: bool = False,
     empty_topics: str = "skip",
@@ -77,7 +78,7 @@ def evaluate(
     negative: str = "nonrelevant",
     max_cells: int = 1_000_000,
     threads: Optional[int] = None,
-    progress: Optional[Callable[[int, int], None]] = None,
+    progress: Optional[Progress] = None,
     memory: Union[None, int, str] = None,
     engine: str = "local",
     scheduler: Optional[str] = None,
@@ -300,7 +301,9 @@ def _negative_judgments(judgments) -> dict:
     return {"negative_judgments": n} if n else {}
 
 
-def score_matrices(qrels, runs, measures, **options):
+def score_matrices(
+    qrels: QrelsLike, runs: RunsLike, measures: MeasuresLike, **options: Any
+) -> Matrices:
     """Evaluate ``runs`` against ``qrels`` with :func:`evaluate`; ``{measure: ScoreMatrix}``.
 
     ``options`` go to ``evaluate`` unchanged. Measures are named as ``evaluate`` names them

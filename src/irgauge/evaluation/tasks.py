@@ -18,7 +18,7 @@ from __future__ import annotations
 import contextlib
 import uuid
 from contextvars import ContextVar
-from typing import Callable, Iterable, List, Optional, Sequence
+from typing import Callable, Iterable, Iterator, List, Optional, Sequence
 
 from irgauge.errors import InputError
 
@@ -37,7 +37,7 @@ def check_engine(engine: str, scheduler: Optional[str]) -> None:
 
 
 @contextlib.contextmanager
-def use_engine(engine: str = "local", scheduler: Optional[str] = None):
+def use_engine(engine: str = "local", scheduler: Optional[str] = None) -> Iterator[None]:
     """Run the meta-evaluation methods' and the studies' steps on ``engine`` within the
     block: "local" (this process) or "dask" (tasks on the cluster at ``scheduler``,
     ``"tcp://host:8786"``, or on a LocalCluster of a worker process per CPU, started now,

@@ -45,6 +45,7 @@ from irgauge.measures import parse_measure
 from irgauge.measures.base import GMEAN_EPSILON, MAX_CUTOFF
 from irgauge.measures.iprec import ELEVEN_POINTS
 from irgauge.measures.trec_eval_words import TrecEvalError, TrecLine, lines, select
+from irgauge.types import QrelsLike, RunLike
 
 TREC_EVAL_VERSION = "10.0"
 STAND_IN = "<trec_eval -c stand-in>"
@@ -71,8 +72,8 @@ class TrecEvalOptions:
 
 
 def trec_eval_output(
-    qrels: Any,
-    run: Any,
+    qrels: QrelsLike,
+    run: RunLike,
     words: Sequence[str] = ("official",),
     options: TrecEvalOptions = TrecEvalOptions(),
     memory: Union[None, int, str] = None,

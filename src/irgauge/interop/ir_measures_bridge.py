@@ -18,7 +18,7 @@ from irgauge.measures import parse_measure
 from irgauge.evaluation import evaluate
 
 
-def to_ir_measures(names: Union[str, Iterable[str]], **options: Any):
+def to_ir_measures(names: Union[str, Iterable[str]], **options: Any) -> Any:
     """One ir_measures measure per irgauge measure name (a string gives one object, a list
     a list). ``options`` go to :func:`irgauge.evaluate` (``gains``, ``rel_level``, ...).
     Measures registered with ``irgauge.register_measure`` or by a measure plugin are

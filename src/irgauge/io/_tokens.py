@@ -146,7 +146,7 @@ def _split_blocks(blocks, block, workers: int, line_offset: int = 0):
                     from concurrent.futures import ThreadPoolExecutor
 
                     pool = ThreadPoolExecutor(workers)
-                for result in pool.map(block, wave) if len(wave) > 1 else map(block, wave):
+                for result in pool.map(block, wave) if pool and len(wave) > 1 else map(block, wave):
                     if workers == 1:  # counted while splitting: no second pass over the bytes
                         line_offset += result[3]
                     yield result
@@ -333,6 +333,7 @@ class _Columns:
         self._grow(lines, columns)
 
     def _grow(self, lines: np.ndarray, columns: Dict[int, Column]) -> None:
+        assert self.lines is not None  # made by the first block
         self.lines.append(lines)
         for j, parts in self.parts.items():
             column = columns.pop(j)
@@ -420,7 +421,7 @@ def _block_tokens(
     long_lines = trailing_after is not None and (counts > trailing_after).any()
     if comment.any() or long_lines:
         keep_tokens = np.repeat(~comment, counts)
-        if long_lines:
+        if long_lines and trailing_after is not None:
             keep_tokens &= np.arange(len(starts)) - np.repeat(first, counts) < trailing_after
             counts = np.minimum(counts, trailing_after)
         starts, ends = starts[keep_tokens], ends[keep_tokens]

@@ -310,7 +310,7 @@ class _Rows:
 
 
 def _is_text(pa, kind) -> bool:
-    checks = ("is_string", "is_large_string", "is_binary", "is_large_binary")
+    checks: Tuple[str, ...] = ("is_string", "is_large_string", "is_binary", "is_large_binary")
     checks += ("is_string_view", "is_binary_view", "is_fixed_size_binary")
     return any(getattr(pa.types, c, lambda _: False)(kind) for c in checks)
 

@@ -39,7 +39,7 @@ import signal
 import stat
 import sys
 from pathlib import Path
-from typing import Iterator, List, Optional, Tuple, Union
+from typing import Any, Dict, Iterator, List, Optional, Tuple, Union
 
 from irgauge.errors import InputError, OutputError
 from irgauge.io._source import input_named_by, inputs_noted
@@ -64,12 +64,12 @@ def held_stop_signals() -> Iterator[List[int]]:
     handled outside Python, is left alone; one with the default action ends the process
     after the block instead of in it."""
     held: List[int] = []
-    previous = {}
+    previous: Dict[int, Any] = {}
     try:  # a signal while the handlers are swapped finds them put back
         for name in STOP_SIGNALS:
-            number = getattr(signal, name, None)
+            number: Optional[int] = getattr(signal, name, None)
             handler = signal.getsignal(number) if number is not None else None
-            if handler is None or handler == signal.SIG_IGN:
+            if number is None or handler is None or handler == signal.SIG_IGN:
                 continue
             try:
                 signal.signal(number, lambda signum, frame: held.append(signum))
@@ -258,7 +258,7 @@ def atomic_file(
     """
     shown = os.fspath(path)
     real, info = check_file_target(shown)
-    kwargs = {} if "b" in mode else {"encoding": encoding, "newline": newline}
+    kwargs: Dict[str, Any] = {} if "b" in mode else {"encoding": encoding, "newline": newline}
     if shown == STDOUT:
         yield _standard_output(mode)
         return
@@ -424,7 +424,7 @@ def sync_tree(path: PathLike) -> None:
         if os.path.isfile(path) and not os.path.islink(path):
             sync_file(path)
         return
-    for root, _, names in os.walk(path, topdown=False):
+    for root, _, names in os.walk(os.fspath(path), topdown=False):
         for name in names:
             full = os.path.join(root, name)
             if stat.S_ISREG(os.lstat(full).st_mode):
@@ -475,7 +475,7 @@ def _swap_aside(new: Path, target: Path) -> bool:
         remove_tree(old)
 
 
-_RENAMEAT2 = []
+_RENAMEAT2: List[Any] = []
 
 
 def exchange(a: Path, b: Path) -> bool:

@@ -262,7 +262,7 @@ class Ids:
             starts[at_id : at_id + len(p)] = p.starts
             starts[at_id : at_id + len(p)] += at_byte
             lens[at_id : at_id + len(p)] = p.lens
-            if hashes is not None:
+            if hashes is not None and p._hashes is not None:  # all parts have them
                 hashes[at_id : at_id + len(p)] = p._hashes
             at_byte += len(p.pool)
             at_id += len(p)
@@ -527,8 +527,8 @@ def byte_ranks(values) -> np.ndarray:
         # still tied with another, and some of the tie longer than the bytes compared
         starts = np.flatnonzero(head)
         sizes = np.diff(np.append(starts, len(a)))
-        longest = np.maximum.reduceat(ids.lens[a], starts)
-        undecided = np.repeat((sizes > 1) & (longest > 8 * k), sizes)
+        longest_tied = np.maximum.reduceat(ids.lens[a], starts)
+        undecided = np.repeat((sizes > 1) & (longest_tied > 8 * k), sizes)
         active = a[undecided]
     longest = int(ids.lens.max())
     if n * (longest + 1) < (1 << 62):  # (group, length) as one integer: one sort, unstable

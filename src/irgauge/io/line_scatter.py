@@ -223,7 +223,7 @@ class LineSpill:
         self.waiting, self.waiting_bytes = [], 0
         for (text_file, lines_file), mine in zip(self.files, pieces):
             if mine:
-                text_file.write(b"".join(text for text, _ in mine))
+                text_file.write(b"".join(text.data for text, _ in mine))
                 lines_file.write(b"".join(numbers.tobytes() for _, numbers in mine))
 
     def close(self, write: bool = True) -> List[str]:

@@ -20,6 +20,7 @@ import numpy as np
 from irgauge.errors import InputError
 from irgauge.io._source import PathLike, iter_blocks, size_hint
 from irgauge.io._tokens import BLOCK_BYTES, tokenize
+from irgauge.io.ids import Ids
 from irgauge.io.qrels import parse_levels
 from irgauge.io.records import Qrels
 
@@ -61,6 +62,7 @@ def _from_path(path: PathLike, threads: Optional[int]) -> Qrels:
     )
     columns = table.columns
     topics, docnos, level_tokens = columns[0], columns[1], columns[2]
+    assert isinstance(level_tokens, Ids)  # the level column is kept unhashed
     inclusion = np.asarray(columns[INCLUSION_COLUMN[table.n_columns]], dtype=np.float64)
     check_inclusion(inclusion, name, table.line_numbers)
     return Qrels.from_arrays(

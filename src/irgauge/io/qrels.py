@@ -6,7 +6,7 @@ Parquet and Arrow tables (:mod:`irgauge.io.arrow_tables`), pandas DataFrames and
 
 from __future__ import annotations
 
-from typing import Any, Dict, Iterator, Mapping, Optional, Union
+from typing import Any, Dict, Iterator, Mapping, Optional
 
 import numpy as np
 
@@ -25,17 +25,17 @@ from irgauge.io._source import (
 )
 from irgauge.io._tokens import BLOCK_BYTES, TokenTable, first_unfit_id, tokenize
 from irgauge.io.arrow_tables import read_arrow_qrels, table_format
+from irgauge.types import QrelsLike
 
 NTCIR_LETTER_LEVELS = {b"S": 3, b"A": 2, b"B": 1}
-QrelsSource = Union[PathLike, Qrels, Mapping[str, Mapping[str, Any]], Any]
 
 
 LEVEL_COLUMN = {4: (3,), 3: (2,), 2: (1,)}  # by column count: the last column
 
 
 def read_qrels(
-    source: QrelsSource,
-    threads=None,
+    source: QrelsLike,
+    threads: Optional[int] = None,
     read_from: Optional[str] = None,
     conflicting: str = "refuse",
 ) -> Qrels:
@@ -60,7 +60,10 @@ def read_qrels(
 
 
 def _from_path(
-    path: PathLike, threads=None, read_from: Optional[str] = None, conflicting: str = "refuse"
+    path: PathLike,
+    threads: Optional[int] = None,
+    read_from: Optional[str] = None,
+    conflicting: str = "refuse",
 ) -> Qrels:
     name = str(path)
     if table_format(name):
@@ -112,7 +115,10 @@ def _blocks(name: str, read_from: Optional[str]) -> Iterator[bytes]:
 
 
 def read_judgment_groups(
-    path: PathLike, threads=None, read_from: Optional[str] = None, conflicting: str = "refuse"
+    path: PathLike,
+    threads: Optional[int] = None,
+    read_from: Optional[str] = None,
+    conflicting: str = "refuse",
 ) -> Dict[str, Qrels]:
     """Read trec_eval's multi-judge qrels (``qrels_jg``: ``qid jg docno rel``, the second
     column naming the judgment group, one assessor or user): one Qrels per group label,

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from numbers import Integral
 from functools import cached_property
-from typing import Any, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 
@@ -60,7 +60,8 @@ class IdKeys:
     (``1`` and ``'1'``) and, for topics, the id ``all``."""
 
     def __init__(self, what: str, source: str, topics: bool):
-        self.what, self.source, self.topics, self.seen = what, source, topics, {}
+        self.what, self.source, self.topics = what, source, topics
+        self.seen: Dict[Any, str] = {}
 
     def __call__(self, key) -> str:
         if isinstance(key, bool) or not isinstance(key, (str, bytes, Integral)):

@@ -29,7 +29,8 @@ def read_run_groups(source: GroupSource, runs: Sequence[str]) -> Dict[str, str]:
     else:
         path = str(source)
         entries = list(_lines(path))
-    known, seen = set(runs), {}
+    known = set(runs)
+    seen: Dict[str, Optional[int]] = {}
     for run, group, line in entries:
         if run not in known:
             shown = ", ".join(sorted(known)[:5]) + (" ..." if len(known) > 5 else "")

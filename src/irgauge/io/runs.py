@@ -10,7 +10,7 @@ The rank column of a TREC run is not read: trec_eval ignores it, and files with
 from __future__ import annotations
 
 import re
-from typing import Any, Mapping, Optional, Tuple, Union
+from typing import Any, Mapping, Optional, Tuple
 
 import numpy as np
 
@@ -29,11 +29,10 @@ from irgauge.io._tokens import BLOCK_BYTES, TokenTable, tokenize
 from irgauge.io.arrow_tables import read_arrow_run, table_format
 from irgauge.io.adapters import adapted_frame, as_score, frame_scores
 from irgauge.io.qrels import inner_mapping, memory_ids
+from irgauge.types import RunLike
 
-RunSource = Union[PathLike, Run, Mapping[str, Mapping[str, float]], Any]
 
-
-def read_run(source: RunSource, name: Optional[str] = None, threads=None) -> Run:
+def read_run(source: RunLike, name: Optional[str] = None, threads: Optional[int] = None) -> Run:
     """Read one run from a path (``-`` for standard input), DataFrame, dict or Run."""
     if isinstance(source, Run):
         return source

@@ -160,9 +160,9 @@ class Outputs:
             for item in [f for f in self._files if f[0] == staged]:
                 self._files.remove(item)
                 atomic.remove_file(str(staged))
-            for item in [f for f in self._folders if f[0] in (staged, staged.parent)]:
-                self._folders.remove(item)
-                atomic.remove_tree(item[0])
+            for folder in [f for f in self._folders if f[0] in (staged, staged.parent)]:
+                self._folders.remove(folder)
+                atomic.remove_tree(folder[0])
 
     # ------------------------------------------------------------------ reading back
 

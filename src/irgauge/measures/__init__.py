@@ -8,7 +8,7 @@ group ``irgauge.measures``) load when a name is not found.
 
 from __future__ import annotations
 
-from typing import Dict, List
+from typing import Any, Dict, List
 
 from irgauge.measures import ap, blended, bpref, counts, ndcg, precision, rbp, rr  # noqa: F401
 from irgauge.measures import capped_recall  # noqa: F401  (BEIR's R_cap)
@@ -50,7 +50,7 @@ DEFAULT_MEASURES = (
 )
 
 
-def list_measures() -> List[Dict[str, object]]:
+def list_measures() -> List[Dict[str, Any]]:
     """Every family with its parameters, defaults, aliases and one-line definition
     (installed measure plugins included)."""
     if not _PLUGINS["loaded"]:

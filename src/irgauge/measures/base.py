@@ -254,7 +254,7 @@ class Family:
         raise MeasureError(f"{self.name} has no parameter {name!r} (it has: {known})")
 
 
-class Registry(dict):
+class Registry(Dict[str, "Family"]):
     """Family name -> Family. A name not found asks ``on_miss`` (set by
     ``irgauge.measures.custom``) once before answering no: the measures of installed plugins
     (entry point group ``irgauge.measures``) load only when a name is not found, so
@@ -266,14 +266,19 @@ class Registry(dict):
         if dict.__contains__(self, name):
             return True
         hook = Registry.on_miss
-        return bool(hook is not None and hook(name) and dict.__contains__(self, name))
+        return bool(
+            hook is not None
+            and isinstance(name, str)
+            and hook(name)
+            and dict.__contains__(self, name)
+        )
 
     def known(self, name: str) -> bool:
         """Whether ``name`` is registered now (no plugin is loaded to find it)."""
         return dict.__contains__(self, name)
 
 
-REGISTRY: Dict[str, Family] = Registry()
+REGISTRY = Registry()
 
 # Which relevance levels a family reads, for the conventions it states:
 # - threshold: relevance and gains at the measure's threshold (rel=, else -l), levels
@@ -476,7 +481,7 @@ def _fmt(value: Any) -> str:
     return str(value)
 
 
-def ratio(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
+def ratio(numerator: Union[float, np.ndarray], denominator: np.ndarray) -> np.ndarray:
     """numerator / denominator, 0 where the denominator is 0."""
     numerator = np.asarray(numerator, dtype=np.float64)
     denominator = np.asarray(denominator, dtype=np.float64)

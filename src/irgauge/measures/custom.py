@@ -326,7 +326,7 @@ def _plugin_sources() -> Iterator[Tuple[str, Callable[[], Any]]]:
     try:
         found = entry_points(group=GROUP)
     except TypeError:  # Python 3.9: a dict of groups
-        found = entry_points().get(GROUP, ())
+        found = entry_points().get(GROUP, ())  # type: ignore[arg-type]  # 3.9's dict
     for point in found:
         yield f"{point.name} = {point.value} from entry point group {GROUP}", point.load
 

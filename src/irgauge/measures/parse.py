@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
-from typing import Dict, Iterable, List, Optional, Tuple
+from typing import Any, Dict, Iterable, List, Optional, Tuple
 
 from irgauge.errors import MeasureError
 from irgauge.measures import aliases as A
@@ -124,7 +124,7 @@ def _ntcireval(
     # NTCIREVAL prints cutoffs with four digits (%04d): @0010 is NTCIREVAL's alone, while
     # @1000 is also how ir_measures prints a cutoff of 1000
     four = cutoff is not None and len(cutoff) == 4
-    zero_led = four and cutoff.startswith("0")
+    zero_led = four and str(cutoff).startswith("0")
     if name not in A.NTCIREVAL or not (
         zero_led
         or (four and not given)
@@ -244,7 +244,9 @@ def explain(text: str) -> str:
 
 def _split_params(text: str) -> List[str]:
     """Split on commas outside braces and quotes."""
-    parts, depth, quote, current = [], 0, "", []
+    parts: List[str] = []
+    current: List[str] = []
+    depth, quote = 0, ""
     for ch in text:
         if quote:
             quote = "" if ch == quote else quote
@@ -266,7 +268,7 @@ def _split_params(text: str) -> List[str]:
 def _params(text: Optional[str], label: str) -> Dict[str, str]:
     if not text or not text.strip():
         return {}
-    params = {}
+    params: Dict[str, str] = {}
     for part in _split_params(text):
         if "=" not in part:
             raise MeasureError(f"{label}: parameter {part.strip()!r} must be written name=value")
@@ -289,7 +291,7 @@ def _cutoff(text: Optional[str], label: str) -> Optional[int]:
 def _configure(family, params: Dict[str, str], cutoff: Optional[str], label: str) -> Measure:
     if cutoff is not None and family.cutoff == "none":
         raise MeasureError(f"{label}: {family.name} takes no cutoff")
-    common = {"judged_only": False, "gains": None, "agg": None, "rel": None}
+    common: Dict[str, Any] = {"judged_only": False, "gains": None, "agg": None, "rel": None}
     own: List[Tuple[str, object]] = []
     defaults = {p.name: p.default for p in family.params}
     for key, raw in params.items():

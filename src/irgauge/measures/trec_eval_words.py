@@ -30,7 +30,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, replace
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Set, Tuple
 
 from irgauge._checks import MAX_COUNT
 from irgauge.errors import MeasureError
@@ -260,7 +260,8 @@ def is_word(token: str) -> bool:
 def select(words: Sequence[str]) -> List[Tuple[str, Optional[str]]]:
     """The measures several ``-m`` words mark, in trec_eval's order, each with the
     parameter text of the first ``name.params`` given for it (None: its defaults)."""
-    marked, given = set(), {}
+    marked: Set[str] = set()
+    given: Dict[str, Optional[str]] = {}
     for word in words:
         name, dot, params = word.partition(".")
         if dot and not params:
@@ -322,7 +323,9 @@ def lines(
     value trec_eval takes that lies outside what irgauge's measure computes is refused in
     one line naming the word, here, before anything is read."""
     found = _lines(name, params, num_docs, (max_level, max_relevant), rel_format)
-    for line in found if parse is not None else ():
+    if parse is None:
+        return found
+    for line in found:
         if line.spec is None:
             continue
         try:

@@ -111,6 +111,7 @@ class GuardedMeasure:
         except (Exception, SystemExit) as err:  # noqa: BLE001  (user code: named, chained)
             raise UserCodeError(f"raised {described(err)}", self.name, self.origin) from err
         if problem is None:
+            assert values is not None  # read_values gives one or the other
             return values
         error = UserCodeError(problem, self.name, self.origin, _topic(ranked, row))
         error.row = row

@@ -25,6 +25,7 @@ from irgauge.meta.agreement_units import Units, join_qrels
 from irgauge.meta.result import MetaResult
 from irgauge.stats.resampling import pair_index, percentile_interval, resolve_seed
 from irgauge.io.words import counted
+from irgauge.types import QrelsLike, RunsLike
 
 DEFAULT_MEASURES = ("AP", "nDCG@10")
 COLUMNS = ("a", "b", "measure", "statistic", "value", "low", "high")
@@ -153,8 +154,8 @@ def _check(samples, seed, rel_level, alpha, confidence, test, correction):
 
 
 def agreement(
-    qrels_list: Sequence[Any],
-    runs: Any = None,
+    qrels_list: Sequence[QrelsLike],
+    runs: Optional[RunsLike] = None,
     measures: Sequence[str] = DEFAULT_MEASURES,
     rel_level: int = 1,
     samples: int = 1000,

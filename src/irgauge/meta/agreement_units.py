@@ -161,7 +161,7 @@ def join_qrels(
     column = np.repeat(np.arange(len(read)), [len(q) for q in read])
     grades[unit.ravel(), column] = np.concatenate([q.levels for q in read]).astype(float)
     return Units(
-        names=names,
+        names=list(names),
         sources=[str(getattr(q, "source", s)) for q, s in zip(read, qrels_list)],
         topics=list(index.names),
         topic=unique // n_docs,

@@ -36,6 +36,7 @@ from irgauge.meta.result import MetaResult
 from irgauge.scores import check_matrices
 from irgauge.scores.frames import as_score_matrices
 from irgauge.stats.resampling import TIE_TOLERANCE
+from irgauge.types import ScoresLike, TopicScores
 
 
 # rows of the system x system comparisons taken at once: the O(n^2) comparisons of tau and
@@ -84,7 +85,7 @@ def tau_ap_of_parts(p: np.ndarray, c: np.ndarray, t: np.ndarray) -> np.ndarray:
     return 2.0 / (n - 1) * (first + second).sum(axis=-1) - 1
 
 
-def tau_ap(x, y) -> float:
+def tau_ap(x: TopicScores, y: TopicScores) -> float:
     """Yilmaz et al.'s tau_AP of ranking y against reference x (= tau_AP_a without ties)."""
     return tau_ap_a(x, y)
 
@@ -180,7 +181,7 @@ def measure_pairs(names: Sequence[str], cells: Callable[[int, int], dict]) -> Li
     ]
 
 
-def rank_correlations(matrices, variant: str = "b", alpha: float = 0.05) -> MetaResult:
+def rank_correlations(matrices: ScoresLike, variant: str = "b", alpha: float = 0.05) -> MetaResult:
     """Kendall tau and tau_AP between the mean-score rankings of every pair of measures.
 
     Table: one row per ordered pair (measure_a = reference, measure_b = estimate) with tau

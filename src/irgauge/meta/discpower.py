@@ -26,6 +26,7 @@ from irgauge.scores import check_matrices
 from irgauge.scores.frames import as_score_matrices
 from irgauge.stats.bootstrap import bootstrap_pair_sets
 from irgauge.stats.resampling import bootstrap_indices, index_counts, pair_index, resolve_seed
+from irgauge.types import Progress, ScoresLike
 
 
 SUMMARY_COLUMNS = (
@@ -48,12 +49,12 @@ def round_significant(value: float, digits: int = 2) -> float:
 
 
 def discriminative_power(
-    matrices,
+    matrices: ScoresLike,
     samples: int = 1000,
     alphas: Sequence[float] = (0.01, 0.05),
     seed: Optional[int] = None,
     indices: Optional[np.ndarray] = None,
-    progress=None,
+    progress: Optional[Progress] = None,
 ) -> MetaResult:
     """Discriminative power of every measure in ``{measure: ScoreMatrix}``.
 

@@ -21,7 +21,7 @@ rankings, because freshly allocated pages cost more than the comparisons themsel
 
 from __future__ import annotations
 
-from typing import Callable, Dict, Tuple
+from typing import Callable, Dict, Optional, Tuple
 
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
@@ -29,6 +29,7 @@ from numpy.lib.stride_tricks import sliding_window_view
 from irgauge import _checks
 from irgauge.errors import InputError
 from irgauge.stats.resampling import TIE_TOLERANCE, chunks
+from irgauge.types import TopicScores
 
 VARIANTS = ("a", "b")
 
@@ -50,7 +51,7 @@ class _Buffers:
         return array
 
 
-def pair_signs(x: np.ndarray, buffers: _Buffers = None, tag: str = "") -> np.ndarray:
+def pair_signs(x: np.ndarray, buffers: Optional[_Buffers] = None, tag: str = "") -> np.ndarray:
     """int8 signs of every pair of systems in each column of ``x`` (n x K): floor(n/2) * n x K.
 
     Row (d - 1) * n + i holds sgn(x_i - x_{(i + d) mod n}); for even n the rows of the pairs
@@ -186,8 +187,8 @@ def kendall_tau_columns(x, y, variant: str = "b") -> np.ndarray:
     return tau_blocks(systems_major, x.shape[1], 1, 1, x.shape[0], variant)[:, 0, 0]
 
 
-def kendall_tau(x, y, variant: str = "b") -> float:
+def kendall_tau(x: TopicScores, y: TopicScores, variant: str = "b") -> float:
     """Kendall's tau (variant a or b) between score vectors x and y."""
-    x = _checks.real_array(x, "x")[None, None]
-    y = _checks.real_array(y, "y")[None, None]
-    return float(kendall_tau_cross(x, y, variant)[0, 0, 0])
+    xs = _checks.real_array(x, "x")[None, None]
+    ys = _checks.real_array(y, "y")[None, None]
+    return float(kendall_tau_cross(xs, ys, variant)[0, 0, 0])

@@ -35,6 +35,7 @@ from irgauge.scores import check_matrices
 from irgauge.scores.frames import as_score_matrices
 from irgauge.stats.resampling import index_counts, permutations, resolve_seed
 from irgauge.scores import align, select_systems
+from irgauge.types import Progress, ScoresLike
 
 
 def _taus(
@@ -93,7 +94,7 @@ def default_filter_measure(names: Sequence[str]) -> Optional[str]:
 
 
 def predictive_power(
-    matrices,
+    matrices: ScoresLike,
     halvings: int = 2000,
     seed: Optional[int] = None,
     top_fraction: float = 0.75,
@@ -101,7 +102,7 @@ def predictive_power(
     subset_sizes: Sequence[int] = (),
     variant: str = "b",
     order: Optional[np.ndarray] = None,
-    progress=None,
+    progress: Optional[Progress] = None,
 ) -> MetaResult:
     """phi(A, B) for every ordered pair of measures; optionally phi against subset size k.
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Tuple
 
 
 from irgauge.errors import InputSizeError
@@ -29,6 +29,7 @@ class MetaResult:
     details_data: Dict[str, Any] = field(default_factory=dict)
     # why a column's non-finite values are so, where the method knows better than REASONS
     reasons: Dict[str, str] = field(default_factory=dict)
+    _notes: Tuple[str, ...] = field(init=False, repr=False, compare=False, default=())
 
     def __post_init__(self) -> None:
         # the one results check (irgauge.scores._results), on construction: a value out of its
@@ -65,7 +66,7 @@ class MetaResult:
 
     def metadata(self) -> Dict[str, Any]:
         """Flat metadata for :func:`irgauge.io.tables.render`."""
-        meta = {"method": self.method}
+        meta: Dict[str, Any] = {"method": self.method}
         meta.update(self.parameters)
         meta["n_systems"] = len(self.systems)
         meta["n_topics"] = len(self.topics)

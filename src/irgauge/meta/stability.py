@@ -33,6 +33,7 @@ from irgauge.stats.resampling import (
     subset_indices,
     subset_means,
 )
+from irgauge.types import Indices, Progress, ScoresLike
 
 DEFAULT_FUZZINESS = tuple(round(0.01 * k, 2) for k in range(1, 11))
 
@@ -103,13 +104,13 @@ def measure_stability(measure, indices, pairs, fuzziness, progress=None) -> list
 
 
 def stability(
-    matrices,
+    matrices: ScoresLike,
     subset_size: Optional[int] = None,
     trials: int = 1000,
     fuzziness: Sequence[float] = DEFAULT_FUZZINESS,
     seed: Optional[int] = None,
-    indices=None,
-    progress=None,
+    indices: Indices = None,
+    progress: Optional[Progress] = None,
 ) -> MetaResult:
     """Minority rate and proportion of ties per measure and fuzziness value.
 

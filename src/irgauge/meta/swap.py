@@ -41,6 +41,7 @@ from irgauge.stats.resampling import (
     resolve_seed,
     subset_means,
 )
+from irgauge.types import Indices, Progress, ScoresLike
 
 BINS = 21
 BIN_WIDTH = 0.01
@@ -75,15 +76,15 @@ def required_bin(counts: np.ndarray, swaps: np.ndarray, max_rate: float) -> Opti
 
 
 def swap_rates(
-    matrices,
+    matrices: ScoresLike,
     subset_size: Optional[int] = None,
     trials: int = 1000,
     seed: Optional[int] = None,
     mode: str = "strict",
     replacement: bool = False,
     confidence: float = 0.95,
-    indices=None,
-    progress=None,
+    indices: Indices = None,
+    progress: Optional[Progress] = None,
 ) -> MetaResult:
     """Swap rates per difference bin for every measure in ``{measure: ScoreMatrix}``.
 

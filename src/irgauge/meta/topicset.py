@@ -28,7 +28,7 @@ vectorised over any array of differences; scipy.stats is imported on first use.
 
 from __future__ import annotations
 
-from typing import Optional, Sequence, Union
+from typing import Any, Dict, Optional, Sequence, Union
 
 import numpy as np
 
@@ -39,6 +39,7 @@ from irgauge.scores import check_matrices
 from irgauge.scores.frames import as_score_matrices
 from irgauge.scores.matrix import ScoreMatrix
 from irgauge.stats.resampling import require_topics
+from irgauge.types import ScoresLike
 
 DESIGNS = ("ttest", "anova", "ci")
 TABLE_COLUMNS = ("design", "measure", "statistic", "value")
@@ -48,7 +49,7 @@ _BISECTIONS = 200  # halvings of a real interval: far below float resolution
 _LARGEST, _SMALLEST = float(np.finfo(float).max), float(np.finfo(float).tiny)
 
 
-def residual_variance(matrix) -> float:
+def residual_variance(matrix: ScoresLike) -> float:
     """V_E, the residual mean square of a two-way ANOVA without replication on ``matrix``
     (a ScoreMatrix or an array, systems x topics):
     sum_ij (x_ij - xbar_i. - xbar_.j + xbar..)^2 / ((m - 1)(n - 1)); 0 where it is
@@ -391,7 +392,7 @@ def _rows(name, variance, n_topics, min_diff, ci, alpha, beta, systems) -> list:
 
 
 def topic_set_size(
-    scores,
+    scores: ScoresLike,
     min_diff: float,
     alpha: float = 0.05,
     beta: float = 0.20,
@@ -430,7 +431,7 @@ def topic_set_size(
                 "apart on 2 topics and there is no design to compute; leave the measure out"
             )
         rows += _rows(name, variance, len(topics), min_diff, ci_width, alpha, beta, systems)
-    table = {key: [row[k] for row in rows] for k, key in enumerate(TABLE_COLUMNS)}
+    table: Dict[str, Any] = {key: [row[k] for row in rows] for k, key in enumerate(TABLE_COLUMNS)}
     table["value"] = np.array(table["value"], dtype=object)  # counts stay whole numbers
     parameters = {
         "min_diff": min_diff,

@@ -21,7 +21,7 @@ question counts (one correct answer) even when no run answers it.
 from __future__ import annotations
 
 import re
-from typing import Dict, List, Sequence, Tuple
+from typing import Dict, List, Optional, Sequence, Tuple
 
 from irgauge.errors import InputError
 from irgauge.io._source import file_stem
@@ -89,7 +89,7 @@ def gold_from_patterns(
 ) -> AnswerGold:
     """Gold classes from TREC answer patterns and the answer strings of ``runs``."""
     patterns = read_trec_patterns(patterns_path, case_sensitive)
-    records = []
+    records: List[Tuple[str, str, int, str, Optional[int]]] = []
     for qid, items in patterns.items():
         first_text, _, first_line = items[0]
         records.append((qid, first_text, 1, ANSWER_CLASS, first_line))

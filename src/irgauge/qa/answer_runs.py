@@ -26,12 +26,13 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, List, Optional, Set, Tuple
 
 from irgauge.errors import InputError
 from irgauge.io.records import AGGREGATE_TOPIC, aggregate_topic_error
 from irgauge.io._source import file_stem
 from irgauge.qa._text import chosen_format, read_json
+from irgauge.types import AnswersLike
 
 RUN_FORMATS = ("auto", "semicolon", "trec", "list", "tsv", "json")
 ANSWER_ORDERS = ("file", "rank", "score")
@@ -53,7 +54,7 @@ class AnswerRun:
 
 
 def read_answers(
-    source, name: Optional[str] = None, fmt: str = "auto", order: str = "file"
+    source: AnswersLike, name: Optional[str] = None, fmt: str = "auto", order: str = "file"
 ) -> AnswerRun:
     """Read one QA run from a path (any of RUN_FORMATS), a ``{topic: [answers]}`` mapping or
     an AnswerRun."""
@@ -75,7 +76,8 @@ def read_answers(
                 "answers are strings",
                 path,
             )
-        entries, tags = _listed_entries(data), []
+        entries = _listed_entries(data)
+        tags: Set[str] = set()  # a list's runs carry no tag
     else:
         reader = {"semicolon": _semicolon, "trec": _trec, "list": _list, "tsv": _tsv}[fmt]
         entries, tags = {}, set()

@@ -34,6 +34,7 @@ from irgauge.io.records import AGGREGATE_TOPIC, aggregate_topic_error
 from irgauge.io._source import file_stem
 from irgauge.qa._text import chosen_format, parse_level, read_json
 from irgauge.qa.normalise import Normaliser, make_normaliser
+from irgauge.types import GoldLike, NormaliserLike
 
 GOLD_FORMATS = ("auto", "eqrels", "erel", "tsv", "json")
 
@@ -102,7 +103,7 @@ class AnswerGold:
         return {t: sum(level >= rel_level for level in c.values()) for t, c in self.classes.items()}
 
 
-def read_gold(source, fmt: str = "auto", normalise=None) -> AnswerGold:
+def read_gold(source: GoldLike, fmt: str = "auto", normalise: NormaliserLike = None) -> AnswerGold:
     """Read gold answers from a path (any of GOLD_FORMATS), or pass an AnswerGold through.
 
     A mapping ``{topic: {class id: {"level": L, "answers": [...]}}}`` is read too.

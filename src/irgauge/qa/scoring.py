@@ -35,7 +35,8 @@ from irgauge.measures import Measure, parse_measure
 from irgauge.measures.base import Family, ratio
 from irgauge.qa.gold import AnswerGold, read_gold
 from irgauge.qa.answer_runs import AnswerRun, read_answers
-from irgauge.evaluation import evaluate
+from irgauge.evaluation import EvalResult, evaluate
+from irgauge.types import AnswerRunsLike, GainsLike, GoldLike, NormaliserLike
 
 SEP = b"\x1f"  # separates a class id from the level of the string that opened it
 DUPLICATE = b"d"  # ``<class>\x1fd<rank>``: a later answer of an opened class
@@ -206,19 +207,19 @@ def _as_runs(runs) -> List[Any]:
 
 
 def qa_evaluate(
-    gold,
-    runs,
+    gold: GoldLike,
+    runs: AnswerRunsLike,
     measures: Optional[Sequence[Union[str, Measure]]] = None,
     *,
-    normalise=None,
+    normalise: NormaliserLike = None,
     gold_format: str = "auto",
     run_format: str = "auto",
     answer_order: str = "file",
     rel_level: int = 1,
-    gains=None,
+    gains: GainsLike = None,
     complete: bool = True,
-    **options,
-):
+    **options: Any,
+) -> EvalResult:
     """Evaluate QA runs (ranked answer lists) against gold answer classes.
 
     gold: path or AnswerGold (see :mod:`irgauge.qa.gold`); runs: one or more paths,

@@ -392,7 +392,8 @@ def _input_sections(inputs: Sequence[Any], paths: _Paths) -> Tuple[list, list]:
     """(study folders, file sections) of the inputs given. Every file is read first, so
     that each set of scores gets one comparison: the table given, else irgauge's own."""
 
-    studies, entries = [], []  # entries: (title, html) or (number, path, item)
+    studies: list = []
+    entries: List[tuple] = []  # (title, html) or (number, path, item)
     for number, given in enumerate(inputs, 1):
         given = Path(given)
         if given.is_dir():

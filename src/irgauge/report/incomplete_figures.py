@@ -20,7 +20,7 @@ FIGURES = {  # column -> (stem, y label)
 
 
 def rate_curves(
-    table, column: str, directory, stem: str = None, title: Optional[str] = None
+    table, column: str, directory, stem: Optional[str] = None, title: Optional[str] = None
 ) -> List[str]:
     """``column`` of the study's table against the rate, one curve per measure (original
     lists dotted, condensed solid; points without a value are left out)."""

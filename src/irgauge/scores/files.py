@@ -153,7 +153,8 @@ def _read_wide(
         has_topic, start = False, first
     systems = header[1:] if has_topic else header
     _check_system_names(systems, path, first + 1)
-    values, topics = [], []
+    values: List[List[float]] = []
+    topics: List[str] = []
     first_line: Dict[str, int] = {}
     for number in range(start, len(rows)):
         row = rows[number]

@@ -10,11 +10,12 @@ DataFrame with topics as rows and systems as columns (one measure, named by ``me
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Dict, Optional
+from typing import Any, Optional
 
 from irgauge.errors import InputError
 from irgauge.scores.matrix import ScoreMatrix, align, from_frame
 from irgauge.io.words import counted
+from irgauge.types import Matrices, ScoresLike
 
 EXPECTED = (
     "a ScoreMatrix, {measure: ScoreMatrix or wide DataFrame}, a tidy per-topic "
@@ -23,7 +24,7 @@ EXPECTED = (
 )
 
 
-def as_score_matrices(data: Any, measure: Optional[str] = None) -> Dict[str, Any]:
+def as_score_matrices(data: ScoresLike, measure: Optional[str] = None) -> Matrices:
     """``{measure: ScoreMatrix}`` from any accepted form (see the module docstring)."""
 
     if isinstance(data, ScoreMatrix):
@@ -55,7 +56,7 @@ def as_score_matrices(data: Any, measure: Optional[str] = None) -> Dict[str, Any
     return align(found)
 
 
-def as_score_matrix(data: Any, measure: Optional[str] = None) -> Any:
+def as_score_matrix(data: ScoresLike, measure: Optional[str] = None) -> ScoreMatrix:
     """One ScoreMatrix: the only measure of ``data``, or the one named ``measure``."""
     matrices = as_score_matrices(data, measure if _is_wide(data) else None)
     if measure is not None and measure in matrices:

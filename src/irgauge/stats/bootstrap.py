@@ -41,6 +41,7 @@ from irgauge.stats.resampling import (
     tied,
     weighted_t,
 )
+from irgauge.types import TopicScores
 
 
 @dataclass(frozen=True)
@@ -114,7 +115,8 @@ def bootstrap_pair_sets(
 
     def report(done: int, total: int) -> None:
         k, part = parts[done - 1]
-        progress(part.stop, len(diff_sets[k]))
+        if progress is not None:
+            progress(part.stop, len(diff_sets[k]))
 
     chunk_results = run_steps(
         bootstrap_chunk,
@@ -171,7 +173,11 @@ def _assembled(diffs: np.ndarray, t_obs: np.ndarray, parts, alphas) -> PairBoots
 
 
 def paired_bootstrap_test(
-    x, y, samples: int = 1000, seed: Optional[int] = None, indices: Optional[np.ndarray] = None
+    x: TopicScores,
+    y: TopicScores,
+    samples: int = 1000,
+    seed: Optional[int] = None,
+    indices: Optional[np.ndarray] = None,
 ) -> BootstrapResult:
     """Paired bootstrap test of per-topic scores x against y (two-sided ASL).
 

@@ -17,7 +17,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from typing import Tuple
+
 import numpy as np
+from numpy.typing import ArrayLike
 from scipy import stats as st
 
 from irgauge.scores._results import check_fields
@@ -25,6 +28,7 @@ from irgauge.stats.bootstrap import _paired
 from irgauge.stats.resampling import studentised, welch_t
 from irgauge.stats.resampling import TIE_TOLERANCE, require_finite, require_topics, tied
 from irgauge.errors import InputError
+from irgauge.types import TopicScores
 
 
 @dataclass(frozen=True)
@@ -49,7 +53,7 @@ class TTestResult:
         check_fields(self, {"pvalue": (0.0, 1.0)})
 
 
-def sign_pvalues(wins: np.ndarray, untied: np.ndarray) -> np.ndarray:
+def sign_pvalues(wins: ArrayLike, untied: ArrayLike) -> np.ndarray:
     """Two-sided exact binomial p-values (p = 0.5) for arrays of wins out of ``untied``.
 
     With p = 0.5 the distribution is symmetric, so the two-sided p-value is
@@ -63,13 +67,13 @@ def sign_pvalues(wins: np.ndarray, untied: np.ndarray) -> np.ndarray:
     return np.where((untied == 0) | (2 * wins == untied), 1.0, p)
 
 
-def sign_counts(z: np.ndarray):
+def sign_counts(z: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
     """(wins, untied) along the last axis of differences z: a tie is |z| <= TIE_TOLERANCE."""
     untied = np.abs(z) > TIE_TOLERANCE
     return (untied & (z > 0)).sum(axis=-1), untied.sum(axis=-1)
 
 
-def sign_test(x, y) -> SignTestResult:
+def sign_test(x: TopicScores, y: TopicScores) -> SignTestResult:
     """Sign test of x against y over topics where they differ."""
     x, y = _paired(x, y)
     wins, untied = (int(v) for v in sign_counts(x - y))
@@ -78,13 +82,13 @@ def sign_test(x, y) -> SignTestResult:
     )
 
 
-def t_pvalues(t: np.ndarray, df: int) -> np.ndarray:
+def t_pvalues(t: np.ndarray, df: float) -> np.ndarray:
     """Two-sided p-values of Student t statistics (nan t, i.e. identical systems: 1)."""
     p = 2.0 * st.t.sf(np.abs(t), df)
     return np.where(np.isnan(t), 1.0, p)
 
 
-def paired_t_test(x, y) -> TTestResult:
+def paired_t_test(x: TopicScores, y: TopicScores) -> TTestResult:
     """Paired t-test of x against y (two-sided)."""
     x, y = _paired(x, y)
     t = float(studentised(x - y))
@@ -92,7 +96,7 @@ def paired_t_test(x, y) -> TTestResult:
     return TTestResult(statistic=t, pvalue=p, df=len(x) - 1, mean_difference=float(np.mean(x - y)))
 
 
-def welch_t_test(x, y) -> TTestResult:
+def welch_t_test(x: TopicScores, y: TopicScores) -> TTestResult:
     """Welch's unpaired t-test of x against y (two-sided; x and y may differ in length).
     Equal means (within TIE_TOLERANCE) give p = 1, as every test of irgauge."""
     x = require_finite(x, "x")
@@ -103,7 +107,7 @@ def welch_t_test(x, y) -> TTestResult:
     require_topics(len(y), "an unpaired test")
     t, df = (float(v) for v in welch_t(x, y))
     difference = float(np.mean(x) - np.mean(y))
-    p = 1.0 if tied(difference) else float(t_pvalues(np.array(t), df))
+    p = 1.0 if tied(np.array(difference)) else float(t_pvalues(np.array(t), df))
     if np.isnan(p):  # both samples constant and unequal: the difference is certain
         p = 0.0
     return TTestResult(statistic=t, pvalue=p, df=df, mean_difference=difference)

@@ -44,6 +44,7 @@ from irgauge.stats.resampling import require_topics
 from irgauge import _checks
 from irgauge._checks import resolve_seed
 from irgauge.io.words import counted
+from irgauge.types import Progress, ScoresLike
 
 
 def letters(n: int) -> List[str]:
@@ -142,7 +143,7 @@ class ComparisonTable:
 
 
 def compare_table(
-    matrices: Any,
+    matrices: ScoresLike,
     baseline: Optional[str] = None,
     test: str = "t",
     correction: str = "none",
@@ -155,7 +156,7 @@ def compare_table(
     seed: Optional[int] = None,
     names: str = "letters",
     collection: Optional[str] = None,
-    progress=None,
+    progress: Optional[Progress] = None,
 ) -> ComparisonTable:
     """The comparison table of ``{measure: ScoreMatrix}`` (systems x topics, aligned), or of
     any score data :func:`irgauge.as_score_matrices` takes, an EvalResult among them (whose
@@ -270,7 +271,7 @@ def _effect_sizes(stacked: np.ndarray, reference: int) -> np.ndarray:
 def _marks(tables, measures, systems, labels, column, alpha, base) -> list:
     """Each run's marks per measure: the labels of the runs it beats (no baseline), or
     + / - against the baseline; letters in run order, whatever the pairs' order."""
-    marks = [[[] for _ in measures] for _ in systems]
+    marks: List[List[List[str]]] = [[[] for _ in measures] for _ in systems]
     for k, measure in enumerate(measures):
         table = tables[measure]
         for a, b, p, diff in zip(

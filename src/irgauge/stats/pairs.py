@@ -11,7 +11,7 @@ on a Dask cluster under ``use_engine("dask")``, with the same draws and the same
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Optional, Sequence
+from typing import Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -32,6 +32,7 @@ from irgauge.stats.resampling import (
     tied,
 )
 from irgauge.stats.tukey import randomised_tukey_hsd
+from irgauge.types import Progress, ScoreRows
 
 TESTS = ("bootstrap", "t", "sign", "randomisation", "tukey")
 
@@ -43,15 +44,15 @@ class PairsResult:
 
 
 def compare_pairs(
-    values,
+    values: ScoreRows,
     systems: Sequence[str],
     tests: Sequence[str] = TESTS,
     samples: int = 1000,
     permutations: int = 10000,
     seed: Optional[int] = None,
     correction: str = "none",
-    pairs=None,
-    progress=None,
+    pairs: Optional[Sequence[Tuple[int, int]]] = None,
+    progress: Optional[Progress] = None,
 ) -> PairsResult:
     """Compare every pair (or the given ``pairs`` of index tuples) of the systems' rows.
 

@@ -12,7 +12,7 @@ independent steps: tasks on a Dask cluster under ``use_engine("dask")``).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional
+from typing import Optional, Tuple
 
 import numpy as np
 
@@ -21,6 +21,7 @@ from irgauge.scores._results import check_fields
 from irgauge.evaluation.tasks import run_steps
 from irgauge.stats.bootstrap import _paired
 from irgauge.stats.resampling import TIE_TOLERANCE, chunks, resolve_seed
+from irgauge.types import TopicScores
 
 
 @dataclass(frozen=True)
@@ -58,17 +59,23 @@ def randomisation_pvalues(
     return np.concatenate(p)
 
 
-def sign_flip_chunk(chunk, signs_t: np.ndarray) -> np.ndarray:
+def sign_flip_chunk(chunk: Tuple[np.ndarray, np.ndarray], signs_t: np.ndarray) -> np.ndarray:
     """The p-values of a chunk of pairs: ``chunk`` = (differences, |their means|),
     ``signs_t`` the topics x permutations random signs."""
     diffs, observed = chunk
     means = np.abs(diffs @ signs_t) / diffs.shape[1]
     # tolerance: a permuted mean equal to the observed one must count despite rounding
-    return (means >= observed[:, None] - TIE_TOLERANCE).sum(axis=1) / signs_t.shape[1]
+    counts: np.ndarray = (means >= observed[:, None] - TIE_TOLERANCE).sum(axis=1)
+    pvalues: np.ndarray = counts / signs_t.shape[1]
+    return pvalues
 
 
 def randomisation_test(
-    x, y, permutations: int = 10000, seed: Optional[int] = None, signs: Optional[np.ndarray] = None
+    x: TopicScores,
+    y: TopicScores,
+    permutations: int = 10000,
+    seed: Optional[int] = None,
+    signs: Optional[np.ndarray] = None,
 ) -> RandomisationResult:
     """Paired randomisation test of x against y with ``permutations`` random sign flips."""
     x, y = _paired(x, y)

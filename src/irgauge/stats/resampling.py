@@ -9,9 +9,10 @@ from __future__ import annotations
 from typing import Tuple
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from irgauge import _checks
-from irgauge._checks import resolve_seed  # noqa: F401  (re-exported: stats' callers use it here)
+from irgauge._checks import resolve_seed as resolve_seed  # re-exported: stats' callers use it here
 from irgauge.errors import InputError, InputSizeError
 from irgauge.io.words import counted
 
@@ -29,18 +30,18 @@ def require_topics(n_topics: int, method: str, needed: int = 2, source=None) -> 
         )
 
 
-def require_finite(values: np.ndarray, what: str = "scores") -> np.ndarray:
+def require_finite(values: ArrayLike, what: str = "scores") -> np.ndarray:
     """InputError naming the first non-finite value (a NaN would silently make every
     comparison False, i.e. 'significant')."""
-    values = _checks.real_array(values, what)
-    bad = ~np.isfinite(values)
+    checked: np.ndarray = _checks.real_array(values, what)
+    bad = ~np.isfinite(checked)
     if bad.any():
         where = tuple(int(k) for k in np.argwhere(bad)[0])
         raise InputError(
-            f"{what} must be finite numbers; found {values[where]} at index "
+            f"{what} must be finite numbers; found {checked[where]} at index "
             f"{where if len(where) > 1 else where[0]}"
         )
-    return values
+    return checked
 
 
 def tied(mean_difference: np.ndarray) -> np.ndarray:

@@ -28,6 +28,7 @@ from irgauge.stats.resampling import (
     require_topics,
     resolve_seed,
 )
+from irgauge.types import Progress, ScoreRows
 
 
 @dataclass(frozen=True)
@@ -58,7 +59,8 @@ def permuted_ranges(
     parts = list(chunks(trials, n * m, max_cells))
 
     def report(done: int, total: int) -> None:
-        progress(parts[done - 1].stop, trials)
+        if progress is not None:
+            progress(parts[done - 1].stop, trials)
 
     ranges = run_steps(
         ranges_chunk,
@@ -83,11 +85,15 @@ def ranges_chunk(trials: Tuple[int, int, int], by_topic: np.ndarray) -> np.ndarr
     perm = np.argsort(keys, axis=2, kind="stable")
     permuted = np.take_along_axis(by_topic[None, :, :], perm, axis=2)
     means = permuted.mean(axis=1)
-    return means.max(axis=1) - means.min(axis=1)
+    ranges: np.ndarray = means.max(axis=1) - means.min(axis=1)
+    return ranges
 
 
 def randomised_tukey_hsd(
-    values, trials: int = 1000, seed: Optional[int] = None, progress=None
+    values: ScoreRows,
+    trials: int = 1000,
+    seed: Optional[int] = None,
+    progress: Optional[Progress] = None,
 ) -> TukeyResult:
     """All-pairs randomised Tukey HSD p-values for a systems x topics score matrix."""
     values = require_finite(values, "values")

@@ -8,6 +8,7 @@ writes tables (txt, csv, tex), figures (png, svg), ``manifest.json`` and ``summa
 from __future__ import annotations
 
 import importlib
+from typing import Any, Callable
 
 from irgauge.errors import InputError
 
@@ -18,15 +19,18 @@ STUDIES = PAPERS + ("pooling", "reusability")
 MODULES = {"topicset": "topic_set_design"}
 
 
-def study_function(name: str):
+def study_function(name: str) -> Callable[..., Any]:
     """The ``run_<name>`` function of study ``name``."""
     if name not in STUDIES:
         raise InputError(f"unknown study {name!r}; choose from {', '.join(STUDIES)}")
     module = MODULES.get(name, name)
-    return getattr(importlib.import_module(f"irgauge.studies.{module}"), f"run_{name}")
+    function: Callable[..., Any] = getattr(
+        importlib.import_module(f"irgauge.studies.{module}"), f"run_{name}"
+    )
+    return function
 
 
-def run_study(name: str, *args, **kwargs):
+def run_study(name: str, *args: Any, **kwargs: Any) -> Any:
     """Run study ``name``; see ``irgauge.studies.<name>.run_<name>`` for its options."""
     return study_function(name)(*args, **kwargs)
 

@@ -24,7 +24,19 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from importlib.metadata import version as installed_version
 from pathlib import Path
-from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import (
+    Any,
+    Callable,
+    ContextManager,
+    Dict,
+    Iterator,
+    List,
+    Mapping,
+    Optional,
+    Sequence,
+    Tuple,
+    Union,
+)
 
 import numpy as np
 import pandas as pd
@@ -35,7 +47,7 @@ from irgauge.citations import cite
 from irgauge.errors import InputError
 from irgauge.evaluation import evaluate
 from irgauge.io.atomic import write_text
-from irgauge.io.progress import step_counter
+from irgauge.io.steps import step_counter
 from irgauge.io.staging import final_name, replaced_folder
 from irgauge.io.qrels import read_qrels
 from irgauge.io.tables import aligned_table, header
@@ -218,7 +230,7 @@ class StudyWriter:
         self.name = name
         self.title = title
         self.directory = self.root / name
-        self._atomic = replaced_folder(self.directory)
+        self._atomic: Optional[ContextManager[Path]] = replaced_folder(self.directory)
         # a writer dropped without finish(): the generator's cleanup removes the temp folder
         self.work = self._atomic.__enter__()
         (self.work / "tables").mkdir(parents=True, exist_ok=True)
@@ -313,6 +325,7 @@ class StudyWriter:
             self.name, self.directory, jsonable(manifest), self.tables, list(summary)
         )
         write_text(self.work / "summary.txt", result.text())
+        assert self._atomic is not None  # finished once
         self._atomic.__exit__(None, None, None)
         self._atomic = None
         return result

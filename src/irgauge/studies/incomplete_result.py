@@ -15,7 +15,7 @@ bootstrap samples for every measure (Fig. 3).
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable, Dict, Optional, Sequence
+from typing import Any, Dict, Optional, Sequence
 
 import pandas as pd
 
@@ -26,11 +26,12 @@ from irgauge.collection.reduce import DEFAULT_RATES, Reduction, reduce_qrels
 from irgauge.errors import InputError
 from irgauge.evaluation import evaluate, read_runs
 from irgauge.evaluation.tasks import run_steps
-from irgauge.io.progress import step_counter
+from irgauge.io.steps import step_counter
 from irgauge.io.summaries import incomplete_summary, incomplete_summary_html
 from irgauge.measures import parse_measures
 from irgauge.meta import discriminative_power, kendall_tau
 from irgauge.scores import align, from_frame
+from irgauge.types import Progress, QrelsLike, RatesLike, RunsLike
 
 
 @dataclass
@@ -52,18 +53,18 @@ class IncompleteResult:
 
 
 def incomplete_study(
-    qrels,
-    runs,
+    qrels: QrelsLike,
+    runs: RunsLike,
     measures: Sequence[str] = ("AP", "Q-measure", "nDCG"),
-    rates=DEFAULT_RATES,
+    rates: RatesLike = DEFAULT_RATES,
     seed: Optional[int] = None,
     samples: int = 1000,
     alpha: float = 0.05,
     bootstrap_seed: Optional[int] = None,
     rel_level: int = 1,
-    progress: Optional[Callable[[int, int], None]] = None,
+    progress: Optional[Progress] = None,
     depths=None,
-    **options,
+    **options: Any,
 ) -> IncompleteResult:
     """Scores on full and reduced qrels, original and condensed lists (module docstring).
 
@@ -131,6 +132,7 @@ def _table(reduction, every_rate, scored, variants, full) -> pd.DataFrame:
     have their depth beside the share of judgments it keeps."""
     rows = []
     for step, (found, power) in zip(every_rate, scored):
+        rate: float
         if step is None:
             rate = 100
         else:

@@ -187,7 +187,10 @@ def compute_pooling(
         seed,
     )
     step = common.steps(progress, "pools", len(strategies) * len(budgets))
-    found_rows, ranking_rows, draws, values = [], [], {}, {}
+    found_rows: list = []
+    ranking_rows: list = []
+    draws: Dict[Any, Any] = {}
+    values: Dict[Any, Any] = {}
     for budget in budgets:
         for strategy in strategies:
             found, ranked = _score_pool(setting, strategy, budget, draws, values)
@@ -363,7 +366,7 @@ def describe_pooling(study: PoolingStudy) -> List[str]:
     estimators = [_label(e) for e in study.parameters["estimators"]]
     plain = [m for m in study.measures if m not in estimators]
     for budget in study.budgets:
-        every = {s: (None, s) for s in study.strategies}
+        every: Dict[str, Tuple[Optional[str], str]] = {s: (None, s) for s in study.strategies}
         order = _noise.ordering(_statistic(study, "found", budget, every), None, study.problem)
         lines.append(
             f"Relevant documents found with {counted(budget, 'judgment')} per topic: {order}."

@@ -529,7 +529,7 @@ def qa_collection_from_adhoc(
     runs = [runs] if isinstance(runs, (str, Path)) else list(runs)
     stems = [file_stem(run) for run in runs]
     # a/r.run and b/r.run: one runs/r.tsv would hide the other; numbered as evaluation does
-    counts, seen = Counter(stems), Counter()
+    counts, seen = Counter(stems), Counter[str]()
     for k, stem in enumerate(stems):
         if counts[stem] > 1:
             seen[stem] += 1

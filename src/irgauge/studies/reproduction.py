@@ -76,7 +76,7 @@ def reproducibility(
     qrels: Any,
     original: Any,
     repeated: Any,
-    measures: Sequence[str] = DEFAULT_MEASURES,
+    measures: Optional[Sequence[str]] = DEFAULT_MEASURES,
     *,
     repeated_qrels: Any = None,
     cutoffs: Optional[Sequence[int]] = None,

@@ -30,7 +30,7 @@ def judging_needs_qrels(candidates: Candidates, strategy: str) -> np.ndarray:
 def judge_in_turn(candidates: Candidates, budget, policy) -> Selection:
     """Run the loop; ``policy`` has ``priority`` (topics x runs, float, updated in place)
     and ``update(t, s, relevant)`` for the arms just pulled."""
-    relevant = candidates.relevant
+    relevant = judging_needs_qrels(candidates, "adaptive")  # the strategies check it first
     ranked = candidates.ranked
     n_runs, n_topics, width = ranked.shape
     limit = per_topic_limit(candidates, budget)

@@ -83,6 +83,7 @@ def build_candidates(
 
 def _ranked_entries(pool: DepthPool, n_runs: int) -> np.ndarray:
     """``ranked`` (see the module docstring), from the pool's own (run, rank, entry) rows."""
+    assert pool.ranked is not None  # depth_pool builds every pool with them
     run, rank, entry = pool.ranked
     width = max(int(rank.max()) if len(rank) else 1, 1)
     ranked = np.full((n_runs, len(pool.topic_ids), width), -1, dtype=np.int64)

@@ -58,7 +58,7 @@ def reproducibility_table(
     qrels: Any,
     original: Any,
     repeated: Any,
-    measures: Sequence[str] = DEFAULT_MEASURES,
+    measures: Optional[Sequence[str]] = DEFAULT_MEASURES,
     repeated_qrels: Any = None,
     cutoffs: Optional[Sequence[int]] = None,
     rbo_p: Optional[float] = None,

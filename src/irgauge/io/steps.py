@@ -1,5 +1,6 @@
-"""Progress of long computations, reported to an optional ``progress(done, total)``
-callback (the command line draws it as a bar on a terminal)."""
+"""The library's side of progress: the steps of a long computation, counted to an optional
+``progress(done, total)`` callback. The library never draws; the command line's bars are
+:mod:`irgauge.cli._bars`."""
 
 from __future__ import annotations
 

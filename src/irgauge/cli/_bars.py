@@ -1,13 +1,13 @@
 """Progress bars of the command line: on stderr, on a terminal only, and only for a step
 that lasts.
 
-The library reports progress to an optional ``progress(done, total)`` callback and never
-draws; :func:`bar` makes such a callback. Its bar appears once the step has run for
-:func:`show_after` seconds, so that a quick command prints nothing, and tqdm is imported
-only then: measured with ``python -X importtime``, ``import tqdm`` costs 0.1-0.2 s (its
-version lookup reads the installed distributions' metadata), about as much again as the
-whole start-up of ``irgauge discpower``, a price only a step that already takes seconds
-should pay.
+The library reports progress to an optional ``progress(done, total)`` callback
+(:mod:`irgauge.io.steps`) and never draws; :func:`bar` makes such a callback. Its bar
+appears once the step has run for :func:`show_after` seconds, so that a quick command
+prints nothing, and tqdm is imported only then: measured with ``python -X importtime``,
+``import tqdm`` costs 0.1-0.2 s (its version lookup reads the installed distributions'
+metadata), about as much again as the whole start-up of ``irgauge discpower``, a price
+only a step that already takes seconds should pay.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 import sys
 import time
-from typing import Callable, Optional
+from typing import Any, Callable, Optional
 
 SHOW_AFTER = 2.0  # seconds a step runs before its bar appears
 DELAY_VARIABLE = "IRGAUGE_PROGRESS_AFTER"  # another delay in seconds (0: at once)
@@ -52,7 +52,7 @@ class _Bar:
         self.label, self.delay = label, delay
         # the step starts now: some computations report only as each block of work ends
         self.start = time.monotonic()
-        self.tqdm = None
+        self.tqdm: Any = None  # a tqdm bar, once drawn
         self.closed = False
 
     def __call__(self, done: int, total: int) -> None:
