@@ -238,9 +238,9 @@ def add_selection(group, top_k=None, top_fraction=None, by=None, by_help: str = 
     )
 
 
-def add_engine(parser, tasks: str, steps: bool = True) -> None:
-    """``--engine {local,dask}`` and ``--scheduler ADDRESS``; ``tasks`` says what becomes a
-    task. With ``steps`` the command runs within ``use_engine(engine, scheduler)`` (its
+def add_engine(parser, tasks: str, steps: bool = True, aliases=()) -> None:
+    """``--engine {local,dask}``, ``--scheduler ADDRESS`` and ``--jobs N`` (``aliases``:
+    its other, older spellings); ``tasks`` says what becomes a task. With ``steps`` the command runs within ``use_engine(engine, scheduler)`` (its
     methods' steps become tasks; see :mod:`irgauge.cli`); ``irgauge eval`` passes them to
     ``evaluate`` itself."""
     parser.add_argument(
@@ -256,6 +256,17 @@ def add_engine(parser, tasks: str, steps: bool = True) -> None:
         metavar="ADDRESS",
         help="the Dask scheduler to use with --engine dask (tcp://host:8786); default: a "
         "LocalCluster of one worker process per CPU",
+    )
+    parser.add_argument(
+        "--jobs",
+        *aliases,
+        dest="jobs",
+        type=positive_int,
+        default=None,
+        metavar="N",
+        help=f"with the local engine, {tasks.rstrip(',')} run on N threads; 1: one core, "
+        "the same output (default: $IRGAUGE_THREADS, else the CPUs this process may use)"
+        + (f"; {', '.join(aliases)}: the same option" if aliases else ""),
     )
     parser.set_defaults(engine_steps=steps)
 

@@ -37,7 +37,7 @@ from irgauge.io.progress import step_counter
 from irgauge.io.qrels import read_qrels
 from irgauge.io.records import Run
 from irgauge.io.runs import read_run, unique_run_names
-from irgauge.io.threads import explicit_threads, thread_count
+from irgauge.io.threads import thread_count
 from irgauge.measures import DEFAULT_MEASURES, Measure, parse_measures
 from irgauge.measures.parse import is_foreign_measure
 
@@ -100,7 +100,8 @@ def evaluate(
     max_docs: evaluate only the first N documents of each topic, in evaluation order
     (trec_eval -M). negative: what a negative qrels level means: "nonrelevant" (judged
     nonrelevant, default) or "unjudged" (in the pool but unjudged, as trec_eval reads it).
-    threads: reader threads (default: $IRGAUGE_THREADS, else the CPUs available, at most 4).
+    threads: reader threads, a run each or the blocks of one file (default: $IRGAUGE_THREADS,
+    else the CPUs available, at most 4); 1: one core, the same results.
     progress: ``progress(done, total)`` after each run is read and once all are scored.
     memory: the process's memory budget (bytes, or ``"512M"``, ``"2G"``): run files are
     read and scored in parts of whole topics that fit what the qrels leave of it, with the
@@ -173,9 +174,9 @@ def _judgments(sources, rel_level, gains, negative, threads):
     if prels is not None:
         from irgauge.io.prels import read_prels
 
-        qrels = read_prels(prels, threads=explicit_threads(threads))
+        qrels = read_prels(prels, threads=thread_count(threads))
     else:
-        qrels = read_qrels(qrels_source(source), threads=explicit_threads(threads))
+        qrels = read_qrels(qrels_source(source), threads=thread_count(threads))
     # qrels of a special kind (QA answer classes) may name the Judgments class to read them
     judgments = getattr(qrels, "judgments_type", Judgments)(
         qrels, rel_level=rel_level, gains=parse_gains(gains), negative=negative
@@ -187,10 +188,10 @@ def _plan(measure_list, judgments, order, conventions, budget, sources, max_cell
     """The plan every part is scored with, and how many runs are read at once.
 
     Several runs are read on up to ``thread_count`` threads, a run each, sharing the
-    budget. A single file is split over threads (a block each) only when asked
-    (``threads`` or $IRGAUGE_THREADS): on 2 cores that buys a little wall time for more
-    CPU (measured with bench/bench_eval.py; figures in docs/performance.md), a trade left
-    to the user."""
+    budget; a single file is split over as many threads, a block each (numpy releases the
+    GIL while it tokenizes), the budget still the whole command's: the blocks in flight
+    are a few BLOCK_BYTES beside a part. ``threads`` = 1 is the single-core path, the same
+    output (measured with bench/bench_scale.py; figures in docs/scale.md)."""
     workers = min(len(sources), thread_count(threads))
     kept = values_in_memory(budget)
     plan = ScoringPlan(
@@ -201,7 +202,7 @@ def _plan(measure_list, judgments, order, conventions, budget, sources, max_cell
         eligible_topics(judgments, conventions.empty_topics),
         part_bytes(budget - kept, workers),
         max_cells,
-        1 if workers > 1 else (explicit_threads(threads) or 1),
+        1 if workers > 1 else thread_count(threads),
         spill=ValueSpill(kept),
     )
     return plan, workers
