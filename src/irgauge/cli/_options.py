@@ -240,9 +240,10 @@ def add_selection(group, top_k=None, top_fraction=None, by=None, by_help: str = 
 
 def add_engine(parser, tasks: str, steps: bool = True, aliases=()) -> None:
     """``--engine {local,dask}``, ``--scheduler ADDRESS`` and ``--jobs N`` (``aliases``:
-    its other, older spellings); ``tasks`` says what becomes a task. With ``steps`` the command runs within ``use_engine(engine, scheduler)`` (its
-    methods' steps become tasks; see :mod:`irgauge.cli`); ``irgauge eval`` passes them to
-    ``evaluate`` itself."""
+    its other, older spellings); ``tasks`` says what becomes a task. With ``steps`` the
+    command runs within ``use_engine(engine, scheduler)`` and ``use_jobs(jobs)`` (its
+    methods' steps become tasks, or run on threads; see :mod:`irgauge.cli`); ``irgauge
+    eval`` passes them to ``evaluate`` itself."""
     parser.add_argument(
         "--engine",
         choices=("local", "dask"),
