@@ -359,6 +359,7 @@ class BackgroundClient:
     closed with its cluster when the context ends."""
 
     def __init__(self, scheduler: Optional[str]):
+        self.this_machine = scheduler is None  # a LocalCluster of irgauge's own
         self._pool = ThreadPoolExecutor(1)
         self._future = self._pool.submit(connect, scheduler)
 
@@ -368,6 +369,10 @@ class BackgroundClient:
     def client(self):
         """The client, once made (an error in making it is raised here)."""
         return self._future.result()[0]
+
+    def size(self) -> int:
+        """The cluster's workers now (at least 1)."""
+        return max(len(self.client().scheduler_info().get("workers", {})), 1)
 
     def __exit__(self, *exc) -> None:
         try:

@@ -8,6 +8,7 @@ values and aggregates, with the conventions used.
 from __future__ import annotations
 
 import contextlib
+import sys
 from dataclasses import dataclass, replace
 from typing import Any, Callable, List, Optional, Sequence, Union
 
@@ -16,7 +17,13 @@ import numpy as np
 from irgauge import __version__
 from irgauge.collection.judgments import Judgments, parse_gains
 from irgauge.errors import InputError, MeasureError
-from irgauge.evaluation.memory import part_bytes, resolve_memory, values_in_memory
+from irgauge.evaluation.memory import (
+    budget_note,
+    part_bytes,
+    resolve_memory,
+    values_in_memory,
+    worker_budget,
+)
 from irgauge.evaluation.run_scoring import (
     ScoredRun,
     ScoringPlan,
@@ -220,12 +227,15 @@ def _engine(engine: str, scheduler: Optional[str]):
 
 def _score_runs(sources, plan: ScoringPlan, workers: int, engine, step) -> List[ScoredRun]:
     """Every run scored here (``workers`` at a time) or on a Dask cluster, where each
-    worker has the whole budget to itself."""
+    worker has its share of the budget (:func:`worker_budget`), said on stderr."""
     cluster, budget = engine
     if cluster is not None:
         from irgauge.evaluation.dask_engine import score_sources_dask
 
-        plan = replace(plan, part_bytes=part_bytes(budget, 1), threads=1)
+        n_workers, here = cluster.size(), cluster.this_machine
+        print(f"irgauge: note: {budget_note(budget, n_workers, here)}", file=sys.stderr)
+        share = worker_budget(budget, n_workers, here)
+        plan = replace(plan, part_bytes=part_bytes(share, 1), threads=1)
         return score_sources_dask(sources, plan, cluster.client(), step)
     return score_sources(sources, plan, workers, step)
 
