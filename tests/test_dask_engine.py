@@ -223,8 +223,10 @@ def test_the_budget_is_the_commands_on_this_machine_and_each_workers_on_a_cluste
     assert shares[-1] == 64 << 20
     # a cluster irgauge starts on this machine (here: the test's, in this process)
     client = distributed.Client(address, set_as_default=False)
-    monkeypatch.setattr(dask_engine, "connect", lambda scheduler: (client, None))
-    irgauge.evaluate(qrels, [run], ["AP"], memory="64M", engine="dask")
+    asked = []
+    monkeypatch.setattr(dask_engine, "connect", lambda *a: asked.append(a) or (client, None))
+    irgauge.evaluate(qrels, [run], ["AP"], memory="64M", engine="dask", threads=3)
+    assert asked == [(None, 3)]  # threads: the LocalCluster's workers
     err = capsys.readouterr().err
     assert "memory budget 64M for the whole command: 32M for each of 2 worker(s)" in err
     assert shares[-1] == 32 << 20  # the workers' shares add up to the budget

@@ -280,7 +280,7 @@ def _engine(args: argparse.Namespace):
         return
     from irgauge.evaluation.tasks import use_engine, use_jobs
 
-    with use_engine(args.engine, args.scheduler), use_jobs(args.jobs):
+    with use_engine(args.engine, args.scheduler, args.jobs), use_jobs(args.jobs):
         if args.engine == "dask":
             where = args.scheduler or "a local cluster"
             print(f"irgauge: note: engine dask: steps run as tasks on {where}", file=sys.stderr)

@@ -265,8 +265,9 @@ def add_engine(parser, tasks: str, steps: bool = True, aliases=()) -> None:
         type=positive_int,
         default=None,
         metavar="N",
-        help=f"with the local engine, {tasks.rstrip(',')} run on N threads; 1: one core, "
-        "the same output (default: $IRGAUGE_THREADS, else the CPUs this process may use)"
+        help=f"cores to use on this machine: {tasks.rstrip(',')} run on N threads (with "
+        "--engine dask, a LocalCluster of N workers); 1: one core, the same output "
+        "(default: $IRGAUGE_THREADS, else the CPUs this process may use)"
         + (f"; {', '.join(aliases)}: the same option" if aliases else ""),
     )
     parser.set_defaults(engine_steps=steps)

@@ -81,9 +81,10 @@ def lost_inputs():
     return FutureCancelledError
 
 
-def connect(scheduler: Optional[str] = None):
+def connect(scheduler: Optional[str] = None, workers: Optional[int] = None):
     """(client, cluster): a client of the cluster at ``scheduler`` (``tcp://host:8786``;
-    cluster None), or of a new LocalCluster of one single-threaded worker process per CPU.
+    cluster None), or of a new LocalCluster of ``workers`` single-threaded worker processes
+    (default: one per CPU).
     The client is not made the process's default one (a library leaves that to its host)."""
     require_dask()
     import dask
@@ -101,7 +102,7 @@ def connect(scheduler: Optional[str] = None):
     heap = {f"distributed.nanny.pre-spawn-environ.{k}": v for k, v in WORKER_HEAP.items()}
     with dask.config.set({**heap, **CLUSTER_SETTINGS}), host_state_kept():
         cluster = LocalCluster(
-            n_workers=available_cpus(),
+            n_workers=workers or available_cpus(),
             threads_per_worker=1,
             processes=True,
             dashboard_address=":0",  # any free port: 8787 may be another cluster's
@@ -358,10 +359,10 @@ class BackgroundClient:
     thread while the caller reads the qrels (starting worker processes takes seconds), and
     closed with its cluster when the context ends."""
 
-    def __init__(self, scheduler: Optional[str]):
+    def __init__(self, scheduler: Optional[str], workers: Optional[int] = None):
         self.this_machine = scheduler is None  # a LocalCluster of irgauge's own
         self._pool = ThreadPoolExecutor(1)
-        self._future = self._pool.submit(connect, scheduler)
+        self._future = self._pool.submit(connect, scheduler, workers)
 
     def __enter__(self) -> "BackgroundClient":
         return self

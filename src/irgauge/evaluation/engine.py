@@ -108,7 +108,8 @@ def evaluate(
     (trec_eval -M). negative: what a negative qrels level means: "nonrelevant" (judged
     nonrelevant, default) or "unjudged" (in the pool but unjudged, as trec_eval reads it).
     threads: reader threads, a run each or the blocks of one file (default: $IRGAUGE_THREADS,
-    else the CPUs available, at most 4); 1: one core, the same results.
+    else the CPUs available, at most 4); 1: one core, the same results. With engine "dask"
+    and no scheduler: the LocalCluster's worker processes (default: one per CPU).
     progress: ``progress(done, total)`` after each run is read and once all are scored.
     memory: the process's memory budget (bytes, or ``"512M"``, ``"2G"``): run files are
     read and scored in parts of whole topics that fit what the qrels leave of it, with the
@@ -124,7 +125,8 @@ def evaluate(
     conventions = _Conventions(judged_only, complete, empty_topics, aggregate, max_docs)
     measure_list = _measures(measures, judged_only)
     sources = _sources_to_score(runs)
-    with _engine(engine, scheduler) as cluster:  # a cluster starts while the qrels are read
+    # a cluster starts while the qrels are read
+    with _engine(engine, scheduler, threads) as cluster:
         qrels, judgments = _judgments((qrels, prels), rel_level, gains, negative, threads)
         step = step_counter(progress, len(sources) + 1)
         plan, workers = _plan(
@@ -215,13 +217,14 @@ def _plan(measure_list, judgments, order, conventions, budget, sources, max_cell
     return plan, workers
 
 
-def _engine(engine: str, scheduler: Optional[str]):
-    """The Dask client in the making (engine "dask"), or nothing to hold (engine "local")."""
+def _engine(engine: str, scheduler: Optional[str], workers: Optional[int] = None):
+    """The Dask client in the making (engine "dask"; a LocalCluster of ``workers`` when no
+    scheduler is given), or nothing to hold (engine "local")."""
     check_engine(engine, scheduler)
     if engine == "dask":
         from irgauge.evaluation.dask_engine import BackgroundClient
 
-        return BackgroundClient(scheduler)
+        return BackgroundClient(scheduler, None if scheduler else workers)
     return contextlib.nullcontext()
 
 

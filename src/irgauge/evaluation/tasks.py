@@ -67,12 +67,12 @@ def check_engine(engine: str, scheduler: Optional[str]) -> None:
 
 
 @contextlib.contextmanager
-def use_engine(engine: str = "local", scheduler: Optional[str] = None):
+def use_engine(engine: str = "local", scheduler: Optional[str] = None, workers=None):
     """Run the meta-evaluation methods' and the studies' steps on ``engine`` within the
     block: "local" (this process) or "dask" (tasks on the cluster at ``scheduler``,
     ``"tcp://host:8786"``, or on a LocalCluster of a worker process per CPU, started now,
-    while the block reads its inputs, and stopped at its end). The results are the local
-    ones."""
+    while the block reads its inputs, and stopped at its end; ``workers`` processes
+    instead when given). The results are the local ones."""
     check_engine(engine, scheduler)
     if engine == "local":
         token = _CLUSTER.set(None)
@@ -84,7 +84,7 @@ def use_engine(engine: str = "local", scheduler: Optional[str] = None):
     from irgauge.evaluation.dask_engine import BackgroundClient, require_dask
 
     require_dask()  # now, not when the first step is sent
-    with BackgroundClient(scheduler) as cluster:
+    with BackgroundClient(scheduler, None if scheduler else workers) as cluster:
         token = _CLUSTER.set(cluster)
         try:
             yield
