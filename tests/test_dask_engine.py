@@ -230,3 +230,20 @@ def test_the_budget_is_the_commands_on_this_machine_and_each_workers_on_a_cluste
     err = capsys.readouterr().err
     assert "memory budget 64M for the whole command: 32M for each of 2 worker(s)" in err
     assert shares[-1] == 32 << 20  # the workers' shares add up to the budget
+
+
+def test_the_judgments_lookup_is_built_once_here_and_shipped(tmp_path, cluster, monkeypatch):
+    qrels, run = _collection(tmp_path, topics=5)
+    built = []  # for each plan scattered: was its lookup table built when it was sent?
+    real = distributed.Client.scatter
+
+    def spy(self, data, **kw):
+        if hasattr(data, "judgments"):
+            built.append(data.judgments._table is not None)
+        return real(self, data, **kw)
+
+    monkeypatch.setattr(distributed.Client, "scatter", spy)
+    address = cluster.scheduler_address
+    remote = irgauge.evaluate(qrels, [run], ["AP"], engine="dask", scheduler=address)
+    assert built == [True]
+    _same(irgauge.evaluate(qrels, [run], ["AP"]), remote)
