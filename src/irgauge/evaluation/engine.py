@@ -107,9 +107,8 @@ def evaluate(
     max_docs: evaluate only the first N documents of each topic, in evaluation order
     (trec_eval -M). negative: what a negative qrels level means: "nonrelevant" (judged
     nonrelevant, default) or "unjudged" (in the pool but unjudged, as trec_eval reads it).
-    threads: reader threads, a run each or the blocks of one file (default: $IRGAUGE_THREADS,
-    else the CPUs available, at most 4); 1: one core, the same results. With engine "dask"
-    and no scheduler: the LocalCluster's worker processes (default: one per CPU).
+    threads: reader threads, a run or a block of a file each (default: $IRGAUGE_THREADS, else
+    the CPUs, at most 4; 1: one core); with engine "dask", the LocalCluster's workers.
     progress: ``progress(done, total)`` after each run is read and once all are scored.
     memory: the process's memory budget (bytes, or ``"512M"``, ``"2G"``): run files are
     read and scored in parts of whole topics that fit what the qrels leave of it, with the
@@ -125,8 +124,7 @@ def evaluate(
     conventions = _Conventions(judged_only, complete, empty_topics, aggregate, max_docs)
     measure_list = _measures(measures, judged_only)
     sources = _sources_to_score(runs)
-    # a cluster starts while the qrels are read
-    with _engine(engine, scheduler, threads) as cluster:
+    with _engine(engine, scheduler, threads) as cluster:  # starts while the qrels are read
         qrels, judgments = _judgments((qrels, prels), rel_level, gains, negative, threads)
         step = step_counter(progress, len(sources) + 1)
         plan, workers = _plan(
