@@ -136,3 +136,14 @@ def test_one_big_run_split_over_threads_same_output(tmp_path, capsys, two_cpus, 
         outs.append(out)
     assert outs == [default, default]
     assert default.count("\n") > 600
+
+
+def _reporting(item, progress=None):
+    progress(item)
+    return local_jobs()
+
+
+def test_steps_with_progress_of_their_own_run_in_order_and_keep_the_threads(two_cpus):
+    seen = []
+    results = run_steps(_reporting, [1, 2, 3], step_progress=lambda k: seen.append)
+    assert seen == [1, 2, 3] and results == [2, 2, 2]  # their own steps may use both CPUs

@@ -106,11 +106,12 @@ def run_steps(
     steps report their own progress here: step k then gets ``progress=step_progress(k)``
     (on a cluster they report nothing and ``progress`` follows the results). A single item
     runs here, so that its own steps may use the cluster. Locally, several items run on
-    up to :func:`local_jobs` threads, their results taken in the order given (their
-    own progress is then not reported: ``progress`` follows the results)."""
+    up to :func:`local_jobs` threads, their results taken in the order given, unless the
+    steps report their own progress (bars of their own, which threads would interleave):
+    they then run one after the other, and their own steps use the threads."""
     items = list(items)
     cluster = _CLUSTER.get()
-    if cluster is None and len(items) > 1 and local_jobs() > 1:
+    if cluster is None and len(items) > 1 and step_progress is None and local_jobs() > 1:
         return _on_threads(step, items, shared, progress)
     if cluster is None or len(items) < 2:
         results = []
