@@ -144,7 +144,7 @@ def test_baseline_marks_agree_with_compare_of_each_pair(capsys):
             assert rec["marks"] == ""
             continue
         row = _json(
-            capsys, ["compare", *inputs, "--format", "json", "--systems", "run03", rec["run"]]
+            capsys, ["compare", *inputs, "--format", "json", "--pair", "run03", rec["run"]]
         )["results"][0]
         mark = "" if row["p_randomisation"] >= 0.05 else ("+" if row["difference"] < 0 else "-")
         assert rec["marks"] == mark

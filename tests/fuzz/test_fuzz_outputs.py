@@ -18,7 +18,7 @@ from test_fuzz_readers import collection
 
 SIM = ["--topics", "3", "--runs", "2", "--depth", "5", "--pool-depth", "5", "--quiet"]
 META = ["scores.tsv", "--quiet", "--seed", "1"]
-STUDY = ["--collections", "collections.toml", "--trials", "2", "--seed", "1", "--quiet"]
+STUDY = ["--collections", "collections.toml", "-P", "2", "--seed", "1", "--quiet"]
 # command -> (arguments writing to TARGET, whether TARGET is a folder)
 COMMANDS = {
     "eval -o": (["eval", "qrels.txt", "run.txt", "-o", "TARGET"], False),

@@ -179,7 +179,7 @@ READERS = {
             d / "collections.toml",
             "--out",
             d / "study",
-            "--trials",
+            "-P",
             "2",
             "--seed",
             "1",

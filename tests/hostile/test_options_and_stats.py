@@ -299,9 +299,13 @@ def test_subset_methods_with_one_topic(cli, tmp_path, command, message):
             "qa --sign-alphas 0.05,2",
             "argument --sign-alphas: expected a significance level in (0, 1); got 2",
         ),
-        ("predictive --sizes=5,-3", "argument --sizes: expected a whole number >= 1; got -3"),
-        ("onerel --B 0", "argument --B: expected a number of random draws"),
-        ("predictive --trials -1", "argument --trials: expected a number of random draws"),
+        (
+            "predictive --sizes=5,-3",
+            "argument -k/--subset-size/--subset-sizes/--sizes: expected a whole number >= 1; "
+            "got -3",
+        ),
+        ("onerel -B 0", "argument -B/--samples/--B: expected a number of random draws"),
+        ("predictive -P -1", "argument -P/--halvings/--trials: expected a number of random draws"),
     ],
 )
 def test_study_list_and_count_options_refused(cli, tmp_path, args, message):

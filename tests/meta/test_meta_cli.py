@@ -42,12 +42,12 @@ def test_each_command_runs_and_writes_figures(capsys, files, tmp_path):
         ["stability", *files, "--trials", "50"],
         ["correlate", *files, "--top-k", "10", "--by", "ap", "--figures", str(tmp_path)],
         ["predictive", *files, "-P", "50", "-k", "5,10"],
-        ["compare", files[0], "--systems", "run1", "run2", "-B", "100"],
+        ["compare", files[0], "--pair", "run1", "run2", "-B", "100"],
         ["compare", files[0], "--correction", "bh", "--tests", "t,sign", "-B", "100"],
     ):
         argv = argv if argv[0] in ("correlate", "compare") else argv + common
         if argv[0] == "compare":
-            argv += ["--top-k", "10", "--by", "ap"] if "--systems" not in argv else []
+            argv += ["--top-k", "10", "--by", "ap"] if "--pair" not in argv else []
         out = run_json(capsys, argv)
         assert out["results"], argv[0]
     written = {p.name for p in tmp_path.iterdir()}
@@ -67,7 +67,7 @@ def test_compare_two_systems_tsv(capsys, files):
             [
                 "compare",
                 files[0],
-                "--systems",
+                "--pair",
                 "run1",
                 "run2",
                 "--seed",

@@ -6,12 +6,17 @@ import pytest
 from irgauge.cli import main
 
 
-def test_demo_prints_report_first(tmp_path, capsys):
-    # small samples: what is checked is the report line, every study's output and no skip
-    argv = ["--B", "20", "--trials", "20", "--topic-resamples", "10"]
+def test_demo_says_where_it_wrote_first(tmp_path, capsys, monkeypatch):
+    # small samples: what is checked is the first lines, every study's output, no skip
+    # and summaries wrapped to the terminal (printed at up to 1,259 columns)
+    monkeypatch.setenv("COLUMNS", "72")
+    argv = ["-B", "20", "--trials", "20", "--topic-resamples", "10"]
     assert main(["demo", "--out", str(tmp_path), *argv]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0] == f"REPORT: {(tmp_path / 'report.html').resolve()}"
+    assert lines[0] == f"demo: wrote {tmp_path.resolve()}"
+    assert lines[1] == f"REPORT: {(tmp_path / 'report.html').resolve()}"
+    bullets = [line for line in lines if line.lstrip().startswith(("* ", "! "))]
+    assert len(bullets) > 10 and max(map(len, bullets)) <= 72
     for study in ("collection", "onerel", "incomplete", "qa", "predictive", "topicset"):
         assert (tmp_path / study / "manifest.json").exists()
     assert "skipped" not in "\n".join(lines)
@@ -30,3 +35,27 @@ def test_a_failed_demo_leaves_no_folder(tmp_path):
         main(["demo", "--out", str(tmp_path / "demo"), "--topic-resamples", "1"])
     assert refused.value.code == 2
     assert list(tmp_path.iterdir()) == []
+
+
+def test_the_default_folder_is_named_as_the_default(tmp_path, monkeypatch):
+    """Without --out the first line says that the folder is the default, in the current
+    folder (a checkout, where .gitignore covers it)."""
+    import argparse
+
+    from irgauge.cli.cmd_demo import where_written
+
+    monkeypatch.chdir(tmp_path)
+    default = argparse.Namespace(out="irgauge-demo", given_options={})
+    assert where_written(default) == (
+        f"demo: wrote {tmp_path.resolve() / 'irgauge-demo'} "
+        "(the default, ./irgauge-demo; --out DIR writes elsewhere)"
+    )
+    given = argparse.Namespace(out="x", given_options={"out": "--out"})
+    assert where_written(given) == f"demo: wrote {tmp_path.resolve() / 'x'}"
+
+
+def test_the_gitignore_covers_the_demo_folder():
+    from pathlib import Path
+
+    ignored = (Path(__file__).parents[2] / ".gitignore").read_text().split()
+    assert "irgauge-demo/" in ignored

@@ -21,8 +21,8 @@ def with_prefix(path, folder):
 @pytest.mark.parametrize(
     "study, options",
     [
-        ("onerel", ["--B", "10", "--trials", "5", "--repetitions", "1"]),
-        ("incomplete", ["--B", "10", "--reductions", "1", "--rates", "50"]),
+        ("onerel", ["-B", "10", "--trials", "5", "--repetitions", "1"]),
+        ("incomplete", ["-B", "10", "--reductions", "1", "--rates", "50"]),
     ],
 )
 def test_studies_take_non_utf8_topic_ids(collection, tmp_path, study, options):

@@ -26,7 +26,7 @@ def test_each_study_has_its_own_help_with_the_papers_defaults(capsys):
     qa = _help(capsys, "qa")
     assert "--second-size" in qa and "--list-task" in qa and "(default: 50)" in qa
     predictive = _help(capsys, "predictive")
-    assert "(default: 2000)" in predictive and "--B" not in predictive
+    assert "(default: 2000)" in predictive and "--samples" not in predictive
     assert "--alpha" not in predictive
     assert len({onerel, incomplete, qa, predictive}) == 4
     for text in (onerel, incomplete, qa, predictive):
@@ -43,7 +43,7 @@ def test_options_are_recorded(collection, tmp_path, capsys):
             *map(str, runs),
             "--out",
             str(tmp_path),
-            "--B",
+            "-B",
             "50",
             "--reductions",
             "2",
@@ -127,7 +127,7 @@ def test_several_collections_side_by_side(collection, tmp_path, capsys):
             str(toml),
             "--out",
             str(tmp_path / "o"),
-            "--trials",
+            "-P",
             "40",
             "--seed",
             "2",
@@ -249,7 +249,7 @@ def test_collection_name_that_is_not_a_folder_name_is_refused(
         toml.write_text(f'[collections."{name}"]\nqrels = "{qrels}"\nruns = "{rundir}"\n')
         given = ["--collections", str(toml)]
     out = tmp_path / "o"
-    code = main(["study", "predictive", *given, "--out", str(out), "--trials", "5", "--quiet"])
+    code = main(["study", "predictive", *given, "--out", str(out), "-P", "5", "--quiet"])
     err = capsys.readouterr().err
     assert code == 2, err
     assert len(err.strip().splitlines()) == 1 and f"collection name {name!r}" in err
@@ -277,3 +277,24 @@ def test_collection_names_that_differ_only_in_case_are_refused(tmp_path):
     with pytest.raises(InputError, match="'trec' and 'TREC' differ only in case"):
         run_on_collections("predictive", {"trec": ("q", []), "TREC": ("q", [])}, tmp_path / "o")
     assert not (tmp_path / "o").exists()
+
+
+def test_a_default_filter_is_not_reported_as_asked_for():
+    """ "6 systems (all 6; the top 30 by AP were asked for)" where nobody asked: the
+    study's default filter is called its default."""
+    from irgauge.studies._common import systems_phrase
+
+    default = systems_phrase(6, 6, 30, None, "AP", default=(30, None))
+    assert default == "6 systems (all 6; the default filter, the top 30 by AP, keeps them all)"
+    asked = systems_phrase(6, 6, 40, None, "AP", default=(30, None))
+    assert asked == "6 systems (all 6; the top 40 by AP were asked for)"
+    assert systems_phrase(6, 8, 6, None, "AP") == "6 systems (the top 6 of 8 by AP)"
+
+
+def test_a_study_with_no_selection_names_its_default(collection, tmp_path, capsys):
+    qrels, runs = collection
+    argv = ["study", "incomplete", str(qrels), *map(str, runs), "--out", str(tmp_path)]
+    argv += ["-B", "20", "--reductions", "1", "--rates", "50", "--topic-resamples", "2"]
+    assert main([*argv, "--seed", "1", "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert "asked for" not in out and "the default filter, the top 30 by AP" in out

@@ -86,6 +86,7 @@ class Parser(argparse.ArgumentParser):
     def parse_known_args(self, args=None, namespace=None):
         self.given = {} if self.once else None  # the options of this parse, by dest
         namespace, extras = super().parse_known_args(args, namespace)
+        _note_old_spellings(self, self.given or {})
         # a sub-command's options reach the top namespace with its other values
         namespace.given_options = {**(self.given or {}), **getattr(namespace, "given_options", {})}
         # argparse hands a command's unknown options up to the top parser, whose usage line
@@ -93,6 +94,22 @@ class Parser(argparse.ArgumentParser):
         if extras:
             self.error(f"unrecognized arguments: {' '.join(extras)}")
         return namespace, extras
+
+    def error(self, message: str):
+        """argparse's refusal, with a hint where the slip is a common one."""
+        from irgauge.cli._hints import hint
+
+        super().error(message + hint(self, message))
+
+
+def _note_old_spellings(parser: argparse.ArgumentParser, given: dict) -> None:
+    """A note for each option given by a deprecated spelling (``_options.add_renamed``)."""
+    from irgauge.cli._options import old_spelling_note
+
+    for option in given.values():
+        action = parser._option_string_actions.get(option)
+        if action is not None:
+            old_spelling_note(action, option)
 
 
 def build_parser(argv: Optional[List[str]] = None) -> argparse.ArgumentParser:

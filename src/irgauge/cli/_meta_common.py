@@ -10,6 +10,7 @@ import sys
 from irgauge.errors import InputError
 from irgauge.cli import HelpFormatter
 from irgauge.cli import _options as opt
+from irgauge.io.words import counted
 
 
 def command(subparsers, name: str, help: str, description: str) -> argparse.ArgumentParser:
@@ -84,6 +85,7 @@ def _measures(args) -> list:
 def load_matrices(args, minimum_systems: int = 2):
     """``{measure: ScoreMatrix}`` from the command's inputs, aligned and selected."""
     from irgauge.scores import combine, read_scores, require_systems, select_systems
+    from irgauge.scores.lookup import as_named, refuse_missing
     from irgauge.evaluation import score_matrices
 
     measures = _measures(args)
@@ -99,20 +101,18 @@ def load_matrices(args, minimum_systems: int = 2):
     else:
         if not args.scores:
             raise InputError("no input: give score files or --qrels and --run")
-        parts = []
+        parts, held = [], {}
         for spec in args.scores:
             name, path = opt.named_file(spec)
             found = read_scores(path, name=name, header=getattr(args, "header", True))
+            held.update(dict.fromkeys(found))
             if measures:  # keep only the requested measures, before topic sets are compared
-                found = {k: v for k, v in found.items() if k in measures}
+                found = as_named(found, measures)
             parts.append(found)
-        found = {k for part in parts for k in part}
-        missing = [m for m in measures or () if m not in found]
-        if missing:
-            raise InputError(f"no scores for measure(s) {', '.join(missing)} in the score files")
+        got = {m for part in parts for m in part}
+        missing = [m for m in measures or () if m not in got]
+        refuse_missing(missing, held, " in the score files")
         matrices = combine(parts)
-        if measures:
-            matrices = {m: matrices[m] for m in measures}
     selected = select_systems(matrices, args.top_k, args.top_fraction, args.by)
     _enough_selected(args, matrices, selected, minimum_systems)
     require_systems(selected, minimum_systems)
@@ -140,7 +140,8 @@ def _enough_selected(args, matrices, selected, minimum: int) -> None:
             else ("--top-fraction", args.top_fraction)
         )
         raise InputError(
-            f"{option} {value:g} keeps {kept} of {before} systems; at least {minimum} are needed"
+            f"{option} {value:g} keeps {kept} of {counted(before, 'system')}; at least "
+            f"{minimum} are needed"
         )
 
 

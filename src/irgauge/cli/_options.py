@@ -146,6 +146,14 @@ def split_measures(items: Optional[Iterable[str]]) -> Optional[List[str]]:
     return [cli_word(token) for token in split_list(items)]
 
 
+def terminal_width(widest: int) -> int:
+    """The columns to print in: the terminal's (``COLUMNS``, else standard output's
+    terminal; ``widest`` in a pipe or a file), at most ``widest`` and at least 40."""
+    import shutil
+
+    return max(40, min(widest, shutil.get_terminal_size((widest, 24)).columns))
+
+
 def add_no_header(parser) -> None:
     """``--no-header``: TSV and table output without the ``# key: value`` metadata lines."""
     parser.add_argument(
@@ -180,6 +188,39 @@ def without_header(text: str, args) -> str:
 
 
 # ------------------------------------------------ options several commands share
+
+
+def add_renamed(parser, flags, old, **kwargs):
+    """``add_argument(*flags, ...)`` for an option once spelled ``old`` (a tuple): the old
+    spellings are still accepted, said to be deprecated in the help, and a note names the
+    spelling to use when one is given. One option has one spelling in every command
+    (tests/test_option_spellings.py); an old one is kept only so that scripts still run."""
+    dest = kwargs.pop("dest", flags[-1].lstrip("-").replace("-", "_"))
+    help = kwargs.pop("help", "")
+    word = "spelling" if len(old) == 1 else "spellings"
+    help = f"{help} ({', '.join(old)}: the old {word}, deprecated)"
+    action = parser.add_argument(*flags, *old, dest=dest, help=help, **kwargs)
+    action.old_spellings = tuple(old)
+    return action
+
+
+def spelling(action) -> str:
+    """The long spelling of ``action``'s option that is not an old one."""
+    old = getattr(action, "old_spellings", ())
+    return [s for s in action.option_strings if s not in old][-1]
+
+
+def old_spelling_note(action, option: str) -> None:
+    """Tell the user that ``option``, an old spelling of ``action``, is deprecated."""
+    import sys
+
+    if option in getattr(action, "old_spellings", ()):
+        new = "/".join(s for s in action.option_strings if s not in action.old_spellings)
+        print(
+            f"irgauge: note: {option} is the old spelling of {new}, deprecated; "
+            f"write {spelling(action)}",
+            file=sys.stderr,
+        )
 
 
 def add_measures(parser, help: str, dest: str = "measures", metavar: str = "MEASURE") -> None:

@@ -15,7 +15,7 @@ def register(subparsers) -> None:
         subparsers,
         "compare",
         help="compare systems: paired bootstrap, t, sign, randomisation, Tukey HSD",
-        description="Paired significance tests between two systems (--systems A B) or between "
+        description="Paired significance tests between two systems (--pair A B) or between "
         "all pairs (default), with effect sizes and optional Holm or "
         "Benjamini-Hochberg correction; topic-blocked randomised Tukey HSD "
         "(Carterette 2012; Sakai 2014). With --table: the comparison table of IR "
@@ -26,7 +26,7 @@ def register(subparsers) -> None:
     group = p.add_argument_group("comparison table (--table)")
     _table_options(group)
     # the table's own options, refused without --table (where they would do nothing)
-    table_only = [(a.dest, a.default, a.option_strings[-1]) for a in group._group_actions]
+    table_only = [(a.dest, a.default, opt.spelling(a)) for a in group._group_actions]
     p.set_defaults(table_only=[t for t in table_only if t[0] != "table"])
     common.add_output_options(p, figures=False)  # its results are tables: nothing to draw
     opt.add_engine(
@@ -37,7 +37,9 @@ def register(subparsers) -> None:
 
 def _test_options(p) -> None:
     """Which systems, which tests, how many draws, which correction."""
-    p.add_argument("--systems", nargs=2, metavar=("A", "B"), help="compare only A with B")
+    opt.add_renamed(
+        p, ("--pair",), ("--systems",), nargs=2, metavar=("A", "B"), help="compare only A with B"
+    )
     p.add_argument(
         "--tests",
         default=None,
@@ -88,8 +90,13 @@ def _table_options(table) -> None:
         default="none",
         help="show a confidence interval (Student's t) or the standard error",
     )
-    table.add_argument(
-        "--level", type=alpha_type, default=0.95, help="confidence level of --interval ci"
+    opt.add_renamed(
+        table,
+        ("--confidence",),
+        ("--level",),
+        type=alpha_type,
+        default=0.95,
+        help="confidence level of --interval ci",
     )
     table.add_argument(
         "--effect",
@@ -131,18 +138,22 @@ def run(args) -> int:
         raise InputError(
             f"--tests: unknown test(s) {', '.join(unknown)}; choose from {', '.join(KNOWN)}"
         )
+    from irgauge.io.words import listed
+
     matrices = common.load_matrices(args)
     seed = resolve_seed(args.seed)
     tables, parameters = [], {}
     for name, matrix in matrices.items():
         pairs = None
-        if args.systems:
-            missing = [s for s in args.systems if s not in matrix.systems]
+        if args.pair:
+            missing = [s for s in args.pair if s not in matrix.systems]
             if missing:
                 raise InputError(
-                    f"--systems: no scores for {', '.join(missing)} (measure {name})", matrix.source
+                    f"--pair: no scores for {', '.join(missing)} (measure {name}; the systems "
+                    f"are {listed(matrix.systems)})",
+                    matrix.source,
                 )
-            pairs = [(matrix.systems.index(args.systems[0]), matrix.systems.index(args.systems[1]))]
+            pairs = [(matrix.systems.index(args.pair[0]), matrix.systems.index(args.pair[1]))]
         result = compare_pairs(
             matrix.values,
             matrix.systems,
@@ -182,8 +193,8 @@ def run_table(args) -> int:
     tests = [t.strip() for t in (args.tests or "t").split(",") if t.strip()]
     if len(tests) != 1:
         raise InputError(f"--table marks significance by one test; got --tests {args.tests}")
-    if args.systems:
-        raise InputError("--systems and --table do not go together (use --baseline)")
+    if args.pair:
+        raise InputError("--pair and --table do not go together (use --baseline)")
     if args.format != "table":
         raise InputError(
             f"--format {args.format} is the format of the pairwise rows; the comparison "
@@ -198,7 +209,7 @@ def run_table(args) -> int:
         correction=args.correction,
         alpha=args.alpha,
         interval=args.interval,
-        level=args.level,
+        level=args.confidence,
         effect=args.effect,
         samples=args.samples,
         permutations=args.permutations,

@@ -11,11 +11,19 @@ are modest (B = 500 bootstrap samples, 500 trials) so that the demo finishes in 
 from __future__ import annotations
 
 from irgauge.cli import HelpFormatter
-from irgauge.cli._options import TOPIC_RESAMPLES, add_quiet, add_topic_resamples, draws, seed
+from irgauge.cli._options import (
+    TOPIC_RESAMPLES,
+    add_quiet,
+    add_renamed,
+    add_topic_resamples,
+    draws,
+    seed,
+)
 
 DEMO_B = 500
 DEMO_TRIALS = 500
 DEMO_SEED = 20240607
+DEMO_OUT = "irgauge-demo"
 
 
 def register(subparsers) -> None:
@@ -23,12 +31,20 @@ def register(subparsers) -> None:
         "demo",
         help="run the studies on the bundled sample collection and write a report",
         description="Evaluate the bundled sample collection, run every study on it with "
-        "modest sample sizes, and write one HTML report (path printed first).",
+        "modest sample sizes, and write one HTML report; the folder written and the "
+        "report's path are printed first.",
         formatter_class=HelpFormatter,
     )
-    p.add_argument("--out", default="irgauge-demo", metavar="DIR", help="output folder")
+    p.add_argument(
+        "--out",
+        default=DEMO_OUT,
+        metavar="DIR",
+        help=f"output folder (default: {DEMO_OUT}, in the current folder)",
+    )
     p.add_argument("--seed", type=seed, default=DEMO_SEED, help="random seed")
-    p.add_argument("--B", type=draws, default=DEMO_B, help="bootstrap samples")
+    add_renamed(
+        p, ("-B", "--samples"), ("--B",), type=draws, default=DEMO_B, help="bootstrap samples"
+    )
     p.add_argument("--trials", type=draws, default=DEMO_TRIALS, help="trials / halvings")
     add_topic_resamples(p)
     add_quiet(p)
@@ -101,23 +117,36 @@ def run(args) -> int:
     import sys
     import time
 
+    from irgauge.cli._options import terminal_width
     from irgauge.cli._progress import bar
+    from irgauge.studies._common import SUMMARY_WIDTH
 
     start = time.monotonic()
     progress = bar("demo: studies and report", args.quiet)
     report, results = run_demo(
-        args.out, args.seed, args.B, args.trials, progress, args.topic_resamples
+        args.out, args.seed, args.samples, args.trials, progress, args.topic_resamples
     )
+    print(where_written(args))
     print(f"REPORT: {report.resolve()}")
     print(
         f"(open it in a browser; it is self-contained and works offline; "
         f"{time.monotonic() - start:.1f}s)"
     )
-    print()
+    width = terminal_width(SUMMARY_WIDTH)
     for result in results:
+        print()
         print(f"{result.manifest['title']}  ->  {result.directory}")
-        for line in result.summary:
-            print(f"  * {line}")
+        print("\n".join(result.summary_lines(width, indent="  ", notes=False)))
         for note in result.manifest.get("notes", []):  # skipped experiments, derived data
             print(f"irgauge: note ({result.name}): {note}", file=sys.stderr)
     return 0
+
+
+def where_written(args) -> str:
+    """The demo's first line: the folder it wrote, and whether the user chose it."""
+    from pathlib import Path
+
+    folder = Path(args.out).resolve()
+    if "out" in args.given_options:
+        return f"demo: wrote {folder}"
+    return f"demo: wrote {folder} (the default, ./{DEMO_OUT}; --out DIR writes elsewhere)"

@@ -45,6 +45,14 @@ def register(subparsers) -> None:
         "set; see `irgauge measures`)",
     )
     add_convention_options(parser)
+    parser.add_argument(
+        "--like",
+        choices=("trec_eval",),
+        default=None,
+        help="set every convention whose default differs from trec_eval's to trec_eval's "
+        "(--empty-topics zero, --negative unjudged), for trec_eval's numbers; an option "
+        "given as well wins",
+    )
     opt.add_per_topic(parser)
     opt.add_quiet(parser)
     opt.add_text_output(
@@ -171,6 +179,7 @@ def run(args) -> int:
     if not runs:
         missing = "RUN" if qrels is not None or args.prels is not None else "QRELS, RUN"
         raise InputError(f"the following arguments are required: {missing}")
+    like = apply_like(args)
     result = evaluate(
         qrels,
         runs,
@@ -183,8 +192,28 @@ def run(args) -> int:
         progress=bar("reading runs", args.quiet),
         **convention_kwargs(args),
     )
+    if like:  # first in the header: the conventions below are the peer's
+        result.metadata = {"like": like, **result.metadata}
     write_result(result, args)
     return 0
+
+
+def apply_like(args):
+    """Set the conventions of ``--like PEER`` that were not given as options; what it did,
+    for the header ("trec_eval: --empty-topics zero, --negative unjudged"), or None."""
+    if not args.like:
+        return None
+    from irgauge.evaluation.peers import LIKE, OPTIONS
+
+    done = []
+    for dest, value in LIKE[args.like].items():
+        given = args.given_options.get(dest)
+        if given is None:
+            setattr(args, dest, value)
+            done.append(f"{OPTIONS[dest]} {value}")
+        else:
+            done.append(f"{given} {getattr(args, dest)} (given)")
+    return f"{args.like}: {', '.join(done)}"
 
 
 def write_result(result, args) -> None:
@@ -209,12 +238,9 @@ def write_result(result, args) -> None:
 
 def _report_skipped(metadata: dict) -> None:
     """Tell on stderr what was not averaged, so that nothing is dropped silently."""
-    notes = []
-    if metadata.get("topics_without_relevant"):
-        notes.append(
-            f"{len(metadata['topics_without_relevant'])} qrels topic(s) without "
-            "relevant documents left out of the mean"
-        )
+    from irgauge.evaluation.peers import peer_notes
+
+    notes = peer_notes(metadata)  # each names the option that gives trec_eval's number
     for run, topics in metadata.get("topics_missing_from_run", {}).items():
         notes.append(
             f"run {run}: {len(topics)} qrels topic(s) not answered, left out "

@@ -13,7 +13,9 @@ def register(subparsers) -> None:
         description="List every measure family with its "
         "parameters, defaults, aliases and one-line definition.",
     )
-    parser.add_argument("--format", choices=("table", "json"), default="table")
+    parser.add_argument(
+        "--format", choices=("table", "json"), default="table", help="output format"
+    )
     parser.add_argument(
         "--explain",
         action="append",

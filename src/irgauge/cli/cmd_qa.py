@@ -77,10 +77,17 @@ def _common(parser) -> None:
         help="answer matching: exact, or any of nfkc,space,case (comma-separated), or all",
     )
     parser.add_argument(
-        "--gold-format", default="auto", choices=("auto", "eqrels", "erel", "tsv", "json")
+        "--gold-format",
+        default="auto",
+        choices=("auto", "eqrels", "erel", "tsv", "json"),
+        help="gold answers: NTCIREVAL eqrels/erel, irgauge tsv/json (auto: from the content)",
     )
     parser.add_argument(
-        "--run-format", default="auto", choices=("auto", "semicolon", "trec", "list", "tsv", "json")
+        "--run-format",
+        default="auto",
+        choices=("auto", "semicolon", "trec", "list", "tsv", "json"),
+        help="answer runs: NTCIREVAL semicolon/list, TREC, irgauge tsv/json "
+        "(auto: from the content)",
     )
     parser.add_argument(
         "--answer-order",

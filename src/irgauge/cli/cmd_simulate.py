@@ -18,6 +18,7 @@ from irgauge.cli._options import (
     seed,
     add_quiet,
 )
+from irgauge.io.words import counted
 
 
 def register(subparsers) -> None:
@@ -190,7 +191,7 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(str(err)) from None
     stats = manifest["stats"]
     print(
-        f"wrote {args.out}: {stats['topics']} topics, {stats['runs']} runs, "
+        f"wrote {args.out}: {counted(stats['topics'], 'topic')}, {counted(stats['runs'], 'run')}, "
         f"judged per topic {stats['judged_per_topic']['mean']:g} (mean), "
         f"relevant per topic {stats['relevant_per_topic']['min']}.."
         f"{stats['relevant_per_topic']['max']}",

@@ -34,6 +34,9 @@ STUDY_HELP = {
     "judgments per topic: relevant documents found, Kendall's tau and tau_AP of the system "
     "ranking against the full judgments, the largest rank change and the RMSE of the means, "
     "each with its topic-sampling interval",
+    "reusability": "leave one group out of the depth-K pool: every run scored with the "
+    "judgments the collection would lack without each group; Kendall's tau, tau_AP, rank "
+    "drops and score changes per measure; " + cite("zobel1998") + "; " + cite("voorhees2018"),
 }
 
 
@@ -124,6 +127,7 @@ def _eval_options(p, answers: bool = False) -> None:
             help="document order (default: what each run's format implies)",
         )
     g.add_argument(
+        "-l",
         "--rel-level",
         type=opt.rel_level,
         default=1,
@@ -132,7 +136,9 @@ def _eval_options(p, answers: bool = False) -> None:
 
 
 def _bootstrap(p) -> None:
-    p.add_argument("--B", type=opt.draws, default=1000, help="bootstrap samples")
+    opt.add_renamed(
+        p, ("-B", "--samples"), ("--B",), type=opt.draws, default=1000, help="bootstrap samples"
+    )
     p.add_argument("--alpha", type=opt.alpha, default=0.05, help="significance level")
 
 
@@ -240,11 +246,19 @@ def _predictive_options(s) -> None:
         metavar="[NAME=]FILE",
         help="score files (any measures) in place of qrels and runs",
     )
-    s.add_argument(
-        "--trials", type=opt.draws, default=2000, help="random halvings of the topic set"
+    opt.add_renamed(
+        s,
+        ("-P", "--halvings"),
+        ("--trials",),
+        type=opt.draws,
+        default=2000,
+        help="random halvings of the topic set",
     )
-    s.add_argument(
-        "--sizes",
+    opt.add_renamed(
+        s,
+        ("-k", "--subset-size", "--subset-sizes"),
+        ("--sizes",),
+        dest="subset_sizes",
         type=opt.list_of(opt.positive_int),
         default=None,
         metavar="K,...",
@@ -337,6 +351,33 @@ def _pooling_options(s) -> None:
     _eval_options(s)
 
 
+def _reusability_options(s) -> None:
+    s.add_argument("qrels", nargs="?", metavar="QRELS", help="qrels file")
+    s.add_argument("runs", nargs="*", metavar="RUN", help="run files (the pooled runs)")
+    s.add_argument("--out", required=True, metavar="DIR", help="output folder")
+    s.add_argument(
+        "--depth", type=opt.count, required=True, metavar="K", help="pool depth K (>= 1)"
+    )
+    s.add_argument(
+        "--groups",
+        metavar="FILE",
+        default=None,
+        help="TSV of run and group (a run not named is a group of its own; default: each "
+        "run alone)",
+    )
+    opt.add_measures(
+        s,
+        "measures (default AP, AP', bpref, infAP, Q-measure'; primed: condensed lists)",
+    )
+    opt.add_seed(s, "seed of the topic resamples (default: a fresh one, recorded)")
+    opt.add_topic_resamples(s)
+    s.add_argument("--report", action="store_true", help="also write DIR/report.html")
+    opt.add_quiet(s)
+    _eval_options(s)
+    # one collection at a time: the groups are the collection's
+    s.set_defaults(collection=None, collections=None)
+
+
 STUDY_OPTIONS = {
     "onerel": _onerel_options,
     "incomplete": _incomplete_options,
@@ -344,13 +385,15 @@ STUDY_OPTIONS = {
     "predictive": _predictive_options,
     "topicset": _topicset_options,
     "pooling": _pooling_options,
+    "reusability": _reusability_options,
 }
 
 
 def register(subparsers) -> None:
     p = subparsers.add_parser(
         "study",
-        help="rerun a paper's experiment (onerel, incomplete, qa, predictive, topicset, pooling)",
+        help="rerun a paper's experiment (onerel, incomplete, qa, predictive, topicset, pooling, "
+        "reusability)",
         description="Rerun one of the papers' experiments on your collection(s). "
         "'irgauge study NAME --help' lists each study's options.",
         formatter_class=HelpFormatter,
@@ -418,7 +461,7 @@ def _eval_kwargs(args) -> dict:
 
 def _onerel_kwargs(args) -> dict:
     return dict(
-        B=args.B,
+        B=args.samples,
         alpha=args.alpha,
         replacement=args.replacement,
         gains=args.gains,
@@ -430,7 +473,7 @@ def _onerel_kwargs(args) -> dict:
 
 def _incomplete_kwargs(args) -> dict:
     return dict(
-        B=args.B,
+        B=args.samples,
         alpha=args.alpha,
         reductions=args.reductions,
         rates=args.rates,
@@ -461,8 +504,8 @@ def _qa_kwargs(args) -> dict:
 
 def _predictive_kwargs(args) -> dict:
     return dict(
-        trials=args.trials,
-        sizes=args.sizes,
+        trials=args.halvings,
+        sizes=args.subset_sizes,
         variant=args.variant,
         topic_resamples=args.topic_resamples,
         **_eval_kwargs(args),
@@ -494,6 +537,13 @@ def _pooling_kwargs(args) -> dict:
     )
 
 
+def _reusability_kwargs(args) -> dict:
+    kwargs = dict(depth=args.depth, groups=args.groups, topic_resamples=args.topic_resamples)
+    if args.measures:
+        kwargs["measures"] = opt.split_measures(args.measures)
+    return {**kwargs, **_eval_kwargs(args)}
+
+
 STUDY_KWARGS = {
     "onerel": _onerel_kwargs,
     "incomplete": _incomplete_kwargs,
@@ -501,13 +551,15 @@ STUDY_KWARGS = {
     "predictive": _predictive_kwargs,
     "topicset": _topicset_kwargs,
     "pooling": _pooling_kwargs,
+    "reusability": _reusability_kwargs,
 }
 
 
 def study_options(args) -> dict:
     """Keyword arguments of the study function from the parsed options."""
     options = {"seed": args.seed, "report": args.report, "progress": _progress(args)}
-    options.update(_selection(args))
+    if "study_selection" in vars(args):  # a study of selected systems
+        options.update(_selection(args))
     options.update(STUDY_KWARGS[args.study](args))
     return options
 
@@ -544,8 +596,15 @@ def run(args) -> int:
     _notes(result)
     if result.report:
         print(f"report: {result.report}")
-    print(result.text(), end="")
+    print(_text(result), end="")
     return 0
+
+
+def _text(result) -> str:
+    """The study's text, its summary wrapped to the terminal."""
+    from irgauge.studies._common import SUMMARY_WIDTH
+
+    return result.text(opt.terminal_width(SUMMARY_WIDTH))
 
 
 DERIVED_DIR = "qa-derived-data"
@@ -641,5 +700,5 @@ def _run_on_collections(args, options: dict) -> int:
 
         print(f"report: {write_report(args.out)}")
     for result in list(results.values()) + [comparison]:
-        print(result.text(), end="")
+        print(_text(result), end="")
     return 0

@@ -18,8 +18,10 @@ def register(subparsers) -> None:
         "reaching it (Voorhees and Buckley 2002; Sakai 2004).",
     )
     common.add_subset_options(p)
-    p.add_argument(
-        "--mode",
+    opt.add_renamed(
+        p,
+        ("--swap-mode",),
+        ("--mode",),
         choices=("strict", "original"),
         default="strict",
         help="strict: a zero difference on one side only is a swap; original: sign "
@@ -46,7 +48,7 @@ def run(args) -> int:
         subset_size=args.subset_size,
         trials=args.trials,
         seed=args.seed,
-        mode=args.mode,
+        mode=args.swap_mode,
         replacement=args.replacement,
         confidence=args.confidence,
         progress=common.progress_bar("swap", args),

@@ -31,7 +31,7 @@ def register(subparsers) -> None:
         description="A drop-in for trec_eval 10.0: its options, its -m words "
         "(P.5,10, ndcg_cut, official, all_trec, ...) and its output byte for byte. "
         "-R qrels_jg reads multi-judge qrels for the *_avgjg measures. "
-        "Not supported: -R prefs/qrels_prefs (the prefs_* measures), -Z, -D.",
+        "Not supported: -R prefs/qrels_prefs (the prefs_* measures), -Z, -D above 0.",
     )
     parser.once = False  # trec_eval takes the last of an option given twice
     parser.add_argument("qrels", metavar="rel_info_file", help="TREC qrels")
@@ -45,16 +45,45 @@ def register(subparsers) -> None:
     parser.add_argument(
         "-c", "--complete_rel_info_wanted", help="average over every qrels topic", **flag
     )
-    parser.add_argument("-l", "--level_for_rel", default="1", metavar="num")
+    parser.add_argument(
+        "-l", "--level_for_rel", default="1", metavar="num",
+        help="relevance threshold: a judged document is relevant when its level is >= num "
+        "(default 1)",
+    )  # fmt: skip
     parser.add_argument("-n", "--nosummary", help="no summary ('all') lines", **flag)
-    parser.add_argument("-D", "--Debug_level", default="0", metavar="num", help="(0 only)")
+    parser.add_argument(
+        "-D",
+        "--Debug_level",
+        default="0",
+        metavar="num",
+        help="0, or 0.query: that qrels topic evaluated alone (debug output is not printed)",
+    )
     parser.add_argument("-J", "--Judged_docs_only", help="drop unjudged documents", **flag)
-    parser.add_argument("-N", "--Number_docs_in_coll", default="0", metavar="num")
-    parser.add_argument("-M", "--Max_retrieved_per_topic", default=None, metavar="num")
-    parser.add_argument("-R", "--Rel_info_format", default="qrels", metavar="format")
-    parser.add_argument("-T", "--Results_format", default="trec_results", metavar="format")
+    parser.add_argument(
+        "-N", "--Number_docs_in_coll", default="0", metavar="num",
+        help="documents in the collection, for the measures that count the unretrieved ones "
+        "(utility's d term; default 0)",
+    )  # fmt: skip
+    parser.add_argument(
+        "-M", "--Max_retrieved_per_topic", default=None, metavar="num",
+        help="evaluate the first num documents of each topic, in trec_eval's order "
+        "(default: all)",
+    )  # fmt: skip
+    parser.add_argument(
+        "-R", "--Rel_info_format", default="qrels", metavar="format",
+        help="format of rel_info_file: qrels (default) or qrels_jg (multi-judge qrels, for "
+        "the *_avgjg measures); prefs and qrels_prefs are refused",
+    )  # fmt: skip
+    parser.add_argument(
+        "-T", "--Results_format", default="trec_results", metavar="format",
+        help="format of results_file: trec_results only (the default)",
+    )  # fmt: skip
     parser.add_argument("-o", "--Output_old_results_format", help=OLD_FORMAT_NOTE, **flag)
-    parser.add_argument("-Z", "--Zscore", default=None, metavar="Zmean_file", help="(refused)")
+    parser.add_argument(
+        "-Z", "--Zscore", default=None, metavar="Zmean_file",
+        help="trec_eval's Z-scores against per-topic means and deviations in Zmean_file: "
+        "refused (not supported)",
+    )  # fmt: skip
     parser.add_argument(
         "-v",
         "--version",
@@ -114,6 +143,7 @@ def run(args) -> int:
             summary=not args.nosummary,
             num_docs=atol(args.Number_docs_in_coll),
             rel_format=args.Rel_info_format,
+            only_topic=_debug_query(args.Debug_level),
         )
         # written as it comes: -q over many topics is not held whole
         for text in trec_eval_chunks(args.qrels, args.run, args.measure, options):
@@ -145,13 +175,18 @@ def _refuse_unsupported(args) -> None:
         raise TrecEvalError(f"trec_eval: Illegal {what} '{given}'", 2)
     if args.Zscore is not None:
         raise TrecEvalError("irgauge: -Z (z-scores against a mean/sd file) is not supported", 2)
-    level, dot, _ = args.Debug_level.partition(".")  # -D level[.query], as trec_eval reads it
-    if atol(level) != 0 or dot:
+    if atol(args.Debug_level.partition(".")[0]) != 0:
         raise TrecEvalError(
-            "irgauge: -D (trec_eval's debug output, or its query of -D level.query) is not "
-            "supported",
+            f"irgauge: -D {args.Debug_level}: trec_eval's debug output is not supported "
+            "(-D 0.query, one topic evaluated alone, is)",
             2,
         )
+
+
+def _debug_query(text: str) -> Optional[str]:
+    """The query of -D level.query (trec_eval splits at the first '.'), or None."""
+    _, dot, query = text.partition(".")
+    return query if dot else None
 
 
 def console_main(argv: Optional[List[str]] = None) -> int:

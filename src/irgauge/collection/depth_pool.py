@@ -38,6 +38,7 @@ from irgauge.io.ids import Ids, as_ids, byte_ranks
 from irgauge.io.keys import TopicIndex, exact_pair_keys, pair_keys
 from irgauge.io.records import Run
 from irgauge.io.runs import read_run, unique_run_names
+from irgauge.io.words import counted
 
 
 @dataclass(eq=False)
@@ -213,7 +214,8 @@ def _refuse_run_off_the_topics(run: Run, index: TopicIndex, topics_of: Optional[
     shown = ", ".join(theirs[:3]) + (" ..." if len(theirs) > 3 else "")
     where = f" of qrels {topics_of}" if topics_of else ""
     raise InputError(
-        f"run {run.name} answers none of the {len(index)} topics{where} (its topics: {shown}); "
+        f"run {run.name} answers none of the {counted(len(index), 'topic')}{where} "
+        f"(its topics: {shown}); "
         "topic ids match as written",
         run.source,
     )

@@ -43,6 +43,7 @@ from irgauge.io.atomic import write_text
 from irgauge.errors import InputError
 from irgauge.io.progress import step_counter
 from irgauge.io.staging import staged_outputs
+from irgauge.io.words import counted
 
 # Bump when the generation algorithm changes: the same seed then gives other files, and
 # the bundled sample must be regenerated (tests/test_simulate.py checks it byte for byte).
@@ -230,7 +231,8 @@ def _check(p: dict) -> None:
     need, have = estimated_bytes(p), available_bytes()
     if have is not None and need > have:
         raise InputError(
-            f"a collection of {p['n_runs']} runs x {p['n_topics']} topics x {p['depth']} "
+            f"a collection of {counted(p['n_runs'], 'run')} x "
+            f"{counted(p['n_topics'], 'topic')} x {p['depth']} "
             f"documents needs about {need / 2**30:.1f} GiB of memory while it is drawn; "
             f"{have / 2**30:.1f} GiB are available (fewer runs, topics or documents)"
         )

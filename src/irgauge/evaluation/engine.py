@@ -285,6 +285,7 @@ def _metadata(qrels, judgments, measure_list, conventions, names, scored, row_to
         # what each measure read, never the options alone (-l leaves trec_eval's nDCG alone)
         **convention_lines(applied),
         "negative_levels": judgments.negative,
+        **_negative_judgments(judgments),
         "complete": conventions.complete,
         "aggregate": conventions.aggregate + " (counts are summed)",
         "empty_topics": conventions.empty_topics,
@@ -300,6 +301,15 @@ def _metadata(qrels, judgments, measure_list, conventions, names, scored, row_to
         "measure_conventions": applied,
         "max_docs": conventions.max_docs if conventions.max_docs is not None else "all",
     }
+
+
+def _negative_judgments(judgments) -> dict:
+    """``{"negative_judgments": n}`` for qrels with n lines of a negative level read as
+    judged nonrelevant, where trec_eval reads them otherwise (:mod:`.peers`)."""
+    if judgments.negative != "nonrelevant":
+        return {}
+    n = int((judgments.source_qrels.levels < 0).sum())
+    return {"negative_judgments": n} if n else {}
 
 
 def score_matrices(qrels, runs, measures, **options):

@@ -129,12 +129,9 @@ class EvalResult:
             ) from None
         if measures is None:
             return matrices
-        missing = [m for m in measures if m not in matrices]
-        if missing:
-            raise InputError(
-                f"no scores for measure(s) {', '.join(missing)} (have: {', '.join(matrices)})"
-            )
-        return {m: matrices[m] for m in measures}
+        from irgauge.scores.lookup import pick_measures
+
+        return pick_measures(matrices, measures)
 
     def _nothing_scored(self) -> InputError:
         """Why no topic was scored, naming the qrels and the option that caused it (the

@@ -317,17 +317,18 @@ def score_unanswered(plan: ScoringPlan, scored: List[ScoredRun], row_topics) -> 
     """trec_eval -c: the topics of ``row_topics`` (per run) a run did not answer, scored
     as empty rankings and added to its values."""
     for run, chosen in zip(scored, row_topics):
-        unanswered = chosen[~run.answered[chosen]]
-        if not len(unanswered):
-            continue
-        _, topics, values = score_rows(
-            plan.measures,
-            [empty_run(run.name, run.order)],
-            [unanswered],
-            plan.judgments,
-            plan.max_cells,
-        )
-        run.values.add(topics, value_matrix(values, len(topics)))
+        score_empty(plan, run, chosen[~run.answered[chosen]])
+
+
+def score_empty(plan: ScoringPlan, run: ScoredRun, rows: np.ndarray) -> None:
+    """The topics at ``rows`` (qrels topic indices) scored as empty rankings and added to
+    ``run``'s values (none of them scored yet)."""
+    if not len(rows):
+        return
+    _, topics, values = score_rows(
+        plan.measures, [empty_run(run.name, run.order)], [rows], plan.judgments, plan.max_cells
+    )
+    run.values.add(topics, value_matrix(values, len(topics)))
 
 
 def empty_run(name: str, order: str) -> MatchedRun:

@@ -35,13 +35,14 @@ from irgauge.evaluation.run_scoring import (
     ScoringPlan,
     readable_twice,
     score_source_jointly,
+    score_empty,
     score_unanswered,
 )
 from irgauge.evaluation.topic_tables import check_conventions, eligible_topics
 from irgauge.io.qrels import read_judgment_groups, read_qrels
 from irgauge.io.trec_eval_lines import check_run_lines, refuse_qrels_lines
 from irgauge.measures import parse_measure
-from irgauge.measures.base import MAX_CUTOFF
+from irgauge.measures.base import GMEAN_EPSILON, MAX_CUTOFF
 from irgauge.measures.iprec import ELEVEN_POINTS
 from irgauge.measures.trec_eval_words import TrecEvalError, TrecLine, lines, select
 
@@ -54,7 +55,9 @@ NO_GRADES = np.zeros(0, np.int16)  # the ranking of a topic the run does not ans
 
 @dataclass(frozen=True)
 class TrecEvalOptions:
-    """trec_eval's options: -q, -c, -l, -M, -J, -n (``summary=False``), -N, -R."""
+    """trec_eval's options: -q, -c, -l, -M, -J, -n (``summary=False``), -N, -R, and the
+    query of -D 0.query (``only_topic``: that qrels topic is evaluated alone; with -c the
+    means still divide by the number of qrels topics)."""
 
     per_topic: bool = False
     complete: bool = False
@@ -64,6 +67,7 @@ class TrecEvalOptions:
     summary: bool = True
     num_docs: int = 0
     rel_format: str = "qrels"  # -R: qrels, or qrels_jg (judgment groups)
+    only_topic: Optional[str] = None  # -D 0.query
 
 
 def trec_eval_output(
@@ -118,14 +122,13 @@ def _in_domain(options: TrecEvalOptions) -> TrecEvalOptions:
     """trec_eval's -M and -l as C longs (its defaults: -M MAXLONG, -l 1), mapped onto what
     irgauge scores with the same output, or refused in one line where trec_eval's own
     output is not reproduced: a -M past any ranking irgauge reads (MAX_COUNT documents)
-    cuts none; -M 0 and -l below 0 are refused (trec_eval prints counts of 0 and -nan,
-    and counts documents outside the qrels as relevant), and so is a negative -M
+    cuts none; -M 0 leaves every ranking empty (``_read_depth``); -l below 0 is refused
+    (trec_eval counts documents outside the qrels as relevant), and so is a negative -M
     (trec_eval crashes, or prints negative counts of documents)."""
-    if options.max_docs is not None and options.max_docs < 1:
-        what = "crashes or prints negative counts" if options.max_docs < 0 else "prints 0s"
+    if options.max_docs is not None and options.max_docs < 0:
         raise TrecEvalError(
-            f"irgauge: -M {options.max_docs}: trec_eval 10.0 {what} for it; irgauge "
-            "scores at least one document per topic (-M 1 or more)",
+            f"irgauge: -M {options.max_docs}: trec_eval 10.0 crashes or prints negative "
+            "counts for it; -M takes 0 or more documents per topic",
             2,
         )
     if options.rel_level < 0:
@@ -181,24 +184,25 @@ def _qrels_output(qrels, run, chosen, options: TrecEvalOptions, reading) -> Iter
     qrels = _qrels(qrels)
     top = int(qrels.levels.max()) if len(qrels.levels) else 0
     _refuse_level_past_table(options, chosen, top)
+    judgments = _judgments(qrels, options)
+    most = _most_relevant([judgments], options)
     plan = [
         line
         for name, p in chosen
-        for line in lines(name, p, options.num_docs, top, parse=parse_measure)
+        for line in lines(name, p, options.num_docs, top, parse=parse_measure, max_relevant=most)
     ]
-    judgments = _judgments(qrels, options)
     watcher = _RunWatcher(_grades_kept(plan, options.judged_only), options.judged_only, runid)
     values, scored = _scored(
         plan, judgments, run, options, budget, watcher=watcher, read_from=read_from
     )
-    topics, missing = _topics(judgments, scored.answered, options.complete)
+    topics, missing = _topics(judgments, scored.answered, options)
     stop = _first_stop(
         _missing_stop(missing),
         # at one topic form_res_rels.c checks the run's documents, then the qrels', then
         # sizes its table of levels
         _duplicate_stop(watcher.take_repeated(judgments), topics, chosen, watcher.where),
         _repeat_stop(qrels, topics, chosen),
-        _unjudged_first_stop(judgments, chosen, missing),
+        _unjudged_first_stop(judgments, chosen, topics),
     )
     _refuse_close_gains(plan)
     _derived_values(plan, values, topics)
@@ -207,15 +211,20 @@ def _qrels_output(qrels, run, chosen, options: TrecEvalOptions, reading) -> Iter
         values[("num_rel", "all")] = float((qrels.levels > 0).sum())
     unanswered = sorted(set(topics) - {judgments.topic_ids[i] for i in _indices(scored.answered)})
     _stand_in_values(plan, values, judgments, topics, unanswered, (options, budget))
-    grades = {topic: watcher.grades.get(index, NO_GRADES) for topic, index in topics.items()}
-    _empty_rankings(plan, values, judgments, topics, grades, options.judged_only)
+    grades = {
+        topic: watcher.grades.get(index, NO_GRADES) if options.max_docs != 0 else NO_GRADES
+        for topic, index in topics.items()
+    }
+    _empty_rankings(plan, values, judgments, topics, grades, options)
     _ideal_dcg_carried_over(plan, values, judgments, topics)
     strings = _relstrings(plan, grades)
     for line in plan:
-        if line.kind == "relstring" and line.label != "relstring" and not options.judged_only:
+        stand_in_kept = not options.judged_only and options.max_docs != 0
+        if line.kind == "relstring" and line.label != "relstring" and stand_in_kept:
             # -c resets relstring by that name only: relstring_N keeps the stand-in's '-'
             strings.update({topic: "-"[: line.width] for topic in unanswered})
-    yield from _render(plan, topics, stop, values, strings, options, watcher.runid)
+    num_q = _complete_means(plan, values, topics, judgments.n_topics, options)
+    yield from _render(plan, (topics, num_q), stop, values, strings, options, watcher.runid)
 
 
 def _missing_stop(missing: Optional[str]):
@@ -313,10 +322,19 @@ def _first_stop(*stops):
     return min(found, key=lambda stop: _byte_order(stop[0])) if found else None
 
 
-def _render(plan, topics, stop, values, strings, options: TrecEvalOptions, runid):
+def _render(plan, evaluated, stop, values, strings, options: TrecEvalOptions, runid):
     """trec_eval's lines, in pieces of some thousand lines: each topic's (with -q, topics
     in byte order of their ids, up to the topic where trec_eval 10.0 stops, ``stop``:
-    (topic, error) or None), then the summary (unless -n)."""
+    (topic, error) or None), then the summary (unless -n). ``evaluated``: the topics
+    evaluated, and num_q. No topic evaluated stops trec_eval before the summary (exit 7)."""
+    topics, num_q = evaluated
+    if not topics and stop is None:
+        raise TrecEvalError(
+            "trec_eval: No queries with both results and relevance info\n"
+            f"irgauge: trec_eval 10.0 evaluates no topic: -D 0.{options.only_topic} names "
+            "no qrels topic (exit 7)",
+            7,
+        )
     out: List[Optional[str]] = []
     if options.per_topic:
         for topic in sorted(topics, key=_byte_order):
@@ -330,7 +348,7 @@ def _render(plan, topics, stop, values, strings, options: TrecEvalOptions, runid
         stop[1].output = _text(out)
         raise stop[1]
     if options.summary:
-        out += [_summary(line, runid, len(topics), values) for line in plan]
+        out += [_summary(line, runid, num_q, values) for line in plan]
     yield _text(out)
 
 
@@ -354,16 +372,19 @@ def _judgment_group_output(
     else:
         groups = read_judgment_groups(source, conflicting="record")
     _refuse_group_repeats(groups)
+    all_judgments = [_judgments(qrels, options) for qrels in groups.values()]
+    most = _most_relevant(all_judgments, options)
     plan = [
         line
         for name, p in chosen
-        for line in lines(name, p, options.num_docs, rel_format="qrels_jg", parse=parse_measure)
+        for line in lines(
+            name, p, options.num_docs, rel_format="qrels_jg", parse=parse_measure, max_relevant=most
+        )
     ]
     topics: Dict[str, int] = {}
     missing = None
     per_group = []
     repeated: Dict[str, Any] = {}  # topic id -> a document it retrieves twice
-    all_judgments = [_judgments(qrels, options) for qrels in groups.values()]
     # one watcher per group: each group's judgments number the topics it reports
     watchers = [_RunWatcher(0, options.judged_only, runid) for _ in all_judgments]
     scored_groups = (
@@ -372,7 +393,7 @@ def _judgment_group_output(
         else []
     )
     for judgments, watcher, (group, scored) in zip(all_judgments, watchers, scored_groups):
-        found, lacking = _topics(judgments, scored.answered, options.complete)
+        found, lacking = _topics(judgments, scored.answered, options)
         topics.update(found)
         repeated.update(watcher.take_repeated(judgments))
         if lacking is not None and (missing is None or _byte_order(lacking) < _byte_order(missing)):
@@ -392,7 +413,9 @@ def _judgment_group_output(
     stop = _first_stop(
         _missing_stop(missing), _duplicate_stop(repeated, topics, chosen, watcher.where)
     )
-    yield from _render(plan, topics, stop, values, {}, options, watcher.runid)
+    every = {topic for judgments in all_judgments for topic in judgments.topic_ids}
+    num_q = _complete_means(plan, values, topics, len(every), options)
+    yield from _render(plan, (topics, num_q), stop, values, {}, options, watcher.runid)
 
 
 def _text(lines_out: List[Optional[str]]) -> str:
@@ -485,32 +508,84 @@ def _byte_order(topic: str) -> bytes:
     return topic.encode("utf-8", "surrogateescape")
 
 
-def _topics(judgments: Judgments, answered: np.ndarray, complete: bool):
+def _topics(judgments: Judgments, answered: np.ndarray, options: TrecEvalOptions):
     """The topics trec_eval evaluates (id -> topic index): the qrels topics the run
-    answers (``answered``: bool per qrels topic), or with ``complete`` every qrels topic;
-    and the first qrels topic (in byte order) the run does not answer, which stops
-    trec_eval without -c (else None)."""
+    answers (``answered``: bool per qrels topic), or with -c every qrels topic, of those
+    -D 0.query leaves (``_evaluated``); and the first of them (in byte order) the run
+    does not answer, which stops trec_eval without -c (else None)."""
     ids = judgments.topic_ids
-    unanswered = [ids[i] for i in _indices(~answered)]
+    evaluated = _evaluated(judgments, options.only_topic)
+    unanswered = [ids[i] for i in _indices(evaluated & ~answered)]
+    complete = options.complete
     missing = None if complete or not unanswered else min(unanswered, key=_byte_order)
-    return {ids[i]: i for i in range(len(ids)) if complete or answered[i]}, missing
+    return {ids[i]: i for i in _indices(evaluated & (answered | complete))}, missing
 
 
-def _unjudged_first_stop(judgments: Judgments, chosen, missing):
+def _most_relevant(judgments_list: Sequence[Judgments], options: TrecEvalOptions) -> int:
+    """The most relevant documents of a topic trec_eval may evaluate (R, under -l), under
+    any of the judgments: recall levels and multiples of R are refused where their
+    product with it is past a C long."""
+    return max(
+        (
+            int(judgments.R[_evaluated(judgments, options.only_topic)].max(initial=0))
+            for judgments in judgments_list
+        ),
+        default=0,
+    )
+
+
+def _read_depth(options: TrecEvalOptions) -> Optional[int]:
+    """-M as the run is read: -M 0, where trec_eval evaluates empty rankings, reads each
+    topic's first document, which tells the topics the run answers (a document kept
+    twice is never among one), and scores none of them (``_scored_jointly``)."""
+    return 1 if options.max_docs == 0 else options.max_docs
+
+
+def _evaluated(judgments: Judgments, only_topic: Optional[str]) -> np.ndarray:
+    """Per qrels topic, whether trec_eval evaluates it: -D 0.query skips every other topic
+    (trec_eval.c), before it looks for the topic in the run."""
+    if only_topic is None:
+        return np.ones(judgments.n_topics, bool)
+    return np.array([topic == only_topic for topic in judgments.topic_ids], bool)
+
+
+def _complete_means(plan, values, topics, n_qrels_topics: int, options) -> int:
+    """num_q, and each mean taken again as trec_eval -c takes it (meas_avg.c): over every
+    qrels topic, ``n_qrels_topics``, whichever it evaluated (-D 0.query evaluates one):
+    the sum of the topics' values over that number, for a geometric mean (gm_map) the
+    sum of log(max(value, 1e-5)) with log(1e-5) for each topic not evaluated. Counts
+    stay sums. Without -c (or when every topic was evaluated) nothing changes."""
+    if not options.complete or len(topics) == n_qrels_topics:
+        return len(topics)
+    order = sorted(topics, key=_byte_order)
+    for line in plan:
+        if line.kind not in ("value", "summary"):
+            continue
+        kept = [values[(line.label, topic)] for topic in order]
+        if line.spec and parse_measure(line.spec).aggregation() == "gmean":
+            logs = _c_sum(math.log(max(v, GMEAN_EPSILON)) for v in kept)
+            logs += (n_qrels_topics - len(order)) * math.log(GMEAN_EPSILON)
+            values[(line.label, "all")] = math.exp(logs / n_qrels_topics)
+        else:
+            values[(line.label, "all")] = _c_sum(kept) / n_qrels_topics
+    return n_qrels_topics
+
+
+def _unjudged_first_stop(judgments: Judgments, chosen, topics):
     """(topic, error) where trec_eval 10.0 stops, or None: it sizes its table of levels by
-    the first topic's highest level, so when the first topic it evaluates (the first
-    qrels topic in byte order) has negative levels only, that table has no room and the
-    first measure fails (form_res_rels.c), exit 4."""
-    ids = judgments.topic_ids
-    if not ids:
+    the first topic's highest level, so when the first topic it evaluates (``topics``:
+    those evaluated; the first in byte order) has negative levels only, that table has no
+    room and the first measure fails (form_res_rels.c), exit 4. (A qrels topic before it
+    that the run does not answer stops trec_eval there first: ``_first_stop``.)"""
+    if not topics:
         return None
-    first = min(range(len(ids)), key=lambda i: _byte_order(ids[i]))
+    first = min(topics, key=_byte_order)
     measure = _first_measured(chosen)
-    if not _negative_levels_only(judgments)[first] or measure is None or ids[first] == missing:
+    if not _negative_levels_only(judgments)[topics[first]] or measure is None:
         return None
-    return ids[first], TrecEvalError(
+    return first, TrecEvalError(
         f"trec_eval: Can't calculate measure '{measure}'\n"
-        f"irgauge: trec_eval 10.0 fails when its first topic ('{ids[first]}') has "
+        f"irgauge: trec_eval 10.0 fails when its first topic ('{first}') has "
         "negative qrels levels only",
         4,
     )
@@ -584,8 +659,12 @@ def _scored_jointly(plan, judgments_list, run, options: TrecEvalOptions, budget,
             measures,
             judgments,
             "score",
-            options.max_docs,
-            eligible_topics(judgments, "zero"),  # trec_eval scores topics without relevant docs
+            _read_depth(options),
+            # trec_eval scores topics without relevant docs; -D 0.query one topic alone;
+            # under -M 0 no document of the run is scored
+            eligible_topics(judgments, "zero")
+            & _evaluated(judgments, options.only_topic)
+            & (options.max_docs != 0),
             part_bytes(budget, 1),
             watcher=watcher,
             duplicates="record",  # trec_eval stops where it evaluates such a topic
@@ -596,9 +675,17 @@ def _scored_jointly(plan, judgments_list, run, options: TrecEvalOptions, budget,
     results = []
     for scoring, scored in zip(scorings, score_source_jointly(run, name, scorings, read_from)):
         judgments = scoring.judgments
-        if options.complete:
-            score_unanswered(scoring, [scored], [np.arange(judgments.n_topics)])
-        scored.values.finish(measures, "mean")  # evaluate's mean: of the values in topic order
+        evaluated = _evaluated(judgments, options.only_topic)
+        if options.max_docs == 0:  # every ranking trec_eval evaluates is empty
+            score_empty(
+                scoring, scored, np.flatnonzero(evaluated & (scored.answered | options.complete))
+            )
+        elif options.complete:
+            score_unanswered(scoring, [scored], [np.flatnonzero(evaluated)])
+        # evaluate's mean: of the values in topic order; trec_eval's parameters (rbp.p=-inf,
+        # set_F.-2) can make values infinite, whose sums are IEEE's, as in C
+        with np.errstate(invalid="ignore", over="ignore"):
+            scored.values.finish(measures, "mean")
         values = _Values(judgments.topic_ids)
         for i, measure in enumerate(measures):
             values.fill(measure.name, scored.values.topic_rows, scored.values.column(i))
@@ -651,7 +738,7 @@ def _judgments(qrels, options: TrecEvalOptions) -> Judgments:
     rel_level = min(options.rel_level, max(top + 1, 1))
     # -l 0 (every judged document relevant) is trec_eval's, not irgauge eval's: the
     # conventions check the depth only
-    check_conventions("score", "zero", "mean", max(rel_level, 1), options.max_docs)
+    check_conventions("score", "zero", "mean", max(rel_level, 1), _read_depth(options))
     return Judgments(qrels, rel_level=rel_level, negative="unjudged")
 
 
@@ -664,7 +751,8 @@ def _stand_in_values(plan, values, judgments, topics, unanswered, settings) -> N
     takes them (the sum in topic order over the number of topics)."""
     options, budget = settings
     kept = [line for line in plan if line.label.startswith(("utility_", "rbp_resid_"))]
-    if not (options.complete and unanswered and kept):
+    # under -M 0 the stand-in is cut away too: the empty ranking's values stand
+    if not (options.complete and unanswered and kept) or options.max_docs == 0:
         return
     stand_in = {t: {STAND_IN_DOCNO: 1.0} for t in unanswered}
     alone = replace(options, complete=False)  # the stand-in answers the topics it scores
@@ -692,13 +780,13 @@ def _topic_mean(values, label: str, order) -> float:
     return _c_sum(values[(label, topic)] for topic in order) / len(order) if order else 0.0
 
 
-def _empty_rankings(plan, values, judgments, topics, grades, judged_only: bool) -> None:
+def _empty_rankings(plan, values, judgments, topics, grades, options) -> None:
     """trec_eval's iprec_at_recall and 11pt_avg divide 0 by 0 for a topic with no document
     left (with -J: every document unjudged, or -c with an unanswered topic, whose stand-in
-    document is unjudged): a recall point rounding to 0 relevant documents takes the value
-    -nan, and so does the mean over topics. Without -J a ranking is never empty.
-    ``grades``: each topic's first judged grades (-J)."""
-    if not judged_only:
+    document is unjudged; -M 0: every topic): a recall point rounding to 0 or fewer relevant
+    documents takes the value -nan, and so does the mean over topics. Without -J or -M 0
+    a ranking is never empty. ``grades``: each topic's first (-J: judged) grades."""
+    if not (options.judged_only or options.max_docs == 0):
         return
     empty = [t for t, g in grades.items() if len(g) == 0]
     if not empty:
@@ -709,7 +797,8 @@ def _empty_rankings(plan, values, judgments, topics, grades, judged_only: bool) 
             continue
         for topic in empty:
             n_rel = int(judgments.R[topics[topic]])
-            if any(math.floor(x * n_rel + 0.5) == 0 for x in points):
+            # a level whose cut round(x*R) is 0 or less takes 0/0; 11pt_avg adds it in
+            if any(x * n_rel + 0.5 < 1 for x in points):
                 values[(line.label, topic)] = values[(line.label, "all")] = -math.nan
 
 

@@ -27,6 +27,7 @@ from _thread import allocate_lock  # threading.Lock itself, without loading thre
 from typing import BinaryIO, Dict, Iterator, List, Optional, Tuple, Union
 
 from irgauge.errors import InputError
+from irgauge.io.words import counted
 
 PathLike = Union[str, "os.PathLike[str]"]
 GZIP_MAGIC = b"\x1f\x8b"
@@ -517,7 +518,9 @@ def pick_lines(path: PathLike, numbers) -> List[bytes]:
             following = next(wanted, None)
         seen += len(lines)
     if following is not None:
-        raise InputError(f"has {seen} lines, not {following}: changed since it was read", str(path))
+        raise InputError(
+            f"has {counted(seen, 'line')}, not {following}: changed since it was read", str(path)
+        )
     return picked
 
 

@@ -30,6 +30,7 @@ from irgauge.io.ids import Ids, offset_type
 from irgauge.errors import InputError
 from irgauge.io._numbers import parse_floats
 from irgauge.io._source import MAX_LINE_BYTES, LineTooLong, count_line_ends, refuse_nul
+from irgauge.io.words import counted
 
 # tokenize 1 MB at a time: bounded memory, and a block's per-line arrays (256 KB each for
 # a TREC run) stay in a core's cache (W2 evaluated with 1 MB blocks: 2% less CPU than 2 MB)
@@ -166,7 +167,7 @@ def _columns_for(
         raise InputError(_column_problem(n_cols, allowed), path, line)
     if expected is not None and n_cols != expected:
         raise InputError(
-            f"expected {expected} columns as on the first data line, found {n_cols}",
+            f"expected {counted(expected, 'column')} as on the first data line, found {n_cols}",
             path,
             line,
         )
@@ -432,7 +433,8 @@ def _block_tokens(
     if len(bad):
         i = int(bad[0])
         raise InputError(
-            f"expected {n_cols} columns as on the first data line, found {int(counts[i])}",
+            f"expected {counted(n_cols, 'column')} as on the first data line, found "
+            f"{int(counts[i])}",
             path,
             int(line_numbers[i]),
         )

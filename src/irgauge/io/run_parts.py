@@ -48,6 +48,7 @@ from irgauge.io.line_scatter import (
 )
 from irgauge.io.records import Run
 from irgauge.io.runs import first_tag, run_from_table, tokenize_run
+from irgauge.io.words import counted
 
 TEXT_BYTES_PER_LINE = 40  # a TREC run line's typical length: a table's rows per part
 PIECE_ARRAYS = 10  # arrays per piece of a spill file (see _write_piece)
@@ -190,7 +191,8 @@ def _same_columns(table, n_columns: Optional[int], path: str) -> int:
     """The file's column count: the first part's, which every later part must have."""
     if n_columns is not None and table.n_columns != n_columns:
         raise InputError(
-            f"expected {n_columns} columns as on the first data line, found {table.n_columns}",
+            f"expected {counted(n_columns, 'column')} as on the first data line, found "
+            f"{table.n_columns}",
             path,
             int(table.line_numbers[0]),
         )

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import html
 from typing import Any, Dict, List, Sequence
+from irgauge.io.words import counted
 
 HEAD_ROWS = 5
 HEAD_COLUMNS = 6
@@ -41,7 +42,10 @@ def _eval_lines(result) -> Dict[str, str]:
         str(counts[0]) if len(counts) == 1 else f"{counts[0]}–{counts[-1]}" if counts else "0"
     )
     return {
-        "shape": f"{len(runs)} runs x {len(result.measures)} measures, {n_topics} topics averaged",
+        "shape": (
+            f"{counted(len(runs), 'run')} x {counted(len(result.measures), 'measure')}, "
+            f"{counted(n_topics, 'topic')} averaged"
+        ),
         "measures": _names([m.name for m in result.measures]),
         "conventions": _short(
             f"order {meta.get('order', '?').split(':')[0]}, aggregate "
@@ -112,8 +116,9 @@ def _table_summary(title: str, items: Dict[str, str], table, hint: str) -> str:
 def _meta_lines(result) -> Dict[str, str]:
     table = result.table
     return {
-        "shape": f"table of {table.shape[0]} rows x {table.shape[1]} columns; "
-        f"{len(result.systems)} systems, {len(result.topics)} topics",
+        "shape": f"table of {counted(table.shape[0], 'row')} x "
+        f"{counted(table.shape[1], 'column')}; "
+        f"{counted(len(result.systems), 'system')}, {counted(len(result.topics), 'topic')}",
         "parameters": _parameters(result.parameters),
         **({"details": _names(list(result.details))} if result.details else {}),
         # in full: a note names what the table's NaN values leave undefined
@@ -138,7 +143,10 @@ def meta_summary_html(result) -> str:
 
 def _incomplete_lines(result) -> Dict[str, str]:
     return {
-        "shape": f"table of {result.table.shape[0]} rows x {result.table.shape[1]} columns",
+        "shape": (
+            f"table of {counted(result.table.shape[0], 'row')} x "
+            f"{counted(result.table.shape[1], 'column')}"
+        ),
         "parameters": _parameters(result.metadata),
     }
 

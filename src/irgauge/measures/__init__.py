@@ -16,7 +16,7 @@ from irgauge.measures import cascade, ncu, nrbp  # noqa: F401  (NTCIREVAL famili
 
 # trec_eval families
 from irgauge.measures import gain_ratio, infap, iprec, ndcg_trec, set_based  # noqa: F401
-from irgauge.measures import unjudged, utility  # noqa: F401
+from irgauge.measures import unjudged, utility, yaap  # noqa: F401
 
 # estimates from sampled judgments (prels)
 from irgauge.measures import stat_ap, stat_precision, stat_r  # noqa: F401

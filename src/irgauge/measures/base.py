@@ -19,6 +19,7 @@ from irgauge.errors import InputError, MeasureError
 
 AGGREGATES = ("mean", "gmean")
 GMEAN_EPSILON = 1e-5  # trec_eval's MIN_GEO_MEAN
+DOUBLE_MAX = 1.7976931348623157e308  # the largest finite double (C's DBL_MAX)
 
 
 MAX_CUTOFF = 2**31 - 1  # far beyond any run; keeps rank arithmetic inside int64/float64
@@ -43,6 +44,9 @@ class Param:
     high: Optional[float] = None
     low_open: bool = False
     high_open: bool = False
+    # any C double, infinities and NaNs included: a parameter that trec_eval reads with
+    # atof and computes with, whose family's check confines it outside trec_eval's form
+    c_double: bool = False
 
     def convert(self, text: Any, measure: str) -> Any:
         """The checked value of ``text`` (a string or a Python value); MeasureError naming
@@ -100,7 +104,10 @@ class Param:
         return text
 
     def admits(self, number: float) -> bool:
-        """Whether a number lies in the declared range (never NaN or infinite)."""
+        """Whether a number lies in the declared range (never NaN or infinite, but for a
+        ``c_double``, which takes every double)."""
+        if self.c_double:
+            return True
         return in_interval(number, self.low, self.high, self.low_open, self.high_open)
 
     def span(self) -> str:
@@ -109,6 +116,8 @@ class Param:
             return "one of " + ", ".join(self.choices)
         if self.kind == "bool":
             return "true or false"
+        if self.c_double:
+            return "any number, inf and nan included"
         return interval(self.low, self.high, self.low_open, self.high_open, _fmt)
 
 

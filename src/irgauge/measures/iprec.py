@@ -3,16 +3,17 @@
 Interpolated precision at rank i: IP(i) = max_{j >= i} count(j)/j. At recall level x the
 cut is c = the number of relevant documents x*R stands for; the value is IP at the rank
 of the c-th relevant document (c <= 0: the highest precision anywhere), and 0 when fewer
-than c relevant documents were retrieved. Levels are trec_eval's: any x with |x| <=
-MAX_LEVEL (above 1, c can exceed R and the value is 0; below 0, c <= 0).
+than c relevant documents were retrieved. Levels are trec_eval's: any finite x (above
+1, c can exceed R and the value is 0; below 0, c <= 0). c is kept as a double: past a
+64-bit integer it is still past every ranking (trec_eval's C converts it to a long, which
+is undefined there: the drop-in refuses such levels for its qrels).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from irgauge.errors import MeasureError
-from irgauge.measures.base import Param, register
+from irgauge.measures.base import DOUBLE_MAX, Param, register
 
 ROUNDINGS = ("round", "v9")
 ROUNDING = Param(
@@ -24,20 +25,18 @@ ROUNDING = Param(
     ROUNDINGS,
 )
 ELEVEN_POINTS = tuple(i / 10 for i in range(11))
-# trec_eval turns x*R into a C long: with R up to MAX_COUNT (10^9), |x| up to this keeps
-# x*R + 0.9 inside a 64-bit long, where C's conversion is defined
-MAX_LEVEL = 9.2e9
+# any finite level or multiple of R (its product with R may overflow to an infinity,
+# which is past every ranking, or before it, as the product is)
+MAX_LEVEL = DOUBLE_MAX
 
 
+@np.errstate(over="ignore")
 def relevant_cut(R: np.ndarray, recall: float, rounding: str) -> np.ndarray:
     """c = round(x*R) (lround: halves away from zero), or trunc(x*R + 0.9) before v10. For
-    x < 0 floor(x*R + 0.5) can be lround's c + 1, but every c <= 0 gives the same value."""
-    if not -MAX_LEVEL <= recall <= MAX_LEVEL:
-        raise MeasureError(
-            f"recall level must lie in [{-MAX_LEVEL:g}, {MAX_LEVEL:g}], got {recall}"
-        )
+    x < 0 floor(x*R + 0.5) can be lround's c + 1, but every c <= 0 gives the same value.
+    A double (a whole number): x*R past a 64-bit integer keeps its order with the counts."""
     scaled = recall * R.astype(np.float64)
-    return np.floor(scaled + (0.5 if rounding == "round" else 0.9)).astype(np.int64)
+    return np.floor(scaled + (0.5 if rounding == "round" else 0.9))
 
 
 def interpolated_precision(ranked) -> np.ndarray:

@@ -36,8 +36,10 @@ def recall(ranked) -> np.ndarray:
     ),
 )
 def r_precision(ranked, mult: float = 1.0) -> np.ndarray:
-    # trec_eval's rounding: m*R + 0.9 truncated, so mult=1 gives exactly R
-    depth = np.floor(mult * ranked.R + 0.9).astype(np.int64) if mult != 1.0 else ranked.R
+    # trec_eval's rounding: m*R + 0.9 truncated, so mult=1 gives exactly R; a double, so
+    # that a depth past a 64-bit integer is still past every ranking
+    with np.errstate(over="ignore"):
+        depth = np.floor(mult * ranked.R.astype(np.float64) + 0.9) if mult != 1.0 else ranked.R
     return ratio(ranked.at_rank(ranked.count, depth), depth)
 
 

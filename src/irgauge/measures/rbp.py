@@ -6,7 +6,7 @@ from typing import Any, Callable, Dict, Optional
 
 import numpy as np
 
-from irgauge.measures.base import Param, rank_sum, register
+from irgauge.measures.base import DOUBLE_MAX, Param, rank_sum, register
 
 P_PARAM = Param(
     "p",
@@ -18,15 +18,16 @@ P_PARAM = Param(
     high_open=True,
 )
 # trec_eval's rbp and rbp_resid take any p (a double, read with atof); their forms here
-# (norm=trec_eval, form=trec_eval) take it too, with C's infinities and NaNs
+# (norm=trec_eval, form=trec_eval) take it too, infinities and NaNs included
 ANY_P = Param(
     "p",
     0.95,
     "float",
     "persistence: probability of looking at the next rank, in [0, 1) (trec_eval's "
-    "forms take any p)",
-    low=-1e308,
-    high=1e308,
+    "forms take any p, inf and nan included)",
+    low=-DOUBLE_MAX,
+    high=DOUBLE_MAX,
+    c_double=True,
 )
 
 

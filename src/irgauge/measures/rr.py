@@ -6,6 +6,7 @@ import numpy as np
 
 from irgauge.errors import MeasureError
 from irgauge.measures.base import Param, register, ratio
+from irgauge.io.words import counted
 
 
 @register("RR", "RR = 1/r1, r1 = rank of the first relevant document")
@@ -33,7 +34,9 @@ def penalty_of(ranked, pen, levels: np.ndarray) -> np.ndarray:
     if pen is None:
         return 2.0 + (top - levels)
     if len(pen) < top:
-        raise MeasureError(f"pen gives {len(pen)} values but the qrels have levels up to {top}")
+        raise MeasureError(
+            f"pen gives {counted(len(pen), 'value')} but the qrels have levels up to {top}"
+        )
     table = np.array([np.inf] + list(pen[:top]), dtype=np.float64)
     return table[np.clip(levels, 0, top)]
 

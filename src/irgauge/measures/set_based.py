@@ -6,9 +6,11 @@ set_P and set_recall are P and R without a cutoff.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
-from irgauge.measures.base import Param, register, ratio
+from irgauge.measures.base import DOUBLE_MAX, Param, register, ratio
 
 
 def _retrieved(ranked) -> np.ndarray:
@@ -25,9 +27,11 @@ def _retrieved(ranked) -> np.ndarray:
             "beta",
             1.0,
             "float",
-            "weight of recall against precision, >= 0 (any sign with signed=true)",
-            low=-1e308,
-            high=1e308,
+            "weight of recall against precision, >= 0 (any number, inf and nan included, "
+            "with signed=true)",
+            low=-DOUBLE_MAX,
+            high=DOUBLE_MAX,
+            c_double=True,
         ),
         Param(
             "signed",
@@ -39,8 +43,8 @@ def _retrieved(ranked) -> np.ndarray:
     ),
     check=lambda v: (
         None
-        if v["beta"] >= 0 or v["signed"]
-        else f"parameter beta must be >= 0 unless signed=true; got {v['beta']!r}"
+        if v["signed"] or 0 <= v["beta"] < math.inf
+        else f"parameter beta must be finite and >= 0 unless signed=true; got {v['beta']!r}"
     ),
 )
 def set_f(ranked, beta: float = 1.0, signed: bool = False) -> np.ndarray:

@@ -22,8 +22,7 @@ trec_eval's order, and takes the parameters of the first ``name.params`` given f
 ``expand`` reads one word for ``irgauge eval`` (its measures in trec_eval's order, with
 trec_eval's printed names). The ``*_avgjg`` measures take trec_eval's multi-judge qrels
 (``-R qrels_jg``), every other measure its ordinary qrels. Measures that need preference
-judgments (``prefs_*``) or that irgauge does not compute (``yaap``, ``dcg``, ``ideal_dcg``)
-are named with the reason.
+judgments (``prefs_*``) are named with the reason.
 """
 
 from __future__ import annotations
@@ -37,7 +36,6 @@ from irgauge._checks import MAX_COUNT
 from irgauge.errors import MeasureError
 from irgauge.measures.base import MAX_CUTOFF
 from irgauge.measures.c_numbers import LONG_MAX, LONG_MIN, atof, atol, c_fixed
-from irgauge.measures.utility import MAX_DOCS
 
 LONG_CUTS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
 TENTHS = tuple(i / 10 for i in range(11))  # 0.0, 0.1, ..., 1.0
@@ -142,7 +140,6 @@ NOT_COMPUTED: Dict[str, Tuple[Optional[str], str]] = {
         )
         for name in _PREFS
     },
-    "yaap": (None, "is not computed by irgauge"),
 }
 
 # trec_eval's measures over judgment groups (-R qrels_jg): each is the measure named here,
@@ -163,7 +160,7 @@ _PLAIN: Dict[str, str] = {
     for name in (
         "num_ret num_rel num_rel_ret map gm_map Rprec bpref recip_rank infAP gm_bpref utility "
         "11pt_avg binG G ndcg ndcg_rel Rndcg set_P set_relative_P set_recall set_map set_F "
-        "num_nonrel_judged_ret rbp rbp_resid"
+        "num_nonrel_judged_ret rbp rbp_resid yaap"
     ).split()
 }
 # trec_eval's dcg and ideal_dcg are its ndcg's numerator and denominator (m_ndcg.c)
@@ -240,7 +237,10 @@ class TrecLine:
 
 def _number(x: float) -> str:
     """A number as a measure parameter: without an exponent where 17 decimals keep its
-    value, else with one (1e-300 is not 0)."""
+    value, else with one (1e-300 is not 0); a NaN with its sign, which C's arithmetic
+    keeps and printf prints (-nan)."""
+    if math.isnan(x):
+        return "-nan" if math.copysign(1.0, x) < 0 else "nan"
     text = repr(float(x))
     if "e" not in text:
         return text
@@ -307,18 +307,21 @@ def lines(
     max_level: Optional[int] = None,
     rel_format: str = "qrels",
     parse: Optional[Callable[[str], Any]] = None,
+    max_relevant: int = MAX_COUNT,
 ) -> List[TrecLine]:
     """The lines trec_eval prints for one measure with its parameter text (None for its
     defaults); ``num_docs`` is trec_eval's -N (utility's collection size), ``max_level``
     the highest qrels level, if known (``level=gain`` parameters list gains up to it),
     ``rel_format`` trec_eval's -R: ``qrels_jg`` takes the ``*_avgjg`` measures only,
-    ``qrels`` all others.
+    ``qrels`` all others; ``max_relevant`` the most relevant documents of a topic, if
+    known (else any number up to MAX_COUNT): a recall level or multiple of R whose
+    product with it is past a C long is refused, as C's conversion is undefined there.
 
     Parameters are read as trec_eval reads them (C's atol and atof). Given ``parse``
     (irgauge's ``parse_measure``, passed in since the parser imports this module), a
     value trec_eval takes that lies outside what irgauge's measure computes is refused in
     one line naming the word, here, before anything is read."""
-    found = _lines(name, params, num_docs, max_level, rel_format)
+    found = _lines(name, params, num_docs, (max_level, max_relevant), rel_format)
     for line in found if parse is not None else ():
         if line.spec is None:
             continue
@@ -338,7 +341,9 @@ def lines(
     return found
 
 
-def _lines(name, params, num_docs, max_level, rel_format) -> List[TrecLine]:
+def _lines(name, params, num_docs, qrels_known, rel_format) -> List[TrecLine]:
+    """``qrels_known``: (max_level, max_relevant), see ``lines``."""
+    max_level, max_relevant = qrels_known
     kind = MEASURES[name][0]
     base = JUDGMENT_GROUP_MEASURES.get(name)
     if kind not in ("runid", "num_q") and (base is not None) != (rel_format == "qrels_jg"):
@@ -349,7 +354,7 @@ def _lines(name, params, num_docs, max_level, rel_format) -> List[TrecLine]:
             4,
         )
     if base is not None:
-        found = _lines(base, params, num_docs, max_level, "qrels")
+        found = _lines(base, params, num_docs, qrels_known, "qrels")
         if any(line.per for line in found):
             raise TrecEvalError(
                 f"irgauge: {name}.{params}: irgauge computes {name} at cutoffs up to {MAX_CUTOFF}",
@@ -371,14 +376,15 @@ def _lines(name, params, num_docs, max_level, rel_format) -> List[TrecLine]:
     if kind == "cut_long":
         return [_long_cut_line(name, k) for k in _long_cuts(name, params)]
     if kind == "cut_double":
-        return [_double_cut_line(name, params, x) for x in _double_cuts(params, defaults)]
+        cuts = _double_cuts(params, defaults)
+        return [_double_cut_line(name, params, x, max_relevant) for x in cuts]
     label = name if params is None else f"{name}_{params}"
     if kind == "relstring":
         width = atof(params.split(",")[0]) if params is not None else 10.0
         _refuse_undefined_long(f"{name}.{params}", width, "(its length)")
         return [TrecLine(label, "relstring", None, max(int(width), 0))]
     if kind == "p_double":
-        return [TrecLine(label, "value", _p_double(name, params, num_docs))]
+        return [TrecLine(label, "value", _p_double(name, params, num_docs, max_relevant))]
     return [TrecLine(label, "value", _p_pair(name, params, max_level))]
 
 
@@ -440,7 +446,7 @@ def _long_cuts(name: str, params: Optional[str]) -> List[int]:
     return cuts
 
 
-def _double_cut_line(name: str, params: Optional[str], x: float) -> TrecLine:
+def _double_cut_line(name: str, params: Optional[str], x: float, max_relevant: int) -> TrecLine:
     """One line of iprec_at_recall or Rprec_mult: named as meas_init.c's append_double
     names it (``%3.2f`` in a buffer of the name's length + 10 bytes, so that the number
     keeps its first 8 characters: ``Rprec_mult_123456.0``)."""
@@ -448,8 +454,8 @@ def _double_cut_line(name: str, params: Optional[str], x: float) -> TrecLine:
     word = f"{name}.{params}"
     # both turn x times the number of relevant documents into a long (a cast or lround),
     # which C leaves undefined for a NaN, an infinity or a value past a long: refused
-    # where some number of relevant documents (up to MAX_COUNT) takes it past
-    _refuse_undefined_long(word, x, "times the relevant documents", MAX_COUNT)
+    # where a topic's relevant documents (up to max_relevant) take it past
+    _refuse_undefined_long(word, x, _TIMES_R.format(max_relevant), max_relevant)
     if name == "Rprec_mult":
         if x <= 0:  # the cutoff trunc(x*R + 0.9) <= 0 is never reached: 0 for every topic
             return TrecLine(label, "value", constant=0.0)
@@ -459,7 +465,11 @@ def _double_cut_line(name: str, params: Optional[str], x: float) -> TrecLine:
     return TrecLine(label, "value", f"IPrec(recall={_number(max(x, 0.0))})")
 
 
+_TIMES_R = "times the relevant documents of a topic (up to {})"
+
+
 def _refuse_undefined_long(word: str, x: float, what: str, times: int = 1) -> None:
+    # x*times as C's double product; compared exactly with the long's bound
     if not (math.isfinite(x) and abs(x) * times < LONG_MAX):
         raise TrecEvalError(
             f"irgauge: {word}: trec_eval 10.0 converts {x!r} {what} to a long, "
@@ -477,7 +487,7 @@ def _double_cuts(params: Optional[str], defaults: tuple) -> List[float]:
     return cuts
 
 
-def _p_double(name: str, params: Optional[str], num_docs: int) -> str:
+def _p_double(name: str, params: Optional[str], num_docs: int, max_relevant: int) -> str:
     values = [atof(p) for p in params.split(",")] if params is not None else None
     if name == "utility":
         if values is not None and len(values) != 4:
@@ -487,27 +497,21 @@ def _p_double(name: str, params: Optional[str], num_docs: int) -> str:
                 4,
             )
         coefficients = values or MEASURES[name][1]
-        if not 0 <= num_docs <= MAX_DOCS and coefficients[3] == 0:
-            num_docs = 0  # -N only ever multiplies d: a zero d gives the same values
-        elif not 0 <= num_docs <= MAX_DOCS:
-            raise TrecEvalError(
-                f"irgauge: -N {num_docs} with {name}.{params}: irgauge counts the "
-                f"documents not retrieved for -N from 0 to {MAX_DOCS}",
-                2,
-            )
+        # trec_eval's C: any double coefficient, any long -N, its count in longs
         args = ",".join(f"{k}={_number(v)}" for k, v in zip("abcd", coefficients))
-        return f"Utility({args},num_docs={num_docs})"
+        return f"Utility({args},num_docs={num_docs},form=trec_eval)"
     if values is None:
         return _PLAIN[name]
     if name == "set_F":
         return f"SetF(beta={_number(values[0])},signed=true)"
     # 11pt_avg: trec_eval walks the levels as given (ascending, they give the mean)
     for x in values:  # m_11pt_avg.c takes lround(x*R), as iprec_at_recall does
-        _refuse_undefined_long(f"{name}.{params}", x, "times the relevant documents", MAX_COUNT)
+        what = _TIMES_R.format(max_relevant)
+        _refuse_undefined_long(f"{name}.{params}", x, what, max_relevant)
     return f"IPrec_avg(recalls={':'.join(_number(v) for v in values)},walk=given)"
 
 
-def _pairs(name: str, params: str) -> Dict[str, float]:
+def _pairs(name: str, params: str) -> List[Tuple[str, float]]:
     """trec_eval's ``name=value,...`` parameters (meas_init.c: get_param_pairs)."""
     parts = [part.partition("=") for part in params.split(",")]
     if any(not eq or not key for key, eq, _ in parts):
@@ -516,14 +520,15 @@ def _pairs(name: str, params: str) -> Dict[str, float]:
             f"trec_eval: Cannot initialize measure '{name}'",
             2,
         )
-    return {key: atof(value) for key, _, value in parts}
+    return [(key, atof(value)) for key, _, value in parts]  # a name may come twice
 
 
 def _p_pair(name: str, params: Optional[str], max_level: Optional[int]) -> str:
-    pairs = _pairs(name, params) if params is not None else {}
+    pairs = _pairs(name, params) if params is not None else []
     if name in _RBP:
-        p = pairs.pop("p", 0.9)
-        if pairs:
+        given = [value for key, value in pairs if key == "p"]
+        p = given[-1] if given else 0.9  # m_rbp.c reads every p, keeping the last
+        if any(key != "p" for key, _ in pairs):
             raise TrecEvalError(
                 f"irgauge: trec_eval's {name} with gains ({params}) is not supported; "
                 f"{name}.p=x is",
@@ -535,15 +540,20 @@ def _p_pair(name: str, params: Optional[str], max_level: Optional[int]) -> str:
     return _WITH_GAINS[name].format(_gains(name, pairs, max_level))
 
 
-def _gains(name: str, pairs: Dict[str, float], max_level: Optional[int]) -> str:
+def _gains(name: str, pairs: List[Tuple[str, float]], max_level: Optional[int]) -> str:
     """irgauge's gain list (levels 1, 2, ... up to ``max_level``) from trec_eval's
     ``level=gain`` pairs; levels not given keep their default gain, the level. A name
     that is not an integer is skipped, as gain_init.c's valid_int skips it. With the
     qrels known (``max_level``, their highest level), a gain for a level above it is
     given to no document and left out; without (``irgauge eval``), the list goes up to
-    the highest level given (GAIN_LEVELS at least), MAX_GAIN_LEVEL at most."""
+    the highest level given (GAIN_LEVELS at least), MAX_GAIN_LEVEL at most.
+
+    A level given twice (``ndcg.1=2,1=3``) takes its first gain, as trec_eval's
+    setup_gains counts the level's documents under its first entry (the ideal ranking)
+    and get_gain finds its lowest gain first (the run's gains, sorted by gain): the two
+    agree when the first gain is the lowest, and a later, lower one is refused."""
     levels = {}
-    for key, gain in pairs.items():
+    for key, gain in pairs:
         if not _VALID_INT.match(key):
             continue
         level = atol(key)
@@ -562,7 +572,16 @@ def _gains(name: str, pairs: Dict[str, float], max_level: Optional[int]) -> str:
                 f"{level} no gain; only levels 1 and above take one",
                 2,
             )
-        levels[level] = gain
+        if level not in levels:
+            levels[level] = gain
+        elif gain < levels[level]:
+            raise TrecEvalError(
+                f"irgauge: {name}.{key}={_number(gain)}: level {level} is given a gain "
+                f"again, lower than the first ({_number(levels[level])}): trec_eval 10.0 "
+                "then counts the level's documents at the first gain in its ideal ranking "
+                "and scores them at the lowest in the run's; irgauge gives a level one gain",
+                2,
+            )
     top = max(max(levels, default=1), GAIN_LEVELS if max_level is None else max_level, 1)
     return ":".join(_number(levels.get(level, level)) for level in range(1, top + 1))
 

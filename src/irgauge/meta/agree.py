@@ -24,6 +24,7 @@ from irgauge.meta.agreement_labels import all_statistics, pair_statistics
 from irgauge.meta.agreement_units import Units, join_qrels
 from irgauge.meta.result import MetaResult
 from irgauge.stats.resampling import pair_index, percentile_interval, resolve_seed
+from irgauge.io.words import counted
 
 DEFAULT_MEASURES = ("AP", "nDCG@10")
 COLUMNS = ("a", "b", "measure", "statistic", "value", "low", "high")
@@ -64,7 +65,7 @@ def _refuse_runs_off_the_qrels(metadata: dict, qrels: str, n_topics: int) -> Non
         theirs = metadata.get("run_topics_not_in_qrels", {}).get(name, [])
         shown = ", ".join(theirs[:3]) + (" ..." if len(theirs) > 3 else "")
         raise InputError(
-            f"run {name} answers none of the {n_topics} topics of qrels {qrels}"
+            f"run {name} answers none of the {counted(n_topics, 'topic')} of qrels {qrels}"
             + (f" (its topics: {shown})" if shown else "")
             + "; topic ids match as written",
             source,

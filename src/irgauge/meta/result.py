@@ -10,6 +10,7 @@ from irgauge.errors import InputSizeError
 from irgauge.scores._results import REASONS, check_table
 from irgauge.io.summaries import meta_summary
 from irgauge.io.summaries import meta_summary_html
+from irgauge.io.words import counted
 
 
 @dataclass(frozen=True)
@@ -26,11 +27,13 @@ class MetaResult:
     systems: List[str]
     topics: List[str]
     details_data: Dict[str, Any] = field(default_factory=dict)
+    # why a column's non-finite values are so, where the method knows better than REASONS
+    reasons: Dict[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         # the one results check (irgauge.scores._results), on construction: a value out of its
         # range is refused; each non-finite one has its reason in ``notes``
-        notes = check_table(self.table_data)
+        notes = check_table(self.table_data, reasons=self.reasons)
         for name, detail in self.details_data.items():
             notes += [f"{name}: {note}" for note in check_table(detail)]
         object.__setattr__(self, "_notes", tuple(notes))
@@ -89,11 +92,11 @@ def check_subset_size(size: int, n_topics: int, disjoint: bool, source=None) -> 
     if limit < 1:
         needed = 2 if disjoint else 1
         what = "two disjoint topic subsets need" if disjoint else "a topic subset needs"
-        raise InputSizeError(f"{what} at least {needed} topics; got {n_topics}", source)
+        raise InputSizeError(f"{what} at least {counted(needed, 'topic')}; got {n_topics}", source)
     if size < 1 or size > limit:
         what = "two disjoint subsets of" if disjoint else "a subset of"
         raise InputSizeError(
-            f"cannot draw {what} {size} topics from {n_topics} topics "
+            f"cannot draw {what} {counted(size, 'topic')} from {counted(n_topics, 'topic')} "
             f"(subset size must be 1..{limit})",
             source,
         )

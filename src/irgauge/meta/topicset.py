@@ -362,12 +362,9 @@ def _pick(scores, measure) -> dict:
     single = measure if isinstance(measure, str) else None
     matrices = as_score_matrices(scores, single)
     if wanted is not None:
-        missing = [m for m in wanted if m not in matrices]
-        if missing:
-            raise InputError(
-                f"no scores for measure(s) {', '.join(missing)} (have: {', '.join(matrices)})"
-            )
-        matrices = {m: matrices[m] for m in wanted}
+        from irgauge.scores.lookup import pick_measures
+
+        matrices = pick_measures(matrices, wanted)
     return matrices
 
 

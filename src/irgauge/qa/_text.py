@@ -8,6 +8,7 @@ from typing import Any, List, Optional, Sequence, Tuple
 from irgauge.errors import InputError
 from irgauge.io._source import decode_text, first_bytes, read_bytes, read_text, text_lines
 from irgauge.io.json_input import parse_json
+from irgauge.io.words import counted
 
 LETTER_LEVELS = {"S": 3, "A": 2, "B": 1}
 _LEVEL = re.compile(r"^L(\d+)$")
@@ -42,7 +43,9 @@ def _check_depth(text: str, path: str) -> None:
         depth += 1 if match.group() in "[{" else -1
         if depth > MAX_JSON_DEPTH:
             line = bare.count("\n", 0, match.start()) + 1
-            raise InputError(f"JSON nested deeper than {MAX_JSON_DEPTH} levels", path, line)
+            raise InputError(
+                f"JSON nested deeper than {counted(MAX_JSON_DEPTH, 'level')}", path, line
+            )
 
 
 def chosen_format(

@@ -18,6 +18,7 @@ from typing import List, Optional
 import numpy as np
 
 from irgauge.report import style
+from irgauge.io.words import counted
 
 
 def _suffix(a: str, b: str, several: bool) -> str:
@@ -80,7 +81,7 @@ def kappa_histogram(topic_kappa, directory, stem="agree_topic_kappa", title=None
         k = part["cohen_kappa"].to_numpy(dtype=float)
         ok = k[np.isfinite(k)]
         undefined = len(k) - len(ok)
-        label = f"{a} vs {b} ({len(ok)} topics" + (
+        label = f"{a} vs {b} ({counted(len(ok), 'topic')}" + (
             f", {undefined} undefined)" if undefined else ")"
         )
         colour = style.series_style(index)["color"]

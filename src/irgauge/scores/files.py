@@ -28,6 +28,7 @@ from irgauge.scores.other_layouts import (
     refuse_headerless_long,
     refuse_text_table,
 )
+from irgauge.io.words import counted
 
 
 def read_scores(
@@ -66,7 +67,8 @@ def read_scores(
     if header and is_json(lines[first]) or long:
         if long and len(columns) != len(LONG_HEADER):
             raise InputError(
-                f"the header names {len(columns)} columns; irgauge's per-topic TSV has the "
+                f"the header names {counted(len(columns), 'column')}; irgauge's per-topic TSV "
+                f"has the "
                 f"4 columns {', '.join(LONG_HEADER)} (a further column would not be read)",
                 path,
                 first + 1,
@@ -105,13 +107,9 @@ def _renamed(matrix: ScoreMatrix, name: str) -> ScoreMatrix:
 def _pick(found: Matrices, measures: Optional[Sequence[str]], source: Optional[str]) -> Matrices:
     if measures is None:
         return found
-    missing = [m for m in measures if m not in found]
-    if missing:
-        raise InputError(
-            f"no scores for measure(s) {', '.join(missing)} (found: {', '.join(found) or 'none'})",
-            source,
-        )
-    return {m: found[m] for m in measures}
+    from irgauge.scores.lookup import pick_measures
+
+    return pick_measures(found, measures, source=source)
 
 
 def _read_long(lines: List[str], first: int, path: str) -> Matrices:

@@ -14,6 +14,7 @@ from typing import Any, Dict, Optional
 
 from irgauge.errors import InputError
 from irgauge.scores.matrix import ScoreMatrix, align, from_frame
+from irgauge.io.words import counted
 
 EXPECTED = (
     "a ScoreMatrix, {measure: ScoreMatrix or wide DataFrame}, a tidy per-topic "
@@ -61,7 +62,7 @@ def as_score_matrix(data: Any, measure: Optional[str] = None) -> Any:
         return matrices[measure]
     if len(matrices) != 1:
         raise InputError(
-            f"score data hold {len(matrices)} measures ({', '.join(matrices)}); name one"
+            f"score data hold {counted(len(matrices), 'measure')} ({', '.join(matrices)}); name one"
         )
     return next(iter(matrices.values()))
 

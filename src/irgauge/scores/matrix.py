@@ -28,6 +28,7 @@ from irgauge import _checks
 from irgauge.errors import InputError, InputSizeError
 from irgauge.io.adapters import refuse_mixed_ids
 from irgauge.io.records import AGGREGATE_TOPIC, aggregate_topic_error
+from irgauge.io.words import counted
 
 LONG_HEADER = ("run", "measure", "topic", "value")
 TOPIC_COLUMNS = ("topic", "topics", "qid", "query", "query_id")
@@ -69,7 +70,8 @@ class ScoreMatrix:
         if values.ndim != 2 or values.shape != (len(self.systems), len(self.topics)):
             raise InputError(
                 f"measure {self.measure}: score matrix of shape {values.shape} does "
-                f"not match {len(self.systems)} systems x {len(self.topics)} topics",
+                f"not match {counted(len(self.systems), 'system')} x "
+                f"{counted(len(self.topics), 'topic')}",
                 self.source,
             )
         usable = np.abs(values) <= MAX_SCORE  # False for nan and inf too
@@ -327,10 +329,14 @@ def select_systems(
     """
     # a measure named to rank by is checked even when all systems are kept: it is recorded
     # with the results, and a name with no scores must not pass for a choice made
-    if by is not None and by not in matrices:
-        raise InputError(
-            f"cannot select systems by {by}: no scores for it (have: {', '.join(matrices)})"
-        )
+    if by is not None:
+        from irgauge.scores.lookup import find_measure
+
+        if find_measure(matrices, by) is None:
+            raise InputError(
+                f"cannot select systems by {by}: no scores for it (have: {', '.join(matrices)})"
+            )
+        by = find_measure(matrices, by)  # --by MAP ranks by a file's AP
     if top_k is None and top_fraction is None:
         return matrices
     if top_k is not None and top_fraction is not None:

@@ -41,6 +41,7 @@ from irgauge.stats.pairs import compare_pairs
 from irgauge.stats.resampling import require_topics
 from irgauge import _checks
 from irgauge._checks import resolve_seed
+from irgauge.io.words import counted
 
 
 def letters(n: int) -> List[str]:
@@ -127,8 +128,8 @@ class ComparisonTable:
 
     def __repr__(self) -> str:
         return (
-            f"<ComparisonTable: {len(self.runs)} runs x {len(self.measures)} measures>\n"
-            + self.render("table")
+            f"<ComparisonTable: {counted(len(self.runs), 'run')} x "
+            f"{counted(len(self.measures), 'measure')}>\n" + self.render("table")
         )
 
     def _repr_html_(self) -> str:

@@ -11,6 +11,7 @@ import textwrap
 from typing import List
 
 from irgauge.io.tables import metadata_lines
+from irgauge.io.words import counted
 
 FORMATS = ("table", "markdown", "latex", "html", "csv", "json")
 TESTS = {  # name -> how captions name it
@@ -55,14 +56,20 @@ def caption(table, bold: bool = True) -> str:
 
     test = TESTS[p["test"]]
     if p["test"] == "bootstrap":
-        test += f" with {p['bootstrap_samples']} samples"
+        test += f" with {counted(p['bootstrap_samples'], 'sample')}"
     elif p["test"] == "randomisation":
         test += f" with {p['permutations']} random sign flips"
     elif p["test"] == "tukey":
-        test += f" with {p['tukey_trials']} trials (it controls the family-wise error itself)"
+        test += (
+            f" with {counted(p['tukey_trials'], 'trial')} (it controls the family-wise "
+            f"error itself)"
+        )
     random = p["test"] in ("bootstrap", "randomisation", "tukey")
     where = f" of {p['collection']}" if p.get("collection") else ""
-    text = f"Mean scores of {p['n_runs']} runs over {p['n_topics']} topics{where}. "
+    text = (
+        f"Mean scores of {counted(p['n_runs'], 'run')} over "
+        f"{counted(p['n_topics'], 'topic')}{where}. "
+    )
     if p["baseline"] is None:
         named = table.labels == table.runs
         text += (

@@ -13,6 +13,7 @@ import numpy as np
 from irgauge import _checks
 from irgauge._checks import resolve_seed  # noqa: F401  (re-exported: stats' callers use it here)
 from irgauge.errors import InputError, InputSizeError
+from irgauge.io.words import counted
 
 # Differences smaller than this are treated as exact ties: mathematically equal means (e.g. of
 # P@10 values) may differ by floating-point rounding depending on summation order.
@@ -23,7 +24,9 @@ def require_topics(n_topics: int, method: str, needed: int = 2, source=None) -> 
     """InputError unless there are ``needed`` topics: a paired test's standard deviation
     (n - 1 in the denominator) and every resampling of topics need at least two."""
     if n_topics < needed:
-        raise InputSizeError(f"{method} needs at least {needed} topics; got {n_topics}", source)
+        raise InputSizeError(
+            f"{method} needs at least {counted(needed, 'topic')}; got {n_topics}", source
+        )
 
 
 def require_finite(values: np.ndarray, what: str = "scores") -> np.ndarray:
@@ -142,6 +145,18 @@ def studentised(z: np.ndarray) -> np.ndarray:
     with np.errstate(divide="ignore", invalid="ignore"):
         se = z.std(axis=-1, ddof=1) / np.sqrt(n)
     return t_ratio(z.mean(axis=-1), se)
+
+
+def welch_t(x: np.ndarray, y: np.ndarray):
+    """(t, df) of Welch's unpaired t-test along the last axis: t = (mean(x) - mean(y)) /
+    sqrt(v_x / n_x + v_y / n_y), variances with n - 1, and the Welch-Satterthwaite
+    df = (v_x/n_x + v_y/n_y)^2 / ((v_x/n_x)^2 / (n_x - 1) + (v_y/n_y)^2 / (n_y - 1))."""
+    nx, ny = x.shape[-1], y.shape[-1]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ex = x.var(axis=-1, ddof=1) / nx
+        ey = y.var(axis=-1, ddof=1) / ny
+        df = (ex + ey) ** 2 / (ex**2 / (nx - 1) + ey**2 / (ny - 1))
+    return t_ratio(x.mean(axis=-1) - y.mean(axis=-1), np.sqrt(ex + ey)), df
 
 
 def weighted_t(z: np.ndarray, counts: np.ndarray):

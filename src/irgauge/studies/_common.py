@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import math
 import platform
+import textwrap
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -41,6 +42,7 @@ from irgauge.scores import ScoreMatrix, require_systems, select_systems
 from irgauge.stats.comparison_formats import latex_escape
 from irgauge.report.figures import stability_curves
 from irgauge.studies import _noise, _repeat
+from irgauge.io.words import counted
 
 MANIFEST = "manifest.json"
 COLLECTION_DIR = "collection"
@@ -135,6 +137,9 @@ def latex_table(frame: pd.DataFrame, caption: str = "", label: str = "", digits:
 # ---------------------------------------------------------------------------- output
 
 
+SUMMARY_WIDTH = 100  # the widest summary line, in a file or on a wide terminal
+
+
 @dataclass
 class StudyResult:
     """What a study returns: its folder, manifest, tables (DataFrames) and summary lines."""
@@ -146,11 +151,31 @@ class StudyResult:
     summary: List[str] = field(default_factory=list)
     report: Optional[Path] = None
 
-    def text(self) -> str:
-        """Summary and every table as terminal text."""
+    def summary_lines(
+        self, width: int = SUMMARY_WIDTH, indent: str = "", notes: bool = True
+    ) -> List[str]:
+        """The summary's sentences as ``* `` bullets and (``notes``) the notes as ``! `` ones, each
+        wrapped at ``width`` columns (its continuation lines under its first word): every
+        summary a study prints or writes is laid out here."""
+        bullets = [("* ", line) for line in self.summary]
+        if notes:
+            bullets += [("! ", note) for note in self.manifest.get("notes", [])]
+        out: List[str] = []
+        for mark, text in bullets:
+            out += textwrap.wrap(
+                text,
+                width=max(width, len(indent) + 20),
+                initial_indent=indent + mark,
+                subsequent_indent=indent + " " * len(mark),
+                break_long_words=False,
+                break_on_hyphens=False,
+            ) or [indent + mark.rstrip()]
+        return out
+
+    def text(self, width: int = SUMMARY_WIDTH) -> str:
+        """Summary (wrapped at ``width`` columns) and every table as terminal text."""
         out = [f"== {self.manifest.get('title', self.name)} ==", ""]
-        out += [f"* {line}" for line in self.summary]
-        out += [f"! {note}" for note in self.manifest.get("notes", [])]
+        out += self.summary_lines(width)
         for entry in self.manifest.get("tables", []):
             out += [
                 "",
@@ -204,11 +229,19 @@ class StudyWriter:
             self._atomic.__exit__(RuntimeError, RuntimeError("aborted"), None)
             self._atomic = None
 
-    def table(self, stem: str, frame: pd.DataFrame, caption: str, digits: Digits = 4) -> None:
-        """Write ``frame`` as tables/<stem>.txt, .csv and .tex and list it in the manifest."""
+    def table(
+        self, stem: str, frame: pd.DataFrame, caption: str, digits: Digits = 4, tsv: bool = False
+    ) -> None:
+        """Write ``frame`` as tables/<stem>.txt, .csv and .tex (and .tsv, full precision,
+        with ``tsv``) and list it in the manifest."""
         frame = frame.reset_index(drop=True)
         base = self.work / "tables" / stem
         write_text(base.with_suffix(".txt"), text_table(frame, digits))
+        if tsv:
+            write_text(
+                base.with_suffix(".tsv"),
+                frame.to_csv(index=False, sep="\t", float_format="%.10g"),
+            )
         # to_csv's own line ending (os.linesep), as before; its name changed in pandas 1.5
         write_text(base.with_suffix(".csv"), frame.to_csv(index=False, float_format="%.10g"))
         write_text(
@@ -224,7 +257,10 @@ class StudyWriter:
                 if isinstance(digits, Mapping)
                 else digits,
                 "column_digits": dict(digits) if isinstance(digits, Mapping) else {},
-                "files": {ext: f"tables/{stem}.{ext}" for ext in ("txt", "csv", "tex")},
+                "files": {
+                    ext: f"tables/{stem}.{ext}"
+                    for ext in ("txt", "csv", "tex") + (("tsv",) if tsv else ())
+                },
             }
         )
 
@@ -359,15 +395,25 @@ def select(matrices, top_k: Optional[int], top_fraction: Optional[float], by: st
     return chosen
 
 
-def systems_phrase(n_used: int, n_all: int, top_k, top_fraction, by) -> str:
+def systems_phrase(
+    n_used: int, n_all: int, top_k, top_fraction, by, default: Tuple[Any, Any] = (None, None)
+) -> str:
     """What the system filter kept, in words that stay true when the collection has fewer
-    systems than asked for: "17 systems (all 17; the top 30 by AP were asked for)"."""
+    systems than asked for: "17 systems (all 17; the top 30 by AP were asked for)". A
+    filter that is the study's ``default`` (its ``(top_k, top_fraction)``) is called so,
+    never a request: "6 systems (all 6; the default filter, the top 30 by AP, keeps
+    them all)"."""
     if top_k is None and top_fraction is None:
-        return f"{n_used} systems (all)"
+        return f"{counted(n_used, 'system')} (all)"
     wanted = f"the top {top_k}" if top_k else f"the top {top_fraction:.0%}"
-    if n_used >= n_all:
-        return f"{n_used} systems (all {n_all}; {wanted} by {by} were asked for)"
-    return f"{n_used} systems ({wanted} of {n_all} by {by})"
+    if n_used < n_all:
+        return f"{counted(n_used, 'system')} ({wanted} of {n_all} by {by})"
+    if (top_k, top_fraction) == tuple(default):
+        return (
+            f"{counted(n_used, 'system')} (all {n_all}; the default filter, {wanted} by "
+            f"{by}, keeps them all)"
+        )
+    return f"{counted(n_used, 'system')} (all {n_all}; {wanted} by {by} were asked for)"
 
 
 def filter_parameters(top_k, top_fraction, by) -> Dict[str, Any]:
@@ -393,12 +439,15 @@ def steps(progress, label: str, total: int) -> Callable[..., None]:
     return step_counter(progress(label) if progress else None, total)
 
 
-def selected(every, top_k: Optional[int], top_fraction: Optional[float], by: str):
-    """(the matrices of the systems the filter keeps, what it kept in words)."""
+def selected(
+    every, top_k: Optional[int], top_fraction: Optional[float], by: str, default=(None, None)
+):
+    """(the matrices of the systems the filter keeps, what it kept in words); ``default``:
+    the study's own filter (see :func:`systems_phrase`)."""
     matrices = select(every, top_k, top_fraction, by)
     used = next(iter(matrices.values())).n_systems
     n_all = next(iter(every.values())).n_systems
-    return matrices, systems_phrase(used, n_all, top_k, top_fraction, by)
+    return matrices, systems_phrase(used, n_all, top_k, top_fraction, by, default)
 
 
 def renamed(matrices, labels: Mapping[str, str]):

@@ -38,6 +38,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple
+from irgauge.io.words import counted
 
 import numpy as np
 import pandas as pd
@@ -283,7 +284,9 @@ def pair_verdicts(ranked: Sequence[str], comparison: Callable[[str, str], Compar
 def _censored_text(stat: Statistic, censored: Sequence[str]) -> str:
     if not censored:
         return ""
-    parts = [f"{m} ({stat.censored(m)} of {len(stat.reps[m])} repetitions)" for m in censored]
+    parts = [
+        f"{m} ({stat.censored(m)} of {counted(len(stat.reps[m]), 'repetition')})" for m in censored
+    ]
     return f"; not ranked, {stat.label} not reached: {', '.join(parts)}"
 
 
@@ -329,9 +332,11 @@ def design_problem(n_systems: int, n_topics: int) -> Optional[str]:
     pairs = n_systems * (n_systems - 1) // 2
     reasons = []
     if n_systems < 5 or pairs < 10:
-        reasons.append(f"{n_systems} systems ({pairs} pairs; at least 5 and 10 needed)")
+        reasons.append(
+            f"{counted(n_systems, 'system')} ({counted(pairs, 'pair')}; at least 5 and 10 needed)"
+        )
     if n_topics < 10:
-        reasons.append(f"{n_topics} topics (at least 10 needed)")
+        reasons.append(f"{counted(n_topics, 'topic')} (at least 10 needed)")
     return "; ".join(reasons) or None
 
 

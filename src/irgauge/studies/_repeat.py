@@ -20,6 +20,7 @@ from irgauge import meta
 from irgauge.errors import InputError
 from irgauge.evaluation.tasks import on_cluster, run_steps
 from irgauge.studies import _noise, _topics
+from irgauge.io.words import counted
 
 Progress = Optional[Callable[[str], Optional[Callable[[int, int], None]]]]
 
@@ -397,7 +398,8 @@ def _per_resample(topic: Dict[str, Any], t_stand_in: bool) -> str:
         parts.append(
             f"the experiments on topic subsets rerun on the first "
             f"{topic.get('experiment_resamples', topic['resamples'])} resamples, twice each "
-            f"with {trials} trials and independent seeds, the covariance of the two runs "
+            f"with {counted(trials, 'trial')} and independent seeds, the covariance of the "
+            f"two runs "
             f"giving the topic variance free of their Monte Carlo error"
         )
     return "; ".join(parts)

@@ -28,6 +28,7 @@ from irgauge.io._source import read_text, text_lines
 from irgauge.studies import _common as common
 from irgauge.studies import study_function
 from irgauge.studies.qa import DERIVED_TAG
+from irgauge.io.words import counted
 
 # study -> (table, row key, value column) of the side-by-side headline table
 HEADLINE = {
@@ -210,7 +211,8 @@ def write_comparison(
     writer = common.StudyWriter(
         Path(out),
         f"{study}-comparison",
-        f"{next(iter(results.values())).manifest['title']}: {len(names)} collections side by side",
+        f"{next(iter(results.values())).manifest['title']}: "
+        f"{counted(len(names), 'collection')} side by side",
     )
     try:
         if study != "qa":

@@ -42,6 +42,7 @@ from irgauge.meta.kendall import kendall_tau_columns
 from irgauge.studies import _common as common
 from irgauge.studies import _noise, _plots, _repeat, _topics
 from irgauge.studies.incomplete_result import incomplete_study
+from irgauge.io.words import counted
 
 NAME = "incomplete"
 TITLE = "Alternatives to bpref: condensed lists and reduced judgments (Sakai, SIGIR 2007)"
@@ -186,7 +187,10 @@ def compute_incomplete(
     step()
     full = {n: full[n] for n in names}
     first = next(iter(full.values()))
-    systems = common.systems_phrase(first.n_systems, len(paths), o.top_k, o.top_fraction, o.by)
+    default = (IncompleteOptions.top_k, IncompleteOptions.top_fraction)
+    systems = common.systems_phrase(
+        first.n_systems, len(paths), o.top_k, o.top_fraction, o.by, default
+    )
     judgments, warning = _judgment_table(q, rel_level)
     rc = rank_correlations(full)
     # the bootstrap runs of the reductions at 100% again (same seeds, same samples, so
@@ -216,7 +220,7 @@ def compute_incomplete(
         record=common.Record(parameters, seed_record, first.systems, first.topics, inputs, notes),
         rates=rates,
         evaluated_with={**eval_options, "rel_level": rel_level},
-        setting=f"{systems}, {first.n_topics} topics",
+        setting=f"{systems}, {counted(first.n_topics, 'topic')}",
         pairs=first_dp.parameters["pairs"],
         judgments=judgments,
         warning=warning,
@@ -424,7 +428,7 @@ def _write_tables(writer: common.StudyWriter, data: IncompleteData) -> None:
         data.power,
         common.caption(
             f"Discriminative power at alpha = {o.alpha} and required difference, full "
-            f"relevance data ({data.setting}, {data.pairs} pairs, B = {o.B}): "
+            f"relevance data ({data.setting}, {counted(data.pairs, 'pair')}, B = {o.B}): "
             f"means over {o.reductions} bootstrap runs (one per reduction seed) with Monte "
             f"Carlo SE",
             "bpref",
@@ -540,7 +544,7 @@ def _judgment_table(qrels, rel_level: int):
     warning = None
     if over:
         warning = (
-            f"R > N on {over} of {len(R)} topics: bpref (min(R, N) in the denominator) "
+            f"R > N on {over} of {counted(len(R), 'topic')}: bpref (min(R, N) in the denominator) "
             f"and bpref_R differ there; report which one you use."
         )
     return pd.DataFrame([row]), warning

@@ -39,6 +39,7 @@ from irgauge.meta import rank_correlations
 from irgauge.report import figures
 from irgauge.studies import _common as common
 from irgauge.studies import _noise, _plots, _repeat, _topics
+from irgauge.io.words import counted
 
 NAME = "onerel"
 TITLE = "Metrics for finding one relevant document (Sakai, AIRS 2006; P-measure poster, 2006)"
@@ -202,7 +203,13 @@ def compute_onerel(
     step = common.steps(progress, "evaluation", 1)
     every = common.renamed(score_matrices(q, runs, list(labels), **o.eval_options), labels)
     step()
-    matrices, systems = common.selected(every, o.top_k, o.top_fraction, o.by)
+    matrices, systems = common.selected(
+        every,
+        o.top_k,
+        o.top_fraction,
+        o.by,
+        default=(OnerelOptions.top_k, OnerelOptions.top_fraction),
+    )
     base = {k: matrices[k] for k in BASE}
     first = next(iter(base.values()))
     c = o.subset_size or first.n_topics // 2
@@ -226,7 +233,7 @@ def compute_onerel(
     return OnerelData(
         options=o,
         record=_record(o, q, runs, labels, notes, matrices, seed, seeds, topic, stability_rows),
-        setting=f"{systems}, {first.n_topics} topics",
+        setting=f"{systems}, {counted(first.n_topics, 'topic')}",
         c=c,
         pairs=first_dp.parameters["pairs"],
         statistics=pd.DataFrame([common.collection_statistics(q, runs, o.eval_options)]),
@@ -344,7 +351,7 @@ def _write_power(writer: common.StudyWriter, data: OnerelData) -> None:
         common.caption(
             f"Discriminative power at alpha = {o.alpha} and required difference, means over "
             f"{o.repetitions} bootstrap repetitions with Monte Carlo SE ({data.setting}, "
-            f"{data.pairs} pairs, B = {o.B})",
+            f"{counted(data.pairs, 'pair')}, B = {o.B})",
             "onerel",
             "Table 3",
         ),
@@ -355,7 +362,7 @@ def _write_power(writer: common.StudyWriter, data: OnerelData) -> None:
         figures.asl_curves,
         data.asl_pairs[data.asl_pairs["measure"].isin(BASE)],
         f"ASL curves: ASL against system pairs sorted by ASL, first of "
-        f"{o.repetitions} repetitions, with the Monte Carlo band of each ASL "
+        f"{counted(o.repetitions, 'repetition')}, with the Monte Carlo band of each ASL "
         f"(+/- 1.96 binomial SE, B = {o.B}; {data.setting})",
         samples=o.B,
         alpha=o.alpha,
@@ -370,7 +377,8 @@ def _write_gains(writer: common.StudyWriter, data: OnerelData) -> None:
         data.gains,
         common.caption(
             f"Discriminative power at alpha = {o.alpha} under gain values S:A:B: share of "
-            f"pairs and required difference (diff), means over {o.repetitions} repetitions "
+            f"pairs and required difference (diff), means over "
+            f"{counted(o.repetitions, 'repetition')} "
             f"with Monte Carlo SE",
             "onerel",
             "Table 4",
@@ -384,7 +392,7 @@ def _write_gains(writer: common.StudyWriter, data: OnerelData) -> None:
             figures.asl_curves,
             pairs[pairs["measure"].str.startswith(m + " ")],
             f"ASL curves of {m} under different gain values, first of "
-            f"{o.repetitions} repetitions, with the Monte Carlo band of each "
+            f"{counted(o.repetitions, 'repetition')}, with the Monte Carlo band of each "
             f"ASL (+/- 1.96 binomial SE, B = {o.B})",
             samples=o.B,
             alpha=o.alpha,
@@ -398,8 +406,9 @@ def _write_swap_and_stability(writer: common.StudyWriter, data: OnerelData) -> N
         "swap",
         _repeat.swap_summary_table(data.swap, o.repetitions),
         common.caption(
-            f"Swap method: required difference at 95% confidence (c = {c}, {o.trials} trials "
-            f"x {o.repetitions} repetitions, {o.swap_mode} swaps, "
+            f"Swap method: required difference at 95% confidence (c = {c}, "
+            f"{counted(o.trials, 'trial')} "
+            f"x {counted(o.repetitions, 'repetition')}, {o.swap_mode} swaps, "
             f"{'with' if o.replacement else 'without'} replacement), largest mean, relative "
             f"difference and share of comparisons reaching it, means over the repetitions "
             f"that reach one; not reached (>= 0.20): repetitions whose required difference "
@@ -414,7 +423,8 @@ def _write_swap_and_stability(writer: common.StudyWriter, data: OnerelData) -> N
         figures.swap_curves,
         data.swap_curve,
         f"Swap rate against performance difference (c = {c}; mean over "
-        f"{o.repetitions} repetitions with its 95% interval, 1.96 Monte Carlo SE; dashed "
+        f"{counted(o.repetitions, 'repetition')} with its 95% interval, 1.96 Monte Carlo SE; "
+        f"dashed "
         f"line: the 5% swap rate of the required difference)",
     )
     common.write_stability(
@@ -424,7 +434,7 @@ def _write_swap_and_stability(writer: common.StudyWriter, data: OnerelData) -> N
         "pmeasure",
         common.caption(
             f"Stability at fuzziness 0.05: minority rate and proportion of ties (c = {c}, "
-            f"{o.trials} trials x {o.repetitions} repetitions, SE)",
+            f"{counted(o.trials, 'trial')} x {counted(o.repetitions, 'repetition')}, SE)",
             "pmeasure",
         ),
         "Minority rate against proportion of ties (fuzziness 0.01-0.10; mean over the "

@@ -44,6 +44,7 @@ from irgauge.meta.kendall import kendall_tau_columns
 from irgauge.meta.system_agreement import average_ranks, tau_ap_rows
 from irgauge.studies import _common as common
 from irgauge.studies import _noise, _plots
+from irgauge.io.words import counted
 
 NAME = "pooling"
 TITLE = "Pooling strategies on a budget of judgments (depth, fusion, MTF, bandits, sampling)"
@@ -362,7 +363,9 @@ def describe_pooling(study: PoolingStudy) -> List[str]:
     for budget in study.budgets:
         every = {s: (None, s) for s in study.strategies}
         order = _noise.ordering(_statistic(study, "found", budget, every), None, study.problem)
-        lines.append(f"Relevant documents found with {budget} judgments per topic: {order}.")
+        lines.append(
+            f"Relevant documents found with {counted(budget, 'judgment')} per topic: {order}."
+        )
         for m in plain:
             every = {s: (m, s) for s in study.strategies}
             for key, what in (("kendall_tau", "Kendall's tau"), ("rmse", "RMSE of the means")):

@@ -25,6 +25,7 @@ from irgauge.meta import predictive_power
 from irgauge.scores import align
 from irgauge.studies import _common as common
 from irgauge.studies import _noise, _plots, _repeat, _topics
+from irgauge.io.words import counted
 
 NAME = "predictive"
 TITLE = "Predictive power of metrics (Webber, Moffat, Zobel and Sakai, SIGIR 2008)"
@@ -85,6 +86,9 @@ class PredictiveStudy:
     flat: List[str]  # measures giving every system the same score: in no ordering
 
 
+DEFAULT_FRACTION = 0.75  # the systems kept by default: the top 75% by AP
+
+
 def run_predictive(
     qrels=None,
     runs=None,
@@ -92,7 +96,7 @@ def run_predictive(
     *,
     matrices=None,
     top_k: Optional[int] = None,
-    top_fraction: Optional[float] = 0.75,
+    top_fraction: Optional[float] = DEFAULT_FRACTION,
     by: str = "AP",
     seed: Optional[int] = None,
     trials: int = 2000,
@@ -167,7 +171,12 @@ def compute_predictive(
         sd=sd,
         curve=_with_interval(_figure_pairs(result.details["curve"], names), curve_draws, trials),
         systems=common.systems_phrase(
-            first.n_systems, next(iter(matrices.values())).n_systems, top_k, top_fraction, by
+            first.n_systems,
+            next(iter(matrices.values())).n_systems,
+            top_k,
+            top_fraction,
+            by,
+            default=(None, DEFAULT_FRACTION),
         ),
         parameters=parameters,
         seeds={"seed": seed, "predictive_power": seed, "topic_resamples": topic.seed},
@@ -265,7 +274,7 @@ def _write_tables(writer: common.StudyWriter, study: PredictiveStudy) -> None:
         _by_predictor(study.phi),
         common.caption(
             f"Predictive power phi(row predicts column) on {study.systems} "
-            f"({trials} random halvings of {len(study.topics)} topics, "
+            f"({trials} random halvings of {counted(len(study.topics), 'topic')}, "
             f"tau-{variant})",
             "predictive",
             "Tables 1-2",

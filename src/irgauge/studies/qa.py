@@ -50,6 +50,7 @@ from irgauge.scores import align, from_frame
 from irgauge.studies import _common as common
 from irgauge.studies import _noise, _plots, _repeat, _topics
 from irgauge.studies.onerel import gain_variants, irgauge_gains
+from irgauge.io.words import counted
 
 NAME = "qa"
 TITLE = "Reliability of QA evaluation metrics (Sakai, 2004)"
@@ -321,7 +322,7 @@ def _swap_sizes(c: int, second_size: Optional[int], n: int) -> Tuple[List[int], 
         return [c, second_size], []
     return [c], [
         f"swap experiment at c = {second_size} skipped: it needs two "
-        f"disjoint subsets, i.e. at least {2 * second_size} questions "
+        f"disjoint subsets, i.e. at least {counted(2 * second_size, 'question')} "
         f"(have {n})"
     ]
 
@@ -384,7 +385,7 @@ def _write_per_run(writer: common.StudyWriter, data: QaData) -> None:
         stem,
         data.per_run,
         common.caption(
-            f"Mean {head} of each run over {data.n} questions{data.tag}", "qa", figure_no
+            f"Mean {head} of each run over {counted(data.n, 'question')}{data.tag}", "qa", figure_no
         ),
         digits=4,
     )
@@ -408,7 +409,7 @@ def _write_stability(writer: common.StudyWriter, data: QaData) -> None:
         "qa",
         common.caption(
             f"Minority rate and proportion of ties at fuzziness 0.05 (c = {data.c}, "
-            f"{o.trials} trials x {o.repetitions} repetitions, SE){data.tag}",
+            f"{counted(o.trials, 'trial')} x {counted(o.repetitions, 'repetition')}, SE){data.tag}",
             "qa",
         ),
         common.caption(
@@ -482,7 +483,7 @@ def _sign_sentence(sign: pd.DataFrame, alphas) -> str:
     parts = [f"{row[f'significant_{a:g}']:.0%} at {a:g}" for a in sorted(alphas)]
     return (
         f"Sign test with {row['measure']} over all questions (exact, no resampling): "
-        f"{', '.join(parts)} of the {row['pairs']} pairs significant."
+        f"{', '.join(parts)} of the {counted(row['pairs'], 'pair')} significant."
     )
 
 

@@ -36,6 +36,7 @@ from irgauge.scores import align
 from irgauge.studies import _common as common
 from irgauge.stats.resampling import percentile_interval
 from irgauge.studies import _noise, _repeat
+from irgauge.io.words import counted
 
 NAME = "topicset"
 TITLE = (
@@ -142,10 +143,9 @@ def _score_matrices(qrels, runs, matrices, options: TopicsetOptions):
     if matrices is not None:
         matrices = align(dict(matrices))
         if options.measures:
-            missing = [m for m in options.measures if m not in matrices]
-            if missing:
-                raise InputError(f"no scores for measure(s) {', '.join(missing)}")
-            matrices = {m: matrices[m] for m in options.measures}
+            from irgauge.scores.lookup import pick_measures
+
+            matrices = pick_measures(matrices, options.measures)
         return matrices, {"score_matrices": {k: m.source for k, m in matrices.items()}}
     if qrels is None or runs is None:
         raise InputError("the topicset study needs qrels and runs, or score matrices")
@@ -373,7 +373,7 @@ def write_topicset(study: TopicsetStudy, summary: List[str], out) -> common.Stud
                 f"confidence interval at most {p['ci_width']:g} wide; low/high: "
                 f"{CONFIDENCE:.0%} bootstrap interval over {p['trials']} resamples of the "
                 f"topics; min_diff_*, ci_width_here: what this collection's "
-                f"{len(study.topics)} topics give",
+                f"{counted(len(study.topics), 'topic')} give",
                 PAPER,
             ),
             digits={
@@ -542,7 +542,7 @@ def _fewest(study: TopicsetStudy, column: str, problem: Optional[str] = None) ->
     ]
     n = _noise.fmt(float(table.loc[best, column]), None, 0)
     if len(names) == 1:
-        return f"Only {best} was studied: it needs {n} topics."
+        return f"Only {best} was studied: it needs {counted(n, 'topic')}."
     if not tied:
         return f"{best} needs the fewest topics ({n}), beyond the noise of every other measure."
     return (

@@ -23,6 +23,7 @@ from irgauge.io.keys import TopicIndex
 from irgauge.io.qrels import read_qrels
 from irgauge.io.records import Qrels, Run
 from irgauge.io.runs import read_run
+from irgauge.io.words import counted
 
 
 @dataclass(eq=False)
@@ -114,7 +115,7 @@ def check_budget(candidates: Candidates, budget: Optional[int]) -> Optional[int]
     if len(over):
         t = int(over[0])
         raise InputError(
-            f"budget: {budget} documents per topic is more than the pool of topic "
+            f"budget: {counted(budget, 'document')} per topic is more than the pool of topic "
             f"{candidates.pool.topic_ids[t]!r} holds ({int(sizes[t])})",
             parameter="budget",
         )

@@ -1,0 +1,58 @@
+"""Where irgauge's defaults differ from trec_eval's, and the options that give trec_eval's
+numbers: every note of such a difference names its option, and ``irgauge eval --like
+trec_eval`` sets them all at once.
+
+The differences (docs/conventions.md), each a convention of ``evaluate``:
+
+- ``empty_topics``: irgauge leaves a qrels topic without relevant documents out of the
+  mean (``skip``); trec_eval scores it (0 for the measures that need a relevant document)
+  and averages it (``zero``).
+- ``negative``: irgauge reads a negative qrels level as judged nonrelevant; trec_eval as in
+  the pool but unjudged (``unjudged``), which bpref and the other measures of unjudged
+  documents tell apart.
+
+The document order needs no option: a TREC run is ordered as trec_eval orders it by default
+(``score``); ranked lists, in the file's order, are a format trec_eval does not read.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Dict, List, Mapping
+
+from irgauge.io.words import counted
+
+# peer -> {the evaluate() convention: the peer's value}
+LIKE: Dict[str, Dict[str, str]] = {
+    "trec_eval": {"empty_topics": "zero", "negative": "unjudged"},
+}
+# convention -> its option on the command line
+OPTIONS = {"empty_topics": "--empty-topics", "negative": "--negative"}
+
+
+def like_options(peer: str) -> str:
+    """The options ``--like PEER`` stands for: "--empty-topics zero, --negative unjudged, ..."."""
+    return ", ".join(f"{OPTIONS[k]} {v}" for k, v in LIKE[peer].items())
+
+
+def _fix(convention: str) -> str:
+    value = LIKE["trec_eval"][convention]
+    return f"{OPTIONS[convention]} {value} (or --like trec_eval) gives its number"
+
+
+def peer_notes(metadata: Mapping[str, Any]) -> List[str]:
+    """The notes of an evaluation whose numbers differ from trec_eval's by a default of
+    irgauge's, each naming the option that gives trec_eval's number."""
+    notes = []
+    skipped = metadata.get("topics_without_relevant") or []
+    if skipped:
+        notes.append(
+            f"{counted(len(skipped), 'qrels topic')} without relevant documents left out of "
+            f"the mean; trec_eval averages them: {_fix('empty_topics')}"
+        )
+    negative = metadata.get("negative_judgments", 0)
+    if negative and metadata.get("negative_levels") == "nonrelevant":
+        notes.append(
+            f"{counted(negative, 'qrels line')} with a negative level read as judged "
+            f"nonrelevant; trec_eval reads them as pooled but unjudged: {_fix('negative')}"
+        )
+    return notes

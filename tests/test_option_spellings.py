@@ -1,0 +1,208 @@
+"""One spelling per option across all commands, one meaning per spelling (issue 36).
+
+The commands and their options come from the parser itself, as in
+tests/hostile/test_every_option_acts.py. An option's *concept* is its destination (two
+destinations naming one thing are mapped to one in SAME_CONCEPT); its *meaning* is the
+concept with the kind of value it takes. The audit fails when
+
+- one concept is spelled two ways in two commands (``--B`` in one, ``-B/--samples`` in
+  another), or two concepts are described alike (the first clause of their help, one a
+  prefix of the other: ``bootstrap samples`` under two destinations);
+- one spelling means two things in two commands (``--systems A B`` and ``--systems M``).
+
+What differs on purpose is in the tables below, each with its reason. Old spellings kept
+for scripts (``_options.add_renamed``) are left out of the audit; they must say in the help
+that they are deprecated, and a note names the spelling to use.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+from collections import defaultdict
+
+import pytest
+
+from irgauge.cli import build_parser, main
+
+# commands that follow another tool's option names rather than irgauge's
+OWN_SPELLINGS = {
+    "trec_eval": "the drop-in takes trec_eval 10.0's own flags and long names (-l, -c, -q, "
+    "-M, -o meaning trec_eval's old output format), so that scripts written for "
+    "trec_eval run unchanged",
+}
+# destinations that name one concept
+SAME_CONCEPT = {
+    "measures": "measure",  # -m/--measure: a list of measures, under either name
+    "subset_sizes": "subset_size",  # -k/--subset-size; predictive takes several sizes
+}
+# concept -> why it has more than one spelling
+SPELLINGS = {
+    "subset_size": "predictive (and study predictive) take several sizes and accept the "
+    "plural --subset-sizes besides -k/--subset-size",
+    "complete": "qa eval scores unanswered questions 0 by default (NTCIREVAL's reading): its "
+    "switch turns that off (--skip-unanswered), where eval's -c/--complete turns it on",
+}
+# spelling -> why it has more than one meaning
+MEANINGS = {
+    "--alpha": "one significance level, or a list of them where a method reports several "
+    "(discpower)",
+    "-k": "topics per subset: one size, or several where a method draws a curve (predictive)",
+    "--subset-size": "as -k",
+    "--gains": "eval takes one gain per level; a study compares several such variants "
+    "(comma-separated)",
+    "--depth": "a pool's depth K: one where the command builds one pool (pool, the pooling and "
+    "reusability studies; simulate's runs are that deep), a list where it writes or studies one "
+    "reduction per depth (reduce, incomplete)",
+    "--runs": "the runs: the run files a depth reduction pools (reduce), or how many runs "
+    "simulate writes",
+    "--trials": "the repetitions of the command's random experiment; a repetition is its "
+    "method's (a subset pair, a halving in the demo's predictive study, a topic resample in "
+    "the topic set design)",
+}
+# pairs of concepts whose help begins alike, and why they are different options
+ALIKE = {
+    frozenset({"alpha", "sign_alphas"}): "the sign test's table takes several levels "
+    "besides the significance level of the other tests",
+}
+
+
+def leaf_commands(parser, words=()):
+    subs = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    if words and not subs:
+        yield " ".join(words), parser
+    for action in subs:
+        for name, sub in action.choices.items():
+            yield from leaf_commands(sub, (*words, name))
+
+
+def options():
+    """(command, action) of every option of every command, trec_eval's own left out."""
+    for command, parser in leaf_commands(build_parser()):
+        if command in OWN_SPELLINGS:
+            continue
+        for action in parser._actions:
+            if action.option_strings and not isinstance(action, argparse._HelpAction):
+                yield command, action
+
+
+def spellings(action) -> tuple:
+    old = getattr(action, "old_spellings", ())
+    return tuple(s for s in action.option_strings if s not in old)
+
+
+def concept(action) -> str:
+    return SAME_CONCEPT.get(action.dest, action.dest)
+
+
+def meaning(action) -> tuple:
+    """The concept and the kind of value: none (a switch), one, or several."""
+    if action.nargs == 0:
+        kind = "switch"
+    elif action.nargs in (None, "?"):
+        kind = "several" if getattr(action.type, "__name__", "") in SEVERAL else "one"
+    else:
+        kind = "several"
+    return concept(action), kind
+
+
+# the types (_options) of an option taking a comma-separated list
+SEVERAL = {"list", "rates", "_gain_list"}
+
+
+def help_concept(action) -> str:
+    """The first clause of the help: what the option is."""
+    text = re.sub(r"\(s\)", "", (action.help or "").lower())
+    return re.split(r"[;:(,]", text)[0].strip()
+
+
+def test_one_concept_has_one_spelling():
+    found = defaultdict(lambda: defaultdict(list))
+    for command, action in options():
+        found[concept(action)][spellings(action)].append(command)
+    twice = {
+        name: {"/".join(flags): commands for flags, commands in spelled.items()}
+        for name, spelled in found.items()
+        if len(spelled) > 1 and name not in SPELLINGS
+    }
+    assert not twice, f"one option, several spellings: {twice}"
+
+
+def test_one_spelling_has_one_meaning():
+    found = defaultdict(lambda: defaultdict(list))
+    for command, action in options():
+        for flag in spellings(action):
+            found[flag][meaning(action)].append(command)
+    twice = {
+        flag: dict(meanings)
+        for flag, meanings in found.items()
+        if len(meanings) > 1 and flag not in MEANINGS
+    }
+    assert not twice, f"one spelling, several meanings: {twice}"
+
+
+def _prefix(a: str, b: str) -> bool:
+    short, long = sorted((a.split(), b.split()), key=len)
+    return bool(short) and long[: len(short)] == short
+
+
+def test_options_described_alike_are_one_option():
+    described = {}  # concept -> (help concept, command, flags)
+    for command, action in options():
+        if action.help and action.help != argparse.SUPPRESS:
+            described.setdefault(
+                concept(action), (help_concept(action), command, spellings(action))
+            )
+    alike = []
+    items = sorted(described.items())
+    for i, (a, (text_a, cmd_a, flags_a)) in enumerate(items):
+        for b, (text_b, cmd_b, flags_b) in items[i + 1 :]:
+            if _prefix(text_a, text_b) and frozenset({a, b}) not in ALIKE:
+                alike.append(f"{cmd_a} {'/'.join(flags_a)} and {cmd_b} {'/'.join(flags_b)}: "
+                             f"{text_a!r} / {text_b!r}")  # fmt: skip
+    assert not alike, "described alike, spelled apart: " + "; ".join(alike)
+
+
+def test_every_option_is_described():
+    """Every option of every command, the drop-in's included, has its help (``irgauge
+    trec_eval --help`` left -l, -N, -M, -R and -T undescribed); the audit of help texts
+    above sees every concept."""
+    missing = [
+        f"{command} {'/'.join(action.option_strings)}"
+        for command, parser in leaf_commands(build_parser())
+        for action in parser._actions
+        if action.option_strings and not action.help
+    ]
+    assert not missing
+
+
+OLD = [(command, action) for command, action in options() if getattr(action, "old_spellings", ())]
+
+
+@pytest.mark.parametrize("command, action", OLD, ids=[f"{c} {a.dest}" for c, a in OLD])
+def test_an_old_spelling_is_announced(command, action):
+    assert "deprecated" in action.help
+    for old in action.old_spellings:
+        assert old in action.help
+
+
+def test_bootstrap_samples_are_B_everywhere(capsys):
+    """``study onerel ... -B 200`` was refused (the studies and the demo took --B only)."""
+    for command, action in options():
+        if concept(action) == "samples":
+            assert spellings(action) == ("-B", "--samples"), command
+    with pytest.raises(SystemExit):
+        main(["study", "onerel", "-B", "1", "--help"])
+    assert "-B SAMPLES, --samples SAMPLES" in capsys.readouterr().out
+
+
+def test_an_old_spelling_gives_a_note(tmp_path, capsys):
+    scores = tmp_path / "s.tsv"
+    scores.write_text(
+        "run\tmeasure\ttopic\tvalue\n"
+        + "".join(f"r{r}\tAP\t{t}\t0.{r}{t}\n" for r in range(3) for t in range(4))
+    )
+    argv = ["swap", str(scores), "--seed", "1", "--trials", "5", "--mode", "original"]
+    assert main(argv) == 0
+    err = capsys.readouterr().err
+    assert "--mode is the old spelling of --swap-mode, deprecated; write --swap-mode" in err
