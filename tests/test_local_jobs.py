@@ -128,7 +128,7 @@ def test_one_big_run_split_over_threads_same_output(tmp_path, capsys, two_cpus, 
     assert code == 0, err
     assert max(workers) == 2  # no option: the file's blocks on the two CPUs
     outs = []
-    for option in ("--jobs", "--threads"):  # --threads: the older spelling, the same option
+    for option in ("--jobs", "--threads"):  # --threads: the old spelling, deprecated
         workers.clear()
         code, out, err = cli(capsys, *argv, option, "1")
         assert code == 0, err
