@@ -207,3 +207,45 @@ def test_the_cluster_it_starts_runs_without_what_serves_only_the_dashboard(monke
     assert all(values == settings for values in found.values())
     assert all(heap == dask_engine.WORKER_HEAP for heap in heaps.values())  # glibc's, too
     assert {key: dask.config.get(key) for key in settings} == before
+
+
+def test_the_budget_is_the_commands_on_this_machine_and_each_workers_on_a_cluster(
+    tmp_path, cluster, capsys, monkeypatch
+):
+    from irgauge.evaluation import engine
+
+    qrels, run = _collection(tmp_path, topics=5)
+    shares = []
+    real = engine.part_bytes
+    monkeypatch.setattr(engine, "part_bytes", lambda b, n: shares.append(b) or real(b, n))
+    address = cluster.scheduler_address
+    irgauge.evaluate(qrels, [run], ["AP"], memory="64M", engine="dask", scheduler=address)
+    err = capsys.readouterr().err
+    assert "memory budget 64M per worker: each of the cluster's 2 worker(s)" in err
+    assert shares[-1] == 64 << 20
+    # a cluster irgauge starts on this machine (here: the test's, in this process)
+    client = distributed.Client(address, set_as_default=False)
+    asked = []
+    monkeypatch.setattr(dask_engine, "connect", lambda *a: asked.append(a) or (client, None))
+    irgauge.evaluate(qrels, [run], ["AP"], memory="64M", engine="dask", threads=3)
+    assert asked == [(None, 3)]  # threads: the LocalCluster's workers
+    err = capsys.readouterr().err
+    assert "memory budget 64M for the whole command: 32M for each of 2 worker(s)" in err
+    assert shares[-1] == 32 << 20  # the workers' shares add up to the budget
+
+
+def test_the_judgments_lookup_is_built_once_here_and_shipped(tmp_path, cluster, monkeypatch):
+    qrels, run = _collection(tmp_path, topics=5)
+    built = []  # for each plan scattered: was its lookup table built when it was sent?
+    real = distributed.Client.scatter
+
+    def spy(self, data, **kw):
+        if hasattr(data, "judgments"):
+            built.append(data.judgments._table is not None)
+        return real(self, data, **kw)
+
+    monkeypatch.setattr(distributed.Client, "scatter", spy)
+    address = cluster.scheduler_address
+    remote = irgauge.evaluate(qrels, [run], ["AP"], engine="dask", scheduler=address)
+    assert built == [True]
+    _same(irgauge.evaluate(qrels, [run], ["AP"]), remote)

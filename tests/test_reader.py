@@ -624,7 +624,7 @@ def test_threads_option_and_environment(tmp_path, capsys, monkeypatch):
     ]
     outs = []
     for threads in ("1", "3"):
-        code, out, err = cli(capsys, "eval", qrels, *runs, "--threads", threads, "--format", "tsv")
+        code, out, err = cli(capsys, "eval", qrels, *runs, "--jobs", threads, "--format", "tsv")
         assert code == 0, err  # equal outputs of two failures would prove nothing
         assert out.count("\tall\t") >= 3  # the means of every run
         outs.append(out)

@@ -143,7 +143,7 @@ def test_no_spill_outlives_a_stop_signal(tmp_path):
     import signal
 
     qrels, run = _big_shuffled_run(tmp_path, topics=3000, docs=3)
-    argv = ["eval", qrels, run, run, "--memory", "1M", "--quiet", "--threads", "1"]
+    argv = ["eval", qrels, run, run, "--memory", "1M", "--quiet", "--jobs", "1"]
     # the first values spilled: their file written, the evaluation not done
     after = "irgauge.evaluation.topic_values:RunValues._append"
     stopped_while_writing(argv, tmp_path / "spill", signal.SIGTERM, "irgauge-values-*/*", after)

@@ -108,6 +108,7 @@ _LAZY = {
     "min_detectable_diff": "irgauge.meta",
     "evaluate": "irgauge.evaluation",
     "use_engine": "irgauge.evaluation.tasks",
+    "use_jobs": "irgauge.evaluation.tasks",
     "EvalResult": "irgauge.evaluation",
     "read_qrels": "irgauge.io.qrels",
     "read_judgment_groups": "irgauge.io.qrels",

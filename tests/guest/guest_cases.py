@@ -140,6 +140,11 @@ def _engine(i: Inputs, out: Path):
         irgauge.evaluate(i.qrels, i.runs, ["AP"])
 
 
+def _jobs(i: Inputs, out: Path):
+    with irgauge.use_jobs(2):  # a chunk of pairs per measure: two or more steps, a pool
+        irgauge.discriminative_power(i.matrices, samples=10, seed=SEED)
+
+
 def _dask_engine(i: Inputs, out: Path):
     with irgauge.use_engine("dask"):
         irgauge.evaluate(i.qrels, i.runs, ["AP"])
@@ -232,6 +237,7 @@ PYTHON_CASES = [
     ),
     Case("use_engine", _engine, ("use_engine",)),
     Case("use_engine dask", _dask_engine, ("use_engine",)),
+    Case("use_jobs", _jobs, ("use_jobs", "discriminative_power")),
     Case("custom measures", _custom_measure, ("measure", "register_measure", "unregister_measure")),
     Case(
         "measures",

@@ -229,8 +229,8 @@ SCORE_INPUTS = {  # the meta commands' alternative to score files: computed from
 # options whose effect is elsewhere, each checked by its own test
 ELSEWHERE = {
     "quiet": "progress bars appear on a terminal's stderr only (tests/test_cli_surface.py)",
-    "threads": "the same output on any number of reader threads is the contract "
-    "(tests/test_reader.py, tests/test_trec_eval_drop_in.py)",
+    "jobs": "the same output on any number of threads is the contract "
+    "(tests/test_local_jobs.py, tests/test_reader.py, tests/test_trec_eval_drop_in.py)",
     "memory": "the same output within any memory budget is the contract "
     "(tests/test_streaming.py counts the parts a budget gives)",
     "engine": "the Dask engine gives the local output (tests/test_dask_engine.py); "

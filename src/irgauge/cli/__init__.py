@@ -357,9 +357,9 @@ def _engine(args: argparse.Namespace):
     if not getattr(args, "engine_steps", False):
         yield
         return
-    from irgauge.evaluation.tasks import use_engine
+    from irgauge.evaluation.tasks import use_engine, use_jobs
 
-    with use_engine(args.engine, args.scheduler):
+    with use_engine(args.engine, args.scheduler, args.jobs), use_jobs(args.jobs):
         if args.engine == "dask":
             where = args.scheduler or "a local cluster"
             print(f"irgauge: note: engine dask: steps run as tasks on {where}", file=sys.stderr)

@@ -279,11 +279,12 @@ def add_selection(group, top_k=None, top_fraction=None, by=None, by_help: str = 
     )
 
 
-def add_engine(parser, tasks: str, steps: bool = True) -> None:
-    """``--engine {local,dask}`` and ``--scheduler ADDRESS``; ``tasks`` says what becomes a
-    task. With ``steps`` the command runs within ``use_engine(engine, scheduler)`` (its
-    methods' steps become tasks; see :mod:`irgauge.cli`); ``irgauge eval`` passes them to
-    ``evaluate`` itself."""
+def add_engine(parser, tasks: str, steps: bool = True, aliases=()) -> None:
+    """``--engine {local,dask}``, ``--scheduler ADDRESS`` and ``--jobs N`` (``aliases``:
+    its old spellings, deprecated); ``tasks`` says what becomes a task. With ``steps`` the
+    command runs within ``use_engine(engine, scheduler)`` and ``use_jobs(jobs)`` (its
+    methods' steps become tasks, or run on threads; see :mod:`irgauge.cli`); ``irgauge
+    eval`` passes them to ``evaluate`` itself."""
     parser.add_argument(
         "--engine",
         choices=("local", "dask"),
@@ -297,6 +298,18 @@ def add_engine(parser, tasks: str, steps: bool = True) -> None:
         metavar="ADDRESS",
         help="the Dask scheduler to use with --engine dask (tcp://host:8786); default: a "
         "LocalCluster of one worker process per CPU",
+    )
+    add_renamed(
+        parser,
+        ("--jobs",),
+        tuple(aliases),
+        dest="jobs",
+        type=positive_int,
+        default=None,
+        metavar="N",
+        help=f"cores to use on this machine: {tasks.rstrip(',')} run on N threads (with "
+        "--engine dask, a LocalCluster of N workers); 1: one core, the same output "
+        "(default: $IRGAUGE_THREADS, else the CPUs this process may use)",
     )
     parser.set_defaults(engine_steps=steps)
 

@@ -62,16 +62,13 @@ def register(subparsers) -> None:
         "for aggregates), the format the meta-evaluation reads",
         digits_help="decimals in table/trec output",
     )
-    parser.add_argument(
-        "--threads",
-        type=opt.positive_int,
-        default=None,
-        metavar="N",
-        help="reader threads (default: $IRGAUGE_THREADS, else the CPUs this "
-        "process may use, at most 4)",
-    )
     add_memory(parser)
-    opt.add_engine(parser, "runs, and spans of whole topics of big run files,", steps=False)
+    opt.add_engine(
+        parser,
+        "runs, and spans of whole topics of big run files,",
+        steps=False,
+        aliases=("--threads",),
+    )
     parser.set_defaults(func=run)
 
 
@@ -188,7 +185,7 @@ def run(args) -> int:
         runs,
         opt.split_measures(args.measures),
         prels=args.prels,
-        threads=args.threads,
+        threads=args.jobs,
         memory=args.memory,
         engine=args.engine,
         scheduler=args.scheduler,

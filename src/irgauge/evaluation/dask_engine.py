@@ -81,9 +81,10 @@ def lost_inputs():
     return FutureCancelledError
 
 
-def connect(scheduler: Optional[str] = None):
+def connect(scheduler: Optional[str] = None, workers: Optional[int] = None):
     """(client, cluster): a client of the cluster at ``scheduler`` (``tcp://host:8786``;
-    cluster None), or of a new LocalCluster of one single-threaded worker process per CPU.
+    cluster None), or of a new LocalCluster of ``workers`` single-threaded worker processes
+    (default: one per CPU).
     The client is not made the process's default one (a library leaves that to its host)."""
     require_dask()
     import dask
@@ -101,7 +102,7 @@ def connect(scheduler: Optional[str] = None):
     heap = {f"distributed.nanny.pre-spawn-environ.{k}": v for k, v in WORKER_HEAP.items()}
     with dask.config.set({**heap, **CLUSTER_SETTINGS}), host_state_kept():
         cluster = LocalCluster(
-            n_workers=available_cpus(),
+            n_workers=workers or available_cpus(),
             threads_per_worker=1,
             processes=True,
             dashboard_address=":0",  # any free port: 8787 may be another cluster's
@@ -203,7 +204,9 @@ def _score_on_cluster(sources, plan: ScoringPlan, client, step, scored: List[Sco
     # hash=False: a key of its own, not one hashed from the plan's bytes (tokenizing
     # 160 MB of judgments held up every task by 0.2-0.4 s, measured)
     # (the spill of the values is this process's: a worker keeps its span's values)
-    shared = client.scatter(replace(plan, spill=None), broadcast=True, hash=False)
+    # the judgments' lookup table built once here and shipped, not once per worker
+    built = plan.judgments.with_lookup_built()
+    shared = client.scatter(replace(plan, judgments=built, spill=None), broadcast=True, hash=False)
     workers = max(len(client.scheduler_info().get("workers", {})), 1)
     submitted: List[Tuple[Any, Any, Optional[List[Any]]]] = []
     for source, name in sources:
@@ -358,9 +361,10 @@ class BackgroundClient:
     thread while the caller reads the qrels (starting worker processes takes seconds), and
     closed with its cluster when the context ends."""
 
-    def __init__(self, scheduler: Optional[str]):
+    def __init__(self, scheduler: Optional[str], workers: Optional[int] = None):
+        self.this_machine = scheduler is None  # a LocalCluster of irgauge's own
         self._pool = ThreadPoolExecutor(1)
-        self._future = self._pool.submit(connect, scheduler)
+        self._future = self._pool.submit(connect, scheduler, workers)
 
     def __enter__(self) -> "BackgroundClient":
         return self
@@ -368,6 +372,10 @@ class BackgroundClient:
     def client(self):
         """The client, once made (an error in making it is raised here)."""
         return self._future.result()[0]
+
+    def size(self) -> int:
+        """The cluster's workers now (at least 1)."""
+        return max(len(self.client().scheduler_info().get("workers", {})), 1)
 
     def __exit__(self, *exc) -> None:
         try:

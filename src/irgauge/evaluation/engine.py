@@ -8,6 +8,7 @@ values and aggregates, with the conventions used.
 from __future__ import annotations
 
 import contextlib
+import sys
 from dataclasses import dataclass, replace
 from typing import Any, List, Optional, Union
 
@@ -16,7 +17,13 @@ import numpy as np
 from irgauge import __version__
 from irgauge.collection.judgments import Judgments, parse_gains
 from irgauge.errors import InputError, MeasureError
-from irgauge.evaluation.memory import part_bytes, resolve_memory, values_in_memory
+from irgauge.evaluation.memory import (
+    budget_note,
+    part_bytes,
+    resolve_memory,
+    values_in_memory,
+    worker_budget,
+)
 from irgauge.evaluation.run_scoring import (
     ScoredRun,
     ScoringPlan,
@@ -37,7 +44,7 @@ from irgauge.io.steps import step_counter
 from irgauge.io.qrels import read_qrels
 from irgauge.io.records import Run
 from irgauge.io.runs import read_run, unique_run_names
-from irgauge.io.threads import explicit_threads, thread_count
+from irgauge.io.threads import thread_count
 from irgauge.measures import DEFAULT_MEASURES, Measure, parse_measures
 from irgauge.measures.parse import is_foreign_measure
 from irgauge.types import GainsLike, Matrices, MeasuresLike, Progress, QrelsLike, RunsLike
@@ -101,7 +108,8 @@ def evaluate(
     max_docs: evaluate only the first N documents of each topic, in evaluation order
     (trec_eval -M). negative: what a negative qrels level means: "nonrelevant" (judged
     nonrelevant, default) or "unjudged" (in the pool but unjudged, as trec_eval reads it).
-    threads: reader threads (default: $IRGAUGE_THREADS, else the CPUs available, at most 4).
+    threads: reader threads, a run or a block of a file each (default: $IRGAUGE_THREADS, else
+    the CPUs, at most 4; 1: one core); with engine "dask", the LocalCluster's workers.
     progress: ``progress(done, total)`` after each run is read and once all are scored.
     memory: the process's memory budget (bytes, or ``"512M"``, ``"2G"``): run files are
     read and scored in parts of whole topics that fit what the qrels leave of it, with the
@@ -117,7 +125,7 @@ def evaluate(
     conventions = _Conventions(judged_only, complete, empty_topics, aggregate, max_docs)
     measure_list = _measures(measures, judged_only)
     sources = _sources_to_score(runs)
-    with _engine(engine, scheduler) as cluster:  # a cluster starts while the qrels are read
+    with _engine(engine, scheduler, threads) as cluster:  # starts while the qrels are read
         qrels, judgments = _judgments((qrels, prels), rel_level, gains, negative, threads)
         step = step_counter(progress, len(sources) + 1)
         plan, workers = _plan(
@@ -174,9 +182,9 @@ def _judgments(sources, rel_level, gains, negative, threads):
     if prels is not None:
         from irgauge.io.prels import read_prels
 
-        qrels = read_prels(prels, threads=explicit_threads(threads))
+        qrels = read_prels(prels, threads=thread_count(threads))
     else:
-        qrels = read_qrels(qrels_source(source), threads=explicit_threads(threads))
+        qrels = read_qrels(qrels_source(source), threads=thread_count(threads))
     # qrels of a special kind (QA answer classes) may name the Judgments class to read them
     judgments = getattr(qrels, "judgments_type", Judgments)(
         qrels, rel_level=rel_level, gains=parse_gains(gains), negative=negative
@@ -188,10 +196,10 @@ def _plan(measure_list, judgments, order, conventions, budget, sources, max_cell
     """The plan every part is scored with, and how many runs are read at once.
 
     Several runs are read on up to ``thread_count`` threads, a run each, sharing the
-    budget. A single file is split over threads (a block each) only when asked
-    (``threads`` or $IRGAUGE_THREADS): on 2 cores that buys a little wall time for more
-    CPU (measured with bench/bench_eval.py; figures in docs/performance.md), a trade left
-    to the user."""
+    budget; a single file is split over as many threads, a block each (numpy releases the
+    GIL while it tokenizes), the budget still the whole command's: the blocks in flight
+    are a few BLOCK_BYTES beside a part. ``threads`` = 1 is the single-core path, the same
+    output (measured with bench/bench_scale.py; figures in docs/scale.md)."""
     workers = min(len(sources), thread_count(threads))
     kept = values_in_memory(budget)
     plan = ScoringPlan(
@@ -202,30 +210,34 @@ def _plan(measure_list, judgments, order, conventions, budget, sources, max_cell
         eligible_topics(judgments, conventions.empty_topics),
         part_bytes(budget - kept, workers),
         max_cells,
-        1 if workers > 1 else (explicit_threads(threads) or 1),
+        1 if workers > 1 else thread_count(threads),
         spill=ValueSpill(kept),
     )
     return plan, workers
 
 
-def _engine(engine: str, scheduler: Optional[str]):
-    """The Dask client in the making (engine "dask"), or nothing to hold (engine "local")."""
+def _engine(engine: str, scheduler: Optional[str], workers: Optional[int] = None):
+    """The Dask client in the making (engine "dask"; a LocalCluster of ``workers`` when no
+    scheduler is given), or nothing to hold (engine "local")."""
     check_engine(engine, scheduler)
     if engine == "dask":
         from irgauge.evaluation.dask_engine import BackgroundClient
 
-        return BackgroundClient(scheduler)
+        return BackgroundClient(scheduler, None if scheduler else workers)
     return contextlib.nullcontext()
 
 
 def _score_runs(sources, plan: ScoringPlan, workers: int, engine, step) -> List[ScoredRun]:
     """Every run scored here (``workers`` at a time) or on a Dask cluster, where each
-    worker has the whole budget to itself."""
+    worker has its share of the budget (:func:`worker_budget`), said on stderr."""
     cluster, budget = engine
     if cluster is not None:
         from irgauge.evaluation.dask_engine import score_sources_dask
 
-        plan = replace(plan, part_bytes=part_bytes(budget, 1), threads=1)
+        n_workers, here = cluster.size(), cluster.this_machine
+        print(f"irgauge: note: {budget_note(budget, n_workers, here)}", file=sys.stderr)
+        share = worker_budget(budget, n_workers, here)
+        plan = replace(plan, part_bytes=part_bytes(share, 1), threads=1)
         return score_sources_dask(sources, plan, cluster.client(), step)
     return score_sources(sources, plan, workers, step)
 

@@ -8,6 +8,13 @@ is shared by the runs read at once. A run file is evaluated in parts of whole to
 bench/bench_streaming.py). A budget below what the process already holds gives parts of
 ``MIN_PART_BYTES``: memory then stays close to that floor, a little above the budget.
 
+On a Dask cluster the budget is shared the same way, by what it bounds
+(:func:`worker_budget`): a LocalCluster irgauge starts on this machine shares the
+command's budget among its workers (budget / workers each), so that the machine's total
+stays within it; the workers of a cluster given by address are other machines' (or other
+processes' of this one, started by the user), so each has the whole budget to itself.
+:func:`budget_note` says which, in words.
+
 The per-topic values of the runs (8 bytes a run, measure and topic) are held in memory up
 to ``1/VALUES_SHARE`` of the budget, taken from what the parts may use, and written to a
 temporary file beyond it (:mod:`irgauge.evaluation.topic_values`).
@@ -71,3 +78,31 @@ def resident_memory() -> Optional[int]:
             return int(handle.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
     except (OSError, ValueError, IndexError):
         return None
+
+
+def worker_budget(budget: int, workers: int, this_machine: bool) -> int:
+    """One Dask worker's budget: ``budget // workers`` for a cluster on this machine (the
+    whole command's budget, shared), else ``budget`` (each worker's own)."""
+    return budget // max(workers, 1) if this_machine else budget
+
+
+def budget_note(budget: int, workers: int, this_machine: bool) -> str:
+    """What the budget bounds on a cluster of ``workers``, for the user to read."""
+    if this_machine:
+        share = worker_budget(budget, workers, True)
+        return (
+            f"memory budget {_size(budget)} for the whole command: {_size(share)} for each "
+            f"of {workers} worker(s) on this machine"
+        )
+    return (
+        f"memory budget {_size(budget)} per worker: each of the cluster's {workers} "
+        f"worker(s) may use it"
+    )
+
+
+def _size(n: int) -> str:
+    """Bytes as the largest unit of K, M, G that divides them (else one decimal of MiB)."""
+    for unit, shift in (("G", 30), ("M", 20), ("K", 10)):
+        if n >= 1 << shift and n % (1 << shift) == 0:
+            return f"{n >> shift}{unit}"
+    return f"{n / (1 << 20):.1f}M"

@@ -3,7 +3,10 @@
 The meta-evaluation methods and the studies cut their work into independent, pure steps
 (the chunks of system pairs of a bootstrap test, the measures of a swap or stability
 experiment, the repetitions, reductions and topic resamples of a study) and hand them to
-:func:`run_steps`. Here they run one after the other, as they always did. Within
+:func:`run_steps`. Here they run on a pool of threads, one per CPU this process may use
+(``use_jobs(n)`` or $IRGAUGE_THREADS sets how many; 1 runs them one after the other, as
+they always did): the steps are numpy's matrix products and sorts, which release the GIL,
+so threads share the inputs without a copy where processes would pickle them. Within
 ``with use_engine("dask")`` each step becomes a task on a Dask cluster, and the results
 come back in the order given, so that whatever is computed from them is computed from the
 same numbers in the same order: the output is the local output, bit for bit.
@@ -16,16 +19,43 @@ A step that runs on a worker runs its own steps there, one after the other.
 from __future__ import annotations
 
 import contextlib
+import os
+import contextvars
 import uuid
+from concurrent.futures import ThreadPoolExecutor
 from contextvars import ContextVar
 from typing import Callable, Iterable, Iterator, List, Optional, Sequence
 
 from irgauge.errors import InputError
+from irgauge.io.threads import ENV, available_cpus, thread_count
 
 ENGINES = ("local", "dask")
 
 # the cluster of the innermost use_engine("dask") (a BackgroundClient), or None: here
 _CLUSTER: ContextVar = ContextVar("irgauge_cluster", default=None)
+# the local steps' threads of the innermost use_jobs(n), or None: $IRGAUGE_THREADS, else
+# the CPUs available; 1 within a step, so that a step's own steps do not start a pool
+_JOBS: ContextVar = ContextVar("irgauge_jobs", default=None)
+
+
+@contextlib.contextmanager
+def use_jobs(jobs: Optional[int]):
+    """Run local steps on ``jobs`` threads within the block (None: the default, see
+    :func:`local_jobs`; 1: one after the other). The results do not depend on it."""
+    token = _JOBS.set(None if jobs is None else thread_count(jobs))
+    try:
+        yield
+    finally:
+        _JOBS.reset(token)
+
+
+def local_jobs() -> int:
+    """Threads for local steps: ``use_jobs``'s, else $IRGAUGE_THREADS, else the CPUs this
+    process may run on (os.sched_getaffinity: taskset and container CPU sets count)."""
+    jobs = _JOBS.get()
+    if jobs is not None:
+        return jobs
+    return thread_count() if os.environ.get(ENV, "").strip() else available_cpus()
 
 
 def check_engine(engine: str, scheduler: Optional[str]) -> None:
@@ -37,12 +67,14 @@ def check_engine(engine: str, scheduler: Optional[str]) -> None:
 
 
 @contextlib.contextmanager
-def use_engine(engine: str = "local", scheduler: Optional[str] = None) -> Iterator[None]:
+def use_engine(
+    engine: str = "local", scheduler: Optional[str] = None, workers: Optional[int] = None
+) -> Iterator[None]:
     """Run the meta-evaluation methods' and the studies' steps on ``engine`` within the
     block: "local" (this process) or "dask" (tasks on the cluster at ``scheduler``,
     ``"tcp://host:8786"``, or on a LocalCluster of a worker process per CPU, started now,
-    while the block reads its inputs, and stopped at its end). The results are the local
-    ones."""
+    while the block reads its inputs, and stopped at its end; ``workers`` processes
+    instead when given). The results are the local ones."""
     check_engine(engine, scheduler)
     if engine == "local":
         token = _CLUSTER.set(None)
@@ -54,7 +86,7 @@ def use_engine(engine: str = "local", scheduler: Optional[str] = None) -> Iterat
     from irgauge.evaluation.dask_engine import BackgroundClient, require_dask
 
     require_dask()  # now, not when the first step is sent
-    with BackgroundClient(scheduler) as cluster:
+    with BackgroundClient(scheduler, None if scheduler else workers) as cluster:
         token = _CLUSTER.set(cluster)
         try:
             yield
@@ -75,9 +107,14 @@ def run_steps(
     to every worker once. ``progress(done, total)`` follows each step's result, unless the
     steps report their own progress here: step k then gets ``progress=step_progress(k)``
     (on a cluster they report nothing and ``progress`` follows the results). A single item
-    runs here, so that its own steps may use the cluster."""
+    runs here, so that its own steps may use the cluster. Locally, several items run on
+    up to :func:`local_jobs` threads, their results taken in the order given, unless the
+    steps report their own progress (bars of their own, which threads would interleave):
+    they then run one after the other, and their own steps use the threads."""
     items = list(items)
     cluster = _CLUSTER.get()
+    if cluster is None and len(items) > 1 and step_progress is None and local_jobs() > 1:
+        return _on_threads(step, items, shared, progress)
     if cluster is None or len(items) < 2:
         results = []
         for k, item in enumerate(items):
@@ -89,6 +126,32 @@ def run_steps(
                 progress(len(results), len(items))
         return results
     return _on_cluster(cluster.client(), step, items, shared, progress)
+
+
+def _on_threads(step, items, shared, progress) -> List:
+    results: List = []
+    # a pool per call, shut down on return or error: the process is left as found
+    with ThreadPoolExecutor(max_workers=min(local_jobs(), len(items))) as pool:
+        # each step in a copy of the caller's context (a thread starts with an empty one)
+        tasks = [
+            pool.submit(contextvars.copy_context().run, _one_job, step, item, *shared)
+            for item in items
+        ]
+        try:
+            for task in tasks:
+                results.append(task.result())
+                if progress is not None:
+                    progress(len(results), len(items))
+        except BaseException:
+            for task in tasks:
+                task.cancel()
+            raise
+    return results
+
+
+def _one_job(step, item, *shared):
+    _JOBS.set(1)  # in this step's own context: its own steps run one after the other
+    return step(item, *shared)
 
 
 def on_cluster() -> bool:
