@@ -60,7 +60,12 @@ def _public_functions():
 DATA_PARAMETERS = {"qrels", "qrels_list", "runs", "run", "matrices", "scores", "data", "gold"}
 
 
-@pytest.mark.parametrize("name, function", list(_public_functions()), ids=lambda v: str(v)[:40])
+PUBLIC = list(_public_functions())
+
+
+# ids by name: a function's repr holds its address, which differs between pytest-xdist's
+# workers and fails the collection
+@pytest.mark.parametrize("name, function", PUBLIC, ids=[name for name, _ in PUBLIC])
 def test_public_signature_is_annotated(name, function):
     signature = inspect.signature(function)
     missing = [

@@ -81,6 +81,7 @@ TEXT = {
     "original",
     "out",
     "output",
+    "pair",
     "prels",
     "qrels",
     "repeated",
