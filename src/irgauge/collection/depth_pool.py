@@ -32,12 +32,13 @@ from typing import List, Optional, Sequence
 import numpy as np
 
 from irgauge import _checks
-from irgauge.collection.rankings import ranked_prefix, resolve_order
+from irgauge.collection.rankings import ranked_prefix, refuse_repeated_documents, resolve_order
 from irgauge.errors import InputError
 from irgauge.io.ids import Ids, as_ids, byte_ranks
 from irgauge.io.keys import TopicIndex, exact_pair_keys, pair_keys
 from irgauge.io.records import Run
-from irgauge.io.runs import read_run, unique_run_names
+from irgauge.io.adapters import read_runs
+from irgauge.io.runs import unique_run_names
 
 
 @dataclass(eq=False)
@@ -104,7 +105,7 @@ def depth_pools(
     ``topics_of``: where ``topics`` come from (a qrels file), named when a run answers
     none of them."""
     depths = parse_depths(depths)
-    read = [read_run(r) for r in runs]
+    read = read_runs(runs)
     if not read:
         raise InputError("a pool needs at least one run", parameter="runs")
     index = _topic_index(read, topics)
@@ -115,6 +116,7 @@ def depth_pools(
         codes = index.lookup(run.topics)
         if topics is not None and len(codes) and (codes < 0).all():
             _refuse_run_off_the_topics(run, index, topics_of)
+        refuse_repeated_documents(run, codes, len(index))
         codes, rows, rank = ranked_prefix(run, codes, resolve_order(run, order), deepest)
         per_run.append((np.full(len(codes), k, dtype=np.int64), codes, run.docnos[rows], rank))
     run_of = np.concatenate([p[0] for p in per_run])

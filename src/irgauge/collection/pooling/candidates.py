@@ -22,7 +22,7 @@ from irgauge.errors import InputError
 from irgauge.io.keys import TopicIndex
 from irgauge.io.qrels import read_qrels
 from irgauge.io.records import Qrels, Run
-from irgauge.io.runs import read_run
+from irgauge.io.adapters import read_runs
 
 
 @dataclass(eq=False)
@@ -60,7 +60,7 @@ def build_candidates(
     without it); without, every topic some run answers."""
     if depth is not None:
         depth = _checks.whole(depth, "depth", 1, _checks.MAX_COUNT)
-    read = [read_run(r) for r in runs]
+    read = read_runs(runs)
     if not read:
         raise InputError("a pool needs at least one run", parameter="runs")
     judged = read_qrels(qrels) if qrels is not None else None
