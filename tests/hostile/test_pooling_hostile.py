@@ -178,6 +178,12 @@ CASES = {
         2,
         "--strategies: smaple is not a pooling strategy",
     ),
+    "study: run without a qrels topic": (
+        ["study", "pooling", "q.txt", "r.txt", "one.txt", "--budgets", "1"]
+        + ["--strategies", "depth", "--out", "st", "--quiet"],
+        2,
+        "one.txt: evaluate: measure AP: missing score for run t on topic 2",
+    ),
     "study: budget 0": (
         ["study", "pooling", "q.txt", "r.txt", "s.txt", "--budgets", "0", "--out", "st"],
         2,
