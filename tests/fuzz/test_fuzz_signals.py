@@ -44,8 +44,10 @@ COMMANDS = {
         "--seed",
         "1",
     ],
+    # two outputs of one option: the pool and its manifest, POOL.json
+    "pool": ["pool", "run.txt", "run2.txt", "--depth", "3"],
 }
-SECOND = {"agree": "--figures", "discpower": "--figures", "incomplete": "--out"}
+SECOND = {"agree": "--figures", "discpower": "--figures", "incomplete": "--out", "pool": None}
 UNCLOSED = "warning: ResourceWarning: unclosed file"
 _UNDISTURBED: dict = {}  # command -> (lines it runs, the files it writes)
 
@@ -57,7 +59,7 @@ def _old_outputs(folder: Path) -> None:
 
 
 def _argv(name: str) -> list:
-    return [*COMMANDS[name], "-o", "out.txt", SECOND[name], "dir"]
+    return [*COMMANDS[name], "-o", "out.txt", *([SECOND[name], "dir"] if SECOND[name] else [])]
 
 
 STAGING = os.path.join("io", "staging.py")
@@ -124,9 +126,9 @@ def _outputs(found: dict) -> dict:
     """The outputs in a snapshot: the table's bytes, the folder's names (figures differ
     byte for byte between runs: SVG ids)."""
     return {
-        k: v[1] if k == "out.txt" else v[0]
+        k: v[1] if k in ("out.txt", "out.txt.json") else v[0]
         for k, v in found.items()
-        if k.split(os.sep)[0] in ("out.txt", "dir")
+        if k.split(os.sep)[0] in ("out.txt", "out.txt.json", "dir")
     }
 
 
