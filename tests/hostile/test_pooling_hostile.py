@@ -25,6 +25,8 @@ FILES = {
     "dup.txt": b"1 Q0 d1 1 3.0 r\n1 Q0 d1 2 2.0 r\n",
     "tied.txt": b"1 Q0 d2 1 1.0 r\n1 Q0 d1 2 1.0 r\n1 Q0 d3 3 1.0 r\n",
     "bytes.txt": b"1 Q0 d\xff1 1 3.0 r\n1 Q0 d2 2 2.0 r\n2 Q0 d5 1 1.0 r\n",
+    "topic.txt": b"\xff1 Q0 d1 1 3.0 r\n\xff1 Q0 d2 2 2.0 r\n2 Q0 d5 1 1.0 r\n",
+    "topicq.txt": b"\xff1 0 d1 1\n\xff1 0 d2 0\n2 0 d5 1\n",
     "p.txt": b"1 d1 1 1\n1 d2 0 0.5\n1 d4 2 0.25\n2 d5 1 1\n",
     "p0.txt": b"1 d1 1 0\n",
     "p15.txt": b"1 d1 1 1.5\n",
@@ -308,3 +310,16 @@ def test_the_api_names_the_parameter(folder, keywords, parameter):
     with pytest.raises(InputError) as refused:
         irgauge.pool(runs, **keywords)
     assert refused.value.parameter == parameter
+
+
+def test_a_topic_that_is_not_utf8_is_pooled_and_written_as_read(folder, cli):
+    """Topic ids travel as bytes through the pool, its files and the judgments they are
+    matched with: not as their \\xNN display, which is another id to every reader."""
+    assert cli("pool", "topic.txt", "--depth", "2", "--format", "qrels", "-o", "pool.q")[0] == 0
+    assert b"\xff1 0 d1 -1\n" in (folder / "pool.q").read_bytes()
+    chosen = irgauge.pool(["topic.txt"], "mtf", budget=1, qrels="topicq.txt")
+    assert chosen.sizes() == {"2": 1, "\\xff1": 1}
+    assert (
+        cli("reduce", "topicq.txt", "--depth", "1", "--runs", "topic.txt", "--out", "red")[0] == 0
+    )
+    assert (folder / "red" / "topicq.depth1.txt").read_bytes() == b"\xff1 0 d1 1\n2 0 d5 1\n"
