@@ -37,8 +37,7 @@ from irgauge.errors import InputError
 from irgauge.io.ids import Ids, as_ids, byte_ranks
 from irgauge.io.keys import TopicIndex, exact_pair_keys, pair_keys
 from irgauge.io.records import Run
-from irgauge.io.adapters import read_runs
-from irgauge.io.runs import unique_run_names
+from irgauge.io.runs import read_runs, unique_run_names
 
 
 @dataclass(eq=False)

@@ -101,15 +101,6 @@ def _is_one_run(obj: Any) -> bool:
     return isinstance(obj, Sequence) and len(obj) > 0 and _is_record(obj[0], RUN_FIELDS)
 
 
-def read_runs(runs: Any) -> List[Run]:
-    """The runs given (one run, a list of runs or a ``{name: run}`` mapping, see
-    :func:`run_sources`), read: what every function taking ``runs`` reads them with, so
-    that one path is one run, not a list of one-letter paths."""
-    from irgauge.io.runs import read_run
-
-    return [read_run(source, name=name) for source, name in run_sources(runs)]
-
-
 def run_sources(runs: Any) -> List[Tuple[Any, Optional[str]]]:
     """(source, name or None) for each run given (one run, a list of runs or a
     ``{name: run}`` mapping), each made readable by ``io.read_run``."""

@@ -20,8 +20,8 @@ from irgauge import _checks
 from irgauge.collection.depth_pool import DepthPool, depth_pool
 from irgauge.errors import InputError
 from irgauge.io.qrels import read_qrels
+from irgauge.io.runs import read_runs
 from irgauge.io.records import Qrels, Run
-from irgauge.io.adapters import read_runs
 
 
 @dataclass(eq=False)
