@@ -69,7 +69,7 @@ def main(argv=None) -> int:
     print(f"{'study':<12} {'wall s':>8} {'cpu s':>8}")
     for name in args.studies.split(","):
         inputs = (qa["gold"], qa["runs"]) if name == "qa" else (qrels, runs)
-        options = quick[name] if args.quick else {}
+        options = quick.get(name, {}) if args.quick else {}
         t0, c0 = time.perf_counter(), time.process_time()
         result = study_function(name)(*inputs, root / "out", seed=args.seed, **options)
         wall, cpu = time.perf_counter() - t0, time.process_time() - c0

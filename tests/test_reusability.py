@@ -113,3 +113,137 @@ def test_depth_below_one_is_refused():
             0,
         )
     assert caught.value.parameter == "depth"
+
+
+def plain_ranks(values):
+    """Rank 1 best; equal values share the best rank."""
+    return [1 + sum(other > v + 1e-12 for other in values) for v in values]
+
+
+def plain_tau_ap(x, y):
+    """Yilmaz et al.'s tau_AP of ranking y against x (no ties in y)."""
+    order = sorted(range(len(y)), key=lambda i: -y[i])
+    total = 0.0
+    for p, i in enumerate(order[1:], start=1):
+        above = order[:p]
+        total += sum(x[j] > x[i] for j in above) / p
+    return 2 * total / (len(y) - 1) - 1
+
+
+@needs_data
+def test_study_tables_agree_with_evaluate_on_materialised_qrels(tmp_path):
+    from scipy.stats import kendalltau
+
+    from irgauge.cli import main
+
+    qrels, runs, depth = GENERATED / "qrels.trec", GENERATED_RUNS, 10
+    groups = tmp_path / "groups.tsv"
+    groups.write_text("run\tgroup\nrun1\tA\nrun3\tA\nrun2\tB\n")  # run4, run5 alone
+    labels = ["A", "B", "A", "run4", "run5"]
+    measures = ["AP", "AP'", "bpref"]
+    argv = ["study", "reusability", str(qrels), *map(str, runs), "--depth", str(depth)]
+    argv += ["--groups", str(groups), "--out", str(tmp_path / "out"), "--quiet", "--seed", "3"]
+    assert main(argv + ["-m", ",".join(measures), "--topic-resamples", "20"]) == 0
+    tables = tmp_path / "out" / "reusability" / "tables"
+    got_runs = pd.read_csv(tables / "runs.tsv", sep="\t", dtype={"group": str, "run": str})
+    got_groups = pd.read_csv(tables / "groups.tsv", sep="\t", dtype={"group": str})
+    assert list(got_runs.columns) == [
+        "group", "run", "measure", "full", "reduced", "change", "rank_full", "rank_reduced"
+    ]  # fmt: skip
+    assert list(got_groups.columns) == [
+        "group", "measure", "kendall_tau", "tau_ap", "max_rank_drop", "mean_change"
+    ]  # fmt: skip
+    topics = sorted({line.split()[0].decode() for line in qrels.read_bytes().splitlines()})
+    names = [Path(r).stem for r in runs]
+    full = {m: v.mean(axis=1) for m, v in evaluated(qrels, runs, topics, measures).items()}
+    for k, (g, lines) in enumerate(plain_reduced(qrels, runs, depth, labels).items()):
+        path = tmp_path / f"reduced-{k}"
+        path.write_bytes(b"\n".join(lines) + b"\n")
+        reduced = {m: v.mean(axis=1) for m, v in evaluated(path, runs, topics, measures).items()}
+        mine = [i for i, label in enumerate(labels) if label == g]
+        for m in measures:
+            rows = got_runs[(got_runs["group"] == g) & (got_runs["measure"] == m)]
+            assert rows["run"].tolist() == names
+            np.testing.assert_allclose(rows["full"], full[m], rtol=0, atol=1e-9)
+            np.testing.assert_allclose(rows["reduced"], reduced[m], rtol=0, atol=1e-9)
+            np.testing.assert_allclose(rows["change"], reduced[m] - full[m], rtol=0, atol=1e-9)
+            assert rows["rank_full"].tolist() == plain_ranks(list(full[m]))
+            assert rows["rank_reduced"].tolist() == plain_ranks(list(reduced[m]))
+            row = got_groups[(got_groups["group"] == g) & (got_groups["measure"] == m)].iloc[0]
+            assert row["kendall_tau"] == pytest.approx(kendalltau(full[m], reduced[m])[0])
+            assert row["tau_ap"] == pytest.approx(plain_tau_ap(full[m], reduced[m]))
+            drops = [plain_ranks(list(reduced[m]))[i] - plain_ranks(list(full[m]))[i] for i in mine]
+            assert row["max_rank_drop"] == max(0, max(drops))
+            assert row["mean_change"] == pytest.approx(np.mean((reduced[m] - full[m])[mine]))
+
+
+@needs_data
+@pytest.mark.parametrize(
+    "options, words",
+    [
+        (["--depth", "0"], "argument --depth"),
+        (["--depth", "5", "--groups", "{bad}"], "groups name run 'ghost'"),
+        (["--depth", "5", "--groups", "{bad}"], "groups.tsv:2:"),
+    ],
+)
+def test_bad_study_input_is_one_line_naming_the_option_or_file(tmp_path, capsys, options, words):
+    from irgauge.cli import main
+
+    bad = tmp_path / "groups.tsv"
+    bad.write_text("run1\tA\nghost\tB\n")
+    options = [str(bad) if o == "{bad}" else o for o in options]
+    argv = ["study", "reusability", str(GENERATED / "qrels.trec"), *map(str, GENERATED_RUNS)]
+    try:
+        code = main(argv + options + ["--out", str(tmp_path / "o"), "--quiet"])
+    except SystemExit as stop:
+        code = stop.code
+    assert code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert words in err[-1]
+    assert not (tmp_path / "o" / "reusability").exists()
+
+
+def test_summary_statistics_are_those_of_the_tables(tmp_path):
+    from irgauge.collection.simulate import sample_paths
+    from irgauge.studies.reusability import reusability, run_reusability
+
+    qrels, runs = sample_paths()
+    groups = {Path(r).stem: f"g{k % 4}" for k, r in enumerate(runs)}  # 4 groups of 3 runs
+    found = reusability(qrels, runs, 10, groups, ["AP", "bpref"], seed=2, topic_resamples=30)
+    assert found.problem is None  # 12 runs, 20 topics: the measures may be ordered
+    table = found.runs
+    for m in ("AP", "bpref"):
+        taus = found.groups[found.groups["measure"] == m]["kendall_tau"]
+        assert found.tau.value(m) == pytest.approx(taus.mean())
+        mine = table[(table["measure"] == m) & (table["group"] == table["run"].map(groups))]
+        per_group = mine["change"].abs().groupby(mine["group"]).mean()
+        assert found.change.value(m) == pytest.approx(per_group.mean())
+        assert found.tau.resampled[m].shape == (30,)
+    assert any("mean Kendall's tau over the groups" in line for line in found.summary)
+    written = run_reusability(
+        qrels, runs, tmp_path, depth=10, groups=groups, measures=["AP"], seed=2,
+        topic_resamples=5,
+    )  # fmt: skip
+    folder = tmp_path / "reusability"
+    assert written.manifest["seeds"]["seed"] == 2
+    assert written.manifest["parameters"]["depth"] == 10
+    for name in ("tables/runs.tsv", "tables/groups.tsv", "figures/score_change.svg",
+                 "figures/rank_full_reduced.svg", "summary.txt"):  # fmt: skip
+        assert (folder / name).is_file(), name
+
+
+def test_a_tau_that_is_not_finite_is_noted_with_its_reason():
+    from irgauge.studies.reusability import reusability
+
+    # both runs tie under the full qrels (AP 1 each): every tau against it is 0/0
+    qrels = {"1": {"a": 1, "b": 1}}
+    runs = {"x": {"1": {"a": 2.0, "b": 1.0}}, "y": {"1": {"b": 2.0, "a": 1.0}}}
+    found = reusability(qrels, runs, 1, measures=["AP"], seed=1, topic_resamples=5)
+    assert found.groups["kendall_tau"].isna().all()
+    assert found.runs.set_index(["group", "run"])["reduced"].to_dict() == {
+        ("x", "x"): 0.5,  # a dropped: its one relevant document, b, at rank 2
+        ("x", "y"): 1.0,
+        ("y", "x"): 1.0,
+        ("y", "y"): 0.5,
+    }
+    assert any("kendall_tau value(s) are not finite: a ranking ties" in n for n in found.notes)

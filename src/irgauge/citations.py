@@ -64,6 +64,35 @@ PAPERS: Dict[str, Paper] = {
             "Topic set size design",
             "Information Retrieval Journal 19(3)",
         ),
+        Paper(
+            "zobel1998",
+            "Zobel",
+            1998,
+            "How reliable are the results of large-scale information retrieval experiments?",
+            "Proceedings of ACM SIGIR 1998",
+        ),
+        Paper(
+            "buttcher2007",
+            "Büttcher, Clarke, Yeung and Soboroff",
+            2007,
+            "Reliable information retrieval evaluation with incomplete and biased judgements",
+            "Proceedings of ACM SIGIR 2007",
+        ),
+        Paper(
+            "voorhees2018",
+            "Voorhees",
+            2018,
+            "On building fair and reusable test collections using bandit techniques",
+            "Proceedings of ACM CIKM 2018",
+        ),
+        Paper(
+            "sakaikando2008",
+            "Sakai and Kando",
+            2008,
+            "On information retrieval metrics designed for evaluation with incomplete "
+            "relevance assessments",
+            "Information Retrieval 11(5)",
+        ),
     )
 }
 

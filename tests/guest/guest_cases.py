@@ -204,6 +204,24 @@ def _bad_figures_folder(i: Inputs, out: Path):
 
 
 QUICK_STUDY = {"B": 20, "trials": 10, "topic_resamples": 5}
+
+
+def _repro(i: Inputs, out: Path):
+    """The study with its figures drawn, and Welch's test it uses for a replication."""
+    result = irgauge.reproducibility(
+        i.qrels, i.runs[:2], i.runs[2:4], ["AP"], cutoffs=[5, 10], samples=20, seed=SEED
+    )
+    result.write_figures(out / "repro")
+    irgauge.stats.welch_t_test(*_pair(i))
+    return result.table, result.conclusions, sorted(result.figures)
+
+
+_REPRO_USES = (
+    "reproducibility",
+    "irgauge.studies.reproduction.ReproResult",
+    "irgauge.stats.welch_t_test",
+)
+
 PYTHON_CASES = [
     Case("EvalResult methods", _table, ("EvalResult",)),
     Case("evaluate", lambda i, o: irgauge.evaluate(i.qrels, i.runs, MEASURES), ("evaluate",)),
@@ -322,6 +340,7 @@ PYTHON_CASES = [
         ),
         ("agreement",),
     ),
+    Case("reproducibility", _repro, _REPRO_USES),
     Case(
         "correlations",
         _correlations,
@@ -471,6 +490,27 @@ CLI_CASES = [
     Command("agree", lambda i, o: _agree(i, str(i.qrels), str(i.relabelled_qrels)), "agree"),
     Command("agree judgment groups", lambda i, o: _agree(i, "-g", str(i.judgment_groups)), "agree"),
     Command("correlate", lambda i, o: ["correlate", str(i.scores), "--quiet"], "correlate"),
+    Command(
+        "repro with figures",
+        lambda i, o: [
+            "repro",
+            str(i.qrels),
+            "--original",
+            *_runs(i)[:2],
+            "--repeated",
+            *_runs(i)[2:4],
+            "-B",
+            "20",
+            "--seed",
+            str(SEED),
+            "--cutoffs",
+            "5,10",
+            "--figures",
+            str(o / "f"),
+            "--quiet",
+        ],  # fmt: skip
+        "repro",
+    ),
     Command("predictive", lambda i, o: ["predictive", "-P", "10", *_scores(i)], "predictive"),
     Command(
         "topics", lambda i, o: ["topics", str(i.scores), "--min-diff", "0.1", "--quiet"], "topics"

@@ -51,6 +51,8 @@ BASELINES = {
     "qa eval": ["{gold}", "{answers}", "--format", "tsv"],
     "qa label": ["{gold}", "{answer}"],
     "reduce": ["{qrels}", "--out", "reduced", "--seed", "1"],
+    "repro": ["{qrels}", "--original", "{run}", "{run2}", "--repeated", "{run3}", "{run4}"]
+    + ["-B", "20", "--seed", "1", "-m", "AP", "--format", "tsv"],
     "report": ["out", "{scores}"],
     "simulate": ["--out", "sim", "--topics", "4", "--runs", "3", "--depth", "10"],
     "stability": SCORE_BASE + ["--seed", "1", "--trials", "30"],
@@ -60,6 +62,7 @@ BASELINES = {
     "study predictive": ["{qrels}", "{runs}", "--out", "st", "--seed", "1"],
     "study topicset": ["{qrels}", "{runs}", "--out", "st", "--seed", "1"],
     "study pooling": ["{qrels}", "{runs}", "--out", "st", "--seed", "1", "--budgets", "3,5"],
+    "study reusability": ["{qrels}", "{runs}", "--out", "st", "--seed", "1", "--depth", "5"],
     "swap": SCORE_BASE + ["--seed", "1", "--trials", "30"],
     "topics": SCORE_BASE + ["-m", "AP", "--min-diff", "0.1"],
     "trec_eval": ["{qrels}", "{run}"],
@@ -175,6 +178,11 @@ SPECIAL = {
     ("agree", "run"): ["--run", "{run}", "{partial}"],
     ("agree", "measure"): ["-m", "nDCG@10"],
     ("agree", "test"): ["--test", "sign"],
+    ("repro", "original"): ["--original", "{run2}", "{run}"],
+    ("repro", "repeated"): ["--repeated", "{run}", "{run2}", "--repeated", "{run4}", "{run3}"],
+    ("repro", "repeated_qrels"): ["--repeated-qrels", "{qrels2}"],
+    ("repro", "cutoffs"): ["--cutoffs", "5,10"],
+    ("repro", "rbo_p"): ["--rbo-p", "0.8"],
     ("qa eval", "complete"): ["--skip-unanswered"],
     ("trec_eval", "measure"): ["-m", "P.5"],
     ("simulate", "runs"): ["--runs", "4"],
@@ -185,6 +193,8 @@ SPECIAL = {
     ("study qa", "gains"): ["--gains", "1:1:1"],
     ("topics", "systems"): ["--systems", "3"],
     ("reduce", "runs"): ["--runs", "{run}"],
+    ("study reusability", "depth"): ["--depth", "3"],
+    ("study reusability", "groups"): ["--groups", "{run_groups}"],
     ("compare", "systems"): ["--systems", "run1", "run2"],
     ("pool", "budget"): ["--budget", "4"],
     ("study pooling", "budgets"): ["--budgets", "4"],
@@ -446,13 +456,19 @@ def files(tmp_path_factory):
     collections.write_text(
         f'[collections.X]\nqrels = "{qrels}"\nruns = "{folder / "c" / "runs"}"\n'
     )
+    run_groups = folder / "run-groups.tsv"  # the first two runs in one group
+    run_groups.write_text("".join(f"{p.stem}\tteam\n" for p in runs[:2]))
     return {
         "qrels": qrels,
         "qrels2": qrels2,
         "prels": prels,
         "groups": groups,
+        "run_groups": run_groups,
         "runs": runs,
         "run": runs[0],
+        "run2": runs[1],
+        "run3": runs[2],
+        "run4": runs[3],
         "partial": partial,
         "scores": scores,
         "gold": qa["gold"],
@@ -523,6 +539,7 @@ def test_a_study_records_the_parameters_it_is_given(files, tmp_path, monkeypatch
         "qa": ["--trials", "20", "--repetitions", "2", "--topic-resamples", "2"],
         "predictive": ["--trials", "20", "--topic-resamples", "2"],
         "topicset": ["--trials", "20"],
+        "reusability": ["--topic-resamples", "2"],
     }
     for study, sizes in small.items():
         argv = ["study", study, *expand(BASELINES[f"study {study}"], files), *sizes]

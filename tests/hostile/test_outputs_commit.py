@@ -40,6 +40,12 @@ COMMANDS = {
     "correlate": (["correlate", "scores.tsv", "--quiet"], "--figures"),
     "predictive": (["predictive", *META, "-k", "2,3", "-P", "10"], "--figures"),
     "topics": (["topics", "scores.tsv", "--min-diff", "0.1", "--quiet"], "--figures"),
+    "repro": (
+        ["repro", "col/qrels.txt", "--original", "col/runs/run1.run", "col/runs/run2.run"]
+        + ["--repeated", "col/runs/run3.run", "col/runs/run1.run", "-m", "P@5"]
+        + ["--cutoffs", "2,5", "-B", "20", "--seed", "1", "--quiet"],
+        "--figures",
+    ),
     "incomplete": (
         ["incomplete", "col/qrels.txt", "RUNS", "-B", "20", "--seed", "1", "--rates", "50"],
         "--out",

@@ -34,6 +34,9 @@ STUDY_HELP = {
     "judgments per topic: relevant documents found, Kendall's tau and tau_AP of the system "
     "ranking against the full judgments, the largest rank change and the RMSE of the means, "
     "each with its topic-sampling interval",
+    "reusability": "leave one group out of the depth-K pool: every run scored with the "
+    "judgments the collection would lack without each group; Kendall's tau, tau_AP, rank "
+    "drops and score changes per measure; " + cite("zobel1998") + "; " + cite("voorhees2018"),
 }
 
 
@@ -337,6 +340,33 @@ def _pooling_options(s) -> None:
     _eval_options(s)
 
 
+def _reusability_options(s) -> None:
+    s.add_argument("qrels", nargs="?", metavar="QRELS", help="qrels file")
+    s.add_argument("runs", nargs="*", metavar="RUN", help="run files (the pooled runs)")
+    s.add_argument("--out", required=True, metavar="DIR", help="output folder")
+    s.add_argument(
+        "--depth", type=opt.count, required=True, metavar="K", help="pool depth K (>= 1)"
+    )
+    s.add_argument(
+        "--groups",
+        metavar="FILE",
+        default=None,
+        help="TSV of run and group (a run not named is a group of its own; default: each "
+        "run alone)",
+    )
+    opt.add_measures(
+        s,
+        "measures (default AP, AP', bpref, infAP, Q-measure'; primed: condensed lists)",
+    )
+    opt.add_seed(s, "seed of the topic resamples (default: a fresh one, recorded)")
+    opt.add_topic_resamples(s)
+    s.add_argument("--report", action="store_true", help="also write DIR/report.html")
+    opt.add_quiet(s)
+    _eval_options(s)
+    # one collection at a time: the groups are the collection's
+    s.set_defaults(collection=None, collections=None)
+
+
 STUDY_OPTIONS = {
     "onerel": _onerel_options,
     "incomplete": _incomplete_options,
@@ -344,13 +374,15 @@ STUDY_OPTIONS = {
     "predictive": _predictive_options,
     "topicset": _topicset_options,
     "pooling": _pooling_options,
+    "reusability": _reusability_options,
 }
 
 
 def register(subparsers) -> None:
     p = subparsers.add_parser(
         "study",
-        help="rerun a paper's experiment (onerel, incomplete, qa, predictive, topicset, pooling)",
+        help="rerun a paper's experiment (onerel, incomplete, qa, predictive, topicset, pooling, "
+        "reusability)",
         description="Rerun one of the papers' experiments on your collection(s). "
         "'irgauge study NAME --help' lists each study's options.",
         formatter_class=HelpFormatter,
@@ -494,6 +526,13 @@ def _pooling_kwargs(args) -> dict:
     )
 
 
+def _reusability_kwargs(args) -> dict:
+    kwargs = dict(depth=args.depth, groups=args.groups, topic_resamples=args.topic_resamples)
+    if args.measures:
+        kwargs["measures"] = opt.split_measures(args.measures)
+    return {**kwargs, **_eval_kwargs(args)}
+
+
 STUDY_KWARGS = {
     "onerel": _onerel_kwargs,
     "incomplete": _incomplete_kwargs,
@@ -501,13 +540,15 @@ STUDY_KWARGS = {
     "predictive": _predictive_kwargs,
     "topicset": _topicset_kwargs,
     "pooling": _pooling_kwargs,
+    "reusability": _reusability_kwargs,
 }
 
 
 def study_options(args) -> dict:
     """Keyword arguments of the study function from the parsed options."""
     options = {"seed": args.seed, "report": args.report, "progress": _progress(args)}
-    options.update(_selection(args))
+    if "study_selection" in vars(args):  # a study of selected systems
+        options.update(_selection(args))
     options.update(STUDY_KWARGS[args.study](args))
     return options
 

@@ -378,6 +378,38 @@ def ranked_prefix(run: Run, codes: np.ndarray, order: str, depth: Optional[int])
     return codes, rows, rank
 
 
+@dataclass(frozen=True)
+class OrderedDocuments:
+    """One run's documents in evaluation order, grouped by topic: ``topics`` the topic
+    names, ``topic[i]`` the index in ``topics`` of document i, ``position[i]`` its rank - 1
+    within its topic and ``docnos`` the documents (Ids)."""
+
+    topics: List[str]
+    topic: np.ndarray
+    position: np.ndarray
+    docnos: object
+
+
+def ordered_documents(run: Run, order: Optional[str] = None) -> OrderedDocuments:
+    """The documents of ``run`` in the order every measure sees them (:func:`match_run`'s
+    evaluation order: score descending, ties by docno descending, as trec_eval; or the
+    file's order), for statistics that compare the document lists of two runs."""
+    order = order or run.natural_order
+    if order not in ORDERS:
+        raise InputError(f"unknown document order {order!r}; choose from {', '.join(ORDERS)}")
+    if order == "score" and run.scores is None:
+        raise InputError(
+            "--order score needs scores, but this run is a ranked list without them", run.source
+        )
+    names, codes = unique_names(run.topics)
+    codes, sequence = _evaluation_order(np.asarray(codes), run.scores, run.docnos, order, None)
+    docnos = run.docnos if sequence is None else run.docnos[sequence]
+    heads = np.flatnonzero(np.concatenate(([True], codes[1:] != codes[:-1])))
+    lengths = np.diff(np.append(heads, len(codes)))
+    position = np.arange(len(codes)) - np.repeat(heads, lengths)
+    return OrderedDocuments(list(names), codes, position, docnos)
+
+
 def _copies(keys: np.ndarray, lines: np.ndarray):
     """Index pairs (earlier, later) of documents with equal keys, in file order."""
     order = np.lexsort((lines, keys))  # copies of a document next to each other

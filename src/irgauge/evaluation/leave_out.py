@@ -31,7 +31,7 @@ import numpy as np
 
 from irgauge.collection.depth_pool import depth_pool
 from irgauge.collection.judgments import UNJUDGED, Judgments, parse_gains
-from irgauge.collection.rankings import MatchedRun, match_run, ranked_prefix, resolve_order
+from irgauge.collection.rankings import MatchedRun, match_run
 from irgauge.errors import InputError
 from irgauge.evaluation.engine import _measures, read_runs
 from irgauge.evaluation.run_scoring import score_rows
@@ -40,8 +40,9 @@ from irgauge.io.qrels import read_qrels
 from irgauge.io.records import Qrels
 from irgauge.io.run_groups import read_run_groups
 from irgauge.io.runs import unique_run_names
+from irgauge.io.threads import thread_count
 
-MAX_CELLS = 4_000_000  # grades per padded batch
+MAX_CELLS = 1_000_000  # grades per padded batch (as evaluate's), one batch per thread
 
 
 @dataclass(eq=False)
@@ -148,14 +149,12 @@ def _score_all(q, judgments, run_list, order, measure_list, pool, sole, drop_gro
     changed[:, judgments.R == 0] = False
     virtual = _virtual_judgments(q, judgments, drop_group, n_groups + 1)
     vcode = virtual.code  # (group, topic) -> virtual topic code, -1 where nothing is left
-    matched = [
-        _masked_run(run, judgments, order, pool, sole, changed, vcode, n_topics) for run in run_list
-    ]
+    dropper = Judgments(Qrels(q.topics, q.docnos, drop_group + 1, q.source, q.fmt), rel_level=1)
+    matched = [_masked_run(run, judgments, dropper, order, changed, vcode) for run in run_list]
     pairs = np.argwhere(changed & (vcode >= 0))  # (group, topic) with a relevant one left
     pairs = pairs[virtual.judgments.R[vcode[pairs[:, 0], pairs[:, 1]]] > 0]
-    row_topics = [vcode[pairs[:, 0], pairs[:, 1]] for _ in run_list]
-    run_idx, topic_idx, values = score_rows(
-        measure_list, matched, row_topics, virtual.judgments, MAX_CELLS
+    run_idx, topic_idx, values = _score_rows_threaded(
+        measure_list, matched, vcode[pairs[:, 0], pairs[:, 1]], virtual.judgments
     )
     g_of, t_of = virtual.group[topic_idx], virtual.topic[topic_idx]
     full, reduced = {}, {}
@@ -169,6 +168,30 @@ def _score_all(q, judgments, run_list, order, measure_list, pool, sole, drop_gro
         full[m.name] = table[full_g][:, topics]
         reduced[m.name] = table[:n_groups][:, :, topics]
     return [judgments.topic_ids[t] for t in topics], full, reduced
+
+
+def _score_rows_threaded(measures, matched: List[MatchedRun], row_topics, judgments):
+    """:func:`score_rows` of every run on ``row_topics``, the runs split over the reader
+    threads (numpy releases the GIL in the measures' array work): (run, topic, values per
+    measure) as one call would give them, in run order."""
+    workers = min(thread_count(), len(matched))
+    bounds = np.linspace(0, len(matched), workers + 1).astype(int)
+
+    def part(k: int):
+        runs = matched[bounds[k] : bounds[k + 1]]
+        return score_rows(measures, runs, [row_topics] * len(runs), judgments, MAX_CELLS)
+
+    if workers > 1:
+        from concurrent.futures import ThreadPoolExecutor
+
+        with ThreadPoolExecutor(workers) as pool:
+            parts = list(pool.map(part, range(workers)))
+    else:
+        parts = [part(0)]
+    run_idx = np.concatenate([p[0] + bounds[k] for k, p in enumerate(parts)])
+    topic_idx = np.concatenate([p[1] for p in parts])
+    values = [[v for p in parts for v in p[2][m]] for m in range(len(measures))]
+    return run_idx, topic_idx, values
 
 
 @dataclass
@@ -200,27 +223,23 @@ def _virtual_judgments(q: Qrels, judgments: Judgments, drop_group, n_groups: int
     )
 
 
-def _masked_run(run, judgments, order, pool, sole, changed, vcode, n_topics) -> MatchedRun:
+def _masked_run(run, judgments, dropper, order, changed, vcode) -> MatchedRun:
     """One run's rows for every changed (group, topic) it answers, on virtual topics: its
-    graded list on the topic with the documents the group drops graded unjudged."""
+    graded list on the topic with the documents the group drops graded unjudged.
+    ``dropper``: judgments whose level is 1 + the group that drops the judgment (0 for
+    none), which match the run's documents in the same order as ``judgments``."""
     matched = match_run(run, judgments, order)
-    # the documents in the order match_run graded them, to find the group each one's
-    # judgment belongs to alone
-    codes, rows, _ = ranked_prefix(
-        run, judgments.topic_codes(run.topics), resolve_order(run, order), None
-    )
-    entry = pool.locate(run.topics[rows], run.docnos[rows])
-    doc_group = np.where(entry >= 0, sole[np.maximum(entry, 0)], -1)
-    start = np.full(n_topics, 0, dtype=np.int64)
+    doc_group = match_run(run, dropper, order).grades.astype(np.int64) - 1  # -1: kept
+    n_topics = judgments.n_topics
+    start = np.zeros(n_topics, dtype=np.int64)
     length = np.zeros(n_topics, dtype=np.int64)
     start[matched.row_topic], length[matched.row_topic] = matched.row_start, matched.row_length
     g_idx, t_idx = np.nonzero(changed & (vcode >= 0) & (length > 0)[None, :])
     lengths = length[t_idx]
-    total = int(lengths.sum())
     heads = np.cumsum(lengths) - lengths
-    offset = np.arange(total) - np.repeat(heads, lengths)
-    source = np.repeat(start[t_idx], lengths) + offset
-    grades = matched.grades[source].copy()
+    # each row's documents: its topic's span of the run, in one gather
+    source = np.arange(int(lengths.sum())) + np.repeat(start[t_idx] - heads, lengths)
+    grades = matched.grades[source]
     grades[doc_group[source] == np.repeat(g_idx, lengths)] = UNJUDGED
     return MatchedRun(matched.name, vcode[g_idx, t_idx], heads, lengths, grades, [], matched.order)
 

@@ -79,6 +79,17 @@ def pair_signs(x: np.ndarray, buffers: _Buffers = None, tag: str = "") -> np.nda
     return signs
 
 
+def tau_b(net, untied_x, untied_y) -> np.ndarray:
+    """Kendall's tau_b from its counts: (concordant - discordant pairs) / sqrt(untied_x *
+    untied_y), the untied counts being the pairs each ranking orders (0/0 = NaN when a
+    ranking ties everything). Every tau_b of irgauge ends in this division, Kendall's
+    tau union of top-k lists (:mod:`irgauge.meta.repro.ktu`) included."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.asarray(net, float) / np.sqrt(
+            np.asarray(untied_x, float) * np.asarray(untied_y, float)
+        )
+
+
 def _untied(signs: np.ndarray, buffers: _Buffers, acc, tag: str) -> np.ndarray:
     nonzero = buffers("nonzero" + tag, signs.shape, bool)
     np.not_equal(signs, 0, out=nonzero)
@@ -129,7 +140,7 @@ def tau_blocks(
                 if variant == "a":
                     out[part, a, :] = (net / pairs).T
                 else:
-                    out[part, a, :] = (net / np.sqrt(untied_x[a] * untied_y)).T
+                    out[part, a, :] = tau_b(net, untied_x[a], untied_y).T
         if progress is not None:
             progress(part.stop, trials)
     return out

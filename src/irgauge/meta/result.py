@@ -26,11 +26,13 @@ class MetaResult:
     systems: List[str]
     topics: List[str]
     details_data: Dict[str, Any] = field(default_factory=dict)
+    # why a column's non-finite values are so, where the method knows better than REASONS
+    reasons: Dict[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         # the one results check (irgauge.scores._results), on construction: a value out of its
         # range is refused; each non-finite one has its reason in ``notes``
-        notes = check_table(self.table_data)
+        notes = check_table(self.table_data, reasons=self.reasons)
         for name, detail in self.details_data.items():
             notes += [f"{name}: {note}" for note in check_table(detail)]
         object.__setattr__(self, "_notes", tuple(notes))

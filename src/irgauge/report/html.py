@@ -418,9 +418,13 @@ def _input_sections(inputs: Sequence[Any], paths: _Paths) -> Tuple[list, list]:
             sections.append(entry)
             continue
         number, given, item = entry
-        if item.kind in ("agreement", "topicset"):
+        if item.kind in ("agreement", "topicset", "reproducibility"):
             folder = paths.figures() / re.sub(r"[^A-Za-z0-9._-]", "_", f"{number}-{given.stem}")
-            render = _agreement_section if item.kind == "agreement" else _topicset_section
+            render = {
+                "agreement": _agreement_section,
+                "topicset": _topicset_section,
+                "reproducibility": _repro_section,
+            }[item.kind]
             sections.append(
                 (f"{INPUT_TITLES[item.kind]}: {given.name}", _rendered(render, item, paths, folder))
             )
@@ -457,6 +461,7 @@ INPUT_TITLES = {
     "comparison": "Comparison table",
     "agreement": "Assessor agreement",
     "topicset": "Topic set size design",
+    "reproducibility": "Reproducibility",
 }
 # where the report draws the figures of agree and topics outputs (beside the report)
 FIGURES_DIR = "report-figures"
@@ -464,6 +469,12 @@ FIGURE_CAPTIONS = {
     "agree_confusion": "Confusion matrix of the two qrels' relevance levels (pairs both judge)",
     "agree_means": "Each system's mean score under qrels A (x) and B (y); dashed: identity",
     "agree_topic_kappa": "Per-topic Cohen's kappa (binary relevance)",
+    "repro_ktu": "Kendall's tau union of the original and repeated top-k lists against the "
+    "cutoff k (band: bootstrap interval over topics)",
+    "repro_rbo": "Rank-biased overlap (extrapolated) against the cutoff k (band: bootstrap "
+    "interval over topics)",
+    "repro_rmse": "RMSE of the per-topic scores of the runs cut at k (band: bootstrap "
+    "interval over topics)",
     "topic_set_size": "Topics needed n against the minimum detectable difference D "
     "(Sakai 2016, topic set size design)",
 }
@@ -669,6 +680,39 @@ def _topicset_section(item, paths: _Paths, folder: Path) -> str:
         _topicset_figure(item, paths, folder),
     ]
     keep = {k: v for k, v in meta.items() if k not in _LONG_KEYS}
+    parts.append(_conventions(keep, paths))
+    return "\n".join(parts)
+
+
+def _repro_section(item, paths: _Paths, folder: Path) -> str:
+    """An ``irgauge repro`` output: its sentences, the table with each value's interval and
+    the KTU, RBO and RMSE curves drawn from the table (:mod:`irgauge.report.repro_figures`)."""
+    frame, meta = item.frame, item.metadata
+    keys = [c for c in ("repeated", "run", "measure", "statistic", "cutoff") if c in frame]
+    shown = frame[keys].fillna("").copy()
+    shown["value [interval]"] = [
+        _interval(float(v), float(lo), float(hi), 4)
+        for v, lo, hi in zip(frame["value"], frame["low"], frame["high"])
+    ]
+    conclusions = meta.get("conclusions") or []
+    parts = [
+        f'<p class="muted">{_esc(meta.get("kind", "reproduction"))}; seed '
+        f"{_esc(meta.get('seed'))}, B = {_esc(meta.get('bootstrap_samples'))}, confidence "
+        f"{_esc(meta.get('confidence'))}"
+        + (f", RBO p = {_esc(meta['rbo_p'])}" if "rbo_p" in meta else "")
+        + "</p>",
+        "<ul>" + "".join(f"<li>{_esc(c)}</li>" for c in conclusions) + "</ul>"
+        if conclusions
+        else "",
+        '<div class="block">' + _frame_html(shown, people=False) + "</div>",
+    ]
+    # matplotlib on first use: a report without a reproducibility study never loads it
+    from irgauge.report.repro_figures import repro_figures
+    from irgauge.report.style import describe
+
+    written = repro_figures(frame, folder, describe(item.path.name, seed=meta.get("seed")))
+    parts.append(_figures_html([Path(p) for p in written if str(p).endswith(".png")], paths))
+    keep = {k: v for k, v in meta.items() if k not in _LONG_KEYS + ("conclusions",)}
     parts.append(_conventions(keep, paths))
     return "\n".join(parts)
 

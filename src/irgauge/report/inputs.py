@@ -1,9 +1,10 @@
 """Read the result files a report can hold: evaluation outputs (``irgauge eval`` TSV or
 JSON), comparison tables (``irgauge compare --table json``), assessor agreement
 (``irgauge agree``: columns a, b, measure, statistic, value, low, high; its JSON adds
-``details``), topic set size design (``irgauge topics``: columns design, measure, statistic,
-value) and any other result written as JSON (``{"metadata", "results"}``) or TSV with
-``# key: value`` metadata lines.
+``details``), reproducibility studies (``irgauge repro``, by its metadata's method),
+topic set size design (``irgauge topics``: columns design, measure, statistic, value) and
+any other result written as JSON (``{"metadata", "results"}``) or TSV with ``# key:
+value`` metadata lines.
 
 Each reader returns a :class:`ReportInput`: its kind, a title, the metadata and the rows as a
 pandas DataFrame. A file that is none of these raises InputError naming it.
@@ -35,7 +36,8 @@ TOPICSET_COLUMNS = ("design", "measure", "statistic", "value")
 
 @dataclass
 class ReportInput:
-    kind: str  # "evaluation", "comparison", "agreement", "topicset" or "result"
+    # "evaluation", "comparison", "agreement", "topicset", "reproducibility" or "result"
+    kind: str
     path: Path
     metadata: Dict[str, Any]
     frame: Any  # pandas DataFrame of the rows
@@ -57,6 +59,8 @@ def read_input(path) -> ReportInput:
         (metadata, frame), details = _read_tsv(text, path), {}
     if metadata.get("method") == "comparison table":
         return ReportInput("comparison", path, metadata, frame)
+    if metadata.get("method") == "reproducibility":
+        return ReportInput("reproducibility", path, metadata, frame)
     if metadata.get("method") == "agreement" or set(AGREEMENT_COLUMNS) <= set(frame.columns):
         return ReportInput("agreement", path, metadata, frame, details)
     if metadata.get("method") == "topic_set_size" or set(TOPICSET_COLUMNS) == set(frame.columns):

@@ -16,6 +16,7 @@ _LAZY = {
     "paired_bootstrap_test": "bootstrap",
     "paired_t_test": "classic",
     "sign_test": "classic",
+    "welch_t_test": "classic",
     "adjust": "correction",
     "benjamini_hochberg": "correction",
     "holm": "correction",

@@ -8,6 +8,9 @@ topics with |x - y| <= TIE_TOLERANCE; the t-test gives p = 1 when the means tie.
   Binomial(m, 0.5) under H0; two-sided exact p-value (as scipy.stats.binomtest).
 * Paired t-test: t = mean(z) / (sd(z) / sqrt(n)), z = x - y, sd with n - 1; two-sided
   p = 2 * P(T_{n-1} >= |t|) (as scipy.stats.ttest_rel).
+* Welch's unpaired t-test (two samples of topics, e.g. two collections): t = (mean(x) -
+  mean(y)) / sqrt(v_x/n_x + v_y/n_y), Welch-Satterthwaite df; two-sided p =
+  2 * P(T_df >= |t|) (as scipy.stats.ttest_ind(equal_var=False)).
 """
 
 from __future__ import annotations
@@ -19,8 +22,9 @@ from scipy import stats as st
 
 from irgauge.scores._results import check_fields
 from irgauge.stats.bootstrap import _paired
-from irgauge.stats.resampling import studentised
-from irgauge.stats.resampling import TIE_TOLERANCE, tied
+from irgauge.stats.resampling import studentised, welch_t
+from irgauge.stats.resampling import TIE_TOLERANCE, require_finite, require_topics, tied
+from irgauge.errors import InputError
 
 
 @dataclass(frozen=True)
@@ -38,7 +42,7 @@ class SignTestResult:
 class TTestResult:
     statistic: float
     pvalue: float
-    df: int
+    df: float  # n - 1 (paired); Welch-Satterthwaite's, not whole (Welch)
     mean_difference: float
 
     def __post_init__(self) -> None:
@@ -86,3 +90,20 @@ def paired_t_test(x, y) -> TTestResult:
     t = float(studentised(x - y))
     p = 1.0 if tied(np.mean(x - y)) else float(t_pvalues(np.array(t), len(x) - 1))
     return TTestResult(statistic=t, pvalue=p, df=len(x) - 1, mean_difference=float(np.mean(x - y)))
+
+
+def welch_t_test(x, y) -> TTestResult:
+    """Welch's unpaired t-test of x against y (two-sided; x and y may differ in length).
+    Equal means (within TIE_TOLERANCE) give p = 1, as every test of irgauge."""
+    x = require_finite(x, "x")
+    y = require_finite(y, "y")
+    if x.ndim != 1 or y.ndim != 1:
+        raise InputError(f"x and y must be 1-d, got {x.shape} and {y.shape}")
+    require_topics(len(x), "an unpaired test")
+    require_topics(len(y), "an unpaired test")
+    t, df = (float(v) for v in welch_t(x, y))
+    difference = float(np.mean(x) - np.mean(y))
+    p = 1.0 if tied(difference) else float(t_pvalues(np.array(t), df))
+    if np.isnan(p):  # both samples constant and unequal: the difference is certain
+        p = 0.0
+    return TTestResult(statistic=t, pvalue=p, df=df, mean_difference=difference)

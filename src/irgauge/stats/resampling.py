@@ -144,6 +144,18 @@ def studentised(z: np.ndarray) -> np.ndarray:
     return t_ratio(z.mean(axis=-1), se)
 
 
+def welch_t(x: np.ndarray, y: np.ndarray):
+    """(t, df) of Welch's unpaired t-test along the last axis: t = (mean(x) - mean(y)) /
+    sqrt(v_x / n_x + v_y / n_y), variances with n - 1, and the Welch-Satterthwaite
+    df = (v_x/n_x + v_y/n_y)^2 / ((v_x/n_x)^2 / (n_x - 1) + (v_y/n_y)^2 / (n_y - 1))."""
+    nx, ny = x.shape[-1], y.shape[-1]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ex = x.var(axis=-1, ddof=1) / nx
+        ey = y.var(axis=-1, ddof=1) / ny
+        df = (ex + ey) ** 2 / (ex**2 / (nx - 1) + ey**2 / (ny - 1))
+    return t_ratio(x.mean(axis=-1) - y.mean(axis=-1), np.sqrt(ex + ey)), df
+
+
 def weighted_t(z: np.ndarray, counts: np.ndarray):
     """(mean, se, t) of each row of ``z`` (rows x topics) under each column of ``counts``
     (topics x samples, each column summing to n: a resample's topic counts): mean =

@@ -13,7 +13,7 @@ from irgauge.errors import InputError
 
 # the seed papers' studies (the demo runs these), then the studies of methods beyond them
 PAPERS = ("onerel", "incomplete", "qa", "predictive", "topicset")
-STUDIES = PAPERS + ("pooling",)
+STUDIES = PAPERS + ("pooling", "reusability")
 # a study whose module is not named after it (irgauge.meta.topicset holds the method)
 MODULES = {"topicset": "topic_set_design"}
 

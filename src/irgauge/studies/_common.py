@@ -204,11 +204,19 @@ class StudyWriter:
             self._atomic.__exit__(RuntimeError, RuntimeError("aborted"), None)
             self._atomic = None
 
-    def table(self, stem: str, frame: pd.DataFrame, caption: str, digits: Digits = 4) -> None:
-        """Write ``frame`` as tables/<stem>.txt, .csv and .tex and list it in the manifest."""
+    def table(
+        self, stem: str, frame: pd.DataFrame, caption: str, digits: Digits = 4, tsv: bool = False
+    ) -> None:
+        """Write ``frame`` as tables/<stem>.txt, .csv and .tex (and .tsv, full precision,
+        with ``tsv``) and list it in the manifest."""
         frame = frame.reset_index(drop=True)
         base = self.work / "tables" / stem
         write_text(base.with_suffix(".txt"), text_table(frame, digits))
+        if tsv:
+            write_text(
+                base.with_suffix(".tsv"),
+                frame.to_csv(index=False, sep="\t", float_format="%.10g"),
+            )
         # to_csv's own line ending (os.linesep), as before; its name changed in pandas 1.5
         write_text(base.with_suffix(".csv"), frame.to_csv(index=False, float_format="%.10g"))
         write_text(
@@ -224,7 +232,10 @@ class StudyWriter:
                 if isinstance(digits, Mapping)
                 else digits,
                 "column_digits": dict(digits) if isinstance(digits, Mapping) else {},
-                "files": {ext: f"tables/{stem}.{ext}" for ext in ("txt", "csv", "tex")},
+                "files": {
+                    ext: f"tables/{stem}.{ext}"
+                    for ext in ("txt", "csv", "tex") + (("tsv",) if tsv else ())
+                },
             }
         )
 

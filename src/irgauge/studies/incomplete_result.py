@@ -82,12 +82,7 @@ def incomplete_study(
     if bootstrap_seed is not None:
         bootstrap_seed = _checks.seed(bootstrap_seed, "bootstrap_seed")
     run_list = read_runs(runs)
-    if depths is None:
-        reduction = reduce_qrels(qrels, rates, seed, rel_level)
-        seed = reduction.seed
-    else:
-        reduction = reduce_to_depth(qrels, run_list, depths, options.get("order"))
-        seed = resolve_seed(seed)  # of the bootstrap only: a pool is not random
+    reduction, seed = _reduction(qrels, run_list, rates, depths, seed, rel_level, options)
     variants = _variants(measures)
     for key in ("complete", "judged_only", "measures"):
         options.pop(key, None)
@@ -105,16 +100,7 @@ def incomplete_study(
     )
     keys = [100] + [_step_key(reduction, step) for step in every_rate[1:]]
     matrices = {key: found for key, (found, _) in zip(keys, scored)}
-    rows = []
-    for step, (found, power) in zip(every_rate, scored):
-        if step is None:
-            rate = 100
-        else:
-            rate = step if reduction.kind == "rate" else _share_kept(reduction, step)
-        rows += _rate_rows(rate, variants, found, matrices[100], power)
-        if reduction.kind == "depth":
-            for row in rows[-len(variants) :]:
-                row["depth"] = "full" if step is None else step
+    table = _table(reduction, every_rate, scored, variants, matrices[100])
     steps = {"rates": [100] + reduction.rates} if depths is None else _depth_record(reduction)
     metadata = {
         "method": 'incomplete judgments (Sakai 2007, "Alternatives to bpref")',
@@ -128,11 +114,36 @@ def incomplete_study(
         **_described(variants, matrices[100]),
         **{k: v for k, v in options.items() if v is not None},
     }
-    table = pd.DataFrame(rows)
-    if depths is not None:  # the depth beside the rate it keeps
-        table = table[["measure", "lists", "depth"] + [c for c in table if c not in
-                      ("measure", "lists", "depth")]]  # fmt: skip
     return IncompleteResult(table, metadata, reduction, matrices)
+
+
+def _reduction(qrels, run_list, rates, depths, seed, rel_level, options):
+    """(the reduction: at random ``rates``, or to the pools of ``depths``; the seed)."""
+    if depths is None:
+        reduction = reduce_qrels(qrels, rates, seed, rel_level)
+        return reduction, reduction.seed
+    reduction = reduce_to_depth(qrels, run_list, depths, options.get("order"))
+    return reduction, resolve_seed(seed)  # of the bootstrap only: a pool is not random
+
+
+def _table(reduction, every_rate, scored, variants, full) -> pd.DataFrame:
+    """The study's rows, step by step (None: the full qrels); a depth reduction's rows
+    have their depth beside the share of judgments it keeps."""
+    rows = []
+    for step, (found, power) in zip(every_rate, scored):
+        if step is None:
+            rate = 100
+        else:
+            rate = step if reduction.kind == "rate" else _share_kept(reduction, step)
+        rows += _rate_rows(rate, variants, found, full, power)
+        if reduction.kind == "depth":
+            for row in rows[-len(variants) :]:
+                row["depth"] = "full" if step is None else step
+    table = pd.DataFrame(rows)
+    if reduction.kind == "depth":
+        first = ["measure", "lists", "depth"]
+        table = table[first + [c for c in table if c not in first]]
+    return table
 
 
 def _step_key(reduction, step):
