@@ -105,9 +105,13 @@ def run(args) -> int:
     if args.output is None:
         # the bytes -o writes: a pool is data to read back, and a docno that is not UTF-8
         # printed as a \xNN escape would be another document to the readers
-        sys.stdout.flush()
-        sys.stdout.buffer.write(body)
-        sys.stdout.buffer.flush()
+        binary = getattr(sys.stdout, "buffer", None)
+        if binary is None:  # a text stream of a program calling main: no bytes to carry
+            sys.stdout.write(body.decode(errors="backslashreplace"))
+        else:
+            sys.stdout.flush()
+            binary.write(body)
+            binary.flush()
         if "seed" in chosen.parameters and (args.format == "qrels" or args.no_header):
             print(f"irgauge: note: seed {chosen.parameters['seed']}", file=sys.stderr)
         return 0
