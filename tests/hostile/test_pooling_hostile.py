@@ -323,3 +323,24 @@ def test_a_topic_that_is_not_utf8_is_pooled_and_written_as_read(folder, cli):
         cli("reduce", "topicq.txt", "--depth", "1", "--runs", "topic.txt", "--out", "red")[0] == 0
     )
     assert (folder / "red" / "topicq.depth1.txt").read_bytes() == b"\xff1 0 d1 1\n2 0 d5 1\n"
+
+
+def test_a_full_disk_on_the_manifest_leaves_the_old_pool(cli, folder, monkeypatch):
+    """The pool and POOL.json commit together: the manifest failing leaves the old pool."""
+    import errno
+    import os
+
+    from irgauge.errors import OutputError
+    from irgauge.io import atomic
+
+    (folder / "pool.tsv").write_text("old\n")
+    before = sorted(os.listdir(folder))
+
+    def full(path, text):
+        raise OutputError(path, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(atomic, "write_text", full)
+    code, _, err = cli(*POOL, "--depth", "2", "-o", "pool.tsv")
+    assert code == 1 and "No space left on device" in err, err
+    assert (folder / "pool.tsv").read_text() == "old\n"
+    assert sorted(os.listdir(folder)) == before
