@@ -108,7 +108,7 @@ def check_tsv(text: str, columns: int = 4) -> None:
     assert rows, text
     for row in rows:
         assert len(row) == columns, row
-    for row in rows[1:] if rows[0][-1] == "value" else rows:
+    for row in rows[1:] if rows[0][-1] in ("value", "inclusion") else rows:  # a pool's
         float(row[-1])
 
 

@@ -210,6 +210,7 @@ DOCS = [b"d1", b"d2", b"d3", b"d4", b"d5"]
 TREC_RUN = FileFormat(b" ", id_fields=(0, 2, 5), number_fields=(3, 4))
 TREC_QRELS = FileFormat(b" ", id_fields=(0, 2), number_fields=(1, 3))
 NTCIR_QRELS = FileFormat(b" ", id_fields=(0, 1), number_fields=(2,))
+PRELS = FileFormat(b" ", id_fields=(0, 1), number_fields=(2, 3))
 LONG_SCORES = FileFormat(b"\t", id_fields=(0, 1, 2), number_fields=(3,))
 WIDE_SCORES = FileFormat(b",", id_fields=(0,), number_fields=(1, 2, 3))
 QA_GOLD = FileFormat(b";", id_fields=(0, 1, 3), number_fields=(2,))
@@ -230,6 +231,11 @@ def trec_qrels() -> List[List[bytes]]:
         for i, t in enumerate(TOPICS)
         for j, d in enumerate(DOCS)
     ]
+
+
+def prels() -> List[List[bytes]]:
+    """The qrels as a sample: topic, docno, level and an inclusion probability."""
+    return [[t, d, level, b"0.%d5" % (i % 9)] for i, (t, _, d, level) in enumerate(trec_qrels())]
 
 
 def ntcir_qrels() -> List[List[bytes]]:

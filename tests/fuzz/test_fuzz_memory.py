@@ -31,6 +31,12 @@ QRELS = b"".join(
     for i, t in enumerate(TOPICS[:5])
     for j, d in enumerate(DOCS)
 )  # topic 5 has no judgments: its lines are not matched
+# the same judgments as a sample (eval --prels: statAP, statP, statR, infAP)
+PRELS = b"".join(
+    b"%s %s %s 0.%d5\n" % (t, d, level, i % 9 + 1)
+    for i, (t, _, d, level) in enumerate(line.split() for line in QRELS.splitlines())
+)
+MEASURES = {"qrels": "AP P@3 num_ret", "prels": "statAP statP@3 statR infAP"}
 
 
 @st.composite
@@ -57,10 +63,9 @@ def runs(draw):
     return draw(fs.mutated(lines, fs.TREC_RUN))
 
 
-def outcome(folder: Path, *memory_option) -> tuple:
-    return run_cli(
-        "eval", folder / "qrels", folder / "run", "-m", "AP P@3 num_ret", "-q", *memory_option
-    )
+def outcome(folder: Path, *memory_option, judged: str = "qrels") -> tuple:
+    judgments = [folder / "qrels"] if judged == "qrels" else ["--prels", folder / "prels"]
+    return run_cli("eval", *judgments, folder / "run", "-m", MEASURES[judged], "-q", *memory_option)
 
 
 @fs.fuzz_settings(40)
@@ -68,6 +73,7 @@ def outcome(folder: Path, *memory_option) -> tuple:
     lines=runs(),
     layout=fs.layouts(hostile=False),
     part=st.sampled_from([16, 64, 200, 700]),
+    judged=st.sampled_from(sorted(MEASURES)),
 )
 @example(  # the guide's case: a shuffled run whose copy scores higher than the original
     lines=[
@@ -79,16 +85,18 @@ def outcome(folder: Path, *memory_option) -> tuple:
     ],
     layout=fs.PLAIN,
     part=1,
+    judged="qrels",
 )
-def test_memory_gives_the_whole_reading_byte_for_byte(lines, layout, part):
+def test_memory_gives_the_whole_reading_byte_for_byte(lines, layout, part, judged):
     if any(len(field) > 1 << 16 for fields in lines for field in fields):
         part = max(part, 1 << 12)  # a line of a MiB read 16 bytes at a time takes minutes
     with tempfile.TemporaryDirectory() as folder:
         folder = Path(folder)
         (folder / "qrels").write_bytes(QRELS)
+        (folder / "prels").write_bytes(PRELS)
         (folder / "run").write_bytes(fs.render(lines, fs.TREC_RUN, layout))
-        whole = outcome(folder)
+        whole = outcome(folder, judged=judged)
         with mock.patch.object(memory, "MIN_PART_BYTES", part):
-            parts = outcome(folder, "--memory", "1M")
+            parts = outcome(folder, "--memory", "1M", judged=judged)
     assert "Traceback" not in whole[2], whole[2]
     assert parts == whole

@@ -33,6 +33,11 @@ COMMANDS = {
     "correlate -o": (["correlate", "scores.tsv", "--quiet", "-o", "TARGET"], False),
     "report -o": (["report", "rep", "scores.tsv", "-o", "TARGET"], False),
     "discpower --figures": (["discpower", *META, "-B", "20", "--figures", "TARGET"], True),
+    "pool -o": (["pool", "run.txt", "run2.txt", "--depth", "3", "-o", "TARGET"], False),
+    "reduce --depth": (
+        ["reduce", "qrels.txt", "--depth", "2", "--runs", "run.txt", "--out", "TARGET"],
+        True,
+    ),
     "simulate --out": (["simulate", "--out", "TARGET", *SIM], True),
     # the smallest study: two runs of three topics, two trials of predictive power
     "study --out": (["study", "predictive", "--out", "TARGET", *STUDY], True),
@@ -47,6 +52,8 @@ SOURCES = {
     "repro -o": "run.txt",
     "repro --figures": "run.txt",
     "study reusability --out": "run.txt",
+    "pool -o": "run.txt",
+    "reduce --depth": "qrels.txt",
 }
 TARGETS = [
     "input",
@@ -113,6 +120,8 @@ def test_hostile_target_gives_a_result_or_one_refusal(tmp_path, command, kind):
         expected = {written} if kind != "link to input" else {source}
         if command == "report -o":
             expected |= {"rep"}
+        if command == "pool -o":  # and its manifest beside it
+            expected |= {f"{e}.json" for e in expected}
         assert made <= expected, (made, err)
         assert os.path.exists(tmp_path / written) and kind not in ("input", "link to input")
         return

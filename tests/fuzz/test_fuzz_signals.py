@@ -62,12 +62,14 @@ COMMANDS = {
         "--seed",
         "1",
     ],
+    "pool": ["pool", "run.txt", "run2.txt", "--depth", "3"],
 }
 SECOND = {
     "agree": "--figures",
     "discpower": "--figures",
     "incomplete": "--out",
     "repro": "--figures",
+    "pool": None,  # two outputs of one option: the pool and its manifest, POOL.json
 }
 # several studies, each reading back what the one before staged (the qa study the QA data
 # derived for it, the report every study's folder), and their report, into --out DIR
@@ -99,7 +101,7 @@ def _old_outputs(folder: Path) -> None:
 def _argv(name: str) -> list:
     if name in STUDIES:
         return [*COMMANDS[name], "--out", "dir"]
-    return [*COMMANDS[name], "-o", "out.txt", SECOND[name], "dir"]
+    return [*COMMANDS[name], "-o", "out.txt", *([SECOND[name], "dir"] if SECOND[name] else [])]
 
 
 STAGING = os.path.join("io", "staging.py")
@@ -167,9 +169,9 @@ def _outputs(found: dict) -> dict:
     """The outputs in a snapshot: the table's bytes, the folder's names (figures differ
     byte for byte between runs: SVG ids)."""
     return {
-        k: v[1] if k == "out.txt" else v[0]
+        k: v[1] if k in ("out.txt", "out.txt.json") else v[0]
         for k, v in found.items()
-        if k.split(os.sep)[0] in ("out.txt", "dir")
+        if k.split(os.sep)[0] in ("out.txt", "out.txt.json", "dir")
     }
 
 

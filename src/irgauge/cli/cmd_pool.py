@@ -103,9 +103,16 @@ def run(args) -> int:
     )
     body = chosen.tsv(not args.no_header) if args.format == "tsv" else chosen.qrels()
     if args.output is None:
-        # printed as every command prints ids: bytes that are not UTF-8 as \xNN escapes
-        sys.stdout.write(body.decode(errors="backslashreplace"))
-        if "seed" in chosen.parameters and args.format == "qrels":
+        # the bytes -o writes: a pool is data to read back, and a docno that is not UTF-8
+        # printed as a \xNN escape would be another document to the readers
+        binary = getattr(sys.stdout, "buffer", None)
+        if binary is None:  # a text stream of a program calling main: no bytes to carry
+            sys.stdout.write(body.decode(errors="backslashreplace"))
+        else:
+            sys.stdout.flush()
+            binary.write(body)
+            binary.flush()
+        if "seed" in chosen.parameters and (args.format == "qrels" or args.no_header):
             print(f"irgauge: note: seed {chosen.parameters['seed']}", file=sys.stderr)
         return 0
     from irgauge.io.staging import output_file

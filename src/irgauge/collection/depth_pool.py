@@ -32,12 +32,12 @@ from typing import List, Optional, Sequence
 import numpy as np
 
 from irgauge import _checks
-from irgauge.collection.rankings import ranked_prefix, resolve_order
+from irgauge.collection.rankings import ranked_prefix, refuse_repeated_documents, resolve_order
 from irgauge.errors import InputError
 from irgauge.io.ids import Ids, as_ids, byte_ranks
 from irgauge.io.keys import TopicIndex, exact_pair_keys, pair_keys
 from irgauge.io.records import Run
-from irgauge.io.runs import read_run, unique_run_names
+from irgauge.io.runs import read_runs, unique_run_names
 from irgauge.io.words import counted
 
 
@@ -54,6 +54,16 @@ class DepthPool:
     contributors: np.ndarray
     order: np.ndarray
     ranked: Optional[tuple] = None  # (run index, rank, entry) of each run's documents
+    # the topic ids as read, byte for byte: ``topic_ids`` shows bytes that are not UTF-8
+    # as \xNN escapes, which encoded back would be other ids
+    topic_keys: Optional[Ids] = None
+
+    @property
+    def topic_bytes(self) -> Ids:
+        """The ids of ``topic_ids`` as read (bytes)."""
+        if self.topic_keys is not None:
+            return self.topic_keys
+        return as_ids([t.encode() for t in self.topic_ids])
 
     def __len__(self) -> int:
         return len(self.topic)
@@ -61,7 +71,7 @@ class DepthPool:
     @property
     def topics(self) -> Ids:
         """The topic id of each entry."""
-        return as_ids([t.encode() for t in self.topic_ids])[self.topic]
+        return self.topic_bytes[self.topic]
 
     def sizes(self) -> np.ndarray:
         """Pooled documents per topic (indexed as ``topic_ids``)."""
@@ -70,7 +80,7 @@ class DepthPool:
     def locate(self, topics, docnos) -> np.ndarray:
         """The pool entry of each (topic, docno) pair, -1 where it is not pooled; exact
         (byte for byte)."""
-        codes = TopicIndex([t.encode() for t in self.topic_ids]).lookup(topics)
+        codes = TopicIndex(self.topic_bytes).lookup(topics)
         known = np.flatnonzero(codes >= 0)
         found = np.full(len(codes), -1, dtype=np.int64)
         if not len(known) or not len(self):
@@ -105,7 +115,7 @@ def depth_pools(
     ``topics_of``: where ``topics`` come from (a qrels file), named when a run answers
     none of them."""
     depths = parse_depths(depths)
-    read = [read_run(r) for r in runs]
+    read = read_runs(runs)
     if not read:
         raise InputError("a pool needs at least one run", parameter="runs")
     index = _topic_index(read, topics)
@@ -116,6 +126,7 @@ def depth_pools(
         codes = index.lookup(run.topics)
         if topics is not None and len(codes) and (codes < 0).all():
             _refuse_run_off_the_topics(run, index, topics_of)
+        refuse_repeated_documents(run, codes, len(index))
         codes, rows, rank = ranked_prefix(run, codes, resolve_order(run, order), deepest)
         per_run.append((np.full(len(codes), k, dtype=np.int64), codes, run.docnos[rows], rank))
     run_of = np.concatenate([p[0] for p in per_run])
@@ -124,8 +135,7 @@ def depth_pools(
     rank = np.concatenate([p[3] for p in per_run])
     key = _document_keys(codes, docnos, len(index))
     return [
-        _pool_at(k, names, index.names, (run_of, codes, docnos, rank, key), len(read))
-        for k in depths
+        _pool_at(k, names, index, (run_of, codes, docnos, rank, key), len(read)) for k in depths
     ]
 
 
@@ -142,7 +152,7 @@ def _document_keys(codes: np.ndarray, docnos: Ids, n_topics: int) -> np.ndarray:
     return keys
 
 
-def _pool_at(depth: int, names, topic_ids, entries, n_runs: int) -> DepthPool:
+def _pool_at(depth: int, names, index: TopicIndex, entries, n_runs: int) -> DepthPool:
     run_of, codes, docnos, rank, key = entries
     within = np.flatnonzero(rank <= depth)
     run_of, codes, rank, key = run_of[within], codes[within], rank[within], key[within]
@@ -167,13 +177,14 @@ def _pool_at(depth: int, names, topic_ids, entries, n_runs: int) -> DepthPool:
     return DepthPool(
         depth,
         names,
-        list(topic_ids),
+        list(index.names),
         topic,
         pooled_docnos[final],
         best[final],
         contributors[:, final],
         place,
         ranked,
+        index.ids,
     )
 
 

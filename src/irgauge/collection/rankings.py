@@ -15,7 +15,7 @@ from typing import Dict, Iterator, List, Optional, Tuple
 import numpy as np
 
 from irgauge.io.ids import Ids, byte_ranks
-from irgauge.io.keys import exact_pair_keys, unique_names
+from irgauge.io.keys import exact_pair_keys, hash_strings, pair_keys, unique_names
 from irgauge.collection.judgments import PADDING, UNJUDGED, Judgments
 from irgauge.io.records import Run
 from irgauge.errors import InputError
@@ -538,6 +538,20 @@ def _any_repeated(keys: np.ndarray, codes: np.ndarray, chunk: int = 1 << 16) -> 
 class RetrievedTwice(InputError):
     """A document retrieved twice for a topic: an error of the run as a whole, which a run
     read in parts tells only once every part is matched (see run_scoring)."""
+
+
+def refuse_repeated_documents(run: Run, codes: np.ndarray, n_topics: int) -> None:
+    """RetrievedTwice at the first second copy of a document ``run`` retrieves twice for a
+    topic (``codes``: each entry's topic index, < 0 for topics left out), as
+    :func:`match_run` refuses it: a pool or a reduction built from a run takes it as
+    trec_eval's evaluation does, so that a run the evaluation refuses is refused there
+    too rather than pooled with its second copy filling a place of the depth."""
+    kept = np.flatnonzero(codes >= 0)
+    rows = None if len(kept) == len(codes) else kept
+    codes = codes if rows is None else codes[kept]
+    docnos = run.docnos if rows is None else run.docnos[kept]
+    keys = pair_keys(codes, hash_strings(docnos), n_topics)
+    _reject_duplicates(run, rows, keys, codes, docnos)
 
 
 def _reject_duplicates(

@@ -98,6 +98,16 @@ class EvalResult:
                     self.metadata.get("runs", {}).get(run),
                 )
 
+    def _first_unscored(self):
+        """The first run, in run order, without a score on a topic that another run has
+        for the same measure."""
+        for _, group in self.per_topic.groupby("measure", sort=False):
+            topics = set(group["topic"])
+            for run, scored in group.groupby("run", sort=False)["topic"]:
+                if topics - set(scored):
+                    return run
+        return None
+
     def _same_topics(self) -> bool:
         """Whether every (run, measure) has a value on the same topics."""
         frame = self.per_topic
@@ -124,8 +134,11 @@ class EvalResult:
                 if self.metadata.get("complete")
                 else (" (-c/--complete, complete=True, scores unanswered topics 0)")
             )
+            run = self._first_unscored()
+            # the run's file, as every other refusal of a run names it
             raise InputError(
-                f"{err}; paired tests need every run scored on the same topics{hint}"
+                f"{err}; paired tests need every run scored on the same topics{hint}",
+                self.metadata.get("runs", {}).get(run),
             ) from None
         if measures is None:
             return matrices

@@ -77,13 +77,16 @@ def _from_path(path: PathLike, threads: Optional[int]) -> Qrels:
 
 
 def check_inclusion(inclusion: np.ndarray, source: str, line_numbers=None) -> None:
-    """InputError at the first line whose inclusion probability lies outside (0, 1]: a
-    document sampled with probability 0 could not have been judged, and above 1 is no
-    probability (NaN fails too)."""
-    bad = np.flatnonzero(~((inclusion > 0) & (inclusion <= 1)))
+    """InputError at the first line whose inclusion probability lies outside (0, 1] or
+    below 1/max float: a document sampled with probability 0 could not have been judged,
+    above 1 is no probability (NaN fails too), and below 1/max float its Horvitz-Thompson
+    weight 1/pi is infinite."""
+    outside = ~((inclusion > 0) & (inclusion <= 1))
+    # a probability so small that its weight 1/pi overflows makes every estimate infinite
+    tiny = inclusion < 1 / np.finfo(np.float64).max
+    bad = np.flatnonzero(outside | tiny)
     if len(bad):
         i = int(bad[0])
         line = int(line_numbers[i]) if line_numbers is not None else i + 1
-        raise InputError(
-            f"inclusion probability {float(inclusion[i])!r} is outside (0, 1]", source, line
-        )
+        problem = "is outside (0, 1]" if outside[i] else "is too small: its weight 1/pi overflows"
+        raise InputError(f"inclusion probability {float(inclusion[i])!r} {problem}", source, line)

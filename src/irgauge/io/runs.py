@@ -27,7 +27,7 @@ from irgauge.io._source import (
 )
 from irgauge.io._tokens import BLOCK_BYTES, TokenTable, tokenize
 from irgauge.io.arrow_tables import read_arrow_run, table_format
-from irgauge.io.adapters import adapted_frame, as_score, frame_scores
+from irgauge.io.adapters import adapted_frame, as_score, frame_scores, run_sources
 from irgauge.io.qrels import inner_mapping, memory_ids
 from irgauge.types import RunLike
 
@@ -43,6 +43,13 @@ def read_run(source: RunLike, name: Optional[str] = None, threads: Optional[int]
     if hasattr(source, "columns"):
         return _from_frame(source, name or "run")
     return _from_path(source, name, threads)
+
+
+def read_runs(runs: Any) -> list:
+    """The runs given (one run, a list of runs or a ``{name: run}`` mapping, see
+    :func:`~irgauge.io.adapters.run_sources`), read: what every function taking ``runs``
+    reads them with, so that one path is one run, not a list of one-letter paths."""
+    return [read_run(source, name=name) for source, name in run_sources(runs)]
 
 
 def unique_run_names(runs) -> list:

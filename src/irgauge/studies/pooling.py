@@ -280,7 +280,7 @@ def _entry_levels(candidates, judged: Qrels) -> np.ndarray:
 def _judged_pool(pool, level: np.ndarray, with_inclusion: bool = False) -> Qrels:
     """The judgments the pool's documents get: their qrels levels (0: not in the qrels);
     ``with_inclusion``: as prels, each with its inclusion probability."""
-    topics = np.asarray([t.encode() for t in pool.topic_ids], dtype=object)[pool.topic]
+    topics = np.asarray(pool.topic_bytes, dtype=object)[pool.topic]
     inclusion = pool.inclusion if with_inclusion else None
     return Qrels.from_arrays(
         list(topics), pool.docnos, level[pool.entries], "<pool>", inclusion=inclusion

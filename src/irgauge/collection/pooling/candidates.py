@@ -19,10 +19,9 @@ import numpy as np
 from irgauge import _checks
 from irgauge.collection.depth_pool import DepthPool, depth_pool
 from irgauge.errors import InputError
-from irgauge.io.keys import TopicIndex
 from irgauge.io.qrels import read_qrels
+from irgauge.io.runs import read_runs
 from irgauge.io.records import Qrels, Run
-from irgauge.io.runs import read_run
 from irgauge.io.words import counted
 
 
@@ -61,7 +60,7 @@ def build_candidates(
     without it); without, every topic some run answers."""
     if depth is not None:
         depth = _checks.whole(depth, "depth", 1, _checks.MAX_COUNT)
-    read = [read_run(r) for r in runs]
+    read = read_runs(runs)
     if not read:
         raise InputError("a pool needs at least one run", parameter="runs")
     judged = read_qrels(qrels) if qrels is not None else None
@@ -69,7 +68,7 @@ def build_candidates(
         for run in read:
             _refuse_missing_topics(run, judged)
     deepest = depth if depth is not None else max(max(len(r) for r in read), 1)
-    topics = judged.topic_ids if judged is not None else None
+    topics = judged.topic_index if judged is not None else None
     pool = depth_pool(read, deepest, topics, order)
     ranked = _ranked_entries(pool, len(read))
     relevant = None
@@ -92,7 +91,7 @@ def _ranked_entries(pool: DepthPool, n_runs: int) -> np.ndarray:
 
 
 def _refuse_missing_topics(run: Run, qrels: Qrels) -> None:
-    index = TopicIndex([t.encode() for t in qrels.topic_ids])
+    index = qrels.topic_index
     codes = index.lookup(run.topics)
     answered = np.bincount(codes[codes >= 0], minlength=len(index)) > 0
     if answered.all():

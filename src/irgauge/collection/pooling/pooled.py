@@ -30,6 +30,14 @@ class Pool:
     inclusion: np.ndarray
     parameters: Dict[str, Any]
     entries: Optional[np.ndarray] = None  # each document's entry of the candidates' pool
+    topic_keys: Optional[List[bytes]] = None  # the topic ids as read (see DepthPool)
+
+    @property
+    def topic_bytes(self) -> List[bytes]:
+        """The ids of ``topic_ids`` as read: what the files written hold."""
+        if self.topic_keys is not None:
+            return self.topic_keys
+        return [t.encode() for t in self.topic_ids]
 
     @classmethod
     def of(cls, candidates, chosen: Selection, parameters: Dict[str, Any]) -> "Pool":
@@ -51,6 +59,7 @@ class Pool:
             np.asarray(chosen.inclusion, dtype=float),
             parameters,
             chosen.entries,
+            pool.topic_bytes.tolist(),
         )
 
     def __len__(self) -> int:
@@ -85,7 +94,7 @@ class Pool:
                 shown = value if isinstance(value, str) else json.dumps(value)
                 lines.append(f"# {key}: {shown}".encode())
         lines.append("\t".join(HEADER).encode())
-        topics = [t.encode() for t in self.topic_ids]
+        topics = self.topic_bytes
         docnos = self.docnos.tolist()
         for i, (t, o, p) in enumerate(
             zip(self.topic.tolist(), self.order.tolist(), self.inclusion.tolist())
@@ -95,7 +104,7 @@ class Pool:
 
     def qrels(self) -> bytes:
         """trec_eval qrels of the pooled documents, unjudged: ``TOPIC 0 DOCNO -1``."""
-        topics = [t.encode() for t in self.topic_ids]
+        topics = self.topic_bytes
         docnos = self.docnos.tolist()
         body = [b"%s 0 %s -1" % (topics[t], docnos[i]) for i, t in enumerate(self.topic.tolist())]
         return b"".join(line + b"\n" for line in body)
