@@ -344,7 +344,7 @@ class HandedOn:
         kwargs = {k: v for k, v in kwargs.items() if k != "progress"}
         self.call = f"{name}{tuple(map(str, args))} {sorted(kwargs.items())!r}\n"
 
-    def text(self) -> str:
+    def text(self, *width) -> str:
         return self.call
 
 

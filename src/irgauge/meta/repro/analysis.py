@@ -34,7 +34,7 @@ from irgauge.meta.repro.ktu import ktu
 from irgauge.meta.repro.lists import list_pair
 from irgauge.meta.repro.rbo import rbo
 from irgauge.meta.repro.samples import TopicMeans, intervals, topic_counts
-from irgauge.meta.repro.text import labels, parameters, sentences
+from irgauge.meta.repro.wording import labels, parameters, sentences
 from irgauge.meta.result import MetaResult
 from irgauge.stats.resampling import require_topics, resolve_seed
 
