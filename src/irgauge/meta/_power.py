@@ -250,82 +250,17 @@ def log_miss(log_f, df1: int, df2, mu):
 
 def _log_miss_many(log_f, df1: int, df2, mu):
     """log P(F' <= f) for df1 > 1: the Poisson mixture up to lambda / 2 = MIXTURE_LIMIT,
-    where a real j still resolves whole terms; beyond, the concentrated form
-    (:func:`_log_miss_far`). An infinite mu never misses."""
-    with np.errstate(over="ignore"):
-        far = 0.5 * mu**2 > MIXTURE_LIMIT
-    value = np.minimum(_log_mixture(log_f, df1, df2, np.where(far, 0.0, mu)), 0.0)
-    if far.any():
-        value = np.where(far, _log_miss_far(log_f, df1, df2, np.where(far, mu, 1e8)), value)
+    where a real j still resolves whole terms; beyond, the bound P(X <= x) <=
+    P((Z + mu)^2 <= x) (X = (Z + mu)^2 + W, W >= 0), the df1 = 1 integral at the
+    critical value f df1, where it shows the miss below e^-800; else NaN, refused by
+    the caller. An infinite mu never misses."""
+    huge = 0.5 * mu**2 > MIXTURE_LIMIT
+    safe_mu = np.where(huge, 0.0, mu)
+    value = np.minimum(_log_mixture(log_f, df1, df2, safe_mu), 0.0)
+    if huge.any():
+        bound = log_miss(log_f + np.log(df1), 1, df2, mu)
+        value = np.where(huge, np.where(bound < -800.0, bound, np.nan), value)
     return np.where(np.isinf(mu), -np.inf, value)
-
-
-def _log_miss_far(log_f, df1: int, df2, mu):
-    """log P(F' <= f) for lambda = mu^2 > 2 MIXTURE_LIMIT, where X ~ chi'^2(df1, lambda)
-    lies within a relative 2 / mu < 1e-7 of its mean: P(F' <= f) = E[P(V >= k X)],
-    k = df2 / (f df1), V ~ chi^2(df2), i.e. E[Q(df2/2, k X / 2)] with Q the regularized
-    upper incomplete gamma function. X is normal there to the last digit that matters
-    (its third and fourth cumulants, 8 (df1 + 3 lambda) and 48 (df1 + 4 lambda), change
-    the mean of the smooth Q by a relative t^3 / lambda^2 and t^4 / lambda^3, t = k X / 2,
-    far below 1e-12), so the expectation is the integral over z of phi(z) Q(df2/2,
-    k (m + s z) / 2) with m = lambda + df1 and s^2 = 4 lambda + 2 df1 (:func:`log_integral`;
-    log Q concave, so the integrand is unimodal), computed from log mu: lambda itself
-    overflows past mu = 1.3e154, and where X's spread is below a double's resolution
-    (mu above 1e8 or so) the integral is Q at the mean, as it should be."""
-    log_mu = np.log(mu)
-    inverse = np.exp(-2 * log_mu)  # 1 / lambda, 0 where it underflows
-    log_mean = 2 * log_mu + np.log1p(df1 * inverse)
-    spread = np.sqrt(4 * inverse + 2 * df1 * inverse**2) / (1 + df1 * inverse)  # s / m
-    log_scale = np.log(df2) - log_f - np.log(df1) - np.log(2.0)  # log(k / 2)
-    a = np.asarray(df2, float) / 2
-
-    def h(z):
-        with np.errstate(over="ignore", invalid="ignore"):
-            log_t = log_scale + log_mean + np.log1p(z * spread)
-        return -0.5 * z**2 - 0.5 * np.log(2 * np.pi) + _log_gamma_upper(a, np.exp(log_t))
-
-    edge = np.full(np.shape(log_mu), 64.0)  # phi(64) = e^-2048: nothing beyond
-    return np.minimum(log_integral(h, -edge, edge), 0.0)
-
-
-def _log_gamma_upper(a, x):
-    """log Q(a, x), the regularized upper incomplete gamma function, also where it
-    underflows: there (x far above a) Q = e^-x x^a / Gamma(a) CF, CF the continued
-    fraction of Numerical Recipes' gcf, evaluated by Lentz's method; where Q is near 1,
-    log1p of the lower function P. x = inf gives -inf."""
-    a, x = np.broadcast_arrays(np.asarray(a, float), np.asarray(x, float))
-    shape = a.shape
-    a, x = a.ravel(), x.ravel()
-    with np.errstate(divide="ignore", invalid="ignore", under="ignore"):
-        upper, lower = special.gammaincc(a, x), special.gammainc(a, x)
-        out = np.where(lower < 0.5, np.log1p(-lower), np.log(upper))
-        small = (upper < 1e-280) & np.isfinite(x)
-        if small.any():
-            a, x = a[small], x[small]
-            out[small] = -x + a * np.log(x) - special.gammaln(a) + np.log(_gamma_fraction(a, x))
-    return out.reshape(shape)
-
-
-def _gamma_fraction(a, x):
-    """The continued fraction of Q(a, x) (Numerical Recipes, gcf), for x above a + 1,
-    where it converges in few terms."""
-    tiny = 1e-300
-    b = x + 1 - a
-    c = np.full_like(x, 1 / tiny)
-    d = 1 / np.where(np.abs(b) < tiny, tiny, b)
-    h = d.copy()
-    for i in range(1, _FRACTION_TERMS):
-        coefficient = -i * (i - a)
-        b = b + 2
-        d = coefficient * d + b
-        d = 1 / np.where(np.abs(d) < tiny, tiny, d)
-        c = b + coefficient / c
-        c = np.where(np.abs(c) < tiny, tiny, c)
-        delta = c * d
-        h = h * delta
-        if np.all(np.abs(delta - 1) < 1e-15):
-            break
-    return h
 
 
 def log_f_critical(alpha: float, df1: int, df2):

@@ -46,7 +46,6 @@ TABLE_COLUMNS = ("design", "measure", "statistic", "value")
 MAX_TOPICS = _checks.MAX_COUNT  # the most systems M and topics n a caller may give
 SEARCH_LIMIT = float(2**53)  # a design needing more topics than this is refused
 _BISECTIONS = 200  # halvings of a real interval: far below float resolution
-_LARGEST, _SMALLEST = float(np.finfo(float).max), float(np.finfo(float).tiny)
 
 
 def residual_variance(matrix: ScoresLike) -> float:
@@ -303,11 +302,10 @@ def min_detectable_diff(
 ) -> float:
     """Smallest difference D that ``n_topics`` topics detect with power 1 - beta in the
     ``ttest`` or ``anova`` design: the root of log(1 - power(D)) = log beta (the power
-    grows with D), bracketed from the normal approximation by factors 2, 4, 16, 256, ...
-    (a step in log D that doubles: a few steps from 1e-300 to 1e300), then narrowed by
-    regula falsi in log D (Illinois: the end kept twice has its value halved) to a
-    relative 1e-13, returning the end whose power is at least 1 - beta; any smaller D by
-    more than a relative 1e-12 falls short."""
+    grows with D), bracketed by doubling or halving from the normal approximation, then
+    narrowed by regula falsi in log D (Illinois: the end kept twice has its value halved)
+    to a relative 1e-13, returning the end whose power is at least 1 - beta; any smaller
+    D by more than a relative 1e-12 falls short."""
     design = _design(design)
     if design == "ci":
         raise InputError("design ci has no detectable difference: see ci_width()")
@@ -328,16 +326,12 @@ def min_detectable_diff(
     hi = guess if np.isfinite(guess) and guess > 0 else float(np.sqrt(2 * variance))
     g_hi = gap(hi)
     lo, g_lo = hi, g_hi
-    factor = 2.0  # squared at each step: the bracket's log grows as 1, 2, 4, 8, ...
-    while g_hi > 0 and hi < _LARGEST:  # grow until detected
-        lo, g_lo, hi = hi, g_hi, min(hi * factor, _LARGEST)
-        g_hi, factor = gap(hi), factor * factor
-    if g_hi > 0:
-        return float("inf")  # not even the largest number detects it
-    factor = 2.0
-    while g_lo <= 0:  # shrink until missed (at D = 0 the miss is 1 - alpha > beta)
-        hi, g_hi, lo = lo, g_lo, max(lo / factor, _SMALLEST)
-        g_lo, factor = gap(lo), factor * factor
+    while g_hi > 0:  # double until detected
+        lo, g_lo, hi = hi, g_hi, hi * 2
+        g_hi = gap(hi)
+    while g_lo <= 0:  # halve until missed (at D = 0 the miss is 1 - alpha > beta)
+        hi, g_hi, lo = lo, g_lo, lo / 2
+        g_lo = gap(lo)
     kept = 0
     for _ in range(_BISECTIONS):
         if hi - lo <= 1e-13 * hi:
