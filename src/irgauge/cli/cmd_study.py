@@ -12,32 +12,20 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any, Callable, NamedTuple, Optional
 
 from irgauge.citations import cite
 from irgauge.cli import HelpFormatter
 from irgauge.cli import _options as opt
 
-STUDY_HELP = {
-    "onerel": "metrics for finding one relevant document: P-plus, P-measure, O-measure, "
-    "NWRR, RR (with AP, Q-measure): discriminative power, gain values, swap "
-    "rates, stability, Kendall's tau; " + cite("onerel") + "; " + cite("pmeasure"),
-    "incomplete": "the bpref family and condensed-list metrics on full and reduced "
-    "relevance data; " + cite("bpref"),
-    "qa": "QA metrics RR, NQcorrect1/5, Q-measure gain variants (or the list task's "
-    "F-measure): stability, swap rates, sensitivity, sign test; " + cite("qa"),
-    "predictive": "predictive power phi of P@10, RR, RBP (p=0.95), AP, nDCG (log2); "
-    + cite("predictive"),
-    "topicset": "topic set size design: the topics each measure needs (paired t-test, "
-    "one-way ANOVA, confidence interval width) from its residual variance, with a "
-    "bootstrap over topics; " + cite("topicset"),
-    "pooling": "pooling strategies (depth, fusion, mtf, bandit, sample) on budgets of "
-    "judgments per topic: relevant documents found, Kendall's tau and tau_AP of the system "
-    "ranking against the full judgments, the largest rank change and the RMSE of the means, "
-    "each with its topic-sampling interval",
-    "reusability": "leave one group out of the depth-K pool: every run scored with the "
-    "judgments the collection would lack without each group; Kendall's tau, tau_AP, rank "
-    "drops and score changes per measure; " + cite("zobel1998") + "; " + cite("voorhees2018"),
-}
+Keywords = Callable[[Any], dict]  # parsed options -> keywords of the study function
+Adder = Callable[[Any], Keywords]  # adds its options to a parser, returns their Keywords
+
+
+def _none(args) -> dict:
+    """The keywords of an option read by the command itself, or by :func:`study_options`
+    for every study (--seed, --report), not passed on by its own adder."""
+    return {}
 
 
 def _gain_list(text: str):
@@ -47,18 +35,44 @@ def _gain_list(text: str):
     return variants
 
 
+def _inputs(gold: bool = False, runs: str = "run files") -> Adder:
+    """QRELS (the qa study's GOLD), RUN... and --out, read by :func:`run`."""
+
+    def add(p) -> Keywords:
+        p.add_argument(
+            "qrels",
+            nargs="?",
+            metavar="GOLD" if gold else "QRELS",
+            help="answer gold file" if gold else "qrels file",
+        )
+        p.add_argument("runs", nargs="*", metavar="RUN", help=runs)
+        p.add_argument("--out", required=True, metavar="DIR", help="output folder")
+        return _none
+
+    return add
+
+
+def _seed(help: str) -> Adder:
+    def add(p) -> Keywords:
+        opt.add_seed(p, help)
+        return _none
+
+    return add
+
+
+def _report(p) -> Keywords:
+    p.add_argument("--report", action="store_true", help="also write DIR/report.html")
+    return _none
+
+
+def _quiet(p) -> Keywords:
+    opt.add_quiet(p)  # read by _progress
+    return _none
+
+
 def _common_options(p, study: str, top_k=None, top_fraction=None, by="AP") -> None:
     """Inputs, output folder, collections, system filter, seed, report and --quiet."""
-    p.add_argument(
-        "qrels",
-        nargs="?",
-        metavar="GOLD" if study == "qa" else "QRELS",
-        help="answer gold file" if study == "qa" else "qrels file",
-    )
-    p.add_argument(
-        "runs", nargs="*", metavar="RUN", help="answer files" if study == "qa" else "run files"
-    )
-    p.add_argument("--out", required=True, metavar="DIR", help="output folder")
+    _inputs(gold=study == "qa", runs="answer files" if study == "qa" else "run files")(p)
     p.add_argument(
         "--collection",
         action="append",
@@ -81,9 +95,9 @@ def _common_options(p, study: str, top_k=None, top_fraction=None, by="AP") -> No
     p.set_defaults(study_selection={"top_k": top_k, "top_fraction": top_fraction})
     if top_k or top_fraction:  # where every system is the default, --all-systems would do nothing
         sel.add_argument("--all-systems", action="store_true", help="keep every system")
-    opt.add_seed(p, "random seed (default: a fresh one, recorded in the manifest)")
-    p.add_argument("--report", action="store_true", help="also write DIR/report.html")
-    opt.add_quiet(p)
+    _seed("random seed (default: a fresh one, recorded in the manifest)")(p)
+    _report(p)
+    _quiet(p)
     opt.add_engine(p, "repetitions, reductions, topic resamples and their chunks")
 
 
@@ -115,17 +129,26 @@ def _answer_options(g) -> None:
     )
 
 
-def _eval_options(p, answers: bool = False) -> None:
+def _eval_options(p) -> Keywords:
     g = p.add_argument_group("evaluation conventions")
-    if answers:
-        _answer_options(g)
-    else:
-        g.add_argument(
-            "--order",
-            choices=("score", "file"),
-            default=None,
-            help="document order (default: what each run's format implies)",
-        )
+    g.add_argument(
+        "--order",
+        choices=("score", "file"),
+        default=None,
+        help="document order (default: what each run's format implies)",
+    )
+    _rel_level(g)
+    return _eval_kwargs
+
+
+def _qa_eval_options(p) -> Keywords:
+    g = p.add_argument_group("evaluation conventions")
+    _answer_options(g)
+    _rel_level(g)
+    return _qa_kwargs
+
+
+def _rel_level(g) -> None:
     g.add_argument(
         "-l",
         "--rel-level",
@@ -135,18 +158,19 @@ def _eval_options(p, answers: bool = False) -> None:
     )
 
 
-def _bootstrap(p) -> None:
+def _bootstrap(p) -> Keywords:
     opt.add_renamed(
         p, ("-B", "--samples"), ("--B",), type=opt.draws, default=1000, help="bootstrap samples"
     )
     p.add_argument("--alpha", type=opt.alpha, default=0.05, help="significance level")
+    return lambda args: {"B": args.samples, "alpha": args.alpha}
 
 
-def _subsets(p, trials: int = 1000) -> None:
+def _subsets(p) -> Keywords:
     p.add_argument(
         "--trials",
         type=opt.draws,
-        default=trials,
+        default=1000,
         help="topic-subset trials of each swap / stability repetition",
     )
     p.add_argument(
@@ -164,250 +188,342 @@ def _subsets(p, trials: int = 1000) -> None:
         default="strict",
         help="strict: a tie on one subset and not the other is a swap too",
     )
+    return _subset_kwargs
 
 
-def _gains(p, default, help: str) -> None:
-    p.add_argument("--gains", type=_gain_list, default=default, metavar="S:A:B,...", help=help)
+def _topic_resamples(p) -> Keywords:
+    opt.add_topic_resamples(p)
+    return lambda args: {"topic_resamples": args.topic_resamples}
 
 
-def _onerel_options(s) -> None:
-    _common_options(s, "onerel", top_k=30)
-    _bootstrap(s)
-    _subsets(s)
-    s.add_argument(
-        "--replacement",
-        action="store_true",
-        help="draw the two swap subsets with replacement (the poster's variant)",
-    )
-    _gains(
-        s, ["3:2:1", "10:5:1", "1:1:1", "0.3:0.2:0.1"], "gain-value variants (Table 4); '' for none"
-    )
-    opt.add_topic_resamples(s)
-    _eval_options(s)
+def _own(
+    *flags,
+    keyword: Optional[str] = None,
+    value: Callable[[Any], Any] = lambda given: given,
+    old: tuple = (),
+    **kwargs,
+) -> Adder:
+    """A study's own option, passed to the study function as ``keyword`` (default: its
+    dest) with ``value`` of what was given; ``old``: its deprecated spellings."""
+
+    def add(p) -> Keywords:
+        if old:
+            dest = opt.add_renamed(p, flags, old, **kwargs).dest
+        else:
+            dest = p.add_argument(*flags, **kwargs).dest
+        return lambda args: {keyword or dest: value(getattr(args, dest))}
+
+    return add
 
 
-def _incomplete_options(s) -> None:
-    _common_options(s, "incomplete", top_k=30)
-    _bootstrap(s)
-    s.add_argument(
-        "--reductions",
-        type=opt.positive_int,
-        default=5,
-        help="independent seeded reductions of the relevance data",
-    )
-    s.add_argument(
-        "--rates",
-        type=opt.list_of(opt.number(0, 100, min_open=True, what="a percentage")),
-        default=[90, 70, 50, 30, 10],
-        metavar="J,...",
-        help="shares of judgments kept (%%)",
-    )
-    opt.add_topic_resamples(s)
-    _eval_options(s)
+def _gains(default, help: str) -> Adder:
+    return _own("--gains", type=_gain_list, default=default, metavar="S:A:B,...", help=help)
 
 
-def _qa_options(s) -> None:
-    _common_options(s, "qa", by=None)
-    _subsets(s)
-    s.add_argument(
-        "--second-size",
-        type=opt.positive_int,
-        metavar="C2",
-        default=50,
-        help="c of the second swap experiment (skipped, with a message, without 2*C2 questions)",
-    )
-    s.add_argument(
-        "--list-task", action="store_true", help="the list task: instance F-measure of list answers"
-    )
-    _gains(s, ["1:1:1", "2:1.5:1", "3:2:1"], "Q-measure gain-value variants")
-    s.add_argument(
-        "--sign-alphas",
-        type=opt.list_of(opt.alpha),
-        default=[0.01, 0.05],
-        metavar="A,...",
-        help="significance levels of the sign-test table",
-    )
-    s.add_argument(
-        "--derive-qa",
-        action="store_true",
-        help="GOLD and RUNs are ad hoc qrels and runs: derive QA-shaped data from them "
-        "(relevant documents stand in for answers; a weak stand-in, labelled so in every "
-        "output) under DIR/qa-derived-data",
-    )
-    opt.add_topic_resamples(s)
-    _eval_options(s, answers=True)
+def _read_by_command(*flags, **kwargs) -> Adder:
+    """An option the command reads itself (the inputs), not a keyword of the study function."""
+
+    def add(p) -> Keywords:
+        p.add_argument(*flags, **kwargs)
+        return _none
+
+    return add
 
 
-def _predictive_options(s) -> None:
-    _common_options(s, "predictive", top_fraction=0.75)
-    s.add_argument(
-        "--scores",
-        nargs="+",
-        metavar="[NAME=]FILE",
-        help="score files (any measures) in place of qrels and runs",
-    )
-    opt.add_renamed(
-        s,
-        ("-P", "--halvings"),
-        ("--trials",),
-        type=opt.draws,
-        default=2000,
-        help="random halvings of the topic set",
-    )
-    opt.add_renamed(
-        s,
-        ("-k", "--subset-size", "--subset-sizes"),
-        ("--sizes",),
-        dest="subset_sizes",
-        type=opt.list_of(opt.positive_int),
-        default=None,
-        metavar="K,...",
-        help="topic subset sizes k of the phi curve (default 5, 10, ..., n/2)",
-    )
-    s.add_argument("--variant", choices=("a", "b"), default="b", help="Kendall's tau variant")
-    opt.add_topic_resamples(s)
-    _eval_options(s)
+_scores = _read_by_command(  # read by _score_matrices
+    "--scores",
+    nargs="+",
+    metavar="[NAME=]FILE",
+    help="score files (any measures) in place of qrels and runs",
+)
 
 
-def _topicset_options(s) -> None:
-    _common_options(s, "topicset")
-    s.add_argument(
-        "--scores",
-        nargs="+",
-        metavar="[NAME=]FILE",
-        help="score files (any measures) in place of qrels and runs",
-    )
+def _measures(help: str, blank_is_default: bool = False) -> Adder:
+    """-m, passed as ``measures`` when given (else the study's default); a blank -m is
+    refused by the study ("no measures given"), or with ``blank_is_default`` (pooling's
+    rule) means the default."""
+
+    def add(p) -> Keywords:
+        opt.add_measures(p, help)
+        return lambda args: _measures_kwargs(args, blank_is_default)
+
+    return add
+
+
+def _topicset_measures(p) -> Keywords:
     opt.add_measures(
-        s,
+        p,
         "measures to evaluate (default AP, Q-measure, nDCG@10, nERR@10, P@10); with "
         "--scores, the ones to use",
         dest="measure",
         metavar="M",
     )
-    s.add_argument(
-        "--min-diff",
-        type=opt.number(0.0, None, min_open=True, what="a difference > 0"),
-        default=0.05,
-        metavar="D",
-        help="minimum difference D between two systems to detect",
-    )
-    s.add_argument("--alpha", type=opt.alpha, default=0.05, help="significance level")
-    s.add_argument(
-        "--beta",
-        type=opt.number(0.0, 1.0, True, True, what="a type II error rate"),
-        default=0.20,
-        help="type II error rate: the power is 1 - beta",
-    )
-    s.add_argument(
-        "--systems",
-        type=opt.integer(2, opt.MAX_COUNT, what="a number of systems"),
-        default=2,
-        metavar="M",
-        help="systems M compared by the one-way ANOVA design",
-    )
-    s.add_argument(
-        "--ci-width",
-        type=opt.number(0.0, None, min_open=True, what="a width > 0"),
-        default=0.10,
-        metavar="W",
-        help="width W of the confidence-interval design",
-    )
-    s.add_argument(
-        "--trials",
-        type=opt.draws,
-        default=1000,
-        help="bootstrap resamples of the topics (uncertainty of V_E and of the topics needed)",
-    )
-    _eval_options(s)
+    return lambda args: {"measures": opt.split_measures(args.measure)}
+
+
+def _one_collection(p) -> Keywords:
+    # one collection at a time (a study whose inputs belong to one collection)
+    p.set_defaults(collection=None, collections=None)
+    return _none
+
+
+class Study(NamedTuple):
+    """One study as the command offers it: its help, its options in --help order, each an
+    adder that adds its arguments and returns the builder of its keywords to the study
+    function, and, with ``common`` (the inputs, --collection(s), the system filter, --seed,
+    --report, --quiet and the engine, see :func:`_common_options`) before them, its default
+    system selection."""
+
+    help: str
+    options: tuple
+    top_k: Optional[int] = None
+    top_fraction: Optional[float] = None
+    by: Optional[str] = "AP"
+    common: bool = True
 
 
 POOLING_STRATEGIES = ("depth", "fusion", "mtf", "bandit", "sample")  # collection.pooling's
 
-
-def _pooling_options(s) -> None:
-    _common_options(s, "pooling")
-    s.add_argument(
-        "--budgets",
-        type=opt.list_of(opt.count),
-        default=[10, 20, 50, 100],
-        metavar="N,...",
-        help="judgments per topic (each at most the smallest pool)",
-    )
-    s.add_argument(
-        "--strategies",
-        default=",".join(POOLING_STRATEGIES),
-        metavar="S,...",
-        help="pooling strategies (irgauge pool's)",
-    )
-    opt.add_measures(s, "measures scored on the judgments made (default: AP and AP')")
-    s.add_argument(
-        "--depth",
-        type=opt.count,
-        default=None,
-        metavar="K",
-        help="pool each run's top K (default: whole runs)",
-    )
-    opt.add_topic_resamples(s)
-    _eval_options(s)
-
-
-def _reusability_options(s) -> None:
-    s.add_argument("qrels", nargs="?", metavar="QRELS", help="qrels file")
-    s.add_argument("runs", nargs="*", metavar="RUN", help="run files (the pooled runs)")
-    s.add_argument("--out", required=True, metavar="DIR", help="output folder")
-    s.add_argument(
-        "--depth", type=opt.count, required=True, metavar="K", help="pool depth K (>= 1)"
-    )
-    s.add_argument(
-        "--groups",
-        metavar="FILE",
-        default=None,
-        help="TSV of run and group (a run not named is a group of its own; default: each "
-        "run alone)",
-    )
-    opt.add_measures(
-        s,
-        "measures (default AP, AP', bpref, infAP, Q-measure'; primed: condensed lists)",
-    )
-    opt.add_seed(s, "seed of the topic resamples (default: a fresh one, recorded)")
-    opt.add_topic_resamples(s)
-    s.add_argument("--report", action="store_true", help="also write DIR/report.html")
-    opt.add_quiet(s)
-    _eval_options(s)
-    # one collection at a time: the groups are the collection's
-    s.set_defaults(collection=None, collections=None)
-
-
-STUDY_OPTIONS = {
-    "onerel": _onerel_options,
-    "incomplete": _incomplete_options,
-    "qa": _qa_options,
-    "predictive": _predictive_options,
-    "topicset": _topicset_options,
-    "pooling": _pooling_options,
-    "reusability": _reusability_options,
+STUDIES = {
+    "onerel": Study(
+        "metrics for finding one relevant document: P-plus, P-measure, O-measure, "
+        "NWRR, RR (with AP, Q-measure): discriminative power, gain values, swap "
+        "rates, stability, Kendall's tau; " + cite("onerel") + "; " + cite("pmeasure"),
+        top_k=30,
+        options=(
+            _bootstrap,
+            _subsets,
+            _own(
+                "--replacement",
+                action="store_true",
+                help="draw the two swap subsets with replacement (the poster's variant)",
+            ),
+            _gains(
+                ["3:2:1", "10:5:1", "1:1:1", "0.3:0.2:0.1"],
+                "gain-value variants (Table 4); '' for none",
+            ),
+            _topic_resamples,
+            _eval_options,
+        ),
+    ),
+    "incomplete": Study(
+        "the bpref family and condensed-list metrics on full and reduced "
+        "relevance data; " + cite("bpref"),
+        top_k=30,
+        options=(
+            _bootstrap,
+            _own(
+                "--reductions",
+                type=opt.positive_int,
+                default=5,
+                help="independent seeded reductions of the relevance data",
+            ),
+            _own(
+                "--rates",
+                type=opt.list_of(opt.number(0, 100, min_open=True, what="a percentage")),
+                default=[90, 70, 50, 30, 10],
+                metavar="J,...",
+                help="shares of judgments kept (%%)",
+            ),
+            _topic_resamples,
+            _eval_options,
+        ),
+    ),
+    "qa": Study(
+        "QA metrics RR, NQcorrect1/5, Q-measure gain variants (or the list task's "
+        "F-measure): stability, swap rates, sensitivity, sign test; " + cite("qa"),
+        by=None,
+        options=(
+            _subsets,
+            _own(
+                "--second-size",
+                type=opt.positive_int,
+                metavar="C2",
+                default=50,
+                help="c of the second swap experiment "
+                "(skipped, with a message, without 2*C2 questions)",
+            ),
+            _own(
+                "--list-task",
+                action="store_true",
+                help="the list task: instance F-measure of list answers",
+            ),
+            _gains(["1:1:1", "2:1.5:1", "3:2:1"], "Q-measure gain-value variants"),
+            _own(
+                "--sign-alphas",
+                type=opt.list_of(opt.alpha),
+                default=[0.01, 0.05],
+                metavar="A,...",
+                help="significance levels of the sign-test table",
+            ),
+            _read_by_command(
+                "--derive-qa",
+                action="store_true",
+                help="GOLD and RUNs are ad hoc qrels and runs: derive QA-shaped data from "
+                "them (relevant documents stand in for answers; a weak stand-in, labelled "
+                "so in every output) under DIR/qa-derived-data",
+            ),
+            _topic_resamples,
+            _qa_eval_options,
+        ),
+    ),
+    "predictive": Study(
+        "predictive power phi of P@10, RR, RBP (p=0.95), AP, nDCG (log2); " + cite("predictive"),
+        top_fraction=0.75,
+        options=(
+            _scores,
+            _own(
+                "-P",
+                "--halvings",
+                old=("--trials",),
+                keyword="trials",
+                type=opt.draws,
+                default=2000,
+                help="random halvings of the topic set",
+            ),
+            _own(
+                "-k",
+                "--subset-size",
+                "--subset-sizes",
+                old=("--sizes",),
+                keyword="sizes",
+                dest="subset_sizes",
+                type=opt.list_of(opt.positive_int),
+                default=None,
+                metavar="K,...",
+                help="topic subset sizes k of the phi curve (default 5, 10, ..., n/2)",
+            ),
+            _own("--variant", choices=("a", "b"), default="b", help="Kendall's tau variant"),
+            _topic_resamples,
+            _eval_options,
+        ),
+    ),
+    "topicset": Study(
+        "topic set size design: the topics each measure needs (paired t-test, "
+        "one-way ANOVA, confidence interval width) from its residual variance, with a "
+        "bootstrap over topics; " + cite("topicset"),
+        options=(
+            _scores,
+            _topicset_measures,
+            _own(
+                "--min-diff",
+                type=opt.number(0.0, None, min_open=True, what="a difference > 0"),
+                default=0.05,
+                metavar="D",
+                help="minimum difference D between two systems to detect",
+            ),
+            _own("--alpha", type=opt.alpha, default=0.05, help="significance level"),
+            _own(
+                "--beta",
+                type=opt.number(0.0, 1.0, True, True, what="a type II error rate"),
+                default=0.20,
+                help="type II error rate: the power is 1 - beta",
+            ),
+            _own(
+                "--systems",
+                type=opt.integer(2, opt.MAX_COUNT, what="a number of systems"),
+                default=2,
+                metavar="M",
+                help="systems M compared by the one-way ANOVA design",
+            ),
+            _own(
+                "--ci-width",
+                type=opt.number(0.0, None, min_open=True, what="a width > 0"),
+                default=0.10,
+                metavar="W",
+                help="width W of the confidence-interval design",
+            ),
+            _own(
+                "--trials",
+                type=opt.draws,
+                default=1000,
+                help="bootstrap resamples of the topics "
+                "(uncertainty of V_E and of the topics needed)",
+            ),
+            _eval_options,
+        ),
+    ),
+    "pooling": Study(
+        "pooling strategies (depth, fusion, mtf, bandit, sample) on budgets of "
+        "judgments per topic: relevant documents found, Kendall's tau and tau_AP of the system "
+        "ranking against the full judgments, the largest rank change and the RMSE of the means, "
+        "each with its topic-sampling interval",
+        options=(
+            _own(
+                "--budgets",
+                type=opt.list_of(opt.count),
+                default=[10, 20, 50, 100],
+                metavar="N,...",
+                help="judgments per topic (each at most the smallest pool)",
+            ),
+            _own(
+                "--strategies",
+                value=lambda given: [t for t in given.replace(" ", ",").split(",") if t],
+                default=",".join(POOLING_STRATEGIES),
+                metavar="S,...",
+                help="pooling strategies (irgauge pool's)",
+            ),
+            _measures(
+                "measures scored on the judgments made (default: AP and AP')",
+                blank_is_default=True,
+            ),
+            _own(
+                "--depth",
+                type=opt.count,
+                default=None,
+                metavar="K",
+                help="pool each run's top K (default: whole runs)",
+            ),
+            _topic_resamples,
+            _eval_options,
+        ),
+    ),
+    "reusability": Study(
+        "leave one group out of the depth-K pool: every run scored with the "
+        "judgments the collection would lack without each group; Kendall's tau, tau_AP, rank "
+        "drops and score changes per measure; " + cite("zobel1998") + "; " + cite("voorhees2018"),
+        common=False,  # one collection at a time: the groups are the collection's
+        options=(
+            _one_collection,
+            _inputs(runs="run files (the pooled runs)"),
+            _own("--depth", type=opt.count, required=True, metavar="K", help="pool depth K (>= 1)"),
+            _own(
+                "--groups",
+                metavar="FILE",
+                default=None,
+                help="TSV of run and group (a run not named is a group of its own; default: "
+                "each run alone)",
+            ),
+            _measures(
+                "measures (default AP, AP', bpref, infAP, Q-measure'; primed: condensed lists)"
+            ),
+            _seed("seed of the topic resamples (default: a fresh one, recorded)"),
+            _topic_resamples,
+            _report,
+            _quiet,
+            _eval_options,
+        ),
+    ),
 }
+STUDY_HELP = {name: study.help for name, study in STUDIES.items()}
 
 
 def register(subparsers) -> None:
     p = subparsers.add_parser(
         "study",
-        help="rerun a paper's experiment (onerel, incomplete, qa, predictive, topicset, pooling, "
-        "reusability)",
+        help=f"rerun a paper's experiment ({', '.join(STUDIES)})",
         description="Rerun one of the papers' experiments on your collection(s). "
         "'irgauge study NAME --help' lists each study's options.",
         formatter_class=HelpFormatter,
     )
     studies = p.add_subparsers(dest="study", metavar="NAME", required=True)
-    for name, add_options in STUDY_OPTIONS.items():
-        add_options(
-            studies.add_parser(
-                name,
-                help=STUDY_HELP[name],
-                description=STUDY_HELP[name],
-                formatter_class=HelpFormatter,
-            )
+    for name, study in STUDIES.items():
+        s = studies.add_parser(
+            name, help=study.help, description=study.help, formatter_class=HelpFormatter
         )
+        if study.common:
+            _common_options(s, name, study.top_k, study.top_fraction, study.by)
+        s.set_defaults(study_keywords=tuple(add(s) for add in study.options))
     p.set_defaults(func=run)
 
 
@@ -452,36 +568,6 @@ def _subset_kwargs(args) -> dict:
     )
 
 
-def _eval_kwargs(args) -> dict:
-    eval_options = {"rel_level": args.rel_level}
-    if args.order:
-        eval_options["order"] = args.order
-    return {"eval_options": eval_options}
-
-
-def _onerel_kwargs(args) -> dict:
-    return dict(
-        B=args.samples,
-        alpha=args.alpha,
-        replacement=args.replacement,
-        gains=args.gains,
-        topic_resamples=args.topic_resamples,
-        **_subset_kwargs(args),
-        **_eval_kwargs(args),
-    )
-
-
-def _incomplete_kwargs(args) -> dict:
-    return dict(
-        B=args.samples,
-        alpha=args.alpha,
-        reductions=args.reductions,
-        rates=args.rates,
-        topic_resamples=args.topic_resamples,
-        **_eval_kwargs(args),
-    )
-
-
 def _qa_kwargs(args) -> dict:
     qa = {
         "rel_level": args.rel_level,
@@ -491,68 +577,21 @@ def _qa_kwargs(args) -> dict:
     }
     if args.normalise:
         qa["normalise"] = args.normalise
-    return dict(
-        second_size=args.second_size,
-        list_task=args.list_task,
-        sign_alphas=args.sign_alphas,
-        gains=args.gains,
-        qa_options=qa,
-        topic_resamples=args.topic_resamples,
-        **_subset_kwargs(args),
-    )
+    return {"qa_options": qa}
 
 
-def _predictive_kwargs(args) -> dict:
-    return dict(
-        trials=args.halvings,
-        sizes=args.subset_sizes,
-        variant=args.variant,
-        topic_resamples=args.topic_resamples,
-        **_eval_kwargs(args),
-    )
+def _eval_kwargs(args) -> dict:
+    eval_options = {"rel_level": args.rel_level}
+    if args.order:
+        eval_options["order"] = args.order
+    return {"eval_options": eval_options}
 
 
-def _topicset_kwargs(args) -> dict:
-    return dict(
-        measures=opt.split_measures(args.measure),
-        min_diff=args.min_diff,
-        alpha=args.alpha,
-        beta=args.beta,
-        systems=args.systems,
-        ci_width=args.ci_width,
-        trials=args.trials,
-        **_eval_kwargs(args),
-    )
-
-
-def _pooling_kwargs(args) -> dict:
+def _measures_kwargs(args, blank_is_default: bool) -> dict:
     measures = opt.split_measures(args.measures)
-    return dict(
-        budgets=args.budgets,
-        strategies=[t for t in args.strategies.replace(" ", ",").split(",") if t],
-        depth=args.depth,
-        topic_resamples=args.topic_resamples,
-        **({"measures": measures} if measures else {}),
-        **_eval_kwargs(args),
-    )
-
-
-def _reusability_kwargs(args) -> dict:
-    kwargs = dict(depth=args.depth, groups=args.groups, topic_resamples=args.topic_resamples)
-    if args.measures:
-        kwargs["measures"] = opt.split_measures(args.measures)
-    return {**kwargs, **_eval_kwargs(args)}
-
-
-STUDY_KWARGS = {
-    "onerel": _onerel_kwargs,
-    "incomplete": _incomplete_kwargs,
-    "qa": _qa_kwargs,
-    "predictive": _predictive_kwargs,
-    "topicset": _topicset_kwargs,
-    "pooling": _pooling_kwargs,
-    "reusability": _reusability_kwargs,
-}
+    if measures is None or (blank_is_default and not measures):
+        return {}
+    return {"measures": measures}
 
 
 def study_options(args) -> dict:
@@ -560,7 +599,8 @@ def study_options(args) -> dict:
     options = {"seed": args.seed, "report": args.report, "progress": _progress(args)}
     if "study_selection" in vars(args):  # a study of selected systems
         options.update(_selection(args))
-    options.update(STUDY_KWARGS[args.study](args))
+    for keywords in args.study_keywords:
+        options.update(keywords(args))
     return options
 
 
