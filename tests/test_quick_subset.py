@@ -38,6 +38,7 @@ def dynamic_imports() -> dict:
     """The imports made by name at run time, which no import statement shows: the package's
     lazy names, the commands the CLI registers, the studies run by name."""
     import irgauge
+    from irgauge.collection import pooling
     from irgauge.studies import MODULES, STUDIES
 
     known = modules()
@@ -45,6 +46,7 @@ def dynamic_imports() -> dict:
         "irgauge": set(irgauge._LAZY.values()),
         "irgauge.cli": {m for m in known if m.startswith("irgauge.cli.cmd_")},
         "irgauge.studies": {f"irgauge.studies.{MODULES.get(s, s)}" for s in STUDIES},
+        pooling.__name__: {f"{pooling.__name__}.{m}" for m in pooling.STRATEGIES.values()},
     }
 
 

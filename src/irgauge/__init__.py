@@ -19,6 +19,9 @@ __version__ = "0.1.0"
 # the public names as type checkers see them, from the modules that define them (``X as X``:
 # exported); at run time each is loaded on first use by __getattr__ below
 if TYPE_CHECKING:
+    from irgauge.collection.depth_pool import depth_pool as depth_pool
+    from irgauge.collection.depth_reduce import reduce_to_depth as reduce_to_depth
+    from irgauge.collection.pooling import pool as pool
     from irgauge.collection.reduce import reduce_qrels as reduce_qrels
     from irgauge.collection.simulate import (
         sample_paths as sample_paths,
@@ -32,7 +35,7 @@ if TYPE_CHECKING:
     )
     from irgauge.evaluation.engine import evaluate as evaluate, score_matrices as score_matrices
     from irgauge.evaluation.eval_result import EvalResult as EvalResult
-    from irgauge.evaluation.tasks import use_engine as use_engine
+    from irgauge.evaluation.tasks import use_engine as use_engine, use_jobs as use_jobs
     from irgauge.evaluation.trec_eval_output import (
         TrecEvalOptions as TrecEvalOptions,
         trec_eval_output as trec_eval_output,
@@ -42,6 +45,7 @@ if TYPE_CHECKING:
         read_judgment_groups as read_judgment_groups,
         read_qrels as read_qrels,
     )
+    from irgauge.io.prels import read_prels as read_prels
     from irgauge.io.records import Qrels as Qrels, Run as Run
     from irgauge.io.runs import read_run as read_run
     from irgauge.measures import list_measures as list_measures
@@ -82,6 +86,8 @@ if TYPE_CHECKING:
     from irgauge.stats.tukey import randomised_tukey_hsd as randomised_tukey_hsd
     from irgauge.studies import run_study as run_study
     from irgauge.studies.incomplete_result import incomplete_study as incomplete_study
+    from irgauge.studies.reproduction import reproducibility as reproducibility
+    from irgauge.studies.reusability import reusability as reusability
 
 # public name -> module that defines it
 _LAZY = {

@@ -88,6 +88,15 @@ default."""
 GainsLike = Union[None, str, Sequence[float]]
 """Gain per relevance level 1, 2, ...: ``"1:2:3"`` or numbers; None: gain = level."""
 
+# pool depths: one K, a list, or text "10,20"
+DepthsLike = Union[int, str, Sequence[int]]
+
+# a baseline run, or a (baseline, advanced) pair of runs
+RunPairLike = Union[RunLike, Sequence[RunLike]]
+
+# prels: a file of judgments with their inclusion probabilities, or Qrels that carry them
+PrelsLike = Union[PathLike, "Qrels"]
+
 Progress = Callable[[int, int], None]
 """``progress(done, total)``, called as a long computation advances."""
 
@@ -97,6 +106,7 @@ Seed = Optional[int]
 __all__ = [
     "AnswerRunsLike",
     "AnswersLike",
+    "DepthsLike",
     "Frame",
     "GainsLike",
     "GoldLike",
@@ -106,11 +116,13 @@ __all__ = [
     "MeasuresLike",
     "NormaliserLike",
     "PathLike",
+    "PrelsLike",
     "Progress",
     "QrelsLike",
     "RatesLike",
     "Records",
     "RunLike",
+    "RunPairLike",
     "RunsLike",
     "ScoreRows",
     "ScoresLike",

@@ -16,6 +16,7 @@ from typing import Any, Callable, Optional, Tuple
 import numpy as np
 
 import irgauge
+import irgauge.types
 
 from guest_inputs import MEASURES, SEED, Inputs
 
@@ -409,6 +410,29 @@ PYTHON_CASES = [
         render=False,
     ),
     Case(
+        "depth pool and its reduction",
+        lambda i, o: (
+            irgauge.depth_pool(i.runs, 5),
+            irgauge.reduce_to_depth(i.qrels, i.runs, [3, 5]),
+        ),
+        (
+            "depth_pool",
+            "reduce_to_depth",
+            "irgauge.collection.depth_pool.DepthPool",
+        ),
+    ),
+    Case(
+        "reusability",
+        lambda i, o: repr(irgauge.reusability(i.qrels, i.runs, 3, topic_resamples=5, seed=SEED)),
+        ("reusability",),
+    ),
+    Case(
+        "study reusability",
+        _study("reusability", depth=3, topic_resamples=5),
+        ("irgauge.studies.reusability.run_reusability",),
+        render=False,
+    ),
+    Case(
         "study pooling",
         _study("pooling", budgets=[3], strategies=["depth", "bandit"], topic_resamples=5),
         ("irgauge.studies.pooling.run_pooling",),
@@ -650,6 +674,15 @@ CLI_CASES = [
         render=False,
     ),
     Command(
+        "study reusability",
+        lambda i, o: (
+            ["study", "reusability", *_study_args(i, o), "--depth", "3"]
+            + ["--topic-resamples", "5"]
+        ),
+        "study reusability",
+        render=False,
+    ),
+    Command(
         "study topicset",
         lambda i, o: ["study", "topicset", *_study_args(i, o), "--trials", "10"],
         "study topicset",
@@ -708,6 +741,10 @@ CLI_NOT_DRIVEN = {
 
 # Public callables not called directly, with the reason.
 NOT_DRIVEN = {
+    **{
+        f"irgauge.types.{name}": "a type alias for annotations; no code of its own"
+        for name in irgauge.types.__all__
+    },
     "irgauge.InputError": "an exception class: raised by the failing cases",
     "irgauge.MeasureError": "an exception class: raised by the failing cases",
     "irgauge.UserCodeError": "an exception class: raised by the failing cases",

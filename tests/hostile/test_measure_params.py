@@ -48,7 +48,10 @@ def test_every_parameter_declares_its_valid_values():
         if p.default is not None:
             p.convert(p.default, family.name)
     listed = {m["name"]: m for m in list_measures()}
-    assert listed["RBP"]["params"]["p"]["valid"] == "any number, inf and nan included"
+    assert (
+        listed["RBP"]["params"]["p"]["valid"]
+        == "[-inf, inf] and nan (any double; its family may confine it)"
+    )
 
 
 def test_a_range_one_parameter_opens_only_under_anothers_value():

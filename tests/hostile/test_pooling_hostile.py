@@ -77,7 +77,7 @@ CASES = {
     "output under a file": (
         POOL + ["--depth", "2", "-o", "r.txt/x"],
         1,
-        "Not a directory: 'r.txt/x'",
+        "cannot write r.txt/x: a folder above it is a file",
     ),
     "output is a folder": (POOL + ["--depth", "2", "-o", "."], 1, "cannot write .: is a folder"),
     "output is an input": (POOL + ["--depth", "2", "-o", "s.txt"], 2, "is the input"),

@@ -27,7 +27,7 @@ pool at depth K is contained in the pool at any larger depth.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import List, Optional, Sequence
+from typing import List, Optional, Sequence, Union
 
 import numpy as np
 
@@ -39,6 +39,7 @@ from irgauge.io.keys import TopicIndex, exact_pair_keys, pair_keys
 from irgauge.io.records import Run
 from irgauge.io.runs import read_runs, unique_run_names
 from irgauge.io.words import counted
+from irgauge.types import RunsLike
 
 
 @dataclass(eq=False)
@@ -96,7 +97,11 @@ class DepthPool:
 
 
 def depth_pool(
-    runs, depth: int, topics=None, order: Optional[str] = None, topics_of: Optional[str] = None
+    runs: RunsLike,
+    depth: int,
+    topics: Union[None, Sequence[str], TopicIndex] = None,
+    order: Optional[str] = None,
+    topics_of: Optional[str] = None,
 ) -> DepthPool:
     """The depth-``depth`` pool of ``runs`` (paths, Run objects, DataFrames or dicts).
 

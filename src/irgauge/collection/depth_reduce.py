@@ -22,6 +22,7 @@ import numpy as np
 from irgauge.collection.depth_pool import DepthPool, depth_pools, parse_depths
 from irgauge.io.qrels import read_qrels
 from irgauge.io.records import Qrels
+from irgauge.types import DepthsLike, QrelsLike, RunsLike
 
 
 @dataclass(eq=False)
@@ -97,7 +98,9 @@ class DepthReduction:
         }
 
 
-def reduce_to_depth(qrels, runs, depths, order: Optional[str] = None) -> DepthReduction:
+def reduce_to_depth(
+    qrels: QrelsLike, runs: RunsLike, depths: DepthsLike, order: Optional[str] = None
+) -> DepthReduction:
     """The qrels restricted to the depth-K pool of ``runs`` for each K of ``depths``
     (module docstring). A run answering none of the qrels' topics is refused."""
     q = read_qrels(qrels)

@@ -47,7 +47,15 @@ from irgauge.io.runs import read_run, unique_run_names
 from irgauge.io.threads import thread_count
 from irgauge.measures import DEFAULT_MEASURES, Measure, parse_measures
 from irgauge.measures.parse import is_foreign_measure
-from irgauge.types import GainsLike, Matrices, MeasuresLike, Progress, QrelsLike, RunsLike
+from irgauge.types import (
+    GainsLike,
+    Matrices,
+    MeasuresLike,
+    PrelsLike,
+    Progress,
+    QrelsLike,
+    RunsLike,
+)
 
 INCLUSION_NOTE = (
     "the qrels are prels: each judged document counts 1/pi (its inclusion probability) "
@@ -89,7 +97,7 @@ def evaluate(
     memory: Union[None, int, str] = None,
     engine: str = "local",
     scheduler: Optional[str] = None,
-    prels: Any = None,
+    prels: Optional[PrelsLike] = None,
 ) -> EvalResult:
     """Evaluate ``runs`` against ``qrels``.
 

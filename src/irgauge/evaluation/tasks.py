@@ -39,7 +39,7 @@ _JOBS: ContextVar = ContextVar("irgauge_jobs", default=None)
 
 
 @contextlib.contextmanager
-def use_jobs(jobs: Optional[int]):
+def use_jobs(jobs: Optional[int]) -> Iterator[None]:
     """Run local steps on ``jobs`` threads within the block (None: the default, see
     :func:`local_jobs`; 1: one after the other). The results do not depend on it."""
     token = _JOBS.set(None if jobs is None else thread_count(jobs))

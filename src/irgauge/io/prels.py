@@ -13,7 +13,7 @@ Two layouts, told apart by the column count (every line has the same):
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Optional, Union
 
 import numpy as np
 
@@ -27,7 +27,7 @@ from irgauge.io.records import Qrels
 INCLUSION_COLUMN = {4: 3, 5: 4}  # by column count
 
 
-def read_prels(source: Any, threads: Optional[int] = None) -> Qrels:
+def read_prels(source: Union[PathLike, Qrels], threads: Optional[int] = None) -> Qrels:
     """Prels from a path (``-`` for standard input), or Qrels that carry inclusion
     probabilities: Qrels whose ``inclusion`` holds each judgment's probability."""
     if isinstance(source, Qrels):

@@ -117,7 +117,7 @@ class Param:
         if self.kind == "bool":
             return "true or false"
         if self.c_double:
-            return "any number, inf and nan included"
+            return "[-inf, inf] and nan (any double; its family may confine it)"
         return interval(self.low, self.high, self.low_open, self.high_open, _fmt)
 
 

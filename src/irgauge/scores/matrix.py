@@ -356,7 +356,8 @@ def select_systems(
     if minimum is not None and keep < minimum <= n:
         parameter, value = ("top_k", top_k) if top_k is not None else ("top_fraction", top_fraction)
         raise InputError(
-            f"{parameter}: {value:g} keeps {keep} of {n} systems; at least {minimum} are needed",
+            f"{parameter}: {value:g} keeps {keep} of {counted(n, 'system')}; "
+            f"at least {minimum} are needed",
             parameter=parameter,
         )
     order = np.argsort(-ref.means(), kind="stable")[:keep]

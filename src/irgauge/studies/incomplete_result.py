@@ -31,7 +31,7 @@ from irgauge.io.summaries import incomplete_summary, incomplete_summary_html
 from irgauge.measures import parse_measures
 from irgauge.meta import discriminative_power, kendall_tau
 from irgauge.scores import align, from_frame
-from irgauge.types import Progress, QrelsLike, RatesLike, RunsLike
+from irgauge.types import DepthsLike, Progress, QrelsLike, RatesLike, RunsLike
 
 
 @dataclass
@@ -63,7 +63,7 @@ def incomplete_study(
     bootstrap_seed: Optional[int] = None,
     rel_level: int = 1,
     progress: Optional[Progress] = None,
-    depths=None,
+    depths: Optional[DepthsLike] = None,
     **options: Any,
 ) -> IncompleteResult:
     """Scores on full and reduced qrels, original and condensed lists (module docstring).

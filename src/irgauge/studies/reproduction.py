@@ -4,10 +4,11 @@ its uncertainty, as one call returning the table and the figures (the statistics
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any, Dict, List, Optional, Sequence, Union
 
 from irgauge.meta.repro.analysis import DEFAULT_MEASURES, reproducibility_table
 from irgauge.meta.result import MetaResult
+from irgauge.types import QrelsLike, RunPairLike
 
 
 class ReproResult:
@@ -73,12 +74,12 @@ class ReproResult:
 
 
 def reproducibility(
-    qrels: Any,
-    original: Any,
-    repeated: Any,
+    qrels: QrelsLike,
+    original: RunPairLike,
+    repeated: Union[RunPairLike, Sequence[RunPairLike]],
     measures: Optional[Sequence[str]] = DEFAULT_MEASURES,
     *,
-    repeated_qrels: Any = None,
+    repeated_qrels: Optional[QrelsLike] = None,
     cutoffs: Optional[Sequence[int]] = None,
     rbo_p: Optional[float] = None,
     samples: int = 1000,

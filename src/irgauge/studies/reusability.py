@@ -27,7 +27,7 @@ its group's reduced qrels.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Union
 
 import numpy as np
 import pandas as pd
@@ -43,6 +43,7 @@ from irgauge.studies import _common as common
 from irgauge.studies import _noise
 from irgauge.io.words import counted
 from irgauge.io.output_scope import one_commit
+from irgauge.types import PathLike, QrelsLike, RunsLike
 
 NAME = "reusability"
 TITLE = "Reusability of a pooled collection: leave one group out (Zobel 1998; Voorhees 2018)"
@@ -83,10 +84,10 @@ class ReusabilityResult:
 
 
 def reusability(
-    qrels,
-    runs,
+    qrels: QrelsLike,
+    runs: RunsLike,
     depth: int,
-    groups=None,
+    groups: Union[None, PathLike, Mapping[str, str]] = None,
     measures: Sequence[str] = DEFAULT_MEASURES,
     *,
     seed: Optional[int] = None,

@@ -26,6 +26,7 @@ from irgauge._checks import resolve_seed
 from irgauge.collection.pooling.candidates import Candidates, build_candidates, check_budget
 from irgauge.collection.pooling.pooled import Pool
 from irgauge.errors import InputError
+from irgauge.types import QrelsLike, RunsLike
 
 STRATEGIES = {
     "depth": "depth",
@@ -47,11 +48,11 @@ def strategy_module(name: str):
 
 
 def pool(
-    runs,
+    runs: RunsLike,
     strategy: str = "depth",
     depth: Optional[int] = None,
     budget: Optional[int] = None,
-    qrels=None,
+    qrels: Optional[QrelsLike] = None,
     seed: Optional[int] = None,
     order: Optional[str] = None,
     **parameters: Any,
