@@ -5,10 +5,11 @@ not as a missing input; the check refuses it at the run's file instead."""
 
 from __future__ import annotations
 
-from typing import List, Sequence
+from typing import Sequence
 
 from irgauge.errors import InputError
 from irgauge.io.records import Run
+from irgauge.io.words import listed
 
 
 def require_qrels_topics(
@@ -26,17 +27,13 @@ def require_qrels_topics(
         return
     parts = []
     if missing:
-        parts.append(f"misses {len(missing)} topic(s) of {qrels_name} ({_few(missing)})")
+        parts.append(f"misses {len(missing)} topic(s) of {qrels_name} ({listed(missing, 3)})")
     if unjudged:
-        parts.append(f"answers {len(unjudged)} topic(s) {qrels_name} lacks ({_few(unjudged)})")
+        parts.append(f"answers {len(unjudged)} topic(s) {qrels_name} lacks ({listed(unjudged, 3)})")
     raise InputError(
         "its topics differ from the qrels': " + "; ".join(parts) + "; topic ids match as written",
         run.source,
     )
-
-
-def _few(items: List[str]) -> str:
-    return ", ".join(items[:3]) + (" ..." if len(items) > 3 else "")
 
 
 __all__ = ["require_qrels_topics"]
