@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import List, Optional
 
 from irgauge.errors import InputError
 from irgauge.cli import HelpFormatter
@@ -75,7 +76,7 @@ def add_output_options(p: argparse.ArgumentParser, seed: bool = True, figures: b
     opt.add_quiet(p)
 
 
-def _measures(args) -> list:
+def _measures(args) -> Optional[List[str]]:
     if not args.measure:
         return None
     return opt.split_measures(args.measure)
@@ -151,7 +152,7 @@ def selection_metadata(args) -> dict:
     if getattr(args, "qrels", None) and args.measure:  # computed here: say what each name is
         from irgauge.measures import parse_measure
 
-        chosen["measure_definitions"] = {m: parse_measure(m).full for m in _measures(args)}
+        chosen["measure_definitions"] = {m: parse_measure(m).full for m in _measures(args) or []}
     return chosen
 
 

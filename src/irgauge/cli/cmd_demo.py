@@ -10,6 +10,8 @@ are modest (B = 500 bootstrap samples, 500 trials) so that the demo finishes in 
 
 from __future__ import annotations
 
+from typing import Any, Dict
+
 from irgauge.cli import HelpFormatter
 from irgauge.cli._options import (
     TOPIC_RESAMPLES,
@@ -84,7 +86,7 @@ def run_demo(
     results = []
     for name in PAPERS:
         function = study_function(name)
-        options = {"seed": seed}
+        options: Dict[str, Any] = {"seed": seed}
         if name != "topicset":  # its intervals come from its own bootstrap (trials)
             options["topic_resamples"] = topic_resamples
         if name in ("onerel", "incomplete"):

@@ -83,7 +83,7 @@ def _explain(names, fmt: str) -> int:
     from irgauge.measures.parse import explain, parse_measure, resolve
 
     rows, texts = [], []
-    for name in split_measures(names):
+    for name in split_measures(names) or []:
         try:
             spec, measure = resolve(name), parse_measure(name)
         except MeasureError as err:  # an ambiguous or unknown name: say why, go on

@@ -417,12 +417,14 @@ class _KeyTable:
     def find(self, keys: np.ndarray) -> np.ndarray:
         """Position of each key in the sorted keys, -1 where absent."""
         n = len(self.sorted_keys)
-        if self.position is None:
+        table, bits = self.position, self.filter
+        if table is None:  # a big table: its filter, then a search
+            assert bits is not None  # __init__ builds one of the two
             home = self._filter_home(keys)
-            maybe = np.flatnonzero(self.filter[home >> np.uint64(3)] & self._bit(home))
+            maybe = np.flatnonzero(bits[home >> np.uint64(3)] & self._bit(home))
             return self._search(keys[maybe], maybe, np.full(len(keys), -1, dtype=np.int64))
         slot = self._home(keys)
-        position = self.position.take(slot)
+        position = table.take(slot)
         occupied = position < n  # else an empty slot: the key is absent
         hit = occupied & (self.sorted_keys.take(position, mode="clip") == keys)
         found = np.where(hit, position, -1)
@@ -431,7 +433,7 @@ class _KeyTable:
         for step in range(1, self.PROBES):
             if len(rows) == 0:
                 break
-            position = self.position.take(slot[rows] + step)
+            position = table.take(slot[rows] + step)
             occupied = position < n
             hit = occupied & (self.sorted_keys.take(position, mode="clip") == keys[rows])
             found[rows[hit]] = position[hit]

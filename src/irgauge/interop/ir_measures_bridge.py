@@ -28,9 +28,9 @@ def to_ir_measures(names: Union[str, Iterable[str]], **options: Any) -> Any:
     except ImportError:
         raise MeasureError("to_ir_measures needs ir_measures (pip install ir_measures)") from None
 
-    single = isinstance(names, str)
+    given: List[str] = [names] if isinstance(names, str) else list(names)
     out = []
-    for name in [names] if single else list(names):
+    for name in given:
         measure = parse_measure(name)
         defined = ir_measures.define(
             _impl(measure, options),
@@ -41,16 +41,20 @@ def to_ir_measures(names: Union[str, Iterable[str]], **options: Any) -> Any:
         )
         # ir_measures compares measures by their text: irgauge's AP must not be equal to
         # (and be merged with) ir_measures' own AP in a result dict
-        kind = type(defined)
+        kind: Any = type(defined)
         kind.IRGAUGE = True
         kind.__eq__ = _same
-        kind.__hash__ = lambda self: hash(("irgauge", repr(self)))
+        kind.__hash__ = _hash
         out.append(defined)
-    return out[0] if single else out
+    return out[0] if isinstance(names, str) else out
 
 
 def _same(self, other) -> bool:
     return getattr(other, "IRGAUGE", False) and repr(self) == repr(other)
+
+
+def _hash(self) -> int:
+    return hash(("irgauge", repr(self)))
 
 
 def _impl(measure, options):

@@ -24,7 +24,7 @@ import stat
 import sys
 import zlib
 from _thread import allocate_lock  # threading.Lock itself, without loading threading (1 ms)
-from typing import BinaryIO, Dict, Iterator, List, Optional, Tuple, Union
+from typing import Any, BinaryIO, Dict, Iterator, List, Optional, Tuple, Union
 
 from irgauge.errors import InputError
 from irgauge.io.words import counted
@@ -192,7 +192,7 @@ def size_hint(path: PathLike) -> Optional[int]:
         return None
 
 
-def _open(path: PathLike) -> Tuple[BinaryIO, str]:
+def _open(path: PathLike) -> Tuple[Any, str]:
     """The decompressing reader and the format's name (for error messages). Standard input
     and other streams (a named pipe, a process substitution) are read once, from their
     start or from where :func:`first_bytes` left them; a regular file is sought back."""
@@ -200,7 +200,7 @@ def _open(path: PathLike) -> Tuple[BinaryIO, str]:
     try:
         stream = _stream(name)
         if stream is None:
-            raw = open(path, "rb")
+            raw: Any = open(path, "rb")  # or the stream's buffer below
             note_input(name, raw)
             if raw.seekable():
                 magic = raw.read(6)
@@ -430,7 +430,7 @@ def iter_blocks(
     line end (the last block may end without one). ``span=(start, end)``: bytes start..end
     of an uncompressed file only (both at line starts), as a part of it to read."""
     name = str(path)
-    handle, kind = _open(path)
+    handle, kind = _open(path)  # a binary file-like: a file, stream or decompressor
     if span is not None:
         handle = _Stretch(handle, kind, name, span)
     pieces, pending, seen_text, first = [], 0, span is not None, span is None or span[0] == 0

@@ -393,7 +393,7 @@ def read_arrow_run(path: PathLike, name: Optional[str] = None) -> Run:
     """The whole run in a Parquet or Arrow file (its chunks joined)."""
     topics: List[Ids] = []
     docnos: List[Ids] = []
-    scores: List[np.ndarray] = []
+    scores: list = []  # each chunk's; a run table always has its score column
     last: Optional[Run] = None
     for chunk in iter_arrow_run_chunks(path, name=name):
         topics.append(chunk.topics)

@@ -251,7 +251,8 @@ class Ids:
         n_ids = sum(len(p) for p in parts)
         wide = np.int32 if n_bytes < _SMALL_POOL else np.int64
         pool = np.empty(n_bytes, dtype=np.uint8)
-        starts, lens = np.empty(n_ids, dtype=wide), np.empty(n_ids, dtype=wide)
+        starts: np.ndarray = np.empty(n_ids, dtype=wide)
+        lens: np.ndarray = np.empty(n_ids, dtype=wide)
         compact = len(parts) == 1 and parts[0].compact
         hashes = np.empty(n_ids, np.uint64) if all(p._hashes is not None for p in parts) else None
         at_byte = at_id = 0

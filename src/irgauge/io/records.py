@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from numbers import Integral
 from functools import cached_property
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple, Type, TypeVar
 
 import numpy as np
 
@@ -84,6 +84,9 @@ class IdKeys:
         return ident
 
 
+_QrelsT = TypeVar("_QrelsT", bound="Qrels")
+
+
 @dataclass(frozen=True, eq=False)
 class Qrels:
     """Judgments as read: one entry per (topic, docno); levels < 0 mean judged nonrelevant.
@@ -104,7 +107,7 @@ class Qrels:
 
     @classmethod
     def from_arrays(
-        cls,
+        cls: Type[_QrelsT],
         topics,
         docnos,
         levels,
@@ -113,7 +116,7 @@ class Qrels:
         line_numbers=None,
         conflicting: str = "refuse",
         inclusion=None,
-    ) -> "Qrels":
+    ) -> _QrelsT:
         """Build qrels, dropping exact repeats and rejecting grades above MAX_LEVEL and,
         unless ``conflicting="record"``, conflicting grades: recorded, a judgment repeated
         with another level is dropped and listed in ``repeats`` as an exact repeat is (the
@@ -238,8 +241,8 @@ class Run:
     """A run as read: one entry per retrieved document, in file order."""
 
     name: str
-    topics: np.ndarray
-    docnos: np.ndarray
+    topics: Any  # Ids (or a numpy array of bytes)
+    docnos: Any
     scores: Optional[np.ndarray]  # None for ranked lists without scores
     natural_order: str = "score"  # the order the input's format implies
     source: str = "<memory>"

@@ -156,7 +156,7 @@ def _check(samples, seed, rel_level, alpha, confidence, test, correction):
 def agreement(
     qrels_list: Sequence[QrelsLike],
     runs: Optional[RunsLike] = None,
-    measures: Sequence[str] = DEFAULT_MEASURES,
+    measures: Optional[Sequence[str]] = DEFAULT_MEASURES,
     rel_level: int = 1,
     samples: int = 1000,
     seed: Optional[int] = None,

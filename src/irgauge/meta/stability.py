@@ -126,15 +126,18 @@ def stability(
     c = n // 2 if subset_size is None else _checks.count(subset_size, "subset_size")
     check_subset_size(c, n, disjoint=False)
     seed = resolve_seed(seed)
-    if indices is None:
-        indices = subset_indices(n, c, _checks.draws(trials, "trials"), seed)
-    trials = indices.shape[0]
+    drawn = (
+        subset_indices(n, c, _checks.draws(trials, "trials"), seed)
+        if indices is None
+        else np.asarray(indices)
+    )
+    trials = drawn.shape[0]
     i, j = pair_index(len(systems))
     n_pairs = len(i)
     measured = run_steps(  # each measure a step: a task on a cluster
         measure_stability,
         list(zip(names, stacked)),
-        (indices, (i, j), fuzziness),
+        (drawn, (i, j), fuzziness),
         progress=progress and (lambda done, total: progress(n_pairs, n_pairs)),
         step_progress=progress and (lambda k: progress),
     )
@@ -142,7 +145,7 @@ def stability(
     parameters = {
         "seed": seed,
         "trials": trials,
-        "subset_size": int(indices.shape[1]),  # of the subsets used, as drawn or given
+        "subset_size": int(drawn.shape[1]),  # of the subsets used, as drawn or given
         "fuzziness": list(fuzziness),
         "measures": names,
         "pairs": int(len(i)),

@@ -160,12 +160,12 @@ def statistics_chunk(w, xa, xb, za, zb, test, alpha, correction) -> Dict[str, np
     per-topic differences ``za`` and ``zb`` under A and B."""
     n_topics = xa.shape[1]
     out = {name: np.empty(len(w)) for name in SYSTEM_STATISTICS}
-    ma, mb = w @ xa.T / n_topics, w @ xb.T / n_topics
+    ma, mb = np.asarray(w @ xa.T) / n_topics, np.asarray(w @ xb.T) / n_topics
     out["kendall_tau_b"][:] = kendall_tau_cross(ma[:, None], mb[:, None], "b")[:, 0, 0]
     out["tau_ap"][:] = tau_ap_rows(ma, mb)
     out["max_rank_change"][:] = np.abs(average_ranks(ma) - average_ranks(mb)).max(axis=1)
-    top_a, top_b = ~_above(ma).any(axis=2), ~_above(mb).any(axis=2)
-    out["top_same"][:] = (top_a & top_b).any(axis=1)
+    top_a, top_b = ~np.any(_above(ma), axis=2), ~np.any(_above(mb), axis=2)
+    out["top_same"][:] = np.any(top_a & top_b, axis=1)
     if n_topics < 2:  # a paired test needs 2 topics: no calls, not "none significant"
         for name in SIGNIFICANCE_CALLS:
             out[name][:] = np.nan

@@ -79,6 +79,7 @@ def read_answers(
         entries = _listed_entries(data)
         tags: Set[str] = set()  # a list's runs carry no tag
     else:
+        assert lines is not None  # every format but JSON is read as lines
         reader = {"semicolon": _semicolon, "trec": _trec, "list": _list, "tsv": _tsv}[fmt]
         entries, tags = {}, set()
         for position, (topic, answer, rank, score, tag, line) in enumerate(reader(lines, path)):

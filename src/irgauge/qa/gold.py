@@ -118,6 +118,7 @@ def read_gold(source: GoldLike, fmt: str = "auto", normalise: NormaliserLike = N
     fmt, lines = chosen_format(fmt, GOLD_FORMATS, "gold", path, _detect)
     if fmt == "json":
         return AnswerGold.from_records(_json_records(read_json(path), path), path, fmt, normalise)
+    assert lines is not None  # every format but JSON is read as lines
     reader = {"eqrels": _eqrels, "erel": _erel, "tsv": _tsv}[fmt]
     return AnswerGold.from_records(reader(lines, path), path, fmt, normalise)
 

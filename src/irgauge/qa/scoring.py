@@ -97,7 +97,7 @@ def label_answers(
     status: ``correct`` (opens a class of level >= 1), ``incorrect`` (opens a class of
     level 0), ``duplicate`` (a class already opened above) or ``unknown`` (not in the gold).
     """
-    rows = []
+    rows: List[Tuple[str, int, str, str, Optional[str], int]] = []
     for topic, answers in run.answers.items():
         opened = set()
         for rank, answer in enumerate(answers, start=1):
@@ -119,12 +119,12 @@ def answer_run(gold: AnswerGold, run: AnswerRun) -> Run:
     topics, docnos, lines = [], [], []
     for topic, rank, _, status, class_id, level in label_answers(gold, run):
         topics.append(topic)
-        if status in ("correct", "incorrect"):
-            docnos.append(class_id.encode("utf-8") + SEP + str(level).encode())
+        if class_id is None:  # unknown: distinct and never judged
+            docnos.append(SEP + f"{status[0]}{rank}".encode())
         elif status == "duplicate":  # judged (its class is), incorrect
             docnos.append(class_id.encode("utf-8") + SEP + DUPLICATE + str(rank).encode())
-        else:  # distinct and never judged
-            docnos.append(SEP + f"{status[0]}{rank}".encode())
+        else:  # correct or incorrect
+            docnos.append(class_id.encode("utf-8") + SEP + str(level).encode())
         lines.append(run.lines[topic][rank - 1] or 0)
     if not topics:
         empty = np.array([], dtype="S1")

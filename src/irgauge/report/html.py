@@ -25,7 +25,7 @@ import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import pandas as pd
 
@@ -443,8 +443,10 @@ def _input_sections(inputs: Sequence[Any], paths: _Paths) -> Tuple[list, list]:
         if item.kind == "result":
             body = _rendered(_result_section, item, paths)
         else:
-            render = _evaluation_section if item.kind == "evaluation" else _comparison_section
-            body = _rendered(render, item, paths, tables)
+            section: Callable[..., str] = (
+                _evaluation_section if item.kind == "evaluation" else _comparison_section
+            )
+            body = _rendered(section, item, paths, tables)
         sections.append((f"{title}: {given.name}", body))
     return studies, sections
 

@@ -17,7 +17,7 @@ import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Dict
+from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 import pandas as pd
@@ -129,7 +129,8 @@ def _read_tsv(text: str, path: Path):
 def _read_trec(lines, first: int, path: Path):
     """trec_eval's layout (``measure  topic  value``; ``runid  all  NAME`` names the run,
     per-topic blocks come before it with ``-q``) as run, measure, topic, value rows."""
-    blocks, current = [], []
+    blocks: List[Tuple[str, list]] = []
+    current: list = []
     for number, line in enumerate(lines[first:], first + 1):
         fields = line.split()
         if not fields:
@@ -150,7 +151,8 @@ def _read_trec(lines, first: int, path: Path):
                     f"value {value!r} of {measure} is not a number", str(path), number
                 ) from None
     # trec_eval prints runid after the per-topic lines of its run and before its means
-    rows, name = [], None
+    rows: List[Tuple[Optional[str], Any, Any, Any]] = []
+    name: Optional[str] = None
     for run, block in blocks:
         if name is not None:  # the block before this runid: previous run's means, this run's
             for measure, topic, value, _ in block:  # per-topic rows
@@ -201,7 +203,7 @@ def comparison_from_json(item: ReportInput):
                 )
         return out
 
-    marks = [[[] for _ in measures] for _ in runs]
+    marks: List[List[List[str]]] = [[[] for _ in measures] for _ in runs]
     sep = "," if max(map(len, meta["labels"])) > 1 else None
     for run, measure, text in zip(frame["run"], frame["measure"], frame["marks"]):
         text = "" if not isinstance(text, str) else text

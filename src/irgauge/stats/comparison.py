@@ -201,11 +201,21 @@ def compare_table(
         "significant_if": "p < alpha",
         "pvalue_column": column,
     }
-    intervals = _intervals(stacked, interval, level)  # means, se, low, high
+    means, se, low, high = _intervals(stacked, interval, level)
     effects = _effect_sizes(stacked, reference) if effect else None
     marks = _marks(tables, measures, systems, labels, column, alpha, base)
     return ComparisonTable(
-        list(systems), labels, list(measures), *intervals, effects, marks, tables, parameters
+        list(systems),
+        labels,
+        list(measures),
+        means,
+        se,
+        low,
+        high,
+        effects,
+        marks,
+        tables,
+        parameters,
     )
 
 

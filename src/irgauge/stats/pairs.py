@@ -11,7 +11,7 @@ on a Dask cluster under ``use_engine("dask")``, with the same draws and the same
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Optional, Sequence, Tuple
+from typing import Any, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -39,7 +39,7 @@ TESTS = ("bootstrap", "t", "sign", "randomisation", "tukey")
 
 @dataclass(frozen=True)
 class PairsResult:
-    table: "object"  # pandas DataFrame, one row per pair
+    table: Any  # pandas DataFrame, one row per pair
     parameters: dict = field(default_factory=dict)
 
 

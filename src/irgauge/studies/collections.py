@@ -223,7 +223,7 @@ def write_comparison(
                     {
                         "collection": n,
                         **common.collection_statistics(
-                            *collections[n], options.get("eval_options")
+                            collections[n][0], collections[n][1], options.get("eval_options")
                         ),
                     }
                     for n in names
@@ -240,7 +240,7 @@ def write_comparison(
         derived = any(r.manifest.get("derived") for r in results.values())
         tag = DERIVED_TAG if derived else ""
         table, key, value = HEADLINE[study]
-        wide = None
+        wide: Any = None  # the first collection's column, then joined
         for n in names:
             frame = results[n].tables[table].set_index(key)
             column = frame[value] if value else pd.Series({m: frame.loc[m, m] for m in frame.index})
