@@ -38,12 +38,15 @@ def test_the_estimates_of_a_hand_computed_sample(tmp_path):
     # statAP: a at rank 1: w 2, precision (1 + 0)/1; c at rank 3: w 4, precision (1 + 2)/3
     numerator = 2 * 1.0 + 4 * (1 + 2) / 3
     stat_ap = numerator / r_hat  # 0.75
-    # its delta-method variance: c(d) R^ = w (prec + B - statAP), B(a) = 4/3 (c below
-    # it, weight 4 at rank 3), B(c) = 0; e (not retrieved): -statAP w
-    c_a = 2 * (1 + 4 / 3 - stat_ap)
-    c_c = 4 * (1 + 0 - stat_ap)
-    c_e = -stat_ap * 2
-    var_ap = ((1 - 0.5) * c_a**2 + (1 - 0.25) * c_c**2 + (1 - 0.5) * c_e**2) / r_hat**2
+    # its variance as the Million Query track's statAP_MQ_eval_v4.pl estimates it:
+    # y = w (prec - statAP) for a ranked relevant document, -w statAP for e (not ranked)
+    y_a, y_c, y_e = 2 * (1 - stat_ap), 4 * (1 - stat_ap), -2 * stat_ap  # they sum to 0
+    s1 = (1 - 0.5) * y_a**2 + (1 - 0.25) * y_c**2 + (1 - 0.5) * y_e**2  # 2.0
+    s2 = -(y_a**2 + y_c**2 + y_e**2)  # sum over pairs d != e of y_d y_e: -3.5
+    s3 = (1 - 0.5) * 2**2 * (4 / 3) ** 2  # B(a) = w_c / 3 (c below a), B(c) = 0
+    judged, ranked_judged = 4, 3  # a, b, c, e judged; a, b, c ranked
+    # statAP_MQ_eval_v4.pl -q on these prels (method 1) prints varAP=0.135528673835125
+    var_ap = (s1 - s2 / (judged - 1) + s3) / r_hat**2 * judged / (ranked_judged + 0.1)
     expected = {
         "statAP": stat_ap,
         "statAP(var=true)": var_ap,
@@ -56,6 +59,7 @@ def test_the_estimates_of_a_hand_computed_sample(tmp_path):
     got = _values(tmp_path, list(expected))
     for name, value in expected.items():
         assert got[name] == pytest.approx(value, rel=1e-12), name
+    assert got["statAP(var=true)"] == pytest.approx(0.135528673835125, rel=1e-12)
 
 
 # xinfAP's sample: stratum A (probability 1) holds a (relevant) and b, both judged;
@@ -246,7 +250,8 @@ def test_with_every_probability_1_the_estimates_are_the_measures(judged, runs):
 
 
 def _variances():
-    return ["statAP(var=true)", "statP(var=true)@5", "statR(var=true)"]
+    # statAP's Million Query variance is not 0 where every pi is 1 (its module says why)
+    return ["statP(var=true)@5", "statR(var=true)"]
 
 
 # --- unbiasedness in simulation --------------------------------------------------------
@@ -359,9 +364,12 @@ def test_the_estimates_are_unbiased_in_simulation():
         estimated = est[var].mean(axis=1)
         observed = est[stat].var(axis=1, ddof=1)
         assert np.allclose(estimated, observed, rtol=0.25), (stat, estimated, observed)
-    # statAP's delta-method variance is a first-order approximation: close, a little low
+    # statAP's (the Million Query track's formula): its mean over the samples against
+    # the variance of the estimates, within 15% on average over the cells and [0.7, 1.4]
+    # in each (the delta method it replaced came to 0.81 on average, 0.76 at least)
     ratio = est["statAP(var=true)"].mean(axis=1) / est["statAP"].var(axis=1, ddof=1)
-    assert ((ratio > 0.6) & (ratio < 1.4)).all(), ratio
+    assert ((ratio > 0.7) & (ratio < 1.4)).all(), ratio
+    assert 0.85 < ratio.mean() < 1.15, ratio
 
 
 # xinfAP's design (Yilmaz, Kanoulas and Aslam 2008): strata by the best rank any run
