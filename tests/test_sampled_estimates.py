@@ -132,10 +132,16 @@ def test_the_cli_names_the_prels_and_their_reading(tmp_path, capsys):
     assert "r\tstatAP\tall\t0.75\n" in out and "r\tstatR\tall\t8.0\n" in out
 
 
-def test_the_million_query_layout_sets_its_method_column_aside(tmp_path):
+def test_the_million_query_layout_reads_its_method_column_as_statap_mq_eval(tmp_path):
+    """statAP_MQ_eval counts a document MTC picked (method 0, or 2: MTC and statAP) as
+    judged for sure, whatever probability its line gives; statAP's own picks (1, 4)
+    keep theirs."""
     four = read_prels(_write(tmp_path / "four", PRELS))
-    five = read_prels(_write(tmp_path / "five", "1 a 1 1 0.5\n1 b 0 0 1\n1 c 1 1 0.25\n"))
-    assert five.levels.tolist() == [1, 0, 1] and five.inclusion.tolist() == [0.5, 1.0, 0.25]
+    five = read_prels(
+        _write(tmp_path / "five", "1 a 1 1 0.5\n1 b 0 0 0.3\n1 c 1 2 0.25\n1 d 1 4 0.2\n")
+    )
+    assert five.levels.tolist() == [1, 0, 1, 1]
+    assert five.inclusion.tolist() == [0.5, 1.0, 1.0, 0.2]
     assert four.inclusion.tolist() == [0.5, 1.0, 0.25, 0.5]
 
 
@@ -154,6 +160,7 @@ def _write(path, text):
         ("1 a 1 0.5\n1 b 0\n", ":2: expected 4 columns"),
         ("1 a 1\n", ":1: "),
         ("1 a x 0.5\n", ":1: relevance level 'x'"),
+        ("1 a 1 MTC 0.5\n", ":1: method 'MTC' is not a finite number"),
         ("1 a 1 0.5\n1 a 1 0.25\n", ":2: document 'a' of topic '1' is listed again with"),
     ],
 )
