@@ -23,7 +23,7 @@ neither paper's text nor the authors' code could be consulted where this was wri
 Assumed without that check: the discount fades the counts only (the Beta(1, 1) prior
 stays), once per judgment of the run's own documents; a document already judged through
 another run is passed over without feedback; an exhausted run leaves the game; ties go
-to the run given first (the papers would break them at random).
+to the run given first.
 """
 
 from __future__ import annotations
