@@ -38,16 +38,15 @@ def test_the_estimates_of_a_hand_computed_sample(tmp_path):
     # statAP: a at rank 1: w 2, precision (1 + 0)/1; c at rank 3: w 4, precision (1 + 2)/3
     numerator = 2 * 1.0 + 4 * (1 + 2) / 3
     stat_ap = numerator / r_hat  # 0.75
-    # its delta-method variance: c(d) R^ = w (prec + B - statAP), B(a) = 4/3 (c below
-    # it, weight 4 at rank 3), B(c) = 0; e (not retrieved): -statAP w
-    c_a = 2 * (1 + 4 / 3 - stat_ap)
-    c_c = 4 * (1 + 0 - stat_ap)
-    c_e = -stat_ap * 2
-    var_ap = ((1 - 0.5) * c_a**2 + (1 - 0.25) * c_c**2 + (1 - 0.5) * c_e**2) / r_hat**2
-    # infAP: c's expected precision 1/3 + (2 judged above)/3 * (2 + eps)/(2 + 1 + 2 eps),
-    # the fraction relevant above with a weighing 2 and b 1
-    eps = 1e-5
-    inf_ap = (2 * 1.0 + 4 * (1 / 3 + 2 / 3 * (2 + eps) / (3 + 2 * eps))) / r_hat
+    # its variance as the Million Query track's statAP_MQ_eval_v4.pl estimates it:
+    # y = w (prec - statAP) for a ranked relevant document, -w statAP for e (not ranked)
+    y_a, y_c, y_e = 2 * (1 - stat_ap), 4 * (1 - stat_ap), -2 * stat_ap  # they sum to 0
+    s1 = (1 - 0.5) * y_a**2 + (1 - 0.25) * y_c**2 + (1 - 0.5) * y_e**2  # 2.0
+    s2 = -(y_a**2 + y_c**2 + y_e**2)  # sum over pairs d != e of y_d y_e: -3.5
+    s3 = (1 - 0.5) * 2**2 * (4 / 3) ** 2  # B(a) = w_c / 3 (c below a), B(c) = 0
+    judged, ranked_judged = 4, 3  # a, b, c, e judged; a, b, c ranked
+    # statAP_MQ_eval_v4.pl -q on these prels (method 1) prints varAP=0.135528673835125
+    var_ap = (s1 - s2 / (judged - 1) + s3) / r_hat**2 * judged / (ranked_judged + 0.1)
     expected = {
         "statAP": stat_ap,
         "statAP(var=true)": var_ap,
@@ -56,11 +55,71 @@ def test_the_estimates_of_a_hand_computed_sample(tmp_path):
         "statP(var=true)@4": ((1 - 0.5) / 0.5**2 + (1 - 0.25) / 0.25**2) / 4**2,
         "statR": r_hat,
         "statR(var=true)": var_r,
-        "infAP": inf_ap,
     }
     got = _values(tmp_path, list(expected))
     for name, value in expected.items():
         assert got[name] == pytest.approx(value, rel=1e-12), name
+    assert got["statAP(var=true)"] == pytest.approx(0.135528673835125, rel=1e-12)
+
+
+# xinfAP's sample: stratum A (probability 1) holds a (relevant) and b, both judged;
+# stratum B (probability 1/2) holds c (relevant) and d, judged, and e and f, pooled but
+# left unsampled (level -1). x is in no stratum.
+XINF_PRELS = "1 a 1 1\n1 b 0 1\n1 c 1 0.5\n1 d 0 0.5\n1 e -1 0.5\n1 f -1 0.5\n"
+XINF_RUN = "".join(f"1 Q0 {d} {r} {7 - r} r\n" for r, d in enumerate("aexcbd", 1))
+
+
+def test_infap_of_a_stratified_sample_is_sample_evals_xinfap(tmp_path):
+    """Worked from Yilmaz, Kanoulas and Aslam's (2008) formula as sample_eval.pl computes
+    it. R^ = sum_h r_h N_h/n_h = 1 * 2/2 + 1 * 4/2 = 3. a at rank 1 counts 1. Above c
+    (rank 4) lie a (stratum A: 1 listed, 1 judged, 1 relevant), e (stratum B: 1 listed,
+    none judged) and x (not listed), so
+      E[prec(4)] = (1 + 1 (1 + 1e-5)/(1 + 3e-5) + 1 (0 + 1e-5)/(0 + 3e-5)) / 4,
+    the stratum with nothing judged above counting 1/3; c stands for N_B/n_B = 2
+    documents of its stratum. sample_eval.pl, given these judgments as its qrels
+    (``1 0 a 0 1``, ..., ``1 0 e 1 -1``: stratum in the fourth column), prints
+    ``infAP 1 0.7222`` and ``inum_rel 1 3.0000``."""
+    share_above = (1 + 1e-5) / (1 + 3e-5) + 1e-5 / 3e-5
+    expected = (1 * 1.0 + 2 * (1 + share_above) / 4) / 3
+    (tmp_path / "prels").write_text(XINF_PRELS)
+    (tmp_path / "run").write_text(XINF_RUN)
+    result = irgauge.evaluate(
+        runs=[str(tmp_path / "run")],
+        prels=str(tmp_path / "prels"),
+        measures=["infAP"],
+        negative="unjudged",
+    )
+    got = result.score_matrices()["infAP"].values[0, 0]
+    assert got == pytest.approx(expected, rel=1e-12)
+    assert round(got, 4) == 0.7222
+
+
+def test_xinfap_reads_strata_by_probability_and_the_pool_from_its_unsampled_lines():
+    """Leaving out the pool's unsampled documents changes the estimate: they are the
+    N_h of their stratum, above the ranks and in R^."""
+    listed = Qrels.from_arrays(
+        np.array([b"1"] * 6),
+        np.array([d.encode() for d in "abcdef"]),
+        np.array([1, 0, 1, 0, -1, -1]),
+        inclusion=np.array([1, 1, 0.5, 0.5, 0.5, 0.5]),
+    )
+    run = pd.DataFrame(
+        {"query_id": ["1"] * 6, "doc_id": list("aexcbd"), "score": np.arange(6.0, 0, -1)}
+    )
+
+    def value(prels):
+        result = irgauge.evaluate(
+            runs={"r": run}, prels=prels, measures=["infAP"], negative="unjudged"
+        )
+        return result.score_matrices()["infAP"].values[0, 0]
+
+    judged_only = Qrels.from_arrays(
+        listed.topics[:4], listed.docnos[:4], listed.levels[:4], inclusion=listed.inclusion[:4]
+    )
+    # without e and f, B is judged whole: R^ = 2 and above c only a counts
+    share_above = (1 + 1e-5) / (1 + 3e-5)
+    assert value(judged_only) == pytest.approx((1 + (1 + share_above) / 4) / 2, rel=1e-12)
+    assert value(listed) == pytest.approx((1 + 2 * (1 + share_above + 1 / 3) / 4) / 3, rel=1e-6)
 
 
 def test_the_cli_names_the_prels_and_their_reading(tmp_path, capsys):
@@ -73,10 +132,16 @@ def test_the_cli_names_the_prels_and_their_reading(tmp_path, capsys):
     assert "r\tstatAP\tall\t0.75\n" in out and "r\tstatR\tall\t8.0\n" in out
 
 
-def test_the_million_query_layout_sets_its_method_column_aside(tmp_path):
+def test_the_million_query_layout_reads_its_method_column_as_statap_mq_eval(tmp_path):
+    """statAP_MQ_eval counts a document MTC picked (method 0, or 2: MTC and statAP) as
+    judged for sure, whatever probability its line gives; statAP's own picks (1, 4)
+    keep theirs."""
     four = read_prels(_write(tmp_path / "four", PRELS))
-    five = read_prels(_write(tmp_path / "five", "1 a 1 1 0.5\n1 b 0 0 1\n1 c 1 1 0.25\n"))
-    assert five.levels.tolist() == [1, 0, 1] and five.inclusion.tolist() == [0.5, 1.0, 0.25]
+    five = read_prels(
+        _write(tmp_path / "five", "1 a 1 1 0.5\n1 b 0 0 0.3\n1 c 1 2 0.25\n1 d 1 4 0.2\n")
+    )
+    assert five.levels.tolist() == [1, 0, 1, 1]
+    assert five.inclusion.tolist() == [0.5, 1.0, 1.0, 0.2]
     assert four.inclusion.tolist() == [0.5, 1.0, 0.25, 0.5]
 
 
@@ -95,6 +160,7 @@ def _write(path, text):
         ("1 a 1 0.5\n1 b 0\n", ":2: expected 4 columns"),
         ("1 a 1\n", ":1: "),
         ("1 a x 0.5\n", ":1: relevance level 'x'"),
+        ("1 a 1 MTC 0.5\n", ":1: method 'MTC' is not a finite number"),
         ("1 a 1 0.5\n1 a 1 0.25\n", ":2: document 'a' of topic '1' is listed again with"),
     ],
 )
@@ -182,13 +248,17 @@ def test_with_every_probability_1_the_estimates_are_the_measures(judged, runs):
     ).score_matrices()
     full = irgauge.evaluate(qrels, frames, list(pairs.values()), **options).score_matrices()
     for stat, measure in pairs.items():
+        if stat == "infAP":  # sample_eval.pl smooths by 3e-5 where trec_eval does by 2e-5
+            assert np.allclose(estimated[stat].values, full[measure].values, atol=1e-4)
+            continue
         assert np.array_equal(estimated[stat].values, full[measure].values), stat
     for var in _variances():
         assert not estimated[var].values.any(), var  # nothing is left to chance
 
 
 def _variances():
-    return ["statAP(var=true)", "statP(var=true)@5", "statR(var=true)"]
+    # statAP's Million Query variance is not 0 where every pi is 1 (its module says why)
+    return ["statP(var=true)@5", "statR(var=true)"]
 
 
 # --- unbiasedness in simulation --------------------------------------------------------
@@ -199,7 +269,8 @@ TOPICS, DOCS, DEPTH, RUNS, SAMPLES = 3, 60, 40, 3, 400
 def _collection(rng):
     """Full judgments (topic, docno -> level), runs that rank relevant documents higher,
     each document's inclusion probability (1 at the top of the runs, lower further down,
-    as statAP's sampling favours the top ranks) and whether it is in the depth pool."""
+    as statAP's sampling favours the top ranks) and the best rank any run gives it
+    (DEPTH + 1: none retrieves it)."""
     levels = (rng.random((TOPICS, DOCS)) < 0.3).astype(int) * rng.integers(1, 3, (TOPICS, DOCS))
     runs = []
     best_rank = np.full((TOPICS, DOCS), DEPTH + 1)
@@ -211,7 +282,7 @@ def _collection(rng):
         for t in range(TOPICS):
             best_rank[t, ranked[t]] = np.minimum(best_rank[t, ranked[t]], ranks)
     inclusion = np.clip(5.0 / best_rank, 0.15, 1.0)
-    return levels, runs, inclusion, best_rank <= DEPTH
+    return levels, runs, inclusion, best_rank
 
 
 def _poisson_sample(rng, inclusion):
@@ -223,67 +294,135 @@ def _pseudo_topic(s, t):
     return f"{s}.{t}"
 
 
-def test_the_estimates_are_unbiased_in_simulation():
-    """Over many seeded samples the mean estimate lies within 3 standard errors of the
-    value under full judgments, in every (run, topic) cell, and the mean variance
-    estimate of statR and statP@k matches their variance over the samples (statAP's
-    comes close). Every sample is a set of pseudo-topics of one evaluation, so one call
-    scores them all."""
-    rng = np.random.default_rng(34)
-    levels, runs, inclusion, pooled = _collection(rng)
-    sampled = _poisson_sample(rng, inclusion)
-    # infAP needs the pool: the documents of the pool left unsampled are listed at level
-    # -1, read as pooled but unjudged (trec_eval's reading, --negative unjudged)
-    s_idx, t_idx, d_idx = np.nonzero(sampled | pooled)
+def _estimates(levels, runs, sampled, listed, inclusion, measures):
+    """Every measure of every run on every sample, as (run, sample, topic) arrays, and
+    the full-judgment values of ``truth`` measures as (run, topic) arrays. Every sample
+    is a set of pseudo-topics of one evaluation, so one call scores them all. The prels
+    list each sample's judged documents and, at level -1 (read as pooled but unjudged,
+    trec_eval's reading), the ``listed`` documents left unsampled."""
+    n_samples = len(sampled)
+    s_idx, t_idx, d_idx = np.nonzero(sampled | listed)
     prels = Qrels.from_arrays(
         np.array([_pseudo_topic(s, t).encode() for s, t in zip(s_idx, t_idx)]),
         np.array([f"d{d}".encode() for d in d_idx]),
         np.where(sampled[s_idx, t_idx, d_idx], levels[t_idx, d_idx], -1),
         inclusion=inclusion[t_idx, d_idx],
     )
-    frames = {}
-    for k, ranked in enumerate(runs):
-        topics = [_pseudo_topic(s, t) for s in range(SAMPLES) for t in range(TOPICS)]
-        frames[f"run{k}"] = pd.DataFrame(
+    topics = [_pseudo_topic(s, t) for s in range(n_samples) for t in range(TOPICS)]
+    frames = {
+        f"run{k}": pd.DataFrame(
             {
                 "query_id": np.repeat(topics, DEPTH),
-                "doc_id": [f"d{d}" for _ in range(SAMPLES) for row in ranked for d in row],
-                "score": np.tile(-np.arange(DEPTH, dtype=float), SAMPLES * TOPICS),
+                "doc_id": [f"d{d}" for _ in range(n_samples) for row in ranked for d in row],
+                "score": np.tile(-np.arange(DEPTH, dtype=float), n_samples * TOPICS),
             }
         )
-    pairs = {"statAP": "AP", "statP@10": "P@10", "statR": "num_rel", "infAP": "AP"}
-    variances = {"statP@10": "statP(var=true)@10", "statR": "statR(var=true)"}
+        for k, ranked in enumerate(runs)
+    }
     options = dict(empty_topics="zero", complete=True, negative="unjudged")
-    measures = list(pairs) + list(variances.values()) + ["statAP(var=true)"]
-    est = irgauge.evaluate(runs=frames, prels=prels, measures=measures, **options).score_matrices()
+    est = irgauge.evaluate(runs=frames, prels=prels, measures=measures, **options)
+    est = est.score_matrices()
+    where = {topic: j for j, topic in enumerate(est[measures[0]].topics)}
+    order = [where[topic] for topic in topics]
+    return {m: est[m].values[:, order].reshape(RUNS, n_samples, TOPICS) for m in measures}
+
+
+def _full(levels, runs, measures):
+    """Each measure under the full judgments, (run, topic)."""
     qrels = Qrels.from_arrays(
         np.array([str(t).encode() for t in range(TOPICS) for _ in range(DOCS)]),
         np.array([f"d{d}".encode() for _ in range(TOPICS) for d in range(DOCS)]),
         levels.ravel(),
     )
-    truth_frames = {
-        name: frame.iloc[: TOPICS * DEPTH].assign(query_id=np.repeat(range(TOPICS), DEPTH))
-        for name, frame in frames.items()
+    frames = {
+        f"run{k}": pd.DataFrame(
+            {
+                "query_id": np.repeat(range(TOPICS), DEPTH),
+                "doc_id": [f"d{d}" for row in ranked for d in row],
+                "score": np.tile(-np.arange(DEPTH, dtype=float), TOPICS),
+            }
+        )
+        for k, ranked in enumerate(runs)
     }
-    truth = irgauge.evaluate(qrels, truth_frames, sorted(set(pairs.values()))).score_matrices()
-    where = {topic: j for j, topic in enumerate(est["statR"].topics)}
-    order = [where[_pseudo_topic(s, t)] for s in range(SAMPLES) for t in range(TOPICS)]
+    full = irgauge.evaluate(qrels, frames, measures).score_matrices()
+    return {m: full[m].values for m in measures}
+
+
+def test_the_estimates_are_unbiased_in_simulation():
+    """Over many seeded samples the mean estimate lies within 3 standard errors of the
+    value under full judgments, in every (run, topic) cell, and the mean variance
+    estimate of statR and statP@k matches their variance over the samples (statAP's
+    comes close)."""
+    rng = np.random.default_rng(34)
+    levels, runs, inclusion, _ = _collection(rng)
+    sampled = _poisson_sample(rng, inclusion)
+    pairs = {"statAP": "AP", "statP@10": "P@10", "statR": "num_rel"}
+    variances = {"statP@10": "statP(var=true)@10", "statR": "statR(var=true)"}
+    measures = list(pairs) + list(variances.values()) + ["statAP(var=true)"]
+    est = _estimates(levels, runs, sampled, np.zeros_like(sampled), inclusion, measures)
+    truth = _full(levels, runs, sorted(set(pairs.values())))
     for stat, measure in pairs.items():
-        values = est[stat].values[:, order].reshape(RUNS, SAMPLES, TOPICS)
+        values = est[stat]
         mean = values.mean(axis=1)
         error = values.std(axis=1, ddof=1) / np.sqrt(SAMPLES)
-        exact = truth[measure].values
-        if stat == "infAP":  # a ratio within every rank: close to AP, not unbiased
-            assert np.abs(mean - exact).max() < 0.03, (mean, exact)
-            continue
+        exact = truth[measure]
         assert (np.abs(mean - exact) <= 3 * error + 1e-12).all(), (stat, mean, exact, error)
     for stat, var in variances.items():
-        values = est[stat].values[:, order].reshape(RUNS, SAMPLES, TOPICS)
-        estimated = est[var].values[:, order].reshape(RUNS, SAMPLES, TOPICS).mean(axis=1)
-        observed = values.var(axis=1, ddof=1)
+        estimated = est[var].mean(axis=1)
+        observed = est[stat].var(axis=1, ddof=1)
         assert np.allclose(estimated, observed, rtol=0.25), (stat, estimated, observed)
-    # statAP's delta-method variance is a first-order approximation: close, a little low
-    values = est["statAP"].values[:, order].reshape(RUNS, SAMPLES, TOPICS)
-    estimated = est["statAP(var=true)"].values[:, order].reshape(RUNS, SAMPLES, TOPICS)
-    ratio = estimated.mean(axis=1) / values.var(axis=1, ddof=1)
-    assert ((ratio > 0.6) & (ratio < 1.4)).all(), ratio
+    # statAP's (the Million Query track's formula): its mean over the samples against
+    # the variance of the estimates, within 15% on average over the cells and [0.7, 1.4]
+    # in each (the delta method it replaced came to 0.81 on average, 0.76 at least)
+    ratio = est["statAP(var=true)"].mean(axis=1) / est["statAP"].var(axis=1, ddof=1)
+    assert ((ratio > 0.7) & (ratio < 1.4)).all(), ratio
+    assert 0.85 < ratio.mean() < 1.15, ratio
+
+
+# xinfAP's design (Yilmaz, Kanoulas and Aslam 2008): strata by the best rank any run
+# gives a document, each sampled uniformly without replacement at its own rate; the
+# documents no run retrieves form the last stratum, so R is estimated over every document
+INF_STRATA = ((5, 1.0), (15, 0.5), (DEPTH, 0.25), (DEPTH + 1, 0.2))  # (deepest best rank, rate)
+
+
+def _stratified_sample(rng, best_rank, n_samples):
+    """n_h = round(rate N_h) (at least 1) of each stratum's N_h documents, drawn without
+    replacement; returns the samples and each document's probability n_h / N_h."""
+    sampled = np.zeros((n_samples,) + best_rank.shape, dtype=bool)
+    inclusion = np.zeros(best_rank.shape)
+    low = 0
+    for t in range(TOPICS):
+        low = 0
+        for deepest, rate in INF_STRATA:
+            members = np.flatnonzero((best_rank[t] > low) & (best_rank[t] <= deepest))
+            low = deepest
+            if not len(members):
+                continue
+            n = max(1, round(rate * len(members)))
+            inclusion[t, members] = n / len(members)
+            keys = rng.random((n_samples, len(members)))
+            chosen = members[np.argsort(keys, axis=1)[:, :n]]
+            sampled[np.arange(n_samples)[:, None], t, chosen] = True
+    return sampled, inclusion
+
+
+def test_xinfap_is_close_to_ap_under_its_stratified_design():
+    """Over many seeded stratified samples, xinfAP's mean lies within 0.02 of AP under
+    full judgments in every (run, topic) cell, and its R^ (= statR: each probability is
+    n_h / N_h) within 3 standard errors of R. xinfAP is not unbiased: where a stratum
+    has no judged document above a rank, sample_eval.pl counts a third of that
+    stratum's documents there as relevant (1e-5 / 3e-5), and the runs here put mostly
+    relevant documents at the top, so the estimate runs low, by 0.003-0.014 in these
+    cells (docs/pooling.md). The bound is a property of the estimator, not of chance:
+    the standard error of each mean is about 0.002."""
+    rng = np.random.default_rng(34)
+    levels, runs, _, best_rank = _collection(rng)
+    sampled, inclusion = _stratified_sample(rng, best_rank, SAMPLES)
+    listed = np.ones_like(sampled)  # every document is in some stratum
+    est = _estimates(levels, runs, sampled, listed, inclusion, ["infAP", "statR"])
+    truth = _full(levels, runs, ["AP", "num_rel"])
+    mean = est["infAP"].mean(axis=1)
+    assert (np.abs(mean - truth["AP"]) <= 0.02).all(), (mean, truth["AP"])
+    r_hat = est["statR"][0]  # the same for every run
+    error = r_hat.std(axis=0, ddof=1) / np.sqrt(SAMPLES)
+    assert (np.abs(r_hat.mean(axis=0) - truth["num_rel"][0]) <= 3 * error).all()

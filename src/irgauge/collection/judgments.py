@@ -16,6 +16,7 @@ from irgauge.errors import InputError
 from irgauge.io.ids import _MULT
 from irgauge.io.keys import exact_pair_keys, hash_strings, pair_keys
 from irgauge.io.records import Qrels
+from irgauge.collection.strata import Strata
 
 LOOKUP_CHUNK = 1 << 18  # look up 262,144 keys at a time: small temporaries
 UNJUDGED = -1
@@ -92,11 +93,20 @@ class Judgments:
         self.topic_ids = q.topic_ids  # every topic of the file, even one only pooled
         self.topic = self.index.codes
         self._pooled_keys = np.zeros(0, dtype=np.int64)
+        # prels: the inclusion probability of each pooled-but-unsampled document, in the
+        # order of _pooled_keys: it names the document's stratum (infAP's sample)
+        self._pooled_inclusion: Optional[np.ndarray] = None
+        self._pooled_topic = np.zeros(0, dtype=self.topic.dtype)
         if self.negative == "unjudged" and (q.levels < 0).any():
             pooled = q.levels < 0
-            self._pooled_keys = np.sort(
-                pair_keys(self.topic[pooled], hash_strings(q.docnos[pooled]), len(self.topic_ids))
+            keys = pair_keys(
+                self.topic[pooled], hash_strings(q.docnos[pooled]), len(self.topic_ids)
             )
+            order = np.argsort(keys, kind="stable")
+            self._pooled_keys = keys[order]
+            self._pooled_topic = self.topic[pooled][order]
+            if q.inclusion is not None:
+                self._pooled_inclusion = q.inclusion[pooled][order]
             lines = q.line_numbers[~pooled] if q.line_numbers is not None else None
             inclusion = q.inclusion[~pooled] if q.inclusion is not None else None
             self.qrels = q = Qrels(
@@ -286,11 +296,27 @@ class Judgments:
     def inclusion_of(
         self, topic_codes: np.ndarray, docnos: np.ndarray, keys: np.ndarray
     ) -> Optional[np.ndarray]:
-        """Inclusion probability of each retrieved document, NaN where it is not judged;
-        None when the judgments carry none (qrels)."""
+        """Inclusion probability of each retrieved document, NaN where the prels do not
+        list it; None when the judgments carry none (qrels). A pooled document the prels
+        list at a negative level, read as unjudged, gets its line's probability: that of
+        its stratum, which infAP's sample needs (it weighs no estimate)."""
         if self.inclusion is None:
             return None
-        return self._gather(self.inclusion, np.nan, topic_codes, docnos, keys)
+        out = self._gather(self.inclusion, np.nan, topic_codes, docnos, keys)
+        if self._pooled_inclusion is not None and len(self._pooled_keys) and len(keys):
+            at, hit = _binary_search(self._pooled_keys, keys)
+            hit &= np.isnan(out)
+            out[hit] = self._pooled_inclusion[at[hit]]
+        return out
+
+    @property
+    def strata(self) -> Strata:
+        """The strata of a prels sample (see :class:`Strata`); memoised."""
+        if self.inclusion is None:
+            raise ValueError("strata need inclusion probabilities (prels)")
+        judged = (self.topic, self.inclusion, self.relevant)
+        pooled = (self._pooled_topic, self._pooled_inclusion)
+        return self.memo("strata", lambda: Strata.build(judged, pooled, self.n_topics))
 
     def _gather(self, values, absent, topic_codes, docnos, keys) -> np.ndarray:
         """``values`` (one per judgment) of each retrieved document, ``absent`` where it

@@ -4,8 +4,10 @@ Two layouts, told apart by the column count (every line has the same):
 
 - ``topic docno level inclusion`` (4 columns);
 - ``topic docno level method inclusion`` (5 columns): the prels of the TREC Million Query
-  track 2008-2009 and the Web track 2009, read by statAP_MQ_eval (``method`` says which of
-  the track's selection methods picked the document; it is read and set aside).
+  track 2008-2009 and the Web track 2009, read as their statAP_MQ_eval reads them:
+  ``method`` says which of the track's selection methods picked the document, and a
+  document picked by MTC (method 0, or 2: by both) counts as judged for sure, its
+  inclusion probability 1 whatever the line says (the script's "collision" rule).
 
 ``level`` is a relevance level as in qrels (an integer, ``L<k>`` or S/A/B);
 ``inclusion`` is a decimal number in (0, 1]. A bad line is refused at FILE:LINE.
@@ -25,6 +27,8 @@ from irgauge.io.qrels import parse_levels
 from irgauge.io.records import Qrels
 
 INCLUSION_COLUMN = {4: 3, 5: 4}  # by column count
+METHOD_COLUMN = 3  # of the 5-column layout
+CERTAIN_METHODS = (0, 2)  # MTC alone, or MTC and statAP: statAP_MQ_eval sets pi = 1
 
 
 def read_prels(source: Union[PathLike, Qrels], threads: Optional[int] = None) -> Qrels:
@@ -54,8 +58,8 @@ def _from_path(path: PathLike, threads: Optional[int]) -> Qrels:
         iter_blocks(name, BLOCK_BYTES),
         name,
         allowed_columns=(4, 5),
-        keep={4: (0, 1, 2, 3), 5: (0, 1, 2, 4)},
-        numbers={n: {column: "inclusion probability"} for n, column in INCLUSION_COLUMN.items()},
+        keep={4: (0, 1, 2, 3), 5: (0, 1, 2, 3, 4)},
+        numbers={4: {3: "inclusion probability"}, 5: {3: "method", 4: "inclusion probability"}},
         unhashed={4: (2,), 5: (2,)},
         threads=threads,
         size_hint=size_hint(path),
@@ -64,6 +68,9 @@ def _from_path(path: PathLike, threads: Optional[int]) -> Qrels:
     topics, docnos, level_tokens = columns[0], columns[1], columns[2]
     assert isinstance(level_tokens, Ids)  # the level column is kept unhashed
     inclusion = np.asarray(columns[INCLUSION_COLUMN[table.n_columns]], dtype=np.float64)
+    if table.n_columns == 5:
+        method = np.asarray(columns[METHOD_COLUMN], dtype=np.float64)
+        inclusion = np.where(np.isin(method, CERTAIN_METHODS), 1.0, inclusion)
     check_inclusion(inclusion, name, table.line_numbers)
     return Qrels.from_arrays(
         topics,

@@ -4,9 +4,10 @@ parameter that asks for an estimate's variance instead of the estimate.
 
 A judged document d was sampled with probability pi_d (its prels line; 1 in qrels) and
 counts w_d = 1/pi_d times, so that a sum over the sample estimates the sum over every
-document without bias. The variances are Horvitz-Thompson estimates for documents sampled
-independently of one another (joint inclusion pi_i pi_j), with (1 - pi)/pi^2 = w^2 - w;
-all are 0 when every probability is 1.
+document without bias. statR's and statP's variances are Horvitz-Thompson estimates for
+documents sampled independently of one another (joint inclusion pi_i pi_j), with
+(1 - pi)/pi^2 = w^2 - w, 0 when every probability is 1; statAP's is the Million Query
+track's (irgauge.measures.stat_ap).
 """
 
 from __future__ import annotations

@@ -17,6 +17,13 @@ likely to be relevant as it is read deeper: after each judgment of a document of
 (``discount`` = 1 is stationary MM). The loop is that of
 :mod:`irgauge.collection.pooling.adaptive`. Deterministic given the judgments:
 inclusion 1.
+
+Provenance: this is the rule as the papers are recalled, not checked against them:
+neither paper's text nor the authors' code could be consulted where this was written.
+Assumed without that check: the discount fades the counts only (the Beta(1, 1) prior
+stays), once per judgment of the run's own documents; a document already judged through
+another run is passed over without feedback; an exhausted run leaves the game; ties go
+to the run given first.
 """
 
 from __future__ import annotations
