@@ -178,6 +178,30 @@ def test_the_prels_of_a_sample_are_what_its_python_api_gives(collection):
     assert (chosen.judged(level).levels >= 0).sum() == len(chosen)
 
 
+def test_statap_and_its_variances_pass_the_unsampled_lines_over(collection):
+    """Read with negative="unjudged", the -1 lines change no statAP, statP or statR, nor
+    their variances (the Million Query script's counts are of judged documents)."""
+    import irgauge
+    from irgauge.io.records import Qrels
+
+    folder, qrels, runs = collection
+    chosen = pool(runs, "sample", depth=DEPTH, budget=BUDGET, seed=SEED)
+    prels, _ = chosen.judged_by(qrels)
+    rows = np.flatnonzero(prels.levels >= 0)
+    sampled = Qrels.from_arrays(
+        prels.topics[rows], prels.docnos[rows], prels.levels[rows], inclusion=prels.inclusion[rows]
+    )
+    measures = ["statAP", "statAP(var=true)", "statP@10", "statP(var=true)@10", "statR"]
+    measures.append("statR(var=true)")
+    values = [
+        irgauge.evaluate(runs=runs, prels=p, measures=measures, negative="unjudged").to_frame()
+        for p in (prels, sampled)
+    ]
+    assert len(rows) < len(prels.levels)
+    assert len(values[0]) == 4 * (5 + 1) * len(measures)  # each topic and the mean
+    assert values[0]["value"].tolist() == values[1]["value"].tolist()
+
+
 def test_sampled_documents_missing_from_the_judgments_are_counted(collection, capsys, tmp_path):
     folder, qrels, runs = collection
     empty = tmp_path / "none.qrels"
