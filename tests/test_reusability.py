@@ -88,6 +88,31 @@ def test_leave_out_scores_match_evaluate_on_materialised_qrels(
     assert found.dropped.sum() > 0  # the check has something to check
 
 
+def test_leave_out_scores_match_a_per_group_evaluation_on_a_generated_collection(tmp_path):
+    """The one-pass rescoring against the straightforward path: each group's reduced
+    qrels written out and every run evaluated on them, group by group; graded levels,
+    tied scores and groups of several runs."""
+    from irgauge.collection.simulate import simulate_collection, write_collection
+
+    sim = simulate_collection(n_topics=5, n_runs=6, depth=40, pool_depth=8, seed=34, rel_median=6.0)
+    manifest = write_collection(sim, tmp_path / "c", overwrite=True)
+    qrels = tmp_path / "c" / manifest["files"]["qrels"]
+    runs = [tmp_path / "c" / r for r in manifest["files"]["runs"]]
+    labels = ["a", "b", "a", "c", "b", "c"]
+    measures = MEASURES + ["AP@5", "infAP(rel=2)"]
+    found = leave_out_scores(
+        qrels, runs, 6, groups=dict(zip([r.stem for r in runs], labels)), measures=measures
+    )
+    reduced = plain_reduced(qrels, runs, 6, labels)
+    for k, g in enumerate(found.groups):
+        path = tmp_path / f"reduced-{k}"
+        path.write_bytes(b"\n".join(reduced[g]) + b"\n")
+        want = evaluated(path, runs, found.topics, found.measures)
+        for m in found.measures:
+            np.testing.assert_array_equal(found.reduced[m][k], want[m], err_msg=f"{g} {m}")
+    assert found.dropped.min() > 0  # every group's reduction drops something
+
+
 @needs_data
 def test_unknown_runs_in_groups_are_refused_naming_the_file_and_line(tmp_path):
     groups = tmp_path / "groups.tsv"
