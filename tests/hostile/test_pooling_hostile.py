@@ -45,7 +45,8 @@ CASES = {
     "run without a qrels topic": (
         ["pool", "r.txt", "one.txt", "--depth", "2", "--qrels", "q.txt"],
         2,
-        "one.txt: the run answers no document of qrels topic '2'",
+        "one.txt: its topics differ from the qrels': misses 1 topic of qrels q.txt (2): "
+        "the pool would be built there without this run",
     ),
     "topic in one run only": (
         ["pool", "r.txt", "one.txt", "--depth", "1", "--no-header"],
@@ -184,7 +185,14 @@ CASES = {
         ["study", "pooling", "q.txt", "r.txt", "one.txt", "--budgets", "1"]
         + ["--strategies", "depth", "--out", "st", "--quiet"],
         2,
-        "one.txt: evaluate: measure AP: missing score for run t on topic 2",
+        "one.txt: its topics differ from the qrels': misses 1 topic of qrels q.txt (2): "
+        "-c/--complete (complete=True) scores a missing topic 0",
+    ),
+    "study: run without a qrels topic, -c": (
+        ["study", "pooling", "q.txt", "r.txt", "one.txt", "--budgets", "1", "-c"]
+        + ["--strategies", "depth", "--out", "st", "--quiet", "--seed", "1"],
+        0,
+        "written to st/pooling",
     ),
     "study: budget 0": (
         ["study", "pooling", "q.txt", "r.txt", "s.txt", "--budgets", "0", "--out", "st"],

@@ -129,7 +129,7 @@ def _answer_options(g) -> None:
     )
 
 
-def _eval_options(p) -> Keywords:
+def _eval_options(p, complete: bool = False) -> Keywords:
     g = p.add_argument_group("evaluation conventions")
     g.add_argument(
         "--order",
@@ -138,7 +138,15 @@ def _eval_options(p) -> Keywords:
         help="document order (default: what each run's format implies)",
     )
     _rel_level(g)
+    if complete:
+        opt.add_complete(g)
     return _eval_kwargs
+
+
+def _eval_options_complete(p) -> Keywords:
+    """The evaluation conventions and -c/--complete, for a study that compares runs topic
+    by topic on the qrels' topics (a run missing one is refused without it)."""
+    return _eval_options(p, complete=True)
 
 
 def _qa_eval_options(p) -> Keywords:
@@ -475,7 +483,7 @@ STUDIES = {
                 help="pool each run's top K (default: whole runs)",
             ),
             _topic_resamples,
-            _eval_options,
+            _eval_options_complete,
         ),
     ),
     "reusability": Study(
@@ -501,7 +509,7 @@ STUDIES = {
             _topic_resamples,
             _report,
             _quiet,
-            _eval_options,
+            _eval_options_complete,
         ),
     ),
 }
@@ -584,6 +592,8 @@ def _eval_kwargs(args) -> dict:
     eval_options = {"rel_level": args.rel_level}
     if args.order:
         eval_options["order"] = args.order
+    if getattr(args, "complete", False):  # declared by _eval_options_complete
+        eval_options["complete"] = True
     return {"eval_options": eval_options}
 
 

@@ -5,21 +5,23 @@ document that only g's runs place in the depth-K pool (:mod:`irgauge.collection.
 the judgments the collection would lack had g not taken part. Every run is scored with
 every group's reduced qrels.
 
-The work is one pass of the shared ranking builder over all groups at once, not one
-evaluation per group:
+The work is one pass over all groups at once, not one evaluation per group:
 
-- each run is matched once against the full judgments (its grades in evaluation order);
+- each run is matched once against the full judgments and held as a topics x ranks
+  matrix of grades, beside the matrix of the group that drops each document;
 - group g's judgments are the full ones with its dropped rows removed, all groups held as
   one :class:`~irgauge.collection.judgments.Judgments` over virtual topics (g, t), so that
   R, N and the ideal gains are each group's own;
 - the rows (g, run, t) are the run's graded list on topic t with the documents g dropped
-  graded unjudged, scored by every measure in one call of
-  :func:`~irgauge.evaluation.run_scoring.score_rows`. A (g, t) from which g dropped
+  graded unjudged: a gather of the run's matrix and one comparison with its drop matrix
+  per batch, scored by every measure's array kernel
+  (:func:`~irgauge.evaluation.run_scoring.score_batch`). A (g, t) from which g dropped
   nothing scores as the full qrels do, and is not scored again.
 
 Conventions: the topics are the full qrels' topics with a relevant document; a run that
-does not answer one scores it as an empty ranking (trec_eval -c); a topic that a group's
-reduction leaves without a relevant document scores 0 under that group's qrels.
+does not answer a qrels topic is refused naming its file, or, with ``complete=True``,
+scores it as an empty ranking (trec_eval -c); a topic that a group's reduction leaves
+without a relevant document scores 0 under that group's qrels.
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ from irgauge.evaluation.topic_tables import check_conventions
 from irgauge.io.qrels import read_qrels
 from irgauge.io.records import Qrels
 from irgauge.io.run_groups import read_run_groups
+from irgauge.io.run_topics import COMPLETE_HINT, require_qrels_topics
 from irgauge.io.runs import unique_run_names
 from irgauge.io.threads import thread_count
 
@@ -88,10 +91,12 @@ def leave_out_scores(
     rel_level: int = 1,
     gains=None,
     negative: str = "nonrelevant",
+    complete: bool = False,
 ) -> LeaveOutScores:
     """Scores of every run under the full qrels and each group's reduced qrels (module
     docstring). ``groups``: a ``run<TAB>group`` file or ``{run: group}`` (default: each
-    run alone); other options as :func:`irgauge.evaluate`."""
+    run alone); ``complete``: a run that misses a qrels topic scores it 0 (trec_eval -c)
+    where it is refused by default; other options as :func:`irgauge.evaluate`."""
     rel_level, _ = check_conventions(order, "skip", "mean", rel_level, None)
     q = read_qrels(qrels)
     run_list = read_runs(runs)
@@ -102,6 +107,9 @@ def leave_out_scores(
     measure_list = _measures(list(measures), False)
     judgments = Judgments(q, rel_level=rel_level, gains=parse_gains(gains), negative=negative)
     pool = depth_pool(run_list, depth, q.topic_index, order, topics_of=q.source)
+    if not complete:  # after the pool, which refuses a run answering none of the topics
+        for run in run_list:
+            require_qrels_topics(run, q.topic_ids, f"qrels {q.source}", True, COMPLETE_HINT)
     by_group = (member.astype(np.int32) @ pool.contributors.astype(np.int32)) > 0
     sole = np.where(by_group.sum(axis=0) == 1, by_group.argmax(axis=0), -1)
     found = pool.locate(q.topics, q.docnos)

@@ -96,7 +96,8 @@ def reusability(
 ) -> ReusabilityResult:
     """Leave each group out of the depth-``depth`` pool and score every run (module
     docstring); nothing written. ``groups``: a ``run<TAB>group`` file or ``{run: group}``
-    (default: each run alone). ``eval_options``: order, rel_level, gains, negative.
+    (default: each run alone). ``eval_options``: order, rel_level, gains, negative,
+    complete (a run's missing qrels topics score 0, where they are refused by default).
     ``topic_resamples``: T, the resamples of the topics behind the summary's intervals
     (seeded by ``seed``)."""
     seed = common.seed_or_fresh(seed)
