@@ -40,8 +40,7 @@ def require_qrels_topics(
         )
     if unjudged:
         parts.append(
-            f"answers {counted(len(unjudged), 'topic')} {qrels_name} lacks "
-            f"({listed(unjudged, 3)})"
+            f"answers {counted(len(unjudged), 'topic')} {qrels_name} lacks ({listed(unjudged, 3)})"
         )
     raise InputError(
         "its topics differ from the qrels': " + "; ".join(parts) + "; topic ids match as written",
