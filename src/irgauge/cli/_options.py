@@ -234,6 +234,19 @@ def add_seed(parser, help: str = "random seed (default: a fresh one, reported in
     parser.add_argument("--seed", type=seed, default=None, help=help)
 
 
+def add_depths(parser) -> None:
+    """``--depth K[,K...]``: the pool depths of a depth reduction (Sakai and Kando 2008),
+    one spelling for every command that reduces qrels to the depth-K pool of the runs
+    (incomplete, study incomplete); ``dest`` depth."""
+    parser.add_argument(
+        "--depth",
+        type=depths,
+        default=None,
+        metavar="K[,K...]",
+        help="pool depths: keep the judgments in the depth-K pool of the runs",
+    )
+
+
 def add_complete(parser) -> None:
     """``-c/--complete`` (trec_eval -c): every command that scores runs topic by topic
     against qrels declares it here, with one meaning: where a run misses a qrels topic,

@@ -199,6 +199,21 @@ def _subsets(p) -> Keywords:
     return _subset_kwargs
 
 
+def _reduced_to(p) -> Keywords:
+    """--rates or --depth (one of them): the shares of judgments kept at random, or the
+    pool depths (as irgauge incomplete's)."""
+    how = p.add_mutually_exclusive_group()
+    how.add_argument(
+        "--rates",
+        type=opt.list_of(opt.number(0, 100, min_open=True, what="a percentage")),
+        default=[90, 70, 50, 30, 10],
+        metavar="J,...",
+        help="shares of judgments kept (%%)",
+    )
+    opt.add_depths(how)
+    return lambda args: {"rates": args.rates, "depths": args.depth}
+
+
 def _topic_resamples(p) -> Keywords:
     opt.add_topic_resamples(p)
     return lambda args: {"topic_resamples": args.topic_resamples}
@@ -326,13 +341,7 @@ STUDIES = {
                 default=5,
                 help="independent seeded reductions of the relevance data",
             ),
-            _own(
-                "--rates",
-                type=opt.list_of(opt.number(0, 100, min_open=True, what="a percentage")),
-                default=[90, 70, 50, 30, 10],
-                metavar="J,...",
-                help="shares of judgments kept (%%)",
-            ),
+            _reduced_to,
             _topic_resamples,
             _eval_options,
         ),
