@@ -188,18 +188,9 @@ def compute_incomplete(
     """Every number of the study, nothing written."""
     o = options
     seed, seeds = common.seeds_for(o.seed, o.reductions, "reductions")
-    if o.depths is None:
-        steps = Steps([r for r in parse_rates(list(o.rates)) if r != 100])
-    else:
-        steps = Steps([], parse_depths(o.depths))
+    steps, eval_options = _steps(o)
     rates = steps.rates
-    eval_options = dict(o.eval_options)
     rel_level = eval_options.pop("rel_level", 1)
-    if steps.depths is not None:
-        # a shallow pool can leave a topic without a relevant document: scored 0 there
-        # (and on the full qrels alike), every reduction covers the full qrels' topics,
-        # which the topic resamples behind the intervals draw from
-        eval_options.setdefault("empty_topics", "zero")
     q, paths, chosen_runs, chosen_paths = _read_and_rank(qrels, runs, o, progress)
     by_rate, studies = _reduce(q, chosen_runs, steps, seeds, o, rel_level, eval_options, progress)
     names = list(dict.fromkeys(by_rate["measure"]))
@@ -269,6 +260,18 @@ def compute_incomplete(
         by_rate=by_rate,
         names=names,
     )
+
+
+def _steps(o: IncompleteOptions):
+    """(the reductions: the rates or the depths; the evaluation options)."""
+    eval_options = dict(o.eval_options)
+    if o.depths is None:
+        return Steps([r for r in parse_rates(list(o.rates)) if r != 100]), eval_options
+    # a shallow pool can leave a topic without a relevant document: scored 0 there (and
+    # on the full qrels alike), every reduction covers the full qrels' topics, which the
+    # topic resamples behind the intervals draw from
+    eval_options.setdefault("empty_topics", "zero")
+    return Steps([], parse_depths(o.depths)), eval_options
 
 
 def _parameters(o, steps: Steps, labels, eval_options, rel_level, studies):
