@@ -15,7 +15,7 @@ Two layouts, told apart by the column count (every line has the same):
 
 from __future__ import annotations
 
-from typing import Optional, Union
+from typing import Iterator, Optional, Union
 
 import numpy as np
 
@@ -29,6 +29,10 @@ from irgauge.io.records import Qrels
 INCLUSION_COLUMN = {4: 3, 5: 4}  # by column count
 METHOD_COLUMN = 3  # of the 5-column layout
 CERTAIN_METHODS = (0, 2)  # MTC alone, or MTC and statAP: statAP_MQ_eval sets pi = 1
+# the column header of a pool's TSV (irgauge pool): four columns as prels have, the third
+# the judging order where prels hold a level; every pool carries it (--no-header leaves
+# out the # lines only), so a pool given as prels is refused at it, never read as levels
+POOL_COLUMNS = ("topic", "docno", "order", "inclusion")
 
 
 def read_prels(source: Union[PathLike, Qrels], threads: Optional[int] = None) -> Qrels:
@@ -55,7 +59,7 @@ def read_prels(source: Union[PathLike, Qrels], threads: Optional[int] = None) ->
 def _from_path(path: PathLike, threads: Optional[int]) -> Qrels:
     name = str(path)
     table = tokenize(
-        iter_blocks(name, BLOCK_BYTES),
+        _refusing_a_pool(iter_blocks(name, BLOCK_BYTES), name),
         name,
         allowed_columns=(4, 5),
         keep={4: (0, 1, 2, 3), 5: (0, 1, 2, 3, 4)},
@@ -81,6 +85,36 @@ def _from_path(path: PathLike, threads: Optional[int]) -> Qrels:
         line_numbers=table.line_numbers,
         inclusion=inclusion,
     )
+
+
+def _refusing_a_pool(blocks: Iterator[bytes], name: str) -> Iterator[bytes]:
+    """``blocks`` passed on, after a look at the first line that is neither blank nor a
+    ``#`` comment: a pool's column header is refused there (FILE:LINE)."""
+    looking = True
+    line_number = 0
+    for block in blocks:
+        start = 0
+        while looking and start < len(block):
+            end = block.find(b"\n", start)
+            end = len(block) if end < 0 else end + 1
+            line, start = block[start:end], end
+            line_number += 1
+            if line_number == 1:
+                line = line.removeprefix(b"\xef\xbb\xbf")  # a BOM before the header
+            fields = line.split()
+            if not fields or fields[0].startswith(b"#"):
+                continue
+            looking = False
+            if tuple(f.decode("latin-1").lower() for f in fields) == POOL_COLUMNS:
+                raise InputError(
+                    "this is a pool (columns topic, docno, order, inclusion, as irgauge "
+                    "pool writes them), not prels: prels give each sampled document's "
+                    "relevance level (topic docno level inclusion), a pool its judging "
+                    "order",
+                    name,
+                    line_number,
+                )
+        yield block
 
 
 def check_inclusion(inclusion: np.ndarray, source: str, line_numbers=None) -> None:

@@ -12,9 +12,10 @@ from typing import Any, Dict, List, Optional
 import numpy as np
 
 from irgauge.collection.pooling.selection import Selection
+from irgauge.io.prels import POOL_COLUMNS
 from irgauge.io.ids import Ids
 
-HEADER = ("topic", "docno", "order", "inclusion")
+HEADER = POOL_COLUMNS  # the prels reader refuses a file with this header
 
 
 @dataclass(eq=False)
