@@ -66,6 +66,7 @@ def test_leave_out_scores_match_evaluate_on_materialised_qrels(
         depth,
         groups=None if groups is None else dict(zip([Path(r).stem for r in runs], groups)),
         measures=MEASURES,
+        complete=True,  # results.trunc misses topic 302: scored 0 there, as evaluated below
     )
     labels = groups or [Path(r).stem for r in runs]
     if runs is REAL_RUNS:  # named after their files where their names collide
@@ -88,6 +89,31 @@ def test_leave_out_scores_match_evaluate_on_materialised_qrels(
     assert found.dropped.sum() > 0  # the check has something to check
 
 
+def test_leave_out_scores_match_a_per_group_evaluation_on_a_generated_collection(tmp_path):
+    """The one-pass rescoring against the straightforward path: each group's reduced
+    qrels written out and every run evaluated on them, group by group; graded levels,
+    tied scores and groups of several runs."""
+    from irgauge.collection.simulate import simulate_collection, write_collection
+
+    sim = simulate_collection(n_topics=5, n_runs=6, depth=40, pool_depth=8, seed=34, rel_median=6.0)
+    manifest = write_collection(sim, tmp_path / "c", overwrite=True)
+    qrels = tmp_path / "c" / manifest["files"]["qrels"]
+    runs = [tmp_path / "c" / r for r in manifest["files"]["runs"]]
+    labels = ["a", "b", "a", "c", "b", "c"]
+    measures = MEASURES + ["AP@5", "infAP(rel=2)"]
+    found = leave_out_scores(
+        qrels, runs, 6, groups=dict(zip([r.stem for r in runs], labels)), measures=measures
+    )
+    reduced = plain_reduced(qrels, runs, 6, labels)
+    for k, g in enumerate(found.groups):
+        path = tmp_path / f"reduced-{k}"
+        path.write_bytes(b"\n".join(reduced[g]) + b"\n")
+        want = evaluated(path, runs, found.topics, found.measures)
+        for m in found.measures:
+            np.testing.assert_array_equal(found.reduced[m][k], want[m], err_msg=f"{g} {m}")
+    assert found.dropped.min() > 0  # every group's reduction drops something
+
+
 @needs_data
 def test_unknown_runs_in_groups_are_refused_naming_the_file_and_line(tmp_path):
     groups = tmp_path / "groups.tsv"
@@ -103,6 +129,25 @@ def test_a_run_without_a_qrels_topic_is_refused_naming_it():
     with pytest.raises(InputError) as caught:
         leave_out_scores(TREC / "qrels.test", [REAL_RUNS[0], GENERATED_RUNS[0]], 10)
     assert str(caught.value).startswith(f"{GENERATED_RUNS[0]}: run run1 answers none")
+
+
+def test_a_run_missing_a_qrels_topic_is_refused_unless_complete(tmp_path):
+    """Refused at the run's file, naming the topics and -c/--complete; with complete=True
+    the topic scores 0 for that run, as trec_eval -c."""
+    qrels = tmp_path / "q.txt"
+    qrels.write_text("1 0 d1 1\n1 0 d2 0\n2 0 d5 1\n3 0 d9 1\n")
+    a, b = tmp_path / "a.txt", tmp_path / "b.txt"
+    a.write_text("1 Q0 d1 1 3 a\n1 Q0 d2 2 2 a\n2 Q0 d5 1 1 a\n3 Q0 d9 1 1 a\n")
+    b.write_text("1 Q0 d2 1 3 b\n1 Q0 d1 2 2 b\n")
+    with pytest.raises(InputError) as caught:
+        leave_out_scores(qrels, [a, b], 1)
+    assert str(caught.value).startswith(
+        f"{b}: its topics differ from the qrels': misses 2 topics of qrels {qrels} (2, 3): "
+        "-c/--complete (complete=True) scores a missing topic 0"
+    )
+    found = leave_out_scores(qrels, [a, b], 1, complete=True)
+    assert found.full["AP"][1].tolist() == [0.5, 0.0, 0.0]
+    assert (found.reduced["AP"][:, 1, 1:] == 0).all()
 
 
 def test_depth_below_one_is_refused():

@@ -45,7 +45,8 @@ CASES = {
     "run without a qrels topic": (
         ["pool", "r.txt", "one.txt", "--depth", "2", "--qrels", "q.txt"],
         2,
-        "one.txt: the run answers no document of qrels topic '2'",
+        "one.txt: its topics differ from the qrels': misses 1 topic of qrels q.txt (2): "
+        "the pool would be built there without this run",
     ),
     "topic in one run only": (
         ["pool", "r.txt", "one.txt", "--depth", "1", "--no-header"],
@@ -184,7 +185,14 @@ CASES = {
         ["study", "pooling", "q.txt", "r.txt", "one.txt", "--budgets", "1"]
         + ["--strategies", "depth", "--out", "st", "--quiet"],
         2,
-        "one.txt: evaluate: measure AP: missing score for run t on topic 2",
+        "one.txt: its topics differ from the qrels': misses 1 topic of qrels q.txt (2): "
+        "-c/--complete (complete=True) scores a missing topic 0",
+    ),
+    "study: run without a qrels topic, -c": (
+        ["study", "pooling", "q.txt", "r.txt", "one.txt", "--budgets", "1", "-c"]
+        + ["--strategies", "depth", "--out", "st", "--quiet", "--seed", "1"],
+        0,
+        "written to st/pooling",
     ),
     "study: budget 0": (
         ["study", "pooling", "q.txt", "r.txt", "s.txt", "--budgets", "0", "--out", "st"],
@@ -270,12 +278,19 @@ def test_the_qrels_format_reads_back_as_unjudged(cli, folder):
     assert code == 0, err
 
 
-def test_the_pool_tsv_is_no_prels(cli, folder):
-    """A pool holds no levels: read as prels it is refused at its header, not scored with
-    its order as levels."""
-    assert cli(*POOL, "--depth", "2", "-o", "pool.tsv")[0] == 0
+@pytest.mark.parametrize("no_header, line", [((), 8), (("--no-header",), 1)])
+def test_the_pool_tsv_is_no_prels(cli, folder, no_header, line):
+    """A pool holds no levels: read as prels it is refused at its column header, which
+    --no-header keeps (it leaves out the # lines), not scored with its order as levels
+    (the same four columns: topic, docno, order, inclusion)."""
+    assert cli(*POOL, "--depth", "2", *no_header, "-o", "pool.tsv")[0] == 0
     code, _, err = cli("eval", "--prels", "pool.tsv", "r.txt", "-m", "statAP")
-    assert code == 2 and err.startswith("irgauge: error: pool.tsv:8: ") and err.count("\n") == 1
+    assert code == 2 and err.count("\n") == 1, err
+    assert err.startswith(f"irgauge: error: pool.tsv:{line}: this is a pool (columns topic, ")
+    (folder / "pool.tsv.gz").write_bytes(gzip.compress((folder / "pool.tsv").read_bytes()))
+    with pytest.raises(InputError) as caught:
+        irgauge.read_prels("pool.tsv.gz")
+    assert str(caught.value).startswith(f"pool.tsv.gz:{line}: this is a pool")
 
 
 @pytest.mark.parametrize(

@@ -67,7 +67,7 @@ CASES = [
         "topics differ",
         ["repro", "q", "--original", "a_missing", "b", "--repeated", "c", "d"],
         2,
-        "a_missing: its topics differ from the qrels': misses 1 topic(s) of the qrels (1)",
+        "a_missing: its topics differ from the qrels': misses 1 topic of the qrels (1)",
     ),
     (
         "replication given one qrels",
@@ -106,7 +106,7 @@ CASES = [
         "replication, repeated topics differ",
         [*REPRO, "--repeated-qrels", "q1"],
         2,
-        "c: its topics differ from the qrels': answers 19 topic(s) the repeated qrels lacks",
+        "c: its topics differ from the qrels': answers 19 topics the repeated qrels lacks",
     ),
     (
         "ER with zero original improvement",
@@ -231,8 +231,15 @@ CASES = [
     ("reuse depth 0", [*REUSE[:6], "--depth", "0", "--out", "u"], 2, "--depth: expected a whole"),
     ("reuse depth huge", [*REUSE[:6], "--depth", "99999999999", "--out", "u"], 2, "--depth"),
     (
-        "reuse run misses a topic (scored 0 there, as trec_eval -c; one answering none is refused)",
+        "reuse run misses a topic: refused, naming -c/--complete",
         ["study", "reusability", "q", "a_missing", "b", "--depth", "10", "--out", "u"],
+        2,
+        "a_missing: its topics differ from the qrels': misses 1 topic of qrels q (1): "
+        "-c/--complete (complete=True) scores a missing topic 0",
+    ),
+    (
+        "reuse run misses a topic, -c: scored 0 there, as trec_eval -c",
+        ["study", "reusability", "q", "a_missing", "b", "--depth", "10", "-c", "--out", "u"],
         0,
         None,
     ),

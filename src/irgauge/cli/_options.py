@@ -234,6 +234,32 @@ def add_seed(parser, help: str = "random seed (default: a fresh one, reported in
     parser.add_argument("--seed", type=seed, default=None, help=help)
 
 
+def add_depths(parser) -> None:
+    """``--depth K[,K...]``: the pool depths of a depth reduction (Sakai and Kando 2008),
+    one spelling for every command that reduces qrels to the depth-K pool of the runs
+    (incomplete, study incomplete); ``dest`` depth."""
+    parser.add_argument(
+        "--depth",
+        type=depths,
+        default=None,
+        metavar="K[,K...]",
+        help="pool depths: keep the judgments in the depth-K pool of the runs",
+    )
+
+
+def add_complete(parser) -> None:
+    """``-c/--complete`` (trec_eval -c): every command that scores runs topic by topic
+    against qrels declares it here, with one meaning: where a run misses a qrels topic,
+    the topic scores 0 for it (without, eval leaves it out of the run's mean and the
+    commands that compare runs topic by topic refuse the run)."""
+    parser.add_argument(
+        "-c",
+        "--complete",
+        action="store_true",
+        help="qrels topics a run did not answer score 0 and are averaged (trec_eval -c)",
+    )
+
+
 def add_quiet(parser) -> None:
     """``--quiet``: no progress bars (they are drawn on a terminal only anyway). It has no
     short flag: ``-q`` is trec_eval's per-topic output."""

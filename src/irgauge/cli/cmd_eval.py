@@ -118,12 +118,7 @@ def add_convention_options(parser: argparse.ArgumentParser, skip=()) -> None:
         "removed): AP', Q', nDCG', ...",
     )
     if "complete" not in skip:
-        parser.add_argument(
-            "-c",
-            "--complete",
-            action="store_true",
-            help="qrels topics a run did not answer score 0 and are averaged (trec_eval -c)",
-        )
+        opt.add_complete(parser)
     parser.add_argument(
         "--empty-topics",
         choices=("skip", "zero"),

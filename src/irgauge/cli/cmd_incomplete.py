@@ -35,13 +35,7 @@ def register(subparsers) -> None:
         default=None,
         help="percentages in (0, 100] (default: 90,70,50,30,10)",
     )
-    how.add_argument(
-        "--depth",
-        type=opt.depths,
-        default=None,
-        metavar="K[,K...]",
-        help="pool depths: keep the judgments in the depth-K pool of the runs",
-    )
+    opt.add_depths(how)
     _bootstrap_options(parser)
     conventions = parser.add_argument_group("evaluation conventions")
     conventions.add_argument(

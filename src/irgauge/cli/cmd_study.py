@@ -129,7 +129,7 @@ def _answer_options(g) -> None:
     )
 
 
-def _eval_options(p) -> Keywords:
+def _eval_options(p, complete: bool = False) -> Keywords:
     g = p.add_argument_group("evaluation conventions")
     g.add_argument(
         "--order",
@@ -138,7 +138,15 @@ def _eval_options(p) -> Keywords:
         help="document order (default: what each run's format implies)",
     )
     _rel_level(g)
+    if complete:
+        opt.add_complete(g)
     return _eval_kwargs
+
+
+def _eval_options_complete(p) -> Keywords:
+    """The evaluation conventions and -c/--complete, for a study that compares runs topic
+    by topic on the qrels' topics (a run missing one is refused without it)."""
+    return _eval_options(p, complete=True)
 
 
 def _qa_eval_options(p) -> Keywords:
@@ -189,6 +197,21 @@ def _subsets(p) -> Keywords:
         help="strict: a tie on one subset and not the other is a swap too",
     )
     return _subset_kwargs
+
+
+def _reduced_to(p) -> Keywords:
+    """--rates or --depth (one of them): the shares of judgments kept at random, or the
+    pool depths (as irgauge incomplete's)."""
+    how = p.add_mutually_exclusive_group()
+    how.add_argument(
+        "--rates",
+        type=opt.list_of(opt.number(0, 100, min_open=True, what="a percentage")),
+        default=[90, 70, 50, 30, 10],
+        metavar="J,...",
+        help="shares of judgments kept (%%)",
+    )
+    opt.add_depths(how)
+    return lambda args: {"rates": args.rates, "depths": args.depth}
 
 
 def _topic_resamples(p) -> Keywords:
@@ -318,13 +341,7 @@ STUDIES = {
                 default=5,
                 help="independent seeded reductions of the relevance data",
             ),
-            _own(
-                "--rates",
-                type=opt.list_of(opt.number(0, 100, min_open=True, what="a percentage")),
-                default=[90, 70, 50, 30, 10],
-                metavar="J,...",
-                help="shares of judgments kept (%%)",
-            ),
+            _reduced_to,
             _topic_resamples,
             _eval_options,
         ),
@@ -475,7 +492,7 @@ STUDIES = {
                 help="pool each run's top K (default: whole runs)",
             ),
             _topic_resamples,
-            _eval_options,
+            _eval_options_complete,
         ),
     ),
     "reusability": Study(
@@ -501,7 +518,7 @@ STUDIES = {
             _topic_resamples,
             _report,
             _quiet,
-            _eval_options,
+            _eval_options_complete,
         ),
     ),
 }
@@ -584,6 +601,8 @@ def _eval_kwargs(args) -> dict:
     eval_options = {"rel_level": args.rel_level}
     if args.order:
         eval_options["order"] = args.order
+    if getattr(args, "complete", False):  # declared by _eval_options_complete
+        eval_options["complete"] = True
     return {"eval_options": eval_options}
 
 

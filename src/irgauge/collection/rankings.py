@@ -163,12 +163,10 @@ class RankedLists:
         """The lists with every unjudged document removed (Sakai's condensed lists)."""
         if self.is_condensed:
             return self
-        judged = self.grades >= 0
-        lengths = judged.sum(axis=1)
+        rows, cols, at, _ = cells(self.grades >= 0)
+        lengths = np.bincount(rows, minlength=self.n_rows)
         width = max(int(lengths.max()) if len(lengths) else 0, 1)
         grades = np.full((self.n_rows, width), PADDING, dtype=self.grades.dtype)
-        rows, cols = np.nonzero(judged)
-        at = np.cumsum(judged, axis=1)[rows, cols] - 1
         grades[rows, at] = self.grades[rows, cols]
         inclusion = None
         if self.inclusion is not None:
@@ -255,6 +253,19 @@ class RankedLists:
         idx = np.clip(ranks, 1, self.width) - 1
         values = np.take_along_axis(cumulative, idx.reshape(-1, 1).astype(np.intp), axis=1)[:, 0]
         return np.where(ranks > 0, values, 0)
+
+
+def cells(mask: np.ndarray) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The True cells of a rows x ranks ``mask`` in rank order: (row, column, place of
+    the cell among its row's cells (0 first), index of each row's first cell). A measure
+    that adds terms at a few ranks (the relevant ones) computes them there alone
+    (:func:`irgauge.measures.base.rank_sum_cells` adds them), not over every rank of the
+    padded lists."""
+    width = mask.shape[1]
+    # flat indices then one division: np.nonzero of a 2-d mask costs twice as much
+    rows, cols = np.divmod(np.flatnonzero(mask), max(width, 1))
+    first = np.searchsorted(rows, np.arange(mask.shape[0]))
+    return rows, cols, np.arange(len(rows)) - first[rows], first
 
 
 def _pad_columns(matrix: np.ndarray, width: int, fill: float) -> np.ndarray:
@@ -653,6 +664,7 @@ def _fill(runs, field: str, picked, fill) -> np.ndarray:
 
 __all__ = [
     "RankedLists",
+    "cells",
     "MatchedRun",
     "match_run",
     "ranked_prefix",

@@ -5,21 +5,23 @@ document that only g's runs place in the depth-K pool (:mod:`irgauge.collection.
 the judgments the collection would lack had g not taken part. Every run is scored with
 every group's reduced qrels.
 
-The work is one pass of the shared ranking builder over all groups at once, not one
-evaluation per group:
+The work is one pass over all groups at once, not one evaluation per group:
 
-- each run is matched once against the full judgments (its grades in evaluation order);
+- each run is matched once against the full judgments and held as a topics x ranks
+  matrix of grades, beside the matrix of the group that drops each document;
 - group g's judgments are the full ones with its dropped rows removed, all groups held as
   one :class:`~irgauge.collection.judgments.Judgments` over virtual topics (g, t), so that
   R, N and the ideal gains are each group's own;
 - the rows (g, run, t) are the run's graded list on topic t with the documents g dropped
-  graded unjudged, scored by every measure in one call of
-  :func:`~irgauge.evaluation.run_scoring.score_rows`. A (g, t) from which g dropped
+  graded unjudged: a gather of the run's matrix and one comparison with its drop matrix
+  per batch, scored by every measure's array kernel
+  (:func:`~irgauge.evaluation.run_scoring.score_batch`). A (g, t) from which g dropped
   nothing scores as the full qrels do, and is not scored again.
 
 Conventions: the topics are the full qrels' topics with a relevant document; a run that
-does not answer one scores it as an empty ranking (trec_eval -c); a topic that a group's
-reduction leaves without a relevant document scores 0 under that group's qrels.
+does not answer a qrels topic is refused naming its file, or, with ``complete=True``,
+scores it as an empty ranking (trec_eval -c); a topic that a group's reduction leaves
+without a relevant document scores 0 under that group's qrels.
 """
 
 from __future__ import annotations
@@ -30,16 +32,17 @@ from typing import Dict, List, Optional, Sequence
 import numpy as np
 
 from irgauge.collection.depth_pool import depth_pool
-from irgauge.collection.judgments import UNJUDGED, Judgments, parse_gains
-from irgauge.collection.rankings import MatchedRun, match_run
+from irgauge.collection.judgments import PADDING, UNJUDGED, Judgments, parse_gains
+from irgauge.collection.rankings import MatchedRun, RankedLists, match_run
 from irgauge.errors import InputError
 from irgauge.evaluation.engine import _measures, read_runs
 from irgauge.evaluation.eval_result import nothing_scored
-from irgauge.evaluation.run_scoring import score_rows
+from irgauge.evaluation.run_scoring import score_batch
 from irgauge.evaluation.topic_tables import check_conventions
 from irgauge.io.qrels import read_qrels
 from irgauge.io.records import Qrels
 from irgauge.io.run_groups import read_run_groups
+from irgauge.io.run_topics import COMPLETE_HINT, require_qrels_topics
 from irgauge.io.runs import unique_run_names
 from irgauge.io.threads import thread_count
 
@@ -88,10 +91,12 @@ def leave_out_scores(
     rel_level: int = 1,
     gains=None,
     negative: str = "nonrelevant",
+    complete: bool = False,
 ) -> LeaveOutScores:
     """Scores of every run under the full qrels and each group's reduced qrels (module
     docstring). ``groups``: a ``run<TAB>group`` file or ``{run: group}`` (default: each
-    run alone); other options as :func:`irgauge.evaluate`."""
+    run alone); ``complete``: a run that misses a qrels topic scores it 0 (trec_eval -c)
+    where it is refused by default; other options as :func:`irgauge.evaluate`."""
     rel_level, _ = check_conventions(order, "skip", "mean", rel_level, None)
     q = read_qrels(qrels)
     run_list = read_runs(runs)
@@ -102,6 +107,9 @@ def leave_out_scores(
     measure_list = _measures(list(measures), False)
     judgments = Judgments(q, rel_level=rel_level, gains=parse_gains(gains), negative=negative)
     pool = depth_pool(run_list, depth, q.topic_index, order, topics_of=q.source)
+    if not complete:  # after the pool, which refuses a run answering none of the topics
+        for run in run_list:
+            require_qrels_topics(run, q.topic_ids, f"qrels {q.source}", True, COMPLETE_HINT)
     by_group = (member.astype(np.int32) @ pool.contributors.astype(np.int32)) > 0
     sole = np.where(by_group.sum(axis=0) == 1, by_group.argmax(axis=0), -1)
     found = pool.locate(q.topics, q.docnos)
@@ -153,18 +161,15 @@ def _score_all(q, judgments, run_list, order, measure_list, pool, sole, drop_gro
     virtual = _virtual_judgments(q, judgments, drop_group, n_groups + 1)
     vcode = virtual.code  # (group, topic) -> virtual topic code, -1 where nothing is left
     dropper = Judgments(Qrels(q.topics, q.docnos, drop_group + 1, q.source, q.fmt), rel_level=1)
-    matched = [_masked_run(run, judgments, dropper, order, changed, vcode) for run in run_list]
     pairs = np.argwhere(changed & (vcode >= 0))  # (group, topic) with a relevant one left
     pairs = pairs[virtual.judgments.R[vcode[pairs[:, 0], pairs[:, 1]]] > 0]
-    run_idx, topic_idx, values = _score_rows_threaded(
-        measure_list, matched, vcode[pairs[:, 0], pairs[:, 1]], virtual.judgments
-    )
-    g_of, t_of = virtual.group[topic_idx], virtual.topic[topic_idx]
+    plan = _RowPlan(measure_list, judgments, dropper, order, pairs, virtual)
+    values = _each_run(plan, run_list)  # per run: one array per measure, rows as ``pairs``
     full, reduced = {}, {}
-    for m, parts in zip(measure_list, values):
-        value = np.concatenate(parts)
+    for mi, m in enumerate(measure_list):
         table = np.zeros((n_groups + 1, len(run_list), n_topics))
-        table[g_of, run_idx, t_of] = value
+        for r, per_measure in enumerate(values):
+            table[pairs[:, 0], r, pairs[:, 1]] = per_measure[mi]
         # a (group, topic) with nothing dropped scores as the full qrels do
         same = ~changed[:n_groups]
         table[:n_groups] = np.where(same[:, None, :], table[full_g][None], table[:n_groups])
@@ -173,28 +178,76 @@ def _score_all(q, judgments, run_list, order, measure_list, pool, sole, drop_gro
     return [judgments.topic_ids[t] for t in topics], full, reduced
 
 
-def _score_rows_threaded(measures, matched: List[MatchedRun], row_topics, judgments):
-    """:func:`score_rows` of every run on ``row_topics``, the runs split over the reader
-    threads (numpy releases the GIL in the measures' array work): (run, topic, values per
-    measure) as one call would give them, in run order."""
-    workers = min(thread_count(), len(matched))
-    bounds = np.linspace(0, len(matched), workers + 1).astype(int)
+@dataclass
+class _RowPlan:
+    """What scoring one run's rows needs: the rows are ``pairs`` (group, topic), each the
+    run's graded list on the topic with the documents the group drops graded unjudged,
+    scored against the group's judgments (virtual topic ``virtual.code[group, topic]``).
+    ``dropper``: judgments whose level is 1 + the group that drops the judgment (0 for
+    none), matched against the run in the same order as ``judgments``."""
 
-    def part(k: int):
-        runs = matched[bounds[k] : bounds[k + 1]]
-        return score_rows(measures, runs, [row_topics] * len(runs), judgments, MAX_CELLS)
+    measures: list
+    judgments: Judgments
+    dropper: Judgments
+    order: Optional[str]
+    pairs: np.ndarray
+    virtual: "_Virtual"
 
-    if workers > 1:
-        from concurrent.futures import ThreadPoolExecutor
 
-        with ThreadPoolExecutor(workers) as pool:
-            parts = list(pool.map(part, range(workers)))
-    else:
-        parts = [part(0)]
-    run_idx = np.concatenate([p[0] + bounds[k] for k, p in enumerate(parts)])
-    topic_idx = np.concatenate([p[1] for p in parts])
-    values = [[v for p in parts for v in p[2][m]] for m in range(len(measures))]
-    return run_idx, topic_idx, values
+def _each_run(plan: _RowPlan, run_list) -> List[List[np.ndarray]]:
+    """:func:`_score_run` of every run, the runs split over the reader threads (numpy
+    releases the GIL in the measures' array work), in run order."""
+    workers = min(thread_count(), len(run_list))
+    if workers <= 1:
+        return [_score_run(plan, run) for run in run_list]
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(workers) as pool:
+        return list(pool.map(lambda run: _score_run(plan, run), run_list))
+
+
+def _score_run(plan: _RowPlan, run) -> List[np.ndarray]:
+    """One run's values on every row of ``plan`` (one array per measure). The run is
+    matched once and held as a topics x ranks grade matrix beside the matrix of which
+    group drops each document; a batch of rows is then a gather of that grade matrix
+    with the dropped documents set unjudged: whole-collection array work, no copy of the
+    run per group."""
+    matched = match_run(run, plan.judgments, plan.order)
+    n_topics = plan.judgments.n_topics
+    grades, lengths = _by_topic(matched, matched.grades, n_topics, PADDING)
+    drops = match_run(run, plan.dropper, plan.order).grades - 1  # -1: kept by every group
+    dropped_by, _ = _by_topic(matched, drops.astype(_group_dtype(plan)), n_topics, -1)
+    group, topic = plan.pairs[:, 0], plan.pairs[:, 1]
+    vcode = plan.virtual.code[group, topic]
+    names = np.full(len(plan.pairs), matched.name, dtype=object)
+    per_batch = max(1, MAX_CELLS // grades.shape[1])
+    parts: List[List[np.ndarray]] = [[] for _ in plan.measures]
+    for begin in range(0, len(plan.pairs), per_batch):
+        rows = slice(begin, begin + per_batch)
+        batch = grades[topic[rows]]
+        batch[dropped_by[topic[rows]] == group[rows, None]] = UNJUDGED
+        ranked = RankedLists(batch, lengths[topic[rows]], vcode[rows], plan.virtual.judgments)
+        for mi, value in enumerate(score_batch(plan.measures, ranked, names[rows])):
+            parts[mi].append(value)
+    return [np.concatenate(p) if p else np.zeros(0) for p in parts]
+
+
+def _group_dtype(plan: _RowPlan):
+    return np.int16 if plan.virtual.code.shape[0] < 2**15 else np.int32
+
+
+def _by_topic(matched: MatchedRun, flat: np.ndarray, n_topics: int, fill):
+    """A run's flat per-document ``flat`` (in ranked order) as a topics x ranks matrix,
+    ``fill`` past each list's end (and on topics it does not answer); and each topic's
+    list length."""
+    width = max(int(matched.row_length.max()) if len(matched.row_length) else 0, 1)
+    out = np.full((n_topics, width), fill, dtype=flat.dtype)
+    lengths = np.zeros(n_topics, dtype=np.int64)
+    lengths[matched.row_topic] = matched.row_length
+    total = int(matched.row_length.sum())
+    offset = np.arange(total) - np.repeat(matched.row_start, matched.row_length)
+    out[np.repeat(matched.row_topic, matched.row_length), offset] = flat[:total]
+    return out, lengths
 
 
 @dataclass
@@ -224,27 +277,6 @@ def _virtual_judgments(q: Qrels, judgments: Judgments, drop_group, n_groups: int
     return _Virtual(
         virtual, code.reshape(n_groups, n_topics), present // n_topics, present % n_topics
     )
-
-
-def _masked_run(run, judgments, dropper, order, changed, vcode) -> MatchedRun:
-    """One run's rows for every changed (group, topic) it answers, on virtual topics: its
-    graded list on the topic with the documents the group drops graded unjudged.
-    ``dropper``: judgments whose level is 1 + the group that drops the judgment (0 for
-    none), which match the run's documents in the same order as ``judgments``."""
-    matched = match_run(run, judgments, order)
-    doc_group = match_run(run, dropper, order).grades.astype(np.int64) - 1  # -1: kept
-    n_topics = judgments.n_topics
-    start = np.zeros(n_topics, dtype=np.int64)
-    length = np.zeros(n_topics, dtype=np.int64)
-    start[matched.row_topic], length[matched.row_topic] = matched.row_start, matched.row_length
-    g_idx, t_idx = np.nonzero(changed & (vcode >= 0) & (length > 0)[None, :])
-    lengths = length[t_idx]
-    heads = np.cumsum(lengths) - lengths
-    # each row's documents: its topic's span of the run, in one gather
-    source = np.arange(int(lengths.sum())) + np.repeat(start[t_idx] - heads, lengths)
-    grades = matched.grades[source]
-    grades[doc_group[source] == np.repeat(g_idx, lengths)] = UNJUDGED
-    return MatchedRun(matched.name, vcode[g_idx, t_idx], heads, lengths, grades, [], matched.order)
 
 
 __all__ = ["LeaveOutScores", "leave_out_scores"]

@@ -345,25 +345,35 @@ def value_matrix(values: List[List[np.ndarray]], n_rows: int) -> np.ndarray:
     return np.vstack([np.concatenate(v) for v in values])
 
 
+def score_batch(measures, ranked, row_runs: np.ndarray) -> List[np.ndarray]:
+    """Every measure's values on one padded batch (``row_runs``: the run of each row,
+    named when a measure fails on it); the batch's caches released after."""
+    values = []
+    for measure in measures:
+        try:
+            values.append(measure.compute(ranked))
+        except UserCodeError as err:  # names its measure; the run is known here
+            if err.row is not None:
+                err.run = row_runs[err.row]
+            raise
+        except MeasureError as err:
+            raise MeasureError(f"{measure.name}: {err}") from None
+    # views point back at the batch: without this its caches wait for the cycle collector
+    ranked.release()
+    return values
+
+
 def score_rows(measures, matched, row_topics, judgments, max_cells):
     """Every measure on every padded batch of the chosen rows: the run and topic of each
     row, and per measure the list of its value arrays (one per batch, in batch order)."""
     values: List[List[np.ndarray]] = [[] for _ in measures]
     run_rows, topic_rows = [], []
+    names = np.array([m.name for m in matched] + [""], dtype=object)
     for run_idx, topic_idx, ranked in build_batches(matched, row_topics, judgments, max_cells):
         run_rows.append(run_idx)
         topic_rows.append(topic_idx)
-        for mi, measure in enumerate(measures):
-            try:
-                values[mi].append(measure.compute(ranked))
-            except UserCodeError as err:  # names its measure; the run is known here
-                if err.row is not None:
-                    err.run = matched[int(run_idx[err.row])].name
-                raise
-            except MeasureError as err:
-                raise MeasureError(f"{measure.name}: {err}") from None
-        # views point back at the batch: without this its caches wait for the cycle collector
-        ranked.release()
+        for mi, value in enumerate(score_batch(measures, ranked, names[run_idx])):
+            values[mi].append(value)
     if not run_rows:  # no topic to score (e.g. none has a relevant document)
         run_rows, topic_rows = [np.zeros(0, np.int64)], [np.zeros(0, np.int64)]
         values = [[np.zeros(0)] for _ in measures]

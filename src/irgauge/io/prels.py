@@ -21,7 +21,7 @@ reads any negative level, -999 too), and ``NA`` is no number.
 
 from __future__ import annotations
 
-from typing import Optional, Union
+from typing import Iterator, Optional, Union
 
 import numpy as np
 
@@ -38,6 +38,10 @@ METHOD_COLUMN = 3  # of the 5-column layout
 CERTAIN_METHODS = (0, 2)  # MTC alone, or MTC and statAP: statAP_MQ_eval sets pi = 1
 NOT_SAMPLED = -999  # statAP_MQ_eval skips a line at this level or below
 NO_PROBABILITY = b"NA"  # statAP_MQ_eval skips a line with this probability
+# the column header of a pool's TSV (irgauge pool): four columns as prels have, the third
+# the judging order where prels hold a level; every pool carries it (--no-header leaves
+# out the # lines only), so a pool given as prels is refused at it, never read as levels
+POOL_COLUMNS = ("topic", "docno", "order", "inclusion")
 
 
 def read_prels(source: Union[PathLike, Qrels], threads: Optional[int] = None) -> Qrels:
@@ -64,7 +68,7 @@ def read_prels(source: Union[PathLike, Qrels], threads: Optional[int] = None) ->
 def _from_path(path: PathLike, threads: Optional[int]) -> Qrels:
     name = str(path)
     table = tokenize(
-        iter_blocks(name, BLOCK_BYTES),
+        _refusing_a_pool(iter_blocks(name, BLOCK_BYTES), name),
         name,
         allowed_columns=(4, 5),
         keep={4: (0, 1, 2, 3), 5: (0, 1, 2, 3, 4)},
@@ -107,6 +111,36 @@ def _is(tokens: Ids, word: bytes) -> np.ndarray:
     for k, byte in enumerate(word):
         out[out] = tokens.pool[tokens.starts[out] + k] == byte
     return out
+
+
+def _refusing_a_pool(blocks: Iterator[bytes], name: str) -> Iterator[bytes]:
+    """``blocks`` passed on, after a look at the first line that is neither blank nor a
+    ``#`` comment: a pool's column header is refused there (FILE:LINE)."""
+    looking = True
+    line_number = 0
+    for block in blocks:
+        start = 0
+        while looking and start < len(block):
+            end = block.find(b"\n", start)
+            end = len(block) if end < 0 else end + 1
+            line, start = block[start:end], end
+            line_number += 1
+            if line_number == 1:
+                line = line.removeprefix(b"\xef\xbb\xbf")  # a BOM before the header
+            fields = line.split()
+            if not fields or fields[0].startswith(b"#"):
+                continue
+            looking = False
+            if tuple(f.decode("latin-1").lower() for f in fields) == POOL_COLUMNS:
+                raise InputError(
+                    "this is a pool (columns topic, docno, order, inclusion, as irgauge "
+                    "pool writes them), not prels: prels give each sampled document's "
+                    "relevance level (topic docno level inclusion), a pool its judging "
+                    "order",
+                    name,
+                    line_number,
+                )
+        yield block
 
 
 def check_inclusion(inclusion: np.ndarray, source: str, line_numbers=None) -> None:

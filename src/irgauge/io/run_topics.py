@@ -1,7 +1,10 @@
-"""Whether a run answers its qrels' topics: the one check of every study that compares
-runs topic by topic against a collection (a reproduction, leave-one-group-out). A topic a
-run misses would be scored 0 for that run alone, which reads as a loss of effectiveness,
-not as a missing input; the check refuses it at the run's file instead."""
+"""Whether a run answers its qrels' topics: the one check of every command that compares
+runs topic by topic against a collection (a reproduction, leave-one-group-out, a pool
+built on qrels, the pooling study). A topic a run misses would be scored 0 for that run
+alone, which reads as a loss of effectiveness, not as a missing input (or, in a pool,
+would be pooled without the run); the check refuses it at the run's file instead. Where
+scoring the missing topics 0 is what the user means, the command offers eval's
+-c/--complete (``complete=True``), as trec_eval -c, and names it in the refusal."""
 
 from __future__ import annotations
 
@@ -9,14 +12,18 @@ from typing import Sequence
 
 from irgauge.errors import InputError
 from irgauge.io.records import Run
-from irgauge.io.words import listed
+from irgauge.io.words import counted, listed
+
+
+COMPLETE_HINT = "-c/--complete (complete=True) scores a missing topic 0, as trec_eval -c"
 
 
 def require_qrels_topics(
-    run: Run, qrels_topics: Sequence[str], qrels_name: str, extra: bool = False
+    run: Run, qrels_topics: Sequence[str], qrels_name: str, extra: bool = False, hint: str = ""
 ) -> None:
     """Refuse ``run`` (at its file) when it misses a topic of ``qrels_topics``, and, with
-    ``extra=False``, when it answers a topic the qrels lack. Topic ids match as written."""
+    ``extra=False``, when it answers a topic the qrels lack. Topic ids match as written.
+    ``hint``: what the user can do about missing topics (e.g. :data:`COMPLETE_HINT`)."""
     from irgauge.io.keys import unique_names
 
     mine = set(unique_names(run.topics)[0])
@@ -27,13 +34,18 @@ def require_qrels_topics(
         return
     parts = []
     if missing:
-        parts.append(f"misses {len(missing)} topic(s) of {qrels_name} ({listed(missing, 3)})")
+        parts.append(
+            f"misses {counted(len(missing), 'topic')} of {qrels_name} ({listed(missing, 3)})"
+            + (f": {hint}" if hint else "")
+        )
     if unjudged:
-        parts.append(f"answers {len(unjudged)} topic(s) {qrels_name} lacks ({listed(unjudged, 3)})")
+        parts.append(
+            f"answers {counted(len(unjudged), 'topic')} {qrels_name} lacks ({listed(unjudged, 3)})"
+        )
     raise InputError(
         "its topics differ from the qrels': " + "; ".join(parts) + "; topic ids match as written",
         run.source,
     )
 
 
-__all__ = ["require_qrels_topics"]
+__all__ = ["require_qrels_topics", "COMPLETE_HINT"]

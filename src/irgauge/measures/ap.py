@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from irgauge.measures.base import Param, rank_sum, ratio, register
+from irgauge.collection.rankings import cells
+from irgauge.measures.base import Param, rank_sum_cells, ratio, register
 
 NORMS = ("R", "min")
 
@@ -26,5 +27,8 @@ def rank_normaliser(ranked, norm: str) -> np.ndarray:
     ),
 )
 def average_precision(ranked, norm: str = "R") -> np.ndarray:
-    precision_at_rel = np.where(ranked.isrel, ranked.count / ranked.ranks, 0.0)
-    return ratio(rank_sum(precision_at_rel), rank_normaliser(ranked, norm))
+    # at the relevant ranks alone: count(r) there is 1 + the relevant ones above
+    rows, cols, place, _ = cells(ranked.isrel)
+    precision_at_rel = (place + 1) / ranked.ranks[cols]
+    total = rank_sum_cells(rows, place, precision_at_rel, ranked.n_rows)
+    return ratio(total, rank_normaliser(ranked, norm))

@@ -502,5 +502,17 @@ def rank_sum(terms: np.ndarray) -> np.ndarray:
     return np.cumsum(terms, axis=1)[:, -1]
 
 
+def rank_sum_cells(rows: np.ndarray, place: np.ndarray, terms: np.ndarray, n_rows: int):
+    """:func:`rank_sum` of the rows x ranks matrix holding ``terms`` at the cells
+    (``rows``, ``place`` = the cell's place among its row's, in rank order; as
+    :func:`irgauge.collection.rankings.cells` gives them) and 0 elsewhere, number for
+    number: the terms are added in rank order as there, and the zeros between them add
+    nothing (s + 0.0 is s)."""
+    width = int(place.max()) + 1 if len(place) else 0
+    table = np.zeros((n_rows, width))
+    table[rows, place] = terms
+    return rank_sum(table)
+
+
 def families() -> List[Family]:
     return sorted(REGISTRY.values(), key=lambda f: f.name.lower())

@@ -16,6 +16,13 @@ rpref_relative2. On the top-k runs by mean AP (default 30):
   70, 50, 30, 10 by default), each over ``reductions`` independent seeded reductions
   (default 5): mean ± sd in the figures, mean and Monte Carlo SE in the tables.
 
+With ``depths`` (``--depth K[,K...]``) the qrels are reduced instead to the depth-K pool
+of the runs for each K (Sakai and Kando 2008), as ``irgauge incomplete --depth``: the
+tables have a column per depth, the figures draw each depth at the share of judgments it
+keeps, and the summary speaks of the smallest depth. A topic that a depth leaves without
+a relevant document scores 0 there (``empty_topics="zero"``, on the full qrels too), so
+that every reduction is scored on the same topics.
+
 Reduction and the per-rate scores come from
 :func:`irgauge.studies.incomplete_result.incomplete_study`.
 
@@ -33,6 +40,7 @@ from typing import Any, Dict, List, Optional, Sequence
 import numpy as np
 import pandas as pd
 
+from irgauge.collection.depth_pool import parse_depths
 from irgauge.collection.reduce import parse_rates
 from irgauge.evaluation import read_runs, score_matrices
 from irgauge.evaluation.tasks import on_cluster, run_steps
@@ -42,6 +50,7 @@ from irgauge.meta.kendall import kendall_tau_columns
 from irgauge.io.output_scope import one_commit
 from irgauge.studies import _common as common
 from irgauge.studies import _noise, _plots, _repeat, _topics
+from irgauge.studies._reduction_steps import Steps
 from irgauge.studies.incomplete_result import incomplete_study
 from irgauge.io.words import counted
 
@@ -97,6 +106,7 @@ class IncompleteOptions:
     rates: Sequence[float] = RATES
     eval_options: Dict[str, Any] = field(default_factory=dict)
     topic_resamples: int = _noise.TOPIC_RESAMPLES
+    depths: Optional[Sequence[int]] = None  # pool depths, in place of the rates
 
 
 @dataclass
@@ -106,6 +116,7 @@ class IncompleteData:
     options: IncompleteOptions
     record: common.Record
     rates: List[float]  # the reduced shares j (%), without 100
+    steps: Steps  # the reductions: the rates, or the pool depths
     evaluated_with: Dict[str, Any]  # options of every evaluation, rel_level included
     setting: str  # systems and topics, in words
     pairs: int  # system pairs of the bootstrap
@@ -139,6 +150,7 @@ def run_incomplete(
     rates: Sequence[float] = RATES,
     eval_options: Optional[Dict[str, Any]] = None,
     topic_resamples: int = _noise.TOPIC_RESAMPLES,
+    depths: Optional[Sequence[int]] = None,
     progress=None,
     report: bool = False,
 ) -> common.StudyResult:
@@ -146,6 +158,9 @@ def run_incomplete(
 
     ``reductions``: independent seeded reductions (the first uses ``seed``); each reduction
     seed also seeds its bootstrap samples. ``rates``: shares j of judgments kept (%).
+    ``depths`` (e.g. ``[100, 10]``): reduce the qrels instead to the depth-K pool of the
+    runs for each K (Sakai and Kando 2008; ``rates`` is then not read); the reduction is
+    the same in every repetition, only the bootstrap samples differ.
     """
     options = IncompleteOptions(
         top_k=top_k,
@@ -158,6 +173,7 @@ def run_incomplete(
         rates=rates,
         eval_options=dict(eval_options or {}),
         topic_resamples=topic_resamples,
+        depths=depths,
     )
     data = compute_incomplete(qrels, runs, options, progress)
     result = write_incomplete(data, out, progress)
@@ -172,11 +188,11 @@ def compute_incomplete(
     """Every number of the study, nothing written."""
     o = options
     seed, seeds = common.seeds_for(o.seed, o.reductions, "reductions")
-    rates = [r for r in parse_rates(list(o.rates)) if r != 100]
-    eval_options = dict(o.eval_options)
+    steps, eval_options = _steps(o)
+    rates = steps.rates
     rel_level = eval_options.pop("rel_level", 1)
     q, paths, chosen_runs, chosen_paths = _read_and_rank(qrels, runs, o, progress)
-    by_rate, studies = _reduce(q, chosen_runs, rates, seeds, o, rel_level, eval_options, progress)
+    by_rate, studies = _reduce(q, chosen_runs, steps, seeds, o, rel_level, eval_options, progress)
     names = list(dict.fromkeys(by_rate["measure"]))
     labels = _labels()
     step = common.steps(progress, "evaluation, full relevance data", 1)
@@ -206,7 +222,7 @@ def compute_incomplete(
     )
     topic = _repeat.topic_draw(seed, first.n_topics, o.topic_resamples, 1, 1)
     topic_share, topic_required = _topics.discriminative_power(full, o.alpha, topic.indices)
-    parameters, seed_record = _parameters(o, rates, labels, eval_options, rel_level, studies)
+    parameters, seed_record = _parameters(o, steps, labels, eval_options, rel_level, studies)
     parameters["topic_sampling"] = {
         **topic.record(),
         "experiment_resamples": None,
@@ -221,6 +237,7 @@ def compute_incomplete(
         options=o,
         record=common.Record(parameters, seed_record, first.systems, first.topics, inputs, notes),
         rates=rates,
+        steps=steps,
         evaluated_with={**eval_options, "rel_level": rel_level},
         setting=f"{systems}, {counted(first.n_topics, 'topic')}",
         pairs=first_dp.parameters["pairs"],
@@ -236,7 +253,7 @@ def compute_incomplete(
         ),
         problem=_noise.design_problem(first.n_systems, first.n_topics),
         flat=_repeat.flat_measures(full),
-        reduced=_reduced_statistics(studies, min(rates) if rates else None, o.alpha, topic),
+        reduced=_reduced_statistics(studies, steps, o.alpha, topic),
         tau=rc.details["matrix"],
         tau_threshold=rc.parameters["threshold"],
         power=_repeat.discriminative_power_table(dp, names),
@@ -245,13 +262,30 @@ def compute_incomplete(
     )
 
 
-def _parameters(o, rates, labels, eval_options, rel_level, studies):
+def _steps(o: IncompleteOptions):
+    """(the reductions: the rates or the depths; the evaluation options)."""
+    eval_options = dict(o.eval_options)
+    if o.depths is None:
+        return Steps([r for r in parse_rates(list(o.rates)) if r != 100]), eval_options
+    # a shallow pool can leave a topic without a relevant document: scored 0 there (and
+    # on the full qrels alike), every reduction covers the full qrels' topics, which the
+    # topic resamples behind the intervals draw from
+    eval_options.setdefault("empty_topics", "zero")
+    return Steps([], parse_depths(o.depths)), eval_options
+
+
+def _parameters(o, steps: Steps, labels, eval_options, rel_level, studies):
     """The manifest's parameters, and an empty record of the seeds."""
+    reduced: Dict[str, Any] = (
+        {"rates": [100] + list(steps.rates)}
+        if steps.depths is None
+        else {"depths": steps.depths, "pooled_runs": studies[0].reduction.runs}
+    )
     return {
         **common.filter_parameters(o.top_k, o.top_fraction, o.by),
         "B": o.B,
         "alpha": o.alpha,
-        "rates": [100] + list(rates),
+        **reduced,
         "reductions": o.reductions,
         "measures": {v: k for k, v in labels.items()},
         "eval_options": {**eval_options, "rel_level": rel_level, "complete": True},
@@ -260,17 +294,19 @@ def _parameters(o, rates, labels, eval_options, rel_level, studies):
     }, {}
 
 
-def _reduced_statistics(studies, lowest, alpha: float, topic) -> Dict[str, Any]:
-    """At the lowest rate: Kendall's tau with the full-data ranking, discriminative power and
-    |mean shift| from full data, each a :class:`~irgauge.studies._noise.Statistic` over the
-    reductions (the repetitions) with its topic resamples (the reductions' mean on each)."""
+def _reduced_statistics(studies, steps: Steps, alpha: float, topic) -> Dict[str, Any]:
+    """At the lowest rate (or depth): Kendall's tau with the full-data ranking,
+    discriminative power and |mean shift| from full data, each a
+    :class:`~irgauge.studies._noise.Statistic` over the reductions (the repetitions) with
+    its topic resamples (the reductions' mean on each)."""
+    lowest, full_step = steps.lowest, steps.full
     if lowest is None:
         return {}
     reps: Dict[str, Dict[str, list]] = {"tau": {}, "dp": {}, "shift": {}}
     draws: Dict[str, Dict[str, list]] = {"tau": {}, "dp": {}, "shift": {}}
     for study in studies:
-        full, low = study.matrices[100], study.matrices[lowest]
-        at = study.table.set_index(["measure", "rate"])
+        full, low = study.matrices[100], study.matrices[steps.matrix_key(lowest)]
+        at = study.table.set_index(["measure", steps.column])
         share, _ = _topics.discriminative_power(low, alpha, topic.indices)
         mean_full = _topics.system_means(full, topic.indices)
         mean_low = _topics.system_means(
@@ -278,7 +314,7 @@ def _reduced_statistics(studies, lowest, alpha: float, topic) -> Dict[str, Any]:
         )
         for name in low:
             label = DISPLAY.get(name, name)
-            shift = abs(at.loc[(name, lowest), "mean"] - at.loc[(name, 100), "mean"])
+            shift = abs(at.loc[(name, lowest), "mean"] - at.loc[(name, full_step), "mean"])
             for key, value, draw in (
                 (
                     "tau",
@@ -328,13 +364,15 @@ def _read_and_rank(qrels, runs, options: IncompleteOptions, progress):
     return q, paths, chosen_runs, chosen_paths
 
 
-def _reduce(q, runs, rates, seeds, options: IncompleteOptions, rel_level, eval_options, progress):
-    """(mean, tau and discriminative power per measure and rate, spread over the
-    reductions; the study of each reduction)."""
+def _reduce(q, runs, steps: Steps, seeds, options: IncompleteOptions, rel_level, eval_options,
+            progress):  # fmt: skip
+    """(mean, tau and discriminative power per measure and rate (or depth), spread over
+    the reductions; the study of each reduction)."""
+    reduction = (steps.rates, steps.depths)
     studies = run_steps(  # each reduction a step: a task on a cluster, with the same result
         _reduction,
         seeds,
-        (q, runs, rates, options.B, options.alpha, rel_level, eval_options),
+        (q, runs, reduction, options.B, options.alpha, rel_level, eval_options),
         progress=progress("reductions") if progress is not None and on_cluster() else None,
         step_progress=progress and (lambda r: progress(f"reduction {r + 1}/{len(seeds)}")),
     )
@@ -342,20 +380,23 @@ def _reduce(q, runs, rates, seeds, options: IncompleteOptions, rel_level, eval_o
         [study.table.assign(repetition=r) for r, study in enumerate(studies)], ignore_index=True
     )
     rows["measure"] = rows["measure"].map(lambda m: DISPLAY.get(m, m))
-    return _noise.spread(
-        rows, ["measure", "rate"], ["mean", "tau", "discriminative_power"]
-    ), studies
+    # a depth's share kept is the same in every repetition: kept beside its depth
+    keys = ["measure", "rate"] if steps.depths is None else ["measure", "depth", "rate"]
+    return _noise.spread(rows, keys, ["mean", "tau", "discriminative_power"]), studies
 
 
 def _reduction(
-    seed: int, q, runs, rates, B: int, alpha: float, rel_level, eval_options, progress=None
+    seed: int, q, runs, reduction, B: int, alpha: float, rel_level, eval_options, progress=None
 ):
-    """The incomplete-judgments study of one reduction of the qrels (seeded)."""
+    """The incomplete-judgments study of one reduction of the qrels (seeded):
+    ``reduction`` = (rates, depths), the depths in place of the rates unless None."""
+    rates, depths = reduction
     return incomplete_study(
         q,
         runs,
         MEASURES,
         rates=rates,
+        depths=depths,
         seed=seed,
         samples=B,
         alpha=alpha,
@@ -377,9 +418,8 @@ def _labels() -> Dict[str, str]:
 
 def describe_incomplete(data: IncompleteData) -> List[str]:
     """The summary's sentences, from the computed tables."""
-    lowest = min(data.rates) if data.rates else 100
     summary = _noise.design_warning(data.problem, data.flat)
-    summary += _summary(data, lowest)
+    summary += _summary(data, data.steps)
     if data.warning:
         summary.append(data.warning)
     summary.append(
@@ -455,10 +495,9 @@ def _write_tables(writer: common.StudyWriter, data: IncompleteData) -> None:
     ):
         writer.table(
             stem,
-            _by_rate(data.by_rate, value, data.names),
+            _by_rate(data.by_rate, value, data.names, data.steps),
             common.caption(
-                f"{what} against the share j of relevance data kept: mean [SE] over "
-                f"{o.reductions} reductions",
+                f"{what} against {data.steps.axis}: mean [SE] over {o.reductions} reductions",
                 "bpref",
             ),
             digits,
@@ -509,17 +548,18 @@ def _write_figures(writer: common.StudyWriter, data: IncompleteData, progress) -
         step()
 
 
-def _by_rate(table: pd.DataFrame, value: str, names) -> pd.DataFrame:
-    """measure x rate table of "mean [SE]" numbers (mean columns, then SE columns)."""
-    wide = table.pivot(index="measure", columns="rate", values=value)
-    se = table.pivot(index="measure", columns="rate", values=f"{value}_se")
-    cols = sorted(wide.columns, reverse=True)
+def _by_rate(table: pd.DataFrame, value: str, names, steps: Steps) -> pd.DataFrame:
+    """measure x rate (or depth) table of "mean [SE]" numbers (mean columns, then SE
+    columns), the full relevance data first."""
+    wide = table.pivot(index="measure", columns=steps.column, values=value)
+    se = table.pivot(index="measure", columns=steps.column, values=f"{value}_se")
+    cols = [c for c in [steps.full, *steps.reduced] if c in wide.columns]
     out = wide.loc[names, cols]
-    out.columns = [f"{c:g}%" for c in cols]
+    out.columns = [steps.header(c) for c in cols]
     se = se.loc[names, cols]
     for c in cols:
-        if c != 100:
-            out[f"SE {c:g}%"] = se[c].to_numpy()
+        if c != steps.full:
+            out[f"SE {steps.header(c)}"] = se[c].to_numpy()
     return out.reset_index()
 
 
@@ -577,7 +617,7 @@ def _curves(value: str, ylabel: str, hline=None):
     return draw
 
 
-def _summary(data: IncompleteData, lowest: float) -> list:
+def _summary(data: IncompleteData, steps: Steps) -> list:
     alpha, square, problem = data.options.alpha, data.tau, data.problem
     names = [m for m in data.power["measure"] if m not in data.flat]
     lines = [
@@ -586,14 +626,15 @@ def _summary(data: IncompleteData, lowest: float) -> list:
         f"Required difference (alpha = {alpha}) with full relevance data, smallest "
         f"first: {_noise.ordering(data.required, names, problem)}.",
     ]
+    lowest = steps.data(steps.lowest) if steps.lowest is not None else ""
     if data.reduced:
         lines.append(
-            f"Kendall's tau between the rankings on full and on {lowest:g}% relevance "
-            f"data (most robust first): "
+            f"Kendall's tau between the rankings on full and on {lowest} "
+            f"(most robust first): "
             f"{_noise.ordering(data.reduced['tau'], names, problem)}."
         )
         lines.append(
-            f"Discriminative power with {lowest:g}% relevance data: "
+            f"Discriminative power with {lowest}: "
             f"{_noise.ordering(data.reduced['dp'], names, problem)}."
         )
     lines += _mean_shift_sentences(data.reduced.get("shift"), lowest, problem)
@@ -610,10 +651,10 @@ def _summary(data: IncompleteData, lowest: float) -> list:
 PRIMED = {"AP": "AP'", "Q-measure": "Q'", DISPLAY[NDCG]: DISPLAY[NDCG + "'"]}
 
 
-def _mean_shift_sentences(shift, lowest: float, problem: Optional[str]) -> list:
-    """Figure 1 in words: how far each original metric's mean moves from full to ``lowest``%
-    relevance data, against its condensed form (|shift| over the reductions, with its topic
-    resamples)."""
+def _mean_shift_sentences(shift, lowest: str, problem: Optional[str]) -> list:
+    """Figure 1 in words: how far each original metric's mean moves from full to ``lowest``
+    (the smallest reduction's relevance data, in words), against its condensed form
+    (|shift| over the reductions, with its topic resamples)."""
     if shift is None:
         return []
     parts = []
@@ -628,6 +669,4 @@ def _mean_shift_sentences(shift, lowest: float, problem: Optional[str]) -> list:
         parts.append(text)
     if not parts:
         return []
-    return [
-        f"Mean score from full to {lowest:g}% relevance data (Figure 1): " + "; ".join(parts) + "."
-    ]
+    return [f"Mean score from full to {lowest} (Figure 1): " + "; ".join(parts) + "."]

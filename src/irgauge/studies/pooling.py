@@ -25,6 +25,10 @@ strategies only where the interval of their difference excludes 0
 pools are, and, as prels, by the estimators, each from a sample of its own design with
 the unsampled pool listed: statAP from that sample, infAP from a uniform sample of the
 pool (its paper's design, drawn with the same seed).
+
+A run that misses a topic of the qrels is refused naming its file; with
+``eval_options={"complete": True}`` (-c/--complete) the topic is pooled without it and
+it scores 0 there (trec_eval -c).
 """
 
 from __future__ import annotations
@@ -42,6 +46,7 @@ from irgauge.errors import InputError
 from irgauge.evaluation import read_runs, score_matrices
 from irgauge.io.qrels import read_qrels
 from irgauge.io.records import Qrels
+from irgauge.io.run_topics import COMPLETE_HINT
 from irgauge.meta.kendall import kendall_tau_columns
 from irgauge.meta.system_agreement import average_ranks, tau_ap_rows
 from irgauge.studies import _common as common
@@ -108,7 +113,8 @@ def run_pooling(
     """Run the study (see the module docstring); write tables and figures under
     ``out/pooling``. ``budgets``: judgments per topic (each at most the smallest pool);
     ``depth``: the runs are pooled from their top K (default: whole runs); ``measures``:
-    measure strings scored on the judgments made."""
+    measure strings scored on the judgments made; ``eval_options``: order, rel_level,
+    complete (a run's missing qrels topics score 0, where they are refused by default)."""
     eval_options = dict(eval_options or {})
     study = compute_pooling(
         qrels,
@@ -173,10 +179,13 @@ def compute_pooling(
     read = read_runs(runs)
     estimators = dict(ESTIMATORS) if "sample" in strategies else {}
     every = list(dict.fromkeys([*measures, *estimators.values()]))
+    rel_level = eval_options.get("rel_level", 1)
+    # a run that misses a qrels topic: refused, or with complete pooled without it there
+    # and scored 0 on it
+    hint = None if eval_options.get("complete") else COMPLETE_HINT
+    candidates = build_candidates(read, depth, judged, rel_level=rel_level, missing_hint=hint)
     full = common.select(score_matrices(judged, read, every, **eval_options), *selection)
     first = next(iter(full.values()))
-    rel_level = eval_options.get("rel_level", 1)
-    candidates = build_candidates(read, depth, judged, rel_level=rel_level)
     t_seed = _noise.topic_seed(seed)
     setting = _Setting(
         read,

@@ -35,7 +35,7 @@ import pandas as pd
 from irgauge import _checks
 from irgauge.evaluation.leave_out import LeaveOutScores, leave_out_scores
 from irgauge.meta import kendall_tau, tau_ap
-from irgauge.meta.kendall import kendall_tau_columns
+from irgauge.meta.kendall import kendall_tau_cross
 from irgauge.report import style
 from irgauge.scores._results import REASONS, check_table
 from irgauge.stats.resampling import TIE_TOLERANCE, index_counts
@@ -96,7 +96,8 @@ def reusability(
 ) -> ReusabilityResult:
     """Leave each group out of the depth-``depth`` pool and score every run (module
     docstring); nothing written. ``groups``: a ``run<TAB>group`` file or ``{run: group}``
-    (default: each run alone). ``eval_options``: order, rel_level, gains, negative.
+    (default: each run alone). ``eval_options``: order, rel_level, gains, negative,
+    complete (a run's missing qrels topics score 0, where they are refused by default).
     ``topic_resamples``: T, the resamples of the topics behind the summary's intervals
     (seeded by ``seed``)."""
     seed = common.seed_or_fresh(seed)
@@ -121,8 +122,10 @@ def reusability(
         drawn_reduced = scores.reduced[m] @ counts  # groups x runs x T
         drawn_change = drawn_reduced[own, np.arange(len(own))] - drawn_full
         left_out += _left_out_rows(scores, m, change, drawn_change, rank_full, rank_reduced, own)
-        taus = [kendall_tau_columns(drawn_full, part) for part in drawn_reduced]
-        tau_draws[m] = np.mean(taus, axis=0)
+        # every group's ranking against the full one in one pass (the full ranking's pair
+        # signs taken once): groups x T, averaged over the groups in that order
+        taus = kendall_tau_cross(drawn_full.T[:, None, :], drawn_reduced.transpose(2, 0, 1))
+        tau_draws[m] = np.mean(np.ascontiguousarray(taus[:, 0, :].T), axis=0)
         tau_reps[m] = np.array([np.mean([kendall_tau(full, r) for r in reduced])])
         change_draws[m] = _group_mean(np.abs(drawn_change), own, len(scores.groups))
         change_reps[m] = np.array([_group_mean(np.abs(change), own, len(scores.groups))])

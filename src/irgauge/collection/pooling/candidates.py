@@ -21,8 +21,12 @@ from irgauge.collection.depth_pool import DepthPool, depth_pool
 from irgauge.errors import InputError
 from irgauge.io.qrels import read_qrels
 from irgauge.io.runs import read_runs
-from irgauge.io.records import Qrels, Run
+from irgauge.io.run_topics import require_qrels_topics
 from irgauge.io.words import counted
+
+
+# why a pool refuses a run that misses a qrels topic
+POOLED_WITHOUT = "the pool would be built there without this run"
 
 
 @dataclass(eq=False)
@@ -51,22 +55,29 @@ class Candidates:
 
 
 def build_candidates(
-    runs, depth: Optional[int] = None, qrels=None, rel_level: int = 1, order=None
+    runs,
+    depth: Optional[int] = None,
+    qrels=None,
+    rel_level: int = 1,
+    order=None,
+    missing_hint: Optional[str] = POOLED_WITHOUT,
 ) -> Candidates:
     """Read ``runs`` (and ``qrels``) and pool them to ``depth`` (None: whole runs).
 
-    With qrels, the topics are the qrels' topics, and a run that answers none of some
-    topic's documents is refused naming its file (the pool of that topic would be built
-    without it); without, every topic some run answers."""
+    With qrels, the topics are the qrels' topics, and a run that misses one is refused
+    naming its file (:func:`irgauge.io.run_topics.require_qrels_topics`, ``missing_hint``
+    saying why or what to do; None: the run is pooled without those topics); without,
+    every topic some run answers."""
     if depth is not None:
         depth = _checks.whole(depth, "depth", 1, _checks.MAX_COUNT)
     read = read_runs(runs)
     if not read:
         raise InputError("a pool needs at least one run", parameter="runs")
     judged = read_qrels(qrels) if qrels is not None else None
-    if judged is not None:
+    if judged is not None and missing_hint is not None:
         for run in read:
-            _refuse_missing_topics(run, judged)
+            name = f"qrels {judged.source}"
+            require_qrels_topics(run, judged.topic_ids, name, True, missing_hint)
     deepest = depth if depth is not None else max(max(len(r) for r in read), 1)
     topics = judged.topic_index if judged is not None else None
     pool = depth_pool(read, deepest, topics, order)
@@ -88,21 +99,6 @@ def _ranked_entries(pool: DepthPool, n_runs: int) -> np.ndarray:
     ranked = np.full((n_runs, len(pool.topic_ids), width), -1, dtype=np.int64)
     ranked[run, pool.topic[entry], rank - 1] = entry
     return ranked
-
-
-def _refuse_missing_topics(run: Run, qrels: Qrels) -> None:
-    index = qrels.topic_index
-    codes = index.lookup(run.topics)
-    answered = np.bincount(codes[codes >= 0], minlength=len(index)) > 0
-    if answered.all():
-        return
-    missing = [index.names[t] for t in np.flatnonzero(~answered)]
-    more = f" (and {len(missing) - 1} more)" if len(missing) > 1 else ""
-    raise InputError(
-        f"the run answers no document of qrels topic {missing[0]!r}{more}: its pool would "
-        "be built without this run",
-        run.source,
-    )
 
 
 def entry_levels(pool: DepthPool, qrels) -> Tuple[np.ndarray, np.ndarray]:

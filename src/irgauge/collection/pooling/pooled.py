@@ -16,12 +16,13 @@ import numpy as np
 
 from irgauge.collection.pooling.selection import Selection
 from irgauge.errors import InputError
+from irgauge.io.prels import POOL_COLUMNS
 from irgauge.io.ids import Ids
 from irgauge.io.records import Qrels
 from irgauge.io.words import counted
 from irgauge.types import QrelsLike
 
-HEADER = ("topic", "docno", "order", "inclusion")
+HEADER = POOL_COLUMNS  # the prels reader refuses a file with this header
 UNSAMPLED = -1  # the prels level of a pooled document left unsampled (trec_eval's -1)
 
 
