@@ -145,6 +145,47 @@ def test_the_million_query_layout_reads_its_method_column_as_statap_mq_eval(tmp_
     assert four.inclusion.tolist() == [0.5, 1.0, 0.25, 0.5]
 
 
+def test_million_query_lines_the_script_skips_are_skipped(tmp_path):
+    """statAP_MQ_eval skips a line at level -999 or below (not sampled) and one whose
+    probability is NA, before its method counts: neither is a judgment, and a topic of
+    such lines alone is not judged."""
+    kept = "1 a 1 1 0.5\n1 c 1 2 0.25\n1 d 0 4 0.2\n"
+    first = "1 b -999 1 0.3\n1 e 1 0 NA\n"
+    last = "1 f 0 1 NA\n1 g -1000 1 NA\n2 x -999 1 0.5\n"
+    plain = read_prels(_write(tmp_path / "plain", kept))
+    mixed = read_prels(_write(tmp_path / "mixed", first + kept + last))
+    assert mixed.docnos.tolist() == plain.docnos.tolist() == [b"a", b"c", b"d"]
+    assert mixed.inclusion.tolist() == plain.inclusion.tolist() == [0.5, 1.0, 0.2]
+    assert mixed.line_numbers.tolist() == [3, 4, 5]  # errors still name the file's lines
+    assert mixed.topic_ids == ["1"]
+    run = {"1": {d: 5 - i for i, d in enumerate("abcdefg")}}
+    measures = ["statAP", "statAP(var=true)", "statR"]
+    values = [
+        irgauge.evaluate(runs={"r": run}, prels=p, measures=measures).means["value"].tolist()
+        for p in (plain, mixed)
+    ]
+    assert values[0] == values[1] and len(values[0]) == 3
+
+
+def test_the_four_column_layout_skips_nothing(tmp_path):
+    """sample_eval.pl reads every negative level as pooled and unsampled, -999 too; NA
+    is no probability there."""
+    text = "1 a 1 0.5\n1 b -999 0.5\n1 c 0 0.5\n"
+    prels = read_prels(_write(tmp_path / "p", text))
+    assert prels.levels.tolist() == [1, -999, 0]
+    same = read_prels(_write(tmp_path / "q", text.replace("-999", "-1")))
+    run = {"1": {"a": 3, "b": 2, "c": 1}}
+    value = [
+        irgauge.evaluate(runs={"r": run}, prels=p, measures=["infAP"], negative="unjudged")
+        .means["value"]
+        .tolist()
+        for p in (prels, same)
+    ]
+    assert value[0] == value[1] and len(value[0]) == 1
+    with pytest.raises(InputError, match=r":2: inclusion probability 'NA' is not a finite"):
+        read_prels(_write(tmp_path / "na", "1 a 1 0.5\n1 b 0 NA\n"))
+
+
 def _write(path, text):
     path.write_text(text)
     return str(path)

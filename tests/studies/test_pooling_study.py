@@ -9,6 +9,7 @@ import pytest
 from scipy import stats
 
 import irgauge
+from irgauge.cli import main
 from irgauge.collection.simulate import simulate_collection, write_collection
 from irgauge.studies import study_function
 from irgauge.studies.pooling import run_pooling
@@ -90,6 +91,30 @@ def test_numbers_match_a_plain_computation(collection, result):
     manifest = json.loads((folder / "out" / "pooling" / "manifest.json").read_text())
     assert manifest["seeds"]["sample"] == 4
     assert manifest["parameters"]["budgets"] == [5, 15]
+
+
+def test_infap_is_read_from_a_sample_of_its_own_design(collection, result, capsys):
+    """The study's infAP is what pool --design infap --format prels, then eval --prels
+    --negative unjudged, give: a uniform sample of the pool, the unsampled listed."""
+    folder, qrels, runs = collection
+    prels = folder / "infap.prels"
+    argv = ["pool", *map(str, runs), "--strategy", "sample", "--design", "infap"]
+    argv += ["--budget", "15", "--seed", "4", "--qrels", str(qrels), "--format", "prels"]
+    assert main([*argv, "-o", str(prels)]) == 0
+    listed = prels.read_text().splitlines()
+    assert any(line.split()[2] == "-1" for line in listed)
+    full = irgauge.evaluate(qrels, runs, ["AP"]).score_matrices()["AP"]
+    est = irgauge.evaluate(
+        None, runs, ["infAP"], prels=str(prels), empty_topics="zero", negative="unjudged"
+    ).score_matrices()["infAP"]
+    a = full.values.mean(axis=1)
+    b = est.values[:, [est.topics.index(t) for t in full.topics]].mean(axis=1)
+    row = result.tables["rankings"].set_index(["strategy", "budget", "measure"])
+    assert row.loc[("sample", 15, "infAP"), "rmse"] == pytest.approx(np.sqrt(((a - b) ** 2).mean()))
+    assert row.loc[("sample", 15, "infAP"), "kendall_tau"] == pytest.approx(
+        stats.kendalltau(a, b)[0]
+    )
+    capsys.readouterr()
 
 
 def test_the_summary_orders_strategies_only_beyond_the_noise(result):

@@ -25,8 +25,10 @@ def register(subparsers) -> None:
         "document from the judgments made so far: --qrels simulates judging. Writes "
         "'topic, docno, order, inclusion' (order: the judging order within the topic, 1 "
         "first; inclusion: the probability of being in the pool, 1 unless sampled), or "
-        "trec_eval qrels 'TOPIC 0 DOCNO -1' (pooled, not judged); with -o, the strategy "
-        "and every parameter (the seed too) go to POOL.json beside it.",
+        "trec_eval qrels 'TOPIC 0 DOCNO -1' (pooled, not judged), or, once a sample is "
+        "judged (--qrels), prels 'TOPIC DOCNO LEVEL INCLUSION' for eval --prels --negative "
+        "unjudged: the sampled documents at their level, the rest of the pool at -1; with "
+        "-o, the strategy and every parameter (the seed too) go to POOL.json beside it.",
     )
     parser.add_argument("runs", nargs="+", metavar="RUN", help="run files")
     parser.add_argument("--strategy", choices=STRATEGIES, default="depth", help="how to pool")
@@ -49,8 +51,9 @@ def register(subparsers) -> None:
         "--qrels",
         metavar="QRELS",
         default=None,
-        help="judgments: mtf and bandit simulate judging with them (relevant: level >= 1); "
-        "their topics are pooled, and a run missing one is refused",
+        help="judgments: mtf and bandit simulate judging with them (relevant: level >= 1), "
+        "--format prels writes the sample judged by them; their topics are pooled, and a "
+        "run missing one is refused",
     )
     opt.add_seed(parser, "seed of sample (default: a fresh one, recorded)")
     sampling = parser.add_argument_group("sample")
@@ -70,9 +73,11 @@ def register(subparsers) -> None:
     )
     parser.add_argument(
         "--format",
-        choices=("tsv", "qrels"),
+        choices=("tsv", "qrels", "prels"),
         default="tsv",
-        help="tsv: topic, docno, order, inclusion; qrels: TOPIC 0 DOCNO -1",
+        help="tsv: topic, docno, order, inclusion; qrels: TOPIC 0 DOCNO -1; prels (a sample "
+        "judged by --qrels): TOPIC DOCNO LEVEL INCLUSION, every pooled document, the "
+        "unsampled at -1",
     )
     parser.add_argument("-o", "--output", metavar="POOL", help="write to this file, not stdout")
     opt.add_no_header(parser)
@@ -83,25 +88,19 @@ def run(args) -> int:
     import json
 
     from irgauge.collection.pooling import pool
-    from irgauge.errors import InputError
     from irgauge.io.atomic import write_bytes, write_text
 
-    if args.no_header and args.format != "tsv":
-        raise InputError("--no-header: --format qrels has no header lines to leave out")
-    if args.strategy == "depth" and args.depth is None and args.budget is None:
-        raise InputError("--strategy depth needs the pool's depth (--depth K) or a --budget N")
-    parameters = {}
-    for name in ("design", "strata"):
-        if name in args.given_options:
-            if args.strategy != "sample":
-                raise InputError(f"--{name}: only --strategy sample draws a sample")
-            parameters[name] = getattr(args, name)
-    if args.strata and parameters.get("design") != "infap":
-        raise InputError("--strata: only --design infap samples within strata")
+    parameters = _checked(args)
+    # prels: the sample drawn as the TSV to judge was (its topics the runs', not the
+    # judgments'), then judged by --qrels
+    drawn_with = None if args.format == "prels" else args.qrels
     chosen = pool(
-        args.runs, args.strategy, args.depth, args.budget, args.qrels, args.seed, **parameters
+        args.runs, args.strategy, args.depth, args.budget, drawn_with, args.seed, **parameters
     )
-    body = chosen.tsv(not args.no_header) if args.format == "tsv" else chosen.qrels()
+    if args.format == "prels":
+        body = _prels(chosen, args.qrels)
+    else:
+        body = chosen.tsv(not args.no_header) if args.format == "tsv" else chosen.qrels()
     if args.output is None:
         # the bytes -o writes: a pool is data to read back, and a docno that is not UTF-8
         # printed as a \xNN escape would be another document to the readers
@@ -112,7 +111,7 @@ def run(args) -> int:
             sys.stdout.flush()
             binary.write(body)
             binary.flush()
-        if "seed" in chosen.parameters and (args.format == "qrels" or args.no_header):
+        if "seed" in chosen.parameters and (args.format != "tsv" or args.no_header):
             print(f"irgauge: note: seed {chosen.parameters['seed']}", file=sys.stderr)
         return 0
     from irgauge.io.staging import output_file
@@ -122,3 +121,46 @@ def run(args) -> int:
     manifest = json.dumps(chosen.manifest(), indent=2) + "\n"
     write_text(output_file(f"{args.output}.json"), manifest)
     return 0
+
+
+def _checked(args) -> dict:
+    """The options checked against each other; the strategy's parameters given."""
+    from irgauge.errors import InputError
+
+    if args.no_header and args.format != "tsv":
+        raise InputError(f"--no-header: --format {args.format} has no header lines to leave out")
+    if args.format == "prels" and args.strategy != "sample":
+        raise InputError(
+            "--format prels: only --strategy sample has inclusion probabilities to estimate from"
+        )
+    if args.format == "prels" and args.qrels is None:
+        raise InputError("--format prels: give the sample's judgments (--qrels QRELS)")
+    if args.strategy == "depth" and args.depth is None and args.budget is None:
+        raise InputError("--strategy depth needs the pool's depth (--depth K) or a --budget N")
+    parameters: dict = {}
+    for name in ("design", "strata"):
+        if name in args.given_options:
+            if args.strategy != "sample":
+                raise InputError(f"--{name}: only --strategy sample draws a sample")
+            parameters[name] = getattr(args, name)
+    if args.strata and parameters.get("design") != "infap":
+        raise InputError("--strata: only --design infap samples within strata")
+    return parameters
+
+
+def _prels(chosen, qrels) -> bytes:
+    """The sample judged by ``qrels``, as prels; a sampled document they do not hold is
+    written judged nonrelevant, as the simulations read it, and a judge who skipped it
+    is told so."""
+    from irgauge.collection.pooling.pooled import prels_bytes
+    from irgauge.io.words import counted
+
+    judged, missing = chosen.judged_by(qrels)
+    chosen.parameters["judgments"] = str(qrels)
+    if missing:
+        print(
+            f"irgauge: note: {qrels} holds no judgment of "
+            f"{counted(missing, 'sampled document')}: written at level 0, judged nonrelevant",
+            file=sys.stderr,
+        )
+    return prels_bytes(judged)

@@ -7,10 +7,16 @@ Two layouts, told apart by the column count (every line has the same):
   track 2008-2009 and the Web track 2009, read as their statAP_MQ_eval reads them:
   ``method`` says which of the track's selection methods picked the document, and a
   document picked by MTC (method 0, or 2: by both) counts as judged for sure, its
-  inclusion probability 1 whatever the line says (the script's "collision" rule).
+  inclusion probability 1 whatever the line says (the script's "collision" rule). As the
+  script does, two kinds of line are skipped, not refused: a level of -999 or below (a
+  document not sampled) and an inclusion probability ``NA`` (none known); neither counts
+  as a judgment, and a topic whose every line is skipped is not judged.
 
 ``level`` is a relevance level as in qrels (an integer, ``L<k>`` or S/A/B);
-``inclusion`` is a decimal number in (0, 1]. A bad line is refused at FILE:LINE.
+``inclusion`` is a decimal number in (0, 1]. A bad line is refused at FILE:LINE. In the
+4-column layout nothing is skipped: a negative level is a judgment's level as in qrels
+(with ``negative="unjudged"``, a pooled document left unsampled, as sample_eval.pl
+reads any negative level, -999 too), and ``NA`` is no number.
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ from typing import Iterator, Optional, Union
 import numpy as np
 
 from irgauge.errors import InputError
+from irgauge.io._numbers import parse_floats
 from irgauge.io._source import PathLike, iter_blocks, size_hint
 from irgauge.io._tokens import BLOCK_BYTES, tokenize
 from irgauge.io.ids import Ids
@@ -29,6 +36,8 @@ from irgauge.io.records import Qrels
 INCLUSION_COLUMN = {4: 3, 5: 4}  # by column count
 METHOD_COLUMN = 3  # of the 5-column layout
 CERTAIN_METHODS = (0, 2)  # MTC alone, or MTC and statAP: statAP_MQ_eval sets pi = 1
+NOT_SAMPLED = -999  # statAP_MQ_eval skips a line at this level or below
+NO_PROBABILITY = b"NA"  # statAP_MQ_eval skips a line with this probability
 # the column header of a pool's TSV (irgauge pool): four columns as prels have, the third
 # the judging order where prels hold a level; every pool carries it (--no-header leaves
 # out the # lines only), so a pool given as prels is refused at it, never read as levels
@@ -63,28 +72,45 @@ def _from_path(path: PathLike, threads: Optional[int]) -> Qrels:
         name,
         allowed_columns=(4, 5),
         keep={4: (0, 1, 2, 3), 5: (0, 1, 2, 3, 4)},
-        numbers={4: {3: "inclusion probability"}, 5: {3: "method", 4: "inclusion probability"}},
-        unhashed={4: (2,), 5: (2,)},
+        numbers={4: {3: "inclusion probability"}, 5: {3: "method"}},
+        unhashed={4: (2,), 5: (2, 4)},
         threads=threads,
         size_hint=size_hint(path),
     )
     columns = table.columns
     topics, docnos, level_tokens = columns[0], columns[1], columns[2]
     assert isinstance(level_tokens, Ids)  # the level column is kept unhashed
-    inclusion = np.asarray(columns[INCLUSION_COLUMN[table.n_columns]], dtype=np.float64)
+    levels = parse_levels(level_tokens, table)
+    lines = table.line_numbers
     if table.n_columns == 5:
-        method = np.asarray(columns[METHOD_COLUMN], dtype=np.float64)
+        tokens = columns[INCLUSION_COLUMN[5]]
+        assert isinstance(tokens, Ids)
+        rows = np.flatnonzero((levels > NOT_SAMPLED) & ~_is(tokens, NO_PROBABILITY))
+        inclusion = parse_floats(tokens[rows], name, lines[rows], "inclusion probability")
+        method = np.asarray(columns[METHOD_COLUMN], dtype=np.float64)[rows]
         inclusion = np.where(np.isin(method, CERTAIN_METHODS), 1.0, inclusion)
-    check_inclusion(inclusion, name, table.line_numbers)
+        assert topics is not None and docnos is not None  # both columns are kept
+        topics, docnos, levels, lines = topics[rows], docnos[rows], levels[rows], lines[rows]
+    else:
+        inclusion = np.asarray(columns[INCLUSION_COLUMN[4]], dtype=np.float64)
+    check_inclusion(inclusion, name, lines)
     return Qrels.from_arrays(
         topics,
         docnos,
-        parse_levels(level_tokens, table),
+        levels,
         source=name,
         fmt="prels",
-        line_numbers=table.line_numbers,
+        line_numbers=lines,
         inclusion=inclusion,
     )
+
+
+def _is(tokens: Ids, word: bytes) -> np.ndarray:
+    """Whether each token is ``word``, byte for byte."""
+    out = tokens.lens == len(word)
+    for k, byte in enumerate(word):
+        out[out] = tokens.pool[tokens.starts[out] + k] == byte
+    return out
 
 
 def _refusing_a_pool(blocks: Iterator[bytes], name: str) -> Iterator[bytes]:

@@ -21,9 +21,10 @@ are resampled with replacement T times (the same resamples for every strategy an
 budget, so differences are paired) and each statistic is recomputed on every resample;
 the 95% interval is value +/- 1.96 sd over the resamples, and the summary orders two
 strategies only where the interval of their difference excludes 0
-(:mod:`irgauge.studies._noise`). The sample's estimators (statAP and the others read
-from sampled judgments) are not among the default measures: the sample is scored as
-the other pools are.
+(:mod:`irgauge.studies._noise`). The sample (statAP's design) is scored as the other
+pools are, and, as prels, by the estimators, each from a sample of its own design with
+the unsampled pool listed: statAP from that sample, infAP from a uniform sample of the
+pool (its paper's design, drawn with the same seed).
 
 A run that misses a topic of the qrels is refused naming its file; with
 ``eval_options={"complete": True}`` (-c/--complete) the topic is pooled without it and
@@ -40,6 +41,7 @@ import numpy as np
 import pandas as pd
 
 from irgauge.collection.pooling import STRATEGIES, build_candidates, choose
+from irgauge.collection.pooling.candidates import entry_levels
 from irgauge.errors import InputError
 from irgauge.evaluation import read_runs, score_matrices
 from irgauge.io.qrels import read_qrels
@@ -60,6 +62,8 @@ LABELS = {"AP(judged_only=true)": "AP'"}
 # the sample's estimators (Horvitz-Thompson over its inclusion probabilities) -> the
 # measure each estimates under full judgments, whose ranking it is held against
 ESTIMATORS = {"statAP": "AP", "infAP": "AP"}
+# each estimator's own sampling design (irgauge.collection.pooling.sampling)
+DESIGNS = {"statAP": "statap", "infAP": "infap"}
 RANKING = ("kendall_tau", "tau_ap", "max_rank_change", "rmse")
 HIGHER_IS_BETTER = {"kendall_tau": True, "tau_ap": True, "max_rank_change": False, "rmse": False}
 
@@ -187,7 +191,7 @@ def compute_pooling(
         read,
         full,
         candidates,
-        _entry_levels(candidates, judged),
+        entry_levels(candidates.pool, judged)[0],
         _relevant_per_topic(judged, rel_level, first.topics),
         _noise.topic_resamples(len(first.topics), resamples, t_seed),
         measures,
@@ -211,11 +215,14 @@ def compute_pooling(
         "budgets": budgets,
         "measures": {_label(m): m for m in measures},
         "estimators": estimators,
+        "estimator_designs": {e: DESIGNS[e] for e in estimators},
         "depth": depth,
         **common.filter_parameters(*selection),
         "eval_options": eval_options,
         "judging": "a pooled document takes its qrels level, 0 when the qrels do not hold "
-        "it; unjudged documents are nonrelevant; the sample's estimators read it as prels",
+        "it; unjudged documents are nonrelevant; each estimator reads a sample of its own "
+        "design (statap: the sample strategy's; infap: uniform over the pool, the same seed) "
+        "as prels, the unsampled pool at -1 read as pooled, not judged",
         "topic_sampling": {
             "method": _noise.TOPIC_METHOD,
             "resamples": resamples,
@@ -255,10 +262,7 @@ def _score_pool(setting: _Setting, strategy: str, budget: int, draws: dict, valu
     scored = score_matrices(judged, setting.runs, setting.measures, **options)
     pairs = [(m, m, scored[m]) for m in setting.measures]
     if strategy == "sample" and setting.estimators:
-        prels = _judged_pool(pool, setting.level, with_inclusion=True)
-        estimates = score_matrices(None, setting.runs, list(setting.estimators), prels=prels,
-                                   **options)  # fmt: skip
-        pairs += [(e, ref, estimates[e]) for e, ref in setting.estimators.items()]
+        pairs += _estimates(setting, pool, budget, options)
     rows = []
     for name, reference, matrix in pairs:
         stats = _ranking_statistics(setting.full[reference], matrix, setting.indices)
@@ -273,27 +277,36 @@ def _score_pool(setting: _Setting, strategy: str, budget: int, draws: dict, valu
     return found, rows
 
 
+def _estimates(setting: _Setting, pool, budget: int, options: Dict[str, Any]) -> list:
+    """(estimator, the measure it estimates, its scores) of each estimator, each from a
+    sample of its own design, judged and written as prels with the unsampled pool at
+    -1 (read as pooled, not judged): statAP from the sample already drawn (statAP's
+    design), infAP from infAP's own (a uniform sample of the pool, Yilmaz and Aslam
+    2006), drawn with the same seed."""
+    samples = {"statap": pool}
+    pairs = []
+    for estimator, reference in setting.estimators.items():
+        design = DESIGNS[estimator]
+        if design not in samples:
+            samples[design] = choose(
+                setting.candidates, "sample", budget, setting.seed, design=design
+            )
+        prels = samples[design].judged(setting.level)
+        scored = score_matrices(
+            None, setting.runs, [estimator], prels=prels, **{**options, "negative": "unjudged"}
+        )
+        pairs.append((estimator, reference, scored[estimator]))
+    return pairs
+
+
 def _label(measure: str) -> str:
     return LABELS.get(measure, common.label(measure))
 
 
-def _entry_levels(candidates, judged: Qrels) -> np.ndarray:
-    """The qrels level of every pooled document, 0 where the qrels do not hold it."""
-    level = np.zeros(len(candidates.pool), dtype=np.int64)
-    entry = candidates.pool.locate(judged.topics, judged.docnos)
-    found = entry >= 0
-    level[entry[found]] = judged.levels[found]
-    return level
-
-
-def _judged_pool(pool, level: np.ndarray, with_inclusion: bool = False) -> Qrels:
-    """The judgments the pool's documents get: their qrels levels (0: not in the qrels);
-    ``with_inclusion``: as prels, each with its inclusion probability."""
+def _judged_pool(pool, level: np.ndarray) -> Qrels:
+    """The judgments the pool's documents get: their qrels levels (0: not in the qrels)."""
     topics = np.asarray(pool.topic_bytes, dtype=object)[pool.topic]
-    inclusion = pool.inclusion if with_inclusion else None
-    return Qrels.from_arrays(
-        list(topics), pool.docnos, level[pool.entries], "<pool>", inclusion=inclusion
-    )
+    return Qrels.from_arrays(list(topics), pool.docnos, level[pool.entries], "<pool>")
 
 
 def _relevant_per_topic(judged: Qrels, rel_level: int, topics: List[str]) -> np.ndarray:

@@ -12,7 +12,7 @@ docno, so that each topic's entries are contiguous (``starts[t]`` .. ``starts[t 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import List, Optional
+from typing import List, Optional, Tuple
 
 import numpy as np
 
@@ -101,6 +101,19 @@ def _ranked_entries(pool: DepthPool, n_runs: int) -> np.ndarray:
     return ranked
 
 
+def entry_levels(pool: DepthPool, qrels) -> Tuple[np.ndarray, np.ndarray]:
+    """The level ``qrels`` give each entry of ``pool``, 0 where they hold none (as the
+    papers simulate judging), and whether they hold one."""
+    judged = read_qrels(qrels)
+    level = np.zeros(len(pool), dtype=np.int64)
+    held = np.zeros(len(pool), dtype=bool)
+    entry = pool.locate(judged.topics, judged.docnos)
+    found = entry >= 0
+    level[entry[found]] = judged.levels[found]
+    held[entry[found]] = True
+    return level, held
+
+
 def check_budget(candidates: Candidates, budget: Optional[int]) -> Optional[int]:
     """``budget`` (documents per topic) checked against every topic's pool."""
     if budget is None:
@@ -124,4 +137,4 @@ def per_topic_limit(candidates: Candidates, budget: Optional[int]) -> np.ndarray
     return sizes.copy() if budget is None else np.minimum(sizes, budget)
 
 
-__all__ = ["Candidates", "build_candidates", "check_budget", "per_topic_limit"]
+__all__ = ["Candidates", "build_candidates", "check_budget", "entry_levels", "per_topic_limit"]

@@ -168,8 +168,9 @@ def select(candidates: Candidates, budget, rng, design: str = "statap", strata=N
         sizes = np.bincount(group)
         take = proportional(sizes, keys // (len(strata) + 1), n)
         pi = take[group] / sizes[group]
-    drawn = np.flatnonzero(systematic(pi, group, rng))  # in pool order already
-    return Selection(drawn, pi[drawn])
+    taken = systematic(pi, group, rng)
+    drawn, rest = np.flatnonzero(taken), np.flatnonzero(~taken)  # in pool order already
+    return Selection(drawn, pi[drawn], rest, pi[rest])
 
 
 def _strata(strata) -> list:

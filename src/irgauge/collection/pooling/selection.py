@@ -6,6 +6,7 @@ the pool) and ``select(candidates, budget, rng, **parameters) -> Selection``."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Optional
 
 import numpy as np
 
@@ -14,6 +15,10 @@ import numpy as np
 class Selection:
     entries: np.ndarray  # pool entries, topic by topic (ascending), each in judging order
     inclusion: np.ndarray  # probability that the entry is in the pool (1: deterministic)
+    # a sample's design beyond what it drew: the pool entries left unsampled and their
+    # inclusion probabilities, which infAP's estimator reads (None: a deterministic pool)
+    unsampled: Optional[np.ndarray] = None
+    unsampled_inclusion: Optional[np.ndarray] = None
 
 
 def deterministic(entries: np.ndarray) -> Selection:
