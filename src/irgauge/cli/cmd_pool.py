@@ -84,7 +84,7 @@ def run(args) -> int:
 
     from irgauge.collection.pooling import pool
     from irgauge.errors import InputError
-    from irgauge.io.atomic import write_bytes, write_text
+    from irgauge.io.atomic import STDOUT, write_bytes, write_text
 
     if args.no_header and args.format != "tsv":
         raise InputError("--no-header: --format qrels has no header lines to leave out")
@@ -102,7 +102,7 @@ def run(args) -> int:
         args.runs, args.strategy, args.depth, args.budget, args.qrels, args.seed, **parameters
     )
     body = chosen.tsv(not args.no_header) if args.format == "tsv" else chosen.qrels()
-    if args.output is None:
+    if args.output in (None, STDOUT):
         # the bytes -o writes: a pool is data to read back, and a docno that is not UTF-8
         # printed as a \xNN escape would be another document to the readers
         binary = getattr(sys.stdout, "buffer", None)
@@ -112,13 +112,21 @@ def run(args) -> int:
             sys.stdout.flush()
             binary.write(body)
             binary.flush()
-        if "seed" in chosen.parameters and (args.format == "qrels" or args.no_header):
-            print(f"irgauge: note: seed {chosen.parameters['seed']}", file=sys.stderr)
+        _note_seed(chosen, args)
         return 0
-    from irgauge.io.staging import output_file
+    from irgauge.io.staging import output_file, side_file
 
     # staged: the pool and its manifest replace what was there together
     write_bytes(output_file(args.output), body)
-    manifest = json.dumps(chosen.manifest(), indent=2) + "\n"
-    write_text(output_file(f"{args.output}.json"), manifest)
+    manifest = side_file(args.output, ".json")
+    if manifest is None:
+        _note_seed(chosen, args)
+    else:
+        write_text(manifest, json.dumps(chosen.manifest(), indent=2) + "\n")
     return 0
+
+
+def _note_seed(chosen, args) -> None:
+    """A sample's seed on stderr where the output printed does not hold it (no header)."""
+    if "seed" in chosen.parameters and (args.format == "qrels" or args.no_header):
+        print(f"irgauge: note: seed {chosen.parameters['seed']}", file=sys.stderr)

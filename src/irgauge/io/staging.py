@@ -491,6 +491,17 @@ def output_file(path: PathLike) -> Path:
     return Path(path) if outputs is None else outputs.file(path)
 
 
+def side_file(path: PathLike, suffix: str) -> Optional[Path]:
+    """Where to write the file that goes beside output file ``path`` (``POOL.json``, its
+    manifest): :func:`output_file` of ``path + suffix``, or None when ``path`` is standard
+    output (``-``), which takes one output: the side file is left out there, as without
+    ``-o``, where the printed header carries what it holds (``-.json`` would be a file in
+    the current folder that the user never named)."""
+    if os.fspath(path) == atomic.STDOUT:
+        return None
+    return output_file(f"{os.fspath(path)}{suffix}")
+
+
 def output_folder(path: PathLike, last: Sequence[str] = (), replace_any: bool = True) -> Path:
     """Where to write the entries of output folder ``path``: a staged folder in the running
     command's outputs (see :meth:`Outputs.folder`), or ``path`` itself outside a command."""
