@@ -11,7 +11,7 @@ import numpy as np
 
 from irgauge._checks import plain_number_text
 from irgauge.errors import InputError
-from irgauge.io._source import file_stem, read_text, text_lines
+from irgauge.io._source import file_path, file_stem, read_text, text_lines
 from irgauge.scores.matrix import (
     LONG_HEADER,
     MAX_SCORE,
@@ -49,7 +49,7 @@ def read_scores(
     (``--headerless-scores``) a wide file has no header line: its
     columns are systems named 1, 2, ... and its rows topics numbered 1, 2, ...
     """
-    path = str(path)
+    path = file_path(path, "a score file", "path")
     text = _read_text(path)
     lines = text_lines(text)
     first = 0
