@@ -40,6 +40,7 @@ from irgauge.errors import InputError
 from irgauge.evaluation import read_runs, score_matrices
 from irgauge.io.qrels import read_qrels
 from irgauge.io.records import Qrels
+from irgauge.measures.parse import measure_texts
 from irgauge.meta.kendall import kendall_tau_columns
 from irgauge.meta.system_agreement import average_ranks, tau_ap_rows
 from irgauge.studies import _common as common
@@ -111,7 +112,7 @@ def run_pooling(
         runs,
         _strategies(strategies),
         _budgets(budgets),
-        list(measures),
+        measure_texts(measures),
         depth,
         (top_k, top_fraction, by),
         common.seed_or_fresh(seed),
