@@ -117,6 +117,10 @@ def register_measure(
     if replace and name in _CUSTOM:
         unregister_measure(name)
     _check_name(name)
+    if params is not None and not isinstance(params, Mapping):
+        raise MeasureError(
+            f"measure {name}: params is a {{name: default}} mapping; got {type(params).__name__}"
+        )
     declared = tuple(_param(name, key, spec) for key, spec in (params or {}).items())
     _check_signature(name, function, declared)
     defaults = {p.name: p.default for p in declared}
