@@ -191,6 +191,12 @@ CASES = {
         2,
         "--budgets: expected a whole number from 1",
     ),
+    # named as the study's option, where it said "budget:", the pool's parameter
+    "study: budget larger than the pool": (
+        ["study", "pooling", "q.txt", "r.txt", "s.txt", "--budgets", "2,9", "--out", "st"],
+        2,
+        "--budgets: 9 documents per topic is more than the pool of topic '1' holds",
+    ),
 }
 
 

@@ -36,6 +36,7 @@ import numpy as np
 import pandas as pd
 
 from irgauge.collection.pooling import STRATEGIES, build_candidates, choose
+from irgauge.collection.pooling.candidates import check_budget
 from irgauge.errors import InputError
 from irgauge.evaluation import read_runs, score_matrices
 from irgauge.io.qrels import read_qrels
@@ -174,6 +175,8 @@ def compute_pooling(
     first = next(iter(full.values()))
     rel_level = eval_options.get("rel_level", 1)
     candidates = build_candidates(read, depth, judged, rel_level=rel_level)
+    for budget in budgets:  # refused as the study's, before any pool is drawn
+        check_budget(candidates, budget, "budgets")
     t_seed = _noise.topic_seed(seed)
     setting = _Setting(
         read,
