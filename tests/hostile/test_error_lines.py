@@ -113,3 +113,24 @@ def test_a_study_on_too_little_data_names_the_file(cli, tmp_path):
     )
     assert code == 2 and err.startswith(f"irgauge: error: {path}: "), err
     assert not out.exists()
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["topics", "--min-diff", "0.1"],
+        ["discpower", "-B", "10"],
+        ["study", "pooling", "--budgets", "2", "--out", "st", "--quiet"],
+    ],
+    ids=lambda argv: " ".join(argv[:2]),
+)
+def test_one_run_names_the_inputs_and_the_system(cli, tmp_path, collection, monkeypatch, argv):
+    """Scores computed from qrels and one run: the error names the command's input and
+    the one system, where it named a made-up file "evaluate" and "1 system(s)"."""
+    monkeypatch.chdir(tmp_path)
+    qrels, run = collection
+    words = argv[:2] if argv[0] == "study" else argv[:1]
+    inputs = [qrels, run] if argv[0] == "study" else ["--qrels", qrels, "--run", run, "-m", "AP"]
+    code, out, err = cli(*words, *inputs, *argv[len(words) :])
+    assert code == 2 and out == ""
+    assert err == f"irgauge: error: {qrels}: measure AP: 1 system (r); at least 2 are needed\n"

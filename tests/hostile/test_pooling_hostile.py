@@ -184,7 +184,7 @@ CASES = {
         ["study", "pooling", "q.txt", "r.txt", "one.txt", "--budgets", "1"]
         + ["--strategies", "depth", "--out", "st", "--quiet"],
         2,
-        "one.txt: evaluate: measure AP: missing score for run t on topic 2",
+        "one.txt: measure AP: missing score for run t on topic 2",
     ),
     "study: budget 0": (
         ["study", "pooling", "q.txt", "r.txt", "s.txt", "--budgets", "0", "--out", "st"],
