@@ -26,6 +26,7 @@ from irgauge.scores.other_layouts import (
     is_json,
     read_json_scores,
     refuse_headerless_long,
+    refuse_trec_inputs,
     refuse_text_table,
 )
 from irgauge.io.words import counted
@@ -61,6 +62,7 @@ def read_scores(
         _refuse_trec_eval_output(lines[first], path, first + 1)
         refuse_text_table(lines, first, path)
         refuse_headerless_long(lines[first], path, first + 1)
+        refuse_trec_inputs(lines[first], path, first + 1)
     delimiter = _delimiter(lines[first])
     columns = [c.strip().strip('"') for c in lines[first].split(delimiter)]
     long = header and [c.lower() for c in columns[:4]] == list(LONG_HEADER)
