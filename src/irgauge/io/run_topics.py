@@ -9,7 +9,7 @@ from typing import Sequence
 
 from irgauge.errors import InputError
 from irgauge.io.records import Run
-from irgauge.io.words import listed
+from irgauge.io.words import counted, listed
 
 
 def require_qrels_topics(
@@ -27,9 +27,13 @@ def require_qrels_topics(
         return
     parts = []
     if missing:
-        parts.append(f"misses {len(missing)} topic(s) of {qrels_name} ({listed(missing, 3)})")
+        parts.append(
+            f"misses {counted(len(missing), 'topic')} of {qrels_name} ({listed(missing, 3)})"
+        )
     if unjudged:
-        parts.append(f"answers {len(unjudged)} topic(s) {qrels_name} lacks ({listed(unjudged, 3)})")
+        parts.append(
+            f"answers {counted(len(unjudged), 'topic')} {qrels_name} lacks ({listed(unjudged, 3)})"
+        )
     raise InputError(
         "its topics differ from the qrels': " + "; ".join(parts) + "; topic ids match as written",
         run.source,
