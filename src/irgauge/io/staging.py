@@ -140,6 +140,7 @@ class Outputs:
         real, info = atomic.check_folder_target(path)
         if info is not None:
             atomic.refuse_inputs_within(path, real)
+            _refuse_foreign_folder(real, path)
         stage = self.folder(real.parent)
         work = stage / real.name
         work.mkdir()
@@ -385,6 +386,21 @@ def _refuse_foreign_manifest(entry: Path, target: Path) -> None:
             target,
             "holds the manifest of other results (made by another command, or unreadable); "
             "write to another folder",
+        )
+
+
+def _refuse_foreign_folder(real: Path, shown: PathLike) -> None:
+    """OutputError unless folder ``real`` is empty or holds irgauge's results (a manifest
+    that names its command): a study replaces its folder whole, and ``--out .`` over a
+    folder of the user's own named ``collection`` deleted the files in it."""
+    if not any(real.iterdir()):
+        return
+    found = _identity(real / MANIFEST)
+    if found is None or not any(found):
+        raise OutputError(
+            shown,
+            "is a folder of other files (it holds no irgauge manifest.json), which this "
+            "output would replace whole; move it or write to another folder",
         )
 
 
