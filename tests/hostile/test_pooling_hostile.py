@@ -148,6 +148,17 @@ CASES = {
         2,
         "pclash.txt:2: document 'd1' of topic '1' is listed again",
     ),
+    # the files' places mistaken: the column count names the file it looks like
+    "qrels given with --prels": (
+        ["eval", "q.txt", "r.txt", "--prels", "p.txt"],
+        2,
+        "q.txt:1: expected 1 or 2 or 6 whitespace-separated columns, found 4 (a qrels line",
+    ),
+    "run given as prels": (
+        ["eval", "--prels", "r.txt", "s.txt"],
+        2,
+        "r.txt:1: expected 4 or 5 whitespace-separated columns, found 6 (a run line",
+    ),
     "prels empty": (["eval", "--prels", "empty.txt", "r.txt"], 2, "empty.txt: file is empty"),
     "prels as json": (
         ["eval", "--prels", "p.txt", "r.txt", "-m", "statAP", "--format", "json"],
