@@ -361,3 +361,14 @@ def test_a_full_disk_on_the_manifest_leaves_the_old_pool(cli, folder, monkeypatc
     assert code == 1 and "No space left on device" in err, err
     assert (folder / "pool.tsv").read_text() == "old\n"
     assert sorted(os.listdir(folder)) == before
+
+
+def test_a_sample_written_as_qrels_says_what_it_leaves_out(cli, folder):
+    """``--format qrels`` has no place for the inclusion probabilities that the sample's
+    estimators need once it is judged: said on stderr, where they were dropped silently."""
+    found, out, err = cli(*POOL, "--strategy", "sample", "--budget", "1", "--seed", "7",
+                          "--format", "qrels")  # fmt: skip
+    assert found == 0 and out.endswith(" -1\n"), out
+    assert "--format qrels leaves out the sample's inclusion probabilities" in err, err
+    found, _, err = cli(*POOL, "--depth", "2", "--format", "qrels")
+    assert found == 0 and "inclusion" not in err  # a deterministic pool's are all 1

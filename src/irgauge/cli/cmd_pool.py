@@ -102,6 +102,14 @@ def run(args) -> int:
         args.runs, args.strategy, args.depth, args.budget, args.qrels, args.seed, **parameters
     )
     body = chosen.tsv(not args.no_header) if args.format == "tsv" else chosen.qrels()
+    if args.format == "qrels" and args.strategy == "sample":
+        # said, not silently dropped: judged, the sample is scored from these probabilities
+        print(
+            "irgauge: note: --format qrels leaves out the sample's inclusion probabilities, "
+            "which statAP, statP, statR and infAP weigh the judgments by (--prels); the TSV "
+            "holds them (the same --seed draws the same sample)",
+            file=sys.stderr,
+        )
     if args.output in (None, STDOUT):
         # the bytes -o writes: a pool is data to read back, and a docno that is not UTF-8
         # printed as a \xNN escape would be another document to the readers
