@@ -90,3 +90,13 @@ def test_one_measure_string_is_one_measure(entry, tmp_path, monkeypatch):
     except (irgauge.InputError, irgauge.MeasureError) as err:
         assert "'A'" not in str(err), err  # read as the measures A and P
         raise
+
+
+@pytest.mark.parametrize("entry", ["reusability", "run_study pooling", "agreement"])
+def test_a_measure_given_twice_is_refused(entry, tmp_path, monkeypatch):
+    """Each measure names rows of the result: the pooling study wrote every row twice."""
+    from irgauge.report import style
+
+    monkeypatch.setattr(style, "save", lambda *a, **k: [])
+    with pytest.raises(irgauge.InputError, match="measures given twice: AP, AP"):
+        _calls(tmp_path)[entry](["AP", "AP"])
