@@ -140,3 +140,25 @@ def test_score_matrix_owns_its_scores(values):
     assert matrix.values[0, 0] == pytest.approx(float(np.asarray(values)[0, 0]))
     with pytest.raises(ValueError):
         matrix.values[0, 0] = 99  # read-only: a result cannot change the scores under it
+
+
+READERS = sorted(name for name in dir(irgauge) if name.startswith("read_"))
+NOT_PATHS = {  # what a user passes for a path by mistake -> how the error shows it
+    "a list of paths": (["qrels.txt"], "got list of 1 item"),
+    "a number": (3, "got int"),  # os would read it as a file descriptor
+    "a float": (2.5, "got float"),
+    "an object": (object(), "got object"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(NOT_PATHS))
+@pytest.mark.parametrize("reader", READERS)
+def test_every_reader_refuses_what_is_not_a_path(reader, case):
+    """Every public reader (a new one is walked the day it is exported) refuses a value
+    that is neither a path nor a form it reads with one InputError saying what was given,
+    where they raised os' TypeError or read ``str()`` of it as a file name
+    (``['qrels.txt']: cannot read file``)."""
+    value, shown = NOT_PATHS[case]
+    with pytest.raises(InputError) as caught:
+        getattr(irgauge, reader)(value)
+    assert shown in str(caught.value) and "cannot read" not in str(caught.value)

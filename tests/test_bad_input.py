@@ -152,7 +152,7 @@ def test_run_topics_absent_from_qrels_are_reported(tmp_path, capsys):
         capsys, write(tmp_path, "q.txt", QRELS), run, "-m", "AP", "--format", "tsv"
     )
     assert code == 0
-    assert "1 topic(s) not in the qrels, not scored: 9" in err
+    assert "1 topic not in the qrels, not scored: 9" in err
     assert '# run_topics_not_in_qrels: {"r": ["9"]}' in out
 
 

@@ -336,6 +336,7 @@ def test_names_that_collide_or_cannot_be_read_are_refused(name, problem):
         ({}, lambda ranked, p: ranked.R, "requires p"),
         ({}, lambda: 0, "first argument"),
         ({}, 42, "not a function"),
+        (["p"], patient_rr, "params is a {name: default} mapping; got list"),
     ],
 )
 def test_bad_declarations_are_refused(params, function, problem):

@@ -221,7 +221,7 @@ def test_the_budget_is_the_commands_on_this_machine_and_each_workers_on_a_cluste
     address = cluster.scheduler_address
     irgauge.evaluate(qrels, [run], ["AP"], memory="64M", engine="dask", scheduler=address)
     err = capsys.readouterr().err
-    assert "memory budget 64M per worker: each of the cluster's 2 worker(s)" in err
+    assert "memory budget 64M per worker: each of the cluster's 2 workers" in err
     assert shares[-1] == 64 << 20
     # a cluster irgauge starts on this machine (here: the test's, in this process)
     client = distributed.Client(address, set_as_default=False)
@@ -230,7 +230,7 @@ def test_the_budget_is_the_commands_on_this_machine_and_each_workers_on_a_cluste
     irgauge.evaluate(qrels, [run], ["AP"], memory="64M", engine="dask", threads=3)
     assert asked == [(None, 3)]  # threads: the LocalCluster's workers
     err = capsys.readouterr().err
-    assert "memory budget 64M for the whole command: 32M for each of 2 worker(s)" in err
+    assert "memory budget 64M for the whole command: 32M for each of 2 workers" in err
     assert shares[-1] == 32 << 20  # the workers' shares add up to the budget
 
 

@@ -27,6 +27,8 @@ BAD = {
     "NanM": ("np.full(ranked.n_rows, np.nan)", False, "returned nan;"),
     "InfM": ("np.where(ranked.R >= 0, np.inf, 0.0)", False, "returned inf;"),
     "NegInfM": ("-np.exp(ranked.R * 1000.0)", False, "returned -inf;"),
+    # finite, but two of them sum to inf: the means and the bootstrap would print inf
+    "HugeM": ("np.full(ranked.n_rows, 1e308)", False, "returned 1e+308;"),
     "ComplexM": ("ranked.R + 1j", False, "returned complex128 values, not real numbers"),
     "TextM": ("np.full(ranked.n_rows, '0.5')", False, "returned <U3 values, not real numbers"),
     "NoneM": ("[None] * ranked.n_rows", False, "returned nan;"),
@@ -41,7 +43,7 @@ BAD = {
     "ExitM": ("sys.exit(3)", False, "raised SystemExit: 3"),
     "HalfM": ("ranked.R + 0.5", True, "a count (integer=True) is whole"),
 }
-VALUE_PROBLEMS = ("NanM", "InfM", "NegInfM", "NoneM", "HalfM")  # a topic holds the value
+VALUE_PROBLEMS = ("NanM", "InfM", "NegInfM", "HugeM", "NoneM", "HalfM")  # a topic holds the value
 
 PLUGIN = "import sys\nimport numpy as np\nimport irgauge\n" + "".join(
     f"\n@irgauge.measure({name!r}, integer={integer})\ndef f_{name}(ranked):\n    return {body}\n"

@@ -96,7 +96,7 @@ def unexplained(result: MetaResult):
         for prefix, frame in tables
         for name, values in named_values(frame)
         if not np.isfinite(values).all()
-        and not any(n.startswith(prefix) and f" {name} value(s)" in n for n in result.notes)
+        and not any(n.startswith(prefix) and f" {name} value" in n for n in result.notes)
     ]
 
 
@@ -118,17 +118,17 @@ def test_the_check_refuses_values_out_of_range_and_explains_nan():
     with pytest.raises(ResultError, match="p: 1.5 lies outside"):
         check_result_values("p", [0.2, 1.5], 0, 1)
     notes = check_result_values("tau", [np.nan, 0.5], -1, 1)
-    assert notes == ["1 tau value(s) are not finite: " + REASONS["tau"]]
-    assert check_result_values("x", [np.inf], reason="why") == ["1 x value(s) are not finite: why"]
+    assert notes == ["1 tau value is not finite: " + REASONS["tau"]]
+    assert check_result_values("x", [np.inf], reason="why") == ["1 x value is not finite: why"]
     long_table = check_result_values("value", [np.nan])
-    assert long_table == ["1 value(s) are not finite: " + DEFAULT_REASON]
+    assert long_table == ["1 value is not finite: " + DEFAULT_REASON]
     assert RANGES["kappa"] == (-np.inf, 1.0) and RANGES["n_topics"][0] == 2
 
 
 def test_a_meta_result_records_its_nan_and_refuses_a_value_out_of_range():
     table = {"measure_a": ["x"], "measure_b": ["y"], "tau": [np.nan]}
     result = MetaResult("m", table, {}, ["s"], ["t"])
-    assert result.notes and "tau value(s) are not finite" in result.notes[0]
+    assert result.notes and "tau value is not finite" in result.notes[0]
     with pytest.raises(ResultError, match="tau"):
         MetaResult("m", {"tau": [1.5]}, {}, ["s"], ["t"])
     long = {"design": ["ttest"], "measure": ["x"], "statistic": ["n_topics"], "value": [1]}

@@ -73,4 +73,4 @@ def test_reusability_values_are_finite_or_explained(found, depth):
     for frame in (result.runs, result.groups):
         for name, values in named_values(frame):
             if not np.isfinite(values).all():
-                assert any(f" {name} value(s)" in n for n in result.notes), (name, result.notes)
+                assert any(f" {name} value" in n for n in result.notes), (name, result.notes)

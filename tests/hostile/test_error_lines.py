@@ -5,6 +5,8 @@ that read the files, names the files; an option that leaves nothing to score nam
 from __future__ import annotations
 
 import argparse
+import re
+from pathlib import Path
 
 import pytest
 
@@ -113,3 +115,40 @@ def test_a_study_on_too_little_data_names_the_file(cli, tmp_path):
     )
     assert code == 2 and err.startswith(f"irgauge: error: {path}: "), err
     assert not out.exists()
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["topics", "--min-diff", "0.1"],
+        ["discpower", "-B", "10"],
+        ["study", "pooling", "--budgets", "2", "--out", "st", "--quiet"],
+    ],
+    ids=lambda argv: " ".join(argv[:2]),
+)
+def test_one_run_names_the_inputs_and_the_system(cli, tmp_path, collection, monkeypatch, argv):
+    """Scores computed from qrels and one run: the error names the command's input and
+    the one system, where it named a made-up file "evaluate" and "1 system(s)"."""
+    monkeypatch.chdir(tmp_path)
+    qrels, run = collection
+    words = argv[:2] if argv[0] == "study" else argv[:1]
+    inputs = [qrels, run] if argv[0] == "study" else ["--qrels", qrels, "--run", run, "-m", "AP"]
+    code, out, err = cli(*words, *inputs, *argv[len(words) :])
+    assert code == 2 and out == ""
+    assert err == f"irgauge: error: {qrels}: measure AP: 1 system (r); at least 2 are needed\n"
+
+
+SOURCE = Path(__file__).resolve().parents[2] / "src" / "irgauge"
+# a formatted count, then a noun written for both numbers: "{n} topic(s)", "{n} qrels topic(s)"
+COUNT_S = re.compile(r"\{[^{}]*\}\s+(?:\w+\s+)?\w+\(s\)")
+
+
+def test_counts_in_messages_go_through_counted():
+    """ "1 topic", "3 topics": every count of a message is counted() (io.words), where
+    notes and errors said "1 topic(s)", "2 worker(s)", "1 system(s)". The source is read
+    with its implicit string concatenations joined, as the message is."""
+    found = []
+    for path in sorted(SOURCE.rglob("*.py")):
+        text = re.sub(r'"\s*\n\s*f?"', "", path.read_text(encoding="utf-8"))
+        found += [f"{path.relative_to(SOURCE)}: {m.group(0)}" for m in COUNT_S.finditer(text)]
+    assert not found, found

@@ -226,10 +226,10 @@ def test_nan_results_come_with_a_note(cli, tmp_path):
     ok.write_text("topic,a,b,c\n1,0.5,0.1,0.4\n2,0.2,0.3,0.2\n3,0.1,0.1,0.9\n")
     code, out, err = cli("correlate", tie, ok, "--format", "json")
     assert code == 0
-    assert "irgauge: note: 3 tau value(s) are not finite: a ranking ties every system" in err
+    assert "irgauge: note: 3 tau values are not finite: a ranking ties every system" in err
     assert "RuntimeWarning" not in err
     code, out, err = cli("discpower", tie, "-B", "20", "--seed", "1")
-    assert "required_difference value(s) are not finite: no difference reaches" in err
+    assert "required_difference values are not finite: no difference reaches" in err
     assert "# notes:" in out
 
 

@@ -149,6 +149,17 @@ CASES = {
         2,
         "pclash.txt:2: document 'd1' of topic '1' is listed again",
     ),
+    # the files' places mistaken: the column count names the file it looks like
+    "qrels given with --prels": (
+        ["eval", "q.txt", "r.txt", "--prels", "p.txt"],
+        2,
+        "q.txt:1: expected 1 or 2 or 6 whitespace-separated columns, found 4 (a qrels line",
+    ),
+    "run given as prels": (
+        ["eval", "--prels", "r.txt", "s.txt"],
+        2,
+        "r.txt:1: expected 4 or 5 whitespace-separated columns, found 6 (a run line",
+    ),
     "prels empty": (["eval", "--prels", "empty.txt", "r.txt"], 2, "empty.txt: file is empty"),
     "prels as json": (
         ["eval", "--prels", "p.txt", "r.txt", "-m", "statAP", "--format", "json"],
@@ -198,6 +209,12 @@ CASES = {
         ["study", "pooling", "q.txt", "r.txt", "s.txt", "--budgets", "0", "--out", "st"],
         2,
         "--budgets: expected a whole number from 1",
+    ),
+    # named as the study's option, where it said "budget:", the pool's parameter
+    "study: budget larger than the pool": (
+        ["study", "pooling", "q.txt", "r.txt", "s.txt", "--budgets", "2,9", "--out", "st"],
+        2,
+        "--budgets: 9 documents per topic is more than the pool of topic '1' holds",
     ),
 }
 
@@ -359,3 +376,14 @@ def test_a_full_disk_on_the_manifest_leaves_the_old_pool(cli, folder, monkeypatc
     assert code == 1 and "No space left on device" in err, err
     assert (folder / "pool.tsv").read_text() == "old\n"
     assert sorted(os.listdir(folder)) == before
+
+
+def test_a_sample_written_as_qrels_says_what_it_leaves_out(cli, folder):
+    """``--format qrels`` has no place for the inclusion probabilities that the sample's
+    estimators need once it is judged: said on stderr, where they were dropped silently."""
+    found, out, err = cli(*POOL, "--strategy", "sample", "--budget", "1", "--seed", "7",
+                          "--format", "qrels")  # fmt: skip
+    assert found == 0 and out.endswith(" -1\n"), out
+    assert "--format qrels leaves out the sample's inclusion probabilities" in err, err
+    found, _, err = cli(*POOL, "--depth", "2", "--format", "qrels")
+    assert found == 0 and "inclusion" not in err  # a deterministic pool's are all 1

@@ -88,6 +88,10 @@ def test_irgauge_long_tsv_with_metadata_lines(tmp_path, cli, collection):
             3,
             "non-finite value '-inf'",
         ),
+        # the inputs of scores, given as scores (discpower RUN RUN, as eval takes runs)
+        (b"1 Q0 d1 1 2.5 r\n1 Q0 d2 2 1.5 r\n", 1, "this is a TREC run (topic Q0 docno"),
+        (b"1\tQ0\td1\t1\t2.5\tr\n", 1, "this is a TREC run"),
+        (b"1 0 d1 1\n1 0 d2 0\n", 1, "this is TREC qrels (topic 0 docno level)"),
     ],
 )
 def test_bad_score_files_refused_at_file_line(tmp_path, cli, content, line, message):

@@ -8,6 +8,7 @@ were; a complete run records and links no temporary name."""
 from __future__ import annotations
 
 import errno
+import json
 import os
 import random
 import signal
@@ -60,19 +61,34 @@ def command(kind: str, d: Path, out: Path) -> list:
     )
 
 
-# what an earlier run left: a folder of each kind the command replaces, the page, and a
-# file of the user's, which no command writes
+# what an earlier run left: a folder of each kind the command replaces (with the manifest
+# that makes it irgauge's, which a folder replaced whole must hold), the page, and a file
+# of the user's, which no command writes
 OLD = {
     "study": ["topicset/manifest.json", "report.html"],
-    "collections": ["a/topicset/manifest.json", "topicset-comparison/x.txt", "report.html"],
-    "demo": ["qa-data/gold.tsv", "collection/manifest.json", "qa/x.txt", "report.html"],
+    "collections": [
+        "a/topicset/manifest.json",
+        "topicset-comparison/manifest.json",
+        "topicset-comparison/x.txt",
+        "report.html",
+    ],
+    "demo": [
+        "qa-data/gold.tsv",
+        "collection/manifest.json",
+        "qa/manifest.json",
+        "qa/x.txt",
+        "report.html",
+    ],
 }
 
 
 def old_outputs(kind: str, out: Path) -> None:
     for name in OLD[kind] + ["mine.txt"]:
         (out / name).parent.mkdir(parents=True, exist_ok=True)
-        (out / name).write_text(f"old {name}\n")
+        text = f"old {name}\n"
+        if name.endswith("/manifest.json"):
+            text = json.dumps({"study": name.split("/")[-2], "old": True}) + "\n"
+        (out / name).write_text(text)
 
 
 def run(kind: str, d: Path, out: Path):
@@ -192,6 +208,7 @@ def test_a_later_step_reads_what_an_earlier_one_staged(tmp_path):
     (out / "kept").mkdir(parents=True)
     (out / "study").mkdir()
     (out / "study" / "old.txt").write_text("old")
+    (out / "study" / "manifest.json").write_text('{"study": "study"}')  # irgauge's folder
     with (
         staging.Outputs() as outputs,
         mock.patch.object(staging.output_scope, "current", lambda: [outputs]),
@@ -225,3 +242,28 @@ def test_a_discarded_stage_is_not_committed(tmp_path):
         with staging.replaced_folder(out / "b") as work:
             (work / "done.txt").write_text("done")
     assert state(out) == {"b": "dir", "b/done.txt": b"done"}
+
+
+@pytest.mark.parametrize("content", [None, "not json", '{"yours": 1}'])
+def test_a_folder_of_other_files_is_not_replaced_whole(tmp_path, content):
+    """A study replaces its folder whole: ``--out .`` over a folder of the user's named
+    ``collection`` deleted the files in it. A folder that holds no irgauge manifest (none,
+    one that is not JSON, or another tool's) is refused before anything is written, and
+    kept; an empty one, or irgauge's own, is replaced."""
+    out = tmp_path / "out"
+    (out / "collection").mkdir(parents=True)
+    (out / "collection" / "notes.txt").write_text("mine")
+    if content is not None:
+        (out / "collection" / "manifest.json").write_text(content)
+    before = state(tmp_path)
+    with pytest.raises(OutputError, match="is a folder of other files .* replace whole"):
+        with staging.Outputs() as outputs:
+            outputs.replacing(out / "collection")
+    assert state(tmp_path) == before
+    (out / "empty").mkdir()
+    (out / "ours").mkdir()
+    (out / "ours" / "manifest.json").write_text('{"kind": "collection"}')
+    with staging.Outputs() as outputs:
+        for name in ("empty", "ours"):
+            (outputs.replacing(out / name) / "new.txt").write_text("new")
+    assert state(out / "ours") == {"new.txt": b"new"} == state(out / "empty")

@@ -234,16 +234,17 @@ def write_result(result, args) -> None:
 def _report_skipped(metadata: dict) -> None:
     """Tell on stderr what was not averaged, so that nothing is dropped silently."""
     from irgauge.evaluation.peers import peer_notes
+    from irgauge.io.words import counted
 
     notes = peer_notes(metadata)  # each names the option that gives trec_eval's number
     for run, topics in metadata.get("topics_missing_from_run", {}).items():
         notes.append(
-            f"run {run}: {len(topics)} qrels topic(s) not answered, left out "
+            f"run {run}: {counted(len(topics), 'qrels topic')} not answered, left out "
             "of the mean (use --complete to score them 0)"
         )
     for run, topics in metadata.get("run_topics_not_in_qrels", {}).items():
         notes.append(
-            f"run {run}: {len(topics)} topic(s) not in the qrels, not scored: "
+            f"run {run}: {counted(len(topics), 'topic')} not in the qrels, not scored: "
             + ", ".join(topics[:5])
             + (" ..." if len(topics) > 5 else "")
         )

@@ -88,7 +88,7 @@ def run(args) -> int:
     import json
 
     from irgauge.collection.pooling import pool
-    from irgauge.io.atomic import write_bytes, write_text
+    from irgauge.io.atomic import STDOUT, write_bytes, write_text
 
     parameters = _checked(args)
     # prels: the sample drawn as the TSV to judge was (its topics the runs', not the
@@ -101,7 +101,15 @@ def run(args) -> int:
         body = _prels(chosen, args.qrels)
     else:
         body = chosen.tsv(not args.no_header) if args.format == "tsv" else chosen.qrels()
-    if args.output is None:
+    if args.format == "qrels" and args.strategy == "sample":
+        # said, not silently dropped: judged, the sample is scored from these probabilities
+        print(
+            "irgauge: note: --format qrels leaves out the sample's inclusion probabilities, "
+            "which statAP, statP, statR and infAP weigh the judgments by (--prels); the TSV "
+            "or --format prels holds them (the same --seed draws the same sample)",
+            file=sys.stderr,
+        )
+    if args.output in (None, STDOUT):
         # the bytes -o writes: a pool is data to read back, and a docno that is not UTF-8
         # printed as a \xNN escape would be another document to the readers
         binary = getattr(sys.stdout, "buffer", None)
@@ -111,15 +119,17 @@ def run(args) -> int:
             sys.stdout.flush()
             binary.write(body)
             binary.flush()
-        if "seed" in chosen.parameters and (args.format != "tsv" or args.no_header):
-            print(f"irgauge: note: seed {chosen.parameters['seed']}", file=sys.stderr)
+        _note_seed(chosen, args)
         return 0
-    from irgauge.io.staging import output_file
+    from irgauge.io.staging import output_file, side_file
 
     # staged: the pool and its manifest replace what was there together
     write_bytes(output_file(args.output), body)
-    manifest = json.dumps(chosen.manifest(), indent=2) + "\n"
-    write_text(output_file(f"{args.output}.json"), manifest)
+    manifest = side_file(args.output, ".json")
+    if manifest is None:
+        _note_seed(chosen, args)
+    else:
+        write_text(manifest, json.dumps(chosen.manifest(), indent=2) + "\n")
     return 0
 
 
@@ -164,3 +174,9 @@ def _prels(chosen, qrels) -> bytes:
             file=sys.stderr,
         )
     return prels_bytes(judged)
+
+
+def _note_seed(chosen, args) -> None:
+    """A sample's seed on stderr where the output printed does not hold it (no header)."""
+    if "seed" in chosen.parameters and (args.format != "tsv" or args.no_header):
+        print(f"irgauge: note: seed {chosen.parameters['seed']}", file=sys.stderr)

@@ -125,7 +125,9 @@ class EvalResult:
             raise self._nothing_scored()
         self._refuse_unscored_runs()
         try:
-            matrices = align(from_frame(self.per_topic[list(LONG_HEADER)], source="evaluate"))
+            # no file of their own: an error names the run's file, or on the command line
+            # the command's inputs (irgauge.cli), not a made-up "evaluate:" path
+            matrices = align(from_frame(self.per_topic[list(LONG_HEADER)]))
         except InputError as err:  # runs answered different topics: say how to pair them
             if self._same_topics():  # another fault (a registered measure's 1e200, say)
                 raise

@@ -26,6 +26,7 @@ import os
 from typing import Any, Optional
 
 from irgauge._checks import memory_size
+from irgauge.io.words import counted
 
 DEFAULT_CAP = 1 << 30  # 1 GiB, or a quarter of the memory available if that is less
 BYTES_PER_TEXT_BYTE = 8
@@ -92,11 +93,11 @@ def budget_note(budget: int, workers: int, this_machine: bool) -> str:
         share = worker_budget(budget, workers, True)
         return (
             f"memory budget {_size(budget)} for the whole command: {_size(share)} for each "
-            f"of {workers} worker(s) on this machine"
+            f"of {counted(workers, 'worker')} on this machine"
         )
     return (
-        f"memory budget {_size(budget)} per worker: each of the cluster's {workers} "
-        f"worker(s) may use it"
+        f"memory budget {_size(budget)} per worker: each of the cluster's "
+        f"{counted(workers, 'worker')} may use it"
     )
 
 

@@ -104,6 +104,27 @@ def inputs_noted() -> Dict[Tuple[int, int], str]:
         return dict(_INPUTS or {})
 
 
+def file_path(
+    path: object,
+    what: str = "the input",
+    parameter: Optional[str] = None,
+    accepted: str = "a file path (str or os.PathLike)",
+) -> str:
+    """``path`` as text, where it is a path: a ``str``, an ``os.PathLike``
+    (``pathlib.Path``) or bytes (decoded as os does). Anything else is an InputError
+    saying what was given and what ``what`` accepts: ``str()`` of a list of paths would be
+    a file named ``['q']``, and os reads a number as a file descriptor; every reader's
+    path passes here before it is opened."""
+    if isinstance(path, str):
+        return path
+    if isinstance(path, (bytes, os.PathLike)):
+        return os.fsdecode(path)
+    shown = type(path).__name__
+    if isinstance(path, (list, tuple)) and path:
+        shown += f" of {counted(len(path), 'item')}"
+    raise InputError(f"{what} must be {accepted}; got {shown}", parameter=parameter)
+
+
 def strip_compression_suffix(name: str) -> str:
     """The file name without a .gz/.bz2/.xz suffix (to name a topic or run by its stem)."""
     for suffix in COMPRESSED_SUFFIXES:

@@ -542,5 +542,13 @@ def _line_ends(buf: np.ndarray, has_cr: bool = True) -> np.ndarray:
 
 
 def _column_problem(found: int, allowed: List[int]) -> str:
+    """What is wrong with a line of ``found`` columns, and, where the count is another
+    TREC file's, which file it looks like: qrels given for a run (``eval RUN QRELS``,
+    ``eval QRELS RUN --prels P``) or a run for qrels."""
     wanted = " or ".join(str(a) for a in allowed)
-    return f"expected {wanted} whitespace-separated columns, found {found}"
+    hint = ""
+    if found == 4 and 6 in allowed:
+        hint = " (a qrels line, topic 0 docno level? a run line is topic Q0 docno rank score tag)"
+    elif found == 6 and 6 not in allowed:
+        hint = " (a run line, topic Q0 docno rank score tag? this file is read as judgments)"
+    return f"expected {wanted} whitespace-separated columns, found {found}{hint}"

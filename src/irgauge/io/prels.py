@@ -27,7 +27,7 @@ import numpy as np
 
 from irgauge.errors import InputError
 from irgauge.io._numbers import parse_floats
-from irgauge.io._source import PathLike, iter_blocks, size_hint
+from irgauge.io._source import PathLike, file_path, iter_blocks, size_hint
 from irgauge.io._tokens import BLOCK_BYTES, tokenize
 from irgauge.io.ids import Ids
 from irgauge.io.qrels import parse_levels
@@ -56,13 +56,8 @@ def read_prels(source: Union[PathLike, Qrels], threads: Optional[int] = None) ->
             )
         check_inclusion(source.inclusion, source.source, source.line_numbers)
         return source
-    if not isinstance(source, (str, bytes)) and not hasattr(source, "__fspath__"):
-        raise InputError(
-            f"prels must be a file path or Qrels with inclusion probabilities; got "
-            f"{type(source).__name__}",
-            parameter="prels",
-        )
-    return _from_path(source, threads)
+    accepted = "a file path or Qrels with inclusion probabilities"
+    return _from_path(file_path(source, "prels", "prels", accepted), threads)
 
 
 def _from_path(path: PathLike, threads: Optional[int]) -> Qrels:

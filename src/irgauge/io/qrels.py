@@ -18,6 +18,7 @@ from irgauge.io._numbers import INT64_MAX, INT64_MIN, parse_ints
 from irgauge.io._source import (
     PathLike,
     blocks_naming,
+    file_path,
     iter_blocks,
     path_stem_and_suffix,
     size_hint,
@@ -27,6 +28,7 @@ from irgauge.io._tokens import BLOCK_BYTES, TokenTable, first_unfit_id, tokenize
 from irgauge.io.arrow_tables import read_arrow_qrels, table_format
 from irgauge.types import QrelsLike
 
+QRELS_KINDS = "a file path, a DataFrame, a {topic: {docno: level}} dict or Qrels"
 NTCIR_LETTER_LEVELS = {b"S": 3, b"A": 2, b"B": 1}
 
 
@@ -65,7 +67,7 @@ def _from_path(
     read_from: Optional[str] = None,
     conflicting: str = "refuse",
 ) -> Qrels:
-    name = str(path)
+    name = path = file_path(path, "qrels", "qrels", QRELS_KINDS)
     if table_format(name):
         return read_arrow_qrels(name, conflicting=conflicting)
     table = tokenize(
@@ -130,7 +132,7 @@ def read_judgment_groups(
     or with ``conflicting="record"`` listed in the group's ``Qrels.repeats``).
     ``read_from``: as for :func:`read_qrels`.
     """
-    name = str(path)
+    name = path = file_path(path, "judgment groups", "path")
     table = tokenize(
         _blocks(name, read_from),
         name,

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Dict, Mapping, Optional, Sequence, Union
 
 from irgauge.errors import InputError
-from irgauge.io._source import read_text, text_lines
+from irgauge.io._source import file_path, read_text, text_lines
 
 GroupSource = Union[None, str, Mapping[str, str]]
 
@@ -27,7 +27,7 @@ def read_run_groups(source: GroupSource, runs: Sequence[str]) -> Dict[str, str]:
         entries = [(str(k), str(v), None) for k, v in source.items()]
         path: Optional[str] = None
     else:
-        path = str(source)
+        path = file_path(source, "groups", "groups", "a file path or a {run: group} mapping")
         entries = list(_lines(path))
     known = set(runs)
     seen: Dict[str, Optional[int]] = {}

@@ -19,6 +19,7 @@ from irgauge.io.records import IdKeys, Run
 from irgauge.errors import InputError
 from irgauge.io._source import (
     PathLike,
+    file_path,
     iter_blocks,
     path_name,
     path_stem_and_suffix,
@@ -30,6 +31,9 @@ from irgauge.io.arrow_tables import read_arrow_run, table_format
 from irgauge.io.adapters import adapted_frame, as_score, frame_scores, run_sources
 from irgauge.io.qrels import inner_mapping, memory_ids
 from irgauge.types import RunLike
+
+
+RUN_KINDS = "a file path, a DataFrame, a {topic: {docno: score}} dict or Run"
 
 
 def read_run(source: RunLike, name: Optional[str] = None, threads: Optional[int] = None) -> Run:
@@ -69,7 +73,7 @@ def _file_stem(path: str) -> str:
 
 
 def _from_path(path: PathLike, name: Optional[str], threads=None) -> Run:
-    path = str(path)
+    path = file_path(path, "a run", "runs", RUN_KINDS)
     if table_format(path):
         return read_arrow_run(path, name)
     first_line: list = []  # (found, tag) of the first data line, once a block holds it

@@ -140,6 +140,7 @@ class Outputs:
         real, info = atomic.check_folder_target(path)
         if info is not None:
             atomic.refuse_inputs_within(path, real)
+            _refuse_foreign_folder(real, path)
         stage = self.folder(real.parent)
         work = stage / real.name
         work.mkdir()
@@ -388,6 +389,21 @@ def _refuse_foreign_manifest(entry: Path, target: Path) -> None:
         )
 
 
+def _refuse_foreign_folder(real: Path, shown: PathLike) -> None:
+    """OutputError unless folder ``real`` is empty or holds irgauge's results (a manifest
+    that names its command): a study replaces its folder whole, and ``--out .`` over a
+    folder of the user's own named ``collection`` deleted the files in it."""
+    if not any(real.iterdir()):
+        return
+    found = _identity(real / MANIFEST)
+    if found is None or not any(found):
+        raise OutputError(
+            shown,
+            "is a folder of other files (it holds no irgauge manifest.json), which this "
+            "output would replace whole; move it or write to another folder",
+        )
+
+
 def _identity(path: Path) -> Optional[tuple]:
     try:
         found = json.loads(path.read_text(encoding="utf-8"))
@@ -489,6 +505,17 @@ def output_file(path: PathLike) -> Path:
     command (each write is atomic on its own)."""
     outputs = _outputs()
     return Path(path) if outputs is None else outputs.file(path)
+
+
+def side_file(path: PathLike, suffix: str) -> Optional[Path]:
+    """Where to write the file that goes beside output file ``path`` (``POOL.json``, its
+    manifest): :func:`output_file` of ``path + suffix``, or None when ``path`` is standard
+    output (``-``), which takes one output: the side file is left out there, as without
+    ``-o``, where the printed header carries what it holds (``-.json`` would be a file in
+    the current folder that the user never named)."""
+    if os.fspath(path) == atomic.STDOUT:
+        return None
+    return output_file(f"{os.fspath(path)}{suffix}")
 
 
 def output_folder(path: PathLike, last: Sequence[str] = (), replace_any: bool = True) -> Path:

@@ -117,7 +117,7 @@ def register_measure(
     if replace and name in _CUSTOM:
         unregister_measure(name)
     _check_name(name)
-    declared = tuple(_param(name, key, spec) for key, spec in (params or {}).items())
+    declared = _declared(name, params)
     _check_signature(name, function, declared)
     defaults = {p.name: p.default for p in declared}
     checked = GuardedMeasure(name, function, defaults, origin_of(function), bool(integer))
@@ -209,6 +209,15 @@ def _kind(value: Any, measure: str, key: str) -> str:
         f"measure {measure}: parameter {key}: the default {value!r} is none of bool, int, "
         "float, str; declare it as a dict with 'kind' and 'default'"
     )
+
+
+def _declared(measure: str, params: Any) -> Tuple[Param, ...]:
+    """The Params of a declaration ``{name: default or dict or Param}``."""
+    if params is not None and not isinstance(params, Mapping):
+        raise MeasureError(
+            f"measure {measure}: params is a {{name: default}} mapping; got {type(params).__name__}"
+        )
+    return tuple(_param(measure, key, spec) for key, spec in (params or {}).items())
 
 
 def _param(measure: str, key: Any, spec: Any) -> Param:

@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Any, Dict, Iterable, List, Optional, Tuple
 
-from irgauge.errors import MeasureError
+from irgauge.errors import InputError, MeasureError
 from irgauge.measures import aliases as A
 from irgauge.measures import trec_eval_words as TE
 from irgauge.measures.base import REGISTRY, Measure, check_cutoff
@@ -331,6 +331,21 @@ def measure_text(item) -> str:
         f"a measure must be a string such as 'nDCG@10', an irgauge Measure or "
         f"an ir_measures measure; got {type(item).__name__} {item!r}"
     )
+
+
+def measure_texts(measures: Any, default: Iterable[str] = ()) -> List[str]:
+    """The measure strings a function is given, as a list: one string (``"AP"``) is one
+    measure, not a list of its letters (``list("AP")`` is A and P); None gives
+    ``default``. A measure given twice is refused (each names a column of the result)."""
+    if measures is None:
+        chosen = list(default)
+    elif isinstance(measures, str):
+        chosen = [measures]
+    else:
+        chosen = list(measures)
+    if len(set(chosen)) != len(chosen):
+        raise InputError(f"measures given twice: {', '.join(chosen)}", parameter="measures")
+    return chosen
 
 
 def parse_measures(texts: Iterable[str]) -> List[Measure]:

@@ -131,7 +131,10 @@ def _numpy_quiet():
 
 
 _READ = "biufO"  # bool, signed and unsigned integers, floats; objects (real numbers only)
-_ANSWER = "a measure gives each (run, topic) one finite real number"
+# the largest magnitude of a value: its sums and means over up to 1e8 topics and runs (the
+# aggregates, a bootstrap's resamples) stay finite, where 1e308 twice overflows to inf
+LIMIT = 1e300
+_ANSWER = f"a measure gives each (run, topic) one finite real number within +-{LIMIT:g}"
 
 
 def read_values(
@@ -153,7 +156,8 @@ def read_values(
         return None, f"returned {_kind_name(answer)}, not real numbers; {_ANSWER}", None
     if values.shape != (n_rows,):
         return None, f"returned shape {values.shape}, not ({n_rows},); {_ANSWER}", None
-    bad = ~np.isfinite(values)
+    with np.errstate(invalid="ignore"):
+        bad = ~(np.abs(values) <= LIMIT)  # NaN and inf too
     if integer:
         bad |= values != np.round(values)
     if not bad.any():

@@ -18,6 +18,7 @@ from irgauge._checks import MAX_LEVEL
 from irgauge.errors import InputError
 from irgauge.evaluation import evaluate, read_runs
 from irgauge.measures import parse_measure
+from irgauge.measures.parse import measure_texts
 from irgauge.meta import agreement as ag
 from irgauge.meta import system_agreement as sa
 from irgauge.meta.agreement_labels import all_statistics, pair_statistics
@@ -230,10 +231,7 @@ def agreement(
 
 
 def _measures(measures) -> List[str]:
-    chosen = [measures] if isinstance(measures, str) else list(measures or DEFAULT_MEASURES)
-    if len(set(chosen)) != len(chosen):
-        raise InputError(f"measures given twice: {', '.join(chosen)}")
-    return chosen
+    return measure_texts(measures or None, DEFAULT_MEASURES)
 
 
 def _label_rows(units, rel_level, samples, seed, confidence):

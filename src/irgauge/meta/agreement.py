@@ -30,6 +30,7 @@ from typing import Dict, Optional
 
 import numpy as np
 
+from irgauge.io.words import counted
 from irgauge.stats.resampling import bootstrap_indices, index_counts
 
 LABEL_STATISTICS = (
@@ -162,4 +163,5 @@ def too_few_topics(what: str, n_topics: int) -> Optional[str]:
     if n_topics >= 2:
         return None
     undefined = "statistics and intervals" if n_topics == 0 else "intervals"
-    return f"{what} share {n_topics} topic(s): {undefined} NaN (a bootstrap needs 2 topics)"
+    shared = counted(n_topics, "topic")
+    return f"{what} share {shared}: {undefined} NaN (a bootstrap needs 2 topics)"

@@ -30,7 +30,7 @@ from typing import Dict, List, Optional, Set, Tuple
 
 from irgauge.errors import InputError
 from irgauge.io.records import AGGREGATE_TOPIC, aggregate_topic_error
-from irgauge.io._source import file_stem
+from irgauge.io._source import file_path, file_stem
 from irgauge.qa._text import chosen_format, read_json
 from irgauge.types import AnswersLike
 
@@ -64,7 +64,7 @@ def read_answers(
         raise InputError(f"unknown answer order {order!r}; choose from {', '.join(ANSWER_ORDERS)}")
     if isinstance(source, dict):
         return _build(_listed_entries(source), name or "run", "<dict>", "dict", "file")
-    path = str(source)
+    path = file_path(source, "answers", "answers", "a file path, a dict or AnswerRun")
     fmt, lines = chosen_format(fmt, RUN_FORMATS, "answer-run", path, _detect)
     if fmt == "json":
         data = read_json(path)

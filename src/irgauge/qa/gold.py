@@ -31,7 +31,7 @@ from typing import Dict, List, Optional, Tuple
 
 from irgauge.errors import InputError
 from irgauge.io.records import AGGREGATE_TOPIC, aggregate_topic_error
-from irgauge.io._source import file_stem
+from irgauge.io._source import file_path, file_stem
 from irgauge.qa._text import chosen_format, parse_level, read_json
 from irgauge.qa.normalise import Normaliser, make_normaliser
 from irgauge.types import GoldLike, NormaliserLike
@@ -114,7 +114,7 @@ def read_gold(source: GoldLike, fmt: str = "auto", normalise: NormaliserLike = N
         return AnswerGold.from_records(
             _nested_records(source, "<dict>"), "<dict>", "dict", normalise
         )
-    path = str(source)
+    path = file_path(source, "gold", "gold", "a file path, a dict or AnswerGold")
     fmt, lines = chosen_format(fmt, GOLD_FORMATS, "gold", path, _detect)
     if fmt == "json":
         return AnswerGold.from_records(_json_records(read_json(path), path), path, fmt, normalise)

@@ -15,6 +15,8 @@ from typing import Any, Dict, List, Mapping, Optional, Tuple
 
 import numpy as np
 
+from irgauge.io.words import counted
+
 INF = math.inf
 _SLACK = 1e-9  # rounding beyond a range's end that is still read as the end
 
@@ -88,7 +90,7 @@ def check_result_values(
 ) -> List[str]:
     """Check ``values`` (a number or an array) of the result ``name``: every finite value
     in [low, high] (rounding within 1e-9 of an end is accepted), else ResultError; returns
-    one note, ``"<count> <name> value(s) are not finite: <reason>"``, when some are not
+    one note, ``"<count> <name> values are not finite: <reason>"``, when some are not
     finite (``reason`` or the reason known for ``name``), else no note."""
     array = np.asarray(values)
     if array.dtype.kind not in "fcbiu":
@@ -109,7 +111,8 @@ def check_result_values(
         return []
     why = reason or REASONS.get(name, DEFAULT_REASON)
     named = "" if name == "value" else f" {name}"  # a long table's column says nothing more
-    return [f"{bad}{named} value(s) are not finite: {why}"]
+    values = counted(bad, f"{named} value".lstrip())
+    return [f"{values} {'is' if bad == 1 else 'are'} not finite: {why}"]
 
 
 def check_fields(result: Any, ranges: Mapping[str, Tuple[float, float]]) -> None:

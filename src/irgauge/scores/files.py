@@ -11,7 +11,7 @@ import numpy as np
 
 from irgauge._checks import plain_number_text
 from irgauge.errors import InputError
-from irgauge.io._source import file_stem, read_text, text_lines
+from irgauge.io._source import file_path, file_stem, read_text, text_lines
 from irgauge.scores.matrix import (
     LONG_HEADER,
     MAX_SCORE,
@@ -26,6 +26,7 @@ from irgauge.scores.other_layouts import (
     is_json,
     read_json_scores,
     refuse_headerless_long,
+    refuse_trec_inputs,
     refuse_text_table,
 )
 from irgauge.io.words import counted
@@ -49,7 +50,7 @@ def read_scores(
     (``--headerless-scores``) a wide file has no header line: its
     columns are systems named 1, 2, ... and its rows topics numbered 1, 2, ...
     """
-    path = str(path)
+    path = file_path(path, "a score file", "path")
     text = _read_text(path)
     lines = text_lines(text)
     first = 0
@@ -61,6 +62,7 @@ def read_scores(
         _refuse_trec_eval_output(lines[first], path, first + 1)
         refuse_text_table(lines, first, path)
         refuse_headerless_long(lines[first], path, first + 1)
+        refuse_trec_inputs(lines[first], path, first + 1)
     delimiter = _delimiter(lines[first])
     columns = [c.strip().strip('"') for c in lines[first].split(delimiter)]
     long = header and [c.lower() for c in columns[:4]] == list(LONG_HEADER)

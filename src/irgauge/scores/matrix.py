@@ -28,7 +28,7 @@ from irgauge import _checks
 from irgauge.errors import InputError, InputSizeError
 from irgauge.io.adapters import refuse_mixed_ids
 from irgauge.io.records import AGGREGATE_TOPIC, aggregate_topic_error
-from irgauge.io.words import counted
+from irgauge.io.words import counted, listed
 
 LONG_HEADER = ("run", "measure", "topic", "value")
 TOPIC_COLUMNS = ("topic", "topics", "qid", "query", "query_id")
@@ -370,8 +370,8 @@ def require_systems(matrices: Matrices, minimum: int = 2) -> None:
     for matrix in matrices.values():
         if matrix.n_systems < minimum:
             raise InputSizeError(
-                f"measure {matrix.measure}: {matrix.n_systems} system(s); at least "
-                f"{minimum} are needed",
+                f"measure {matrix.measure}: {counted(matrix.n_systems, 'system')} "
+                f"({listed(matrix.systems, 3)}); at least {minimum} are needed",
                 matrix.source,
             )
 

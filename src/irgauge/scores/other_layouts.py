@@ -10,7 +10,7 @@ import re
 from typing import List
 
 from irgauge.errors import InputError
-from irgauge.scores.matrix import LONG_HEADER, Matrices, long_matrices
+from irgauge.scores.matrix import LONG_HEADER, TOPIC_COLUMNS, Matrices, long_matrices
 
 _RULE = re.compile(r"-+(?: +-+)*")  # the line under a text table's header
 _GIVE = "give irgauge's per-topic TSV (irgauge eval -q --format tsv) or a wide CSV/TSV"
@@ -74,6 +74,41 @@ def refuse_headerless_long(line: str, path: str, number: int) -> None:
     raise InputError(
         "the first line reads as a row of irgauge's per-topic TSV (run, measure, topic, "
         "value) without its header line: add the line run<TAB>measure<TAB>topic<TAB>value",
+        path,
+        number,
+    )
+
+
+_INTEGER = re.compile(r"[+-]?\d+")
+_Q0 = ("Q0", "q0", "0")
+# the layouts of the inputs scores are computed from, by their fields' count
+_TREC_INPUTS = {  # fields -> (what, a whole field, a numeric field)
+    6: ("a TREC run (topic Q0 docno rank score tag)", 3, 4),
+    4: ("TREC qrels (topic 0 docno level)", 3, 1),
+}
+
+
+def refuse_trec_inputs(line: str, path: str, number: int) -> None:
+    """A run or qrels given where scores are read (``discpower RUN RUN``, as ``eval``
+    takes runs): a first line of 6 whitespace-separated fields whose rank is whole and
+    score a number (its second field Q0 or 0), or of 4 whose level and iteration are whole.
+    Read as a wide file's header, its fields became systems and the message spoke of a
+    non-numeric score."""
+    fields = line.split()
+    if len(fields) not in _TREC_INPUTS or any(c in line for c in ",;"):
+        return
+    if fields[0].lower() in TOPIC_COLUMNS or (len(fields) == 6 and fields[1] not in _Q0):
+        return  # a wide file's header: the topic column, then the systems
+    what, whole, other = _TREC_INPUTS[len(fields)]
+    if not _INTEGER.fullmatch(fields[whole]):
+        return
+    try:
+        float(fields[other])
+    except ValueError:
+        return
+    raise InputError(
+        f"this is {what}, not a score file: give the qrels and the runs to score "
+        "(--qrels QRELS --run RUN ...), or their scores (irgauge eval -q --format tsv)",
         path,
         number,
     )

@@ -29,6 +29,7 @@ from irgauge.evaluation.tasks import run_steps
 from irgauge.io.steps import step_counter
 from irgauge.io.summaries import incomplete_summary, incomplete_summary_html
 from irgauge.measures import parse_measures
+from irgauge.measures.parse import measure_texts
 from irgauge.meta import discriminative_power, kendall_tau
 from irgauge.scores import align, from_frame
 from irgauge.types import DepthsLike, Progress, QrelsLike, RatesLike, RunsLike
@@ -223,7 +224,7 @@ def _variants(measures) -> list:
     """(lists, measure) pairs: each measure on its own lists ("condensed" for the bpref
     family, defined on condensed lists only), then the primed condensed-list version of
     each other measure."""
-    parsed = parse_measures([measures] if isinstance(measures, str) else list(measures))
+    parsed = parse_measures(measure_texts(measures))
     variants = [("condensed" if m.family.condensed else "original", m) for m in parsed] + [
         ("condensed", replace(m, judged_only=True, label=f"{m.name}'"))
         for m in parsed

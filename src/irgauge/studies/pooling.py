@@ -41,12 +41,13 @@ import numpy as np
 import pandas as pd
 
 from irgauge.collection.pooling import STRATEGIES, build_candidates, choose
-from irgauge.collection.pooling.candidates import entry_levels
+from irgauge.collection.pooling.candidates import check_budget, entry_levels
 from irgauge.errors import InputError
 from irgauge.evaluation import read_runs, score_matrices
 from irgauge.io.qrels import read_qrels
 from irgauge.io.records import Qrels
 from irgauge.io.run_topics import COMPLETE_HINT
+from irgauge.measures.parse import measure_texts
 from irgauge.meta.kendall import kendall_tau_columns
 from irgauge.meta.system_agreement import average_ranks, tau_ap_rows
 from irgauge.studies import _common as common
@@ -121,7 +122,7 @@ def run_pooling(
         runs,
         _strategies(strategies),
         _budgets(budgets),
-        list(measures),
+        measure_texts(measures),
         depth,
         (top_k, top_fraction, by),
         common.seed_or_fresh(seed),
@@ -184,6 +185,8 @@ def compute_pooling(
     # and scored 0 on it
     hint = None if eval_options.get("complete") else COMPLETE_HINT
     candidates = build_candidates(read, depth, judged, rel_level=rel_level, missing_hint=hint)
+    for budget in budgets:  # refused as the study's, before any pool is drawn
+        check_budget(candidates, budget, "budgets")
     full = common.select(score_matrices(judged, read, every, **eval_options), *selection)
     first = next(iter(full.values()))
     t_seed = _noise.topic_seed(seed)

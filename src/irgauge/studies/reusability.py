@@ -34,6 +34,7 @@ import pandas as pd
 
 from irgauge import _checks
 from irgauge.evaluation.leave_out import LeaveOutScores, leave_out_scores
+from irgauge.measures.parse import measure_texts
 from irgauge.meta import kendall_tau, tau_ap
 from irgauge.meta.kendall import kendall_tau_cross
 from irgauge.report import style
@@ -104,7 +105,7 @@ def reusability(
     # a spread needs two resamples; refused before the scoring
     topic_resamples = _checks.whole(topic_resamples, "topic_resamples", 2, _checks.MAX_COUNT)
     options = dict(eval_options or {})
-    scores = leave_out_scores(qrels, runs, depth, groups, list(measures), **options)
+    scores = leave_out_scores(qrels, runs, depth, groups, measure_texts(measures), **options)
     n_topics = len(scores.topics)
     t_seed = _noise.topic_seed(seed)
     resamples = _noise.topic_resamples(n_topics, topic_resamples, t_seed)

@@ -114,19 +114,22 @@ def entry_levels(pool: DepthPool, qrels) -> Tuple[np.ndarray, np.ndarray]:
     return level, held
 
 
-def check_budget(candidates: Candidates, budget: Optional[int]) -> Optional[int]:
-    """``budget`` (documents per topic) checked against every topic's pool."""
+def check_budget(
+    candidates: Candidates, budget: Optional[int], parameter: str = "budget"
+) -> Optional[int]:
+    """``budget`` (documents per topic) checked against every topic's pool; an error names
+    ``parameter``, the caller's (a study's ``budgets``)."""
     if budget is None:
         return None
-    budget = _checks.whole(budget, "budget", 1, _checks.MAX_COUNT)
+    budget = _checks.whole(budget, parameter, 1, _checks.MAX_COUNT)
     sizes = candidates.sizes
     over = np.flatnonzero(sizes < budget)
     if len(over):
         t = int(over[0])
         raise InputError(
-            f"budget: {counted(budget, 'document')} per topic is more than the pool of topic "
-            f"{candidates.pool.topic_ids[t]!r} holds ({int(sizes[t])})",
-            parameter="budget",
+            f"{parameter}: {counted(budget, 'document')} per topic is more than the pool of "
+            f"topic {candidates.pool.topic_ids[t]!r} holds ({int(sizes[t])})",
+            parameter=parameter,
         )
     return budget
 

@@ -20,6 +20,7 @@ import numpy as np
 
 from irgauge import _checks
 from irgauge.errors import InputError
+from irgauge.measures.parse import measure_texts
 from irgauge.meta.repro import effects as fx
 from irgauge.meta.repro.repro_inputs import (
     DEFAULT_CUTOFF,
@@ -112,10 +113,7 @@ def _refuse_document_options(repeated_qrels, cutoffs, rbo_p) -> None:
 
 
 def _measures(measures) -> List[str]:
-    chosen = [measures] if isinstance(measures, str) else list(measures or DEFAULT_MEASURES)
-    if len(set(chosen)) != len(chosen):
-        raise InputError(f"measures given twice: {', '.join(chosen)}", parameter="measures")
-    return chosen
+    return measure_texts(measures or None, DEFAULT_MEASURES)
 
 
 class _Study:

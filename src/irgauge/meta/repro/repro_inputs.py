@@ -40,7 +40,7 @@ def repeated_pairs(value: Any, size: int) -> List[List[Run]]:
     for group in groups:
         if len(group) != size:
             raise InputError(
-                f"repeated: each repeated set has {size} run(s) like the original "
+                f"repeated: each repeated set has {counted(size, 'run')} like the original "
                 f"(baseline{', advanced' if size == 2 else ''}); got {len(group)}",
                 parameter="repeated",
             )

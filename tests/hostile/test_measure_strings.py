@@ -1,0 +1,102 @@
+"""One measure string given where a list of measures is expected (``measures="AP"``) is
+one measure at every public entry point, as ``evaluate`` reads it: the studies iterated
+it as the measures A and P. Every public function taking ``measures`` is in CALLS, so a
+new one is tried the day it is exported."""
+
+from __future__ import annotations
+
+import inspect
+
+import pytest
+
+import irgauge
+
+QRELS = "".join(f"{t} 0 d{d} {(t + d) % 3}\n" for t in (1, 2, 3) for d in range(8))
+RUNS = {
+    name: "".join(f"{t} Q0 d{(d * step + t) % 8} {d + 1} {8 - d} {name}\n"
+                  for t in (1, 2, 3) for d in range(8))
+    for name, step in (("a", 1), ("b", 3), ("c", 5))
+}  # fmt: skip
+QA_GOLD = "1 1 c1 1 yes\n2 1 c1 1 no\n"
+QA_RUN = "1 ans yes\n2 ans no\n"
+
+
+def _calls(tmp_path):
+    q = tmp_path / "q.txt"
+    q.write_text(QRELS)
+    q2 = tmp_path / "q2.txt"
+    q2.write_text(QRELS.replace(" 2\n", " 1\n"))
+    runs = []
+    for name, text in RUNS.items():
+        (tmp_path / name).write_text(text)
+        runs.append(str(tmp_path / name))
+    few = {"seed": 1}
+    return {
+        "agreement": lambda m: irgauge.agreement([q, q2], runs, m, samples=5, **few),
+        "evaluate": lambda m: irgauge.evaluate(q, runs, m),
+        "incomplete_study": lambda m: irgauge.incomplete_study(
+            q, runs, m, rates=(50,), samples=5, **few
+        ),
+        "reproducibility": lambda m: irgauge.reproducibility(
+            q, runs[:2], runs[1:], m, samples=5, **few
+        ),
+        "reusability": lambda m: irgauge.reusability(
+            q, runs, 3, measures=m, topic_resamples=2, **few
+        ),
+        "score_matrices": lambda m: irgauge.score_matrices(q, runs, m),
+        "run_study pooling": lambda m: irgauge.run_study(
+            "pooling",
+            q,
+            runs,
+            tmp_path / "st",
+            measures=m,
+            budgets=[2],
+            topic_resamples=2,
+            strategies=["depth"],
+            **few,
+        ),
+    }
+
+
+# entry points whose measures are not IR measures of qrels and runs, or that only filter
+ELSEWHERE = {
+    "qa_evaluate": "QA measures of answer runs (tests/qa)",
+    "read_scores": "keeps the named measures of a score file (tests/test_names_and_hints.py)",
+}
+
+
+def test_every_public_function_taking_measures_is_tried(tmp_path):
+    taking = {
+        name
+        for name in dir(irgauge)
+        if not name.startswith("_")
+        and inspect.isfunction(getattr(irgauge, name))
+        and "measures" in inspect.signature(getattr(irgauge, name)).parameters
+    }
+    assert taking - set(ELSEWHERE) <= {c.split()[0] for c in ENTRIES}
+
+
+ENTRIES = ["agreement", "evaluate", "incomplete_study", "reproducibility", "reusability"]
+ENTRIES += ["score_matrices", "run_study pooling"]
+
+
+@pytest.mark.parametrize("entry", ENTRIES)
+def test_one_measure_string_is_one_measure(entry, tmp_path, monkeypatch):
+    from irgauge.report import style
+
+    monkeypatch.setattr(style, "save", lambda *a, **k: [])  # the study's figures: not drawn
+    try:
+        _calls(tmp_path)[entry]("AP")
+    except (irgauge.InputError, irgauge.MeasureError) as err:
+        assert "'A'" not in str(err), err  # read as the measures A and P
+        raise
+
+
+@pytest.mark.parametrize("entry", ["reusability", "run_study pooling", "agreement"])
+def test_a_measure_given_twice_is_refused(entry, tmp_path, monkeypatch):
+    """Each measure names rows of the result: the pooling study wrote every row twice."""
+    from irgauge.report import style
+
+    monkeypatch.setattr(style, "save", lambda *a, **k: [])
+    with pytest.raises(irgauge.InputError, match="measures given twice: AP, AP"):
+        _calls(tmp_path)[entry](["AP", "AP"])
