@@ -185,9 +185,9 @@ def _score_rows_threaded(measures, matched: List[MatchedRun], row_topics, judgme
         return score_rows(measures, runs, [row_topics] * len(runs), judgments, MAX_CELLS)
 
     if workers > 1:
-        from concurrent.futures import ThreadPoolExecutor
+        from irgauge.io.threads import worker_pool
 
-        with ThreadPoolExecutor(workers) as pool:
+        with worker_pool(workers) as pool:
             parts = list(pool.map(part, range(workers)))
     else:
         parts = [part(0)]

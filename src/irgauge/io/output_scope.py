@@ -11,7 +11,6 @@ import contextvars
 import functools
 from typing import Callable, Iterator, List, Optional, TypeVar
 
-STOP_SIGNALS = ("SIGINT", "SIGTERM", "SIGHUP")  # what stops a command (Ctrl-C, kill, hang-up)
 
 # [Outputs] once the command stages an output, [] before; None outside a command
 _SCOPE: contextvars.ContextVar[Optional[list]] = contextvars.ContextVar(
@@ -20,10 +19,12 @@ _SCOPE: contextvars.ContextVar[Optional[list]] = contextvars.ContextVar(
 
 
 @contextlib.contextmanager
-def command_outputs() -> Iterator[List]:
+def command_outputs(slot: Optional[List] = None) -> Iterator[List]:
     """The outputs staged in this block are committed together when it ends, and removed
-    if it raises (the block's exception, or an OutputError naming the output as given)."""
-    slot: List = []
+    if it raises (the block's exception, or an OutputError naming the output as given).
+    ``slot``: the list to hold them, given by a caller that must find them even where a
+    stop signal cut this block's end short (:func:`abandon`)."""
+    slot = [] if slot is None else slot
     token = _SCOPE.set(slot)
     try:
         try:
@@ -64,3 +65,11 @@ def current() -> Optional[list]:
 def committed(slot: List) -> bool:
     """Whether the command's staged outputs are all in place."""
     return bool(slot) and slot[0].committed
+
+
+def abandon(slot: List) -> None:
+    """Remove the command's staged outputs unless they are committed or already removed: a
+    stop raised between the command's end and the start of the commit (or of the removal
+    after an error) skips both, and the command line calls this once it has caught it."""
+    if slot:
+        slot[0].abort()
