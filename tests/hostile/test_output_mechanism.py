@@ -431,6 +431,48 @@ def test_closed_pipe_ends_quietly(tmp_path):
     assert proc.wait(timeout=600) == 0 and "Traceback" not in err and "Exception" not in err
 
 
+def _with_stdout_closed(folder, *args) -> tuple:
+    """(exit status, stderr) of the console script whose standard output is a pipe that
+    its reader closed before the command started: every write to it fails, whatever the
+    machine's load (a reader closing after a few bytes could be too late on a busy one)."""
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        proc = subprocess.run(
+            [sys.executable, "-m", "irgauge", *map(str, args)],
+            stdout=write_end,
+            stderr=subprocess.PIPE,
+            cwd=folder,
+            timeout=600,
+        )
+    finally:
+        os.close(write_end)
+    return proc.returncode, proc.stderr.decode()
+
+
+def test_closed_stdout_carrying_the_summary_does_not_stop_the_command(files):
+    """The summary (the table of reduced files) finds the pipe closed: the files commit
+    all the same, exit 0, nothing on stderr (before: exit 0 and no file committed)."""
+    code, err = _with_stdout_closed(files, "reduce", "qrels.txt", "--out", "red", "--seed", "1")
+    assert (code, err) == (0, "")
+    assert "manifest.json" in os.listdir(files / "red") and len(os.listdir(files / "red")) > 1
+
+
+def test_closed_stdout_as_an_output_commits_nothing(files):
+    """``-o -``: the pool written to standard output is incomplete, so its manifest (the
+    command's other output) does not commit either; exit 128 + SIGPIPE with one line
+    (before: exit 0, as if the pool had been written)."""
+    (files / "run2.txt").write_text(RUN.replace(" r\n", " r2\n"))
+    before = state(files)
+    code, err = _with_stdout_closed(files, "pool", "run.txt", "run2.txt", "--depth", "3", "-o", "-")
+    assert code == 128 + signal.SIGPIPE
+    assert (
+        err
+        == "irgauge: standard output was closed before its output was complete; nothing was written\n"
+    )
+    assert state(files) == before
+
+
 @pytest.mark.parametrize("failure", ["closed pipe", "full disk"])
 def test_main_in_a_users_program_leaves_a_failed_stdout_as_it_was(files, monkeypatch, failure):
     """In-process, ``main`` pointed the user's file descriptor 1 at os.devnull and

@@ -28,6 +28,10 @@ from irgauge.io.stops import STOP_SIGNALS
 EXIT_WRITE_FAILED = 1
 EXIT_BAD_INPUT = 2
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it (128 + the signal's number)
+# 128 + SIGPIPE: an output written to standard output (-o -) whose reader left before the
+# end, as a tool killed by SIGPIPE reports it; no file commits (see docs/conventions.md)
+EXIT_PIPE_CLOSED = 128 + 13
+_PIPE_CLOSED = "standard output was closed before its output was complete; nothing was written"
 DEBUG_VARIABLE = "IRGAUGE_DEBUG"
 
 
@@ -249,38 +253,49 @@ def _main(argv: Optional[List[str]]) -> Tuple[int, bool]:
     within ``stops.running()`` (see :mod:`irgauge.io.stops`), inside the handlers below;
     whatever line it cut short, the outputs it left staged are removed here."""
     from irgauge.io._source import input_scope
-    from irgauge.io.output_scope import abandon
+    from irgauge.io.output_scope import abandon, summary_stdout
 
     debug = os.environ.get(DEBUG_VARIABLE, "") not in ("", "0")
     status: List[int] = []  # the command's status, once it has returned
     staged: List = []  # the command's outputs (see output_scope.command_outputs)
+    stdout: List = []  # standard output, guarded (output_scope.summary_stdout)
     try:
-        with input_scope(), stops.running():
-            return _run(argv, status, staged), False
+        with input_scope(), summary_stdout() as guarded, stops.running():
+            stdout.append(guarded)
+            code = _run(argv, status, staged)
+        return code, _closed(stdout)
     except (InputError, MeasureError) as err:
         if debug:
             raise
         if _stopped_first(status, staged):  # a stop kept back while the error was handled
-            return _stopped(stops.requested() or signal.SIGINT), False
+            return _stopped(stops.requested() or signal.SIGINT), _closed(stdout)
         print(f"irgauge: error: {one_line(str(err))}", file=sys.stderr)
-        return EXIT_BAD_INPUT, False
-    except BrokenPipeError:
-        return 0, True  # stdout closed early (``| head``): not an error
+        return EXIT_BAD_INPUT, _closed(stdout)
+    except BrokenPipeError:  # an output written to standard output (-o -) is incomplete
+        print(f"irgauge: {_PIPE_CLOSED}", file=sys.stderr)
+        return EXIT_PIPE_CLOSED, True
     except OSError as err:  # OutputError, or standard output failing (``> /dev/full``)
         if debug:
             raise
         if _stopped_first(status, staged):
-            return _stopped(stops.requested() or signal.SIGINT), False
+            return _stopped(stops.requested() or signal.SIGINT), _closed(stdout)
         print(f"irgauge: error: {one_line(_write_error(err))}", file=sys.stderr)
-        return EXIT_WRITE_FAILED, not isinstance(err, OutputError) and err.filename is None
+        failed = not isinstance(err, OutputError) and err.filename is None
+        return EXIT_WRITE_FAILED, failed or _closed(stdout)
     except KeyboardInterrupt as err:
         if debug:
             raise
         if _finished(status, staged):  # too late to stop: the outputs are complete, in place
-            return status[0], False
-        return _stopped(getattr(err, "signum", None) or stops.requested() or signal.SIGINT), False
+            return status[0], _closed(stdout)
+        signum = getattr(err, "signum", None) or stops.requested() or signal.SIGINT
+        return _stopped(signum), _closed(stdout)
     finally:
         abandon(staged)
+
+
+def _closed(stdout: List) -> bool:
+    """Whether the command found standard output's pipe closed (its writes dropped)."""
+    return bool(stdout) and stdout[0].broken
 
 
 def _finished(status: List[int], staged: List) -> bool:

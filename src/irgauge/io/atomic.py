@@ -43,7 +43,7 @@ from typing import Any, Dict, Iterator, List, Optional, Tuple, Union
 
 from irgauge.errors import InputError, OutputError
 from irgauge.io._source import input_named_by, inputs_noted
-from irgauge.io import stops
+from irgauge.io import output_scope, stops
 from irgauge.io.stops import STOP_SIGNALS
 
 PathLike = Union[str, os.PathLike]
@@ -287,7 +287,9 @@ def atomic_file(
     real, info = check_file_target(shown)
     kwargs: Dict[str, Any] = {} if "b" in mode else {"encoding": encoding, "newline": newline}
     if shown == STDOUT:
-        yield _standard_output(mode)
+        handle = _standard_output(mode)
+        yield handle
+        handle.flush()  # a reader gone early shows here, before the outputs commit
         return
     if info is not None and stat.S_ISCHR(info.st_mode):
         with _device(shown, real, mode, kwargs) as handle:
@@ -318,14 +320,16 @@ def atomic_file(
 
 
 def _standard_output(mode: str):
-    """Standard output, for text or (its buffer) bytes; a failing write is reported as
-    standard output's own (a closed pipe ends quietly, a full one in one line)."""
+    """Standard output as an output, for text or (its buffer) bytes; a failing write is
+    reported as standard output's own (a closed pipe: the output is incomplete, nothing
+    commits; a full one in one line)."""
+    stream = output_scope.stdout_as_output()
     if "b" not in mode:
-        return sys.stdout
-    buffer = getattr(sys.stdout, "buffer", None)
+        return stream
+    buffer = getattr(stream, "buffer", None)
     if buffer is None:
         raise OutputError(STDOUT, "standard output takes no bytes here; give a file name")
-    sys.stdout.flush()
+    stream.flush()
     return buffer
 
 
