@@ -33,11 +33,16 @@ def pytest_sessionstart(session):
     would otherwise skip, and a run that checked nothing against trec_eval or NTCIREVAL
     would pass. On a developer's machine they skip, saying where the data was looked for."""
     # A suite started in the background by a non-interactive shell inherits Ctrl-C
-    # ignored, and so would every command it starts: the tests that interrupt one need
-    # the disposition a terminal gives (the commands themselves leave an ignored signal
-    # ignored, as a guest should).
+    # ignored, one started under nohup SIGHUP, and so would every command it starts: the
+    # tests that stop one with a signal need the dispositions a terminal gives (the
+    # commands themselves leave an ignored signal ignored, as a guest should: a child left
+    # immune to SIGHUP finished its paused write and exited 0, "assert 0 == 128 + SIGHUP").
     if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
         signal.signal(signal.SIGINT, signal.default_int_handler)
+    for name in ("SIGTERM", "SIGHUP"):
+        number = getattr(signal, name, None)
+        if number is not None and signal.getsignal(number) == signal.SIG_IGN:
+            signal.signal(number, signal.SIG_DFL)
     if os.environ.get("CI") != "true":
         return
     missing = [name for name in CONFORMANCE if not (SHARED_DATA / name).is_dir()]

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from irgauge.cli import main
+from irgauge.cli import _PIPE_CLOSED as PIPE_CLOSED, main
 from irgauge.errors import InputError
 from irgauge.io import atomic, staging
 from irgauge.io._source import input_scope, read_bytes
@@ -292,12 +292,13 @@ def test_figures_into_new_folder_drawn_first(tmp_path, monkeypatch):
 # the output folder, polling: under load it could look too late, when the command had
 # already finished (exit 0), or at another moment each run.
 PAUSED_IN_THE_WRITE = """
-import os, sys, time
+import os, signal, sys, time
 from irgauge.collection import simulate
 written = simulate.write_run
 def write_run(*args, **kwargs):
     path = written(*args, **kwargs)
-    os.write({ready}, b"w")
+    # "i": the signal is ignored (inherited so, as under nohup): it would wait for nothing
+    os.write({ready}, b"i" if signal.getsignal({signum}) == signal.SIG_IGN else b"w")
     time.sleep(600)
     return path
 simulate.write_run = write_run
@@ -311,7 +312,8 @@ sys.exit(console_main())
 def test_stop_signals_clean_up(tmp_path, signum):
     out = tmp_path / "big"
     ready, tell = os.pipe()
-    script = PAUSED_IN_THE_WRITE.format(ready=tell, argv=["simulate", "--out", str(out), *SIMULATE])
+    argv = ["simulate", "--out", str(out), *SIMULATE]
+    script = PAUSED_IN_THE_WRITE.format(ready=tell, argv=argv, signum=int(signum))
     proc = subprocess.Popen(
         [sys.executable, "-c", script],
         stdout=subprocess.PIPE,
@@ -323,6 +325,7 @@ def test_stop_signals_clean_up(tmp_path, signum):
         paused = pipe.read(1)  # blocks until a run is written (or the command ended)
     if paused != b"w":
         proc.kill()
+    assert paused != b"i", f"{signum.name} is ignored in the command (inherited): see conftest"
     assert paused == b"w", proc.communicate()[1].decode()
     assert [p.name for p in out.iterdir()][0].startswith(".irgauge.")  # staged, not moved yet
     proc.send_signal(signum)
@@ -466,10 +469,7 @@ def test_closed_stdout_as_an_output_commits_nothing(files):
     before = state(files)
     code, err = _with_stdout_closed(files, "pool", "run.txt", "run2.txt", "--depth", "3", "-o", "-")
     assert code == 128 + signal.SIGPIPE
-    assert (
-        err
-        == "irgauge: standard output was closed before its output was complete; nothing was written\n"
-    )
+    assert err == f"irgauge: {PIPE_CLOSED}\n"
     assert state(files) == before
 
 

@@ -37,7 +37,6 @@ import os
 import shutil
 import signal
 import stat
-import sys
 from pathlib import Path
 from typing import Any, Dict, Iterator, List, Optional, Tuple, Union
 
