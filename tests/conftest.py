@@ -8,10 +8,17 @@ import signal
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 # The suite's outputs are thrown away: no fsync (a few milliseconds per file written, in
 # every command it runs); tests/hostile/test_outputs_commit.py turns it on to check it.
 os.environ.setdefault("IRGAUGE_FSYNC", "0")
+
+# No test may depend on the machine's load: Hypothesis's default deadline (200 ms an
+# example) fails a property whose example is slow on a busy machine (DeadlineExceeded,
+# then Flaky), so no property of the suite has one.
+settings.register_profile("irgauge", deadline=None)
+settings.load_profile("irgauge")
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED_DATA = REPO.parent / "shared" / "data"
