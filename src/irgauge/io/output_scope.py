@@ -127,7 +127,7 @@ def summary_stdout() -> Iterator[SummaryStream]:
     """``sys.stdout`` guarded against a closed pipe (:class:`SummaryStream`) within the
     block, and put back as it was at its end."""
     guarded = SummaryStream(sys.stdout)
-    sys.stdout = guarded  # type: ignore[assignment]
+    sys.stdout = guarded
     try:
         yield guarded
     finally:
