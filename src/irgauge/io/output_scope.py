@@ -72,7 +72,7 @@ def abandon(slot: List) -> None:
     """Remove the command's staged outputs unless they are committed or already removed: a
     stop raised between the command's end and the start of the commit (or of the removal
     after an error) skips both, and the command line calls this once it has caught it."""
-    if slot:
+    if slot and not slot[0].committed:
         slot[0].abort()
 
 
