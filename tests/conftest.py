@@ -8,10 +8,17 @@ import signal
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 # The suite's outputs are thrown away: no fsync (a few milliseconds per file written, in
 # every command it runs); tests/hostile/test_outputs_commit.py turns it on to check it.
 os.environ.setdefault("IRGAUGE_FSYNC", "0")
+
+# No test may depend on the machine's load: Hypothesis's default deadline (200 ms an
+# example) fails a property whose example is slow on a busy machine (DeadlineExceeded,
+# then Flaky), so no property of the suite has one.
+settings.register_profile("irgauge", deadline=None)
+settings.load_profile("irgauge")
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED_DATA = REPO.parent / "shared" / "data"
@@ -33,11 +40,16 @@ def pytest_sessionstart(session):
     would otherwise skip, and a run that checked nothing against trec_eval or NTCIREVAL
     would pass. On a developer's machine they skip, saying where the data was looked for."""
     # A suite started in the background by a non-interactive shell inherits Ctrl-C
-    # ignored, and so would every command it starts: the tests that interrupt one need
-    # the disposition a terminal gives (the commands themselves leave an ignored signal
-    # ignored, as a guest should).
+    # ignored, one started under nohup SIGHUP, and so would every command it starts: the
+    # tests that stop one with a signal need the dispositions a terminal gives (the
+    # commands themselves leave an ignored signal ignored, as a guest should: a child left
+    # immune to SIGHUP finished its paused write and exited 0, "assert 0 == 128 + SIGHUP").
     if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
         signal.signal(signal.SIGINT, signal.default_int_handler)
+    for name in ("SIGTERM", "SIGHUP"):
+        number = getattr(signal, name, None)
+        if number is not None and signal.getsignal(number) == signal.SIG_IGN:
+            signal.signal(number, signal.SIG_DFL)
     if os.environ.get("CI") != "true":
         return
     missing = [name for name in CONFORMANCE if not (SHARED_DATA / name).is_dir()]

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from irgauge.cli import main
+from irgauge.cli import _PIPE_CLOSED as PIPE_CLOSED, main
 from irgauge.errors import InputError
 from irgauge.io import atomic, staging
 from irgauge.io._source import input_scope, read_bytes
@@ -292,12 +292,13 @@ def test_figures_into_new_folder_drawn_first(tmp_path, monkeypatch):
 # the output folder, polling: under load it could look too late, when the command had
 # already finished (exit 0), or at another moment each run.
 PAUSED_IN_THE_WRITE = """
-import os, sys, time
+import os, signal, sys, time
 from irgauge.collection import simulate
 written = simulate.write_run
 def write_run(*args, **kwargs):
     path = written(*args, **kwargs)
-    os.write({ready}, b"w")
+    # "i": the signal is ignored (inherited so, as under nohup): it would wait for nothing
+    os.write({ready}, b"i" if signal.getsignal({signum}) == signal.SIG_IGN else b"w")
     time.sleep(600)
     return path
 simulate.write_run = write_run
@@ -311,7 +312,8 @@ sys.exit(console_main())
 def test_stop_signals_clean_up(tmp_path, signum):
     out = tmp_path / "big"
     ready, tell = os.pipe()
-    script = PAUSED_IN_THE_WRITE.format(ready=tell, argv=["simulate", "--out", str(out), *SIMULATE])
+    argv = ["simulate", "--out", str(out), *SIMULATE]
+    script = PAUSED_IN_THE_WRITE.format(ready=tell, argv=argv, signum=int(signum))
     proc = subprocess.Popen(
         [sys.executable, "-c", script],
         stdout=subprocess.PIPE,
@@ -323,6 +325,7 @@ def test_stop_signals_clean_up(tmp_path, signum):
         paused = pipe.read(1)  # blocks until a run is written (or the command ended)
     if paused != b"w":
         proc.kill()
+    assert paused != b"i", f"{signum.name} is ignored in the command (inherited): see conftest"
     assert paused == b"w", proc.communicate()[1].decode()
     assert [p.name for p in out.iterdir()][0].startswith(".irgauge.")  # staged, not moved yet
     proc.send_signal(signum)
@@ -429,6 +432,45 @@ def test_closed_pipe_ends_quietly(tmp_path):
     proc.stdout.close()
     err = proc.stderr.read().decode()
     assert proc.wait(timeout=600) == 0 and "Traceback" not in err and "Exception" not in err
+
+
+def _with_stdout_closed(folder, *args) -> tuple:
+    """(exit status, stderr) of the console script whose standard output is a pipe that
+    its reader closed before the command started: every write to it fails, whatever the
+    machine's load (a reader closing after a few bytes could be too late on a busy one)."""
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        proc = subprocess.run(
+            [sys.executable, "-m", "irgauge", *map(str, args)],
+            stdout=write_end,
+            stderr=subprocess.PIPE,
+            cwd=folder,
+            timeout=600,
+        )
+    finally:
+        os.close(write_end)
+    return proc.returncode, proc.stderr.decode()
+
+
+def test_closed_stdout_carrying_the_summary_does_not_stop_the_command(files):
+    """The summary (the table of reduced files) finds the pipe closed: the files commit
+    all the same, exit 0, nothing on stderr (before: exit 0 and no file committed)."""
+    code, err = _with_stdout_closed(files, "reduce", "qrels.txt", "--out", "red", "--seed", "1")
+    assert (code, err) == (0, "")
+    assert "manifest.json" in os.listdir(files / "red") and len(os.listdir(files / "red")) > 1
+
+
+def test_closed_stdout_as_an_output_commits_nothing(files):
+    """``-o -``: the pool written to standard output is incomplete, so its manifest (the
+    command's other output) does not commit either; exit 128 + SIGPIPE with one line
+    (before: exit 0, as if the pool had been written)."""
+    (files / "run2.txt").write_text(RUN.replace(" r\n", " r2\n"))
+    before = state(files)
+    code, err = _with_stdout_closed(files, "pool", "run.txt", "run2.txt", "--depth", "3", "-o", "-")
+    assert code == 128 + signal.SIGPIPE
+    assert err == f"irgauge: {PIPE_CLOSED}\n"
+    assert state(files) == before
 
 
 @pytest.mark.parametrize("failure", ["closed pipe", "full disk"])

@@ -22,11 +22,16 @@ from typing import List, Optional, Tuple
 from irgauge import __version__
 from irgauge.cli._process import apply_process_settings
 from irgauge.errors import InputError, InputSizeError, MeasureError, OutputError
-from irgauge.io.output_scope import STOP_SIGNALS
+from irgauge.io import stops
+from irgauge.io.stops import STOP_SIGNALS
 
 EXIT_WRITE_FAILED = 1
 EXIT_BAD_INPUT = 2
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it (128 + the signal's number)
+# 128 + SIGPIPE: an output written to standard output (-o -) whose reader left before the
+# end, as a tool killed by SIGPIPE reports it; no file commits (see docs/conventions.md)
+EXIT_PIPE_CLOSED = 128 + 13
+_PIPE_CLOSED = "standard output was closed before its output was complete; nothing was written"
 DEBUG_VARIABLE = "IRGAUGE_DEBUG"
 
 
@@ -208,13 +213,7 @@ def _command_module(word: str):
         return None
 
 
-class Terminated(KeyboardInterrupt):
-    """SIGTERM or SIGHUP in the console script: raised like Ctrl-C's KeyboardInterrupt, so
-    that the same cleanup runs (temporary files and folders removed)."""
-
-    def __init__(self, signum: int):
-        super().__init__(signum)
-        self.signum = signum
+Terminated = stops.Stopped  # SIGTERM or SIGHUP (and Ctrl-C) raised in the command
 
 
 def main(argv: Optional[List[str]] = None) -> int:
@@ -250,37 +249,65 @@ def _warning_note(message, category, filename, lineno, file=None, line=None) -> 
 
 
 def _main(argv: Optional[List[str]]) -> Tuple[int, bool]:
-    """(exit status, whether writing to standard output failed)."""
+    """(exit status, whether writing to standard output failed). A stop signal raises only
+    within ``stops.running()`` (see :mod:`irgauge.io.stops`), inside the handlers below;
+    whatever line it cut short, the outputs it left staged are removed here."""
     from irgauge.io._source import input_scope
+    from irgauge.io.output_scope import abandon, summary_stdout
 
     debug = os.environ.get(DEBUG_VARIABLE, "") not in ("", "0")
-    finished: List[int] = []  # the command's status, once its outputs are in place
-    _PHASE[0] = "before"
+    status: List[int] = []  # the command's status, once it has returned
+    staged: List = []  # the command's outputs (see output_scope.command_outputs)
+    stdout: List = []  # standard output, guarded (output_scope.summary_stdout)
     try:
-        with input_scope():
-            _PHASE[0] = "running"
-            try:
-                return _run(argv, finished), False
-            finally:
-                _PHASE[0] = "after"
+        with input_scope(), summary_stdout() as guarded, stops.running():
+            stdout.append(guarded)
+            code = _run(argv, status, staged)
+        return code, _closed(stdout)
     except (InputError, MeasureError) as err:
         if debug:
             raise
+        if _stopped_first(status, staged):  # a stop kept back while the error was handled
+            return _stopped(stops.requested() or signal.SIGINT), _closed(stdout)
         print(f"irgauge: error: {one_line(str(err))}", file=sys.stderr)
-        return EXIT_BAD_INPUT, False
-    except BrokenPipeError:
-        return 0, True  # stdout closed early (``| head``): not an error
+        return EXIT_BAD_INPUT, _closed(stdout)
+    except BrokenPipeError:  # an output written to standard output (-o -) is incomplete
+        print(f"irgauge: {_PIPE_CLOSED}", file=sys.stderr)
+        return EXIT_PIPE_CLOSED, True
     except OSError as err:  # OutputError, or standard output failing (``> /dev/full``)
         if debug:
             raise
+        if _stopped_first(status, staged):
+            return _stopped(stops.requested() or signal.SIGINT), _closed(stdout)
         print(f"irgauge: error: {one_line(_write_error(err))}", file=sys.stderr)
-        return EXIT_WRITE_FAILED, not isinstance(err, OutputError) and err.filename is None
+        failed = not isinstance(err, OutputError) and err.filename is None
+        return EXIT_WRITE_FAILED, failed or _closed(stdout)
     except KeyboardInterrupt as err:
         if debug:
             raise
-        if finished:  # too late to stop: every output is already complete and in place
-            return finished[0], False
-        return _stopped(getattr(err, "signum", signal.SIGINT)), False
+        if _finished(status, staged):  # too late to stop: the outputs are complete, in place
+            return status[0], _closed(stdout)
+        signum = getattr(err, "signum", None) or stops.requested() or signal.SIGINT
+        return _stopped(signum), _closed(stdout)
+    finally:
+        abandon(staged)
+
+
+def _closed(stdout: List) -> bool:
+    """Whether the command found standard output's pipe closed (its writes dropped)."""
+    return bool(stdout) and stdout[0].broken
+
+
+def _finished(status: List[int], staged: List) -> bool:
+    """Whether the command has returned and its outputs (if any) are in place."""
+    from irgauge.io.output_scope import committed
+
+    return bool(status) and (not staged or committed(staged))
+
+
+def _stopped_first(status: List[int], staged: List) -> bool:
+    """Whether a stop came while the command ran, before its outputs were in place."""
+    return not _finished(status, staged) and stops.requested() is not None
 
 
 def _stopped(signum: int) -> int:
@@ -299,13 +326,13 @@ def one_line(message: str) -> str:
     return message.translate(_CONTROL)
 
 
-def _run(argv: Optional[List[str]], finished: List[int]) -> int:
-    """Run the command; ``finished`` gets its status once its outputs are committed (a
-    stop signal held during the commit is delivered after it: see
-    :mod:`irgauge.io.staging`). The outputs it stages (``output_file``,
-    ``output_folder``) are committed together when it returns, removed if it fails or is
-    stopped."""
-    from irgauge.io.output_scope import command_outputs, committed
+def _run(argv: Optional[List[str]], status: List[int], staged: List) -> int:
+    """Run the command; ``status`` gets its exit status once it has returned. The outputs
+    it stages (``output_file``, ``output_folder``) are committed together when it returns,
+    removed if it fails or is stopped (a stop signal held during the commit is delivered
+    after it: see :mod:`irgauge.io.staging`); ``staged`` holds them
+    (:func:`irgauge.io.output_scope.command_outputs`)."""
+    from irgauge.io.output_scope import command_outputs
 
     if argv is None:
         argv = sys.argv[1:]
@@ -315,23 +342,18 @@ def _run(argv: Optional[List[str]], finished: List[int]) -> int:
         parser.print_help()
         return EXIT_BAD_INPUT
     _refuse_stdin_twice(args)
-    code, outputs = None, []
-    try:
-        with command_outputs() as outputs, _engine(args):
-            try:
-                code = int(args.func(args) or 0)
-            except InputSizeError as err:  # counted below the layer that read the files
-                if err.path is None and getattr(args, "input_files", None):
-                    err.path = ", ".join(args.input_files)
-                raise
-            except InputError as err:  # a value the API refused names its option
-                _name_option(err, getattr(args, "given_options", {}))
-                raise
-    except KeyboardInterrupt:
-        if committed(outputs):
-            finished.append(code)
-        raise
-    finished.append(code)
+    with command_outputs(staged), _engine(args):
+        try:
+            code = int(args.func(args) or 0)
+            stops.checkpoint()  # one kept back while an error was handled (see stops)
+            status.append(code)
+        except InputSizeError as err:  # counted below the layer that read the files
+            if err.path is None and getattr(args, "input_files", None):
+                err.path = ", ".join(args.input_files)
+            raise
+        except InputError as err:  # a value the API refused names its option
+            _name_option(err, getattr(args, "given_options", {}))
+            raise
     sys.stdout.flush()  # a full disk is reported here, not in the flush at exit
     return code
 
@@ -436,31 +458,19 @@ def _silence_stdout() -> None:
 
 
 def _stop(signum, frame) -> None:
-    """Signal handler of the console script: later stop signals are ignored while the
-    cleanup of the first runs. Where the command is (:data:`_PHASE`) decides: running, the
-    signal is raised, and the command's cleanup runs; not yet started, the process exits
-    (there is nothing to clean up); ended (its outputs in place, or its error said), there
-    is nothing left to stop. A signal in the few lines around the command raised where
-    nothing caught it, and Python printed a traceback."""
+    """Signal handler of the console script: the first stop signal goes to
+    :func:`irgauge.io.stops.request`, which raises it where the command can clean up, or
+    keeps it until it can (see that module); later ones are ignored while its cleanup
+    runs."""
     ignore_stop_signals()
-    if _PHASE[0] == "after":
-        return
-    if _PHASE[0] == "before":
-        raise SystemExit(_stopped(signum))
-    if signum == signal.SIGINT:
-        raise KeyboardInterrupt
-    raise Terminated(signum)
-
-
-# where :func:`_main` is: "before" the command's own handling of signals, "running" it
-# (a stop signal raises), "after" it (the status is decided)
-_PHASE = ["before"]
+    stops.request(signum)
 
 
 def install_signal_handlers() -> None:
     """SIGINT, SIGTERM and SIGHUP raise (KeyboardInterrupt, :class:`Terminated`), so that
     temporary files and folders are removed. Only the console script calls this: a
     library does not change its host's signal handlers."""
+    stops.reset()
     for name in STOP_SIGNALS:
         number = getattr(signal, name, None)
         if number is None:  # pragma: no cover - no SIGHUP on Windows

@@ -200,9 +200,9 @@ def _each_run(plan: _RowPlan, run_list) -> List[List[np.ndarray]]:
     workers = min(thread_count(), len(run_list))
     if workers <= 1:
         return [_score_run(plan, run) for run in run_list]
-    from concurrent.futures import ThreadPoolExecutor
+    from irgauge.io.threads import worker_pool
 
-    with ThreadPoolExecutor(workers) as pool:
+    with worker_pool(workers) as pool:
         return list(pool.map(lambda run: _score_run(plan, run), run_list))
 
 

@@ -112,9 +112,9 @@ def score_sources(sources, plan: ScoringPlan, workers: int, step) -> List[Scored
             yield result
 
     if workers > 1:
-        from concurrent.futures import ThreadPoolExecutor  # only for several runs at once
+        from irgauge.io.threads import worker_pool  # only for several runs at once
 
-        with ThreadPoolExecutor(workers) as pool:
+        with worker_pool(workers) as pool:
             return list(counted(pool.map(one, sources)))
     return list(counted(map(one, sources)))
 

@@ -22,12 +22,11 @@ import contextlib
 import os
 import contextvars
 import uuid
-from concurrent.futures import ThreadPoolExecutor
 from contextvars import ContextVar
 from typing import Callable, Iterable, Iterator, List, Optional, Sequence
 
 from irgauge.errors import InputError
-from irgauge.io.threads import ENV, available_cpus, thread_count
+from irgauge.io.threads import ENV, available_cpus, thread_count, worker_pool
 
 ENGINES = ("local", "dask")
 
@@ -130,22 +129,17 @@ def run_steps(
 
 def _on_threads(step, items, shared, progress) -> List:
     results: List = []
-    # a pool per call, shut down on return or error: the process is left as found
-    with ThreadPoolExecutor(max_workers=min(local_jobs(), len(items))) as pool:
+    # a pool per call, shut down on return, error or stop: the process is left as found
+    with worker_pool(min(local_jobs(), len(items))) as pool:
         # each step in a copy of the caller's context (a thread starts with an empty one)
         tasks = [
             pool.submit(contextvars.copy_context().run, _one_job, step, item, *shared)
             for item in items
         ]
-        try:
-            for task in tasks:
-                results.append(task.result())
-                if progress is not None:
-                    progress(len(results), len(items))
-        except BaseException:
-            for task in tasks:
-                task.cancel()
-            raise
+        for task in tasks:
+            results.append(task.result())
+            if progress is not None:
+                progress(len(results), len(items))
     return results
 
 

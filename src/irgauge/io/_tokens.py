@@ -135,6 +135,7 @@ def _split_blocks(blocks, block, workers: int, line_offset: int = 0):
     threads. ``line_offset``: the lines before the first block."""
     wave = []
     pool = None
+    threads = contextlib.ExitStack()  # the workers' pool, made on the first wave of blocks
     try:
         for data in _numbered(itertools.chain(blocks, [None]), lambda: line_offset):
             if data is not None:
@@ -143,17 +144,16 @@ def _split_blocks(blocks, block, workers: int, line_offset: int = 0):
                     line_offset += count_line_ends(data)
             if wave and (data is None or len(wave) == workers):
                 if len(wave) > 1 and pool is None:  # small files need no threads
-                    from concurrent.futures import ThreadPoolExecutor
+                    from irgauge.io.threads import worker_pool
 
-                    pool = ThreadPoolExecutor(workers)
+                    pool = threads.enter_context(worker_pool(workers))
                 for result in pool.map(block, wave) if pool and len(wave) > 1 else map(block, wave):
                     if workers == 1:  # counted while splitting: no second pass over the bytes
                         line_offset += result[3]
                     yield result
                 wave = []
     finally:
-        if pool:
-            pool.shutdown()
+        threads.close()
 
 
 def _columns_for(

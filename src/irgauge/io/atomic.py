@@ -37,13 +37,13 @@ import os
 import shutil
 import signal
 import stat
-import sys
 from pathlib import Path
 from typing import Any, Dict, Iterator, List, Optional, Tuple, Union
 
 from irgauge.errors import InputError, OutputError
 from irgauge.io._source import input_named_by, inputs_noted
-from irgauge.io.output_scope import STOP_SIGNALS
+from irgauge.io import output_scope, stops
+from irgauge.io.stops import STOP_SIGNALS
 
 PathLike = Union[str, os.PathLike]
 STDOUT = "-"  # an output file named so is standard output
@@ -62,26 +62,52 @@ def held_stop_signals() -> Iterator[List[int]]:
     they came) to the handlers they had. Only the main thread runs Python's signal handlers
     and can change them; elsewhere nothing is held, nor needs to be. A signal ignored, or
     handled outside Python, is left alone; one with the default action ends the process
-    after the block instead of in it."""
+    after the block instead of in it. A stop the console script kept back (see
+    :mod:`irgauge.io.stops`) is raised at the block's end.
+
+    The handlers are swapped one by one, so a signal can come while some are swapped and
+    others not: each handler is noted before it is swapped, and the holding one, once the
+    block has ended, passes a signal to the handler it replaced (one put back late, after
+    another handler's exception cut the putting back short, still acts as it did)."""
     held: List[int] = []
     previous: Dict[int, Any] = {}
-    try:  # a signal while the handlers are swapped finds them put back
+    holding = [True]
+
+    def hold(signum: int, frame: Any) -> None:
+        if holding[0]:
+            held.append(signum)
+        else:
+            _deliver(previous[signum], signum, frame)
+
+    try:
         for name in STOP_SIGNALS:
             number: Optional[int] = getattr(signal, name, None)
             handler = signal.getsignal(number) if number is not None else None
             if number is None or handler is None or handler == signal.SIG_IGN:
                 continue
-            try:
-                signal.signal(number, lambda signum, frame: held.append(signum))
-            except ValueError:  # not the main thread, where no handler runs
-                break
             previous[number] = handler
+            try:
+                signal.signal(number, hold)
+            except ValueError:  # not the main thread, where no handler runs
+                del previous[number]
+                break
         yield held
     finally:
+        holding[0] = False
         for number, handler in previous.items():
             signal.signal(number, handler)
         for number in dict.fromkeys(held):
             signal.raise_signal(number)
+        stops.checkpoint()
+
+
+def _deliver(handler: Any, signum: int, frame: Any) -> None:
+    """Act on ``signum`` as ``handler`` (a function, or the default action) would."""
+    if callable(handler):
+        handler(signum, frame)
+    elif handler == signal.SIG_DFL:
+        signal.signal(signum, signal.SIG_DFL)
+        signal.raise_signal(signum)
 
 
 def _reason(err: OSError) -> str:
@@ -260,7 +286,9 @@ def atomic_file(
     real, info = check_file_target(shown)
     kwargs: Dict[str, Any] = {} if "b" in mode else {"encoding": encoding, "newline": newline}
     if shown == STDOUT:
-        yield _standard_output(mode)
+        handle = _standard_output(mode)
+        yield handle
+        handle.flush()  # a reader gone early shows here, before the outputs commit
         return
     if info is not None and stat.S_ISCHR(info.st_mode):
         with _device(shown, real, mode, kwargs) as handle:
@@ -291,14 +319,16 @@ def atomic_file(
 
 
 def _standard_output(mode: str):
-    """Standard output, for text or (its buffer) bytes; a failing write is reported as
-    standard output's own (a closed pipe ends quietly, a full one in one line)."""
+    """Standard output as an output, for text or (its buffer) bytes; a failing write is
+    reported as standard output's own (a closed pipe: the output is incomplete, nothing
+    commits; a full one in one line)."""
+    stream = output_scope.stdout_as_output()
     if "b" not in mode:
-        return sys.stdout
-    buffer = getattr(sys.stdout, "buffer", None)
+        return stream
+    buffer = getattr(stream, "buffer", None)
     if buffer is None:
         raise OutputError(STDOUT, "standard output takes no bytes here; give a file name")
-    sys.stdout.flush()
+    stream.flush()
     return buffer
 
 

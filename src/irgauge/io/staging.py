@@ -48,7 +48,7 @@ import stat
 from pathlib import Path
 from typing import Callable, Dict, Iterator, List, Optional, Sequence, Tuple
 
-from irgauge.io import atomic, output_scope
+from irgauge.io import atomic, output_scope, stops
 from irgauge.io.atomic import PathLike, replace_folder
 from irgauge.errors import OutputError
 
@@ -70,6 +70,7 @@ class Outputs:
         self._created: List[Path] = []  # folders made for the outputs, outermost first
         self._stdout = False  # whether an output is standard output ("-")
         self.committed = False
+        self._removed = False
 
     def __enter__(self) -> "Outputs":
         return self
@@ -236,6 +237,7 @@ class Outputs:
 
     def commit(self) -> None:
         """Rename every staged output into place, all or none (see the module)."""
+        stops.checkpoint()  # a stop kept back while an error was handled: none commits
         with atomic.held_stop_signals():
             moves = self._plan()
             for staged, target in moves:
@@ -261,13 +263,17 @@ class Outputs:
 
     def abort(self) -> None:
         """Remove every staged file and folder, and the folders made for them (a stop
-        signal meanwhile waits until they are gone)."""
+        signal meanwhile waits until they are gone); once committed, the emptied staging
+        folders only; nothing a second time."""
+        if self._removed:
+            return
         with atomic.held_stop_signals():
             for staged, _ in self._files:
                 atomic.remove_file(str(staged))
             for stage, _, _, _ in self._folders:
                 atomic.remove_tree(stage)
             atomic.remove_folders(self._created)
+            self._removed = True
 
     def _shown(self, error: OutputError) -> OutputError:
         """``error`` naming the output as given rather than its temporary name."""

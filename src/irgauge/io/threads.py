@@ -4,11 +4,17 @@ CPU sets, unlike ``os.cpu_count``), at most ``MAX_THREADS``."""
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
 
-from typing import Optional
+from typing import TYPE_CHECKING, Iterator, Optional
 
 from irgauge.errors import InputError
+from irgauge.io.stops import STOP_SIGNALS
+
+if TYPE_CHECKING:
+    from concurrent.futures import ThreadPoolExecutor
 
 MAX_THREADS = 4  # past a few, block reads contend for memory bandwidth and the GIL
 ENV = "IRGAUGE_THREADS"
@@ -48,3 +54,34 @@ def explicit_threads(requested: Optional[int] = None) -> Optional[int]:
 
 
 # the variables OpenBLAS (numpy's BLAS) reads its thread count from, in its order
+
+
+@contextlib.contextmanager
+def worker_pool(workers: int) -> Iterator["ThreadPoolExecutor"]:
+    """A pool of ``workers`` threads for a block's steps, which the stop signals leave
+    alone, and which is shut down at the block's end, on an error or a stop too.
+
+    - The threads block the stop signals: the kernel gives a signal sent to the process
+      to any thread that does not block it, and one taken by a worker is run (by Python,
+      in the main thread) only once the main thread runs Python code again, which it does
+      not while it waits for a long step's result.
+    - At the end, steps not started are cancelled (a stop does not wait for them), and the
+      running ones are waited for, with the stop signals held meanwhile: no step is still
+      running when the cleanup of a stop removes the command's staged outputs."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from irgauge.io.atomic import held_stop_signals
+
+    pool = ThreadPoolExecutor(workers, initializer=_leave_stop_signals)
+    try:
+        yield pool
+    finally:
+        with held_stop_signals():
+            pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _leave_stop_signals() -> None:
+    """Block the stop signals in this (worker) thread, so that the main thread takes them."""
+    numbers = {getattr(signal, name) for name in STOP_SIGNALS if hasattr(signal, name)}
+    with contextlib.suppress(AttributeError, OSError, ValueError):  # no pthread_sigmask
+        signal.pthread_sigmask(signal.SIG_BLOCK, numbers)
