@@ -88,7 +88,7 @@ def run(args) -> int:
     import json
 
     from irgauge.collection.pooling import pool
-    from irgauge.io.atomic import STDOUT, write_bytes, write_text
+    from irgauge.io.atomic import write_bytes, write_text
 
     parameters = _checked(args)
     # prels: the sample drawn as the TSV to judge was (its topics the runs', not the
@@ -109,7 +109,7 @@ def run(args) -> int:
             "or --format prels holds them (the same --seed draws the same sample)",
             file=sys.stderr,
         )
-    if args.output in (None, STDOUT):
+    if args.output is None:
         # the bytes -o writes: a pool is data to read back, and a docno that is not UTF-8
         # printed as a \xNN escape would be another document to the readers
         binary = getattr(sys.stdout, "buffer", None)

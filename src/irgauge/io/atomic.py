@@ -326,10 +326,26 @@ def _standard_output(mode: str):
     if "b" not in mode:
         return stream
     buffer = getattr(stream, "buffer", None)
-    if buffer is None:
-        raise OutputError(STDOUT, "standard output takes no bytes here; give a file name")
+    if buffer is None:  # a text stream of a program calling main: the bytes as text
+        return _TextBytes(stream)
     stream.flush()
     return buffer
+
+
+class _TextBytes:
+    """Bytes written to a text stream that has no buffer (a program calling main with its
+    own stdout): decoded as UTF-8, any other byte as a \\xNN escape, as the summary shows
+    such ids."""
+
+    def __init__(self, stream: Any) -> None:
+        self.stream = stream
+
+    def write(self, data: bytes) -> int:
+        self.stream.write(bytes(data).decode("utf-8", errors="backslashreplace"))
+        return len(data)
+
+    def flush(self) -> None:
+        self.stream.flush()
 
 
 @contextlib.contextmanager
