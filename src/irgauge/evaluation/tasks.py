@@ -114,7 +114,7 @@ def run_steps(
     items = list(items)
     cluster = _CLUSTER.get()
     if cluster is None and len(items) > 1 and step_progress is None and local_jobs() > 1:
-        return _on_threads(step, items, shared, progress)
+        return on_threads(step, items, shared, progress, jobs=local_jobs())
     if cluster is None or len(items) < 2:
         results = []
         for k, item in enumerate(items):
@@ -128,10 +128,21 @@ def run_steps(
     return _on_cluster(cluster.client(), step, items, shared, progress)
 
 
-def _on_threads(step, items, shared, progress) -> List:
+def on_threads(
+    step: Callable,
+    items: Sequence,
+    shared: Sequence = (),
+    progress: Optional[Callable[[int, int], None]] = None,
+    *,
+    jobs: int,
+) -> List:
+    """``[step(item, *shared) for item in items]`` on up to ``jobs`` threads of this
+    process, whatever the engine, the results in the order given (the first error, in
+    that order, is raised). Each step runs in a copy of the caller's context, its own
+    steps one after the other."""
     results: List = []
     # a pool per call, shut down on return or error: the process is left as found
-    with ThreadPoolExecutor(max_workers=min(local_jobs(), len(items))) as pool:
+    with ThreadPoolExecutor(max_workers=max(1, min(jobs, len(items)))) as pool:
         # each step in a copy of the caller's context (a thread starts with an empty one)
         tasks = [
             pool.submit(contextvars.copy_context().run, _one_job, step, item, *shared)
