@@ -81,18 +81,25 @@ def test_discpower_chunks_on_threads_same_output(tmp_path, capsys, two_cpus, mon
     header = "topic," + ",".join(f"s{k}" for k in range(systems))
     rows = [f"t{t}," + ",".join(repr(float(v)) for v in values[t]) for t in range(topics)]
     scores.write_text("\n".join([header] + rows) + "\n")
-    pools = []
+    pools, rows = [], []
     real = tasks.on_threads
-    monkeypatch.setattr(
-        tasks, "on_threads", lambda *a, **k: pools.append(len(a[1])) or real(*a, **k)
-    )
+
+    def spy(step, items, *rest, **options):
+        pools.append(len(items))
+        rows.append(max(len(item[0]) for item in items))
+        return real(step, items, *rest, **options)
+
+    monkeypatch.setattr(tasks, "on_threads", spy)
     argv = ["discpower", scores, "-B", "1000", "--seed", "3", "--pairs", "--format", "tsv"]
     code, default, err = cli(capsys, *argv)
     assert code == 0, err
-    assert pools == [2]  # no --jobs: the two chunks ran on the two CPUs
+    # no --jobs: the chunks ran on the two CPUs, each of half the cells of the single-core
+    # path's (4M cells: 4,194 pairs x 1,000 samples), so that the two in flight hold what
+    # one holds there
+    assert pools == [3] and rows == [2097]
     code, single, err = cli(capsys, *argv, "--jobs", "1")
     assert code == 0, err
-    assert pools == [2] and single == default
+    assert pools == [3] and single == default
     assert default.count("\n") > 4950
 
 

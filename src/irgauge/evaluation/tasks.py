@@ -58,6 +58,18 @@ def local_jobs() -> int:
     return thread_count() if os.environ.get(ENV, "").strip() else available_cpus()
 
 
+def step_cells(max_cells: int) -> int:
+    """The cells (array elements in flight) each of the steps about to be handed to
+    :func:`run_steps` may hold, so that the steps running at once hold ``max_cells``
+    together: ``max_cells // local_jobs()`` here, the whole on a cluster (each worker runs
+    one step at a time, within its own memory). Callers whose steps' results do not
+    depend on how the work is cut (each step's rows computed alone) keep the memory of
+    the single-core path whatever the threads."""
+    if _CLUSTER.get() is not None:
+        return max_cells
+    return max(1, max_cells // local_jobs())
+
+
 def check_engine(engine: str, scheduler: Optional[str]) -> None:
     """InputError for an unknown engine, or a scheduler without the dask engine."""
     if engine not in ENGINES:
