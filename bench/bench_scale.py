@@ -7,8 +7,10 @@ still measures the CPU a mode costs), each command runs as a whole process:
 - ``dask``    : ``--engine dask --jobs N`` (a LocalCluster of N worker processes, started
   and stopped by the command, so its start-up counts);
 - ``dask-up`` : ``--engine dask --scheduler ADDRESS`` on a cluster of N single-threaded
-  workers started beforehand (``dask scheduler``, ``dask worker --nworkers N``): the
-  command's own cost, the CPU its scheduler and workers spend during it included;
+  workers started beforehand (``dask scheduler``, ``dask worker --nworkers N``, with the
+  settings docs/scale.md gives) and warmed by one untimed run of the command (the
+  workers' imports): the command's own cost, the CPU its scheduler and workers spend
+  during it included;
 
 against the same command pinned to one CPU (as ``taskset -c 0`` runs it) and the default
 (no option). Printed for each: the wall time, the CPU time (user + system) of every process
@@ -162,6 +164,21 @@ def best(runs: List[dict]) -> dict:
     }
 
 
+# docs/scale.md, "Starting a cluster by hand": arrays on the heap (a nanny's default
+# MALLOC_TRIM_THRESHOLD_=65536 maps and faults in every array anew: measured 2.6 s against
+# 1.4-1.8 s of CPU per worker for the same spans) and no worker profiler
+DASK_CONFIG = """\
+distributed:
+  nanny:
+    pre-spawn-environ:
+      MALLOC_TRIM_THRESHOLD_: 33554432
+      MALLOC_MMAP_THRESHOLD_: 33554432
+  worker:
+    profile:
+      enabled: false
+"""
+
+
 class Cluster:
     """A Dask cluster already up (``dask scheduler`` and ``dask worker --nworkers N
     --nthreads 1``, as docs/scale.md starts one by hand), so that a command's rows count
@@ -171,9 +188,15 @@ class Cluster:
     def __init__(self, workers: int):
         import distributed
 
+        # the settings docs/scale.md gives a cluster started by hand, in a config folder
+        config = OUT / "dask-config"
+        config.mkdir(parents=True, exist_ok=True)
+        (config / "irgauge.yaml").write_text(DASK_CONFIG)
+        env = {**os.environ, "DASK_CONFIG": str(config)}
         self.procs = [
             subprocess.Popen(
                 ["dask", "scheduler", "--port", "0", "--no-dashboard"],
+                env=env,
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.PIPE,
                 text=True,
@@ -189,6 +212,7 @@ class Cluster:
             subprocess.Popen(
                 ["dask", "worker", self.address, "--nworkers", str(workers), "--nthreads", "1"]
                 + ["--memory-limit", "0", "--no-dashboard"],
+                env=env,
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.DEVNULL,
             )
@@ -232,38 +256,42 @@ class Cluster:
 
 
 def table(name: str, argv: List[str], workers: List[int], modes, repeat: int) -> None:
-    def timed(extra: List[str], pin: Optional[int] = None, cluster=None) -> dict:
-        return best([measure(argv + extra, pin, cluster) for _ in range(repeat)])
+    print(f"\n{name}: irgauge {' '.join(argv)}")
+    print(f"(load average {os.getloadavg()[0]:.2f} at its start)")
+    print("| mode | wall s | CPU s | CPU ratio | speed-up | peak MB | same output |")
+    print("|---|---:|---:|---:|---:|---:|---|")
+    base: dict = {}
 
-    load = os.getloadavg()[0]
+    def row(label: str, extra: List[str], pin: Optional[int] = None, cluster=None) -> None:
+        r = best([measure(argv + extra, pin, cluster) for _ in range(repeat)])
+        base.update(base or r)
+        print(
+            f"| {label} | {r['wall']:.2f} | {r['cpu']:.2f} | {r['cpu'] / base['cpu']:.2f} | "
+            f"{base['wall'] / r['wall']:.2f} | {r['peak']:.0f} | "
+            f"{'yes' if r['digest'] == base['digest'] else 'NO'} |",
+            flush=True,
+        )
+
     # the same command pinned to one CPU, as `taskset -c 0 irgauge ...` runs it
-    base = timed([], pin=cpus()[0])
-    rows = [("taskset -c 0 (one CPU)", base), ("default (no option)", timed([]))]
+    row("taskset -c 0 (one CPU)", [], pin=cpus()[0])
+    row("default (no option)", [])
     if "local" in modes:
         for n in workers:
-            rows.append((f"local --jobs {n}", timed(["--jobs", str(n)])))
+            row(f"local --jobs {n}", ["--jobs", str(n)])
     if "dask" in modes:
         for n in workers:
-            rows.append((f"dask --jobs {n}", timed(["--engine", "dask", "--jobs", str(n)])))
+            row(f"dask --jobs {n}", ["--engine", "dask", "--jobs", str(n)])
     if "dask-up" in modes:
         for n in workers:
             cluster = Cluster(n)
             try:
                 extra = ["--engine", "dask", "--scheduler", cluster.address]
-                rows.append((f"dask, cluster up, {n} workers", timed(extra, cluster=cluster)))
+                # once untimed: the workers import numpy and irgauge with their first task
+                measure(argv + extra, None, cluster)
+                row(f"dask, cluster up, {n} workers", extra, cluster=cluster)
             finally:
                 cluster.close()
-    print(f"\n{name}: irgauge {' '.join(argv)}")
-    print(f"(load average {load:.2f} at its start, {os.getloadavg()[0]:.2f} at its end)")
-    print("| mode | wall s | CPU s | CPU ratio | speed-up | peak MB | same output |")
-    print("|---|---:|---:|---:|---:|---:|---|")
-    for label, r in rows:
-        print(
-            f"| {label} | {r['wall']:.2f} | {r['cpu']:.2f} | {r['cpu'] / base['cpu']:.2f} | "
-            f"{base['wall'] / r['wall']:.2f} | {r['peak']:.0f} | "
-            f"{'yes' if r['digest'] == base['digest'] else 'NO'} |"
-        )
-    sys.stdout.flush()
+    print(f"(load average {os.getloadavg()[0]:.2f} at its end)", flush=True)
 
 
 def main() -> None:
