@@ -114,7 +114,7 @@ def measure(argv: List[str], pin: Optional[int] = None, cluster=None) -> dict:
     """Wall s, CPU s of the process tree, peak MB and the output's digest of one command;
     with ``cluster`` (a running one, see :class:`Cluster`), its processes' CPU and memory
     during the command count too."""
-    out_path = OUT / "output.tmp"
+    out_path = OUT / f"output-{os.getpid()}.tmp"  # benches may run side by side
     before = cluster.cpu() if cluster is not None else 0.0
     with open(out_path, "wb") as out:
         start = time.perf_counter()
