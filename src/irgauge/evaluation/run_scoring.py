@@ -28,7 +28,6 @@ import numpy as np
 from irgauge.collection.judgments import Judgments
 from irgauge.collection.rankings import MatchedRun, RetrievedTwice, build_batches, match_run
 from irgauge.errors import InputError, MeasureError, UserCodeError
-from irgauge.evaluation.tasks import on_threads
 from irgauge.evaluation.topic_values import RunValues, ValueSpill
 from irgauge.io._source import STDIN, read_twice, scratch_folder
 from irgauge.io.ids import Ids
@@ -261,10 +260,13 @@ class _Tally:
             done = [self._block(run, plan.max_cells)]
         else:
             plan.judgments.with_lookup_built()  # once, not by every block's first lookup
+            from concurrent.futures import ThreadPoolExecutor  # only for a part's blocks
+
+            cells = [plan.max_cells // len(blocks)] * len(blocks)
             try:
-                done = on_threads(
-                    self._block, blocks, (plan.max_cells // len(blocks),), jobs=len(blocks)
-                )
+                # (not tasks.run_steps: a cluster's steps are not for a part's blocks)
+                with ThreadPoolExecutor(len(blocks)) as pool:
+                    done = list(pool.map(self._block, blocks, cells))  # in order
             except (InputError, MeasureError, UserCodeError):
                 done = [self._block(run, plan.max_cells)]  # raises the part's own error
         del blocks, run  # the matched blocks hold what is needed of the part
