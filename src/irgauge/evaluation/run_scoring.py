@@ -56,7 +56,7 @@ class ScoringPlan:
     eligible: np.ndarray  # topics that are scored when answered (bool per qrels topic)
     part_bytes: int
     max_cells: int = 1_000_000
-    threads: Optional[int] = None  # reader threads within one file
+    threads: Optional[int] = None  # threads within one file: its blocks read, parts scored
     watcher: Optional["PartWatcher"] = None  # told of each part (local scoring only)
     spill: Optional[ValueSpill] = None  # where the values go past memory (local only)
     duplicates: str = "refuse"  # a document retrieved twice: see match_run
