@@ -3,17 +3,25 @@
 For 1, 2, 4, ... workers, up to twice the CPUs this process may use (past the cores it
 still measures the CPU a mode costs), each command runs as a whole process:
 
-- ``local`` : ``--jobs N`` (threads in the command's process);
-- ``dask``  : ``--engine dask --jobs N`` (a LocalCluster of N worker processes, started and
-  stopped by the command, so its start-up counts);
+- ``local``   : ``--jobs N`` (threads in the command's process);
+- ``dask``    : ``--engine dask --jobs N`` (a LocalCluster of N worker processes, started
+  and stopped by the command, so its start-up counts);
+- ``dask-up`` : ``--engine dask --scheduler ADDRESS`` on a cluster of N single-threaded
+  workers started beforehand (``dask scheduler``, ``dask worker --nworkers N``, with the
+  settings docs/scale.md gives) and warmed by one untimed run of the command (the
+  workers' imports): the command's own cost, the CPU its scheduler and workers spend
+  during it included;
 
-against the single-core run (``--jobs 1``, pinned to one CPU as ``taskset -c 0`` would) and
-the default (no option). Printed for each: the wall time, the CPU time (user + system) of
-every process of the command (client, scheduler, nannies, workers: ``os.wait4`` of the
-command counts its reaped descendants), the CPU ratio and the speed-up against the
-single-core run, the peak memory (the resident sets of the command's process tree summed,
-sampled every 50 ms with psutil; without psutil, the largest single process's peak) and
-whether the output is the single-core run's, byte for byte.
+against the same command pinned to one CPU (as ``taskset -c 0`` runs it) and the default
+(no option). Printed for each: the wall time, the CPU time (user + system) of every process
+of the command (client, scheduler, nannies, workers: ``os.wait4`` of the command counts its
+reaped descendants; a cluster already up is read with psutil before and after), the CPU
+ratio and the speed-up against the single-CPU run, the peak memory (the resident sets of
+the command's process tree, and of a cluster already up, summed, sampled every 50 ms with
+psutil; without psutil, the largest single process's peak) and whether the output is the
+single-CPU run's, byte for byte. ``--repeat R`` runs each row R times and keeps the least
+wall and the least CPU: on a machine loaded by other work, the closest to the command's
+own cost. The machine's name, CPUs and load average are printed with the figures.
 
 Workloads (generated into ``bench/out/scale/``, reused):
 
@@ -24,7 +32,8 @@ Workloads (generated into ``bench/out/scale/``, reused):
 
 Run:
 
-    python bench/bench_scale.py [--topics 3000] [--systems 150] [--max-workers N] [--no-dask]
+    python bench/bench_scale.py [--topics 3000] [--systems 150] [--max-workers N]
+        [--modes local,dask,dask-up] [--repeat R] [--only eval|discpower] [--no-dask]
 """
 
 from __future__ import annotations
@@ -101,9 +110,12 @@ def _tree_rss(pid: int) -> int:
     return total
 
 
-def measure(argv: List[str], pin: Optional[int] = None) -> dict:
-    """Wall s, CPU s of the process tree, peak MB and the output's digest of one command."""
-    out_path = OUT / "output.tmp"
+def measure(argv: List[str], pin: Optional[int] = None, cluster=None) -> dict:
+    """Wall s, CPU s of the process tree, peak MB and the output's digest of one command;
+    with ``cluster`` (a running one, see :class:`Cluster`), its processes' CPU and memory
+    during the command count too."""
+    out_path = OUT / f"output-{os.getpid()}.tmp"  # benches may run side by side
+    before = cluster.cpu() if cluster is not None else 0.0
     with open(out_path, "wb") as out:
         start = time.perf_counter()
         proc = subprocess.Popen(
@@ -117,7 +129,8 @@ def measure(argv: List[str], pin: Optional[int] = None) -> dict:
 
         def sample():
             while not done.wait(0.05):
-                peak[0] = max(peak[0], _tree_rss(proc.pid))
+                held = _tree_rss(proc.pid) + (cluster.rss() if cluster is not None else 0)
+                peak[0] = max(peak[0], held)
 
         sampler = threading.Thread(target=sample) if psutil is not None else None
         if sampler is not None:
@@ -134,27 +147,151 @@ def measure(argv: List[str], pin: Optional[int] = None) -> dict:
     out_path.unlink()
     rss = peak[0] if psutil is not None else usage.ru_maxrss * 1024
     cpu = usage.ru_utime + usage.ru_stime
+    if cluster is not None:
+        cpu += cluster.cpu() - before
     return {"wall": wall, "cpu": cpu, "peak": rss / 2**20, "digest": digest}
 
 
-def table(name: str, argv: List[str], workers: List[int], dask: bool) -> None:
-    base = measure(argv + ["--jobs", "1"], pin=cpus()[0])
-    rows = [("single core (--jobs 1, one CPU)", base), ("default (no option)", measure(argv))]
-    for n in workers:
-        rows.append((f"local --jobs {n}", measure(argv + ["--jobs", str(n)])))
-    if dask:
-        for n in workers:
-            dask_argv = argv + ["--engine", "dask", "--jobs", str(n)]
-            rows.append((f"dask --jobs {n}", measure(dask_argv)))
-    print(f"\n{name}: irgauge {' '.join(argv[:1])} ...")
+def best(runs: List[dict]) -> dict:
+    """The least wall time and the least CPU of repeated runs (on a loaded machine the
+    least is the closest to the command's own cost); the digests must agree."""
+    digests = {r["digest"] for r in runs}
+    return {
+        "wall": min(r["wall"] for r in runs),
+        "cpu": min(r["cpu"] for r in runs),
+        "peak": max(r["peak"] for r in runs),
+        "digest": digests.pop() if len(digests) == 1 else "differs",
+    }
+
+
+# docs/scale.md, "Starting a cluster by hand": arrays on the heap (a nanny's default
+# MALLOC_TRIM_THRESHOLD_=65536 maps and faults in every array anew: measured 2.6 s against
+# 1.4-1.8 s of CPU per worker for the same spans) and no worker profiler
+DASK_CONFIG = """\
+distributed:
+  nanny:
+    pre-spawn-environ:
+      MALLOC_TRIM_THRESHOLD_: 33554432
+      MALLOC_MMAP_THRESHOLD_: 33554432
+  worker:
+    profile:
+      enabled: false
+"""
+
+
+class Cluster:
+    """A Dask cluster already up (``dask scheduler`` and ``dask worker --nworkers N
+    --nthreads 1``, as docs/scale.md starts one by hand), so that a command's rows count
+    what the command costs it, not its start-up: the CPU and memory of its processes are
+    read before and during each command (psutil)."""
+
+    def __init__(self, workers: int):
+        import distributed
+
+        # the settings docs/scale.md gives a cluster started by hand, in a config folder
+        config = OUT / "dask-config"
+        config.mkdir(parents=True, exist_ok=True)
+        (config / "irgauge.yaml").write_text(DASK_CONFIG)
+        env = {**os.environ, "DASK_CONFIG": str(config)}
+        self.procs = [
+            subprocess.Popen(
+                ["dask", "scheduler", "--port", "0", "--no-dashboard"],
+                env=env,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.PIPE,
+                text=True,
+            )
+        ]
+        self.address = None
+        for line in self.procs[0].stderr:
+            if "Scheduler at:" in line:
+                self.address = line.split("Scheduler at:")[1].strip()
+                break
+        threading.Thread(target=self.procs[0].stderr.read, daemon=True).start()
+        self.procs.append(
+            subprocess.Popen(
+                ["dask", "worker", self.address, "--nworkers", str(workers), "--nthreads", "1"]
+                + ["--memory-limit", "0", "--no-dashboard"],
+                env=env,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+        )
+        with distributed.Client(self.address) as client:
+            client.wait_for_workers(workers, timeout=120)
+
+    def _tree(self):
+        procs = []
+        for proc in self.procs:
+            try:
+                top = psutil.Process(proc.pid)
+                procs += [top] + top.children(recursive=True)
+            except psutil.Error:
+                pass
+        return procs
+
+    def cpu(self) -> float:
+        total = 0.0
+        for proc in self._tree():
+            try:
+                times = proc.cpu_times()
+                total += times.user + times.system
+            except psutil.Error:
+                pass
+        return total
+
+    def rss(self) -> int:
+        total = 0
+        for proc in self._tree():
+            try:
+                total += proc.memory_info().rss
+            except psutil.Error:
+                pass
+        return total
+
+    def close(self) -> None:
+        for proc in reversed(self.procs):
+            proc.terminate()
+            proc.wait(timeout=60)
+
+
+def table(name: str, argv: List[str], workers: List[int], modes, repeat: int) -> None:
+    print(f"\n{name}: irgauge {' '.join(argv)}")
+    print(f"(load average {os.getloadavg()[0]:.2f} at its start)")
     print("| mode | wall s | CPU s | CPU ratio | speed-up | peak MB | same output |")
     print("|---|---:|---:|---:|---:|---:|---|")
-    for label, r in rows:
+    base: dict = {}
+
+    def row(label: str, extra: List[str], pin: Optional[int] = None, cluster=None) -> None:
+        r = best([measure(argv + extra, pin, cluster) for _ in range(repeat)])
+        base.update(base or r)
         print(
             f"| {label} | {r['wall']:.2f} | {r['cpu']:.2f} | {r['cpu'] / base['cpu']:.2f} | "
             f"{base['wall'] / r['wall']:.2f} | {r['peak']:.0f} | "
-            f"{'yes' if r['digest'] == base['digest'] else 'NO'} |"
+            f"{'yes' if r['digest'] == base['digest'] else 'NO'} |",
+            flush=True,
         )
+
+    # the same command pinned to one CPU, as `taskset -c 0 irgauge ...` runs it
+    row("taskset -c 0 (one CPU)", [], pin=cpus()[0])
+    row("default (no option)", [])
+    if "local" in modes:
+        for n in workers:
+            row(f"local --jobs {n}", ["--jobs", str(n)])
+    if "dask" in modes:
+        for n in workers:
+            row(f"dask --jobs {n}", ["--engine", "dask", "--jobs", str(n)])
+    if "dask-up" in modes:
+        for n in workers:
+            cluster = Cluster(n)
+            try:
+                extra = ["--engine", "dask", "--scheduler", cluster.address]
+                # once untimed: the workers import numpy and irgauge with their first task
+                measure(argv + extra, None, cluster)
+                row(f"dask, cluster up, {n} workers", extra, cluster=cluster)
+            finally:
+                cluster.close()
+    print(f"(load average {os.getloadavg()[0]:.2f} at its end)", flush=True)
 
 
 def main() -> None:
@@ -162,26 +299,37 @@ def main() -> None:
     parser.add_argument("--topics", type=int, default=3000, help="eval: topics of the run")
     parser.add_argument("--systems", type=int, default=150, help="discpower: systems")
     parser.add_argument("--max-workers", type=int, default=None, help="default: 2 x CPUs")
+    parser.add_argument(
+        "--modes",
+        default="local,dask,dask-up",
+        help="rows besides the single-core one and the default: local (--jobs N), dask "
+        "(a LocalCluster the command starts), dask-up (a cluster already up)",
+    )
     parser.add_argument("--no-dask", action="store_true", help="skip the Dask rows")
+    parser.add_argument("--repeat", type=int, default=1, help="runs of each row (the least)")
     parser.add_argument("--only", choices=("eval", "discpower"), default=None)
     args = parser.parse_args()
     top = args.max_workers or max(2 * len(cpus()), 4)
     workers = [1 << k for k in range(top.bit_length()) if 1 << k <= top]
-    dask = not args.no_dask
-    if dask:
-        try:
-            import distributed  # noqa: F401
-        except ImportError:
-            dask = False
+    modes = set(args.modes.split(","))
+    try:
+        import distributed  # noqa: F401
+    except ImportError:
+        args.no_dask = True
+    if args.no_dask or psutil is None:  # a cluster already up is read with psutil
+        modes.discard("dask-up")
+    if args.no_dask:
+        modes.discard("dask")
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(
         f"{platform.node()}: {len(cpus())} CPU(s) allowed, load {load:.2f} at start; "
-        f"peak memory: {'process tree summed (psutil)' if psutil else 'largest process'}"
+        f"peak memory: {'process tree summed (psutil)' if psutil else 'largest process'}; "
+        f"each row the least of {args.repeat} run(s)"
     )
     if args.only in (None, "eval"):
-        table("eval", eval_workload(args.topics), workers, dask)
+        table("eval", eval_workload(args.topics), workers, modes, args.repeat)
     if args.only in (None, "discpower"):
-        table("discpower", discpower_workload(args.systems), workers, dask)
+        table("discpower", discpower_workload(args.systems), workers, modes, args.repeat)
 
 
 if __name__ == "__main__":

@@ -10,9 +10,12 @@ import numpy as np
 import pytest
 
 from irgauge.cli import main
-from irgauge.evaluation import tasks
+from irgauge.evaluation import run_scoring, tasks
 from irgauge.evaluation.tasks import local_jobs, run_steps, use_jobs
 from irgauge.io import _tokens
+from irgauge.io.ids import Ids
+from irgauge.io.records import Run
+from irgauge.io.run_parts import topic_blocks
 
 
 def cli(capsys, *argv):
@@ -78,16 +81,25 @@ def test_discpower_chunks_on_threads_same_output(tmp_path, capsys, two_cpus, mon
     header = "topic," + ",".join(f"s{k}" for k in range(systems))
     rows = [f"t{t}," + ",".join(repr(float(v)) for v in values[t]) for t in range(topics)]
     scores.write_text("\n".join([header] + rows) + "\n")
-    pools = []
-    real = tasks._on_threads
-    monkeypatch.setattr(tasks, "_on_threads", lambda *a: pools.append(len(a[1])) or real(*a))
+    pools, rows = [], []
+    real = tasks.on_threads
+
+    def spy(step, items, *rest, **options):
+        pools.append(len(items))
+        rows.append(max(len(item[0]) for item in items))
+        return real(step, items, *rest, **options)
+
+    monkeypatch.setattr(tasks, "on_threads", spy)
     argv = ["discpower", scores, "-B", "1000", "--seed", "3", "--pairs", "--format", "tsv"]
     code, default, err = cli(capsys, *argv)
     assert code == 0, err
-    assert pools == [2]  # no --jobs: the two chunks ran on the two CPUs
+    # no --jobs: the chunks ran on the two CPUs, each of half the cells of the single-core
+    # path's (4M cells: 4,194 pairs x 1,000 samples), so that the two in flight hold what
+    # one holds there
+    assert pools == [3] and rows == [2097]
     code, single, err = cli(capsys, *argv, "--jobs", "1")
     assert code == 0, err
-    assert pools == [2] and single == default
+    assert pools == [3] and single == default
     assert default.count("\n") > 4950
 
 
@@ -136,6 +148,69 @@ def test_one_big_run_split_over_threads_same_output(tmp_path, capsys, two_cpus, 
         outs.append(out)
     assert outs == [default, default]
     assert default.count("\n") > 600
+
+
+def test_one_parts_topic_blocks_are_scored_on_threads_at_once(
+    tmp_path, capsys, two_cpus, monkeypatch
+):
+    qrels, run = _big_run(tmp_path)
+    monkeypatch.setattr(run_scoring, "MIN_BLOCK_LINES", 1000)
+    argv = ["eval", qrels, run, "-m", "AP", "-m", "nDCG@10", "-q", "--format", "tsv"]
+    code, single, err = cli(capsys, *argv, "--jobs", "1")
+    assert code == 0, err
+    met, lines = [], []
+    barrier = threading.Barrier(2, timeout=10)  # both blocks must be matched at once
+    real = run_scoring.match_run
+
+    def spy(part, *rest):
+        lines.append(len(part))
+        try:
+            barrier.wait()
+            met.append(True)
+        except threading.BrokenBarrierError:
+            met.append(False)
+        return real(part, *rest)
+
+    monkeypatch.setattr(run_scoring, "match_run", spy)
+    code, default, err = cli(capsys, *argv)
+    assert code == 0, err
+    assert met == [True, True] and sum(lines) == 36000  # one part, two blocks
+    assert default == single
+
+
+def test_an_error_in_a_block_is_the_error_of_the_part_scored_whole(
+    tmp_path, capsys, two_cpus, monkeypatch
+):
+    qrels, run = _big_run(tmp_path)
+    lines = run.read_text().splitlines()
+    lines[30000] = lines[29999].replace(" 0.", " 0.0")  # a document retrieved twice
+    lines[10000] = lines[9999].replace(" 0.", " 0.0")  # and another, earlier, in block 1
+    run.write_text("\n".join(lines) + "\n")
+    monkeypatch.setattr(run_scoring, "MIN_BLOCK_LINES", 1000)
+    argv = ["eval", qrels, run, "-m", "AP"]
+    errors = [cli(capsys, *argv, *jobs)[::2] for jobs in ([], ["--jobs", "1"])]
+    assert errors[0] == errors[1] and errors[0][0] == 2 and ":10001:" in errors[0][1]
+
+
+def _run(topics, lines=None):
+    n = len(topics)
+    ids = Ids.from_list([t.encode() for t in topics])
+    docs = Ids.from_list([f"d{k}".encode() for k in range(n)])
+    return Run("r", ids, docs, np.arange(n, 0, -1.0), line_numbers=lines)
+
+
+def test_topic_blocks_cut_between_topics_and_keep_the_line_numbers():
+    run = _run(list("aaabbbbccd"))
+    blocks = topic_blocks(run, 2, 1)
+    assert [b.topics.decode() for b in blocks] == [list("aaabbbb"), list("ccd")]
+    assert [b.line_numbers.tolist() for b in blocks] == [list(range(1, 8)), [8, 9, 10]]
+    lines = np.arange(10) * 3 + 5  # a part's own line numbers
+    third = topic_blocks(_run(list("aaabbbbccd"), lines), 3, 1)[2]
+    assert third.topics.decode() == list("ccd") and third.line_numbers.tolist() == [26, 29, 32]
+    assert [len(b) for b in topic_blocks(run, 4, 1)] == [3, 4, 3]  # cuts at topic changes
+    assert topic_blocks(run, 2, 6) == [run]  # too small to give each block 6 lines
+    scattered = _run(list("aabbaacc"))
+    assert topic_blocks(scattered, 2, 1) == [scattered]  # a topic in two places: whole
 
 
 def _reporting(item, progress=None):

@@ -116,8 +116,8 @@ def evaluate(
     max_docs: evaluate only the first N documents of each topic, in evaluation order
     (trec_eval -M). negative: what a negative qrels level means: "nonrelevant" (judged
     nonrelevant, default) or "unjudged" (in the pool but unjudged, as trec_eval reads it).
-    threads: reader threads, a run or a block of a file each (default: $IRGAUGE_THREADS, else
-    the CPUs, at most 4; 1: one core); with engine "dask", the LocalCluster's workers.
+    threads: a run, or a block of one run's file or part, each (default: $IRGAUGE_THREADS,
+    else the CPUs, at most 4; 1: one core); with engine "dask", the LocalCluster's workers.
     progress: ``progress(done, total)`` after each run is read and once all are scored.
     memory: the process's memory budget (bytes, or ``"512M"``, ``"2G"``): run files are
     read and scored in parts of whole topics that fit what the qrels leave of it, with the
@@ -205,7 +205,8 @@ def _plan(measure_list, judgments, order, conventions, budget, sources, max_cell
 
     Several runs are read on up to ``thread_count`` threads, a run each, sharing the
     budget; a single file is split over as many threads, a block each (numpy releases the
-    GIL while it tokenizes), the budget still the whole command's: the blocks in flight
+    GIL while it tokenizes), and each part's topic blocks are matched and scored on them
+    (sharing the part's cells), the budget still the whole command's: the blocks in flight
     are a few BLOCK_BYTES beside a part. ``threads`` = 1 is the single-core path, the same
     output (measured with bench/bench_scale.py; figures in docs/scale.md)."""
     workers = min(len(sources), thread_count(threads))

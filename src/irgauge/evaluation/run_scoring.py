@@ -39,6 +39,7 @@ from irgauge.io.run_parts import (
     iter_run_parts,
     partitioned_parts,
     starts_scattered,
+    topic_blocks,
 )
 from irgauge.io.runs import read_run
 from irgauge.measures.base import Measure
@@ -55,10 +56,15 @@ class ScoringPlan:
     eligible: np.ndarray  # topics that are scored when answered (bool per qrels topic)
     part_bytes: int
     max_cells: int = 1_000_000
-    threads: Optional[int] = None  # reader threads within one file
+    threads: Optional[int] = None  # threads within one file: its blocks read, parts scored
     watcher: Optional["PartWatcher"] = None  # told of each part (local scoring only)
     spill: Optional[ValueSpill] = None  # where the values go past memory (local only)
     duplicates: str = "refuse"  # a document retrieved twice: see match_run
+
+
+# a part is cut into blocks for threads only past this many lines a block: below it the
+# threads' start-up and the extra calls cost more than they save
+MIN_BLOCK_LINES = 100_000
 
 
 class PartWatcher:
@@ -240,22 +246,49 @@ class _Tally:
 
     def score(self, run: Run, contiguous: bool) -> str:
         """``run`` (a part) matched and scored, its values kept; the order it was matched
-        in. Scattered, with ``contiguous``, when it brings a topic already answered."""
+        in. Scattered, with ``contiguous``, when it brings a topic already answered.
+
+        With several threads, the part is cut into blocks of whole topics
+        (:func:`topic_blocks`) matched and scored on them at once (numpy's sorts and
+        lookups release the GIL): each block gets its share of ``max_cells``, so the
+        blocks in flight hold what the part whole would. The values are kept in the
+        blocks' order, each topic's the same bits as the part's whole (RunValues orders
+        rows by topic), and any error is the one the part scored whole gives."""
+        plan = self.plan
+        blocks = topic_blocks(run, plan.threads or 1, MIN_BLOCK_LINES)
+        if len(blocks) == 1:
+            done = [self._block(run, plan.max_cells)]
+        else:
+            plan.judgments.with_lookup_built()  # once, not by every block's first lookup
+            from irgauge.io.threads import worker_pool  # only for a part's blocks
+
+            cells = [plan.max_cells // len(blocks)] * len(blocks)
+            try:
+                # (not tasks.run_steps: a cluster's steps are not for a part's blocks)
+                with worker_pool(len(blocks)) as pool:
+                    done = list(pool.map(self._block, blocks, cells))  # in order
+            except (InputError, MeasureError, UserCodeError):
+                done = [self._block(run, plan.max_cells)]  # raises the part's own error
+        del blocks, run  # the matched blocks hold what is needed of the part
+        if contiguous and any(self.answered[m.row_topic].any() for m, _, _ in done):
+            raise Scattered
+        for matched, topics, values in done:
+            self.answered[matched.row_topic] = True
+            self.unknown.update(matched.unknown_topics)
+            self.values.add(topics, values)
+            if plan.watcher is not None:
+                plan.watcher.matched(matched)
+        return done[0][0].order
+
+    def _block(self, run: Run, max_cells: int):
+        """(matched run, qrels topics of its rows, values: measures x rows) of a block."""
         plan = self.plan
         matched = match_run(run, plan.judgments, plan.order, plan.max_docs, plan.duplicates)
-        if contiguous and self.answered[matched.row_topic].any():
-            raise Scattered
-        self.answered[matched.row_topic] = True
-        self.unknown.update(matched.unknown_topics)
         chosen = matched.row_topic[plan.eligible[matched.row_topic]]
         _, topics, part_values = score_rows(
-            plan.measures, [matched], [chosen], plan.judgments, plan.max_cells
+            plan.measures, [matched], [chosen], plan.judgments, max_cells
         )
-        self.values.add(topics, value_matrix(part_values, len(topics)))
-        del part_values
-        if plan.watcher is not None:
-            plan.watcher.matched(matched)
-        return matched.order
+        return matched, topics, value_matrix(part_values, len(topics))
 
     def scored(self, name: str, source: str, order: str) -> ScoredRun:
         return ScoredRun(

@@ -57,6 +57,18 @@ def local_jobs() -> int:
     return thread_count() if os.environ.get(ENV, "").strip() else available_cpus()
 
 
+def step_cells(max_cells: int) -> int:
+    """The cells (array elements in flight) each of the steps about to be handed to
+    :func:`run_steps` may hold, so that the steps running at once hold ``max_cells``
+    together: ``max_cells // local_jobs()`` here, the whole on a cluster (each worker runs
+    one step at a time, within its own memory). Callers whose steps' results do not
+    depend on how the work is cut (each step's rows computed alone) keep the memory of
+    the single-core path whatever the threads."""
+    if _CLUSTER.get() is not None:
+        return max_cells
+    return max(1, max_cells // local_jobs())
+
+
 def check_engine(engine: str, scheduler: Optional[str]) -> None:
     """InputError for an unknown engine, or a scheduler without the dask engine."""
     if engine not in ENGINES:
@@ -113,7 +125,7 @@ def run_steps(
     items = list(items)
     cluster = _CLUSTER.get()
     if cluster is None and len(items) > 1 and step_progress is None and local_jobs() > 1:
-        return _on_threads(step, items, shared, progress)
+        return on_threads(step, items, shared, progress, jobs=local_jobs())
     if cluster is None or len(items) < 2:
         results = []
         for k, item in enumerate(items):
@@ -127,10 +139,21 @@ def run_steps(
     return _on_cluster(cluster.client(), step, items, shared, progress)
 
 
-def _on_threads(step, items, shared, progress) -> List:
+def on_threads(
+    step: Callable,
+    items: Sequence,
+    shared: Sequence = (),
+    progress: Optional[Callable[[int, int], None]] = None,
+    *,
+    jobs: int,
+) -> List:
+    """``[step(item, *shared) for item in items]`` on up to ``jobs`` threads of this
+    process, whatever the engine, the results in the order given (the first error, in
+    that order, is raised). Each step runs in a copy of the caller's context, its own
+    steps one after the other."""
     results: List = []
     # a pool per call, shut down on return, error or stop: the process is left as found
-    with worker_pool(min(local_jobs(), len(items))) as pool:
+    with worker_pool(max(1, min(jobs, len(items)))) as pool:
         # each step in a copy of the caller's context (a thread starts with an empty one)
         tasks = [
             pool.submit(contextvars.copy_context().run, _one_job, step, item, *shared)

@@ -212,6 +212,40 @@ def _topic_changes(run: Run) -> np.ndarray:
     return run_heads(run.topics)[1:]
 
 
+def topic_blocks(run: Run, blocks: int, min_lines: int) -> List[Run]:
+    """``run`` cut into at most ``blocks`` Runs of consecutive whole topics (views of its
+    arrays), each cut at the topic change nearest an equal share of the lines and each of
+    at least about ``min_lines`` lines; ``[run]`` when it is too small to cut, or when a
+    topic comes in two places of it (such a topic's lines must be matched together).
+
+    A topic's value depends on its own lines alone, so the blocks scored one by one give
+    the values of the run scored whole."""
+    n = min(blocks, len(run) // max(min_lines, 1))
+    if n < 2 or not isinstance(run.topics, Ids):
+        return [run]
+    heads = run_heads(run.topics)
+    if len(heads) < 2 or len(run.topics[heads].unique()[0]) < len(heads):
+        return [run]
+    at = np.searchsorted(heads, np.arange(1, n) * len(run) // n)
+    cuts = np.unique(heads[at[at < len(heads)]])
+    bounds = [0, *(int(c) for c in cuts if c > 0), len(run)]
+    return [_block(run, begin, end) for begin, end in zip(bounds[:-1], bounds[1:])]
+
+
+def _block(run: Run, begin: int, end: int) -> Run:
+    """Entries begin..end-1 of ``run``, views of its arrays, with their line numbers."""
+    rows = slice(begin, end)
+    lines = run.line_numbers
+    return replace(
+        run,
+        topics=run.topics[rows],
+        docnos=run.docnos[rows],
+        scores=None if run.scores is None else run.scores[rows],
+        # without line numbers, entry i is on line i + 1
+        line_numbers=np.arange(begin + 1, end + 1) if lines is None else lines[rows],
+    )
+
+
 def concat_runs(parts: List[Run]) -> Run:
     """One Run of several pieces of one run file, in order."""
     if len(parts) == 1:

@@ -29,7 +29,7 @@ import numpy as np
 from irgauge import _checks
 from irgauge.scores._results import check_fields
 from irgauge.errors import InputError
-from irgauge.evaluation.tasks import run_steps
+from irgauge.evaluation.tasks import run_steps, step_cells
 from irgauge.stats.resampling import (
     bootstrap_indices,
     chunks,
@@ -110,7 +110,7 @@ def bootstrap_pair_sets(
     parts = [
         (k, part)
         for k, diffs in enumerate(diff_sets)
-        for part in chunks(len(diffs), samples, max_cells)
+        for part in chunks(len(diffs), samples, step_cells(max_cells))
     ]
 
     def report(done: int, total: int) -> None:

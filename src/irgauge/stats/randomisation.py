@@ -18,7 +18,7 @@ import numpy as np
 
 from irgauge import _checks
 from irgauge.scores._results import check_fields
-from irgauge.evaluation.tasks import run_steps
+from irgauge.evaluation.tasks import run_steps, step_cells
 from irgauge.stats.bootstrap import _paired
 from irgauge.stats.resampling import TIE_TOLERANCE, chunks, resolve_seed
 from irgauge.types import TopicScores
@@ -50,7 +50,7 @@ def randomisation_pvalues(
     tasks on a cluster), all on the same ``signs``, drawn by the caller."""
     diffs = np.atleast_2d(np.asarray(diffs, dtype=float))
     observed = np.abs(diffs.mean(axis=1))
-    parts = list(chunks(len(diffs), signs.shape[0], max_cells))
+    parts = list(chunks(len(diffs), signs.shape[0], step_cells(max_cells)))
     p = run_steps(
         sign_flip_chunk,
         [(diffs[part], observed[part]) for part in parts],

@@ -19,7 +19,7 @@ import numpy as np
 
 from irgauge import _checks
 from irgauge.errors import InputError
-from irgauge.evaluation.tasks import run_steps
+from irgauge.evaluation.tasks import run_steps, step_cells
 from irgauge.stats.resampling import (
     TIE_TOLERANCE,
     chunks,
@@ -56,7 +56,7 @@ def permuted_ranges(
     """
     m, n = values.shape
     by_topic = np.ascontiguousarray(values.T)  # n x m
-    parts = list(chunks(trials, n * m, max_cells))
+    parts = list(chunks(trials, n * m, step_cells(max_cells)))
 
     def report(done: int, total: int) -> None:
         if progress is not None:
