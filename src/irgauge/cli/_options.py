@@ -197,8 +197,9 @@ def add_renamed(parser, flags, old, **kwargs):
     (tests/test_option_spellings.py); an old one is kept only so that scripts still run."""
     dest = kwargs.pop("dest", flags[-1].lstrip("-").replace("-", "_"))
     help = kwargs.pop("help", "")
-    word = "spelling" if len(old) == 1 else "spellings"
-    help = f"{help} ({', '.join(old)}: the old {word}, deprecated)"
+    if old:  # an option without old spellings says nothing of them
+        word = "spelling" if len(old) == 1 else "spellings"
+        help = f"{help} ({', '.join(old)}: the old {word}, deprecated)"
     action = parser.add_argument(*flags, *old, dest=dest, help=help, **kwargs)
     action.old_spellings = tuple(old)
     return action
