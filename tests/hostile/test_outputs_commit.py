@@ -12,7 +12,6 @@ import contextlib
 import errno
 import io
 import os
-import random
 import signal
 import stat
 import subprocess
@@ -77,28 +76,6 @@ def run_cli(*args):
         except SystemExit as exit_:
             code = exit_.code
     return code, out.getvalue(), err.getvalue()
-
-
-@pytest.fixture(scope="module")
-def inputs(tmp_path_factory):
-    """Score file, a simulated collection and a second qrels, in a module folder."""
-    d = tmp_path_factory.mktemp("inputs")
-    rng = random.Random(1)
-    rows = [
-        f"{s}\t{m}\t{t}\t{rng.random():.4f}\n"
-        for m in ("AP", "P@5")
-        for s in "abcd"
-        for t in range(1, 7)
-    ]
-    (d / "scores.tsv").write_text("run\tmeasure\ttopic\tvalue\n" + "".join(rows))
-    sim = ["--topics", "6", "--runs", "3", "--depth", "10", "--pool-depth", "5", "--seed", "1"]
-    assert run_cli("simulate", "--out", d / "col", *sim, "--quiet")[0] == 0
-    qrels = (d / "col" / "qrels.txt").read_text().splitlines()
-    shifted = [
-        " ".join(f[:3] + [str((int(f[3]) + 1) % 3)]) for f in (line.split() for line in qrels)
-    ]
-    (d / "q2.txt").write_text("\n".join(shifted) + "\n")
-    return d
 
 
 def argv(name: str, d: Path, out: Path, second: Path) -> list:
