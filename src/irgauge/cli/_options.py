@@ -231,6 +231,19 @@ def add_measures(parser, help: str, dest: str = "measures", metavar: str = "MEAS
     )
 
 
+def add_empty_topics(parser, default=None, scored: str = "") -> None:
+    """``--empty-topics {skip,zero}``: what becomes of a qrels topic without relevant
+    documents (``evaluate(empty_topics=...)``); trec_eval's reading is ``zero``, and the
+    note of :func:`irgauge.evaluation.peers.peer_notes` names this option."""
+    parser.add_argument(
+        "--empty-topics",
+        choices=("skip", "zero"),
+        default=default,
+        help=f"topics without relevant documents{scored}: left out of the mean "
+        "(skip, the default) or scored and averaged (zero, trec_eval's reading)",
+    )
+
+
 def add_seed(parser, help: str = "random seed (default: a fresh one, reported in the output)"):
     parser.add_argument("--seed", type=seed, default=None, help=help)
 

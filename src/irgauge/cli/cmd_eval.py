@@ -124,13 +124,7 @@ def add_convention_options(parser: argparse.ArgumentParser, skip=()) -> None:
             action="store_true",
             help="qrels topics a run did not answer score 0 and are averaged (trec_eval -c)",
         )
-    parser.add_argument(
-        "--empty-topics",
-        choices=("skip", "zero"),
-        default="skip",
-        help="topics without relevant documents: left out of the mean "
-        "(skip) or scored and averaged (zero)",
-    )
+    opt.add_empty_topics(parser, default="skip")
     parser.add_argument(
         "--negative",
         choices=("nonrelevant", "unjudged"),
