@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.conftest import examples
 
 import irgauge
 from irgauge.evaluation import rendering
@@ -46,7 +47,7 @@ def _result(qrels, runs):
     return irgauge.evaluate(qrels, runs, ["P@2", "AP", "num_rel_ret", "nDCG@3"], complete=True)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(collections(), st.sampled_from(EVAL_FORMATS), st.booleans(), st.integers(1, 4))
 def test_same_bytes_whatever_the_block_size(data, fmt, per_topic, rows):
     result = _result(*data)
@@ -55,7 +56,7 @@ def test_same_bytes_whatever_the_block_size(data, fmt, per_topic, rows):
         assert "".join(evaluation_blocks(result, fmt, per_topic)) == whole
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(collections(), st.booleans(), st.integers(1, 4))
 def test_json_is_json_dumps_of_the_records(data, per_topic, rows):
     """The JSON blocks give exactly the bytes json.dumps(indent=2) gives for the records."""

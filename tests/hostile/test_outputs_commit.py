@@ -24,7 +24,7 @@ from irgauge import cli
 from irgauge.errors import OutputError
 from irgauge.io import atomic, staging
 from irgauge.report import style
-from tests.conftest import console_stop_handlers
+from tests.conftest import console_stop_handlers, slow_after
 
 META = ["scores.tsv", "--seed", "1", "--quiet"]
 # every command with more than one output: its arguments, and its two output options
@@ -130,6 +130,8 @@ def _fail_on_second_figure_file(monkeypatch, fail):
 
 # every command over the outputs of an earlier run; two into new folders too
 CASES = [(name, True) for name in sorted(COMMANDS)] + [("agree", False), ("incomplete", False)]
+# the quick subset: a table with figures (discpower) and a new folder (agree)
+CASES = slow_after(sorted(CASES, key=lambda c: c not in (("discpower", True), ("agree", False))), 2)
 
 
 @pytest.mark.parametrize("name, with_old", CASES)
@@ -435,7 +437,7 @@ def test_held_signals_reach_the_hosts_handler_after_the_block():
 # ------------------------------------------------------------------ standard output
 
 
-@pytest.mark.parametrize("name", ["agree", "discpower", "incomplete", "topics"])
+@pytest.mark.parametrize("name", slow_after(["discpower", "agree", "incomplete", "topics"]))
 def test_dash_is_standard_output_for_the_table(inputs, tmp_path, monkeypatch, name):
     """``-o -`` writes the table to standard output, as without -o, and the second output
     to its folder; it wrote a file named ``-``."""
