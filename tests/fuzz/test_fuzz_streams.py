@@ -64,7 +64,13 @@ def regular_file_outcome(reader: str):
 
 
 @pytest.mark.parametrize("compressed", [False, True])
-@pytest.mark.parametrize("reader", sorted(READERS))
+@pytest.mark.parametrize(  # the study's pipes are slow: it runs the study
+    "reader",
+    [
+        pytest.param(r, marks=pytest.mark.slow) if r.startswith("study") else r
+        for r in sorted(READERS)
+    ],
+)
 def test_named_pipe_reads_as_the_file(tmp_path, reader, compressed):
     _, _, name, command = READERS[reader]
     content, expected, expected_text = regular_file_outcome(reader)
