@@ -470,6 +470,7 @@ def test_eval_loads_a_measure_from_an_entry_point(plugin_dir):
     assert "PatientRR" in {m["name"] for m in listing}
 
 
+@pytest.mark.slow  # six meta commands, each with a plugin measure
 def test_meta_commands_compute_a_plugin_measure_from_qrels_and_runs(plugin_dir):
     qrels, runs = runs_of(13)
     qrels_path, run_paths = write_trec(qrels, runs, plugin_dir)

@@ -88,6 +88,7 @@ def test_named_pipe_reads_as_the_file(tmp_path, reader, compressed):
     assert (outcome.code, outcome.err, text) == (0, expected.err, expected_text), outcome.err
 
 
+@pytest.mark.slow  # a bash process for each reader
 @pytest.mark.skipif(shutil.which("bash") is None, reason="process substitution needs bash")
 def test_process_substitution_of_gzipped_files(tmp_path):
     """``<(zcat run.gz)`` and ``<(gzip -c ...)`` for a qrels, a run, a score file and QA
