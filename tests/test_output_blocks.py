@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tests.conftest import examples
+from tests.conftest import examples, slow_after
 
 import irgauge
 from irgauge.evaluation import rendering
@@ -97,7 +97,7 @@ sys.exit(code)
 """
 
 
-@pytest.mark.parametrize("fmt", ["json", "tsv"])
+@pytest.mark.parametrize("fmt", slow_after(["tsv", "json"]))
 def test_per_topic_text_is_not_held_whole(tmp_path, fmt):
     """40,000 topics x 11 measures with -q: the old whole-string JSON took 4 times the
     memory of the run read (+545 MB), TSV +54 MB; written in blocks, -q adds under 25 MB."""
