@@ -35,6 +35,36 @@ CONFORMANCE = (
 )
 
 
+# The quick subset (-m "not slow") runs a property test's examples divided by this share
+# (tests.conftest.examples); the full suite runs them all. Set it to 1 to run all anyway.
+EXAMPLES_SHARE = "IRGAUGE_EXAMPLES_SHARE"
+QUICK_SHARE = 4
+
+
+def pytest_configure(config):
+    """Before the test modules are imported (their @settings read :func:`examples`)."""
+    if "not slow" in (config.option.markexpr or ""):
+        os.environ.setdefault(EXAMPLES_SHARE, str(QUICK_SHARE))
+
+
+def examples(n: int) -> int:
+    """A property test's max_examples: ``n`` in the full suite; in the quick subset
+    ``max(10, n // share)``: the same properties, fewer examples of each."""
+    share = int(os.environ.get(EXAMPLES_SHARE, "1") or 1)
+    return n if share <= 1 else max(10, n // share)
+
+
+def slow_after(cases, keep: int = 1) -> list:
+    """@pytest.mark.parametrize values with all but the first ``keep`` marked slow: the
+    quick subset runs a family's first cases, the full suite every one. A tuple is the
+    values of several argument names."""
+    cases = list(cases)
+    return cases[:keep] + [
+        pytest.param(*(c if isinstance(c, tuple) else (c,)), marks=pytest.mark.slow)
+        for c in cases[keep:]
+    ]
+
+
 def pytest_sessionstart(session):
     """Under CI (CI=true) absent conformance data fails the run: the tests that read it
     would otherwise skip, and a run that checked nothing against trec_eval or NTCIREVAL

@@ -13,6 +13,7 @@ import pandas as pd
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tests.conftest import examples, slow_after
 
 pa = pytest.importorskip("pyarrow")
 pq = pytest.importorskip("pyarrow.parquet")
@@ -87,7 +88,7 @@ def collections(draw):
     return [topic_ids(t) for t in q[0]], q[1], q[2], [topic_ids(t) for t in r[0]], r[1], r[2]
 
 
-@settings(max_examples=20, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=examples(20), deadline=None, suppress_health_check=list(HealthCheck))
 @given(data=collections(), group=st.integers(1, 7))
 def test_a_table_evaluates_as_the_same_text_files(tmp_path_factory, data, group):
     qt, qd, ql, rt, rd, rs = data
@@ -353,7 +354,7 @@ def test_without_pyarrow_the_error_says_how_to_install_it(tmp_path, monkeypatch)
     assert "\n" not in message
 
 
-@pytest.mark.parametrize("kind", ["parquet", "arrow"])
+@pytest.mark.parametrize("kind", slow_after(["arrow", "parquet"]))
 def test_every_damaged_byte_is_read_or_refused(tmp_path, kind):
     """Each byte of a small table flipped in turn: the reader gives a run or an InputError,
     never another exception. Found by the fuzz harness: a column path that is no longer

@@ -243,6 +243,7 @@ def test_simulate_draws_a_bar_on_a_terminal_only(tmp_path):
     assert piped.stderr.startswith(b"wrote ") and b"\r" not in piped.stderr
 
 
+@pytest.mark.slow  # a command in a pseudo-terminal and another through a pipe
 @pytest.mark.skipif(not hasattr(os, "openpty"), reason="no pseudo-terminals")
 def test_meta_command_bar_on_a_terminal_and_silence_on_a_pipe(tmp_path):
     # 120 systems: 7140 pairs, worked through in blocks that each report progress

@@ -13,6 +13,7 @@ from irgauge import evaluate
 from irgauge.cli import main
 from irgauge.stats.comparison import compare_table, letters
 from irgauge.scores import ScoreMatrix
+from tests.conftest import examples
 
 SAMPLE = Path(__file__).resolve().parents[1] / "src" / "irgauge" / "data" / "sample"
 QRELS = SAMPLE / "qrels.txt"
@@ -25,6 +26,7 @@ def test_letters():
     assert letters(28)[25:] == ["z", "aa", "ab"]
 
 
+@pytest.mark.slow  # ranx compiles its measures with numba first: seconds
 def test_same_means_and_marks_as_ranx():
     """ranx computes the paired Student's t-test deterministically (scipy's ttest_rel) and
     marks run x with y's letter when p <= max_p and x's mean is higher."""
@@ -250,7 +252,7 @@ def test_an_interval_near_certainty_keeps_its_tail(level):
     assert np.isfinite(t) and 2 * st.t.sf(t, 5) == pytest.approx(1 - level, rel=1e-9)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(hs.integers(0, 10_000), hs.integers(2, 5), hs.integers(3, 15))
 def test_letter_marks_point_one_way_and_to_lower_means(seed, m, n):
     rng = np.random.default_rng(seed)

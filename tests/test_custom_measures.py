@@ -108,6 +108,7 @@ def distinct_scores(run):
     }
 
 
+@pytest.mark.slow  # ranx compiles its measures with numba first: seconds
 @pytest.mark.parametrize("seed", [6, 7])
 def test_r_cap_and_dcg_match_ranx(seed):
     ranx = pytest.importorskip("ranx")
@@ -470,6 +471,7 @@ def test_eval_loads_a_measure_from_an_entry_point(plugin_dir):
     assert "PatientRR" in {m["name"] for m in listing}
 
 
+@pytest.mark.slow  # six meta commands, each with a plugin measure
 def test_meta_commands_compute_a_plugin_measure_from_qrels_and_runs(plugin_dir):
     qrels, runs = runs_of(13)
     qrels_path, run_paths = write_trec(qrels, runs, plugin_dir)

@@ -68,6 +68,9 @@ def _variants(family):
     # RBP's trec_eval norm weighs graded lists only
     if {"graded", "norm"} <= {p.name for p in family.params}:
         tries.append({"params": (("graded", True), ("norm", "trec_eval"))})
+    # the blended ratio at beta = 0 is count(r)/r, which reads no gains
+    if "beta" in {p.name for p in family.params}:
+        tries.append({"params": (("beta", 0.0),)})
     if family.cutoff == "optional":
         tries.append({"cutoff": 5})
     tries.append({"rel": 3})
@@ -161,6 +164,28 @@ def test_every_family_states_what_it_applied(options):
         )
     ]
     assert not differ, "\n".join(differ)
+
+
+def test_a_measure_states_gains_if_and_only_if_it_reads_them():
+    """The recomputation above cannot see gains stated but unused (RBP without
+    graded=true, NCUrb with P or IE utility, the blended ratio at beta = 0 said
+    ``gains: 1:2:3``): with the measure's threshold and gains left to the options, its
+    values change with the options' gains exactly when the header states gains."""
+    qrels, runs = _collection()
+    measures = [m for m in _measures() if m.rel is None and m.gains is None]
+    values = []
+    for gains in ("1:2:3", "5:1:9"):
+        result = evaluate(qrels, runs, measures, empty_topics="zero", gains=gains)
+        values.append(result.per_topic.set_index(["run", "measure", "topic"])["value"])
+    stated = result.metadata["measure_conventions"]
+    wrong = []
+    for m in measures:
+        first = values[0].xs(m.name, level="measure")
+        second = values[1].xs(m.name, level="measure").loc[first.index]
+        reads = not np.allclose(first, second, rtol=1e-12, atol=0, equal_nan=True)
+        if reads != (stated[m.name]["gains"] is not None):
+            wrong.append(f"{m.full}: states gains {stated[m.name]['gains']}, reads them: {reads}")
+    assert not wrong, "\n".join(wrong)
 
 
 def test_every_family_is_covered():

@@ -32,6 +32,7 @@ from test_trec_eval_drop_in import (
 
 from irgauge import evaluate
 from irgauge.cli import main
+from tests.conftest import examples
 
 LEVELS = st.lists(
     st.sampled_from([0.0, 0.05, 0.1, 0.2, 0.25, 0.3, 0.5, 0.7, 0.75, 0.9, 1.0]),
@@ -93,7 +94,7 @@ def spec(levels, walk: str) -> str:
     return f"IPrec_avg(recalls={':'.join(repr(x) for x in levels)},walk={walk})"
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(rankings(), LEVELS)
 def test_the_given_walk_is_trec_evals_computation(data, levels):
     qrels, run = data
@@ -105,7 +106,7 @@ def test_the_given_walk_is_trec_evals_computation(data, levels):
         assert got[topic] == trec_eval_11pt_avg(relevant, R, levels), (topic, levels)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(rankings(), LEVELS, st.randoms(use_true_random=False))
 def test_the_mean_takes_the_levels_in_any_order_and_is_the_mean_of_iprec(data, levels, rng):
     qrels, run = data

@@ -20,6 +20,7 @@ from test_trec_eval_stops import collections_with_repeats, drop_in, outcome_in_p
 from irgauge.evaluation import run_scoring, trec_eval_output
 from irgauge.evaluation.run_scoring import score_source
 from irgauge.evaluation.trec_eval_output import TrecEvalOptions
+from tests.conftest import examples
 
 JG = "qrels_jg"
 # (options, measures): trec_eval's -q, -c, -J, -M, -l 2, -n; runid and num_q alone
@@ -59,7 +60,9 @@ def _read_per_group(source, name, plans, read_from=None):
 
 
 @settings(
-    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=examples(150),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(
     # documents retrieved twice too: where trec_eval stops is per group's topics

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from irgauge.io.line_scatter import GATHER_WIDTH, first_tokens, gathered, line_bounds, token_keys
 from irgauge.io.run_parts import grouped_by_hash
+from tests.conftest import examples
 
 PIECES = [b"a", b"bb", b"#", b" ", b"\t", b"\r", b"\r\n", b"\n", b"x" * 300, b"abcdefgh", b"\xff"]
 PIECES += [b"\x01", b"\x0b", b"\x1f"]  # a control byte is part of a token; VT separates
@@ -29,7 +30,7 @@ def _python_lines(data: bytes):
     return [line for line in re.findall(rb"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$", data) if line]
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.lists(st.sampled_from(PIECES), min_size=1, max_size=40))
 def test_lines_and_first_tokens_are_those_of_a_plain_reading(pieces):
     data = b"".join(pieces)

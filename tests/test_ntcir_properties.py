@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from irgauge import evaluate
+from tests.conftest import examples
 
 NORMALISED = [
     "nERR@5",
@@ -43,7 +44,7 @@ def values(qrels, docs, measures, **kwargs):
     return result.per_topic.set_index("measure")["value"]
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(levels, GAINS)
 def test_ideal_output_scores_one(judged, gains):
     qrels = {f"d{i}": lvl for i, lvl in enumerate(judged)}
@@ -54,7 +55,7 @@ def test_ideal_output_scores_one(judged, gains):
     assert np.allclose(got.to_numpy(), 1.0, atol=1e-12), got[~np.isclose(got, 1.0)]
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(levels, st.lists(st.integers(0, 40), max_size=30, unique=True), GAINS)
 def test_bounds_and_judged_only_on_complete_judgments(judged, picks, gains):
     qrels = {f"d{i}": lvl for i, lvl in enumerate(judged)}

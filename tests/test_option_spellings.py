@@ -186,6 +186,17 @@ def test_an_old_spelling_is_announced(command, action):
         assert old in action.help
 
 
+def test_deprecation_is_said_only_of_a_named_spelling():
+    """``--jobs`` said "(: the old spellings, deprecated)" in every command but eval, which
+    has no old spelling: the help speaks of old spellings only where it names them."""
+    vague = [
+        f"{command} {'/'.join(action.option_strings)}"
+        for command, action in options()
+        if "old spelling" in (action.help or "") and not getattr(action, "old_spellings", ())
+    ]
+    assert not vague, vague
+
+
 def test_bootstrap_samples_are_B_everywhere(capsys):
     """``study onerel ... -B 200`` was refused (the studies and the demo took --B only)."""
     for command, action in options():

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tests.conftest import examples, slow_after
 
 import irgauge
 from irgauge.evaluation import rendering
@@ -46,7 +47,7 @@ def _result(qrels, runs):
     return irgauge.evaluate(qrels, runs, ["P@2", "AP", "num_rel_ret", "nDCG@3"], complete=True)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(collections(), st.sampled_from(EVAL_FORMATS), st.booleans(), st.integers(1, 4))
 def test_same_bytes_whatever_the_block_size(data, fmt, per_topic, rows):
     result = _result(*data)
@@ -55,7 +56,7 @@ def test_same_bytes_whatever_the_block_size(data, fmt, per_topic, rows):
         assert "".join(evaluation_blocks(result, fmt, per_topic)) == whole
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(collections(), st.booleans(), st.integers(1, 4))
 def test_json_is_json_dumps_of_the_records(data, per_topic, rows):
     """The JSON blocks give exactly the bytes json.dumps(indent=2) gives for the records."""
@@ -96,7 +97,7 @@ sys.exit(code)
 """
 
 
-@pytest.mark.parametrize("fmt", ["json", "tsv"])
+@pytest.mark.parametrize("fmt", slow_after(["tsv", "json"]))
 def test_per_topic_text_is_not_held_whole(tmp_path, fmt):
     """40,000 topics x 11 measures with -q: the old whole-string JSON took 4 times the
     memory of the run read (+545 MB), TSV +54 MB; written in blocks, -q adds under 25 MB."""

@@ -64,3 +64,35 @@ def test_an_option_given_with_like_wins(files, capsys):
     out, err = run_cli(capsys, argv)
     assert out.startswith("# like: trec_eval: --empty-topics skip (given), --negative unjudged")
     assert "--empty-topics zero (or --like trec_eval)" in err
+
+
+def test_meta_commands_scoring_runs_announce_the_difference_with_its_option(files, capsys):
+    """compare, discpower and the other meta-evaluation commands score --qrels/--run through
+    the same evaluation: topic 2, without relevant documents, was dropped without a word,
+    and their means were not trec_eval's. The note names --empty-topics zero, which keeps
+    it; the negative level's note says how to get trec_eval's scores."""
+    qrels, run = files
+    other = run.replace("run.txt", "run2.txt")
+    with open(other, "w") as handle:
+        handle.write(RUN.replace(" r\n", " s\n").replace("b 1 3", "b 1 1"))
+    argv = ["compare", "--qrels", qrels, "--run", run, other, "-m", "AP", "--tests", "t"]
+    out, err = run_cli(capsys, [*argv, "--format", "tsv"])
+    assert "# n_topics: 2" in out
+    notes = [line for line in err.splitlines() if line.startswith("irgauge: note:")]
+    empty = next(n for n in notes if "without relevant documents" in n)
+    assert "--empty-topics zero gives its number" in empty
+    negative = next(n for n in notes if "negative level" in n)
+    assert "irgauge eval -q --format tsv --negative unjudged" in negative
+    out, err = run_cli(capsys, [*argv, "--format", "tsv", "--empty-topics", "zero"])
+    assert "# n_topics: 3" in out and "without relevant documents" not in err
+
+
+def test_empty_topics_without_qrels_is_refused(tmp_path, capsys):
+    scores = tmp_path / "s.tsv"
+    scores.write_text(
+        "run\tmeasure\ttopic\tvalue\n"
+        + "".join(f"r{r}\tAP\t{t}\t0.{r}{t}\n" for r in range(3) for t in range(4))
+    )
+    assert main(["discpower", str(scores), "-B", "5", "--empty-topics", "zero"]) == 2
+    err = capsys.readouterr().err
+    assert "--empty-topics applies to scores computed with --qrels/--run" in err

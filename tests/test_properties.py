@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from irgauge import evaluate
+from tests.conftest import examples
 
 # measures whose every per-topic value lies in [0, 1] (not WRR: 1/(r1 - 1/pen) exceeds 1)
 NORMALISED = [
@@ -59,7 +60,7 @@ NORMALISED = [
     "Q-measure(judged_only=true)",
     "nDCG(judged_only=true)",
 ]
-SETTINGS = settings(max_examples=40, deadline=None)
+SETTINGS = settings(max_examples=examples(40), deadline=None)
 
 
 @st.composite

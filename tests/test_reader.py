@@ -21,6 +21,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tests.conftest import examples, slow_after
 
 import irgauge
 from irgauge.io.ids import Ids, byte_ranks
@@ -113,7 +114,7 @@ def run_files(draw):
 
 
 @settings(
-    max_examples=150,
+    max_examples=examples(150),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )
@@ -144,7 +145,7 @@ def monkeypatch_blocks():
     runs_module.BLOCK_BYTES = default
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.lists(decimal_text.filter(lambda t: np.isfinite(float(t))), min_size=1, max_size=40))
 def test_scores_are_bit_exact_with_python_float(texts):
     values = parse_floats(Ids.from_list(texts), "f", np.arange(1, len(texts) + 1), "score")
@@ -158,7 +159,7 @@ number_like = st.one_of(
 )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(
     st.lists(st.tuples(number_like, st.binary(min_size=1, max_size=3)), min_size=1, max_size=40),
     st.booleans(),
@@ -190,7 +191,7 @@ def test_word_scan_of_short_numbers_agrees_with_the_byte_scan(tokens, dot):
         assert np.asarray(got)[plain].tolist() == np.asarray(want)[one_word][plain].tolist()
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(st.lists(st.integers(33, 255).map(lambda c: bytes([c])), min_size=1, max_size=30))
 def test_one_byte_integers_scan_as_the_byte_scan_does(tokens):
     """Tokens of one byte each (most relevance levels) take a one-step path."""
@@ -201,7 +202,7 @@ def test_one_byte_integers_scan_as_the_byte_scan_does(tokens):
     assert values[ok].tolist() == want[ok].tolist() == [int(t) for t in tokens if t.isdigit()]
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(
     st.lists(
         st.lists(st.sampled_from([b"a", b"#", b"bb", b"7.5"]), min_size=0, max_size=4),
@@ -233,14 +234,14 @@ def test_blocks_of_lines_ending_at_lf_split_as_any_other(rows, gap, end, start, 
         assert np.asarray(got).tolist() == np.asarray(want).tolist()
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.lists(st.integers(-(1 << 63), (1 << 63) - 1), min_size=1, max_size=30))
 def test_levels_are_exact_64_bit_integers(values):
     got = parse_ints(Ids.from_list([str(v) for v in values]), "q", np.arange(len(values)), "l")
     assert got.tolist() == values
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.lists(st.binary(min_size=0, max_size=20), min_size=1, max_size=30))
 def test_ids_hash_compare_and_rank_as_bytes(values):
     column = Ids.from_list(values)
@@ -263,7 +264,7 @@ def test_ids_hash_compare_and_rank_as_bytes(values):
     assert [values[first[c]] for c in codes] == values
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(
     st.lists(st.binary(min_size=0, max_size=20), min_size=1, max_size=30),
     st.binary(min_size=0, max_size=3),
@@ -285,7 +286,7 @@ def test_ids_read_out_of_a_shared_pool_compact_and_hash_as_their_bytes(values, g
     assert column.compacted_runs().tolist() == values
 
 
-@settings(max_examples=50, deadline=None)
+@settings(max_examples=examples(50), deadline=None)
 @given(
     st.lists(
         st.tuples(st.binary(min_size=0, max_size=20), st.integers(1, 3000)), min_size=1, max_size=6
@@ -310,7 +311,7 @@ def test_unique_codes_follow_first_appearance_in_long_columns():
     assert [values[first[c]] for c in codes] == values
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(
     st.lists(
         st.tuples(st.integers(0, 3), st.sampled_from([1.0, 2.0, 0.5]), id_bytes),
@@ -330,7 +331,7 @@ def test_ties_break_by_docno_descending_in_byte_order(rows):
     assert got == sorted(rows, key=lambda r: (-r[0], r[1], r[2]), reverse=True)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(
     st.lists(
         st.tuples(st.sampled_from([b"1", b"2", b"10", b"q\xff"]), id_bytes, st.integers(-2, 3)),
@@ -546,11 +547,13 @@ print(os.environ.get("OPENBLAS_NUM_THREADS"), os.environ.get("NUMPY_MADVISE_HUGE
 @pytest.mark.parametrize("command", ["eval", "measures"])
 @pytest.mark.parametrize(
     "user_settings, expected",
-    [
-        ({}, "1 0 False"),
-        ({"OMP_NUM_THREADS": "3"}, "None 0 False"),
-        ({"OPENBLAS_NUM_THREADS": "3", "NUMPY_MADVISE_HUGEPAGE": "1"}, "3 1 True"),
-    ],
+    slow_after(  # a process each: the quick subset starts the default one
+        [
+            ({}, "1 0 False"),
+            ({"OMP_NUM_THREADS": "3"}, "None 0 False"),
+            ({"OPENBLAS_NUM_THREADS": "3", "NUMPY_MADVISE_HUGEPAGE": "1"}, "3 1 True"),
+        ]
+    ),
 )
 def test_commands_start_numpy_lean_unless_the_user_chose(
     tmp_path, command, user_settings, expected
@@ -637,7 +640,7 @@ def test_threads_option_and_environment(tmp_path, capsys, monkeypatch):
     assert code == 0 and out == outs[0], err
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(
     st.lists(st.integers(0, (1 << 64) - 1), min_size=1, max_size=300, unique=True),
     st.lists(st.integers(0, (1 << 64) - 1), max_size=100),
@@ -682,7 +685,7 @@ def test_key_filter_sets_aside_nearly_all_absent_keys():
     assert 0 < passing(absent).astype(bool).mean() < 2.0 / Large.FILTER_BITS
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(
     st.lists(st.integers(0, (1 << 64) - 1), min_size=1, max_size=200, unique=True),
     st.lists(st.integers(0, (1 << 64) - 1), max_size=50),
@@ -702,7 +705,7 @@ def test_key_table_with_long_clusters_still_finds_every_key(keys, others, probes
     assert table.find(wanted).tolist() == [index.get(k, -1) for k in wanted.tolist()]
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.text(alphabet="ab./ ", max_size=12))
 def test_runs_and_topics_are_named_as_pathlib_names_them(path):
     """The readers name a run (its file's name) and an NTCIR topic (its file's stem)

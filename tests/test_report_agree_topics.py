@@ -103,6 +103,7 @@ def test_agree_sections_tables_and_figures(outputs, tmp_path):
     assert str(outputs["root"]) not in page
 
 
+@pytest.mark.slow  # the topics section draws its curves
 def test_topics_section_table_and_figure(outputs, tmp_path):
     page = render_report(tmp_path, inputs=[outputs["topics.tsv"], outputs["topics.json"]])
     sections = _sections(page)

@@ -28,10 +28,13 @@ CHROMIUM = next(
     ),
     None,
 )
-pytestmark = pytest.mark.skipif(
-    CHROMIUM is None,
-    reason="no chromium binary on PATH (apt-get install chromium; .ci/run installs it)",
-)
+pytestmark = [
+    pytest.mark.skipif(
+        CHROMIUM is None,
+        reason="no chromium binary on PATH (apt-get install chromium; .ci/run installs it)",
+    ),
+    pytest.mark.slow,  # a report with every figure, rendered by a browser
+]
 
 
 @pytest.fixture(scope="module")

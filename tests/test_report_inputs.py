@@ -4,6 +4,8 @@ with relative paths only and one-line errors for files that are none of these.""
 import re
 from pathlib import Path
 
+import pytest
+
 from irgauge import compare_table, evaluate
 from irgauge.cli import main
 from irgauge.report.inputs import comparison_from_json, read_input
@@ -126,6 +128,7 @@ def test_trec_eval_layout_reads_as_the_tsv(tmp_path, capsys):
     assert "bad.trec:2" in capsys.readouterr().err
 
 
+@pytest.mark.slow  # runs a study
 def test_study_folder_given_as_input_links_up_relatively(tmp_path, capsys):
     from irgauge.studies.predictive import run_predictive
 

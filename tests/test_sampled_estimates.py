@@ -15,6 +15,7 @@ from irgauge.cli import main
 from irgauge.errors import InputError
 from irgauge.io.prels import read_prels
 from irgauge.io.records import Qrels
+from tests.conftest import examples
 
 RUN = "1 Q0 a 1 4 r\n1 Q0 b 2 3 r\n1 Q0 c 3 2 r\n1 Q0 d 4 1 r\n"
 # a relevant (pi 1/2), b nonrelevant (pi 1), c relevant (pi 1/4), d not sampled;
@@ -257,7 +258,7 @@ _runs = st.lists(
 )
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(_judgments, _runs)
 def test_with_every_probability_1_the_estimates_are_the_measures(judged, runs):
     topics = np.array([str(t).encode() for t, _, _ in judged])

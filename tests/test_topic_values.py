@@ -23,6 +23,7 @@ from irgauge.evaluation.topic_values import RunValues, ValueSpill
 from irgauge.measures import parse_measures
 
 from test_streaming import MEASURES, _big_shuffled_run, _write, collections, stopped_while_writing
+from tests.conftest import examples
 
 STORE_MEASURES = parse_measures(["AP", "num_ret", "P@5"])  # a mean and a sum
 
@@ -45,7 +46,7 @@ def scored_parts(draw):
     return [(rows[a:b], matrix[:, a:b]) for a, b in zip(bounds, bounds[1:])]
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(scored_parts(), st.sampled_from([0, 100, 1 << 30]), st.sampled_from(["mean", "gmean"]))
 def test_a_spilled_store_holds_what_a_store_in_memory_holds(parts, limit, aggregate):
     spill = ValueSpill(limit)
@@ -77,7 +78,9 @@ def _spill_everything(monkeypatch) -> None:
 
 
 @settings(
-    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=examples(40),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(data=collections(), complete=st.booleans(), per_topic=st.booleans())
 def test_every_output_is_the_same_when_the_values_spill(

@@ -28,6 +28,7 @@ from irgauge.cli import main
 from irgauge.evaluation import trec_eval_output
 from irgauge.evaluation.trec_eval_output import TrecEvalOptions
 from irgauge.measures.trec_eval_words import TrecEvalError
+from tests.conftest import examples
 
 QRELS = ["1 0 a 1", "1 0 b 0", "2 0 a 1", "2 0 c 2", "3 0 a 1"]
 RUN = ["1 Q0 a 1 3 r", "1 Q0 b 2 2 r", "2 Q0 a 1 5 r", "2 Q0 c 2 4 r", "3 Q0 a 1 1 r"]
@@ -261,7 +262,9 @@ def test_same_stops_as_trec_eval_on_generated_group_repeats(tmp_path, argv, data
 
 
 @settings(
-    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=examples(40),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(
     data=collections_with_repeats(groups=2),

@@ -26,6 +26,7 @@ from irgauge.errors import InputError
 from irgauge.evaluation import memory, run_scoring, trec_eval_output
 from irgauge.evaluation.trec_eval_output import TrecEvalOptions
 from irgauge.measures.trec_eval_words import TrecEvalError
+from tests.conftest import examples
 
 WORD_LISTS = [
     ["official"],
@@ -48,7 +49,9 @@ def _outcome(qrels, run, words, options):
 
 
 @settings(
-    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=examples(60),
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(
     data=collections(),

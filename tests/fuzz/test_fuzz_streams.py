@@ -64,7 +64,13 @@ def regular_file_outcome(reader: str):
 
 
 @pytest.mark.parametrize("compressed", [False, True])
-@pytest.mark.parametrize("reader", sorted(READERS))
+@pytest.mark.parametrize(  # the study's pipes are slow: it runs the study
+    "reader",
+    [
+        pytest.param(r, marks=pytest.mark.slow) if r.startswith("study") else r
+        for r in sorted(READERS)
+    ],
+)
 def test_named_pipe_reads_as_the_file(tmp_path, reader, compressed):
     _, _, name, command = READERS[reader]
     content, expected, expected_text = regular_file_outcome(reader)
@@ -82,6 +88,7 @@ def test_named_pipe_reads_as_the_file(tmp_path, reader, compressed):
     assert (outcome.code, outcome.err, text) == (0, expected.err, expected_text), outcome.err
 
 
+@pytest.mark.slow  # a bash process for each reader
 @pytest.mark.skipif(shutil.which("bash") is None, reason="process substitution needs bash")
 def test_process_substitution_of_gzipped_files(tmp_path):
     """``<(zcat run.gz)`` and ``<(gzip -c ...)`` for a qrels, a run, a score file and QA

@@ -405,7 +405,7 @@ PYTHON_CASES = [
     ),
     Case(
         "study topicset",
-        _study("topicset", trials=10),
+        _study("topicset", trials=10, measures=["AP"]),  # its curves are per measure
         ("irgauge.studies.topic_set_design.run_topicset",),
         render=False,
     ),
@@ -684,7 +684,7 @@ CLI_CASES = [
     ),
     Command(
         "study topicset",
-        lambda i, o: ["study", "topicset", *_study_args(i, o), "--trials", "10"],
+        lambda i, o: ["study", "topicset", *_study_args(i, o), "--trials", "10", "-m", "AP"],
         "study topicset",
         render=False,
     ),

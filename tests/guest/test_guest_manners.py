@@ -246,6 +246,7 @@ print("pyplot loaded:", "matplotlib.pyplot" in sys.modules)
 """
 
 
+@pytest.mark.slow  # a fresh interpreter importing numpy, pandas, scipy and irgauge
 def test_a_fresh_process_keeps_its_state_and_loads_no_pyplot(tmp_path):
     """In a process that had loaded only numpy, pandas and scipy: irgauge's own first
     imports leave the state alone too, evaluation and statistics never load matplotlib,

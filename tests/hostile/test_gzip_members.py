@@ -12,6 +12,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from irgauge.io._source import GzipMembers
+from tests.conftest import examples
 
 members = st.lists(
     st.tuples(st.binary(max_size=3000), st.integers(0, 2000)), min_size=1, max_size=4
@@ -22,7 +23,7 @@ def compressed(parts) -> bytes:
     return b"".join(gzip.compress(data) + b"\0" * pad for data, pad in parts)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(parts=members, sizes=st.lists(st.integers(0, 5000), min_size=1, max_size=20))
 # found by this test: a read that stops inside a member, then a read to the end (CPython's
 # decompressor keeps an old unconsumed_tail beside unused_data at a member's end)

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from irgauge import InputError
 from irgauge.io.json_input import parse_json
 from irgauge.studies.qa import derived_from
+from tests.conftest import examples
 
 GOLD = "q1;Paris;L2;c1\nq1;Lyon;L1;c2\nq2;Rome;L1;c1\n"
 RUN = "q1;0;Paris;1;3;r\nq1;0;Berlin;2;2;r\nq2;0;Rome;1;1;r\n"
@@ -72,7 +73,7 @@ VALUES = st.one_of(st.integers(), st.text(max_size=5), st.lists(st.integers(), m
 
 
 @seed(23)
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.dictionaries(KEYS, VALUES, min_size=1, max_size=6), st.data())
 def test_parse_json_refuses_every_repeated_key_and_reads_the_rest(found, data):
     text = json.dumps(found, indent=1)

@@ -15,6 +15,7 @@ from irgauge.measures import REGISTRY, list_measures, parse_measure
 from irgauge.measures.base import MAX_CUTOFF, Measure
 
 from hostile_data import QRELS, RUN
+from tests.conftest import examples
 
 NUMERIC = ("int", "float", "levels")
 
@@ -169,7 +170,7 @@ def _float_params():
     return [(f.name, p.name) for f, p in all_params() if p.kind == "float"]
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     which=st.sampled_from(_float_params()),
     value=st.one_of(
@@ -213,7 +214,7 @@ def _other_params():
     return [(f.name, p.name, p.kind) for f, p in all_params() if p.kind in ("int", "levels")]
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(80), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     which=st.sampled_from(_other_params()),
     numbers=st.lists(

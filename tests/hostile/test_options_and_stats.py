@@ -20,6 +20,7 @@ from irgauge.stats import (
     sign_test,
 )
 from irgauge.stats.pairs import compare_pairs
+from tests.conftest import examples
 
 
 @pytest.fixture
@@ -180,7 +181,7 @@ NUMBER = st.one_of(
 
 
 @settings(
-    max_examples=60,
+    max_examples=examples(60),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
 )

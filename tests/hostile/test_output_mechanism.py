@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
+from tests.conftest import examples
 
 from irgauge.cli import _PIPE_CLOSED as PIPE_CLOSED, main
 from irgauge.errors import InputError
@@ -622,7 +623,7 @@ def _allowed(d: Path, target: str, before: dict) -> set:
     return allowed
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=list(HealthCheck))
 @given(target=TARGET, kind=st.sampled_from(["eval", "simulate"]))
 def test_fuzzed_output_targets(target, kind):
     with tempfile.TemporaryDirectory() as tmp:

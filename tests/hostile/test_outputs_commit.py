@@ -12,7 +12,6 @@ import contextlib
 import errno
 import io
 import os
-import random
 import signal
 import stat
 import subprocess
@@ -25,7 +24,7 @@ from irgauge import cli
 from irgauge.errors import OutputError
 from irgauge.io import atomic, staging
 from irgauge.report import style
-from tests.conftest import console_stop_handlers
+from tests.conftest import console_stop_handlers, slow_after
 
 META = ["scores.tsv", "--seed", "1", "--quiet"]
 # every command with more than one output: its arguments, and its two output options
@@ -77,28 +76,6 @@ def run_cli(*args):
         except SystemExit as exit_:
             code = exit_.code
     return code, out.getvalue(), err.getvalue()
-
-
-@pytest.fixture(scope="module")
-def inputs(tmp_path_factory):
-    """Score file, a simulated collection and a second qrels, in a module folder."""
-    d = tmp_path_factory.mktemp("inputs")
-    rng = random.Random(1)
-    rows = [
-        f"{s}\t{m}\t{t}\t{rng.random():.4f}\n"
-        for m in ("AP", "P@5")
-        for s in "abcd"
-        for t in range(1, 7)
-    ]
-    (d / "scores.tsv").write_text("run\tmeasure\ttopic\tvalue\n" + "".join(rows))
-    sim = ["--topics", "6", "--runs", "3", "--depth", "10", "--pool-depth", "5", "--seed", "1"]
-    assert run_cli("simulate", "--out", d / "col", *sim, "--quiet")[0] == 0
-    qrels = (d / "col" / "qrels.txt").read_text().splitlines()
-    shifted = [
-        " ".join(f[:3] + [str((int(f[3]) + 1) % 3)]) for f in (line.split() for line in qrels)
-    ]
-    (d / "q2.txt").write_text("\n".join(shifted) + "\n")
-    return d
 
 
 def argv(name: str, d: Path, out: Path, second: Path) -> list:
@@ -153,6 +130,8 @@ def _fail_on_second_figure_file(monkeypatch, fail):
 
 # every command over the outputs of an earlier run; two into new folders too
 CASES = [(name, True) for name in sorted(COMMANDS)] + [("agree", False), ("incomplete", False)]
+# the quick subset: a table with figures (discpower) and a new folder (agree)
+CASES = slow_after(sorted(CASES, key=lambda c: c not in (("discpower", True), ("agree", False))), 2)
 
 
 @pytest.mark.parametrize("name, with_old", CASES)
@@ -458,7 +437,7 @@ def test_held_signals_reach_the_hosts_handler_after_the_block():
 # ------------------------------------------------------------------ standard output
 
 
-@pytest.mark.parametrize("name", ["agree", "discpower", "incomplete", "topics"])
+@pytest.mark.parametrize("name", slow_after(["discpower", "agree", "incomplete", "topics"]))
 def test_dash_is_standard_output_for_the_table(inputs, tmp_path, monkeypatch, name):
     """``-o -`` writes the table to standard output, as without -o, and the second output
     to its folder; it wrote a file named ``-``."""

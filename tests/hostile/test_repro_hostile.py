@@ -347,6 +347,7 @@ def test_hostile_case(files, cli, case):
     assert len(errors) == 1, err
 
 
+@pytest.mark.slow  # repro, then the report of its outputs
 def test_repro_records_its_seed_and_round_trips_into_report(files, cli):
     """The seed and every parameter are in the JSON and TSV outputs, and both outputs are
     read back by irgauge report."""

@@ -10,7 +10,6 @@ from __future__ import annotations
 import errno
 import json
 import os
-import random
 import signal
 from pathlib import Path
 from unittest import mock
@@ -24,24 +23,7 @@ from irgauge.report import html
 from tests.conftest import console_stop_handlers, quick_study_figures
 from tests.hostile.test_outputs_commit import run_cli, state
 
-SIMULATE = ["--topics", "6", "--runs", "3", "--depth", "10", "--pool-depth", "5", "--seed", "1"]
 DEMO_STUDIES = ("qa", "topicset")  # the qa study reads the QA data the demo derives
-
-
-@pytest.fixture(scope="module")
-def inputs(tmp_path_factory):
-    """A score file and a simulated collection."""
-    d = tmp_path_factory.mktemp("inputs")
-    rng = random.Random(1)
-    rows = [
-        f"{s}\t{m}\t{t}\t{rng.random():.4f}\n"
-        for m in ("AP", "P@5")
-        for s in "abcd"
-        for t in range(1, 7)
-    ]
-    (d / "scores.tsv").write_text("run\tmeasure\ttopic\tvalue\n" + "".join(rows))
-    assert run_cli("simulate", "--out", d / "col", *SIMULATE, "--quiet")[0] == 0
-    return d
 
 
 def command(kind: str, d: Path, out: Path) -> list:

@@ -19,6 +19,7 @@ from irgauge.meta.agreement_labels import pair_statistics
 from irgauge.meta.agreement_units import join_qrels
 
 from meta_paths import DATA
+from tests.conftest import examples
 
 GENERATED = DATA / "ntcireval_generated"
 QRELS = GENERATED / "qrels.trec"
@@ -300,7 +301,7 @@ def as_qrels(grades):
     }
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(judged())
 def test_properties(pair):
     a, b = pair

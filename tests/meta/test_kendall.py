@@ -10,6 +10,7 @@ from scipy import stats as st
 
 from irgauge.meta import kendall
 from irgauge.meta.kendall import kendall_tau, kendall_tau_cross, pair_signs
+from tests.conftest import examples
 
 
 def loop_tau_a(x, y):
@@ -30,7 +31,7 @@ def reference(x, y, variant):
     return out
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(
     trials=hs.integers(1, 4),
     n_x=hs.integers(1, 3),
@@ -121,7 +122,7 @@ def test_topic_resamples_use_the_one_tau_and_its_tie_rule():
     assert kendall_tau(x, y) == pytest.approx(st.kendalltau([0.3, 0.3, 0.5, 0.1], y).statistic)
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(hs.integers(2, 9), hs.integers(1, 7), hs.integers(0, 2**32 - 1))
 def test_columns_match_one_pair_at_a_time(systems, columns, seed):
     rng = np.random.default_rng(seed)

@@ -14,6 +14,7 @@ from irgauge.cli import main
 from irgauge.meta import min_detectable_diff, residual_variance, topic_set_size
 from irgauge.meta.topicset import topics_needed
 from irgauge.scores import ScoreMatrix, read_scores
+from tests.conftest import slow_after
 
 from meta_paths import ADHOC8, URBANO
 
@@ -44,7 +45,7 @@ def first_n(ok) -> int:
 # ------------------------------------------------------------------ variance
 
 
-@pytest.mark.parametrize("name", list(MATRICES))
+@pytest.mark.parametrize("name", slow_after(sorted(MATRICES, key=lambda m: m != "web2012_ndcg20")))
 def test_residual_variance_is_statsmodels_two_way_residual_mean_square(real, name):
     import pandas as pd
     import statsmodels.formula.api as smf
@@ -71,7 +72,7 @@ def test_residual_variance_is_statsmodels_two_way_residual_mean_square(real, nam
 GRID = [(d, a, b) for d in (0.02, 0.05, 0.1, 0.2) for a in (0.01, 0.05) for b in (0.1, 0.2)]
 
 
-@pytest.mark.parametrize("name", ["adhoc8_ap", "adhoc8_p10", "web2012_ndcg20"])
+@pytest.mark.parametrize("name", slow_after(["adhoc8_ap", "adhoc8_p10", "web2012_ndcg20"]))
 def test_ttest_design_is_the_first_n_where_statsmodels_power_reaches_1_minus_beta(real, name):
     """TTestPower's effect size is D / sigma_t with sigma_t^2 = 2 V_E; nobs = n topics."""
     from statsmodels.stats.power import TTestPower
@@ -90,7 +91,7 @@ def test_ttest_design_is_the_first_n_where_statsmodels_power_reaches_1_minus_bet
 
 
 @pytest.mark.parametrize("name", ["adhoc8_ap", "robust2003"])
-@pytest.mark.parametrize("systems", [2, 5, 10])
+@pytest.mark.parametrize("systems", slow_after([2, 5, 10]))
 def test_anova_design_is_the_first_n_where_statsmodels_ftest_power_reaches_1_minus_beta(
     real, name, systems
 ):

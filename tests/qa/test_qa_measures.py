@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from irgauge.qa import qa_evaluate
+from tests.conftest import examples
 
 
 def scores(result, run=None):
@@ -173,7 +174,7 @@ def test_f_measure_over_answer_sets(answers, precision, recall):
 POOL = ["Paris", "paris city", "Lyon", "Berlin", "Rome", "Nice", "Oslo"]
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.lists(st.sampled_from(POOL), min_size=1, max_size=5, unique=True))
 def test_nqcorrect5_is_rr_positive_on_lists_of_five(answers):
     got = scores(qa_evaluate(GOLD, {"q1": answers}, ["RR", "NQcorrect5", "NQcorrect1"]))

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from irgauge.cli import main
+from tests.conftest import slow_after
 
 PREFIX = b"\xff"  # not UTF-8 at the start of any id
 
@@ -20,10 +21,12 @@ def with_prefix(path, folder):
 
 @pytest.mark.parametrize(
     "study, options",
-    [
-        ("onerel", ["-B", "10", "--trials", "5", "--repetitions", "1"]),
-        ("incomplete", ["-B", "10", "--reductions", "1", "--rates", "50"]),
-    ],
+    slow_after(
+        [
+            ("incomplete", ["-B", "10", "--reductions", "1", "--rates", "50"]),
+            ("onerel", ["-B", "10", "--trials", "5", "--repetitions", "1"]),
+        ]
+    ),
 )
 def test_studies_take_non_utf8_topic_ids(collection, tmp_path, study, options):
     qrels, runs = collection

@@ -75,6 +75,7 @@ def test_bad_pattern_names_file_and_line(trec):
     assert "badrun:1" in str(err.value)
 
 
+@pytest.mark.slow  # runs a study
 def test_study_on_trec_qa_data(trec, tmp_path):
     from irgauge.studies.qa import run_qa
 

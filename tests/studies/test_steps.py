@@ -7,6 +7,7 @@ from dataclasses import fields
 import pytest
 
 from irgauge.studies import incomplete, onerel, qa
+from tests.conftest import slow_after
 
 FAST = {
     "onerel": dict(B=50, trials=30, seed=7, top_k=5, repetitions=1, topic_resamples=50),
@@ -47,7 +48,7 @@ def test_options_have_the_defaults_of_run(study):
             assert f.default == run[f.name].default, f.name
 
 
-@pytest.mark.parametrize("study", sorted(STEPS))
+@pytest.mark.parametrize("study", slow_after(sorted(STEPS, key=lambda s: s != "qa")))
 def test_compute_writes_nothing_and_run_is_write_of_compute(
     study, inputs, tmp_path, monkeypatch, read_bytes
 ):

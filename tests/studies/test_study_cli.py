@@ -295,6 +295,7 @@ def test_a_default_filter_is_not_reported_as_asked_for():
     assert systems_phrase(6, 8, 6, None, "AP") == "6 systems (the top 6 of 8 by AP)"
 
 
+@pytest.mark.slow  # runs a study
 def test_a_study_with_no_selection_names_its_default(collection, tmp_path, capsys):
     qrels, runs = collection
     argv = ["study", "incomplete", str(qrels), *map(str, runs), "--out", str(tmp_path)]

@@ -27,6 +27,7 @@ def agreement_bench():
     return module
 
 
+@pytest.mark.slow  # a study under several seeds
 def test_stated_orderings_agree_across_seeds(agreement_bench):
     """17 systems x 100 topics, six seeds: no ordering reversed, >= 90% the same."""
     data = agreement_bench.matrices()
@@ -185,6 +186,7 @@ def test_censored_values_are_excluded_counted_and_never_ranked():
     assert "noise (3 of 3 repetitions)" in _noise.ordering(stat).text
 
 
+@pytest.mark.slow  # runs a study
 def test_four_runs_get_a_warning_and_no_orderings(tmp_path):
     rng = np.random.default_rng(1)
     rows, runs = [], {f"r{k}": {} for k in range(4)}
@@ -317,6 +319,7 @@ def test_a_too_small_design_gives_no_stability_verdict():
     assert "most stable first" not in sentence
 
 
+@pytest.mark.slow  # runs a study on two collections
 def test_cli_derived_qa_on_several_collections(collection, tmp_path, capsys):
     """--derive-qa works with --collection too (each collection's QA-shaped data derived
     under its own folder; it read the qrels as gold answers and failed on their document

@@ -47,6 +47,7 @@ def add_input_options(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--qrels", metavar="FILE", help="compute scores in-process from these qrels")
     p.add_argument("--run", nargs="+", metavar="FILE", help="runs to evaluate with --qrels")
+    opt.add_empty_topics(p, scored=" (with --qrels)")
     opt.add_selection(
         p.add_argument_group("system selection"),
         by_help="measure that ranks systems for the selection (default: the first measure)",
@@ -86,7 +87,8 @@ def load_matrices(args, minimum_systems: int = 2):
     """``{measure: ScoreMatrix}`` from the command's inputs, aligned and selected."""
     from irgauge.scores import combine, read_scores, require_systems, select_systems
     from irgauge.scores.lookup import as_named, refuse_missing
-    from irgauge.evaluation import score_matrices
+    from irgauge.evaluation import evaluate
+    from irgauge.evaluation.peers import peer_notes
 
     measures = _measures(args)
     note_inputs(args, [args.qrels] if args.qrels else [opt.named_file(s)[1] for s in args.scores])
@@ -97,10 +99,17 @@ def load_matrices(args, minimum_systems: int = 2):
             raise InputError("give either score files or --qrels/--run, not both")
         if not measures:
             raise InputError("--qrels/--run need the measures to compute (-m)")
-        matrices = score_matrices(args.qrels, args.run, measures)
+        empty = args.empty_topics or "skip"
+        result = evaluate(args.qrels, args.run, measures, empty_topics=empty)
+        matrices = result.score_matrices()
+        # where irgauge's default changed the scores from trec_eval's, the note says how
+        # to get trec_eval's (emit prints it), as eval's does
+        args.peer_notes = peer_notes(result.metadata, takes=("empty_topics",))
     else:
         if not args.scores:
             raise InputError("no input: give score files or --qrels and --run")
+        if args.empty_topics:
+            raise InputError("--empty-topics applies to scores computed with --qrels/--run")
         parts, held = [], {}
         for spec in args.scores:
             name, path = opt.named_file(spec)
@@ -168,7 +177,8 @@ def emit(frame, metadata, args) -> None:
     from irgauge.io.tables import render
 
     # the result's own notes (an undefined pair, say) first, then why values are not finite
-    notes = list(metadata.get("notes", [])) + nonfinite_notes(frame)
+    notes = list(metadata.get("notes", [])) + getattr(args, "peer_notes", [])
+    notes += nonfinite_notes(frame)
     if notes:
         metadata = {**metadata, "notes": notes}
     write_output(opt.without_header(render(frame, args.format, metadata, people=True), args), args)

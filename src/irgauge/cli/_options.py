@@ -197,8 +197,9 @@ def add_renamed(parser, flags, old, **kwargs):
     (tests/test_option_spellings.py); an old one is kept only so that scripts still run."""
     dest = kwargs.pop("dest", flags[-1].lstrip("-").replace("-", "_"))
     help = kwargs.pop("help", "")
-    word = "spelling" if len(old) == 1 else "spellings"
-    help = f"{help} ({', '.join(old)}: the old {word}, deprecated)"
+    if old:  # an option without old spellings says nothing of them
+        word = "spelling" if len(old) == 1 else "spellings"
+        help = f"{help} ({', '.join(old)}: the old {word}, deprecated)"
     action = parser.add_argument(*flags, *old, dest=dest, help=help, **kwargs)
     action.old_spellings = tuple(old)
     return action
@@ -227,6 +228,19 @@ def add_measures(parser, help: str, dest: str = "measures", metavar: str = "MEAS
     """``-m/--measure``, repeatable; read it with :func:`split_measures`."""
     parser.add_argument(
         "-m", "--measure", action="append", dest=dest, default=None, metavar=metavar, help=help
+    )
+
+
+def add_empty_topics(parser, default=None, scored: str = "") -> None:
+    """``--empty-topics {skip,zero}``: what becomes of a qrels topic without relevant
+    documents (``evaluate(empty_topics=...)``); trec_eval's reading is ``zero``, and the
+    note of :func:`irgauge.evaluation.peers.peer_notes` names this option."""
+    parser.add_argument(
+        "--empty-topics",
+        choices=("skip", "zero"),
+        default=default,
+        help=f"topics without relevant documents{scored}: left out of the mean "
+        "(skip, the default) or scored and averaged (zero, trec_eval's reading)",
     )
 
 

@@ -119,13 +119,7 @@ def add_convention_options(parser: argparse.ArgumentParser, skip=()) -> None:
     )
     if "complete" not in skip:
         opt.add_complete(parser)
-    parser.add_argument(
-        "--empty-topics",
-        choices=("skip", "zero"),
-        default="skip",
-        help="topics without relevant documents: left out of the mean "
-        "(skip) or scored and averaged (zero)",
-    )
+    opt.add_empty_topics(parser, default="skip")
     parser.add_argument(
         "--negative",
         choices=("nonrelevant", "unjudged"),

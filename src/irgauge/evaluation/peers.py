@@ -17,7 +17,7 @@ The document order needs no option: a TREC run is ordered as trec_eval orders it
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Mapping
+from typing import Any, Collection, Dict, List, Mapping, Optional
 
 from irgauge.io.words import counted
 
@@ -34,25 +34,34 @@ def like_options(peer: str) -> str:
     return ", ".join(f"{OPTIONS[k]} {v}" for k, v in LIKE[peer].items())
 
 
-def _fix(convention: str) -> str:
-    value = LIKE["trec_eval"][convention]
-    return f"{OPTIONS[convention]} {value} (or --like trec_eval) gives its number"
+def _fix(convention: str, takes: Optional[Collection[str]]) -> str:
+    """How to get trec_eval's number: the command's option, or eval's scores as a file."""
+    option = f"{OPTIONS[convention]} {LIKE['trec_eval'][convention]}"
+    if takes is None:
+        return f"{option} (or --like trec_eval) gives its number"
+    if convention in takes:
+        return f"{option} gives its number"
+    return f"the scores of irgauge eval -q --format tsv {option}, given as a score file, have it"
 
 
-def peer_notes(metadata: Mapping[str, Any]) -> List[str]:
+def peer_notes(metadata: Mapping[str, Any], takes: Optional[Collection[str]] = None) -> List[str]:
     """The notes of an evaluation whose numbers differ from trec_eval's by a default of
-    irgauge's, each naming the option that gives trec_eval's number."""
+    irgauge's, each saying how to get trec_eval's number: every command that scores runs
+    prints them (eval; the meta-evaluation commands with --qrels/--run). ``takes``: the
+    conventions (keys of OPTIONS) the command takes as options; None: all, and
+    ``--like trec_eval`` (eval)."""
     notes = []
     skipped = metadata.get("topics_without_relevant") or []
     if skipped:
         notes.append(
             f"{counted(len(skipped), 'qrels topic')} without relevant documents left out of "
-            f"the mean; trec_eval averages them: {_fix('empty_topics')}"
+            f"the mean; trec_eval averages them: {_fix('empty_topics', takes)}"
         )
     negative = metadata.get("negative_judgments", 0)
     if negative and metadata.get("negative_levels") == "nonrelevant":
         notes.append(
             f"{counted(negative, 'qrels line')} with a negative level read as judged "
-            f"nonrelevant; trec_eval reads them as pooled but unjudged: {_fix('negative')}"
+            f"nonrelevant; trec_eval reads them as pooled but unjudged: "
+            f"{_fix('negative', takes)}"
         )
     return notes

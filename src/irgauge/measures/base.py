@@ -241,6 +241,9 @@ class Family:
     # the parameters' values together -> which relevance levels the family reads (LEVELS);
     # None: "threshold". Declared beside the function, so that the header states it
     levels: Optional[Callable[[Dict[str, Any]], str]] = None
+    # the parameters' values together -> whether a graded family reads gains under them
+    # (RBP only with graded=true); None: always. Declared beside the function, as levels
+    reads_gains: Optional[Callable[[Dict[str, Any]], bool]] = None
 
     def all_params(self) -> Tuple[Param, ...]:
         extra = (GAINS_PARAM,) if self.graded else ()
@@ -301,22 +304,35 @@ def register(
     summary: str,
     params: Tuple[Param, ...] = (),
     cutoff: str = "optional",
-    graded: bool = False,
+    graded: Union[bool, Callable[[Dict[str, Any]], bool]] = False,
     condensed: bool = False,
     integer: bool = False,
     check: Optional[Callable[[Dict[str, Any]], Optional[str]]] = None,
     levels: Union[None, str, Callable[[Dict[str, Any]], str]] = None,
 ):
-    """Decorator registering a measure family under ``name``. ``levels``: which relevance
-    levels it reads (one of LEVELS, or a function of the parameters' values giving one)."""
+    """Decorator registering a measure family under ``name``. ``graded``: whether it reads
+    gains (or a function of the parameters' values saying whether); ``levels``: which
+    relevance levels it reads (one of LEVELS, or a function of the parameters' values
+    giving one)."""
     if isinstance(levels, str):
         levels = _constant_levels(levels)
+    reads_gains = None if isinstance(graded, bool) else graded
 
     def wrap(func: Callable[..., np.ndarray]) -> Callable[..., np.ndarray]:
         if REGISTRY.known(name):
             raise RuntimeError(f"measure {name} registered twice")
         REGISTRY[name] = Family(
-            name, func, summary, params, cutoff, graded, condensed, integer, check, levels
+            name,
+            func,
+            summary,
+            params,
+            cutoff,
+            bool(graded),
+            condensed,
+            integer,
+            check,
+            levels,
+            reads_gains,
         )
         return func
 
@@ -414,7 +430,8 @@ class Measure:
     def conventions(self, judgments) -> Dict[str, Any]:
         """What this measure reads of ``judgments`` (the evaluation's): ``rel_level``, the
         threshold at which a document counts as relevant; ``gains``, the gain each level
-        1, 2, ... earns (graded families; None for binary ones); ``condensed``, whether
+        1, 2, ... earns (graded families under the parameters that read gains; None for
+        binary ones); ``condensed``, whether
         unjudged documents are removed first. Passed back as ``rel=``, ``gains=`` and
         ``judged_only=`` under the default options, they give the same values."""
         values = {p.name: p.default for p in self.family.params}
@@ -422,7 +439,8 @@ class Measure:
         levels = self.family.levels(values) if self.family.levels else "threshold"
         rel = self.rel if self.rel is not None else judgments.rel_level
         gains = None
-        if self.family.graded:
+        reads = self.family.reads_gains
+        if self.family.graded and (reads is None or reads(values)):
             read = judgments.with_rel_level(rel)
             listed = self._gain_list(read.max_level)
             if listed is not None:

@@ -21,6 +21,11 @@ BETA = Param(
 )
 
 
+def weighs_gain(values) -> bool:
+    """Whether BR reads gains under these parameters: beta = 0 leaves count(r)/r alone."""
+    return bool(values["beta"] != 0)
+
+
 def blended_ratio(ranked, beta: float) -> np.ndarray:
     def compute(lists):
         return (beta * lists.cg + lists.count) / (beta * lists.ideal_cg + lists.ranks)
@@ -31,7 +36,7 @@ def blended_ratio(ranked, beta: float) -> np.ndarray:
 @register(
     "Q-measure",
     "Q = (1/R) sum_r isrel(r) BR(r)",
-    graded=True,
+    graded=weighs_gain,
     params=(
         BETA,
         Param("norm", "R", "str", "divide by R, or by min(k, R) as NTCIREVAL's Q@l", NORMS),
@@ -42,7 +47,7 @@ def q_measure(ranked, beta: float = 1.0, norm: str = "R") -> np.ndarray:
     return ratio(total, rank_normaliser(ranked, norm))
 
 
-@register("R-measure", "R-measure = BR(R)", graded=True, params=(BETA,))
+@register("R-measure", "R-measure = BR(R)", graded=weighs_gain, params=(BETA,))
 def r_measure(ranked, beta: float = 1.0) -> np.ndarray:
     R = ranked.R
     cg = ranked.at_rank(ranked.cg, R)
@@ -64,7 +69,10 @@ def preferred_rank(ranked) -> np.ndarray:
 
 
 @register(
-    "O-measure", "O = BR(r1), r1 = rank of the first relevant document", graded=True, params=(BETA,)
+    "O-measure",
+    "O = BR(r1), r1 = rank of the first relevant document",
+    graded=weighs_gain,
+    params=(BETA,),
 )
 def o_measure(ranked, beta: float = 1.0) -> np.ndarray:
     return _br_at(ranked, beta, ranked.first_rel_rank)
@@ -73,7 +81,7 @@ def o_measure(ranked, beta: float = 1.0) -> np.ndarray:
 @register(
     "P-measure",
     "P = BR(r_p), r_p = preferred rank (highest level, then top rank)",
-    graded=True,
+    graded=weighs_gain,
     params=(BETA,),
 )
 def p_measure(ranked, beta: float = 1.0) -> np.ndarray:
@@ -81,7 +89,10 @@ def p_measure(ranked, beta: float = 1.0) -> np.ndarray:
 
 
 @register(
-    "P-plus", "P+ = (1/count(r_p)) sum_{r <= r_p} isrel(r) BR(r)", graded=True, params=(BETA,)
+    "P-plus",
+    "P+ = (1/count(r_p)) sum_{r <= r_p} isrel(r) BR(r)",
+    graded=weighs_gain,
+    params=(BETA,),
 )
 def p_plus(ranked, beta: float = 1.0) -> np.ndarray:
     rp = preferred_rank(ranked)

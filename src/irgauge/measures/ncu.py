@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from irgauge.measures.base import Param, rank_sum, ratio, register
-from irgauge.measures.blended import BETA, blended_ratio
+from irgauge.measures.blended import BETA, blended_ratio, weighs_gain
 from irgauge.measures.cascade import PATIENCE
 
 UTILITIES = ("P", "BR", "IE")
@@ -25,7 +25,7 @@ UTILITIES = ("P", "BR", "IE")
     "NCUrb",
     "NCUrb = sum_rel U(r) gamma^(count(r)-1) / sum_{n<=R} gamma^(n-1), "
     "U = P, BR or IE (NTCIREVAL's NCUrb,P/BR/IE); @k divides by min(k, R)",
-    graded=True,
+    graded=lambda v: v["utility"] == "BR" and weighs_gain(v),  # P, IE: relevant or not
     params=(
         Param("utility", "P", "str", "P: count(r)/r; BR: blended ratio; IE: u^r", UTILITIES),
         Param(

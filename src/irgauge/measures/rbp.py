@@ -72,7 +72,7 @@ def _trec_eval_weights(ranked) -> np.ndarray:
     "RBP",
     "RBP = (1-p) sum_r isrel(r) p^(r-1) (graded: gain/max gain in place of isrel)",
     params=(ANY_P, GRADED, NORM),
-    graded=True,
+    graded=lambda v: bool(v["graded"]),  # isrel alone unless graded=true
     check=_persistence(lambda v: v["graded"] and v["norm"] == "trec_eval"),
     levels=lambda v: "all" if v["graded"] and v["norm"] == "trec_eval" else "threshold",
 )
