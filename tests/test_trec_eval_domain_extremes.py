@@ -313,11 +313,87 @@ def test_a_level_given_twice_takes_trec_evals_gain(capsys, tmp_path, repeated, o
     assert out == expected.replace(once.replace(".", "_", 1).ljust(22), label.ljust(22))
 
 
-def test_a_later_lower_gain_for_a_level_is_refused(capsys, tmp_path):
-    # trec_eval would score the level's documents at 2 in the run and at 3 in the ideal
-    code, out, err = drop_in(capsys, tmp_path, "-m", "ndcg.1=3,1=2")
-    assert (code, out) == (2, "")
-    assert err.count("\n") == 1 and err.startswith("irgauge: ndcg.1=2") and "level 1" in err
+def c_log2_terms(*gains):
+    """m_ndcg.c's sum of gain / log2(rank + 1) over ranks 1, 2, ... (0 gains skipped)."""
+    total = 0.0
+    for rank, gain in enumerate(gains, start=1):
+        if gain != 0:
+            total += gain / math.log2(rank + 1)
+    return total
+
+
+# gain_init.c, worked by hand over QRELS/RUN (-c: topic 3 scores 0). setup_gains lists the
+# pairs given, then levels 0 .. L-1 not given (gain = level); the first entry of a level
+# counts its documents (the ideal ranking), get_gain takes the first entry with the level
+# after glibc's merge sort by comp_rel_gain, (int)(a - b): x86-64 gives INT_MIN for a NaN
+# or a difference past an int. The ideal ranking walks the sorted table from its end
+# while the gains are above 0. Topic 1: a (1) at rank 1, b (0) at 2; topic 2: z (not
+# judged) at rank 1, c (2) at 2, a (1) not retrieved.
+GAIN_TABLE_CASES = [
+    # 1=3 counts a, 1=2 sorts first: a's gain 2, the ideal [3] (topic 1), [3, 2] (topic 2)
+    ("ndcg.1=3,1=2", [2 / 3, c_log2_terms(0, 2) / c_log2_terms(3, 2)]),
+    # level 0's gain 2 counts b: topic 1's ideal [2, 1], topic 2's [2 (c), 1 (a)]
+    (
+        "ndcg.0=2",
+        [c_log2_terms(1, 2) / c_log2_terms(2, 1), c_log2_terms(0, 2) / c_log2_terms(2, 1)],
+    ),
+    # (int)(3e9 - 0) = INT_MIN: level 0 sorts last, its gain 0 ends the ideal before it
+    # starts (topic 1: ndcg 0); topic 2's table sorts [1=3e9, 0, 2]: its ideal is [2, 3e9]
+    ("ndcg.1=3e9", [0.0, c_log2_terms(0, 2) / c_log2_terms(2, 3e9)]),
+    ("dcg.1=3e9", [3e9, c_log2_terms(0, 2)]),
+    # a NaN sorts as 3e9 does: topic 2's ideal [2] stops at the NaN (not above 0)
+    ("ndcg.1=nan", [0.0, c_log2_terms(0, 2) / 2]),
+    ("dcg.1=nan", [math.nan, c_log2_terms(0, 2)]),
+    # level -1: documents outside the qrels (z) earn 4 in the run, never in the ideal
+    ("ndcg.-1=4", [1.0, c_log2_terms(4, 2) / c_log2_terms(2, 1)]),
+]
+
+
+@pytest.mark.parametrize("word, expected", GAIN_TABLE_CASES, ids=[w for w, _ in GAIN_TABLE_CASES])
+def test_gains_are_trec_evals_gain_table(capsys, tmp_path, word, expected):
+    from irgauge.measures.c_numbers import c_fixed
+
+    code, out, err = drop_in(capsys, tmp_path, "-q", "-c", "-m", word)
+    label = word.replace(".", "_", 1).ljust(22)
+    values = [*expected, 0.0]
+    mean = (values[0] + values[1] + values[2]) / 3
+    lines = [f"{label}\t{topic}\t{c_fixed(v, 6, 4)}" for topic, v in zip("123", values)]
+    lines.append(f"{label}\tall\t{c_fixed(mean, 6, 4)}")
+    assert (code, out, err) == (0, "\n".join(lines) + "\n", "")
+
+
+def test_gains_of_documents_judged_with_a_negative_level(capsys, tmp_path):
+    # p is judged -1 (trec_eval's level -2: pooled, unjudged), z is outside the qrels
+    # (level -1): they earn 5 and 1 in the run; the ideal is [1] (a), level 0 ends it
+    qrels, run = b"1 0 a 1\n1 0 b 0\n1 0 p -1\n", b"1 Q0 z 1 4 t\n1 Q0 p 2 3 t\n1 Q0 a 3 2 t\n"
+    code, out, err = drop_in(capsys, tmp_path, "-m", "ndcg.-1=1,-2=5", qrels=qrels, run=run)
+    assert (code, out, err) == (
+        0,
+        f"{'ndcg_-1=1,-2=5':<22}\tall\t{c_log2_terms(1, 5, 1):6.4f}\n",
+        "",
+    )
+    # -J keeps the judged documents only: a alone, its ideal gain
+    code, out, err = drop_in(capsys, tmp_path, "-J", "-m", "ndcg.-1=1,-2=5", qrels=qrels, run=run)
+    assert (code, out, err) == (0, f"{'ndcg_-1=1,-2=5':<22}\tall\t1.0000\n", "")
+
+
+def test_the_merge_sort_is_glibcs():
+    from irgauge.collection.trec_gains import c_int, glibc_msort
+
+    assert [c_int(x) for x in (0.99, -0.99, 2.5e9, -2.5e9, math.nan, -math.inf)] == [
+        0,
+        0,
+        -(2**31),
+        -(2**31),
+        -(2**31),
+        -(2**31),
+    ]
+    # gains less than 1 apart compare equal: the merge keeps their order ...
+    entries = [(1, 0.5, 1), (0, 0.0, 0), (2, 2.0, 2)]
+    assert [e[1] for e in glibc_msort(entries)] == [0.5, 0.0, 2.0]
+    # ... which is not transitive: 0.5 ~ 0 and 1.2 ~ 0.5, so 1.2 stays before 0
+    entries = [(3, 1.2, 3), (1, 0.5, 1), (0, 0.0, 0)]
+    assert [e[1] for e in glibc_msort(entries)] == [1.2, 0.5, 0.0]
 
 
 # ------------------------------------------------------------------------- yaap
@@ -370,6 +446,12 @@ ARGUMENT_LISTS = [
     ["-q", "-m", "ndcg.1=2,1=3,+2=4,2=9", "-m", "G.1=2,1=2"],
     ["-q", "-m", "rbp.p=0.2,p=0.7"],  # alone: rbp after G reads what G left (docs)
     ["-q", "-m", "Rndcg.2=1,2=7", "-m", "ndcg_rel.3=1,3=4,1=0,1=5"],
+    # gains trec_eval's gain table takes: any level, any double, a level given twice
+    ["-q", "-c", "-m", "ndcg.1=3,1=2,2=0.5", "-m", "G.0=2,-1=1,-2=3"],
+    ["-q", "-J", "-m", "dcg.-1=5,0=-2,1=1e308,2=1e308"],
+    ["-q", "-c", "-m", "ideal_dcg.2=3e9,1=-3e9,0=0.4"],
+    ["-q", "-m", "ndcg_rel.1=nan,2=-nan,-1=inf", "-m", "Rndcg.1=0.3,2=0.6,3=0.9,0=0.1"],
+    ["-q", "-l", "2", "-m", "Rndcg.1=-1,2=-5,99999999999999999999=7", "-m", "G.1=2147483648"],
     ["-q", "-c", "-M", "0", "-m", "all_trec"],
     ["-q", "-c", "-J", "-M", "abc", "-m", "all_trec", "-m", "relstring.4"],
     ["-q", "-M", "0", "-m", "11pt_avg.0.5,-1", "-m", "iprec_at_recall.-1,0.3", "-m", "yaap"],

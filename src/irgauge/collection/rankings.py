@@ -131,6 +131,22 @@ class RankedLists:
             )
         return self._cache[key]
 
+    def with_trec_gains(self, pairs) -> "RankedLists":
+        """The same lists under trec_eval's gain table for ``level=gain`` pairs
+        (``Judgments.with_trec_gains``)."""
+        key = ("trec_gains", tuple(pairs))
+        if key not in self._cache:
+            self._cache[key] = RankedLists(
+                self.grades,
+                self.lengths,
+                self.topic,
+                self.judgments.with_trec_gains(pairs),
+                self.cutoff,
+                condensed=self.is_condensed,
+                inclusion=self.inclusion,
+            )
+        return self._cache[key]
+
     def at_rel_level(self, rel_level: int) -> "RankedLists":
         """The same lists under another relevance threshold (same gains per level)."""
         if rel_level == self.judgments.rel_level:
@@ -182,7 +198,7 @@ class RankedLists:
     @shared_prefix
     def gain(self) -> np.ndarray:
         """g(r): gain of the document at rank r (0 if not relevant)."""
-        return self.judgments.gain_of(self.grades)
+        return self.judgments.gain_of(self.grades, self.topic)
 
     @shared_prefix
     def isrel(self) -> np.ndarray:

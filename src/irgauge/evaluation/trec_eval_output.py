@@ -190,7 +190,7 @@ def _qrels_output(qrels, run, chosen, options: TrecEvalOptions, reading) -> Iter
     plan = [
         line
         for name, p in chosen
-        for line in lines(name, p, options.num_docs, top, parse=parse_measure, max_relevant=most)
+        for line in lines(name, p, options.num_docs, parse=parse_measure, max_relevant=most)
     ]
     watcher = _RunWatcher(_grades_kept(plan, options.judged_only), options.judged_only, runid)
     values, scored = _scored(
@@ -205,7 +205,6 @@ def _qrels_output(qrels, run, chosen, options: TrecEvalOptions, reading) -> Iter
         _repeat_stop(qrels, topics, chosen),
         _unjudged_first_stop(judgments, chosen, topics),
     )
-    _refuse_close_gains(plan)
     _derived_values(plan, values, topics)
     if options.complete and ("num_rel", "all") in values:
         # trec_eval -c sums num_rel over the qrels file: every level > 0, whatever -l says
@@ -611,25 +610,6 @@ def _derived_values(plan: List[TrecLine], values, topics) -> None:
         values[(line.label, "all")] = _topic_mean(values, line.label, order)
 
 
-def _refuse_close_gains(plan: List[TrecLine]) -> None:
-    """trec_eval sorts gains by their difference cast to an int (gain_init.c), so two
-    gains less than 1 apart compare equal and its ideal ranking depends on qsort's order
-    of them: such gains are refused rather than scored otherwise than trec_eval does.
-    (Gains far enough apart for the cast to overflow lie outside irgauge's gains.)"""
-    for line in plan:
-        if line.spec and "gains=" in line.spec:
-            listed = line.spec.split("gains=")[1].rstrip(")").split(":")
-            gains = sorted({0.0, *(float(g) for g in listed)})
-            if any(0 < b - a < 1 for a, b in zip(gains, gains[1:])):
-                raise TrecEvalError(
-                    f"irgauge: {line.label}: trec_eval orders gains by their difference "
-                    "cast to an integer, so gains less than 1 apart (level 0 has gain 0) "
-                    "give results that depend on its sort; irgauge does not reproduce "
-                    "them (`irgauge eval -m` computes these gains as defined)",
-                    2,
-                )
-
-
 def _scored(
     plan: List[TrecLine],
     judgments: Judgments,
@@ -749,9 +729,14 @@ def _stand_in_values(plan, values, judgments, topics, unanswered, settings) -> N
     relstring and unj* by their printed names: with parameters (``utility_2,-1,0,0``)
     utility and rbp_resid keep the stand-in's value. irgauge's -c gives the reset value,
     so these lines are scored on the stand-in, and their means taken again as trec_eval
-    takes them (the sum in topic order over the number of topics)."""
+    takes them (the sum in topic order over the number of topics). So are lines that
+    give the stand-in document a gain (``ndcg.-1=2``: level -1, outside the qrels)."""
     options, budget = settings
-    kept = [line for line in plan if line.label.startswith(("utility_", "rbp_resid_"))]
+    kept = [
+        line
+        for line in plan
+        if line.label.startswith(("utility_", "rbp_resid_")) or "trec_gains=" in (line.spec or "")
+    ]
     # under -M 0 the stand-in is cut away too: the empty ranking's values stand
     if not (options.complete and unanswered and kept) or options.max_docs == 0:
         return
