@@ -344,8 +344,9 @@ GAIN_TABLE_CASES = [
     # a NaN sorts as 3e9 does: topic 2's ideal [2] stops at the NaN (not above 0)
     ("ndcg.1=nan", [0.0, c_log2_terms(0, 2) / 2]),
     ("dcg.1=nan", [math.nan, c_log2_terms(0, 2)]),
-    # level -1: documents outside the qrels (z) earn 4 in the run, never in the ideal
-    ("ndcg.-1=4", [1.0, c_log2_terms(4, 2) / c_log2_terms(2, 1)]),
+    # level -1: documents outside the qrels earn 4 in the run, never in the ideal: z,
+    # and topic 3's -c stand-in (its ideal: x, 1)
+    ("ndcg.-1=4", [1.0, c_log2_terms(4, 2) / c_log2_terms(2, 1), 4.0]),
 ]
 
 
@@ -355,7 +356,7 @@ def test_gains_are_trec_evals_gain_table(capsys, tmp_path, word, expected):
 
     code, out, err = drop_in(capsys, tmp_path, "-q", "-c", "-m", word)
     label = word.replace(".", "_", 1).ljust(22)
-    values = [*expected, 0.0]
+    values = [*expected, 0.0][:3]  # topic 3 (-c): 0 unless given
     mean = (values[0] + values[1] + values[2]) / 3
     lines = [f"{label}\t{topic}\t{c_fixed(v, 6, 4)}" for topic, v in zip("123", values)]
     lines.append(f"{label}\tall\t{c_fixed(mean, 6, 4)}")
@@ -396,6 +397,69 @@ def test_the_merge_sort_is_glibcs():
     assert [e[1] for e in glibc_msort(entries)] == [1.2, 0.5, 0.0]
 
 
+# ------------------------------------------------------------------- -l below 0
+
+
+def test_a_negative_threshold_counts_documents_outside_the_qrels(capsys, tmp_path):
+    # form_res_rels.c: a document outside the qrels has level -1 and each measure compares
+    # levels with -l, while num_rel and num_rel_ret count judged documents only (as -l 0).
+    # Topic 2 ranks z (outside the qrels: relevant under -l -1) above c (2), R = 2 (c, a):
+    # map (1/1 + 2/2)/2 = 1 where -l 1 gives 0.25; P_2 2/2 but set_P num_rel_ret / num_ret
+    # = 1/2; Rprec count(2)/2 = 1, but Rprec_mult_1.00 and iprec_at_recall walk back from
+    # num_rel_ret = 1 (rank 2: 1/2; the walk stops at z); yaap log((1 + 2)/(1 + 2 - 2)).
+    # Topic 3 (-c) ranks the stand-in, outside the qrels, so relevant: map 1/1, P_2 1/2;
+    # num_rel_ret 0, so the walks take nothing (0)
+    words = ["num_rel", "num_rel_ret", "map", "P.1,2", "set_P", "Rprec", "Rprec_mult.1"]
+    words += ["iprec_at_recall.0,0.5,1", "recip_rank", "yaap"]
+    argv = [arg for word in words for arg in ("-m", word)]
+    code, out, err = drop_in(capsys, tmp_path, "-q", "-c", "-l", "-1", *argv)
+    yaap = [math.log(3 / 1), math.log(3 / 1), math.log(2 / 1)]
+    rows = {  # topics 1, 2, 3 and all (num_rel: -c sums the levels above 0 of the file)
+        "num_rel": ("2", "2", "1", "4"),
+        "num_rel_ret": ("2", "1", "0", "3"),
+        "map": (1.0, 1.0, 1.0),
+        "Rprec": (1.0, 1.0, 1.0),
+        "recip_rank": (1.0, 1.0, 1.0),
+        "iprec_at_recall_0.00": (1.0, 0.5, 0.0),
+        "iprec_at_recall_0.50": (1.0, 0.5, 0.0),
+        "iprec_at_recall_1.00": (1.0, 0.0, 0.0),
+        "P_1": (1.0, 1.0, 1.0),
+        "P_2": (1.0, 1.0, 0.5),
+        "Rprec_mult_1.00": (1.0, 0.5, 0.0),
+        "set_P": (1.0, 0.5, 0.0),
+        "yaap": tuple(yaap),
+    }
+
+    def shown(values):
+        if isinstance(values[0], str):
+            return values
+        return [f"{v:6.4f}" for v in (*values, (0.0 + values[0] + values[1] + values[2]) / 3)]
+
+    expected = "".join(
+        f"{name:<22}\t{topic}\t{shown(values)[column]}\n"
+        for column, topic in enumerate(["1", "2", "3", "all"])
+        for name, values in rows.items()
+    )
+    assert (code, out, err) == (0, expected, "")
+
+
+def test_below_minus_1_documents_judged_negative_count_too(capsys, tmp_path):
+    # z judged -1 is trec_eval's level -2: relevant under -l -2 (and below), not -l -1
+    qrels = QRELS.replace(b"3 0 x 1\n", b"2 0 z -1\n")
+    for level, value in (("-1", 0.25), ("-2", 1.0), ("-3", 1.0), ("-99999999999", 1.0)):
+        code, out, err = drop_in(capsys, tmp_path, "-l", level, "-m", "map", qrels=qrels)
+        assert (code, out, err) == (0, f"{'map':<22}\tall\t{(1.0 + value) / 2:6.4f}\n", "")
+
+
+def test_a_negative_threshold_with_no_judged_relevant_document(capsys, tmp_path):
+    # m_map.c and m_binG.c divide by num_rel once something relevant is retrieved: topic
+    # 2 judges nothing 0 or above (R = 0) and ranks z, outside the qrels: inf
+    qrels, run = b"1 0 a 1\n2 0 b -1\n", b"1 Q0 a 1 2 t\n2 Q0 z 1 2 t\n"
+    argv = ("-l", "-1", "-m", "map", "-m", "binG")
+    code, out, err = drop_in(capsys, tmp_path, *argv, qrels=qrels, run=run)
+    assert (code, out, err) == (0, f"{'map':<22}\tall\t   inf\n{'binG':<22}\tall\t   inf\n", "")
+
+
 # ------------------------------------------------------------------------- yaap
 
 
@@ -427,6 +491,15 @@ drop_in_tests = pytest.importorskip("test_trec_eval_drop_in")
 domain_tests = pytest.importorskip("test_trec_eval_domain")
 needs_trec_eval = drop_in_tests.needs_trec_eval
 
+ALL_TREC_BUT_RBP = [
+    name
+    for name in (
+        "num_ret num_rel num_rel_ret map gm_map Rprec bpref recip_rank iprec_at_recall P "
+        "relstring recall unj rbp_resid infAP gm_bpref utility 11pt_avg ndcg relative_P "
+        "Rprec_mult success map_cut ndcg_cut ndcg_rel Rndcg binG G set_P set_recall "
+        "set_relative_P set_map set_F num_nonrel_judged_ret"
+    ).split()
+]
 ARGUMENT_LISTS = [
     ["-q", "-D", "0.101", "-m", "all_trec"],
     ["-q", "-c", "-D", "0.102", "-m", "all_trec"],
@@ -452,6 +525,14 @@ ARGUMENT_LISTS = [
     ["-q", "-c", "-m", "ideal_dcg.2=3e9,1=-3e9,0=0.4"],
     ["-q", "-m", "ndcg_rel.1=nan,2=-nan,-1=inf", "-m", "Rndcg.1=0.3,2=0.6,3=0.9,0=0.1"],
     ["-q", "-l", "2", "-m", "Rndcg.1=-1,2=-5,99999999999999999999=7", "-m", "G.1=2147483648"],
+    # -l below 0: documents outside the qrels (-1), then those judged negative (-2) count
+    # as relevant in the rankings, not in num_rel or num_rel_ret (rbp is left out: its
+    # uninitialised min and max read what the measures before it left, see the guide)
+    ["-q", "-c", "-l", "-1", *(arg for m in ALL_TREC_BUT_RBP for arg in ("-m", m))],
+    ["-q", "-l", "-2", "-m", "official", "-m", "set", "-m", "yaap", "-m", "11pt_avg"],
+    ["-q", "-c", "-J", "-l", "-3", "-m", "official", "-m", "Rprec_mult", "-m", "binG"],
+    ["-q", "-c", "-M", "2", "-l", "-99999999999", "-m", "official", "-m", "infAP"],
+    ["-q", "-l", "-1", "-m", "success.1,2,1000000000000", "-m", "relative_P.1,3"],
     ["-q", "-c", "-M", "0", "-m", "all_trec"],
     ["-q", "-c", "-J", "-M", "abc", "-m", "all_trec", "-m", "relstring.4"],
     ["-q", "-M", "0", "-m", "11pt_avg.0.5,-1", "-m", "iprec_at_recall.-1,0.3", "-m", "yaap"],
@@ -459,6 +540,8 @@ ARGUMENT_LISTS = [
     ["-q", "-J", "-l", "2", "-M", "3", "-m", "yaap"],
 ]
 JG_ARGUMENT_LISTS = [
+    ["-q", "-c", "-l", "-1", "-R", "qrels_jg", "-m", "qrels_jg"],
+    ["-q", "-l", "-2", "-R", "qrels_jg", "-m", "map_avgjg", "-m", "Rprec_mult_avgjg.0.5,1"],
     ["-q", "-c", "-D", "0.101", "-R", "qrels_jg", "-m", "qrels_jg"],
     ["-q", "-D", "0.102", "-R", "qrels_jg", "-m", "qrels_jg"],
     ["-q", "-c", "-M", "0", "-R", "qrels_jg", "-m", "qrels_jg"],

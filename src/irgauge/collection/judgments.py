@@ -23,6 +23,7 @@ UNJUDGED = -1
 PADDING = -2
 POOLED = -3  # in the qrels with a negative level, read as "pooled but unjudged" (trec_eval)
 NEGATIVE_LEVELS = ("nonrelevant", "unjudged")
+TREC_LOWEST_LEVEL = -2  # trec_eval's -l below this reads its rankings as -l -2 does
 GAIN_LIST_LEVELS = 64  # metadata spells the gains out level by level up to this level
 
 
@@ -71,7 +72,11 @@ class Judgments:
     trec_eval reads it, in the pool but unjudged (``negative="unjudged"``): such a
     document is then neither in R nor in N and scores as unjudged (POOLED). ``rel_level``
     0 makes every judged document relevant (trec_eval -l 0): N is 0, and level 0 keeps
-    gain 0.
+    gain 0. Below 0, as trec_eval's -l reads its rankings (form_res_rels.c gives a
+    document outside the qrels level -1, one judged with a negative level -2, and its
+    measures compare those with -l): R, N, gains and the judged relevant documents are
+    those of -l 0, and a ranking's relevant documents (``relevant_grades``) also count
+    those outside the qrels (-1), and below it the pooled ones (-2, the lowest level).
     """
 
     qrels: Qrels
@@ -81,8 +86,10 @@ class Judgments:
     topic_ids: List[str] = field(init=False)
 
     def __post_init__(self) -> None:
-        if self.rel_level < 0:
-            raise InputError(f"relevance level threshold must be >= 0, got {self.rel_level}")
+        if self.rel_level < TREC_LOWEST_LEVEL:
+            raise InputError(
+                f"relevance level threshold must be >= {TREC_LOWEST_LEVEL}, got {self.rel_level}"
+            )
         if self.negative not in NEGATIVE_LEVELS:
             raise InputError(
                 f"negative levels must mean one of {', '.join(NEGATIVE_LEVELS)}; "
@@ -240,7 +247,16 @@ class Judgments:
             return self._trec_gain_of(grades, topics)
         if self.gain_table is not None:
             return self.gain_table[np.maximum(grades, 0)]
-        return np.where(grades >= self.rel_level, grades, 0).astype(np.float64)
+        return np.where(grades >= max(self.rel_level, 0), grades, 0).astype(np.float64)
+
+    def relevant_grades(self, grades: np.ndarray) -> np.ndarray:
+        """Where a ranking's grades count as relevant: level >= the threshold; below 0,
+        also a document outside the qrels (trec_eval's level -1) and, below -1, one
+        judged with a negative level (its -2)."""
+        if self.rel_level >= 0:
+            return grades >= self.rel_level
+        found = (grades >= 0) | (grades == UNJUDGED)
+        return found | (grades == POOLED) if self.rel_level <= UNJUDGED_IN_POOL else found
 
     def topic_max_gain(self) -> np.ndarray:
         """Highest gain among each topic's judged documents (0 for level 0 only)."""
@@ -263,7 +279,7 @@ class Judgments:
                 f"the gains give values for levels 1..{len(self.gains)} only"
             )
         levels = np.array([0.0] + list(self.gains[: self.max_level]), dtype=np.float64)
-        levels[: self.rel_level] = 0.0
+        levels[: max(self.rel_level, 0)] = 0.0
         return levels
 
     def _ideal_gains(self, relevant: np.ndarray) -> np.ndarray:

@@ -27,7 +27,7 @@ from typing import Any, Dict, Iterator, List, Mapping, NamedTuple, Optional, Seq
 
 import numpy as np
 
-from irgauge.collection.judgments import POOLED, UNJUDGED, Judgments
+from irgauge.collection.judgments import POOLED, TREC_LOWEST_LEVEL, UNJUDGED, Judgments
 from irgauge._checks import MAX_COUNT
 from irgauge.evaluation.memory import part_bytes, resolve_memory
 from irgauge.evaluation.run_scoring import (
@@ -123,20 +123,13 @@ def _in_domain(options: TrecEvalOptions) -> TrecEvalOptions:
     """trec_eval's -M and -l as C longs (its defaults: -M MAXLONG, -l 1), mapped onto what
     irgauge scores with the same output, or refused in one line where trec_eval's own
     output is not reproduced: a -M past any ranking irgauge reads (MAX_COUNT documents)
-    cuts none; -M 0 leaves every ranking empty (``_read_depth``); -l below 0 is refused
-    (trec_eval counts documents outside the qrels as relevant), and so is a negative -M
-    (trec_eval crashes, or prints negative counts of documents)."""
+    cuts none; -M 0 leaves every ranking empty (``_read_depth``); a negative -M is refused
+    (trec_eval crashes, or prints negative counts of documents). -l below 0 is read by
+    the judgments (``_judgments``)."""
     if options.max_docs is not None and options.max_docs < 0:
         raise TrecEvalError(
             f"irgauge: -M {options.max_docs}: trec_eval 10.0 crashes or prints negative "
             "counts for it; -M takes 0 or more documents per topic",
-            2,
-        )
-    if options.rel_level < 0:
-        raise TrecEvalError(
-            f"irgauge: -l {options.rel_level}: trec_eval 10.0 counts documents outside the "
-            "qrels (below -1, also those with a negative level) as relevant in rankings but "
-            "not in R; irgauge reads relevance levels from 0 (-l 0 or more)",
             2,
         )
     if options.max_docs is not None and options.max_docs > MAX_COUNT:
@@ -716,7 +709,9 @@ def _judgments(qrels, options: TrecEvalOptions) -> Judgments:
     """The judgments as trec_eval reads them: a negative level is pooled but unjudged."""
     # any -l past the highest level makes no document relevant, as the level above it does
     top = int(qrels.levels.max()) if len(qrels.levels) else 0
-    rel_level = min(options.rel_level, max(top + 1, 1))
+    # below 0 trec_eval compares -l with its levels -1 (outside the qrels) and -2 (judged
+    # negative): any -l below -2 reads as -2 (Judgments.relevant_grades)
+    rel_level = max(min(options.rel_level, max(top + 1, 1)), TREC_LOWEST_LEVEL)
     # -l 0 (every judged document relevant) is trec_eval's, not irgauge eval's: the
     # conventions check the depth only
     check_conventions("score", "zero", "mean", max(rel_level, 1), _read_depth(options))
@@ -735,7 +730,14 @@ def _stand_in_values(plan, values, judgments, topics, unanswered, settings) -> N
     kept = [
         line
         for line in plan
-        if line.label.startswith(("utility_", "rbp_resid_")) or "trec_gains=" in (line.spec or "")
+        if line.label.startswith(("utility_", "rbp_resid_"))
+        or "trec_gains=" in (line.spec or "")
+        # below 0, -l makes the stand-in document relevant in its ranking
+        or (
+            options.rel_level < 0
+            and line.kind in ("value", "summary")
+            and not _reset_on_stand_in(line.label)
+        )
     ]
     # under -M 0 the stand-in is cut away too: the empty ranking's values stand
     if not (options.complete and unanswered and kept) or options.max_docs == 0:
@@ -748,7 +750,16 @@ def _stand_in_values(plan, values, judgments, topics, unanswered, settings) -> N
             values[(line.label, topic)] = scored[(line.label, topic)]
     order = sorted(topics, key=_byte_order)
     for line in kept:
-        values[(line.label, "all")] = _topic_mean(values, line.label, order)
+        if line.kind == "summary":  # gm_map, gm_bpref: meas_avg.c's geometric mean
+            logs = _c_sum(math.log(max(values[(line.label, t)], GMEAN_EPSILON)) for t in order)
+            values[(line.label, "all")] = math.exp(logs / len(order))
+        else:
+            values[(line.label, "all")] = _topic_mean(values, line.label, order)
+
+
+def _reset_on_stand_in(label: str) -> bool:
+    """The lines trec_eval.c resets by name after scoring the -c stand-in."""
+    return label in ("num_ret", "utility", "relstring", "rbp_resid") or label.startswith("unj")
 
 
 def _c_sum(terms) -> float:

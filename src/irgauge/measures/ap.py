@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from irgauge.measures.base import Param, rank_sum, ratio, register
+from irgauge.measures.base import found_over, Param, rank_sum, ratio, register
 
 NORMS = ("R", "min")
 
@@ -27,4 +27,6 @@ def rank_normaliser(ranked, norm: str) -> np.ndarray:
 )
 def average_precision(ranked, norm: str = "R") -> np.ndarray:
     precision_at_rel = np.where(ranked.isrel, ranked.count / ranked.ranks, 0.0)
+    if ranked.cutoff is None and norm == "R":  # trec_eval's map (map_cut checks R first)
+        return found_over(rank_sum(precision_at_rel), ranked.R)
     return ratio(rank_sum(precision_at_rel), rank_normaliser(ranked, norm))

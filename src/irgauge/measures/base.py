@@ -487,6 +487,14 @@ def _fmt(value: Any) -> str:
     return str(value)
 
 
+def found_over(total: np.ndarray, R: np.ndarray) -> np.ndarray:
+    """total / R where something relevant was found (total > 0), else 0: trec_eval's map,
+    gm_map and binG divide without a check of R, which is an infinity where documents
+    outside R count as relevant (its -l below 0) in a topic with R = 0."""
+    with np.errstate(divide="ignore", invalid="ignore"):  # 0/0 where nothing is found
+        return np.where(total > 0, np.asarray(total, np.float64) / np.maximum(R, 0), 0.0)
+
+
 def ratio(numerator: Union[float, np.ndarray], denominator: np.ndarray) -> np.ndarray:
     """numerator / denominator, 0 where the denominator is 0."""
     numerator = np.asarray(numerator, dtype=np.float64)

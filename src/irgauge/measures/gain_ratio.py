@@ -11,14 +11,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from irgauge.measures.base import rank_sum, ratio, register
+from irgauge.measures.base import found_over, rank_sum, ratio, register
 from irgauge.measures.ndcg import TREC_GAINS, graded_lists
 
 
 @register("binG", "binG = (1/R) sum_rel 1/log2(2 + nonrelevant above)", cutoff="none")
 def bin_g(ranked) -> np.ndarray:
     credit = 1.0 / np.log2(2.0 + ranked.ranks - ranked.count)
-    return ratio(rank_sum(np.where(ranked.isrel, credit, 0.0)), ranked.R)
+    return found_over(rank_sum(np.where(ranked.isrel, credit, 0.0)), ranked.R)
 
 
 @register(

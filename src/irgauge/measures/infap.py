@@ -38,11 +38,13 @@ def _above(flags: np.ndarray) -> np.ndarray:
 )
 def inferred_ap(ranked) -> np.ndarray:
     weight = ranked.weight  # 1 for each judged document of qrels: the counts
-    rel = _above(np.where(ranked.isrel, weight, 0.0))
-    non = _above(np.where(ranked.isrel, 0.0, weight))
+    # judged ones only: trec_eval skips the others whatever -l says (m_infap.c)
+    isrel = ranked.isrel & ranked.judged
+    rel = _above(np.where(isrel, weight, 0.0))
+    non = _above(np.where(isrel, 0.0, weight))
     pooled = _above(ranked.judged) + _above(ranked.grades == POOLED)
     r = ranked.ranks
     expected = 1.0 / r + pooled / r * (rel + EPSILON) / (rel + non + 2 * EPSILON)
     expected[:, 0] = 1.0
     total = ranked.judgments.estimated_R[ranked.topic]
-    return ratio(rank_sum(np.where(ranked.isrel, expected * weight, 0.0)), total)
+    return ratio(rank_sum(np.where(isrel, expected * weight, 0.0)), total)

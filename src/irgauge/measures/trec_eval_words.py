@@ -455,7 +455,7 @@ def _double_cut_line(name: str, params: Optional[str], x: float, max_relevant: i
     if name == "Rprec_mult":
         if x <= 0:  # the cutoff trunc(x*R + 0.9) <= 0 is never reached: 0 for every topic
             return TrecLine(label, "value", constant=0.0)
-        return TrecLine(label, "value", f"Rprec(mult={_number(x)})")
+        return TrecLine(label, "value", f"Rprec(mult={_number(x)},form=trec_eval)")
     # iprec_at_recall: a cutoff lround(x*R) <= 0 takes, as round(0*R) does, the
     # interpolated precision of the whole ranking
     return TrecLine(label, "value", f"IPrec(recall={_number(max(x, 0.0))})")
