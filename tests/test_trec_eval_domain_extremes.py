@@ -344,6 +344,9 @@ GAIN_TABLE_CASES = [
     # a NaN sorts as 3e9 does: topic 2's ideal [2] stops at the NaN (not above 0)
     ("ndcg.1=nan", [0.0, c_log2_terms(0, 2) / 2]),
     ("dcg.1=nan", [math.nan, c_log2_terms(0, 2)]),
+    # m_rbp.c brings the table into [0, 1]: (gain - min) / (max - min), min and max from
+    # 0: topic 1's a 3/3, topic 2's c 2/3 at rank 2 (weight p = 0.9), times 1 - p
+    ("rbp.1=3", [0.1 * 1.0, 0.1 * 0.9 * 2 / 3]),
     # level -1: documents outside the qrels earn 4 in the run, never in the ideal: z,
     # and topic 3's -c stand-in (its ideal: x, 1)
     ("ndcg.-1=4", [1.0, c_log2_terms(4, 2) / c_log2_terms(2, 1), 4.0]),
@@ -525,6 +528,7 @@ ARGUMENT_LISTS = [
     ["-q", "-c", "-m", "ideal_dcg.2=3e9,1=-3e9,0=0.4"],
     ["-q", "-m", "ndcg_rel.1=nan,2=-nan,-1=inf", "-m", "Rndcg.1=0.3,2=0.6,3=0.9,0=0.1"],
     ["-q", "-l", "2", "-m", "Rndcg.1=-1,2=-5,99999999999999999999=7", "-m", "G.1=2147483648"],
+    ["-q", "-c", "-m", "rbp.p=0.5,1=-2,0=0.5,-1=3", "-m", "rbp_resid.2=7,p=0.7"],
     # -l below 0: documents outside the qrels (-1), then those judged negative (-2) count
     # as relevant in the rankings, not in num_rel or num_rel_ret (rbp is left out: its
     # uninitialised min and max read what the measures before it left, see the guide)

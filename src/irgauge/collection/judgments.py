@@ -164,17 +164,17 @@ class Judgments:
         other._apply_gains()
         return other
 
-    def with_trec_gains(self, pairs: Sequence[Tuple[int, float]]) -> "Judgments":
+    def with_trec_gains(self, pairs: Sequence[Tuple[int, float]], rbp: bool = False) -> "Judgments":
         """The same judgments under trec_eval's gain table for ``level=gain`` pairs
         (collection/trec_gains.py): any level, a negative one included (-1: documents
         outside the qrels, -2: those judged with a negative level), any gain; the ideal
         ranking and each document's gain as trec_eval 10.0 computes them, whatever the
-        relevance threshold."""
-        key = ("trec_gains", tuple(pairs))
+        relevance threshold (``rbp``: brought into [0, 1] as trec_eval's rbp does)."""
+        key = ("trec_gains", tuple(pairs), rbp)
 
         def build() -> "Judgments":
             other = copy.copy(self)
-            other.trec_gains = TrecGainTable(pairs)
+            other.trec_gains = TrecGainTable(pairs, rbp)
             other._apply_gains()
             return other
 

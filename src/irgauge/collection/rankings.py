@@ -131,16 +131,16 @@ class RankedLists:
             )
         return self._cache[key]
 
-    def with_trec_gains(self, pairs) -> "RankedLists":
+    def with_trec_gains(self, pairs, rbp: bool = False) -> "RankedLists":
         """The same lists under trec_eval's gain table for ``level=gain`` pairs
         (``Judgments.with_trec_gains``)."""
-        key = ("trec_gains", tuple(pairs))
+        key = ("trec_gains", tuple(pairs), rbp)
         if key not in self._cache:
             self._cache[key] = RankedLists(
                 self.grades,
                 self.lengths,
                 self.topic,
-                self.judgments.with_trec_gains(pairs),
+                self.judgments.with_trec_gains(pairs, rbp),
                 self.cutoff,
                 condensed=self.is_condensed,
                 inclusion=self.inclusion,

@@ -98,8 +98,9 @@ def _gain_text(gain: float) -> str:
 class TrecGainTable:
     """setup_gains' table for the pairs given, per number of levels L (see the module)."""
 
-    def __init__(self, pairs: Sequence[Tuple[int, float]]):
+    def __init__(self, pairs: Sequence[Tuple[int, float]], rbp: bool = False):
         self.pairs = tuple(pairs)
+        self.rbp = rbp  # m_rbp.c's gains, brought into [0, 1] (``run_gains``)
         self._sorted: Dict[int, List[Entry]] = {}
 
     def sorted_entries(self, levels: int) -> List[Entry]:
@@ -119,9 +120,13 @@ class TrecGainTable:
         return self._sorted[levels]
 
     def run_gains(self, levels: int, low: int, high: int) -> np.ndarray:
-        """get_gain of each trec_eval level low .. high for a topic with ``levels``."""
+        """get_gain of each trec_eval level low .. high for a topic with ``levels``; for
+        rbp, from the table brought into [0, 1] as m_rbp.c does."""
+        entries = self.sorted_entries(levels)
+        if self.rbp:
+            entries = _rbp_normalised(entries)
         found: Dict[int, float] = {}
-        for level, gain, _ in self.sorted_entries(levels):
+        for level, gain, _ in entries:
             found.setdefault(level, gain)
         return np.array([found.get(level, 0.0) for level in range(low, high + 1)], np.float64)
 
@@ -139,3 +144,21 @@ class TrecGainTable:
                 break
             gains.extend([gain] * count)
         return gains
+
+
+def _rbp_normalised(entries: List[Entry]) -> List[Entry]:
+    """m_rbp.c: the table's lowest and highest gains (a NaN compares false), from 0, as
+    its uninitialised min and max are when nothing ran before it; where they leave
+    [0, 1], every gain becomes (gain - min) / (max - min). A level not in the table
+    keeps get_gain's 0."""
+    low = high = 0.0
+    for _, gain, _ in entries:
+        if gain < low:
+            low = gain
+        if gain > high:
+            high = gain
+    if not (low < 0 or high > 1):
+        return entries
+    with np.errstate(all="ignore"):  # C's quotients: infinities and NaNs
+        scale = np.float64(high) - np.float64(low)
+        return [(level, float((np.float64(g) - low) / scale), c) for level, g, c in entries]

@@ -524,13 +524,9 @@ def _p_pair(name: str, params: Optional[str]) -> str:
     if name in _RBP:
         given = [value for key, value in pairs if key == "p"]
         p = given[-1] if given else 0.9  # m_rbp.c reads every p, keeping the last
-        if any(key != "p" for key, _ in pairs):
-            raise TrecEvalError(
-                f"irgauge: trec_eval's {name} with gains ({params}) is not supported; "
-                f"{name}.p=x is",
-                2,
-            )
-        return _RBP[name].format(p=_number(p))
+        gains = _gains(pairs)  # m_rbp_resid.c reads p alone
+        spec = _RBP[name].format(p=_number(p))
+        return spec[:-1] + f",trec_gains={gains})" if gains and name == "rbp" else spec
     gains = _gains(pairs)
     if not gains:
         return _PLAIN[name]
