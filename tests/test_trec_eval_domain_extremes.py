@@ -400,6 +400,26 @@ def test_the_merge_sort_is_glibcs():
     assert [e[1] for e in glibc_msort(entries)] == [1.2, 0.5, 0.0]
 
 
+def test_p_avgjg_past_every_ranking_is_each_groups_count_over_the_cutoff(capsys, tmp_path):
+    # m_P_avgjg.c: for each judgment group, relevant retrieved / cutoff, then the mean over
+    # the topic's groups. Topic 1: group 0 judges a relevant, group 1 b; both retrieved
+    # (1 each); topic 2: c, under group 0 alone
+    qrels, run = (
+        b"1 0 a 1\n1 1 a 0\n1 1 b 1\n2 0 c 1\n",
+        b"1 Q0 a 1 2 t\n1 Q0 b 2 1 t\n2 Q0 c 1 3 t\n",
+    )
+    k = 5 * 10**9
+    argv = ("-q", "-R", "qrels_jg", "-m", f"P_avgjg.{k}")
+    code, out, err = drop_in(capsys, tmp_path, *argv, qrels=qrels, run=run)
+    value = (1 / k + 1 / k) / 2
+    label = f"P_avgjg_{k}".ljust(22)
+    assert (code, out, err) == (
+        0,
+        f"{label}\t1\t{value:6.4f}\n{label}\t2\t{1 / k:6.4f}\n{label}\tall\t0.0000\n",
+        "",
+    )
+
+
 # ------------------------------------------------------------------- -l below 0
 
 
@@ -544,6 +564,7 @@ ARGUMENT_LISTS = [
     ["-q", "-J", "-l", "2", "-M", "3", "-m", "yaap"],
 ]
 JG_ARGUMENT_LISTS = [
+    ["-q", "-c", "-R", "qrels_jg", "-m", "P_avgjg.3,10000000000", "-m", "Rprec_mult_avgjg.1e9"],
     ["-q", "-c", "-l", "-1", "-R", "qrels_jg", "-m", "qrels_jg"],
     ["-q", "-l", "-2", "-R", "qrels_jg", "-m", "map_avgjg", "-m", "Rprec_mult_avgjg.0.5,1"],
     ["-q", "-c", "-D", "0.101", "-R", "qrels_jg", "-m", "qrels_jg"],

@@ -400,9 +400,11 @@ def _judgment_group_output(
             continue
         for topic in order:
             scored = [group[(line.label, topic)] for found, group in per_group if topic in found]
+            if line.per:  # m_P_avgjg.c adds each group's count over the cutoff
+                scored = [float(round(v * MAX_CUTOFF)) / float(line.per) for v in scored]
             values[(line.label, topic)] = _c_sum(scored) / len(scored)  # x / 1 is x
         values[(line.label, "all")] = _topic_mean(values, line.label, order)
-    _derived_values(plan, values, topics)
+    _derived_values([line for line in plan if not line.per], values, topics)
     stop = _first_stop(
         _missing_stop(missing), _duplicate_stop(repeated, topics, chosen, watcher.where)
     )

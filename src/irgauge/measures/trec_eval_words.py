@@ -351,11 +351,6 @@ def _lines(name, params, num_docs, max_relevant, rel_format) -> List[TrecLine]:
         )
     if base is not None:
         found = _lines(base, params, num_docs, max_relevant, "qrels")
-        if any(line.per for line in found):
-            raise TrecEvalError(
-                f"irgauge: {name}.{params}: irgauge computes {name} at cutoffs up to {MAX_CUTOFF}",
-                2,
-            )
         return [replace(line, label=name + line.label[len(base) :], groups=True) for line in found]
     if name in NOT_COMPUTED:
         failure, reason = NOT_COMPUTED[name]
