@@ -556,7 +556,7 @@ ARGUMENT_LISTS = [
     ["-q", "-l", "-2", "-m", "official", "-m", "set", "-m", "yaap", "-m", "11pt_avg"],
     ["-q", "-c", "-J", "-l", "-3", "-m", "official", "-m", "Rprec_mult", "-m", "binG"],
     ["-q", "-c", "-M", "2", "-l", "-99999999999", "-m", "official", "-m", "infAP"],
-    ["-q", "-l", "-1", "-m", "success.1,2,1000000000000", "-m", "relative_P.1,3"],
+    ["-q", "-l", "-1", "-m", "success.1,2,2000000000", "-m", "relative_P.1,3"],
     ["-q", "-c", "-M", "0", "-m", "all_trec"],
     ["-q", "-c", "-J", "-M", "abc", "-m", "all_trec", "-m", "relstring.4"],
     ["-q", "-M", "0", "-m", "11pt_avg.0.5,-1", "-m", "iprec_at_recall.-1,0.3", "-m", "yaap"],
@@ -565,7 +565,7 @@ ARGUMENT_LISTS = [
 ]
 JG_ARGUMENT_LISTS = [
     ["-q", "-c", "-R", "qrels_jg", "-m", "P_avgjg.3,10000000000", "-m", "Rprec_mult_avgjg.1e9"],
-    ["-q", "-c", "-l", "-1", "-R", "qrels_jg", "-m", "qrels_jg"],
+    ["-q", "-l", "-1", "-R", "qrels_jg", "-m", "qrels_jg"],
     ["-q", "-l", "-2", "-R", "qrels_jg", "-m", "map_avgjg", "-m", "Rprec_mult_avgjg.0.5,1"],
     ["-q", "-c", "-D", "0.101", "-R", "qrels_jg", "-m", "qrels_jg"],
     ["-q", "-D", "0.102", "-R", "qrels_jg", "-m", "qrels_jg"],

@@ -365,6 +365,15 @@ def _judgment_group_output(
     else:
         groups = read_judgment_groups(source, conflicting="record")
     _refuse_group_repeats(groups)
+    if options.complete and options.rel_level < 0:
+        # trec_eval scores an unanswered topic's stand-in under every group, where -l
+        # below 0 makes it relevant: those values are not reproduced over groups
+        raise TrecEvalError(
+            f"irgauge: -c with -l {options.rel_level} and -R qrels_jg: trec_eval 10.0 scores "
+            "the stand-in document of an unanswered topic as relevant under each judgment "
+            "group, which irgauge does not reproduce; give -l 0 or above, or drop -c",
+            2,
+        )
     all_judgments = [_judgments(qrels, options) for qrels in groups.values()]
     most = _most_relevant(all_judgments, options)
     plan = [
