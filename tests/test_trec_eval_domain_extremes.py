@@ -313,11 +313,174 @@ def test_a_level_given_twice_takes_trec_evals_gain(capsys, tmp_path, repeated, o
     assert out == expected.replace(once.replace(".", "_", 1).ljust(22), label.ljust(22))
 
 
-def test_a_later_lower_gain_for_a_level_is_refused(capsys, tmp_path):
-    # trec_eval would score the level's documents at 2 in the run and at 3 in the ideal
-    code, out, err = drop_in(capsys, tmp_path, "-m", "ndcg.1=3,1=2")
-    assert (code, out) == (2, "")
-    assert err.count("\n") == 1 and err.startswith("irgauge: ndcg.1=2") and "level 1" in err
+def c_log2_terms(*gains):
+    """m_ndcg.c's sum of gain / log2(rank + 1) over ranks 1, 2, ... (0 gains skipped)."""
+    total = 0.0
+    for rank, gain in enumerate(gains, start=1):
+        if gain != 0:
+            total += gain / math.log2(rank + 1)
+    return total
+
+
+# gain_init.c, worked by hand over QRELS/RUN (-c: topic 3 scores 0). setup_gains lists the
+# pairs given, then levels 0 .. L-1 not given (gain = level); the first entry of a level
+# counts its documents (the ideal ranking), get_gain takes the first entry with the level
+# after glibc's merge sort by comp_rel_gain, (int)(a - b): x86-64 gives INT_MIN for a NaN
+# or a difference past an int. The ideal ranking walks the sorted table from its end
+# while the gains are above 0. Topic 1: a (1) at rank 1, b (0) at 2; topic 2: z (not
+# judged) at rank 1, c (2) at 2, a (1) not retrieved.
+GAIN_TABLE_CASES = [
+    # 1=3 counts a, 1=2 sorts first: a's gain 2, the ideal [3] (topic 1), [3, 2] (topic 2)
+    ("ndcg.1=3,1=2", [2 / 3, c_log2_terms(0, 2) / c_log2_terms(3, 2)]),
+    # level 0's gain 2 counts b: topic 1's ideal [2, 1], topic 2's [2 (c), 1 (a)]
+    (
+        "ndcg.0=2",
+        [c_log2_terms(1, 2) / c_log2_terms(2, 1), c_log2_terms(0, 2) / c_log2_terms(2, 1)],
+    ),
+    # (int)(3e9 - 0) = INT_MIN: level 0 sorts last, its gain 0 ends the ideal before it
+    # starts (topic 1: ndcg 0); topic 2's table sorts [1=3e9, 0, 2]: its ideal is [2, 3e9]
+    ("ndcg.1=3e9", [0.0, c_log2_terms(0, 2) / c_log2_terms(2, 3e9)]),
+    ("dcg.1=3e9", [3e9, c_log2_terms(0, 2)]),
+    # a NaN sorts as 3e9 does: topic 2's ideal [2] stops at the NaN (not above 0)
+    ("ndcg.1=nan", [0.0, c_log2_terms(0, 2) / 2]),
+    ("dcg.1=nan", [math.nan, c_log2_terms(0, 2)]),
+    # m_rbp.c brings the table into [0, 1]: (gain - min) / (max - min), min and max from
+    # 0: topic 1's a 3/3, topic 2's c 2/3 at rank 2 (weight p = 0.9), times 1 - p
+    ("rbp.1=3", [0.1 * 1.0, 0.1 * 0.9 * 2 / 3]),
+    # level -1: documents outside the qrels earn 4 in the run, never in the ideal: z,
+    # and topic 3's -c stand-in (its ideal: x, 1)
+    ("ndcg.-1=4", [1.0, c_log2_terms(4, 2) / c_log2_terms(2, 1), 4.0]),
+]
+
+
+@pytest.mark.parametrize("word, expected", GAIN_TABLE_CASES, ids=[w for w, _ in GAIN_TABLE_CASES])
+def test_gains_are_trec_evals_gain_table(capsys, tmp_path, word, expected):
+    from irgauge.measures.c_numbers import c_fixed
+
+    code, out, err = drop_in(capsys, tmp_path, "-q", "-c", "-m", word)
+    label = word.replace(".", "_", 1).ljust(22)
+    values = [*expected, 0.0][:3]  # topic 3 (-c): 0 unless given
+    mean = (values[0] + values[1] + values[2]) / 3
+    lines = [f"{label}\t{topic}\t{c_fixed(v, 6, 4)}" for topic, v in zip("123", values)]
+    lines.append(f"{label}\tall\t{c_fixed(mean, 6, 4)}")
+    assert (code, out, err) == (0, "\n".join(lines) + "\n", "")
+
+
+def test_gains_of_documents_judged_with_a_negative_level(capsys, tmp_path):
+    # p is judged -1 (trec_eval's level -2: pooled, unjudged), z is outside the qrels
+    # (level -1): they earn 5 and 1 in the run; the ideal is [1] (a), level 0 ends it
+    qrels, run = b"1 0 a 1\n1 0 b 0\n1 0 p -1\n", b"1 Q0 z 1 4 t\n1 Q0 p 2 3 t\n1 Q0 a 3 2 t\n"
+    code, out, err = drop_in(capsys, tmp_path, "-m", "ndcg.-1=1,-2=5", qrels=qrels, run=run)
+    assert (code, out, err) == (
+        0,
+        f"{'ndcg_-1=1,-2=5':<22}\tall\t{c_log2_terms(1, 5, 1):6.4f}\n",
+        "",
+    )
+    # -J keeps the judged documents only: a alone, its ideal gain
+    code, out, err = drop_in(capsys, tmp_path, "-J", "-m", "ndcg.-1=1,-2=5", qrels=qrels, run=run)
+    assert (code, out, err) == (0, f"{'ndcg_-1=1,-2=5':<22}\tall\t1.0000\n", "")
+
+
+def test_the_merge_sort_is_glibcs():
+    from irgauge.collection.trec_gains import c_int, glibc_msort
+
+    assert [c_int(x) for x in (0.99, -0.99, 2.5e9, -2.5e9, math.nan, -math.inf)] == [
+        0,
+        0,
+        -(2**31),
+        -(2**31),
+        -(2**31),
+        -(2**31),
+    ]
+    # gains less than 1 apart compare equal: the merge keeps their order ...
+    entries = [(1, 0.5, 1), (0, 0.0, 0), (2, 2.0, 2)]
+    assert [e[1] for e in glibc_msort(entries)] == [0.5, 0.0, 2.0]
+    # ... which is not transitive: 0.5 ~ 0 and 1.2 ~ 0.5, so 1.2 stays before 0
+    entries = [(3, 1.2, 3), (1, 0.5, 1), (0, 0.0, 0)]
+    assert [e[1] for e in glibc_msort(entries)] == [1.2, 0.5, 0.0]
+
+
+def test_p_avgjg_past_every_ranking_is_each_groups_count_over_the_cutoff(capsys, tmp_path):
+    # m_P_avgjg.c: for each judgment group, relevant retrieved / cutoff, then the mean over
+    # the topic's groups. Topic 1: group 0 judges a relevant, group 1 b; both retrieved
+    # (1 each); topic 2: c, under group 0 alone
+    qrels, run = (
+        b"1 0 a 1\n1 1 a 0\n1 1 b 1\n2 0 c 1\n",
+        b"1 Q0 a 1 2 t\n1 Q0 b 2 1 t\n2 Q0 c 1 3 t\n",
+    )
+    k = 5 * 10**9
+    argv = ("-q", "-R", "qrels_jg", "-m", f"P_avgjg.{k}")
+    code, out, err = drop_in(capsys, tmp_path, *argv, qrels=qrels, run=run)
+    value = (1 / k + 1 / k) / 2
+    label = f"P_avgjg_{k}".ljust(22)
+    assert (code, out, err) == (
+        0,
+        f"{label}\t1\t{value:6.4f}\n{label}\t2\t{1 / k:6.4f}\n{label}\tall\t0.0000\n",
+        "",
+    )
+
+
+# ------------------------------------------------------------------- -l below 0
+
+
+def test_a_negative_threshold_counts_documents_outside_the_qrels(capsys, tmp_path):
+    # form_res_rels.c: a document outside the qrels has level -1 and each measure compares
+    # levels with -l, while num_rel and num_rel_ret count judged documents only (as -l 0).
+    # Topic 2 ranks z (outside the qrels: relevant under -l -1) above c (2), R = 2 (c, a):
+    # map (1/1 + 2/2)/2 = 1 where -l 1 gives 0.25; P_2 2/2 but set_P num_rel_ret / num_ret
+    # = 1/2; Rprec count(2)/2 = 1, but Rprec_mult_1.00 and iprec_at_recall walk back from
+    # num_rel_ret = 1 (rank 2: 1/2; the walk stops at z); yaap log((1 + 2)/(1 + 2 - 2)).
+    # Topic 3 (-c) ranks the stand-in, outside the qrels, so relevant: map 1/1, P_2 1/2;
+    # num_rel_ret 0, so the walks take nothing (0)
+    words = ["num_rel", "num_rel_ret", "map", "P.1,2", "set_P", "Rprec", "Rprec_mult.1"]
+    words += ["iprec_at_recall.0,0.5,1", "recip_rank", "yaap"]
+    argv = [arg for word in words for arg in ("-m", word)]
+    code, out, err = drop_in(capsys, tmp_path, "-q", "-c", "-l", "-1", *argv)
+    yaap = [math.log(3 / 1), math.log(3 / 1), math.log(2 / 1)]
+    rows = {  # topics 1, 2, 3 and all (num_rel: -c sums the levels above 0 of the file)
+        "num_rel": ("2", "2", "1", "4"),
+        "num_rel_ret": ("2", "1", "0", "3"),
+        "map": (1.0, 1.0, 1.0),
+        "Rprec": (1.0, 1.0, 1.0),
+        "recip_rank": (1.0, 1.0, 1.0),
+        "iprec_at_recall_0.00": (1.0, 0.5, 0.0),
+        "iprec_at_recall_0.50": (1.0, 0.5, 0.0),
+        "iprec_at_recall_1.00": (1.0, 0.0, 0.0),
+        "P_1": (1.0, 1.0, 1.0),
+        "P_2": (1.0, 1.0, 0.5),
+        "Rprec_mult_1.00": (1.0, 0.5, 0.0),
+        "set_P": (1.0, 0.5, 0.0),
+        "yaap": tuple(yaap),
+    }
+
+    def shown(values):
+        if isinstance(values[0], str):
+            return values
+        return [f"{v:6.4f}" for v in (*values, (0.0 + values[0] + values[1] + values[2]) / 3)]
+
+    expected = "".join(
+        f"{name:<22}\t{topic}\t{shown(values)[column]}\n"
+        for column, topic in enumerate(["1", "2", "3", "all"])
+        for name, values in rows.items()
+    )
+    assert (code, out, err) == (0, expected, "")
+
+
+def test_below_minus_1_documents_judged_negative_count_too(capsys, tmp_path):
+    # z judged -1 is trec_eval's level -2: relevant under -l -2 (and below), not -l -1
+    qrels = QRELS.replace(b"3 0 x 1\n", b"2 0 z -1\n")
+    for level, value in (("-1", 0.25), ("-2", 1.0), ("-3", 1.0), ("-99999999999", 1.0)):
+        code, out, err = drop_in(capsys, tmp_path, "-l", level, "-m", "map", qrels=qrels)
+        assert (code, out, err) == (0, f"{'map':<22}\tall\t{(1.0 + value) / 2:6.4f}\n", "")
+
+
+def test_a_negative_threshold_with_no_judged_relevant_document(capsys, tmp_path):
+    # m_map.c and m_binG.c divide by num_rel once something relevant is retrieved: topic
+    # 2 judges nothing 0 or above (R = 0) and ranks z, outside the qrels: inf
+    qrels, run = b"1 0 a 1\n2 0 b -1\n", b"1 Q0 a 1 2 t\n2 Q0 z 1 2 t\n"
+    argv = ("-l", "-1", "-m", "map", "-m", "binG")
+    code, out, err = drop_in(capsys, tmp_path, *argv, qrels=qrels, run=run)
+    assert (code, out, err) == (0, f"{'map':<22}\tall\t   inf\n{'binG':<22}\tall\t   inf\n", "")
 
 
 # ------------------------------------------------------------------------- yaap
@@ -351,6 +514,15 @@ drop_in_tests = pytest.importorskip("test_trec_eval_drop_in")
 domain_tests = pytest.importorskip("test_trec_eval_domain")
 needs_trec_eval = drop_in_tests.needs_trec_eval
 
+ALL_TREC_BUT_RBP = [
+    name
+    for name in (
+        "num_ret num_rel num_rel_ret map gm_map Rprec bpref recip_rank iprec_at_recall P "
+        "relstring recall unj rbp_resid infAP gm_bpref utility 11pt_avg ndcg relative_P "
+        "Rprec_mult success map_cut ndcg_cut ndcg_rel Rndcg binG G set_P set_recall "
+        "set_relative_P set_map set_F num_nonrel_judged_ret"
+    ).split()
+]
 ARGUMENT_LISTS = [
     ["-q", "-D", "0.101", "-m", "all_trec"],
     ["-q", "-c", "-D", "0.102", "-m", "all_trec"],
@@ -370,6 +542,21 @@ ARGUMENT_LISTS = [
     ["-q", "-m", "ndcg.1=2,1=3,+2=4,2=9", "-m", "G.1=2,1=2"],
     ["-q", "-m", "rbp.p=0.2,p=0.7"],  # alone: rbp after G reads what G left (docs)
     ["-q", "-m", "Rndcg.2=1,2=7", "-m", "ndcg_rel.3=1,3=4,1=0,1=5"],
+    # gains trec_eval's gain table takes: any level, any double, a level given twice
+    ["-q", "-c", "-m", "ndcg.1=3,1=2,2=0.5", "-m", "G.0=2,-1=1,-2=3"],
+    ["-q", "-J", "-m", "dcg.-1=5,0=-2,1=1e308,2=1e308"],
+    ["-q", "-c", "-m", "ideal_dcg.2=3e9,1=-3e9,0=0.4"],
+    ["-q", "-m", "ndcg_rel.1=nan,2=-nan,-1=inf", "-m", "Rndcg.1=0.3,2=0.6,3=0.9,0=0.1"],
+    ["-q", "-l", "2", "-m", "Rndcg.1=-1,2=-5,99999999999999999999=7", "-m", "G.1=2147483648"],
+    ["-q", "-c", "-m", "rbp.p=0.5,1=-2,0=0.5,-1=3", "-m", "rbp_resid.2=7,p=0.7"],
+    # -l below 0: documents outside the qrels (-1), then those judged negative (-2) count
+    # as relevant in the rankings, not in num_rel or num_rel_ret (rbp is left out: its
+    # uninitialised min and max read what the measures before it left, see the guide)
+    ["-q", "-c", "-l", "-1", *(arg for m in ALL_TREC_BUT_RBP for arg in ("-m", m))],
+    ["-q", "-l", "-2", "-m", "official", "-m", "set", "-m", "yaap", "-m", "11pt_avg"],
+    ["-q", "-c", "-J", "-l", "-3", "-m", "official", "-m", "Rprec_mult", "-m", "binG"],
+    ["-q", "-c", "-M", "2", "-l", "-99999999999", "-m", "official", "-m", "infAP"],
+    ["-q", "-l", "-1", "-m", "success.1,2,2000000000", "-m", "relative_P.1,3"],
     ["-q", "-c", "-M", "0", "-m", "all_trec"],
     ["-q", "-c", "-J", "-M", "abc", "-m", "all_trec", "-m", "relstring.4"],
     ["-q", "-M", "0", "-m", "11pt_avg.0.5,-1", "-m", "iprec_at_recall.-1,0.3", "-m", "yaap"],
@@ -377,6 +564,9 @@ ARGUMENT_LISTS = [
     ["-q", "-J", "-l", "2", "-M", "3", "-m", "yaap"],
 ]
 JG_ARGUMENT_LISTS = [
+    ["-q", "-c", "-R", "qrels_jg", "-m", "P_avgjg.3,10000000000", "-m", "Rprec_mult_avgjg.1e9"],
+    ["-q", "-l", "-1", "-R", "qrels_jg", "-m", "qrels_jg"],
+    ["-q", "-l", "-2", "-R", "qrels_jg", "-m", "map_avgjg", "-m", "Rprec_mult_avgjg.0.5,1"],
     ["-q", "-c", "-D", "0.101", "-R", "qrels_jg", "-m", "qrels_jg"],
     ["-q", "-D", "0.102", "-R", "qrels_jg", "-m", "qrels_jg"],
     ["-q", "-c", "-M", "0", "-R", "qrels_jg", "-m", "qrels_jg"],

@@ -43,6 +43,9 @@ def test_every_parameter_declares_its_valid_values():
             assert p.low is not None and p.high is not None, f"{family.name}.{p.name}"
         elif p.kind == "str":
             assert p.choices, f"{family.name}.{p.name}"
+        elif p.kind == "pairs":  # trec_eval's level=gain pairs: any level, any double
+            with pytest.raises(MeasureError, match=f"parameter {p.name}=.* is not level=gain"):
+                p.convert("1=2;nonsense", family.name)
         else:
             assert p.kind == "bool"
         # the default is itself valid

@@ -6,7 +6,7 @@ from __future__ import annotations
 import copy
 from numbers import Real
 from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, List, Optional, Sequence, Union
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -17,12 +17,14 @@ from irgauge.io.ids import _MULT
 from irgauge.io.keys import exact_pair_keys, hash_strings, pair_keys
 from irgauge.io.records import Qrels
 from irgauge.collection.strata import Strata
+from irgauge.collection.trec_gains import UNJUDGED_IN_POOL, TrecGainTable
 
 LOOKUP_CHUNK = 1 << 18  # look up 262,144 keys at a time: small temporaries
 UNJUDGED = -1
 PADDING = -2
 POOLED = -3  # in the qrels with a negative level, read as "pooled but unjudged" (trec_eval)
 NEGATIVE_LEVELS = ("nonrelevant", "unjudged")
+TREC_LOWEST_LEVEL = -2  # trec_eval's -l below this reads its rankings as -l -2 does
 GAIN_LIST_LEVELS = 64  # metadata spells the gains out level by level up to this level
 
 
@@ -71,7 +73,11 @@ class Judgments:
     trec_eval reads it, in the pool but unjudged (``negative="unjudged"``): such a
     document is then neither in R nor in N and scores as unjudged (POOLED). ``rel_level``
     0 makes every judged document relevant (trec_eval -l 0): N is 0, and level 0 keeps
-    gain 0.
+    gain 0. Below 0, as trec_eval's -l reads its rankings (form_res_rels.c gives a
+    document outside the qrels level -1, one judged with a negative level -2, and its
+    measures compare those with -l): R, N, gains and the judged relevant documents are
+    those of -l 0, and a ranking's relevant documents (``relevant_grades``) also count
+    those outside the qrels (-1), and below it the pooled ones (-2, the lowest level).
     """
 
     qrels: Qrels
@@ -81,14 +87,17 @@ class Judgments:
     topic_ids: List[str] = field(init=False)
 
     def __post_init__(self) -> None:
-        if self.rel_level < 0:
-            raise InputError(f"relevance level threshold must be >= 0, got {self.rel_level}")
+        if self.rel_level < TREC_LOWEST_LEVEL:
+            raise InputError(
+                f"relevance level threshold must be >= {TREC_LOWEST_LEVEL}, got {self.rel_level}"
+            )
         if self.negative not in NEGATIVE_LEVELS:
             raise InputError(
                 f"negative levels must mean one of {', '.join(NEGATIVE_LEVELS)}; "
                 f"got {self.negative!r}"
             )
         self.source_qrels = q = self.qrels
+        self.trec_gains: Optional[TrecGainTable] = None
         self.index = q.topic_index
         self.topic_ids = q.topic_ids  # every topic of the file, even one only pooled
         self.topic = self.index.codes
@@ -139,6 +148,14 @@ class Judgments:
         self._set_keys(pair_keys(self.topic, hash_strings(q.docnos), len(self.topic_ids)))
 
     def _apply_gains(self) -> None:
+        self._memo: Dict[object, np.ndarray] = {}
+        if self.trec_gains is not None:
+            self.gain_table = None
+            self.ideal_gain = self._trec_ideal_gains(self.trec_gains)
+            with np.errstate(over="ignore"):  # gains of any double: an inf, as trec_eval's
+                self.ideal_total = self.ideal_gain.sum(axis=1)
+            self.max_gain = float(self.ideal_gain.max(initial=0.0))
+            return
         self.gain_table = self._gain_table()
         if self.gain_table is not None:
             self.max_gain = float(self.gain_table.max())
@@ -148,14 +165,30 @@ class Judgments:
             self.max_gain = max(self.max_gain, float(max(self.gains)))
         self.ideal_gain = self._ideal_gains(self.relevant)
         self.ideal_total = self.ideal_gain.sum(axis=1)
-        self._memo: Dict[object, np.ndarray] = {}
 
     def with_gains(self, gains: Sequence[float]) -> "Judgments":
         """The same judgments under other gains (threshold and documents unchanged)."""
         other = copy.copy(self)
         other.gains = list(gains)
+        other.trec_gains = None
         other._apply_gains()
         return other
+
+    def with_trec_gains(self, pairs: Sequence[Tuple[int, float]], rbp: bool = False) -> "Judgments":
+        """The same judgments under trec_eval's gain table for ``level=gain`` pairs
+        (collection/trec_gains.py): any level, a negative one included (-1: documents
+        outside the qrels, -2: those judged with a negative level), any gain; the ideal
+        ranking and each document's gain as trec_eval 10.0 computes them, whatever the
+        relevance threshold (``rbp``: brought into [0, 1] as trec_eval's rbp does)."""
+        key = ("trec_gains", tuple(pairs), rbp)
+
+        def build() -> "Judgments":
+            other = copy.copy(self)
+            other.trec_gains = TrecGainTable(pairs, rbp)
+            other._apply_gains()
+            return other
+
+        return self.memo(key, build)
 
     def with_rel_level(self, rel_level: int) -> "Judgments":
         """The same judgments and gains under another relevance threshold (computed once).
@@ -214,20 +247,33 @@ class Judgments:
         idx = np.clip(ranks, 1, cumulative.shape[1]) - 1
         return np.where(np.asarray(ranks) > 0, cumulative[topics, idx], 0.0)
 
-    def gain_of(self, grades: np.ndarray) -> np.ndarray:
+    def gain_of(self, grades: np.ndarray, topics: Optional[np.ndarray] = None) -> np.ndarray:
         """g(level) of each grade: 0 below the relevance threshold and for unjudged or
-        padding entries (negative grades); the listed gain, else the level itself."""
+        padding entries (negative grades); the listed gain, else the level itself. Under
+        trec_eval's gain table, the gain its get_gain gives (``topics``: each row's topic,
+        whose levels set the table's order)."""
         grades = np.asarray(grades)
+        if self.trec_gains is not None:
+            return self._trec_gain_of(grades, topics)
         if self.gain_table is not None:
             return self.gain_table[np.maximum(grades, 0)]
-        return np.where(grades >= self.rel_level, grades, 0).astype(np.float64)
+        return np.where(grades >= max(self.rel_level, 0), grades, 0).astype(np.float64)
+
+    def relevant_grades(self, grades: np.ndarray) -> np.ndarray:
+        """Where a ranking's grades count as relevant: level >= the threshold; below 0,
+        also a document outside the qrels (trec_eval's level -1) and, below -1, one
+        judged with a negative level (its -2)."""
+        if self.rel_level >= 0:
+            return grades >= self.rel_level
+        found = (grades >= 0) | (grades == UNJUDGED)
+        return found | (grades == POOLED) if self.rel_level <= UNJUDGED_IN_POOL else found
 
     def topic_max_gain(self) -> np.ndarray:
         """Highest gain among each topic's judged documents (0 for level 0 only)."""
 
         def compute():
             top = np.zeros(self.n_topics)
-            np.maximum.at(top, self.topic, self.gain_of(self.grade))
+            np.maximum.at(top, self.topic, self.gain_of(self.grade, self.topic))
             return top
 
         return self.memo("topic_max_gain", compute)
@@ -243,7 +289,7 @@ class Judgments:
                 f"the gains give values for levels 1..{len(self.gains)} only"
             )
         levels = np.array([0.0] + list(self.gains[: self.max_level]), dtype=np.float64)
-        levels[: self.rel_level] = 0.0
+        levels[: max(self.rel_level, 0)] = 0.0
         return levels
 
     def _ideal_gains(self, relevant: np.ndarray) -> np.ndarray:
@@ -258,6 +304,41 @@ class Judgments:
         starts = np.searchsorted(topics, np.arange(n_topics))
         ideal[topics, np.arange(len(topics)) - starts[topics]] = gains
         return ideal
+
+    def _topic_levels(self) -> Tuple[np.ndarray, np.ndarray]:
+        """Each topic's number of levels (highest judged level + 1; 0 without a judged
+        document) and its count of documents per level (topics x levels)."""
+        levels = np.zeros(self.n_topics, dtype=np.int64)
+        np.maximum.at(levels, self.topic, self.grade.astype(np.int64) + 1)
+        counts = np.zeros((self.n_topics, self.max_level + 1), dtype=np.int64)
+        np.add.at(counts, (self.topic, self.grade.astype(np.int64)), 1)
+        return levels, counts
+
+    def _trec_ideal_gains(self, table: "TrecGainTable") -> np.ndarray:
+        levels, counts = self._topic_levels()
+        ideal = [table.ideal(int(n), row) for n, row in zip(levels, counts)]
+        matrix = np.zeros((self.n_topics, max([len(g) for g in ideal] + [1])))
+        for topic, gains in enumerate(ideal):
+            matrix[topic, : len(gains)] = gains
+        return matrix
+
+    def _trec_gain_of(self, grades: np.ndarray, topics: Optional[np.ndarray]) -> np.ndarray:
+        table = self.trec_gains
+        assert table is not None
+        levels = self.memo("trec_levels", self._topic_levels)[0]
+        if topics is None:  # one topic's grades, or a table whose order no topic changes
+            topics = np.zeros(grades.shape[:1], dtype=np.int64)
+        distinct, which = np.unique(levels, return_inverse=True)
+        # columns: trec_eval's levels -2 (judged negative), -1 (not in the qrels), 0, 1, ...
+        lookup = np.vstack(
+            [table.run_gains(int(n), UNJUDGED_IN_POOL, self.max_level) for n in distinct]
+            or [np.zeros(self.max_level + 3)]
+        )
+        trec_level = np.where(grades == POOLED, UNJUDGED_IN_POOL, grades)
+        column = np.where(grades == PADDING, 0, trec_level - UNJUDGED_IN_POOL)
+        rows = which[np.asarray(topics)] if len(distinct) else np.zeros_like(topics)
+        rows = rows.reshape(rows.shape + (1,) * (grades.ndim - rows.ndim))
+        return np.where(grades == PADDING, 0.0, lookup[rows, column])
 
     def _set_keys(self, keys: np.ndarray) -> None:
         # the order among equal keys does not matter: the key order serves unique keys only

@@ -131,6 +131,22 @@ class RankedLists:
             )
         return self._cache[key]
 
+    def with_trec_gains(self, pairs, rbp: bool = False) -> "RankedLists":
+        """The same lists under trec_eval's gain table for ``level=gain`` pairs
+        (``Judgments.with_trec_gains``)."""
+        key = ("trec_gains", tuple(pairs), rbp)
+        if key not in self._cache:
+            self._cache[key] = RankedLists(
+                self.grades,
+                self.lengths,
+                self.topic,
+                self.judgments.with_trec_gains(pairs, rbp),
+                self.cutoff,
+                condensed=self.is_condensed,
+                inclusion=self.inclusion,
+            )
+        return self._cache[key]
+
     def at_rel_level(self, rel_level: int) -> "RankedLists":
         """The same lists under another relevance threshold (same gains per level)."""
         if rel_level == self.judgments.rel_level:
@@ -180,12 +196,12 @@ class RankedLists:
     @shared_prefix
     def gain(self) -> np.ndarray:
         """g(r): gain of the document at rank r (0 if not relevant)."""
-        return self.judgments.gain_of(self.grades)
+        return self.judgments.gain_of(self.grades, self.topic)
 
     @shared_prefix
     def isrel(self) -> np.ndarray:
         """isrel(r): 1 where the document at rank r is relevant (level >= threshold)."""
-        return self.grades >= self.judgments.rel_level
+        return self.judgments.relevant_grades(self.grades)
 
     @shared_prefix
     def judged(self) -> np.ndarray:
@@ -240,6 +256,30 @@ class RankedLists:
     @cached
     def n_rel_ret(self) -> np.ndarray:
         return self.at_rank(self.count, self.lengths).astype(np.float64)
+
+    @cached
+    def judged_rel_ret(self) -> np.ndarray:
+        """Judged relevant documents retrieved: trec_eval's num_rel_ret (form_res_rels.c),
+        which is n_rel_ret unless a threshold below 0 counts others in the ranking."""
+        if self.judgments.rel_level >= 0:
+            return self.n_rel_ret
+        return self.n_rel_ret - self.unjudged_rel_ret
+
+    @property
+    def set_rel_ret(self) -> np.ndarray:
+        """Relevant retrieved as the set measures read it: trec_eval's num_rel_ret (judged
+        relevant only) over the whole ranking, the ranking's count within a cutoff (its
+        P_k, recall_k and relative_P_k count what -l counts)."""
+        return self.judged_rel_ret if self.cutoff is None else self.n_rel_ret
+
+    @cached
+    def unjudged_rel_ret(self) -> np.ndarray:
+        """Relevant documents retrieved that are not judged (0 unless the threshold is
+        below 0): how far trec_eval's walks from num_rel_ret lag the ranking's count."""
+        if self.judgments.rel_level >= 0:
+            return np.zeros(self.n_rows)
+        unjudged = self.isrel & (self.grades < 0)
+        return self.at_rank(np.cumsum(unjudged, axis=1), self.lengths).astype(np.float64)
 
     @cached
     def first_rel_rank(self) -> np.ndarray:

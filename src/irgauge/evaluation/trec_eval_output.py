@@ -27,7 +27,7 @@ from typing import Any, Dict, Iterator, List, Mapping, NamedTuple, Optional, Seq
 
 import numpy as np
 
-from irgauge.collection.judgments import POOLED, UNJUDGED, Judgments
+from irgauge.collection.judgments import POOLED, TREC_LOWEST_LEVEL, UNJUDGED, Judgments
 from irgauge._checks import MAX_COUNT
 from irgauge.evaluation.memory import part_bytes, resolve_memory
 from irgauge.evaluation.run_scoring import (
@@ -123,20 +123,13 @@ def _in_domain(options: TrecEvalOptions) -> TrecEvalOptions:
     """trec_eval's -M and -l as C longs (its defaults: -M MAXLONG, -l 1), mapped onto what
     irgauge scores with the same output, or refused in one line where trec_eval's own
     output is not reproduced: a -M past any ranking irgauge reads (MAX_COUNT documents)
-    cuts none; -M 0 leaves every ranking empty (``_read_depth``); -l below 0 is refused
-    (trec_eval counts documents outside the qrels as relevant), and so is a negative -M
-    (trec_eval crashes, or prints negative counts of documents)."""
+    cuts none; -M 0 leaves every ranking empty (``_read_depth``); a negative -M is refused
+    (trec_eval crashes, or prints negative counts of documents). -l below 0 is read by
+    the judgments (``_judgments``)."""
     if options.max_docs is not None and options.max_docs < 0:
         raise TrecEvalError(
             f"irgauge: -M {options.max_docs}: trec_eval 10.0 crashes or prints negative "
             "counts for it; -M takes 0 or more documents per topic",
-            2,
-        )
-    if options.rel_level < 0:
-        raise TrecEvalError(
-            f"irgauge: -l {options.rel_level}: trec_eval 10.0 counts documents outside the "
-            "qrels (below -1, also those with a negative level) as relevant in rankings but "
-            "not in R; irgauge reads relevance levels from 0 (-l 0 or more)",
             2,
         )
     if options.max_docs is not None and options.max_docs > MAX_COUNT:
@@ -190,7 +183,7 @@ def _qrels_output(qrels, run, chosen, options: TrecEvalOptions, reading) -> Iter
     plan = [
         line
         for name, p in chosen
-        for line in lines(name, p, options.num_docs, top, parse=parse_measure, max_relevant=most)
+        for line in lines(name, p, options.num_docs, parse=parse_measure, max_relevant=most)
     ]
     watcher = _RunWatcher(_grades_kept(plan, options.judged_only), options.judged_only, runid)
     values, scored = _scored(
@@ -205,7 +198,6 @@ def _qrels_output(qrels, run, chosen, options: TrecEvalOptions, reading) -> Iter
         _repeat_stop(qrels, topics, chosen),
         _unjudged_first_stop(judgments, chosen, topics),
     )
-    _refuse_close_gains(plan)
     _derived_values(plan, values, topics)
     if options.complete and ("num_rel", "all") in values:
         # trec_eval -c sums num_rel over the qrels file: every level > 0, whatever -l says
@@ -373,6 +365,15 @@ def _judgment_group_output(
     else:
         groups = read_judgment_groups(source, conflicting="record")
     _refuse_group_repeats(groups)
+    if options.complete and options.rel_level < 0:
+        # trec_eval scores an unanswered topic's stand-in under every group, where -l
+        # below 0 makes it relevant: those values are not reproduced over groups
+        raise TrecEvalError(
+            f"irgauge: -c with -l {options.rel_level} and -R qrels_jg: trec_eval 10.0 scores "
+            "the stand-in document of an unanswered topic as relevant under each judgment "
+            "group, which irgauge does not reproduce; give -l 0 or above, or drop -c",
+            2,
+        )
     all_judgments = [_judgments(qrels, options) for qrels in groups.values()]
     most = _most_relevant(all_judgments, options)
     plan = [
@@ -408,9 +409,11 @@ def _judgment_group_output(
             continue
         for topic in order:
             scored = [group[(line.label, topic)] for found, group in per_group if topic in found]
+            if line.per:  # m_P_avgjg.c adds each group's count over the cutoff
+                scored = [float(round(v * MAX_CUTOFF)) / float(line.per) for v in scored]
             values[(line.label, topic)] = _c_sum(scored) / len(scored)  # x / 1 is x
         values[(line.label, "all")] = _topic_mean(values, line.label, order)
-    _derived_values(plan, values, topics)
+    _derived_values([line for line in plan if not line.per], values, topics)
     stop = _first_stop(
         _missing_stop(missing), _duplicate_stop(repeated, topics, chosen, watcher.where)
     )
@@ -611,25 +614,6 @@ def _derived_values(plan: List[TrecLine], values, topics) -> None:
         values[(line.label, "all")] = _topic_mean(values, line.label, order)
 
 
-def _refuse_close_gains(plan: List[TrecLine]) -> None:
-    """trec_eval sorts gains by their difference cast to an int (gain_init.c), so two
-    gains less than 1 apart compare equal and its ideal ranking depends on qsort's order
-    of them: such gains are refused rather than scored otherwise than trec_eval does.
-    (Gains far enough apart for the cast to overflow lie outside irgauge's gains.)"""
-    for line in plan:
-        if line.spec and "gains=" in line.spec:
-            listed = line.spec.split("gains=")[1].rstrip(")").split(":")
-            gains = sorted({0.0, *(float(g) for g in listed)})
-            if any(0 < b - a < 1 for a, b in zip(gains, gains[1:])):
-                raise TrecEvalError(
-                    f"irgauge: {line.label}: trec_eval orders gains by their difference "
-                    "cast to an integer, so gains less than 1 apart (level 0 has gain 0) "
-                    "give results that depend on its sort; irgauge does not reproduce "
-                    "them (`irgauge eval -m` computes these gains as defined)",
-                    2,
-                )
-
-
 def _scored(
     plan: List[TrecLine],
     judgments: Judgments,
@@ -736,7 +720,9 @@ def _judgments(qrels, options: TrecEvalOptions) -> Judgments:
     """The judgments as trec_eval reads them: a negative level is pooled but unjudged."""
     # any -l past the highest level makes no document relevant, as the level above it does
     top = int(qrels.levels.max()) if len(qrels.levels) else 0
-    rel_level = min(options.rel_level, max(top + 1, 1))
+    # below 0 trec_eval compares -l with its levels -1 (outside the qrels) and -2 (judged
+    # negative): any -l below -2 reads as -2 (Judgments.relevant_grades)
+    rel_level = max(min(options.rel_level, max(top + 1, 1)), TREC_LOWEST_LEVEL)
     # -l 0 (every judged document relevant) is trec_eval's, not irgauge eval's: the
     # conventions check the depth only
     check_conventions("score", "zero", "mean", max(rel_level, 1), _read_depth(options))
@@ -749,9 +735,21 @@ def _stand_in_values(plan, values, judgments, topics, unanswered, settings) -> N
     relstring and unj* by their printed names: with parameters (``utility_2,-1,0,0``)
     utility and rbp_resid keep the stand-in's value. irgauge's -c gives the reset value,
     so these lines are scored on the stand-in, and their means taken again as trec_eval
-    takes them (the sum in topic order over the number of topics)."""
+    takes them (the sum in topic order over the number of topics). So are lines that
+    give the stand-in document a gain (``ndcg.-1=2``: level -1, outside the qrels)."""
     options, budget = settings
-    kept = [line for line in plan if line.label.startswith(("utility_", "rbp_resid_"))]
+    kept = [
+        line
+        for line in plan
+        if line.label.startswith(("utility_", "rbp_resid_"))
+        or "trec_gains=" in (line.spec or "")
+        # below 0, -l makes the stand-in document relevant in its ranking
+        or (
+            options.rel_level < 0
+            and line.kind in ("value", "summary")
+            and not _reset_on_stand_in(line.label)
+        )
+    ]
     # under -M 0 the stand-in is cut away too: the empty ranking's values stand
     if not (options.complete and unanswered and kept) or options.max_docs == 0:
         return
@@ -763,7 +761,16 @@ def _stand_in_values(plan, values, judgments, topics, unanswered, settings) -> N
             values[(line.label, topic)] = scored[(line.label, topic)]
     order = sorted(topics, key=_byte_order)
     for line in kept:
-        values[(line.label, "all")] = _topic_mean(values, line.label, order)
+        if line.kind == "summary":  # gm_map, gm_bpref: meas_avg.c's geometric mean
+            logs = _c_sum(math.log(max(values[(line.label, t)], GMEAN_EPSILON)) for t in order)
+            values[(line.label, "all")] = math.exp(logs / len(order))
+        else:
+            values[(line.label, "all")] = _topic_mean(values, line.label, order)
+
+
+def _reset_on_stand_in(label: str) -> bool:
+    """The lines trec_eval.c resets by name after scoring the -c stand-in."""
+    return label in ("num_ret", "utility", "relstring", "rbp_resid") or label.startswith("unj")
 
 
 def _c_sum(terms) -> float:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from irgauge.collection.rankings import cells
-from irgauge.measures.base import Param, rank_sum_cells, ratio, register
+from irgauge.measures.base import Param, found_over, rank_sum_cells, ratio, register
 
 NORMS = ("R", "min")
 
@@ -31,4 +31,6 @@ def average_precision(ranked, norm: str = "R") -> np.ndarray:
     rows, cols, place, _ = cells(ranked.isrel)
     precision_at_rel = (place + 1) / ranked.ranks[cols]
     total = rank_sum_cells(rows, place, precision_at_rel, ranked.n_rows)
+    if ranked.cutoff is None and norm == "R":  # trec_eval's map (map_cut checks R first)
+        return found_over(total, ranked.R)
     return ratio(total, rank_normaliser(ranked, norm))

@@ -15,6 +15,7 @@ from typing import Any, Callable, Dict, List, Optional, Tuple, Union
 import numpy as np
 
 from irgauge._checks import GAIN_MAX, as_int, in_interval, interval, plain_number_text
+from irgauge.collection.trec_gains import pairs_text, parse_pairs
 from irgauge.errors import InputError, MeasureError
 
 AGGREGATES = ("mean", "gmean")
@@ -37,7 +38,7 @@ class Param:
 
     name: str
     default: Any
-    kind: str  # float | int | bool | str | levels (colon-separated numbers)
+    kind: str  # float | int | bool | str | levels (colon-separated numbers) | pairs
     doc: str
     choices: Tuple[str, ...] = ()
     low: Optional[float] = None
@@ -92,6 +93,8 @@ class Param:
             return as_int(text)
         if self.kind == "bool":
             return _to_bool(text)
+        if self.kind == "pairs":  # trec_eval's gain table (collection/trec_gains.py)
+            return pairs_text(parse_pairs(text)) if isinstance(text, str) else _refuse(text)
         if self.kind == "levels":
             if isinstance(text, GainMap) or (isinstance(text, str) and text.strip()[:1] == "{"):
                 return _levels(text)
@@ -116,6 +119,8 @@ class Param:
             return "one of " + ", ".join(self.choices)
         if self.kind == "bool":
             return "true or false"
+        if self.kind == "pairs":
+            return "level=gain pairs separated by ';' (any whole level, any double gain)"
         if self.c_double:
             return "[-inf, inf] and nan (any double; its family may confine it)"
         return interval(self.low, self.high, self.low_open, self.high_open, _fmt)
@@ -127,6 +132,7 @@ KIND_NAMES = {
     "bool": "true or false",
     "levels": "numbers separated by ':' or a {level:gain,...} map",
     "str": "a word",
+    "pairs": "level=gain pairs separated by ';'",
 }
 
 
@@ -497,6 +503,14 @@ def _fmt(value: Any) -> str:
     if isinstance(value, float) and value.is_integer() and abs(value) < 1e16:
         return str(int(value))  # larger: 1e+308, not its 309 digits
     return str(value)
+
+
+def found_over(total: np.ndarray, R: np.ndarray) -> np.ndarray:
+    """total / R where something relevant was found (total > 0), else 0: trec_eval's map,
+    gm_map and binG divide without a check of R, which is an infinity where documents
+    outside R count as relevant (its -l below 0) in a topic with R = 0."""
+    with np.errstate(divide="ignore", invalid="ignore"):  # 0/0 where nothing is found
+        return np.where(total > 0, np.asarray(total, np.float64) / np.maximum(R, 0), 0.0)
 
 
 def ratio(numerator: Union[float, np.ndarray], denominator: np.ndarray) -> np.ndarray:

@@ -19,7 +19,7 @@ def num_rel(ranked) -> np.ndarray:
 
 @register("num_rel_ret", "number of relevant documents retrieved (within the cutoff)", integer=True)
 def num_rel_ret(ranked) -> np.ndarray:
-    return ranked.n_rel_ret
+    return ranked.set_rel_ret
 
 
 @register("num_nonrel_judged_ret", "number of judged nonrelevant documents retrieved", integer=True)

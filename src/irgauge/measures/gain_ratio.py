@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from irgauge.measures.base import rank_sum, ratio, register
+from irgauge.measures.base import found_over, rank_sum, ratio, register
+from irgauge.measures.ndcg import TREC_GAINS, graded_lists
 
 
 @register("binG", "binG = (1/R) sum_rel 1/log2(2 + nonrelevant above)", cutoff="none")
 def bin_g(ranked) -> np.ndarray:
     credit = 1.0 / np.log2(2.0 + ranked.ranks - ranked.count)
-    return ratio(rank_sum(np.where(ranked.isrel, credit, 0.0)), ranked.R)
+    return found_over(rank_sum(np.where(ranked.isrel, credit, 0.0)), ranked.R)
 
 
 @register(
@@ -26,9 +27,11 @@ def bin_g(ranked) -> np.ndarray:
     cutoff="none",
     graded=True,
     levels="all",
+    params=(TREC_GAINS,),
 )
-def normalised_gain(ranked) -> np.ndarray:
-    ranked = ranked.at_rel_level(1)
+@np.errstate(over="ignore", invalid="ignore", divide="ignore")  # trec_gains: any double
+def normalised_gain(ranked, trec_gains=None) -> np.ndarray:
+    ranked = graded_lists(ranked, "all", trec_gains)
     cost = np.cumsum(np.maximum(ranked.ideal_gain, 1.0), axis=1)
     gain = ranked.gain
     credit = np.where(gain != 0, gain / np.log2(2.0 + cost - ranked.cg), 0.0)

@@ -60,14 +60,16 @@ def inferred_ap(ranked) -> np.ndarray:
         return _stratified(ranked)
     if ranked.judgments.rel_level >= 0:
         return _counted(ranked)
-    rel = _above(ranked.isrel.astype(np.float64))
-    non = _above((ranked.judged & ~ranked.isrel).astype(np.float64))
+    # -l below 0: judged ones only, trec_eval skips the others whatever -l says (m_infap.c)
+    isrel = ranked.isrel & ranked.judged
+    rel = _above(isrel.astype(np.float64))
+    non = _above((ranked.judged & ~isrel).astype(np.float64))
     pooled = _above(ranked.judged) + _above(ranked.grades == POOLED)
     r = ranked.ranks
     expected = 1.0 / r + pooled / r * (rel + EPSILON) / (rel + non + 2 * EPSILON)
     expected[:, 0] = 1.0
     total = ranked.judgments.R[ranked.topic]
-    return ratio(rank_sum(np.where(ranked.isrel, expected, 0.0)), total)
+    return ratio(rank_sum(np.where(isrel, expected, 0.0)), total)
 
 
 def _stratified(ranked) -> np.ndarray:

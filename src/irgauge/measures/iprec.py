@@ -44,7 +44,9 @@ def interpolated_precision(ranked) -> np.ndarray:
     the rank grows), so they never raise the maximum and need no masking."""
 
     def compute(lists):
-        precision = lists.count / lists.ranks
+        walked = walk_count(lists)
+        # trec_eval's walk stops where its count reaches 0: no precision is taken before
+        precision = np.where(walked > 0, walked, 0) / lists.ranks
         return np.maximum.accumulate(precision[:, ::-1], axis=1)[:, ::-1]
 
     # a suffix maximum is not a prefix of the parent's: the family takes no cutoff,
@@ -52,10 +54,19 @@ def interpolated_precision(ranked) -> np.ndarray:
     return ranked.memo("iprec", compute)
 
 
+def walk_count(ranked) -> np.ndarray:
+    """The count of relevant documents trec_eval's walks read at each rank (m_iprec_at_recall.c,
+    m_11pt_avg.c, m_Rprec_mult.c): they start from num_rel_ret, the judged relevant
+    retrieved, at the ranking's end and count down at each relevant document. That is
+    count(r), but under a threshold below 0, where documents not judged count in the
+    ranking and not in num_rel_ret: count(r) less those retrieved."""
+    return ranked.count - ranked.unjudged_rel_ret.astype(np.int64)[:, None]
+
+
 def iprec_at(ranked, recall: float, rounding: str) -> np.ndarray:
     cut = relevant_cut(ranked.R, recall, rounding)
-    reached = cut <= ranked.n_rel_ret
-    rank = np.argmax(ranked.count >= np.maximum(cut, 1)[:, None], axis=1)  # 0-based
+    reached = cut <= ranked.judged_rel_ret
+    rank = np.argmax(walk_count(ranked) >= np.maximum(cut, 1)[:, None], axis=1)  # 0-based
     values = np.take_along_axis(interpolated_precision(ranked), rank[:, None], axis=1)[:, 0]
     return np.where(reached & (ranked.lengths > 0), values, 0.0)
 
@@ -125,13 +136,13 @@ def levels_walk(ranked, levels, rounding: str) -> np.ndarray:
     one before it take the highest precision anywhere (IPrec at c = 0). Values are added
     in the pointer's order; their sum is divided by the number of levels."""
     highest = iprec_at(ranked, 0.0, rounding)
-    ceiling = ranked.n_rel_ret
+    ceiling = ranked.judged_rel_ret
     started = np.zeros(len(ceiling), dtype=bool)
     stopped = np.zeros(len(ceiling), dtype=bool)
     total = np.zeros(len(ceiling))
     for level in reversed(levels):
         cut = relevant_cut(ranked.R, level, rounding)
-        passed_over = ~started & (cut > ranked.n_rel_ret)
+        passed_over = ~started & (cut > ranked.judged_rel_ret)
         met = ~stopped & ~passed_over & (cut >= 1) & (cut <= ceiling)
         stopped |= ~passed_over & ~met
         started |= ~passed_over

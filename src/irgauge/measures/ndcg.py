@@ -17,9 +17,12 @@ gains of levels below the threshold.
 
 from __future__ import annotations
 
+from typing import Optional
+
 import numpy as np
 
 from irgauge._checks import GAIN_MAX
+from irgauge.collection.trec_gains import parse_pairs
 from irgauge.errors import MeasureError
 from irgauge.measures.base import Param, rank_sum, ratio, register
 
@@ -32,9 +35,22 @@ def levels_read(values) -> str:
     return "all" if values["levels"] == "all" else "threshold"
 
 
-def graded_lists(ranked, levels: str = "all"):
+TREC_GAINS = Param(
+    "trec_gains",
+    None,
+    "pairs",
+    "trec_eval's level=gain pairs as given, ';'-separated (1=3;1=2;-1=0.5): its gain "
+    "table, any level and any gain (-1: documents outside the qrels, -2: judged with "
+    "a negative level), every level keeping its gain whatever -l says",
+)
+
+
+def graded_lists(ranked, levels: str = "all", trec_gains: Optional[str] = None):
     """The lists whose gains a graded measure reads: with ``levels="all"`` every level
-    >= 1 keeps its gain whatever the relevance threshold is."""
+    >= 1 keeps its gain whatever the relevance threshold is; ``trec_gains``, under
+    trec_eval's gain table (collection/trec_gains.py)."""
+    if trec_gains is not None:
+        return ranked.with_trec_gains(parse_pairs(trec_gains))
     return ranked.at_rel_level(1) if levels == "all" else ranked
 
 
@@ -43,6 +59,15 @@ def discount(ranks: np.ndarray, dcg: str, b: float) -> np.ndarray:
     if dcg == "jk":
         return np.where(ranks <= b, 1.0, np.log(b) / np.log(np.maximum(ranks, 2.0)))
     return 1.0 / np.log2(ranks + 1.0)
+
+
+def discounted(gains: np.ndarray, ranks: np.ndarray, dcg: str = "log2", b: float = 2.0):
+    """Each rank's term: the (transformed) gain times its rank's weight; for the log2
+    forms, divided by log2(r + 1) as trec_eval divides, so that sums of huge gains (its
+    ``level=gain`` pairs take any double) round as its own do."""
+    if dcg == "jk":
+        return gains * discount(ranks, dcg, b)
+    return transform(gains, dcg) / np.log2(ranks + 1.0)
 
 
 def transform(gains: np.ndarray, dcg: str) -> np.ndarray:
@@ -64,7 +89,7 @@ def ideal_dcg(ranked, dcg: str, b: float) -> np.ndarray:
 
     def cumulative():
         ranks = np.arange(1, judgments.ideal_gain.shape[1] + 1, dtype=np.float64)
-        return np.cumsum(transform(judgments.ideal_gain, dcg) * discount(ranks, dcg, b), axis=1)
+        return np.cumsum(discounted(judgments.ideal_gain, ranks, dcg, b), axis=1)
 
     table = judgments.memo(("ideal_dcg", dcg, b), cumulative)
     depth = table.shape[1] if ranked.cutoff is None else min(ranked.cutoff, table.shape[1])
@@ -97,23 +122,28 @@ DCG_PARAMS = (
         "-l says (trec_eval); relevant: only levels >= the threshold",
         LEVELS,
     ),
+    TREC_GAINS,
 )
 
 
-def run_dcg(ranked, dcg: str = "log2", b: float = 2.0, levels: str = "all") -> np.ndarray:
+def run_dcg(
+    ranked, dcg: str = "log2", b: float = 2.0, levels: str = "all", trec_gains=None
+) -> np.ndarray:
     """DCG of each row at its cutoff: sum_{r<=k} transform(g(r)) disc(r), the per-rank
     terms computed once per batch and form (cutoff views slice them)."""
-    ranked = graded_lists(ranked, levels)
+    ranked = graded_lists(ranked, levels, trec_gains)
 
     def weighted(lists):
-        return transform(lists.gain, dcg) * discount(lists.ranks, dcg, b)
+        return discounted(lists.gain, lists.ranks, dcg, b)
 
     return rank_sum(ranked.memo(f"dcg:{dcg}:{b!r}", weighted))
 
 
-def row_ideal_dcg(ranked, dcg: str = "log2", b: float = 2.0, levels: str = "all") -> np.ndarray:
+def row_ideal_dcg(
+    ranked, dcg: str = "log2", b: float = 2.0, levels: str = "all", trec_gains=None
+) -> np.ndarray:
     """Ideal DCG of each row's topic at the row's cutoff (the denominator of nDCG)."""
-    return ideal_dcg(graded_lists(ranked, levels), dcg, b)
+    return ideal_dcg(graded_lists(ranked, levels, trec_gains), dcg, b)
 
 
 @register(
@@ -123,8 +153,14 @@ def row_ideal_dcg(ranked, dcg: str = "log2", b: float = 2.0, levels: str = "all"
     params=DCG_PARAMS,
     levels=levels_read,
 )
-def ndcg(ranked, dcg: str = "log2", b: float = 2.0, levels: str = "all") -> np.ndarray:
-    return ratio(run_dcg(ranked, dcg, b, levels), row_ideal_dcg(ranked, dcg, b, levels))
+@np.errstate(over="ignore", invalid="ignore", divide="ignore")  # trec_gains: any double
+def ndcg(
+    ranked, dcg: str = "log2", b: float = 2.0, levels: str = "all", trec_gains=None
+) -> np.ndarray:
+    return ratio(
+        run_dcg(ranked, dcg, b, levels, trec_gains),
+        row_ideal_dcg(ranked, dcg, b, levels, trec_gains),
+    )
 
 
 @register(
@@ -134,8 +170,11 @@ def ndcg(ranked, dcg: str = "log2", b: float = 2.0, levels: str = "all") -> np.n
     params=DCG_PARAMS,
     levels=levels_read,
 )
-def dcg_measure(ranked, dcg: str = "log2", b: float = 2.0, levels: str = "all") -> np.ndarray:
-    return run_dcg(ranked, dcg, b, levels)
+@np.errstate(over="ignore", invalid="ignore", divide="ignore")  # trec_gains: any double
+def dcg_measure(
+    ranked, dcg: str = "log2", b: float = 2.0, levels: str = "all", trec_gains=None
+) -> np.ndarray:
+    return run_dcg(ranked, dcg, b, levels, trec_gains)
 
 
 @register(
@@ -146,5 +185,8 @@ def dcg_measure(ranked, dcg: str = "log2", b: float = 2.0, levels: str = "all") 
     params=DCG_PARAMS,
     levels=levels_read,
 )
-def idcg_measure(ranked, dcg: str = "log2", b: float = 2.0, levels: str = "all") -> np.ndarray:
-    return row_ideal_dcg(ranked, dcg, b, levels)
+@np.errstate(over="ignore", invalid="ignore", divide="ignore")  # trec_gains: any double
+def idcg_measure(
+    ranked, dcg: str = "log2", b: float = 2.0, levels: str = "all", trec_gains=None
+) -> np.ndarray:
+    return row_ideal_dcg(ranked, dcg, b, levels, trec_gains)

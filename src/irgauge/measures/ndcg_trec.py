@@ -17,13 +17,13 @@ from __future__ import annotations
 import numpy as np
 
 from irgauge.measures.base import Param, rank_sum, ratio, register
-from irgauge.measures.ndcg import discount
+from irgauge.measures.ndcg import TREC_GAINS, discounted, graded_lists
 
 
-def _curves(ranked):
+def _curves(ranked, trec_gains=None):
     """DCG(r) of the run (r = 1..width) and the per-topic ideal gains, both threshold-free."""
-    ranked = ranked.at_rel_level(1)
-    dcg = np.cumsum(ranked.gain * discount(ranked.ranks, "log2", 2.0), axis=1)
+    ranked = graded_lists(ranked, "all", trec_gains)
+    dcg = np.cumsum(discounted(ranked.gain, ranked.ranks), axis=1)
     return ranked, dcg
 
 
@@ -32,7 +32,7 @@ def _ideal(ranked, extra: int = 0):
     table = ranked.judgments.ideal_gain
     gains = np.hstack([table, np.zeros((table.shape[0], extra))])[ranked.topic]
     ranks = np.arange(1, gains.shape[1] + 1, dtype=np.float64)
-    return gains, np.cumsum(gains * discount(ranks, "log2", 2.0), axis=1)
+    return gains, np.cumsum(discounted(gains, ranks), axis=1)
 
 
 @register(
@@ -42,9 +42,11 @@ def _ideal(ranked, extra: int = 0):
     cutoff="none",
     graded=True,
     levels="all",
+    params=(TREC_GAINS,),
 )
-def ndcg_rel(ranked) -> np.ndarray:
-    ranked, dcg = _curves(ranked)
+@np.errstate(over="ignore", invalid="ignore", divide="ignore")  # trec_gains: any double
+def ndcg_rel(ranked, trec_gains=None) -> np.ndarray:
+    ranked, dcg = _curves(ranked, trec_gains)
     gains, idcg = _ideal(ranked)
     n_gain = (gains > 0).sum(axis=1)
     # IDCG at each rank of the list (constant past the ideal list's end)
@@ -71,11 +73,13 @@ def ndcg_rel(ranked) -> np.ndarray:
             "(trec_eval's Rndcg divides 0 by 0)",
             ("zero", "nan"),
         ),
+        TREC_GAINS,
     ),
 )
-def r_ndcg(ranked, no_gain: str = "zero") -> np.ndarray:
+@np.errstate(over="ignore", invalid="ignore", divide="ignore")  # trec_gains: any double
+def r_ndcg(ranked, no_gain: str = "zero", trec_gains=None) -> np.ndarray:
     has_relevant = ranked.R > 0  # under the threshold, as trec_eval checks
-    ranked, dcg = _curves(ranked)
+    ranked, dcg = _curves(ranked, trec_gains)
     gains, idcg = _ideal(ranked, extra=1)
     n_gain = (gains > 0).sum(axis=1)
     q = np.arange(1, gains.shape[1])  # candidate ranks 1..maxR

@@ -6,7 +6,9 @@ from typing import Any, Callable, Dict, Optional
 
 import numpy as np
 
+from irgauge.collection.trec_gains import parse_pairs
 from irgauge.measures.base import DOUBLE_MAX, Param, rank_sum, register
+from irgauge.measures.ndcg import TREC_GAINS
 
 P_PARAM = Param(
     "p",
@@ -43,6 +45,16 @@ def _persistence(trec_eval_form: Callable[[Dict[str, Any]], bool]):
     return check
 
 
+def _trec_eval_form(values: Dict[str, Any]) -> bool:
+    return bool(values["graded"]) and values["norm"] == "trec_eval"
+
+
+def _gains_form(values: Dict[str, Any]) -> Optional[str]:
+    if values.get("trec_gains") is not None and not _trec_eval_form(values):
+        return "parameter trec_gains takes trec_eval's form only (graded=true,norm=trec_eval)"
+    return None
+
+
 GRADED = Param(
     "graded",
     False,
@@ -62,7 +74,9 @@ NORM = Param(
 RESIDUAL_FORMS = ("tail", "unjudged", "trec_eval")
 
 
-def _trec_eval_weights(ranked) -> np.ndarray:
+def _trec_eval_weights(ranked, trec_gains: Optional[str] = None) -> np.ndarray:
+    if trec_gains is not None:  # trec_eval's gain table, brought into [0, 1] by m_rbp.c
+        return ranked.with_trec_gains(parse_pairs(trec_gains), rbp=True).gain
     ranked = ranked.at_rel_level(1)
     top = ranked.judgments.topic_max_gain()[ranked.topic]
     return ranked.gain / np.where(top > 1.0, top, 1.0)[:, None]
@@ -71,17 +85,21 @@ def _trec_eval_weights(ranked) -> np.ndarray:
 @register(
     "RBP",
     "RBP = (1-p) sum_r isrel(r) p^(r-1) (graded: gain/max gain in place of isrel)",
-    params=(ANY_P, GRADED, NORM),
+    params=(ANY_P, GRADED, NORM, TREC_GAINS),
     graded=lambda v: bool(v["graded"]),  # isrel alone unless graded=true
-    check=_persistence(lambda v: v["graded"] and v["norm"] == "trec_eval"),
+    check=lambda v: _gains_form(v) or _persistence(_trec_eval_form)(v),
     levels=lambda v: "all" if v["graded"] and v["norm"] == "trec_eval" else "threshold",
 )
 @np.errstate(over="ignore", invalid="ignore")  # |p| > 1: powers overflow, as in trec_eval
 def rank_biased_precision(
-    ranked, p: float = 0.95, graded: bool = False, norm: str = "collection"
+    ranked,
+    p: float = 0.95,
+    graded: bool = False,
+    norm: str = "collection",
+    trec_gains: Optional[str] = None,
 ) -> np.ndarray:
     if graded and norm == "trec_eval":
-        weight = _trec_eval_weights(ranked)
+        weight = _trec_eval_weights(ranked, trec_gains)
         return (1.0 - p) * rank_sum(_terms(weight, _sequential_powers(p, ranked.width)))
     if graded:
         weight = (

@@ -50,7 +50,7 @@ def _retrieved(ranked) -> np.ndarray:
 def set_f(ranked, beta: float = 1.0, signed: bool = False) -> np.ndarray:
     """A negative beta can make beta P + R zero: the quotient is then C's (IEEE's), an
     infinity or a NaN, as trec_eval prints it; with beta >= 0 and a > 0 it is positive."""
-    a = ranked.n_rel_ret
+    a = ranked.set_rel_ret
     precision, recall = ratio(a, _retrieved(ranked)), ratio(a, ranked.R)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         value = (beta + 1.0) * precision * recall / (beta * precision + recall)
@@ -61,7 +61,7 @@ def set_f(ranked, beta: float = 1.0, signed: bool = False) -> np.ndarray:
     "SetAP", "SetAP = a^2 / (n R) = set precision x set recall (trec_eval set_map)", cutoff="none"
 )
 def set_ap(ranked) -> np.ndarray:
-    a = ranked.n_rel_ret
+    a = ranked.set_rel_ret
     return ratio(a * a, _retrieved(ranked) * ranked.R)
 
 
@@ -72,4 +72,4 @@ def set_ap(ranked) -> np.ndarray:
 )
 def relative_precision(ranked) -> np.ndarray:
     depth = np.full(ranked.n_rows, ranked.cutoff) if ranked.cutoff is not None else ranked.lengths
-    return ratio(ranked.n_rel_ret, np.minimum(depth, ranked.R))
+    return ratio(ranked.set_rel_ret, np.minimum(depth, ranked.R))

@@ -33,6 +33,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Callable, Dict, List, Optional, Sequence, Set, Tuple
 
 from irgauge._checks import MAX_COUNT
+from irgauge.collection.trec_gains import pairs_text
 from irgauge.errors import MeasureError
 from irgauge.measures.base import MAX_CUTOFF
 from irgauge.measures.c_numbers import LONG_MAX, LONG_MIN, atof, atol, c_fixed
@@ -168,12 +169,12 @@ _PLAIN.update(dcg="DCG", ideal_dcg="IDCG")
 # trec_eval's Rndcg divides 0 by 0 where the relevant documents all have gain 0
 _PLAIN.update(Rndcg="Rndcg(no_gain=nan)")
 _WITH_GAINS = {
-    "G": "G(gains={})",
-    "ndcg": "nDCG(gains={})",
-    "dcg": "DCG(gains={})",
-    "ideal_dcg": "IDCG(gains={})",
-    "ndcg_rel": "ndcg_rel(gains={})",
-    "Rndcg": "Rndcg(no_gain=nan,gains={})",
+    "G": "G(trec_gains={})",
+    "ndcg": "nDCG(trec_gains={})",
+    "dcg": "DCG(trec_gains={})",
+    "ideal_dcg": "IDCG(trec_gains={})",
+    "ndcg_rel": "ndcg_rel(trec_gains={})",
+    "Rndcg": "Rndcg(no_gain=nan,trec_gains={})",
 }
 _RBP = {
     "rbp": "RBP(p={p},graded=true,norm=trec_eval)",
@@ -185,10 +186,6 @@ SHARED_FAMILY_NAMES = ("P", "recall", "relative_P", "success", "unj")
 # bare names that mean several values in trec_eval and nothing else in irgauge
 MULTI_VALUED = ("iprec_at_recall", "Rprec_mult", "ndcg_cut", "map_cut")
 
-# levels given a gain when the qrels are not known (``irgauge eval``): gains of level=gain
-# parameters are listed up to this level at least (unlisted levels keep gain = level)
-GAIN_LEVELS = 10
-MAX_GAIN_LEVEL = 10**5  # a list of gains that long is already far past any qrels
 _VALID_INT = re.compile(r"[-+]?[0-9]+\Z")  # gain_init.c's valid_int: the whole name
 
 
@@ -305,14 +302,12 @@ def lines(
     name: str,
     params: Optional[str],
     num_docs: int = 0,
-    max_level: Optional[int] = None,
     rel_format: str = "qrels",
     parse: Optional[Callable[[str], Any]] = None,
     max_relevant: int = MAX_COUNT,
 ) -> List[TrecLine]:
     """The lines trec_eval prints for one measure with its parameter text (None for its
-    defaults); ``num_docs`` is trec_eval's -N (utility's collection size), ``max_level``
-    the highest qrels level, if known (``level=gain`` parameters list gains up to it),
+    defaults); ``num_docs`` is trec_eval's -N (utility's collection size),
     ``rel_format`` trec_eval's -R: ``qrels_jg`` takes the ``*_avgjg`` measures only,
     ``qrels`` all others; ``max_relevant`` the most relevant documents of a topic, if
     known (else any number up to MAX_COUNT): a recall level or multiple of R whose
@@ -322,7 +317,7 @@ def lines(
     (irgauge's ``parse_measure``, passed in since the parser imports this module), a
     value trec_eval takes that lies outside what irgauge's measure computes is refused in
     one line naming the word, here, before anything is read."""
-    found = _lines(name, params, num_docs, (max_level, max_relevant), rel_format)
+    found = _lines(name, params, num_docs, max_relevant, rel_format)
     if parse is None:
         return found
     for line in found:
@@ -344,9 +339,7 @@ def lines(
     return found
 
 
-def _lines(name, params, num_docs, qrels_known, rel_format) -> List[TrecLine]:
-    """``qrels_known``: (max_level, max_relevant), see ``lines``."""
-    max_level, max_relevant = qrels_known
+def _lines(name, params, num_docs, max_relevant, rel_format) -> List[TrecLine]:
     kind = MEASURES[name][0]
     base = JUDGMENT_GROUP_MEASURES.get(name)
     if kind not in ("runid", "num_q") and (base is not None) != (rel_format == "qrels_jg"):
@@ -357,12 +350,7 @@ def _lines(name, params, num_docs, qrels_known, rel_format) -> List[TrecLine]:
             4,
         )
     if base is not None:
-        found = _lines(base, params, num_docs, qrels_known, "qrels")
-        if any(line.per for line in found):
-            raise TrecEvalError(
-                f"irgauge: {name}.{params}: irgauge computes {name} at cutoffs up to {MAX_CUTOFF}",
-                2,
-            )
+        found = _lines(base, params, num_docs, max_relevant, "qrels")
         return [replace(line, label=name + line.label[len(base) :], groups=True) for line in found]
     if name in NOT_COMPUTED:
         failure, reason = NOT_COMPUTED[name]
@@ -388,7 +376,7 @@ def _lines(name, params, num_docs, qrels_known, rel_format) -> List[TrecLine]:
         return [TrecLine(label, "relstring", None, max(int(width), 0))]
     if kind == "p_double":
         return [TrecLine(label, "value", _p_double(name, params, num_docs, max_relevant))]
-    return [TrecLine(label, "value", _p_pair(name, params, max_level))]
+    return [TrecLine(label, "value", _p_pair(name, params))]
 
 
 # trec_eval's cutoff measures whose value at a cutoff past every ranking is the count of
@@ -462,7 +450,7 @@ def _double_cut_line(name: str, params: Optional[str], x: float, max_relevant: i
     if name == "Rprec_mult":
         if x <= 0:  # the cutoff trunc(x*R + 0.9) <= 0 is never reached: 0 for every topic
             return TrecLine(label, "value", constant=0.0)
-        return TrecLine(label, "value", f"Rprec(mult={_number(x)})")
+        return TrecLine(label, "value", f"Rprec(mult={_number(x)},form=trec_eval)")
     # iprec_at_recall: a cutoff lround(x*R) <= 0 takes, as round(0*R) does, the
     # interpolated precision of the whole ranking
     return TrecLine(label, "value", f"IPrec(recall={_number(max(x, 0.0))})")
@@ -526,67 +514,26 @@ def _pairs(name: str, params: str) -> List[Tuple[str, float]]:
     return [(key, atof(value)) for key, _, value in parts]  # a name may come twice
 
 
-def _p_pair(name: str, params: Optional[str], max_level: Optional[int]) -> str:
+def _p_pair(name: str, params: Optional[str]) -> str:
     pairs = _pairs(name, params) if params is not None else []
     if name in _RBP:
         given = [value for key, value in pairs if key == "p"]
         p = given[-1] if given else 0.9  # m_rbp.c reads every p, keeping the last
-        if any(key != "p" for key, _ in pairs):
-            raise TrecEvalError(
-                f"irgauge: trec_eval's {name} with gains ({params}) is not supported; "
-                f"{name}.p=x is",
-                2,
-            )
-        return _RBP[name].format(p=_number(p))
-    if not pairs:
+        gains = _gains(pairs)  # m_rbp_resid.c reads p alone
+        spec = _RBP[name].format(p=_number(p))
+        return spec[:-1] + f",trec_gains={gains})" if gains and name == "rbp" else spec
+    gains = _gains(pairs)
+    if not gains:
         return _PLAIN[name]
-    return _WITH_GAINS[name].format(_gains(name, pairs, max_level))
+    return _WITH_GAINS[name].format(gains)
 
 
-def _gains(name: str, pairs: List[Tuple[str, float]], max_level: Optional[int]) -> str:
-    """irgauge's gain list (levels 1, 2, ... up to ``max_level``) from trec_eval's
-    ``level=gain`` pairs; levels not given keep their default gain, the level. A name
-    that is not an integer is skipped, as gain_init.c's valid_int skips it. With the
-    qrels known (``max_level``, their highest level), a gain for a level above it is
-    given to no document and left out; without (``irgauge eval``), the list goes up to
-    the highest level given (GAIN_LEVELS at least), MAX_GAIN_LEVEL at most.
-
-    A level given twice (``ndcg.1=2,1=3``) takes its first gain, as trec_eval's
-    setup_gains counts the level's documents under its first entry (the ideal ranking)
-    and get_gain finds its lowest gain first (the run's gains, sorted by gain): the two
-    agree when the first gain is the lowest, and a later, lower one is refused."""
-    levels = {}
-    for key, gain in pairs:
-        if not _VALID_INT.match(key):
-            continue
-        level = atol(key)
-        if max_level is not None and level > max_level:
-            continue
-        if level > MAX_GAIN_LEVEL:
-            raise TrecEvalError(
-                f"irgauge: {name}.{key}={_number(gain)}: without the qrels, irgauge lists "
-                f"gains up to level {MAX_GAIN_LEVEL} (`irgauge trec_eval` reads the "
-                "qrels' levels)",
-                2,
-            )
-        if level < 0 or (level == 0 and gain != 0):
-            raise TrecEvalError(
-                f"irgauge: {name}.{key}={_number(gain)}: irgauge gives relevance level "
-                f"{level} no gain; only levels 1 and above take one",
-                2,
-            )
-        if level not in levels:
-            levels[level] = gain
-        elif gain < levels[level]:
-            raise TrecEvalError(
-                f"irgauge: {name}.{key}={_number(gain)}: level {level} is given a gain "
-                f"again, lower than the first ({_number(levels[level])}): trec_eval 10.0 "
-                "then counts the level's documents at the first gain in its ideal ranking "
-                "and scores them at the lowest in the run's; irgauge gives a level one gain",
-                2,
-            )
-    top = max(max(levels, default=1), GAIN_LEVELS if max_level is None else max_level, 1)
-    return ":".join(_number(levels.get(level, level)) for level in range(1, top + 1))
+def _gains(pairs: List[Tuple[str, float]]) -> str:
+    """trec_eval's ``level=gain`` pairs as irgauge's ``trec_gains`` text, in the order
+    given: a name that is not an integer is skipped, as gain_init.c's valid_int skips it;
+    levels are C longs (atol), gains any double. The table trec_eval builds from them is
+    collection/trec_gains.py's."""
+    return pairs_text([(atol(key), gain) for key, gain in pairs if _VALID_INT.match(key)])
 
 
 def expand(

@@ -79,7 +79,7 @@ def utility(
     num_docs: int = 0,
     form: str = "sum",
 ) -> np.ndarray:
-    rel_ret, ret, R = ranked.n_rel_ret, ranked.lengths.astype(np.float64), ranked.R
+    rel_ret, ret, R = ranked.set_rel_ret, ranked.lengths.astype(np.float64), ranked.R
     if form == "trec_eval":
         # m_utility.c: the counts are C longs, each difference converted to a double
         counts = [np.asarray(x).astype(np.int64) for x in (rel_ret, ret, R)]

@@ -19,5 +19,7 @@ from irgauge.measures.base import rank_sum, register
 def yet_another_average_precision(ranked) -> np.ndarray:
     precision_at_rel = np.where(ranked.isrel, ranked.count / ranked.ranks, 0.0)
     total = rank_sum(precision_at_rel)
-    # 1 + R - S >= 1, as S <= R: the quotient is finite and positive
-    return np.log((1.0 + total) / (1.0 + ranked.R - total))
+    # 1 + R - S >= 1 while S <= R; under trec_eval's -l below 0, documents outside the
+    # qrels count in S and not in R, and the quotient is C's: an infinity or a NaN
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.log((1.0 + total) / (1.0 + ranked.R - total))
