@@ -10,12 +10,16 @@ from irgauge.collection.judgments import PADDING, POOLED, UNJUDGED, Judgments
 from irgauge.collection.rankings import RankedLists
 from irgauge.io.qrels import read_qrels
 from irgauge.measures.parse import parse_measure
-from irgauge.measures.base import rank_sum, ratio
+from irgauge.measures.base import found_over, rank_sum, ratio
 from irgauge.measures.infap import EPSILON
 
 
 def full_ap(ranked):
+    """AP's full-matrix formula; without a cutoff over R unchecked, as trec_eval's map
+    (an infinity where these lists, unlike any qrels, hold relevant documents past R)."""
     terms = np.where(ranked.isrel, ranked.count / ranked.ranks, 0.0)
+    if ranked.cutoff is None:
+        return found_over(rank_sum(terms), ranked.R)
     return ratio(rank_sum(terms), ranked.R)
 
 
