@@ -155,6 +155,12 @@ CASES = [
     ("ttest", 0.013608, 0.05, 5e-324, 0.2, 2),
     ("anova", 0.013608, 0.05, 1e-310, 0.2, 4),
     ("ci", 0.013608, 0.01, 1e-320, None, 2),
+    # V_E at the ends of the doubles (a subnormal one: sqrt(n / (2 V_E)) overflowed) and
+    # M = 50 systems
+    ("ttest", 1e-320, 1e-161, 0.05, 0.2, 2),
+    ("ci", 1e-320, 1e-160, 0.05, None, 2),
+    ("ttest", 1e198, 1e98, 1e-10, 1e-10, 2),
+    ("anova", 1e-300, 1e-151, 0.05, 0.2, 50),
 ]
 
 
@@ -288,6 +294,20 @@ def test_a_difference_past_the_largest_double_is_infinite_with_its_reason():
     result = topic_set_size({"x": matrix}, 1e200, alpha=5e-324)
     reason = "min_detectable_diff value(s) are not finite: the smallest detectable difference"
     assert any(reason in note for note in result.notes), result.notes
+
+
+@pytest.mark.slow  # 72 thresholds, each checked at D (1 +- 1e-9) by mpmath
+@pytest.mark.parametrize("variance", [1e-300, 0.05])
+@pytest.mark.parametrize("alpha", [1e-300, 0.05, 0.5])
+@pytest.mark.parametrize("beta", [1e-300, 0.2, 0.45])
+@pytest.mark.parametrize("systems", [2, 3, 50])
+def test_min_detectable_diff_grid_agrees_with_mpmath(variance, alpha, beta, systems):
+    """D to a relative 1e-9 over extreme alpha, beta, V_E and M, on 2 topics (where the
+    far edge is) and 10."""
+    for design, n in (("ttest" if systems == 2 else "anova", 2), ("anova", 10)):
+        d = min_detectable_diff(variance, n, design, alpha, beta, systems)
+        assert ref_holds(design, n, variance, d * (1 + 1e-9), alpha, beta, systems)
+        assert not ref_holds(design, n, variance, d * (1 - 1e-9), alpha, beta, systems)
 
 
 def test_topics_command_answers_extreme_beta(tmp_path, capsys):
