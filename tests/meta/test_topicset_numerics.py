@@ -359,3 +359,15 @@ def test_random_designs_agree_with_mpmath():
             check_smallest(design, variance, effect, alpha, beta, systems)
         except InputError as error:  # only past 2^53 topics
             assert "more than 9007199254740992 topics" in str(error)
+
+
+def test_a_power_at_or_below_alpha_is_refused_naming_beta(tmp_path, capsys):
+    """The only answer-less (alpha, beta): 1 - beta <= alpha; one line naming --beta."""
+    path = tmp_path / "scores.csv"
+    rows = ["topic,a,b,c"] + [f"t{j},0.{j}1,0.{j}5,0.{9 - j}2" for j in range(4)]
+    path.write_text("\n".join(rows) + "\n")
+    argv = ["topics", f"m={path}", "--min-diff", "0.05", "--alpha", "0.6", "--beta", "0.5"]
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("irgauge: error: --beta: the power 1 - beta = 0.5 must exceed")
+    assert "\n" not in err

@@ -94,9 +94,10 @@ def _alpha_beta(alpha, beta) -> tuple:
     alpha = _alpha(alpha)
     beta = _checks.real(beta, "beta", 0.0, 1.0, True, True, what="a type II error rate")
     if 1 - beta <= alpha:
-        raise InputError(
+        raise _checks.refused(
+            "beta",
             f"the power 1 - beta = {1 - beta:g} must exceed alpha = {alpha:g} "
-            "(a test with power alpha needs no topics at all)"
+            "(a test with power alpha needs no topics at all)",
         )
     return alpha, beta
 
