@@ -139,18 +139,18 @@ def _log_betainc(a, b, y, w):
     each to full relative precision (from logs: a y near 1 holds 1 - y only to an
     absolute 1e-16, a relative 1e-2 when 1 - y is 1e-14, as in the noncentral F's terms
     near lambda / 2 = 1e14). Where y > 1/2 it is I_y(a, b) = 1 - I_w(b, a), scipy's
-    complement ``betaincc(b, a, w)``; where the value is above 1/2, log1p of minus its
-    complement. Where it underflows (far below its mean) I_y(a, b) = y^a w^b / (a B(a,
-    b)) CF, CF the continued fraction 1 / (1 + d_1 / (1 + d_2 / (1 + ...))) of Numerical
-    Recipes' betacf, evaluated by Lentz's method."""
+    complement ``betaincc(b, a, w)``. Where it underflows (far below its mean) I_y(a, b)
+    = y^a w^b / (a B(a, b)) CF, CF the continued fraction 1 / (1 + d_1 / (1 + d_2 / (1 +
+    ...))) of Numerical Recipes' betacf, evaluated by Lentz's method."""
     a, b, y, w = np.broadcast_arrays(*(np.asarray(v, float) for v in (a, b, y, w)))
     shape = a.shape
     a, b, y, w = a.ravel(), b.ravel(), y.ravel(), w.ravel()
     with np.errstate(divide="ignore", invalid="ignore", under="ignore"):
         high = y > 0.5
-        value = np.where(high, special.betaincc(b, a, w), special.betainc(a, b, y))
-        complement = np.where(high, special.betainc(b, a, w), special.betaincc(a, b, y))
-        out = np.where(value < 0.5, np.log(value), np.log1p(-complement))
+        value = np.empty_like(y)  # one scipy call per element: they dominate the cost
+        value[high] = special.betaincc(b[high], a[high], w[high])
+        value[~high] = special.betainc(a[~high], b[~high], y[~high])
+        out = np.log(value)
         small = (value < 1e-280) & (y > 0)
         if small.any():
             a, b, y, w, near = a[small], b[small], y[small], w[small], high[small]
