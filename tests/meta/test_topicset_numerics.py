@@ -296,7 +296,8 @@ def test_a_difference_past_the_largest_double_is_infinite_with_its_reason():
     assert any(reason in note for note in result.notes), result.notes
 
 
-@pytest.mark.slow  # 72 thresholds, each checked at D (1 +- 1e-9) by mpmath
+@pytest.mark.slow  # 108 thresholds, each checked at D (1 +- 1e-9) by mpmath: minutes
+@pytest.mark.skipif(not os.environ.get("IRGAUGE_FUZZ_EXAMPLES"), reason="a longer search")
 @pytest.mark.parametrize("variance", [1e-300, 0.05])
 @pytest.mark.parametrize("alpha", [1e-300, 0.05, 0.5])
 @pytest.mark.parametrize("beta", [1e-300, 0.2, 0.45])
