@@ -73,6 +73,43 @@ def ref_log_miss(log_f, df1, df2, mu):
         return mp.log(total)
 
 
+def ref_log_miss_far(log_f, df1, df2, mu):
+    """log P(F'(df1, df2, mu^2) <= e^log_f) for a noncentrality too large for the mixture's
+    terms: the integral over x of the noncentral chi-square's density (its Bessel form),
+    1/2 exp(-(sqrt(x) - mu)^2 / 2) (x / lambda)^((df1 - 2)/4) I_nu(mu sqrt(x)) e^(-mu
+    sqrt(x)), times P(V >= df2 x / (f df1)), V ~ chi^2(df2), over x = lambda + d, d =
+    s u, s^2 = 4 lambda + 2 df1; d is kept apart from lambda (sqrt(x) - mu = d / (sqrt(x) +
+    mu)), so that a lambda of 1e200 loses nothing at 30 digits."""
+    with mp.workdps(30):
+        f, mu = mp.exp(log_f), mp.mpf(mu)
+        lam, nu = mu**2, mp.mpf(df1) / 2 - 1
+        s = mp.sqrt(4 * lam + 2 * df1)
+
+        def integrand(u):
+            d = s * u
+            x = lam + d
+            root = mp.sqrt(x)
+            z = mu * root
+            density = (
+                mp.exp(-((d / (root + mu)) ** 2) / 2)
+                * (x / lam) ** ((mp.mpf(df1) - 2) / 4)
+                * mp.besseli(nu, z)
+                * mp.exp(-z)
+                / 2
+            )
+            tail = mp.gammainc(mp.mpf(df2) / 2, df2 * x / (2 * f * df1), mp.inf, regularized=True)
+            return density * tail * s
+
+        return mp.log(mp.quad(integrand, [-12, 0, 12]))  # phi(12) = 1e-32: the rest
+
+
+def ref_miss(log_f, df1, df2, mu):
+    """The reference's log miss: the mixture's sum, or past 10^6 terms the integral."""
+    if df1 > 1 and float(mu) ** 2 / 2 > 1e6:
+        return ref_log_miss_far(log_f, df1, df2, mu)
+    return ref_log_miss(log_f, df1, df2, mu)
+
+
 def ref_holds(design, n, variance, effect, alpha, beta, systems):
     """Whether n topics meet the design, by the reference."""
     if design == "ci":
@@ -82,7 +119,7 @@ def ref_holds(design, n, variance, effect, alpha, beta, systems):
     df1, df2 = (1, n - 1) if design == "ttest" else (systems - 1, systems * (n - 1))
     with mp.workdps(DIGITS):
         mu = mp.mpf(effect) * mp.sqrt(mp.mpf(n) / (2 * mp.mpf(variance)))
-    return ref_log_miss(ref_log_critical(alpha, df1, df2), df1, df2, mu) <= mp.log(beta)
+    return ref_miss(ref_log_critical(alpha, df1, df2), df1, df2, mu) <= mp.log(beta)
 
 
 def check_smallest(design, variance, effect, alpha, beta=0.2, systems=2):
@@ -119,6 +156,12 @@ CASES = [
     ("ttest", 0.013608, 0.05, 5e-324, 0.2, 2),
     ("anova", 0.013608, 0.05, 1e-310, 0.2, 4),
     ("ci", 0.013608, 0.01, 1e-320, None, 2),
+    # V_E at the ends of the doubles (a subnormal one: sqrt(n / (2 V_E)) overflowed) and
+    # M = 50 systems
+    ("ttest", 1e-320, 1e-161, 0.05, 0.2, 2),
+    ("ci", 1e-320, 1e-160, 0.05, None, 2),
+    ("ttest", 1e198, 1e98, 1e-10, 1e-10, 2),
+    ("anova", 1e-300, 1e-151, 0.05, 0.2, 50),
 ]
 
 
@@ -164,6 +207,111 @@ def test_min_detectable_diff_at_extreme_levels_is_the_threshold():
             assert np.isfinite(d) and d > 0
             assert topics_needed(0.01, design, d, None, alpha, beta, systems) <= 30
             assert topics_needed(0.01, design, d * (1 - 1e-9), None, alpha, beta, systems) > 30
+
+
+# (V_E, n, alpha, M): an ANOVA over M > 2 systems on 2 topics at alpha = 1e-300 needs a
+# noncentrality of 1e30 to 1e200, past the mixture's terms, where the power could not be
+# computed and the question was refused; alpha = 1e-24 puts it at 1e16, where X's spread
+# is still resolved
+FAR = [(0.05, 2, 1e-300, 3), (0.05, 2, 1e-300, 5), (0.05, 2, 1e-300, 20), (0.05, 2, 1e-24, 3)]
+
+
+@pytest.mark.parametrize("variance, n, alpha, systems", FAR)
+def test_min_detectable_diff_past_the_mixture_agrees_with_mpmath(variance, n, alpha, systems):
+    """The threshold to a relative 1e-9 (both computations hold it to about 1e-13)."""
+    d = min_detectable_diff(variance, n, "anova", alpha, 0.2, systems)
+    assert ref_holds("anova", n, variance, d * (1 + 1e-9), alpha, 0.2, systems)
+    assert not ref_holds("anova", n, variance, d * (1 - 1e-9), alpha, 0.2, systems)
+
+
+@pytest.mark.parametrize("mu", [1.4143e7, 2e7, 1e9])
+@pytest.mark.parametrize("df1, df2", [(2, 6), (9, 30)])
+def test_the_far_power_agrees_with_mpmath(mu, df1, df2):
+    """Past lambda / 2 = 1e14, where the mixture hands over, at critical values that put
+    the miss between 1e-6 and 1 - 1e-6."""
+    from irgauge.meta._power import log_miss
+
+    for log_f in (2 * np.log(mu) - np.log(df1) + np.log(x) for x in (0.5, 1.0, 3.0)):
+        value = float(log_miss(log_f, df1, float(df2), mu))
+        reference = float(ref_log_miss_far(log_f, df1, df2, mu))
+        assert -15 < reference < -1e-6 and value == pytest.approx(reference, rel=1e-10)
+
+
+@pytest.mark.parametrize("half", [1e10, 1e12, 9.9e13])
+@pytest.mark.parametrize("df1, df2", [(2, 6), (9, 30)])
+def test_the_mixture_keeps_its_digits_below_the_far_form(half, df1, df2):
+    """Just below lambda / 2 = 1e14 the mixture's y = df1 f / (df1 f + df2) is within
+    1e-13 of 1: 1 - y taken from y held a relative 1e-2 (log miss -0.763 for -0.860 at
+    9.9e13), 1 - y from logs keeps the log miss to 1e-9 of mpmath's (1e-10 absolute near
+    0), from a miss near 1 (x = 3) to e^-20 (x = 0.3); in the far tail (x = 0.05, a miss
+    near e^-245) scipy's incomplete beta of the terms holds a relative 1e-5."""
+    from irgauge.meta._power import log_miss
+
+    mu = np.sqrt(2 * half)
+    for x, rel in ((0.05, 1e-5), (0.3, 1e-9), (1.0, 1e-9), (3.0, 1e-9)):
+        log_f = 2 * np.log(mu) - np.log(df1) + np.log(x)
+        value = float(log_miss(log_f, df1, float(df2), mu))
+        reference = float(ref_log_miss_far(log_f, df1, df2, mu))
+        assert value == pytest.approx(reference, rel=rel, abs=1e-10), x
+
+
+# the results fuzz's score scales (1e-160 gives a subnormal V_E of about 1e-320, whose
+# sqrt(n / (2 V_E)) overflowed: every D looked infinite and the search never ended)
+SCALES = [(5e-324, 2, "ttest"), (1e-320, 3, "anova"), (1e-300, 6, "anova"), (1e198, 2, "anova")]
+
+
+@pytest.mark.parametrize("variance, n, design", SCALES)
+@pytest.mark.parametrize("alpha, beta, systems", [(0.05, 0.2, 3), (1e-300, 1e-300, 50)])
+def test_min_detectable_diff_is_found_in_few_steps_at_every_scale(
+    monkeypatch, variance, n, design, alpha, beta, systems
+):
+    """The search in log D takes a bounded number of evaluations of the power (at most
+    11 + 11 bracketing moves and 200 steps; a few dozen in practice) wherever D lies in
+    the doubles, and its D is the threshold to a relative 1e-12."""
+    from irgauge.meta import topicset
+
+    calls = []
+    for name in ("_log_ttest_miss", "_log_anova_miss"):
+        original = getattr(topicset, name)
+
+        def counted(*args, original=original):
+            calls.append(args[1])
+            return original(*args)
+
+        monkeypatch.setattr(topicset, name, counted)
+    d = min_detectable_diff(variance, n, design, alpha, beta, systems)
+    assert 0 < d < np.inf and len(calls) <= 60
+    calls.clear()
+    miss = topicset._log_ttest_miss if design == "ttest" else topicset._log_anova_miss
+    extra = () if design == "ttest" else (systems,)
+    assert float(miss(n, d, variance, alpha, *extra)) <= np.log(beta)
+    assert float(miss(n, d * (1 - 1e-12), variance, alpha, *extra)) > np.log(beta)
+
+
+def test_a_difference_past_the_largest_double_is_infinite_with_its_reason():
+    """V_E = 1e200 on 2 topics at alpha = 5e-324: lambda must reach e^1488, D about 1e423;
+    the answer is not a double, so it is inf and the result says why."""
+    assert min_detectable_diff(1e200, 2, "ttest", 5e-324, 0.2) == np.inf
+    rng = np.random.default_rng(5)
+    matrix = ScoreMatrix(rng.random((3, 2)) * 1e99, ["a", "b", "c"], ["1", "2"], "x")
+    result = topic_set_size({"x": matrix}, 1e200, alpha=5e-324)
+    reason = "min_detectable_diff value(s) are not finite: the smallest detectable difference"
+    assert any(reason in note for note in result.notes), result.notes
+
+
+@pytest.mark.slow  # 108 thresholds, each checked at D (1 +- 1e-9) by mpmath: minutes
+@pytest.mark.skipif(not os.environ.get("IRGAUGE_FUZZ_EXAMPLES"), reason="a longer search")
+@pytest.mark.parametrize("variance", [1e-300, 0.05])
+@pytest.mark.parametrize("alpha", [1e-300, 0.05, 0.5])
+@pytest.mark.parametrize("beta", [1e-300, 0.2, 0.45])
+@pytest.mark.parametrize("systems", [2, 3, 50])
+def test_min_detectable_diff_grid_agrees_with_mpmath(variance, alpha, beta, systems):
+    """D to a relative 1e-9 over extreme alpha, beta, V_E and M, on 2 topics (where the
+    far edge is) and 10."""
+    for design, n in (("ttest" if systems == 2 else "anova", 2), ("anova", 10)):
+        d = min_detectable_diff(variance, n, design, alpha, beta, systems)
+        assert ref_holds(design, n, variance, d * (1 + 1e-9), alpha, beta, systems)
+        assert not ref_holds(design, n, variance, d * (1 - 1e-9), alpha, beta, systems)
 
 
 def test_topics_command_answers_extreme_beta(tmp_path, capsys):
@@ -215,3 +363,15 @@ def test_random_designs_agree_with_mpmath():
             check_smallest(design, variance, effect, alpha, beta, systems)
         except InputError as error:  # only past 2^53 topics
             assert "more than 9007199254740992 topics" in str(error)
+
+
+def test_a_power_at_or_below_alpha_is_refused_naming_beta(tmp_path, capsys):
+    """The only answer-less (alpha, beta): 1 - beta <= alpha; one line naming --beta."""
+    path = tmp_path / "scores.csv"
+    rows = ["topic,a,b,c"] + [f"t{j},0.{j}1,0.{j}5,0.{9 - j}2" for j in range(4)]
+    path.write_text("\n".join(rows) + "\n")
+    argv = ["topics", f"m={path}", "--min-diff", "0.05", "--alpha", "0.6", "--beta", "0.5"]
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("irgauge: error: --beta: the power 1 - beta = 0.5 must exceed")
+    assert "\n" not in err

@@ -126,41 +126,51 @@ def _chi2_bracket(df):
 def log_normal_interval(log_r, mu):
     """log P(|Z + mu| <= r) = log(Phi(r - mu) - Phi(-r - mu)) for r = exp(log_r) >= 0 and
     mu >= 0, from log_ndtr: log Phi(a) + log(1 - exp(log Phi(b) - log Phi(a)))."""
-    r = np.exp(log_r)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        r = np.exp(log_r)  # inf past the largest double: the interval holds everything
         upper = special.log_ndtr(r - mu)
         lower = special.log_ndtr(-r - mu)
         value = upper + np.log(-np.expm1(lower - upper))
     return np.where(np.isinf(mu), -np.inf, np.where(np.isnan(value), -np.inf, value))
 
 
-def _log_betainc(a, b, y):
-    """log I_y(a, b), the regularized incomplete beta function, also where it underflows:
-    there (far below its mean) I_y(a, b) = y^a (1 - y)^b / (a B(a, b)) CF, CF the
-    continued fraction 1 / (1 + d_1 / (1 + d_2 / (1 + ...))) of Numerical Recipes'
-    betacf, evaluated by Lentz's method."""
-    a, b, y = np.broadcast_arrays(*(np.asarray(v, float) for v in (a, b, y)))
+def _log_betainc(a, b, y, w):
+    """log I_y(a, b), the regularized incomplete beta function, given y and w = 1 - y
+    each to full relative precision (from logs: a y near 1 holds 1 - y only to an
+    absolute 1e-16, a relative 1e-2 when 1 - y is 1e-14, as in the noncentral F's terms
+    near lambda / 2 = 1e14). Where y > 1/2 it is I_y(a, b) = 1 - I_w(b, a), scipy's
+    complement ``betaincc(b, a, w)``. Where it underflows (far below its mean) I_y(a, b)
+    = y^a w^b / (a B(a, b)) CF, CF the continued fraction 1 / (1 + d_1 / (1 + d_2 / (1 +
+    ...))) of Numerical Recipes' betacf, evaluated by Lentz's method."""
+    a, b, y, w = np.broadcast_arrays(*(np.asarray(v, float) for v in (a, b, y, w)))
     shape = a.shape
-    a, b, y = a.ravel(), b.ravel(), y.ravel()
+    a, b, y, w = a.ravel(), b.ravel(), y.ravel(), w.ravel()
     with np.errstate(divide="ignore", invalid="ignore", under="ignore"):
-        value = special.betainc(a, b, y)
+        high = y > 0.5
+        value = np.empty_like(y)  # one scipy call per element: they dominate the cost
+        value[high] = special.betaincc(b[high], a[high], w[high])
+        value[~high] = special.betainc(a[~high], b[~high], y[~high])
         out = np.log(value)
         small = (value < 1e-280) & (y > 0)
         if small.any():
-            a, b, y = a[small], b[small], y[small]
-            prefix = a * np.log(y) + b * np.log1p(-y) - np.log(a) - special.betaln(a, b)
-            out[small] = prefix + np.log(_beta_fraction(a, b, y))
+            a, b, y, w, near = a[small], b[small], y[small], w[small], high[small]
+            log_y = np.where(near, np.log1p(-w), np.log(y))  # each from the smaller one
+            log_w = np.where(near, np.log(w), np.log1p(-y))
+            prefix = a * log_y + b * log_w - np.log(a) - special.betaln(a, b)
+            out[small] = prefix + np.log(_beta_fraction(a, b, y, w))
     return out.reshape(shape)
 
 
-def _beta_fraction(a, b, y):
+def _beta_fraction(a, b, y, w):
     """The continued fraction of I_y(a, b) (Numerical Recipes, betacf), for y below the
-    mean, where it converges in few terms."""
+    mean, where it converges in few terms; its first denominator 1 - (a + b) y / (a + 1)
+    is (1 - b + (a + b) w) / (a + 1), which keeps its digits for y near 1."""
     tiny = 1e-300
     c = np.ones_like(y)
-    d = 1 - (a + b) * y / (a + 1)
+    d = (1 - b + (a + b) * w) / (a + 1)
     d = 1 / np.where(np.abs(d) < tiny, tiny, d)
     h = d.copy()
+    done = np.zeros(y.shape, dtype=bool)
     for m in range(1, _FRACTION_TERMS):
         m2 = 2 * m
         for coefficient in (
@@ -172,8 +182,11 @@ def _beta_fraction(a, b, y):
             c = 1 + coefficient / c
             c = np.where(np.abs(c) < tiny, tiny, c)
             delta = c * d
-            h = h * delta
-        if np.all(np.abs(delta - 1) < 1e-15):
+            h = np.where(done, h, h * delta)
+        # each element stops at its own convergence: its later factors are 1 up to
+        # rounding noise of about 1e-14, which would keep the slowest element going
+        done |= np.abs(delta - 1) < 1e-15
+        if done.all():
             break
     return h
 
@@ -210,11 +223,12 @@ def _log_mixture(log_f, df1: int, df2, mu):
     where they span at most _TERMS whole numbers they are summed, else (a term smooth over
     more than ten j) the sum is the integral over j, equal to it far below 1e-12."""
     half = 0.5 * np.asarray(mu, float) ** 2
-    log_y = log_f + np.log(df1) - np.logaddexp(log_f + np.log(df1), np.log(df2))
-    y = np.exp(log_y)
+    log_total = np.logaddexp(log_f + np.log(df1), np.log(df2))
+    y = np.exp(log_f + np.log(df1) - log_total)
+    w = np.exp(np.log(df2) - log_total)  # 1 - y from logs: y rounds near 1
 
     def term(j):
-        return _log_poisson(j, half) + _log_betainc(df1 / 2 + j, df2 / 2, y)
+        return _log_poisson(j, half) + _log_betainc(df1 / 2 + j, df2 / 2, y, w)
 
     last = half + 40 * np.sqrt(half) + 400
     lo, hi = _zoom(term, np.zeros_like(last), last, *_OUTER[:2])
@@ -250,17 +264,84 @@ def log_miss(log_f, df1: int, df2, mu):
 
 def _log_miss_many(log_f, df1: int, df2, mu):
     """log P(F' <= f) for df1 > 1: the Poisson mixture up to lambda / 2 = MIXTURE_LIMIT,
-    where a real j still resolves whole terms; beyond, the bound P(X <= x) <=
-    P((Z + mu)^2 <= x) (X = (Z + mu)^2 + W, W >= 0), the df1 = 1 integral at the
-    critical value f df1, where it shows the miss below e^-800; else NaN, refused by
-    the caller. An infinite mu never misses."""
-    huge = 0.5 * mu**2 > MIXTURE_LIMIT
-    safe_mu = np.where(huge, 0.0, mu)
-    value = np.minimum(_log_mixture(log_f, df1, df2, safe_mu), 0.0)
-    if huge.any():
-        bound = log_miss(log_f + np.log(df1), 1, df2, mu)
-        value = np.where(huge, np.where(bound < -800.0, bound, np.nan), value)
+    where a real j still resolves whole terms; beyond, the concentrated form
+    (:func:`_log_miss_far`). An infinite mu never misses."""
+    with np.errstate(over="ignore"):
+        far = 0.5 * mu**2 > MIXTURE_LIMIT
+    value = np.minimum(_log_mixture(log_f, df1, df2, np.where(far, 0.0, mu)), 0.0)
+    if far.any():
+        value = np.where(far, _log_miss_far(log_f, df1, df2, np.where(far, mu, 1e8)), value)
     return np.where(np.isinf(mu), -np.inf, value)
+
+
+def _log_miss_far(log_f, df1: int, df2, mu):
+    """log P(F' <= f) for lambda = mu^2 > 2 MIXTURE_LIMIT, where X ~ chi'^2(df1, lambda)
+    lies within a relative 2 / mu < 1e-7 of its mean: P(F' <= f) = E[P(V >= k X)],
+    k = df2 / (f df1), V ~ chi^2(df2), i.e. E[Q(df2/2, k X / 2)] with Q the regularized
+    upper incomplete gamma function. X is normal there to the last digit that matters
+    (its third and fourth cumulants, 8 (df1 + 3 lambda) and 48 (df1 + 4 lambda), change
+    the mean of the smooth Q by a relative t^3 / lambda^2 and t^4 / lambda^3, t = k X / 2,
+    far below 1e-12), so the expectation is the integral over z of phi(z) Q(df2/2,
+    k (m + s z) / 2) with m = lambda + df1 and s^2 = 4 lambda + 2 df1 (:func:`log_integral`;
+    log Q concave, so the integrand is unimodal), computed from log mu: lambda itself
+    overflows past mu = 1.3e154, and where X's spread is below a double's resolution
+    (mu above 1e8 or so) the integral is Q at the mean, as it should be."""
+    log_mu = np.log(mu)
+    inverse = np.exp(-2 * log_mu)  # 1 / lambda, 0 where it underflows
+    log_mean = 2 * log_mu + np.log1p(df1 * inverse)
+    spread = np.sqrt(4 * inverse + 2 * df1 * inverse**2) / (1 + df1 * inverse)  # s / m
+    log_scale = np.log(df2) - log_f - np.log(df1) - np.log(2.0)  # log(k / 2)
+    a = np.asarray(df2, float) / 2
+
+    def h(z):
+        with np.errstate(over="ignore", invalid="ignore"):
+            log_t = log_scale + log_mean + np.log1p(z * spread)
+        return -0.5 * z**2 - 0.5 * np.log(2 * np.pi) + _log_gamma_upper(a, np.exp(log_t))
+
+    edge = np.full(np.shape(log_mu), 64.0)  # phi(64) = e^-2048: nothing beyond
+    return np.minimum(log_integral(h, -edge, edge), 0.0)
+
+
+def _log_gamma_upper(a, x):
+    """log Q(a, x), the regularized upper incomplete gamma function, also where it
+    underflows: there (x far above a) Q = e^-x x^a / Gamma(a) CF, CF the continued
+    fraction of Numerical Recipes' gcf, evaluated by Lentz's method; where Q is near 1,
+    log1p of the lower function P. x = inf gives -inf."""
+    a, x = np.broadcast_arrays(np.asarray(a, float), np.asarray(x, float))
+    shape = a.shape
+    a, x = a.ravel(), x.ravel()
+    with np.errstate(divide="ignore", invalid="ignore", under="ignore"):
+        upper, lower = special.gammaincc(a, x), special.gammainc(a, x)
+        out = np.where(lower < 0.5, np.log1p(-lower), np.log(upper))
+        small = (upper < 1e-280) & np.isfinite(x)
+        if small.any():
+            a, x = a[small], x[small]
+            out[small] = -x + a * np.log(x) - special.gammaln(a) + np.log(_gamma_fraction(a, x))
+    return out.reshape(shape)
+
+
+def _gamma_fraction(a, x):
+    """The continued fraction of Q(a, x) (Numerical Recipes, gcf), for x above a + 1,
+    where it converges in few terms."""
+    tiny = 1e-300
+    b = x + 1 - a
+    c = np.full_like(x, 1 / tiny)
+    d = 1 / np.where(np.abs(b) < tiny, tiny, b)
+    h = d.copy()
+    done = np.zeros(x.shape, dtype=bool)
+    for i in range(1, _FRACTION_TERMS):
+        coefficient = -i * (i - a)
+        b = b + 2
+        d = coefficient * d + b
+        d = 1 / np.where(np.abs(d) < tiny, tiny, d)
+        c = b + coefficient / c
+        c = np.where(np.abs(c) < tiny, tiny, c)
+        delta = c * d
+        h = np.where(done, h, h * delta)
+        done |= np.abs(delta - 1) < 1e-15  # each element at its own convergence
+        if done.all():
+            break
+    return h
 
 
 def log_f_critical(alpha: float, df1: int, df2):
@@ -302,7 +383,7 @@ def _log_lower_quantile(b, a, log_alpha):
     if newton.any():
         xs, bs = x[newton] if x.ndim else x, b[newton] if np.ndim(b) else b
         for _ in range(_NEWTON_STEPS):
-            log_i = _log_betainc(bs, a, np.exp(xs))
+            log_i = _log_betainc(bs, a, np.exp(xs), -np.expm1(xs))
             log_slope = bs * xs + (a - 1) * np.log(-np.expm1(xs)) - special.betaln(bs, a)
             step = (log_i - log_alpha) / np.exp(log_slope - log_i)
             moved = np.minimum(xs - step, xs / 2)  # q stays below 1

@@ -45,7 +45,10 @@ DESIGNS = ("ttest", "anova", "ci")
 TABLE_COLUMNS = ("design", "measure", "statistic", "value")
 MAX_TOPICS = _checks.MAX_COUNT  # the most systems M and topics n a caller may give
 SEARCH_LIMIT = float(2**53)  # a design needing more topics than this is refused
-_BISECTIONS = 200  # halvings of a real interval: far below float resolution
+_SMALLEST = 5e-324  # the smallest positive double
+_LOG_LOW, _LOG_HIGH = float(np.log(_SMALLEST)), float(np.log(np.finfo(float).max))
+_ROOT_STEPS = 200  # a bound: bisection alone narrows [_LOG_LOW, _LOG_HIGH] in 54 steps
+_ROOT_TOLERANCE = 1e-13  # relative, in D
 
 
 def residual_variance(matrix: ScoresLike) -> float:
@@ -91,9 +94,10 @@ def _alpha_beta(alpha, beta) -> tuple:
     alpha = _alpha(alpha)
     beta = _checks.real(beta, "beta", 0.0, 1.0, True, True, what="a type II error rate")
     if 1 - beta <= alpha:
-        raise InputError(
+        raise _checks.refused(
+            "beta",
             f"the power 1 - beta = {1 - beta:g} must exceed alpha = {alpha:g} "
-            "(a test with power alpha needs no topics at all)"
+            "(a test with power alpha needs no topics at all)",
         )
     return alpha, beta
 
@@ -126,7 +130,10 @@ def _log_miss(n, min_diff, variance, alpha, df1: int, df2):
     from irgauge.meta import _power
 
     with np.errstate(over="ignore"):  # an infinite noncentrality: the test never misses
-        mu = np.asarray(min_diff, float) * np.sqrt(np.asarray(n, float) / (2 * variance))
+        # D (sqrt(n) / sqrt(2 V_E)): sqrt(n / (2 V_E)) overflows for a subnormal V_E, and
+        # D sqrt(n) for a D near the largest double, where the product itself is finite
+        scale = np.sqrt(np.asarray(n, float)) / np.sqrt(2 * variance)
+        mu = np.asarray(min_diff, float) * scale
     return _power.log_miss(_power.log_f_critical(alpha, df1, df2), df1, df2, mu)
 
 
@@ -301,11 +308,18 @@ def min_detectable_diff(
     systems: int = 2,
 ) -> float:
     """Smallest difference D that ``n_topics`` topics detect with power 1 - beta in the
-    ``ttest`` or ``anova`` design: the root of log(1 - power(D)) = log beta (the power
-    grows with D), bracketed by doubling or halving from the normal approximation, then
-    narrowed by regula falsi in log D (Illinois: the end kept twice has its value halved)
-    to a relative 1e-13, returning the end whose power is at least 1 - beta; any smaller
-    D by more than a relative 1e-12 falls short."""
+    ``ttest`` or ``anova`` design: the root of g(x) = log(-log miss(e^x)) - log(-log beta)
+    in x = log D (g rises with D, nearly as 2 x for a large D; miss = 1 - power).
+
+    Bracket: from the normal approximation, x moves up while D is missed (down while it
+    is detected) by steps 1, 2, 4, ..., each move doubling the step, so that the whole
+    range of doubles [5e-324, 1.8e308] is crossed in at most 11 moves. Narrow: regula
+    falsi in x (Illinois: the end kept twice has its value halved), with a bisection
+    every third step unless the bracket has halved, at most _ROOT_STEPS = 200 steps.
+    Stop: the ends differ by a relative _ROOT_TOLERANCE = 1e-13 in D, or no double lies
+    between them. Returns the detected end, so any D smaller by more than a relative
+    1e-12 falls short; inf where not even the largest double is detected (no double is
+    the answer). A power that cannot be computed is refused (InputError)."""
     design = _design(design)
     if design == "ci":
         raise InputError("design ci has no detectable difference: see ci_width()")
@@ -315,43 +329,67 @@ def min_detectable_diff(
     systems = 2 if design == "ttest" else _systems(systems)
     log_beta = np.log(beta)
 
-    def gap(d):  # <= 0 where D is detected
+    guess = float(np.sqrt(_normal_guess(variance, 1.0, alpha, beta) / n))
+    start = np.log(guess) if np.isfinite(guess) and guess > 0 else 0.5 * np.log(2 * variance)
+    log_log_beta = np.log(-log_beta)
+
+    def gap(x):  # >= 0 where D = e^x is detected; nearly 2 x + constant for a large D
+        d = np.exp(x)
         if design == "ttest":
             log_miss = _log_ttest_miss(n, d, variance, alpha)
         else:
             log_miss = _log_anova_miss(n, d, variance, alpha, systems)
-        return float(_checked(log_miss)) - log_beta
+        log_miss = float(_checked(log_miss))
+        with np.errstate(divide="ignore"):
+            value = float(np.log(-log_miss)) - log_log_beta
+        # the sign from log miss <= log beta itself: the log of the log rounds away
+        # differences of up to 1e-12 in the log miss near log beta = -690
+        return max(value, 0.0) if log_miss <= log_beta else min(value, -_SMALLEST)
 
-    guess = float(np.sqrt(_normal_guess(variance, 1.0, alpha, beta) / n))
-    hi = guess if np.isfinite(guess) and guess > 0 else float(np.sqrt(2 * variance))
-    g_hi = gap(hi)
-    lo, g_lo = hi, g_hi
-    while g_hi > 0:  # double until detected
-        lo, g_lo, hi = hi, g_hi, hi * 2
-        g_hi = gap(hi)
-    while g_lo <= 0:  # halve until missed (at D = 0 the miss is 1 - alpha > beta)
-        hi, g_hi, lo = lo, g_lo, lo / 2
-        g_lo = gap(lo)
-    kept = 0
-    for _ in range(_BISECTIONS):
-        if hi - lo <= 1e-13 * hi:
+    return _log_root(gap, float(start))
+
+
+def _log_root(gap, start: float) -> float:
+    """The smallest D = e^x with ``gap(x) >= 0``, for a ``gap`` increasing in x = log D:
+    min_detectable_diff's search (see its docstring). Returns inf where not even the
+    largest double is detected."""
+    x_lo = x_hi = min(max(start, _LOG_LOW), _LOG_HIGH)
+    g_lo = g_hi = gap(x_hi)
+    step = 1.0  # doubled at each move: the whole range of doubles in at most 11 moves
+    while g_hi < 0:  # up until detected
+        if x_hi >= _LOG_HIGH:
+            return float("inf")
+        x_lo, g_lo, x_hi = x_hi, g_hi, min(x_hi + step, _LOG_HIGH)
+        g_hi, step = gap(x_hi), step * 2
+    step = 1.0
+    while g_lo >= 0:  # down until missed (at D = 0 the miss is 1 - alpha > beta)
+        if x_lo <= _LOG_LOW:
+            return _SMALLEST
+        x_hi, g_hi, x_lo = x_lo, g_lo, max(x_lo - step, _LOG_LOW)
+        g_lo, step = gap(x_lo), step * 2
+    kept, width = 0, x_hi - x_lo
+    for count in range(_ROOT_STEPS):
+        d_lo, d_hi = np.exp(x_lo), np.exp(x_hi)
+        if d_hi - d_lo <= _ROOT_TOLERANCE * d_hi:
             break
-        x_lo, x_hi = np.log(lo), np.log(hi)
-        x = (x_lo + x_hi) / 2
-        if np.isfinite(g_hi) and g_lo > g_hi:
+        x = 0.5 * (x_lo + x_hi)
+        # regula falsi, but a bisection every third step unless the last two steps
+        # halved the bracket: the count of steps stays bounded whatever the shape of gap
+        if np.isfinite(g_lo) and np.isfinite(g_hi) and (count % 3 != 2 or x_hi - x_lo < width / 2):
             secant = x_hi - g_hi * (x_hi - x_lo) / (g_hi - g_lo)
             x = secant if x_lo < secant < x_hi else x
-        d = float(np.exp(x))
-        if not lo < d < hi:
-            break
-        g = gap(d)
-        if g <= 0:
-            hi, g_hi = d, g
+        if count % 3 == 2:
+            width = x_hi - x_lo
+        if not x_lo < x < x_hi or not d_lo < np.exp(x) < d_hi:
+            break  # no double between the ends
+        g = gap(x)
+        if g >= 0:  # Illinois: the end kept twice in a row has its value halved
+            x_hi, g_hi = x, g
             g_lo, kept = (g_lo / 2 if kept == -1 else g_lo), -1
         else:
-            lo, g_lo = d, g
+            x_lo, g_lo = x, g
             g_hi, kept = (g_hi / 2 if kept == 1 else g_hi), 1
-    return hi
+    return float(np.exp(x_hi))
 
 
 # ------------------------------------------------------------------ the method

@@ -46,6 +46,10 @@ REASONS: Dict[str, str] = {
     "statistic": _CONSTANT,
     "low": _NO_INTERVAL,
     "high": _NO_INTERVAL,
+    # topic set size design: an answer beyond the largest double (1.8e308), e.g. at a
+    # tiny alpha on 2 topics of huge scores
+    "min_detectable_diff": "the smallest detectable difference exceeds the largest double",
+    "ci_width": "the interval is wider than the largest double",
 }
 DEFAULT_REASON = "undefined for these scores"
 
