@@ -249,6 +249,7 @@ def _report_skipped(metadata: dict) -> None:
             + (" ..." if len(topics) > 5 else "")
         )
     averaged = metadata.get("topics_averaged")
+    notes += [n for n in metadata.get("notes", []) if "no topic averaged" not in n]
     for run, count in (averaged if isinstance(averaged, dict) else {}).items():
         if count == 0:  # its means are NaN: say why, and the usual cause
             notes.append(

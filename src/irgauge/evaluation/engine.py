@@ -47,6 +47,7 @@ from irgauge.io.runs import read_run, unique_run_names
 from irgauge.io.threads import thread_count
 from irgauge.measures import DEFAULT_MEASURES, Measure, parse_measures
 from irgauge.measures.parse import is_foreign_measure
+from irgauge.scores._results import check_result_values
 from irgauge.types import (
     GainsLike,
     Matrices,
@@ -156,7 +157,26 @@ def evaluate(
     step()
     metadata = _metadata(qrels, judgments, measure_list, conventions, names, scored, row_topics)
     metadata["topics_missing_from_run" if not complete else "topics_scored_zero"] = missing
-    return EvalResult(values, values.means(), metadata, measure_list)
+    means = values.means()
+    notes = _result_notes(names, scored, means, metadata["topics_averaged"])
+    if notes:
+        metadata["notes"] = notes
+    return EvalResult(values, means, metadata, measure_list)
+
+
+def _result_notes(names, scored, means, averaged) -> List[str]:
+    """The results check (irgauge.scores._results) on every per-topic value (done as each
+    run's values are finished) and on every mean: a value that is not finite is never
+    printed as a score without its reason, recorded in the output's metadata."""
+    notes = [f"run {name}: {note}" for name, s in zip(names, scored) for note in s.values.notes]
+    for run, measure, value in zip(means["run"], means["measure"], means["value"]):
+        why = (
+            "the run has no topic averaged"
+            if averaged.get(run) == 0
+            else "its per-topic values are not all finite"
+        )
+        notes += [f"run {run}: mean {n}" for n in check_result_values(measure, value, reason=why)]
+    return notes
 
 
 def _sources_to_score(runs: Any) -> List[tuple]:
