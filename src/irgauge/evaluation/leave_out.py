@@ -272,6 +272,9 @@ def _virtual_judgments(q: Qrels, judgments: Judgments, drop_group, n_groups: int
         vq, rel_level=judgments.rel_level, gains=judgments.gains, negative=judgments.negative
     )
     present = np.array([int(t) for t in virtual.topic_ids], dtype=np.int64)
+    # the codes are read; what a measure sees (a registered measure's function, the topic
+    # its error names) is each virtual topic's real topic id, as in every other evaluation
+    virtual.topic_ids = [judgments.topic_ids[t] for t in present % n_topics]
     code = np.full(n_groups * n_topics, -1, dtype=np.int64)
     code[present] = np.arange(len(present))
     return _Virtual(
