@@ -43,7 +43,8 @@ from irgauge.io.adapters import qrels_source, run_sources
 from irgauge.io.steps import step_counter
 from irgauge.io.qrels import read_qrels
 from irgauge.io.records import Run
-from irgauge.io.runs import read_run, unique_run_names
+from irgauge.io.runs import unique_run_names
+from irgauge.io.runs import read_runs as io_read_runs
 from irgauge.io.threads import thread_count
 from irgauge.measures import DEFAULT_MEASURES, Measure, parse_measures
 from irgauge.measures.parse import is_foreign_measure
@@ -73,9 +74,10 @@ def _run_sources(runs: Any) -> List[tuple]:
     return run_sources(runs)
 
 
-def read_runs(runs: RunsLike) -> List[Run]:
-    """Read every run given (as evaluate accepts them), to evaluate them several times."""
-    return [read_run(source, name=name) for source, name in _run_sources(runs)]
+def read_runs(runs: RunsLike, distinct: bool = False) -> List[Run]:
+    """Read every run given (as evaluate accepts them), to evaluate them several times;
+    ``distinct``: a run file given twice is refused (:func:`irgauge.io.runs.read_runs`)."""
+    return io_read_runs(runs, distinct=distinct)
 
 
 def evaluate(

@@ -99,7 +99,7 @@ def leave_out_scores(
     where it is refused by default; other options as :func:`irgauge.evaluate`."""
     rel_level, _ = check_conventions(order, "skip", "mean", rel_level, None)
     q = read_qrels(qrels)
-    run_list = read_runs(runs)
+    run_list = read_runs(runs, distinct=True)
     if len(run_list) < 2:
         raise InputError("leaving groups out needs at least 2 runs", parameter="runs")
     names = unique_run_names([(r.name, r.source) for r in run_list])

@@ -70,7 +70,7 @@ def build_candidates(
     every topic some run answers."""
     if depth is not None:
         depth = _checks.whole(depth, "depth", 1, _checks.MAX_COUNT)
-    read = read_runs(runs)
+    read = read_runs(runs, distinct=True)
     if not read:
         raise InputError("a pool needs at least one run", parameter="runs")
     judged = read_qrels(qrels) if qrels is not None else None
