@@ -69,7 +69,7 @@ def build_candidates(
     saying why or what to do; None: the run is pooled without those topics); without,
     every topic some run answers."""
     if depth is not None:
-        depth = _checks.whole(depth, "depth", 1, _checks.MAX_COUNT)
+        depth = _checks.depth(depth)
     read = read_runs(runs, distinct=True)
     if not read:
         raise InputError("a pool needs at least one run", parameter="runs")
