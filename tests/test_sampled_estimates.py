@@ -512,3 +512,24 @@ def test_a_value_that_is_not_finite_is_recorded_with_its_reason(tmp_path, capsys
     assert "1 statR value is not finite: the measure is undefined" in out
     assert "irgauge: note: run r: 1 statR value is not finite" in err
     assert "mean 1 statR value is not finite: its per-topic values" in err
+
+
+@pytest.mark.parametrize(
+    "argv, named",
+    [
+        (["--prels", "-", "-"], "(RUN, PRELS)"),
+        (["--prels", "-", "{run}", "-"], "(RUN, PRELS)"),
+        (["-", "-"], "(QRELS, RUN)"),
+    ],
+)
+def test_standard_input_given_twice_names_the_arguments_as_the_usage_does(
+    tmp_path, capsys, argv, named
+):
+    # with --prels the first positional is a run, not QRELS
+    run = _write(tmp_path / "run", RUN)
+    assert main(["eval", *[run if a == "{run}" else a for a in argv]]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [
+        f"irgauge: error: standard input ('-') is given as two inputs {named}; it can be "
+        "read only once (give all but one as files)"
+    ]

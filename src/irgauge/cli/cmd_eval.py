@@ -69,7 +69,15 @@ def register(subparsers) -> None:
         steps=False,
         aliases=("--threads",),
     )
-    parser.set_defaults(func=run)
+    parser.set_defaults(func=run, input_name=input_name)
+
+
+def input_name(args, dest: str) -> str:
+    """What the argument ``dest`` is, as the usage names it: with --prels, the first
+    positional (QRELS otherwise) is a RUN."""
+    if dest == "runs" or (dest == "qrels" and getattr(args, "prels", None) is not None):
+        return "RUN"
+    return dest.upper()
 
 
 def add_memory(parser: argparse.ArgumentParser) -> None:
