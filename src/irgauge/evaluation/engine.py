@@ -159,17 +159,17 @@ def evaluate(
     step()
     metadata = _metadata(qrels, judgments, measure_list, conventions, names, scored, row_topics)
     metadata["topics_missing_from_run" if not complete else "topics_scored_zero"] = missing
+    return EvalResult(values, _checked_means(values, scored, metadata), metadata, measure_list)
+
+
+def _checked_means(values, scored, metadata):
+    """The means, after the results check (irgauge.scores._results) on every per-topic
+    value (done as each run's values are finished) and on every mean: a value that is not
+    finite is never printed as a score without its reason, recorded in the metadata's
+    notes."""
     means = values.means()
-    notes = _result_notes(names, scored, means, metadata["topics_averaged"])
-    if notes:
-        metadata["notes"] = notes
-    return EvalResult(values, means, metadata, measure_list)
-
-
-def _result_notes(names, scored, means, averaged) -> List[str]:
-    """The results check (irgauge.scores._results) on every per-topic value (done as each
-    run's values are finished) and on every mean: a value that is not finite is never
-    printed as a score without its reason, recorded in the output's metadata."""
+    averaged = metadata["topics_averaged"]
+    names = list(metadata["runs"])  # the runs' unique names, in run order
     notes = [f"run {name}: {note}" for name, s in zip(names, scored) for note in s.values.notes]
     for run, measure, value in zip(means["run"], means["measure"], means["value"]):
         why = (
@@ -178,7 +178,9 @@ def _result_notes(names, scored, means, averaged) -> List[str]:
             else "its per-topic values are not all finite"
         )
         notes += [f"run {run}: mean {n}" for n in check_result_values(measure, value, reason=why)]
-    return notes
+    if notes:
+        metadata["notes"] = notes
+    return means
 
 
 def _sources_to_score(runs: Any) -> List[tuple]:
