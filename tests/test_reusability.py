@@ -292,3 +292,28 @@ def test_a_tau_that_is_not_finite_is_noted_with_its_reason():
         ("y", "y"): 0.5,
     }
     assert any("kendall_tau value" in n and "not finite: a ranking ties" in n for n in found.notes)
+
+
+def test_a_registered_measure_sees_and_names_the_real_topic_ids():
+    # the leave-out scores virtual topics (group, topic): a registered measure reads the
+    # topic ids, and its error names the topic, as in every other evaluation
+    import irgauge
+    from irgauge.errors import UserCodeError
+    from irgauge.studies.reusability import reusability
+
+    def undefined_on_t7(ranked):
+        ids = np.asarray(ranked.judgments.topic_ids, dtype=object)[ranked.topic]
+        return np.where(ids == "t7", np.nan, 0.5)
+
+    qrels = {"t3": {"a": 1, "b": 1}, "t7": {"a": 1, "c": 1}}
+    runs = {
+        "x": {"t3": {"a": 2.0, "b": 1.0}, "t7": {"a": 2.0, "c": 1.0}},
+        "y": {"t3": {"b": 2.0, "a": 1.0}, "t7": {"c": 2.0, "a": 1.0}},
+    }
+    irgauge.register_measure("UndefinedOnT7", undefined_on_t7)
+    try:
+        with pytest.raises(UserCodeError) as caught:
+            reusability(qrels, runs, 1, measures=["UndefinedOnT7"], seed=1, topic_resamples=5)
+    finally:
+        irgauge.unregister_measure("UndefinedOnT7")
+    assert "topic t7" in str(caught.value) and "topic 0" not in str(caught.value)

@@ -468,3 +468,69 @@ def test_xinfap_is_close_to_ap_under_its_stratified_design():
     r_hat = est["statR"][0]  # the same for every run
     error = r_hat.std(axis=0, ddof=1) / np.sqrt(SAMPLES)
     assert (np.abs(r_hat.mean(axis=0) - truth["num_rel"][0]) <= 3 * error).all()
+
+
+ESTIMATES = ["statR(var=true)", "statAP(var=true)", "statP(var=true)@10", "statAP", "statR"]
+
+
+@pytest.mark.parametrize("pi", ["1e-300", "1e-160", "5e-324", "1e-75"])
+def test_a_probability_whose_estimates_overflow_is_refused_at_its_line(tmp_path, capsys, pi):
+    # the variances weigh a document by 1/pi^2 (statAP's by up to 1/pi^4): refused where
+    # they overflow, not printed as inf or nan
+    prels = _write(tmp_path / "p", f"1 b 0 1\n1 a 1 {pi}\n")
+    run = _write(tmp_path / "run", RUN)
+    assert main(["eval", "--prels", prels, run, "-m", ",".join(ESTIMATES)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith(f"irgauge: error: {prels}:2: inclusion probab")
+
+
+def test_at_the_smallest_probability_read_every_estimate_is_finite(tmp_path):
+    from irgauge.io.prels import MIN_INCLUSION
+
+    pi = repr(MIN_INCLUSION)
+    text = f"1 a 1 {pi}\n1 b 0 1\n1 c 1 {pi}\n1 e 1 {pi}\n"
+    prels, run = _write(tmp_path / "p", text), _write(tmp_path / "run", RUN)
+    with np.errstate(all="raise"):  # no overflow on the way, either
+        result = irgauge.evaluate(runs=[run], prels=prels, measures=ESTIMATES)
+    assert np.isfinite(result.means["value"]).all() and "notes" not in result.metadata
+
+
+def test_a_value_that_is_not_finite_is_recorded_with_its_reason(tmp_path, capsys, monkeypatch):
+    # the results check at eval's boundary: a measure that gives inf on a topic (here
+    # statR, made to) is never printed as a score without a note in the output
+    from irgauge.measures.base import REGISTRY
+
+    import dataclasses
+
+    def infinite(ranked, var=False):
+        return np.full(len(ranked.topic), np.inf)
+
+    monkeypatch.setitem(REGISTRY, "statR", dataclasses.replace(REGISTRY["statR"], func=infinite))
+    prels = _write(tmp_path / "p", PRELS)
+    run = _write(tmp_path / "run", RUN)
+    assert main(["eval", "--prels", prels, run, "-m", "statR", "--format", "tsv"]) == 0
+    out, err = capsys.readouterr()
+    assert "1 statR value is not finite: the measure is undefined" in out
+    assert "irgauge: note: run r: 1 statR value is not finite" in err
+    assert "mean 1 statR value is not finite: its per-topic values" in err
+
+
+@pytest.mark.parametrize(
+    "argv, named",
+    [
+        (["--prels", "-", "-"], "(RUN, PRELS)"),
+        (["--prels", "-", "{run}", "-"], "(RUN, PRELS)"),
+        (["-", "-"], "(QRELS, RUN)"),
+    ],
+)
+def test_standard_input_given_twice_names_the_arguments_as_the_usage_does(
+    tmp_path, capsys, argv, named
+):
+    # with --prels the first positional is a run, not QRELS
+    run = _write(tmp_path / "run", RUN)
+    assert main(["eval", *[run if a == "{run}" else a for a in argv]]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [
+        f"irgauge: error: standard input ('-') is given as two inputs {named}; it can be "
+        "read only once (give all but one as files)"
+    ]

@@ -15,7 +15,10 @@ from irgauge.errors import InputError
 SEED_MAX = 2**63 - 1
 # upper bounds keep a mistyped value from allocating arrays the machine cannot hold
 MAX_DRAWS = 10**7  # bootstrap samples, trials, halvings, permutations
-MAX_COUNT = 10**9  # topics, documents, systems, subset sizes
+MAX_COUNT = 10**9  # topics, documents, systems, subset sizes, pool depths
+# threads or Dask workers on one machine: far above any machine's cores, far below what
+# would exhaust the process (each thread or worker process holds memory of its own)
+MAX_JOBS = 4096
 MAX_LEVEL = 2**31 - 1  # relevance levels are held as 32-bit integers at most
 # 2^g of the exponential gain forms (nDCG dcg=exp-log2, ERR stop=exp) stays finite
 GAIN_MAX = 1000.0
@@ -152,6 +155,16 @@ def draws(value: Any, name: Optional[str], text: bool = False) -> int:
 
 def count(value: Any, name: Optional[str], text: bool = False) -> int:
     return whole(value, name, 1, MAX_COUNT, text=text)
+
+
+def depth(value: Any, name: Optional[str] = "depth", text: bool = False) -> int:
+    """A pool depth: a whole number in [1, MAX_COUNT], the API's as the command line's."""
+    return whole(value, name, 1, MAX_COUNT, what="a depth", text=text)
+
+
+def jobs(value: Any, name: Optional[str] = "jobs", text: bool = False) -> int:
+    """Threads or workers to use: a whole number in [1, MAX_JOBS]."""
+    return whole(value, name, 1, MAX_JOBS, what="a number of threads", text=text)
 
 
 def seed(value: Any, name: Optional[str] = "seed", text: bool = False) -> int:

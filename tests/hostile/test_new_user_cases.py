@@ -144,7 +144,7 @@ def test_a_named_pipe_given_twice_is_refused_before_it_is_read(tmp_path):
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr == (
         "irgauge: error: run.fifo: a stream (a named pipe or a process substitution) is given "
-        "as two inputs (RUNS, RUNS); it can be read only once (give all but one as files)\n"
+        "as two inputs (RUN, RUN); it can be read only once (give all but one as files)\n"
     )
     done = irgauge_cli("trec_eval", "run.fifo", "run.fifo")
     assert done.returncode == 2 and "(QRELS, RUN)" in done.stderr

@@ -46,6 +46,7 @@ NUMERIC_TYPES = {
     "memory_size",
     "draws",
     "seed",
+    "jobs",
     "alpha",
     "fraction",
     "probability",

@@ -231,3 +231,27 @@ def test_a_replication_draws_the_two_topic_sets_independently(tmp_path):
 def test_document_order_options_are_refused_for_a_replication(capsys, tmp_path, option):
     argv = PAIR + SMALL + ["--repeated-qrels", str(_other_qrels(tmp_path)), *option]
     one_line_error(capsys, argv, option[0], "replication")
+
+
+def test_the_reproducibility_section_warns_of_nothing(capsys, tmp_path, monkeypatch):
+    """The table's cutoff column, read back from TSV (float, NaN on rows without a
+    cutoff), is shown blank without pandas' deprecation of a text fill value in a float
+    column."""
+    import warnings
+    from pathlib import Path
+
+    from irgauge.report import style
+
+    def tiny(fig, directory, stem, formats=()):
+        Path(directory).mkdir(parents=True, exist_ok=True)
+        (Path(directory) / f"{stem}.png").write_bytes(b"png")
+        return [str(Path(directory) / f"{stem}.png")]
+
+    monkeypatch.setattr(style, "save", tiny)
+    out = tmp_path / "study.tsv"
+    assert run(capsys, PAIR + SMALL + ["--cutoffs", "5", "--format", "tsv", "-o", str(out)])[0] == 0
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", FutureWarning)
+        warnings.simplefilter("error", DeprecationWarning)
+        assert main(["report", str(tmp_path / "rep"), str(out)]) == 0
+    assert "<td>5</td>" in (tmp_path / "rep" / "report.html").read_text()

@@ -394,13 +394,16 @@ def _refuse_stdin_twice(args: argparse.Namespace) -> None:
     refuse a second read of ``-`` too; a second open of a pipe would find it empty, or wait
     for a writer that never comes)."""
     named: dict = {}  # the stream -> (the path first given for it, the arguments naming it)
+    # a command whose positional changes meaning with an option (eval's QRELS is a RUN
+    # under --prels) says what each argument is (set_defaults(input_name=...))
+    input_name = getattr(args, "input_name", None) or (lambda _, dest: dest.upper())
     for dest, value in vars(args).items():
         if dest in _OUTPUT_DESTS:
             continue
         for item in value if isinstance(value, (list, tuple)) else [value]:
             key = _stream_key(item) if isinstance(item, str) else None
             if key is not None:
-                named.setdefault(key, (item, []))[1].append(dest.upper())
+                named.setdefault(key, (item, []))[1].append(input_name(args, dest))
     for key, (path, dests) in named.items():
         if len(dests) < 2:
             continue

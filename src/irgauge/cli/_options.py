@@ -116,6 +116,7 @@ positive_int = integer(1, what="a whole number")
 count = integer(1, MAX_COUNT, what="a whole number")
 draws = _argparse_type(lambda text: _checks.draws(text, None, text=True), "draws")
 seed = _argparse_type(lambda text: _checks.seed(text, None, text=True), "seed")
+jobs = _argparse_type(lambda text: _checks.jobs(text, None, text=True), "jobs")
 alpha = _argparse_type(lambda text: _checks.alpha(text, None, text=True), "alpha")
 fraction = _argparse_type(lambda text: _checks.fraction(text, None, text=True), "fraction")
 probability = _argparse_type(lambda text: _checks.probability(text, None, text=True), "probability")
@@ -344,7 +345,7 @@ def add_engine(parser, tasks: str, steps: bool = True, aliases=()) -> None:
         ("--jobs",),
         tuple(aliases),
         dest="jobs",
-        type=positive_int,
+        type=jobs,
         default=None,
         metavar="N",
         help=f"cores to use on this machine: {tasks.rstrip(',')} run on N threads (with "

@@ -69,7 +69,15 @@ def register(subparsers) -> None:
         steps=False,
         aliases=("--threads",),
     )
-    parser.set_defaults(func=run)
+    parser.set_defaults(func=run, input_name=input_name)
+
+
+def input_name(args, dest: str) -> str:
+    """What the argument ``dest`` is, as the usage names it: with --prels, the first
+    positional (QRELS otherwise) is a RUN."""
+    if dest == "runs" or (dest == "qrels" and getattr(args, "prels", None) is not None):
+        return "RUN"
+    return dest.upper()
 
 
 def add_memory(parser: argparse.ArgumentParser) -> None:
@@ -243,6 +251,7 @@ def _report_skipped(metadata: dict) -> None:
             + (" ..." if len(topics) > 5 else "")
         )
     averaged = metadata.get("topics_averaged")
+    notes += [n for n in metadata.get("notes", []) if "no topic averaged" not in n]
     for run, count in (averaged if isinstance(averaged, dict) else {}).items():
         if count == 0:  # its means are NaN: say why, and the usual cause
             notes.append(

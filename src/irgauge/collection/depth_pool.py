@@ -209,7 +209,7 @@ def parse_depths(depths, source: Optional[str] = None) -> List[int]:
             raise InputError(f"depth {item!r} is not a whole number", source, parameter="depth")
         if text < 1:
             raise InputError(f"depth {item!r} must be >= 1", source, parameter="depth")
-        parsed.append(int(text))
+        parsed.append(_checks.depth(int(text)))
     if not parsed:
         raise InputError("no depth given", source, parameter="depth")
     return sorted(set(parsed))

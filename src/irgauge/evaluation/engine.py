@@ -43,10 +43,12 @@ from irgauge.io.adapters import qrels_source, run_sources
 from irgauge.io.steps import step_counter
 from irgauge.io.qrels import read_qrels
 from irgauge.io.records import Run
-from irgauge.io.runs import read_run, unique_run_names
+from irgauge.io.runs import unique_run_names
+from irgauge.io.runs import read_runs as io_read_runs
 from irgauge.io.threads import thread_count
 from irgauge.measures import DEFAULT_MEASURES, Measure, parse_measures
 from irgauge.measures.parse import is_foreign_measure
+from irgauge.scores._results import check_result_values
 from irgauge.types import (
     GainsLike,
     Matrices,
@@ -72,9 +74,10 @@ def _run_sources(runs: Any) -> List[tuple]:
     return run_sources(runs)
 
 
-def read_runs(runs: RunsLike) -> List[Run]:
-    """Read every run given (as evaluate accepts them), to evaluate them several times."""
-    return [read_run(source, name=name) for source, name in _run_sources(runs)]
+def read_runs(runs: RunsLike, distinct: bool = False) -> List[Run]:
+    """Read every run given (as evaluate accepts them), to evaluate them several times;
+    ``distinct``: a run file given twice is refused (:func:`irgauge.io.runs.read_runs`)."""
+    return io_read_runs(runs, distinct=distinct)
 
 
 def evaluate(
@@ -156,7 +159,28 @@ def evaluate(
     step()
     metadata = _metadata(qrels, judgments, measure_list, conventions, names, scored, row_topics)
     metadata["topics_missing_from_run" if not complete else "topics_scored_zero"] = missing
-    return EvalResult(values, values.means(), metadata, measure_list)
+    return EvalResult(values, _checked_means(values, scored, metadata), metadata, measure_list)
+
+
+def _checked_means(values, scored, metadata):
+    """The means, after the results check (irgauge.scores._results) on every per-topic
+    value (done as each run's values are finished) and on every mean: a value that is not
+    finite is never printed as a score without its reason, recorded in the metadata's
+    notes."""
+    means = values.means()
+    averaged = metadata["topics_averaged"]
+    names = list(metadata["runs"])  # the runs' unique names, in run order
+    notes = [f"run {name}: {note}" for name, s in zip(names, scored) for note in s.values.notes]
+    for run, measure, value in zip(means["run"], means["measure"], means["value"]):
+        why = (
+            "the run has no topic averaged"
+            if averaged.get(run) == 0
+            else "its per-topic values are not all finite"
+        )
+        notes += [f"run {run}: mean {n}" for n in check_result_values(measure, value, reason=why)]
+    if notes:
+        metadata["notes"] = notes
+    return means
 
 
 def _sources_to_score(runs: Any) -> List[tuple]:

@@ -99,7 +99,7 @@ def leave_out_scores(
     where it is refused by default; other options as :func:`irgauge.evaluate`."""
     rel_level, _ = check_conventions(order, "skip", "mean", rel_level, None)
     q = read_qrels(qrels)
-    run_list = read_runs(runs)
+    run_list = read_runs(runs, distinct=True)
     if len(run_list) < 2:
         raise InputError("leaving groups out needs at least 2 runs", parameter="runs")
     names = unique_run_names([(r.name, r.source) for r in run_list])
@@ -272,6 +272,9 @@ def _virtual_judgments(q: Qrels, judgments: Judgments, drop_group, n_groups: int
         vq, rel_level=judgments.rel_level, gains=judgments.gains, negative=judgments.negative
     )
     present = np.array([int(t) for t in virtual.topic_ids], dtype=np.int64)
+    # the codes are read; what a measure sees (a registered measure's function, the topic
+    # its error names) is each virtual topic's real topic id, as in every other evaluation
+    virtual.topic_ids = [judgments.topic_ids[t] for t in present % n_topics]
     code = np.full(n_groups * n_topics, -1, dtype=np.int64)
     code[present] = np.arange(len(present))
     return _Virtual(

@@ -22,7 +22,9 @@ from typing import Dict, Iterator, List, Optional, Sequence, Tuple
 import numpy as np
 
 from irgauge.errors import OutputError
+from irgauge.scores._results import check_result_values
 
+_UNDEFINED = "the measure is undefined on these topics (or overflows)"
 _WORD = 8  # bytes of a topic row (int64) and of a value (float64)
 
 
@@ -109,6 +111,7 @@ class RunValues:
         self._sorted: Optional[str] = None  # finished in a file: measure after measure
         self.topic_rows: Optional[np.ndarray] = None
         self.means: Optional[List[float]] = None
+        self.notes: List[str] = []  # the results check's, on the finished values
 
     def add(self, topic_rows: np.ndarray, values: np.ndarray) -> None:
         """The rows of one part: their qrels topics, and values[measure, row]."""
@@ -146,6 +149,8 @@ class RunValues:
         the values in that order, as every output states it)."""
         if self._unsorted is None:
             self._finish_in_memory()
+            for i, measure in enumerate(measures):
+                self.notes += check_result_values(measure.name, self._matrix[i], reason=_UNDEFINED)
             self.means = [m.aggregate(self._matrix[i], aggregate) for i, m in enumerate(measures)]
             return
         starts = np.cumsum([0] + [(1 + self.n_measures) * n for n in self._sizes]) * _WORD
@@ -168,6 +173,7 @@ class RunValues:
                         np.float64,
                     )[order]
                     column.tofile(out)
+                    self.notes += check_result_values(measure.name, column, reason=_UNDEFINED)
                     self.means.append(measure.aggregate(column, aggregate))
         except OSError as err:
             raise OutputError(self._sorted, err.strerror or str(err)) from None

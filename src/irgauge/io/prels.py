@@ -138,17 +138,28 @@ def _refusing_a_pool(blocks: Iterator[bytes], name: str) -> Iterator[bytes]:
         yield block
 
 
+# The smallest inclusion probability read. The estimators' terms reach the fourth power
+# of a weight w = 1/pi (statAP's variance: y(d)^2 and w(d)^2 below(d)^2, each ~ w^4,
+# summed over up to 2^40 documents), so every estimate stays a finite double only while
+# 2^40 w^4 < 2^1024, i.e. pi >= 2^-246 (about 8.84e-75). No real sample comes near it.
+MIN_INCLUSION = 2.0**-246
+
+
 def check_inclusion(inclusion: np.ndarray, source: str, line_numbers=None) -> None:
     """InputError at the first line whose inclusion probability lies outside (0, 1] or
-    below 1/max float: a document sampled with probability 0 could not have been judged,
-    above 1 is no probability (NaN fails too), and below 1/max float its Horvitz-Thompson
-    weight 1/pi is infinite."""
+    below MIN_INCLUSION = 2^-246: a document sampled with probability 0 could not have
+    been judged, above 1 is no probability (NaN fails too), and below 2^-246 the
+    estimators' terms in (1/pi)^4 (statAP's variance) overflow a double."""
     outside = ~((inclusion > 0) & (inclusion <= 1))
-    # a probability so small that its weight 1/pi overflows makes every estimate infinite
-    tiny = inclusion < 1 / np.finfo(np.float64).max
+    tiny = inclusion < MIN_INCLUSION
     bad = np.flatnonzero(outside | tiny)
     if len(bad):
         i = int(bad[0])
         line = int(line_numbers[i]) if line_numbers is not None else i + 1
-        problem = "is outside (0, 1]" if outside[i] else "is too small: its weight 1/pi overflows"
+        problem = (
+            "is outside (0, 1]"
+            if outside[i]
+            else f"is below {MIN_INCLUSION:.3g} (2^-246): the estimates in (1/pi)^4 "
+            "(statAP's variance) would overflow"
+        )
         raise InputError(f"inclusion probability {float(inclusion[i])!r} {problem}", source, line)

@@ -9,6 +9,7 @@ The rank column of a TREC run is not read: trec_eval ignores it, and files with
 
 from __future__ import annotations
 
+import os
 import re
 from typing import Any, Mapping, Optional, Tuple
 
@@ -49,11 +50,38 @@ def read_run(source: RunLike, name: Optional[str] = None, threads: Optional[int]
     return _from_path(source, name, threads)
 
 
-def read_runs(runs: Any) -> list:
+def read_runs(runs: Any, distinct: bool = False) -> list:
     """The runs given (one run, a list of runs or a ``{name: run}`` mapping, see
     :func:`~irgauge.io.adapters.run_sources`), read: what every function taking ``runs``
-    reads them with, so that one path is one run, not a list of one-letter paths."""
-    return [read_run(source, name=name) for source, name in run_sources(runs)]
+    reads them with, so that one path is one run, not a list of one-letter paths.
+
+    ``distinct``: a run file given twice (the same file by any path) is refused, naming
+    it. Where runs are compared as groups (a leave-one-out, a pool), a twin left in the
+    pool keeps every document of the run left out, so its result would mean nothing."""
+    sources = run_sources(runs)
+    if distinct:
+        _refuse_a_file_twice([source for source, _ in sources])
+    return [read_run(source, name=name) for source, name in sources]
+
+
+def _refuse_a_file_twice(sources: list) -> None:
+    seen = set()
+    for source in sources:
+        if not isinstance(source, (str, os.PathLike)) or str(source) == "-":
+            continue
+        try:
+            found = os.stat(source)
+        except OSError:  # the reader names a file that cannot be read
+            continue
+        key = (found.st_dev, found.st_ino)
+        if key in seen:
+            raise InputError(
+                "this run file is given twice: runs compared as groups must differ (a "
+                "twin stays in the pool when the other is left out)",
+                str(source),
+                parameter="runs",
+            )
+        seen.add(key)
 
 
 def unique_run_names(runs) -> list:

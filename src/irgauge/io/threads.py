@@ -10,6 +10,7 @@ import signal
 
 from typing import TYPE_CHECKING, Iterator, Optional
 
+from irgauge import _checks
 from irgauge.errors import InputError
 from irgauge.io.stops import STOP_SIGNALS
 
@@ -42,7 +43,7 @@ def thread_count(requested: Optional[int] = None) -> int:
     if requested is not None:
         if requested < 1:
             raise InputError(f"threads must be >= 1, got {requested}")
-        return int(requested)
+        return _checks.jobs(requested, "threads")
     return min(available_cpus(), MAX_THREADS)
 
 

@@ -699,7 +699,13 @@ def _repro_section(item, paths: _Paths, folder: Path) -> str:
     the KTU, RBO and RMSE curves drawn from the table (:mod:`irgauge.report.repro_figures`)."""
     frame, meta = item.frame, item.metadata
     keys = [c for c in ("repeated", "run", "measure", "statistic", "cutoff") if c in frame]
-    shown = frame[keys].fillna("").copy()
+    # as objects: a float column (cutoff read back from TSV, NaN where none) takes no
+    # text fill value; a whole cutoff is shown as the whole number it was given as
+    shown = frame[keys].astype(object).fillna("")
+    if "cutoff" in shown:
+        shown["cutoff"] = [
+            int(c) if isinstance(c, float) and c.is_integer() else c for c in shown["cutoff"]
+        ]
     shown["value [interval]"] = [
         _interval(float(v), float(lo), float(hi), 4)
         for v, lo, hi in zip(frame["value"], frame["low"], frame["high"])

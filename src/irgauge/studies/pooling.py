@@ -177,7 +177,7 @@ def compute_pooling(
 ) -> PoolingStudy:  # fmt: skip
     """Every number of the study; writes nothing."""
     judged = read_qrels(qrels)
-    read = read_runs(runs)
+    read = read_runs(runs, distinct=True)
     estimators = dict(ESTIMATORS) if "sample" in strategies else {}
     every = list(dict.fromkeys([*measures, *estimators.values()]))
     rel_level = eval_options.get("rel_level", 1)

@@ -69,8 +69,8 @@ def build_candidates(
     saying why or what to do; None: the run is pooled without those topics); without,
     every topic some run answers."""
     if depth is not None:
-        depth = _checks.whole(depth, "depth", 1, _checks.MAX_COUNT)
-    read = read_runs(runs)
+        depth = _checks.depth(depth)
+    read = read_runs(runs, distinct=True)
     if not read:
         raise InputError("a pool needs at least one run", parameter="runs")
     judged = read_qrels(qrels) if qrels is not None else None
