@@ -60,6 +60,7 @@ def test_the_estimates_of_a_hand_computed_sample(tmp_path):
     got = _values(tmp_path, list(expected))
     for name, value in expected.items():
         assert got[name] == pytest.approx(value, rel=1e-12), name
+    # the Million Query script's printed varAP: the formula worked by hand above gives it
     assert got["statAP(var=true)"] == pytest.approx(0.135528673835125, rel=1e-12)
 
 
@@ -418,7 +419,7 @@ def test_the_estimates_are_unbiased_in_simulation():
     # in each (the delta method it replaced came to 0.81 on average, 0.76 at least)
     ratio = est["statAP(var=true)"].mean(axis=1) / est["statAP"].var(axis=1, ddof=1)
     assert ((ratio > 0.7) & (ratio < 1.4)).all(), ratio
-    assert 0.85 < ratio.mean() < 1.15, ratio
+    assert abs(ratio.mean() - 1) < 0.15, ratio
 
 
 # xinfAP's design (Yilmaz, Kanoulas and Aslam 2008): strata by the best rank any run

@@ -96,6 +96,9 @@ def _old_outputs(folder: Path) -> None:
     for study in ("topicset", "a/topicset", "qa-data"):  # replaced whole by the studies
         (folder / "dir" / study).mkdir(parents=True)
         (folder / "dir" / study / "old.txt").write_bytes(b"old study")
+        # an earlier run's folder: its manifest says irgauge wrote it (a folder without
+        # one is the user's, and refused)
+        (folder / "dir" / study / "manifest.json").write_text('{"study": "topicset"}')
 
 
 def _argv(name: str) -> list:

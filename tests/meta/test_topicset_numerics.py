@@ -224,6 +224,7 @@ def test_min_detectable_diff_past_the_mixture_agrees_with_mpmath(variance, n, al
     assert not ref_holds("anova", n, variance, d * (1 - 1e-9), alpha, 0.2, systems)
 
 
+# lambda / 2 = mu**2 / 2 just past the hand-over: 1.4143e7**2 / 2 = 1.00013e14
 @pytest.mark.parametrize("mu", [1.4143e7, 2e7, 1e9])
 @pytest.mark.parametrize("df1, df2", [(2, 6), (9, 30)])
 def test_the_far_power_agrees_with_mpmath(mu, df1, df2):
@@ -295,7 +296,7 @@ def test_a_difference_past_the_largest_double_is_infinite_with_its_reason():
     rng = np.random.default_rng(5)
     matrix = ScoreMatrix(rng.random((3, 2)) * 1e99, ["a", "b", "c"], ["1", "2"], "x")
     result = topic_set_size({"x": matrix}, 1e200, alpha=5e-324)
-    reason = "min_detectable_diff value(s) are not finite: the smallest detectable difference"
+    reason = "1 min_detectable_diff value is not finite: the smallest detectable difference"
     assert any(reason in note for note in result.notes), result.notes
 
 
