@@ -313,7 +313,9 @@ def test_every_line_name_trec_eval_prints_is_refused_in_three_cases():
                 pass
         for params in (None, "7"):
             try:
-                printed.update(line.label for line in TE.lines(name, params, 100, 3, "qrels_jg"))
+                printed.update(
+                    line.label for line in TE.lines(name, params, 100, rel_format="qrels_jg")
+                )
             except MeasureError:
                 pass
     named = {label for label in printed if irgauge.measures.custom._NAME.match(label)}

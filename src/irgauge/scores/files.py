@@ -4,14 +4,13 @@ column per system), read into ``{measure: ScoreMatrix}`` with every cell checked
 from __future__ import annotations
 
 import csv
-from pathlib import Path
-from typing import Dict, List, Optional, Sequence, Union
+from typing import Dict, List, Optional, Sequence
 
 import numpy as np
 
 from irgauge._checks import plain_number_text
 from irgauge.errors import InputError
-from irgauge.io._source import file_path, file_stem, read_text, text_lines
+from irgauge.io._source import PathLike, file_path, file_stem, read_text, text_lines
 from irgauge.scores.matrix import (
     LONG_HEADER,
     MAX_SCORE,
@@ -33,7 +32,7 @@ from irgauge.io.words import counted
 
 
 def read_scores(
-    path: Union[str, Path],
+    path: PathLike,
     measures: Optional[Sequence[str]] = None,
     name: Optional[str] = None,
     header: bool = True,
