@@ -5,14 +5,18 @@ file. And the regressions the fuzz harness found, each failing on the code befor
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import functools
 import gc
 import gzip
 import os
 import shutil
+import struct
 import subprocess
 import sys
+import termios
 import threading
+import time
 import weakref
 from pathlib import Path
 from typing import Iterator
@@ -27,15 +31,22 @@ from test_fuzz_readers import READERS, collection, outcome_of
 
 @contextlib.contextmanager
 def fed(fifo: Path, data: bytes) -> Iterator[None]:
-    """``data`` written into the named pipe by a thread, once a reader opens it. When the
-    block ends the pipe is opened and drained here, so that the writer ends even where the
+    """``data`` written into the named pipe by a thread, once a reader opens it, in two
+    halves: the second once the reader has taken all of the first, so that every reader
+    meets a pipe that has given part of its content (a line, a gzip stream cut) and has
+    more to come, as a slow writer's does, whatever the machine's load. When the block
+    ends the pipe is opened and drained here, so that the writer ends even where the
     command refused before reading. (The writer polled for a reader and gave up after
     20 s: under load the command could open the pipe later, and wait for ever.)"""
+    half = len(data) // 2
 
     def write():
         try:
-            with open(fifo, "wb") as pipe:  # blocks until a reader opens the pipe
-                pipe.write(data)
+            with open(fifo, "wb", buffering=0) as pipe:  # blocks until a reader opens it
+                pipe.write(data[:half])
+                while unread(pipe.fileno()):  # a readiness condition, not a time
+                    time.sleep(0.001)
+                pipe.write(data[half:])
         except BrokenPipeError:  # the reader closed it early: what it read is checked
             pass
 
@@ -54,6 +65,11 @@ def fed(fifo: Path, data: bytes) -> Iterator[None]:
             os.close(drain)
         writer.join(60)
         assert not writer.is_alive(), "the writer still waits: the pipe was kept open"
+
+
+def unread(fd: int) -> int:
+    """Bytes in the pipe that its reader has not taken yet."""
+    return struct.unpack("i", fcntl.ioctl(fd, termios.FIONREAD, b"\0" * 4))[0]
 
 
 @functools.lru_cache(maxsize=None)
