@@ -5,7 +5,6 @@ file. And the regressions the fuzz harness found, each failing on the code befor
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import functools
 import gc
 import gzip
@@ -14,7 +13,6 @@ import shutil
 import struct
 import subprocess
 import sys
-import termios
 import threading
 import time
 import weakref
@@ -69,6 +67,9 @@ def fed(fifo: Path, data: bytes) -> Iterator[None]:
 
 def unread(fd: int) -> int:
     """Bytes in the pipe that its reader has not taken yet."""
+    import fcntl  # POSIX, as named pipes are: imported where one is used
+    import termios
+
     return struct.unpack("i", fcntl.ioctl(fd, termios.FIONREAD, b"\0" * 4))[0]
 
 
