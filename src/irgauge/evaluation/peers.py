@@ -34,34 +34,42 @@ def like_options(peer: str) -> str:
     return ", ".join(f"{OPTIONS[k]} {v}" for k, v in LIKE[peer].items())
 
 
-def _fix(convention: str, takes: Optional[Collection[str]]) -> str:
-    """How to get trec_eval's number: the command's option, or eval's scores as a file."""
+def _fix(convention: str, takes: Optional[Collection[str]], score_files: bool) -> str:
+    """How to get trec_eval's number: the command's option, or eval's scores as a file
+    (where the command reads score files; else eval's own scores)."""
     option = f"{OPTIONS[convention]} {LIKE['trec_eval'][convention]}"
     if takes is None:
         return f"{option} (or --like trec_eval) gives its number"
     if convention in takes:
         return f"{option} gives its number"
+    if not score_files:
+        return f"irgauge eval {option} gives its scores"
     return f"the scores of irgauge eval -q --format tsv {option}, given as a score file, have it"
 
 
-def peer_notes(metadata: Mapping[str, Any], takes: Optional[Collection[str]] = None) -> List[str]:
+def peer_notes(
+    metadata: Mapping[str, Any],
+    takes: Optional[Collection[str]] = None,
+    score_files: bool = True,
+) -> List[str]:
     """The notes of an evaluation whose numbers differ from trec_eval's by a default of
     irgauge's, each saying how to get trec_eval's number: every command that scores runs
     prints them (eval; the meta-evaluation commands with --qrels/--run). ``takes``: the
     conventions (keys of OPTIONS) the command takes as options; None: all, and
-    ``--like trec_eval`` (eval)."""
+    ``--like trec_eval`` (eval); ``score_files``: whether the command reads score files
+    (the meta commands), through which eval's scores with the other option reach it."""
     notes = []
     skipped = metadata.get("topics_without_relevant") or []
     if skipped:
         notes.append(
             f"{counted(len(skipped), 'qrels topic')} without relevant documents left out of "
-            f"the mean; trec_eval averages them: {_fix('empty_topics', takes)}"
+            f"the mean; trec_eval averages them: {_fix('empty_topics', takes, score_files)}"
         )
     negative = metadata.get("negative_judgments", 0)
     if negative and metadata.get("negative_levels") == "nonrelevant":
         notes.append(
             f"{counted(negative, 'qrels line')} with a negative level read as judged "
             f"nonrelevant; trec_eval reads them as pooled but unjudged: "
-            f"{_fix('negative', takes)}"
+            f"{_fix('negative', takes, score_files)}"
         )
     return notes
