@@ -17,6 +17,7 @@ import numpy as np
 from irgauge import __version__
 from irgauge.collection.judgments import Judgments, parse_gains
 from irgauge.errors import InputError, MeasureError
+from irgauge.evaluation.peers import collect
 from irgauge.evaluation.memory import (
     budget_note,
     part_bytes,
@@ -159,7 +160,9 @@ def evaluate(
     step()
     metadata = _metadata(qrels, judgments, measure_list, conventions, names, scored, row_topics)
     metadata["topics_missing_from_run" if not complete else "topics_scored_zero"] = missing
-    return EvalResult(values, _checked_means(values, scored, metadata), metadata, measure_list)
+    result = EvalResult(values, _checked_means(values, scored, metadata), metadata, measure_list)
+    collect(metadata)  # a study records where its scores differ from trec_eval's
+    return result
 
 
 def _checked_means(values, scored, metadata):

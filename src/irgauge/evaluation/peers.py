@@ -17,7 +17,8 @@ The document order needs no option: a TREC run is ordered as trec_eval orders it
 
 from __future__ import annotations
 
-from typing import Any, Collection, Dict, List, Mapping, Optional
+from contextlib import contextmanager
+from typing import Any, Collection, Dict, Iterator, List, Mapping, Optional
 
 from irgauge.io.words import counted
 
@@ -27,6 +28,9 @@ LIKE: Dict[str, Dict[str, str]] = {
 }
 # convention -> its option on the command line
 OPTIONS = {"empty_topics": "--empty-topics", "negative": "--negative"}
+# the notes of the evaluations of the studies running (innermost last): a study evaluates
+# in many places, and its manifest records what each evaluation differed in
+_COLLECTING: List[List[str]] = []
 
 
 def like_options(peer: str) -> str:
@@ -73,3 +77,30 @@ def peer_notes(
             f"{_fix('negative', takes, score_files)}"
         )
     return notes
+
+
+@contextmanager
+def collecting() -> Iterator[List[str]]:
+    """Gather the peer notes of every :func:`irgauge.evaluate` run inside (a study's, which
+    takes --empty-topics but no score files), each once, in the list yielded."""
+    found: List[str] = []
+    _COLLECTING.append(found)
+    try:
+        yield found
+    finally:
+        _COLLECTING.remove(found)
+
+
+def collect(metadata: Mapping[str, Any], takes: Collection[str] = ("empty_topics",)) -> None:
+    """Called by :func:`irgauge.evaluate` (and the leave-out, which takes no
+    ``empty_topics``) with its metadata: add its notes to the innermost
+    :func:`collecting`, if any."""
+    if _COLLECTING:
+        found = _COLLECTING[-1]
+        notes = peer_notes(metadata, takes, score_files=False)
+        found += [note for note in notes if note not in found]
+
+
+def collected() -> List[str]:
+    """The notes gathered so far by the innermost :func:`collecting` (none outside)."""
+    return list(_COLLECTING[-1]) if _COLLECTING else []
