@@ -109,8 +109,8 @@ def leave_out_scores(
     judgments = Judgments(q, rel_level=rel_level, gains=parse_gains(gains), negative=negative)
     # scored only where a relevant document is, as evaluate's default: a study notes it
     skipped = [judgments.topic_ids[t] for t in np.flatnonzero(judgments.R == 0)]
-    found = {"topics_without_relevant": skipped, "negative_levels": negative}
-    collect({**found, **_negative_judgments(judgments)}, takes=())
+    facts = {"topics_without_relevant": skipped, "negative_levels": negative}
+    collect({**facts, **_negative_judgments(judgments)}, takes=())
     pool = depth_pool(run_list, depth, q.topic_index, order, topics_of=q.source)
     if not complete:  # after the pool, which refuses a run answering none of the topics
         for run in run_list:
