@@ -18,9 +18,11 @@ The document order needs no option: a TREC run is ordered as trec_eval orders it
 from __future__ import annotations
 
 from contextlib import contextmanager
-from typing import Any, Collection, Dict, Iterator, List, Mapping, Optional
+from typing import Any, Collection, Dict, Iterator, List, Mapping, Optional, TypeVar
 
 from irgauge.io.words import counted
+
+M = TypeVar("M", bound=Mapping[str, Any])
 
 # peer -> {the evaluate() convention: the peer's value}
 LIKE: Dict[str, Dict[str, str]] = {
@@ -91,14 +93,15 @@ def collecting() -> Iterator[List[str]]:
         _COLLECTING.remove(found)
 
 
-def collect(metadata: Mapping[str, Any], takes: Collection[str] = ("empty_topics",)) -> None:
+def collect(metadata: M, takes: Collection[str] = ("empty_topics",)) -> M:
     """Called by :func:`irgauge.evaluate` (and the leave-out, which takes no
     ``empty_topics``) with its metadata: add its notes to the innermost
-    :func:`collecting`, if any."""
+    :func:`collecting`, if any; return the metadata."""
     if _COLLECTING:
         found = _COLLECTING[-1]
         notes = peer_notes(metadata, takes, score_files=False)
         found += [note for note in notes if note not in found]
+    return metadata
 
 
 def collected() -> List[str]:
