@@ -196,7 +196,15 @@ INVOCATIONS = {
 }
 
 
-@pytest.mark.parametrize("words", [w for w, _ in scoring_commands()], ids=lambda w: " ".join(w))
+def _cases():
+    """The commands, the studies but one (the quickest, the shared mechanism's witness in
+    the quick subset) slow: each writes a study folder in seconds."""
+    for words, _ in scoring_commands():
+        slow = words[0] == "study" and words != ("study", "predictive")
+        yield pytest.param(words, marks=[pytest.mark.slow] if slow else [])
+
+
+@pytest.mark.parametrize("words", list(_cases()), ids=lambda w: " ".join(w))
 def test_every_command_scoring_runs_notes_trec_eval_number(words, files, tmp_path, capsys):
     """Topic 2 has no relevant document: every command that scores the runs leaves it out
     of the mean by default, as trec_eval does not; each says so, names --empty-topics zero,
