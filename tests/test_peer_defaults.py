@@ -3,6 +3,8 @@ trec_eval's number, and ``irgauge eval --like trec_eval`` sets them all (issue 3
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from irgauge.cli import main
@@ -96,3 +98,138 @@ def test_empty_topics_without_qrels_is_refused(tmp_path, capsys):
     assert main(["discpower", str(scores), "-B", "5", "--empty-topics", "zero"]) == 2
     err = capsys.readouterr().err
     assert "--empty-topics applies to scores computed with --qrels/--run" in err
+
+
+# Every command that scores qrels and runs, found in the parser: one with a qrels argument
+# and runs. These take both and score nothing, or are the peer itself.
+NOT_SCORING = {
+    ("pool",): "builds a pool from the runs",
+    ("reduce",): "writes reduced qrels",
+    ("trec_eval",): "is the peer: its numbers are trec_eval's",
+    ("study", "qa"): "scores answers with the QA measures, which trec_eval does not compute",
+}
+RUN_DESTS = {"run", "runs", "original"}
+# commands that score only topics with a relevant document, whatever the option: their
+# note names eval's --empty-topics zero instead
+NO_OPTION = {("study", "reusability"): "the leave-out scores topics with a relevant one"}
+
+
+def scoring_commands():
+    """(command words, its parser) of every command, nested ones (study X) included,
+    that takes qrels and runs."""
+    import argparse
+
+    from irgauge.cli import build_parser
+
+    found = []
+
+    def walk(parser, words):
+        dests = {a.dest for a in parser._actions}
+        if "qrels" in dests and dests & RUN_DESTS:
+            found.append((tuple(words), parser))
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for name, sub in action.choices.items():
+                    walk(sub, [*words, name])
+
+    walk(build_parser(), [])
+    return [(words, p) for words, p in found if words not in NOT_SCORING]
+
+
+def _three_runs(files):
+    qrels, run = files
+    runs = []
+    for tag, swap in (("r", ("", "")), ("s", ("b 1 3", "b 1 1")), ("t", ("e 1 2", "e 1 5"))):
+        path = run.replace("run.txt", f"run_{tag}.txt")
+        with open(path, "w") as handle:
+            handle.write(RUN.replace(" r\n", f" {tag}\n").replace(*swap))
+        runs.append(path)
+    return qrels, runs
+
+
+def _meta(words, qrels, runs, tmp):
+    return [*words, "--qrels", qrels, "--run", *runs, "-m", "AP"]
+
+
+def _agree(words, qrels, runs, tmp):
+    other = os.path.join(tmp, "other.txt")
+    with open(other, "w") as handle:
+        handle.write(QRELS.replace("3 0 g 1", "3 0 g 0"))
+    return [*words, qrels, other, "--run", *runs, "-m", "AP", "-B", "5", "--seed", "1"]
+
+
+def _repro(words, qrels, runs, tmp):
+    return [*words, qrels, "--original", *runs[:2], "--repeated", runs[2], runs[0]]
+
+
+def _positional(*extra):
+    return lambda words, qrels, runs, tmp: [*words, qrels, *runs, "-m", "AP", *extra]
+
+
+def _study(*extra):
+    def argv(words, qrels, runs, tmp):
+        return [*words, qrels, *runs, "--out", os.path.join(tmp, "out"), *extra]
+
+    return argv
+
+
+# how each command is run on the files above; a new command fails the walk until it is
+# given here (and prints the note)
+INVOCATIONS = {
+    ("agree",): _agree,
+    ("compare",): _meta,
+    ("correlate",): _meta,
+    ("discpower",): lambda *a: [*_meta(*a), "-B", "5", "--seed", "1"],
+    ("eval",): _positional(),
+    ("incomplete",): _positional("-B", "5", "--seed", "1", "--rates", "50"),
+    ("predictive",): lambda *a: [*_meta(*a), "--seed", "1"],
+    ("repro",): _repro,
+    ("stability",): lambda *a: [*_meta(*a), "--seed", "1", "--trials", "5"],
+    ("swap",): lambda *a: [*_meta(*a), "--seed", "1", "--trials", "5"],
+    ("topics",): lambda *a: [*_meta(*a), "--min-diff", "0.1"],
+    ("study", "onerel"): _study("--seed", "1", "--quiet"),
+    ("study", "incomplete"): _study("--seed", "1", "--quiet"),
+    ("study", "predictive"): _study("--seed", "1", "--quiet"),
+    ("study", "topicset"): _study("--seed", "1", "--quiet", "-m", "AP"),
+    ("study", "pooling"): _study("--seed", "1", "--quiet", "--budgets", "1"),
+    ("study", "reusability"): _study("--seed", "1", "--quiet", "--depth", "2"),
+}
+
+
+def _cases():
+    """The commands, the studies but one (the quickest, the shared mechanism's witness in
+    the quick subset) slow: each writes a study folder in seconds."""
+    for words, _ in scoring_commands():
+        slow = words[0] == "study" and words != ("study", "predictive")
+        yield pytest.param(words, marks=[pytest.mark.slow] if slow else [])
+
+
+@pytest.mark.parametrize("words", list(_cases()), ids=lambda w: " ".join(w))
+def test_every_command_scoring_runs_notes_trec_eval_number(words, files, tmp_path, capsys):
+    """Topic 2 has no relevant document: every command that scores the runs leaves it out
+    of the mean by default, as trec_eval does not; each says so, names --empty-topics zero,
+    which it takes, and records the note in its output."""
+    parser = dict(scoring_commands())[words]
+    takes = "--empty-topics" in {s for a in parser._actions for s in a.option_strings}
+    assert takes != (words in NO_OPTION)
+    assert words in INVOCATIONS, f"give {' '.join(words)}'s invocation in INVOCATIONS"
+    qrels, runs = _three_runs(files)
+    argv = INVOCATIONS[words](words, qrels, runs, str(tmp_path))
+    if "--format" in {s for a in parser._actions for s in a.option_strings}:
+        argv += ["--format", "tsv"]  # the table's header shortens the notes
+    out, err = run_cli(capsys, argv)
+    notes = [line for line in err.splitlines() if line.startswith("irgauge: note:")]
+    empty = [n for n in notes if "without relevant documents" in n]
+    assert empty and all("--empty-topics zero" in n for n in empty), err
+    recorded = out
+    manifest = tmp_path / "out" / words[-1] / "manifest.json"
+    if manifest.exists():  # a study records its notes in its manifest
+        recorded = manifest.read_text()
+    # eval's header records the topics themselves; the others record the note
+    assert "without relevant documents left out of the mean" in recorded or (
+        words == ("eval",) and 'topics_without_relevant: ["2"]' in recorded
+    )
+    if takes and (words[0] != "study" or words == ("study", "predictive")):
+        # the option the note names does give trec_eval's reading (the studies share it)
+        _, err = run_cli(capsys, [*argv, "--empty-topics", "zero"])
+        assert "without relevant documents" not in err

@@ -72,6 +72,8 @@ HANDED_ON = {"study", "demo"}
 # option dest -> the arguments that set it to something other than its default; options
 # with choices take the first choice that is not the default unless named here
 VALUES = {
+    # its default (None where it is refused without runs) reads as skip: zero is the change
+    "empty_topics": ["--empty-topics", "zero"],
     "measure": ["-m", "P@10"],
     "measures": ["-m", "P@10"],
     "header": ["--headerless-scores"],

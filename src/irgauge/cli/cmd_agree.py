@@ -55,6 +55,7 @@ def register(subparsers) -> None:
         choices=("none", "holm", "bh"),
         help="multiple-comparison correction over the run pairs (default: none)",
     )
+    opt.add_empty_topics(p, scored=" (with --run)")
     p.add_argument(
         "--mixed-scales",
         action="store_true",
@@ -109,6 +110,7 @@ SYSTEM_OPTIONS = {
     "test": "--test",
     "alpha": "--alpha",
     "correction": "--correction",
+    "empty_topics": "--empty-topics",
 }
 
 

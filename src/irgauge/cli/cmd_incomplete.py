@@ -50,6 +50,7 @@ def register(subparsers) -> None:
     conventions.add_argument(
         "--gains", type=opt.gains, default=None, help="gain per level 1:2:3:..."
     )
+    opt.add_empty_topics(conventions)
     opt.add_text_output(parser, ("table", "tsv", "json"))
     parser.add_argument(
         "--out",
@@ -108,6 +109,7 @@ def run(args) -> int:
         gains=args.gains,
         progress=bar("incomplete judgments", args.quiet),
         depths=args.depth,
+        **({"empty_topics": args.empty_topics} if args.empty_topics else {}),
     )
     text = opt.without_header(
         render(result.table, args.format, result.metadata, opt.shown_digits(args)), args
@@ -128,6 +130,9 @@ def run(args) -> int:
         write_text(output_file(args.output), text)
     else:
         sys.stdout.write(text)
+    # after the output, as every command prints its notes
+    for note in result.metadata.get("notes", []):
+        sys.stderr.write(f"irgauge: note: {note}\n")
     return 0
 
 

@@ -62,6 +62,7 @@ def register(subparsers) -> None:
     p.add_argument(
         "--confidence", type=opt.confidence, default=0.95, help="bootstrap interval level"
     )
+    opt.add_empty_topics(p, default="skip")
     common.add_output_options(p)
     p.set_defaults(func=run)
 
@@ -90,6 +91,7 @@ def run(args) -> int:
         samples=args.samples,
         seed=args.seed,
         confidence=args.confidence,
+        empty_topics=args.empty_topics,
     )
     _emit(result, args)
     if args.figures:

@@ -17,6 +17,7 @@ import numpy as np
 from irgauge import __version__
 from irgauge.collection.judgments import Judgments, parse_gains
 from irgauge.errors import InputError, MeasureError
+from irgauge.evaluation.peers import collect
 from irgauge.evaluation.memory import (
     budget_note,
     part_bytes,
@@ -309,32 +310,35 @@ def _metadata(qrels, judgments, measure_list, conventions, names, scored, row_to
     no_relevant = [judgments.topic_ids[t] for t in np.flatnonzero(judgments.R == 0)]
     unknown = {name: s.unknown_topics for name, s in zip(names, scored) if s.unknown_topics}
     applied = measure_conventions(measure_list, judgments)
-    return {
-        "irgauge": __version__,
-        "qrels": qrels.source,
-        **({"prels": INCLUSION_NOTE} if judgments.inclusion is not None else {}),
-        "runs": {name: s.source for name, s in zip(names, scored)},
-        "order": "; ".join(f"{o}: {ORDER_DESCRIPTIONS[o]}" for o in used),
-        **({"order_per_run": orders} if len(used) > 1 else {}),
-        # what each measure read, never the options alone (-l leaves trec_eval's nDCG alone)
-        **convention_lines(applied),
-        "negative_levels": judgments.negative,
-        **_negative_judgments(judgments),
-        "complete": conventions.complete,
-        "aggregate": conventions.aggregate + " (counts are summed)",
-        "empty_topics": conventions.empty_topics,
-        # -l decides which topics have a relevant document, whatever the measures read
-        "topic_rel_level": judgments.rel_level,
-        "topics_without_relevant": no_relevant if conventions.empty_topics == "skip" else [],
-        "topics_averaged": {name: len(t) for name, t in zip(names, row_topics)},
-        "topics_missing_from_run": {},
-        "topics_scored_zero": {},
-        "run_topics_not_in_qrels": unknown,
-        # each spelling given -> the canonical measure with every parameter
-        "measures": {m.name: m.full for m in measure_list},
-        "measure_conventions": applied,
-        "max_docs": conventions.max_docs if conventions.max_docs is not None else "all",
-    }
+    # collected: a study records where its scores differ from trec_eval's (peers.collecting)
+    return collect(
+        {
+            "irgauge": __version__,
+            "qrels": qrels.source,
+            **({"prels": INCLUSION_NOTE} if judgments.inclusion is not None else {}),
+            "runs": {name: s.source for name, s in zip(names, scored)},
+            "order": "; ".join(f"{o}: {ORDER_DESCRIPTIONS[o]}" for o in used),
+            **({"order_per_run": orders} if len(used) > 1 else {}),
+            # what each measure read, never the options alone (-l leaves trec_eval's nDCG alone)
+            **convention_lines(applied),
+            "negative_levels": judgments.negative,
+            **_negative_judgments(judgments),
+            "complete": conventions.complete,
+            "aggregate": conventions.aggregate + " (counts are summed)",
+            "empty_topics": conventions.empty_topics,
+            # -l decides which topics have a relevant document, whatever the measures read
+            "topic_rel_level": judgments.rel_level,
+            "topics_without_relevant": no_relevant if conventions.empty_topics == "skip" else [],
+            "topics_averaged": {name: len(t) for name, t in zip(names, row_topics)},
+            "topics_missing_from_run": {},
+            "topics_scored_zero": {},
+            "run_topics_not_in_qrels": unknown,
+            # each spelling given -> the canonical measure with every parameter
+            "measures": {m.name: m.full for m in measure_list},
+            "measure_conventions": applied,
+            "max_docs": conventions.max_docs if conventions.max_docs is not None else "all",
+        }
+    )
 
 
 def _negative_judgments(judgments) -> dict:

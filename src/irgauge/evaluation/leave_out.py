@@ -35,7 +35,8 @@ from irgauge.collection.depth_pool import depth_pool
 from irgauge.collection.judgments import PADDING, UNJUDGED, Judgments, parse_gains
 from irgauge.collection.rankings import MatchedRun, RankedLists, match_run
 from irgauge.errors import InputError
-from irgauge.evaluation.engine import _measures, read_runs
+from irgauge.evaluation.engine import _measures, _negative_judgments, read_runs
+from irgauge.evaluation.peers import collect
 from irgauge.evaluation.eval_result import nothing_scored
 from irgauge.evaluation.run_scoring import score_batch
 from irgauge.evaluation.topic_tables import check_conventions
@@ -106,6 +107,10 @@ def leave_out_scores(
     member, group_names = _membership(read_run_groups(groups, names), names)
     measure_list = _measures(list(measures), False)
     judgments = Judgments(q, rel_level=rel_level, gains=parse_gains(gains), negative=negative)
+    # scored only where a relevant document is, as evaluate's default: a study notes it
+    skipped = [judgments.topic_ids[t] for t in np.flatnonzero(judgments.R == 0)]
+    facts = {"topics_without_relevant": skipped, "negative_levels": negative}
+    collect({**facts, **_negative_judgments(judgments)}, takes=())
     pool = depth_pool(run_list, depth, q.topic_index, order, topics_of=q.source)
     if not complete:  # after the pool, which refuses a run answering none of the topics
         for run in run_list:

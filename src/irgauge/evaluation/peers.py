@@ -17,9 +17,12 @@ The document order needs no option: a TREC run is ordered as trec_eval orders it
 
 from __future__ import annotations
 
-from typing import Any, Collection, Dict, List, Mapping, Optional
+from contextlib import contextmanager
+from typing import Any, Collection, Dict, Iterator, List, Mapping, Optional, TypeVar
 
 from irgauge.io.words import counted
+
+M = TypeVar("M", bound=Mapping[str, Any])
 
 # peer -> {the evaluate() convention: the peer's value}
 LIKE: Dict[str, Dict[str, str]] = {
@@ -27,6 +30,9 @@ LIKE: Dict[str, Dict[str, str]] = {
 }
 # convention -> its option on the command line
 OPTIONS = {"empty_topics": "--empty-topics", "negative": "--negative"}
+# the notes of the evaluations of the studies running (innermost last): a study evaluates
+# in many places, and its manifest records what each evaluation differed in
+_COLLECTING: List[List[str]] = []
 
 
 def like_options(peer: str) -> str:
@@ -34,34 +40,70 @@ def like_options(peer: str) -> str:
     return ", ".join(f"{OPTIONS[k]} {v}" for k, v in LIKE[peer].items())
 
 
-def _fix(convention: str, takes: Optional[Collection[str]]) -> str:
-    """How to get trec_eval's number: the command's option, or eval's scores as a file."""
+def _fix(convention: str, takes: Optional[Collection[str]], score_files: bool) -> str:
+    """How to get trec_eval's number: the command's option, or eval's scores as a file
+    (where the command reads score files; else eval's own scores)."""
     option = f"{OPTIONS[convention]} {LIKE['trec_eval'][convention]}"
     if takes is None:
         return f"{option} (or --like trec_eval) gives its number"
     if convention in takes:
         return f"{option} gives its number"
+    if not score_files:
+        return f"irgauge eval {option} gives its scores"
     return f"the scores of irgauge eval -q --format tsv {option}, given as a score file, have it"
 
 
-def peer_notes(metadata: Mapping[str, Any], takes: Optional[Collection[str]] = None) -> List[str]:
+def peer_notes(
+    metadata: Mapping[str, Any],
+    takes: Optional[Collection[str]] = None,
+    score_files: bool = True,
+) -> List[str]:
     """The notes of an evaluation whose numbers differ from trec_eval's by a default of
     irgauge's, each saying how to get trec_eval's number: every command that scores runs
     prints them (eval; the meta-evaluation commands with --qrels/--run). ``takes``: the
     conventions (keys of OPTIONS) the command takes as options; None: all, and
-    ``--like trec_eval`` (eval)."""
+    ``--like trec_eval`` (eval); ``score_files``: whether the command reads score files
+    (the meta commands), through which eval's scores with the other option reach it."""
     notes = []
     skipped = metadata.get("topics_without_relevant") or []
     if skipped:
         notes.append(
             f"{counted(len(skipped), 'qrels topic')} without relevant documents left out of "
-            f"the mean; trec_eval averages them: {_fix('empty_topics', takes)}"
+            f"the mean; trec_eval averages them: {_fix('empty_topics', takes, score_files)}"
         )
     negative = metadata.get("negative_judgments", 0)
     if negative and metadata.get("negative_levels") == "nonrelevant":
         notes.append(
             f"{counted(negative, 'qrels line')} with a negative level read as judged "
             f"nonrelevant; trec_eval reads them as pooled but unjudged: "
-            f"{_fix('negative', takes)}"
+            f"{_fix('negative', takes, score_files)}"
         )
     return notes
+
+
+@contextmanager
+def collecting() -> Iterator[List[str]]:
+    """Gather the peer notes of every :func:`irgauge.evaluate` run inside (a study's, which
+    takes --empty-topics but no score files), each once, in the list yielded."""
+    found: List[str] = []
+    _COLLECTING.append(found)
+    try:
+        yield found
+    finally:
+        _COLLECTING.remove(found)
+
+
+def collect(metadata: M, takes: Collection[str] = ("empty_topics",)) -> M:
+    """Called by :func:`irgauge.evaluate` (and the leave-out, which takes no
+    ``empty_topics``) with its metadata: add its notes to the innermost
+    :func:`collecting`, if any; return the metadata."""
+    if _COLLECTING:
+        found = _COLLECTING[-1]
+        notes = peer_notes(metadata, takes, score_files=False)
+        found += [note for note in notes if note not in found]
+    return metadata
+
+
+def collected() -> List[str]:
+    """The notes gathered so far by the innermost :func:`collecting` (none outside)."""
+    return list(_COLLECTING[-1]) if _COLLECTING else []

@@ -39,19 +39,33 @@ TIES = (
 SCORING = (
     "each run scored under each qrels alone (documents that qrels does not judge are not "
     "relevant), complete (a topic a run misses scores 0), over the topics both qrels "
-    "judge and in which both have a relevant document"
+    "judge and, unless empty_topics is zero, in which both have a relevant document"
 )
 
 
-def _score_matrices(units: Units, runs, measures, rel_level: int) -> List[dict]:
-    """``{measure: ScoreMatrix}`` of the runs under each qrels."""
+def _score_matrices(
+    units: Units, runs, measures, rel_level: int, empty_topics: str, notes: List[str]
+) -> List[dict]:
+    """``{measure: ScoreMatrix}`` of the runs under each qrels; where a default of
+    irgauge's made them differ from trec_eval's, a note per qrels says how to get its."""
+    from irgauge.evaluation.peers import peer_notes
+
     read = read_runs(runs)
     if len(read) < 2:
         raise InputError(f"system agreement needs at least 2 runs; got {len(read)}")
     matrices = []
     for name, qrels in zip(units.names, units.qrels):
-        result = evaluate(qrels, read, list(measures), rel_level=rel_level, complete=True)
+        result = evaluate(
+            qrels,
+            read,
+            list(measures),
+            rel_level=rel_level,
+            complete=True,
+            empty_topics=empty_topics,
+        )
         _refuse_runs_off_the_qrels(result.metadata, name, len(qrels.topic_ids))
+        found = peer_notes(result.metadata, ("empty_topics",), score_files=False)
+        notes += [f"qrels {name}: {note}" for note in found]
         matrices.append(result.score_matrices())
     return matrices
 
@@ -167,6 +181,7 @@ def agreement(
     confidence: float = 0.95,
     names: Optional[Sequence[str]] = None,
     mixed_scales: bool = False,
+    empty_topics: str = "skip",
 ) -> MetaResult:
     """Agreement of 2 or more qrels (paths, Qrels, DataFrames or dicts): label agreement
     on the pairs both judge, and, given 2 or more ``runs``, agreement of the systems'
@@ -176,7 +191,9 @@ def agreement(
     ``test``: paired test of the significance calls ("t" or "sign") at ``alpha``, p-values
     corrected over the run pairs by ``correction`` (none, holm, bh). ``names``: how the
     output names the qrels (default: file names). ``mixed_scales``: allow NTCIR letters
-    (S/A/B = 3/2/1) in some qrels and numeric grades in others.
+    (S/A/B = 3/2/1) in some qrels and numeric grades in others. ``empty_topics``: how the
+    runs are scored on a topic without relevant documents, as :func:`irgauge.evaluate`
+    takes it (``zero``: trec_eval's reading).
 
     A pair of qrels sharing one topic keeps its statistics with NaN intervals (a bootstrap
     over topics needs 2); one sharing no topic or no judged pair has NaN statistics; a
@@ -204,7 +221,7 @@ def agreement(
             seed,
             rows,
             details,
-            dict(test=test, alpha=alpha, correction=correction),
+            dict(test=test, alpha=alpha, correction=correction, empty_topics=empty_topics),
             confidence,
             notes,
         )
@@ -221,6 +238,8 @@ def agreement(
         runs is not None,
     )
     parameters["mixed_scales"] = mixed_scales
+    if runs is not None:
+        parameters["empty_topics"] = empty_topics
     if notes:
         parameters["notes"] = notes
     if runs is not None:
@@ -267,7 +286,9 @@ def _refuse_all_undefined(rows: List[dict], notes: List[str]) -> None:
 def _system_rows(
     units, runs, measures, rel_level, samples, seed, rows, details, options, confidence, notes
 ) -> List[str]:
-    matrices = _score_matrices(units, runs, measures, rel_level)
+    options = dict(options)
+    empty = options.pop("empty_topics")
+    matrices = _score_matrices(units, runs, measures, rel_level, empty, notes)
     details.update(systems=[], significance=[])
     cache: Dict[int, np.ndarray] = {}
 

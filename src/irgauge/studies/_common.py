@@ -44,6 +44,7 @@ import pandas as pd
 from irgauge import __version__
 from irgauge._checks import resolve_seed
 from irgauge.citations import cite
+from irgauge.evaluation.peers import collected
 from irgauge.errors import InputError
 from irgauge.evaluation import evaluate
 from irgauge.io.atomic import write_text
@@ -315,7 +316,8 @@ class StudyWriter:
             "n_systems": len(systems),
             "n_topics": len(topics),
             "summary": list(summary),
-            "notes": list(notes),
+            # the evaluations' differences from trec_eval, with the option (peers.collecting)
+            "notes": list(notes) + [n for n in collected() if n not in notes],
             "tables": self.table_entries,
             "figures": self.figure_entries,
             **(extra or {}),

@@ -93,13 +93,14 @@ def incomplete_study(
     every_rate = [None] + [r for r in reduction.steps if r != 100 or depths is not None]
     per_rate = 1 + len(variants)  # progress: the evaluation, then each measure's bootstrap
     step = step_counter(progress, len(every_rate) * per_rate)
-    scored = run_steps(  # each rate a step: a task on a cluster, with the same result
+    stepped = run_steps(  # each rate a step: a task on a cluster, with the same result
         _rate_step,
         every_rate,
         (reduction, run_list, variants, rel_level, options, samples, alpha, boot_seed),
         progress=progress and (lambda done, total: step(per_rate)),
         step_progress=progress and (lambda k: step),
     )
+    scored = [(found, power) for found, power, _ in stepped]
     keys = [100] + [_step_key(reduction, step) for step in every_rate[1:]]
     matrices = {key: found for key, (found, _) in zip(keys, scored)}
     table = _table(reduction, every_rate, scored, variants, matrices[100])
@@ -116,6 +117,8 @@ def incomplete_study(
         **_described(variants, matrices[100]),
         **{k: v for k, v in options.items() if v is not None},
     }
+    if stepped[0][2]:  # the full qrels' differences from trec_eval, with the option
+        metadata["notes"] = stepped[0][2]
     return IncompleteResult(table, metadata, reduction, matrices)
 
 
@@ -174,10 +177,11 @@ def _depth_record(reduction) -> Dict[str, Any]:
 def _rate_step(
     rate, reduction, run_list, variants, rel_level, options, samples, alpha, seed, progress=None
 ):
-    """``({measure: ScoreMatrix}, discriminative power table by measure)`` at ``rate``;
+    """``({measure: ScoreMatrix}, discriminative power table by measure, the peer notes
+    of the evaluation)`` at ``rate``;
     ``progress(k)`` advances by one step for the evaluation and one per measure's
     bootstrap."""
-    matrices = _score_at(rate, reduction, run_list, variants, rel_level, options)
+    matrices, notes = _score_at(rate, reduction, run_list, variants, rel_level, options)
     if progress is not None:
         progress(1)
     # discriminative_power reports (done, pairs) per measure: a step per measure done
@@ -188,12 +192,16 @@ def _rate_step(
         seed=seed,
         progress=None if progress is None else lambda done, total: progress(done >= total),
     ).table.set_index("measure")
-    return matrices, power
+    return matrices, power, notes
 
 
-def _score_at(rate, reduction, run_list, variants, rel_level, options) -> dict:
+def _score_at(rate, reduction, run_list, variants, rel_level, options) -> tuple:
     """``{label: ScoreMatrix}`` of every measure on the qrels reduced to ``rate`` percent
-    (or depth); topics a run did not answer score 0, so that every matrix is complete."""
+    (or depth), and where a default of irgauge's made the scores differ from trec_eval's,
+    the notes saying how to get its (:func:`irgauge.evaluation.peers.peer_notes`); topics
+    a run did not answer score 0, so that every matrix is complete."""
+    from irgauge.evaluation.peers import peer_notes
+
     result = evaluate(
         reduction.qrels if rate is None else reduction.qrels_at(rate),
         run_list,
@@ -203,7 +211,8 @@ def _score_at(rate, reduction, run_list, variants, rel_level, options) -> dict:
         **options,
     )
     step = "full qrels" if rate is None else f"{reduction.kind} {rate}"
-    return align(from_frame(result.per_topic, source=step))
+    notes = peer_notes(result.metadata, ("empty_topics",), score_files=False)
+    return align(from_frame(result.per_topic, source=step)), notes
 
 
 def _described(variants, full: dict) -> dict:

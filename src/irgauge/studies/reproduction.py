@@ -85,6 +85,7 @@ def reproducibility(
     samples: int = 1000,
     seed: Optional[int] = None,
     confidence: float = 0.95,
+    empty_topics: str = "skip",
 ) -> ReproResult:
     """Did the repeated runs reproduce the original ones? (Breuer et al., SIGIR 2020.)
 
@@ -103,7 +104,8 @@ def reproducibility(
     Each mean statistic has a percentile bootstrap interval over topics (``samples`` draws
     of ``seed`` at ``confidence``; a replication draws the two topic sets independently).
     Runs must answer exactly their qrels' topics; ER with an original improvement of 0
-    is undefined and refused.
+    is undefined and refused. ``empty_topics`` as :func:`irgauge.evaluate` takes it
+    (``zero``: trec_eval's reading; the notes say where the default differs from it).
     """
     return ReproResult(
         reproducibility_table(
@@ -117,5 +119,6 @@ def reproducibility(
             samples,
             seed,
             confidence,
+            empty_topics,
         )
     )

@@ -66,6 +66,7 @@ def reproducibility_table(
     samples: int = 1000,
     seed: Optional[int] = None,
     confidence: float = 0.95,
+    empty_topics: str = "skip",
 ) -> MetaResult:
     """The study as a MetaResult (see :func:`irgauge.reproducibility`)."""
     samples = _checks.draws(samples, "samples")
@@ -76,7 +77,7 @@ def reproducibility_table(
     rbo_p = _checks.real(rbo_p, "rbo_p", 0.0, 1.0, True, True, "a persistence")
     given = check_cutoffs(cutoffs)
     measures = _measures(measures)
-    study = _Study(qrels, original, repeated, repeated_qrels, measures)
+    study = _Study(qrels, original, repeated, repeated_qrels, measures, empty_topics)
     # a replication draws its two topic sets independently (the second from (seed, 1))
     counts = {"original": topic_counts(len(study.topics["original"]), samples, seed)}
     counts["repeated"] = (
@@ -92,6 +93,9 @@ def reproducibility_table(
     table = {c: [r[c] for r in rows] for c in columns}
     found = parameters(study, given, rbo_p, samples, seed, confidence)
     found["conclusions"] = sentences(rows, study, confidence)
+    found["empty_topics"] = empty_topics
+    if study.peer_notes:
+        found["notes"] = list(dict.fromkeys(study.peer_notes))
     runs = [r.name for r in study.originals] + [r.name for g in study.groups for r in g]
     return MetaResult(
         "reproducibility", table, found, runs, list(study.topics["original"]), reasons=REASONS
@@ -119,7 +123,7 @@ def _measures(measures) -> List[str]:
 class _Study:
     """The runs read and checked, their scores under their qrels and their documents."""
 
-    def __init__(self, qrels, original, repeated, repeated_qrels, measures):
+    def __init__(self, qrels, original, repeated, repeated_qrels, measures, empty_topics):
         from irgauge.io.qrels import read_qrels
 
         originals = run_tuple(original, "original")
@@ -141,6 +145,10 @@ class _Study:
         self.originals = named(originals, "original")
         self.groups = [named(g, f"repeated{i + 1}") for i, g in enumerate(groups)]
         self.measures = measures
+        self.empty_topics = empty_topics
+        # where a default of irgauge's made the scores differ from trec_eval's, the note
+        # says how to get trec_eval's (irgauge.evaluation.peers)
+        self.peer_notes: List[str] = []
         self._documents: Dict[str, Any] = {}
         self._score(measures)
 
@@ -149,15 +157,13 @@ class _Study:
         self.scores: Dict[Optional[int], Dict[str, Dict[str, np.ndarray]]] = {}
         self.topics: Dict[str, List[str]] = {}
         if self.replication:
-            self.scores[None], self.topics["original"] = _scores(
-                self.qrels, self.originals, measures
-            )
-            repeated, self.topics["repeated"] = _scores(self.qrels_repeated, flat, measures)
+            self.scores[None], self.topics["original"] = self._scores(self.qrels, self.originals)
+            repeated, self.topics["repeated"] = self._scores(self.qrels_repeated, flat)
             for measure, found in repeated.items():
                 self.scores[None][measure].update(found)
         else:
             both = self.originals + flat
-            self.scores[None], self.topics["original"] = _scores(self.qrels, both, measures)
+            self.scores[None], self.topics["original"] = self._scores(self.qrels, both)
         for side, topics in self.topics.items():
             require_topics(len(topics), f"the {side} side's bootstrap and t-test")
 
@@ -173,8 +179,30 @@ class _Study:
         """Scores of the runs cut at rank k (trec_eval -M k), for RMSE at a cutoff."""
         if k not in self.scores:
             flat = self.originals + [r for g in self.groups for r in g]
-            self.scores[k] = _scores(self.qrels, flat, self.measures, k)[0]
+            self.scores[k] = self._scores(self.qrels, flat, k)[0]
         return self.scores[k]
+
+    def _scores(self, qrels, runs, max_docs=None):
+        """``{measure: {run: per-topic scores}}`` and the topics they are over."""
+        from irgauge.evaluation import evaluate
+        from irgauge.evaluation.peers import peer_notes
+
+        result = evaluate(
+            qrels,
+            {r.name: r for r in runs},
+            self.measures,
+            complete=True,
+            max_docs=max_docs,
+            empty_topics=self.empty_topics,
+        )
+        self.peer_notes += peer_notes(result.metadata, ("empty_topics",), score_files=False)
+        matrices = result.score_matrices()
+        topics = list(matrices[self.measures[0]].topics)
+        found = {
+            m: {name: matrix.values[i] for i, name in enumerate(matrix.systems)}
+            for m, matrix in matrices.items()
+        }
+        return found, topics
 
 
 def _same_file(a, b) -> bool:
@@ -195,20 +223,6 @@ def _repeated_qrels(study) -> str:
         "the qrels (a replication on another collection gives its qrels: --repeated-qrels, "
         "repeated_qrels=)"
     )
-
-
-def _scores(qrels, runs, measures, max_docs=None):
-    """``{measure: {run: per-topic scores}}`` and the topics they are over."""
-    from irgauge.evaluation import evaluate
-
-    result = evaluate(qrels, {r.name: r for r in runs}, measures, complete=True, max_docs=max_docs)
-    matrices = result.score_matrices()
-    topics = list(matrices[measures[0]].topics)
-    found = {
-        m: {name: matrix.values[i] for i, name in enumerate(matrix.systems)}
-        for m, matrix in matrices.items()
-    }
-    return found, topics
 
 
 class _Block:
