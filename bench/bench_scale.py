@@ -27,12 +27,16 @@ Workloads (generated into ``bench/out/scale/``, reused):
 
 - eval: ``irgauge simulate --topics T --runs 1 --depth 200 --seed 37`` (``--topics``,
   default 3000: 600,000 lines, 20 MB), ``eval QRELS RUN -m AP -m nDCG@10 -q --format tsv``;
+  ``--copies K`` makes the run and qrels K topic-disjoint copies of that collection (topic
+  ``t`` becomes ``cK-t``), a run of K x T x 200 lines without K times the simulation;
 - discpower: uniform scores of S systems x 50 topics (``--systems``, default 150: 11,175
-  pairs, three chunks of pairs at B = 1000), ``discpower FILE -B 1000 --seed 1 --pairs``.
+  pairs, three chunks of pairs at B = 1000; ``--discpower-topics`` for another number of
+  topics), ``discpower FILE -B 1000 --seed 1 --pairs``.
 
 Run:
 
-    python bench/bench_scale.py [--topics 3000] [--systems 150] [--max-workers N]
+    python bench/bench_scale.py [--topics 3000] [--copies 1] [--systems 150]
+        [--discpower-topics 50] [--max-workers N | --workers 1,4,16]
         [--modes local,dask,dask-up] [--repeat R] [--only eval|discpower] [--no-dask]
 """
 
@@ -68,7 +72,7 @@ def cpus() -> List[int]:
         return list(range(os.cpu_count() or 1))
 
 
-def eval_workload(topics: int) -> List[str]:
+def eval_workload(topics: int, copies: int = 1) -> List[str]:
     folder = OUT / f"eval-{topics}"
     if not (folder / "manifest.json").exists():
         subprocess.run(
@@ -80,7 +84,24 @@ def eval_workload(topics: int) -> List[str]:
         )
     run = sorted((folder / "runs").iterdir())[0]
     qrels = folder / "qrels.txt"
+    if copies > 1:
+        qrels, run = (_copies(path, copies, folder / f"x{copies}") for path in (qrels, run))
     return ["eval", str(qrels), str(run), "-m", "AP", "-m", "nDCG@10", "-q", "--format", "tsv"]
+
+
+def _copies(path: Path, copies: int, folder: Path) -> Path:
+    """``copies`` topic-disjoint copies of a qrels or run file, one after another: every
+    line of copy k starts ``ck-`` (bytes.replace, so a 1 GB run is written in seconds)."""
+    target = folder / path.name
+    if not target.exists():
+        folder.mkdir(parents=True, exist_ok=True)
+        body = path.read_bytes().rstrip(b"\n")
+        with open(f"{target}.tmp", "wb") as out:
+            for k in range(copies):
+                prefix = f"c{k}-".encode()
+                out.write(prefix + body.replace(b"\n", b"\n" + prefix) + b"\n")
+        os.replace(f"{target}.tmp", target)
+    return target
 
 
 def discpower_workload(systems: int, topics: int = 50) -> List[str]:
@@ -195,7 +216,7 @@ class Cluster:
         env = {**os.environ, "DASK_CONFIG": str(config)}
         self.procs = [
             subprocess.Popen(
-                ["dask", "scheduler", "--port", "0", "--no-dashboard"],
+                [sys.executable, "-m", "dask", "scheduler", "--port", "0", "--no-dashboard"],
                 env=env,
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.PIPE,
@@ -210,7 +231,8 @@ class Cluster:
         threading.Thread(target=self.procs[0].stderr.read, daemon=True).start()
         self.procs.append(
             subprocess.Popen(
-                ["dask", "worker", self.address, "--nworkers", str(workers), "--nthreads", "1"]
+                [sys.executable, "-m", "dask", "worker", self.address]
+                + ["--nworkers", str(workers), "--nthreads", "1"]
                 + ["--memory-limit", "0", "--no-dashboard"],
                 env=env,
                 stdout=subprocess.DEVNULL,
@@ -255,7 +277,14 @@ class Cluster:
             proc.wait(timeout=60)
 
 
-def table(name: str, argv: List[str], workers: List[int], modes, repeat: int) -> None:
+def table(
+    name: str,
+    argv: List[str],
+    workers: List[int],
+    modes,
+    repeat: int,
+    dask_workers: Optional[List[int]] = None,
+) -> None:
     print(f"\n{name}: irgauge {' '.join(argv)}")
     print(f"(load average {os.getloadavg()[0]:.2f} at its start)")
     print("| mode | wall s | CPU s | CPU ratio | speed-up | peak MB | same output |")
@@ -278,11 +307,12 @@ def table(name: str, argv: List[str], workers: List[int], modes, repeat: int) ->
     if "local" in modes:
         for n in workers:
             row(f"local --jobs {n}", ["--jobs", str(n)])
+    dask_workers = dask_workers or workers
     if "dask" in modes:
-        for n in workers:
+        for n in dask_workers:
             row(f"dask --jobs {n}", ["--engine", "dask", "--jobs", str(n)])
     if "dask-up" in modes:
-        for n in workers:
+        for n in dask_workers:
             cluster = Cluster(n)
             try:
                 extra = ["--engine", "dask", "--scheduler", cluster.address]
@@ -297,8 +327,18 @@ def table(name: str, argv: List[str], workers: List[int], modes, repeat: int) ->
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--topics", type=int, default=3000, help="eval: topics of the run")
+    parser.add_argument(
+        "--copies", type=int, default=1, help="eval: topic-disjoint copies of the run"
+    )
     parser.add_argument("--systems", type=int, default=150, help="discpower: systems")
+    parser.add_argument("--discpower-topics", type=int, default=50, help="discpower: topics")
     parser.add_argument("--max-workers", type=int, default=None, help="default: 2 x CPUs")
+    parser.add_argument(
+        "--workers", default=None, help="the worker counts, comma-separated (1,4,16)"
+    )
+    parser.add_argument(
+        "--dask-workers", default=None, help="the Dask rows' worker counts (default --workers)"
+    )
     parser.add_argument(
         "--modes",
         default="local,dask,dask-up",
@@ -311,6 +351,9 @@ def main() -> None:
     args = parser.parse_args()
     top = args.max_workers or max(2 * len(cpus()), 4)
     workers = [1 << k for k in range(top.bit_length()) if 1 << k <= top]
+    if args.workers:
+        workers = [int(n) for n in args.workers.split(",")]
+    dask_workers = [int(n) for n in args.dask_workers.split(",")] if args.dask_workers else None
     modes = set(args.modes.split(","))
     try:
         import distributed  # noqa: F401
@@ -327,9 +370,23 @@ def main() -> None:
         f"each row the least of {args.repeat} run(s)"
     )
     if args.only in (None, "eval"):
-        table("eval", eval_workload(args.topics), workers, modes, args.repeat)
+        table(
+            "eval",
+            eval_workload(args.topics, args.copies),
+            workers,
+            modes,
+            args.repeat,
+            dask_workers,
+        )
     if args.only in (None, "discpower"):
-        table("discpower", discpower_workload(args.systems), workers, modes, args.repeat)
+        table(
+            "discpower",
+            discpower_workload(args.systems, args.discpower_topics),
+            workers,
+            modes,
+            args.repeat,
+            dask_workers,
+        )
 
 
 if __name__ == "__main__":
