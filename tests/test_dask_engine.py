@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -14,7 +15,7 @@ import pytest
 
 import irgauge
 from irgauge.errors import InputError
-from irgauge.evaluation import dask_engine
+from irgauge.evaluation import dask_engine, mapped_plan, span_tasks
 
 distributed = pytest.importorskip("distributed")
 from dask_faults import DieOnce, cli_without_dask  # noqa: E402  (needs distributed)
@@ -47,7 +48,7 @@ def cluster():
 @pytest.fixture
 def small_spans(monkeypatch):
     """Spans of a few KB, so that a test file is cut into several tasks."""
-    monkeypatch.setattr(dask_engine, "SPAN_BYTES", 2000)
+    monkeypatch.setattr(span_tasks, "SPAN_BYTES", 2000)
 
 
 def _same(a, b) -> None:
@@ -59,7 +60,7 @@ def _same(a, b) -> None:
 def test_runs_and_spans_as_tasks_give_the_local_output(tmp_path, cluster, small_spans):
     qrels, run = _collection(tmp_path)
     _, scattered = _collection(tmp_path, shuffled=True)
-    spans = dask_engine._spans(run, 2)
+    spans = span_tasks._spans(run, 2)
     assert spans is not None and len(spans) >= 3  # the file is cut into several tasks
     runs = [run, scattered, {"0": {"d1": 2.0, "d2": 1.0}}]  # an object is a task of its own
     for options in ({}, {"complete": True}, {"judged_only": True, "max_docs": 7}):
@@ -170,12 +171,12 @@ def test_the_host_process_keeps_its_environment_and_logger_level(tmp_path):
 def test_spans_shrink_so_that_no_worker_waits_long_for_the_last_one(tmp_path, small_spans):
     _, run = _collection(tmp_path, topics=200)
     size = os.path.getsize(run)
-    spans = dask_engine._spans(run, 2)
+    spans = span_tasks._spans(run, 2)
     assert spans[0].start == 0 and spans[-1].end == size
     assert all(a.end == b.start for a, b in zip(spans, spans[1:]))  # the file, once
     sizes = [s.end - s.start for s in spans]
     # two equal spans per worker left a quarter of the file as the last task
-    assert max(sizes[-2:]) <= 2 * size / (2 * dask_engine.PIECES_PER_WORKER)
+    assert max(sizes[-2:]) <= 2 * size / (2 * span_tasks.PIECES_PER_WORKER)
     assert sizes[0] >= 3 * max(sizes[-2:])
     text = Path(run).read_bytes()
     for span in spans[1:]:  # each begins a topic
@@ -234,18 +235,52 @@ def test_the_budget_is_the_commands_on_this_machine_and_each_workers_on_a_cluste
     assert shares[-1] == 32 << 20  # the workers' shares add up to the budget
 
 
-def test_the_judgments_lookup_is_built_once_here_and_shipped(tmp_path, cluster, monkeypatch):
-    qrels, run = _collection(tmp_path, topics=5)
-    built = []  # for each plan scattered: was its lookup table built when it was sent?
+def _scattered_plans(monkeypatch) -> list:
+    """What each scatter of a plan sent: the plan, or the handle of a mapped one."""
+    sent = []
     real = distributed.Client.scatter
 
     def spy(self, data, **kw):
-        if hasattr(data, "judgments"):
-            built.append(data.judgments._table is not None)
+        if hasattr(data, "judgments") or isinstance(data, mapped_plan.MappedPlan):
+            sent.append(data)
         return real(self, data, **kw)
 
     monkeypatch.setattr(distributed.Client, "scatter", spy)
+    return sent
+
+
+def test_the_judgments_lookup_is_built_once_here_and_shipped(tmp_path, cluster, monkeypatch):
+    qrels, run = _collection(tmp_path, topics=5)
+    sent = _scattered_plans(monkeypatch)
     address = cluster.scheduler_address
     remote = irgauge.evaluate(qrels, [run], ["AP"], engine="dask", scheduler=address)
-    assert built == [True]
+    assert len(sent) == 1
+    # (a mapped plan is read back as a worker reads it)
+    assert mapped_plan.plan_of(sent[0]).judgments._table is not None
     _same(irgauge.evaluate(qrels, [run], ["AP"]), remote)
+
+
+def test_workers_on_this_host_map_the_plan_and_its_folder_goes(tmp_path, cluster, monkeypatch):
+    qrels, run = _collection(tmp_path, topics=9)
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "temp"))
+    (tmp_path / "temp").mkdir()
+    sent = _scattered_plans(monkeypatch)
+    remote = irgauge.evaluate(
+        qrels, [run], MEASURES, engine="dask", scheduler=cluster.scheduler_address
+    )
+    assert [type(p) for p in sent] == [mapped_plan.MappedPlan]
+    assert len(sent[0].pickled) < 200_000  # the arrays lie in the mapped file, not here
+    assert list((tmp_path / "temp").iterdir()) == []  # the plan's folder is removed
+    _same(irgauge.evaluate(qrels, [run], MEASURES), remote)
+
+
+def test_workers_that_do_not_see_the_folder_get_the_whole_plan(tmp_path, cluster, monkeypatch):
+    qrels, run = _collection(tmp_path, topics=9)
+    # as on workers of another host: the token is not there
+    monkeypatch.setattr(mapped_plan, "sees", lambda folder, token: False)
+    sent = _scattered_plans(monkeypatch)
+    remote = irgauge.evaluate(
+        qrels, [run], MEASURES, engine="dask", scheduler=cluster.scheduler_address
+    )
+    assert len(sent) == 1 and not isinstance(sent[0], mapped_plan.MappedPlan)
+    _same(irgauge.evaluate(qrels, [run], MEASURES), remote)

@@ -1,0 +1,165 @@
+"""A scoring plan that every worker process on this host shares: mapped from one file, or
+inherited by a forked process.
+
+Sent to each worker, the plan (the judgments' arrays and lookup table, about 85 bytes a
+judgment) costs every worker the same CPU and memory: on 16 workers and 3M judgments, about
+2 s of CPU and 1.3 GB each, more than their share of the scoring (measured with
+bench/bench_scale.py, docs/scale.md). Written once instead, as a pickle whose arrays lie
+out of band in one file (pickle protocol 5), it is mapped by each worker: the small
+pickle is loaded and the arrays are views of the mapped pages, which the workers share
+with the page cache. The mapping is copy-on-write, so that a worker writing into an array
+changes its own copy only, as with a plan of its own.
+
+A plan is mapped only where every worker sees the file this process wrote (the same token
+read back: a cluster on this host, or a shared folder); elsewhere it is sent as before.
+Worker processes forked from this one (:mod:`irgauge.evaluation.processes`) have the plan
+already: a task gets only the key it was registered under (:func:`inherited`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import mmap
+import os
+import pickle
+import secrets
+import shutil
+import tempfile
+import threading
+from dataclasses import dataclass, field
+from typing import Any, Dict, Iterator, List, Optional, Tuple
+
+from irgauge.errors import InputError
+
+# each array's bytes start on a multiple of this (a cache line; numpy wants its dtype's
+# alignment, at most 16)
+ALIGN = 64
+TOKEN_FILE = "token"
+PLAN_FILE = "plan.bin"
+
+
+@dataclass(frozen=True)
+class MappedPlan:
+    """What a worker needs to map a plan written by :func:`written`: the folder, the
+    token that names this writing, the pickle without its arrays and where each array's
+    bytes lie in the file (offset, length)."""
+
+    folder: str
+    token: str
+    pickled: bytes
+    buffers: Tuple[Tuple[int, int], ...]
+    _loaded: List[Any] = field(default_factory=list, compare=False, repr=False)
+
+    def __getstate__(self) -> dict:
+        # not what a worker loaded: a handle travels as its few bytes
+        return {
+            "folder": self.folder,
+            "token": self.token,
+            "pickled": self.pickled,
+            "buffers": self.buffers,
+        }
+
+    def __setstate__(self, state: dict) -> None:
+        for name, value in state.items():
+            object.__setattr__(self, name, value)
+        object.__setattr__(self, "_loaded", [])
+
+
+@dataclass(frozen=True)
+class InheritedPlan:
+    """The key of a plan registered by :func:`inherited` before worker processes were
+    forked: they hold it, so a task is sent the key alone."""
+
+    key: int
+
+
+_LOCK = threading.Lock()
+_INHERITED: Dict[int, Any] = {}
+
+
+@contextlib.contextmanager
+def inherited(plan: Any) -> Iterator[InheritedPlan]:
+    """``plan`` registered under a new key while the context lasts: processes forked
+    within it resolve the key to their copy of the plan (:func:`plan_of`)."""
+    with _LOCK:
+        key = max(_INHERITED, default=0) + 1
+        _INHERITED[key] = plan
+    try:
+        yield InheritedPlan(key)
+    finally:
+        with _LOCK:
+            del _INHERITED[key]
+
+
+def reserved(parent: Optional[str] = None) -> Tuple[str, str]:
+    """(folder, token): a new folder under ``parent`` (default: the system's temporary
+    folder) holding a token that names it, for workers to check with :func:`sees` before
+    the plan is written there; :func:`remove` deletes it."""
+    folder = tempfile.mkdtemp(prefix="irgauge-plan-", dir=parent)
+    token = secrets.token_hex(16)
+    try:
+        with open(os.path.join(folder, TOKEN_FILE), "w") as out:
+            out.write(token)
+    except BaseException:
+        remove(folder)
+        raise
+    return folder, token
+
+
+def written(plan: Any, folder: str, token: str) -> MappedPlan:
+    """``plan`` pickled into ``folder`` (from :func:`reserved`), its arrays out of band in
+    one file, each on a multiple of ALIGN bytes."""
+    buffers: List[pickle.PickleBuffer] = []
+    pickled = pickle.dumps(plan, protocol=5, buffer_callback=buffers.append)
+    spans = []
+    offset = 0
+    with open(os.path.join(folder, PLAN_FILE), "wb") as out:
+        for buffer in buffers:
+            raw = buffer.raw()
+            pad = -offset % ALIGN
+            out.write(bytes(pad))
+            offset += pad
+            out.write(raw)
+            spans.append((offset, raw.nbytes))
+            offset += raw.nbytes
+    return MappedPlan(folder, token, pickled, tuple(spans))
+
+
+def remove(folder: str) -> None:
+    """``folder`` deleted (workers that mapped its plan keep their mappings)."""
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+def sees(folder: str, token: str) -> bool:
+    """Whether this process reads the plan folder ``folder`` as written with ``token``
+    (run on each worker: False on another host, or where the folder is another one)."""
+    try:
+        with open(os.path.join(folder, TOKEN_FILE)) as f:
+            return f.read() == token
+    except OSError:
+        return False
+
+
+def plan_of(plan: Any) -> Any:
+    """The plan itself: ``plan``; the plan a :class:`MappedPlan` maps (loaded once per
+    handle object: a worker holds one handle per command); or the one an
+    :class:`InheritedPlan` names."""
+    if isinstance(plan, InheritedPlan):
+        return _INHERITED[plan.key]
+    if not isinstance(plan, MappedPlan):
+        return plan
+    with _LOCK:
+        if not plan._loaded:
+            plan._loaded.append(_load(plan))
+        return plan._loaded[0]
+
+
+def _load(handle: MappedPlan) -> Any:
+    path = os.path.join(handle.folder, PLAN_FILE)
+    if not sees(handle.folder, handle.token):
+        raise InputError(f"the scoring plan's file {path} is not on this worker's host")
+    with open(path, "rb") as f:
+        size = os.fstat(f.fileno()).st_size
+        mapped: Any = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_COPY) if size else b""
+    view = memoryview(mapped)
+    return pickle.loads(handle.pickled, buffers=[view[a : a + n] for a, n in handle.buffers])
