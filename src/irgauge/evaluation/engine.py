@@ -18,6 +18,7 @@ from irgauge import __version__
 from irgauge.collection.judgments import Judgments, parse_gains
 from irgauge.errors import InputError, MeasureError
 from irgauge.evaluation.peers import collect
+from irgauge.evaluation.processes import process_count, score_sources_forked
 from irgauge.evaluation.memory import (
     budget_note,
     part_bytes,
@@ -46,7 +47,7 @@ from irgauge.io.qrels import read_qrels
 from irgauge.io.records import Run
 from irgauge.io.runs import unique_run_names
 from irgauge.io.runs import read_runs as io_read_runs
-from irgauge.io.threads import thread_count
+from irgauge.io.threads import explicit_threads, thread_count
 from irgauge.measures import DEFAULT_MEASURES, Measure, parse_measures
 from irgauge.measures.parse import is_foreign_measure
 from irgauge.scores._results import check_result_values
@@ -144,7 +145,7 @@ def evaluate(
             measure_list, judgments, order, conventions, budget, sources, max_cells, threads
         )
         with plan.spill.removed_on_failure():
-            scored = _score_runs(sources, plan, workers, (cluster, budget), step)
+            scored = _score_runs(sources, plan, (workers, threads), (cluster, budget), step)
     names = unique_run_names([(s.name, s.source) for s in scored])
     row_topics, missing = topics_to_score(
         judgments, names, [s.answered for s in scored], empty_topics, complete
@@ -261,9 +262,11 @@ def _engine(engine: str, scheduler: Optional[str], workers: Optional[int] = None
     return contextlib.nullcontext()
 
 
-def _score_runs(sources, plan: ScoringPlan, workers: int, engine, step) -> List[ScoredRun]:
-    """Every run scored here (``workers`` at a time) or on a Dask cluster, where each
-    worker has its share of the budget (:func:`worker_budget`), said on stderr."""
+def _score_runs(sources, plan: ScoringPlan, jobs, engine, step) -> List[ScoredRun]:
+    """Every run scored here (``workers`` at a time, or big run files on worker processes:
+    :mod:`irgauge.evaluation.processes`) or on a Dask cluster, where each worker has its
+    share of the budget (:func:`worker_budget`), said on stderr."""
+    workers, threads = jobs
     cluster, budget = engine
     if cluster is not None:
         from irgauge.evaluation.dask_engine import score_sources_dask
@@ -273,6 +276,9 @@ def _score_runs(sources, plan: ScoringPlan, workers: int, engine, step) -> List[
         share = worker_budget(budget, n_workers, here)
         plan = replace(plan, part_bytes=part_bytes(share, 1), threads=1)
         return score_sources_dask(sources, plan, cluster.client(), step)
+    processes = process_count(sources, explicit_threads(threads), plan)
+    if processes:
+        return score_sources_forked(sources, plan, processes, budget, step)
     return score_sources(sources, plan, workers, step)
 
 
