@@ -111,17 +111,16 @@ def score_sources(sources, plan: ScoringPlan, workers: int, step) -> List[Scored
         return score_source(item[0], item[1], plan)
 
     def counted(results):
-        # advanced here, in the calling thread, so that a progress callback never runs on
-        # a reader thread
         for result in results:
             step()
             yield result
 
     if workers > 1:
-        from irgauge.io.threads import worker_pool  # only for several runs at once
+        from irgauge.io.threads import on_threads  # only for several runs at once
 
-        with worker_pool(workers) as pool:
-            return list(counted(pool.map(one, sources)))
+        # step() follows each result in the calling thread: a progress callback never
+        # runs on a reader thread
+        return on_threads(one, list(sources), progress=lambda *_: step(), jobs=workers)
     return list(counted(map(one, sources)))
 
 
@@ -260,13 +259,12 @@ class _Tally:
             done = [self._block(run, plan.max_cells)]
         else:
             plan.judgments.with_lookup_built()  # once, not by every block's first lookup
-            from irgauge.io.threads import worker_pool  # only for a part's blocks
+            from irgauge.io.threads import on_threads  # only for a part's blocks
 
-            cells = [plan.max_cells // len(blocks)] * len(blocks)
+            cells = plan.max_cells // len(blocks)
             try:
                 # (not tasks.run_steps: a cluster's steps are not for a part's blocks)
-                with worker_pool(len(blocks)) as pool:
-                    done = list(pool.map(self._block, blocks, cells))  # in order
+                done = on_threads(self._block, blocks, (cells,), jobs=len(blocks))  # in order
             except (InputError, MeasureError, UserCodeError):
                 done = [self._block(run, plan.max_cells)]  # raises the part's own error
         del blocks, run  # the matched blocks hold what is needed of the part
