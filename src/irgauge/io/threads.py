@@ -1,8 +1,9 @@
 """How many threads irgauge's readers use: ``--threads N``, else ``IRGAUGE_THREADS``, else the
 CPUs this process may run on (``os.sched_getaffinity``, which honours taskset and container
-CPU sets, unlike ``os.cpu_count``), at most ``MAX_THREADS``; and the pool every thread of
-irgauge's runs in (:func:`worker_pool`), with its one entry point for a list of steps
-(:func:`on_threads`)."""
+CPU sets, unlike ``os.cpu_count``), at most ``MAX_THREADS``; and the pool that the threads
+of a command's work run in (:func:`worker_pool`: the readers' blocks, the runs and parts
+scored, the meta-evaluation's and the studies' steps), with its one entry point for a
+list of steps (:func:`on_threads`)."""
 
 from __future__ import annotations
 
