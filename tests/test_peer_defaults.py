@@ -12,6 +12,8 @@ from irgauge.cli import main
 # topic 2 has no relevant document; topic 1 a negative level (pooled but unjudged for
 # trec_eval, judged nonrelevant for irgauge), which bpref tells apart
 QRELS = "1 0 a 1\n1 0 b -1\n1 0 f 0\n2 0 c 0\n3 0 d 2\n3 0 g 1\n"
+# the same with every difference gone: no note
+JUDGED = QRELS.replace("b -1", "b 0").replace("2 0 c 0", "2 0 c 1")
 RUN = "1 Q0 b 1 3 r\n1 Q0 a 2 2 r\n1 Q0 f 3 1 r\n2 Q0 c 1 1 r\n3 Q0 e 1 2 r\n3 Q0 d 2 1 r\n"
 
 
@@ -233,3 +235,90 @@ def test_every_command_scoring_runs_notes_trec_eval_number(words, files, tmp_pat
         # the option the note names does give trec_eval's reading (the studies share it)
         _, err = run_cli(capsys, [*argv, "--empty-topics", "zero"])
         assert "without relevant documents" not in err
+
+
+# ---------------------------------------------------------------- a study's notes, gathered
+# where the study runs: in its own context, which its steps' threads share
+
+
+def test_a_study_called_from_python_records_its_notes(files, tmp_path):
+    """run_<name> itself gathers the notes, not only the command line's way to it, and
+    two studies running at once in two threads of one process keep theirs apart: one
+    qrels has a topic without relevant documents, the other none."""
+    import json
+    import threading
+
+    from irgauge.studies.predictive import run_predictive
+    from tests.conftest import quick_study_figures
+
+    qrels, runs = _three_runs(files)
+    judged = os.path.join(str(tmp_path), "judged.txt")
+    with open(judged, "w") as handle:
+        handle.write(JUDGED)
+    errors = []
+
+    def study(q, out):
+        try:
+            run_predictive(q, runs, out, seed=1, trials=5, topic_resamples=5)
+        except BaseException as err:  # the test's thread reports it to the test
+            errors.append(err)
+
+    outs = [tmp_path / "empty", tmp_path / "judged"]
+    threads = [threading.Thread(target=study, args=a) for a in zip((qrels, judged), outs)]
+    with quick_study_figures():  # (the notes are the test's, not the figures)
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    assert not errors, errors
+    notes = [json.loads((o / "predictive" / "manifest.json").read_text())["notes"] for o in outs]
+    assert any("without relevant documents left out of the mean" in n for n in notes[0])
+    assert notes[1] == []
+
+
+BARRIER_SECONDS = 300  # a hang guard, not a measure of speed
+
+
+def test_two_gatherings_in_two_threads_keep_their_notes_apart(files):
+    """The first thread's evaluation comes after the second thread began gathering: its
+    note is the first thread's alone. The evaluations of a gathering's steps, on threads
+    of a worker pool, reach it."""
+    import threading
+
+    import irgauge
+    from irgauge.evaluation.peers import collecting
+    from irgauge.io.threads import worker_pool
+
+    qrels, run = files
+    judged = qrels.replace("qrels.txt", "judged.txt")
+    with open(judged, "w") as handle:
+        handle.write(JUDGED)
+    both_gathering = threading.Barrier(2, timeout=BARRIER_SECONDS)
+    second_done = threading.Event()
+    found = {}
+
+    def first():
+        with collecting() as notes:
+            both_gathering.wait()
+            second_done.wait(BARRIER_SECONDS)
+            with worker_pool(2) as pool:  # on a thread of the pool, within the gathering
+                pool.submit(irgauge.evaluate, qrels, run, ["AP"]).result()
+            found["first"] = list(notes)
+
+    def second():
+        with collecting() as notes:
+            both_gathering.wait()
+            irgauge.evaluate(judged, run, ["AP"])
+            found["second"] = list(notes)
+        second_done.set()
+
+    threads = [threading.Thread(target=first), threading.Thread(target=second)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert found["second"] == []
+    assert [n.split(";")[0] for n in found["first"]] == [
+        "1 qrels topic without relevant documents left out of the mean",
+        "1 qrels line with a negative level read as judged nonrelevant",
+    ]

@@ -518,6 +518,25 @@ def test_compressed_files_bom_and_standard_input(tmp_path, monkeypatch, suffix):
     assert irgauge.evaluate(qrels, "-", ["AP"]).means["value"].tolist() == expected
 
 
+@pytest.mark.parametrize("suffix", ["", ".gz"])
+def test_a_run_on_standard_input_peeked_first_is_scored_whole(tmp_path, monkeypatch, suffix):
+    """A stream has one reader per path in an input scope: a run scored from standard
+    input after a reader peeked at its first bytes (as the QA readers do their files, to
+    tell the format) is scored from all its bytes. The scorer's copy of a stream opened it
+    anew, and lost the bytes peeked (no command peeks at a run today)."""
+    from irgauge.io._source import first_bytes, input_scope
+
+    run_bytes = b"1 Q0 d1 1 3 r\n1 Q0 d3 2 2 r\n"
+    qrels = write(tmp_path, "q.txt", QRELS)
+    expected = irgauge.evaluate(qrels, write(tmp_path, "r.txt", run_bytes), ["AP"]).means
+    stdin = io.TextIOWrapper(io.BufferedReader(io.BytesIO(COMPRESS[suffix](run_bytes))))
+    monkeypatch.setattr(sys, "stdin", stdin)
+    with input_scope():
+        assert first_bytes("-", 4) == b"1 Q0"
+        means = irgauge.evaluate(qrels, "-", ["AP"]).means
+    assert means["value"].tolist() == expected["value"].tolist()
+
+
 def test_text_headers_list_a_few_missing_topics_json_all(tmp_path, capsys):
     qrels = write(tmp_path, "q.txt", "".join(f"{t} 0 d1 1\n" for t in range(1, 1001)))
     run = write(tmp_path, "r.txt", "1 Q0 d1 1 3 r\n")

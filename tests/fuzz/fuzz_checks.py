@@ -1,7 +1,8 @@
 """The properties every command keeps, whatever its input: run it in this process
 (``irgauge.cli.main``), then check that it either succeeded with a well-formed output or
 refused with exit 2 and one line naming the file; that no traceback or warning was printed;
-that the inputs were not touched; and that a failure left nothing behind."""
+that the inputs were not touched; and that a failure left nothing behind. And the moment
+of a stop signal: a line of irgauge's own code (:func:`signal_at`)."""
 
 from __future__ import annotations
 
@@ -10,13 +11,19 @@ import gc
 import io
 import json
 import os
+import signal
 import stat
+import sys
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Dict, Iterable, Optional
+from typing import Callable, Dict, Iterable, Iterator, Optional
 
+import irgauge
 from irgauge.cli import main
+
+OWN_CODE = str(Path(irgauge.__file__).parent) + os.sep
+STAGING = os.path.join(OWN_CODE, "io", "staging.py")
 
 
 @dataclass
@@ -50,6 +57,44 @@ def run_cli(*args) -> tuple:
     for warning in caught:
         err.write(f"warning: {warning.category.__name__}: {warning.message}\n")
     return code, out.getvalue(), err.getvalue()
+
+
+@dataclass
+class LinesRun:
+    """What :func:`signal_at` counted: the lines run, and the count at the first line of
+    the staging of outputs (None if no output was staged)."""
+
+    lines: int = 0
+    staged: Optional[int] = None
+
+
+@contextlib.contextmanager
+def signal_at(line: int, signum: int, where: Optional[Callable] = None) -> Iterator[LinesRun]:
+    """Raise ``signum`` as irgauge's own code runs its ``line``-th line (or the ``line``-th
+    of those whose frame ``where(frame)`` accepts; never, if fewer run; 0: never), counted
+    in this process with ``sys.settrace``: the handler in place takes it there as it would
+    a signal sent from outside. The :class:`LinesRun` yielded holds the count once the
+    block has ended."""
+    run = LinesRun()
+
+    def local(frame, event, arg):
+        if event == "line" and (where is None or where(frame)):
+            run.lines += 1
+            if run.staged is None and frame.f_code.co_filename == STAGING:
+                run.staged = run.lines
+            if run.lines == line:
+                signal.raise_signal(signum)
+        return local
+
+    def trace(frame, event, arg):
+        return local if frame.f_code.co_filename.startswith(OWN_CODE) else None
+
+    previous = sys.gettrace()
+    sys.settrace(trace)
+    try:
+        yield run
+    finally:
+        sys.settrace(previous)
 
 
 @contextlib.contextmanager

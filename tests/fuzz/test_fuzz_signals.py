@@ -13,10 +13,8 @@ undisturbed run, so every moment of the command is a candidate, the commit's inc
 from __future__ import annotations
 
 import pytest
-import contextlib
 import os
 import signal
-import sys
 import tempfile
 from pathlib import Path
 from unittest import mock
@@ -26,13 +24,12 @@ from hypothesis import given, strategies as st
 import irgauge
 import irgauge.studies
 import fuzz_strategies as fs
-from fuzz_checks import run_cli, snapshot
+from fuzz_checks import run_cli, signal_at, snapshot
 from test_fuzz_readers import collection
 from tests.conftest import console_stop_handlers, quick_study_figures
 
 pytestmark = pytest.mark.slow  # signals sent to commands at every moment of writing
 
-OWN_CODE = str(Path(irgauge.__file__).parent) + os.sep
 SIGNALS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
 # command -> arguments; OUT is the table, DIR the folder
 COMMANDS = {
@@ -107,51 +104,20 @@ def _argv(name: str) -> list:
     return [*COMMANDS[name], "-o", "out.txt", *([SECOND[name], "dir"] if SECOND[name] else [])]
 
 
-STAGING = os.path.join("io", "staging.py")
-
-
-@contextlib.contextmanager
-def _signal_at(line: int, signum: int, counted: list):
-    """Raise ``signum`` as irgauge's code runs its ``line``-th line (never, if it runs
-    fewer); ``counted`` gets the number of lines run and the line where the first output
-    was staged."""
-    seen, staged = [0], []
-
-    def local(frame, event, arg):
-        if event == "line":
-            seen[0] += 1
-            if not staged and frame.f_code.co_filename.endswith(STAGING):
-                staged.append(seen[0])
-            if seen[0] == line:
-                signal.raise_signal(signum)
-        return local
-
-    def trace(frame, event, arg):
-        return local if frame.f_code.co_filename.startswith(OWN_CODE) else None
-
-    previous = sys.gettrace()
-    sys.settrace(trace)
-    try:
-        yield
-    finally:
-        sys.settrace(previous)
-        counted += [seen[0], staged[0] if staged else seen[0]]
-
-
 def _run(folder: Path, name: str, line: int, signum: int):
-    counted: list = []
     cwd = os.getcwd()
     os.chdir(folder)
     try:
         with quick_study_figures(), mock.patch.object(irgauge.studies, "PAPERS", DEMO_STUDIES):
-            with console_stop_handlers(), _signal_at(line, signum, counted):
+            with console_stop_handlers(), signal_at(line, signum) as run:
                 code, _, err = run_cli(*_argv(name))
     finally:
         os.chdir(cwd)
     # a file the signal caught between open() and its with-block is closed when collected
     # (at the process' exit, in a console script): no output of the command
     err = "".join(x for x in err.splitlines(True) if not x.startswith(UNCLOSED))
-    return code, err, counted
+    # (lines run, the line where the first output was staged)
+    return code, err, (run.lines, run.lines if run.staged is None else run.staged)
 
 
 def _undisturbed(name: str):

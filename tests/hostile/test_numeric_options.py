@@ -20,6 +20,7 @@ from __future__ import annotations
 import os
 import re
 import signal
+import sys
 
 import pytest
 
@@ -97,7 +98,12 @@ TEXT = {
     "title",
 }
 DROP_IN = "trec_eval"
-SECONDS = 60  # a run past this is a hang: the work an option asks for must be bounded
+# a hang: the work an option asks for must be bounded. Told by the CPU time the run takes
+# (this process's, threads included), which a loaded machine does not stretch as it does
+# the wall clock; a run that waits without running (a deadlock) takes none, and is told by
+# a wall clock far past what load makes of the CPU limit
+SECONDS = 60
+WALL_SECONDS = 600
 NOT_FINITE = re.compile(r"(?<![\w.])[-+]?(nan|inf|infinity)(?![\w.])", re.IGNORECASE)
 
 
@@ -141,18 +147,48 @@ class Hang(Exception):
 
 
 def bounded(argv, folder):
-    """outcome() of ``argv``, or Hang past SECONDS."""
+    """outcome() of ``argv``, or Hang past SECONDS of CPU time or WALL_SECONDS."""
 
     def stop(*_):
         raise Hang(" ".join(argv))
 
-    previous = signal.signal(signal.SIGALRM, stop)
-    signal.alarm(SECONDS)
+    timers = {signal.ITIMER_PROF: signal.SIGPROF, signal.ITIMER_REAL: signal.SIGALRM}
+    previous = {number: signal.signal(number, stop) for number in timers.values()}
+    signal.setitimer(signal.ITIMER_PROF, SECONDS)
+    signal.setitimer(signal.ITIMER_REAL, WALL_SECONDS)
     try:
         return outcome(argv, folder)
     finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, previous)
+        for timer in timers:
+            signal.setitimer(timer, 0)
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+
+
+def test_the_hang_guard_tells_a_spin_by_cpu_time_and_a_wait_by_the_clock(monkeypatch):
+    """A run spinning in a loop is stopped once it has taken SECONDS of CPU time; one
+    waiting without running, at WALL_SECONDS. Each loop ends on its own well after its
+    limit, so a guard that never fires fails here instead of hanging."""
+    import time
+
+    def spin(argv, folder):
+        start = time.monotonic()
+        while time.monotonic() - start < 120:
+            pass
+        return "ran out"
+
+    def wait(argv, folder):
+        for _ in range(1200):
+            time.sleep(0.1)
+        return "ran out"
+
+    this = sys.modules[__name__]
+    for seconds, wall, run in ((0.2, 1000, spin), (1000, 0.2, wait)):
+        monkeypatch.setattr(this, "SECONDS", seconds)
+        monkeypatch.setattr(this, "WALL_SECONDS", wall)
+        monkeypatch.setattr(this, "outcome", run)
+        with pytest.raises(Hang, match=run.__name__):
+            bounded([run.__name__], None)
 
 
 def not_finite(result) -> int:

@@ -3,9 +3,10 @@ error, never escapes the console script's handling and never leaves a staged fil
 command exits 0 with its outputs complete, or 128 + the signal (or, for a signal during
 an error's cleanup, the error's status) with nothing new.
 
-The moment is a line of irgauge's code, counted in this process with ``sys.settrace``
-(as the signal fuzz does); the signal is raised there and the console script's handler
-takes it as it would from outside. Every line is tried, not a sample: the lines are few."""
+The moment is a line of irgauge's code, counted in this process with ``sys.settrace`` by
+the signal fuzz's tracer (``fuzz_checks.signal_at``); the signal is raised there and the
+console script's handler takes it as it would from outside. Every line is tried, not a
+sample: the lines are few."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ from irgauge.cli import main
 
 from hostile_data import RUN
 from tests.conftest import console_stop_handlers
+from tests.fuzz.fuzz_checks import signal_at
 
 OWN_CODE = Path(irgauge.__file__).parent
 # the code around every command: the command line's own functions, the outputs' scope and
@@ -49,49 +51,23 @@ def _cleaning_up(frame) -> bool:
     return code.co_filename in STAGING and code.co_name in CLEANUP and sys.exc_info()[0] is not None
 
 
-@contextlib.contextmanager
-def _signal_at(line: int, signum: int, counted: list, where):
-    """Raise ``signum`` at the ``line``-th line that ``where(frame)`` accepts (never, if
-    fewer run); ``counted`` gets the number of such lines run."""
-    seen = [0]
-
-    def local(frame, event, arg):
-        if event == "line" and where(frame):
-            seen[0] += 1
-            if seen[0] == line:
-                signal.raise_signal(signum)
-        return local
-
-    def trace(frame, event, arg):
-        return local if frame.f_code.co_filename.startswith(str(OWN_CODE)) else None
-
-    previous = sys.gettrace()
-    sys.settrace(trace)
-    try:
-        yield
-    finally:
-        sys.settrace(previous)
-        counted.append(seen[0])
-
-
 def _command(argv, line: int, signum: int, where) -> tuple:
     """(exit status, stderr, lines counted) of ``irgauge ARGV`` in this process, with the
     console script's handlers, signalled at ``line``; a stop that escapes is a status of
     its own ("escaped"), so that it fails the test instead of ending the test run."""
     import io
 
-    counted: list = []
     err = io.StringIO()
     with console_stop_handlers(), contextlib.redirect_stdout(io.StringIO()):
         with contextlib.redirect_stderr(err):
             try:
-                with _signal_at(line, signum, counted, where):
+                with signal_at(line, signum, where) as counted:
                     code = main([str(a) for a in argv])
             except SystemExit as exit_:
                 code = exit_.code
             except KeyboardInterrupt as stop:
                 code = f"escaped: {stop!r}"
-    return code, err.getvalue(), counted[0]
+    return code, err.getvalue(), counted.lines
 
 
 @pytest.fixture

@@ -118,7 +118,7 @@ def test_infap_is_read_from_a_sample_of_its_own_design(collection, result, capsy
 
 
 def test_the_summary_orders_strategies_only_beyond_the_noise(result):
-    assert study_function("pooling").__wrapped__ is run_pooling  # gathering its peer notes
+    assert study_function("pooling") is run_pooling
     found = [line for line in result.summary if line.startswith("Relevant documents found")]
     assert len(found) == 2
     # 12 topics and 6 systems: a design the orderings may speak of

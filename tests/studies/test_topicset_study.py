@@ -39,7 +39,7 @@ def _matrices(spec, n_systems=12, n_topics=40, seed=0):
 
 
 def test_registered():
-    assert "topicset" in STUDIES and study_function("topicset").__wrapped__ is run_topicset
+    assert "topicset" in STUDIES and study_function("topicset") is run_topicset
 
 
 def test_on_a_generated_collection_equals_topic_set_size(collection, tmp_path):

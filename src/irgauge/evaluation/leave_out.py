@@ -205,10 +205,9 @@ def _each_run(plan: _RowPlan, run_list) -> List[List[np.ndarray]]:
     workers = min(thread_count(), len(run_list))
     if workers <= 1:
         return [_score_run(plan, run) for run in run_list]
-    from irgauge.io.threads import worker_pool
+    from irgauge.io.threads import on_threads
 
-    with worker_pool(workers) as pool:
-        return list(pool.map(lambda run: _score_run(plan, run), run_list))
+    return on_threads(lambda run: _score_run(plan, run), run_list, jobs=workers)
 
 
 def _score_run(plan: _RowPlan, run) -> List[np.ndarray]:

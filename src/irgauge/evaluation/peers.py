@@ -17,12 +17,16 @@ The document order needs no option: a TREC run is ordered as trec_eval orders it
 
 from __future__ import annotations
 
+import functools
+from _thread import allocate_lock  # threading.Lock itself, without loading threading
 from contextlib import contextmanager
-from typing import Any, Collection, Dict, Iterator, List, Mapping, Optional, TypeVar
+from contextvars import ContextVar
+from typing import Any, Callable, Collection, Dict, Iterator, List, Mapping, Optional, TypeVar, cast
 
 from irgauge.io.words import counted
 
 M = TypeVar("M", bound=Mapping[str, Any])
+F = TypeVar("F", bound=Callable[..., Any])
 
 # peer -> {the evaluate() convention: the peer's value}
 LIKE: Dict[str, Dict[str, str]] = {
@@ -30,9 +34,14 @@ LIKE: Dict[str, Dict[str, str]] = {
 }
 # convention -> its option on the command line
 OPTIONS = {"empty_topics": "--empty-topics", "negative": "--negative"}
-# the notes of the evaluations of the studies running (innermost last): a study evaluates
-# in many places, and its manifest records what each evaluation differed in
-_COLLECTING: List[List[str]] = []
+# the notes of the evaluations of the innermost study running in this context, or None: a
+# study evaluates in many places, and its manifest records what each evaluation differed
+# in. A ContextVar: the threads of a study's steps run in copies of its context
+# (io.threads.worker_pool) and add to its list, and two studies in two threads of one
+# process keep theirs apart.
+_GATHERING: ContextVar[Optional[List[str]]] = ContextVar("irgauge_peer_notes", default=None)
+# one lock for every list: notes come from the steps' threads at once
+_ADDING = allocate_lock()
 
 
 def like_options(peer: str) -> str:
@@ -84,26 +93,46 @@ def peer_notes(
 @contextmanager
 def collecting() -> Iterator[List[str]]:
     """Gather the peer notes of every :func:`irgauge.evaluate` run inside (a study's, which
-    takes --empty-topics but no score files), each once, in the list yielded."""
+    takes --empty-topics but no score files), in this thread and in the threads of its
+    steps, each once, in the list yielded."""
     found: List[str] = []
-    _COLLECTING.append(found)
+    token = _GATHERING.set(found)
     try:
         yield found
     finally:
-        _COLLECTING.remove(found)
+        _GATHERING.reset(token)
+
+
+def gathering(function: F) -> F:
+    """``function`` (a study's ``run_<name>``) run within :func:`collecting`: its manifest
+    notes where its scores differ from trec_eval's (:func:`collected`), however it is
+    called."""
+
+    @functools.wraps(function)
+    def gathered(*args: Any, **kwargs: Any) -> Any:
+        with collecting():
+            return function(*args, **kwargs)
+
+    return cast(F, gathered)
 
 
 def collect(metadata: M, takes: Collection[str] = ("empty_topics",)) -> M:
     """Called by :func:`irgauge.evaluate` (and the leave-out, which takes no
     ``empty_topics``) with its metadata: add its notes to the innermost
-    :func:`collecting`, if any; return the metadata."""
-    if _COLLECTING:
-        found = _COLLECTING[-1]
+    :func:`collecting` of this context, if any; return the metadata."""
+    found = _GATHERING.get()
+    if found is not None:
         notes = peer_notes(metadata, takes, score_files=False)
-        found += [note for note in notes if note not in found]
+        with _ADDING:
+            found += [note for note in notes if note not in found]
     return metadata
 
 
 def collected() -> List[str]:
-    """The notes gathered so far by the innermost :func:`collecting` (none outside)."""
-    return list(_COLLECTING[-1]) if _COLLECTING else []
+    """The notes gathered so far by the innermost :func:`collecting` of this context (none
+    outside)."""
+    found = _GATHERING.get()
+    if found is None:
+        return []
+    with _ADDING:
+        return list(found)

@@ -19,7 +19,6 @@ from __future__ import annotations
 import contextlib
 import itertools
 import os
-import sys
 from dataclasses import dataclass
 from typing import Iterable, Iterator, List, Optional, Sequence
 
@@ -29,7 +28,7 @@ from irgauge.collection.judgments import Judgments
 from irgauge.collection.rankings import MatchedRun, RetrievedTwice, build_batches, match_run
 from irgauge.errors import InputError, MeasureError, UserCodeError
 from irgauge.evaluation.topic_values import RunValues, ValueSpill
-from irgauge.io._source import STDIN, read_twice, scratch_folder
+from irgauge.io._source import copy_bytes, read_twice, scratch_folder
 from irgauge.io.ids import Ids
 from irgauge.io.heap import release_free_memory
 from irgauge.io.keys import comes_back, unique_names
@@ -111,17 +110,16 @@ def score_sources(sources, plan: ScoringPlan, workers: int, step) -> List[Scored
         return score_source(item[0], item[1], plan)
 
     def counted(results):
-        # advanced here, in the calling thread, so that a progress callback never runs on
-        # a reader thread
         for result in results:
             step()
             yield result
 
     if workers > 1:
-        from irgauge.io.threads import worker_pool  # only for several runs at once
+        from irgauge.io.threads import on_threads  # only for several runs at once
 
-        with worker_pool(workers) as pool:
-            return list(counted(pool.map(one, sources)))
+        # step() follows each result in the calling thread: a progress callback never
+        # runs on a reader thread
+        return on_threads(one, list(sources), progress=lambda *_: step(), jobs=workers)
     return list(counted(map(one, sources)))
 
 
@@ -205,23 +203,19 @@ def first_fault(path: str, name, plan: ScoringPlan, readable: str) -> Optional[I
 @contextlib.contextmanager
 def readable_twice(path: str) -> Iterator[str]:
     """``path`` itself if it can be read twice (a regular file), else a temporary copy of
-    its bytes (standard input, a pipe, a process substitution), removed afterwards."""
+    its bytes (standard input, a pipe, a process substitution), removed afterwards: read
+    through the readers' stream of the path, with any bytes an earlier reader peeked."""
     if read_twice(path):
         yield path
         return
-    import shutil  # (loaded with the folder: see scratch_folder)
-
     with scratch_folder("irgauge-input-") as folder:
         copy = os.path.join(folder, "run")
         try:
-            with open(copy, "wb") as out:
-                if path == STDIN:
-                    shutil.copyfileobj(sys.stdin.buffer, out, 1 << 20)
-                else:
-                    with open(path, "rb") as raw:
-                        shutil.copyfileobj(raw, out, 1 << 20)
+            out = open(copy, "wb")
         except OSError as err:
-            raise InputError(f"cannot read file: {err.strerror or err}", path) from None
+            raise InputError(f"cannot write a copy of it: {err.strerror or err}", path) from None
+        with out:
+            copy_bytes(path, out)
         yield copy
 
 
@@ -260,13 +254,12 @@ class _Tally:
             done = [self._block(run, plan.max_cells)]
         else:
             plan.judgments.with_lookup_built()  # once, not by every block's first lookup
-            from irgauge.io.threads import worker_pool  # only for a part's blocks
+            from irgauge.io.threads import on_threads  # only for a part's blocks
 
-            cells = [plan.max_cells // len(blocks)] * len(blocks)
+            cells = plan.max_cells // len(blocks)
             try:
                 # (not tasks.run_steps: a cluster's steps are not for a part's blocks)
-                with worker_pool(len(blocks)) as pool:
-                    done = list(pool.map(self._block, blocks, cells))  # in order
+                done = on_threads(self._block, blocks, (cells,), jobs=len(blocks))  # in order
             except (InputError, MeasureError, UserCodeError):
                 done = [self._block(run, plan.max_cells)]  # raises the part's own error
         del blocks, run  # the matched blocks hold what is needed of the part

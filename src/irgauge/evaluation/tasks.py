@@ -20,13 +20,12 @@ from __future__ import annotations
 
 import contextlib
 import os
-import contextvars
 import uuid
 from contextvars import ContextVar
 from typing import Callable, Iterable, Iterator, List, Optional, Sequence
 
 from irgauge.errors import InputError
-from irgauge.io.threads import ENV, available_cpus, thread_count, worker_pool
+from irgauge.io.threads import ENV, available_cpus, on_threads, thread_count
 
 ENGINES = ("local", "dask")
 
@@ -125,7 +124,7 @@ def run_steps(
     items = list(items)
     cluster = _CLUSTER.get()
     if cluster is None and len(items) > 1 and step_progress is None and local_jobs() > 1:
-        return on_threads(step, items, shared, progress, jobs=local_jobs())
+        return on_threads(_alone, items, (step, *shared), progress, jobs=local_jobs())
     if cluster is None or len(items) < 2:
         results = []
         for k, item in enumerate(items):
@@ -139,35 +138,10 @@ def run_steps(
     return _on_cluster(cluster.client(), step, items, shared, progress)
 
 
-def on_threads(
-    step: Callable,
-    items: Sequence,
-    shared: Sequence = (),
-    progress: Optional[Callable[[int, int], None]] = None,
-    *,
-    jobs: int,
-) -> List:
-    """``[step(item, *shared) for item in items]`` on up to ``jobs`` threads of this
-    process, whatever the engine, the results in the order given (the first error, in
-    that order, is raised). Each step runs in a copy of the caller's context, its own
-    steps one after the other."""
-    results: List = []
-    # a pool per call, shut down on return, error or stop: the process is left as found
-    with worker_pool(max(1, min(jobs, len(items)))) as pool:
-        # each step in a copy of the caller's context (a thread starts with an empty one)
-        tasks = [
-            pool.submit(contextvars.copy_context().run, _one_job, step, item, *shared)
-            for item in items
-        ]
-        for task in tasks:
-            results.append(task.result())
-            if progress is not None:
-                progress(len(results), len(items))
-    return results
-
-
-def _one_job(step, item, *shared):
-    _JOBS.set(1)  # in this step's own context: its own steps run one after the other
+def _alone(item, step, *shared):
+    """``step(item, *shared)`` on a thread of :func:`run_steps`, in a context of its own
+    (:func:`~irgauge.io.threads.on_threads`): its own steps run one after the other."""
+    _JOBS.set(1)
     return step(item, *shared)
 
 

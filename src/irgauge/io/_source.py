@@ -219,19 +219,7 @@ def _open(path: PathLike) -> Tuple[Any, str]:
     start or from where :func:`first_bytes` left them; a regular file is sought back."""
     name = str(path)
     try:
-        stream = _stream(name)
-        if stream is None:
-            raw: Any = open(path, "rb")  # or the stream's buffer below
-            note_input(name, raw)
-            if raw.seekable():
-                magic = raw.read(6)
-                raw.seek(0)
-            else:
-                stream = _Stream(raw)
-                with _STREAMS_LOCK:
-                    _STREAMS[name] = stream
-        if stream is not None:
-            raw, magic = stream, stream.peek(6)
+        raw, magic = _raw(name)
     except OSError as err:
         raise InputError(f"cannot read file: {err.strerror or err}", name) from None
     if magic.startswith(GZIP_MAGIC):
@@ -241,6 +229,41 @@ def _open(path: PathLike) -> Tuple[Any, str]:
     if magic.startswith(XZ_MAGIC):
         return _Owning(lzma.LZMAFile(raw, mode="rb"), raw), "xz"
     return raw, "file"
+
+
+def _raw(name: str) -> Tuple[Any, bytes]:
+    """The file's bytes as stored (compressed ones too), opened and noted as an input, and
+    its first 6 bytes, left to be read: a regular file from its start; a stream (standard
+    input, a pipe) as the one reader of its path in the input scope (:data:`_STREAMS`),
+    from the bytes an earlier reader put back."""
+    stream = _stream(name)
+    if stream is None:
+        raw = open(name, "rb")
+        note_input(name, raw)
+        if raw.seekable():
+            magic = raw.read(6)
+            raw.seek(0)
+            return raw, magic
+        stream = _Stream(raw)
+        with _STREAMS_LOCK:
+            _STREAMS[name] = stream
+    return stream, stream.peek(6)
+
+
+def copy_bytes(path: PathLike, out: BinaryIO) -> None:
+    """The file's bytes as stored (compressed ones stay so) written to ``out``: a stream
+    that cannot be read twice, copied to a file that can. Opened as the readers open it, a
+    stream keeps the bytes an earlier reader of its path put back (:func:`first_bytes`)
+    and is noted as an input of the scope."""
+    import shutil  # (as scratch_folder: only where a copy is made)
+
+    name = str(path)
+    try:
+        raw, _ = _raw(name)
+        with raw:
+            shutil.copyfileobj(raw, out, 1 << 20)
+    except OSError as err:
+        raise InputError(f"cannot read file: {err.strerror or err}", name) from None
 
 
 class _Owning:

@@ -1,21 +1,25 @@
 """How many threads irgauge's readers use: ``--threads N``, else ``IRGAUGE_THREADS``, else the
 CPUs this process may run on (``os.sched_getaffinity``, which honours taskset and container
-CPU sets, unlike ``os.cpu_count``), at most ``MAX_THREADS``."""
+CPU sets, unlike ``os.cpu_count``), at most ``MAX_THREADS``; and the pool that the threads
+of a command's work run in (:func:`worker_pool`: the readers' blocks, the runs and parts
+scored, the meta-evaluation's and the studies' steps), with its one entry point for a
+list of steps (:func:`on_threads`)."""
 
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import os
 import signal
 
-from typing import TYPE_CHECKING, Iterator, Optional
+from typing import TYPE_CHECKING, Any, Callable, Iterator, List, Optional, Sequence
 
 from irgauge import _checks
 from irgauge.errors import InputError
 from irgauge.io.stops import STOP_SIGNALS
 
 if TYPE_CHECKING:
-    from concurrent.futures import ThreadPoolExecutor
+    from concurrent.futures import Future, ThreadPoolExecutor
 
 MAX_THREADS = 4  # past a few, block reads contend for memory bandwidth and the GIL
 ENV = "IRGAUGE_THREADS"
@@ -66,6 +70,10 @@ def worker_pool(workers: int) -> Iterator["ThreadPoolExecutor"]:
       to any thread that does not block it, and one taken by a worker is run (by Python,
       in the main thread) only once the main thread runs Python code again, which it does
       not while it waits for a long step's result.
+    - Each step runs in a copy of the context of the thread that handed it over (a thread
+      starts with an empty one): what the caller set in a ContextVar (the command's
+      outputs, the study gathering its notes, the engine) holds in the step too, and a
+      step's own settings stay its own.
     - At the end, steps not started are cancelled (a stop does not wait for them), and the
       running ones are waited for, with the stop signals held meanwhile: no step is still
       running when the cleanup of a stop removes the command's staged outputs."""
@@ -73,7 +81,13 @@ def worker_pool(workers: int) -> Iterator["ThreadPoolExecutor"]:
 
     from irgauge.io.atomic import held_stop_signals
 
-    pool = ThreadPoolExecutor(workers, initializer=_leave_stop_signals)
+    class _InContext(ThreadPoolExecutor):
+        def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> "Future[Any]":
+            # map submits through here too; a context is entered by one thread at a time,
+            # so each step gets a copy of its own
+            return super().submit(contextvars.copy_context().run, fn, *args, **kwargs)
+
+    pool = _InContext(workers, initializer=_leave_stop_signals)
     try:
         yield pool
     finally:
@@ -86,3 +100,26 @@ def _leave_stop_signals() -> None:
     numbers = {getattr(signal, name) for name in STOP_SIGNALS if hasattr(signal, name)}
     with contextlib.suppress(AttributeError, OSError, ValueError):  # no pthread_sigmask
         signal.pthread_sigmask(signal.SIG_BLOCK, numbers)
+
+
+def on_threads(
+    step: Callable,
+    items: Sequence,
+    shared: Sequence = (),
+    progress: Optional[Callable[[int, int], None]] = None,
+    *,
+    jobs: int,
+) -> List:
+    """``[step(item, *shared) for item in items]`` on up to ``jobs`` threads of a
+    :func:`worker_pool` (each step in a copy of the caller's context), the results in the
+    order given; the first error, in that order, is raised. ``progress(done, total)``
+    follows each result, in the calling thread."""
+    results: List = []
+    # a pool per call, shut down on return, error or stop: the process is left as found
+    with worker_pool(max(1, min(jobs, len(items)))) as pool:
+        tasks = [pool.submit(step, item, *shared) for item in items]
+        for task in tasks:
+            results.append(task.result())
+            if progress is not None:
+                progress(len(results), len(items))
+    return results

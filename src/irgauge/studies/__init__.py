@@ -7,12 +7,10 @@ writes tables (txt, csv, tex), figures (png, svg), ``manifest.json`` and ``summa
 
 from __future__ import annotations
 
-import functools
 import importlib
 from typing import Any, Callable
 
 from irgauge.errors import InputError
-from irgauge.evaluation.peers import collecting
 
 # the seed papers' studies (the demo runs these), then the studies of methods beyond them
 PAPERS = ("onerel", "incomplete", "qa", "predictive", "topicset")
@@ -29,14 +27,7 @@ def study_function(name: str) -> Callable[..., Any]:
     function: Callable[..., Any] = getattr(
         importlib.import_module(f"irgauge.studies.{module}"), f"run_{name}"
     )
-
-    @functools.wraps(function)
-    def noted(*args: Any, **kwargs: Any) -> Any:
-        # the manifest notes where the study's scores differ from trec_eval's
-        with collecting():
-            return function(*args, **kwargs)
-
-    return noted
+    return function
 
 
 def run_study(name: str, *args: Any, **kwargs: Any) -> Any:

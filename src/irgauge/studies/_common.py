@@ -35,6 +35,7 @@ from typing import (
     Optional,
     Sequence,
     Tuple,
+    TypeVar,
     Union,
 )
 
@@ -44,10 +45,11 @@ import pandas as pd
 from irgauge import __version__
 from irgauge._checks import resolve_seed
 from irgauge.citations import cite
-from irgauge.evaluation.peers import collected
+from irgauge.evaluation.peers import collected, gathering
 from irgauge.errors import InputError
 from irgauge.evaluation import evaluate
 from irgauge.io.atomic import write_text
+from irgauge.io.output_scope import one_commit
 from irgauge.io.steps import step_counter
 from irgauge.io.staging import final_name, replaced_folder
 from irgauge.io.qrels import read_qrels
@@ -60,6 +62,15 @@ from irgauge.io.words import counted
 
 MANIFEST = "manifest.json"
 COLLECTION_DIR = "collection"
+Study = TypeVar("Study", bound=Callable[..., Any])
+
+
+def study_entry(function: Study) -> Study:
+    """A study's ``run_<name>``, however it is called (the command line, ``run_study``,
+    Python): its outputs commit together (:func:`~irgauge.io.output_scope.one_commit`),
+    and its manifest notes where the evaluations inside differ from trec_eval's
+    (:func:`~irgauge.evaluation.peers.gathering`)."""
+    return one_commit(gathering(function))
 
 
 # ---------------------------------------------------------------------------- versions

@@ -47,7 +47,6 @@ from irgauge.evaluation.tasks import on_cluster, run_steps
 from irgauge.io.qrels import read_qrels
 from irgauge.meta import rank_correlations
 from irgauge.meta.kendall import kendall_tau_columns
-from irgauge.io.output_scope import one_commit
 from irgauge.studies import _common as common
 from irgauge.studies import _noise, _plots, _repeat, _topics
 from irgauge.studies._reduction_steps import Steps
@@ -134,7 +133,7 @@ class IncompleteData:
     names: List[str]  # measures in table order
 
 
-@one_commit
+@common.study_entry
 def run_incomplete(
     qrels,
     runs,

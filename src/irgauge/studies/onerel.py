@@ -37,7 +37,6 @@ from irgauge.evaluation import score_matrices
 from irgauge.io.qrels import read_qrels
 from irgauge.meta import rank_correlations
 from irgauge.report import figures
-from irgauge.io.output_scope import one_commit
 from irgauge.studies import _common as common
 from irgauge.studies import _noise, _plots, _repeat, _topics
 from irgauge.io.words import counted
@@ -139,7 +138,7 @@ class OnerelData:
     problem: Optional[str]  # why the design is too small to order measures, if it is
 
 
-@one_commit
+@common.study_entry
 def run_onerel(
     qrels,
     runs,

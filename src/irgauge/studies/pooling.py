@@ -53,7 +53,6 @@ from irgauge.meta.system_agreement import average_ranks, tau_ap_rows
 from irgauge.studies import _common as common
 from irgauge.studies import _noise, _plots
 from irgauge.io.words import counted
-from irgauge.io.output_scope import one_commit
 
 NAME = "pooling"
 TITLE = "Pooling strategies on a budget of judgments (depth, fusion, MTF, bandits, sampling)"
@@ -92,7 +91,7 @@ class PoolingStudy:
     problem: Optional[str]
 
 
-@one_commit
+@common.study_entry
 def run_pooling(
     qrels,
     runs,

@@ -23,7 +23,6 @@ from irgauge.errors import InputError
 from irgauge.evaluation import score_matrices
 from irgauge.meta import predictive_power
 from irgauge.scores import align
-from irgauge.io.output_scope import one_commit
 from irgauge.studies import _common as common
 from irgauge.studies import _noise, _plots, _repeat, _topics
 from irgauge.io.words import counted
@@ -90,7 +89,7 @@ class PredictiveStudy:
 DEFAULT_FRACTION = 0.75  # the systems kept by default: the top 75% by AP
 
 
-@one_commit
+@common.study_entry
 def run_predictive(
     qrels=None,
     runs=None,

@@ -47,7 +47,6 @@ from irgauge.io.qrels import read_qrels
 from irgauge.qa import answer_formats, qa_evaluate
 from irgauge.report import figures
 from irgauge.scores import align, from_frame
-from irgauge.io.output_scope import one_commit
 from irgauge.studies import _common as common
 from irgauge.studies import _noise, _plots, _repeat, _topics
 from irgauge.studies.onerel import gain_variants, irgauge_gains
@@ -145,7 +144,7 @@ class QaData:
         return DERIVED_TAG if self.derived else ""
 
 
-@one_commit
+@common.study_entry
 def run_qa(
     gold,
     runs,

@@ -43,7 +43,6 @@ from irgauge.stats.resampling import TIE_TOLERANCE, index_counts
 from irgauge.studies import _common as common
 from irgauge.studies import _noise
 from irgauge.io.words import counted
-from irgauge.io.output_scope import one_commit
 from irgauge.types import PathLike, QrelsLike, RunsLike
 
 NAME = "reusability"
@@ -267,7 +266,7 @@ def describe_reusability(result: ReusabilityResult) -> List[str]:
     return lines
 
 
-@one_commit
+@common.study_entry
 def run_reusability(
     qrels,
     runs,

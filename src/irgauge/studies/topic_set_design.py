@@ -33,7 +33,6 @@ from irgauge.evaluation import score_matrices
 from irgauge.meta.topicset import topic_set_size, topics_needed
 from irgauge.report.topicset_figures import topic_set_curves
 from irgauge.scores import align
-from irgauge.io.output_scope import one_commit
 from irgauge.studies import _common as common
 from irgauge.stats.resampling import percentile_interval
 from irgauge.studies import _noise, _repeat
@@ -90,7 +89,7 @@ class TopicsetStudy:
     topics: List[str]
 
 
-@one_commit
+@common.study_entry
 def run_topicset(
     qrels=None,
     runs=None,
