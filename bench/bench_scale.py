@@ -16,12 +16,13 @@ against the same command pinned to one CPU (as ``taskset -c 0`` runs it) and the
 (no option). Printed for each: the wall time, the CPU time (user + system) of every process
 of the command (client, scheduler, nannies, workers: ``os.wait4`` of the command counts its
 reaped descendants; a cluster already up is read with psutil before and after), the CPU
-ratio and the speed-up against the single-CPU run, the peak memory (the resident sets of
-the command's process tree, and of a cluster already up, summed, sampled every 50 ms with
-psutil; without psutil, the largest single process's peak) and whether the output is the
-single-CPU run's, byte for byte. ``--repeat R`` runs each row R times and keeps the least
-wall and the least CPU: on a machine loaded by other work, the closest to the command's
-own cost. The machine's name, CPUs and load average are printed with the figures.
+ratio and the speed-up against the single-CPU run, the peak memory (the memory of the
+command's process tree, and of a cluster already up, summed, sampled every 50 ms with
+psutil: proportional set sizes where the system gives them, so that pages the processes
+share count once, else resident sets; without psutil, the largest single process's peak)
+and whether the output is the single-CPU run's, byte for byte. ``--repeat R`` runs each
+row R times and keeps the least wall and the least CPU: on a machine loaded by other work,
+the closest to the command's own cost. The machine's name, CPUs and load average are printed with the figures.
 
 Workloads (generated into ``bench/out/scale/``, reused):
 
@@ -116,6 +117,23 @@ def discpower_workload(systems: int, topics: int = 50) -> List[str]:
     return ["discpower", str(path), "-B", "1000", "--seed", "1", "--pairs", "--format", "tsv"]
 
 
+def _memory(proc) -> int:
+    """A process's proportional set size where the system gives it (pages shared with
+    other processes, as forked workers and a mapped plan share them, count once across
+    them), else its resident set size."""
+    if PSS[0]:
+        try:
+            return proc.memory_full_info().pss
+        except (psutil.NoSuchProcess, psutil.ZombieProcess):
+            raise  # gone: its caller skips it
+        except (psutil.Error, AttributeError, OSError):
+            PSS[0] = False
+    return proc.memory_info().rss
+
+
+PSS = [True]  # until a process's PSS cannot be read
+
+
 def _tree_rss(pid: int) -> int:
     try:
         top = psutil.Process(pid)
@@ -125,7 +143,7 @@ def _tree_rss(pid: int) -> int:
     total = 0
     for proc in procs:
         try:
-            total += proc.memory_info().rss
+            total += _memory(proc)
         except psutil.Error:
             pass
     return total
@@ -266,7 +284,7 @@ class Cluster:
         total = 0
         for proc in self._tree():
             try:
-                total += proc.memory_info().rss
+                total += _memory(proc)
             except psutil.Error:
                 pass
         return total
@@ -322,6 +340,8 @@ def table(
             finally:
                 cluster.close()
     print(f"(load average {os.getloadavg()[0]:.2f} at its end)", flush=True)
+    summed = "proportional set sizes (PSS)" if PSS[0] else "resident set sizes (RSS)"
+    print(f"(peak memory: the {summed} of the processes, summed)", flush=True)
 
 
 def main() -> None:
