@@ -22,7 +22,8 @@ psutil: proportional set sizes where the system gives them, so that pages the pr
 share count once, else resident sets; without psutil, the largest single process's peak)
 and whether the output is the single-CPU run's, byte for byte. ``--repeat R`` runs each
 row R times and keeps the least wall and the least CPU: on a machine loaded by other work,
-the closest to the command's own cost. The machine's name, CPUs and load average are printed with the figures.
+the closest to the command's own cost. The machine's name, CPUs and load average are
+printed with the figures.
 
 Workloads (generated into ``bench/out/scale/``, reused):
 

@@ -146,6 +146,18 @@ def _jobs(i: Inputs, out: Path):
         irgauge.discriminative_power(i.matrices, samples=10, seed=SEED)
 
 
+def _worker_processes(i: Inputs, out: Path):
+    from irgauge.evaluation import processes, span_tasks
+
+    saved = processes.MIN_BYTES, processes.SPAN_BYTES, span_tasks.SPAN_BYTES
+    # the inputs' small run files count as big: forked worker processes score their spans
+    processes.MIN_BYTES = processes.SPAN_BYTES = span_tasks.SPAN_BYTES = 256
+    try:
+        irgauge.evaluate(i.qrels, i.runs, ["AP"], threads=2)
+    finally:
+        processes.MIN_BYTES, processes.SPAN_BYTES, span_tasks.SPAN_BYTES = saved
+
+
 def _dask_engine(i: Inputs, out: Path):
     with irgauge.use_engine("dask"):
         irgauge.evaluate(i.qrels, i.runs, ["AP"])
@@ -238,6 +250,7 @@ PYTHON_CASES = [
     ),
     Case("use_engine", _engine, ("use_engine",)),
     Case("use_engine dask", _dask_engine, ("use_engine",)),
+    Case("evaluate on worker processes", _worker_processes, ("evaluate",)),
     Case("use_jobs", _jobs, ("use_jobs", "discriminative_power")),
     Case("custom measures", _custom_measure, ("measure", "register_measure", "unregister_measure")),
     Case(

@@ -320,7 +320,9 @@ def add_selection(group, top_k=None, top_fraction=None, by=None, by_help: str = 
     )
 
 
-def add_engine(parser, tasks: str, steps: bool = True, aliases=()) -> None:
+def add_engine(
+    parser, tasks: str, steps: bool = True, aliases=(), runs_on: str = "run on N threads"
+) -> None:
     """``--engine {local,dask}``, ``--scheduler ADDRESS`` and ``--jobs N`` (``aliases``:
     its old spellings, deprecated); ``tasks`` says what becomes a task. With ``steps`` the
     command runs within ``use_engine(engine, scheduler)`` and ``use_jobs(jobs)`` (its
@@ -348,7 +350,7 @@ def add_engine(parser, tasks: str, steps: bool = True, aliases=()) -> None:
         type=jobs,
         default=None,
         metavar="N",
-        help=f"cores to use on this machine: {tasks.rstrip(',')} run on N threads (with "
+        help=f"cores to use on this machine: {tasks.rstrip(',')} {runs_on} (with "
         "--engine dask, a LocalCluster of N workers); 1: one core, the same output "
         "(default: $IRGAUGE_THREADS, else the CPUs this process may use)",
     )

@@ -68,6 +68,7 @@ def register(subparsers) -> None:
         "runs, and spans of whole topics of big run files,",
         steps=False,
         aliases=("--threads",),
+        runs_on="run on N threads, or N worker processes for a run file of 64 MB or more",
     )
     parser.set_defaults(func=run, input_name=input_name)
 

@@ -18,6 +18,7 @@ reports the problem with the file's own line numbers and the worker it ran on.
 from __future__ import annotations
 
 import os
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, List, Optional, Tuple
@@ -61,9 +62,9 @@ class TaskFailure:
         return cls(err.problem, err.path, err.line, worker_name(), err.unit)
 
     def error(self) -> InputError:
-        """The error to raise on the client: the worker's, naming the worker."""
-        problem = f"{self.problem} (on {self.worker})"
-        return InputError(problem, self.path, self.line, self.unit)
+        """The error to raise on the client: the worker's, naming a Dask worker (a local
+        worker process is not named: the message is then the single core's)."""
+        return InputError(self.problem + _on(self.worker), self.path, self.line, self.unit)
 
 
 def score_tasks(
@@ -130,13 +131,20 @@ def shrinking_spans(pieces: List[Span], workers: int) -> List[Span]:
 
 
 def worker_name() -> str:
-    """The worker running this task, as a message names it."""
+    """The address of the Dask worker running this task; "" elsewhere (a local worker
+    process, whose name would tell the user nothing)."""
+    if "distributed" not in sys.modules:  # (not imported: not on a Dask worker)
+        return ""
     try:
         from distributed import get_worker
 
-        return f"Dask worker {get_worker().address}"
+        return str(get_worker().address)
     except (ImportError, ValueError):
-        return f"worker process {os.getpid()}"
+        return ""
+
+
+def _on(worker: str) -> str:
+    return f" (on Dask worker {worker})" if worker else ""
 
 
 def _score_whole(source, name, readable, plan):
@@ -160,7 +168,7 @@ def _measure_failure(err: MeasureError) -> MeasureError:
     guard, say), sent back as the task's result to be raised by the client: raised on the
     worker, it would be logged there with a traceback."""
     if isinstance(err, UserCodeError):
-        err.problem += f" (on Dask worker {worker_name()})"
+        err.problem += _on(worker_name())
     return err
 
 

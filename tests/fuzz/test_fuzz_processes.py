@@ -1,0 +1,73 @@
+"""`eval` on forked worker processes (the default for big run files), on hostile run
+files: the outcome of one core, byte for byte, whatever the file holds (ties, topics
+scattered or met twice, bad lines, empty topics, a document retrieved twice), as the
+harness' property says (exit 0 with a well-formed table, or one line naming the file)."""
+
+from __future__ import annotations
+
+import tempfile
+import threading
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+
+import fuzz_strategies as fs
+from fuzz_checks import check, inside, run_in
+from test_fuzz_readers import INPUTS, OUTPUTS, READERS, collection, well_formed
+
+from irgauge.evaluation import processes, span_tasks
+
+pytestmark = pytest.mark.slow  # a hypothesis search over hostile runs, forking each time
+
+
+def _forked(monkeypatch):
+    """The fuzz's run files, of a few hundred bytes, count as big: spans of 64 bytes."""
+    monkeypatch.setattr(processes, "MIN_BYTES", 64)
+    monkeypatch.setattr(processes, "SPAN_BYTES", 64)
+    monkeypatch.setattr(span_tasks, "SPAN_BYTES", 64)
+
+
+@pytest.fixture(scope="module")
+def fork_is_safe():
+    if not processes._fork_is_safe():
+        pytest.skip("worker processes are forked on Linux only, with no other thread")
+
+
+def _outcome(content: bytes, jobs: str):
+    _, _, name, command = READERS["run"]
+    with tempfile.TemporaryDirectory() as temporary, inside(temporary):
+        here = Path()
+        collection(here)
+        (here / name).write_bytes(content)
+        outcome = run_in(here, *command(here), "--jobs", jobs)
+        text = (here / "out.tsv").read_text() if (here / "out.tsv").is_file() else None
+        return outcome, text, here / name
+
+
+@fs.fuzz_settings(30)
+@given(fs.hostile_bytes(READERS["run"][0], fs.TREC_RUN))
+def test_worker_processes_give_the_outcome_of_one_core(fork_is_safe, content):
+    one, one_text, path = _outcome(content, "1")
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        _forked(monkeypatch)
+        forks = []
+        real = processes.score_sources_forked
+
+        def spy(sources, plan, count, budget, step):
+            forks.append(count)
+            return real(sources, plan, count, budget, step)
+
+        monkeypatch.setattr("irgauge.evaluation.engine.score_sources_forked", spy)
+        forked, forked_text, _ = _outcome(content, "3")
+    assert forks == [3]  # (the other run, valid, is always split: the path is taken)
+    check(forked, [path, *INPUTS], OUTPUTS)
+    assert (forked.code, forked.out, forked.err, forked_text) == (
+        one.code,
+        one.out,
+        one.err,
+        one_text,
+    )
+    if forked.code == 0:
+        well_formed("run", forked_text)
+    assert threading.active_count() == 1  # the pool's threads are gone
