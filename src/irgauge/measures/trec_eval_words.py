@@ -421,8 +421,8 @@ def _long_cuts(name: str, params: Optional[str]) -> List[Tuple[int, bool]]:
     """The cutoffs in trec_eval's order, each with whether its loop reaches it
     (meas_init.c's get_long_cutoffs: atol, glibc's qsort by comp_long; then only the
     first is checked to be above 0, and neighbours only for duplicates). The measures
-    walk the ranking once, stopping at each cutoff in that order: after a cutoff that is
-    not below the one before it, no cutoff is reached (m_P.c and the others' loops)."""
+    walk the ranking once, looking for each cutoff in that order: from the first cutoff
+    not above the one before it on, none is reached (m_P.c and the others' loops)."""
     if params is None:
         return [(k, True) for k in MEASURES[name][1]]
     cuts = glibc_msort([atol(part) for part in params.split(",")], compare_longs)
