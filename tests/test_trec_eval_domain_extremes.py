@@ -382,7 +382,10 @@ def test_gains_of_documents_judged_with_a_negative_level(capsys, tmp_path):
 
 
 def test_the_merge_sort_is_glibcs():
-    from irgauge.collection.trec_gains import c_int, glibc_msort
+    from irgauge.collection.trec_gains import c_int, compare_gains, glibc_msort
+
+    def by_gain(a, b):
+        return compare_gains(a[1], b[1])
 
     assert [c_int(x) for x in (0.99, -0.99, 2.5e9, -2.5e9, math.nan, -math.inf)] == [
         0,
@@ -394,10 +397,10 @@ def test_the_merge_sort_is_glibcs():
     ]
     # gains less than 1 apart compare equal: the merge keeps their order ...
     entries = [(1, 0.5, 1), (0, 0.0, 0), (2, 2.0, 2)]
-    assert [e[1] for e in glibc_msort(entries)] == [0.5, 0.0, 2.0]
+    assert [e[1] for e in glibc_msort(entries, by_gain)] == [0.5, 0.0, 2.0]
     # ... which is not transitive: 0.5 ~ 0 and 1.2 ~ 0.5, so 1.2 stays before 0
     entries = [(3, 1.2, 3), (1, 0.5, 1), (0, 0.0, 0)]
-    assert [e[1] for e in glibc_msort(entries)] == [1.2, 0.5, 0.0]
+    assert [e[1] for e in glibc_msort(entries, by_gain)] == [1.2, 0.5, 0.0]
 
 
 def test_p_avgjg_past_every_ranking_is_each_groups_count_over_the_cutoff(capsys, tmp_path):
@@ -562,6 +565,13 @@ ARGUMENT_LISTS = [
     ["-q", "-M", "0", "-m", "11pt_avg.0.5,-1", "-m", "iprec_at_recall.-1,0.3", "-m", "yaap"],
     ["-q", "-c", "-J", "-m", "iprec_at_recall.-0.5,0.2", "-m", "11pt_avg.0.8,-0.3"],
     ["-q", "-J", "-l", "2", "-M", "3", "-m", "yaap"],
+    # cutoffs that comp_long's int misorders: those after the first descent are never
+    # reached, and take the whole ranking's value with their own k (0 and below too)
+    ["-q", "-m", "P.3,1000000000000,1", "-m", "relative_P.1000000000000,2,7"],
+    ["-q", "-c", "-m", "recall.2,1000000000000,4", "-m", "map_cut.2,1000000000000,6"],
+    ["-q", "-c", "-J", "-m", "ndcg_cut.1000000000000,3", "-m", "success.1000000000000,1"],
+    ["-q", "-c", "-l", "-1", "-m", "unj.1000000000000,3", "-m", "P.4,2147483650,0"],
+    ["-q", "-M", "3", "-m", "P.5,-1000000000000", "-m", "relative_P.2147483648,0,2"],
 ]
 JG_ARGUMENT_LISTS = [
     ["-q", "-c", "-R", "qrels_jg", "-m", "P_avgjg.3,10000000000", "-m", "Rprec_mult_avgjg.1e9"],
@@ -570,6 +580,10 @@ JG_ARGUMENT_LISTS = [
     ["-q", "-c", "-D", "0.101", "-R", "qrels_jg", "-m", "qrels_jg"],
     ["-q", "-D", "0.102", "-R", "qrels_jg", "-m", "qrels_jg"],
     ["-q", "-c", "-M", "0", "-R", "qrels_jg", "-m", "qrels_jg"],
+    # -c with -l below 0: the stand-in document is relevant under each group
+    ["-q", "-c", "-l", "-1", "-R", "qrels_jg", "-m", "qrels_jg"],
+    ["-q", "-c", "-J", "-l", "-2", "-R", "qrels_jg", "-m", "map_avgjg", "-m", "P_avgjg.1,3"],
+    ["-q", "-c", "-l", "-1", "-R", "qrels_jg", "-m", "P_avgjg.5,1000000000000,-3,2147483648"],
 ]
 
 

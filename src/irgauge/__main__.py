@@ -1,5 +1,5 @@
 import sys
 
-from irgauge.cli import console_main
+from irgauge_console import irgauge  # Ctrl-C held back from here on (irgauge_console)
 
-sys.exit(console_main())
+sys.exit(irgauge())

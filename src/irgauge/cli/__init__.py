@@ -472,15 +472,23 @@ def _stop(signum, frame) -> None:
 def install_signal_handlers() -> None:
     """SIGINT, SIGTERM and SIGHUP raise (KeyboardInterrupt, :class:`Terminated`), so that
     temporary files and folders are removed. Only the console script calls this: a
-    library does not change its host's signal handlers."""
+    library does not change its host's signal handlers. A stop that the handler replaced
+    here held back (the console scripts' first one, ``irgauge_console.EarlyStops``,
+    keeps those that came while Python imported the command line in ``came``) is passed
+    on: the command stops as it starts."""
     stops.reset()
+    held: List[int] = []
     for name in STOP_SIGNALS:
         number = getattr(signal, name, None)
         if number is None:  # pragma: no cover - no SIGHUP on Windows
             continue
-        if signal.getsignal(number) == signal.SIG_IGN:
+        previous = signal.getsignal(number)
+        if previous == signal.SIG_IGN:
             continue  # nohup: stay immune
         signal.signal(number, _stop)
+        held += getattr(previous, "came", [])  # read after the swap: none is lost between
+    if held:
+        _stop(held[0], None)
 
 
 def console_main() -> int:

@@ -31,7 +31,9 @@ def register(subparsers) -> None:
         description="A drop-in for trec_eval 10.0: its options, its -m words "
         "(P.5,10, ndcg_cut, official, all_trec, ...) and its output byte for byte. "
         "-R qrels_jg reads multi-judge qrels for the *_avgjg measures. "
-        "Not supported: -R prefs/qrels_prefs (the prefs_* measures), -Z, -D above 0.",
+        "Not supported: -R prefs/qrels_prefs (the prefs_* measures), -Z, -D above 0. "
+        "rbp is trec_eval's with its uninitialised min and max at 0 (its value alone): "
+        "after some measures trec_eval's own is undefined (see the guide).",
     )
     parser.once = False  # trec_eval takes the last of an option given twice
     parser.add_argument("qrels", metavar="rel_info_file", help="TREC qrels")

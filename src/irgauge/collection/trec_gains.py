@@ -29,7 +29,7 @@ Only the table's order depends on the topic, through L: it is built once per L.
 from __future__ import annotations
 
 import math
-from typing import Dict, List, Sequence, Tuple
+from typing import Callable, Dict, List, Sequence, Tuple, TypeVar
 
 import numpy as np
 
@@ -37,6 +37,7 @@ INT_MIN, INT_MAX = -(1 << 31), (1 << 31) - 1
 NONPOOL, UNJUDGED_IN_POOL = -1, -2  # trec_eval's RELVALUE_NONPOOL, RELVALUE_UNJUDGED
 
 Entry = Tuple[int, float, int]  # (level, gain, index of the level's counting entry or -1)
+T = TypeVar("T")
 
 
 def c_int(x: float) -> int:
@@ -53,24 +54,30 @@ def compare_gains(a: float, b: float) -> int:
     return c_int(a - b)
 
 
-def glibc_msort(items: List[Entry]) -> List[Entry]:
-    """glibc's qsort (msort_with_tmp): split at n/2, sort both halves, merge taking the
-    left item while compare(left, right) <= 0."""
+def glibc_msort(items: Sequence[T], compare: Callable[[T, T], int]) -> List[T]:
+    """glibc's qsort (msort_with_tmp) with C comparison ``compare``: split at n/2, sort
+    both halves, merge taking the left item while compare(left, right) <= 0. Its order
+    is C's even where ``compare`` is not transitive."""
     n = len(items)
     if n <= 1:
         return list(items)
     half = n // 2
-    left, right = glibc_msort(items[:half]), glibc_msort(items[half:])
-    merged: List[Entry] = []
+    left = glibc_msort(items[:half], compare)
+    right = glibc_msort(items[half:], compare)
+    merged: List[T] = []
     i = j = 0
     while i < len(left) and j < len(right):
-        if compare_gains(left[i][1], right[j][1]) <= 0:
+        if compare(left[i], right[j]) <= 0:
             merged.append(left[i])
             i += 1
         else:
             merged.append(right[j])
             j += 1
     return merged + left[i:] + right[j:]
+
+
+def _by_gain(a: Entry, b: Entry) -> int:
+    return compare_gains(a[1], b[1])
 
 
 def parse_pairs(text: str) -> Tuple[Tuple[int, float], ...]:
@@ -116,7 +123,7 @@ class TrecGainTable:
             for level in range(levels):
                 if level not in given:
                     entries.append((level, float(level), level))
-            self._sorted[levels] = glibc_msort(entries)
+            self._sorted[levels] = glibc_msort(entries, _by_gain)
         return self._sorted[levels]
 
     def run_gains(self, levels: int, low: int, high: int) -> np.ndarray:

@@ -43,6 +43,7 @@ from irgauge.io.qrels import read_judgment_groups, read_qrels
 from irgauge.io.trec_eval_lines import check_run_lines, refuse_qrels_lines
 from irgauge.measures import parse_measure
 from irgauge.measures.base import GMEAN_EPSILON, MAX_CUTOFF
+from irgauge.measures.c_numbers import c_quotient
 from irgauge.measures.iprec import ELEVEN_POINTS
 from irgauge.measures.trec_eval_words import TrecEvalError, TrecLine, lines, select
 from irgauge.types import QrelsLike, RunLike
@@ -198,12 +199,13 @@ def _qrels_output(qrels, run, chosen, options: TrecEvalOptions, reading) -> Iter
         _repeat_stop(qrels, topics, chosen),
         _unjudged_first_stop(judgments, chosen, topics),
     )
-    _derived_values(plan, values, topics)
     if options.complete and ("num_rel", "all") in values:
         # trec_eval -c sums num_rel over the qrels file: every level > 0, whatever -l says
         values[("num_rel", "all")] = float((qrels.levels > 0).sum())
     unanswered = sorted(set(topics) - {judgments.topic_ids[i] for i in _indices(scored.answered)})
     _stand_in_values(plan, values, judgments, topics, unanswered, (options, budget))
+    # after the stand-in's values: they are measured values too
+    _derived_values(plan, values, topics, judgments.R)
     grades = {
         topic: watcher.grades.get(index, NO_GRADES) if options.max_docs != 0 else NO_GRADES
         for topic, index in topics.items()
@@ -365,15 +367,6 @@ def _judgment_group_output(
     else:
         groups = read_judgment_groups(source, conflicting="record")
     _refuse_group_repeats(groups)
-    if options.complete and options.rel_level < 0:
-        # trec_eval scores an unanswered topic's stand-in under every group, where -l
-        # below 0 makes it relevant: those values are not reproduced over groups
-        raise TrecEvalError(
-            f"irgauge: -c with -l {options.rel_level} and -R qrels_jg: trec_eval 10.0 scores "
-            "the stand-in document of an unanswered topic as relevant under each judgment "
-            "group, which irgauge does not reproduce; give -l 0 or above, or drop -c",
-            2,
-        )
     all_judgments = [_judgments(qrels, options) for qrels in groups.values()]
     most = _most_relevant(all_judgments, options)
     plan = [
@@ -400,6 +393,8 @@ def _judgment_group_output(
         repeated.update(watcher.take_repeated(judgments))
         if lacking is not None and (missing is None or _byte_order(lacking) < _byte_order(missing)):
             missing = lacking
+        unanswered = [t for t, i in found.items() if not scored.answered[i]]
+        _group_stand_in_values(plan, group, judgments, unanswered, (options, budget))
         per_group.append((set(found), group))
     watcher = watchers[0] if watchers else _RunWatcher(0, options.judged_only, runid)
     order = sorted(topics, key=_byte_order)
@@ -409,11 +404,11 @@ def _judgment_group_output(
             continue
         for topic in order:
             scored = [group[(line.label, topic)] for found, group in per_group if topic in found]
-            if line.per:  # m_P_avgjg.c adds each group's count over the cutoff
-                scored = [float(round(v * MAX_CUTOFF)) / float(line.per) for v in scored]
+            if line.per is not None:  # m_P_avgjg.c adds each group's count over the cutoff
+                scored = [c_quotient(float(round(v * MAX_CUTOFF)), line.per) for v in scored]
             values[(line.label, topic)] = _c_sum(scored) / len(scored)  # x / 1 is x
         values[(line.label, "all")] = _topic_mean(values, line.label, order)
-    _derived_values([line for line in plan if not line.per], values, topics)
+    _derived_values([line for line in plan if line.per is None], values, topics)
     stop = _first_stop(
         _missing_stop(missing), _duplicate_stop(repeated, topics, chosen, watcher.where)
     )
@@ -595,17 +590,26 @@ def _unjudged_first_stop(judgments: Judgments, chosen, topics):
     )
 
 
-def _derived_values(plan: List[TrecLine], values, topics) -> None:
+def _derived_values(
+    plan: List[TrecLine], values, topics, relevant: Optional[np.ndarray] = None
+) -> None:
     """The lines not measured as such (``TrecLine.per`` and ``constant``), per topic and
-    for ``all`` (their sum in topic order over the number of topics, as trec_eval)."""
+    for ``all`` (their sum in topic order over the number of topics, as trec_eval).
+    ``relevant``: R per topic index, for the lines divided by min(cutoff, R)."""
     order = sorted(topics, key=_byte_order)
     for line in plan:
-        if line.per:
+        if line.per is not None:
             for topic in order:
                 # the count behind count/MAX_CUTOFF (exact: counts are far below 2^52),
                 # then divided as C divides two longs converted to doubles
                 count = round(values[(line.label, topic)] * MAX_CUTOFF)
-                values[(line.label, topic)] = float(count) / float(line.per)
+                divisor = line.per
+                if line.per_at_most_R and relevant is not None:
+                    divisor = min(divisor, int(relevant[topics[topic]]))
+                    if not relevant[topics[topic]]:  # m_rel_P.c returns at once: 0
+                        values[(line.label, topic)] = 0.0
+                        continue
+                values[(line.label, topic)] = c_quotient(float(count), float(divisor))
         elif line.constant is not None:
             for topic in order:
                 values[(line.label, topic)] = line.constant
@@ -737,25 +741,10 @@ def _stand_in_values(plan, values, judgments, topics, unanswered, settings) -> N
     so these lines are scored on the stand-in, and their means taken again as trec_eval
     takes them (the sum in topic order over the number of topics). So are lines that
     give the stand-in document a gain (``ndcg.-1=2``: level -1, outside the qrels)."""
-    options, budget = settings
-    kept = [
-        line
-        for line in plan
-        if line.label.startswith(("utility_", "rbp_resid_"))
-        or "trec_gains=" in (line.spec or "")
-        # below 0, -l makes the stand-in document relevant in its ranking
-        or (
-            options.rel_level < 0
-            and line.kind in ("value", "summary")
-            and not _reset_on_stand_in(line.label)
-        )
-    ]
-    # under -M 0 the stand-in is cut away too: the empty ranking's values stand
-    if not (options.complete and unanswered and kept) or options.max_docs == 0:
+    kept = _stand_in_lines(plan, settings[0])
+    scored = _stand_in_scores(kept, judgments, unanswered, settings)
+    if scored is None:
         return
-    stand_in = {t: {STAND_IN_DOCNO: 1.0} for t in unanswered}
-    alone = replace(options, complete=False)  # the stand-in answers the topics it scores
-    scored, _ = _scored(kept, judgments, stand_in, alone, budget, name=STAND_IN)
     for line in kept:
         for topic in unanswered:
             values[(line.label, topic)] = scored[(line.label, topic)]
@@ -766,6 +755,51 @@ def _stand_in_values(plan, values, judgments, topics, unanswered, settings) -> N
             values[(line.label, "all")] = math.exp(logs / len(order))
         else:
             values[(line.label, "all")] = _topic_mean(values, line.label, order)
+
+
+def _group_stand_in_values(plan, group, judgments, unanswered, settings) -> None:
+    """-R qrels_jg: the -c stand-in scored under one judgment group (``group``: that
+    group's values, ``judgments`` its judgments), as form_res_rels_jg.c scores it under
+    every group that judges the topic; averaged over the groups with the others."""
+    kept = _stand_in_lines(plan, settings[0])
+    scored = _stand_in_scores(kept, judgments, unanswered, settings)
+    if scored is None:
+        return
+    for line in kept:
+        for topic in unanswered:
+            group[(line.label, topic)] = scored[(line.label, topic)]
+
+
+def _stand_in_lines(plan, options: TrecEvalOptions) -> List[TrecLine]:
+    """The measured lines whose value on the -c stand-in is not the value irgauge's -c
+    gives an unanswered topic (see ``_stand_in_values``)."""
+    return [
+        line
+        for line in plan
+        if line.spec is not None
+        and (
+            line.label.startswith(("utility_", "rbp_resid_"))
+            or "trec_gains=" in line.spec
+            # below 0, -l makes the stand-in document relevant in its ranking
+            or (
+                options.rel_level < 0
+                and line.kind in ("value", "summary")
+                and not _reset_on_stand_in(line.label)
+            )
+        )
+    ]
+
+
+def _stand_in_scores(kept, judgments, unanswered, settings) -> Optional["_Values"]:
+    """The ``kept`` lines' values on the -c stand-in ranking of each ``unanswered`` topic
+    (None when there is nothing to score: under -M 0 the stand-in is cut away too, and
+    the empty ranking's values stand)."""
+    options, budget = settings
+    if not (options.complete and unanswered and kept) or options.max_docs == 0:
+        return None
+    stand_in = {t: {STAND_IN_DOCNO: 1.0} for t in unanswered}
+    alone = replace(options, complete=False)  # the stand-in answers the topics it scores
+    return _scored(kept, judgments, stand_in, alone, budget, name=STAND_IN)[0]
 
 
 def _reset_on_stand_in(label: str) -> bool:

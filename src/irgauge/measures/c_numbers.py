@@ -8,6 +8,7 @@
   longest such prefix, 0.0 if none; a decimal beyond the doubles is ``inf``
   (``HUGE_VAL``). Python's ``float`` rounds decimals correctly, as glibc does.
 - ``c_fixed``: ``printf("%W.Pf")``, a NaN with its sign (``-nan``).
+- ``c_quotient``: C's ``a / b`` of two doubles, 0 as ``b`` included.
 """
 
 from __future__ import annotations
@@ -57,3 +58,15 @@ def c_fixed(value: float, width: int, places: int) -> str:
     if math.isnan(value):
         return f"{'-nan' if math.copysign(1.0, value) < 0 else 'nan':>{width}}"
     return f"{value:{width}.{places}f}"
+
+
+def c_quotient(a: float, b: float) -> float:
+    """``a / b`` as C divides two doubles on x86-64: x/0 is an infinity of x's sign (times
+    0's sign), and 0/0 the processor's default NaN, whose sign bit is set (``-nan``)."""
+    if b != 0:  # a NaN too: Python divides as C does, except by 0
+        return a / b
+    if math.isnan(a):
+        return a
+    if a == 0:
+        return -math.nan
+    return math.copysign(math.inf, a) * math.copysign(1.0, b)

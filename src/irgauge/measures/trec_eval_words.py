@@ -5,8 +5,9 @@ Each trec_eval measure (``MEASURES``, in trec_eval's order, which is its order o
 has a kind that says how its parameters are read and its lines named, as trec_eval's
 ``meas_init.c`` does:
 
-- ``cut_long``: cutoffs read with ``atol``, sorted, > 0, no duplicates (``P.5,10`` prints
-  ``P_5``, ``P_10``);
+- ``cut_long``: cutoffs read with ``atol``, sorted as trec_eval's comparison sorts them
+  (a difference cut to an int), the first > 0, no two neighbours equal (``P.5,10``
+  prints ``P_5``, ``P_10``);
 - ``cut_double``: cutoffs read with ``atof``, sorted, no duplicates, printed ``%3.2f``
   (``iprec_at_recall_0.10``);
 - ``p_double``: one value, its parameters a list of numbers, named by the parameter text
@@ -33,10 +34,10 @@ from dataclasses import dataclass, replace
 from typing import Any, Callable, Dict, List, Optional, Sequence, Set, Tuple
 
 from irgauge._checks import MAX_COUNT
-from irgauge.collection.trec_gains import pairs_text
+from irgauge.collection.trec_gains import glibc_msort, pairs_text
 from irgauge.errors import MeasureError
 from irgauge.measures.base import MAX_CUTOFF
-from irgauge.measures.c_numbers import LONG_MAX, LONG_MIN, atof, atol, c_fixed
+from irgauge.measures.c_numbers import LONG_MAX, atof, atol, c_fixed
 
 LONG_CUTS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
 TENTHS = tuple(i / 10 for i in range(11))  # 0.0, 0.1, ..., 1.0
@@ -218,17 +219,24 @@ class TrecLine:
     (None for runid, num_q and relstring); ``width``: relstring's number of documents;
     ``groups``: the value is ``spec``'s averaged over a topic's judgment groups;
     ``per``: the value is the count behind ``spec`` (a measure at cutoff MAX_CUTOFF, its
-    count over MAX_CUTOFF) divided by ``per``, a cutoff past MAX_CUTOFF (``P_10000000000``:
-    no ranking reaches MAX_CUTOFF, so the count is the whole ranking's); ``constant``: a
-    value that trec_eval gives every topic whatever the run (``Rprec_mult_0.00``: the
-    precision at a cutoff of 0 documents is never taken, and stays 0), with no ``spec``."""
+    count over MAX_CUTOFF) divided by ``per`` as C divides (any long, 0 and below too): a
+    cutoff past MAX_CUTOFF (``P_10000000000``: no ranking reaches MAX_CUTOFF, so the count
+    is the whole ranking's) or one trec_eval never reaches; ``per_at_most_R``: divided by
+    min(``per``, R) instead, 0 where R is 0 (m_rel_P.c); ``reached``: False where
+    trec_eval's loop over the ranking never reaches the cutoff, as one before it in its
+    order is not below it (``_long_cuts``), so the line takes the whole ranking's value;
+    ``constant``: a value that trec_eval gives every topic whatever the run
+    (``Rprec_mult_0.00``: the precision at a cutoff of 0 documents is never taken, and
+    stays 0), with no ``spec``."""
 
     label: str
     kind: str
     spec: Optional[str] = None
     width: int = 0
     groups: bool = False  # averaged over judgment groups (``*_avgjg``)
-    per: int = 0
+    per: Optional[int] = None
+    per_at_most_R: bool = False
+    reached: bool = True
     constant: Optional[float] = None
 
 
@@ -365,7 +373,7 @@ def _lines(name, params, num_docs, max_relevant, rel_format) -> List[TrecLine]:
     if kind in ("count", "single", "summary"):
         return [TrecLine(name, "value" if kind == "single" else kind, _PLAIN[name])]
     if kind == "cut_long":
-        return [_long_cut_line(name, k) for k in _long_cuts(name, params)]
+        return [_long_cut_line(name, k, reached) for k, reached in _long_cuts(name, params)]
     if kind == "cut_double":
         cuts = _double_cuts(params, defaults)
         return [_double_cut_line(name, params, x, max_relevant) for x in cuts]
@@ -380,61 +388,56 @@ def _lines(name, params, num_docs, max_relevant, rel_format) -> List[TrecLine]:
 
 
 # trec_eval's cutoff measures whose value at a cutoff past every ranking is the count of
-# the whole ranking over the cutoff (m_P.c, m_unjudged.c); the others take the whole
-# ranking's value there (success, recall, map_cut, ndcg_cut; relative_P divides by R)
-_PER_CUTOFF = ("P", "unj")
+# the whole ranking over the cutoff (m_P.c, m_unjudged.c), or over min(cutoff, R)
+# (m_rel_P.c); the others take the whole ranking's value there (success, recall,
+# map_cut, ndcg_cut)
+_PER_CUTOFF = {"P": "P", "unj": "unj", "relative_P": "P"}
 _INT_MAX = (1 << 31) - 1
 
 
-def _long_cut_line(name: str, k: int) -> TrecLine:
-    if k <= MAX_CUTOFF:
-        return TrecLine(f"{name}_{k}", "value", f"{name}_{k}")
-    return TrecLine(
-        f"{name}_{k}", "value", f"{name}_{MAX_CUTOFF}", per=k if name in _PER_CUTOFF else 0
-    )
+def _long_cut_line(name: str, k: int, reached: bool) -> TrecLine:
+    """The line of cutoff ``k``; not ``reached``: one that trec_eval's loop over the
+    ranking never stops at, whose value is the one it gives every cutoff past the ranking
+    (the whole ranking's, with ``k`` in its formula)."""
+    label = f"{name}_{k}"
+    if reached and k <= MAX_CUTOFF:
+        return TrecLine(label, "value", label)
+    if name not in _PER_CUTOFF:
+        return TrecLine(label, "value", f"{name}_{MAX_CUTOFF}", reached=reached)
+    spec = f"{_PER_CUTOFF[name]}_{MAX_CUTOFF}"
+    capped = name == "relative_P"
+    return TrecLine(label, "value", spec, per=k, per_at_most_R=capped, reached=reached)
 
 
-def _compare_as_c(cuts: List[int]) -> bool:
-    """Whether comp_long (``return (int)(a - b)``) orders every pair of the cutoffs as
-    their values do: the difference fits a long, and its low 32 bits, read as an int,
-    keep its sign."""
-
-    def as_int(d: int) -> int:
-        low = d & 0xFFFFFFFF
-        return low - (1 << 32) if low > _INT_MAX else low
-
-    return all(
-        LONG_MIN <= a - b <= LONG_MAX and (as_int(a - b) > 0) == (a > b) and as_int(a - b) != 0
-        for i, a in enumerate(cuts)
-        for b in cuts[:i]
-        if a != b
-    )
+def compare_longs(a: int, b: int) -> int:
+    """meas_init.c's comp_long: ``return (int)(a - b)``, the difference of two longs (which
+    wraps, as x86-64 subtracts) cut to its low 32 bits, read as an int. Cutoffs more than
+    2^31 - 1 apart can compare in the wrong direction (``5`` after ``1000000000000``)."""
+    low = (a - b) & 0xFFFFFFFF
+    return low - (1 << 32) if low > _INT_MAX else low
 
 
-def _long_cuts(name: str, params: Optional[str]) -> List[int]:
+def _long_cuts(name: str, params: Optional[str]) -> List[Tuple[int, bool]]:
+    """The cutoffs in trec_eval's order, each with whether its loop reaches it
+    (meas_init.c's get_long_cutoffs: atol, glibc's qsort by comp_long; then only the
+    first is checked to be above 0, and neighbours only for duplicates). The measures
+    walk the ranking once, looking for each cutoff in that order: from the first cutoff
+    not above the one before it on, none is reached (m_P.c and the others' loops)."""
     if params is None:
-        return list(MEASURES[name][1])
-    cuts = sorted(atol(part) for part in params.split(","))
-    if cuts[-1] - cuts[0] > _INT_MAX and not _compare_as_c(cuts):
-        # meas_init.c's comp_long returns the difference of two longs as an int: cutoffs
-        # further apart can compare wrongly, and qsort leaves them in an order of its own
-        raise TrecEvalError(
-            f"irgauge: {name}.{params}: trec_eval 10.0 sorts cutoffs by their difference "
-            f"cast to an int, which misorders these cutoffs (some are more than {_INT_MAX} "
-            "apart); give them in separate runs",
-            2,
-        )
+        return [(k, True) for k in MEASURES[name][1]]
+    cuts = glibc_msort([atol(part) for part in params.split(",")], compare_longs)
     if cuts[0] <= 0:
         raise TrecEvalError(
             f"trec_eval: Negative cutoff detected\ntrec_eval: Cannot initialize measure '{name}'",
             2,
         )
-    if len(set(cuts)) < len(cuts):
+    if any(a == b for a, b in zip(cuts, cuts[1:])):
         raise TrecEvalError(
             f"trec_eval: duplicate cutoffs detected\ntrec_eval: Cannot initialize measure '{name}'",
             2,
         )
-    return cuts
+    descent = next((i for i in range(1, len(cuts)) if cuts[i] <= cuts[i - 1]), len(cuts))
+    return [(k, i < descent) for i, k in enumerate(cuts)]
 
 
 def _double_cut_line(name: str, params: Optional[str], x: float, max_relevant: int) -> TrecLine:
@@ -552,7 +555,7 @@ def expand(
     except TrecEvalError as err:  # trec_eval's lines, on one line naming the word
         raise TrecEvalError(f"{token}: {err}", err.status) from None
     for line in chosen:
-        if line.per or line.constant is not None:
+        if line.per is not None or not line.reached or line.constant is not None:
             raise MeasureError(
                 f"{token}: irgauge eval computes {line.label} only as `irgauge trec_eval` "
                 f"prints it (a cutoff past {MAX_CUTOFF}, or one trec_eval never reaches)"
