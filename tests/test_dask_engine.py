@@ -103,7 +103,7 @@ def test_bad_input_names_the_files_line_from_any_span(tmp_path, cluster, small_s
 
 def test_a_worker_that_cannot_read_a_run_is_named(tmp_path, cluster, monkeypatch):
     qrels, run = _collection(tmp_path)
-    monkeypatch.setattr(dask_engine, "_readable", lambda source: str(tmp_path / "elsewhere"))
+    monkeypatch.setattr(span_tasks, "_readable", lambda source: str(tmp_path / "elsewhere"))
     with pytest.raises(InputError) as err:
         irgauge.evaluate(qrels, [run], ["AP"], engine="dask", scheduler=cluster.scheduler_address)
     message = str(err.value)

@@ -180,7 +180,8 @@ GLOBAL_SETTERS = {
     "install_signal_handlers(": {"cli/__init__.py", "cli/cmd_trec_eval.py"},
     # atomic.py holds the stop signals while outputs are renamed, then puts each handler
     # back and delivers what came meanwhile (held_stop_signals)
-    "signal.signal(": {"cli/__init__.py", "io/atomic.py"},
+    # (processes.py: in eval's forked worker processes only, never in the caller's)
+    "signal.signal(": {"cli/__init__.py", "io/atomic.py", "evaluation/processes.py"},
     "np.seterr(": set(),
     "np.set_printoptions(": set(),
     "np.random.seed(": set(),

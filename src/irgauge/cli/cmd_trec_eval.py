@@ -21,6 +21,14 @@ NOT_READ = {
 }
 
 
+DESCRIPTION = (
+    "A drop-in for trec_eval 10.0: its options, its -m words "
+    "(P.5,10, ndcg_cut, official, all_trec, ...) and its output byte for byte. "
+    "-R qrels_jg reads multi-judge qrels for the *_avgjg measures. "
+    "Not supported: -R prefs/qrels_prefs (the prefs_* measures), -Z, -D above 0. "
+    "rbp is trec_eval's with its uninitialised min and max at 0 (its value alone): "
+    "after some measures trec_eval's own is undefined (see the guide)."
+)
 OLD_FORMAT_NOTE = "(the old results format) is obsolete in trec_eval 10.0 and changes nothing"
 
 
@@ -28,12 +36,7 @@ def register(subparsers) -> None:
     parser = subparsers.add_parser(
         "trec_eval",
         help="trec_eval 10.0's command line and output, byte for byte",
-        description="A drop-in for trec_eval 10.0: its options, its -m words "
-        "(P.5,10, ndcg_cut, official, all_trec, ...) and its output byte for byte. "
-        "-R qrels_jg reads multi-judge qrels for the *_avgjg measures. "
-        "Not supported: -R prefs/qrels_prefs (the prefs_* measures), -Z, -D above 0. "
-        "rbp is trec_eval's with its uninitialised min and max at 0 (its value alone): "
-        "after some measures trec_eval's own is undefined (see the guide).",
+        description=DESCRIPTION,
     )
     parser.once = False  # trec_eval takes the last of an option given twice
     parser.add_argument("qrels", metavar="rel_info_file", help="TREC qrels")

@@ -121,11 +121,8 @@ def evaluate(
     max_docs: evaluate only the first N documents of each topic, in evaluation order
     (trec_eval -M). negative: what a negative qrels level means: "nonrelevant" (judged
     nonrelevant, default) or "unjudged" (in the pool but unjudged, as trec_eval reads it).
-    threads: a run, or a block of one run's file or part, each (default: $IRGAUGE_THREADS,
-    else the CPUs, at most 4; 1: one core); a plain run file of 64 MB or more is scored on
-    worker processes forked from this one (Linux, no other thread running), that many or
-    one per CPU (:mod:`irgauge.evaluation.processes`); with engine "dask", the
-    LocalCluster's workers.
+    threads: a run or a block each, or processes for files of 64 MB or more (default:
+    $IRGAUGE_THREADS, else the CPUs; 1: one core); with engine "dask", the LocalCluster's.
     progress: ``progress(done, total)`` after each run is read and once all are scored.
     memory: the process's memory budget (bytes, or ``"512M"``, ``"2G"``): run files are
     read and scored in parts of whole topics that fit what the qrels leave of it, with the

@@ -110,7 +110,7 @@ def written(plan: Any, folder: str, token: str) -> MappedPlan:
     """``plan`` pickled into ``folder`` (from :func:`reserved`), its arrays out of band in
     one file, each on a multiple of ALIGN bytes."""
     buffers: List[pickle.PickleBuffer] = []
-    pickled = pickle.dumps(plan, protocol=5, buffer_callback=buffers.append)
+    pickled = _dumps(plan, protocol=5, buffer_callback=buffers.append)
     spans = []
     offset = 0
     with open(os.path.join(folder, PLAN_FILE), "wb") as out:
@@ -123,6 +123,16 @@ def written(plan: Any, folder: str, token: str) -> MappedPlan:
             spans.append((offset, raw.nbytes))
             offset += raw.nbytes
     return MappedPlan(folder, token, pickled, tuple(spans))
+
+
+def _dumps(obj: Any, **options: Any) -> bytes:
+    """cloudpickle's pickle where it is installed (with Dask), as Dask would send the plan:
+    a registered measure's function may be a lambda, which pickle refuses."""
+    try:
+        import cloudpickle  # type: ignore[import-untyped]
+    except ImportError:
+        return pickle.dumps(obj, **options)
+    return bytes(cloudpickle.dumps(obj, **options))
 
 
 def remove(folder: str) -> None:

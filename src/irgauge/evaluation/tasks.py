@@ -180,7 +180,7 @@ def _gather(client, step, items, shared, progress, results: List) -> None:
 
 
 def _raised(result):
-    from irgauge.evaluation.dask_engine import TaskFailure
+    from irgauge.evaluation.span_tasks import TaskFailure
 
     if isinstance(result, TaskFailure):
         raise result.error()
@@ -190,7 +190,7 @@ def _raised(result):
 def _task(step, item, *shared):
     """A step on a worker: its own steps run there (no cluster within a task), and bad
     input comes back named with the worker."""
-    from irgauge.evaluation.dask_engine import TaskFailure
+    from irgauge.evaluation.span_tasks import TaskFailure
 
     token = _CLUSTER.set(None)
     try:
