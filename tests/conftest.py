@@ -65,6 +65,31 @@ def slow_after(cases, keep: int = 1) -> list:
     ]
 
 
+_PARAM = type(pytest.param())  # pytest.param's class, which pytest does not export
+
+
+def slow_but_one_each(cases, group) -> list:
+    """@pytest.mark.parametrize values with one case of each group quick and the others
+    marked slow: the quick subset meets every group (a walker's every command) once, the
+    full suite every case. The kept case turns with the group (the first group's first
+    case, the second group's second, ...), so the quick subset meets cases of every kind
+    rather than each group's first. ``group`` maps a case's values (a tuple) to its group."""
+    plain = []
+    for case in cases:  # a pytest.param keeps its id and marks
+        if isinstance(case, _PARAM):
+            plain.append((tuple(case.values), list(case.marks), case.id))
+        else:
+            plain.append((case if isinstance(case, tuple) else (case,), [], None))
+    groups: dict = {}
+    for at, (values, _, _) in enumerate(plain):
+        groups.setdefault(group(values), []).append(at)
+    kept = {members[turn % len(members)] for turn, members in enumerate(groups.values())}
+    return [
+        pytest.param(*values, marks=marks if at in kept else [*marks, pytest.mark.slow], id=id_)
+        for at, (values, marks, id_) in enumerate(plain)
+    ]
+
+
 def pytest_sessionstart(session):
     """Under CI (CI=true) absent conformance data fails the run: the tests that read it
     would otherwise skip, and a run that checked nothing against trec_eval or NTCIREVAL

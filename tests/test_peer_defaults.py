@@ -191,7 +191,7 @@ INVOCATIONS = {
     ("topics",): lambda *a: [*_meta(*a), "--min-diff", "0.1"],
     ("study", "onerel"): _study("--seed", "1", "--quiet"),
     ("study", "incomplete"): _study("--seed", "1", "--quiet"),
-    ("study", "predictive"): _study("--seed", "1", "--quiet"),
+    ("study", "predictive"): _study("--seed", "1", "--quiet", "-P", "20", "--topic-resamples", "2"),
     ("study", "topicset"): _study("--seed", "1", "--quiet", "-m", "AP"),
     ("study", "pooling"): _study("--seed", "1", "--quiet", "--budgets", "1"),
     ("study", "reusability"): _study("--seed", "1", "--quiet", "--depth", "2"),

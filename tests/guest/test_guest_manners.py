@@ -115,7 +115,19 @@ def test_python_entry_point_is_a_guest(case, inputs, tmp_path, monkeypatch, quic
         assert isinstance(raised, expected), f"{case.id}: expected {case.fails}, got {raised!r}"
 
 
-@pytest.mark.parametrize("case", CLI_CASES, ids=lambda case: case.id)
+# the study commands run each study again, through the one wrapper every study command
+# shares: the quick subset runs one of them (the quickest), and each study's Python entry
+# point; the full suite runs every one
+QUICK_STUDY = "study predictive"
+
+
+def _cli_cases():
+    for case in CLI_CASES:
+        slow = case.command.startswith("study ") and case.command != QUICK_STUDY
+        yield pytest.param(case, marks=[pytest.mark.slow] if slow else [], id=case.id)
+
+
+@pytest.mark.parametrize("case", list(_cli_cases()))
 def test_command_in_process_is_a_guest(case, inputs, tmp_path, monkeypatch, capsys, quick_save):
     if not case.render:
         from irgauge.report import style

@@ -15,6 +15,9 @@ of a study's time); the studies and the demo run for seconds to minutes each, so
 the walk stops where the command hands its parameters to the study (or demo) function and
 compares those, and test_a_study_records_the_parameters_it_is_given runs each study once
 for real.
+
+The quick subset (-m "not slow") walks one option of each command, each command's at a
+different place in its list; the full suite walks them all.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from pathlib import Path
 import pytest
 
 from irgauge.cli import build_parser, main
+from tests.conftest import slow_but_one_each
 
 SCORE_BASE = ["{scores}"]
 # command -> its baseline arguments; {name} stands for a file of the `files` fixture
@@ -290,6 +294,15 @@ def setting(command, action):
     return [action.option_strings[-1], other[0]]
 
 
+def test_every_option_has_a_setting():
+    """A new option fails here, in the quick subset too, until VALUES (or its choices) sets
+    it; the walk below runs one option of each command there, every option in the full
+    suite."""
+    commands = all_commands()  # a parser is built in a fraction of a second, 400 in seconds
+    for command, dest in cases():
+        setting(command, next(a for a in options_of(commands[command]) if a.dest == dest))
+
+
 def values_taken(action, argv, at: int) -> int:
     """How many of the words after ``argv[at]`` are the values of option ``action``."""
     if action.nargs in (None, "?"):
@@ -482,7 +495,7 @@ def baselines():
     return {}
 
 
-@pytest.mark.parametrize("command, dest", list(cases()))
+@pytest.mark.parametrize("command, dest", slow_but_one_each(cases(), lambda case: case[0]))
 def test_option_takes_effect_or_is_refused(
     command, dest, files, baselines, tmp_path, monkeypatch, request
 ):

@@ -98,5 +98,5 @@ def test_a_measure_given_twice_is_refused(entry, tmp_path, monkeypatch):
     from irgauge.report import style
 
     monkeypatch.setattr(style, "save", lambda *a, **k: [])
-    with pytest.raises(irgauge.InputError, match="measures given twice: AP, AP"):
+    with pytest.raises(irgauge.InputError, match="measure given twice: AP;"):
         _calls(tmp_path)[entry](["AP", "AP"])

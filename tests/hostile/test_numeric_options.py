@@ -12,7 +12,8 @@ status of 0, 1 or 2 and one line of message.
 
 By default each option is tried at one of the values (the next one for the next
 option, so that every value is tried across the options); IRGAUGE_FUZZ_EXAMPLES set tries
-every value of every option.
+every value of every option. The quick subset (-m "not slow") tries one option of each
+command, the full suite every one.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from test_every_option_acts import (
     outcome,
     without,
 )
+from tests.conftest import slow_but_one_each
 
 files = acts.files  # the walk's small collection (a fixture)
 hand_on = acts.hand_on  # the studies handed their parameters (a fixture)
@@ -197,11 +199,14 @@ def not_finite(result) -> int:
     return len(NOT_FINITE.findall(out)) + sum(len(NOT_FINITE.findall(t)) for t in written.values())
 
 
-CASES = [
-    pytest.param(command, dest, value, id=f"{command}-{dest}-{value}")
-    for index, (command, dest) in enumerate(numeric_options())
-    for value in values_for(index)
-]
+CASES = slow_but_one_each(
+    [
+        pytest.param(command, dest, value, id=f"{command}-{dest}-{value}")
+        for index, (command, dest) in enumerate(numeric_options())
+        for value in values_for(index)
+    ],
+    lambda case: case[0],
+)
 
 
 @pytest.fixture(scope="module")
@@ -288,11 +293,14 @@ NOT_PLAIN = ["0_5", "\uff10.\uff15"]
 
 @pytest.mark.parametrize(
     "command, dest, value",
-    [
-        pytest.param(c, d, NOT_PLAIN[k % len(NOT_PLAIN)], id=f"{c}-{d}")
-        for k, (c, d) in enumerate(numeric_options())
-        if c != DROP_IN  # trec_eval's atol and strtod read their own way
-    ],
+    slow_but_one_each(
+        [
+            pytest.param(c, d, NOT_PLAIN[k % len(NOT_PLAIN)], id=f"{c}-{d}")
+            for k, (c, d) in enumerate(numeric_options())
+            if c != DROP_IN  # trec_eval's atol and strtod read their own way
+        ],
+        lambda case: case[0],
+    ),
 )
 def test_a_number_no_option_means_is_refused_naming_the_option(
     command, dest, value, files, tmp_path, request

@@ -138,7 +138,12 @@ CASES = [
         2,
         "irgauge: error: --repeated: each repeated set has 2 runs",
     ),
-    ("measure twice", [*REPRO, "-m", "AP", "-m", "AP"], 2, "irgauge: error: -m: measures given"),
+    (
+        "measure twice",
+        [*REPRO, "-m", "AP", "-m", "AP"],
+        2,
+        "irgauge: error: -m: measure given twice: AP",
+    ),
     ("unknown measure", [*REPRO, "-m", "bogus"], 2, "unknown measure 'bogus'"),
     ("count measure num_rel", [*REPRO, "-m", "num_rel"], 2, "ER is undefined for num_rel"),
     ("count measure num_rel_ret", [*REPRO, "-m", "num_rel_ret"], 0, None),

@@ -7,7 +7,7 @@ from dataclasses import fields
 import pytest
 
 from irgauge.studies import incomplete, onerel, qa
-from tests.conftest import slow_after
+from tests.conftest import quick_study_figures, slow_after
 
 FAST = {
     "onerel": dict(B=50, trials=30, seed=7, top_k=5, repetitions=1, topic_resamples=50),
@@ -60,8 +60,10 @@ def test_compute_writes_nothing_and_run_is_write_of_compute(
     data = compute(source, runs, options(**FAST[study]))
     assert list(work.iterdir()) == []
 
-    written = write(data, tmp_path / "steps")
-    ran = getattr(module, f"run_{study}")(source, runs, tmp_path / "run", **FAST[study])
+    # figures by name only (drawing them is half the test's time; other tests draw them)
+    with quick_study_figures():
+        written = write(data, tmp_path / "steps")
+        ran = getattr(module, f"run_{study}")(source, runs, tmp_path / "run", **FAST[study])
     assert written.summary == ran.summary
     assert written.manifest["parameters"] == ran.manifest["parameters"]
     assert written.manifest["seeds"] == ran.manifest["seeds"]

@@ -120,6 +120,22 @@ class AppendNamed(argparse.Action):
         items.append(values)
 
 
+class MeasureList(AppendNamed):
+    """``-m/--measure`` (``_options.add_measures``, action ``"measures"``): repeatable, each
+    value a list of measures, a measure given twice refused naming it, across values too
+    (``-m AP,AP``, ``-m AP -m AP``): each names a column or rows of the result, and some
+    commands kept one silently where others wrote it twice. The trec_eval drop-in declares
+    a plain ``-m``, which takes repeats as trec_eval does."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        from irgauge.measures.parse import given_twice, split_list
+
+        twice = given_twice(split_list([*(getattr(namespace, self.dest, None) or []), values]))
+        if twice:  # one line, as a measure refused later is (not argparse's usage lines)
+            raise InputError(f"{option_string}: {twice}")
+        super().__call__(parser, namespace, values, option_string)
+
+
 class ExtendNamed(AppendNamed):
     """``action="extend"``, recording the option that gave it."""
 
@@ -147,7 +163,11 @@ class Parser(argparse.ArgumentParser):
             ("store_false", StoreFalseOnce),
         ):
             self.register("action", name, action)
-        for name, action in (("append", AppendNamed), ("extend", ExtendNamed)):
+        for name, action in (
+            ("append", AppendNamed),
+            ("extend", ExtendNamed),
+            ("measures", MeasureList),
+        ):
             self.register("action", name, action)
 
     def parse_known_args(self, args=None, namespace=None):

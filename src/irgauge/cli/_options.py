@@ -226,9 +226,10 @@ def old_spelling_note(action, option: str) -> None:
 
 
 def add_measures(parser, help: str, dest: str = "measures", metavar: str = "MEASURE") -> None:
-    """``-m/--measure``, repeatable; read it with :func:`split_measures`."""
+    """``-m/--measure``, repeatable, a measure given twice refused (``cli.MeasureList``);
+    read it with :func:`split_measures`."""
     parser.add_argument(
-        "-m", "--measure", action="append", dest=dest, default=None, metavar=metavar, help=help
+        "-m", "--measure", action="measures", dest=dest, default=None, metavar=metavar, help=help
     )
 
 

@@ -343,9 +343,27 @@ def measure_texts(measures: Any, default: Iterable[str] = ()) -> List[str]:
         chosen = [measures]
     else:
         chosen = list(measures)
-    if len(set(chosen)) != len(chosen):
-        raise InputError(f"measures given twice: {', '.join(chosen)}", parameter="measures")
+    twice = given_twice(chosen)
+    if twice:
+        raise InputError(twice, parameter="measures")
     return chosen
+
+
+def given_twice(texts: Iterable[Any]) -> str:
+    """The refusal of measures given more than once (``measure given twice: AP; give each
+    once``), each named once; "" when there is none. A measure names a column or rows of a
+    result, where a second would be dropped or written twice: the command line's ``-m``
+    and :func:`measure_texts` refuse them."""
+    seen: List[Any] = []
+    twice: List[Any] = []
+    for text in texts:
+        if text in seen and text not in twice:
+            twice.append(text)
+        seen.append(text)
+    if not twice:
+        return ""
+    word = "measure" if len(twice) == 1 else "measures"
+    return f"{word} given twice: {', '.join(map(str, twice))}; give each once"
 
 
 def parse_measures(texts: Iterable[str]) -> List[Measure]:
