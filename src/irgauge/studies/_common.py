@@ -77,9 +77,9 @@ def study_entry(function: Study) -> Study:
 
 
 def renamed_keywords(**new_names: str) -> Callable[[Study], Study]:
-    """A study function whose keywords ``old`` were renamed ``new_names[old]`` (the API's
-    :func:`irgauge.cli._options.add_renamed`): ``old=`` still works, so that scripts still
-    run, with a FutureWarning naming the keyword to use; both at once are refused."""
+    """A study function whose keywords ``old`` were renamed ``new_names[old]``, as its
+    options were (``cli._options.add_renamed``): ``old=`` still works, so that scripts
+    still run, with a FutureWarning naming the keyword to use; both at once are refused."""
 
     def rename(function: Study) -> Study:
         @functools.wraps(function)
