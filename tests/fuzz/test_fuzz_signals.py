@@ -72,7 +72,7 @@ SECOND = {
 # derived for it, the report every study's folder), and their report, into --out DIR
 STUDIES = {
     "study": [
-        *("study", "topicset", "-m", "AP", "--trials", "5", "--report", "--quiet"),
+        *("study", "topicset", "-m", "AP", "--topic-resamples", "5", "--report", "--quiet"),
         *("--collection", "a=qrels.txt:runs", "--collection", "b=qrels.txt:runs"),
     ],
     "demo": ["demo", "-B", "5", "--trials", "5", "--topic-resamples", "2", "--quiet"],

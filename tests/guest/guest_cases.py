@@ -218,7 +218,7 @@ def _bad_figures_folder(i: Inputs, out: Path):
     from irgauge.studies.topic_set_design import run_topicset
 
     (out / "taken").write_text("x")
-    run_topicset(i.qrels, i.runs, out / "taken", seed=SEED, trials=5)
+    run_topicset(i.qrels, i.runs, out / "taken", seed=SEED, topic_resamples=5)
 
 
 QUICK_STUDY = {"B": 20, "trials": 10, "topic_resamples": 5}
@@ -418,7 +418,7 @@ PYTHON_CASES = [
     ),
     Case(
         "study topicset",
-        _study("topicset", trials=10, measures=["AP"]),  # its curves are per measure
+        _study("topicset", topic_resamples=10, measures=["AP"]),  # its curves are per measure
         ("irgauge.studies.topic_set_design.run_topicset",),
         render=False,
     ),
@@ -697,7 +697,15 @@ CLI_CASES = [
     ),
     Command(
         "study topicset",
-        lambda i, o: ["study", "topicset", *_study_args(i, o), "--trials", "10", "-m", "AP"],
+        lambda i, o: [
+            "study",
+            "topicset",
+            *_study_args(i, o),
+            "--topic-resamples",
+            "10",
+            "-m",
+            "AP",
+        ],
         "study topicset",
         render=False,
     ),

@@ -549,7 +549,7 @@ def test_a_study_records_the_parameters_it_is_given(files, tmp_path, monkeypatch
         "incomplete": ["-B", "20", "--reductions", "2", "--topic-resamples", "2"],
         "qa": ["--trials", "20", "--repetitions", "2", "--topic-resamples", "2"],
         "predictive": ["-P", "20", "--topic-resamples", "2"],
-        "topicset": ["--trials", "20"],
+        "topicset": ["--topic-resamples", "20"],
         "reusability": ["--topic-resamples", "2"],
     }
     for study, sizes in small.items():

@@ -307,7 +307,7 @@ def test_a_run_with_no_topic_scored_is_named_not_dropped(tmp_path, cli):
     "command",
     [
         ["discpower", "SCORES", "-B", "10"],
-        ["study", "topicset", "--scores", "SCORES", "--out", "OUT", "--trials", "5"],
+        ["study", "topicset", "--scores", "SCORES", "--out", "OUT", "--topic-resamples", "5"],
     ],
 )
 @pytest.mark.parametrize("option, value", [("--top-k", "1"), ("--top-fraction", "0.2")])

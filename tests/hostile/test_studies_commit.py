@@ -31,9 +31,9 @@ def command(kind: str, d: Path, out: Path) -> list:
     col = f"{d / 'col' / 'qrels.txt'}:{d / 'col' / 'runs'}"
     return (
         {
-            "study": ["study", "topicset", "--scores", d / "scores.tsv", "--trials", "5"],
+            "study": ["study", "topicset", "--scores", d / "scores.tsv", "--topic-resamples", "5"],
             "collections": [
-                *("study", "topicset", "-m", "AP", "--trials", "5"),
+                *("study", "topicset", "-m", "AP", "--topic-resamples", "5"),
                 *("--collection", f"a={col}", "--collection", f"b={col}"),
             ],
             "demo": ["demo", "--B", "10", "--trials", "10", "--topic-resamples", "2"],

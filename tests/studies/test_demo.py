@@ -1,13 +1,14 @@
 """irgauge demo: every study on the bundled sample, then the report (its own file: the
 demo is the longest single test, and --dist loadfile runs a file on one worker)."""
 
+import json
+
 import pytest
 
 from irgauge.cli import main
 
-pytestmark = pytest.mark.slow  # each test runs the demo
 
-
+@pytest.mark.slow  # it runs the demo
 def test_demo_says_where_it_wrote_first(tmp_path, capsys, monkeypatch):
     # small samples: what is checked is the first lines, every study's output, no skip
     # and summaries wrapped to the terminal (printed at up to 1,259 columns)
@@ -22,8 +23,40 @@ def test_demo_says_where_it_wrote_first(tmp_path, capsys, monkeypatch):
     for study in ("collection", "onerel", "incomplete", "qa", "predictive", "topicset"):
         assert (tmp_path / study / "manifest.json").exists()
     assert "skipped" not in "\n".join(lines)
+    topicset = json.loads((tmp_path / "topicset" / "manifest.json").read_text())
+    assert topicset["parameters"]["topic_resamples"] == 10  # --topic-resamples, not --trials
 
 
+def test_each_value_goes_to_its_own_concept(tmp_path, monkeypatch):
+    """The demo handed its --trials (topic-subset draws, halvings) to the topic set design
+    as its bootstrap resamples of the topics: every study now takes its topic resamples
+    from --topic-resamples, and --trials goes only to the studies that draw topic subsets."""
+    import irgauge.studies as studies
+    from irgauge.cli import cmd_demo
+    from irgauge.report import html
+    from irgauge.studies import _common, qa
+
+    given = {}
+
+    def study(name):
+        def run(*inputs, **options):
+            given[name] = options
+
+        return run
+
+    monkeypatch.setattr(studies, "study_function", study)
+    monkeypatch.setattr(_common, "collection_summary", lambda *a: None)
+    monkeypatch.setattr(qa, "qa_collection_from_adhoc", lambda *a: {"gold": 0, "runs": 0})
+    monkeypatch.setattr(html, "write_report", lambda *a, **k: tmp_path / "report.html")
+    cmd_demo.run_demo(tmp_path, seed=1, B=7, trials=8, topic_resamples=9)
+    assert {name: options.get("topic_resamples") for name, options in given.items()} == {
+        name: 9 for name in studies.PAPERS
+    }
+    draws = {name: options["trials"] for name, options in given.items() if "trials" in options}
+    assert draws == {"onerel": 8, "qa": 8, "predictive": 8}
+
+
+@pytest.mark.slow  # it runs the demo up to a study
 def test_a_failed_demo_leaves_no_folder(tmp_path):
     """The demo wrote the collection summary before a study refused its options, and left
     that folder behind; the command line now refuses one topic resample when parsing."""

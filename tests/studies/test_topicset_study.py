@@ -45,12 +45,14 @@ def test_registered():
 def test_on_a_generated_collection_equals_topic_set_size(collection, tmp_path):
     qrels, runs = collection
     result = run_topicset(
-        qrels, runs, tmp_path, measures=["AP", "P@10"], seed=3, trials=300, min_diff=0.1
+        qrels, runs, tmp_path, measures=["AP", "P@10"], seed=3, topic_resamples=300, min_diff=0.1
     )
     manifest = json.loads((tmp_path / "topicset" / "manifest.json").read_text())
     p = manifest["parameters"]
     assert (p["min_diff"], p["alpha"], p["beta"], p["anova_systems"]) == (0.1, 0.05, 0.2, 2)
-    assert p["ci_width"] == 0.1 and p["trials"] == 300 and manifest["seeds"]["bootstrap"] == 3
+    assert (
+        p["ci_width"] == 0.1 and p["topic_resamples"] == 300 and manifest["seeds"]["bootstrap"] == 3
+    )
     assert manifest["n_systems"] == 8 and manifest["n_topics"] == 24  # every system kept
     assert 'Sakai (2016), "Topic set size design"' in manifest["tables"][0]["caption"]
     assert {e["name"] for e in manifest["figures"]} == {"topic_set_size"}
@@ -88,7 +90,7 @@ def test_bootstrap_variances_are_resampled_residual_variances():
 def test_seeded_and_deterministic(tmp_path, read_bytes):
     matrices = _matrices({"A": (0.1, 0.0), "B": (0.2, 0.0)})
     for name in ("a", "b"):
-        run_topicset(out=tmp_path / name, matrices=matrices, seed=9, trials=200)
+        run_topicset(out=tmp_path / name, matrices=matrices, seed=9, topic_resamples=200)
     first = read_bytes(tmp_path / "a" / "topicset", "tables/*")
     assert first == read_bytes(tmp_path / "b" / "topicset", "tables/*")
 
@@ -96,7 +98,7 @@ def test_seeded_and_deterministic(tmp_path, read_bytes):
 def test_summary_orders_only_beyond_the_noise(tmp_path):
     # B is A with a little more noise: their bootstrap intervals overlap; C is far noisier
     matrices = _matrices({"A": (0.10, 0.0), "B": (0.10, 0.012), "C": (0.30, 0.0)})
-    result = run_topicset(out=tmp_path, matrices=matrices, seed=1, trials=400)
+    result = run_topicset(out=tmp_path, matrices=matrices, seed=1, topic_resamples=400)
     table = result.tables["topic_set_size"].set_index("measure")
     a, b = table.loc["A"], table.loc["B"]
     assert a["n_ttest_low"] <= b["n_ttest_high"] and b["n_ttest_low"] <= a["n_ttest_high"]
@@ -132,7 +134,7 @@ def test_two_collections_side_by_side(collection, tmp_path):
         tmp_path / "out",
         measures=["AP"],
         seed=2,
-        trials=200,
+        topic_resamples=200,
     )
     wide = comparison.tables["topic_set_size_side_by_side"].set_index("measure")
     assert list(wide.columns) == ["one", "two"]
@@ -145,15 +147,19 @@ def test_two_collections_side_by_side(collection, tmp_path):
 
 def test_cli_with_score_files(tmp_path, capsys):
     matrices = _matrices({"A": (0.1, 0.0), "B": (0.2, 0.0)}, n_topics=30)
-    files = []
-    for name, m in matrices.items():
-        path = tmp_path / f"{name}.csv"
-        header = ",".join(m.systems)
-        rows = [",".join(f"{v:.6f}" for v in m.values[:, j]) for j in range(m.n_topics)]
-        path.write_text(header + "\n" + "\n".join(rows) + "\n")
-        files.append(f"{name}={path}")
+    files = _score_files(matrices, tmp_path)
     argv = ["study", "topicset", "--scores", *files, "--out", str(tmp_path / "o")]
-    argv += ["--seed", "4", "--trials", "100", "--min-diff", "0.08", "--ci-width", "0.2", "--quiet"]
+    argv += [
+        "--seed",
+        "4",
+        "--topic-resamples",
+        "100",
+        "--min-diff",
+        "0.08",
+        "--ci-width",
+        "0.2",
+        "--quiet",
+    ]
     assert main(argv) == 0
     assert "needs the fewest topics" in capsys.readouterr().out
     manifest = json.loads((tmp_path / "o" / "topicset" / "manifest.json").read_text())
@@ -164,10 +170,12 @@ def test_cli_with_score_files(tmp_path, capsys):
 def test_a_small_design_is_warned_of_and_not_ordered(tmp_path):
     # C is far noisier than A: ordered on 12 systems, not on 4 (6 pairs)
     spec = {"A": (0.10, 0.0), "C": (0.40, 0.0)}
-    ordered = run_topicset(out=tmp_path / "big", matrices=_matrices(spec), seed=1, trials=200)
+    ordered = run_topicset(
+        out=tmp_path / "big", matrices=_matrices(spec), seed=1, topic_resamples=200
+    )
     assert "A " in ordered.summary[0] and " < C " in ordered.summary[0]
     small = run_topicset(
-        out=tmp_path / "small", matrices=_matrices(spec, n_systems=4), seed=1, trials=200
+        out=tmp_path / "small", matrices=_matrices(spec, n_systems=4), seed=1, topic_resamples=200
     )
     assert small.summary[0].startswith("WARNING: too small a design to order measures: 4 systems")
     orderings = small.summary[1:]
@@ -182,7 +190,7 @@ def test_a_measure_constant_over_systems_is_refused_by_name(tmp_path):
     constant = np.tile(np.linspace(0.2, 0.8, len(like.topics)), (len(like.systems), 1))
     matrices["F"] = ScoreMatrix(constant, like.systems, like.topics, "F")
     with pytest.raises(InputError, match="measure F gives every system the same score"):
-        run_topicset(out=tmp_path, matrices=matrices, seed=1, trials=200)
+        run_topicset(out=tmp_path, matrices=matrices, seed=1, topic_resamples=200)
 
 
 def test_the_ordering_states_every_pair_apart():
@@ -205,3 +213,38 @@ def test_the_ordering_states_every_pair_apart():
         "A 10 [8, 12] ~ B 14 [11, 17] ~ C 18 [16, 20]; apart within a group: A < C"
     )
     assert text.endswith("A and B; B and C")
+
+
+def _score_files(matrices, folder):
+    """``NAME=FILE`` of a score file (systems as columns) for each matrix."""
+    files = []
+    for name, m in matrices.items():
+        path = folder / f"{name}.csv"
+        rows = [",".join(f"{v:.6f}" for v in m.values[:, j]) for j in range(m.n_topics)]
+        path.write_text(",".join(m.systems) + "\n" + "\n".join(rows) + "\n")
+        files.append(f"{name}={path}")
+    return files
+
+
+def test_its_topic_resamples_are_spelled_as_every_study_spells_them(tmp_path, capsys):
+    """The study spelled its bootstrap resamples of the topics --trials (trials=), which
+    the other commands spell for topic-subset draws and the other studies' resamples
+    --topic-resamples: it is --topic-resamples (topic_resamples=) now, recorded so in the
+    manifest, and the old spelling still runs, with a note (a FutureWarning in Python)."""
+    matrices = _matrices({"A": (0.1, 0.0), "B": (0.2, 0.0)}, n_topics=20)
+    new = run_topicset(out=tmp_path / "new", matrices=matrices, seed=2, topic_resamples=50)
+    assert new.manifest["parameters"]["topic_resamples"] == 50
+    assert "trials" not in new.manifest["parameters"]
+    with pytest.warns(FutureWarning, match=r"trials=\.\.\.\) is the old name of topic_resamples"):
+        old = run_topicset(out=tmp_path / "old", matrices=matrices, seed=2, trials=50)
+    pd.testing.assert_frame_equal(old.tables["topic_set_size"], new.tables["topic_set_size"])
+    with pytest.raises(InputError, match="the old name of topic_resamples; give topic_resamples"):
+        run_topicset(out=tmp_path / "both", matrices=matrices, trials=50, topic_resamples=50)
+    argv = ["study", "topicset", "--scores", *_score_files(matrices, tmp_path), "--seed", "2"]
+    assert main([*argv, "--out", str(tmp_path / "cli"), "--trials", "50", "--quiet"]) == 0
+    assert (
+        "irgauge: note: --trials is the old spelling of --topic-resamples, deprecated; "
+        "write --topic-resamples" in capsys.readouterr().err
+    )
+    manifest = json.loads((tmp_path / "cli" / "topicset" / "manifest.json").read_text())
+    assert manifest["parameters"]["topic_resamples"] == 50

@@ -380,15 +380,21 @@ def add_text_output(
 TOPIC_RESAMPLES = 1000
 
 
-def add_topic_resamples(parser) -> None:
-    """``--topic-resamples T``: the studies' topic bootstrap (study and demo)."""
-    parser.add_argument(
-        "--topic-resamples",
+def add_topic_resamples(
+    parser, old=(), detail: str = "topic sampling, combined with the Monte Carlo error"
+) -> None:
+    """``--topic-resamples T``: the studies' topic bootstrap (study and demo); ``old``: its
+    deprecated spellings (``study topicset --trials``), ``detail``: what the intervals
+    hold."""
+    add_renamed(
+        parser,
+        ("--topic-resamples",),
+        tuple(old),
         type=integer(2, what="a whole number"),  # a spread needs two resamples
         default=TOPIC_RESAMPLES,
         metavar="T",
         help="bootstrap resamples of the topics behind every ordering's 95%% interval "
-        "(topic sampling, combined with the Monte Carlo error; at least 2)",
+        f"({detail}; at least 2)",
     )
 
 

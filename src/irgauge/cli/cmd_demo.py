@@ -5,7 +5,9 @@ topics and
 12 runs with graded, pooled qrels (see ``irgauge simulate --help``). The qa study runs on
 QA-shaped data derived from it (``irgauge.studies.qa.qa_collection_from_adhoc``: relevant
 documents as answers in equivalence classes of two, runs cut to 5 answers). Sample sizes
-are modest (B = 500 bootstrap samples, 500 trials) so that the demo finishes in seconds.
+are modest (B = 500 bootstrap samples, 500 topic-subset trials or halvings) so that the demo
+finishes in seconds; every study's topics are resampled ``--topic-resamples`` times (the
+studies' default, 1000), the topic set design's bootstrap among them.
 """
 
 from __future__ import annotations
@@ -48,7 +50,13 @@ def register(subparsers) -> None:
     add_renamed(
         p, ("-B", "--samples"), ("--B",), type=draws, default=DEMO_B, help="bootstrap samples"
     )
-    p.add_argument("--trials", type=draws, default=DEMO_TRIALS, help="trials / halvings")
+    p.add_argument(
+        "--trials",
+        type=draws,
+        default=DEMO_TRIALS,
+        help="topic-subset trials of each swap / stability repetition (onerel, qa) and random "
+        "halvings of the topic set (predictive)",
+    )
     add_topic_resamples(p)
     add_quiet(p)
     p.set_defaults(func=run)
@@ -86,12 +94,10 @@ def run_demo(
     results = []
     for name in PAPERS:
         function = study_function(name)
-        options: Dict[str, Any] = {"seed": seed}
-        if name != "topicset":  # its intervals come from its own bootstrap (trials)
-            options["topic_resamples"] = topic_resamples
+        options: Dict[str, Any] = {"seed": seed, "topic_resamples": topic_resamples}
         if name in ("onerel", "incomplete"):
             options["B"] = B
-        if name != "incomplete":
+        if name in ("onerel", "qa", "predictive"):  # random topic subsets (halvings)
             options["trials"] = trials
         if name != "predictive":
             options.update(top_k=None, top_fraction=None)  # the sample has only 12 runs

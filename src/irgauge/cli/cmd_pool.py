@@ -51,9 +51,9 @@ def register(subparsers) -> None:
         "--qrels",
         metavar="QRELS",
         default=None,
-        help="judgments: mtf and bandit simulate judging with them (relevant: level >= 1), "
-        "--format prels writes the sample judged by them; their topics are pooled, and a "
-        "run missing one is refused",
+        help="qrels that judge the pool: mtf and bandit simulate judging with them (relevant: "
+        "level >= 1), --format prels writes the sample judged by them; their topics are "
+        "pooled, and a run missing one is refused",
     )
     opt.add_seed(parser, "seed of sample (default: a fresh one, recorded)")
     sampling = parser.add_argument_group("sample")
@@ -75,9 +75,9 @@ def register(subparsers) -> None:
         "--format",
         choices=("tsv", "qrels", "prels"),
         default="tsv",
-        help="tsv: topic, docno, order, inclusion; qrels: TOPIC 0 DOCNO -1; prels (a sample "
-        "judged by --qrels): TOPIC DOCNO LEVEL INCLUSION, every pooled document, the "
-        "unsampled at -1",
+        help="output format: tsv (topic, docno, order, inclusion), qrels (TOPIC 0 DOCNO -1) "
+        "or prels (a sample judged by --qrels: TOPIC DOCNO LEVEL INCLUSION, every pooled "
+        "document, the unsampled at -1)",
     )
     parser.add_argument("-o", "--output", metavar="POOL", help="write to this file, not stdout")
     opt.add_no_header(parser)

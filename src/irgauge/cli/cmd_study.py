@@ -227,6 +227,14 @@ def _topic_resamples(p) -> Keywords:
     return lambda args: {"topic_resamples": args.topic_resamples}
 
 
+def _topicset_resamples(p) -> Keywords:
+    # its own bootstrap, once spelled --trials, which the other commands spell for draws
+    opt.add_topic_resamples(
+        p, old=("--trials",), detail="the uncertainty of V_E and of the topics needed"
+    )
+    return lambda args: {"topic_resamples": args.topic_resamples}
+
+
 def _own(
     *flags,
     keyword: Optional[str] = None,
@@ -458,13 +466,7 @@ STUDIES = {
                 metavar="W",
                 help="width W of the confidence-interval design",
             ),
-            _own(
-                "--trials",
-                type=opt.draws,
-                default=1000,
-                help="bootstrap resamples of the topics "
-                "(uncertainty of V_E and of the topics needed)",
-            ),
+            _topicset_resamples,
             _eval_options,
         ),
     ),

@@ -8,15 +8,15 @@ alpha = 0.05, and the topics for a confidence interval of a difference at most W
 (default 0.10); what the collection's own topics give (the smallest detectable D, the
 interval's width) beside them. The numbers are those of :func:`irgauge.topic_set_size`.
 
-The variance is an estimate: a bootstrap over topics (``trials`` resamples, seeded; the same
-resampled topics for every measure, so the measures are compared paired) recomputes V_E and
-the topics needed per measure. The summary says that a measure needs fewer topics than
-another only when their bootstrap intervals do not overlap and the paired difference's
-interval excludes 0; otherwise "not distinguishable here", with the paired difference's
-interval (the wording of every study's summary, :mod:`irgauge.studies._noise`, here with
-percentile intervals, as topic counts are skewed). A design too small is warned of, with no
-orderings, as in every study (a measure constant over systems has no residual variance, and
-is refused).
+The variance is an estimate: a bootstrap over topics (``topic_resamples`` resamples,
+seeded; the same resampled topics for every measure, so the measures are compared paired)
+recomputes V_E and the topics needed per measure. The summary says that a measure needs
+fewer topics than another only when their bootstrap intervals do not overlap and the
+paired difference's interval excludes 0; otherwise "not distinguishable here", with the
+paired difference's interval (the wording of every study's summary,
+:mod:`irgauge.studies._noise`, here with percentile intervals, as topic counts are
+skewed). A design too small is warned of, with no orderings, as in every study (a measure
+constant over systems has no residual variance, and is refused).
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from typing import Any, Dict, List, Optional, Sequence
 import numpy as np
 import pandas as pd
 
+from irgauge import _checks
 from irgauge.errors import InputError
 from irgauge.evaluation import score_matrices
 from irgauge.meta.topicset import topic_set_size, topics_needed
@@ -60,7 +61,7 @@ class TopicsetOptions:
     beta: float
     systems: int
     ci_width: float
-    trials: int
+    topic_resamples: int
     seed: Optional[int]
     top_k: Optional[int]
     top_fraction: Optional[float]
@@ -89,6 +90,7 @@ class TopicsetStudy:
     topics: List[str]
 
 
+@common.renamed_keywords(trials="topic_resamples")
 @common.study_entry
 def run_topicset(
     qrels=None,
@@ -102,7 +104,7 @@ def run_topicset(
     beta: float = 0.20,
     systems: int = 2,
     ci_width: float = 0.10,
-    trials: int = 1000,
+    topic_resamples: int = _noise.TOPIC_RESAMPLES,
     seed: Optional[int] = None,
     top_k: Optional[int] = None,
     top_fraction: Optional[float] = None,
@@ -116,7 +118,8 @@ def run_topicset(
     ``measures``: what to evaluate from qrels and runs (default AP, Q-measure, nDCG@10,
     nERR@10, P@10); with ``matrices`` (``{measure: ScoreMatrix}``) every measure given.
     ``min_diff`` (D), ``alpha``, ``beta``, ``systems`` (M of the ANOVA design) and
-    ``ci_width`` (W): the designs' settings. ``trials``: bootstrap resamples of the topics.
+    ``ci_width`` (W): the designs' settings. ``topic_resamples``: bootstrap resamples of the
+    topics, as every study's (``trials=``, its old name, still works, deprecated).
     Every system is kept unless ``top_k`` or ``top_fraction`` asks otherwise.
     """
     eval_options = dict(eval_options or {})
@@ -126,7 +129,7 @@ def run_topicset(
         beta,
         systems,
         ci_width,
-        trials,
+        topic_resamples,
         seed,
         top_k,
         top_fraction,
@@ -167,9 +170,9 @@ def compute_topicset(
 ) -> TopicsetStudy:
     """The study's numbers from qrels and runs, or from ``matrices``; writes nothing."""
     seed = common.seed_or_fresh(options.seed)
-    trials = int(options.trials)
-    if trials < 2:
-        raise InputError(f"trials (bootstrap resamples) must be at least 2; got {trials}")
+    resamples = _checks.whole(
+        options.topic_resamples, "topic_resamples", 2, _checks.MAX_DRAWS, "a number of resamples"
+    )
     every, inputs = _score_matrices(qrels, runs, matrices, options)
     by = options.by if options.by in every else next(iter(every))
     chosen = common.select(every, options.top_k, options.top_fraction, by)
@@ -191,7 +194,7 @@ def compute_topicset(
     names = list(point["measure"])
     values = np.stack([chosen[m].values for m in names])
     step = common.steps(progress, "bootstrap", 1)
-    boot = bootstrap_sizes(values, options, trials, seed)
+    boot = bootstrap_sizes(values, options, resamples, seed)
     step()
     table = _with_intervals(point, boot)
     first = chosen[names[0]]
@@ -203,7 +206,7 @@ def compute_topicset(
         "power": 1 - options.beta,
         "anova_systems": options.systems,
         "ci_width": options.ci_width,
-        "trials": trials,
+        "topic_resamples": resamples,
         "bootstrap": "topics resampled with replacement, the same resamples for every "
         "measure (paired); V_E and the topics needed recomputed on each; "
         f"{CONFIDENCE:.0%} percentile intervals",
@@ -251,9 +254,9 @@ def _point_table(long: pd.DataFrame) -> pd.DataFrame:
     )
 
 
-def bootstrap_variances(values: np.ndarray, trials: int, seed: int) -> np.ndarray:
-    """V_E of each measure on ``trials`` bootstrap resamples of the topics: ``values`` is
-    measures x systems x topics; returns trials x measures. Every measure sees the same
+def bootstrap_variances(values: np.ndarray, resamples: int, seed: int) -> np.ndarray:
+    """V_E of each measure on ``resamples`` bootstrap resamples of the topics: ``values`` is
+    measures x systems x topics; returns resamples x measures. Every measure sees the same
     resampled topics (one count vector w per resample).
 
     With counts w_j (sum n) the resampled matrix's residual sum of squares is
@@ -266,9 +269,9 @@ def bootstrap_variances(values: np.ndarray, trials: int, seed: int) -> np.ndarra
     squares = (x**2).sum(axis=1)  # k x n
     c = x.mean(axis=1)  # k x n
     rng = np.random.default_rng(seed)
-    out = np.empty((trials, k))
-    for start in range(0, trials, _CHUNK):
-        size = min(_CHUNK, trials - start)
+    out = np.empty((resamples, k))
+    for start in range(0, resamples, _CHUNK):
+        size = min(_CHUNK, resamples - start)
         draws = rng.integers(0, n, size=(size, n))
         offsets = (draws + n * np.arange(size)[:, None]).ravel()
         w = np.bincount(offsets, minlength=size * n).reshape(size, n).astype(float)
@@ -280,13 +283,13 @@ def bootstrap_variances(values: np.ndarray, trials: int, seed: int) -> np.ndarra
 
 
 def bootstrap_sizes(
-    values: np.ndarray, options: TopicsetOptions, trials: int, seed: int
+    values: np.ndarray, options: TopicsetOptions, resamples: int, seed: int
 ) -> Dict[str, np.ndarray]:
-    """trials x measures arrays: ``variance`` and the topics needed by each design.
+    """resamples x measures arrays: ``variance`` and the topics needed by each design.
 
     n depends on V_E and D (or W) through D / sqrt(V_E) only, so every resample is one
     element of a single vectorised search with V_E = 1."""
-    variance = bootstrap_variances(values, trials, seed)
+    variance = bootstrap_variances(values, resamples, seed)
     ok = variance > 0
     scale = np.sqrt(np.where(ok, variance, 1.0))
     found = {"variance": variance}
@@ -372,7 +375,7 @@ def write_topicset(study: TopicsetStudy, summary: List[str], out) -> common.Stud
                 f"ANOVA (M = {p['anova_systems']}) detecting D = {p['min_diff']:g} with power "
                 f"{p['power']:g} at alpha = {p['alpha']:g}, and a {1 - p['alpha']:.0%} "
                 f"confidence interval at most {p['ci_width']:g} wide; low/high: "
-                f"{CONFIDENCE:.0%} bootstrap interval over {p['trials']} resamples of the "
+                f"{CONFIDENCE:.0%} bootstrap interval over {p['topic_resamples']} resamples of the "
                 f"topics; min_diff_*, ci_width_here: what this collection's "
                 f"{counted(len(study.topics), 'topic')} give",
                 PAPER,
