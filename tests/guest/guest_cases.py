@@ -28,6 +28,7 @@ class Case:
     uses: Tuple[str, ...] = ()
     fails: Optional[str] = None  # dotted name of the error the call must raise
     render: bool = True  # False: figures drawn, their files written as placeholders (speed)
+    slow: bool = False  # True: in the full suite only (a Dask cluster's start, say)
 
 
 def _table(i: Inputs, out: Path):
@@ -249,7 +250,7 @@ PYTHON_CASES = [
         ("score_matrices",),
     ),
     Case("use_engine", _engine, ("use_engine",)),
-    Case("use_engine dask", _dask_engine, ("use_engine",)),
+    Case("use_engine dask", _dask_engine, ("use_engine",), slow=True),
     Case("evaluate on worker processes", _worker_processes, ("evaluate",)),
     Case("use_jobs", _jobs, ("use_jobs", "discriminative_power")),
     Case("custom measures", _custom_measure, ("measure", "register_measure", "unregister_measure")),

@@ -94,7 +94,10 @@ def _resolve(name: str):
         return getattr(_resolve(module), attribute)
 
 
-@pytest.mark.parametrize("case", PYTHON_CASES, ids=lambda case: case.id)
+@pytest.mark.parametrize(
+    "case",
+    [pytest.param(c, marks=[pytest.mark.slow] if c.slow else [], id=c.id) for c in PYTHON_CASES],
+)
 def test_python_entry_point_is_a_guest(case, inputs, tmp_path, monkeypatch, quick_save):
     if not case.render:
         from irgauge.report import style
