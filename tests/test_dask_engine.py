@@ -10,7 +10,6 @@ import sys
 import tempfile
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 import irgauge
@@ -19,22 +18,11 @@ from irgauge.evaluation import dask_engine, mapped_plan, span_tasks
 
 distributed = pytest.importorskip("distributed")
 from dask_faults import DieOnce, cli_without_dask  # noqa: E402  (needs distributed)
+from tests.engine_cases import collection, same  # noqa: E402
 
 pytestmark = pytest.mark.slow  # each test starts a Dask cluster
 
 MEASURES = ["AP", "nDCG@10", "P@5", "RR", "num_ret", "bpref"]
-
-
-def _collection(tmp_path: Path, topics=60, docs=40, shuffled=False, seed=3):
-    rng = np.random.default_rng(seed)
-    qrels = [f"{t} 0 d{d} {rng.integers(0, 3)}" for t in range(topics) for d in range(0, docs, 3)]
-    run = [f"{t} Q0 d{d} 0 {rng.integers(0, 9)} tagged" for t in range(topics) for d in range(docs)]
-    if shuffled:
-        run = [run[i] for i in rng.permutation(len(run))]
-    (tmp_path / "qrels").write_text("\n".join(qrels) + "\n")
-    name = "scattered" if shuffled else "run"
-    (tmp_path / name).write_text("\n".join(run) + "\n")
-    return str(tmp_path / "qrels"), str(tmp_path / name)
 
 
 @pytest.fixture(scope="module")
@@ -51,15 +39,9 @@ def small_spans(monkeypatch):
     monkeypatch.setattr(span_tasks, "SPAN_BYTES", 2000)
 
 
-def _same(a, b) -> None:
-    assert a.to_frame().equals(b.to_frame())
-    assert a.to_frame(per_topic=False).equals(b.to_frame(per_topic=False))
-    assert a.metadata == b.metadata
-
-
 def test_runs_and_spans_as_tasks_give_the_local_output(tmp_path, cluster, small_spans):
-    qrels, run = _collection(tmp_path)
-    _, scattered = _collection(tmp_path, shuffled=True)
+    qrels, run = collection(tmp_path)
+    _, scattered = collection(tmp_path, shuffled=True)
     spans = span_tasks._spans(run, 2)
     assert spans is not None and len(spans) >= 3  # the file is cut into several tasks
     runs = [run, scattered, {"0": {"d1": 2.0, "d2": 1.0}}]  # an object is a task of its own
@@ -68,13 +50,13 @@ def test_runs_and_spans_as_tasks_give_the_local_output(tmp_path, cluster, small_
         remote = irgauge.evaluate(
             qrels, runs, MEASURES, engine="dask", scheduler=cluster.scheduler_address, **options
         )
-        _same(local, remote)
+        same(local, remote)
 
 
 def test_the_values_merged_from_tasks_spill_on_the_client(tmp_path, cluster, small_spans):
     from irgauge.evaluation import engine
 
-    qrels, run = _collection(tmp_path)
+    qrels, run = collection(tmp_path)
     local = irgauge.evaluate(qrels, [run], MEASURES)
     with pytest.MonkeyPatch.context() as patched:
         patched.setattr(engine, "values_in_memory", lambda budget: 0)
@@ -83,11 +65,11 @@ def test_the_values_merged_from_tasks_spill_on_the_client(tmp_path, cluster, sma
             qrels, [run], MEASURES, engine="dask", scheduler=cluster.scheduler_address
         )
     assert remote.topic_values.stores[0].spilled  # read from the spill
-    _same(local, remote)
+    same(local, remote)
 
 
 def test_bad_input_names_the_files_line_from_any_span(tmp_path, cluster, small_spans):
-    qrels, run = _collection(tmp_path)
+    qrels, run = collection(tmp_path)
     lines = Path(run).read_text().splitlines()
     lines[1500] = "45 Q0 three-fields"
     Path(run).write_text("\n".join(lines) + "\n")
@@ -102,7 +84,7 @@ def test_bad_input_names_the_files_line_from_any_span(tmp_path, cluster, small_s
 
 
 def test_a_worker_that_cannot_read_a_run_is_named(tmp_path, cluster, monkeypatch):
-    qrels, run = _collection(tmp_path)
+    qrels, run = collection(tmp_path)
     monkeypatch.setattr(span_tasks, "_readable", lambda source: str(tmp_path / "elsewhere"))
     with pytest.raises(InputError) as err:
         irgauge.evaluate(qrels, [run], ["AP"], engine="dask", scheduler=cluster.scheduler_address)
@@ -114,7 +96,7 @@ def test_a_worker_that_cannot_read_a_run_is_named(tmp_path, cluster, monkeypatch
 
 
 def test_a_worker_lost_mid_task_does_not_change_the_output(tmp_path, small_spans):
-    qrels, run = _collection(tmp_path)
+    qrels, run = collection(tmp_path)
     local = irgauge.evaluate(qrels, [run], MEASURES)
     marker = tmp_path / "died"
     with (
@@ -128,11 +110,11 @@ def test_a_worker_lost_mid_task_does_not_change_the_output(tmp_path, small_spans
             qrels, [run], MEASURES, engine="dask", scheduler=procs.scheduler_address
         )
     assert marker.exists()  # a worker did die during a task
-    _same(local, remote)
+    same(local, remote)
 
 
 def test_the_command_line_with_a_local_cluster_of_processes(tmp_path):
-    qrels, run = _collection(tmp_path)
+    qrels, run = collection(tmp_path)
     args = [sys.executable, "-m", "irgauge", "eval", qrels, run, "-q", "--format", "tsv"]
     local = subprocess.run(args, capture_output=True, check=True)
     remote = subprocess.run(args + ["--engine", "dask"], capture_output=True, check=True)
@@ -140,7 +122,7 @@ def test_the_command_line_with_a_local_cluster_of_processes(tmp_path):
 
 
 def test_without_dask_the_error_says_how_to_install_it(tmp_path, monkeypatch):
-    qrels, run = _collection(tmp_path, topics=3)
+    qrels, run = collection(tmp_path, topics=3)
     monkeypatch.setitem(sys.modules, "distributed", None)  # import fails
     with pytest.raises(InputError, match=r'pip install "irgauge\[dask\]"'):
         irgauge.evaluate(qrels, [run], ["AP"], engine="dask")
@@ -150,7 +132,7 @@ def test_without_dask_the_error_says_how_to_install_it(tmp_path, monkeypatch):
 
 
 def test_a_scheduler_without_the_dask_engine_is_refused(tmp_path):
-    qrels, run = _collection(tmp_path, topics=3)
+    qrels, run = collection(tmp_path, topics=3)
     with pytest.raises(InputError, match="engine='dask'"):
         irgauge.evaluate(qrels, [run], ["AP"], scheduler="tcp://127.0.0.1:8786")
 
@@ -160,7 +142,7 @@ def test_the_host_process_keeps_its_environment_and_logger_level(tmp_path):
     a LocalCluster sets the "distributed" logger's level: both are put back."""
     import logging
 
-    qrels, run = _collection(tmp_path, topics=5)
+    qrels, run = collection(tmp_path, topics=5)
     environ = dict(os.environ)
     level = logging.getLogger("distributed").level
     irgauge.evaluate(qrels, [run], ["AP"], engine="dask")
@@ -169,7 +151,7 @@ def test_the_host_process_keeps_its_environment_and_logger_level(tmp_path):
 
 
 def test_spans_shrink_so_that_no_worker_waits_long_for_the_last_one(tmp_path, small_spans):
-    _, run = _collection(tmp_path, topics=200)
+    _, run = collection(tmp_path, topics=200)
     size = os.path.getsize(run)
     spans = span_tasks._spans(run, 2)
     assert spans[0].start == 0 and spans[-1].end == size
@@ -215,7 +197,7 @@ def test_the_budget_is_the_commands_on_this_machine_and_each_workers_on_a_cluste
 ):
     from irgauge.evaluation import engine
 
-    qrels, run = _collection(tmp_path, topics=5)
+    qrels, run = collection(tmp_path, topics=5)
     shares = []
     real = engine.part_bytes
     monkeypatch.setattr(engine, "part_bytes", lambda b, n: shares.append(b) or real(b, n))
@@ -250,18 +232,18 @@ def _scattered_plans(monkeypatch) -> list:
 
 
 def test_the_judgments_lookup_is_built_once_here_and_shipped(tmp_path, cluster, monkeypatch):
-    qrels, run = _collection(tmp_path, topics=5)
+    qrels, run = collection(tmp_path, topics=5)
     sent = _scattered_plans(monkeypatch)
     address = cluster.scheduler_address
     remote = irgauge.evaluate(qrels, [run], ["AP"], engine="dask", scheduler=address)
     assert len(sent) == 1
     # (a mapped plan is read back as a worker reads it)
     assert mapped_plan.plan_of(sent[0]).judgments._table is not None
-    _same(irgauge.evaluate(qrels, [run], ["AP"]), remote)
+    same(irgauge.evaluate(qrels, [run], ["AP"]), remote)
 
 
 def test_workers_on_this_host_map_the_plan_and_its_folder_goes(tmp_path, cluster, monkeypatch):
-    qrels, run = _collection(tmp_path, topics=9)
+    qrels, run = collection(tmp_path, topics=9)
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "temp"))
     (tmp_path / "temp").mkdir()
     sent = _scattered_plans(monkeypatch)
@@ -271,11 +253,11 @@ def test_workers_on_this_host_map_the_plan_and_its_folder_goes(tmp_path, cluster
     assert [type(p) for p in sent] == [mapped_plan.MappedPlan]
     assert len(sent[0].pickled) < 200_000  # the arrays lie in the mapped file, not here
     assert list((tmp_path / "temp").iterdir()) == []  # the plan's folder is removed
-    _same(irgauge.evaluate(qrels, [run], MEASURES), remote)
+    same(irgauge.evaluate(qrels, [run], MEASURES), remote)
 
 
 def test_workers_that_do_not_see_the_folder_get_the_whole_plan(tmp_path, cluster, monkeypatch):
-    qrels, run = _collection(tmp_path, topics=9)
+    qrels, run = collection(tmp_path, topics=9)
     # as on workers of another host: the token is not there
     monkeypatch.setattr(mapped_plan, "sees", lambda folder, token: False)
     sent = _scattered_plans(monkeypatch)
@@ -283,4 +265,4 @@ def test_workers_that_do_not_see_the_folder_get_the_whole_plan(tmp_path, cluster
         qrels, [run], MEASURES, engine="dask", scheduler=cluster.scheduler_address
     )
     assert len(sent) == 1 and not isinstance(sent[0], mapped_plan.MappedPlan)
-    _same(irgauge.evaluate(qrels, [run], MEASURES), remote)
+    same(irgauge.evaluate(qrels, [run], MEASURES), remote)

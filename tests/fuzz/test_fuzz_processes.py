@@ -5,6 +5,7 @@ harness' property says (exit 0 with a well-formed table, or one line naming the 
 
 from __future__ import annotations
 
+import sys
 import tempfile
 import threading
 from pathlib import Path
@@ -16,22 +17,15 @@ import fuzz_strategies as fs
 from fuzz_checks import check, inside, run_in
 from test_fuzz_readers import INPUTS, OUTPUTS, READERS, collection, well_formed
 
-from irgauge.evaluation import processes, span_tasks
+from tests.engine_cases import counted_forks, small_files_forked
 
 pytestmark = pytest.mark.slow  # a hypothesis search over hostile runs, forking each time
 
 
-def _forked(monkeypatch):
-    """The fuzz's run files, of a few hundred bytes, count as big: spans of 64 bytes."""
-    monkeypatch.setattr(processes, "MIN_BYTES", 64)
-    monkeypatch.setattr(processes, "SPAN_BYTES", 64)
-    monkeypatch.setattr(span_tasks, "SPAN_BYTES", 64)
-
-
 @pytest.fixture(scope="module")
 def fork_is_safe():
-    if not processes._fork_is_safe():
-        pytest.skip("worker processes are forked on Linux only, with no other thread")
+    if not sys.platform.startswith("linux"):
+        pytest.skip("worker processes are forked on Linux only")
 
 
 def _outcome(content: bytes, jobs: str):
@@ -49,16 +43,11 @@ def _outcome(content: bytes, jobs: str):
 @given(fs.hostile_bytes(READERS["run"][0], fs.TREC_RUN))
 def test_worker_processes_give_the_outcome_of_one_core(fork_is_safe, content):
     one, one_text, path = _outcome(content, "1")
+    threads = threading.active_count()
     with pytest.MonkeyPatch.context() as monkeypatch:
-        _forked(monkeypatch)
-        forks = []
-        real = processes.score_sources_forked
-
-        def spy(sources, plan, count, budget, step):
-            forks.append(count)
-            return real(sources, plan, count, budget, step)
-
-        monkeypatch.setattr("irgauge.evaluation.engine.score_sources_forked", spy)
+        # the fuzz's run files, of a few hundred bytes, count as big: spans of 64 bytes
+        small_files_forked(monkeypatch, 64)
+        forks = counted_forks(monkeypatch)
         forked, forked_text, _ = _outcome(content, "3")
     assert forks == [3]  # (the other run, valid, is always split: the path is taken)
     check(forked, [path, *INPUTS], OUTPUTS)
@@ -70,4 +59,4 @@ def test_worker_processes_give_the_outcome_of_one_core(fork_is_safe, content):
     )
     if forked.code == 0:
         well_formed("run", forked_text)
-    assert threading.active_count() == 1  # the pool's threads are gone
+    assert threading.active_count() == threads  # the pool's threads are gone

@@ -741,13 +741,9 @@ def _stand_in_values(plan, values, judgments, topics, unanswered, settings) -> N
     so these lines are scored on the stand-in, and their means taken again as trec_eval
     takes them (the sum in topic order over the number of topics). So are lines that
     give the stand-in document a gain (``ndcg.-1=2``: level -1, outside the qrels)."""
-    kept = _stand_in_lines(plan, settings[0])
-    scored = _stand_in_scores(kept, judgments, unanswered, settings)
-    if scored is None:
+    kept = _scored_stand_in(values, plan, judgments, unanswered, settings)
+    if kept is None:
         return
-    for line in kept:
-        for topic in unanswered:
-            values[(line.label, topic)] = scored[(line.label, topic)]
     order = sorted(topics, key=_byte_order)
     for line in kept:
         if line.kind == "summary":  # gm_map, gm_bpref: meas_avg.c's geometric mean
@@ -761,13 +757,20 @@ def _group_stand_in_values(plan, group, judgments, unanswered, settings) -> None
     """-R qrels_jg: the -c stand-in scored under one judgment group (``group``: that
     group's values, ``judgments`` its judgments), as form_res_rels_jg.c scores it under
     every group that judges the topic; averaged over the groups with the others."""
+    _scored_stand_in(group, plan, judgments, unanswered, settings)
+
+
+def _scored_stand_in(target, plan, judgments, unanswered, settings):
+    """The lines the -c stand-in is scored on, their values for each unanswered topic
+    put in ``target``; None where no line needs it."""
     kept = _stand_in_lines(plan, settings[0])
     scored = _stand_in_scores(kept, judgments, unanswered, settings)
     if scored is None:
-        return
+        return None
     for line in kept:
         for topic in unanswered:
-            group[(line.label, topic)] = scored[(line.label, topic)]
+            target[(line.label, topic)] = scored[(line.label, topic)]
+    return kept
 
 
 def _stand_in_lines(plan, options: TrecEvalOptions) -> List[TrecLine]:
