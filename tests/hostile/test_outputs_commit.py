@@ -154,7 +154,7 @@ def test_a_full_disk_in_the_figures_leaves_nothing_new(inputs, old, monkeypatch,
 
 # the commands' outputs pass through one mechanism (the full disk above checks each):
 # a figures folder and a table, an output folder and a table
-@pytest.mark.parametrize("name", ["agree", "discpower", "incomplete"])
+@pytest.mark.parametrize("name", slow_after(["agree", "discpower", "incomplete"]))
 def test_a_stop_signal_while_figures_are_drawn_leaves_nothing_new(inputs, old, monkeypatch, name):
     """The console script's handler, in this process: SIGTERM arrives as the second
     figure file is written."""

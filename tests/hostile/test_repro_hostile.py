@@ -338,7 +338,18 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])
+# a reusability study that completes takes a second: the first in the quick subset, the
+# rest in the full suite (the refusals, a few milliseconds each, all quick)
+_STUDIES_RUN = [c[0] for c in CASES if c[2] == 0 and c[1][:2] == ["study", "reusability"]]
+
+
+@pytest.mark.parametrize(
+    "case",
+    [
+        pytest.param(c, id=c[0], marks=[pytest.mark.slow] if c[0] in _STUDIES_RUN[1:] else [])
+        for c in CASES
+    ],
+)
 def test_hostile_case(files, cli, case):
     _, arguments, code, text = case
     found, out, err = cli(*arguments)

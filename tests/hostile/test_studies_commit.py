@@ -99,7 +99,16 @@ def last_page(monkeypatch, out: Path, fail) -> None:
 
 
 # over an earlier run's outputs, and into a new folder (the collections' nested ones too)
-@pytest.mark.parametrize("kind, with_old", [(k, True) for k in KINDS] + [("collections", False)])
+# the demo's own commit is tested whole below (from Python): its kind here, a second or
+# more each, runs in the full suite
+QUICK_KINDS = [pytest.param(k, marks=[pytest.mark.slow]) if k == "demo" else k for k in KINDS]
+
+
+@pytest.mark.parametrize(
+    "kind, with_old",
+    [pytest.param(k, True, marks=[pytest.mark.slow]) if k == "demo" else (k, True) for k in KINDS]
+    + [("collections", False)],
+)
 def test_a_full_disk_at_the_report_leaves_nothing_new(
     inputs, tmp_path, monkeypatch, kind, with_old
 ):
@@ -116,7 +125,7 @@ def test_a_full_disk_at_the_report_leaves_nothing_new(
     assert state(tmp_path) == before
 
 
-@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("kind", QUICK_KINDS)
 def test_a_stop_signal_at_the_report_leaves_nothing_new(inputs, tmp_path, monkeypatch, kind):
     out = tmp_path / "out"
     old_outputs(kind, out)
@@ -143,7 +152,7 @@ def test_a_failing_study_of_the_demo_leaves_the_earlier_ones_unwritten(inputs, t
     assert state(tmp_path) == before
 
 
-@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("kind", QUICK_KINDS)
 def test_complete_outputs_name_no_temporary_folder(inputs, tmp_path, kind):
     """The report reads the studies where they are staged, links them by their names once
     committed, and the qa study records the derived data by its final name."""
