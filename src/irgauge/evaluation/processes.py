@@ -29,7 +29,6 @@ from irgauge.evaluation import mapped_plan
 from irgauge.evaluation.memory import part_bytes, worker_budget
 from irgauge.evaluation.run_scoring import ScoredRun, ScoringPlan, score_sources
 from irgauge.evaluation.span_tasks import SPAN_BYTES, score_tasks
-from irgauge.io._source import read_twice
 from irgauge.io.run_parts import topic_spans
 from irgauge.io.threads import available_cpus
 
@@ -47,9 +46,7 @@ def process_count(sources, requested: Optional[int], plan: ScoringPlan) -> int:
     else the CPUs, at most one per SPAN_BYTES of the big files."""
     if requested == 1 or plan.watcher is not None or not _fork_is_safe():
         return 0
-    big = sum(
-        size for size in map(_plain_size, (source for source, _ in sources)) if size >= MIN_BYTES
-    )
+    big = sum(_plain_size(source) for source, _ in sources)
     if not big:
         return 0
     count = min(requested or available_cpus(), max(big // SPAN_BYTES, 1))
@@ -63,12 +60,13 @@ def _fork_is_safe() -> bool:
 def _plain_size(source) -> int:
     """Bytes of a run file that workers can read from the middle, if MIN_BYTES or more (0
     for anything else: a small file, standard input, a compressed file, a table)."""
-    if not isinstance(source, (str, Path)) or not read_twice(source):
+    if not isinstance(source, (str, Path)):
         return 0
     try:
         size = Path(source).stat().st_size
     except OSError:
         return 0
+    # (topic_spans refuses what cannot be read twice: standard input, a pipe)
     return size if size >= MIN_BYTES and topic_spans(str(source), 2) is not None else 0
 
 
