@@ -179,9 +179,8 @@ def test_numbers_are_checked_at_the_option(capsys, flag):
     one_line_error(capsys, PAIR + ["-m", "AP", flag, "0"], flag)
 
 
-def test_the_report_has_a_reproducibility_section(capsys, tmp_path, monkeypatch):
-    """irgauge report given repro's JSON (or TSV) output: its sentences, its table and
-    its three curves, drawn from the table beside the report."""
+def _figures_as_bytes(monkeypatch) -> None:
+    """The report's figures saved as a few bytes each (drawing them takes seconds)."""
     from pathlib import Path
 
     from irgauge.report import style
@@ -192,6 +191,12 @@ def test_the_report_has_a_reproducibility_section(capsys, tmp_path, monkeypatch)
         return [str(Path(directory) / f"{stem}.png")]
 
     monkeypatch.setattr(style, "save", tiny)
+
+
+def test_the_report_has_a_reproducibility_section(capsys, tmp_path, monkeypatch):
+    """irgauge report given repro's JSON (or TSV) output: its sentences, its table and
+    its three curves, drawn from the table beside the report."""
+    _figures_as_bytes(monkeypatch)
     out = tmp_path / "study.json"
     argv = PAIR + SMALL + ["--cutoffs", "5,10", "--format", "json", "-o", str(out)]
     assert run(capsys, argv)[0] == 0
@@ -238,16 +243,8 @@ def test_the_reproducibility_section_warns_of_nothing(capsys, tmp_path, monkeypa
     cutoff), is shown blank without pandas' deprecation of a text fill value in a float
     column."""
     import warnings
-    from pathlib import Path
 
-    from irgauge.report import style
-
-    def tiny(fig, directory, stem, formats=()):
-        Path(directory).mkdir(parents=True, exist_ok=True)
-        (Path(directory) / f"{stem}.png").write_bytes(b"png")
-        return [str(Path(directory) / f"{stem}.png")]
-
-    monkeypatch.setattr(style, "save", tiny)
+    _figures_as_bytes(monkeypatch)
     out = tmp_path / "study.tsv"
     assert run(capsys, PAIR + SMALL + ["--cutoffs", "5", "--format", "tsv", "-o", str(out)])[0] == 0
     with warnings.catch_warnings():
