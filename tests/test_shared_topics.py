@@ -83,7 +83,7 @@ def test_every_depth_is_scored_on_the_shared_topics(tiny, empty_topics, topics):
     }
     assert result.metadata["n_topics"] == len(topics)
     (note,) = [n for n in result.metadata["notes"] if "--empty-topics" in n]
-    assert f"--empty-topics {empty_topics or 'skip'}:" in note and "depth 1: 1" in note
+    assert ("left out of the mean" in note) == (empty_topics != "zero") and "depth 1: 1" in note
 
 
 def test_the_command_prints_the_rule_and_the_topics_lost(tiny, tmp_path, capsys):
@@ -92,7 +92,7 @@ def test_the_command_prints_the_rule_and_the_topics_lost(tiny, tmp_path, capsys)
     args = ["incomplete", str(qrels), *map(str, runs), "--depth", "1,3", "-B", "20"]
     assert main([*args, "--seed", "1", "--format", "json", "-o", str(out)]) == 0
     err = capsys.readouterr().err
-    assert "--empty-topics skip:" in err and "depth 1: 1" in err
+    assert "1 qrels topic without relevant documents left out" in err and "depth 1: 1" in err
     assert json.loads(out.read_text())["metadata"]["topics_without_relevant"]["depth 1"] == 1
 
 

@@ -60,16 +60,17 @@ class SharedTopics:
             return []
         each = ", ".join(f"{label}: {n}" for label, n in losing.items())
         if self.empty_topics == "skip":
+            gone = counted(self.n_topics - len(self.topics), "qrels topic")
             return [
-                f"--empty-topics skip: the topics without a relevant document in some of the "
-                f"qrels compared ({each}) are left out of all of them, so that each is scored "
-                f"on the same {len(self.topics)} of the {counted(self.n_topics, 'topic')}; "
-                f"--empty-topics zero scores them 0 instead, as trec_eval does"
+                f"{gone} without relevant documents left out of the mean of every qrels "
+                f"compared ({each}), so that each is scored on the same {len(self.topics)} of "
+                f"the {counted(self.n_topics, 'topic')}; trec_eval averages them: "
+                f"--empty-topics zero gives its number"
             ]
         return [
-            f"--empty-topics zero: the topics without a relevant document ({each}, of the "
-            f"{counted(self.n_topics, 'topic')}) are scored 0 and averaged; --empty-topics "
-            f"skip leaves them out of every qrels compared"
+            f"--empty-topics zero: the topics with no relevant document ({each}, of the "
+            f"{counted(self.n_topics, 'topic')}) scored 0 and averaged in every qrels "
+            f"compared; --empty-topics skip leaves them out of all"
         ]
 
 
