@@ -145,8 +145,7 @@ def test_a_run_missing_a_qrels_topic_is_refused_unless_complete(tmp_path):
         f"{b}: its topics differ from the qrels': misses 2 topics of qrels {qrels} (2, 3): "
         "-c/--complete (complete=True) scores a missing topic 0"
     )
-    # leaving a out leaves every topic without a relevant document: scored 0 ("zero")
-    found = leave_out_scores(qrels, [a, b], 1, complete=True, empty_topics="zero")
+    found = leave_out_scores(qrels, [a, b], 1, complete=True)
     assert found.full["AP"][1].tolist() == [0.5, 0.0, 0.0]
     assert (found.reduced["AP"][:, 1, 1:] == 0).all()
 
@@ -340,12 +339,15 @@ LOSING_RUNS = {
 }
 
 
-@pytest.mark.parametrize("empty_topics, topics", [("skip", ["1"]), ("zero", ["1", "2", "3", "4"])])
+@pytest.mark.parametrize(
+    "empty_topics, topics", [("skip", ["1", "2", "4"]), ("zero", ["1", "2", "3", "4"])]
+)
 def test_the_topics_scored_follow_the_empty_topics_rule(tmp_path, empty_topics, topics):
     """Leaving a out loses topic 2's only relevant document, leaving b out loses topic 4's
-    only judgment, and topic 3 has no relevant document at all: by default every qrels is
-    scored on topic 1 alone, with "zero" on every topic (0 where no relevant document is
-    left), each as irgauge.evaluate scores that group's qrels written out."""
+    only judgment, and topic 3 has no relevant document at all: every qrels is scored on
+    the full qrels' topics with a relevant document by default, on every topic with
+    "zero", 0 where no relevant document is left, each as irgauge.evaluate scores that
+    group's qrels written out."""
     qrels = tmp_path / "q.txt"
     qrels.write_text(LOSING_QRELS)
     runs = []

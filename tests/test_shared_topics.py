@@ -1,6 +1,6 @@
 """One rule for the topics of a comparison of reduced qrels with the full ones
 (evaluation/shared_topics.py): irgauge incomplete, study incomplete and their random and
-depth reductions score every step on the same topics."""
+depth reductions score every step on the full qrels' topics."""
 
 import json
 
@@ -15,7 +15,8 @@ from irgauge.evaluation.shared_topics import shared_topics
 from irgauge.studies.incomplete_result import incomplete_study
 
 # topic 2's only relevant document is at rank 3 of both runs: the depth-1 pool keeps its
-# judged nonrelevant document and loses the relevant one
+# judged nonrelevant document and loses the relevant one; topic 4 has no relevant
+# document at all
 QRELS = """1 0 a1 1
 1 0 a2 0
 1 0 b2 1
@@ -24,10 +25,21 @@ QRELS = """1 0 a1 1
 3 0 c1 1
 3 0 c2 0
 3 0 d1 1
+4 0 a3 0
 """
 RUNS = {
-    "A": [("1", ["a1", "a2", "a3"]), ("2", ["x1", "x2", "x3"]), ("3", ["c1", "c2", "c3"])],
-    "B": [("1", ["b1", "b2", "a1"]), ("2", ["x1", "y2", "x3"]), ("3", ["d1", "c2", "c1"])],
+    "A": [
+        ("1", ["a1", "a2", "a3"]),
+        ("2", ["x1", "x2", "x3"]),
+        ("3", ["c1", "c2", "c3"]),
+        ("4", ["a3", "a1"]),
+    ],
+    "B": [
+        ("1", ["b1", "b2", "a1"]),
+        ("2", ["x1", "y2", "x3"]),
+        ("3", ["d1", "c2", "c1"]),
+        ("4", ["a1", "a3"]),
+    ],
 }
 
 
@@ -62,12 +74,13 @@ def plain_means(qrels, runs, depths, topics):
 
 
 @pytest.mark.parametrize(
-    "empty_topics, topics", [(None, ["1", "3"]), ("skip", ["1", "3"]), ("zero", ["1", "2", "3"])]
+    "empty_topics, topics",
+    [(None, ["1", "2", "3"]), ("skip", ["1", "2", "3"]), ("zero", ["1", "2", "3", "4"])],
 )
-def test_every_depth_is_scored_on_the_shared_topics(tiny, empty_topics, topics):
-    """By default a topic that one depth leaves without a relevant document is left out of
-    every column (the full qrels' too); with zero every topic is scored in each, as the
-    study scored them before (0 where no relevant document is left)."""
+def test_every_depth_is_scored_on_the_full_qrels_topics(tiny, empty_topics, topics):
+    """The topics are decided once, on the full qrels (topic 4, without a relevant
+    document, is left out by default); topic 2, which depth 1 leaves without a relevant
+    document, scores 0 there, as the study scored it before."""
     qrels, runs = tiny
     chosen = {} if empty_topics is None else {"empty_topics": empty_topics}
     result = incomplete_study(qrels, runs, ["AP"], depths=[1, 3], samples=20, seed=1, **chosen)
@@ -77,13 +90,15 @@ def test_every_depth_is_scored_on_the_shared_topics(tiny, empty_topics, topics):
         assert table.loc[("AP", step), "mean"] == pytest.approx(mean, abs=1e-12), step
     assert result.metadata["empty_topics"] == (empty_topics or "skip")
     assert result.metadata["topics_without_relevant"] == {
-        "full qrels": 0,
-        "depth 3": 0,
-        "depth 1": 1,
+        "full qrels": 1,
+        "depth 3": 1,
+        "depth 1": 2,
     }
     assert result.metadata["n_topics"] == len(topics)
-    (note,) = [n for n in result.metadata["notes"] if "--empty-topics" in n]
-    assert ("left out of the mean" in note) == (empty_topics != "zero") and "depth 1: 1" in note
+    notes = result.metadata["notes"]
+    assert [n for n in notes if "score 0 there (depth 1: 1)" in n]
+    left_out = [n for n in notes if "1 qrels topic without relevant documents left out" in n]
+    assert len(left_out) == (empty_topics != "zero")
 
 
 def test_the_command_prints_the_rule_and_the_topics_lost(tiny, tmp_path, capsys):
@@ -92,28 +107,30 @@ def test_the_command_prints_the_rule_and_the_topics_lost(tiny, tmp_path, capsys)
     args = ["incomplete", str(qrels), *map(str, runs), "--depth", "1,3", "-B", "20"]
     assert main([*args, "--seed", "1", "--format", "json", "-o", str(out)]) == 0
     err = capsys.readouterr().err
-    assert "1 qrels topic without relevant documents left out" in err and "depth 1: 1" in err
-    assert json.loads(out.read_text())["metadata"]["topics_without_relevant"]["depth 1"] == 1
+    assert "1 qrels topic without relevant documents left out" in err
+    assert "--empty-topics zero" in err and "depth 1: 1" in err
+    assert json.loads(out.read_text())["metadata"]["topics_without_relevant"]["depth 1"] == 2
 
 
-def test_a_random_reduction_keeps_a_relevant_document_and_loses_no_topic(tiny):
+def test_a_random_reduction_keeps_a_relevant_document_of_every_topic(tiny):
     qrels, runs = tiny
     result = incomplete_study(qrels, runs, ["AP"], rates=[50, 10], samples=20, seed=3)
-    assert result.metadata["topics_without_relevant"] == {"full qrels": 0, "50%": 0, "10%": 0}
-    assert "notes" not in result.metadata
+    assert result.metadata["topics_without_relevant"] == {"full qrels": 1, "50%": 1, "10%": 1}
+    assert not [n for n in result.metadata["notes"] if "score 0 there" in n]
 
 
 def test_the_rule_itself():
-    relevant = {"full": np.array([1, 1, 0, 1], bool), "cut": np.array([1, 0, 0, 1], bool)}
-    skip = shared_topics(["a", "b", "c", "d"], relevant)
-    assert skip.topics == ["a", "d"] and list(skip.kept) == [0, 3]
-    assert skip.lost == {"full": ["c"], "cut": ["b", "c"]}
-    zero = shared_topics(["a", "b", "c", "d"], relevant, "zero")
+    full = np.array([1, 1, 0, 1], bool)
+    cut = {"cut": np.array([1, 0, 0, 1], bool)}
+    skip = shared_topics(["a", "b", "c", "d"], full, cut)
+    assert skip.topics == ["a", "b", "d"] and list(skip.kept) == [0, 1, 3]
+    assert skip.lost == {"full qrels": ["c"], "cut": ["b", "c"]}
+    zero = shared_topics(["a", "b", "c", "d"], full, cut, "zero")
     assert zero.topics == ["a", "b", "c", "d"]
-    assert zero.record()["topics_without_relevant"] == {"full": 1, "cut": 2}
-    assert shared_topics(["a"], {"full": np.array([True])}).notes() == []
+    assert zero.record()["topics_without_relevant"] == {"full qrels": 1, "cut": 2}
+    assert shared_topics(["a"], np.array([True]), {"cut": np.array([True])}).notes() == []
+    with pytest.raises(InputError, match="no topic has a document at relevance level >= 2"):
+        shared_topics(["a"], np.array([False]), {}, rel_level=2)
     with pytest.raises(InputError) as caught:
-        shared_topics(["a"], {"full": np.array([True]), "cut": np.array([False])})
+        shared_topics(["a"], full, cut, "average")
     assert caught.value.parameter == "empty_topics"
-    with pytest.raises(InputError):
-        shared_topics(["a"], relevant, "average")

@@ -18,13 +18,13 @@ The work is one pass over all groups at once, not one evaluation per group:
   (:func:`~irgauge.evaluation.run_scoring.score_batch`). A (g, t) from which g dropped
   nothing scores as the full qrels do, and is not scored again.
 
-Conventions: the topics are the same under the full qrels and every group's, chosen by
-``empty_topics`` (:func:`irgauge.evaluation.shared_topics.shared_topics`): by default the
-topics with a relevant document in the full qrels and in every group's reduced qrels;
-with ``zero``, every topic of the qrels, scored 0 by the measures that need a relevant
-document where the qrels hold none (a group that leaves a topic no judgment at all: 0 by
-every measure). A run that does not answer a qrels topic is refused naming its file, or,
-with ``complete=True``, scores it as an empty ranking (trec_eval -c).
+Conventions: the topics are the full qrels', the same under every group's, chosen by
+``empty_topics`` (:func:`irgauge.evaluation.shared_topics.shared_topics`): by default
+those with a relevant document, with ``zero`` all of them. A topic that a group's
+reduction leaves without a relevant document scores 0 under that group's qrels by the
+measures that need one (by every measure where no judgment of it is left). A run that
+does not answer a qrels topic is refused naming its file, or, with ``complete=True``,
+scores it as an empty ranking (trec_eval -c).
 """
 
 from __future__ import annotations
@@ -151,17 +151,16 @@ def leave_out_scores(
 
 
 def _topic_rule(judgments, relevant, drop_group, group_names, empty_topics) -> SharedTopics:
-    """The topics scored (:func:`shared_topics`): R_g(t) = R(t) - the relevant judgments
-    of t that group g drops."""
+    """The topics scored (:func:`shared_topics`), with each group's relevant documents
+    R_g(t) = R(t) - the relevant judgments of t that group g drops."""
     n_topics, n_groups = judgments.n_topics, len(group_names)
     codes = judgments.index.codes
     gone = relevant & (drop_group >= 0)
     dropped = np.bincount(
         drop_group[gone] * n_topics + codes[gone], minlength=n_groups * n_topics
     ).reshape(n_groups, n_topics)
-    left = {"full qrels": judgments.R > 0}
-    left.update({f"group {g}": judgments.R - dropped[k] > 0 for k, g in enumerate(group_names)})
-    return shared_topics(judgments.topic_ids, left, empty_topics)
+    left = {f"group {g}": judgments.R - dropped[k] > 0 for k, g in enumerate(group_names)}
+    return shared_topics(judgments.topic_ids, judgments.R > 0, left, empty_topics)
 
 
 def _membership(groups: Dict[str, str], names: List[str]):

@@ -22,10 +22,10 @@ tables have a column per depth, the figures draw each depth at the share of judg
 keeps, and the summary speaks of the smallest depth.
 
 Every step is scored on the same topics, as ``irgauge incomplete`` scores them
-(:func:`irgauge.evaluation.shared_topics.shared_topics`): by default a topic that the full
-or a reduced qrels leave without a relevant document is left out of every step;
-``empty_topics="zero"`` scores every topic, 0 where no relevant document is left
-(trec_eval's reading). The manifest records the rule and the topics each step lost.
+(:func:`irgauge.evaluation.shared_topics.shared_topics`): the full qrels' topics with a
+relevant document (all of them with ``empty_topics="zero"``, trec_eval's reading); a
+topic that a reduction leaves without a relevant document scores 0 there. The manifest
+records the rule and the topics each step left without a relevant document.
 
 Reduction and the per-rate scores come from
 :func:`irgauge.studies.incomplete_result.incomplete_study`.

@@ -11,12 +11,12 @@ once). Per measure, lists and rate it reports the mean score over systems and to
 that rate and at 100% (Fig. 2), and discriminative power at ``alpha`` with the same B
 bootstrap samples for every measure (Fig. 3).
 
-**Topics.** Every step is scored on the same topics, chosen by ``empty_topics``
-(:func:`irgauge.evaluation.shared_topics.shared_topics`): ``skip`` (the default) leaves out
-of every step a topic that the full or any reduced qrels leave without a relevant
-document; ``zero`` scores every topic of the full qrels in each step, 0 where a reduction
-left it no relevant document (trec_eval's reading). The metadata records the rule and the
-topics each step lost; a note says so when one lost any.
+**Topics.** Every step is scored on the full qrels' topics, chosen once by
+``empty_topics`` (:func:`irgauge.evaluation.shared_topics.shared_topics`): ``skip`` (the
+default) leaves out a topic without a relevant document in the full qrels, ``zero``
+keeps it (trec_eval's reading). A topic that a reduction leaves without a relevant
+document scores 0 there. The metadata records the rule and the topics each step left
+without a relevant document; a note says so where there are any.
 """
 
 from __future__ import annotations
@@ -139,9 +139,7 @@ def incomplete_study(
 
 
 def _step_label(reduction, step) -> str:
-    """A step in words: full qrels, 30%, depth 10."""
-    if step is None:
-        return "full qrels"
+    """A reduction step in words: 30%, depth 10."""
     return f"{step}%" if reduction.kind == "rate" else f"depth {step}"
 
 
@@ -150,13 +148,14 @@ def _topics(reduction, every_rate, rel_level: int, empty_topics: str) -> SharedT
     documents each step's qrels keep."""
     q = reduction.qrels
     codes, levels, n = np.asarray(q.topic_index.codes), np.asarray(q.levels), len(q.topic_ids)
-    relevant = {}
-    for step in every_rate:
-        keep = slice(None) if step is None else reduction.keep_mask(step)
-        relevant[_step_label(reduction, step)] = relevant_by_topic(
+    reduced = {}
+    for step in every_rate[1:]:
+        keep = reduction.keep_mask(step)
+        reduced[_step_label(reduction, step)] = relevant_by_topic(
             codes[keep], levels[keep], n, rel_level
         )
-    return shared_topics(q.topic_ids, relevant, empty_topics)
+    full = relevant_by_topic(codes, levels, n, rel_level)
+    return shared_topics(q.topic_ids, full, reduced, empty_topics, q.source, rel_level)
 
 
 def _reduction(qrels, run_list, rates, depths, seed, rel_level, options):

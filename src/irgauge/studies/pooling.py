@@ -13,10 +13,10 @@ Against the full judgments:
   over topics of the share of the topic's relevant documents the pool holds (and their
   mean number);
 
-and on the topics every pool and the full qrels are scored on, chosen by
-``empty_topics`` (:func:`irgauge.evaluation.shared_topics.shared_topics`; by default the
-topics with a relevant document in the full qrels and in every pool's judgments, with
-``zero`` every topic, 0 where a pool found no relevant document):
+and on the full qrels' topics, chosen by ``empty_topics``
+(:func:`irgauge.evaluation.shared_topics.shared_topics`; by default those with a relevant
+document, with ``zero`` all of them), the same for every pool, a topic on which a pool
+found no relevant document scoring 0 there:
 
 - Kendall's tau (b) and tau_AP (Yilmaz, Aslam and Robertson 2008) between the system
   rankings by mean score;
@@ -199,42 +199,12 @@ def compute_pooling(
     candidates = build_candidates(read, depth, judged, rel_level=rel_level, missing_hint=hint)
     for budget in budgets:  # refused as the study's, before any pool is drawn
         check_budget(candidates, budget, "budgets")
-    # every topic scored, then the topics of the rule taken, as each pool's are
-    scoring = {**eval_options, "empty_topics": "zero"}
-    full = common.select(score_matrices(judged, read, every, **scoring), *selection)
-    level = entry_levels(candidates.pool, judged)[0]
-    # every pool drawn first: the rankings are compared on the topics of all of them
-    pools = {
-        (budget, strategy): choose(
-            candidates, strategy, budget, seed if strategy == "sample" else None
-        )
-        for budget in budgets
-        for strategy in strategies
-    }
-    every_topic = next(iter(full.values())).topics
-    rule = _topic_rule(
-        judged, pools, level, rel_level, every_topic, eval_options.get("empty_topics", "skip")
-    )
-    full = {m: matrix.take_topics(rule.topics) for m, matrix in full.items()}
-    first = next(iter(full.values()))
-    relevant = _relevant_per_topic(judged, rel_level, every_topic)
-    found_topics = [t for t, r in zip(every_topic, relevant) if r > 0]
     t_seed = _noise.topic_seed(seed)
-    setting = _Setting(
-        read,
-        full,
-        candidates,
-        level,
-        pools,
-        found_topics,
-        relevant[relevant > 0],
-        _noise.topic_resamples(len(found_topics), resamples, t_seed),
-        _noise.topic_resamples(len(first.topics), resamples, t_seed),
-        measures,
-        estimators,
-        eval_options,
-        seed,
-    )
+    setting, rule = _prepare(
+        judged, read, candidates, (every, measures, estimators), (strategies, budgets),
+        selection, eval_options, seed, (resamples, t_seed),
+    )  # fmt: skip
+    first = next(iter(setting.full.values()))
     step = common.steps(progress, "pools", len(strategies) * len(budgets))
     found_rows: list = []
     ranking_rows: list = []
@@ -285,14 +255,64 @@ def compute_pooling(
     )
 
 
+def _prepare(judged, read, candidates, measured, pooled, selection, eval_options, seed,
+             resampling) -> Tuple[_Setting, Any]:  # fmt: skip
+    """(what every pool is judged and scored with, the rule of the topics compared):
+    the runs scored on the full qrels, every pool drawn, the topics chosen."""
+    every, measures, estimators = measured
+    rel_level = eval_options.get("rel_level", 1)
+    # every topic scored, then the topics of the rule taken, as each pool's are
+    scoring = {**eval_options, "empty_topics": "zero"}
+    full = common.select(score_matrices(judged, read, every, **scoring), *selection)
+    level = entry_levels(candidates.pool, judged)[0]
+    strategies, budgets = pooled
+    pools = _draw(candidates, strategies, budgets, seed)
+    every_topic = next(iter(full.values())).topics
+    rule = _topic_rule(
+        judged, pools, level, rel_level, every_topic, eval_options.get("empty_topics", "skip")
+    )
+    relevant = _relevant_per_topic(judged, rel_level, every_topic)
+    found_topics = [t for t, r in zip(every_topic, relevant) if r > 0]
+    resamples, t_seed = resampling
+    setting = _Setting(
+        read,
+        {m: matrix.take_topics(rule.topics) for m, matrix in full.items()},
+        candidates,
+        level,
+        pools,
+        found_topics,
+        relevant[relevant > 0],
+        _noise.topic_resamples(len(found_topics), resamples, t_seed),
+        _noise.topic_resamples(len(rule.topics), resamples, t_seed),
+        measures,
+        estimators,
+        eval_options,
+        seed,
+    )
+    return setting, rule
+
+
+def _draw(candidates, strategies, budgets, seed) -> Dict[Tuple[int, str], Any]:
+    """Every pool of the study, (budget, strategy) -> pool, the sample seeded: all drawn
+    before any is scored, as each pool's topics without a relevant document are noted."""
+    return {
+        (budget, strategy): choose(
+            candidates, strategy, budget, seed if strategy == "sample" else None
+        )
+        for budget in budgets
+        for strategy in strategies
+    }
+
+
 def _topic_rule(judged: Qrels, pools, level, rel_level: int, topics, empty_topics: str):
     """The topics every pool's ranking is compared on (:func:`shared_topics`), from the
     relevant documents the full qrels and each pool's judgments hold."""
-    relevant = {"full qrels": _relevant_per_topic(judged, rel_level, topics) > 0}
+    reduced = {}
     for (budget, strategy), pool in pools.items():
         made = _judged_pool(pool, level)
-        relevant[f"{strategy} N={budget}"] = _relevant_per_topic(made, rel_level, topics) > 0
-    return shared_topics(topics, relevant, empty_topics)
+        reduced[f"{strategy} N={budget}"] = _relevant_per_topic(made, rel_level, topics) > 0
+    full = _relevant_per_topic(judged, rel_level, topics) > 0
+    return shared_topics(topics, full, reduced, empty_topics, judged.source, rel_level)
 
 
 def _score_pool(setting: _Setting, strategy: str, budget: int, draws: dict, values: dict):

@@ -4,10 +4,10 @@ Leave-one-group-out (Zobel 1998; Büttcher et al. 2007; Voorhees 2018).
 For each group g of runs (default: each run alone; a ``run<TAB>group`` file otherwise),
 the reduced qrels drop every judged document that only g's runs placed in the depth-K pool
 (:mod:`irgauge.evaluation.leave_out`), and every run is scored with them. The topics
-are the same under every qrels (``empty_topics``,
+are the full qrels', the same under every group's (``empty_topics``,
 :func:`irgauge.evaluation.shared_topics.shared_topics`): by default those with a relevant
-document in the full qrels and in every group's reduced qrels; with ``zero``, every qrels
-topic, scored 0 where a group's reduction leaves it no relevant document. Per group and
+document, with ``zero`` all of them; a topic that a group's reduction leaves without a
+relevant document scores 0 under that group's qrels. Per group and
 measure, with s(r) the mean score of run r over those topics and rank(r) its rank among
 all runs (1 best; tied means share the best rank):
 
@@ -107,8 +107,8 @@ def reusability(
     docstring); nothing written. ``groups``: a ``run<TAB>group`` file or ``{run: group}``
     (default: each run alone). ``eval_options``: order, rel_level, gains, negative,
     complete (a run's missing qrels topics score 0, where they are refused by default),
-    empty_topics (``skip``, the default: the topics with a relevant document in the full
-    qrels and in every group's; ``zero``: every qrels topic, 0 without a relevant one).
+    empty_topics (``skip``, the default: the full qrels' topics with a relevant
+    document; ``zero``: all of them).
     ``topic_resamples``: T, the resamples of the topics behind the summary's intervals
     (seeded by ``seed``)."""
     seed = common.seed_or_fresh(seed)
