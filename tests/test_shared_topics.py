@@ -96,7 +96,7 @@ def test_every_depth_is_scored_on_the_full_qrels_topics(tiny, empty_topics, topi
     }
     assert result.metadata["n_topics"] == len(topics)
     notes = result.metadata["notes"]
-    assert [n for n in notes if "score 0 there (depth 1: 1)" in n]
+    assert [n for n in notes if "(depth 1: 1): they score 0 there" in n]
     left_out = [n for n in notes if "1 qrels topic without relevant documents left out" in n]
     assert len(left_out) == (empty_topics != "zero")
 

@@ -82,9 +82,9 @@ class SharedTopics:
         if failed:
             each = ", ".join(f"{label}: {n}" for label, n in failed.items())
             notes.append(
-                f"of the {counted(len(self.topics), 'topic')} scored, some have no relevant "
-                f"document left in a reduced qrels and score 0 there ({each}), as every "
-                f"qrels compared is scored on the same topics"
+                f"reduced qrels without a relevant document for some of the "
+                f"{counted(len(self.topics), 'topic')} scored ({each}): they score 0 there, "
+                f"as every qrels compared is scored on the same topics"
             )
         return notes
 
