@@ -496,9 +496,10 @@ def test_xinfap_is_close_to_ap_under_its_stratified_design():
     stratum's documents there as relevant ((0 + 1e-5) / (0 + 3e-5)), where these runs put
     mostly relevant documents. Without that smoothing (counting none) the bias grows, to
     -0.019 to -0.011; as the sample per topic grows it shrinks (every rate x1.5: -0.004 to
-    -0.001; x2, where every stratum holding a relevant document is judged whole: below
-    0.001). irgauge keeps the reference's smoothing, so that its xinfAP is
-    sample_eval.pl's, number for number."""
+    -0.001; x2, where every stratum holding a relevant document is judged whole: 0
+    without smoothing, at most +0.001 with it; bench/bench_estimator_bias.py). irgauge
+    keeps the reference's smoothing, so that its xinfAP is sample_eval.pl's, number for
+    number."""
     rng = np.random.default_rng(34)
     levels, runs, _, best_rank = _collection(rng)
     sampled, inclusion = _stratified_sample(rng, best_rank, SAMPLES)
