@@ -112,8 +112,8 @@ NOT_SCORING = {
 }
 RUN_DESTS = {"run", "runs", "original"}
 # commands that score only topics with a relevant document, whatever the option: their
-# note names eval's --empty-topics zero instead
-NO_OPTION = {("study", "reusability"): "the leave-out scores topics with a relevant one"}
+# note names eval's --empty-topics zero instead (none now: the leave-out takes it too)
+NO_OPTION: dict = {}
 
 
 def scoring_commands():

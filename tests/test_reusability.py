@@ -317,3 +317,64 @@ def test_a_registered_measure_sees_and_names_the_real_topic_ids():
     finally:
         irgauge.unregister_measure("UndefinedOnT7")
     assert "topic t7" in str(caught.value) and "topic 0" not in str(caught.value)
+
+
+LOSING_QRELS = """1 0 d1 1
+1 0 d2 0
+1 0 d3 2
+2 0 e1 0
+2 0 e2 1
+3 0 f1 0
+4 0 g1 1
+"""
+LOSING_RUNS = {
+    "a": {
+        "1": ["d1", "d2", "d9"],
+        "2": ["e2", "e9", "e1"],
+        "3": ["f1", "f9"],
+        "4": ["g9", "g8", "g1"],
+    },
+    "b": {"1": ["d3", "d1"], "2": ["e1", "e8", "e2"], "3": ["f8", "f1"], "4": ["g1", "g7"]},
+    "c": {"1": ["d2", "d3"], "2": ["e1", "e7"], "3": ["f1"], "4": ["g6", "g5"]},
+}
+
+
+@pytest.mark.parametrize(
+    "empty_topics, topics", [("skip", ["1", "2", "4"]), ("zero", ["1", "2", "3", "4"])]
+)
+def test_the_topics_scored_follow_the_empty_topics_rule(tmp_path, empty_topics, topics):
+    """Leaving a out loses topic 2's only relevant document, leaving b out loses topic 4's
+    only judgment, and topic 3 has no relevant document at all: every qrels is scored on
+    the full qrels' topics with a relevant document by default, on every topic with
+    "zero", 0 where no relevant document is left, each as irgauge.evaluate scores that
+    group's qrels written out."""
+    qrels = tmp_path / "q.txt"
+    qrels.write_text(LOSING_QRELS)
+    runs = []
+    for name, topics_of in LOSING_RUNS.items():
+        path = tmp_path / f"{name}.txt"
+        lines = [
+            f"{t} Q0 {d} {r} {10 - r} {name}"
+            for t, docs in topics_of.items()
+            for r, d in enumerate(docs, start=1)
+        ]
+        path.write_text("\n".join(lines) + "\n")
+        runs.append(path)
+    found = leave_out_scores(qrels, runs, 2, measures=MEASURES, empty_topics=empty_topics)
+    assert found.topics == topics
+    assert found.topic_rule.record()["topics_without_relevant"] == {
+        "full qrels": 1,
+        "group a": 2,
+        "group b": 2,
+        "group c": 1,
+    }
+    reduced = plain_reduced(qrels, runs, 2, ["a", "b", "c"])
+    for k, g in enumerate(found.groups):
+        path = tmp_path / f"reduced-{g}"
+        path.write_bytes(b"\n".join(reduced[g]) + b"\n")
+        result = evaluate(str(path), [str(r) for r in runs], MEASURES, empty_topics="zero")
+        frame = result.per_topic
+        for m in MEASURES:
+            part = frame[frame["measure"] == m].pivot(index="run", columns="topic", values="value")
+            want = part.reindex(index=["a", "b", "c"], columns=topics).fillna(0.0).to_numpy()
+            np.testing.assert_allclose(found.reduced[m][k], want, rtol=0, atol=1e-12)

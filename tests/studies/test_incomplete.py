@@ -213,29 +213,37 @@ def test_reduced_data_intervals_carry_the_reductions_error_whole(collection):
     assert checked
 
 
-def test_depth_reductions_are_incomplete_depths_numbers(collection, tmp_path):
+@pytest.mark.parametrize("empty_topics", [None, "zero"])
+def test_depth_reductions_are_incomplete_depths_numbers(collection, tmp_path, empty_topics):
     """study incomplete --depth: each depth's column holds the means and taus of the
-    depth-K pool's qrels as irgauge incomplete --depth computes them (the same reduction
-    in every repetition: no spread), the smallest depth is the one the summary speaks of,
-    and the manifest records the depths and the pooled runs."""
+    depth-K pool's qrels as irgauge incomplete --depth computes them, under the same rule
+    for the topics a depth leaves without a relevant document (depth 5 leaves one here),
+    (the same reduction in every repetition: no spread), the smallest depth is the one the
+    summary speaks of, and the manifest records the depths, the pooled runs and the
+    topics each depth lost."""
     from irgauge.studies.incomplete_result import incomplete_study
     from irgauge.studies.incomplete import MEASURES, DISPLAY
 
     qrels, runs = collection
+    chosen = {} if empty_topics is None else {"empty_topics": empty_topics}
     options = dict(B=20, seed=4, top_k=None, reductions=2, topic_resamples=10)
-    result = run_incomplete(qrels, runs, tmp_path, depths=[20, 5], **options)
-    plain = incomplete_study(
-        qrels, runs, MEASURES, depths=[5, 20], samples=20, seed=4, empty_topics="zero"
-    ).table
+    result = run_incomplete(qrels, runs, tmp_path, depths=[20, 5], eval_options=chosen, **options)
+    plain = incomplete_study(qrels, runs, MEASURES, depths=[5, 20], samples=20, seed=4, **chosen)
     for value, stem in (("mean", "mean_by_rate"), ("tau", "tau_by_rate")):
         table = result.tables[stem].set_index("measure")
         assert list(table.columns) == ["full", "depth 20", "depth 5", "SE depth 20", "SE depth 5"]
-        for row in plain.itertuples(index=False):
+        for row in plain.table.itertuples(index=False):
             column = "full" if row.depth == "full" else f"depth {row.depth}"
             assert table.loc[DISPLAY.get(row.measure, row.measure), column] == pytest.approx(
                 getattr(row, value), abs=1e-12
             )
         assert (table[["SE depth 20", "SE depth 5"]].to_numpy(dtype=float) == 0).all()
+    assert plain.metadata["topics_without_relevant"]["depth 5"] == 1
+    manifest = json.loads((tmp_path / "incomplete" / "manifest.json").read_text())
+    assert manifest["parameters"]["empty_topics"] == (empty_topics or "skip")
+    assert manifest["parameters"]["topics_without_relevant"]["depth 5"] == 1
+    assert manifest["n_topics"] == plain.metadata["n_topics"]
+    assert [n for n in manifest["notes"] if "depth 5: 1" in n]
     manifest = json.loads((tmp_path / "incomplete" / "manifest.json").read_text())
     assert manifest["parameters"]["depths"] == [5, 20] and "rates" not in manifest["parameters"]
     assert len(manifest["parameters"]["pooled_runs"]) == len(runs)

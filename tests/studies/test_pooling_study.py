@@ -62,6 +62,11 @@ def test_numbers_match_a_plain_computation(collection, result):
     found = result.tables["found"].set_index("pool")
     rankings = result.tables["rankings"]
     rankings = rankings[rankings["measure"] == "AP"].set_index(["strategy", "budget"])
+    manifest = json.loads((folder / "out" / "pooling" / "manifest.json").read_text())
+    assert manifest["parameters"]["empty_topics"] == "skip"
+    # a pool found no relevant document of a topic: it scores 0 there, the topics the same
+    assert max(manifest["parameters"]["topics_without_relevant"].values()) > 0
+    assert [n for n in manifest["notes"] if "score 0 there" in n]
     for strategy in ("mtf", "sample"):
         for budget in (5, 15):
             seed = 4 if strategy == "sample" else None
@@ -88,7 +93,6 @@ def test_numbers_match_a_plain_computation(collection, result):
     assert row.loc[("sample", 15, "statAP"), "rmse"] == pytest.approx(
         np.sqrt(((a - b) ** 2).mean())
     )
-    manifest = json.loads((folder / "out" / "pooling" / "manifest.json").read_text())
     assert manifest["seeds"]["sample"] == 4
     assert manifest["parameters"]["budgets"] == [5, 15]
 

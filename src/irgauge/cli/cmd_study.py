@@ -129,7 +129,7 @@ def _answer_options(g) -> None:
     )
 
 
-def _eval_options(p, complete: bool = False, empty_topics: bool = True) -> Keywords:
+def _eval_options(p, complete: bool = False) -> Keywords:
     g = p.add_argument_group("evaluation conventions")
     g.add_argument(
         "--order",
@@ -138,8 +138,7 @@ def _eval_options(p, complete: bool = False, empty_topics: bool = True) -> Keywo
         help="document order (default: what each run's format implies)",
     )
     _rel_level(g)
-    if empty_topics:
-        opt.add_empty_topics(g)
+    opt.add_empty_topics(g)
     if complete:
         opt.add_complete(g)
     return _eval_kwargs
@@ -149,12 +148,6 @@ def _eval_options_complete(p) -> Keywords:
     """The evaluation conventions and -c/--complete, for a study that compares runs topic
     by topic on the qrels' topics (a run missing one is refused without it)."""
     return _eval_options(p, complete=True)
-
-
-def _leave_out_eval_options(p) -> Keywords:
-    """:func:`_eval_options_complete` without --empty-topics: the leave-out scores only the
-    topics with a relevant document (its note says so, and how eval averages them all)."""
-    return _eval_options(p, complete=True, empty_topics=False)
 
 
 def _qa_eval_options(p) -> Keywords:
@@ -528,7 +521,7 @@ STUDIES = {
             _topic_resamples,
             _report,
             _quiet,
-            _leave_out_eval_options,
+            _eval_options_complete,
         ),
     ),
 }
@@ -611,7 +604,7 @@ def _eval_kwargs(args) -> dict:
     eval_options = {"rel_level": args.rel_level}
     if args.order:
         eval_options["order"] = args.order
-    if getattr(args, "empty_topics", None):  # not the leave-out's
+    if getattr(args, "empty_topics", None):
         eval_options["empty_topics"] = args.empty_topics
     if getattr(args, "complete", False):  # declared by _eval_options_complete
         eval_options["complete"] = True

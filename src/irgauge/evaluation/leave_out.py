@@ -18,10 +18,13 @@ The work is one pass over all groups at once, not one evaluation per group:
   (:func:`~irgauge.evaluation.run_scoring.score_batch`). A (g, t) from which g dropped
   nothing scores as the full qrels do, and is not scored again.
 
-Conventions: the topics are the full qrels' topics with a relevant document; a run that
+Conventions: the topics are the full qrels', the same under every group's, chosen by
+``empty_topics`` (:func:`irgauge.evaluation.shared_topics.shared_topics`): by default
+those with a relevant document, with ``zero`` all of them. A topic that a group's
+reduction leaves without a relevant document scores 0 under that group's qrels by the
+measures that need one (by every measure where no judgment of it is left). A run that
 does not answer a qrels topic is refused naming its file, or, with ``complete=True``,
-scores it as an empty ranking (trec_eval -c); a topic that a group's reduction leaves
-without a relevant document scores 0 under that group's qrels.
+scores it as an empty ranking (trec_eval -c).
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ from irgauge.evaluation.engine import _measures, _negative_judgments, read_runs
 from irgauge.evaluation.peers import collect
 from irgauge.evaluation.eval_result import nothing_scored
 from irgauge.evaluation.run_scoring import score_batch
+from irgauge.evaluation.shared_topics import SharedTopics, shared_topics
 from irgauge.evaluation.topic_tables import check_conventions
 from irgauge.io.qrels import read_qrels
 from irgauge.io.records import Qrels
@@ -71,6 +75,7 @@ class LeaveOutScores:
     dropped_relevant: np.ndarray
     qrels: Qrels
     drop_group: np.ndarray  # per judgment: the group whose reduction drops it, -1 for none
+    topic_rule: SharedTopics  # the rule that chose ``topics``, and the topics each lost
 
     def reduced_qrels(self, group: str) -> Qrels:
         """The reduced qrels of ``group`` (the full qrels' rows it keeps, in file order)."""
@@ -93,12 +98,14 @@ def leave_out_scores(
     gains=None,
     negative: str = "nonrelevant",
     complete: bool = False,
+    empty_topics: str = "skip",
 ) -> LeaveOutScores:
     """Scores of every run under the full qrels and each group's reduced qrels (module
     docstring). ``groups``: a ``run<TAB>group`` file or ``{run: group}`` (default: each
     run alone); ``complete``: a run that misses a qrels topic scores it 0 (trec_eval -c)
-    where it is refused by default; other options as :func:`irgauge.evaluate`."""
-    rel_level, _ = check_conventions(order, "skip", "mean", rel_level, None)
+    where it is refused by default; ``empty_topics``: the topics scored (module
+    docstring); other options as :func:`irgauge.evaluate`."""
+    rel_level, _ = check_conventions(order, empty_topics, "mean", rel_level, None)
     q = read_qrels(qrels)
     run_list = read_runs(runs, distinct=True)
     if len(run_list) < 2:
@@ -107,9 +114,8 @@ def leave_out_scores(
     member, group_names = _membership(read_run_groups(groups, names), names)
     measure_list = _measures(list(measures), False)
     judgments = Judgments(q, rel_level=rel_level, gains=parse_gains(gains), negative=negative)
-    # scored only where a relevant document is, as evaluate's default: a study notes it
-    skipped = [judgments.topic_ids[t] for t in np.flatnonzero(judgments.R == 0)]
-    facts = {"topics_without_relevant": skipped, "negative_levels": negative}
+    # the topics without a relevant document are noted by the topic rule, below
+    facts = {"topics_without_relevant": [], "negative_levels": negative}
     collect({**facts, **_negative_judgments(judgments)}, takes=())
     pool = depth_pool(run_list, depth, q.topic_index, order, topics_of=q.source)
     if not complete:  # after the pool, which refuses a run answering none of the topics
@@ -120,12 +126,13 @@ def leave_out_scores(
     found = pool.locate(q.topics, q.docnos)
     drop_group = np.where(found >= 0, sole[np.maximum(found, 0)], -1)
     n_groups = len(group_names)
-    scored = _score_all(
-        q, judgments, run_list, order, measure_list, pool, sole, drop_group, n_groups
-    )
     relevant = q.levels >= rel_level
-    if not len(scored[0]):  # every topic skipped: no relevant document at rel_level
+    if not (judgments.R > 0).any():  # nothing to compare: no relevant document at rel_level
         raise nothing_scored(q.source, rel_level if not relevant.any() else None)
+    rule = _topic_rule(judgments, relevant, drop_group, group_names, empty_topics)
+    scored = _score_all(
+        q, judgments, run_list, order, measure_list, pool, sole, drop_group, n_groups, rule
+    )
     return LeaveOutScores(
         measures=[m.name for m in measure_list],
         runs=names,
@@ -139,7 +146,21 @@ def leave_out_scores(
         dropped_relevant=np.bincount(drop_group[relevant & (drop_group >= 0)], minlength=n_groups),
         qrels=q,
         drop_group=drop_group,
+        topic_rule=rule,
     )
+
+
+def _topic_rule(judgments, relevant, drop_group, group_names, empty_topics) -> SharedTopics:
+    """The topics scored (:func:`shared_topics`), with each group's relevant documents
+    R_g(t) = R(t) - the relevant judgments of t that group g drops."""
+    n_topics, n_groups = judgments.n_topics, len(group_names)
+    codes = judgments.index.codes
+    gone = relevant & (drop_group >= 0)
+    dropped = np.bincount(
+        drop_group[gone] * n_topics + codes[gone], minlength=n_groups * n_topics
+    ).reshape(n_groups, n_topics)
+    left = {f"group {g}": judgments.R - dropped[k] > 0 for k, g in enumerate(group_names)}
+    return shared_topics(judgments.topic_ids, judgments.R > 0, left, empty_topics)
 
 
 def _membership(groups: Dict[str, str], names: List[str]):
@@ -151,23 +172,27 @@ def _membership(groups: Dict[str, str], names: List[str]):
     return member, group_names
 
 
-def _score_all(q, judgments, run_list, order, measure_list, pool, sole, drop_group, n_groups):
-    """(topics, full scores, reduced scores) of every measure: every changed (group,
-    topic) of every run scored in one pass over virtual topics."""
+def _score_all(q, judgments, run_list, order, measure_list, pool, sole, drop_group, n_groups,
+               rule: SharedTopics):  # fmt: skip
+    """(topics, full scores, reduced scores) of every measure on the topics ``rule``
+    keeps: every changed (group, topic) of every run scored in one pass over virtual
+    topics."""
     n_topics = judgments.n_topics
-    topics = np.flatnonzero(judgments.R > 0)  # the full qrels' topics with a relevant one
+    topics = rule.kept
     full_g = n_groups  # the full qrels as one more "group", which drops nothing
     # which (group, topic) lose a judgment: only those are scored anew
     changed = np.zeros((n_groups + 1, n_topics), dtype=bool)
     q_topic = judgments.index.codes
     changed[drop_group[drop_group >= 0], q_topic[drop_group >= 0]] = True
     changed[full_g, :] = True
-    changed[:, judgments.R == 0] = False
+    scored = np.zeros(n_topics, dtype=bool)
+    scored[topics] = True
+    changed[:, ~scored] = False
     virtual = _virtual_judgments(q, judgments, drop_group, n_groups + 1)
     vcode = virtual.code  # (group, topic) -> virtual topic code, -1 where nothing is left
     dropper = Judgments(Qrels(q.topics, q.docnos, drop_group + 1, q.source, q.fmt), rel_level=1)
-    pairs = np.argwhere(changed & (vcode >= 0))  # (group, topic) with a relevant one left
-    pairs = pairs[virtual.judgments.R[vcode[pairs[:, 0], pairs[:, 1]]] > 0]
+    # (group, topic) with a judgment left; one with none scores 0 (kept only by "zero")
+    pairs = np.argwhere(changed & (vcode >= 0))
     plan = _RowPlan(measure_list, judgments, dropper, order, pairs, virtual)
     values = _each_run(plan, run_list)  # per run: one array per measure, rows as ``pairs``
     full, reduced = {}, {}

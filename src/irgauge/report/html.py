@@ -47,7 +47,7 @@ from irgauge.report.manifests import (
 from irgauge.io.words import counted
 
 REPORT_NAME = "report.html"
-STUDY_ORDER = ("onerel", "incomplete", "qa", "predictive", "topicset", "pooling")
+STUDY_ORDER = ("onerel", "incomplete", "qa", "predictive", "topicset", "pooling", "reusability")
 
 CSS = """
 body { font-family: -apple-system, "Segoe UI", Helvetica, Arial, sans-serif; margin: 0;

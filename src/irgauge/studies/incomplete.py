@@ -19,9 +19,13 @@ rpref_relative2. On the top-k runs by mean AP (default 30):
 With ``depths`` (``--depth K[,K...]``) the qrels are reduced instead to the depth-K pool
 of the runs for each K (Sakai and Kando 2008), as ``irgauge incomplete --depth``: the
 tables have a column per depth, the figures draw each depth at the share of judgments it
-keeps, and the summary speaks of the smallest depth. A topic that a depth leaves without
-a relevant document scores 0 there (``empty_topics="zero"``, on the full qrels too), so
-that every reduction is scored on the same topics.
+keeps, and the summary speaks of the smallest depth.
+
+Every step is scored on the same topics, as ``irgauge incomplete`` scores them
+(:func:`irgauge.evaluation.shared_topics.shared_topics`): the full qrels' topics with a
+relevant document (all of them with ``empty_topics="zero"``, trec_eval's reading); a
+topic that a reduction leaves without a relevant document scores 0 there. The manifest
+records the rule and the topics each step left without a relevant document.
 
 Reduction and the per-rate scores come from
 :func:`irgauge.studies.incomplete_result.incomplete_study`.
@@ -195,14 +199,15 @@ def compute_incomplete(
     names = list(dict.fromkeys(by_rate["measure"]))
     labels = _labels()
     step = common.steps(progress, "evaluation, full relevance data", 1)
+    # every topic scored, then the reductions' shared topics taken, as each step is
+    shared = studies[0].topics
+    scoring = {**eval_options, "empty_topics": "zero"}
     full = common.renamed(
-        score_matrices(
-            q, chosen_runs, list(labels), complete=True, rel_level=rel_level, **eval_options
-        ),
+        score_matrices(q, chosen_runs, list(labels), complete=True, rel_level=rel_level, **scoring),
         labels,
     )
     step()
-    full = {n: full[n] for n in names}
+    full = {n: full[n].take_topics(shared.topics) for n in names}
     first = next(iter(full.values()))
     default = (IncompleteOptions.top_k, IncompleteOptions.top_fraction)
     systems = common.systems_phrase(
@@ -231,7 +236,7 @@ def compute_incomplete(
     seed_record.update(seed=seed, reductions=seeds, topic_resamples=topic.seed)
     seed_record.update(discriminative_power=seeds, reduction_bootstrap=seeds)
     inputs = {"qrels": str(qrels), "runs": paths, "runs_used": chosen_paths}
-    notes = [warning] if warning else []
+    notes = ([warning] if warning else []) + _topic_notes(studies)
     return IncompleteData(
         options=o,
         record=common.Record(parameters, seed_record, first.systems, first.topics, inputs, notes),
@@ -266,11 +271,14 @@ def _steps(o: IncompleteOptions):
     eval_options = dict(o.eval_options)
     if o.depths is None:
         return Steps([r for r in parse_rates(list(o.rates)) if r != 100]), eval_options
-    # a shallow pool can leave a topic without a relevant document: scored 0 there (and
-    # on the full qrels alike), every reduction covers the full qrels' topics, which the
-    # topic resamples behind the intervals draw from
-    eval_options.setdefault("empty_topics", "zero")
     return Steps([], parse_depths(o.depths)), eval_options
+
+
+def _topic_notes(studies) -> List[str]:
+    """The notes of the topics the reductions lost, each once (a random reduction keeps a
+    relevant document of every topic, a depth is the same in every repetition: the
+    repetitions rarely differ)."""
+    return list(dict.fromkeys(n for s in studies for n in s.topics.notes()))
 
 
 def _parameters(o, steps: Steps, labels, eval_options, rel_level, studies):
@@ -288,6 +296,7 @@ def _parameters(o, steps: Steps, labels, eval_options, rel_level, studies):
         "reductions": o.reductions,
         "measures": {v: k for k, v in labels.items()},
         "eval_options": {**eval_options, "rel_level": rel_level, "complete": True},
+        **studies[0].topics.record(),
         "reduction": studies[0].reduction.manifest()["rule"],
         "judgments_kept": [s.reduction.manifest()["judgments"] for s in studies],
     }, {}

@@ -10,6 +10,13 @@ once). Per measure, lists and rate it reports the mean score over systems and to
 (absolute-value stability, Fig. 1 of that paper), Kendall's tau between the system ranking at
 that rate and at 100% (Fig. 2), and discriminative power at ``alpha`` with the same B
 bootstrap samples for every measure (Fig. 3).
+
+**Topics.** Every step is scored on the full qrels' topics, chosen once by
+``empty_topics`` (:func:`irgauge.evaluation.shared_topics.shared_topics`): ``skip`` (the
+default) leaves out a topic without a relevant document in the full qrels, ``zero``
+keeps it (trec_eval's reading). A topic that a reduction leaves without a relevant
+document scores 0 there. The metadata records the rule and the topics each step left
+without a relevant document; a note says so where there are any.
 """
 
 from __future__ import annotations
@@ -17,6 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any, Dict, Optional, Sequence
 
+import numpy as np
 import pandas as pd
 
 from irgauge import _checks
@@ -25,13 +33,14 @@ from irgauge.collection.depth_reduce import reduce_to_depth
 from irgauge.collection.reduce import DEFAULT_RATES, Reduction, reduce_qrels
 from irgauge.errors import InputError
 from irgauge.evaluation import evaluate, read_runs
+from irgauge.evaluation.shared_topics import SharedTopics, relevant_by_topic, shared_topics
 from irgauge.evaluation.tasks import run_steps
 from irgauge.io.steps import step_counter
 from irgauge.io.summaries import incomplete_summary, incomplete_summary_html
 from irgauge.measures import parse_measures
 from irgauge.measures.parse import measure_texts
 from irgauge.meta import discriminative_power, kendall_tau
-from irgauge.scores import align, from_frame
+from irgauge.scores import ScoreMatrix, align, from_frame
 from irgauge.types import DepthsLike, Progress, QrelsLike, RatesLike, RunsLike
 
 
@@ -45,6 +54,8 @@ class IncompleteResult:
     reduction: Reduction
     # rate -> {measure: ScoreMatrix}: what the table was computed from (for topic resamples)
     matrices: Dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
+    # the topics every step is scored on, and the topics each step's qrels lost
+    topics: Optional[SharedTopics] = field(default=None, repr=False, compare=False)
 
     def __repr__(self) -> str:
         return incomplete_summary(self)
@@ -74,10 +85,11 @@ def incomplete_study(
     ("full" for the full qrels) and ``rate`` holds the share of judgments kept (%).
 
     runs: paths or Runs (read once). options go to :func:`irgauge.evaluate` (order, gains,
-    empty_topics, ...); topics a run did not answer score 0 so that every score matrix is
-    complete. ``bootstrap_seed`` defaults to ``seed``. ``progress(done, total)``, if given,
-    is called as the study advances, in steps: per rate, one for the evaluation and one
-    for each measure's bootstrap test (starting at 0, ending at ``done == total``).
+    ...); ``empty_topics`` chooses the topics of every step (module docstring); topics a run
+    did not answer score 0 so that every score matrix is complete. ``bootstrap_seed``
+    defaults to ``seed``. ``progress(done, total)``, if given, is called as the study
+    advances, in steps: per rate, one for the evaluation and one for each measure's
+    bootstrap test (starting at 0, ending at ``done == total``).
     """
     # refuse bad arguments before the (long) evaluations, in the command line's words
     samples, alpha = _checks.draws(samples, "samples"), _checks.alpha(alpha)
@@ -91,12 +103,13 @@ def incomplete_study(
     boot_seed = seed if bootstrap_seed is None else bootstrap_seed
     # None: the full qrels (rate 100 of a random reduction is the full qrels too)
     every_rate = [None] + [r for r in reduction.steps if r != 100 or depths is not None]
+    topics = _topics(reduction, every_rate, rel_level, options.pop("empty_topics", "skip"))
     per_rate = 1 + len(variants)  # progress: the evaluation, then each measure's bootstrap
     step = step_counter(progress, len(every_rate) * per_rate)
     stepped = run_steps(  # each rate a step: a task on a cluster, with the same result
         _rate_step,
         every_rate,
-        (reduction, run_list, variants, rel_level, options, samples, alpha, boot_seed),
+        (reduction, run_list, variants, rel_level, options, samples, alpha, boot_seed, topics),
         progress=progress and (lambda done, total: step(per_rate)),
         step_progress=progress and (lambda k: step),
     )
@@ -116,10 +129,33 @@ def incomplete_study(
         "alpha": alpha,
         **_described(variants, matrices[100]),
         **{k: v for k, v in options.items() if v is not None},
+        **topics.record(),
     }
-    if stepped[0][2]:  # the full qrels' differences from trec_eval, with the option
-        metadata["notes"] = stepped[0][2]
-    return IncompleteResult(table, metadata, reduction, matrices)
+    # the full qrels' differences from trec_eval, with the option, and the topics lost
+    notes = stepped[0][2] + topics.notes()
+    if notes:
+        metadata["notes"] = notes
+    return IncompleteResult(table, metadata, reduction, matrices, topics)
+
+
+def _step_label(reduction, step) -> str:
+    """A reduction step in words: 30%, depth 10."""
+    return f"{step}%" if reduction.kind == "rate" else f"depth {step}"
+
+
+def _topics(reduction, every_rate, rel_level: int, empty_topics: str) -> SharedTopics:
+    """The topics every step is scored on (:func:`shared_topics`), from the relevant
+    documents each step's qrels keep."""
+    q = reduction.qrels
+    codes, levels, n = np.asarray(q.topic_index.codes), np.asarray(q.levels), len(q.topic_ids)
+    reduced = {}
+    for step in every_rate[1:]:
+        keep = reduction.keep_mask(step)
+        reduced[_step_label(reduction, step)] = relevant_by_topic(
+            codes[keep], levels[keep], n, rel_level
+        )
+    full = relevant_by_topic(codes, levels, n, rel_level)
+    return shared_topics(q.topic_ids, full, reduced, empty_topics, q.source, rel_level)
 
 
 def _reduction(qrels, run_list, rates, depths, seed, rel_level, options):
@@ -175,13 +211,14 @@ def _depth_record(reduction) -> Dict[str, Any]:
 
 
 def _rate_step(
-    rate, reduction, run_list, variants, rel_level, options, samples, alpha, seed, progress=None
-):
+    rate, reduction, run_list, variants, rel_level, options, samples, alpha, seed, topics,
+    progress=None,
+):  # fmt: skip
     """``({measure: ScoreMatrix}, discriminative power table by measure, the peer notes
-    of the evaluation)`` at ``rate``;
+    of the evaluation)`` at ``rate``, on ``topics``;
     ``progress(k)`` advances by one step for the evaluation and one per measure's
     bootstrap."""
-    matrices, notes = _score_at(rate, reduction, run_list, variants, rel_level, options)
+    matrices, notes = _score_at(rate, reduction, run_list, variants, rel_level, options, topics)
     if progress is not None:
         progress(1)
     # discriminative_power reports (done, pairs) per measure: a step per measure done
@@ -195,24 +232,40 @@ def _rate_step(
     return matrices, power, notes
 
 
-def _score_at(rate, reduction, run_list, variants, rel_level, options) -> tuple:
+def _score_at(rate, reduction, run_list, variants, rel_level, options, topics) -> tuple:
     """``{label: ScoreMatrix}`` of every measure on the qrels reduced to ``rate`` percent
-    (or depth), and where a default of irgauge's made the scores differ from trec_eval's,
-    the notes saying how to get its (:func:`irgauge.evaluation.peers.peer_notes`); topics
-    a run did not answer score 0, so that every matrix is complete."""
+    (or depth), on ``topics``, and where a default of irgauge's made the scores differ
+    from trec_eval's, the notes saying how to get its
+    (:func:`irgauge.evaluation.peers.peer_notes`); topics a run did not answer score 0, so
+    that every matrix is complete."""
     from irgauge.evaluation.peers import peer_notes
 
+    # every topic scored (0 without a relevant document), then the shared ones taken: the
+    # rule is the comparison's, not this one qrels'
     result = evaluate(
         reduction.qrels if rate is None else reduction.qrels_at(rate),
         run_list,
         [m for _, m in variants],
         rel_level=rel_level,
         complete=True,
+        empty_topics="zero",
         **options,
     )
     step = "full qrels" if rate is None else f"{reduction.kind} {rate}"
     notes = peer_notes(result.metadata, ("empty_topics",), score_files=False)
-    return align(from_frame(result.per_topic, source=step)), notes
+    matrices = align(from_frame(result.per_topic, source=step))
+    return {k: _on_topics(m, topics.topics) for k, m in matrices.items()}, notes
+
+
+def _on_topics(matrix: ScoreMatrix, topics) -> ScoreMatrix:
+    """``matrix`` on ``topics``, in that order; a topic it lacks (a reduction that left it
+    no judgment at all) scores 0, as one left no relevant document does."""
+    where = {t: i for i, t in enumerate(matrix.topics)}
+    values = np.zeros((matrix.n_systems, len(topics)))
+    for j, topic in enumerate(topics):
+        if topic in where:
+            values[:, j] = matrix.values[:, where[topic]]
+    return ScoreMatrix(values, matrix.systems, list(topics), matrix.measure, matrix.source)
 
 
 def _described(variants, full: dict) -> dict:

@@ -6,11 +6,18 @@ sample) and each budget N of judgments per topic, the pool is drawn from the run
 (adaptive strategies simulate judging on the qrels; the sample is seeded), the judging
 is simulated (a pooled document takes its qrels level, 0 when the qrels do not hold it)
 and every run is scored on the judgments made, unjudged documents nonrelevant, with each
-measure (by default AP and its condensed form AP', which drops unjudged documents). On
-the topics with relevant documents under the full qrels, against the full judgments:
+measure (by default AP and its condensed form AP', which drops unjudged documents).
+Against the full judgments:
 
-- relevant found: the mean over topics of the share of the topic's relevant documents
-  the pool holds (and their mean number);
+- relevant found: on the topics with relevant documents under the full qrels, the mean
+  over topics of the share of the topic's relevant documents the pool holds (and their
+  mean number);
+
+and on the full qrels' topics, chosen by ``empty_topics``
+(:func:`irgauge.evaluation.shared_topics.shared_topics`; by default those with a relevant
+document, with ``zero`` all of them), the same for every pool, a topic on which a pool
+found no relevant document scoring 0 there:
+
 - Kendall's tau (b) and tau_AP (Yilmaz, Aslam and Robertson 2008) between the system
   rankings by mean score;
 - the largest rank change of a system and the RMSE of the systems' means,
@@ -44,6 +51,7 @@ from irgauge.collection.pooling import STRATEGIES, build_candidates, choose
 from irgauge.collection.pooling.candidates import check_budget, entry_levels
 from irgauge.errors import InputError
 from irgauge.evaluation import read_runs, score_matrices
+from irgauge.evaluation.shared_topics import shared_topics
 from irgauge.io.qrels import read_qrels
 from irgauge.io.records import Qrels
 from irgauge.io.run_topics import COMPLETE_HINT
@@ -89,6 +97,7 @@ class PoolingStudy:
     system_names: List[str]
     topics: List[str]
     problem: Optional[str]
+    notes: List[str]  # the topics the pools lost, and the rule that chose the topics scored
 
 
 @common.study_entry
@@ -114,7 +123,8 @@ def run_pooling(
     ``out/pooling``. ``budgets``: judgments per topic (each at most the smallest pool);
     ``depth``: the runs are pooled from their top K (default: whole runs); ``measures``:
     measure strings scored on the judgments made; ``eval_options``: order, rel_level,
-    complete (a run's missing qrels topics score 0, where they are refused by default)."""
+    complete (a run's missing qrels topics score 0, where they are refused by default),
+    empty_topics (the topics the rankings are compared on; module docstring)."""
     eval_options = dict(eval_options or {})
     study = compute_pooling(
         qrels,
@@ -159,11 +169,14 @@ class _Setting:
     """What every pool of the study is judged and scored with."""
 
     runs: list
-    full: Dict[str, Any]  # measure string -> ScoreMatrix on the full qrels
+    full: Dict[str, Any]  # measure string -> ScoreMatrix on the full qrels, shared topics
     candidates: Any
     level: np.ndarray  # the qrels level of each pooled document (0: not in the qrels)
-    relevant: np.ndarray  # R of each topic
-    indices: np.ndarray  # topic resamples
+    pools: Dict[Tuple[int, str], Any]  # (budget, strategy) -> the pool drawn
+    found_topics: List[str]  # the full qrels' topics with a relevant document
+    relevant: np.ndarray  # R of each of found_topics
+    found_indices: np.ndarray  # topic resamples of found_topics
+    indices: np.ndarray  # topic resamples of the shared topics
     measures: List[str]
     estimators: Dict[str, str]  # estimator of the sample -> the measure it estimates
     eval_options: Dict[str, Any]
@@ -186,21 +199,12 @@ def compute_pooling(
     candidates = build_candidates(read, depth, judged, rel_level=rel_level, missing_hint=hint)
     for budget in budgets:  # refused as the study's, before any pool is drawn
         check_budget(candidates, budget, "budgets")
-    full = common.select(score_matrices(judged, read, every, **eval_options), *selection)
-    first = next(iter(full.values()))
     t_seed = _noise.topic_seed(seed)
-    setting = _Setting(
-        read,
-        full,
-        candidates,
-        entry_levels(candidates.pool, judged)[0],
-        _relevant_per_topic(judged, rel_level, first.topics),
-        _noise.topic_resamples(len(first.topics), resamples, t_seed),
-        measures,
-        estimators,
-        eval_options,
-        seed,
-    )
+    setting, rule = _prepare(
+        judged, read, candidates, (every, measures, estimators), (strategies, budgets),
+        selection, eval_options, seed, (resamples, t_seed),
+    )  # fmt: skip
+    first = next(iter(setting.full.values()))
     step = common.steps(progress, "pools", len(strategies) * len(budgets))
     found_rows: list = []
     ranking_rows: list = []
@@ -231,6 +235,7 @@ def compute_pooling(
             "seed": t_seed,
             "z": _noise.Z95,
         },
+        **rule.record(),
     }
     return PoolingStudy(
         pd.DataFrame(found_rows),
@@ -246,20 +251,82 @@ def compute_pooling(
         first.systems,
         first.topics,
         _noise.design_problem(first.n_systems, first.n_topics),
+        rule.notes(),
     )
 
 
+def _prepare(judged, read, candidates, measured, pooled, selection, eval_options, seed,
+             resampling) -> Tuple[_Setting, Any]:  # fmt: skip
+    """(what every pool is judged and scored with, the rule of the topics compared):
+    the runs scored on the full qrels, every pool drawn, the topics chosen."""
+    every, measures, estimators = measured
+    rel_level = eval_options.get("rel_level", 1)
+    # every topic scored, then the topics of the rule taken, as each pool's are
+    scoring = {**eval_options, "empty_topics": "zero"}
+    full = common.select(score_matrices(judged, read, every, **scoring), *selection)
+    level = entry_levels(candidates.pool, judged)[0]
+    strategies, budgets = pooled
+    pools = _draw(candidates, strategies, budgets, seed)
+    every_topic = next(iter(full.values())).topics
+    rule = _topic_rule(
+        judged, pools, level, rel_level, every_topic, eval_options.get("empty_topics", "skip")
+    )
+    relevant = _relevant_per_topic(judged, rel_level, every_topic)
+    found_topics = [t for t, r in zip(every_topic, relevant) if r > 0]
+    resamples, t_seed = resampling
+    setting = _Setting(
+        read,
+        {m: matrix.take_topics(rule.topics) for m, matrix in full.items()},
+        candidates,
+        level,
+        pools,
+        found_topics,
+        relevant[relevant > 0],
+        _noise.topic_resamples(len(found_topics), resamples, t_seed),
+        _noise.topic_resamples(len(rule.topics), resamples, t_seed),
+        measures,
+        estimators,
+        eval_options,
+        seed,
+    )
+    return setting, rule
+
+
+def _draw(candidates, strategies, budgets, seed) -> Dict[Tuple[int, str], Any]:
+    """Every pool of the study, (budget, strategy) -> pool, the sample seeded: all drawn
+    before any is scored, as each pool's topics without a relevant document are noted."""
+    return {
+        (budget, strategy): choose(
+            candidates, strategy, budget, seed if strategy == "sample" else None
+        )
+        for budget in budgets
+        for strategy in strategies
+    }
+
+
+def _topic_rule(judged: Qrels, pools, level, rel_level: int, topics, empty_topics: str):
+    """The topics every pool's ranking is compared on (:func:`shared_topics`), from the
+    relevant documents the full qrels and each pool's judgments hold."""
+    reduced = {}
+    for (budget, strategy), pool in pools.items():
+        made = _judged_pool(pool, level)
+        reduced[f"{strategy} N={budget}"] = _relevant_per_topic(made, rel_level, topics) > 0
+    full = _relevant_per_topic(judged, rel_level, topics) > 0
+    return shared_topics(topics, full, reduced, empty_topics, judged.source, rel_level)
+
+
 def _score_pool(setting: _Setting, strategy: str, budget: int, draws: dict, values: dict):
-    """Draw one pool, judge it, score the runs on it: its row of the found table and its
-    rows of the rankings table; each statistic's resampled values go to ``draws``."""
-    seed = setting.seed if strategy == "sample" else None
-    pool = choose(setting.candidates, strategy, budget, seed)
-    topics = next(iter(setting.full.values())).topics
-    row, found_draws = _found(pool, setting.candidates, topics, setting.relevant, setting.indices)
+    """Judge one pool, score the runs on it: its row of the found table and its rows of
+    the rankings table; each statistic's resampled values go to ``draws``."""
+    pool = setting.pools[(budget, strategy)]
+    row, found_draws = _found(
+        pool, setting.candidates, setting.found_topics, setting.relevant, setting.found_indices
+    )
     draws[("found", None, budget, strategy)] = found_draws
     values[("found", None, budget, strategy)] = row["found_share"]
     found = {"pool": f"{strategy} N={budget}", "strategy": strategy, "budget": budget, **row}
-    options = {"empty_topics": "zero", **setting.eval_options}
+    # every topic scored; the rankings compare the rule's (those of setting.full)
+    options = {**setting.eval_options, "empty_topics": "zero"}
     judged = _judged_pool(pool, setting.level)
     scored = score_matrices(judged, setting.runs, setting.measures, **options)
     pairs = [(m, m, scored[m]) for m in setting.measures]
@@ -312,13 +379,13 @@ def _judged_pool(pool, level: np.ndarray) -> Qrels:
 
 
 def _relevant_per_topic(judged: Qrels, rel_level: int, topics: List[str]) -> np.ndarray:
-    """R of each of ``topics`` under the full qrels."""
+    """R of each of ``topics`` under the judgments ``judged`` (0 for a topic it lacks)."""
     names = judged.topic_ids
     counts = np.bincount(
         judged.topic_index.codes, weights=judged.levels >= rel_level, minlength=len(names)
     )
     where = {t: i for i, t in enumerate(names)}
-    return np.array([counts[where[t]] for t in topics])
+    return np.array([counts[where[t]] if t in where else 0.0 for t in topics])
 
 
 def _found(pool, candidates, topics, relevant, indices):
@@ -453,7 +520,13 @@ def write_pooling(study: PoolingStudy, summary: List[str], out) -> common.StudyR
                 "judgments per topic (band: 95% interval over the topic resamples)",
             )
         return writer.finish(
-            study.parameters, study.seeds, study.system_names, study.topics, summary, study.inputs
+            study.parameters,
+            study.seeds,
+            study.system_names,
+            study.topics,
+            summary,
+            study.inputs,
+            study.notes,
         )
     except BaseException:
         writer.abort()

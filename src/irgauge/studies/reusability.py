@@ -3,9 +3,13 @@ Leave-one-group-out (Zobel 1998; Büttcher et al. 2007; Voorhees 2018).
 
 For each group g of runs (default: each run alone; a ``run<TAB>group`` file otherwise),
 the reduced qrels drop every judged document that only g's runs placed in the depth-K pool
-(:mod:`irgauge.evaluation.leave_out`), and every run is scored with them. Per group and
-measure, with s(r) the mean score of run r over the topics and rank(r) its rank among all
-runs (1 best; tied means share the best rank):
+(:mod:`irgauge.evaluation.leave_out`), and every run is scored with them. The topics
+are the full qrels', the same under every group's (``empty_topics``,
+:func:`irgauge.evaluation.shared_topics.shared_topics`): by default those with a relevant
+document, with ``zero`` all of them; a topic that a group's reduction leaves without a
+relevant document scores 0 under that group's qrels. Per group and
+measure, with s(r) the mean score of run r over those topics and rank(r) its rank among
+all runs (1 best; tied means share the best rank):
 
 * ``tables/runs.tsv``: group, run, measure, full = s(r) under the full qrels, reduced =
   s(r) under g's reduced qrels, change = reduced - full, rank_full, rank_reduced;
@@ -72,9 +76,14 @@ class ReusabilityResult:
     notes: List[str] = field(default_factory=list)  # why a value is not finite
 
     def __post_init__(self) -> None:
-        # the one check of every public result: values in range, NaN with its reason
-        self.notes = check_table(self.runs) + check_table(
-            self.groups, {"kendall_tau": (-1.0, 1.0)}, {"kendall_tau": REASONS["tau"]}
+        # the one check of every public result: values in range, NaN with its reason; and
+        # the topics the groups' qrels lost, with the rule that chose the topics scored
+        self.notes = (
+            check_table(self.runs)
+            + check_table(
+                self.groups, {"kendall_tau": (-1.0, 1.0)}, {"kendall_tau": REASONS["tau"]}
+            )
+            + self.scores.topic_rule.notes()
         )
 
     def __repr__(self) -> str:
@@ -97,7 +106,9 @@ def reusability(
     """Leave each group out of the depth-``depth`` pool and score every run (module
     docstring); nothing written. ``groups``: a ``run<TAB>group`` file or ``{run: group}``
     (default: each run alone). ``eval_options``: order, rel_level, gains, negative,
-    complete (a run's missing qrels topics score 0, where they are refused by default).
+    complete (a run's missing qrels topics score 0, where they are refused by default),
+    empty_topics (``skip``, the default: the full qrels' topics with a relevant
+    document; ``zero``: all of them).
     ``topic_resamples``: T, the resamples of the topics behind the summary's intervals
     (seeded by ``seed``)."""
     seed = common.seed_or_fresh(seed)
@@ -141,6 +152,7 @@ def reusability(
         "topic_sampling": {"resamples": topic_resamples, "seed": t_seed},
         "dropped_judgments": dict(zip(scores.groups, scores.dropped.tolist())),
         "dropped_relevant": dict(zip(scores.groups, scores.dropped_relevant.tolist())),
+        **scores.topic_rule.record(),
     }
     result = ReusabilityResult(
         runs=pd.DataFrame(runs_rows, columns=RUNS_COLUMNS),
