@@ -155,3 +155,11 @@ def quick_study_figures():
 
     with mock.patch.object(_common.StudyWriter, "figure", figure):
         yield
+
+
+@pytest.fixture
+def undrawn_figures():
+    """quick_study_figures for one test: for a module whose tests read a study's tables
+    and summary, not its figures (``pytest.mark.usefixtures("undrawn_figures")``)."""
+    with quick_study_figures():
+        yield

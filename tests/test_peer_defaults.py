@@ -207,6 +207,7 @@ def _cases():
 
 
 @pytest.mark.parametrize("words", list(_cases()), ids=lambda w: " ".join(w))
+@pytest.mark.usefixtures("undrawn_figures")  # the notes are the test's, not the figures
 def test_every_command_scoring_runs_notes_trec_eval_number(words, files, tmp_path, capsys):
     """Topic 2 has no relevant document: every command that scores the runs leaves it out
     of the mean by default, as trec_eval does not; each says so, names --empty-topics zero,

@@ -75,6 +75,7 @@ def test_outputs_and_tables(collection, incomplete_fast, tmp_path, read_bytes):
     )
 
 
+@pytest.mark.usefixtures("undrawn_figures")
 def test_required_difference_is_the_mean_over_the_bootstrap_runs(collection, tmp_path):
     """Table 3's required difference and its SE are the mean and the Monte Carlo SE of the
     per-run values, recomputed here from the recorded seeds and measure definitions."""
@@ -119,6 +120,7 @@ def _between(ordering: str, a: str, b: str) -> str:
     return head[i : j + 1]
 
 
+@pytest.mark.usefixtures("undrawn_figures")
 def test_equal_measures_have_required_differences_within_noise(tmp_path):
     """Every retrieved document is judged, so AP and AP' (and Q and Q') are the same measure
     under two labels on the full relevance data; with R <= N on every topic so are bpref and

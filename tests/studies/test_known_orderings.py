@@ -11,7 +11,8 @@ from irgauge.studies.onerel import run_onerel
 from irgauge.studies.predictive import run_predictive
 from irgauge.studies.qa import run_qa
 
-pytestmark = pytest.mark.slow  # each test runs a study
+# each test runs a study, and reads its summary and tables, not its figures
+pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("undrawn_figures")]
 
 ONE_REL = ("P-plus", "P-measure", "O-measure", "NWRR")
 

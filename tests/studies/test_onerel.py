@@ -87,6 +87,7 @@ def test_tables_are_consistent(onerel_fast):
     assert list(csv["measure"]) == list(dp["measure"])
 
 
+@pytest.mark.usefixtures("undrawn_figures")  # tables only
 def test_same_seed_same_tables(collection, onerel_fast, tmp_path, read_bytes):
     """A second run with the same seed (and no progress bars) writes the same tables."""
     qrels, runs = collection

@@ -59,6 +59,7 @@ def test_outputs_and_summary(qa_data, tmp_path, read_bytes):
     assert read_bytes(tmp_path / "qa", "tables/*") == read_bytes(tmp_path / "b" / "qa", "tables/*")
 
 
+@pytest.mark.usefixtures("undrawn_figures")
 def test_list_task_f_measure(qa_data, tmp_path):
     result = run_qa(
         qa_data["gold"],

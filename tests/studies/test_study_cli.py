@@ -34,6 +34,7 @@ def test_each_study_has_its_own_help_with_the_papers_defaults(capsys):
 
 
 @pytest.mark.slow
+@pytest.mark.usefixtures("undrawn_figures")
 def test_options_are_recorded(collection, tmp_path, capsys):
     qrels, runs = collection
     code = main(
@@ -72,6 +73,7 @@ def test_options_are_recorded(collection, tmp_path, capsys):
 
 
 @pytest.mark.slow
+@pytest.mark.usefixtures("undrawn_figures")
 def test_qa_options_recorded_and_skip_printed(collection, tmp_path, capsys):
     from irgauge.studies.qa import qa_collection_from_adhoc
 
@@ -115,6 +117,7 @@ def test_qa_options_recorded_and_skip_printed(collection, tmp_path, capsys):
 
 
 @pytest.mark.slow
+@pytest.mark.usefixtures("undrawn_figures")
 def test_several_collections_side_by_side(collection, tmp_path, capsys):
     qrels, runs = collection
     rundir = runs[0].parent
@@ -296,6 +299,7 @@ def test_a_default_filter_is_not_reported_as_asked_for():
 
 
 @pytest.mark.slow  # runs a study
+@pytest.mark.usefixtures("undrawn_figures")
 def test_a_study_with_no_selection_names_its_default(collection, tmp_path, capsys):
     qrels, runs = collection
     argv = ["study", "incomplete", str(qrels), *map(str, runs), "--out", str(tmp_path)]

@@ -20,7 +20,8 @@ from irgauge.studies import STUDIES, study_function
 from irgauge.studies.collections import run_on_collections
 from irgauge.studies.topic_set_design import bootstrap_variances, run_topicset
 
-pytestmark = pytest.mark.slow  # each test runs a study
+# each test runs a study, and reads its tables and summary, not its figures
+pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("undrawn_figures")]
 
 
 def _matrices(spec, n_systems=12, n_topics=40, seed=0):
