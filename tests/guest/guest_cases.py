@@ -413,13 +413,13 @@ PYTHON_CASES = [
     ),
     Case(
         "study incomplete",
-        _study("incomplete", B=20, reductions=1, rates=(50,), topic_resamples=5),
+        _study("incomplete", samples=20, reductions=1, rates=(50,), topic_resamples=5),
         ("irgauge.studies.study_function", "irgauge.studies.incomplete.run_incomplete"),
         render=False,
     ),
     Case(
         "study predictive",
-        _study("predictive", trials=10, topic_resamples=5),
+        _study("predictive", halvings=10, topic_resamples=5),
         ("irgauge.studies.predictive.run_predictive",),
         render=False,
     ),

@@ -9,7 +9,7 @@ from irgauge.studies.incomplete import run_incomplete
 
 pytestmark = pytest.mark.slow  # each test runs a study
 
-FAST = dict(B=100, seed=4, top_k=6, rates=(70, 30), reductions=2)
+FAST = dict(samples=100, seed=4, top_k=6, rates=(70, 30), reductions=2)
 NDCG = "nDCG (Järvelin–Kekäläinen, b=2)@1000"
 TEN = [
     "AP",
@@ -135,7 +135,7 @@ def test_equal_measures_have_required_differences_within_noise(tmp_path):
             runs[f"r{k}"][t] = [docs[i] for i in order]
     qrels, paths = write_trec(tmp_path / "c", rows, runs)
     result = run_incomplete(
-        qrels, paths, tmp_path / "out", B=60, seed=5, top_k=None, rates=(50,), reductions=3
+        qrels, paths, tmp_path / "out", samples=60, seed=5, top_k=None, rates=(50,), reductions=3
     )
     table = result.tables["discriminative_power"].set_index("measure")
     line = next(s for s in result.summary if s.startswith("Required difference"))
@@ -222,7 +222,7 @@ def test_depth_reductions_are_incomplete_depths_numbers(collection, tmp_path):
     from irgauge.studies.incomplete import MEASURES, DISPLAY
 
     qrels, runs = collection
-    options = dict(B=20, seed=4, top_k=None, reductions=2, topic_resamples=10)
+    options = dict(samples=20, seed=4, top_k=None, reductions=2, topic_resamples=10)
     result = run_incomplete(qrels, runs, tmp_path, depths=[20, 5], **options)
     plain = incomplete_study(
         qrels, runs, MEASURES, depths=[5, 20], samples=20, seed=4, empty_topics="zero"

@@ -47,6 +47,7 @@ from irgauge.evaluation.tasks import on_cluster, run_steps
 from irgauge.io.qrels import read_qrels
 from irgauge.meta import rank_correlations
 from irgauge.meta.kendall import kendall_tau_columns
+from irgauge._checks import renamed_keywords
 from irgauge.studies import _common as common
 from irgauge.studies import _noise, _plots, _repeat, _topics
 from irgauge.studies._reduction_steps import Steps
@@ -133,6 +134,7 @@ class IncompleteData:
     names: List[str]  # measures in table order
 
 
+@renamed_keywords(B="samples")
 @common.study_entry
 def run_incomplete(
     qrels,
@@ -143,7 +145,7 @@ def run_incomplete(
     top_fraction: Optional[float] = None,
     by: str = "AP",
     seed: Optional[int] = None,
-    B: int = 1000,
+    samples: int = 1000,
     reductions: int = 5,
     alpha: float = 0.05,
     rates: Sequence[float] = RATES,
@@ -155,6 +157,8 @@ def run_incomplete(
 ) -> common.StudyResult:
     """Run the study; write tables and figures under ``out/incomplete``.
 
+    ``samples``: B, the bootstrap samples of every test (``B=``, its old name, still
+    works, deprecated: ``samples`` is every function's name for them).
     ``reductions``: independent seeded reductions (the first uses ``seed``); each reduction
     seed also seeds its bootstrap samples. ``rates``: shares j of judgments kept (%).
     ``depths`` (e.g. ``[100, 10]``): reduce the qrels instead to the depth-K pool of the
@@ -166,7 +170,7 @@ def run_incomplete(
         top_fraction=top_fraction,
         by=by,
         seed=seed,
-        B=B,
+        B=samples,
         reductions=reductions,
         alpha=alpha,
         rates=rates,

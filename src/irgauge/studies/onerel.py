@@ -37,6 +37,7 @@ from irgauge.evaluation import score_matrices
 from irgauge.io.qrels import read_qrels
 from irgauge.meta import rank_correlations
 from irgauge.report import figures
+from irgauge._checks import renamed_keywords
 from irgauge.studies import _common as common
 from irgauge.studies import _noise, _plots, _repeat, _topics
 from irgauge.io.words import counted
@@ -138,6 +139,7 @@ class OnerelData:
     problem: Optional[str]  # why the design is too small to order measures, if it is
 
 
+@renamed_keywords(B="samples")
 @common.study_entry
 def run_onerel(
     qrels,
@@ -148,7 +150,7 @@ def run_onerel(
     top_fraction: Optional[float] = None,
     by: str = "AP",
     seed: Optional[int] = None,
-    B: int = 1000,
+    samples: int = 1000,
     trials: int = 1000,
     alpha: float = 0.05,
     subset_size: Optional[int] = None,
@@ -163,6 +165,8 @@ def run_onerel(
 ) -> common.StudyResult:
     """Run the study on ``qrels`` and ``runs``; write tables and figures under ``out/onerel``.
 
+    ``samples``: B, the bootstrap samples of every test (``B=``, its old name, still
+    works, deprecated: ``samples`` is every function's name for them).
     ``subset_size``: topics per subset c for swap and stability (default: half the topics).
     ``swap_mode``: "strict" (a tie on one side and not the other is a swap) or "original";
     ``replacement``: draw the two swap subsets with replacement (the poster's variant).
@@ -178,7 +182,7 @@ def run_onerel(
         top_fraction=top_fraction,
         by=by,
         seed=seed,
-        B=B,
+        B=samples,
         trials=trials,
         alpha=alpha,
         subset_size=subset_size,

@@ -90,7 +90,7 @@ class TopicsetStudy:
     topics: List[str]
 
 
-@common.renamed_keywords(trials="topic_resamples")
+@_checks.renamed_keywords(trials="topic_resamples")
 @common.study_entry
 def run_topicset(
     qrels=None,
