@@ -159,7 +159,7 @@ def _worker_processes(i: Inputs, out: Path):
     processes.MIN_BYTES = processes.SPAN_BYTES = span_tasks.SPAN_BYTES = 256
     processes._fork_is_safe = lambda: sys.platform.startswith("linux")
     try:
-        irgauge.evaluate(i.qrels, i.runs, ["AP"], threads=2)
+        irgauge.evaluate(i.qrels, i.runs, ["AP"], jobs=2)
     finally:
         processes.MIN_BYTES, processes.SPAN_BYTES, span_tasks.SPAN_BYTES = saved
         processes._fork_is_safe = safe

@@ -10,6 +10,7 @@ from typing import Any, Dict, Iterator, Mapping, Optional
 
 import numpy as np
 
+from irgauge import _checks
 from irgauge.io.adapters import adapted_frame
 from irgauge.io.ids import Ids
 from irgauge.io.records import IdKeys, Qrels
@@ -35,9 +36,10 @@ NTCIR_LETTER_LEVELS = {b"S": 3, b"A": 2, b"B": 1}
 LEVEL_COLUMN = {4: (3,), 3: (2,), 2: (1,)}  # by column count: the last column
 
 
+@_checks.renamed_keywords(threads="jobs")
 def read_qrels(
     source: QrelsLike,
-    threads: Optional[int] = None,
+    jobs: Optional[int] = None,
     read_from: Optional[str] = None,
     conflicting: str = "refuse",
 ) -> Qrels:
@@ -48,7 +50,8 @@ def read_qrels(
     ``read_from``: a copy of the text file to read instead (a pipe copied to be read twice);
     the path still names the judgments and their errors. A judgment repeated with another
     level is refused at FILE:LINE, or with ``conflicting="record"`` listed in
-    ``Qrels.repeats`` (see ``Qrels.from_arrays``).
+    ``Qrels.repeats`` (see ``Qrels.from_arrays``). ``jobs``: threads a big file is read
+    on, a block each (``threads=``, its old name, still works, deprecated).
     """
     if isinstance(source, Qrels):
         return source
@@ -58,7 +61,7 @@ def read_qrels(
         return _from_mapping(source)
     if hasattr(source, "columns"):
         return _from_frame(source)
-    return _from_path(source, threads, read_from, conflicting)
+    return _from_path(source, jobs, read_from, conflicting)
 
 
 def _from_path(
@@ -116,9 +119,10 @@ def _blocks(name: str, read_from: Optional[str]) -> Iterator[bytes]:
     return blocks_naming(iter_blocks(read_from, BLOCK_BYTES), read_from, name)
 
 
+@_checks.renamed_keywords(threads="jobs")
 def read_judgment_groups(
     path: PathLike,
-    threads: Optional[int] = None,
+    jobs: Optional[int] = None,
     read_from: Optional[str] = None,
     conflicting: str = "refuse",
 ) -> Dict[str, Qrels]:
@@ -130,7 +134,7 @@ def read_judgment_groups(
     ``0`` and ``1`` is judged twice, and a document may have a level in each. Each group's
     lines are checked as any qrels' are (a conflicting repeat is an error at FILE:LINE,
     or with ``conflicting="record"`` listed in the group's ``Qrels.repeats``).
-    ``read_from``: as for :func:`read_qrels`.
+    ``read_from`` and ``jobs``: as for :func:`read_qrels`.
     """
     name = path = file_path(path, "judgment groups", "path")
     table = tokenize(
@@ -138,7 +142,7 @@ def read_judgment_groups(
         name,
         allowed_columns=(4,),
         unhashed={4: (1, 3)},  # the group labels and the levels
-        threads=threads,
+        threads=jobs,
         size_hint=size_hint(read_from or path),
     )
     topics, groups, docnos, level_tokens = table.columns
