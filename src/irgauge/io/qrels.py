@@ -83,23 +83,13 @@ def _from_path(
         size_hint=size_hint(read_from or path),
     )
     if table.n_columns == 4:
-        topics, docnos, level_tokens, fmt = (
-            table.columns[0],
-            table.columns[2],
-            table.columns[3],
-            "trec",
-        )
+        topics, docnos, level_tokens, fmt = table.ids(0), table.ids(2), table.ids(3), "trec"
     elif table.n_columns == 3:
-        topics, docnos, level_tokens, fmt = (
-            table.columns[0],
-            table.columns[1],
-            table.columns[2],
-            "ntcir",
-        )
+        topics, docnos, level_tokens, fmt = table.ids(0), table.ids(1), table.ids(2), "ntcir"
     else:
         stem = path_stem_and_suffix(strip_compression_suffix(name))[0]
         topics = Ids.full(stem.encode(), len(table))
-        docnos, level_tokens, fmt = table.columns[0], table.columns[1], "ntcir-topic"
+        docnos, level_tokens, fmt = table.ids(0), table.ids(1), "ntcir-topic"
     levels = parse_levels(level_tokens, table)
     return Qrels.from_arrays(
         topics,
@@ -145,7 +135,7 @@ def read_judgment_groups(
         threads=jobs,
         size_hint=size_hint(read_from or path),
     )
-    topics, groups, docnos, level_tokens = table.columns
+    topics, groups, docnos, level_tokens = (table.ids(i) for i in range(4))
     levels = parse_levels(level_tokens, table)
     labels, group_of_line = np.unique(np.array(groups.tolist(), dtype=object), return_inverse=True)
     order = np.argsort(group_of_line, kind="stable")

@@ -145,19 +145,19 @@ def run_from_table(
     if table.n_columns == 6:
         return Run(
             name=name or tag or _file_stem(path),
-            topics=table.columns[0],
-            docnos=table.columns[2],
-            scores=table.columns[4],
+            topics=table.ids(0),
+            docnos=table.ids(2),
+            scores=table.numbers(4),
             natural_order="score",
             source=path,
             line_numbers=line_numbers,
             tag=tag,
         )
     if table.n_columns == 2:
-        topics, docnos = table.columns
+        topics, docnos = table.ids(0), table.ids(1)
     else:
         topics = Ids.full(path_stem_and_suffix(_file_stem(path))[0].encode(), len(table))
-        docnos = table.columns[0]
+        docnos = table.ids(0)
     return Run(
         name=name or _file_stem(path),
         topics=topics,
