@@ -66,8 +66,12 @@ def test_a_measure_given_twice_is_refused_naming_it(words, given, option, named,
 
 
 def test_measures_given_once_each_are_taken():
+    """Parameters written out are a measure of their own: trec_eval prints Rprec and
+    Rprec_mult_1.00 as two lines, equal as they are."""
     args = build_parser(["eval"]).parse_args(["eval", "-m", "AP,P@10", "-m", "nDCG@10"])
     assert args.measures == ["AP,P@10", "nDCG@10"]
+    args = build_parser(["eval"]).parse_args(["eval", "-m", "Rprec", "-m", "Rprec(mult=1.00)"])
+    assert args.measures == ["Rprec", "Rprec(mult=1.00)"]
 
 
 @pytest.mark.parametrize(

@@ -393,18 +393,42 @@ def _spelling(item: Any) -> str:
 
 
 def _identities(item: Any) -> List[Any]:
-    """What ``item`` measures, for comparing: the Measures it parses to (trec_eval's
-    ``P.5,10`` is two, ``official`` a set), or its text where it does not parse (its
-    refusal is the parser's, later, with the command's context)."""
+    """What ``item`` names, for comparing: each measure it stands for (trec_eval's
+    ``P.5,10`` is two, ``official`` a set) as its family, parameters and cutoff as written
+    (:func:`resolve`), so that an alias is the measure it names (``MAP`` and ``map`` are
+    ``AP``, ``P_10`` is ``P@10``) while parameters written out stay a measure of their own
+    (``Rprec(mult=1.00)`` is trec_eval's ``Rprec_mult_1.00``, a line of its own beside
+    ``Rprec``); the text itself where it does not resolve (the parser refuses it later,
+    with the command's context). A Measure object is its label's measure when its label
+    spells it, else itself under its label (a label names a column)."""
     if isinstance(item, Measure):
-        return [item]
+        key = _resolved(item.label) if item.label else None
+        return [key if key is not None and _spells(item.label, item) else (item, item.label)]
     try:
         text = measure_text(item)
         if TE.is_word(text):
-            return [parse_measure(spec) for _, spec in TE.expand(text, parse=parse_measure)]
-        return [parse_measure(text)]
+            specs = [spec for _, spec in TE.expand(text, parse=parse_measure)]
+        else:
+            specs = [text]
     except (ValueError, KeyError):  # MeasureError and InputError are ValueErrors
         return [item]
+    return [_resolved(spec) or spec for spec in specs]
+
+
+def _resolved(text: str) -> Optional[Tuple[Any, ...]]:
+    """(family, parameters as written, cutoff) of a spelling; None where it names none."""
+    try:
+        found = resolve(text)
+    except (ValueError, KeyError):
+        return None
+    return (found.family, tuple(sorted(found.params.items())), found.cutoff)
+
+
+def _spells(label: str, measure: Measure) -> bool:
+    try:
+        return parse_measure(label) == measure
+    except (ValueError, KeyError):
+        return False
 
 
 def parse_measures(texts: Iterable[str]) -> List[Measure]:
