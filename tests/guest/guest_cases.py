@@ -228,7 +228,7 @@ def _bad_figures_folder(i: Inputs, out: Path):
     run_topicset(i.qrels, i.runs, out / "taken", seed=SEED, topic_resamples=5)
 
 
-QUICK_STUDY = {"B": 20, "trials": 10, "topic_resamples": 5}
+QUICK_STUDY = {"samples": 20, "trials": 10, "topic_resamples": 5}
 
 
 def _repro(i: Inputs, out: Path):
