@@ -15,6 +15,7 @@ Two checks, both derived from the parsers (tests/test_option_spellings.py):
 from __future__ import annotations
 
 import argparse
+import functools
 import inspect
 
 import pytest
@@ -105,6 +106,7 @@ def test_every_reviewed_difference_is_still_there():
     assert not [pair for pair in HANDED_AS if pair not in found]
 
 
+@functools.lru_cache(maxsize=None)  # the walk of every parser, once for every function
 def old_names() -> dict:
     """{old name as a Python keyword: (the option's concept, where)} of every old spelling
     (deprecated or retired) whose name is no option's concept now."""
