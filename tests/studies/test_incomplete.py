@@ -94,7 +94,9 @@ def test_required_difference_is_the_mean_over_the_bootstrap_runs(collection, tmp
         (matrix,) = score_matrices(qrels, used, [string], complete=True, rel_level=1).values()
         per_run[label] = [
             float(
-                discriminative_power({label: matrix}, samples=options["B"], alphas=(0.05,), seed=s)
+                discriminative_power(
+                    {label: matrix}, samples=options["samples"], alphas=(0.05,), seed=s
+                )
                 .table["required_difference"]
                 .iloc[0]
             )

@@ -100,7 +100,7 @@ class IncompleteOptions:
     top_fraction: Optional[float] = None
     by: str = "AP"
     seed: Optional[int] = None
-    B: int = 1000
+    samples: int = 1000  # B, the bootstrap samples
     reductions: int = 5
     alpha: float = 0.05
     rates: Sequence[float] = RATES
@@ -170,7 +170,7 @@ def run_incomplete(
         top_fraction=top_fraction,
         by=by,
         seed=seed,
-        B=samples,
+        samples=samples,
         reductions=reductions,
         alpha=alpha,
         rates=rates,
@@ -218,7 +218,7 @@ def compute_incomplete(
     # the same shares as the 100% column of Figure 3), keeping the required differences
     dp_rows, dp, first_dp = _repeat.discriminative_power(
         full,
-        o.B,
+        o.samples,
         o.alpha,
         seeds,
         progress and (lambda label: progress(f"full relevance data, {label}")),
@@ -286,7 +286,7 @@ def _parameters(o, steps: Steps, labels, eval_options, rel_level, studies):
     )
     return {
         **common.filter_parameters(o.top_k, o.top_fraction, o.by),
-        "B": o.B,
+        "B": o.samples,
         "alpha": o.alpha,
         **reduced,
         "reductions": o.reductions,
@@ -375,7 +375,7 @@ def _reduce(q, runs, steps: Steps, seeds, options: IncompleteOptions, rel_level,
     studies = run_steps(  # each reduction a step: a task on a cluster, with the same result
         _reduction,
         seeds,
-        (q, runs, reduction, options.B, options.alpha, rel_level, eval_options),
+        (q, runs, reduction, options.samples, options.alpha, rel_level, eval_options),
         progress=progress("reductions") if progress is not None and on_cluster() else None,
         step_progress=progress and (lambda r: progress(f"reduction {r + 1}/{len(seeds)}")),
     )
@@ -473,7 +473,7 @@ def _write_tables(writer: common.StudyWriter, data: IncompleteData) -> None:
         data.power,
         common.caption(
             f"Discriminative power at alpha = {o.alpha} and required difference, full "
-            f"relevance data ({data.setting}, {counted(data.pairs, 'pair')}, B = {o.B}): "
+            f"relevance data ({data.setting}, {counted(data.pairs, 'pair')}, B = {o.samples}): "
             f"means over {o.reductions} bootstrap runs (one per reduction seed) with Monte "
             f"Carlo SE",
             "bpref",
