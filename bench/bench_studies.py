@@ -57,10 +57,10 @@ def main(argv=None) -> int:
         f"cpus: {os.cpu_count()}"
     )
     quick = {
-        "onerel": dict(B=200, trials=200, repetitions=2),
-        "incomplete": dict(B=200, reductions=2),
+        "onerel": dict(samples=200, trials=200, repetitions=2),
+        "incomplete": dict(samples=200, reductions=2),
         "qa": dict(trials=200, repetitions=2),
-        "predictive": dict(trials=400),
+        "predictive": dict(halvings=400),
     }
     print(
         f"settings: {'quick' if args.quick else 'defaults'}, seed = {args.seed}; "

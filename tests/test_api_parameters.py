@@ -52,7 +52,7 @@ def _parameters(kind):
         "fraction": ("top_fraction",),
         "number": ("alpha", "level", "confidence", "beta", "min_diff"),
         "sequence": ("alphas", "fuzziness", "subset_sizes"),
-        "choice": ("variant", "mode", "test", "correction", "interval", "names", "design"),
+        "choice": ("variant", "swap_mode", "test", "correction", "interval", "names", "design"),
     }[kind]
     found = []
     for target in sorted(TARGETS):

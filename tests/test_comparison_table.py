@@ -233,7 +233,7 @@ def test_interval_matches_scipy():
 
     rng = np.random.default_rng(2)
     values = rng.random((1, 3, 12))
-    table = compare_table(_matrices(values), interval="ci", level=0.9)
+    table = compare_table(_matrices(values), interval="ci", confidence=0.9)
     for r in range(3):
         low, high = st.t.interval(0.9, 11, loc=values[0, r].mean(), scale=st.sem(values[0, r]))
         assert table.low[r, 0] == pytest.approx(low) and table.high[r, 0] == pytest.approx(high)
@@ -246,7 +246,7 @@ def test_an_interval_near_certainty_keeps_its_tail(level):
     from scipy import stats as st
 
     values = np.random.default_rng(4).random((1, 2, 6))
-    table = compare_table(_matrices(values), interval="ci", level=level)
+    table = compare_table(_matrices(values), interval="ci", confidence=level)
     se = values[0, 0].std(ddof=1) / np.sqrt(6)
     t = (table.high[0, 0] - table.means[0, 0]) / se
     assert np.isfinite(t) and 2 * st.t.sf(t, 5) == pytest.approx(1 - level, rel=1e-9)

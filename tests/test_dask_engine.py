@@ -210,7 +210,7 @@ def test_the_budget_is_the_commands_on_this_machine_and_each_workers_on_a_cluste
     client = distributed.Client(address, set_as_default=False)
     asked = []
     monkeypatch.setattr(dask_engine, "connect", lambda *a: asked.append(a) or (client, None))
-    irgauge.evaluate(qrels, [run], ["AP"], memory="64M", engine="dask", threads=3)
+    irgauge.evaluate(qrels, [run], ["AP"], memory="64M", engine="dask", jobs=3)
     assert asked == [(None, 3)]  # threads: the LocalCluster's workers
     err = capsys.readouterr().err
     assert "memory budget 64M for the whole command: 32M for each of 2 workers" in err

@@ -165,7 +165,7 @@ def test_the_onerel_study_gives_the_local_numbers(tmp_path, cluster):
     irgauge.write_collection(irgauge.simulate_collection(16, 5, 40, seed=1), tmp_path)
     qrels, runs = tmp_path / "qrels.txt", sorted((tmp_path / "runs").iterdir())
     options = onerel.OnerelOptions(
-        seed=1, B=60, trials=30, repetitions=2, topic_resamples=20, gains=["3:2:1", "9:3:1"]
+        seed=1, samples=60, trials=30, repetitions=2, topic_resamples=20, gains=["3:2:1", "9:3:1"]
     )
     local = onerel.compute_onerel(qrels, runs, options)
     with use_engine("dask", cluster.scheduler_address):

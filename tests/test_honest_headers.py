@@ -202,7 +202,7 @@ def test_the_header_names_the_measures_that_differ():
                 f"{SAMPLE}/qrels.txt",
                 f"{SAMPLE}/runs/run01.run",
                 "-m",
-                "nDCG@10 ndcg_cut.10 P@5 Q",
+                "nDCG@10 ndcg_cut.5 P@5 Q",  # ndcg_cut.10 would be nDCG@10 again: refused
                 "-l",
                 "2",
                 "--format",

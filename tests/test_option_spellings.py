@@ -14,8 +14,12 @@ What differs on purpose is in the tables below, each with its reason and what th
 found there; a test holds every entry to the parser, so that an entry goes when what it
 excused goes (``--trials`` was excused as one meaning long after ``study topicset --trials``
 had become a second one, which the table then hid). Old spellings kept for scripts
-(``_options.add_renamed``) are left out of the audit; they must say in the help that they
-are deprecated, and a note names the spelling to use.
+(``_options.add_renamed``) are not counted as a second spelling of their concept (they must
+say in the help that they are deprecated, and a note names the spelling to use), but they
+are meanings like any spelling: ``study predictive --trials`` (halvings) and ``study
+topicset --trials`` (topic resamples) were old spellings that the audit skipped while
+``--trials`` counted topic-subset draws elsewhere. An old spelling with another meaning
+elsewhere is retired (refused, with a hint naming the spelling to use).
 """
 
 from __future__ import annotations
@@ -137,10 +141,11 @@ def spelled() -> dict:
 
 
 def meant() -> dict:
-    """{spelling: {meaning: [commands]}} of the spellings with more than one meaning."""
+    """{spelling: {meaning: [commands]}} of the spellings with more than one meaning, old
+    spellings included: a script that gives one is read in that meaning."""
     found = defaultdict(lambda: defaultdict(list))
     for command, action in options():
-        for flag in spellings(action):
+        for flag in action.option_strings:
             found[flag][meaning(action)].append(command)
     return {flag: dict(meanings) for flag, meanings in found.items() if len(meanings) > 1}
 
@@ -281,3 +286,45 @@ def test_an_old_spelling_gives_a_note(tmp_path, capsys):
     assert main(argv) == 0
     err = capsys.readouterr().err
     assert "--mode is the old spelling of --swap-mode, deprecated; write --swap-mode" in err
+
+
+RETIRED = [
+    (command, action, old)
+    for command, action in options()
+    for old in getattr(action, "retired_spellings", ())
+]
+
+
+@pytest.mark.parametrize(
+    "command, action, old", RETIRED, ids=[f"{c} {old}" for c, _, old in RETIRED]
+)
+def test_a_retired_spelling_is_refused_naming_the_new_one(command, action, old):
+    """A retired spelling is no option of its command, and the refusal of it (argparse's
+    "unrecognized arguments", through the shared hint) names the spelling to use."""
+    from irgauge.cli._hints import hint
+
+    parser = dict(leaf_commands(build_parser()))[command]
+    assert old not in parser._option_string_actions
+    for given in (f"{old} 5", f"{old}=5"):
+        said = hint(parser, f"unrecognized arguments: {given}")
+        assert f"{old} is retired here: write {'/'.join(spellings(action))}" in said
+
+
+@pytest.mark.parametrize(
+    "study, new", [("predictive", "-P/--halvings"), ("topicset", "--topic-resamples")]
+)
+def test_trials_is_one_meaning(study, new, tmp_path, capsys):
+    """``study predictive --trials`` (halvings) and ``study topicset --trials`` (topic
+    resamples) were deprecated spellings, accepted, while ``--trials`` counts topic-subset
+    draws in swap, stability and the other studies: one spelling, three meanings. Each is
+    refused in one line that names the spelling to use."""
+    argv = ["study", study, "--scores", "s.tsv", "--out", str(tmp_path), "--trials", "5"]
+    with pytest.raises(SystemExit) as refused:
+        main(argv)
+    assert refused.value.code == 2
+    err = capsys.readouterr().err.splitlines()
+    assert err[-1].startswith(f"irgauge study {study}: error: unrecognized arguments: --trials")
+    assert f"write {new} (" in err[-1]
+    assert not list(tmp_path.iterdir())
+    meanings = meant().get("--trials", {})
+    assert not meanings, meanings

@@ -260,7 +260,7 @@ def test_a_study_called_from_python_records_its_notes(files, tmp_path):
 
     def study(q, out):
         try:
-            run_predictive(q, runs, out, seed=1, trials=5, topic_resamples=5)
+            run_predictive(q, runs, out, seed=1, halvings=5, topic_resamples=5)
         except BaseException as err:  # the test's thread reports it to the test
             errors.append(err)
 

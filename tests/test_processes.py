@@ -42,9 +42,9 @@ def test_processes_give_the_output_of_one_core(tmp_path, small_files, forks):
     _, scattered = collection(tmp_path, shuffled=True, name="scattered")
     runs = [run, scattered, {"0": {"d1": 2.0, "d2": 1.0}}]
     for options in ({}, {"complete": True}, {"judged_only": True, "max_docs": 7}):
-        one = irgauge.evaluate(qrels, runs, MEASURES, threads=1, **options)
+        one = irgauge.evaluate(qrels, runs, MEASURES, jobs=1, **options)
         assert forks == []
-        same(one, irgauge.evaluate(qrels, runs, MEASURES, threads=3, **options))
+        same(one, irgauge.evaluate(qrels, runs, MEASURES, jobs=3, **options))
         assert forks == [3]
         forks.clear()
 
@@ -53,7 +53,7 @@ def test_the_default_is_a_process_per_cpu(tmp_path, small_files, forks, monkeypa
     monkeypatch.setattr(processes, "available_cpus", lambda: 2)
     qrels, run = collection(tmp_path)
     same(
-        irgauge.evaluate(qrels, [run], MEASURES, threads=1),
+        irgauge.evaluate(qrels, [run], MEASURES, jobs=1),
         irgauge.evaluate(qrels, [run], MEASURES),
     )
     assert forks == [2]
@@ -65,9 +65,9 @@ def test_bad_input_is_named_as_one_core_names_it(tmp_path, small_files):
     lines[1500] = "37 Q0 d7 0 abc tagged"
     Path(run).write_text("\n".join(lines) + "\n")
     with pytest.raises(InputError) as here:
-        irgauge.evaluate(qrels, [run], ["AP"], threads=1)
+        irgauge.evaluate(qrels, [run], ["AP"], jobs=1)
     with pytest.raises(InputError) as forked:
-        irgauge.evaluate(qrels, [run], ["AP"], threads=2)
+        irgauge.evaluate(qrels, [run], ["AP"], jobs=2)
     assert (
         (forked.value.path, forked.value.line) == (here.value.path, here.value.line) == (run, 1501)
     )
@@ -88,10 +88,10 @@ def _dies_in_a_worker(*args):
 
 def test_a_lost_worker_leaves_its_runs_to_this_process(tmp_path, small_files, monkeypatch):
     qrels, run = collection(tmp_path)
-    expected = irgauge.evaluate(qrels, [run], MEASURES, threads=1)
+    expected = irgauge.evaluate(qrels, [run], MEASURES, jobs=1)
     monkeypatch.setattr(span_tasks, "_score_span", _dies_in_a_worker)
     _REAL.update(pid=os.getpid(), task=_REAL_SCORE_SPAN)
-    same(expected, irgauge.evaluate(qrels, [run], MEASURES, threads=2))
+    same(expected, irgauge.evaluate(qrels, [run], MEASURES, jobs=2))
 
 
 def test_where_processes_are_not_used(tmp_path, small_files, forks, monkeypatch):
@@ -100,13 +100,13 @@ def test_where_processes_are_not_used(tmp_path, small_files, forks, monkeypatch)
     packed = tmp_path / "run.gz"
     packed.write_bytes(gzip.compress(Path(run).read_bytes()))
     for runs, threads in (([run], 1), ([str(packed)], 2)):
-        irgauge.evaluate(qrels, runs, ["AP"], threads=threads)
+        irgauge.evaluate(qrels, runs, ["AP"], jobs=threads)
     # another thread running: its locks would be copied held
     stop = threading.Event()
     other = threading.Thread(target=stop.wait)
     other.start()
     try:
-        irgauge.evaluate(qrels, [run], ["AP"], threads=2)
+        irgauge.evaluate(qrels, [run], ["AP"], jobs=2)
     finally:
         stop.set()
         other.join()
@@ -116,5 +116,5 @@ def test_where_processes_are_not_used(tmp_path, small_files, forks, monkeypatch)
 def test_small_files_stay_on_threads(tmp_path, forks):
     qrels, run = collection(tmp_path)
     assert os.path.getsize(run) < processes.MIN_BYTES
-    irgauge.evaluate(qrels, [run], ["AP"], threads=2)
+    irgauge.evaluate(qrels, [run], ["AP"], jobs=2)
     assert forks == []

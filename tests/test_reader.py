@@ -126,7 +126,7 @@ def test_run_reader_matches_the_reference(tmp_path_factory, monkeypatch_blocks, 
     monkeypatch_blocks(block)  # tiny blocks: lines and CRLFs cut at every place
     topics, docnos, scores, lines = reference_run(data)
     for threads in (1, 2):  # line ends counted before splitting (2) or while (1)
-        run = read_run(path, threads=threads)
+        run = read_run(path, jobs=threads)
         assert run.topics.tolist() == topics
         assert run.docnos.tolist() == docnos
         assert run.scores.tobytes() == np.array(scores, np.float64).tobytes()  # bit-exact

@@ -44,8 +44,8 @@ def report(tmp_path_factory):
     manifest = write_collection(sim, root / "col")
     qrels = root / "col" / manifest["files"]["qrels"]
     runs = [root / "col" / r for r in manifest["files"]["runs"]]
-    run_onerel(qrels, runs, root / "out", B=50, trials=30, seed=1, top_k=None)
-    run_predictive(qrels, runs, root / "out", trials=40, seed=1)
+    run_onerel(qrels, runs, root / "out", samples=50, trials=30, seed=1, top_k=None)
+    run_predictive(qrels, runs, root / "out", halvings=40, seed=1)
     inputs = root / "inputs"
     inputs.mkdir()
     measures = ["-m", "AP", "-m", "nDCG@10", "-m", "P@10"]

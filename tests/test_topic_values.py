@@ -111,7 +111,7 @@ def test_no_spill_outlives_a_failed_evaluation(tmp_path, monkeypatch):
     monkeypatch.setenv("TMPDIR", str(tmp_path))
     _spill_everything(monkeypatch)
     with pytest.raises(InputError, match="bad:2:") as caught:
-        irgauge.evaluate(qrels, [run, bad], ["AP"], threads=1)
+        irgauge.evaluate(qrels, [run, bad], ["AP"], jobs=1)
     assert caught.value is not None  # the error, and with it its frames, still held
     assert not list(tmp_path.glob("irgauge-values-*"))
 

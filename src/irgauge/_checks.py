@@ -4,11 +4,13 @@ to 10000000; got 0``). Each raises InputError (a ValueError; CLI exit 2)."""
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 import re
+import warnings
 from numbers import Integral, Real
-from typing import Any, Callable, Iterable, Optional
+from typing import Any, Callable, Iterable, Optional, TypeVar, cast
 
 from irgauge.errors import InputError
 
@@ -320,3 +322,36 @@ def real_array(
             source,
         ) from None
     return array
+
+
+Fn = TypeVar("Fn", bound=Callable[..., Any])
+
+
+def renamed_keywords(**new_names: str) -> Callable[[Fn], Fn]:
+    """A public function whose keywords ``old`` were renamed ``new_names[old]``, as their
+    options were (``cli._options.add_renamed``) or to name a concept as its sibling
+    functions do: ``old=`` still works for a release, so that scripts still run, with a
+    FutureWarning naming the keyword to use; both at once are refused."""
+
+    def rename(function: Fn) -> Fn:
+        @functools.wraps(function)
+        def renamed(*args: Any, **kwargs: Any) -> Any:
+            for old, new in new_names.items():
+                if old not in kwargs:
+                    continue
+                if new in kwargs:
+                    raise InputError(
+                        f"{old}: the old name of {new}; give {new} only", parameter=old
+                    )
+                warnings.warn(
+                    f"{function.__name__}({old}=...) is the old name of {new}, deprecated; "
+                    f"write {new}=",
+                    FutureWarning,
+                    stacklevel=2,
+                )
+                kwargs[new] = kwargs.pop(old)
+            return function(*args, **kwargs)
+
+        return cast(Fn, renamed)
+
+    return rename

@@ -75,7 +75,7 @@ STUDIES = {
         *("study", "topicset", "-m", "AP", "--topic-resamples", "5", "--report", "--quiet"),
         *("--collection", "a=qrels.txt:runs", "--collection", "b=qrels.txt:runs"),
     ],
-    "demo": ["demo", "-B", "5", "--trials", "5", "--topic-resamples", "2", "--quiet"],
+    "demo": ["demo", "-B", "5", "--trials", "5", "-P", "5", "--topic-resamples", "2", "--quiet"],
 }
 COMMANDS.update(STUDIES)
 DEMO_STUDIES = ("qa", "topicset")  # of the demo's studies, the one reading staged data

@@ -159,7 +159,7 @@ def _worker_processes(i: Inputs, out: Path):
     processes.MIN_BYTES = processes.SPAN_BYTES = span_tasks.SPAN_BYTES = 256
     processes._fork_is_safe = lambda: sys.platform.startswith("linux")
     try:
-        irgauge.evaluate(i.qrels, i.runs, ["AP"], threads=2)
+        irgauge.evaluate(i.qrels, i.runs, ["AP"], jobs=2)
     finally:
         processes.MIN_BYTES, processes.SPAN_BYTES, span_tasks.SPAN_BYTES = saved
         processes._fork_is_safe = safe
@@ -228,7 +228,7 @@ def _bad_figures_folder(i: Inputs, out: Path):
     run_topicset(i.qrels, i.runs, out / "taken", seed=SEED, topic_resamples=5)
 
 
-QUICK_STUDY = {"B": 20, "trials": 10, "topic_resamples": 5}
+QUICK_STUDY = {"samples": 20, "trials": 10, "topic_resamples": 5}
 
 
 def _repro(i: Inputs, out: Path):
@@ -413,13 +413,13 @@ PYTHON_CASES = [
     ),
     Case(
         "study incomplete",
-        _study("incomplete", B=20, reductions=1, rates=(50,), topic_resamples=5),
+        _study("incomplete", samples=20, reductions=1, rates=(50,), topic_resamples=5),
         ("irgauge.studies.study_function", "irgauge.studies.incomplete.run_incomplete"),
         render=False,
     ),
     Case(
         "study predictive",
-        _study("predictive", trials=10, topic_resamples=5),
+        _study("predictive", halvings=10, topic_resamples=5),
         ("irgauge.studies.predictive.run_predictive",),
         render=False,
     ),

@@ -75,7 +75,9 @@ def make_inputs(root: Path) -> Inputs:
     ).astype({"relevance": int}).to_parquet(qrels_parquet)
     relabelled = _relabelled(qrels, root / "relabelled.txt")
     study = root / "study"
-    run_onerel(qrels, runs, study, seed=SEED, B=20, trials=10, repetitions=1, topic_resamples=5)
+    run_onerel(
+        qrels, runs, study, seed=SEED, samples=20, trials=10, repetitions=1, topic_resamples=5
+    )
     return Inputs(
         root=root,
         qrels=qrels,

@@ -1,5 +1,5 @@
 """Counts without a natural end are capped by one check each (irgauge._checks), the same
-for the API as for the command line: --jobs (and IRGAUGE_THREADS, threads=) at MAX_JOBS,
+for the API as for the command line: --jobs (and IRGAUGE_THREADS, jobs=) at MAX_JOBS,
 a pool depth at MAX_COUNT. 2^63 is refused in one line naming the option or parameter,
 never taken silently."""
 
@@ -41,8 +41,8 @@ def test_threads_beyond_the_cap_is_refused_by_the_api(tmp_path, monkeypatch):
     (tmp_path / "q").write_text("1 0 a 1\n")
     (tmp_path / "r").write_text("1 Q0 a 1 1 r\n")
     with pytest.raises(InputError) as caught:
-        irgauge.evaluate(str(tmp_path / "q"), str(tmp_path / "r"), threads=2**63)
-    assert caught.value.parameter == "threads"
+        irgauge.evaluate(str(tmp_path / "q"), str(tmp_path / "r"), jobs=2**63)
+    assert caught.value.parameter == "jobs"
     monkeypatch.setenv("IRGAUGE_THREADS", HUGE)
     with pytest.raises(InputError):
         irgauge.evaluate(str(tmp_path / "q"), str(tmp_path / "r"))

@@ -205,6 +205,7 @@ SPECIAL = {
     ("pool", "strata"): ["--strata", "2"],  # statAP's design has none: refused
     ("compare", "pair"): ["--pair", "run1", "run2"],
     ("demo", "trials"): ["--trials", "30"],
+    ("demo", "halvings"): ["--halvings", "30"],
     ("demo", "topic_resamples"): ["--topic-resamples", "30"],
     ("demo", "out"): ["--out", "elsewhere"],
     ("eval", "prels"): ["--prels", "{prels}"],

@@ -306,7 +306,7 @@ def test_subset_methods_with_one_topic(cli, tmp_path, command, message):
             "got -3",
         ),
         ("onerel -B 0", "argument -B/--samples/--B: expected a number of random draws"),
-        ("predictive -P -1", "argument -P/--halvings/--trials: expected a number of random draws"),
+        ("predictive -P -1", "argument -P/--halvings: expected a number of random draws"),
     ],
 )
 def test_study_list_and_count_options_refused(cli, tmp_path, args, message):

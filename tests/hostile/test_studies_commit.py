@@ -36,7 +36,7 @@ def command(kind: str, d: Path, out: Path) -> list:
                 *("study", "topicset", "-m", "AP", "--topic-resamples", "5"),
                 *("--collection", f"a={col}", "--collection", f"b={col}"),
             ],
-            "demo": ["demo", "--B", "10", "--trials", "10", "--topic-resamples", "2"],
+            "demo": ["demo", "--B", "10", "--trials", "10", "-P", "10", "--topic-resamples", "2"],
         }[kind]
         + ["--out", out, "--quiet"]
         + (["--report"] if kind != "demo" else [])
@@ -186,7 +186,7 @@ def test_the_demo_from_python_commits_as_one(inputs, tmp_path, monkeypatch):
     last_page(monkeypatch, out, lambda path: _full(path))
     with quick_study_figures(), mock.patch.object(irgauge.studies, "PAPERS", DEMO_STUDIES):
         with pytest.raises(OutputError, match="No space left"):
-            run_demo(out, B=10, trials=10, topic_resamples=2)
+            run_demo(out, samples=10, trials=10, topic_resamples=2)
     assert state(tmp_path) == before
 
 

@@ -55,7 +55,7 @@ def test_discriminative_power_shares_samples_across_measures(small):
 @pytest.mark.parametrize("mode", ["strict", "original"])
 def test_swap_rates_equal_naive(small, mode):
     q1, q2 = disjoint_subset_indices(50, 25, 100, seed=8)
-    result = swap_rates({"p10": small["p10"]}, trials=100, seed=8, mode=mode)
+    result = swap_rates({"p10": small["p10"]}, trials=100, seed=8, swap_mode=mode)
     counts, swaps = naive.swap(
         small["p10"].values.tolist(), q1.tolist(), q2.tolist(), strict=mode == "strict"
     )
@@ -66,7 +66,7 @@ def test_swap_rates_equal_naive(small, mode):
 
 def test_strict_swaps_at_least_original(small):
     strict = swap_rates(small, trials=100, seed=1).table["swaps"].sum()
-    original = swap_rates(small, trials=100, seed=1, mode="original").table["swaps"].sum()
+    original = swap_rates(small, trials=100, seed=1, swap_mode="original").table["swaps"].sum()
     assert strict > original  # P@10 and RR have many exactly equal subset means
 
 

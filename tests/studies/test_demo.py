@@ -13,7 +13,7 @@ def test_demo_says_where_it_wrote_first(tmp_path, capsys, monkeypatch):
     # small samples: what is checked is the first lines, every study's output, no skip
     # and summaries wrapped to the terminal (printed at up to 1,259 columns)
     monkeypatch.setenv("COLUMNS", "72")
-    argv = ["-B", "20", "--trials", "20", "--topic-resamples", "10"]
+    argv = ["-B", "20", "--trials", "20", "-P", "20", "--topic-resamples", "10"]
     assert main(["demo", "--out", str(tmp_path), *argv]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0] == f"demo: wrote {tmp_path.resolve()}"
@@ -48,12 +48,17 @@ def test_each_value_goes_to_its_own_concept(tmp_path, monkeypatch):
     monkeypatch.setattr(_common, "collection_summary", lambda *a: None)
     monkeypatch.setattr(qa, "qa_collection_from_adhoc", lambda *a: {"gold": 0, "runs": 0})
     monkeypatch.setattr(html, "write_report", lambda *a, **k: tmp_path / "report.html")
-    cmd_demo.run_demo(tmp_path, seed=1, B=7, trials=8, topic_resamples=9)
+    cmd_demo.run_demo(tmp_path, seed=1, samples=7, trials=8, topic_resamples=9, halvings=6)
     assert {name: options.get("topic_resamples") for name, options in given.items()} == {
         name: 9 for name in studies.PAPERS
     }
     draws = {name: options["trials"] for name, options in given.items() if "trials" in options}
-    assert draws == {"onerel": 8, "qa": 8, "predictive": 8}
+    assert draws == {"onerel": 8, "qa": 8}
+    # predictive's halvings are -P/--halvings, as in study predictive, not --trials
+    halvings = {
+        name: options["halvings"] for name, options in given.items() if "halvings" in options
+    }
+    assert halvings == {"predictive": 6}
 
 
 @pytest.mark.slow  # it runs the demo up to a study
@@ -64,7 +69,7 @@ def test_a_failed_demo_leaves_no_folder(tmp_path):
     from irgauge.errors import InputError
 
     with pytest.raises(InputError, match="at least 2"):
-        run_demo(tmp_path / "demo", B=20, trials=20, topic_resamples=1)
+        run_demo(tmp_path / "demo", samples=20, trials=20, topic_resamples=1)
     assert list(tmp_path.iterdir()) == []
     with pytest.raises(SystemExit) as refused:
         main(["demo", "--out", str(tmp_path / "demo"), "--topic-resamples", "1"])

@@ -9,7 +9,7 @@ from irgauge.studies.incomplete import run_incomplete
 
 pytestmark = pytest.mark.slow  # each test runs a study
 
-FAST = dict(B=100, seed=4, top_k=6, rates=(70, 30), reductions=2)
+FAST = dict(samples=100, seed=4, top_k=6, rates=(70, 30), reductions=2)
 NDCG = "nDCG (Järvelin–Kekäläinen, b=2)@1000"
 TEN = [
     "AP",
@@ -95,7 +95,9 @@ def test_required_difference_is_the_mean_over_the_bootstrap_runs(collection, tmp
         (matrix,) = score_matrices(qrels, used, [string], complete=True, rel_level=1).values()
         per_run[label] = [
             float(
-                discriminative_power({label: matrix}, samples=options["B"], alphas=(0.05,), seed=s)
+                discriminative_power(
+                    {label: matrix}, samples=options["samples"], alphas=(0.05,), seed=s
+                )
                 .table["required_difference"]
                 .iloc[0]
             )
@@ -137,7 +139,7 @@ def test_equal_measures_have_required_differences_within_noise(tmp_path):
             runs[f"r{k}"][t] = [docs[i] for i in order]
     qrels, paths = write_trec(tmp_path / "c", rows, runs)
     result = run_incomplete(
-        qrels, paths, tmp_path / "out", B=60, seed=5, top_k=None, rates=(50,), reductions=3
+        qrels, paths, tmp_path / "out", samples=60, seed=5, top_k=None, rates=(50,), reductions=3
     )
     table = result.tables["discriminative_power"].set_index("measure")
     line = next(s for s in result.summary if s.startswith("Required difference"))
@@ -228,7 +230,7 @@ def test_depth_reductions_are_incomplete_depths_numbers(collection, tmp_path, em
 
     qrels, runs = collection
     chosen = {} if empty_topics is None else {"empty_topics": empty_topics}
-    options = dict(B=20, seed=4, top_k=None, reductions=2, topic_resamples=10)
+    options = dict(samples=20, seed=4, top_k=None, reductions=2, topic_resamples=10)
     result = run_incomplete(qrels, runs, tmp_path, depths=[20, 5], eval_options=chosen, **options)
     plain = incomplete_study(qrels, runs, MEASURES, depths=[5, 20], samples=20, seed=4, **chosen)
     for value, stem in (("mean", "mean_by_rate"), ("tau", "tau_by_rate")):

@@ -23,7 +23,7 @@ def test_onerel_first_document_metrics_least_discriminative(first_rank_collectio
     documents and must be stated above them, beyond the noise."""
     qrels, runs = first_rank_collection
     result = run_onerel(
-        qrels, runs, tmp_path, B=200, trials=40, seed=3, top_k=None, repetitions=3, gains=()
+        qrels, runs, tmp_path, samples=200, trials=40, seed=3, top_k=None, repetitions=3, gains=()
     )
     first = result.summary[0]
     dp = result.tables["discriminative_power"].set_index("measure")
@@ -39,7 +39,9 @@ def test_onerel_first_document_metrics_least_discriminative(first_rank_collectio
 
 def test_onerel_equal_measures_within_noise(all_first_collection, tmp_path):
     qrels, runs = all_first_collection
-    result = run_onerel(qrels, runs, tmp_path, B=50, trials=20, seed=3, top_k=None, repetitions=2)
+    result = run_onerel(
+        qrels, runs, tmp_path, samples=50, trials=20, seed=3, top_k=None, repetitions=2
+    )
     assert "same score" in result.summary[0]
     first = next(line for line in result.summary if line.startswith("Discriminative power"))
     assert " > " not in first.split("For reference")[0]
@@ -66,7 +68,9 @@ def _matrices(rng, n_systems=12, n_topics=40):
 
 def test_predictive_orders_clean_above_noisy_and_copy_within_noise(tmp_path):
     matrices = _matrices(np.random.default_rng(0))
-    result = run_predictive(out=tmp_path, matrices=matrices, seed=1, trials=300, top_fraction=None)
+    result = run_predictive(
+        out=tmp_path, matrices=matrices, seed=1, halvings=300, top_fraction=None
+    )
     first = result.summary[0]
     assert " > noisy (" in first  # the noisy measure predicts itself worst, beyond noise
     assert "not distinguishable here" in first
@@ -244,7 +248,7 @@ def test_incomplete_condensed_ap_moves_less_than_ap(tmp_path):
             runs[f"r{k}"][t] = [docs[i] for i in order]
     qrels, paths = write_trec(tmp_path / "c", rows, runs)
     result = run_incomplete(
-        qrels, paths, tmp_path / "out", B=50, seed=1, top_k=None, rates=(10,), reductions=4
+        qrels, paths, tmp_path / "out", samples=50, seed=1, top_k=None, rates=(10,), reductions=4
     )
     text = " ".join(result.summary)
     assert "AP' moves less than AP (" in text

@@ -11,7 +11,7 @@ from irgauge.studies.onerel import run_onerel
 
 pytestmark = pytest.mark.slow  # each test runs a study
 
-FAST = dict(B=100, trials=60, seed=7, top_k=6, repetitions=2, topic_resamples=100)
+FAST = dict(samples=100, trials=60, seed=7, top_k=6, repetitions=2, topic_resamples=100)
 
 
 @pytest.fixture(scope="module")

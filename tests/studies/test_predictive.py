@@ -13,7 +13,7 @@ pytestmark = pytest.mark.slow  # each test runs a study
 
 def test_outputs_and_filter(collection, tmp_path):
     qrels, runs = collection
-    result = run_predictive(qrels, runs, tmp_path, seed=3, trials=200)
+    result = run_predictive(qrels, runs, tmp_path, seed=3, halvings=200)
     manifest = json.loads((tmp_path / "predictive" / "manifest.json").read_text())
     assert manifest["seeds"]["seed"] == 3 and manifest["parameters"]["halvings"] == 200
     assert manifest["n_systems"] == 6  # top 75% of 8 systems by AP
@@ -35,8 +35,8 @@ def test_outputs_and_filter(collection, tmp_path):
 def test_score_matrices_input_and_determinism(collection, tmp_path, read_bytes):
     qrels, runs = collection
     matrices = score_matrices(qrels, runs, ["AP", "P@10"])
-    run_predictive(out=tmp_path / "a", matrices=matrices, seed=5, trials=100, top_k=5)
-    run_predictive(out=tmp_path / "b", matrices=matrices, seed=5, trials=100, top_k=5)
+    run_predictive(out=tmp_path / "a", matrices=matrices, seed=5, halvings=100, top_k=5)
+    run_predictive(out=tmp_path / "b", matrices=matrices, seed=5, halvings=100, top_k=5)
     a = read_bytes(tmp_path / "a" / "predictive", "tables/*")
     assert a == read_bytes(tmp_path / "b" / "predictive", "tables/*")
     manifest = json.loads((tmp_path / "a" / "predictive" / "manifest.json").read_text())

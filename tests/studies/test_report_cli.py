@@ -15,8 +15,8 @@ pytestmark = pytest.mark.slow  # each test runs a study
 
 def test_report_embeds_every_figure_and_table(collection, tmp_path):
     qrels, runs = collection
-    run_onerel(qrels, runs, tmp_path, B=50, trials=30, seed=1, top_k=5)
-    run_predictive(qrels, runs, tmp_path, trials=50, seed=1)
+    run_onerel(qrels, runs, tmp_path, samples=50, trials=30, seed=1, top_k=5)
+    run_predictive(qrels, runs, tmp_path, halvings=50, seed=1)
     html = write_report(tmp_path).read_text(encoding="utf-8")
     images = re.findall(r'src="data:image/png;base64,([^"]+)"', html)
     assert len(images) == 7 + 2  # onerel: 7 figures, predictive: 2

@@ -10,9 +10,9 @@ from irgauge.studies import incomplete, onerel, qa
 from tests.conftest import quick_study_figures, slow_after
 
 FAST = {
-    "onerel": dict(B=50, trials=30, seed=7, top_k=5, repetitions=1, topic_resamples=50),
+    "onerel": dict(samples=50, trials=30, seed=7, top_k=5, repetitions=1, topic_resamples=50),
     "qa": dict(trials=30, seed=9, repetitions=1, topic_resamples=50),
-    "incomplete": dict(B=50, seed=4, top_k=5, rates=(50,), reductions=1, topic_resamples=50),
+    "incomplete": dict(samples=50, seed=4, top_k=5, rates=(50,), reductions=1, topic_resamples=50),
 }
 STEPS = {  # study -> (module, options class, compute, write)
     "onerel": (onerel, onerel.OnerelOptions, onerel.compute_onerel, onerel.write_onerel),

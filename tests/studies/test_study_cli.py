@@ -167,7 +167,7 @@ def test_interrupted_study_leaves_previous_output(collection, tmp_path, monkeypa
     from irgauge.studies.predictive import run_predictive
 
     qrels, runs = collection
-    run_predictive(qrels, runs, tmp_path, trials=20, seed=1)
+    run_predictive(qrels, runs, tmp_path, halvings=20, seed=1)
     before = (tmp_path / "predictive" / "manifest.json").read_bytes()
 
     def interrupted(*args, **kwargs):  # Ctrl-C while the figures are drawn
@@ -175,7 +175,7 @@ def test_interrupted_study_leaves_previous_output(collection, tmp_path, monkeypa
 
     monkeypatch.setattr(_plots, "heatmap", interrupted)
     with pytest.raises(KeyboardInterrupt):
-        run_predictive(qrels, runs, tmp_path, trials=30, seed=2)
+        run_predictive(qrels, runs, tmp_path, halvings=30, seed=2)
     assert (tmp_path / "predictive" / "manifest.json").read_bytes() == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["collection", "predictive"]
 

@@ -202,7 +202,7 @@ def test_four_runs_get_a_warning_and_no_orderings(tmp_path):
         qrels,
         paths,
         tmp_path / "out",
-        B=50,
+        samples=50,
         trials=20,
         seed=1,
         top_k=None,

@@ -3,6 +3,9 @@
 - A file name given where an option takes one of its choices (``compare --table FILE.md``,
   ``eval --format out.tsv``): the option takes a format, ``-o`` names the file; the hint
   gives the command that was likely meant (``--table markdown -o FILE.md``).
+- A retired old spelling (``study predictive --trials``, ``_options.add_renamed``): it
+  meant here what another command's option of that spelling does not, so it is refused;
+  the hint names the spelling to use.
 """
 
 from __future__ import annotations
@@ -17,8 +20,38 @@ _INVALID_CHOICE = re.compile(rf"^argument (?P<option>[^:]+): invalid choice: (?P
 _SUFFIX_CHOICE = {".md": "markdown", ".tex": "latex", ".htm": "html", ".txt": "table"}
 
 
+_UNRECOGNIZED = "unrecognized arguments: "
+
+
 def hint(parser, message: str) -> str:
     """``"; hint..."`` for ``message`` (argparse's error), or ``""`` when none applies."""
+    if message.startswith(_UNRECOGNIZED):
+        return _retired(parser, message[len(_UNRECOGNIZED) :].split())
+    return _file_for_a_choice(parser, message)
+
+
+def _retired(parser, given) -> str:
+    """The spelling to use for the first of ``given`` (the unrecognized arguments) that is
+    a retired spelling of one of ``parser``'s options."""
+    retired = {
+        old: action
+        for action in parser._actions
+        for old in getattr(action, "retired_spellings", ())
+    }
+    for word in given:
+        option = word.split("=", 1)[0]
+        if option in retired:
+            action = retired[option]
+            what = re.split(r"[;(]", action.help or "")[0].strip().replace("%%", "%")
+            new = "/".join(
+                s for s in action.option_strings if s not in getattr(action, "old_spellings", ())
+            )
+            return f"; {option} is retired here: write {new} ({what})"
+    return ""
+
+
+def _file_for_a_choice(parser, message: str) -> str:
+    """The ``-o`` command meant by a file name given as an option's choice."""
     match = _INVALID_CHOICE.match(message)
     if not match or "-o" not in parser._option_string_actions:
         return ""

@@ -191,11 +191,17 @@ def without_header(text: str, args) -> str:
 # ------------------------------------------------ options several commands share
 
 
-def add_renamed(parser, flags, old, **kwargs):
+def add_renamed(parser, flags, old, retired=(), **kwargs):
     """``add_argument(*flags, ...)`` for an option once spelled ``old`` (a tuple): the old
     spellings are still accepted, said to be deprecated in the help, and a note names the
     spelling to use when one is given. One option has one spelling in every command
-    (tests/test_option_spellings.py); an old one is kept only so that scripts still run."""
+    (tests/test_option_spellings.py); an old one is kept only so that scripts still run.
+
+    ``retired``: old spellings no longer accepted, because another command gives them
+    another meaning (``study predictive --trials`` meant halvings, where the other studies'
+    ``--trials`` counts topic-subset draws): a script that still gives one is refused, with
+    a hint naming the spelling to use (``cli._hints``), rather than read in one meaning
+    here and another there."""
     dest = kwargs.pop("dest", flags[-1].lstrip("-").replace("-", "_"))
     help = kwargs.pop("help", "")
     if old:  # an option without old spellings says nothing of them
@@ -203,6 +209,7 @@ def add_renamed(parser, flags, old, **kwargs):
         help = f"{help} ({', '.join(old)}: the old {word}, deprecated)"
     action = parser.add_argument(*flags, *old, dest=dest, help=help, **kwargs)
     action.old_spellings = tuple(old)
+    action.retired_spellings = tuple(retired)
     return action
 
 
@@ -381,15 +388,16 @@ TOPIC_RESAMPLES = 1000
 
 
 def add_topic_resamples(
-    parser, old=(), detail: str = "topic sampling, combined with the Monte Carlo error"
+    parser, retired=(), detail: str = "topic sampling, combined with the Monte Carlo error"
 ) -> None:
-    """``--topic-resamples T``: the studies' topic bootstrap (study and demo); ``old``: its
-    deprecated spellings (``study topicset --trials``), ``detail``: what the intervals
-    hold."""
+    """``--topic-resamples T``: the studies' topic bootstrap (study and demo); ``retired``:
+    its refused old spellings (``study topicset --trials``, see :func:`add_renamed`),
+    ``detail``: what the intervals hold."""
     add_renamed(
         parser,
         ("--topic-resamples",),
-        tuple(old),
+        (),
+        tuple(retired),
         type=integer(2, what="a whole number"),  # a spread needs two resamples
         default=TOPIC_RESAMPLES,
         metavar="T",

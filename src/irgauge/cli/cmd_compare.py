@@ -48,8 +48,15 @@ class _Added:
 
 def _test_options(p) -> None:
     """Which systems, which tests, how many draws, which correction."""
+    # --systems, its old spelling, is retired: topics and study topicset count systems by it
     opt.add_renamed(
-        p, ("--pair",), ("--systems",), nargs=2, metavar=("A", "B"), help="compare only A with B"
+        p,
+        ("--pair",),
+        (),
+        ("--systems",),
+        nargs=2,
+        metavar=("A", "B"),
+        help="compare only A with B",
     )
     p.add_argument(
         "--tests",
@@ -220,7 +227,7 @@ def run_table(args) -> int:
         correction=args.correction,
         alpha=args.alpha,
         interval=args.interval,
-        level=args.confidence,
+        confidence=args.confidence,
         effect=args.effect,
         samples=args.samples,
         permutations=args.permutations,

@@ -5,7 +5,7 @@ topics and
 12 runs with graded, pooled qrels (see ``irgauge simulate --help``). The qa study runs on
 QA-shaped data derived from it (``irgauge.studies.qa.qa_collection_from_adhoc``: relevant
 documents as answers in equivalence classes of two, runs cut to 5 answers). Sample sizes
-are modest (B = 500 bootstrap samples, 500 topic-subset trials or halvings) so that the demo
+are modest (B = 500 bootstrap samples, 500 topic-subset trials, 500 halvings) so that the demo
 finishes in seconds; every study's topics are resampled ``--topic-resamples`` times (the
 studies' default, 1000), the topic set design's bootstrap among them.
 """
@@ -27,6 +27,7 @@ from irgauge.io.output_scope import one_commit
 
 DEMO_B = 500
 DEMO_TRIALS = 500
+DEMO_HALVINGS = 500
 DEMO_SEED = 20240607
 DEMO_OUT = "irgauge-demo"
 
@@ -54,8 +55,15 @@ def register(subparsers) -> None:
         "--trials",
         type=draws,
         default=DEMO_TRIALS,
-        help="topic-subset trials of each swap / stability repetition (onerel, qa) and random "
-        "halvings of the topic set (predictive)",
+        help="topic-subset trials of each swap / stability repetition (onerel, qa)",
+    )
+    # predictive's halvings once came from --trials too: one spelling, two meanings
+    p.add_argument(
+        "-P",
+        "--halvings",
+        type=draws,
+        default=DEMO_HALVINGS,
+        help="random halvings of the topic set (predictive)",
     )
     add_topic_resamples(p)
     add_quiet(p)
@@ -66,10 +74,11 @@ def register(subparsers) -> None:
 def run_demo(
     out,
     seed: int = DEMO_SEED,
-    B: int = DEMO_B,
+    samples: int = DEMO_B,
     trials: int = DEMO_TRIALS,
     progress=None,
     topic_resamples: int = TOPIC_RESAMPLES,
+    halvings: int = DEMO_HALVINGS,
 ):
     """Run every study on the sample; returns (report path, [StudyResult]). ``progress``:
     an optional ``(done, total)`` callback, called as each step (the collection summary,
@@ -96,9 +105,11 @@ def run_demo(
         function = study_function(name)
         options: Dict[str, Any] = {"seed": seed, "topic_resamples": topic_resamples}
         if name in ("onerel", "incomplete"):
-            options["B"] = B
-        if name in ("onerel", "qa", "predictive"):  # random topic subsets (halvings)
+            options["samples"] = samples
+        if name in ("onerel", "qa"):  # random topic subsets
             options["trials"] = trials
+        if name == "predictive":
+            options["halvings"] = halvings
         if name != "predictive":
             options.update(top_k=None, top_fraction=None)  # the sample has only 12 runs
         inputs = (qrels, runs)
@@ -125,7 +136,13 @@ def run(args) -> int:
     start = time.monotonic()
     progress = bar("demo: studies and report", args.quiet)
     report, results = run_demo(
-        args.out, args.seed, args.samples, args.trials, progress, args.topic_resamples
+        args.out,
+        args.seed,
+        args.samples,
+        args.trials,
+        progress,
+        args.topic_resamples,
+        args.halvings,
     )
     print(where_written(args))
     print(f"REPORT: {report.resolve()}")

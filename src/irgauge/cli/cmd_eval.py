@@ -183,7 +183,7 @@ def run(args) -> int:
         runs,
         opt.split_measures(args.measures),
         prels=args.prels,
-        threads=args.jobs,
+        jobs=args.jobs,
         memory=args.memory,
         engine=args.engine,
         scheduler=args.scheduler,

@@ -172,7 +172,7 @@ def _bootstrap(p) -> Keywords:
         p, ("-B", "--samples"), ("--B",), type=opt.draws, default=1000, help="bootstrap samples"
     )
     p.add_argument("--alpha", type=opt.alpha, default=0.05, help="significance level")
-    return lambda args: {"B": args.samples, "alpha": args.alpha}
+    return lambda args: {"samples": args.samples, "alpha": args.alpha}
 
 
 def _subsets(p) -> Keywords:
@@ -221,9 +221,10 @@ def _topic_resamples(p) -> Keywords:
 
 
 def _topicset_resamples(p) -> Keywords:
-    # its own bootstrap, once spelled --trials, which the other commands spell for draws
+    # its own bootstrap, once spelled --trials, which the other commands spell for draws:
+    # retired, so that --trials has one meaning
     opt.add_topic_resamples(
-        p, old=("--trials",), detail="the uncertainty of V_E and of the topics needed"
+        p, retired=("--trials",), detail="the uncertainty of V_E and of the topics needed"
     )
     return lambda args: {"topic_resamples": args.topic_resamples}
 
@@ -233,14 +234,16 @@ def _own(
     keyword: Optional[str] = None,
     value: Callable[[Any], Any] = lambda given: given,
     old: tuple = (),
+    retired: tuple = (),
     **kwargs,
 ) -> Adder:
     """A study's own option, passed to the study function as ``keyword`` (default: its
-    dest) with ``value`` of what was given; ``old``: its deprecated spellings."""
+    dest) with ``value`` of what was given; ``old``: its deprecated spellings, ``retired``:
+    its refused ones (``_options.add_renamed``)."""
 
     def add(p) -> Keywords:
-        if old:
-            dest = opt.add_renamed(p, flags, old, **kwargs).dest
+        if old or retired:
+            dest = opt.add_renamed(p, flags, old, retired, **kwargs).dest
         else:
             dest = p.add_argument(*flags, **kwargs).dest
         return lambda args: {keyword or dest: value(getattr(args, dest))}
@@ -401,8 +404,7 @@ STUDIES = {
             _own(
                 "-P",
                 "--halvings",
-                old=("--trials",),
-                keyword="trials",
+                retired=("--trials",),  # the other studies' --trials counts subset draws
                 type=opt.draws,
                 default=2000,
                 help="random halvings of the topic set",
@@ -412,7 +414,6 @@ STUDIES = {
                 "--subset-size",
                 "--subset-sizes",
                 old=("--sizes",),
-                keyword="sizes",
                 dest="subset_sizes",
                 type=opt.list_of(opt.positive_int),
                 default=None,

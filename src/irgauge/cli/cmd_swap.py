@@ -48,7 +48,7 @@ def run(args) -> int:
         subset_size=args.subset_size,
         trials=args.trials,
         seed=args.seed,
-        mode=args.swap_mode,
+        swap_mode=args.swap_mode,
         replacement=args.replacement,
         confidence=args.confidence,
         progress=common.progress_bar("swap", args),

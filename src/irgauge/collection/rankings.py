@@ -10,7 +10,7 @@ prefix view that reuses them, and the condensed (judged-only) list is built once
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Dict, Iterator, List, Optional, Tuple
+from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 import numpy as np
 
@@ -76,7 +76,11 @@ class RankedLists:
         self.inclusion = inclusion
         self.judgments, self.cutoff, self.is_condensed = judgments, cutoff, condensed
         self._parent = parent
-        self._cache: Dict[str, object] = {}
+        # each @cached value, of its own property's type, and each measure's memo
+        self._cache: Dict[str, Any] = {}
+        self._memos: Dict[str, np.ndarray] = {}
+        # the same lists under other gains or another threshold, by what changed
+        self._variants: Dict[Tuple[Any, ...], "RankedLists"] = {}
         self._views: Dict[int, "RankedLists"] = {}
 
     @property
@@ -110,17 +114,18 @@ class RankedLists:
         """Drop every cached array and view. Views point back at their parent, so a batch's
         caches would otherwise wait for the cycle collector; evaluate releases each batch
         as soon as its measures are computed."""
-        for value in list(self._cache.values()) + list(self._views.values()):
+        others = [*self._cache.values(), *self._variants.values(), *self._views.values()]
+        for value in others:
             if isinstance(value, RankedLists) and value is not self:
                 value.release()
-        self._cache.clear()
-        self._views.clear()
+        for cache in (self._cache, self._memos, self._variants, self._views):
+            cache.clear()
 
     def with_gains(self, gains) -> "RankedLists":
         """The same lists under other gains per level."""
         key = ("gains", tuple(gains))
-        if key not in self._cache:
-            self._cache[key] = RankedLists(
+        if key not in self._variants:
+            self._variants[key] = RankedLists(
                 self.grades,
                 self.lengths,
                 self.topic,
@@ -129,14 +134,14 @@ class RankedLists:
                 condensed=self.is_condensed,
                 inclusion=self.inclusion,
             )
-        return self._cache[key]
+        return self._variants[key]
 
     def with_trec_gains(self, pairs, rbp: bool = False) -> "RankedLists":
         """The same lists under trec_eval's gain table for ``level=gain`` pairs
         (``Judgments.with_trec_gains``)."""
         key = ("trec_gains", tuple(pairs), rbp)
-        if key not in self._cache:
-            self._cache[key] = RankedLists(
+        if key not in self._variants:
+            self._variants[key] = RankedLists(
                 self.grades,
                 self.lengths,
                 self.topic,
@@ -145,15 +150,15 @@ class RankedLists:
                 condensed=self.is_condensed,
                 inclusion=self.inclusion,
             )
-        return self._cache[key]
+        return self._variants[key]
 
     def at_rel_level(self, rel_level: int) -> "RankedLists":
         """The same lists under another relevance threshold (same gains per level)."""
         if rel_level == self.judgments.rel_level:
             return self
         key = ("rel_level", rel_level)
-        if key not in self._cache:
-            self._cache[key] = RankedLists(
+        if key not in self._variants:
+            self._variants[key] = RankedLists(
                 self.grades,
                 self.lengths,
                 self.topic,
@@ -162,17 +167,17 @@ class RankedLists:
                 condensed=self.is_condensed,
                 inclusion=self.inclusion,
             )
-        return self._cache[key]
+        return self._variants[key]
 
     def memo(self, key: str, compute) -> np.ndarray:
         """A per-rank array derived by a measure (e.g. the blended ratio for one beta),
         computed once on the whole lists and sliced for cutoff views."""
-        if key not in self._cache:
+        if key not in self._memos:
             if self._parent is not None:
-                self._cache[key] = self._parent.memo(key, compute)[:, : self.width]
+                self._memos[key] = self._parent.memo(key, compute)[:, : self.width]
             else:
-                self._cache[key] = compute(self)
-        return self._cache[key]
+                self._memos[key] = compute(self)
+        return self._memos[key]
 
     @cached
     def condensed(self) -> "RankedLists":
@@ -578,7 +583,8 @@ def _any_repeated(keys: np.ndarray, codes: np.ndarray, chunk: int = 1 << 16) -> 
     boundaries = np.append(np.flatnonzero(codes[1:] != codes[:-1]) + 1, len(keys))
     begin = 0
     while begin < len(keys):
-        end = int(boundaries[min(np.searchsorted(boundaries, begin + chunk), len(boundaries) - 1)])
+        at = int(np.searchsorted(boundaries, begin + chunk))
+        end = int(boundaries[min(at, len(boundaries) - 1)])
         ordered = np.sort(keys[begin:end])
         if (ordered[1:] == ordered[:-1]).any():
             return True
@@ -645,17 +651,16 @@ def build_batches(
     (run index, topic index, RankedLists) per batch, one batch at a time, so that only
     one batch's cached arrays are alive.
     """
-    run_idx, topic_idx, src_start, src_len = [], [], [], []
+    parts: Tuple[List[np.ndarray], ...] = ([], [], [], [])  # run, topic, row start, length
     for k, (matched, topics) in enumerate(zip(runs, row_topics)):
         pos = np.full(judgments.n_topics, -1, dtype=np.int64)
         pos[matched.row_topic] = np.arange(len(matched.row_topic))
         where = pos[topics]  # -1 for a topic the run did not answer: the appended 0 below
-        run_idx.append(np.full(len(topics), k))
-        topic_idx.append(topics)
-        src_start.append(np.append(matched.row_start, 0)[where])
-        src_len.append(np.append(matched.row_length, 0)[where])
-    run_idx, topic_idx = np.concatenate(run_idx), np.concatenate(topic_idx)
-    src_start, src_len = np.concatenate(src_start), np.concatenate(src_len)
+        parts[0].append(np.full(len(topics), k))
+        parts[1].append(topics)
+        parts[2].append(np.append(matched.row_start, 0)[where])
+        parts[3].append(np.append(matched.row_length, 0)[where])
+    run_idx, topic_idx, src_start, src_len = (np.concatenate(p) for p in parts)
 
     # batches of whole rows, sized so that no padded matrix exceeds max_cells
     longest = max(int(src_len.max()) if len(src_len) else 0, 1)
@@ -687,7 +692,7 @@ def _fill(runs, field: str, picked, fill) -> np.ndarray:
     if field == "grades":
         dtype = np.result_type(np.int16, *(flats[k].dtype for k in present))
     else:
-        dtype = np.float64
+        dtype = np.dtype(np.float64)
     out = np.full((len(run_idx), width), fill, dtype=dtype)
     for k in present:  # one vectorised scatter per run
         rows = np.flatnonzero(run_idx == k)

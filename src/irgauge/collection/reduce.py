@@ -207,14 +207,11 @@ def _write_reduced_files(reduction, out: Path) -> Dict[str, Any]:
     table = q.fmt == "arrow"  # a Parquet or Arrow table: its rows are written as text
     # the kept lines as written: the file read again through the input module, the lines
     # of every step at once
-    as_written = source and read_twice(source) and q.line_numbers is not None and not table
-    kept_anywhere = np.logical_or.reduce([reduction.keep_mask(s) for s in reduction.steps])
-    numbers = np.unique(q.line_numbers[kept_anywhere]) if as_written else None
-    lines = (
-        dict(zip(numbers.tolist(), pick_lines(source, numbers.tolist())))
-        if numbers is not None
-        else None
-    )
+    lines: Optional[Dict[int, bytes]] = None
+    if source is not None and read_twice(source) and q.line_numbers is not None and not table:
+        kept_anywhere = np.logical_or.reduce([reduction.keep_mask(s) for s in reduction.steps])
+        numbers = np.unique(q.line_numbers[kept_anywhere]).tolist()
+        lines = dict(zip(numbers, pick_lines(source, numbers)))
     stem, suffix = _name_parts(source)
     suffix = ".txt" if table else suffix
     files = {}

@@ -14,7 +14,7 @@ from typing import Any, List, Optional, Union
 
 import numpy as np
 
-from irgauge import __version__
+from irgauge import __version__, _checks
 from irgauge.collection.judgments import Judgments, parse_gains
 from irgauge.errors import InputError, MeasureError
 from irgauge.evaluation.peers import collect
@@ -49,6 +49,7 @@ from irgauge.io.runs import unique_run_names
 from irgauge.io.runs import read_runs as io_read_runs
 from irgauge.io.threads import explicit_threads, thread_count
 from irgauge.measures import DEFAULT_MEASURES, Measure, parse_measures
+from irgauge.measures.parse import refuse_repeats
 from irgauge.measures.parse import is_foreign_measure
 from irgauge.scores._results import check_result_values
 from irgauge.types import (
@@ -82,6 +83,7 @@ def read_runs(runs: RunsLike, distinct: bool = False) -> List[Run]:
     return io_read_runs(runs, distinct=distinct)
 
 
+@_checks.renamed_keywords(threads="jobs")
 def evaluate(
     qrels: Optional[QrelsLike] = None,
     runs: Optional[RunsLike] = None,
@@ -97,7 +99,7 @@ def evaluate(
     max_docs: Optional[int] = None,
     negative: str = "nonrelevant",
     max_cells: int = 1_000_000,
-    threads: Optional[int] = None,
+    jobs: Optional[int] = None,
     progress: Optional[Progress] = None,
     memory: Union[None, int, str] = None,
     engine: str = "local",
@@ -121,8 +123,8 @@ def evaluate(
     max_docs: evaluate only the first N documents of each topic, in evaluation order
     (trec_eval -M). negative: what a negative qrels level means: "nonrelevant" (judged
     nonrelevant, default) or "unjudged" (in the pool but unjudged, as trec_eval reads it).
-    threads: a run or a block each, or processes for files of 64 MB or more (default:
-    $IRGAUGE_THREADS, else the CPUs; 1: one core); with engine "dask", the LocalCluster's.
+    jobs (``threads=``, deprecated): a run or a block each, or processes for files of 64 MB
+    or more (default: $IRGAUGE_THREADS, else the CPUs; 1: one core); dask: its workers.
     progress: ``progress(done, total)`` after each run is read and once all are scored.
     memory: the process's memory budget (bytes, or ``"512M"``, ``"2G"``): run files are
     read and scored in parts of whole topics that fit what the qrels leave of it, with the
@@ -138,14 +140,14 @@ def evaluate(
     conventions = _Conventions(judged_only, complete, empty_topics, aggregate, max_docs)
     measure_list = _measures(measures, judged_only)
     sources = _sources_to_score(runs)
-    with _engine(engine, scheduler, threads) as cluster:  # starts while the qrels are read
-        qrels, judgments = _judgments((qrels, prels), rel_level, gains, negative, threads)
+    with _engine(engine, scheduler, jobs) as cluster:  # starts while the qrels are read
+        qrels, judgments = _judgments((qrels, prels), rel_level, gains, negative, jobs)
         step = step_counter(progress, len(sources) + 1)
         plan, workers = _plan(
-            measure_list, judgments, order, conventions, budget, sources, max_cells, threads
+            measure_list, judgments, order, conventions, budget, sources, max_cells, jobs
         )
         with plan.spill.removed_on_failure():
-            scored = _score_runs(sources, plan, (workers, threads), (cluster, budget), step)
+            scored = _score_runs(sources, plan, (workers, jobs), (cluster, budget), step)
     names = unique_run_names([(s.name, s.source) for s in scored])
     row_topics, missing = topics_to_score(
         judgments, names, [s.answered for s in scored], empty_topics, complete
@@ -216,9 +218,9 @@ def _judgments(sources, rel_level, gains, negative, threads):
     if prels is not None:
         from irgauge.io.prels import read_prels
 
-        qrels = read_prels(prels, threads=thread_count(threads))
+        qrels = read_prels(prels, jobs=thread_count(threads))
     else:
-        qrels = read_qrels(qrels_source(source), threads=thread_count(threads))
+        qrels = read_qrels(qrels_source(source), jobs=thread_count(threads))
     # qrels of a special kind (QA answer classes) may name the Judgments class to read them
     judgments = getattr(qrels, "judgments_type", Judgments)(
         qrels, rel_level=rel_level, gains=parse_gains(gains), negative=negative
@@ -299,6 +301,7 @@ def _measures(measures, judged_only: bool) -> List[Measure]:
         measures = list(DEFAULT_MEASURES)
     elif isinstance(measures, (str, Measure)) or is_foreign_measure(measures):
         measures = [measures]
+    refuse_repeats(measures)  # as -m refuses them: one column each
     parsed = [m for m in measures if isinstance(m, Measure)]
     parsed += parse_measures([m for m in measures if not isinstance(m, Measure)])
     if not parsed:

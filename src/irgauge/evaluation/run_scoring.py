@@ -176,8 +176,8 @@ def _score_file_jointly(path: str, name, plans: Sequence[ScoringPlan], readable:
         read_from=readable,
         order=plan.order,
         read=read,
-    ) as parts:
-        return _score_parts_jointly(parts, plans, contiguous=False)
+    ) as partitioned:
+        return _score_parts_jointly(partitioned, plans, contiguous=False)
 
 
 def first_fault(path: str, name, plan: ScoringPlan, readable: str) -> Optional[InputError]:
@@ -197,7 +197,8 @@ def first_fault(path: str, name, plan: ScoringPlan, readable: str) -> Optional[I
                 match_run(part, plan.judgments, plan.order, plan.max_docs, plan.duplicates)
             except RetrievedTwice as twice:
                 found.append(twice)
-    return min(found, key=lambda twice: twice.line, default=None)
+    # a copy is always refused at its line; one without would come last
+    return min(found, key=lambda twice: (twice.line is None, twice.line or 0), default=None)
 
 
 @contextlib.contextmanager

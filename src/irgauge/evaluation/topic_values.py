@@ -109,8 +109,9 @@ class RunValues:
         self._sizes: List[int] = []  # rows of each part in that file
         self._matrix: Optional[np.ndarray] = None  # finished in memory
         self._sorted: Optional[str] = None  # finished in a file: measure after measure
-        self.topic_rows: Optional[np.ndarray] = None
-        self.means: Optional[List[float]] = None
+        # empty until finish() orders the rows and aggregates them
+        self.topic_rows: np.ndarray = np.zeros(0, np.int64)
+        self.means: List[float] = []
         self.notes: List[str] = []  # the results check's, on the finished values
 
     def add(self, topic_rows: np.ndarray, values: np.ndarray) -> None:
@@ -124,7 +125,7 @@ class RunValues:
             return
         self._append([*self._chunks, (rows, matrix)])
         self._chunks = []
-        self._spill.release(self._held)
+        self._spilling().release(self._held)
         self._held = 0
 
     def add_store(self, other: "RunValues") -> None:
@@ -132,9 +133,16 @@ class RunValues:
         for rows, matrix in other._chunks:
             self.add(rows, matrix)
 
+    def _spilling(self) -> ValueSpill:
+        """The spill of a store that writes its values to a file: only a store given one
+        does (one made without keeps everything in memory, never reaching here)."""
+        if self._spill is None:
+            raise RuntimeError("a store without a spill keeps its values in memory")
+        return self._spill
+
     def _append(self, chunks) -> None:
         if self._unsorted is None:
-            self._unsorted = self._spill.new_file()
+            self._unsorted = self._spilling().new_file()
         try:
             with open(self._unsorted, "ab") as out:
                 for rows, matrix in chunks:
@@ -148,10 +156,10 @@ class RunValues:
         """Rows in qrels topic order, and each measure's aggregate over them (the mean of
         the values in that order, as every output states it)."""
         if self._unsorted is None:
-            self._finish_in_memory()
+            matrix = self._finish_in_memory()
             for i, measure in enumerate(measures):
-                self.notes += check_result_values(measure.name, self._matrix[i], reason=_UNDEFINED)
-            self.means = [m.aggregate(self._matrix[i], aggregate) for i, m in enumerate(measures)]
+                self.notes += check_result_values(measure.name, matrix[i], reason=_UNDEFINED)
+            self.means = [m.aggregate(matrix[i], aggregate) for i, m in enumerate(measures)]
             return
         starts = np.cumsum([0] + [(1 + self.n_measures) * n for n in self._sizes]) * _WORD
         rows = _concatenate(
@@ -160,10 +168,10 @@ class RunValues:
         order = np.argsort(rows, kind="stable")
         self.topic_rows = rows[order]
         del rows
-        self._sorted = self._spill.new_file()
+        self._sorted = sorted_file = self._spilling().new_file()
         self.means = []
         try:
-            with open(self._sorted, "wb") as out:
+            with open(sorted_file, "wb") as out:
                 for i, measure in enumerate(measures):
                     column = _concatenate(
                         [
@@ -176,22 +184,24 @@ class RunValues:
                     self.notes += check_result_values(measure.name, column, reason=_UNDEFINED)
                     self.means.append(measure.aggregate(column, aggregate))
         except OSError as err:
-            raise OutputError(self._sorted, err.strerror or str(err)) from None
+            raise OutputError(sorted_file, err.strerror or str(err)) from None
         os.remove(self._unsorted)
         self._unsorted = None
 
-    def _finish_in_memory(self) -> None:
+    def _finish_in_memory(self) -> np.ndarray:
+        """Order the parts kept in memory; the finished matrix (measures x rows)."""
         rows = _concatenate([r for r, _ in self._chunks], np.int64)
         order = np.argsort(rows, kind="stable")
         self.topic_rows = rows[order]
         if self._chunks:
-            self._matrix = np.concatenate([m for _, m in self._chunks], axis=1)[:, order]
+            matrix = np.concatenate([m for _, m in self._chunks], axis=1)[:, order]
         else:
-            self._matrix = np.zeros((self.n_measures, 0))
-        self._chunks = []
+            matrix = np.zeros((self.n_measures, 0))
+        self._matrix, self._chunks = matrix, []
+        return matrix
 
     def __len__(self) -> int:
-        return 0 if self.topic_rows is None else len(self.topic_rows)
+        return len(self.topic_rows)
 
     @property
     def spilled(self) -> bool:
@@ -203,6 +213,8 @@ class RunValues:
         stop = len(self) if stop is None else min(stop, len(self))
         if self._matrix is not None:
             return self._matrix[measure, start:stop]
+        if self._sorted is None:  # neither in memory nor in a file: not finished
+            return np.zeros(0)
         offset = (measure * len(self) + start) * _WORD
         return _read(self._sorted, np.float64, offset, max(stop - start, 0))
 
@@ -280,7 +292,9 @@ class PerTopicValues:
         """Every value at once as a wide table: columns run, topic, then a column per
         measure; a row per run and topic, each run's rows followed by its aggregates
         (topic 'all')."""
-        runs, topics, columns = [], [], [[] for _ in self.measure_names]
+        runs: List[np.ndarray] = []
+        topics: List[np.ndarray] = []
+        columns: List[List[np.ndarray]] = [[] for _ in self.measure_names]
         for name, store in zip(self.names, self.stores):
             runs.append(np.full(len(store) + 1, name, dtype=object))
             topics += [self.topic_ids[store.topic_rows], np.asarray(["all"], dtype=object)]

@@ -40,6 +40,7 @@ from irgauge.evaluation.run_scoring import (
 )
 from irgauge.evaluation.topic_tables import check_conventions, eligible_topics
 from irgauge.io.qrels import read_judgment_groups, read_qrels
+from irgauge.io.records import Qrels
 from irgauge.io.trec_eval_lines import check_run_lines, refuse_qrels_lines
 from irgauge.measures import parse_measure
 from irgauge.measures.base import GMEAN_EPSILON, MAX_CUTOFF
@@ -360,6 +361,7 @@ def _judgment_group_output(
     evaluated, or missing from the run, as under ordinary qrels. The run is read once for
     all groups: each part is matched and scored under every group's judgments."""
     budget, read_from, runid = reading
+    groups: Mapping[str, Qrels]  # read here, or given as {label: Qrels}
     if isinstance(source, _QrelsFile):
         groups = read_judgment_groups(source.path, read_from=source.read_from, conflicting="record")
     elif isinstance(source, Mapping):

@@ -24,7 +24,7 @@ import stat
 import sys
 import zlib
 from _thread import allocate_lock  # threading.Lock itself, without loading threading (1 ms)
-from typing import Any, BinaryIO, Dict, Iterator, List, Optional, Tuple, Union
+from typing import Any, BinaryIO, Dict, Generator, Iterator, List, Optional, Tuple, Union
 
 from irgauge.errors import InputError
 from irgauge.io.words import counted
@@ -469,7 +469,7 @@ def _line_end_in(chunk: bytes) -> int:
 
 def iter_blocks(
     path: PathLike, block_bytes: int, span: Optional[Tuple[int, int]] = None
-) -> Iterator[bytes]:
+) -> Generator[bytes, None, None]:
     """The file's content (decompressed) in blocks of about ``block_bytes`` that end at a
     line end (the last block may end without one). ``span=(start, end)``: bytes start..end
     of an uncompressed file only (both at line starts), as a part of it to read."""

@@ -22,7 +22,7 @@ import functools
 import itertools
 import re
 from dataclasses import dataclass
-from typing import Dict, Iterable, List, Optional, Union
+from typing import Dict, Iterable, List, Mapping, Optional, Union
 
 import numpy as np
 
@@ -55,15 +55,30 @@ class TokenTable:
     def __len__(self) -> int:
         return len(self.line_numbers)
 
+    def ids(self, index: int) -> Ids:
+        """Column ``index``, kept as ids: what the caller's ``keep`` asked for, so that a
+        column that is not there is the caller's slip, not the file's."""
+        column = self.columns[index]
+        if not isinstance(column, Ids):
+            raise TypeError(f"column {index} of {self.path} was not kept as ids")
+        return column
+
+    def numbers(self, index: int) -> np.ndarray:
+        """Column ``index``, parsed as numbers (the caller's ``numbers``)."""
+        column = self.columns[index]
+        if not isinstance(column, np.ndarray):
+            raise TypeError(f"column {index} of {self.path} was not parsed as numbers")
+        return column
+
 
 def tokenize(
     blocks: Iterable[bytes],
     path: str,
     allowed_columns: Iterable[int],
-    keep: Optional[Dict[int, Iterable[int]]] = None,
+    keep: Optional[Mapping[int, Iterable[int]]] = None,
     trailing_after: Optional[int] = None,
-    numbers: Optional[Dict[int, Dict[int, str]]] = None,
-    unhashed: Optional[Dict[int, Iterable[int]]] = None,
+    numbers: Optional[Mapping[int, Mapping[int, str]]] = None,
+    unhashed: Optional[Mapping[int, Iterable[int]]] = None,
     threads: Optional[int] = None,
     size_hint: Optional[int] = None,
     first_line: int = 1,

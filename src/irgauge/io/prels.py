@@ -25,6 +25,7 @@ from typing import Iterator, Optional, Union
 
 import numpy as np
 
+from irgauge import _checks
 from irgauge.errors import InputError
 from irgauge.io._numbers import parse_floats
 from irgauge.io._source import PathLike, file_path, iter_blocks, size_hint
@@ -44,9 +45,11 @@ NO_PROBABILITY = b"NA"  # statAP_MQ_eval skips a line with this probability
 POOL_COLUMNS = ("topic", "docno", "order", "inclusion")
 
 
-def read_prels(source: Union[PathLike, Qrels], threads: Optional[int] = None) -> Qrels:
+@_checks.renamed_keywords(threads="jobs")
+def read_prels(source: Union[PathLike, Qrels], jobs: Optional[int] = None) -> Qrels:
     """Prels from a path (``-`` for standard input), or Qrels that carry inclusion
-    probabilities: Qrels whose ``inclusion`` holds each judgment's probability."""
+    probabilities: Qrels whose ``inclusion`` holds each judgment's probability. ``jobs``:
+    as for :func:`~irgauge.read_qrels`."""
     if isinstance(source, Qrels):
         if source.inclusion is None:
             raise InputError(
@@ -57,7 +60,7 @@ def read_prels(source: Union[PathLike, Qrels], threads: Optional[int] = None) ->
         check_inclusion(source.inclusion, source.source, source.line_numbers)
         return source
     accepted = "a file path or Qrels with inclusion probabilities"
-    return _from_path(file_path(source, "prels", "prels", accepted), threads)
+    return _from_path(file_path(source, "prels", "prels", accepted), jobs)
 
 
 def _from_path(path: PathLike, threads: Optional[int]) -> Qrels:

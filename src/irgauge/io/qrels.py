@@ -10,6 +10,7 @@ from typing import Any, Dict, Iterator, Mapping, Optional
 
 import numpy as np
 
+from irgauge import _checks
 from irgauge.io.adapters import adapted_frame
 from irgauge.io.ids import Ids
 from irgauge.io.records import IdKeys, Qrels
@@ -35,9 +36,10 @@ NTCIR_LETTER_LEVELS = {b"S": 3, b"A": 2, b"B": 1}
 LEVEL_COLUMN = {4: (3,), 3: (2,), 2: (1,)}  # by column count: the last column
 
 
+@_checks.renamed_keywords(threads="jobs")
 def read_qrels(
     source: QrelsLike,
-    threads: Optional[int] = None,
+    jobs: Optional[int] = None,
     read_from: Optional[str] = None,
     conflicting: str = "refuse",
 ) -> Qrels:
@@ -48,7 +50,8 @@ def read_qrels(
     ``read_from``: a copy of the text file to read instead (a pipe copied to be read twice);
     the path still names the judgments and their errors. A judgment repeated with another
     level is refused at FILE:LINE, or with ``conflicting="record"`` listed in
-    ``Qrels.repeats`` (see ``Qrels.from_arrays``).
+    ``Qrels.repeats`` (see ``Qrels.from_arrays``). ``jobs``: threads a big file is read
+    on, a block each (``threads=``, its old name, still works, deprecated).
     """
     if isinstance(source, Qrels):
         return source
@@ -58,7 +61,7 @@ def read_qrels(
         return _from_mapping(source)
     if hasattr(source, "columns"):
         return _from_frame(source)
-    return _from_path(source, threads, read_from, conflicting)
+    return _from_path(source, jobs, read_from, conflicting)
 
 
 def _from_path(
@@ -80,23 +83,13 @@ def _from_path(
         size_hint=size_hint(read_from or path),
     )
     if table.n_columns == 4:
-        topics, docnos, level_tokens, fmt = (
-            table.columns[0],
-            table.columns[2],
-            table.columns[3],
-            "trec",
-        )
+        topics, docnos, level_tokens, fmt = table.ids(0), table.ids(2), table.ids(3), "trec"
     elif table.n_columns == 3:
-        topics, docnos, level_tokens, fmt = (
-            table.columns[0],
-            table.columns[1],
-            table.columns[2],
-            "ntcir",
-        )
+        topics, docnos, level_tokens, fmt = table.ids(0), table.ids(1), table.ids(2), "ntcir"
     else:
         stem = path_stem_and_suffix(strip_compression_suffix(name))[0]
         topics = Ids.full(stem.encode(), len(table))
-        docnos, level_tokens, fmt = table.columns[0], table.columns[1], "ntcir-topic"
+        docnos, level_tokens, fmt = table.ids(0), table.ids(1), "ntcir-topic"
     levels = parse_levels(level_tokens, table)
     return Qrels.from_arrays(
         topics,
@@ -116,9 +109,10 @@ def _blocks(name: str, read_from: Optional[str]) -> Iterator[bytes]:
     return blocks_naming(iter_blocks(read_from, BLOCK_BYTES), read_from, name)
 
 
+@_checks.renamed_keywords(threads="jobs")
 def read_judgment_groups(
     path: PathLike,
-    threads: Optional[int] = None,
+    jobs: Optional[int] = None,
     read_from: Optional[str] = None,
     conflicting: str = "refuse",
 ) -> Dict[str, Qrels]:
@@ -130,7 +124,7 @@ def read_judgment_groups(
     ``0`` and ``1`` is judged twice, and a document may have a level in each. Each group's
     lines are checked as any qrels' are (a conflicting repeat is an error at FILE:LINE,
     or with ``conflicting="record"`` listed in the group's ``Qrels.repeats``).
-    ``read_from``: as for :func:`read_qrels`.
+    ``read_from`` and ``jobs``: as for :func:`read_qrels`.
     """
     name = path = file_path(path, "judgment groups", "path")
     table = tokenize(
@@ -138,10 +132,10 @@ def read_judgment_groups(
         name,
         allowed_columns=(4,),
         unhashed={4: (1, 3)},  # the group labels and the levels
-        threads=threads,
+        threads=jobs,
         size_hint=size_hint(read_from or path),
     )
-    topics, groups, docnos, level_tokens = table.columns
+    topics, groups, docnos, level_tokens = (table.ids(i) for i in range(4))
     levels = parse_levels(level_tokens, table)
     labels, group_of_line = np.unique(np.array(groups.tolist(), dtype=object), return_inverse=True)
     order = np.argsort(group_of_line, kind="stable")

@@ -257,6 +257,12 @@ class Run:
         """The file line of an entry."""
         return int(self.line_numbers[entry]) if self.line_numbers is not None else entry + 1
 
+    def lines(self) -> np.ndarray:
+        """Every entry's file line, as an array (1, 2, ... where ``line_numbers`` is None)."""
+        if self.line_numbers is not None:
+            return self.line_numbers
+        return np.arange(1, len(self) + 1, dtype=np.int64)
+
     def __len__(self) -> int:
         return len(self.docnos)
 

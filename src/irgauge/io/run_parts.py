@@ -17,7 +17,7 @@ from __future__ import annotations
 import contextlib
 import os
 from dataclasses import dataclass, replace
-from typing import Iterable, Iterator, List, Optional, Tuple
+from typing import Generator, Iterable, Iterator, List, Optional, Tuple
 
 import numpy as np
 
@@ -62,7 +62,7 @@ def iter_run_parts(
     threads=None,
     read_from: Optional[str] = None,
     span: Optional["Span"] = None,
-) -> Iterator[Run]:
+) -> Generator[Run, None, None]:
     """The run in ``path`` as Runs of whole topics, in file order (see the module); a
     Parquet or Arrow table is read a row group at a time. ``read_from``: a copy of the
     file to read instead (``path`` still names the run and its errors). ``span``: only
@@ -78,7 +78,7 @@ def _pieces_in_order(path: str, name, part_bytes: int, threads, read_from, span=
     return _tokenized_groups(path, name, part_bytes, threads, read_from or path, span)
 
 
-def whole_topics(pieces: Iterable[Tuple[Run, bool]]) -> Iterator[Run]:
+def whole_topics(pieces: Iterable[Tuple[Run, bool]]) -> Generator[Run, None, None]:
     """Consecutive pieces of one run, each with whether it is the file's last, regrouped so
     that no topic is cut between two Runs (a topic split over two places of the file stays
     split). A file read in one piece is one Run."""
@@ -110,16 +110,17 @@ def whole_topics(pieces: Iterable[Tuple[Run, bool]]) -> Iterator[Run]:
 
 def _tokenized_groups(
     path: str, name, part_bytes: int, threads, read_from, span: Optional["Span"] = None
-) -> Iterator[Run]:
+) -> Iterator[Tuple[Run, bool]]:
     """Groups of whole-line blocks of about ``part_bytes``, each tokenized as a Run, with
     whether it ends the file; the same checks as the whole-file reader, with the file's line
     numbers (a group of comments alone gives nothing)."""
     refused: Optional[InputError] = None  # the run's ids, refused where its text is sound
     for table, tag, last in _group_tables(path, part_bytes, threads, read_from, span):
+        run = None  # once the ids are refused, the rest of the file is only checked
         if refused is None:
             run, refused = _built(table, path, name, tag)
         del table  # not kept alive while the next group is read
-        if refused is None:
+        if run is not None:
             yield run, last
             del run
     if refused is not None:
@@ -403,7 +404,8 @@ class _TextRun:
     def __init__(self, path: str, name, read_from: str, part_bytes: int, order):
         self.path, self.name, self.read_from = path, name, read_from
         self.part_bytes, self.order = part_bytes, order
-        self.n_columns, self.tag = 0, None
+        self.n_columns = 0  # and the tag: of the first data line, once read
+        self.tag: Optional[str] = None
 
     def partitions(self, folder: str, count: int) -> Iterator[Run]:
         """The partitions as Runs (the file is scattered before the first comes)."""
@@ -482,7 +484,7 @@ class _TextRun:
                 runs.append(run_from_table(table, self.path, self.name, self.tag, lines))
         run = concat_runs(runs)
         if len(stems) > 1:
-            run = _taken(run, np.argsort(run.line_numbers, kind="stable"))
+            run = _taken(run, np.argsort(run.lines(), kind="stable"))
         return run
 
     def _ranked(self, run: Run) -> Run:
@@ -577,7 +579,7 @@ def _taken(run: Run, rows, own: bool = False) -> Run:
     they were taken from can be freed."""
     topics, docnos = run.topics[rows], run.docnos[rows]
     scores = None if run.scores is None else run.scores[rows]
-    lines = run.line_numbers[rows]
+    lines = run.lines()[rows]
     if own:
         topics, docnos, lines = topics.compacted(), docnos.compacted(), _owned(lines)
         scores = None if scores is None else _owned(scores)
@@ -599,7 +601,7 @@ def _write_piece(handle, part: Run, begin: int, end: int) -> None:
     for ids in (part.topics.compact_range(begin, end), part.docnos.compact_range(begin, end)):
         arrays += [ids.pool, ids.starts, ids.lens]
     arrays.append(part.scores[begin:end] if part.scores is not None else np.zeros(0))
-    arrays.append(part.line_numbers[begin:end])
+    arrays.append(part.lines()[begin:end])
     arrays += [ids.hashes()[begin:end] for ids in (part.topics, part.docnos)]
     # a header of (type code, length) per array, then their bytes: the files live only
     # while the run is read, and .npy headers (text, parsed back) cost more than the data
@@ -640,7 +642,7 @@ def _topic_order(run: Run, by_score: bool, tokens: bool = False) -> Run:
     exact = tokens and len(topics) > 0 and int(topics.lens.max()) <= 8
     # tokens of up to 8 bytes are told apart by their key exactly: no check of their bytes
     keys = token_keys(topics.pool, topics.starts, topics.lens) if exact else topics.hashes()
-    if by_score:
+    if by_score and run.scores is not None:  # a run without scores keeps its file order
         by_score_order = np.argsort(-run.scores, kind="stable")
         order = by_score_order[grouped_by_hash(keys[by_score_order])]
     else:
@@ -651,7 +653,7 @@ def _topic_order(run: Run, by_score: bool, tokens: bool = False) -> Run:
         topics=_topics_shared(topics, order, keys, exact),
         docnos=run.docnos[order],
         scores=None if run.scores is None else run.scores[order],
-        line_numbers=run.line_numbers[order],
+        line_numbers=run.lines()[order],
     )
 
 

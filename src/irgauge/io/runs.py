@@ -15,6 +15,7 @@ from typing import Any, Mapping, Optional, Tuple
 
 import numpy as np
 
+from irgauge import _checks
 from irgauge.io.ids import Ids
 from irgauge.io.records import IdKeys, Run
 from irgauge.errors import InputError
@@ -37,8 +38,10 @@ from irgauge.types import RunLike
 RUN_KINDS = "a file path, a DataFrame, a {topic: {docno: score}} dict or Run"
 
 
-def read_run(source: RunLike, name: Optional[str] = None, threads: Optional[int] = None) -> Run:
-    """Read one run from a path (``-`` for standard input), DataFrame, dict or Run."""
+@_checks.renamed_keywords(threads="jobs")
+def read_run(source: RunLike, name: Optional[str] = None, jobs: Optional[int] = None) -> Run:
+    """Read one run from a path (``-`` for standard input), DataFrame, dict or Run.
+    ``jobs``: as for :func:`~irgauge.read_qrels`."""
     if isinstance(source, Run):
         return source
     if source is None:  # a forgotten argument, not a file named "None"
@@ -47,7 +50,7 @@ def read_run(source: RunLike, name: Optional[str] = None, threads: Optional[int]
         return _from_mapping(source, name or "run")
     if hasattr(source, "columns"):
         return _from_frame(source, name or "run")
-    return _from_path(source, name, threads)
+    return _from_path(source, name, jobs)
 
 
 def read_runs(runs: Any, distinct: bool = False) -> list:
@@ -142,19 +145,19 @@ def run_from_table(
     if table.n_columns == 6:
         return Run(
             name=name or tag or _file_stem(path),
-            topics=table.columns[0],
-            docnos=table.columns[2],
-            scores=table.columns[4],
+            topics=table.ids(0),
+            docnos=table.ids(2),
+            scores=table.numbers(4),
             natural_order="score",
             source=path,
             line_numbers=line_numbers,
             tag=tag,
         )
     if table.n_columns == 2:
-        topics, docnos = table.columns
+        topics, docnos = table.ids(0), table.ids(1)
     else:
         topics = Ids.full(path_stem_and_suffix(_file_stem(path))[0].encode(), len(table))
-        docnos = table.columns[0]
+        docnos = table.ids(0)
     return Run(
         name=name or _file_stem(path),
         topics=topics,

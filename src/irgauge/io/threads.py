@@ -46,8 +46,8 @@ def thread_count(requested: Optional[int] = None) -> int:
                 raise InputError(f"{ENV}={text!r} must be a whole number >= 1")
     if requested is not None:
         if requested < 1:
-            raise InputError(f"threads must be >= 1, got {requested}")
-        return _checks.jobs(requested, "threads")
+            raise InputError(f"jobs must be >= 1, got {requested}", parameter="jobs")
+        return _checks.jobs(requested, "jobs")
     return min(available_cpus(), MAX_THREADS)
 
 

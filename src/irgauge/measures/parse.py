@@ -336,34 +336,99 @@ def measure_text(item) -> str:
 def measure_texts(measures: Any, default: Iterable[str] = ()) -> List[str]:
     """The measure strings a function is given, as a list: one string (``"AP"``) is one
     measure, not a list of its letters (``list("AP")`` is A and P); None gives
-    ``default``. A measure given twice is refused (each names a column of the result)."""
+    ``default``. A measure given twice is refused (:func:`refuse_repeats`)."""
     if measures is None:
         chosen = list(default)
     elif isinstance(measures, str):
         chosen = [measures]
     else:
         chosen = list(measures)
-    twice = given_twice(chosen)
-    if twice:
-        raise InputError(twice, parameter="measures")
+    refuse_repeats(chosen)
     return chosen
 
 
-def given_twice(texts: Iterable[Any]) -> str:
+def refuse_repeats(measures: Iterable[Any]) -> None:
+    """Refuse, as an InputError of the parameter ``measures``, a list that names one
+    measure twice (:func:`given_twice`): the one check of every function that takes
+    measures, as ``-m`` is the command line's. One string is one list (``"AP,AP"``)."""
+    twice = given_twice([measures] if isinstance(measures, str) else measures)
+    if twice:
+        raise InputError(twice, parameter="measures")
+
+
+def given_twice(items: Iterable[Any]) -> str:
     """The refusal of measures given more than once (``measure given twice: AP; give each
     once``), each named once; "" when there is none. A measure names a column or rows of a
     result, where a second would be dropped or written twice: the command line's ``-m``
-    and :func:`measure_texts` refuse them."""
-    seen: List[Any] = []
-    twice: List[Any] = []
-    for text in texts:
-        if text in seen and text not in twice:
-            twice.append(text)
-        seen.append(text)
+    and :func:`refuse_repeats` refuse them.
+
+    ``items``: measure strings (each a list, as :func:`split_list` splits it), Measure
+    objects or ir_measures objects. Two are one measure when they parse to equal measures
+    (a label is no part of a measure's equality): an alias (``MAP`` for ``AP``, ``P_10``
+    for ``P@10``) is named with the spelling it repeats (``MAP (as AP)``)."""
+    seen: List[Tuple[Any, str]] = []  # (identity, spelling); Measures are not all hashable
+    twice: List[str] = []
+    for item in items:
+        for text in split_list([item]) if isinstance(item, str) else [item]:
+            spelled = text if isinstance(text, str) else _spelling(text)
+            for identity in _identities(text):
+                first = next((name for key, name in seen if key == identity), None)
+                if first is None:
+                    seen.append((identity, spelled))
+                    continue
+                name = first if first == spelled else f"{spelled} (as {first})"
+                if name not in twice:
+                    twice.append(name)
     if not twice:
         return ""
     word = "measure" if len(twice) == 1 else "measures"
-    return f"{word} given twice: {', '.join(map(str, twice))}; give each once"
+    return f"{word} given twice: {', '.join(twice)}; give each once"
+
+
+def _spelling(item: Any) -> str:
+    """How the refusal names a measure given as an object."""
+    if isinstance(item, Measure):
+        return item.label or item.family.name
+    return str(item)
+
+
+def _identities(item: Any) -> List[Any]:
+    """What ``item`` names, for comparing: each measure it stands for (trec_eval's
+    ``P.5,10`` is two, ``official`` a set) as its family, parameters and cutoff as written
+    (:func:`resolve`), so that an alias is the measure it names (``MAP`` and ``map`` are
+    ``AP``, ``P_10`` is ``P@10``) while parameters written out stay a measure of their own
+    (``Rprec(mult=1.00)`` is trec_eval's ``Rprec_mult_1.00``, a line of its own beside
+    ``Rprec``); the text itself where it does not resolve (the parser refuses it later,
+    with the command's context). A Measure object is its label's measure when its label
+    spells it, else itself under its label (a label names a column)."""
+    if isinstance(item, Measure):
+        key = _resolved(item.label) if item.label else None
+        return [key if key is not None and _spells(item.label, item) else (item, item.label)]
+    try:
+        text = measure_text(item)
+        if TE.is_word(text):
+            specs = [spec for _, spec in TE.expand(text, parse=parse_measure)]
+        else:
+            specs = [text]
+    except (ValueError, KeyError):  # MeasureError and InputError are ValueErrors
+        return [item]
+    return [_resolved(spec) or spec for spec in specs]
+
+
+def _resolved(text: str) -> Optional[Tuple[Any, ...]]:
+    """(family, parameters as written, cutoff) of a spelling; None where it names none."""
+    try:
+        found = resolve(text)
+    except (ValueError, KeyError):
+        return None
+    return (found.family, tuple(sorted(found.params.items())), found.cutoff)
+
+
+def _spells(label: str, measure: Measure) -> bool:
+    try:
+        return parse_measure(label) == measure
+    except (ValueError, KeyError):
+        return False
 
 
 def parse_measures(texts: Iterable[str]) -> List[Measure]:

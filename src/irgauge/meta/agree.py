@@ -207,10 +207,11 @@ def agreement(
     samples, seed, rel_level, alpha, confidence = _check(
         samples, seed, rel_level, alpha, confidence, test, correction
     )
+    chosen = _measures(measures)  # refused before the qrels are read, as -m is
     units = join_qrels(qrels_list, names, mixed_scales)
     rows, details, notes = _label_rows(units, rel_level, samples, seed, confidence)
     systems: List[str] = []
-    measures = [] if runs is None else _measures(measures)
+    measures = [] if runs is None else chosen
     if runs is not None:
         systems = _system_rows(
             units,

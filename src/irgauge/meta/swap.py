@@ -75,12 +75,13 @@ def required_bin(counts: np.ndarray, swaps: np.ndarray, max_rate: float) -> Opti
     return None if len(nonempty) == 0 else int(start + nonempty[0])
 
 
+@_checks.renamed_keywords(mode="swap_mode")
 def swap_rates(
     matrices: ScoresLike,
     subset_size: Optional[int] = None,
     trials: int = 1000,
     seed: Optional[int] = None,
-    mode: str = "strict",
+    swap_mode: str = "strict",
     replacement: bool = False,
     confidence: float = 0.95,
     indices: Indices = None,
@@ -88,15 +89,18 @@ def swap_rates(
 ) -> MetaResult:
     """Swap rates per difference bin for every measure in ``{measure: ScoreMatrix}``.
 
-    ``indices`` = (Q, Q') arrays (trials x c) replaces the seeded draw.
-    Table: one row per measure and bin (bin, lower edge, comparisons, swaps, swap rate);
-    ``details['summary']``: required difference, largest mean, relative difference, share.
+    ``swap_mode``: "strict" (a zero difference on one side only is a swap) or "original"
+    (sign changes only), as the studies and ``--swap-mode`` name it (``mode=``, its old
+    name, still works, deprecated). ``indices`` = (Q, Q') arrays (trials x c) replaces the
+    seeded draw. Table: one row per measure and bin (bin, lower edge, comparisons, swaps,
+    swap rate); ``details['summary']``: required difference, largest mean, relative
+    difference, share.
     """
     matrices = as_score_matrices(matrices)  # ScoreMatrix, DataFrame or EvalResult
     # pandas stays out of `import irgauge.meta` (0.6-1 s on 2 cores; tests/test_startup.py)
     import pandas as pd
 
-    _checks.choice(mode, "mode", MODES)
+    _checks.choice(swap_mode, "swap_mode", MODES)
     names, systems, topics, stacked = check_matrices(matrices)
     confidence = _checks.confidence(confidence)
     c, seed, (q1, q2) = _subsets(len(topics), subset_size, trials, seed, replacement, indices)
@@ -105,7 +109,7 @@ def swap_rates(
     measured = run_steps(  # each measure a step: a task on a cluster
         measure_swaps,
         list(zip(names, stacked)),
-        ((q1, q2), pairs, mode, confidence),
+        ((q1, q2), pairs, swap_mode, confidence),
         progress=progress and (lambda done, total: progress(n_pairs, n_pairs)),
         step_progress=progress and (lambda k: progress),
     )
@@ -115,7 +119,7 @@ def swap_rates(
         "seed": seed,
         "trials": q1.shape[0],
         "subset_size": int(q1.shape[1]),  # of the subsets used, as drawn or given
-        "mode": mode,
+        "mode": swap_mode,
         "replacement": replacement,
         "confidence": confidence,
         "bins": BINS,

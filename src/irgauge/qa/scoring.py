@@ -32,6 +32,7 @@ from irgauge.collection import Judgments, Qrels, Run
 from irgauge.errors import InputError
 from irgauge.io.qrels import _encode
 from irgauge.measures import Measure, parse_measure
+from irgauge.measures.parse import refuse_repeats
 from irgauge.measures.base import Family, ratio
 from irgauge.qa.gold import AnswerGold, read_gold
 from irgauge.qa.answer_runs import AnswerRun, read_answers
@@ -176,6 +177,10 @@ def parse_qa_measure(text: Union[str, Measure]) -> Measure:
 
 
 def qa_measures(measures) -> List[Measure]:
+    """The QA measures of ``measures``, a measure given twice refused, as given and as
+    parsed (a QA name's aliases are one measure too)."""
+    if measures is not None:
+        refuse_repeats(measures)
     if measures is None:
         measures = list(DEFAULT_QA_MEASURES)
     elif isinstance(measures, (str, Measure)):
@@ -186,6 +191,7 @@ def qa_measures(measures) -> List[Measure]:
             parsed += [parse_qa_measure(part) for part in m.split()]
         else:
             parsed.append(parse_qa_measure(m))
+    refuse_repeats(parsed)
     return parsed
 
 
@@ -230,6 +236,7 @@ def qa_evaluate(
     Returns its EvalResult, with QA metadata added.
     """
 
+    measure_list = qa_measures(measures)  # refused before the files are read, as -m is
     gold = read_gold(gold, gold_format, normalise)
     answer_runs = [read_answers(r, fmt=run_format, order=answer_order) for r in _as_runs(runs)]
     if not answer_runs:
@@ -242,7 +249,7 @@ def qa_evaluate(
     result = evaluate(
         answer_qrels(gold),
         [answer_run(gold, r) for r in answer_runs],
-        qa_measures(measures),
+        measure_list,
         order="file",
         rel_level=rel_level,
         gains=gains,

@@ -49,6 +49,10 @@ def read_scores(
     (``--headerless-scores``) a wide file has no header line: its
     columns are systems named 1, 2, ... and its rows topics numbered 1, 2, ...
     """
+    if measures is not None:  # refused before the file is read, as -m is
+        from irgauge.measures.parse import refuse_repeats  # as _pick: measures on use
+
+        refuse_repeats(measures)
     path = file_path(path, "a score file", "path")
     text = _read_text(path)
     lines = text_lines(text)

@@ -60,7 +60,11 @@ def pick_measures(
 ) -> Dict[str, T]:
     """``{name: scores[name]}`` of the measures ``wanted``, in its order, each under the name
     it has in ``scores``; a measure that is not there is refused, listing those that are
-    (``where`` says where they were looked for: " in the score files")."""
+    (``where`` says where they were looked for: " in the score files"), and so is a
+    measure wanted twice (:func:`~irgauge.measures.parse.refuse_repeats`)."""
+    from irgauge.measures.parse import refuse_repeats  # as definition(): measures on use
+
+    refuse_repeats(wanted)
     picked: Dict[str, T] = {}
     missing = []
     for name in wanted:

@@ -142,6 +142,7 @@ class ComparisonTable:
         return self.render("markdown")
 
 
+@_checks.renamed_keywords(level="confidence")
 def compare_table(
     matrices: ScoresLike,
     baseline: Optional[str] = None,
@@ -149,7 +150,7 @@ def compare_table(
     correction: str = "none",
     alpha: float = 0.05,
     interval: str = "none",
-    level: float = 0.95,
+    confidence: float = 0.95,
     effect: bool = False,
     samples: int = 1000,
     permutations: int = 10000,
@@ -164,7 +165,9 @@ def compare_table(
 
     ``test``: t, randomisation, bootstrap, tukey (or sign); ``correction``: none, holm, bh
     (not applied to Tukey HSD, which controls the family-wise error itself); ``alpha``:
-    significance level; ``interval``: none, ci (Student's t interval at ``level``) or se;
+    significance level; ``interval``: none, ci (Student's t interval at ``confidence``, as
+    ``--confidence`` and every function name it; ``level=``, its old name, still works,
+    deprecated) or se;
     ``effect``: add Cohen's d_z against the baseline (or the first run); ``samples`` and
     ``permutations``: bootstrap samples / Tukey trials and random sign flips; ``names``:
     "letters" labels runs a, b, c, ..., "runs" uses their names as labels;
@@ -172,7 +175,7 @@ def compare_table(
     """
     if collection is None:
         collection = getattr(matrices, "collection", None)
-    alpha, level = _check_options(test, correction, names, interval, alpha, level)
+    alpha, level = _check_options(test, correction, names, interval, alpha, confidence)
     measures, systems, n, stacked, seed = _checked_scores(matrices, baseline, seed)
     m = len(systems)
     base = systems.index(baseline) if baseline is not None else None
@@ -250,7 +253,7 @@ def _check_options(test, correction, names, interval, alpha, level) -> tuple:
     _checks.choice(correction, "correction", CORRECTIONS)
     _checks.choice(names, "names", ("letters", "runs"))
     _checks.choice(interval, "interval", INTERVALS)
-    return _checks.alpha(alpha), _checks.confidence(level, "level")
+    return _checks.alpha(alpha), _checks.confidence(level, "confidence")
 
 
 def _intervals(stacked: np.ndarray, interval: str, level: float):

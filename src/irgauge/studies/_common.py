@@ -15,12 +15,10 @@ with full precision, ``.tex`` as a booktabs ``tabular`` (hand-written: no jinja2
 
 from __future__ import annotations
 
-import functools
 import json
 import math
 import platform
 import textwrap
-import warnings
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -39,7 +37,6 @@ from typing import (
     Tuple,
     TypeVar,
     Union,
-    cast,
 )
 
 import numpy as np
@@ -74,35 +71,6 @@ def study_entry(function: Study) -> Study:
     and its manifest notes where the evaluations inside differ from trec_eval's
     (:func:`~irgauge.evaluation.peers.gathering`)."""
     return one_commit(gathering(function))
-
-
-def renamed_keywords(**new_names: str) -> Callable[[Study], Study]:
-    """A study function whose keywords ``old`` were renamed ``new_names[old]``, as its
-    options were (``cli._options.add_renamed``): ``old=`` still works, so that scripts
-    still run, with a FutureWarning naming the keyword to use; both at once are refused."""
-
-    def rename(function: Study) -> Study:
-        @functools.wraps(function)
-        def renamed(*args: Any, **kwargs: Any) -> Any:
-            for old, new in new_names.items():
-                if old not in kwargs:
-                    continue
-                if new in kwargs:
-                    raise InputError(
-                        f"{old}: the old name of {new}; give {new} only", parameter=old
-                    )
-                warnings.warn(
-                    f"{function.__name__}({old}=...) is the old name of {new}, deprecated; "
-                    f"write {new}=",
-                    FutureWarning,
-                    stacklevel=2,
-                )
-                kwargs[new] = kwargs.pop(old)
-            return function(*args, **kwargs)
-
-        return cast(Study, renamed)
-
-    return rename
 
 
 # ---------------------------------------------------------------------------- versions

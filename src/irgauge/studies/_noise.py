@@ -37,7 +37,18 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import (
+    Callable,
+    Dict,
+    Generic,
+    List,
+    Mapping,
+    Optional,
+    Protocol,
+    Sequence,
+    Tuple,
+    TypeVar,
+)
 from irgauge.io.words import counted
 
 import numpy as np
@@ -249,8 +260,25 @@ def ordering(
     return Ordering(text + _censored_text(stat, censored), stated)
 
 
+class Verdict(Protocol):
+    """What :func:`pair_verdicts` reads of a pair: measures ``a`` (ranked first) and ``b``
+    and whether they differ beyond the noise (a :class:`Comparison`, or a study's own)."""
+
+    @property
+    def a(self) -> str: ...
+
+    @property
+    def b(self) -> str: ...
+
+    @property
+    def apart(self) -> bool: ...
+
+
+V = TypeVar("V", bound=Verdict)
+
+
 @dataclass(frozen=True)
-class Verdicts:
+class Verdicts(Generic[V]):
     """What a summary states of ranked measures from their pairwise differences:
     ``groups`` (best first; every measure of a group differs beyond the noise from every
     measure of every other group) and ``said``, in rank order, every pair whose interval
@@ -258,10 +286,10 @@ class Verdicts:
     which)."""
 
     groups: List[List[str]]
-    said: List[Comparison]
+    said: List[V]
 
 
-def pair_verdicts(ranked: Sequence[str], comparison: Callable[[str, str], Comparison]) -> Verdicts:
+def pair_verdicts(ranked: Sequence[str], comparison: Callable[[str, str], V]) -> Verdicts[V]:
     """The one reading of a table of pairwise differences behind every summary line that
     compares measures: ``comparison(x, y)`` is x - y with its 95% interval, for x ranked
     before y (or any verdict with ``a``, ``b`` and ``apart``). Groups: a measure starts a

@@ -79,7 +79,7 @@ def _swap(seed: int, matrices, c: int, trials: int, mode: str, replacement: bool
         subset_size=c,
         trials=trials,
         seed=seed,
-        mode=mode,
+        swap_mode=mode,
         replacement=replacement,
         progress=progress,
     )

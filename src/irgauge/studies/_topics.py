@@ -118,7 +118,7 @@ def _paired(values: Dict, n: int) -> Dict:
 def _swap_on(draw, matrices, c: int, trials: int, mode: str, replacement: bool):
     idx, seed = draw
     return meta.swap_rates(
-        resampled(matrices, idx), c, trials, seed, mode=mode, replacement=replacement
+        resampled(matrices, idx), c, trials, seed, swap_mode=mode, replacement=replacement
     )
 
 

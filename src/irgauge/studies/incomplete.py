@@ -51,6 +51,7 @@ from irgauge.evaluation.tasks import on_cluster, run_steps
 from irgauge.io.qrels import read_qrels
 from irgauge.meta import rank_correlations
 from irgauge.meta.kendall import kendall_tau_columns
+from irgauge._checks import renamed_keywords
 from irgauge.studies import _common as common
 from irgauge.studies import _noise, _plots, _repeat, _topics
 from irgauge.studies._reduction_steps import Steps
@@ -103,7 +104,7 @@ class IncompleteOptions:
     top_fraction: Optional[float] = None
     by: str = "AP"
     seed: Optional[int] = None
-    B: int = 1000
+    samples: int = 1000  # B, the bootstrap samples
     reductions: int = 5
     alpha: float = 0.05
     rates: Sequence[float] = RATES
@@ -137,6 +138,7 @@ class IncompleteData:
     names: List[str]  # measures in table order
 
 
+@renamed_keywords(B="samples")
 @common.study_entry
 def run_incomplete(
     qrels,
@@ -147,7 +149,7 @@ def run_incomplete(
     top_fraction: Optional[float] = None,
     by: str = "AP",
     seed: Optional[int] = None,
-    B: int = 1000,
+    samples: int = 1000,
     reductions: int = 5,
     alpha: float = 0.05,
     rates: Sequence[float] = RATES,
@@ -159,6 +161,8 @@ def run_incomplete(
 ) -> common.StudyResult:
     """Run the study; write tables and figures under ``out/incomplete``.
 
+    ``samples``: B, the bootstrap samples of every test (``B=``, its old name, still
+    works, deprecated: ``samples`` is every function's name for them).
     ``reductions``: independent seeded reductions (the first uses ``seed``); each reduction
     seed also seeds its bootstrap samples. ``rates``: shares j of judgments kept (%).
     ``depths`` (e.g. ``[100, 10]``): reduce the qrels instead to the depth-K pool of the
@@ -170,7 +174,7 @@ def run_incomplete(
         top_fraction=top_fraction,
         by=by,
         seed=seed,
-        B=B,
+        samples=samples,
         reductions=reductions,
         alpha=alpha,
         rates=rates,
@@ -219,7 +223,7 @@ def compute_incomplete(
     # the same shares as the 100% column of Figure 3), keeping the required differences
     dp_rows, dp, first_dp = _repeat.discriminative_power(
         full,
-        o.B,
+        o.samples,
         o.alpha,
         seeds,
         progress and (lambda label: progress(f"full relevance data, {label}")),
@@ -290,7 +294,7 @@ def _parameters(o, steps: Steps, labels, eval_options, rel_level, studies):
     )
     return {
         **common.filter_parameters(o.top_k, o.top_fraction, o.by),
-        "B": o.B,
+        "B": o.samples,
         "alpha": o.alpha,
         **reduced,
         "reductions": o.reductions,
@@ -380,7 +384,7 @@ def _reduce(q, runs, steps: Steps, seeds, options: IncompleteOptions, rel_level,
     studies = run_steps(  # each reduction a step: a task on a cluster, with the same result
         _reduction,
         seeds,
-        (q, runs, reduction, options.B, options.alpha, rel_level, eval_options),
+        (q, runs, reduction, options.samples, options.alpha, rel_level, eval_options),
         progress=progress("reductions") if progress is not None and on_cluster() else None,
         step_progress=progress and (lambda r: progress(f"reduction {r + 1}/{len(seeds)}")),
     )
@@ -478,7 +482,7 @@ def _write_tables(writer: common.StudyWriter, data: IncompleteData) -> None:
         data.power,
         common.caption(
             f"Discriminative power at alpha = {o.alpha} and required difference, full "
-            f"relevance data ({data.setting}, {counted(data.pairs, 'pair')}, B = {o.B}): "
+            f"relevance data ({data.setting}, {counted(data.pairs, 'pair')}, B = {o.samples}): "
             f"means over {o.reductions} bootstrap runs (one per reduction seed) with Monte "
             f"Carlo SE",
             "bpref",

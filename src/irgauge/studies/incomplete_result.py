@@ -95,9 +95,9 @@ def incomplete_study(
     samples, alpha = _checks.draws(samples, "samples"), _checks.alpha(alpha)
     if bootstrap_seed is not None:
         bootstrap_seed = _checks.seed(bootstrap_seed, "bootstrap_seed")
+    variants = _variants(measures)
     run_list = read_runs(runs)
     reduction, seed = _reduction(qrels, run_list, rates, depths, seed, rel_level, options)
-    variants = _variants(measures)
     for key in ("complete", "judged_only", "measures"):
         options.pop(key, None)
     boot_seed = seed if bootstrap_seed is None else bootstrap_seed

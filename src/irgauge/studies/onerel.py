@@ -37,6 +37,7 @@ from irgauge.evaluation import score_matrices
 from irgauge.io.qrels import read_qrels
 from irgauge.meta import rank_correlations
 from irgauge.report import figures
+from irgauge._checks import renamed_keywords
 from irgauge.studies import _common as common
 from irgauge.studies import _noise, _plots, _repeat, _topics
 from irgauge.io.words import counted
@@ -99,7 +100,7 @@ class OnerelOptions:
     top_fraction: Optional[float] = None
     by: str = "AP"
     seed: Optional[int] = None
-    B: int = 1000
+    samples: int = 1000  # B, the bootstrap samples
     trials: int = 1000
     alpha: float = 0.05
     subset_size: Optional[int] = None
@@ -138,6 +139,7 @@ class OnerelData:
     problem: Optional[str]  # why the design is too small to order measures, if it is
 
 
+@renamed_keywords(B="samples")
 @common.study_entry
 def run_onerel(
     qrels,
@@ -148,7 +150,7 @@ def run_onerel(
     top_fraction: Optional[float] = None,
     by: str = "AP",
     seed: Optional[int] = None,
-    B: int = 1000,
+    samples: int = 1000,
     trials: int = 1000,
     alpha: float = 0.05,
     subset_size: Optional[int] = None,
@@ -163,6 +165,8 @@ def run_onerel(
 ) -> common.StudyResult:
     """Run the study on ``qrels`` and ``runs``; write tables and figures under ``out/onerel``.
 
+    ``samples``: B, the bootstrap samples of every test (``B=``, its old name, still
+    works, deprecated: ``samples`` is every function's name for them).
     ``subset_size``: topics per subset c for swap and stability (default: half the topics).
     ``swap_mode``: "strict" (a tie on one side and not the other is a swap) or "original";
     ``replacement``: draw the two swap subsets with replacement (the poster's variant).
@@ -178,7 +182,7 @@ def run_onerel(
         top_fraction=top_fraction,
         by=by,
         seed=seed,
-        B=B,
+        samples=samples,
         trials=trials,
         alpha=alpha,
         subset_size=subset_size,
@@ -215,7 +219,9 @@ def compute_onerel(
     first = next(iter(base.values()))
     c = o.subset_size or first.n_topics // 2
     topic = _repeat.topic_draw(seed, first.n_topics, o.topic_resamples, o.trials, o.repetitions)
-    dp_rows, dp, first_dp = _repeat.discriminative_power(matrices, o.B, o.alpha, seeds, progress)
+    dp_rows, dp, first_dp = _repeat.discriminative_power(
+        matrices, o.samples, o.alpha, seeds, progress
+    )
     step = common.steps(progress, "topic resamples", 3)
     share, _ = _topics.discriminative_power(matrices, o.alpha, topic.indices)
     _, swap_rows, swap_curve, swap = _repeat.swap(
@@ -263,7 +269,7 @@ def _record(o, q, runs, labels, notes, matrices, seed, seeds, topic, stability_r
     first = next(iter(matrices.values()))
     parameters = {
         **common.filter_parameters(o.top_k, o.top_fraction, o.by),
-        "B": o.B,
+        "B": o.samples,
         "trials": o.trials,
         "alpha": o.alpha,
         "subset_size": o.subset_size or first.n_topics // 2,
@@ -352,7 +358,7 @@ def _write_power(writer: common.StudyWriter, data: OnerelData) -> None:
         common.caption(
             f"Discriminative power at alpha = {o.alpha} and required difference, means over "
             f"{o.repetitions} bootstrap repetitions with Monte Carlo SE ({data.setting}, "
-            f"{counted(data.pairs, 'pair')}, B = {o.B})",
+            f"{counted(data.pairs, 'pair')}, B = {o.samples})",
             "onerel",
             "Table 3",
         ),
@@ -364,10 +370,10 @@ def _write_power(writer: common.StudyWriter, data: OnerelData) -> None:
         data.asl_pairs[data.asl_pairs["measure"].isin(BASE)],
         f"ASL curves: ASL against system pairs sorted by ASL, first of "
         f"{counted(o.repetitions, 'repetition')}, with the Monte Carlo band of each ASL "
-        f"(+/- 1.96 binomial SE, B = {o.B}; {data.setting})",
-        samples=o.B,
+        f"(+/- 1.96 binomial SE, B = {o.samples}; {data.setting})",
+        samples=o.samples,
         alpha=o.alpha,
-        title=f"ASL curves ({data.setting}, B = {o.B})",
+        title=f"ASL curves ({data.setting}, B = {o.samples})",
     )
 
 
@@ -394,10 +400,10 @@ def _write_gains(writer: common.StudyWriter, data: OnerelData) -> None:
             pairs[pairs["measure"].str.startswith(m + " ")],
             f"ASL curves of {m} under different gain values, first of "
             f"{counted(o.repetitions, 'repetition')}, with the Monte Carlo band of each "
-            f"ASL (+/- 1.96 binomial SE, B = {o.B})",
-            samples=o.B,
+            f"ASL (+/- 1.96 binomial SE, B = {o.samples})",
+            samples=o.samples,
             alpha=o.alpha,
-            title=f"{m} under gain values ({data.setting}, B = {o.B})",
+            title=f"{m} under gain values ({data.setting}, B = {o.samples})",
         )
 
 

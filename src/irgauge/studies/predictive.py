@@ -19,6 +19,7 @@ from typing import Any, Dict, List, Optional, Sequence
 import numpy as np
 import pandas as pd
 
+from irgauge._checks import renamed_keywords
 from irgauge.errors import InputError
 from irgauge.evaluation import score_matrices
 from irgauge.meta import predictive_power
@@ -53,8 +54,8 @@ class PredictiveOptions:
     top_fraction: Optional[float]
     by: str
     seed: Optional[int]
-    trials: int
-    sizes: Optional[Sequence[int]]
+    halvings: int
+    subset_sizes: Optional[Sequence[int]]
     variant: str
     eval_options: Optional[Dict[str, Any]]
     topic_resamples: int = _noise.TOPIC_RESAMPLES
@@ -89,6 +90,7 @@ class PredictiveStudy:
 DEFAULT_FRACTION = 0.75  # the systems kept by default: the top 75% by AP
 
 
+@renamed_keywords(trials="halvings", sizes="subset_sizes")
 @common.study_entry
 def run_predictive(
     qrels=None,
@@ -100,8 +102,8 @@ def run_predictive(
     top_fraction: Optional[float] = DEFAULT_FRACTION,
     by: str = "AP",
     seed: Optional[int] = None,
-    trials: int = 2000,
-    sizes: Optional[Sequence[int]] = None,
+    halvings: int = 2000,
+    subset_sizes: Optional[Sequence[int]] = None,
     variant: str = "b",
     eval_options: Optional[Dict[str, Any]] = None,
     topic_resamples: int = _noise.TOPIC_RESAMPLES,
@@ -110,13 +112,22 @@ def run_predictive(
 ) -> common.StudyResult:
     """Run the study; write tables and figures under ``out/predictive``.
 
-    ``trials``: random halvings P (2000, as the paper). ``sizes``: subset sizes k of the
-    curve (default 5, 10, ..., n/2). ``top_k`` overrides the top-fraction filter.
-    ``variant``: Kendall's tau a or b.
+    ``halvings``: random halvings P (2000, as the paper). ``subset_sizes``: subset sizes k
+    of the curve (default 5, 10, ..., n/2), as :func:`~irgauge.meta.predictive_power`
+    names both (``trials=`` and ``sizes=``, their old names, still work, deprecated).
+    ``top_k`` overrides the top-fraction filter. ``variant``: Kendall's tau a or b.
     """
     eval_options = dict(eval_options or {})
     options = PredictiveOptions(
-        top_k, top_fraction, by, seed, trials, sizes, variant, eval_options, topic_resamples
+        top_k,
+        top_fraction,
+        by,
+        seed,
+        halvings,
+        subset_sizes,
+        variant,
+        eval_options,
+        topic_resamples,
     )
     study = compute_predictive(qrels, runs, matrices, options, progress)
     result = write_predictive(study, describe_predictive(study), out)
@@ -128,9 +139,9 @@ def compute_predictive(
 ) -> PredictiveStudy:
     """The study's numbers from qrels and runs, or from ``matrices``; writes nothing.
 
-    se = sd(tau) / sqrt(trials): the halvings are independent draws.
+    se = sd(tau) / sqrt(halvings): the halvings are independent draws.
     """
-    trials, variant, top_k, by = options.trials, options.variant, options.top_k, options.by
+    halvings, variant, top_k, by = options.halvings, options.variant, options.top_k, options.by
     # top_k, when given, replaces the top-fraction filter
     top_fraction = None if top_k is not None else options.top_fraction
     eval_options = dict(options.eval_options or {})
@@ -138,10 +149,14 @@ def compute_predictive(
     matrices, inputs = _score_matrices(qrels, runs, matrices, eval_options)
     chosen = common.select(matrices, top_k, top_fraction, by)
     first = next(iter(chosen.values()))
-    ks = list(options.sizes) if options.sizes is not None else subset_sizes(first.n_topics)
+    ks = (
+        list(options.subset_sizes)
+        if options.subset_sizes is not None
+        else subset_sizes(first.n_topics)
+    )
     result = predictive_power(
         chosen,
-        halvings=trials,
+        halvings=halvings,
         seed=seed,
         top_fraction=1.0,
         subset_sizes=ks,
@@ -149,7 +164,7 @@ def compute_predictive(
         progress=progress("halvings") if progress else None,
     )
     names = list(chosen)
-    topic = _repeat.topic_draw(seed, first.n_topics, options.topic_resamples, trials, 1)
+    topic = _repeat.topic_draw(seed, first.n_topics, options.topic_resamples, halvings, 1)
     draws, curve_draws = _topics.predictive(
         chosen, topic.trials, topic.experiments, topic.seed, variant, ks
     )
@@ -158,8 +173,7 @@ def compute_predictive(
     sd = sd.loc[names, names]
     parameters = {
         **common.filter_parameters(top_k, top_fraction, by),
-        "trials": trials,
-        "halvings": trials,
+        "halvings": halvings,
         "subset_sizes": ks,
         "variant": variant,
         "measures": {k: MEASURES.get(k, k) for k in names},
@@ -168,9 +182,9 @@ def compute_predictive(
     }
     return PredictiveStudy(
         phi=square.loc[names, names],
-        se=sd / np.sqrt(trials),
+        se=sd / np.sqrt(halvings),
         sd=sd,
-        curve=_with_interval(_figure_pairs(result.details["curve"], names), curve_draws, trials),
+        curve=_with_interval(_figure_pairs(result.details["curve"], names), curve_draws, halvings),
         systems=common.systems_phrase(
             first.n_systems,
             next(iter(matrices.values())).n_systems,
@@ -269,13 +283,13 @@ def write_predictive(study: PredictiveStudy, summary: List[str], out) -> common.
 
 def _write_tables(writer: common.StudyWriter, study: PredictiveStudy) -> None:
     """phi (Tables 1-2 of the paper), its standard error and sd, and phi by subset size k."""
-    trials, variant = study.parameters["trials"], study.parameters["variant"]
+    halvings, variant = study.parameters["halvings"], study.parameters["variant"]
     writer.table(
         "phi",
         _by_predictor(study.phi),
         common.caption(
             f"Predictive power phi(row predicts column) on {study.systems} "
-            f"({trials} random halvings of {counted(len(study.topics), 'topic')}, "
+            f"({halvings} random halvings of {counted(len(study.topics), 'topic')}, "
             f"tau-{variant})",
             "predictive",
             "Tables 1-2",

@@ -30,6 +30,7 @@ import pandas as pd
 
 from irgauge import _checks
 from irgauge.errors import InputError
+from irgauge.measures.parse import refuse_repeats
 from irgauge.evaluation import score_matrices
 from irgauge.meta.topicset import topic_set_size, topics_needed
 from irgauge.report.topicset_figures import topic_set_curves
@@ -90,7 +91,7 @@ class TopicsetStudy:
     topics: List[str]
 
 
-@common.renamed_keywords(trials="topic_resamples")
+@_checks.renamed_keywords(trials="topic_resamples")
 @common.study_entry
 def run_topicset(
     qrels=None,
@@ -122,6 +123,8 @@ def run_topicset(
     topics, as every study's (``trials=``, its old name, still works, deprecated).
     Every system is kept unless ``top_k`` or ``top_fraction`` asks otherwise.
     """
+    if measures:  # refused before anything is read or evaluated, as -m is
+        refuse_repeats(measures)
     eval_options = dict(eval_options or {})
     options = TopicsetOptions(
         min_diff,
