@@ -136,7 +136,7 @@ def test_study_folder_given_as_input_links_up_relatively(tmp_path, capsys):
         QRELS,
         [str(p) for p in sorted((SAMPLE / "runs").glob("*.run"))],
         tmp_path / "studies",
-        trials=20,
+        halvings=20,
         seed=1,
     )
     out = tmp_path / "paper"
