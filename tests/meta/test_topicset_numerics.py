@@ -368,6 +368,17 @@ def test_min_detectable_diff_is_found_in_few_steps_at_every_scale(
     assert float(miss(n, d * (1 - 1e-12), variance, alpha, *extra)) > np.log(beta)
 
 
+def test_a_secant_rounding_onto_an_end_does_not_stop_the_search():
+    """V_E = 0.05, 2 topics, ANOVA over 3 systems: a secant step one ulp above the lower end
+    in log D gave that end itself in D, read as no double between the ends, and the search
+    stopped with the ends a relative 9e-6 apart (the detected end returned)."""
+    from irgauge.meta.topicset import _log_anova_miss
+
+    d = min_detectable_diff(0.05, 2, "anova", 0.05, 0.2, 3)
+    assert float(_log_anova_miss(2, d, 0.05, 0.05, 3)) <= np.log(0.2)
+    assert float(_log_anova_miss(2, d * (1 - 1e-12), 0.05, 0.05, 3)) > np.log(0.2)
+
+
 def test_a_difference_past_the_largest_double_is_infinite_with_its_reason():
     """V_E = 1e200 on 2 topics at alpha = 5e-324: lambda must reach e^1488, D about 1e423;
     the answer is not a double, so it is inf and the result says why."""
