@@ -20,12 +20,14 @@ def _run_by_python_m() -> bool:
     and runpy's ``_run_module_as_main`` (which ``-m`` calls) names it ``mod_name``. A
     package run by ``python -m other`` that imports irgauge is not irgauge's process."""
     frame = _sys._getframe(1)
-    while frame is not None:
+    while True:
         code = frame.f_code
         if code.co_name == "_run_module_as_main" and frame.f_globals.get("__name__") == "runpy":
-            return frame.f_locals.get("mod_name") == __name__
-        frame = frame.f_back
-    return False
+            return bool(frame.f_locals.get("mod_name") == __name__)
+        back = frame.f_back
+        if back is None:
+            return False
+        frame = back
 
 
 # Ctrl-C is held back here, first, as the console scripts hold it (irgauge_console), for
