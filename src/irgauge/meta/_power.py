@@ -294,7 +294,8 @@ def _log_miss_z(log_f, df2, mu):
     def h(z):
         with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
             log_t = 2 * (log_mu + np.log(np.abs(1 + z / mu))) + np.log(a) - log_f
-        return -0.5 * z**2 - 0.5 * np.log(2 * np.pi) + _log_gamma_upper(a, np.exp(log_t))
+            t = np.exp(log_t)  # inf past the largest double: Q = 0 there
+        return -0.5 * z**2 - 0.5 * np.log(2 * np.pi) + _log_gamma_upper(a, t)
 
     edge = np.full(np.shape(log_mu), 64.0)  # phi(64) = e^-2048: nothing beyond
     return np.minimum(log_integral(h, -edge, edge), 0.0)
