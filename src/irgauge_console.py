@@ -7,8 +7,9 @@ numpy, ...) would raise KeyboardInterrupt there and print Python's traceback. So
 statement here holds SIGINT back (:class:`EarlyStops`). The command line's handlers, once
 installed (:func:`irgauge.cli.install_signal_handlers`), pass a SIGINT held on to
 :mod:`irgauge.io.stops`, and the command stops before it starts, as one stopped at any
-later point: exit 130, ``irgauge: interrupted``. Only the console scripts import this
-module: importing it changes the process's SIGINT handler, which a library must not do.
+later point: exit 130, ``irgauge: interrupted``. Only the console scripts, and the
+package's ``__init__`` for ``python -m irgauge`` alone, import this module: importing it
+changes the process's SIGINT handler, which a library must not do.
 """
 
 # built in, so held back before anything loads (the signal module loads enum); no stub

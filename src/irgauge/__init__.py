@@ -11,8 +11,33 @@ The packages follow the pipeline, each importing only from those before it:
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any, Callable, Dict, List, Tuple
+import sys as _sys
+
+
+def _run_by_python_m() -> bool:
+    """Whether this import is ``python -m irgauge`` locating this package, which Python
+    imports before ``__main__.py``: sys.argv[0] is "-m" while a module to run is located,
+    and runpy's ``_run_module_as_main`` (which ``-m`` calls) names it ``mod_name``. A
+    package run by ``python -m other`` that imports irgauge is not irgauge's process."""
+    frame = _sys._getframe(1)
+    while True:
+        code = frame.f_code
+        if code.co_name == "_run_module_as_main" and frame.f_globals.get("__name__") == "runpy":
+            return bool(frame.f_locals.get("mod_name") == __name__)
+        back = frame.f_back
+        if back is None:
+            return False
+        frame = back
+
+
+# Ctrl-C is held back here, first, as the console scripts hold it (irgauge_console), for
+# ``python -m irgauge`` only: importing irgauge leaves a library's host its own handlers
+if _sys.argv[:1] == ["-m"] and _run_by_python_m():
+    import irgauge_console  # noqa: F401
+
+# after the hold, which must come before anything slow (typing: most of the import's time)
+import importlib  # noqa: E402
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, Tuple  # noqa: E402
 
 __version__ = "0.1.0"
 

@@ -1,5 +1,6 @@
 import sys
 
-from irgauge_console import irgauge  # Ctrl-C held back from here on (irgauge_console)
+# Ctrl-C held back since the package's __init__, which Python ran first (irgauge_console)
+from irgauge_console import irgauge
 
 sys.exit(irgauge())

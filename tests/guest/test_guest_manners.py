@@ -197,6 +197,9 @@ GLOBAL_SETTERS = {
     # back and delivers what came meanwhile (held_stop_signals)
     # (processes.py: in eval's forked worker processes only, never in the caller's)
     "signal.signal(": {"cli/__init__.py", "io/atomic.py", "evaluation/processes.py"},
+    # the console scripts' hold of Ctrl-C: in __init__ for python -m irgauge alone
+    "import irgauge_console": {"__init__.py"},
+    "from irgauge_console": {"__main__.py"},
     "np.seterr(": set(),
     "np.set_printoptions(": set(),
     "np.random.seed(": set(),

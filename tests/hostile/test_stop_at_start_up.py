@@ -18,6 +18,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import slow_after
+
 ROOT = Path(__file__).resolve().parents[2]
 AT = "IRGAUGE_TEST_SIGINT_AT"  # the module at whose start SIGINT comes
 
@@ -73,3 +75,53 @@ def test_ctrl_c_as_a_console_script_starts(tmp_path, script, module):
 
 def test_every_console_script_starts_in_irgauge_console():
     assert {module for module, _ in console_scripts().values()} == {"irgauge_console"}
+
+
+# python -m irgauge: Python imports the package, and runs its __init__, before __main__.py;
+# the hold must already be in place there. sitecustomize (run at Python's start-up, before
+# runpy) sets the trace, so that the command is Python's own -m. SIGINT as the package's
+# first module starts comes before its first statement: Python's start-up, as above.
+SITECUSTOMIZE = SCRIPT.split("from {module}")[0]
+# (runpy runs irgauge/__main__.py as __main__)
+PYTHON_M = ["typing", "__main__", "irgauge.cli", "irgauge.io.stops", "irgauge.cli.cmd_eval"]
+
+
+@pytest.mark.parametrize("module", slow_after(PYTHON_M, 2))
+def test_ctrl_c_as_python_m_irgauge_starts(tmp_path, module):
+    (tmp_path / "q").write_text("1 0 a 1\n")
+    (tmp_path / "r").write_text("1 Q0 a 1 1 t\n")
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "sitecustomize.py").write_text(SITECUSTOMIZE.format(at=AT))
+    env = {**os.environ, AT: module, "PYTHONPATH": f"{site}{os.pathsep}{ROOT / 'src'}"}
+    done = subprocess.run(
+        [sys.executable, "-m", "irgauge", "eval", "q", "r"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert (done.returncode, done.stdout, done.stderr) == (130, "", "irgauge: interrupted\n")
+
+
+LIBRARY = """\
+import signal, sys
+before = signal.getsignal(signal.SIGINT)
+import irgauge  # the package, imported by a program of its own run by python -m
+after = signal.getsignal(signal.SIGINT)
+sys.exit(0 if after is before else f"SIGINT handler {{before!r}} became {{after!r}}")
+"""
+
+
+@pytest.mark.parametrize("how", ["-m", "-c"])
+def test_a_library_host_keeps_its_sigint_handler(tmp_path, how):
+    """Importing irgauge from a package that python -m runs, or from python -c, leaves
+    the host's SIGINT handler as it was: only python -m irgauge holds Ctrl-C back."""
+    host = tmp_path / "host"
+    host.mkdir()
+    (host / "__init__.py").write_text(LIBRARY.format())
+    (host / "__main__.py").write_text("")
+    argv = ["-m", "host"] if how == "-m" else ["-c", LIBRARY.format()]
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    done = subprocess.run([sys.executable, *argv], cwd=tmp_path, env=env, capture_output=True)
+    assert done.returncode == 0, done.stderr

@@ -252,14 +252,53 @@ def log_miss(log_f, df1: int, df2, mu):
     )
     if df1 > 1:
         return _log_miss_many(log_f, df1, df2, mu)
+    # each form's integrand steps where the other variable's factor passes from 0 to 1:
+    # over V within 1 / mu of y's spread sqrt(2 / df2) (sharp for mu sqrt(df2)), over Z
+    # within sqrt(f / (2 df2)) of Z's spread 1; the one less sharp is taken (at mu
+    # sqrt(f) = 2 df2 they are alike), with a margin for the V form, which also keeps mu
+    # below 30, where the Z form's kink at Z = -mu (df2 = 1) has weight; checked against
+    # mpmath for df2 in [1, 450] and mu up to 1e300 (where the V form held only 1e-3)
+    with np.errstate(over="ignore", divide="ignore"):
+        over_z = (mu >= 30) & (np.log(mu) + 0.5 * log_f > np.log(16.0 * df2))
+    value = np.empty(np.shape(mu))
+    for chosen, form in ((~over_z, _log_miss_v), (over_z, _log_miss_z)):
+        if chosen.any():
+            value[chosen] = form(log_f[chosen], df2[chosen], mu[chosen])
+    return value
+
+
+def _log_miss_v(log_f, df2, mu):
+    """log P(F' <= f) for df1 = 1 averaged over V: P(|Z + mu| <= sqrt(f V / df2)), V =
+    df2 e^y, y's log density from :func:`_log_chi2_density`, the interval's from
+    :func:`log_normal_interval`."""
     mode = _log_chi2_mode(df2 / 2)
     lo, hi = _chi2_bracket(df2)
 
     def h(y):
-        # P(|Z + mu| <= sqrt(f V)), V = df2 e^y, averaged over V
         return _log_chi2_density(y, df2, mode) + log_normal_interval(0.5 * (log_f + y), mu)
 
     return np.minimum(log_integral(h, lo, hi), 0.0)
+
+
+def _log_miss_z(log_f, df2, mu):
+    """log P(F' <= f) for df1 = 1 averaged over Z instead of V: P((Z + mu)^2 <= f V / df2)
+    = E_Z[Q(df2/2, df2 (Z + mu)^2 / (2 f))], Q the regularized upper incomplete gamma
+    function (:func:`_log_gamma_upper`), (Z + mu)^2 taken from logs, as mu may be 1e301.
+    For df2 = 1 the integrand has a kink at Z = -mu (Q(1/2, t) = 1 - c sqrt(t) near t =
+    0), which the trapezoid rule does not resolve: :func:`log_miss` takes this form only
+    for mu >= 30, where the kink lies 30 spreads of Z from its mean."""
+    a = np.asarray(df2, float) / 2
+    with np.errstate(divide="ignore"):
+        log_mu = np.log(mu)
+
+    def h(z):
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+            log_t = 2 * (log_mu + np.log(np.abs(1 + z / mu))) + np.log(a) - log_f
+            t = np.exp(log_t)  # inf past the largest double: Q = 0 there
+        return -0.5 * z**2 - 0.5 * np.log(2 * np.pi) + _log_gamma_upper(a, t)
+
+    edge = np.full(np.shape(log_mu), 64.0)  # phi(64) = e^-2048: nothing beyond
+    return np.minimum(log_integral(h, -edge, edge), 0.0)
 
 
 def _log_miss_many(log_f, df1: int, df2, mu):
@@ -347,22 +386,35 @@ def _gamma_fraction(a, x):
 def log_f_critical(alpha: float, df1: int, df2):
     """log F_{1-alpha}(df1, df2), the upper alpha quantile of the F distribution, from
     the Beta quantiles (see the module docstring); for df1 = 1 it is 2 log t_{1-alpha/2,
-    df2}. Below :data:`QUANTILE_FLOOR` scipy's Beta quantiles lose their digits among the
-    subnormal numbers (the quantile 0.75 for 0.867 at alpha = 5e-324 and df2 = 10^4):
-    there log q is found in log space (:func:`_log_lower_quantile`)."""
+    df2}. scipy's Beta quantiles are only starts: for a tiny alpha and many degrees of
+    freedom they lose their digits (the lower quantile 0.0354 of Beta(225, 24.5) at alpha
+    = 1e-300, where I_q is 1e-294: log F 5.52 for 5.58), and below
+    :data:`QUANTILE_FLOOR` among the subnormal numbers (0.75 for 0.867 at alpha = 5e-324
+    and df2 = 10^4), where the series' first term is the start instead. Newton's method
+    in log space (:func:`_newton_log_quantile`) then solves log I = log alpha on the side
+    of the quantile that is small, to the digits of :func:`_log_betainc`."""
     df2 = np.asarray(df2, float)
     a, b = df1 / 2, df2 / 2
+    log_alpha = np.log(alpha)
+    leading = _leading_log_q(b, a, log_alpha)
     if alpha < QUANTILE_FLOOR:
-        log_q = _log_lower_quantile(b, a, np.log(alpha))
-        return np.log(df2 / df1) + np.log(-np.expm1(log_q)) - log_q
-    upper = special.betainccinv(a, b, alpha)  # B, upper alpha quantile of Beta(a, b)
-    q = special.betaincinv(b, a, alpha)  # 1 - B, where B is near 1
+        upper, start = np.ones_like(df2), leading
+    else:
+        upper = special.betainccinv(a, b, alpha)  # B, upper alpha quantile of Beta(a, b)
+        q = special.betaincinv(b, a, alpha)  # 1 - B, where B is near 1
+        with np.errstate(divide="ignore"):
+            # q underflows only for df2 = 1 or 2 and a tiny alpha: the series' first term
+            start = np.where(q > _TINY * 1e6, np.log(q), leading)
+    # each from the side that is small: log q = log(1 - B) for B >= 1/2, else log B; a
+    # NaN of scipy's (Beta(1.5, 4) at 1e-300) leaves the series' first term as the start
+    small_q = ~(upper < 0.5)
     with np.errstate(divide="ignore"):
-        # q underflows only for df2 = 1 or 2 and a tiny alpha: the series' first term
-        log_q = np.where(q > _TINY * 1e6, np.log(q), _leading_log_q(b, a, np.log(alpha)))
-        from_q = np.log(df2 / df1) + np.log1p(-np.exp(log_q)) - log_q
-        from_upper = np.log(df2 / df1) + np.log(upper) - np.log1p(-upper)
-    return np.where(upper < 0.5, from_upper, from_q)
+        start = np.where(small_q, start, np.log(np.where(small_q, 0.5, upper)))
+    x = _newton_log_quantile(b, a, log_alpha, start, small_q)
+    with np.errstate(divide="ignore"):
+        log_q = np.where(small_q, x, np.log(-np.expm1(x)))
+        log_upper = np.where(small_q, np.log(-np.expm1(x)), x)
+    return np.log(df2 / df1) + log_upper - log_q
 
 
 def _leading_log_q(b, a, log_alpha):
@@ -371,28 +423,32 @@ def _leading_log_q(b, a, log_alpha):
     return (log_alpha + np.log(b) + special.betaln(b, a)) / b
 
 
-def _log_lower_quantile(b, a, log_alpha):
-    """log q with I_q(b, a) = e^log_alpha, the lower quantile of Beta(b, a), in log space:
-    Newton's method on g(x) = log I_{e^x}(b, a) - log_alpha in x = log q (g increases
-    with x; its slope is e^(b x) (1 - e^x)^(a - 1) / (B(b, a) I)), from the series' first
-    term; where q is below the normal numbers (df2 = 1 or 2) that first term is the
-    answer to double precision, as the next term is q times smaller."""
-    start = _leading_log_q(b, a, log_alpha)
-    x = np.minimum(start, -1e-300)
-    newton = x > np.log(_TINY) + 10.0
-    if newton.any():
-        xs, bs = x[newton] if x.ndim else x, b[newton] if np.ndim(b) else b
+def _newton_log_quantile(b, a, log_alpha, x, small_q):
+    """The lower quantile q of Beta(b, a) at e^log_alpha, I_q(b, a) = e^log_alpha, as x =
+    log q where ``small_q`` and x = log(1 - q) elsewhere, by Newton's method on g(x) =
+    log I_q(b, a) - log_alpha from ``x``. g is monotone in x with slope +-e^(log p - log
+    I), p = q^b (1 - q)^(a - 1) / B(b, a) for x = log q, q^(b - 1) (1 - q)^a / B(b, a)
+    for x = log(1 - q); log I and log p come from logs (:func:`_log_betainc`), so a q of
+    1e-300 or a 1 - q of 1e-20 keeps its digits. Where q is below the normal numbers
+    (df2 = 1 or 2) the start, the series' first term, is the answer to double precision,
+    as the next term is q times smaller."""
+    x, b, small_q = np.broadcast_arrays(np.array(x, float), np.asarray(b, float), small_q)
+    shape = x.shape
+    x, b, small_q = x.ravel().copy(), b.ravel(), small_q.ravel()
+    todo = ~small_q | (x > np.log(_TINY) + 10.0)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         for _ in range(_NEWTON_STEPS):
-            log_i = _log_betainc(bs, a, np.exp(xs), -np.expm1(xs))
-            log_slope = bs * xs + (a - 1) * np.log(-np.expm1(xs)) - special.betaln(bs, a)
-            step = (log_i - log_alpha) / np.exp(log_slope - log_i)
-            moved = np.minimum(xs - step, xs / 2)  # q stays below 1
-            if np.all(np.abs(moved - xs) <= 4e-16 * np.abs(xs)):
-                xs = moved
+            if not todo.any():
                 break
-            xs = moved
-        if x.ndim:
-            x[newton] = xs
-        else:
-            x = xs
-    return x
+            xs, bs, lower = x[todo], b[todo], small_q[todo]
+            log_other = np.log(-np.expm1(xs))  # the other side's log, from the small one
+            log_q, log_w = np.where(lower, xs, log_other), np.where(lower, log_other, xs)
+            log_i = _log_betainc(bs, a, np.exp(log_q), np.exp(log_w))
+            log_p = (bs - 1) * log_q + (a - 1) * log_w + xs - special.betaln(bs, a)
+            slope = np.where(lower, 1.0, -1.0) * np.exp(log_p - log_i)
+            moved = np.minimum(xs - (log_i - log_alpha) / slope, xs / 2)  # stays below 0
+            moved = np.where(np.isfinite(moved), moved, xs)
+            done = np.abs(moved - xs) <= 4e-16 * np.abs(xs)
+            x[todo] = moved
+            todo[todo] = ~done
+    return x.reshape(shape)

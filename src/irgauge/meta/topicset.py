@@ -377,7 +377,9 @@ def _log_root(gap, start: float) -> float:
         # halved the bracket: the count of steps stays bounded whatever the shape of gap
         if np.isfinite(g_lo) and np.isfinite(g_hi) and (count % 3 != 2 or x_hi - x_lo < width / 2):
             secant = x_hi - g_hi * (x_hi - x_lo) / (g_hi - g_lo)
-            x = secant if x_lo < secant < x_hi else x
+            # strictly inside in D too: a secant next to an end in x can round onto it in
+            # D, which is no reason to stop while the midpoint lies between
+            x = secant if x_lo < secant < x_hi and d_lo < np.exp(secant) < d_hi else x
         if count % 3 == 2:
             width = x_hi - x_lo
         if not x_lo < x < x_hi or not d_lo < np.exp(x) < d_hi:
