@@ -14,6 +14,12 @@ from hypothesis import settings
 # every command it runs); tests/hostile/test_outputs_commit.py turns it on to check it.
 os.environ.setdefault("IRGAUGE_FSYNC", "0")
 
+# ranx, a peer the suite checks against, compiles its functions with numba on first use:
+# about 90 s of CPU in a fresh environment (CI's), for collections of a few dozen lines.
+# Interpreted, the same functions give the same numbers (ranx uses neither fastmath nor
+# anything but prange, which runs as range) in 5 s. NUMBA_DISABLE_JIT=0 compiles them.
+os.environ.setdefault("NUMBA_DISABLE_JIT", "1")
+
 # No test may depend on the machine's load: Hypothesis's default deadline (200 ms an
 # example) fails a property whose example is slow on a busy machine (DeadlineExceeded,
 # then Flaky), so no property of the suite has one.

@@ -26,7 +26,7 @@ def test_letters():
     assert letters(28)[25:] == ["z", "aa", "ab"]
 
 
-@pytest.mark.slow  # ranx compiles its measures with numba first: seconds
+@pytest.mark.slow  # ranx, interpreted (tests/conftest.py): seconds
 def test_same_means_and_marks_as_ranx():
     """ranx computes the paired Student's t-test deterministically (scipy's ttest_rel) and
     marks run x with y's letter when p <= max_p and x's mean is higher."""

@@ -108,7 +108,7 @@ def distinct_scores(run):
     }
 
 
-@pytest.mark.slow  # ranx compiles its measures with numba first: seconds
+@pytest.mark.slow  # ranx, interpreted (tests/conftest.py): seconds
 @pytest.mark.parametrize("seed", [6, 7])
 def test_r_cap_and_dcg_match_ranx(seed):
     ranx = pytest.importorskip("ranx")

@@ -76,7 +76,7 @@ def test_namedtuples_of_ir_measures_and_ir_datasets(reference):
     pd.testing.assert_series_equal(table(got), reference)
 
 
-@pytest.mark.slow  # ranx compiles its measures with numba first: seconds
+@pytest.mark.slow  # ranx, interpreted (tests/conftest.py): seconds
 def test_ranx_qrels_and_run(reference):
     ranx = pytest.importorskip("ranx")
     qrels = ranx.Qrels(QRELS)
