@@ -282,6 +282,7 @@ def test_cli_tsv_json_and_table_agree_with_the_api(capsys, files, real):
     assert "min_detectable_diff" in text
 
 
+@pytest.mark.slow  # seconds a figure; the report tests' quick fixture draws it too
 def test_cli_writes_the_figure(capsys, files, tmp_path):
     argv = ["topics", files[0], "--min-diff", "0.05", "--top-k", "30", "--figures", str(tmp_path)]
     assert main(argv + ["-o", str(tmp_path / "out.tsv"), "--format", "tsv"]) == 0
