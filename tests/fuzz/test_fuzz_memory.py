@@ -87,6 +87,24 @@ def outcome(folder: Path, *memory_option, judged: str = "qrels") -> tuple:
     part=1,
     judged="qrels",
 )
+@example(  # a partition's first line began with a BOM, which its reading back dropped
+    lines=[[b"1", b"Q0", b"d%d" % i, b"0", b"0.%d" % (9 - i), b"r"] for i in range(7)][:1]
+    + [[b"\xef\xbb\xbf1", b"Q0", b"d0", b"1", b"0.36", b"r"]]
+    + [[b"1", b"Q0", b"d%d" % i, b"0", b"0.%d" % (9 - i), b"r"] for i in range(2, 7)],
+    layout=fs.PLAIN,
+    part=16,
+    judged="prels",
+)
+@example(  # ... or with gzip's magic bytes, which it read as a compressed file
+    lines=[
+        [b"1", b"Q0", b"d6", b"0", b"0.97", b"r"],
+        [b"\x1f\x8b\x08x", b"Q0", b"d0", b"1", b"0.3", b"r"],
+    ]
+    + [[b"1", b"Q0", b"d%d" % i, b"0", b"0.%d" % (9 - i), b"r"] for i in range(2, 7)],
+    layout=fs.PLAIN,
+    part=16,
+    judged="qrels",
+)
 def test_memory_gives_the_whole_reading_byte_for_byte(lines, layout, part, judged):
     if any(len(field) > 1 << 16 for fields in lines for field in fields):
         part = max(part, 1 << 12)  # a line of a MiB read 16 bytes at a time takes minutes

@@ -468,16 +468,20 @@ def _line_end_in(chunk: bytes) -> int:
 
 
 def iter_blocks(
-    path: PathLike, block_bytes: int, span: Optional[Tuple[int, int]] = None
+    path: PathLike, block_bytes: int, span: Optional[Tuple[int, int]] = None, own: bool = False
 ) -> Generator[bytes, None, None]:
     """The file's content (decompressed) in blocks of about ``block_bytes`` that end at a
     line end (the last block may end without one). ``span=(start, end)``: bytes start..end
-    of an uncompressed file only (both at line starts), as a part of it to read."""
+    of an uncompressed file only (both at line starts), as a part of it to read.
+    ``own``: a file irgauge wrote itself (lines of an input spilled to disk), read as its
+    bytes are: a line of it may begin with what would be a byte order mark or a
+    compressor's magic bytes at the start of a user's file, and is data there."""
     name = str(path)
-    handle, kind = _open(path)  # a binary file-like: a file, stream or decompressor
+    handle, kind = _open_own(name) if own else _open(path)  # a file, stream or decompressor
     if span is not None:
         handle = _Stretch(handle, kind, name, span)
-    pieces, pending, seen_text, first = [], 0, span is not None, span is None or span[0] == 0
+    pieces, pending, seen_text = [], 0, span is not None
+    first = not own and (span is None or span[0] == 0)
     try:
         with handle:
             while True:
@@ -515,6 +519,14 @@ def iter_blocks(
         yield carry
     if not seen_text:
         raise InputError("file is empty", name)
+
+
+def _open_own(name: str) -> Tuple[Any, str]:
+    """A file irgauge wrote, opened as stored, not noted as an input."""
+    try:
+        return open(name, "rb"), "file"
+    except OSError as err:
+        raise InputError(f"cannot read file: {err.strerror or err}", name) from None
 
 
 class _Stretch:

@@ -457,7 +457,7 @@ class _TextRun:
         spill = LineSpill(folder, prefix, 8, salt=salt, flush_bytes=self.part_bytes)
         done, at = False, 0
         try:
-            for block in iter_blocks(stem + ".txt", BLOCK_BYTES):
+            for block in iter_blocks(stem + ".txt", BLOCK_BYTES, own=True):
                 at += spill.add(block, numbers[at:], 0)
             done = True
         finally:
@@ -473,7 +473,7 @@ class _TextRun:
             numbers = np.fromfile(stem + ".lines", dtype=LINE_NUMBER)
             size = os.path.getsize(stem + ".txt")
             try:
-                blocks = iter_blocks(stem + ".txt", BLOCK_BYTES)
+                blocks = iter_blocks(stem + ".txt", BLOCK_BYTES, own=True)
                 table = tokenize_run(blocks, self.path, size_hint=size, empty_ok=True)
                 if table.n_columns and table.n_columns != self.n_columns:
                     raise InputError("columns differ", self.path)
