@@ -43,7 +43,9 @@ def rbo(top: TopK, p: float) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
     ell = np.maximum(top.a_len, top.b_len)
     width = x.shape[1]
     d = np.arange(1, width + 1, dtype=float)
-    weight = p**d / d
+    # (1-p)/p p^d as (1-p) p^(d-1): (1-p)/p overflows for a subnormal p, while the
+    # weights stay finite (the first is 1) down to p = 0
+    weight = p ** (d - 1) / d
     rows = np.arange(top.n_topics)
     x_s = x[rows, np.maximum(s, 1) - 1]
     x_l = x[rows, np.maximum(ell, 1) - 1]
@@ -52,11 +54,10 @@ def rbo(top: TopK, p: float) -> Tuple[np.ndarray, np.ndarray, np.ndarray]:
     with np.errstate(divide="ignore", invalid="ignore"):
         extra = np.where(beyond_s, x_s[:, None] * (d - s[:, None]) / s[:, None], 0.0)
         tail = ((x_l - x_s) / ell + x_s / s) * p**ell
-    ext = (1 - p) / p * ((np.where(seen, x, 0.0) + extra) * weight).sum(axis=1) + tail
-    low = (
-        (1 - p)
-        / p
-        * ((np.where(seen, x - x_l[:, None], 0.0) * weight).sum(axis=1) - x_l * np.log1p(-p))
+    ext = (1 - p) * ((np.where(seen, x, 0.0) + extra) * weight).sum(axis=1) + tail
+    # -ln(1 - p) / p: 1 as p goes to 0, where log1p(-p) is -p to the last bit
+    low = (1 - p) * (
+        (np.where(seen, x - x_l[:, None], 0.0) * weight).sum(axis=1) - x_l * np.log1p(-p) / p
     )
     high = _rbo_max(x, s, ell, p)
     # RBO_min <= RBO_ext <= RBO_max holds exactly; the sums' rounding may cross by 1e-16
@@ -75,5 +76,5 @@ def _rbo_max(x: np.ndarray, s: np.ndarray, ell: np.ndarray, p: float) -> np.ndar
     m2 = np.minimum(unseen_l, s_d - seen)
     best = seen + m1 + m2 + np.minimum(unseen_s - m1, unseen_l - m2)
     inside = d[None, :] <= (s + ell)[:, None]
-    head = (1 - p) / p * (np.where(inside, best / d, 0.0) * p ** d.astype(float)).sum(axis=1)
+    head = (1 - p) * (np.where(inside, best / d, 0.0) * p ** (d - 1.0)).sum(axis=1)
     return head + p ** (s + ell).astype(float)
