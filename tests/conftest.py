@@ -44,7 +44,7 @@ CONFORMANCE = (
 # The quick subset (-m "not slow") runs a property test's examples divided by this share
 # (tests.conftest.examples); the full suite runs them all. Set it to 1 to run all anyway.
 EXAMPLES_SHARE = "IRGAUGE_EXAMPLES_SHARE"
-QUICK_SHARE = 4
+QUICK_SHARE = 8
 
 
 def pytest_configure(config):
