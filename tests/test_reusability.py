@@ -11,6 +11,7 @@ import pytest
 from irgauge.evaluation import evaluate
 from irgauge.evaluation.leave_out import leave_out_scores
 from irgauge.errors import InputError
+from tests.studies.conftest import write_runs
 
 from test_depth_pool import GENERATED, GENERATED_RUNS, REAL_RUNS, TREC, needs_data, plain_pool
 
@@ -350,16 +351,7 @@ def test_the_topics_scored_follow_the_empty_topics_rule(tmp_path, empty_topics, 
     group's qrels written out."""
     qrels = tmp_path / "q.txt"
     qrels.write_text(LOSING_QRELS)
-    runs = []
-    for name, topics_of in LOSING_RUNS.items():
-        path = tmp_path / f"{name}.txt"
-        lines = [
-            f"{t} Q0 {d} {r} {10 - r} {name}"
-            for t, docs in topics_of.items()
-            for r, d in enumerate(docs, start=1)
-        ]
-        path.write_text("\n".join(lines) + "\n")
-        runs.append(path)
+    runs = write_runs(tmp_path, LOSING_RUNS, "{name}.txt")
     found = leave_out_scores(qrels, runs, 2, measures=MEASURES, empty_topics=empty_topics)
     assert found.topics == topics
     assert found.topic_rule.record()["topics_without_relevant"] == {

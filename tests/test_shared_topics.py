@@ -13,6 +13,7 @@ from irgauge.errors import InputError
 from irgauge.evaluation import evaluate
 from irgauge.evaluation.shared_topics import shared_topics
 from irgauge.studies.incomplete_result import incomplete_study
+from tests.studies.conftest import write_runs
 
 # topic 2's only relevant document is at rank 3 of both runs: the depth-1 pool keeps its
 # judged nonrelevant document and loses the relevant one; topic 4 has no relevant
@@ -47,17 +48,9 @@ RUNS = {
 def tiny(tmp_path):
     qrels = tmp_path / "qrels.txt"
     qrels.write_text(QRELS)
-    runs = []
-    for name, topics in RUNS.items():
-        path = tmp_path / f"run{name}.txt"
-        lines = [
-            f"{t} Q0 {d} {r} {10 - r} {name}"
-            for t, docs in topics
-            for r, d in enumerate(docs, start=1)
-        ]
-        path.write_text("\n".join(lines) + "\n")
-        runs.append(path)
-    return qrels, runs
+    return qrels, write_runs(
+        tmp_path, {name: dict(topics) for name, topics in RUNS.items()}, "run{name}.txt"
+    )
 
 
 def plain_means(qrels, runs, depths, topics):

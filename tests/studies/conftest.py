@@ -54,6 +54,12 @@ def write_trec(root: Path, qrels_rows, runs):
     root.mkdir(parents=True, exist_ok=True)
     qrels = root / "qrels.txt"
     qrels.write_text("".join(f"{t} 0 {d} {lv}\n" for t, d, lv in qrels_rows))
+    return qrels, write_runs(root, runs)
+
+
+def write_runs(root: Path, runs, stem: str = "{name}.run"):
+    """Write {run: {topic: [docs best first]}} as TREC run files under ``root``, each
+    named ``stem`` with the run's name (its tag too); return their paths."""
     paths = []
     for name, ranking in runs.items():
         lines = [
@@ -61,10 +67,10 @@ def write_trec(root: Path, qrels_rows, runs):
             for t, docs in ranking.items()
             for r, d in enumerate(docs)
         ]
-        path = root / f"{name}.run"
+        path = root / stem.format(name=name)
         path.write_text("".join(lines))
         paths.append(path)
-    return qrels, paths
+    return paths
 
 
 @pytest.fixture(scope="session")
