@@ -51,7 +51,7 @@ from irgauge.collection.pooling import STRATEGIES, build_candidates, choose
 from irgauge.collection.pooling.candidates import check_budget, entry_levels
 from irgauge.errors import InputError
 from irgauge.evaluation import read_runs, score_matrices
-from irgauge.evaluation.shared_topics import shared_topics
+from irgauge.evaluation.shared_topics import relevant_counts, shared_topics
 from irgauge.io.qrels import read_qrels
 from irgauge.io.records import Qrels
 from irgauge.io.run_topics import COMPLETE_HINT
@@ -268,10 +268,10 @@ def _prepare(judged, read, candidates, measured, pooled, selection, eval_options
     strategies, budgets = pooled
     pools = _draw(candidates, strategies, budgets, seed)
     every_topic = next(iter(full.values())).topics
-    rule = _topic_rule(
-        judged, pools, level, rel_level, every_topic, eval_options.get("empty_topics", "skip")
-    )
+    # R under the full qrels: the topics of "relevant found" and the topic rule's
     relevant = _relevant_per_topic(judged, rel_level, every_topic)
+    empty_topics = eval_options.get("empty_topics", "skip")
+    rule = _topic_rule(judged, relevant > 0, pools, level, rel_level, every_topic, empty_topics)
     found_topics = [t for t, r in zip(every_topic, relevant) if r > 0]
     resamples, t_seed = resampling
     setting = _Setting(
@@ -304,14 +304,15 @@ def _draw(candidates, strategies, budgets, seed) -> Dict[Tuple[int, str], Any]:
     }
 
 
-def _topic_rule(judged: Qrels, pools, level, rel_level: int, topics, empty_topics: str):
+def _topic_rule(judged: Qrels, full: np.ndarray, pools, level, rel_level: int, topics,
+                empty_topics: str):  # fmt: skip
     """The topics every pool's ranking is compared on (:func:`shared_topics`), from the
-    relevant documents the full qrels and each pool's judgments hold."""
+    relevant documents the full qrels (``full``: whether each of ``topics`` has one) and
+    each pool's judgments hold."""
     reduced = {}
     for (budget, strategy), pool in pools.items():
         made = _judged_pool(pool, level)
         reduced[f"{strategy} N={budget}"] = _relevant_per_topic(made, rel_level, topics) > 0
-    full = _relevant_per_topic(judged, rel_level, topics) > 0
     return shared_topics(topics, full, reduced, empty_topics, judged.source, rel_level)
 
 
@@ -381,21 +382,23 @@ def _judged_pool(pool, level: np.ndarray) -> Qrels:
 def _relevant_per_topic(judged: Qrels, rel_level: int, topics: List[str]) -> np.ndarray:
     """R of each of ``topics`` under the judgments ``judged`` (0 for a topic it lacks)."""
     names = judged.topic_ids
-    counts = np.bincount(
-        judged.topic_index.codes, weights=judged.levels >= rel_level, minlength=len(names)
-    )
+    counts = relevant_counts(judged.topic_index.codes, judged.levels, len(names), rel_level)
+    return _on_topics(counts, names, topics)
+
+
+def _on_topics(values: np.ndarray, names: List[str], topics: List[str]) -> np.ndarray:
+    """``values`` (one per topic of ``names``) on ``topics``, 0 for a topic not named:
+    a pool's judgments hold only the topics it pooled."""
     where = {t: i for i, t in enumerate(names)}
-    return np.array([counts[where[t]] if t in where else 0.0 for t in topics])
+    return np.array([values[where[t]] if t in where else 0 for t in topics])
 
 
 def _found(pool, candidates, topics, relevant, indices):
     """Relevant documents found per topic (mean) and their share of R (mean over topics),
     with the share's 95% half-width over the topic resamples and its resampled values."""
     rel = candidates.relevant[pool.entries]
-    names = pool.topic_ids
-    per = np.bincount(pool.topic, weights=rel, minlength=len(names))
-    where = {t: i for i, t in enumerate(names)}
-    count = np.array([per[where[t]] if t in where else 0.0 for t in topics])
+    per = np.bincount(pool.topic, weights=rel, minlength=len(pool.topic_ids))
+    count = _on_topics(per, pool.topic_ids, topics)
     share = count / np.maximum(relevant, 1)
     resampled = share[indices].mean(axis=1)
     ci = _noise.Z95 * np.sqrt(_noise.topic_variance(resampled[:, None]))
