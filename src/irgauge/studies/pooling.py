@@ -82,7 +82,8 @@ class PoolingStudy:
     the share of the relevant documents, with intervals), ``rankings`` (strategy, budget,
     measure and the four ranking statistics with intervals), ``draws`` (each statistic on
     every topic resample, keyed by (statistic, measure or None, budget, strategy)) and
-    what the manifest records."""
+    ``record``, what the manifest records (its notes: the topics the pools lost, and the
+    rule that chose the topics scored)."""
 
     found: pd.DataFrame
     rankings: pd.DataFrame
@@ -91,13 +92,8 @@ class PoolingStudy:
     strategies: List[str]
     budgets: List[int]
     measures: List[str]
-    parameters: Dict[str, Any]
-    seeds: Dict[str, Any]
-    inputs: Dict[str, Any]
-    system_names: List[str]
-    topics: List[str]
+    record: common.Record
     problem: Optional[str]
-    notes: List[str]  # the topics the pools lost, and the rule that chose the topics scored
 
 
 @common.study_entry
@@ -245,13 +241,15 @@ def compute_pooling(
         strategies,
         budgets,
         [_label(m) for m in [*measures, *estimators]],
-        parameters,
-        {"seed": seed, "sample": seed, "topic_resamples": t_seed},
-        {"qrels": str(qrels), "runs": common.path_list(runs)},
-        first.systems,
-        first.topics,
+        common.Record(
+            parameters,
+            {"seed": seed, "sample": seed, "topic_resamples": t_seed},
+            first.systems,
+            first.topics,
+            {"qrels": str(qrels), "runs": common.path_list(runs)},
+            rule.notes(),
+        ),
         _noise.design_problem(first.n_systems, first.n_topics),
-        rule.notes(),
     )
 
 
@@ -457,7 +455,7 @@ def describe_pooling(study: PoolingStudy) -> List[str]:
     readings of the sample (the measures and the estimators) by Kendall's tau; each
     ordering stated only where the 95% interval of the difference excludes 0."""
     lines = _noise.design_warning(study.problem)
-    estimators = [_label(e) for e in study.parameters["estimators"]]
+    estimators = [_label(e) for e in study.record.parameters["estimators"]]
     plain = [m for m in study.measures if m not in estimators]
     for budget in study.budgets:
         every: Dict[str, Tuple[Optional[str], str]] = {s: (None, s) for s in study.strategies}
@@ -477,7 +475,7 @@ def describe_pooling(study: PoolingStudy) -> List[str]:
             order = _noise.ordering(stat, None, study.problem)
             lines.append(f"Kendall's tau of the sample of {budget}, read by each measure: {order}.")
     lines.append(
-        f"Intervals: 95%, over {study.parameters['topic_sampling']['resamples']} resamples "
+        f"Intervals: 95%, over {study.record.parameters['topic_sampling']['resamples']} resamples "
         "of the topics (the same for every strategy and budget)."
     )
     return lines
@@ -486,8 +484,7 @@ def describe_pooling(study: PoolingStudy) -> List[str]:
 def write_pooling(study: PoolingStudy, summary: List[str], out) -> common.StudyResult:
     """Tables found and rankings, figures found_vs_budget and tau_vs_budget (one per
     measure), manifest and summary under ``out/pooling``."""
-    writer = common.StudyWriter(Path(out), NAME, TITLE)
-    try:
+    with common.study_writer(Path(out), NAME, TITLE) as writer:
         writer.table(
             "found",
             study.found,
@@ -522,18 +519,7 @@ def write_pooling(study: PoolingStudy, summary: List[str], out) -> common.StudyR
                 f"Kendall's tau of the {m} ranking against the full judgments, against "
                 "judgments per topic (band: 95% interval over the topic resamples)",
             )
-        return writer.finish(
-            study.parameters,
-            study.seeds,
-            study.system_names,
-            study.topics,
-            summary,
-            study.inputs,
-            study.notes,
-        )
-    except BaseException:
-        writer.abort()
-        raise
+        return writer.finish_with(study.record, summary)
 
 
 def _curves(data, directory, stem: str):
