@@ -153,6 +153,13 @@ def test_no_public_keyword_is_an_old_option_name(name, function):
         ("compare_table", "level", "confidence"),
         ("evaluate", "threads", "jobs"),
         ("read_run", "threads", "jobs"),
+        # order= is a run's document order (evaluate, --order); a drawn set of topic
+        # indices is indices= in every other meta-evaluation function
+        ("predictive_power", "order", "indices"),
+        # as qa_evaluate, --gold-format, --run-format and --answer-order name them
+        ("read_gold", "fmt", "gold_format"),
+        ("read_answers", "fmt", "run_format"),
+        ("read_answers", "order", "answer_order"),
     ],
 )
 def test_an_old_keyword_warns_and_both_are_refused(call, old, new):

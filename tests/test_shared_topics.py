@@ -11,7 +11,8 @@ from irgauge.cli import main
 from irgauge.collection.depth_reduce import reduce_to_depth
 from irgauge.errors import InputError
 from irgauge.evaluation import evaluate
-from irgauge.evaluation.shared_topics import shared_topics
+from irgauge.evaluation.shared_topics import relevant_by_topic, relevant_counts, shared_topics
+from irgauge.io.qrels import read_qrels
 from irgauge.studies.incomplete_result import incomplete_study
 from tests.studies.conftest import write_runs
 
@@ -127,3 +128,17 @@ def test_the_rule_itself():
     with pytest.raises(InputError) as caught:
         shared_topics(["a"], full, cut, "average")
     assert caught.value.parameter == "empty_topics"
+
+
+def test_relevant_counts_is_r_per_topic_and_the_rule_reads_r_above_zero(tmp_path):
+    # one count serves the pooling study's "relevant found" (R) and the rule (R > 0)
+    path = tmp_path / "qrels.txt"
+    path.write_text(QRELS)
+    q = read_qrels(path)
+    codes, levels, n = q.topic_index.codes, q.levels, len(q.topic_ids)
+    assert q.topic_ids == ["1", "2", "3", "4"]
+    assert relevant_counts(codes, levels, n, 1).tolist() == [2, 1, 2, 0]
+    assert relevant_counts(codes, levels, n, 2).tolist() == [0, 1, 0, 0]
+    keep = (codes != 2) | (levels == 0)  # a reduced qrels: the rows it keeps
+    assert relevant_counts(codes[keep], levels[keep], n, 1).tolist() == [2, 1, 0, 0]
+    assert relevant_by_topic(codes, levels, n, 2).tolist() == [False, True, False, False]

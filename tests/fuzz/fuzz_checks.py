@@ -14,6 +14,7 @@ import os
 import signal
 import stat
 import sys
+import threading
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,11 +44,15 @@ def run_cli(*args) -> tuple:
     that the command's allocations set off would close it with a ResourceWarning, counted
     as the command's. When that happens depends on what ran before in the process, so a
     test failed in a full, loaded run and passed alone. The command's own files, closed
-    when their last reference goes, still warn here."""
-    out, err = io.StringIO(), io.StringIO()
-    with warnings.catch_warnings(record=True) as caught, contextlib.ExitStack() as stack:
+    when their last reference goes, still warn here.
+
+    The warnings and text counted are the command's threads' (:class:`CommandThreads`):
+    the warnings state and ``sys.stdout``/``sys.stderr`` are the process's, so another
+    thread's would otherwise count as the command's."""
+    command = CommandThreads()
+    out, err = CommandText(command, sys.stdout), CommandText(command, sys.stderr)
+    with _command_warnings(command) as caught, contextlib.ExitStack() as stack:
         stack.enter_context(_collector_paused())
-        warnings.simplefilter("always")
         stack.enter_context(contextlib.redirect_stdout(out))
         stack.enter_context(contextlib.redirect_stderr(err))
         try:
@@ -57,6 +62,55 @@ def run_cli(*args) -> tuple:
     for warning in caught:
         err.write(f"warning: {warning.category.__name__}: {warning.message}\n")
     return code, out.getvalue(), err.getvalue()
+
+
+class CommandThreads:
+    """The threads of a command run in this process: this one and those started while it
+    runs (its worker pools). The threads already running beside it are not its own: a
+    named pipe's feeder, a pool or client an earlier test left running."""
+
+    def __init__(self) -> None:
+        # the Thread objects themselves: a thread's ident may be reused once it has ended
+        self.beside = set(threading.enumerate()) - {threading.current_thread()}
+
+    def own(self) -> bool:
+        """Whether the calling thread is the command's."""
+        return threading.current_thread() not in self.beside
+
+
+class CommandText(io.StringIO):
+    """What the command's threads write; another thread's text goes on to ``elsewhere``
+    (where it went before the command)."""
+
+    def __init__(self, command: CommandThreads, elsewhere) -> None:
+        super().__init__()
+        self._command, self._elsewhere = command, elsewhere
+
+    def write(self, text: str) -> int:
+        if self._command.own():
+            return super().write(text)
+        return self._elsewhere.write(text)
+
+
+@contextlib.contextmanager
+def _command_warnings(command: CommandThreads) -> Iterator[list]:
+    """The warnings the command's threads issue, every one shown (filter "always"), as
+    ``warnings.WarningMessage``s; another thread's is written to the stderr in place
+    before, as Python shows a warning. (``catch_warnings(record=True)`` recorded every
+    thread's: it swaps the process's one warnings state.)"""
+    caught: list = []
+    elsewhere = sys.stderr
+
+    def show(message, category, filename, lineno, file=None, line=None) -> None:
+        if command.own():
+            caught.append(warnings.WarningMessage(message, category, filename, lineno, file, line))
+        else:
+            elsewhere.write(warnings.formatwarning(message, category, filename, lineno, line))
+
+    with warnings.catch_warnings():  # restores the filters and showwarning after
+        warnings.simplefilter("always")
+        warnings.showwarning = show
+        yield caught
 
 
 @dataclass

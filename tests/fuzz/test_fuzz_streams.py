@@ -142,6 +142,41 @@ def test_garbage_of_earlier_tests_is_not_the_commands_warning(tmp_path, monkeypa
     assert (code, err) == (0, ""), err
 
 
+def test_a_thread_beside_the_command_is_not_the_command(tmp_path, monkeypatch):
+    """The warnings state and sys.stderr are the process's: a warning or a line of text
+    from a thread running beside the command (the named pipe's feeder, a pool an earlier
+    test left) was counted as the command's, as catch_warnings(record=True) records every
+    thread's. Here a thread started before the command warns and writes while it runs,
+    and the command warns on a thread of its own: only that warning is the command's."""
+    import warnings
+
+    collection(tmp_path)
+    running, written = threading.Event(), threading.Event()
+
+    def beside():
+        if running.wait(60):
+            warnings.warn("the feeder's warning")
+            print("the feeder's line", file=sys.stderr)
+        written.set()
+
+    feeder = threading.Thread(target=beside, daemon=True)
+    feeder.start()
+    command = fuzz_checks.main
+
+    def main(argv):
+        running.set()
+        assert written.wait(60), "the thread beside the command did not run"
+        own = threading.Thread(target=warnings.warn, args=("the command's warning",))
+        own.start()
+        own.join()
+        return command(argv)
+
+    monkeypatch.setattr(fuzz_checks, "main", main)
+    code, _, err = run_cli("eval", tmp_path / "qrels.txt", tmp_path / "run.txt", "-m", "AP")
+    feeder.join(60)
+    assert (code, err) == (0, "warning: UserWarning: the command's warning\n"), err
+
+
 @pytest.mark.slow  # a bash process for each reader
 @pytest.mark.skipif(shutil.which("bash") is None, reason="process substitution needs bash")
 def test_process_substitution_of_gzipped_files(tmp_path):

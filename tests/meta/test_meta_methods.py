@@ -163,9 +163,9 @@ def test_predictive_power_odd_topics_and_even_systems_equal_naive(small):
         )
 
 
-def test_predictive_power_rejects_an_order_that_is_not_permutations(small):
+def test_predictive_power_rejects_indices_that_are_not_permutations(small):
     with pytest.raises(InputError, match="permutations"):  # what the CLI prints in one line
-        predictive_power(small, order=np.zeros((3, 50), dtype=int), top_fraction=1)
+        predictive_power(small, indices=np.zeros((3, 50), dtype=int), top_fraction=1)
 
 
 def test_predictive_power_default_filter(small):

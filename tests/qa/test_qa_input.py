@@ -55,8 +55,8 @@ def test_run_formats_agree(write):
 def test_answer_order_by_rank_and_score(write):
     path = write("r.semi", "q1;0;B;2;0.1;t\nq1;0;A;1;0.9;t\n")
     assert read_answers(path).answers["q1"] == ["B", "A"]
-    assert read_answers(path, order="rank").answers["q1"] == ["A", "B"]
-    assert read_answers(path, order="score").answers["q1"] == ["A", "B"]
+    assert read_answers(path, answer_order="rank").answers["q1"] == ["A", "B"]
+    assert read_answers(path, answer_order="score").answers["q1"] == ["A", "B"]
 
 
 @pytest.mark.parametrize(

@@ -51,3 +51,35 @@ def test_collection_summary(collection, tmp_path):
     assert applied["nDCG@10"]["gains"] == "1:2:3" and applied["AP"]["gains"] is None
     table = pd.read_csv(tmp_path / "collection" / "evaluation.csv")
     assert len(table) == 8 and "AP" in table.columns
+
+
+def test_every_study_finishes_one_way_from_its_record(tmp_path):
+    """Each study's computed data carries what its manifest records as one Record, which
+    the writer's one finishing method reads: the manifest's fields are not listed again
+    by each study, where one could drift from the others."""
+    import dataclasses
+
+    from irgauge.studies.incomplete import IncompleteData
+    from irgauge.studies.onerel import OnerelData
+    from irgauge.studies.pooling import PoolingStudy
+    from irgauge.studies.predictive import PredictiveStudy
+    from irgauge.studies.qa import QaData
+    from irgauge.studies.topic_set_design import TopicsetStudy
+
+    for data in (OnerelData, IncompleteData, QaData, PredictiveStudy, TopicsetStudy, PoolingStudy):
+        fields = {f.name: f.type for f in dataclasses.fields(data)}
+        assert fields.get("record") in (common.Record, "common.Record"), data.__name__
+        assert not {"parameters", "seeds", "inputs", "system_names"} & set(fields), data.__name__
+    assert [m for m in vars(common.StudyWriter) if m.startswith("finish")] == ["finish_with"]
+    record = common.Record({"p": 1}, {"seed": 3}, ["s"], ["t1", "t2"], {"qrels": "q"}, ["n"])
+    with common.study_writer(tmp_path, "x", "X") as writer:
+        result = writer.finish_with(record, ["a line"])
+    manifest = json.loads((tmp_path / "x" / "manifest.json").read_text())
+    assert manifest == result.manifest
+    assert (manifest["parameters"], manifest["seeds"], manifest["inputs"]) == (
+        {"p": 1},
+        {"seed": 3},
+        {"qrels": "q"},
+    )
+    assert (manifest["n_systems"], manifest["n_topics"], manifest["topics"]) == (1, 2, ["t1", "t2"])
+    assert manifest["summary"] == ["a line"] and manifest["notes"][0] == "n"

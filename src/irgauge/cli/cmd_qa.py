@@ -126,8 +126,8 @@ def run_eval(args) -> int:
 def run_label(args) -> int:
     from irgauge.qa import label_answers, read_answers, read_gold
 
-    gold = read_gold(args.gold, args.gold_format, args.normalise)
-    run = read_answers(args.run, fmt=args.run_format, order=_answer_order(args))
+    gold = read_gold(args.gold, gold_format=args.gold_format, normalise=args.normalise)
+    run = read_answers(args.run, run_format=args.run_format, answer_order=_answer_order(args))
     lines = ["topic\trank\tanswer\tstatus\tclass\tlevel"]
     for topic, rank, answer, status, class_id, level in label_answers(gold, run):
         lines.append(

@@ -119,10 +119,16 @@ def shared_topics(
     return SharedTopics([ids[t] for t in kept], kept, empty_topics, lost)
 
 
+def relevant_counts(topic_codes: np.ndarray, levels: np.ndarray, n_topics: int,
+                    rel_level: int) -> np.ndarray:  # fmt: skip
+    """R of each of ``n_topics`` topics: its judgments at ``rel_level`` or above, from the
+    judgments' topic codes and levels (a qrels, or a reduced one: the rows it keeps)."""
+    codes = np.asarray(topic_codes)[np.asarray(levels) >= rel_level]
+    return np.bincount(codes, minlength=n_topics)
+
+
 def relevant_by_topic(topic_codes: np.ndarray, levels: np.ndarray, n_topics: int,
                       rel_level: int) -> np.ndarray:  # fmt: skip
-    """Whether each of ``n_topics`` topics has a judgment at ``rel_level`` or above, from
-    the judgments' topic codes and levels (a reduced qrels: the full one's rows it
-    keeps)."""
-    codes = np.asarray(topic_codes)[np.asarray(levels) >= rel_level]
-    return np.bincount(codes, minlength=n_topics) > 0
+    """Whether each of ``n_topics`` topics has a relevant document: R > 0
+    (:func:`relevant_counts`)."""
+    return relevant_counts(topic_codes, levels, n_topics, rel_level) > 0

@@ -93,6 +93,7 @@ def default_filter_measure(names: Sequence[str]) -> Optional[str]:
     return next((n for n in names if n.lower() in ("ap", "map", "average_precision")), None)
 
 
+@_checks.renamed_keywords(order="indices")
 def predictive_power(
     matrices: ScoresLike,
     halvings: int = 2000,
@@ -101,12 +102,14 @@ def predictive_power(
     by: Optional[str] = None,
     subset_sizes: Sequence[int] = (),
     variant: str = "b",
-    order: Optional[np.ndarray] = None,
+    indices: Optional[np.ndarray] = None,
     progress: Optional[Progress] = None,
 ) -> MetaResult:
     """phi(A, B) for every ordered pair of measures; optionally phi against subset size k.
 
-    ``order`` (trials x topics permutations) replaces the seeded draw.
+    ``indices`` (halvings x topics: each row a permutation of the topic positions) replaces
+    the seeded draw, as in the other meta-evaluation functions (``order=``, its old name,
+    still works, deprecated: ``order`` names a document order elsewhere).
     """
     matrices = as_score_matrices(matrices)  # ScoreMatrix, DataFrame or EvalResult
     # pandas stays out of `import irgauge.meta` (0.6-1 s on 2 cores; tests/test_startup.py)
@@ -122,7 +125,7 @@ def predictive_power(
     for k in subset_sizes:
         check_subset_size(k, n, disjoint=True)
     seed = resolve_seed(seed)
-    order = _topic_orders(order, n, halvings, seed)
+    order = _topic_orders(indices, n, halvings, seed)
     half = n // 2
     taus = _taus(stacked, order[:, :half], order[:, half:], variant, progress)
     rows = measure_pairs(names, lambda a, b: _phi(taus[a, b]))
@@ -160,13 +163,17 @@ def _top_systems(matrices: dict, top_fraction: float, by: Optional[str]):
     return matrices, by
 
 
-def _topic_orders(order, n: int, halvings: int, seed: int) -> np.ndarray:
-    """trials x n permutations of the topic positions: ``order`` checked, or a seeded draw."""
-    if order is None:
+def _topic_orders(indices, n: int, halvings: int, seed: int) -> np.ndarray:
+    """halvings x n permutations of the topic positions: ``indices`` checked, or a seeded
+    draw."""
+    if indices is None:
         return permutations(n, _checks.draws(halvings, "halvings"), seed)
-    order = np.asarray(order)
+    order = np.asarray(indices)
     if order.ndim != 2 or order.shape[1] != n or not (np.sort(order, axis=1) == np.arange(n)).all():
-        raise InputError(f"order must be trials x {n} permutations of the topic positions")
+        raise InputError(
+            f"indices must be halvings x {n} permutations of the topic positions",
+            parameter="indices",
+        )
     return order
 
 

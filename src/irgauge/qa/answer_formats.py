@@ -111,6 +111,6 @@ def load(gold, runs, gold_format: str = "auto", run_format: str = "auto"):
         runs = [read_trec_qa_run(r) for r in runs]
     if gold_format in TREC_GOLD_FORMATS:
         if run_format not in TREC_RUN_FORMATS:
-            runs = [read_answers(r, fmt=run_format) for r in runs]
+            runs = [read_answers(r, run_format=run_format) for r in runs]
         gold = gold_from_patterns(gold, runs)
     return gold, runs

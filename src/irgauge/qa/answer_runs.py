@@ -1,6 +1,6 @@
 """Ranked answer lists of QA runs.
 
-Formats (``fmt``; ``auto`` picks by content: JSON if the file starts with ``{``/``[``,
+Formats (``run_format``; ``auto`` picks by content: JSON if the file starts with ``{``/``[``,
 ``semicolon`` if every line has 5 or more ``;``, TSV if lines hold tabs, ``trec`` if
 every line reads as a TREC run line, else ``list``):
 
@@ -15,10 +15,10 @@ every line reads as a TREC run line, else ``list``):
   header line starting ``topic<TAB>``; ``#`` lines are comments.
 * ``json`` (irgauge): ``{topic: [answer, ...]}`` in rank order; an empty list is allowed.
 
-Answer order: ``file`` (default, as NTCIREVAL), ``rank`` (the rank column, ascending,
-ties in file order) or ``score`` (descending, ties in file order). The same answer string
-twice in one topic's list is kept: the later one is an incorrect duplicate (QAC2). Ranks
-and scores must be finite numbers.
+Answer order (``answer_order``): ``file`` (default, as NTCIREVAL), ``rank`` (the rank
+column, ascending, ties in file order) or ``score`` (descending, ties in file order). The
+same answer string twice in one topic's list is kept: the later one is an incorrect
+duplicate (QAC2). Ranks and scores must be finite numbers.
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ import re
 from dataclasses import dataclass
 from typing import Dict, List, Optional, Set, Tuple
 
+from irgauge import _checks
 from irgauge.errors import InputError
 from irgauge.io.records import AGGREGATE_TOPIC, aggregate_topic_error
 from irgauge.io._source import file_path, file_stem
@@ -53,19 +54,27 @@ class AnswerRun:
     order: str = "file"
 
 
+@_checks.renamed_keywords(fmt="run_format", order="answer_order")
 def read_answers(
-    source: AnswersLike, name: Optional[str] = None, fmt: str = "auto", order: str = "file"
+    source: AnswersLike,
+    name: Optional[str] = None,
+    run_format: str = "auto",
+    answer_order: str = "file",
 ) -> AnswerRun:
     """Read one QA run from a path (any of RUN_FORMATS), a ``{topic: [answers]}`` mapping or
-    an AnswerRun."""
+    an AnswerRun. ``run_format`` and ``answer_order``: as :func:`irgauge.qa_evaluate`,
+    ``--run-format`` and ``--answer-order`` name them (``fmt=`` and ``order=``, their old
+    names, still work, deprecated: ``order`` names a run's document order elsewhere)."""
     if isinstance(source, AnswerRun):
         return source
-    if order not in ANSWER_ORDERS:
-        raise InputError(f"unknown answer order {order!r}; choose from {', '.join(ANSWER_ORDERS)}")
+    if answer_order not in ANSWER_ORDERS:
+        raise InputError(
+            f"unknown answer order {answer_order!r}; choose from {', '.join(ANSWER_ORDERS)}"
+        )
     if isinstance(source, dict):
         return _build(_listed_entries(source), name or "run", "<dict>", "dict", "file")
     path = file_path(source, "answers", "answers", "a file path, a dict or AnswerRun")
-    fmt, lines = chosen_format(fmt, RUN_FORMATS, "answer-run", path, _detect)
+    fmt, lines = chosen_format(run_format, RUN_FORMATS, "answer-run", path, _detect)
     if fmt == "json":
         data = read_json(path)
         if not isinstance(data, dict) or not all(
@@ -83,17 +92,19 @@ def read_answers(
         reader = {"semicolon": _semicolon, "trec": _trec, "list": _list, "tsv": _tsv}[fmt]
         entries, tags = {}, set()
         for position, (topic, answer, rank, score, tag, line) in enumerate(reader(lines, path)):
-            _refuse_missing_key(order, rank, score, path, line)
+            _refuse_missing_key(answer_order, rank, score, path, line)
             rank, score = float(line) if rank is None else rank, score or 0.0
             entries.setdefault(topic, []).append((answer, line, position, rank, score))
             if tag is not None:
                 tags.add(tag)
-    if order != "file" and fmt in ("list", "json"):
+    if answer_order != "file" and fmt in ("list", "json"):
         raise InputError(
-            f"answer order {order!r} needs rank and score columns; the {fmt} format has none", path
+            f"answer order {answer_order!r} needs rank and score columns; "
+            f"the {fmt} format has none",
+            path,
         )
     run_name = name or (next(iter(tags)) if len(tags) == 1 else file_stem(path))
-    return _build(entries, run_name, path, fmt, order)
+    return _build(entries, run_name, path, fmt, answer_order)
 
 
 def _refuse_missing_key(order: str, rank, score, path: str, line: int) -> None:

@@ -1,6 +1,6 @@
 """Gold answers of QA questions: answer strings in equivalence classes with levels.
 
-Formats (``fmt``; ``auto`` picks by content: JSON if the file starts with ``{``/``[``, TSV
+Formats (``gold_format``; ``auto`` picks by content: JSON if the file starts with ``{``/``[``, TSV
 if its lines hold tabs, ``eqrels`` if they hold ``;``, else ``erel``):
 
 * ``eqrels`` (NTCIREVAL, UTF-8): ``topic;answer string;Lk;classid`` -- the first field is
@@ -29,6 +29,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Tuple
 
+from irgauge import _checks
 from irgauge.errors import InputError
 from irgauge.io.records import AGGREGATE_TOPIC, aggregate_topic_error
 from irgauge.io._source import file_path, file_stem
@@ -103,10 +104,15 @@ class AnswerGold:
         return {t: sum(level >= rel_level for level in c.values()) for t, c in self.classes.items()}
 
 
-def read_gold(source: GoldLike, fmt: str = "auto", normalise: NormaliserLike = None) -> AnswerGold:
+@_checks.renamed_keywords(fmt="gold_format")
+def read_gold(
+    source: GoldLike, gold_format: str = "auto", normalise: NormaliserLike = None
+) -> AnswerGold:
     """Read gold answers from a path (any of GOLD_FORMATS), or pass an AnswerGold through.
 
     A mapping ``{topic: {class id: {"level": L, "answers": [...]}}}`` is read too.
+    ``gold_format``: as :func:`irgauge.qa_evaluate` and ``--gold-format`` name it
+    (``fmt=``, its old name, still works, deprecated).
     """
     if isinstance(source, AnswerGold):
         return source
@@ -115,7 +121,7 @@ def read_gold(source: GoldLike, fmt: str = "auto", normalise: NormaliserLike = N
             _nested_records(source, "<dict>"), "<dict>", "dict", normalise
         )
     path = file_path(source, "gold", "gold", "a file path, a dict or AnswerGold")
-    fmt, lines = chosen_format(fmt, GOLD_FORMATS, "gold", path, _detect)
+    fmt, lines = chosen_format(gold_format, GOLD_FORMATS, "gold", path, _detect)
     if fmt == "json":
         return AnswerGold.from_records(_json_records(read_json(path), path), path, fmt, normalise)
     assert lines is not None  # every format but JSON is read as lines

@@ -237,8 +237,10 @@ def qa_evaluate(
     """
 
     measure_list = qa_measures(measures)  # refused before the files are read, as -m is
-    gold = read_gold(gold, gold_format, normalise)
-    answer_runs = [read_answers(r, fmt=run_format, order=answer_order) for r in _as_runs(runs)]
+    gold = read_gold(gold, gold_format=gold_format, normalise=normalise)
+    answer_runs = [
+        read_answers(r, run_format=run_format, answer_order=answer_order) for r in _as_runs(runs)
+    ]
     if not answer_runs:
         raise InputError("no runs to evaluate")
     for r in answer_runs:  # the core evaluator needs at least one answer per run

@@ -233,7 +233,7 @@ class StudyWriter:
 
     Everything is written into a temporary folder that replaces ``out/<name>`` whole with
     the command's other outputs, once all are complete (a Python caller outside a command:
-    when :meth:`finish` has written the manifest), so a crash or Ctrl-C leaves the previous
+    when :meth:`finish_with` has written the manifest), so a crash or Ctrl-C leaves the previous
     results as they were (:func:`irgauge.io.staging.replaced_folder`).
     """
 
@@ -243,7 +243,7 @@ class StudyWriter:
         self.title = title
         self.directory = self.root / name
         self._atomic: Optional[ContextManager[Path]] = replaced_folder(self.directory)
-        # a writer dropped without finish(): the generator's cleanup removes the temp folder
+        # a writer dropped without finish_with(): the generator's cleanup removes the temp folder
         self.work = self._atomic.__enter__()
         (self.work / "tables").mkdir(parents=True, exist_ok=True)
         (self.work / "figures").mkdir(parents=True, exist_ok=True)
@@ -300,28 +300,19 @@ class StudyWriter:
         files = {Path(p).suffix.lstrip("."): f"figures/{Path(p).name}" for p in paths}
         self.figure_entries.append({"name": stem, "caption": caption, "files": files})
 
-    def finish(
-        self,
-        parameters: Dict[str, Any],
-        seeds: Dict[str, Any],
-        systems: Sequence[str],
-        topics: Sequence[str],
-        summary: List[str],
-        inputs: Dict[str, Any],
-        notes: Sequence[str] = (),
-        extra: Optional[Dict[str, Any]] = None,
-    ) -> StudyResult:
-        """Write manifest.json and summary.txt, move the folder into place; return the
-        StudyResult."""
+    def finish_with(self, record: Record, summary: List[str]) -> StudyResult:
+        """Write manifest.json (its fields beside the tables and figures from ``record``)
+        and summary.txt, move the folder into place; return the StudyResult."""
+        systems, topics, notes = record.systems, record.topics, record.notes
         manifest = {
             "kind": "study",
             "study": self.name,
             "title": self.title,
             "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
             "versions": versions(),
-            "inputs": inputs,
-            "parameters": parameters,
-            "seeds": seeds,
+            "inputs": record.inputs,
+            "parameters": record.parameters,
+            "seeds": record.seeds,
             "systems": list(systems),
             "topics": list(topics),
             "n_systems": len(systems),
@@ -331,7 +322,7 @@ class StudyWriter:
             "notes": list(notes) + [n for n in collected() if n not in notes],
             "tables": self.table_entries,
             "figures": self.figure_entries,
-            **(extra or {}),
+            **(record.extra or {}),
         }
         write_json(self.work / MANIFEST, manifest)
         result = StudyResult(
@@ -342,19 +333,6 @@ class StudyWriter:
         self._atomic.__exit__(None, None, None)
         self._atomic = None
         return result
-
-    def finish_with(self, record: Record, summary: List[str]) -> StudyResult:
-        """:meth:`finish` with the manifest's fields from ``record``."""
-        return self.finish(
-            record.parameters,
-            record.seeds,
-            record.systems,
-            record.topics,
-            summary,
-            record.inputs,
-            record.notes,
-            record.extra,
-        )
 
 
 @contextmanager

@@ -210,13 +210,11 @@ def write_comparison(
 ) -> common.StudyResult:
     """``out/<study>-comparison``: stacked tables and the side-by-side headline table."""
     names = list(results)
-    writer = common.StudyWriter(
-        Path(out),
-        f"{study}-comparison",
+    title = (
         f"{next(iter(results.values())).manifest['title']}: "
-        f"{counted(len(names), 'collection')} side by side",
+        f"{counted(len(names), 'collection')} side by side"
     )
-    try:
+    with common.study_writer(Path(out), f"{study}-comparison", title) as writer:
         if study != "qa":
             stats = pd.DataFrame(
                 [
@@ -265,22 +263,15 @@ def write_comparison(
                 stem, stacked, f"{stem.replace('_', ' ')}: every collection{tag}", digits=4
             )
         summary = [f"{n}: {line}" for n in names for line in results[n].summary]
-        return writer.finish(
-            {
-                "collections": {
-                    n: {
-                        "qrels": str(collections[n][0]),
-                        "runs": common.path_list(collections[n][1]),
-                    }
-                    for n in names
-                }
-            },
+        given = {
+            n: {"qrels": str(collections[n][0]), "runs": common.path_list(collections[n][1])}
+            for n in names
+        }
+        record = common.Record(
+            {"collections": given},
             {n: results[n].manifest["seeds"].get("seed") for n in names},
+            [],  # the collections' systems and topics: each study's own manifest
             [],
-            [],
-            summary,
             {"studies": {n: str(results[n].directory) for n in names}},
         )
-    except BaseException:
-        writer.abort()
-        raise
+        return writer.finish_with(record, summary)

@@ -51,7 +51,7 @@ from irgauge.collection.pooling import STRATEGIES, build_candidates, choose
 from irgauge.collection.pooling.candidates import check_budget, entry_levels
 from irgauge.errors import InputError
 from irgauge.evaluation import read_runs, score_matrices
-from irgauge.evaluation.shared_topics import shared_topics
+from irgauge.evaluation.shared_topics import relevant_counts, shared_topics
 from irgauge.io.qrels import read_qrels
 from irgauge.io.records import Qrels
 from irgauge.io.run_topics import COMPLETE_HINT
@@ -82,7 +82,8 @@ class PoolingStudy:
     the share of the relevant documents, with intervals), ``rankings`` (strategy, budget,
     measure and the four ranking statistics with intervals), ``draws`` (each statistic on
     every topic resample, keyed by (statistic, measure or None, budget, strategy)) and
-    what the manifest records."""
+    ``record``, what the manifest records (its notes: the topics the pools lost, and the
+    rule that chose the topics scored)."""
 
     found: pd.DataFrame
     rankings: pd.DataFrame
@@ -91,13 +92,8 @@ class PoolingStudy:
     strategies: List[str]
     budgets: List[int]
     measures: List[str]
-    parameters: Dict[str, Any]
-    seeds: Dict[str, Any]
-    inputs: Dict[str, Any]
-    system_names: List[str]
-    topics: List[str]
+    record: common.Record
     problem: Optional[str]
-    notes: List[str]  # the topics the pools lost, and the rule that chose the topics scored
 
 
 @common.study_entry
@@ -245,13 +241,15 @@ def compute_pooling(
         strategies,
         budgets,
         [_label(m) for m in [*measures, *estimators]],
-        parameters,
-        {"seed": seed, "sample": seed, "topic_resamples": t_seed},
-        {"qrels": str(qrels), "runs": common.path_list(runs)},
-        first.systems,
-        first.topics,
+        common.Record(
+            parameters,
+            {"seed": seed, "sample": seed, "topic_resamples": t_seed},
+            first.systems,
+            first.topics,
+            {"qrels": str(qrels), "runs": common.path_list(runs)},
+            rule.notes(),
+        ),
         _noise.design_problem(first.n_systems, first.n_topics),
-        rule.notes(),
     )
 
 
@@ -268,10 +266,10 @@ def _prepare(judged, read, candidates, measured, pooled, selection, eval_options
     strategies, budgets = pooled
     pools = _draw(candidates, strategies, budgets, seed)
     every_topic = next(iter(full.values())).topics
-    rule = _topic_rule(
-        judged, pools, level, rel_level, every_topic, eval_options.get("empty_topics", "skip")
-    )
+    # R under the full qrels: the topics of "relevant found" and the topic rule's
     relevant = _relevant_per_topic(judged, rel_level, every_topic)
+    empty_topics = eval_options.get("empty_topics", "skip")
+    rule = _topic_rule(judged, relevant > 0, pools, level, rel_level, every_topic, empty_topics)
     found_topics = [t for t, r in zip(every_topic, relevant) if r > 0]
     resamples, t_seed = resampling
     setting = _Setting(
@@ -304,14 +302,15 @@ def _draw(candidates, strategies, budgets, seed) -> Dict[Tuple[int, str], Any]:
     }
 
 
-def _topic_rule(judged: Qrels, pools, level, rel_level: int, topics, empty_topics: str):
+def _topic_rule(judged: Qrels, full: np.ndarray, pools, level, rel_level: int, topics,
+                empty_topics: str):  # fmt: skip
     """The topics every pool's ranking is compared on (:func:`shared_topics`), from the
-    relevant documents the full qrels and each pool's judgments hold."""
+    relevant documents the full qrels (``full``: whether each of ``topics`` has one) and
+    each pool's judgments hold."""
     reduced = {}
     for (budget, strategy), pool in pools.items():
         made = _judged_pool(pool, level)
         reduced[f"{strategy} N={budget}"] = _relevant_per_topic(made, rel_level, topics) > 0
-    full = _relevant_per_topic(judged, rel_level, topics) > 0
     return shared_topics(topics, full, reduced, empty_topics, judged.source, rel_level)
 
 
@@ -381,21 +380,23 @@ def _judged_pool(pool, level: np.ndarray) -> Qrels:
 def _relevant_per_topic(judged: Qrels, rel_level: int, topics: List[str]) -> np.ndarray:
     """R of each of ``topics`` under the judgments ``judged`` (0 for a topic it lacks)."""
     names = judged.topic_ids
-    counts = np.bincount(
-        judged.topic_index.codes, weights=judged.levels >= rel_level, minlength=len(names)
-    )
+    counts = relevant_counts(judged.topic_index.codes, judged.levels, len(names), rel_level)
+    return _on_topics(counts, names, topics)
+
+
+def _on_topics(values: np.ndarray, names: List[str], topics: List[str]) -> np.ndarray:
+    """``values`` (one per topic of ``names``) on ``topics``, 0 for a topic not named:
+    a pool's judgments hold only the topics it pooled."""
     where = {t: i for i, t in enumerate(names)}
-    return np.array([counts[where[t]] if t in where else 0.0 for t in topics])
+    return np.array([values[where[t]] if t in where else 0 for t in topics])
 
 
 def _found(pool, candidates, topics, relevant, indices):
     """Relevant documents found per topic (mean) and their share of R (mean over topics),
     with the share's 95% half-width over the topic resamples and its resampled values."""
     rel = candidates.relevant[pool.entries]
-    names = pool.topic_ids
-    per = np.bincount(pool.topic, weights=rel, minlength=len(names))
-    where = {t: i for i, t in enumerate(names)}
-    count = np.array([per[where[t]] if t in where else 0.0 for t in topics])
+    per = np.bincount(pool.topic, weights=rel, minlength=len(pool.topic_ids))
+    count = _on_topics(per, pool.topic_ids, topics)
     share = count / np.maximum(relevant, 1)
     resampled = share[indices].mean(axis=1)
     ci = _noise.Z95 * np.sqrt(_noise.topic_variance(resampled[:, None]))
@@ -454,7 +455,7 @@ def describe_pooling(study: PoolingStudy) -> List[str]:
     readings of the sample (the measures and the estimators) by Kendall's tau; each
     ordering stated only where the 95% interval of the difference excludes 0."""
     lines = _noise.design_warning(study.problem)
-    estimators = [_label(e) for e in study.parameters["estimators"]]
+    estimators = [_label(e) for e in study.record.parameters["estimators"]]
     plain = [m for m in study.measures if m not in estimators]
     for budget in study.budgets:
         every: Dict[str, Tuple[Optional[str], str]] = {s: (None, s) for s in study.strategies}
@@ -474,7 +475,7 @@ def describe_pooling(study: PoolingStudy) -> List[str]:
             order = _noise.ordering(stat, None, study.problem)
             lines.append(f"Kendall's tau of the sample of {budget}, read by each measure: {order}.")
     lines.append(
-        f"Intervals: 95%, over {study.parameters['topic_sampling']['resamples']} resamples "
+        f"Intervals: 95%, over {study.record.parameters['topic_sampling']['resamples']} resamples "
         "of the topics (the same for every strategy and budget)."
     )
     return lines
@@ -483,8 +484,7 @@ def describe_pooling(study: PoolingStudy) -> List[str]:
 def write_pooling(study: PoolingStudy, summary: List[str], out) -> common.StudyResult:
     """Tables found and rankings, figures found_vs_budget and tau_vs_budget (one per
     measure), manifest and summary under ``out/pooling``."""
-    writer = common.StudyWriter(Path(out), NAME, TITLE)
-    try:
+    with common.study_writer(Path(out), NAME, TITLE) as writer:
         writer.table(
             "found",
             study.found,
@@ -519,18 +519,7 @@ def write_pooling(study: PoolingStudy, summary: List[str], out) -> common.StudyR
                 f"Kendall's tau of the {m} ranking against the full judgments, against "
                 "judgments per topic (band: 95% interval over the topic resamples)",
             )
-        return writer.finish(
-            study.parameters,
-            study.seeds,
-            study.system_names,
-            study.topics,
-            summary,
-            study.inputs,
-            study.notes,
-        )
-    except BaseException:
-        writer.abort()
-        raise
+        return writer.finish_with(study.record, summary)
 
 
 def _curves(data, directory, stem: str):

@@ -68,8 +68,8 @@ class PredictiveStudy:
     ``phi``, ``se`` and ``sd``: measures x measures (row predicts column) of phi, its Monte
     Carlo standard error sd / sqrt(halvings) and the sd of tau over the halvings; ``curve``:
     the rows of phi against subset size k for the pairs of Figure 1 (measure_a, measure_b,
-    k, phi, sd); ``systems``: how the summary names the systems used; ``parameters``,
-    ``seeds``, ``inputs``, ``system_names`` and ``topics``: what the manifest records.
+    k, phi, sd); ``systems``: how the summary names the systems used; ``record``: what
+    the manifest records.
     """
 
     phi: pd.DataFrame
@@ -77,11 +77,7 @@ class PredictiveStudy:
     sd: pd.DataFrame
     curve: pd.DataFrame
     systems: str
-    parameters: Dict[str, Any]
-    seeds: Dict[str, Any]
-    inputs: Dict[str, Any]
-    system_names: List[str]
-    topics: List[str]
+    record: common.Record
     draws: Dict[Any, Any]  # (a, b) -> phi on each topic resample
     problem: Optional[str]
     flat: List[str]  # measures giving every system the same score: in no ordering
@@ -193,11 +189,13 @@ def compute_predictive(
             by,
             default=(None, DEFAULT_FRACTION),
         ),
-        parameters=parameters,
-        seeds={"seed": seed, "predictive_power": seed, "topic_resamples": topic.seed},
-        inputs=inputs,
-        system_names=first.systems,
-        topics=first.topics,
+        record=common.Record(
+            parameters,
+            {"seed": seed, "predictive_power": seed, "topic_resamples": topic.seed},
+            first.systems,
+            first.topics,
+            inputs,
+        ),
         draws=draws,
         problem=_noise.design_problem(first.n_systems, first.n_topics),
         flat=_repeat.flat_measures(chosen),
@@ -245,8 +243,7 @@ def _figure_pairs(curve: pd.DataFrame, names: List[str]) -> pd.DataFrame:
 def write_predictive(study: PredictiveStudy, summary: List[str], out) -> common.StudyResult:
     """Tables phi, phi_se, phi_sd and phi_by_k, figures phi_vs_k and phi_heatmap, manifest
     and summary under ``out/predictive``."""
-    writer = common.StudyWriter(Path(out), NAME, TITLE)
-    try:
+    with common.study_writer(Path(out), NAME, TITLE) as writer:
         _write_tables(writer, study)
         writer.figure(
             "phi_vs_k",
@@ -268,28 +265,19 @@ def write_predictive(study: PredictiveStudy, summary: List[str], out) -> common.
             label="predictive power phi",
             digits=3,
         )
-        return writer.finish(
-            study.parameters,
-            study.seeds,
-            study.system_names,
-            study.topics,
-            summary,
-            study.inputs,
-        )
-    except BaseException:
-        writer.abort()
-        raise
+        return writer.finish_with(study.record, summary)
 
 
 def _write_tables(writer: common.StudyWriter, study: PredictiveStudy) -> None:
     """phi (Tables 1-2 of the paper), its standard error and sd, and phi by subset size k."""
-    halvings, variant = study.parameters["halvings"], study.parameters["variant"]
+    p = study.record.parameters
+    halvings, variant = p["halvings"], p["variant"]
     writer.table(
         "phi",
         _by_predictor(study.phi),
         common.caption(
             f"Predictive power phi(row predicts column) on {study.systems} "
-            f"({halvings} random halvings of {counted(len(study.topics), 'topic')}, "
+            f"({halvings} random halvings of {counted(len(study.record.topics), 'topic')}, "
             f"tau-{variant})",
             "predictive",
             "Tables 1-2",
@@ -401,7 +389,9 @@ def describe_predictive(study: PredictiveStudy) -> List[str]:
         lines.append("Every metric is its own best predictor on this collection.")
     lines.append(
         _repeat.method_sentence(
-            study.parameters["topic_sampling"], study.parameters["halvings"], "halvings"
+            study.record.parameters["topic_sampling"],
+            study.record.parameters["halvings"],
+            "halvings",
         )
     )
     return lines

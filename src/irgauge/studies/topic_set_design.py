@@ -77,18 +77,14 @@ class TopicsetStudy:
 
     ``table``: one row per measure (variance and topics needed, with bootstrap intervals);
     ``paired``: one row per pair of measures (paired bootstrap difference of the t-test's
-    topics needed); ``variances``: {measure: V_E}; the rest is what the manifest records.
+    topics needed); ``variances``: {measure: V_E}; ``record``: what the manifest records.
     """
 
     table: pd.DataFrame
     paired: pd.DataFrame
     variances: Dict[str, float]
     systems: str
-    parameters: Dict[str, Any]
-    seeds: Dict[str, Any]
-    inputs: Dict[str, Any]
-    system_names: List[str]
-    topics: List[str]
+    record: common.Record
 
 
 @_checks.renamed_keywords(trials="topic_resamples")
@@ -230,11 +226,13 @@ def compute_topicset(
             options.top_fraction,
             by,
         ),
-        parameters=parameters,
-        seeds={"seed": seed, "bootstrap": seed},
-        inputs=inputs,
-        system_names=list(first.systems),
-        topics=list(first.topics),
+        record=common.Record(
+            parameters,
+            {"seed": seed, "bootstrap": seed},
+            list(first.systems),
+            list(first.topics),
+            inputs,
+        ),
     )
 
 
@@ -368,7 +366,7 @@ def _whole(value: float):
 def write_topicset(study: TopicsetStudy, summary: List[str], out) -> common.StudyResult:
     """Tables topic_set_size and paired_differences, figure topic_set_size, manifest and
     summary under ``out/topicset``."""
-    p = study.parameters
+    p = study.record.parameters
     with common.study_writer(Path(out), NAME, TITLE) as writer:
         writer.table(
             "topic_set_size",
@@ -380,7 +378,7 @@ def write_topicset(study: TopicsetStudy, summary: List[str], out) -> common.Stud
                 f"confidence interval at most {p['ci_width']:g} wide; low/high: "
                 f"{CONFIDENCE:.0%} bootstrap interval over {p['topic_resamples']} resamples of the "
                 f"topics; min_diff_*, ci_width_here: what this collection's "
-                f"{counted(len(study.topics), 'topic')} give",
+                f"{counted(len(study.record.topics), 'topic')} give",
                 PAPER,
             ),
             digits={
@@ -403,17 +401,10 @@ def write_topicset(study: TopicsetStudy, summary: List[str], out) -> common.Stud
             _curves,
             study.variances,
             common.caption("Topics needed n against the minimum detectable difference D", PAPER),
-            n_topics=len(study.topics),
+            n_topics=len(study.record.topics),
             min_diff=p["min_diff"],
         )
-        return writer.finish(
-            study.parameters,
-            study.seeds,
-            study.system_names,
-            study.topics,
-            summary,
-            study.inputs,
-        )
+        return writer.finish_with(study.record, summary)
 
 
 def _curves(variances, directory, stem: str, n_topics: int, min_diff: float):
@@ -433,8 +424,8 @@ def describe_topicset(study: TopicsetStudy) -> List[str]:
     """The summary: the topics each measure needs (paired t-test, fewest first, ``<`` only
     beyond the noise), which measure needs the fewest, the variances, the interval design;
     with a warning and no orderings for too small a design (as every study's summary)."""
-    p = study.parameters
-    problem = _noise.design_problem(len(study.system_names), len(study.topics))
+    p = study.record.parameters
+    problem = _noise.design_problem(len(study.record.systems), len(study.record.topics))
     settings = f"D = {p['min_diff']:g}, alpha = {p['alpha']:g}, power = {p['power']:g}"
     # (a measure constant over systems is refused: it has no residual variance)
     lines = _noise.design_warning(problem)
