@@ -18,7 +18,7 @@ from irgauge import __version__, _checks
 from irgauge.collection.judgments import Judgments, parse_gains
 from irgauge.errors import InputError, MeasureError
 from irgauge.evaluation.peers import collect
-from irgauge.evaluation.processes import process_count, score_sources_forked
+from irgauge.evaluation.processes import forked_early, process_count, score_sources_forked
 from irgauge.evaluation.memory import (
     budget_note,
     part_bytes,
@@ -140,14 +140,26 @@ def evaluate(
     conventions = _Conventions(judged_only, complete, empty_topics, aggregate, max_docs)
     measure_list = _measures(measures, judged_only)
     sources = _sources_to_score(runs)
-    with _engine(engine, scheduler, jobs) as cluster:  # starts while the qrels are read
+    with (
+        _engine(engine, scheduler, jobs) as cluster,
+        _early_workers(  # both start while
+            cluster,
+            sources,
+            jobs,
+            budget,
+            (qrels, prels),  # the qrels are read
+        ) as early,
+    ):
         qrels, judgments = _judgments((qrels, prels), rel_level, gains, negative, jobs)
         step = step_counter(progress, len(sources) + 1)
         plan, workers = _plan(
             measure_list, judgments, order, conventions, budget, sources, max_cells, jobs
         )
+        if early is not None:  # the judgments mapped, as the workers map them: held once
+            plan = early.mapped(plan)
+            judgments, qrels = plan.judgments, plan.judgments.source_qrels
         with plan.spill.removed_on_failure():
-            scored = _score_runs(sources, plan, (workers, jobs), (cluster, budget), step)
+            scored = _score_runs(sources, plan, (workers, jobs), (cluster, budget, early), step)
     names = unique_run_names([(s.name, s.source) for s in scored])
     row_topics, missing = topics_to_score(
         judgments, names, [s.answered for s in scored], empty_topics, complete
@@ -264,12 +276,24 @@ def _engine(engine: str, scheduler: Optional[str], workers: Optional[int] = None
     return contextlib.nullcontext()
 
 
+def _early_workers(cluster, sources, jobs, budget: int, judgments):
+    """Worker processes forked before the qrels are read, for big run files scored
+    locally from qrels in a plain-text file (:func:`forked_early`), or nothing to hold."""
+    qrels, prels = judgments
+    if cluster is not None or prels is not None:
+        return contextlib.nullcontext()
+    return forked_early(sources, explicit_threads(jobs), budget, qrels)
+
+
 def _score_runs(sources, plan: ScoringPlan, jobs, engine, step) -> List[ScoredRun]:
     """Every run scored here (``workers`` at a time, or big run files on worker processes:
-    :mod:`irgauge.evaluation.processes`) or on a Dask cluster, where each worker has its
-    share of the budget (:func:`worker_budget`), said on stderr."""
+    :mod:`irgauge.evaluation.processes`, forked before the qrels were read where ``early``
+    is given) or on a Dask cluster, where each worker has its share of the budget
+    (:func:`worker_budget`), said on stderr."""
     workers, threads = jobs
-    cluster, budget = engine
+    cluster, budget, early = engine
+    if early is not None:
+        return early.score(plan, step)
     if cluster is not None:
         from irgauge.evaluation.dask_engine import score_sources_dask
 
