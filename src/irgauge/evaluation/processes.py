@@ -155,11 +155,10 @@ class EarlyWorkers:
         release_free_memory()  # the judgments' own copy, let go of
         self.coming.publish()
         scored: List[ScoredRun] = []
-        try:
-            merge_tasks(self.submitted, plan, step, scored)
-        except BrokenProcessPool:
-            scored += score_sources(self.sources[len(scored) :], plan, 1, step)
-        return scored
+        if self.submitted is not None:  # (None: a worker was lost as tasks were submitted)
+            with contextlib.suppress(BrokenProcessPool):
+                merge_tasks(self.submitted, plan, step, scored)
+        return scored + score_sources(self.sources[len(scored) :], plan, 1, step)
 
 
 @contextlib.contextmanager
@@ -182,8 +181,13 @@ def forked_early(
         yield None
         return
     part, ahead = _early_parts(budget, count, qrels_bytes)
+    from concurrent.futures.process import BrokenProcessPool
+
     with mapped_plan.awaited(part, ahead) as (shared, coming), _workers(count) as pool:
-        submitted = submit_tasks(sources, pool.submit, count, shared)
+        try:
+            submitted = submit_tasks(sources, pool.submit, count, shared)
+        except BrokenProcessPool:  # a worker lost already: the runs are scored here
+            submitted = None
         yield EarlyWorkers(sources, coming, submitted)
 
 
