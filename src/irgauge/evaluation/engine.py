@@ -140,16 +140,7 @@ def evaluate(
     conventions = _Conventions(judged_only, complete, empty_topics, aggregate, max_docs)
     measure_list = _measures(measures, judged_only)
     sources = _sources_to_score(runs)
-    with (
-        _engine(engine, scheduler, jobs) as cluster,
-        _early_workers(  # both start while
-            cluster,
-            sources,
-            jobs,
-            budget,
-            (qrels, prels),  # the qrels are read
-        ) as early,
-    ):
+    with _started(engine, scheduler, jobs, sources, budget, (qrels, prels)) as (cluster, early):
         qrels, judgments = _judgments((qrels, prels), rel_level, gains, negative, jobs)
         step = step_counter(progress, len(sources) + 1)
         plan, workers = _plan(
@@ -164,11 +155,7 @@ def evaluate(
     row_topics, missing = topics_to_score(
         judgments, names, [s.answered for s in scored], empty_topics, complete
     )
-    with plan.spill.removed_on_failure():
-        if complete:
-            score_unanswered(plan, scored, row_topics)
-        for run in scored:
-            run.values.finish(measure_list, aggregate)
+    _finish(plan, scored, row_topics, complete, aggregate)
     values = PerTopicValues(
         names, [s.values for s in scored], [m.name for m in measure_list], judgments.topic_ids
     )
@@ -176,6 +163,16 @@ def evaluate(
     metadata = _metadata(qrels, judgments, measure_list, conventions, names, scored, row_topics)
     metadata["topics_missing_from_run" if not complete else "topics_scored_zero"] = missing
     return EvalResult(values, _checked_means(values, scored, metadata), metadata, measure_list)
+
+
+def _finish(plan: ScoringPlan, scored, row_topics, complete: bool, aggregate: str) -> None:
+    """Each run's values finished (its means taken), with its unanswered topics scored
+    first where ``complete``; the spilled values removed on failure."""
+    with plan.spill.removed_on_failure():
+        if complete:
+            score_unanswered(plan, scored, row_topics)
+        for run in scored:
+            run.values.finish(plan.measures, aggregate)
 
 
 def _checked_means(values, scored, metadata):
@@ -276,13 +273,19 @@ def _engine(engine: str, scheduler: Optional[str], workers: Optional[int] = None
     return contextlib.nullcontext()
 
 
-def _early_workers(cluster, sources, jobs, budget: int, judgments):
-    """Worker processes forked before the qrels are read, for big run files scored
-    locally from qrels in a plain-text file (:func:`forked_early`), or nothing to hold."""
+@contextlib.contextmanager
+def _started(engine: str, scheduler: Optional[str], jobs, sources, budget: int, judgments):
+    """(the Dask client in the making or None, worker processes forked before the qrels
+    are read or None): both start while the qrels (``judgments``: qrels, prels) are read.
+    Early worker processes score big run files locally, from qrels in a plain-text file
+    (:func:`forked_early`)."""
     qrels, prels = judgments
-    if cluster is not None or prels is not None:
-        return contextlib.nullcontext()
-    return forked_early(sources, explicit_threads(jobs), budget, qrels)
+    with _engine(engine, scheduler, jobs) as cluster:
+        if cluster is not None or prels is not None:
+            yield cluster, None
+            return
+        with forked_early(sources, explicit_threads(jobs), budget, qrels) as early:
+            yield None, early
 
 
 def _score_runs(sources, plan: ScoringPlan, jobs, engine, step) -> List[ScoredRun]:
