@@ -165,7 +165,7 @@ def evaluate(
     return EvalResult(values, _checked_means(values, scored, metadata), metadata, measure_list)
 
 
-def _finish(plan: ScoringPlan, scored, row_topics, complete: bool, aggregate: str) -> None:
+def _finish(plan, scored, row_topics, complete: bool, aggregate: str) -> None:
     """Each run's values finished (its means taken), with its unanswered topics scored
     first where ``complete``; the spilled values removed on failure."""
     with plan.spill.removed_on_failure():
