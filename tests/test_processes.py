@@ -201,14 +201,23 @@ def test_a_read_error_met_ahead_comes_after_the_parts_before_it():
     assert err.value is bad
 
 
-def test_ctrl_c_while_the_qrels_are_read_leaves_no_worker_and_no_file(tmp_path):
+@pytest.mark.parametrize(
+    "moment, signum",
+    [
+        ("irgauge.evaluation.engine:read_qrels", signal.SIGINT),  # the workers read ahead
+        ("irgauge.evaluation.mapped_plan:AwaitedPlan.publish", signal.SIGTERM),  # they score
+    ],
+)
+def test_a_stop_leaves_no_worker_and_no_file(tmp_path, moment, signum):
     from tests.test_streaming import stopped_while_writing
 
     qrels, run = collection(tmp_path)
-    pids = tmp_path / "pids"
+    pids, shared = tmp_path / "pids", tmp_path / "shm"
+    shared.mkdir()
     setup = (
         "import sys\n"
-        "from irgauge.evaluation import processes, span_tasks\n"
+        "from irgauge.evaluation import mapped_plan, processes, span_tasks\n"
+        f"mapped_plan.SHARED_MEMORY = {str(shared)!r}\n"
         "processes.MIN_BYTES = processes.SPAN_BYTES = span_tasks.SPAN_BYTES = 2000\n"
         "processes._fork_is_safe = lambda: True\n"
         "real = processes.submit_tasks\n"
@@ -222,12 +231,13 @@ def test_ctrl_c_while_the_qrels_are_read_leaves_no_worker_and_no_file(tmp_path):
     stopped_while_writing(
         argv,
         tmp_path / "spill",
-        signal.SIGINT,
+        signum,
         "irgauge-plan-*/token",
-        after="irgauge.evaluation.engine:read_qrels",
+        after=moment,
         setup=setup,
     )
     forked = [int(pid) for pid in pids.read_text().split()]
     assert len(forked) >= 1
     for pid in forked:  # ended and reaped by the command before it exited
         assert not os.path.exists(f"/proc/{pid}")
+    assert list(shared.iterdir()) == []  # the plan written there, removed
