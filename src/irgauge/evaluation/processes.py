@@ -6,7 +6,11 @@ A run file of at least MIN_BYTES is therefore cut into spans of whole topics, sc
 tasks (:mod:`irgauge.evaluation.span_tasks`) on worker processes forked from this one:
 they start with irgauge imported and the plan built, shared with this process page by
 page (:class:`~irgauge.evaluation.mapped_plan.InheritedPlan`), so that a process costs
-neither imports nor a copy of the judgments. The output is the local one.
+neither imports nor a copy of the judgments. Where the qrels are a plain-text file, the
+processes are forked before they are read instead (:func:`forked_early`): the tasks read
+their spans' first parts while this process reads the qrels and builds the judgments,
+which it then writes once for them to map (:func:`mapped_plan.awaited`). The output is
+the local one.
 
 Processes are used only where forking is safe: on Linux (elsewhere fork is unsafe or
 missing), with no other thread running in this process (a thread's locks would be copied
@@ -180,9 +184,9 @@ def forked_early(
     if not count:
         yield None
         return
-    part, ahead = _early_parts(budget, count, qrels_bytes)
     from concurrent.futures.process import BrokenProcessPool
 
+    part, ahead = _early_parts(budget, count, qrels_bytes)
     with mapped_plan.awaited(part, ahead) as (shared, coming), _workers(count) as pool:
         try:
             submitted = submit_tasks(sources, pool.submit, count, shared)
