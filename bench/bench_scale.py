@@ -28,16 +28,19 @@ printed with the figures.
 Workloads (generated into ``bench/out/scale/``, reused):
 
 - eval: ``irgauge simulate --topics T --runs 1 --depth 200 --seed 37`` (``--topics``,
-  default 3000: 600,000 lines, 20 MB), ``eval QRELS RUN -m AP -m nDCG@10 -q --format tsv``;
-  ``--copies K`` makes the run and qrels K topic-disjoint copies of that collection (topic
-  ``t`` becomes ``cK-t``), a run of K x T x 200 lines without K times the simulation;
+  default 3000: 600,000 lines, 20 MB; ``--depth`` for another depth, ``--judged N`` for N
+  judgments a topic, simulate's ``--judged-per-topic``),
+  ``eval QRELS RUN -m AP -m nDCG@10 -q --format tsv``; ``--copies K`` makes the run and
+  qrels K topic-disjoint copies of that collection (topic ``t`` becomes ``cK-t``), a run
+  of K x T x depth lines without K times the simulation;
 - discpower: uniform scores of S systems x 50 topics (``--systems``, default 150: 11,175
   pairs, three chunks of pairs at B = 1000; ``--discpower-topics`` for another number of
   topics), ``discpower FILE -B 1000 --seed 1 --pairs``.
 
 Run:
 
-    python bench/bench_scale.py [--topics 3000] [--copies 1] [--systems 150]
+    python bench/bench_scale.py [--topics 3000] [--copies 1] [--depth 200] [--judged N]
+        [--systems 150]
         [--discpower-topics 50] [--max-workers N | --workers 1,4,16]
         [--modes local,dask,dask-up] [--repeat R] [--only eval|discpower] [--no-dask]
 """
@@ -74,13 +77,19 @@ def cpus() -> List[int]:
         return list(range(os.cpu_count() or 1))
 
 
-def eval_workload(topics: int, copies: int = 1) -> List[str]:
-    folder = OUT / f"eval-{topics}"
+def eval_workload(
+    topics: int, copies: int = 1, depth: int = 200, judged: Optional[int] = None
+) -> List[str]:
+    shape = (
+        "" if (depth, judged) == (200, None) else f"-d{depth}" + (f"-j{judged}" if judged else "")
+    )
+    folder = OUT / f"eval-{topics}{shape}"
     if not (folder / "manifest.json").exists():
         subprocess.run(
             IRGAUGE
             + ["simulate", "--out", str(folder), "--topics", str(topics), "--runs", "1"]
-            + ["--depth", "200", "--seed", "37", "--quiet", "--overwrite"],
+            + ["--depth", str(depth), "--seed", "37", "--quiet", "--overwrite"]
+            + (["--judged-per-topic", str(judged)] if judged else []),
             check=True,
             stdout=subprocess.DEVNULL,
         )
@@ -351,6 +360,16 @@ def main() -> None:
     parser.add_argument(
         "--copies", type=int, default=1, help="eval: topic-disjoint copies of the run"
     )
+    parser.add_argument(
+        "--depth", type=int, default=200, help="eval: documents per topic of the run"
+    )
+    parser.add_argument(
+        "--judged",
+        type=int,
+        default=None,
+        help="eval: judged documents per topic (default: simulate's pool); the issue's "
+        "shape is --depth 1000 --judged 40",
+    )
     parser.add_argument("--systems", type=int, default=150, help="discpower: systems")
     parser.add_argument("--discpower-topics", type=int, default=50, help="discpower: topics")
     parser.add_argument("--max-workers", type=int, default=None, help="default: 2 x CPUs")
@@ -393,7 +412,7 @@ def main() -> None:
     if args.only in (None, "eval"):
         table(
             "eval",
-            eval_workload(args.topics, args.copies),
+            eval_workload(args.topics, args.copies, args.depth, args.judged),
             workers,
             modes,
             args.repeat,

@@ -36,15 +36,16 @@ def same(a, b) -> None:
 
 
 def counted_forks(monkeypatch) -> List[int]:
-    """How many worker processes each evaluation forked, appended as it forks."""
+    """How many worker processes each evaluation forked, appended as it forks (before the
+    qrels are read or after: every pool of processes.py)."""
     counts: List[int] = []
-    real = processes.score_sources_forked
+    real = processes._workers
 
-    def spy(sources, plan, count, budget, step):
+    def spy(count):
         counts.append(count)
-        return real(sources, plan, count, budget, step)
+        return real(count)
 
-    monkeypatch.setattr("irgauge.evaluation.engine.score_sources_forked", spy)
+    monkeypatch.setattr(processes, "_workers", spy)
     return counts
 
 

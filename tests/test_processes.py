@@ -7,15 +7,17 @@ from __future__ import annotations
 
 import gzip
 import os
+import signal
 import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
 
 import irgauge
 from irgauge.errors import InputError
-from irgauge.evaluation import processes, span_tasks
+from irgauge.evaluation import engine, processes, span_tasks
 from tests.engine_cases import collection, counted_forks, same, small_files_forked
 
 pytestmark = pytest.mark.skipif(
@@ -118,3 +120,124 @@ def test_small_files_stay_on_threads(tmp_path, forks):
     assert os.path.getsize(run) < processes.MIN_BYTES
     irgauge.evaluate(qrels, [run], ["AP"], jobs=2)
     assert forks == []
+
+
+def _read_ahead_first(monkeypatch, tmp_path, tasks: int = 1) -> None:
+    """Each task forked before the plan exists marks that it has read ahead (a file in
+    ``tmp_path``), and the qrels are read only once ``tasks`` have: the tasks' parts then
+    wait for the plan, whatever the machine's speed. Parts of 500 bytes, a span's every
+    part read ahead."""
+    monkeypatch.setattr(processes, "_early_parts", lambda *_: (500, 10**6))
+    real_ahead, real_qrels = span_tasks._read_ahead, engine.read_qrels
+    marks = tmp_path / "marks"
+    marks.mkdir()
+
+    def marked(parts, coming):
+        ahead = real_ahead(parts, coming)
+        (marks / str(os.getpid())).touch()
+        return ahead
+
+    def after_a_task_read_ahead(*args, **kwargs):
+        deadline = time.monotonic() + 60
+        while len(list(marks.iterdir())) < tasks:
+            assert time.monotonic() < deadline, "no task read ahead of the qrels"
+            time.sleep(0.01)
+        return real_qrels(*args, **kwargs)
+
+    monkeypatch.setattr(span_tasks, "_read_ahead", marked)
+    monkeypatch.setattr(engine, "read_qrels", after_a_task_read_ahead)
+
+
+def test_tasks_forked_before_the_qrels_give_the_output_of_one_core(
+    tmp_path, small_files, forks, monkeypatch
+):
+    qrels, run = collection(tmp_path)
+    _, scattered = collection(tmp_path, shuffled=True, name="scattered")
+    expected = irgauge.evaluate(qrels, [run, scattered], MEASURES, jobs=1, complete=True)
+    _read_ahead_first(monkeypatch, tmp_path)
+    same(expected, irgauge.evaluate(qrels, [run, scattered], MEASURES, jobs=2, complete=True))
+    assert forks  # (the marks' wait fails where no task is forked before the qrels)
+
+
+def test_bad_qrels_win_over_a_bad_run_read_ahead(tmp_path, monkeypatch):
+    # two spans (the first 64 KiB must be sound for the file to be cut), each read ahead
+    # whole by a task, the second with a bad line
+    small_files_forked(monkeypatch, 40_000)
+    qrels, run = collection(tmp_path, topics=120)
+    lines = Path(run).read_text().splitlines()
+    lines[4000] = "100 Q0 d7 0 abc tagged"
+    Path(run).write_text("\n".join(lines) + "\n")
+    assert processes.process_count([(run, None)], 2, None) == 2
+    Path(qrels).write_text(Path(qrels).read_text() + "1 0 d1\n")
+    with pytest.raises(InputError) as here:
+        irgauge.evaluate(qrels, [run], ["AP"], jobs=1)
+    _read_ahead_first(monkeypatch, tmp_path, tasks=2)
+    with pytest.raises(InputError) as forked:
+        irgauge.evaluate(qrels, [run], ["AP"], jobs=2)
+    assert str(forked.value) == str(here.value)
+    assert forked.value.path == qrels
+
+
+class _Coming:
+    ahead_parts = 3
+
+    @staticmethod
+    def ready() -> bool:
+        return False
+
+
+def test_a_read_error_met_ahead_comes_after_the_parts_before_it():
+    bad = InputError("not a number", "run", 9)
+
+    def parts():
+        yield "first"
+        yield "second"
+        raise bad
+
+    read = span_tasks._read_ahead(parts(), _Coming())
+    assert next(read) == "first" and next(read) == "second"  # scored before the error
+    with pytest.raises(InputError) as err:
+        next(read)
+    assert err.value is bad
+
+
+@pytest.mark.parametrize(
+    "moment, signum",
+    [
+        ("irgauge.evaluation.engine:read_qrels", signal.SIGINT),  # the workers read ahead
+        ("irgauge.evaluation.mapped_plan:AwaitedPlan.publish", signal.SIGTERM),  # they score
+    ],
+)
+def test_a_stop_leaves_no_worker_and_no_file(tmp_path, moment, signum):
+    from tests.test_streaming import stopped_while_writing
+
+    qrels, run = collection(tmp_path)
+    pids, shared = tmp_path / "pids", tmp_path / "shm"
+    shared.mkdir()
+    setup = (
+        "import sys\n"
+        "from irgauge.evaluation import mapped_plan, processes, span_tasks\n"
+        f"mapped_plan.SHARED_MEMORY = {str(shared)!r}\n"
+        "processes.MIN_BYTES = processes.SPAN_BYTES = span_tasks.SPAN_BYTES = 2000\n"
+        "processes._fork_is_safe = lambda: True\n"
+        "real = processes.submit_tasks\n"
+        "def noted(sources, submit, *args):\n"
+        "    submitted = real(sources, submit, *args)\n"
+        f"    open({str(pids)!r}, 'w').write(' '.join(map(str, submit.__self__._processes)))\n"
+        "    return submitted\n"
+        "processes.submit_tasks = noted\n"
+    )
+    argv = ["eval", qrels, run, "--jobs", "3", "-q"]
+    stopped_while_writing(
+        argv,
+        tmp_path / "spill",
+        signum,
+        "irgauge-plan-*/token",
+        after=moment,
+        setup=setup,
+    )
+    forked = [int(pid) for pid in pids.read_text().split()]
+    assert len(forked) >= 1
+    for pid in forked:  # ended and reaped by the command before it exited
+        assert not os.path.exists(f"/proc/{pid}")
+    assert list(shared.iterdir()) == []  # the plan written there, removed

@@ -18,7 +18,7 @@ from irgauge import __version__, _checks
 from irgauge.collection.judgments import Judgments, parse_gains
 from irgauge.errors import InputError, MeasureError
 from irgauge.evaluation.peers import collect
-from irgauge.evaluation.processes import process_count, score_sources_forked
+from irgauge.evaluation.processes import forked_early, process_count, score_sources_forked
 from irgauge.evaluation.memory import (
     budget_note,
     part_bytes,
@@ -140,23 +140,22 @@ def evaluate(
     conventions = _Conventions(judged_only, complete, empty_topics, aggregate, max_docs)
     measure_list = _measures(measures, judged_only)
     sources = _sources_to_score(runs)
-    with _engine(engine, scheduler, jobs) as cluster:  # starts while the qrels are read
+    with _started(engine, scheduler, jobs, sources, budget, (qrels, prels)) as (cluster, early):
         qrels, judgments = _judgments((qrels, prels), rel_level, gains, negative, jobs)
         step = step_counter(progress, len(sources) + 1)
         plan, workers = _plan(
             measure_list, judgments, order, conventions, budget, sources, max_cells, jobs
         )
+        if early is not None:  # the judgments mapped, as the workers map them: held once
+            plan = early.mapped(plan)
+            judgments, qrels = plan.judgments, plan.judgments.source_qrels
         with plan.spill.removed_on_failure():
-            scored = _score_runs(sources, plan, (workers, jobs), (cluster, budget), step)
+            scored = _score_runs(sources, plan, (workers, jobs), (cluster, budget, early), step)
     names = unique_run_names([(s.name, s.source) for s in scored])
     row_topics, missing = topics_to_score(
         judgments, names, [s.answered for s in scored], empty_topics, complete
     )
-    with plan.spill.removed_on_failure():
-        if complete:
-            score_unanswered(plan, scored, row_topics)
-        for run in scored:
-            run.values.finish(measure_list, aggregate)
+    _finish(plan, scored, row_topics, complete, aggregate)
     values = PerTopicValues(
         names, [s.values for s in scored], [m.name for m in measure_list], judgments.topic_ids
     )
@@ -164,6 +163,16 @@ def evaluate(
     metadata = _metadata(qrels, judgments, measure_list, conventions, names, scored, row_topics)
     metadata["topics_missing_from_run" if not complete else "topics_scored_zero"] = missing
     return EvalResult(values, _checked_means(values, scored, metadata), metadata, measure_list)
+
+
+def _finish(plan, scored, row_topics, complete: bool, aggregate: str) -> None:
+    """Each run's values finished (its means taken), with its unanswered topics scored
+    first where ``complete``; the spilled values removed on failure."""
+    with plan.spill.removed_on_failure():
+        if complete:
+            score_unanswered(plan, scored, row_topics)
+        for run in scored:
+            run.values.finish(plan.measures, aggregate)
 
 
 def _checked_means(values, scored, metadata):
@@ -264,12 +273,30 @@ def _engine(engine: str, scheduler: Optional[str], workers: Optional[int] = None
     return contextlib.nullcontext()
 
 
+@contextlib.contextmanager
+def _started(engine: str, scheduler: Optional[str], jobs, sources, budget: int, judgments):
+    """(the Dask client in the making or None, worker processes forked before the qrels
+    are read or None): both start while the qrels (``judgments``: qrels, prels) are read.
+    Early worker processes score big run files locally, from qrels in a plain-text file
+    (:func:`forked_early`)."""
+    qrels, prels = judgments
+    with _engine(engine, scheduler, jobs) as cluster:
+        if cluster is not None or prels is not None:
+            yield cluster, None
+            return
+        with forked_early(sources, explicit_threads(jobs), budget, qrels) as early:
+            yield None, early
+
+
 def _score_runs(sources, plan: ScoringPlan, jobs, engine, step) -> List[ScoredRun]:
     """Every run scored here (``workers`` at a time, or big run files on worker processes:
-    :mod:`irgauge.evaluation.processes`) or on a Dask cluster, where each worker has its
-    share of the budget (:func:`worker_budget`), said on stderr."""
+    :mod:`irgauge.evaluation.processes`, forked before the qrels were read where ``early``
+    is given) or on a Dask cluster, where each worker has its share of the budget
+    (:func:`worker_budget`), said on stderr."""
     workers, threads = jobs
-    cluster, budget = engine
+    cluster, budget, early = engine
+    if early is not None:
+        return early.score(plan, step)
     if cluster is not None:
         from irgauge.evaluation.dask_engine import score_sources_dask
 

@@ -13,7 +13,9 @@ changes its own copy only, as with a plan of its own.
 A plan is mapped only where every worker sees the file this process wrote (the same token
 read back: a cluster on this host, or a shared folder); elsewhere it is sent as before.
 Worker processes forked from this one (:mod:`irgauge.evaluation.processes`) have the plan
-already: a task gets only the key it was registered under (:func:`inherited`).
+already: a task gets only the key it was registered under (:func:`inherited`). Worker
+processes forked before the plan exists (to read their runs while this process reads the
+qrels) wait for it instead (:func:`awaited`): it is written once, as for Dask, and mapped.
 """
 
 from __future__ import annotations
@@ -36,6 +38,10 @@ from irgauge.errors import InputError
 ALIGN = 64
 TOKEN_FILE = "token"
 PLAN_FILE = "plan.bin"
+HANDLE_FILE = "handle.pickle"
+# a file system in memory (Linux), where a plan for processes of this host is written at the
+# speed of memory: 0.14 s for 240 MB, where a disk's file system took 1.0 s (0.6 s of CPU)
+SHARED_MEMORY = "/dev/shm"
 
 
 @dataclass(frozen=True)
@@ -89,6 +95,81 @@ def inherited(plan: Any) -> Iterator[InheritedPlan]:
     finally:
         with _LOCK:
             del _INHERITED[key]
+
+
+class AwaitedPlan:
+    """A plan that this process builds after forking worker processes (see :func:`awaited`):
+    ``publish`` gives it to the workers (:meth:`write` first writes it, so that this
+    process can map the plan in place of its own copy before the workers map it); a
+    worker asks whether it is ``ready``, and ``resolve`` waits for it. ``part_bytes`` and
+    ``ahead_parts``: the parts a worker reads while it waits, and how many it may hold
+    (set before the fork, as the plan's memory is not known yet)."""
+
+    def __init__(self, folder: str, token: str, part_bytes: int, ahead_parts: int):
+        import multiprocessing
+
+        self.folder, self.token = folder, token
+        self.part_bytes, self.ahead_parts = part_bytes, ahead_parts
+        # (a semaphore: inherited by the forked processes, which block on it, not poll)
+        self._published = multiprocessing.get_context("fork").Event()
+        self._loaded: List[Any] = []
+        self.folders = [folder]  # removed by awaited()
+
+    def write(self, plan: Any) -> MappedPlan:
+        """``plan`` written, in shared memory where there is room for it, else in the
+        folder; its handle in the folder, for :meth:`publish`."""
+        handle = None
+        if os.path.isdir(SHARED_MEMORY):
+            with contextlib.suppress(OSError):  # no room there: the folder
+                folder, token = reserved(SHARED_MEMORY)
+                self.folders.append(folder)
+                handle = written(plan, folder, token)
+        if handle is None:
+            handle = written(plan, self.folder, self.token)
+        path = os.path.join(self.folder, HANDLE_FILE)
+        with open(path + ".tmp", "wb") as out:
+            pickle.dump(handle, out)
+        os.replace(path + ".tmp", path)
+        return handle
+
+    def publish(self) -> None:
+        """The workers woken: the plan :meth:`write` wrote is theirs to map."""
+        self._published.set()
+
+    def ready(self) -> bool:
+        return self._published.is_set()
+
+    def resolve(self) -> Any:
+        """The plan, once published (loaded once per process)."""
+        self._published.wait()
+        with _LOCK:
+            if not self._loaded:
+                with open(os.path.join(self.folder, HANDLE_FILE), "rb") as f:
+                    self._loaded.append(_load(pickle.load(f)))
+            return self._loaded[0]
+
+
+@contextlib.contextmanager
+def awaited(part_bytes: int, ahead_parts: int) -> Iterator[Tuple[InheritedPlan, AwaitedPlan]]:
+    """A plan to come, registered (:func:`inherited`) for processes forked within the
+    context, which resolve it once :meth:`AwaitedPlan.publish` has published it; its folder
+    is removed when the context ends."""
+    plan = AwaitedPlan(*reserved(), part_bytes, ahead_parts)
+    try:
+        with inherited(plan) as key:
+            yield key, plan
+    finally:
+        for folder in plan.folders:
+            remove(folder)
+
+
+def awaiting(plan: Any) -> Optional[AwaitedPlan]:
+    """The plan to come that ``plan`` names, while it is not yet published; else None."""
+    if isinstance(plan, InheritedPlan):
+        found = _INHERITED[plan.key]
+        if isinstance(found, AwaitedPlan) and not found.ready():
+            return found
+    return None
 
 
 def reserved(parent: Optional[str] = None) -> Tuple[str, str]:
@@ -153,9 +234,10 @@ def sees(folder: str, token: str) -> bool:
 def plan_of(plan: Any) -> Any:
     """The plan itself: ``plan``; the plan a :class:`MappedPlan` maps (loaded once per
     handle object: a worker holds one handle per command); or the one an
-    :class:`InheritedPlan` names."""
+    :class:`InheritedPlan` names (waited for, if it is an :class:`AwaitedPlan`)."""
     if isinstance(plan, InheritedPlan):
-        return _INHERITED[plan.key]
+        found = _INHERITED[plan.key]
+        return found.resolve() if isinstance(found, AwaitedPlan) else found
     if not isinstance(plan, MappedPlan):
         return plan
     with _LOCK:

@@ -6,7 +6,11 @@ A run file of at least MIN_BYTES is therefore cut into spans of whole topics, sc
 tasks (:mod:`irgauge.evaluation.span_tasks`) on worker processes forked from this one:
 they start with irgauge imported and the plan built, shared with this process page by
 page (:class:`~irgauge.evaluation.mapped_plan.InheritedPlan`), so that a process costs
-neither imports nor a copy of the judgments. The output is the local one.
+neither imports nor a copy of the judgments. Where the qrels are a plain-text file, the
+processes are forked before they are read instead (:func:`forked_early`): the tasks read
+their spans' first parts while this process reads the qrels and builds the judgments,
+which it then writes once for them to map (:func:`mapped_plan.awaited`). The output is
+the local one.
 
 Processes are used only where forking is safe: on Linux (elsewhere fork is unsafe or
 missing), with no other thread running in this process (a thread's locks would be copied
@@ -18,17 +22,29 @@ memory) leaves the runs not yet merged to this process.
 from __future__ import annotations
 
 import contextlib
+import os
 import signal
+import stat
 import sys
 import threading
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterator, List, Optional
+from typing import TYPE_CHECKING, Iterator, List, Optional, Tuple
 
 from irgauge.evaluation import mapped_plan
-from irgauge.evaluation.memory import part_bytes, worker_budget
+from irgauge.evaluation.memory import (
+    BYTES_PER_TEXT_BYTE,
+    MIN_PART_BYTES,
+    part_bytes,
+    resident_memory,
+    values_in_memory,
+    worker_budget,
+)
 from irgauge.evaluation.run_scoring import ScoredRun, ScoringPlan, score_sources
-from irgauge.evaluation.span_tasks import SPAN_BYTES, score_tasks
+from irgauge.evaluation.span_tasks import SPAN_BYTES, merge_tasks, score_tasks, submit_tasks
+from irgauge.io._source import is_compressed
+from irgauge.io.arrow_tables import table_format
+from irgauge.io.heap import release_free_memory
 from irgauge.io.run_parts import topic_spans
 from irgauge.io.threads import available_cpus
 
@@ -40,11 +56,13 @@ if TYPE_CHECKING:
 MIN_BYTES = 64 << 20
 
 
-def process_count(sources, requested: Optional[int], plan: ScoringPlan) -> int:
+def process_count(sources, requested: Optional[int], plan: Optional[ScoringPlan]) -> int:
     """Worker processes for ``sources`` (0: score them here): where forking is safe and a
     plain run file of MIN_BYTES or more is among them, the jobs ``requested`` (1: none),
-    else the CPUs, at most one per SPAN_BYTES of the big files."""
-    if requested == 1 or plan.watcher is not None or not _fork_is_safe():
+    else the CPUs, at most one per SPAN_BYTES of the big files. (``plan``: None before it
+    is built, for a plan that will have no watcher.)"""
+    watched = plan is not None and plan.watcher is not None
+    if requested == 1 or watched or not _fork_is_safe():
         return 0
     big = sum(_plain_size(source) for source, _ in sources)
     if not big:
@@ -114,3 +132,100 @@ def _worker_signals() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGHUP, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+class EarlyWorkers:
+    """Worker processes forked before the qrels are read (:func:`forked_early`), their
+    tasks already reading the runs' first parts; :meth:`score` gives them the plan."""
+
+    def __init__(self, sources, coming: mapped_plan.AwaitedPlan, submitted):
+        self.sources, self.coming, self.submitted = sources, coming, submitted
+
+    def mapped(self, plan: ScoringPlan) -> ScoringPlan:
+        """``plan`` written once for the tasks to map, and mapped here too: returned with
+        the mapped judgments, so that this process drops its own copy once the caller
+        lets go of it, and the judgments are held once (before :meth:`score`)."""
+        built = plan.judgments.with_lookup_built()  # once here, not once per process
+        part = self.coming.part_bytes
+        tasks = replace(plan, judgments=built, part_bytes=part, threads=1, spill=None)
+        mapped = mapped_plan.plan_of(self.coming.write(tasks))
+        return replace(plan, judgments=mapped.judgments)
+
+    def score(self, plan: ScoringPlan, step) -> List[ScoredRun]:
+        """Each run scored (``step()`` after each): the workers given the plan (written by
+        :meth:`mapped`), their results merged; a lost worker's runs are scored here."""
+        from concurrent.futures.process import BrokenProcessPool  # (only for a big run)
+
+        release_free_memory()  # the judgments' own copy, let go of
+        self.coming.publish()
+        scored: List[ScoredRun] = []
+        if self.submitted is not None:  # (None: a worker was lost as tasks were submitted)
+            with contextlib.suppress(BrokenProcessPool):
+                merge_tasks(self.submitted, plan, step, scored)
+        return scored + score_sources(self.sources[len(scored) :], plan, 1, step)
+
+
+@contextlib.contextmanager
+def forked_early(
+    sources, requested: Optional[int], budget: int, qrels
+) -> Iterator[Optional[EarlyWorkers]]:
+    """Worker processes forked now, before the ``qrels`` are read, for the runs of
+    ``sources`` that :func:`process_count` gives processes (None: none here).
+
+    The command's process reads the qrels and builds the judgments while the workers read
+    their spans' first parts: on 2 CPUs, these were a third of the command's time, done
+    before the workers started (docs/scale.md). Only for qrels in a plain-text file, whose
+    size tells the plan's memory before it is built: each worker gets its share of what
+    the budget leaves beside it, and reads ahead what its share holds beside the part it
+    scores. The workers (and the plan's folder) end with the context, on an error or an
+    interrupt too."""
+    qrels_bytes = _qrels_bytes(qrels)
+    count = process_count(sources, requested, None) if qrels_bytes else 0
+    if not count:
+        yield None
+        return
+    from concurrent.futures.process import BrokenProcessPool
+
+    part, ahead = _early_parts(budget, count, qrels_bytes)
+    with mapped_plan.awaited(part, ahead) as (shared, coming), _workers(count) as pool:
+        try:
+            submitted = submit_tasks(sources, pool.submit, count, shared)
+        except BrokenProcessPool:  # a worker lost already: the runs are scored here
+            submitted = None
+        yield EarlyWorkers(sources, coming, submitted)
+
+
+# memory of the judgments built (qrels, judgments, lookup table; about 85 bytes a judgment)
+# per byte of qrels text, as this process holds them before it maps the plan's file in
+# their place (measured: 330 MB, then 240 MB mapped, for 63 MB of qrels, 3M judgments)
+PLAN_BYTES_PER_QRELS_BYTE = 6
+# memory of a part read and not yet scored, per byte of its text (measured 1.35)
+HELD_BYTES_PER_TEXT_BYTE = 1.5
+
+
+def _early_parts(budget: int, processes: int, qrels_bytes: int) -> Tuple[int, int]:
+    """(part bytes, parts read ahead) of each early worker: its share is what the budget
+    leaves beside the per-topic values, this process and the plan to come; a part takes
+    BYTES_PER_TEXT_BYTE of its text while scored (half the share at most), and the parts
+    read ahead beside it take HELD_BYTES_PER_TEXT_BYTE (at least the first part, which
+    scoring will hold anyway)."""
+    left = budget - values_in_memory(budget) - (resident_memory() or 0)
+    share = max(0, left - PLAN_BYTES_PER_QRELS_BYTE * qrels_bytes) // processes
+    part = max(MIN_PART_BYTES, share // (2 * BYTES_PER_TEXT_BYTE))
+    beside = max(0, share - BYTES_PER_TEXT_BYTE * part)
+    return part, 1 + int(beside // (HELD_BYTES_PER_TEXT_BYTE * part))
+
+
+def _qrels_bytes(qrels) -> int:
+    """Bytes of a plain-text qrels file (0 for anything else: compressed, a table, a pipe,
+    standard input, an object, a path that is not a file)."""
+    if not isinstance(qrels, (str, Path)) or table_format(str(qrels)):
+        return 0
+    try:
+        if not stat.S_ISREG(os.stat(qrels).st_mode):
+            return 0
+        with open(qrels, "rb") as f:
+            head = f.read(8)
+    except OSError:
+        return 0
+    return 0 if is_compressed(head) else os.path.getsize(qrels)

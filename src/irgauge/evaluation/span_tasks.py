@@ -19,9 +19,10 @@ from __future__ import annotations
 
 import os
 import sys
+from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, List, Optional, Tuple
+from typing import Any, Deque, Iterator, List, Optional, Tuple
 
 import numpy as np
 
@@ -36,6 +37,7 @@ from irgauge.evaluation.run_scoring import (
     score_source,
 )
 from irgauge.evaluation.topic_values import RunValues
+from irgauge.io.records import Run
 from irgauge.io._source import count_line_ends, iter_blocks, read_twice
 from irgauge.io.run_parts import Span, iter_run_parts, topic_spans
 
@@ -74,6 +76,13 @@ def score_tasks(
     ``step()`` called: ``submit(task, *arguments)`` returns a future (``.result()``) of a
     task run on one of ``workers`` workers, which get the plan as ``shared`` (the plan, a
     handle to it, or a future of either: see :func:`mapped_plan.plan_of`)."""
+    merge_tasks(submit_tasks(sources, submit, workers, shared), plan, step, scored)
+
+
+def submit_tasks(sources, submit, workers: int, shared) -> List[Tuple[Any, Any, Any]]:
+    """(source, name, futures of its tasks, or None for a run read here) of each run: the
+    first half of :func:`score_tasks`, which may come before the plan exists (``shared``
+    then names a plan to come: :func:`mapped_plan.awaited`)."""
     submitted: List[Tuple[Any, Any, Optional[List[Any]]]] = []
     for source, name in sources:
         local = _local_only(source)
@@ -87,6 +96,11 @@ def score_tasks(
         else:
             tasks = [submit(_score_span, source, name, _readable(source), s, shared) for s in spans]
             submitted.append((source, name, tasks))
+    return submitted
+
+
+def merge_tasks(submitted, plan: ScoringPlan, step, scored: List[ScoredRun]) -> None:
+    """The second half of :func:`score_tasks`: each run's tasks awaited and merged."""
     for source, name, futures in submitted:
         results = [f.result() for f in futures] if futures is not None else None
         scored.append(_merged(source, name, results, plan))
@@ -176,9 +190,8 @@ def _score_span(source, name, readable, span: Span, plan):
     """Task: one span of a run file; on bad input, read again with the span's true first
     line number so that every line number in the message is the file's."""
     try:
-        plan = mapped_plan.plan_of(plan)
-        parts = iter_run_parts(str(source), name, plan.part_bytes, 1, readable, span)
-        return score_parts(parts, plan, contiguous=True)
+        parts, scoring = _parts_and_plan(source, name, readable, span, plan)
+        return score_parts(parts, scoring, contiguous=True)
     except Scattered:
         return None
     except InputError as err:
@@ -191,6 +204,44 @@ def _score_span(source, name, readable, span: Span, plan):
         return TaskFailure.of(err)
     except MeasureError as err:
         return _measure_failure(err)
+
+
+def _parts_and_plan(source, name, readable, span: Span, shared):
+    """The span's parts and the plan to score them with. Where the plan is still being
+    built (workers forked before the qrels were read: :func:`mapped_plan.awaited`), the
+    first parts are read while waiting for it, as many as the plan to come allows."""
+    coming = mapped_plan.awaiting(shared)
+    if coming is None:
+        plan = mapped_plan.plan_of(shared)
+        return iter_run_parts(str(source), name, plan.part_bytes, 1, readable, span), plan
+    parts = iter_run_parts(str(source), name, coming.part_bytes, 1, readable, span)
+    return _read_ahead(parts, coming), coming.resolve()
+
+
+def _read_ahead(parts: Iterator[Run], coming) -> Iterator[Run]:
+    """``parts``, the first of them read now: until the plan is ready or
+    ``coming.ahead_parts`` are held. A read error is held in its place, raised after the
+    parts before it are scored, as reading and scoring them in turn would raise it."""
+    early: Deque[Any] = deque()
+    try:
+        while len(early) < coming.ahead_parts and not coming.ready():
+            part = next(parts, None)
+            if part is None:
+                break
+            early.append(part)
+    except InputError as err:
+        early.append(err)
+    return _replayed(early, parts)
+
+
+def _replayed(early: Deque[Any], parts: Iterator[Run]) -> Iterator[Run]:
+    while early:
+        item = early.popleft()  # (not held here once scored)
+        if isinstance(item, InputError):
+            raise item
+        yield item
+        del item
+    yield from parts
 
 
 def _merged(source, name, results, plan: ScoringPlan) -> ScoredRun:
