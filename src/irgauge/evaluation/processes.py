@@ -42,7 +42,7 @@ from irgauge.evaluation.memory import (
 )
 from irgauge.evaluation.run_scoring import ScoredRun, ScoringPlan, score_sources
 from irgauge.evaluation.span_tasks import SPAN_BYTES, merge_tasks, score_tasks, submit_tasks
-from irgauge.io._source import is_compressed
+from irgauge.io._source import count_line_ends, is_compressed
 from irgauge.io.arrow_tables import table_format
 from irgauge.io.heap import release_free_memory
 from irgauge.io.run_parts import topic_spans
@@ -179,14 +179,14 @@ def forked_early(
     the budget leaves beside it, and reads ahead what its share holds beside the part it
     scores. The workers (and the plan's folder) end with the context, on an error or an
     interrupt too."""
-    qrels_bytes = _qrels_bytes(qrels)
-    count = process_count(sources, requested, None) if qrels_bytes else 0
+    plan_bytes = _plan_bytes(qrels)
+    count = process_count(sources, requested, None) if plan_bytes else 0
     if not count:
         yield None
         return
     from concurrent.futures.process import BrokenProcessPool
 
-    part, ahead = _early_parts(budget, count, qrels_bytes)
+    part, ahead = _early_parts(budget, count, plan_bytes)
     with mapped_plan.awaited(part, ahead) as (shared, coming), _workers(count) as pool:
         try:
             submitted = submit_tasks(sources, pool.submit, count, shared)
@@ -195,37 +195,48 @@ def forked_early(
         yield EarlyWorkers(sources, coming, submitted)
 
 
-# memory of the judgments built (qrels, judgments, lookup table; about 85 bytes a judgment)
-# per byte of qrels text, as this process holds them before it maps the plan's file in
-# their place (measured: 330 MB, then 240 MB mapped, for 63 MB of qrels, 3M judgments)
-PLAN_BYTES_PER_QRELS_BYTE = 6
+# memory of the judgments built (qrels, judgments, lookup table), as this process holds
+# them before it maps the plan's file in their place: about PLAN_BYTES_PER_JUDGMENT a
+# judgment beside the text of its document id, taken at the most measured (1M judgments:
+# 148 MB with ids like "d123", 166 MB with "msmarco_passage_00_123456789"; 3M judgments of
+# 21-byte lines: 346 MB). Per byte of text alone it ranged from 4.4 to 7.6: short ids
+# would have been underestimated.
+PLAN_BYTES_PER_JUDGMENT = 130
+# the head of the qrels file whose mean line tells the judgments in it
+QRELS_SAMPLE_BYTES = 1 << 20
 # memory of a part read and not yet scored, per byte of its text (measured 1.35)
 HELD_BYTES_PER_TEXT_BYTE = 1.5
 
 
-def _early_parts(budget: int, processes: int, qrels_bytes: int) -> Tuple[int, int]:
+def _early_parts(budget: int, processes: int, plan_bytes: int) -> Tuple[int, int]:
     """(part bytes, parts read ahead) of each early worker: its share is what the budget
     leaves beside the per-topic values, this process and the plan to come; a part takes
     BYTES_PER_TEXT_BYTE of its text while scored (half the share at most), and the parts
     read ahead beside it take HELD_BYTES_PER_TEXT_BYTE (at least the first part, which
     scoring will hold anyway)."""
     left = budget - values_in_memory(budget) - (resident_memory() or 0)
-    share = max(0, left - PLAN_BYTES_PER_QRELS_BYTE * qrels_bytes) // processes
+    share = max(0, left - plan_bytes) // processes
     part = max(MIN_PART_BYTES, share // (2 * BYTES_PER_TEXT_BYTE))
     beside = max(0, share - BYTES_PER_TEXT_BYTE * part)
     return part, 1 + int(beside // (HELD_BYTES_PER_TEXT_BYTE * part))
 
 
-def _qrels_bytes(qrels) -> int:
-    """Bytes of a plain-text qrels file (0 for anything else: compressed, a table, a pipe,
-    standard input, an object, a path that is not a file)."""
+def _plan_bytes(qrels) -> int:
+    """The memory of the plan to be built from a plain-text qrels file, estimated before it
+    is read: its judgments (lines, from the mean line of its head) at
+    PLAN_BYTES_PER_JUDGMENT, and its text; 0 for anything else (compressed, a table, a
+    pipe, standard input, an object, a path that is not a file)."""
     if not isinstance(qrels, (str, Path)) or table_format(str(qrels)):
         return 0
     try:
         if not stat.S_ISREG(os.stat(qrels).st_mode):
             return 0
+        size = os.path.getsize(qrels)
         with open(qrels, "rb") as f:
-            head = f.read(8)
+            head = f.read(QRELS_SAMPLE_BYTES)
     except OSError:
         return 0
-    return 0 if is_compressed(head) else os.path.getsize(qrels)
+    if not head or is_compressed(head):
+        return 0
+    lines = max(1, count_line_ends(head)) * size / len(head)
+    return int(lines * PLAN_BYTES_PER_JUDGMENT) + size
