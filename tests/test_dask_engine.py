@@ -169,26 +169,31 @@ def test_spans_shrink_so_that_no_worker_waits_long_for_the_last_one(tmp_path, sm
 def test_the_cluster_it_starts_runs_without_what_serves_only_the_dashboard(monkeypatch):
     """Dask's profiler samples each running task's stack every 10 ms, and its event-loop tick
     and system monitor wake every process 50 and 2 times a second: the cluster irgauge
-    starts runs without the first and with the others slowed, the host's settings unchanged."""
+    starts runs without the first and with the others slowed, its workers with the command
+    line's heap and huge-page settings, the host's settings unchanged."""
     import dask
 
     settings = dask_engine.CLUSTER_SETTINGS
     # Dask lets a variable already set here win over its settings; a cluster started by an
     # earlier test leaves its nannies' MALLOC_TRIM_THRESHOLD_ in this process's environment
-    for key in dask_engine.WORKER_HEAP:
+    for key in dask_engine.WORKER_ENVIRON:
         monkeypatch.delenv(key, raising=False)
     before = {key: dask.config.get(key) for key in settings}
     client, cluster = dask_engine.connect()
     try:
         profiled = client.run(lambda dask_worker: "profile" in dask_worker.periodic_callbacks)
         found = client.run(lambda: {key: dask.config.get(key) for key in settings})
-        heaps = client.run(lambda: {key: os.environ.get(key) for key in dask_engine.WORKER_HEAP})
+        environs = client.run(
+            lambda: {key: os.environ.get(key) for key in dask_engine.WORKER_ENVIRON}
+        )
     finally:
         client.close()
         cluster.close()
     assert len(profiled) >= 1 and not any(profiled.values())
     assert all(values == settings for values in found.values())
-    assert all(heap == dask_engine.WORKER_HEAP for heap in heaps.values())  # glibc's, too
+    # glibc's heap and numpy's huge-page advice, as the command line sets them
+    assert all(env == dask_engine.WORKER_ENVIRON for env in environs.values())
+    assert all(env["NUMPY_MADVISE_HUGEPAGE"] == "0" for env in environs.values())
     assert {key: dask.config.get(key) for key in settings} == before
 
 
