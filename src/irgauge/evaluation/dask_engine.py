@@ -179,17 +179,27 @@ def _score_on_cluster(sources, plan: ScoringPlan, client, step, scored: List[Sco
 
 @contextlib.contextmanager
 def _sendable(plan: ScoringPlan, client):
-    """The plan as the workers get it: mapped from one file where every worker sees this
-    host's temporary folder (a cluster on this machine), else sent whole to each."""
-    folder, token = mapped_plan.reserved()
-    try:
-        seen = client.run(mapped_plan.sees, folder, token)
-        if seen and all(seen.values()):
-            yield mapped_plan.written(plan, folder, token)
-        else:
-            yield plan
-    finally:
-        mapped_plan.remove(folder)
+    """The plan as the workers get it: mapped from one file where every worker sees the
+    folder it is written in (a cluster on this machine; :func:`mapped_plan.parents`, in
+    turn), else sent whole to each."""
+    pack = mapped_plan.packed(plan)
+    for parent in mapped_plan.parents(pack.nbytes):
+        folder, token = mapped_plan.reserved(parent)
+        try:
+            seen = client.run(mapped_plan.sees, folder, token)
+            if not (seen and all(seen.values())):
+                continue
+            try:
+                handle = mapped_plan.written(pack, folder, token)
+            except OSError:
+                if parent is None:
+                    raise
+                continue  # (the file system in memory filled up meanwhile)
+            yield handle
+            return
+        finally:
+            mapped_plan.remove(folder)
+    yield plan
 
 
 class BackgroundClient:
