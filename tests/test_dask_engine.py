@@ -169,26 +169,31 @@ def test_spans_shrink_so_that_no_worker_waits_long_for_the_last_one(tmp_path, sm
 def test_the_cluster_it_starts_runs_without_what_serves_only_the_dashboard(monkeypatch):
     """Dask's profiler samples each running task's stack every 10 ms, and its event-loop tick
     and system monitor wake every process 50 and 2 times a second: the cluster irgauge
-    starts runs without the first and with the others slowed, the host's settings unchanged."""
+    starts runs without the first and with the others slowed, its workers with the command
+    line's heap and huge-page settings, the host's settings unchanged."""
     import dask
 
     settings = dask_engine.CLUSTER_SETTINGS
     # Dask lets a variable already set here win over its settings; a cluster started by an
     # earlier test leaves its nannies' MALLOC_TRIM_THRESHOLD_ in this process's environment
-    for key in dask_engine.WORKER_HEAP:
+    for key in dask_engine.WORKER_ENVIRON:
         monkeypatch.delenv(key, raising=False)
     before = {key: dask.config.get(key) for key in settings}
     client, cluster = dask_engine.connect()
     try:
         profiled = client.run(lambda dask_worker: "profile" in dask_worker.periodic_callbacks)
         found = client.run(lambda: {key: dask.config.get(key) for key in settings})
-        heaps = client.run(lambda: {key: os.environ.get(key) for key in dask_engine.WORKER_HEAP})
+        environs = client.run(
+            lambda: {key: os.environ.get(key) for key in dask_engine.WORKER_ENVIRON}
+        )
     finally:
         client.close()
         cluster.close()
     assert len(profiled) >= 1 and not any(profiled.values())
     assert all(values == settings for values in found.values())
-    assert all(heap == dask_engine.WORKER_HEAP for heap in heaps.values())  # glibc's, too
+    # glibc's heap and numpy's huge-page advice, as the command line sets them
+    assert all(env == dask_engine.WORKER_ENVIRON for env in environs.values())
+    assert all(env["NUMPY_MADVISE_HUGEPAGE"] == "0" for env in environs.values())
     assert {key: dask.config.get(key) for key in settings} == before
 
 
@@ -242,17 +247,50 @@ def test_the_judgments_lookup_is_built_once_here_and_shipped(tmp_path, cluster, 
     same(irgauge.evaluate(qrels, [run], ["AP"]), remote)
 
 
+def _plan_folders(tmp_path, monkeypatch):
+    """The memory folder and the temporary folder, both new, and where each plan went."""
+    for name in ("shm", "temp"):
+        (tmp_path / name).mkdir()
+    monkeypatch.setattr(mapped_plan, "MEMORY_FOLDER", str(tmp_path / "shm"))
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "temp"))
+    written = []
+    real = mapped_plan.written
+    monkeypatch.setattr(
+        mapped_plan, "written", lambda p, f, t: written.append(Path(f).parent.name) or real(p, f, t)
+    )
+    return written
+
+
 def test_workers_on_this_host_map_the_plan_and_its_folder_goes(tmp_path, cluster, monkeypatch):
     qrels, run = collection(tmp_path, topics=9)
-    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "temp"))
-    (tmp_path / "temp").mkdir()
+    written = _plan_folders(tmp_path, monkeypatch)
     sent = _scattered_plans(monkeypatch)
     remote = irgauge.evaluate(
         qrels, [run], MEASURES, engine="dask", scheduler=cluster.scheduler_address
     )
     assert [type(p) for p in sent] == [mapped_plan.MappedPlan]
     assert len(sent[0].pickled) < 200_000  # the arrays lie in the mapped file, not here
-    assert list((tmp_path / "temp").iterdir()) == []  # the plan's folder is removed
+    assert written == ["shm"]  # in memory, where there is room: not to a disk
+    # the plan's folder is removed
+    assert list((tmp_path / "shm").iterdir()) == list((tmp_path / "temp").iterdir()) == []
+    same(irgauge.evaluate(qrels, [run], MEASURES), remote)
+
+
+def test_workers_that_do_not_see_the_memory_folder_map_the_temporary_one(
+    tmp_path, cluster, monkeypatch
+):
+    qrels, run = collection(tmp_path, topics=9)
+    written = _plan_folders(tmp_path, monkeypatch)
+    real = mapped_plan.sees
+    # as workers in containers of their own, which share this host's /tmp alone
+    monkeypatch.setattr(mapped_plan, "sees", lambda f, t: "shm" not in f and real(f, t))
+    sent = _scattered_plans(monkeypatch)
+    remote = irgauge.evaluate(
+        qrels, [run], MEASURES, engine="dask", scheduler=cluster.scheduler_address
+    )
+    assert [type(p) for p in sent] == [mapped_plan.MappedPlan]
+    assert written == ["temp"]
+    assert list((tmp_path / "shm").iterdir()) == list((tmp_path / "temp").iterdir()) == []
     same(irgauge.evaluate(qrels, [run], MEASURES), remote)
 
 

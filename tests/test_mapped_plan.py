@@ -72,3 +72,30 @@ def test_a_worker_elsewhere_is_told_which_file_it_lacks(tmp_path):
     assert not mapped_plan.sees(folder, handle.token)
     with pytest.raises(InputError, match="plan.bin is not on this worker's host"):
         mapped_plan.plan_of(pickle.loads(pickle.dumps(handle)))
+
+
+def test_a_plan_goes_to_memory_where_there_is_room_for_it(tmp_path, monkeypatch):
+    """Written to a disk's file system, a plan cost its writer seconds of system CPU that a
+    file system in memory does not: that one comes first, where it holds the plan twice
+    over, in its own space and in the memory available."""
+    from irgauge.evaluation import memory
+
+    memory_folder = tmp_path / "shm"
+    memory_folder.mkdir()
+    monkeypatch.setattr(mapped_plan, "MEMORY_FOLDER", str(memory_folder))
+    pack = mapped_plan.packed({"a": np.arange(1000)})
+    assert pack.nbytes == 8000
+    assert mapped_plan.parents(pack.nbytes) == [str(memory_folder), None]
+    monkeypatch.setattr(memory, "available_memory", lambda: 2 * pack.nbytes - 1)
+    assert mapped_plan.parents(pack.nbytes) == [None]  # the memory available is short
+    monkeypatch.setattr(memory, "available_memory", lambda: None)  # (not known)
+    assert mapped_plan.parents(pack.nbytes) == [str(memory_folder), None]
+    free = os.statvfs(memory_folder).f_bavail * os.statvfs(memory_folder).f_frsize
+    assert mapped_plan.parents(free) == [None]  # its own space is short
+    monkeypatch.setattr(mapped_plan, "MEMORY_FOLDER", str(tmp_path / "none"))
+    assert mapped_plan.parents(pack.nbytes) == [None]
+    # a packed plan is written as the plan itself would be
+    folder, token = mapped_plan.reserved(str(memory_folder))
+    back = mapped_plan.plan_of(pickle.loads(pickle.dumps(mapped_plan.written(pack, folder, token))))
+    assert np.array_equal(back["a"], np.arange(1000))
+    mapped_plan.remove(folder)

@@ -217,7 +217,7 @@ def test_a_stop_leaves_no_worker_and_no_file(tmp_path, moment, signum):
     setup = (
         "import sys\n"
         "from irgauge.evaluation import mapped_plan, processes, span_tasks\n"
-        f"mapped_plan.SHARED_MEMORY = {str(shared)!r}\n"
+        f"mapped_plan.MEMORY_FOLDER = {str(shared)!r}\n"
         "processes.MIN_BYTES = processes.SPAN_BYTES = span_tasks.SPAN_BYTES = 2000\n"
         "processes._fork_is_safe = lambda: True\n"
         "real = processes.submit_tasks\n"

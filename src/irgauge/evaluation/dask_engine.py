@@ -28,8 +28,16 @@ DASK_MISSING = (
 # at 128 KB: every array past it is mapped, faulted in page by page and unmapped anew, and
 # a span took 2.2 times as long as in a plain process (measured: 4.5 s against 2.0 s CPU,
 # 876,000 page faults against 30,000). The workers irgauge starts itself keep arrays on the
-# heap, as its command line does; glibc reads these only as a process starts.
-WORKER_HEAP = {"MALLOC_TRIM_THRESHOLD_": str(32 << 20), "MALLOC_MMAP_THRESHOLD_": str(32 << 20)}
+# heap, as its command line does, and numpy gives them no huge-page advice, as on the
+# command line (cli/_process.py): with it, where the kernel compacts memory to find a huge
+# page on a first touch, discpower's chunks took 1.05-1.3 s of CPU per worker against
+# 0.6-0.9 s (8 workers on 2 CPUs, 400 systems). glibc and numpy read these only as a
+# process starts.
+WORKER_ENVIRON = {
+    "MALLOC_TRIM_THRESHOLD_": str(32 << 20),
+    "MALLOC_MMAP_THRESHOLD_": str(32 << 20),
+    "NUMPY_MADVISE_HUGEPAGE": "0",
+}
 # The cluster irgauge starts itself (its scheduler and nannies in this process, a worker
 # process per CPU) runs without what serves only Dask's dashboard: the worker profiler, which
 # samples the running task's stack every 10 ms holding the GIL (without it the same spans
@@ -73,8 +81,8 @@ def connect(scheduler: Optional[str] = None, workers: Optional[int] = None):
         except (OSError, TimeoutError) as err:
             raise InputError(f"cannot reach the Dask scheduler at {scheduler}: {err}") from None
     # read by each nanny as it is made, and used for every worker it (re)starts
-    heap = {f"distributed.nanny.pre-spawn-environ.{k}": v for k, v in WORKER_HEAP.items()}
-    with dask.config.set({**heap, **CLUSTER_SETTINGS}), host_state_kept():
+    environ = {f"distributed.nanny.pre-spawn-environ.{k}": v for k, v in WORKER_ENVIRON.items()}
+    with dask.config.set({**environ, **CLUSTER_SETTINGS}), host_state_kept():
         cluster = LocalCluster(
             n_workers=workers or available_cpus(),
             threads_per_worker=1,
@@ -171,17 +179,27 @@ def _score_on_cluster(sources, plan: ScoringPlan, client, step, scored: List[Sco
 
 @contextlib.contextmanager
 def _sendable(plan: ScoringPlan, client):
-    """The plan as the workers get it: mapped from one file where every worker sees this
-    host's temporary folder (a cluster on this machine), else sent whole to each."""
-    folder, token = mapped_plan.reserved()
-    try:
-        seen = client.run(mapped_plan.sees, folder, token)
-        if seen and all(seen.values()):
-            yield mapped_plan.written(plan, folder, token)
-        else:
-            yield plan
-    finally:
-        mapped_plan.remove(folder)
+    """The plan as the workers get it: mapped from one file where every worker sees the
+    folder it is written in (a cluster on this machine; :func:`mapped_plan.parents`, in
+    turn), else sent whole to each."""
+    pack = mapped_plan.packed(plan)
+    for parent in mapped_plan.parents(pack.nbytes):
+        folder, token = mapped_plan.reserved(parent)
+        try:
+            seen = client.run(mapped_plan.sees, folder, token)
+            if not (seen and all(seen.values())):
+                continue
+            try:
+                handle = mapped_plan.written(pack, folder, token)
+            except OSError:
+                if parent is None:
+                    raise
+                continue  # (the file system in memory filled up meanwhile)
+            yield handle
+            return
+        finally:
+            mapped_plan.remove(folder)
+    yield plan
 
 
 class BackgroundClient:

@@ -11,7 +11,9 @@ with the page cache. The mapping is copy-on-write, so that a worker writing into
 changes its own copy only, as with a plan of its own.
 
 A plan is mapped only where every worker sees the file this process wrote (the same token
-read back: a cluster on this host, or a shared folder); elsewhere it is sent as before.
+read back: a cluster on this host, or a shared folder); elsewhere it is sent as before. It
+is written to a file system held in memory where there is one with room for it
+(:func:`parents`), else to the system's temporary folder.
 Worker processes forked from this one (:mod:`irgauge.evaluation.processes`) have the plan
 already: a task gets only the key it was registered under (:func:`inherited`). Worker
 processes forked before the plan exists (to read their runs while this process reads the
@@ -39,9 +41,13 @@ ALIGN = 64
 TOKEN_FILE = "token"
 PLAN_FILE = "plan.bin"
 HANDLE_FILE = "handle.pickle"
-# a file system in memory (Linux), where a plan for processes of this host is written at the
-# speed of memory: 0.14 s for 240 MB, where a disk's file system took 1.0 s (0.6 s of CPU)
-SHARED_MEMORY = "/dev/shm"
+# Written to a disk's file system, a plan of 1.26 GB (15M judgments) cost the command
+# 1.3-4.9 s of system CPU on 2 CPUs, the kernel readying its pages for writeback; to a
+# tmpfs, 0.55 s (a copy into memory; 240 MB: 0.14 s against 1.0 s). Workers map it from
+# either alike. A plan there is memory, not disk, so it goes there only with room to spare
+# (ROOM times its size, in the file system and in the memory available).
+MEMORY_FOLDER = "/dev/shm"
+ROOM = 2
 
 
 @dataclass(frozen=True)
@@ -116,16 +122,20 @@ class AwaitedPlan:
         self.folders = [folder]  # removed by awaited()
 
     def write(self, plan: Any) -> MappedPlan:
-        """``plan`` written, in shared memory where there is room for it, else in the
-        folder; its handle in the folder, for :meth:`publish`."""
+        """``plan`` written in memory where there is room for it (:func:`parents`), else in
+        the folder; its handle in the folder, for :meth:`publish`."""
+        pack = packed(plan)
         handle = None
-        if os.path.isdir(SHARED_MEMORY):
-            with contextlib.suppress(OSError):  # no room there: the folder
-                folder, token = reserved(SHARED_MEMORY)
+        for parent in parents(pack.nbytes):
+            if parent is None:
+                handle = written(pack, self.folder, self.token)
+                break
+            with contextlib.suppress(OSError):  # (the file system in memory filled up)
+                folder, token = reserved(parent)
                 self.folders.append(folder)
-                handle = written(plan, folder, token)
-        if handle is None:
-            handle = written(plan, self.folder, self.token)
+                handle = written(pack, folder, token)
+                break
+        assert handle is not None  # (parents() ends with the temporary folder)
         path = os.path.join(self.folder, HANDLE_FILE)
         with open(path + ".tmp", "wb") as out:
             pickle.dump(handle, out)
@@ -187,11 +197,50 @@ def reserved(parent: Optional[str] = None) -> Tuple[str, str]:
     return folder, token
 
 
-def written(plan: Any, folder: str, token: str) -> MappedPlan:
-    """``plan`` pickled into ``folder`` (from :func:`reserved`), its arrays out of band in
-    one file, each on a multiple of ALIGN bytes."""
+@dataclass(frozen=True)
+class Packed:
+    """A plan pickled, its arrays out of band (pickle protocol 5), not yet written."""
+
+    pickled: bytes
+    buffers: List[pickle.PickleBuffer]
+
+    @property
+    def nbytes(self) -> int:
+        """The bytes of its arrays: what :func:`written` writes."""
+        return sum(buffer.raw().nbytes for buffer in self.buffers)
+
+
+def packed(plan: Any) -> Packed:
+    """``plan`` pickled for :func:`written`, so that its size is known before a folder is
+    chosen (:func:`parents`)."""
     buffers: List[pickle.PickleBuffer] = []
     pickled = _dumps(plan, protocol=5, buffer_callback=buffers.append)
+    return Packed(pickled, buffers)
+
+
+def parents(nbytes: int) -> List[Optional[str]]:
+    """The folders to write a plan of ``nbytes`` in, to try in turn: MEMORY_FOLDER where it
+    is a folder this process may write, with ROOM x ``nbytes`` free in it and in the memory
+    available; then the system's temporary folder (None, as :func:`reserved` takes it)."""
+    from irgauge.evaluation.memory import available_memory
+
+    try:
+        stat = os.statvfs(MEMORY_FOLDER)
+        free = stat.f_bavail * stat.f_frsize
+        writable = os.access(MEMORY_FOLDER, os.W_OK | os.X_OK)
+    except (OSError, AttributeError):  # (no such folder; statvfs is POSIX only)
+        return [None]
+    available = available_memory()
+    room = min(free, available if available is not None else free)
+    return [MEMORY_FOLDER, None] if writable and room >= ROOM * nbytes else [None]
+
+
+def written(plan: Any, folder: str, token: str) -> MappedPlan:
+    """``plan`` (or its :func:`packed` form) pickled into ``folder`` (from
+    :func:`reserved`), its arrays out of band in one file, each on a multiple of ALIGN
+    bytes."""
+    pack = plan if isinstance(plan, Packed) else packed(plan)
+    pickled, buffers = pack.pickled, pack.buffers
     spans = []
     offset = 0
     with open(os.path.join(folder, PLAN_FILE), "wb") as out:

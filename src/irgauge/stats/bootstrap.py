@@ -131,11 +131,38 @@ def bootstrap_pair_sets(
     return results
 
 
+# A chunk's pairs are taken BLOCK_CELLS cells (pairs x samples) at a time: a block's
+# temporaries (a dozen arrays of pairs x samples) then stay in the cache and on the heap,
+# where a chunk of 4M cells whole (33 MB each) had them mapped and faulted in anew by every
+# chunk, a Dask worker's more than this process's. Measured on 400 systems x 50 topics, one
+# CPU: 2.5 s of CPU against 5.9-6.4 s (1,000 page faults against 1.0-1.4M). Each pair's
+# values are computed alone, so they do not depend on the blocks.
+BLOCK_CELLS = 1 << 18
+
+
 def bootstrap_chunk(chunk, counts_t: np.ndarray, ranks: dict):
     """(ASL, {alpha: required}) of a chunk of pairs: ``chunk`` = (w, |t(z)|), w the
     centred differences (pairs x topics), ``counts_t`` the n x B sample counts and
-    ``ranks`` the rank (B*alpha) of each alpha."""
+    ``ranks`` the rank (B*alpha) of each alpha; BLOCK_CELLS at a time."""
     w, abs_observed = chunk
+    step = max(1, BLOCK_CELLS // max(1, counts_t.shape[1]))
+    blocks = [
+        _bootstrap_block(
+            w[start : start + step], abs_observed[start : start + step], counts_t, ranks
+        )
+        for start in range(0, max(len(w), 1), step)
+    ]
+    if len(blocks) == 1:
+        return blocks[0]
+    asl = np.concatenate([block[0] for block in blocks])
+    required = {
+        alpha: np.concatenate([block[1][alpha] for block in blocks]) for alpha in blocks[0][1]
+    }
+    return asl, required
+
+
+def _bootstrap_block(w: np.ndarray, abs_observed: np.ndarray, counts_t: np.ndarray, ranks: dict):
+    """:func:`bootstrap_chunk` of a block of its pairs."""
     samples = counts_t.shape[1]
     # sum((w - mean)^2) = sum(w^2) - n mean^2
     mean, _, t = weighted_t(w, counts_t)
