@@ -70,6 +70,38 @@ OUT = HERE / "out" / "scale"
 IRGAUGE = [sys.executable, "-m", "irgauge"]
 
 
+def installed_as() -> str:
+    """Which irgauge the commands run, and how it is installed: an editable install (or a
+    source folder on PYTHONPATH read without bytecode) starts slower, which weighs on every
+    row alike and so lowers every speed-up (on 2 CPUs, a 6M-line eval: 1.18 times one
+    CPU's speed from an editable install, 1.53 from a regular one). Measure a regular
+    install (``pip install .``), as users run it."""
+    import importlib.util
+    import json
+    from importlib import metadata
+
+    spec = importlib.util.find_spec("irgauge")
+    where = Path(spec.origin).parent if spec and spec.origin else None
+    # installed: its metadata lies beside the package (site-packages, or pip's --target),
+    # not only the egg-info a build leaves in a source folder
+    beside = where is not None and any(
+        d.read_text("RECORD") is not None
+        for d in metadata.distributions(name="irgauge", path=[str(where.parent)])
+    )
+    try:
+        direct = metadata.distribution("irgauge").read_text("direct_url.json")
+        editable = bool(json.loads(direct or "{}").get("dir_info", {}).get("editable"))
+    except metadata.PackageNotFoundError:
+        editable = False
+    if beside:
+        how = "a regular install"
+    elif editable:
+        how = "an editable install: start-up is slower than a user's, speed-ups lower"
+    else:
+        how = "a source folder, not installed: start-up may be slower than a user's"
+    return f"irgauge {where}: {how}"
+
+
 def cpus() -> List[int]:
     try:
         return sorted(os.sched_getaffinity(0))
@@ -417,6 +449,7 @@ def main() -> None:
         f"peak memory: {'process tree summed (psutil)' if psutil else 'largest process'}; "
         f"each row the least of {args.repeat} run(s)"
     )
+    print(installed_as())
     if args.only in (None, "eval"):
         table(
             "eval",
