@@ -92,17 +92,18 @@ def test_discpower_chunks_on_threads_same_output(tmp_path, capsys, two_cpus, mon
 
     def spy(step, items, *rest, **options):
         pools.append(len(items))
-        rows.append(max(len(item[0]) for item in items))
+        rows.append(max(len(item) for item in items))  # a chunk: its pairs' differences
         return real(step, items, *rest, **options)
 
     monkeypatch.setattr(tasks, "on_threads", spy)
     argv = ["discpower", scores, "-B", "1000", "--seed", "3", "--pairs", "--format", "tsv"]
     code, default, err = cli(capsys, *argv)
     assert code == 0, err
-    # no --jobs: the chunks ran on the two CPUs, each of half the cells of the single-core
-    # path's (4M cells: 4,194 pairs x 1,000 samples), so that the two in flight hold what
-    # one holds there
-    assert pools == [3] and rows == [2097]
+    # no --jobs: the chunks ran on the two CPUs, each of at most half the cells of the
+    # single-core path's (4M cells: 4,194 pairs x 1,000 samples), so that the two in
+    # flight hold what one holds there: 2,097 pairs, in whole blocks of 262 (the blocks'
+    # grid: stats/bootstrap.py), 2,096
+    assert pools == [3] and rows == [2096]
     code, single, err = cli(capsys, *argv, "--jobs", "1")
     assert code == 0, err
     assert pools == [3] and single == default

@@ -105,12 +105,11 @@ def bootstrap_pair_sets(
         require_topics(diffs.shape[1], "the paired bootstrap test")
     samples = counts.shape[0]
     ranks = {a: int(round(samples * a)) for a in alphas}
-    observed = [studentised(diffs) for diffs in diff_sets]
-    centred = [diffs - diffs.mean(axis=1, keepdims=True) for diffs in diff_sets]
+    # whole blocks a chunk (bootstrap_chunk), so that the blocks lie on one grid
+    rows = block_rows(samples)
+    per_chunk = max(rows, step_cells(max_cells) // samples // rows * rows)
     parts = [
-        (k, part)
-        for k, diffs in enumerate(diff_sets)
-        for part in chunks(len(diffs), samples, step_cells(max_cells))
+        (k, part) for k, diffs in enumerate(diff_sets) for part in chunks(len(diffs), 1, per_chunk)
     ]
 
     def report(done: int, total: int) -> None:
@@ -120,14 +119,14 @@ def bootstrap_pair_sets(
 
     chunk_results = run_steps(
         bootstrap_chunk,
-        [(centred[k][part], np.abs(observed[k][part])) for k, part in parts],
+        [diff_sets[k][part] for k, part in parts],
         (np.ascontiguousarray(counts.T), ranks),
         progress=report if progress is not None else None,
     )
     results = []
     for k, diffs in enumerate(diff_sets):
         mine = [(part, r) for (j, part), r in zip(parts, chunk_results) if j == k]
-        results.append(_assembled(diffs, observed[k], mine, alphas))
+        results.append(_assembled(len(diffs), mine, alphas))
     return results
 
 
@@ -135,30 +134,50 @@ def bootstrap_pair_sets(
 # temporaries (a dozen arrays of pairs x samples) then stay in the cache and on the heap,
 # where a chunk of 4M cells whole (33 MB each) had them mapped and faulted in anew by every
 # chunk, a Dask worker's more than this process's. Measured on 400 systems x 50 topics, one
-# CPU: 2.5 s of CPU against 5.9-6.4 s (1,000 page faults against 1.0-1.4M). Each pair's
-# values are computed alone, so they do not depend on the blocks.
+# CPU: 2.5 s of CPU against 5.9-6.4 s (1,000 page faults against 1.0-1.4M). The blocks
+# also fix the output's bits: a matrix product gives a row's values bit for bit only in
+# the same block (BLAS sums in an order that depends on the matrix's shape and the row's
+# place in it: 297 of 300 rows differed in their last bits between one product and blocks
+# of 7 rows), so every chunk is whole blocks and the blocks lie on one grid of the pairs,
+# set by the samples alone, whatever the threads or the engine cut.
 BLOCK_CELLS = 1 << 18
 
 
-def bootstrap_chunk(chunk, counts_t: np.ndarray, ranks: dict):
-    """(ASL, {alpha: required}) of a chunk of pairs: ``chunk`` = (w, |t(z)|), w the
-    centred differences (pairs x topics), ``counts_t`` the n x B sample counts and
-    ``ranks`` the rank (B*alpha) of each alpha; BLOCK_CELLS at a time."""
-    w, abs_observed = chunk
-    step = max(1, BLOCK_CELLS // max(1, counts_t.shape[1]))
+def block_rows(samples: int) -> int:
+    """The pairs of a block: BLOCK_CELLS cells of ``samples`` each (at least one)."""
+    return max(1, BLOCK_CELLS // max(1, samples))
+
+
+def bootstrap_chunk(diffs: np.ndarray, counts_t: np.ndarray, ranks: dict):
+    """(t(z), ASL, {alpha: required}) of a chunk of pairs: ``diffs`` their per-topic
+    differences (pairs x topics), ``counts_t`` the n x B sample counts and ``ranks`` the
+    rank (B*alpha) of each alpha; BLOCK_CELLS at a time. The observed t and the centred
+    differences w are computed here, a chunk at a time on the steps' threads: computed for
+    every pair before the steps, they were a serial second or two and a copy of every
+    difference (on 1,000 systems x 100 topics, 400 MB). Ties and flat pairs are set as the
+    module says."""
+    observed = studentised(diffs)
+    mean = diffs.mean(axis=1)
+    w = diffs - mean[:, None]
+    abs_observed = np.abs(observed)
+    step = block_rows(counts_t.shape[1])
     blocks = [
         _bootstrap_block(
             w[start : start + step], abs_observed[start : start + step], counts_t, ranks
         )
         for start in range(0, max(len(w), 1), step)
     ]
-    if len(blocks) == 1:
-        return blocks[0]
     asl = np.concatenate([block[0] for block in blocks])
     required = {
         alpha: np.concatenate([block[1][alpha] for block in blocks]) for alpha in blocks[0][1]
     }
-    return asl, required
+    flat = np.ptp(diffs, axis=1) == 0
+    equal = tied(mean)
+    asl[flat] = 0.0
+    asl[equal] = 1.0
+    for values in required.values():
+        values[flat | equal] = np.nan
+    return observed, asl, required
 
 
 def _bootstrap_block(w: np.ndarray, abs_observed: np.ndarray, counts_t: np.ndarray, ranks: dict):
@@ -180,23 +199,16 @@ def _bootstrap_block(w: np.ndarray, abs_observed: np.ndarray, counts_t: np.ndarr
     return asl, required
 
 
-def _assembled(diffs: np.ndarray, t_obs: np.ndarray, parts, alphas) -> PairBootstrap:
-    """The PairBootstrap of one set from its chunks' (slice, (ASL, required)); ties and
-    flat pairs set as the module says."""
-    n_pairs = len(diffs)
-    asl = np.empty(n_pairs)
+def _assembled(n_pairs: int, parts, alphas) -> PairBootstrap:
+    """The PairBootstrap of one set of ``n_pairs`` pairs from its chunks' (slice, (t(z),
+    ASL, required))."""
+    statistic, asl = np.empty(n_pairs), np.empty(n_pairs)
     required = {a: np.full(n_pairs, np.nan) for a in alphas}
-    for part, (chunk_asl, chunk_required) in parts:
-        asl[part] = chunk_asl
+    for part, (chunk_t, chunk_asl, chunk_required) in parts:
+        statistic[part], asl[part] = chunk_t, chunk_asl
         for alpha, values in chunk_required.items():
             required[alpha][part] = values
-    flat = np.ptp(diffs, axis=1) == 0
-    asl[flat] = 0.0
-    equal = tied(diffs.mean(axis=1))
-    asl[equal] = 1.0
-    for alpha in required:
-        required[alpha][flat | equal] = np.nan
-    return PairBootstrap(statistic=t_obs, asl=asl, required=required)
+    return PairBootstrap(statistic=statistic, asl=asl, required=required)
 
 
 def paired_bootstrap_test(
