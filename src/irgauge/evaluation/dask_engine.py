@@ -12,13 +12,12 @@ import logging
 import os
 import sys
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import replace
 from typing import Dict, List, Optional
 
 from irgauge.errors import InputError
 from irgauge.evaluation import mapped_plan
 from irgauge.evaluation.run_scoring import ScoredRun, ScoringPlan
-from irgauge.evaluation.span_tasks import score_tasks
+from irgauge.evaluation.span_tasks import score_tasks, task_plan
 from irgauge.io.threads import available_cpus
 
 DASK_MISSING = (
@@ -165,9 +164,7 @@ def _score_on_cluster(sources, plan: ScoringPlan, client, step, scored: List[Sco
     # hash=False: a key of its own, not one hashed from the plan's bytes (tokenizing
     # 160 MB of judgments held up every task by 0.2-0.4 s, measured)
     # (the spill of the values is this process's: a worker keeps its span's values)
-    # the judgments' lookup table built once here and shipped, not once per worker
-    built = plan.judgments.with_lookup_built()
-    with _sendable(replace(plan, judgments=built, spill=None), client) as sendable:
+    with _sendable(task_plan(plan), client) as sendable:
         shared = client.scatter(sendable, broadcast=True, hash=False)
         workers = max(len(client.scheduler_info().get("workers", {})), 1)
 

@@ -41,7 +41,13 @@ from irgauge.evaluation.memory import (
     worker_budget,
 )
 from irgauge.evaluation.run_scoring import ScoredRun, ScoringPlan, score_sources
-from irgauge.evaluation.span_tasks import SPAN_BYTES, merge_tasks, score_tasks, submit_tasks
+from irgauge.evaluation.span_tasks import (
+    SPAN_BYTES,
+    merge_tasks,
+    score_tasks,
+    submit_tasks,
+    task_plan,
+)
 from irgauge.io._source import count_line_ends, is_compressed
 from irgauge.io.arrow_tables import table_format
 from irgauge.io.heap import release_free_memory
@@ -96,11 +102,10 @@ def score_sources_forked(
     from concurrent.futures.process import BrokenProcessPool  # (only for a big run)
 
     share = part_bytes(worker_budget(budget, processes, True), 1)
-    built = plan.judgments.with_lookup_built()  # once here, not once per process
-    task_plan = replace(plan, judgments=built, part_bytes=share, threads=1, spill=None)
+    tasks = task_plan(plan, part_bytes=share, threads=1)
     scored: List[ScoredRun] = []
     try:
-        with mapped_plan.inherited(task_plan) as shared, _workers(processes) as pool:
+        with mapped_plan.inherited(tasks) as shared, _workers(processes) as pool:
             score_tasks(sources, plan, pool.submit, processes, step, scored, shared)
     except BrokenProcessPool:
         scored += score_sources(sources[len(scored) :], plan, 1, step)
@@ -145,9 +150,7 @@ class EarlyWorkers:
         """``plan`` written once for the tasks to map, and mapped here too: returned with
         the mapped judgments, so that this process drops its own copy once the caller
         lets go of it, and the judgments are held once (before :meth:`score`)."""
-        built = plan.judgments.with_lookup_built()  # once here, not once per process
-        part = self.coming.part_bytes
-        tasks = replace(plan, judgments=built, part_bytes=part, threads=1, spill=None)
+        tasks = task_plan(plan, part_bytes=self.coming.part_bytes, threads=1)
         mapped = mapped_plan.plan_of(self.coming.write(tasks))
         return replace(plan, judgments=mapped.judgments)
 
@@ -229,9 +232,10 @@ def _plan_bytes(qrels) -> int:
     if not isinstance(qrels, (str, Path)) or table_format(str(qrels)):
         return 0
     try:
-        if not stat.S_ISREG(os.stat(qrels).st_mode):
+        found = os.stat(qrels)
+        if not stat.S_ISREG(found.st_mode):
             return 0
-        size = os.path.getsize(qrels)
+        size = found.st_size
         with open(qrels, "rb") as f:
             head = f.read(QRELS_SAMPLE_BYTES)
     except OSError:

@@ -20,7 +20,7 @@ from __future__ import annotations
 import os
 import sys
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Deque, Iterator, List, Optional, Tuple
 
@@ -67,6 +67,14 @@ class TaskFailure:
         """The error to raise on the client: the worker's, naming a Dask worker (a local
         worker process is not named: the message is then the single core's)."""
         return InputError(self.problem + _on(self.worker), self.path, self.line, self.unit)
+
+
+def task_plan(plan: ScoringPlan, **changes: Any) -> ScoringPlan:
+    """``plan`` as the tasks get it (with ``changes``): the judgments' lookup table built
+    once, here, not once per worker; no spill of the values (a task returns its span's
+    values; the spill is the client's)."""
+    built = plan.judgments.with_lookup_built()
+    return replace(plan, judgments=built, spill=None, **changes)
 
 
 def score_tasks(
