@@ -66,6 +66,76 @@ def test_the_estimates_of_a_hand_computed_sample(tmp_path):
     assert got["statAP(var=true)"] == pytest.approx(0.135528673835125, rel=1e-12)
 
 
+def test_the_header_says_what_each_estimator_estimates_and_how_near(tmp_path, capsys):
+    # a name is a promise: statAP's "stat" must not read as "unbiased" (the ruling on
+    # issue 34: the papers' ratio estimators, consistent, their bias measured below)
+    measures = ["statAP", "statAP(var=true)", "statP@4", "statR", "infAP", "AP"]
+    (tmp_path / "prels").write_text(PRELS)
+    (tmp_path / "run").write_text(RUN)
+    result = irgauge.evaluate(
+        runs=[str(tmp_path / "run")], prels=str(tmp_path / "prels"), measures=measures
+    )
+    said = result.metadata["estimators"]
+    assert list(said) == ["statAP", "statAP(var=true)", "statP@4", "statR", "infAP"]
+    for ratio in ("statAP", "infAP"):
+        assert said[ratio].startswith("AP, as ") and "not unbiased" in said[ratio]
+    for horvitz_thompson in ("statP@4", "statR"):
+        assert "Horvitz-Thompson: unbiased" in said[horvitz_thompson]
+    assert said["statAP(var=true)"].startswith("statAP's variance")
+    (tmp_path / "qrels").write_text("1 0 a 1\n1 0 b 0\n1 0 c 1\n1 0 e 1\n")
+    on_qrels = irgauge.evaluate(str(tmp_path / "qrels"), [str(tmp_path / "run")], measures)
+    assert "estimators" not in on_qrels.metadata
+    argv = ["eval", "--prels", str(tmp_path / "prels"), str(tmp_path / "run"), "-m", "statAP"]
+    assert main([*argv, "--format", "tsv"]) == 0
+    assert f'# estimators: {{"statAP": "{said["statAP"]}"}}' in capsys.readouterr().out
+
+
+def _sampled_families():
+    """Every registered family (at its defaults, a cutoff of 4 where it takes one) whose
+    values move with the inclusion probabilities alone: the same judgments read with
+    every probability 1 and with some halved."""
+    from irgauge.measures.base import REGISTRY
+    from irgauge.errors import MeasureError
+    from irgauge.measures import parse_measure
+
+    names = []
+    for name, family in REGISTRY.items():
+        text = f"{name}@4" if family.cutoff != "none" else name
+        try:
+            parse_measure(text)
+        except MeasureError:
+            continue  # needs a parameter of its own
+        names.append(text)
+    run = pd.DataFrame(
+        {"query_id": ["1"] * 4, "doc_id": list("abcd"), "score": [4.0, 3.0, 2.0, 1.0]}
+    )
+
+    def scores(inclusion):
+        prels = Qrels.from_arrays(
+            np.array([b"1"] * 4), np.array([b"a", b"b", b"c", b"e"]), np.array([1, 0, 1, 1]),
+            inclusion=np.array(inclusion),
+        )  # fmt: skip
+        result = irgauge.evaluate(runs={"r": run}, prels=prels, measures=names)
+        return {m: matrix.values[0, 0] for m, matrix in result.score_matrices().items()}
+
+    whole, halved = scores([1.0, 1.0, 1.0, 1.0]), scores([0.5, 1.0, 0.25, 0.5])
+    moved = [m for m in names if not np.isclose(whole[m], halved[m], equal_nan=True)]
+    return names, moved
+
+
+def test_every_measure_that_reads_the_probabilities_says_what_it_estimates():
+    # the mechanism behind the header's estimators line: a family registered later that
+    # weighs documents by 1/pi, and does not declare what it estimates, fails here
+    from irgauge.measures import parse_measure
+
+    names, moved = _sampled_families()
+    assert {"statAP@4", "statP@4", "statR"} <= set(moved)  # the test can see a weighting
+    for name in names:
+        declared = parse_measure(name).estimator() is not None
+        assert declared == (name in moved or name == "infAP"), name
+    # (infAP reads strata, which one sample per stratum leaves unmoved here)
+
+
 # xinfAP's sample: stratum A (probability 1) holds a (relevant) and b, both judged;
 # stratum B (probability 1/2) holds c (relevant) and d, judged, and e and f, pooled but
 # left unsampled (level -1). x is in no stratum.

@@ -351,7 +351,7 @@ def _metadata(qrels, judgments, measure_list, conventions, names, scored, row_to
         {
             "irgauge": __version__,
             "qrels": qrels.source,
-            **({"prels": INCLUSION_NOTE} if judgments.inclusion is not None else {}),
+            **_prels_lines(judgments, measure_list),
             "runs": {name: s.source for name, s in zip(names, scored)},
             "order": "; ".join(f"{o}: {ORDER_DESCRIPTIONS[o]}" for o in used),
             **({"order_per_run": orders} if len(used) > 1 else {}),
@@ -375,6 +375,16 @@ def _metadata(qrels, judgments, measure_list, conventions, names, scored, row_to
             "max_docs": conventions.max_docs if conventions.max_docs is not None else "all",
         }
     )
+
+
+def _prels_lines(judgments, measure_list) -> dict:
+    """On prels, the note on how they are read and what each estimator among the measures
+    estimates, and how near (``estimators``: a name is a promise, and statAP's is not
+    "unbiased"); nothing on qrels."""
+    if judgments.inclusion is None:
+        return {}
+    estimators = {m.name: m.estimator() for m in measure_list if m.estimator() is not None}
+    return {"prels": INCLUSION_NOTE, **({"estimators": estimators} if estimators else {})}
 
 
 def _negative_judgments(judgments) -> dict:

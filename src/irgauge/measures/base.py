@@ -250,6 +250,9 @@ class Family:
     # the parameters' values together -> whether a graded family reads gains under them
     # (RBP only with graded=true); None: always. Declared beside the function, as levels
     reads_gains: Optional[Callable[[Dict[str, Any]], bool]] = None
+    # the parameters' values together -> what the family estimates from sampled judgments
+    # (prels) and how near it comes (unbiased or not), for the header; None: no estimator
+    estimator: Optional[Callable[[Dict[str, Any]], str]] = None
 
     def all_params(self) -> Tuple[Param, ...]:
         extra = (GAINS_PARAM,) if self.graded else ()
@@ -305,6 +308,10 @@ def _constant_levels(levels: str) -> Callable[[Dict[str, Any]], str]:
     return lambda values: levels
 
 
+def _constant_text(text: str) -> Callable[[Dict[str, Any]], str]:
+    return lambda values: text
+
+
 def register(
     name: str,
     summary: str,
@@ -315,13 +322,17 @@ def register(
     integer: bool = False,
     check: Optional[Callable[[Dict[str, Any]], Optional[str]]] = None,
     levels: Union[None, str, Callable[[Dict[str, Any]], str]] = None,
+    estimator: Union[None, str, Callable[[Dict[str, Any]], str]] = None,
 ):
     """Decorator registering a measure family under ``name``. ``graded``: whether it reads
     gains (or a function of the parameters' values saying whether); ``levels``: which
     relevance levels it reads (one of LEVELS, or a function of the parameters' values
-    giving one)."""
+    giving one); ``estimator``: what it estimates from prels and whether unbiasedly (a
+    text, or a function of the parameters' values giving one)."""
     if isinstance(levels, str):
         levels = _constant_levels(levels)
+    if isinstance(estimator, str):
+        estimator = _constant_text(estimator)
     reads_gains = None if isinstance(graded, bool) else graded
 
     def wrap(func: Callable[..., np.ndarray]) -> Callable[..., np.ndarray]:
@@ -339,6 +350,7 @@ def register(
             check,
             levels,
             reads_gains,
+            estimator,
         )
         return func
 
@@ -457,6 +469,15 @@ class Measure:
             "gains": gains,
             "condensed": bool(self.judged_only or self.family.condensed),
         }
+
+    def estimator(self) -> Optional[str]:
+        """What this measure estimates from sampled judgments (prels) and how near it
+        comes, as its family declares it; None for a measure that reads prels as qrels."""
+        if self.family.estimator is None:
+            return None
+        values = {p.name: p.default for p in self.family.params}
+        values.update(self.params)
+        return self.family.estimator(values)
 
     def aggregation(self, default: str = "mean") -> str:
         """How topic values combine: counts are summed (as trec_eval prints them)."""

@@ -54,6 +54,8 @@ def _above(flags: np.ndarray) -> np.ndarray:
     "(judged above + 2 eps)] (trec_eval infAP); on prels, sample_eval.pl's stratified "
     "xinfAP",
     cutoff="none",
+    estimator="AP, as sample_eval.pl's xinfAP from a stratified sample (its smoothing "
+    "included), a ratio of two estimates: consistent, not unbiased",
 )
 def inferred_ap(ranked) -> np.ndarray:
     if ranked.inclusion is not None:

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from typing import Any, Callable, Dict
+
 from irgauge.measures.base import Param
 
 VAR = Param(
@@ -22,6 +24,15 @@ VAR = Param(
     "bool",
     "the estimate's variance (Horvitz-Thompson, per topic) instead of the estimate",
 )
+
+# what a Horvitz-Thompson sum promises, for the header's estimators line
+UNBIASED = "unbiased under any sampling with these inclusion probabilities"
+
+
+def estimator_or_variance(estimate: str, variance: str) -> Callable[[Dict[str, Any]], str]:
+    """The header's text for a family with ``var``: ``estimate`` or, under var=true,
+    ``variance``."""
+    return lambda values: variance if values.get("var") else estimate
 
 
 def relevant_weight(ranked) -> np.ndarray:

@@ -34,7 +34,7 @@ from __future__ import annotations
 import numpy as np
 
 from irgauge.measures.base import rank_sum, ratio, register
-from irgauge.measures.sampled import VAR, relevant_weight, variance_term
+from irgauge.measures.sampled import VAR, estimator_or_variance, relevant_weight, variance_term
 
 
 @register(
@@ -43,6 +43,11 @@ from irgauge.measures.sampled import VAR, relevant_weight, variance_term
     "(Aslam, Pavlu and Yilmaz 2006); var=true: its variance as the Million Query track's "
     "statAP_MQ_eval estimates it",
     params=(VAR,),
+    estimator=estimator_or_variance(
+        "AP, as (AP x R)^ / R^, a ratio of two Horvitz-Thompson estimates: consistent, "
+        "not unbiased (a bias of order 1/sample size)",
+        "statAP's variance, as the Million Query track's statAP_MQ_eval estimates it",
+    ),
 )
 def stat_ap(ranked, var: bool = False) -> np.ndarray:
     xw = relevant_weight(ranked)

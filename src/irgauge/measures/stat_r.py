@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from irgauge.measures.base import register
-from irgauge.measures.sampled import VAR
+from irgauge.measures.sampled import UNBIASED, VAR, estimator_or_variance
 
 
 @register(
@@ -14,6 +14,10 @@ from irgauge.measures.sampled import VAR
     "Aslam, Pavlu and Yilmaz 2006); var=true: sum x(d)(1 - pi(d))/pi(d)^2",
     params=(VAR,),
     cutoff="none",
+    estimator=estimator_or_variance(
+        f"R, Horvitz-Thompson: {UNBIASED}",
+        "statR's variance, Horvitz-Thompson for documents sampled independently",
+    ),
 )
 def stat_r(ranked, var: bool = False) -> np.ndarray:
     judgments = ranked.judgments
