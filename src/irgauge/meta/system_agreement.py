@@ -22,7 +22,9 @@ matrix products of the (samples x topics) counts with per-topic values:
   opposite directions), as numbers of pairs.
 
 The chunks of weightings are independent steps: tasks on a Dask cluster under
-``use_engine("dask")``, on the weightings drawn by the caller, with the same numbers.
+``use_engine("dask")``, on the weightings drawn by the caller, with the same numbers: each
+is whole blocks of one grid of the weightings, as the paired bootstrap's pairs
+(:func:`irgauge.stats.resampling.block_chunks`).
 """
 
 from __future__ import annotations
@@ -36,7 +38,14 @@ from irgauge.errors import InputError
 from irgauge.evaluation.tasks import run_steps
 from irgauge.meta.correlation import tau_ap_of_parts
 from irgauge.meta.kendall import kendall_tau_cross
-from irgauge.stats.resampling import TIE_TOLERANCE, chunks, pair_index, t_ratio, weighted_t
+from irgauge.stats.resampling import (
+    TIE_TOLERANCE,
+    block_chunks,
+    in_blocks,
+    pair_index,
+    t_ratio,
+    weighted_t,
+)
 
 SYSTEM_STATISTICS = (
     "kendall_tau_b",
@@ -141,23 +150,44 @@ def system_statistics(
     test: str = "t",
     alpha: float = 0.05,
     correction: str = "none",
+    max_cells: int = 1 << 22,
 ) -> Dict[str, np.ndarray]:
     """Every statistic of SYSTEM_STATISTICS for each row of ``weights`` (rows x topics),
-    from the systems x topics scores ``xa`` (under A) and ``xb`` (under B)."""
+    from the systems x topics scores ``xa`` (under A) and ``xb`` (under B); the weightings
+    in chunks of about ``max_cells`` cells in all (:func:`irgauge.evaluation.tasks.step_cells`),
+    with the same numbers however cut."""
     check_test(test, correction)
     i, j = pair_index(len(xa))
-    per_row = len(xa) * len(xa) + 4 * len(i)
-    found = run_steps(  # chunks of weightings: tasks on a cluster, with the same numbers
+    # chunks of weightings: tasks on a cluster, whole blocks of one grid of the weightings
+    # (the rows of the matrix products), so the same bits however many run and where
+    found = run_steps(
         statistics_chunk,
-        [weights[part] for part in chunks(len(weights), per_row)],
+        [weights[part] for part in block_chunks(len(weights), _cells_per_row(len(xa)), max_cells)],
         (xa, xb, xa[i] - xa[j], xb[i] - xb[j], test, alpha, correction),
     )
     return {name: np.concatenate([f[name] for f in found]) for name in SYSTEM_STATISTICS}
 
 
+def _cells_per_row(systems: int) -> int:
+    """The cells a weighting takes in a chunk: a systems x systems comparison, and four
+    values of each system pair."""
+    return systems * systems + 4 * (systems * (systems - 1) // 2)
+
+
 def statistics_chunk(w, xa, xb, za, zb, test, alpha, correction) -> Dict[str, np.ndarray]:
     """:func:`system_statistics` of the weightings ``w`` (rows x topics), given the pairs'
-    per-topic differences ``za`` and ``zb`` under A and B."""
+    per-topic differences ``za`` and ``zb`` under A and B; a block of weightings at a time
+    (:func:`irgauge.stats.resampling.in_blocks`)."""
+    found: Dict[str, np.ndarray] = in_blocks(
+        lambda part: _statistics_block(w[part], xa, xb, za, zb, test, alpha, correction),
+        len(w),
+        _cells_per_row(len(xa)),
+    )
+    return found
+
+
+def _statistics_block(w, xa, xb, za, zb, test, alpha, correction) -> Dict[str, np.ndarray]:
+    """:func:`statistics_chunk` of a block of its weightings."""
     n_topics = xa.shape[1]
     out = {name: np.empty(len(w)) for name in SYSTEM_STATISTICS}
     ma, mb = np.asarray(w @ xa.T) / n_topics, np.asarray(w @ xb.T) / n_topics
