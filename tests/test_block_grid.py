@@ -79,13 +79,20 @@ def _agreement(diffs, max_cells):
     return system_agreement.system_statistics(xa, xb, weights, max_cells=max_cells)
 
 
-STEPS = {  # step: (run(rows x topics, max_cells), its block function, the cells a row)
-    "bootstrap": (_bootstrap, (bootstrap, "_bootstrap_block"), lambda: 300),
-    "randomisation": (_randomisation, (randomisation, "_sign_flip_block"), lambda: 300),
+STEPS = {  # step: (run(rows x topics, max_cells), its block function, the cells a row,
+    # the module of its BLOCK_CELLS)
+    "bootstrap": (_bootstrap, (bootstrap, "_bootstrap_block"), lambda: 300, resampling),
+    "randomisation": (
+        _randomisation,
+        (randomisation, "_sign_flip_block"),
+        lambda: 300,
+        resampling,
+    ),
     "agreement": (
         _agreement,
         (system_agreement, "_statistics_block"),
         lambda: system_agreement._cells_per_row(12),
+        system_agreement,
     ),
 }
 
@@ -97,9 +104,9 @@ def test_the_values_are_the_same_bits_however_the_rows_are_cut(monkeypatch, step
     # one core, 2M on two threads); BLAS sums a matrix product's rows in an order that
     # depends on the block, so the blocks lie on one grid whatever the chunks (before the
     # grid, chunks of one pair, each a matrix-vector product, gave other last bits)
-    run, (module, name), cells = STEPS[step]
+    run, (module, name), cells, blocked = STEPS[step]
     diffs, _ = _chunk(pairs=300, topics=25)
-    monkeypatch.setattr(resampling, "BLOCK_CELLS", 7 * cells(), raising=False)
+    monkeypatch.setattr(blocked, "BLOCK_CELLS", 7 * cells(), raising=False)
     blocks: list = []  # per run, the rows of each block, by their first argument's bytes
     real = getattr(module, name, None)
     if real is not None:

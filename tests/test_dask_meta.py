@@ -108,10 +108,14 @@ def _small_chunks(monkeypatch, *modules) -> None:
     """Chunks of 2,000 cells, each of blocks of 500, in the steps of ``modules``."""
     monkeypatch.setattr(resampling, "BLOCK_CELLS", 500)
     for module in modules:
+        if hasattr(module, "BLOCK_CELLS"):  # blocks of its own
+            monkeypatch.setattr(module, "BLOCK_CELLS", 500)
         monkeypatch.setattr(
             module,
             "block_chunks",
-            lambda rows, cells, max_cells=0: resampling.block_chunks(rows, cells, 2000),
+            lambda rows, cells, max_cells=0, block_cells=None: resampling.block_chunks(
+                rows, cells, 2000, block_cells
+            ),
         )
 
 
