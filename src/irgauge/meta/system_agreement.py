@@ -192,7 +192,7 @@ def system_statistics(
 # Weightings a block: a block's products stream the pairs' parts (pairs x topics, each side)
 # once for all its weightings, so blocks of 2^18 cells (one weighting from 300 systems up)
 # cost more than they save: 300 systems x 50 topics, 1,001 weightings took 41 s of one
-# CPU for the t-test against 37 s in chunks of 4M cells, the blocks kept here.
+# CPU for the t-test against 36 s in blocks of 4M cells, the chunks before the grid.
 BLOCK_CELLS = 1 << 22
 
 
