@@ -173,18 +173,19 @@ def system_statistics(
 ) -> Dict[str, np.ndarray]:
     """Every statistic of SYSTEM_STATISTICS for each row of ``weights`` (rows x topics),
     from the systems x topics scores ``xa`` (under A) and ``xb`` (under B); the weightings
-    in chunks of about ``max_cells`` cells in all (:func:`irgauge.evaluation.tasks.step_cells`),
-    with the same numbers however cut."""
+    in chunks of about ``max_cells`` cells in all
+    (:func:`irgauge.evaluation.tasks.step_cells`), whole blocks of BLOCK_CELLS, with the
+    same numbers however cut."""
     check_test(test, correction)
     i, j = pair_index(len(xa))
     cells = _cells_per_row(len(xa))
+    parts = pair_parts(xa[i] - xa[j], test), pair_parts(xb[i] - xb[j], test)
     # chunks of weightings: tasks on a cluster, whole blocks of one grid of the weightings
     # (the rows of the matrix products), so the same bits however many run and where
     found = run_steps(
         statistics_chunk,
         [weights[part] for part in block_chunks(len(weights), cells, max_cells, BLOCK_CELLS)],
-        (xa, xb, pair_parts(xa[i] - xa[j], test), pair_parts(xb[i] - xb[j], test), test)
-        + (alpha, correction),
+        (xa, xb, *parts, test, alpha, correction),
     )
     return {name: np.concatenate([f[name] for f in found]) for name in SYSTEM_STATISTICS}
 

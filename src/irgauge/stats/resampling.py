@@ -1,7 +1,9 @@
 """Random samples of topics, drawn once and shared by every pair, measure and statistic.
 
 Each sampler is a pure function of (sizes, seed): the same seed gives the same samples, so a
-test can regenerate exactly the samples that a vectorised method used.
+test can regenerate exactly the samples that a vectorised method used. The steps that
+resample cut their rows into chunks and blocks on one grid here (:func:`block_chunks`,
+:func:`in_blocks`).
 """
 
 from __future__ import annotations
@@ -134,19 +136,20 @@ def chunks(total: int, per_item: int, max_cells: int = 1 << 22):
 
 
 # The steps whose rows come from a matrix product (a bootstrap's or a randomisation test's
-# pairs, system agreement's weightings) take their rows BLOCK_CELLS cells (rows x cells a
-# row) at a time: a block's temporaries then stay in the cache and on the heap, where a
-# chunk of 4M cells whole (33 MB an array) had them mapped and faulted in anew by every
-# chunk, a Dask worker's more than this process's. Measured on the paired bootstrap of 400
-# systems x 50 topics, one CPU: 2.5 s of CPU against 5.9-6.4 s (1,000 page faults against
-# 1.0-1.4M). The blocks also fix the output's bits: a matrix product gives a row's values
-# bit for bit only in the same block (BLAS sums in an order that depends on the matrix's
-# shape and the row's place in it: 297 of 300 rows differed in their last bits between
-# one product and blocks of 7 rows), so every chunk is whole blocks (block_chunks) and the
-# blocks lie on one grid of the rows, set by the cells a row alone, whatever the threads,
-# the engine or max_cells cut. A step whose every block streams a big operand shared by all
-# its rows takes bigger blocks (``block_cells``: system agreement's, whose rows are the
-# other operand's columns).
+# pairs; the randomised Tukey HSD's trials, for their temporaries alone) take their rows
+# BLOCK_CELLS cells (rows x cells a row) at a time: a block's temporaries then stay in the
+# cache and on the heap, where a chunk of 4M cells whole (33 MB an array) had them mapped
+# and faulted in anew by every chunk, a Dask worker's more than this process's. Measured
+# on 400 systems x 50 topics, one CPU: the bootstrap 2.5 s of CPU against 5.9-6.4 s (1,000
+# page faults against 1.0-1.4M), the randomisation test (10,000 sign flips) 6.9 s against
+# 12.1 s (3.1M faults fewer). The blocks also fix the output's bits: a matrix product
+# gives a row's values bit for bit only in the same block (BLAS sums in an order that
+# depends on the matrix's shape and the row's place in it: 297 of 300 rows differed in
+# their last bits between one product and blocks of 7 rows), so every chunk is whole
+# blocks (block_chunks) and the blocks lie on one grid of the rows, set by the cells a row
+# alone, whatever the threads, the engine or max_cells cut. A step whose every block
+# streams a big operand shared by all its rows takes bigger blocks (``block_cells``:
+# system agreement's, whose rows are that operand's columns).
 BLOCK_CELLS = 1 << 18
 
 
