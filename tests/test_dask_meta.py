@@ -20,7 +20,7 @@ import irgauge.cli
 from irgauge.errors import InputError
 from irgauge.evaluation.tasks import run_steps, use_engine
 from irgauge.scores import ScoreMatrix
-from irgauge.stats import bootstrap
+from irgauge.stats import bootstrap, resampling
 from irgauge.studies import onerel
 
 distributed = pytest.importorskip("distributed")
@@ -84,8 +84,7 @@ STEPS = {
 @pytest.mark.parametrize("method", sorted(METHODS))
 def test_each_method_gives_the_local_result(method, cluster, monkeypatch):
     # small chunks, so that a measure's pairs (halvings) are cut into several tasks
-    small = bootstrap.chunks
-    monkeypatch.setattr(bootstrap, "chunks", lambda total, per, cells=0: small(total, per, 2000))
+    _small_chunks(monkeypatch, bootstrap)
     monkeypatch.setattr("irgauge.meta.kendall._CHUNK_CELLS", 2000)
     matrices = _matrices()
     function = getattr(irgauge, method)
@@ -102,10 +101,21 @@ def small_compare_chunks(monkeypatch):
     several tasks."""
     from irgauge.stats import randomisation, tukey
 
-    for module in (bootstrap, randomisation, tukey):
-        small = module.chunks
+    _small_chunks(monkeypatch, bootstrap, randomisation, tukey)
+
+
+def _small_chunks(monkeypatch, *modules) -> None:
+    """Chunks of 2,000 cells, each of blocks of 500, in the steps of ``modules``."""
+    monkeypatch.setattr(resampling, "BLOCK_CELLS", 500)
+    for module in modules:
+        if hasattr(module, "BLOCK_CELLS"):  # blocks of its own
+            monkeypatch.setattr(module, "BLOCK_CELLS", 500)
         monkeypatch.setattr(
-            module, "chunks", lambda total, per, cells=0, s=small: s(total, per, 2000)
+            module,
+            "block_chunks",
+            lambda rows, cells, max_cells=0, block_cells=None: resampling.block_chunks(
+                rows, cells, 2000, block_cells
+            ),
         )
 
 
@@ -202,8 +212,7 @@ def test_agree_computes_the_systems_agreement_in_tasks(tmp_path, cluster, monkey
     tasks, the local table and details."""
     from irgauge.meta import system_agreement
 
-    small = system_agreement.chunks
-    monkeypatch.setattr(system_agreement, "chunks", lambda total, per: small(total, per, 2000))
+    _small_chunks(monkeypatch, system_agreement)
     irgauge.write_collection(irgauge.simulate_collection(12, 6, 30, seed=4), tmp_path)
     qrels = tmp_path / "qrels.txt"
     lines = qrels.read_text().splitlines()

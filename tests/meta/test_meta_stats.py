@@ -113,12 +113,15 @@ def test_tukey_equals_naive():
 
 
 @pytest.mark.parametrize("trials_per_chunk", [1, 7, 60])
-def test_tukey_chunks_of_trials_read_one_stream(trials_per_chunk):
-    """Each chunk of trials (a step, maybe a task elsewhere) draws its own keys: they must
-    be the keys of one stream of the seed, as the naive loop reads them, however cut."""
+def test_tukey_chunks_of_trials_read_one_stream(monkeypatch, trials_per_chunk):
+    """Each chunk of trials (a step, maybe a task elsewhere) and each block of a chunk's
+    trials draws its own keys: they must be the keys of one stream of the seed, as the
+    naive loop reads them, however cut."""
+    from irgauge.stats import resampling
     from irgauge.stats.tukey import permuted_ranges
 
     values = np.random.default_rng(1).random((5, 8))
+    monkeypatch.setattr(resampling, "BLOCK_CELLS", 7 * values.size)  # blocks of 7 trials
     ranges = permuted_ranges(values, 60, 9, max_cells=trials_per_chunk * values.size)
     keys = np.random.default_rng(9).random((60, 8, 5))
     for b in range(60):

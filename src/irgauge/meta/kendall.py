@@ -21,14 +21,14 @@ rankings, because freshly allocated pages cost more than the comparisons themsel
 
 from __future__ import annotations
 
-from typing import Callable, Dict, Optional, Tuple
+from typing import Callable, Dict, List, Optional, Tuple
 
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
 from irgauge import _checks
 from irgauge.errors import InputError
-from irgauge.stats.resampling import TIE_TOLERANCE, chunks
+from irgauge.stats.resampling import TIE_TOLERANCE, block_chunks
 from irgauge.types import TopicScores
 
 VARIANTS = ("a", "b")
@@ -97,9 +97,13 @@ def _untied(signs: np.ndarray, buffers: _Buffers, acc, tag: str) -> np.ndarray:
     return nonzero.view(np.int8).sum(axis=0, dtype=acc)
 
 
-def trial_chunks(trials: int, n_x: int, n_y: int, n_systems: int):
-    """The chunks of trials :func:`tau_blocks` computes at a time (slices)."""
-    return chunks(trials, (n_x + n_y) * (n_systems * (n_systems - 1) // 2), _CHUNK_CELLS)
+def trial_chunks(trials: int, n_x: int, n_y: int, n_systems: int) -> List[slice]:
+    """The chunks of trials :func:`tau_blocks` computes at a time (slices): blocks of
+    _CHUNK_CELLS on one grid of the trials (:func:`irgauge.stats.resampling.block_chunks`),
+    a chunk each, whatever the threads or the engine, so that a trial's means (a
+    predictive experiment's: columns of a matrix product) come from the same product."""
+    cells = (n_x + n_y) * (n_systems * (n_systems - 1) // 2)
+    return block_chunks(trials, cells, _CHUNK_CELLS, _CHUNK_CELLS)
 
 
 def tau_blocks(

@@ -11,7 +11,9 @@ For per-topic differences ``z = x - y`` over n topics:
 With ``C`` the B x n count matrix of the samples (C[b, j] = times topic j was drawn), all
 bootstrap means of all pairs are ``W @ C.T / n`` and the sums of squares ``W**2 @ C.T``: two
 matrix products, chunked over pairs to bound memory (the chunks are independent steps: tasks
-on a Dask cluster under ``use_engine("dask")``).
+on a Dask cluster under ``use_engine("dask")``), each chunk taken a block of pairs at a time
+on one grid of the pairs (:func:`irgauge.stats.resampling.block_chunks`), so that the bits
+do not depend on the chunks.
 
 Ties: a pair whose mean difference is within TIE_TOLERANCE (stats.resampling) has ASL = 1,
 as in every other test (rounding must not make equal means look different). Degenerate
@@ -29,10 +31,11 @@ import numpy as np
 from irgauge import _checks
 from irgauge.scores._results import check_fields
 from irgauge.errors import InputError
-from irgauge.evaluation.tasks import run_steps, step_cells
+from irgauge.evaluation.tasks import run_steps
 from irgauge.stats.resampling import (
+    block_chunks,
     bootstrap_indices,
-    chunks,
+    in_blocks,
     index_counts,
     require_finite,
     require_topics,
@@ -105,11 +108,10 @@ def bootstrap_pair_sets(
         require_topics(diffs.shape[1], "the paired bootstrap test")
     samples = counts.shape[0]
     ranks = {a: int(round(samples * a)) for a in alphas}
-    # whole blocks a chunk (bootstrap_chunk), so that the blocks lie on one grid
-    rows = block_rows(samples)
-    per_chunk = max(rows, step_cells(max_cells) // samples // rows * rows)
     parts = [
-        (k, part) for k, diffs in enumerate(diff_sets) for part in chunks(len(diffs), 1, per_chunk)
+        (k, part)
+        for k, diffs in enumerate(diff_sets)
+        for part in block_chunks(len(diffs), samples, max_cells)
     ]
 
     def report(done: int, total: int) -> None:
@@ -130,47 +132,23 @@ def bootstrap_pair_sets(
     return results
 
 
-# A chunk's pairs are taken BLOCK_CELLS cells (pairs x samples) at a time: a block's
-# temporaries (a dozen arrays of pairs x samples) then stay in the cache and on the heap,
-# where a chunk of 4M cells whole (33 MB each) had them mapped and faulted in anew by every
-# chunk, a Dask worker's more than this process's. Measured on 400 systems x 50 topics, one
-# CPU: 2.5 s of CPU against 5.9-6.4 s (1,000 page faults against 1.0-1.4M). The blocks
-# also fix the output's bits: a matrix product gives a row's values bit for bit only in
-# the same block (BLAS sums in an order that depends on the matrix's shape and the row's
-# place in it: 297 of 300 rows differed in their last bits between one product and blocks
-# of 7 rows), so every chunk is whole blocks and the blocks lie on one grid of the pairs,
-# set by the samples alone, whatever the threads or the engine cut.
-BLOCK_CELLS = 1 << 18
-
-
-def block_rows(samples: int) -> int:
-    """The pairs of a block: BLOCK_CELLS cells of ``samples`` each (at least one)."""
-    return max(1, BLOCK_CELLS // max(1, samples))
-
-
 def bootstrap_chunk(diffs: np.ndarray, counts_t: np.ndarray, ranks: dict):
     """(t(z), ASL, {alpha: required}) of a chunk of pairs: ``diffs`` their per-topic
     differences (pairs x topics), ``counts_t`` the n x B sample counts and ``ranks`` the
-    rank (B*alpha) of each alpha; BLOCK_CELLS at a time. The observed t and the centred
-    differences w are computed here, a chunk at a time on the steps' threads: computed for
-    every pair before the steps, they were a serial second or two and a copy of every
-    difference (on 1,000 systems x 100 topics, 400 MB). Ties and flat pairs are set as the
-    module says."""
+    rank (B*alpha) of each alpha; a block of pairs at a time (:func:`in_blocks`). The
+    observed t and the centred differences w are computed here, a chunk at a time on the
+    steps' threads: computed for every pair before the steps, they were a serial second or
+    two and a copy of every difference (on 1,000 systems x 100 topics, 400 MB). Ties and
+    flat pairs are set as the module says."""
     observed = studentised(diffs)
     mean = diffs.mean(axis=1)
     w = diffs - mean[:, None]
     abs_observed = np.abs(observed)
-    step = block_rows(counts_t.shape[1])
-    blocks = [
-        _bootstrap_block(
-            w[start : start + step], abs_observed[start : start + step], counts_t, ranks
-        )
-        for start in range(0, max(len(w), 1), step)
-    ]
-    asl = np.concatenate([block[0] for block in blocks])
-    required = {
-        alpha: np.concatenate([block[1][alpha] for block in blocks]) for alpha in blocks[0][1]
-    }
+    asl, required = in_blocks(
+        lambda part: _bootstrap_block(w[part], abs_observed[part], counts_t, ranks),
+        len(w),
+        counts_t.shape[1],
+    )
     flat = np.ptp(diffs, axis=1) == 0
     equal = tied(mean)
     asl[flat] = 0.0

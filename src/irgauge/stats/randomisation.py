@@ -6,21 +6,22 @@ size and takes a random sign. With S the R x n matrix of random signs (+1/-1),
     mean*(r) = (z @ S.T)[r] / n,     p = #{r : |mean*(r)| >= |mean(z)|} / R   (two-sided).
 
 One matrix product for all pairs and permutations, chunked over pairs (the chunks are
-independent steps: tasks on a Dask cluster under ``use_engine("dask")``).
+independent steps: tasks on a Dask cluster under ``use_engine("dask")``) and taken a block
+of pairs at a time on one grid of the pairs, as the paired bootstrap's.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional, Tuple
+from typing import Optional
 
 import numpy as np
 
 from irgauge import _checks
 from irgauge.scores._results import check_fields
-from irgauge.evaluation.tasks import run_steps, step_cells
+from irgauge.evaluation.tasks import run_steps
 from irgauge.stats.bootstrap import _paired
-from irgauge.stats.resampling import TIE_TOLERANCE, chunks, resolve_seed
+from irgauge.stats.resampling import TIE_TOLERANCE, block_chunks, in_blocks, resolve_seed
 from irgauge.types import TopicScores
 
 
@@ -47,22 +48,32 @@ def randomisation_pvalues(
 ) -> np.ndarray:
     """Two-sided randomisation p-values for every row of ``diffs`` (pairs x topics). The
     chunks of pairs are independent steps (:func:`irgauge.evaluation.tasks.run_steps`:
-    tasks on a cluster), all on the same ``signs``, drawn by the caller."""
+    tasks on a cluster), all on the same ``signs``, drawn by the caller, and whole blocks
+    of one grid of the pairs (:func:`irgauge.stats.resampling.block_chunks`): the same
+    bits however many steps run and where."""
     diffs = np.atleast_2d(np.asarray(diffs, dtype=float))
-    observed = np.abs(diffs.mean(axis=1))
-    parts = list(chunks(len(diffs), signs.shape[0], step_cells(max_cells)))
+    parts = block_chunks(len(diffs), signs.shape[0], max_cells)
     p = run_steps(
-        sign_flip_chunk,
-        [(diffs[part], observed[part]) for part in parts],
-        (np.ascontiguousarray(signs.T),),
+        sign_flip_chunk, [diffs[part] for part in parts], (np.ascontiguousarray(signs.T),)
     )
-    return np.concatenate(p)
+    return np.concatenate(p) if p else np.empty(0)
 
 
-def sign_flip_chunk(chunk: Tuple[np.ndarray, np.ndarray], signs_t: np.ndarray) -> np.ndarray:
-    """The p-values of a chunk of pairs: ``chunk`` = (differences, |their means|),
-    ``signs_t`` the topics x permutations random signs."""
-    diffs, observed = chunk
+def sign_flip_chunk(diffs: np.ndarray, signs_t: np.ndarray) -> np.ndarray:
+    """The p-values of a chunk of pairs, ``diffs`` their per-topic differences (pairs x
+    topics), ``signs_t`` the topics x permutations random signs; a block of pairs at a
+    time (:func:`irgauge.stats.resampling.in_blocks`)."""
+    observed = np.abs(diffs.mean(axis=1))
+    pvalues: np.ndarray = in_blocks(
+        lambda part: _sign_flip_block(diffs[part], observed[part], signs_t),
+        len(diffs),
+        signs_t.shape[1],
+    )
+    return pvalues
+
+
+def _sign_flip_block(diffs: np.ndarray, observed: np.ndarray, signs_t: np.ndarray) -> np.ndarray:
+    """:func:`sign_flip_chunk` of a block of its pairs, ``observed`` their |mean|."""
     means = np.abs(diffs @ signs_t) / diffs.shape[1]
     # tolerance: a permuted mean equal to the observed one must count despite rounding
     counts: np.ndarray = (means >= observed[:, None] - TIE_TOLERANCE).sum(axis=1)

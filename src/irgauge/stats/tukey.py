@@ -19,10 +19,11 @@ import numpy as np
 
 from irgauge import _checks
 from irgauge.errors import InputError
-from irgauge.evaluation.tasks import run_steps, step_cells
+from irgauge.evaluation.tasks import run_steps
 from irgauge.stats.resampling import (
     TIE_TOLERANCE,
-    chunks,
+    block_chunks,
+    in_blocks,
     pair_index,
     require_finite,
     require_topics,
@@ -56,7 +57,7 @@ def permuted_ranges(
     """
     m, n = values.shape
     by_topic = np.ascontiguousarray(values.T)  # n x m
-    parts = list(chunks(trials, n * m, step_cells(max_cells)))
+    parts = block_chunks(trials, n * m, max_cells)
 
     def report(done: int, total: int) -> None:
         if progress is not None:
@@ -73,11 +74,24 @@ def permuted_ranges(
 
 def ranges_chunk(trials: Tuple[int, int, int], by_topic: np.ndarray) -> np.ndarray:
     """The null ranges of trials ``start <= b < stop`` of ``trials = (seed, start, stop)``
-    (``by_topic``: the topics x systems scores): the generator of ``seed`` is advanced past
-    the keys of the trials before ``start`` (a double of ``random`` is one 64-bit output of
-    PCG64, the generator of ``default_rng``), so that the keys are those a single stream
-    would give them."""
+    (``by_topic``: the topics x systems scores), a block of trials at a time
+    (:func:`irgauge.stats.resampling.in_blocks`: the keys, their order and the permuted
+    scores of a chunk of 4M cells whole were three fresh 33 MB arrays a chunk)."""
     seed, start, stop = trials
+    n, m = by_topic.shape
+    ranges: np.ndarray = in_blocks(
+        lambda part: _block_ranges(seed, start + part.start, start + part.stop, by_topic),
+        stop - start,
+        n * m,
+    )
+    return ranges
+
+
+def _block_ranges(seed: int, start: int, stop: int, by_topic: np.ndarray) -> np.ndarray:
+    """:func:`ranges_chunk` of trials ``start <= b < stop``: the generator of ``seed`` is
+    advanced past the keys of the trials before ``start`` (a double of ``random`` is one
+    64-bit output of PCG64, the generator of ``default_rng``), so that the keys are those a
+    single stream would give them."""
     n, m = by_topic.shape
     stream = np.random.PCG64(seed)
     stream.advance(start * n * m)
