@@ -28,12 +28,12 @@ import os
 import pickle
 import secrets
 import shutil
-import tempfile
 import threading
 from dataclasses import dataclass, field
 from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 from irgauge.errors import InputError
+from irgauge.io import scratch
 
 # each array's bytes start on a multiple of this (a cache line; numpy wants its dtype's
 # alignment, at most 16)
@@ -185,8 +185,9 @@ def awaiting(plan: Any) -> Optional[AwaitedPlan]:
 def reserved(parent: Optional[str] = None) -> Tuple[str, str]:
     """(folder, token): a new folder under ``parent`` (default: the system's temporary
     folder) holding a token that names it, for workers to check with :func:`sees` before
-    the plan is written there; :func:`remove` deletes it."""
-    folder = tempfile.mkdtemp(prefix="irgauge-plan-", dir=parent)
+    the plan is written there; :func:`remove` deletes it (or, after a SIGKILL, the next
+    irgauge to make one there: :func:`irgauge.io.scratch.made`)."""
+    folder = scratch.made("irgauge-plan-", parent)
     token = secrets.token_hex(16)
     try:
         with open(os.path.join(folder, TOKEN_FILE), "w") as out:
