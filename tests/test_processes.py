@@ -61,19 +61,48 @@ def test_the_default_is_a_process_per_cpu(tmp_path, small_files, forks, monkeypa
     assert forks == [2]
 
 
-def test_bad_input_is_named_as_one_core_names_it(tmp_path, small_files):
-    qrels, run = collection(tmp_path)
+@pytest.mark.parametrize(
+    "bad_line, beside, forked_workers",
+    [
+        # in the first 64 KiB, where the file is cut: read whole, here
+        (1501, False, []),
+        # the same, beside a big run that is forked for: read whole by a worker, whose
+        # message is the one given
+        (1501, True, [2]),
+        # far past them: met by the worker reading its span (and named as the file's
+        # first error by reading the file here)
+        (7001, False, [2]),
+    ],
+)
+def test_bad_input_is_named_as_one_core_names_it(
+    tmp_path, small_files, forks, monkeypatch, bad_line, beside, forked_workers
+):
+    failed = []  # the tasks' results that met bad input, as they come back from the workers
+    real_merged = span_tasks._merged
+
+    def merged(source, name, results, plan):
+        failed.extend(r for r in results or () if isinstance(r, span_tasks.TaskFailure))
+        return real_merged(source, name, results, plan)
+
+    monkeypatch.setattr(span_tasks, "_merged", merged)
+    good = collection(tmp_path, topics=200, name="good")[1]
+    qrels, run = collection(tmp_path, topics=200)
     lines = Path(run).read_text().splitlines()
-    lines[1500] = "37 Q0 d7 0 abc tagged"
+    assert (len("\n".join(lines[: bad_line - 1])) > 1 << 16) == (bad_line == 7001)
+    topic = lines[bad_line - 1].split()[0]  # (its topic's lines stay together)
+    lines[bad_line - 1] = f"{topic} Q0 d7 0 abc tagged"
     Path(run).write_text("\n".join(lines) + "\n")
+    runs = [good, run] if beside else [run]
     with pytest.raises(InputError) as here:
-        irgauge.evaluate(qrels, [run], ["AP"], jobs=1)
+        irgauge.evaluate(qrels, runs, ["AP"], jobs=1)
     with pytest.raises(InputError) as forked:
-        irgauge.evaluate(qrels, [run], ["AP"], jobs=2)
-    assert (
-        (forked.value.path, forked.value.line) == (here.value.path, here.value.line) == (run, 1501)
-    )
+        irgauge.evaluate(qrels, runs, ["AP"], jobs=2)
+    assert forks == forked_workers
+    assert len(failed) == bool(forked_workers)  # a worker met it
+    where = (run, bad_line)
+    assert (forked.value.path, forked.value.line) == (here.value.path, here.value.line) == where
     assert forked.value.problem == here.value.problem  # the file's first error
+    assert str(forked.value) == str(here.value)
 
 
 _REAL_SCORE_SPAN = span_tasks._score_span
