@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import pickle
+import sys
 
 import numpy as np
 import pytest
@@ -98,4 +99,95 @@ def test_a_plan_goes_to_memory_where_there_is_room_for_it(tmp_path, monkeypatch)
     folder, token = mapped_plan.reserved(str(memory_folder))
     back = mapped_plan.plan_of(pickle.loads(pickle.dumps(mapped_plan.written(pack, folder, token))))
     assert np.array_equal(back["a"], np.arange(1000))
+    mapped_plan.remove(folder)
+
+
+_WRITER = """
+import os, signal, sys, tempfile
+from irgauge.evaluation import mapped_plan
+from irgauge.io._source import scratch_folder
+shm, tempfile.tempdir = sys.argv[1], sys.argv[2]
+mapped_plan.MEMORY_FOLDER = shm
+with mapped_plan.awaited(1, 1) as (key, coming), scratch_folder("irgauge-input-") as spill:
+    handle = coming.write({"a": list(range(10))})
+    print(handle.folder, coming.folder, spill, flush=True)
+    if sys.argv[3] == "kill":
+        os.kill(os.getpid(), signal.SIGKILL)
+    sys.stdin.read()
+"""
+
+
+def _writer(shm, tmp, how):
+    import subprocess
+
+    return subprocess.Popen(
+        [sys.executable, "-c", _WRITER, str(shm), str(tmp), how],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+
+
+_LINUX = pytest.mark.skipif(
+    not sys.platform.startswith("linux"), reason="a folder's creator is looked up in /proc"
+)
+
+
+@_LINUX
+def test_folders_left_by_a_killed_command_are_swept_by_the_next(tmp_path, monkeypatch):
+    """SIGKILL runs no handler, and a plan folder in /dev/shm is memory until the machine
+    restarts: the next plan folder made in the same place removes the folders of this user
+    whose creator is gone, and nothing else."""
+    import signal
+    import tempfile
+
+    shm, tmp = tmp_path / "shm", tmp_path / "tmp"
+    shm.mkdir()
+    tmp.mkdir()
+    killed = _writer(shm, tmp, "kill")
+    left = killed.stdout.read().split()
+    assert killed.wait() == -signal.SIGKILL
+    assert len(left) == 3 and all(os.path.isdir(folder) for folder in left)
+    live = _writer(shm, tmp, "live")
+    try:
+        kept = live.stdout.readline().split()
+        # not of the form irgauge writes, or of another pid namespace (whose pids are not
+        # this process's to look up), or a link: left as they are
+        namespace, dead_pid = os.stat("/proc/self/ns/pid").st_ino, killed.pid
+        others = [
+            shm / "irgauge-plan-mine",
+            shm / os.path.basename(left[0]).replace("-plan-", "-plan-x"),
+            shm / f"irgauge-plan-{namespace + 1}-{dead_pid}-1-abcdefgh",
+            tmp / f"irgauge-plan-{namespace}-{dead_pid}-1-abcdefg",
+        ]
+        for folder in others:
+            folder.mkdir()
+        link = shm / f"irgauge-plan-{namespace}-{dead_pid}-1-linklink"
+        link.symlink_to(others[0])
+        monkeypatch.setattr(mapped_plan, "MEMORY_FOLDER", str(shm))
+        monkeypatch.setattr(tempfile, "tempdir", str(tmp))
+        with mapped_plan.awaited(1, 1) as (_, coming):
+            handle = coming.write({"a": 1})
+            assert not any(os.path.exists(folder) for folder in left)  # swept
+            assert all(os.path.isdir(folder) for folder in kept)  # its creator is running
+            assert all(folder.is_dir() for folder in others) and link.is_symlink()
+            assert os.path.isdir(handle.folder) and os.path.isdir(coming.folder)
+    finally:
+        live.stdin.close()
+        live.wait()
+    assert not any(os.path.exists(folder) for folder in kept)  # removed by their creator
+
+
+@_LINUX
+def test_a_folder_whose_pid_was_reused_is_swept(tmp_path):
+    """A folder's name holds its creator's start time as well as its pid: a process that
+    has the pid now but started at another time is not its creator."""
+    namespace = os.stat("/proc/self/ns/pid").st_ino
+    with open("/proc/self/stat") as f:
+        start = int(f.read().rsplit(")", 1)[1].split()[19])
+    # made by a process of this pid that started earlier
+    reused = tmp_path / f"irgauge-plan-{namespace}-{os.getpid()}-{start - 1}-abcdefgh"
+    reused.mkdir()
+    folder, _ = mapped_plan.reserved(str(tmp_path))
+    assert not reused.exists() and os.path.isdir(folder)
     mapped_plan.remove(folder)

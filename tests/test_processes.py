@@ -61,19 +61,48 @@ def test_the_default_is_a_process_per_cpu(tmp_path, small_files, forks, monkeypa
     assert forks == [2]
 
 
-def test_bad_input_is_named_as_one_core_names_it(tmp_path, small_files):
-    qrels, run = collection(tmp_path)
+@pytest.mark.parametrize(
+    "bad_line, beside, forked_workers",
+    [
+        # in the first 64 KiB, where the file is cut: read whole, here
+        (1501, False, []),
+        # the same, beside a big run that is forked for: read whole by a worker, whose
+        # message is the one given
+        (1501, True, [2]),
+        # far past them: met by the worker reading its span (and named as the file's
+        # first error by reading the file here)
+        (7001, False, [2]),
+    ],
+)
+def test_bad_input_is_named_as_one_core_names_it(
+    tmp_path, small_files, forks, monkeypatch, bad_line, beside, forked_workers
+):
+    failed = []  # the tasks' results that met bad input, as they come back from the workers
+    real_merged = span_tasks._merged
+
+    def merged(source, name, results, plan):
+        failed.extend(r for r in results or () if isinstance(r, span_tasks.TaskFailure))
+        return real_merged(source, name, results, plan)
+
+    monkeypatch.setattr(span_tasks, "_merged", merged)
+    good = collection(tmp_path, topics=200, name="good")[1]
+    qrels, run = collection(tmp_path, topics=200)
     lines = Path(run).read_text().splitlines()
-    lines[1500] = "37 Q0 d7 0 abc tagged"
+    assert (len("\n".join(lines[: bad_line - 1])) > 1 << 16) == (bad_line == 7001)
+    topic = lines[bad_line - 1].split()[0]  # (its topic's lines stay together)
+    lines[bad_line - 1] = f"{topic} Q0 d7 0 abc tagged"
     Path(run).write_text("\n".join(lines) + "\n")
+    runs = [good, run] if beside else [run]
     with pytest.raises(InputError) as here:
-        irgauge.evaluate(qrels, [run], ["AP"], jobs=1)
+        irgauge.evaluate(qrels, runs, ["AP"], jobs=1)
     with pytest.raises(InputError) as forked:
-        irgauge.evaluate(qrels, [run], ["AP"], jobs=2)
-    assert (
-        (forked.value.path, forked.value.line) == (here.value.path, here.value.line) == (run, 1501)
-    )
+        irgauge.evaluate(qrels, runs, ["AP"], jobs=2)
+    assert forks == forked_workers
+    assert len(failed) == bool(forked_workers)  # a worker met it
+    where = (run, bad_line)
+    assert (forked.value.path, forked.value.line) == (here.value.path, here.value.line) == where
     assert forked.value.problem == here.value.problem  # the file's first error
+    assert str(forked.value) == str(here.value)
 
 
 _REAL_SCORE_SPAN = span_tasks._score_span
@@ -241,3 +270,52 @@ def test_a_stop_leaves_no_worker_and_no_file(tmp_path, moment, signum):
     for pid in forked:  # ended and reaped by the command before it exited
         assert not os.path.exists(f"/proc/{pid}")
     assert list(shared.iterdir()) == []  # the plan written there, removed
+
+
+def test_a_command_killed_outright_leaves_no_worker(tmp_path):
+    """SIGKILL runs no handler, so the command cannot end its workers: they end with it
+    (else each would sleep for good, holding its map of the plan, whose memory in /dev/shm
+    the sweep of the plan's folder could then not give back)."""
+    import subprocess
+
+    qrels, run = collection(tmp_path)
+    pids = tmp_path / "pids"
+    script = (
+        "import os, signal, sys\n"
+        "from irgauge.evaluation import mapped_plan, processes, span_tasks\n"
+        f"mapped_plan.MEMORY_FOLDER = {str(tmp_path)!r}\n"
+        "processes.MIN_BYTES = processes.SPAN_BYTES = span_tasks.SPAN_BYTES = 2000\n"
+        "processes._fork_is_safe = lambda: True\n"
+        "real = mapped_plan.AwaitedPlan.publish\n"
+        "def publish(self):\n"  # the workers waiting for the plan, or scoring with it
+        "    real(self)\n"
+        f"    open({str(pids)!r}, 'w').write(' '.join(\n"
+        "        str(p.pid) for p in __import__('multiprocessing').active_children()))\n"
+        "    os.kill(os.getpid(), signal.SIGKILL)\n"
+        "mapped_plan.AwaitedPlan.publish = publish\n"
+        "import irgauge\n"
+        f"irgauge.evaluate({qrels!r}, [{run!r}], ['AP'], jobs=2)\n"
+    )
+    # (no pipe: a worker left running would hold it open, and the test wait for good)
+    with open(tmp_path / "stderr", "w") as stderr:
+        killed = subprocess.run([sys.executable, "-c", script], stdout=stderr, stderr=stderr)
+    assert killed.returncode == -signal.SIGKILL, (tmp_path / "stderr").read_text()
+    workers = [int(pid) for pid in pids.read_text().split()]
+    assert len(workers) == 2
+    for _ in range(200):  # (they end as the kernel delivers their signal: at once)
+        if not any(_running(pid) for pid in workers):
+            break
+        time.sleep(0.05)
+    running = [pid for pid in workers if _running(pid)]
+    for pid in running:  # (not left behind by a failing test)
+        os.kill(pid, signal.SIGKILL)
+    assert running == []
+
+
+def _running(pid: int) -> bool:
+    """Whether ``pid`` runs (an orphan that ended is reaped by init, or is a zombie)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False

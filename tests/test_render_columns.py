@@ -1,11 +1,13 @@
 """Tables given as ``{column: values}`` are written as pandas' to_csv writes the same
-frame: doubles by repr, NaN and None empty, names quoted where a tab or a quote asks,
-whatever the column's type (the whole-column path and the per-cell one)."""
+frame: doubles by repr, NaN and None empty, names quoted where a tab, a quote or a line
+break asks, whatever the column's type (the whole-column path and the per-cell one); the
+text table of whole columns is the one written cell by cell."""
 
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
+import pytest
 from hypothesis import given, settings, strategies as st
 
 from irgauge.io.tables import render_columns
@@ -19,7 +21,7 @@ doubles = st.lists(
 integers = st.lists(st.integers(-(2**62), 2**62), min_size=ROWS, max_size=ROWS).map(np.array)
 flags = st.lists(st.booleans(), min_size=ROWS, max_size=ROWS).map(np.array)
 names = st.lists(
-    st.text(st.sampled_from(["a", "b", "\t", '"', " ", "é", "1"]), min_size=1, max_size=4),
+    st.text(st.sampled_from(["a", "b", "\t", '"', "\n", " ", "é", "1"]), min_size=1, max_size=4),
     min_size=ROWS,
     max_size=ROWS,
 ).map(lambda v: np.array(v, dtype=object))
@@ -40,3 +42,34 @@ def test_a_column_table_is_written_as_pandas_writes_it(columns):
     written = render_columns(table, "tsv", {}, 4)
     expected = pd.DataFrame(table).to_csv(sep="\t", index=False, lineterminator="\n")
     assert written == expected
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(st.one_of(doubles, integers, flags, names, mixed, singles), min_size=0, max_size=5),
+    st.integers(0, ROWS),
+)
+def test_a_column_text_table_is_the_one_written_cell_by_cell(columns, rows):
+    table = {f"c{i}": values[:rows] for i, values in enumerate(columns)}
+    # a list of the same values takes the per-cell path
+    cell_by_cell = {name: list(values) for name, values in table.items()}
+    assert render_columns(table, "table", {"k": 1}, 4) == render_columns(
+        cell_by_cell, "table", {"k": 1}, 4
+    )
+
+
+@pytest.mark.parametrize("char", ['"', "\n", "\r", "\t"])
+def test_the_cells_a_whole_column_writes_itself(char):
+    """Doubles' edge cases, and a name that asks for quoting (each such character alone:
+    one of them sends every line to the csv writer)."""
+    table = {
+        "name": np.array([f"a{char}b", "e", ""], dtype=object),
+        "x": np.array([np.nan, -0.0, np.inf]),
+        "n": np.array([1, -2, 3]),
+    }
+    expected = pd.DataFrame(table).to_csv(sep="\t", index=False, lineterminator="\n")
+    assert render_columns(table, "tsv", {}, 4) == expected
+    cell_by_cell = {name: list(values) for name, values in table.items()}
+    text = render_columns(table, "table", {}, 4)
+    assert text == render_columns(cell_by_cell, "table", {}, 4)
+    assert "   nan" in text and "-0.0000" in text and "   inf" in text

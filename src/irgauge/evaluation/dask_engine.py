@@ -179,24 +179,19 @@ def _sendable(plan: ScoringPlan, client):
     """The plan as the workers get it: mapped from one file where every worker sees the
     folder it is written in (a cluster on this machine; :func:`mapped_plan.parents`, in
     turn), else sent whole to each."""
-    pack = mapped_plan.packed(plan)
-    for parent in mapped_plan.parents(pack.nbytes):
-        folder, token = mapped_plan.reserved(parent)
-        try:
-            seen = client.run(mapped_plan.sees, folder, token)
-            if not (seen and all(seen.values())):
-                continue
-            try:
-                handle = mapped_plan.written(pack, folder, token)
-            except OSError:
-                if parent is None:
-                    raise
-                continue  # (the file system in memory filled up meanwhile)
-            yield handle
-            return
-        finally:
-            mapped_plan.remove(folder)
-    yield plan
+
+    def seen(folder: str, token: str) -> bool:
+        by_worker = client.run(mapped_plan.sees, folder, token)
+        return bool(by_worker) and all(by_worker.values())
+
+    handle = mapped_plan.placed(mapped_plan.packed(plan), seen)
+    if handle is None:
+        yield plan
+        return
+    try:
+        yield handle
+    finally:
+        mapped_plan.remove(handle.folder)
 
 
 class BackgroundClient:

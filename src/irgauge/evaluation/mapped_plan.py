@@ -28,12 +28,12 @@ import os
 import pickle
 import secrets
 import shutil
-import tempfile
 import threading
 from dataclasses import dataclass, field
-from typing import Any, Dict, Iterator, List, Optional, Tuple
+from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
 
 from irgauge.errors import InputError
+from irgauge.io import scratch
 
 # each array's bytes start on a multiple of this (a cache line; numpy wants its dtype's
 # alignment, at most 16)
@@ -111,10 +111,10 @@ class AwaitedPlan:
     ``ahead_parts``: the parts a worker reads while it waits, and how many it may hold
     (set before the fork, as the plan's memory is not known yet)."""
 
-    def __init__(self, folder: str, token: str, part_bytes: int, ahead_parts: int):
+    def __init__(self, folder: str, part_bytes: int, ahead_parts: int):
         import multiprocessing
 
-        self.folder, self.token = folder, token
+        self.folder = folder
         self.part_bytes, self.ahead_parts = part_bytes, ahead_parts
         # (a semaphore: inherited by the forked processes, which block on it, not poll)
         self._published = multiprocessing.get_context("fork").Event()
@@ -122,20 +122,11 @@ class AwaitedPlan:
         self.folders = [folder]  # removed by awaited()
 
     def write(self, plan: Any) -> MappedPlan:
-        """``plan`` written in memory where there is room for it (:func:`parents`), else in
-        the folder; its handle in the folder, for :meth:`publish`."""
-        pack = packed(plan)
-        handle = None
-        for parent in parents(pack.nbytes):
-            if parent is None:
-                handle = written(pack, self.folder, self.token)
-                break
-            with contextlib.suppress(OSError):  # (the file system in memory filled up)
-                folder, token = reserved(parent)
-                self.folders.append(folder)
-                handle = written(pack, folder, token)
-                break
-        assert handle is not None  # (parents() ends with the temporary folder)
+        """``plan`` written in memory where there is room for it, else in the temporary
+        folder (:func:`placed`); its handle in the folder, for :meth:`publish`."""
+        handle = placed(packed(plan))
+        assert handle is not None  # (every folder is seen: one is written or it raised)
+        self.folders.append(handle.folder)
         path = os.path.join(self.folder, HANDLE_FILE)
         with open(path + ".tmp", "wb") as out:
             pickle.dump(handle, out)
@@ -164,7 +155,7 @@ def awaited(part_bytes: int, ahead_parts: int) -> Iterator[Tuple[InheritedPlan, 
     """A plan to come, registered (:func:`inherited`) for processes forked within the
     context, which resolve it once :meth:`AwaitedPlan.publish` has published it; its folder
     is removed when the context ends."""
-    plan = AwaitedPlan(*reserved(), part_bytes, ahead_parts)
+    plan = AwaitedPlan(reserved()[0], part_bytes, ahead_parts)
     try:
         with inherited(plan) as key:
             yield key, plan
@@ -185,8 +176,9 @@ def awaiting(plan: Any) -> Optional[AwaitedPlan]:
 def reserved(parent: Optional[str] = None) -> Tuple[str, str]:
     """(folder, token): a new folder under ``parent`` (default: the system's temporary
     folder) holding a token that names it, for workers to check with :func:`sees` before
-    the plan is written there; :func:`remove` deletes it."""
-    folder = tempfile.mkdtemp(prefix="irgauge-plan-", dir=parent)
+    the plan is written there; :func:`remove` deletes it (or, after a SIGKILL, the next
+    irgauge to make one there: :func:`irgauge.io.scratch.made`)."""
+    folder = scratch.made("irgauge-plan-", parent)
     token = secrets.token_hex(16)
     try:
         with open(os.path.join(folder, TOKEN_FILE), "w") as out:
@@ -233,6 +225,30 @@ def parents(nbytes: int) -> List[Optional[str]]:
     available = available_memory()
     room = min(free, available if available is not None else free)
     return [MEMORY_FOLDER, None] if writable and room >= ROOM * nbytes else [None]
+
+
+def placed(pack: Packed, seen: Optional[Callable[[str, str], bool]] = None) -> Optional[MappedPlan]:
+    """``pack`` written (:func:`written`) in a new folder under the first of
+    :func:`parents` that ``seen(folder, token)`` accepts (that every reader sees it; default:
+    any) and where the writing succeeds; None where no folder is seen. A folder not used
+    is removed at once; the handle's folder is the caller's to :func:`remove`."""
+    for parent in parents(pack.nbytes):
+        folder, token = reserved(parent)
+        handle = None
+        try:
+            if seen is None or seen(folder, token):
+                try:
+                    handle = written(pack, folder, token)
+                except OSError:
+                    if parent is None:
+                        raise
+                    # (the file system in memory filled up meanwhile: the next folder)
+        finally:
+            if handle is None:
+                remove(folder)
+        if handle is not None:
+            return handle
+    return None
 
 
 def written(plan: Any, folder: str, token: str) -> MappedPlan:

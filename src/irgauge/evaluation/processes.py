@@ -60,6 +60,7 @@ if TYPE_CHECKING:
 # a run file below this is read on threads: a process's start and the merge cost more
 # than a span of it saves (about 1 s of one core's work, 1.7M lines)
 MIN_BYTES = 64 << 20
+PR_SET_PDEATHSIG = 1  # (linux/prctl.h)
 
 
 def process_count(sources, requested: Optional[int], plan: Optional[ScoringPlan]) -> int:
@@ -119,7 +120,10 @@ def _workers(processes: int) -> Iterator[ProcessPoolExecutor]:
     from concurrent.futures import ProcessPoolExecutor
 
     pool = ProcessPoolExecutor(
-        processes, mp_context=multiprocessing.get_context("fork"), initializer=_worker_signals
+        processes,
+        mp_context=multiprocessing.get_context("fork"),
+        initializer=_worker_signals,
+        initargs=(os.getpid(),),
     )
     try:
         yield pool
@@ -131,12 +135,23 @@ def _workers(processes: int) -> Iterator[ProcessPoolExecutor]:
     pool.shutdown(wait=True)
 
 
-def _worker_signals() -> None:
+def _worker_signals(command: int) -> None:
     """A worker leaves Ctrl-C and a hang-up to the command, which ends its workers; a
-    kill (SIGTERM) ends it, as a process's default."""
+    kill (SIGTERM) ends it, as a process's default. The end of the command (process
+    ``command``) ends it too, however the command ends: killed with SIGKILL, the command
+    cannot end its workers, which would wait for tasks for good, each holding its map of
+    the plan (memory in /dev/shm that removing the file does not give back)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGHUP, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    import ctypes
+
+    # prctl(PR_SET_PDEATHSIG): this signal when the thread that forked this process ends
+    # (the command's, which submits every task); Linux only, as forking is (_fork_is_safe)
+    with contextlib.suppress(OSError, AttributeError):  # (no libc to ask: as before)
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != command:  # (the command ended before the signal was asked for)
+        os._exit(1)
 
 
 class EarlyWorkers:

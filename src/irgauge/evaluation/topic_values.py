@@ -22,6 +22,7 @@ from typing import Dict, Iterator, List, Optional, Sequence, Tuple
 import numpy as np
 
 from irgauge.errors import OutputError
+from irgauge.io import scratch
 from irgauge.scores._results import check_result_values
 
 _UNDEFINED = "the measure is undefined on these topics (or overflows)"
@@ -65,7 +66,7 @@ class ValueSpill:
         with self._lock:
             if self._folder is None:
                 try:
-                    self._folder = tempfile.mkdtemp(prefix="irgauge-values-", dir=self._parent)
+                    self._folder = scratch.made("irgauge-values-", self._parent)
                 except OSError as err:
                     where = self._parent or tempfile.gettempdir()
                     raise OutputError(where, err.strerror or str(err)) from None
