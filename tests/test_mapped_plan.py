@@ -15,6 +15,7 @@ import irgauge
 from irgauge.collection.judgments import Judgments
 from irgauge.errors import InputError
 from irgauge.evaluation import mapped_plan
+from irgauge.io import scratch
 
 
 def _judgments() -> Judgments:
@@ -105,6 +106,7 @@ def test_a_plan_goes_to_memory_where_there_is_room_for_it(tmp_path, monkeypatch)
 _WRITER = """
 import os, signal, sys, tempfile
 from irgauge.evaluation import mapped_plan
+from irgauge.io import scratch
 from irgauge.io._source import scratch_folder
 shm, tempfile.tempdir = sys.argv[1], sys.argv[2]
 mapped_plan.MEMORY_FOLDER = shm
@@ -152,17 +154,21 @@ def test_folders_left_by_a_killed_command_are_swept_by_the_next(tmp_path, monkey
     try:
         kept = live.stdout.readline().split()
         # not of the form irgauge writes, or of another pid namespace (whose pids are not
-        # this process's to look up), or a link: left as they are
-        namespace, dead_pid = os.stat("/proc/self/ns/pid").st_ino, killed.pid
+        # this process's to look up) or machine (a folder shared over the network: the
+        # same pid namespace inode, another boot id), or a link: left as they are
+        machine, dead_pid = scratch._machine(), killed.pid
+        boot, namespace = machine.split(".")
+        other_boot = f"{int(boot, 16) ^ 1:012x}"
         others = [
             shm / "irgauge-plan-mine",
             shm / os.path.basename(left[0]).replace("-plan-", "-plan-x"),
-            shm / f"irgauge-plan-{namespace + 1}-{dead_pid}-1-abcdefgh",
-            tmp / f"irgauge-plan-{namespace}-{dead_pid}-1-abcdefg",
+            shm / f"irgauge-plan-{boot}.{int(namespace) + 1}-{dead_pid}-1-abcdefgh",
+            shm / f"irgauge-plan-{other_boot}.{namespace}-{dead_pid}-1-abcdefgh",
+            tmp / f"irgauge-plan-{machine}-{dead_pid}-1-abcdefg",
         ]
         for folder in others:
             folder.mkdir()
-        link = shm / f"irgauge-plan-{namespace}-{dead_pid}-1-linklink"
+        link = shm / f"irgauge-plan-{machine}-{dead_pid}-1-linklink"
         link.symlink_to(others[0])
         monkeypatch.setattr(mapped_plan, "MEMORY_FOLDER", str(shm))
         monkeypatch.setattr(tempfile, "tempdir", str(tmp))
@@ -182,11 +188,10 @@ def test_folders_left_by_a_killed_command_are_swept_by_the_next(tmp_path, monkey
 def test_a_folder_whose_pid_was_reused_is_swept(tmp_path):
     """A folder's name holds its creator's start time as well as its pid: a process that
     has the pid now but started at another time is not its creator."""
-    namespace = os.stat("/proc/self/ns/pid").st_ino
     with open("/proc/self/stat") as f:
         start = int(f.read().rsplit(")", 1)[1].split()[19])
     # made by a process of this pid that started earlier
-    reused = tmp_path / f"irgauge-plan-{namespace}-{os.getpid()}-{start - 1}-abcdefgh"
+    reused = tmp_path / f"irgauge-plan-{scratch._machine()}-{os.getpid()}-{start - 1}-abcdefgh"
     reused.mkdir()
     folder, _ = mapped_plan.reserved(str(tmp_path))
     assert not reused.exists() and os.path.isdir(folder)

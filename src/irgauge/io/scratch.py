@@ -2,17 +2,21 @@
 process killed with SIGKILL (which no handler sees) is removed by the next irgauge that
 makes one in the same place.
 
-A folder is named ``PREFIX<namespace>-<pid>-<start>-<8 random characters>``: the pid
-namespace's inode, the creator's pid and its start time (clock ticks since boot, from
-``/proc/<pid>/stat``), as :func:`made` writes it. Before making one, :func:`made` sweeps
-its parent folder: a folder named so by this user, of this pid namespace, whose creator is
-no longer running (no such process, a zombie, or a process with that pid started at
-another time: the pid reused) is removed. The plan folders in ``/dev/shm`` are memory until
-the machine restarts, and the spills in the temporary folder can be gigabytes.
+A folder is named ``PREFIX<machine>-<pid>-<start>-<8 random characters>``: the machine
+(the kernel's boot id, 12 hex digits, and the pid namespace's inode), the creator's pid
+and its start time (clock ticks since boot, from ``/proc/<pid>/stat``), as :func:`made`
+writes it. Before making one, :func:`made` sweeps its parent folder: a folder named so by
+this user, on this machine and pid namespace, whose creator is no longer running (no such
+process, a zombie, or a process with that pid started at another time: the pid reused) is
+removed. The plan folders in ``/dev/shm`` are memory until the machine restarts, and the
+spills in the temporary folder can be gigabytes.
 
 Nothing else is touched: another user's folder, a name not of this exact form, a folder
-of another pid namespace (a container sharing the folder: its pids are not ours to look up),
-or any folder on a system without ``/proc`` (where a creator cannot be looked up safely).
+of another machine (a folder shared over the network, as a Dask cluster's may be: every
+machine's first pid namespace has the same inode, so the boot id tells them apart) or of
+another pid namespace (a container sharing the folder: its pids are not ours to look
+up), or any folder on a system without ``/proc`` (where a creator cannot be looked up
+safely). A folder left before the machine restarted keeps its old boot id and is left.
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ import re
 from typing import Optional, Tuple
 
 # what tempfile.mkdtemp appends (tempfile._RandomNameSequence: 8 of these characters)
-_NAME = re.compile(r"irgauge-[a-z]+-(\d+)-(\d+)-(\d+)-[a-z0-9_]{8}")
+_NAME = re.compile(r"irgauge-[a-z]+-([0-9a-f]{12}\.\d+)-(\d+)-(\d+)-[a-z0-9_]{8}")
 
 
 def made(prefix: str, parent: Optional[str] = None) -> str:
@@ -33,18 +37,18 @@ def made(prefix: str, parent: Optional[str] = None) -> str:
 
     where = parent if parent is not None else tempfile.gettempdir()
     swept(where)
-    namespace, start = _namespace(), _started(os.getpid())
-    return tempfile.mkdtemp(prefix=f"{prefix}{namespace}-{os.getpid()}-{start or 0}-", dir=where)
+    machine, start = _machine() or "0" * 12 + ".0", _started(os.getpid())
+    return tempfile.mkdtemp(prefix=f"{prefix}{machine}-{os.getpid()}-{start or 0}-", dir=where)
 
 
 def swept(parent: str) -> None:
-    """The folders under ``parent`` that :func:`made` made for processes of this user and
-    pid namespace that are gone, removed; an error in looking or removing is ignored (a
+    """The folders under ``parent`` that :func:`made` made for processes of this user,
+    machine and pid namespace that are gone, removed; an error in looking or removing is ignored (a
     sweep is a courtesy, never a reason for a command to fail)."""
     import shutil
 
-    namespace = _namespace()
-    if namespace == 0:
+    machine = _machine()
+    if not machine:
         return
     user = os.getuid()
     try:
@@ -53,7 +57,7 @@ def swept(parent: str) -> None:
         return
     for entry in entries:
         name = _NAME.fullmatch(entry.name)
-        if name is None or int(name.group(1)) != namespace:
+        if name is None or name.group(1) != machine:
             continue
         try:
             # (a link is never followed, nor a folder of another user removed)
@@ -102,9 +106,15 @@ def _started(pid: int) -> Optional[int]:
         return None
 
 
-def _namespace() -> int:
-    """This process's pid namespace (its inode), 0 where there is no /proc to tell."""
+def _machine() -> str:
+    """``<boot id>.<pid namespace>``: the first 12 hex digits of the kernel's boot id and
+    this process's pid namespace (its inode); "" where there is no /proc to tell."""
     try:
-        return os.stat("/proc/self/ns/pid").st_ino
+        with open("/proc/sys/kernel/random/boot_id") as f:
+            boot = f.read().strip().replace("-", "")[:12]
+        namespace = os.stat("/proc/self/ns/pid").st_ino
     except OSError:
-        return 0
+        return ""
+    if not re.fullmatch(r"[0-9a-f]{12}", boot):
+        return ""
+    return f"{boot}.{namespace}"
