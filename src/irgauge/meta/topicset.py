@@ -480,14 +480,14 @@ def _pick(scores, measure) -> dict:
     return matrices
 
 
-def _rows(name, variance, n_topics, min_diff, ci, alpha, beta, systems) -> list:
-    """(design, measure, statistic, value) rows of one measure."""
+def _rows(name, variance, n_topics, needed, min_diff, ci, alpha, beta, systems) -> list:
+    """(design, measure, statistic, value) rows of one measure; ``needed`` holds its n of
+    each design."""
     rows = [("all", name, "variance", variance)]
     for design in ("ttest", "anova"):
-        needed = topics_needed(variance, design, min_diff, None, alpha, beta, systems)
         least = min_detectable_diff(variance, n_topics, design, alpha, beta, systems)
         rows += [
-            (design, name, "n_topics", int(needed)),
+            (design, name, "n_topics", int(needed[design])),
             (design, name, "min_detectable_diff", least),
         ]
     if ci is not None:
@@ -526,16 +526,22 @@ def topic_set_size(
     systems = _systems(systems)
     if ci_width is not None:
         ci_width = float(_positive(ci_width, "ci_width"))
-    rows = []
+    variances = []
     for name, values in zip(names, stacked):
-        variance = residual_variance(values)
-        if variance <= 0:
+        variances.append(residual_variance(values))
+        if variances[-1] <= 0:
             raise InputError(
                 f"measure {name}: the residual variance is 0, up to rounding (the scores are "
                 "additive: a system effect plus a topic effect), so any difference is told "
                 "apart on 2 topics and there is no design to compute; leave the measure out"
             )
-        rows += _rows(name, variance, len(topics), min_diff, ci_width, alpha, beta, systems)
+    # both tests of every measure in one search
+    designs = [("ttest", alpha, beta, 2), ("anova", alpha, beta, systems)]
+    ttest, anova = topics_needed_each(np.array(variances), min_diff, designs)
+    rows = []
+    for i, (name, variance) in enumerate(zip(names, variances)):
+        needed = {"ttest": ttest[i], "anova": anova[i]}
+        rows += _rows(name, variance, len(topics), needed, min_diff, ci_width, alpha, beta, systems)
     table: Dict[str, Any] = {key: [row[k] for row in rows] for k, key in enumerate(TABLE_COLUMNS)}
     table["value"] = np.array(table["value"], dtype=object)  # counts stay whole numbers
     parameters = {
