@@ -237,6 +237,31 @@ def test_the_figure_draws_every_line_of_every_measure_from_one_search(monkeypatc
         assert np.array_equal(y, topics_needed(variance, design, x, None, alpha, beta, m))
 
 
+def test_the_table_and_the_bootstrap_search_both_tests_at_once(monkeypatch):
+    """topic_set_size's t-test and ANOVA n of every measure are one search, as are the
+    study's over every resample (the interval's is its own)."""
+    from irgauge.meta import topicset
+    from irgauge.studies.topic_set_design import TopicsetOptions, bootstrap_sizes
+
+    searches = []
+    search = topicset._smallest_n
+    monkeypatch.setattr(topicset, "_smallest_n", lambda *a: searches.append(a) or search(*a))
+    matrices = {"a": _matrix(4, 12, seed=1), "b": _matrix(4, 12, seed=2)}
+    table = topic_set_size(matrices, 0.3, systems=3).table
+    assert len(searches) == 1
+    for name, matrix in matrices.items():
+        variance = residual_variance(matrix)
+        for design, m in (("ttest", 2), ("anova", 3)):
+            row = table[(table.measure == name) & (table.design == design)]
+            n = row[row.statistic == "n_topics"].value.item()
+            assert n == topics_needed(variance, design, 0.3, systems=m)
+    searches.clear()
+    values = np.stack([m.values for m in matrices.values()])
+    options = TopicsetOptions(0.3, 0.05, 0.2, 3, 0.2, 20, 1, None, None, "AP", None, None)
+    sizes = bootstrap_sizes(values, options, 20, 1)
+    assert len(searches) == 2 and sizes["anova"].shape == (20, 2)
+
+
 def test_one_search_refuses_what_topics_needed_refuses():
     with pytest.raises(InputError, match="ci"):
         topics_needed_each(0.01, 0.05, [("ci", 0.05, 0.2, 2)])
