@@ -93,8 +93,19 @@ class CommandText(io.StringIO):
 
 
 @contextlib.contextmanager
-def _command_warnings(command: CommandThreads) -> Iterator[list]:
-    """The warnings the command's threads issue, every one shown (filter "always"), as
+def command_warnings(category: type = Warning) -> Iterator[list]:
+    """The warnings issued inside by this thread and the threads it starts meanwhile
+    (:class:`CommandThreads`), those of ``category`` every one shown, for a test that runs
+    a command or an API call itself: a warning of a thread an earlier test left running
+    is not counted, as ``catch_warnings(record=True)`` would count it."""
+    with _command_warnings(CommandThreads(), category) as caught:
+        yield caught
+
+
+@contextlib.contextmanager
+def _command_warnings(command: CommandThreads, category: type = Warning) -> Iterator[list]:
+    """The warnings the command's threads issue, those of ``category`` every one shown
+    (filter "always"), the others as the filters before say, as
     ``warnings.WarningMessage``s; another thread's is written to the stderr in place
     before, as Python shows a warning. (``catch_warnings(record=True)`` recorded every
     thread's: it swaps the process's one warnings state.)"""
@@ -108,7 +119,7 @@ def _command_warnings(command: CommandThreads) -> Iterator[list]:
             elsewhere.write(warnings.formatwarning(message, category, filename, lineno, line))
 
     with warnings.catch_warnings():  # restores the filters and showwarning after
-        warnings.simplefilter("always")
+        warnings.simplefilter("always", category)
         warnings.showwarning = show
         yield caught
 

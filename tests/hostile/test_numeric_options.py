@@ -22,6 +22,7 @@ import os
 import re
 import signal
 import sys
+import threading
 import warnings
 
 import pytest
@@ -38,6 +39,7 @@ from test_every_option_acts import (
     without,
 )
 from tests.conftest import slow_but_one_each
+from tests.fuzz.fuzz_checks import command_warnings
 
 files = acts.files  # the walk's small collection (a fixture)
 hand_on = acts.hand_on  # the studies handed their parameters (a fixture)
@@ -168,6 +170,45 @@ def bounded(argv, folder):
             signal.signal(number, handler)
 
 
+def warned(argv, folder) -> tuple:
+    """(bounded(), the messages of the warnings from irgauge's code that the command's
+    threads issued, every RuntimeWarning shown): another thread's, as a pool an earlier
+    test left running, is not the command's (:func:`fuzz_checks.command_warnings`)."""
+    with command_warnings(RuntimeWarning) as caught:
+        after = bounded(argv, folder)
+    return after, [str(w.message) for w in caught if "irgauge" in w.filename]
+
+
+def test_a_warning_from_a_thread_beside_the_command_is_not_the_commands(monkeypatch):
+    """A thread started before the command warns from irgauge's code while the command
+    runs: not counted; the command's own warnings, on its thread or one it starts, are."""
+    running, written = threading.Event(), threading.Event()
+
+    def warn(message: str) -> None:
+        warnings.warn_explicit(message, RuntimeWarning, "irgauge/meta/x.py", 1)
+
+    def beside():
+        if running.wait(60):
+            warn("the thread beside's")
+        written.set()
+
+    def run(argv, folder):
+        running.set()
+        assert written.wait(60), "the thread beside the command did not run"
+        warn("the command's")
+        own = threading.Thread(target=warn, args=("the command's thread's",))
+        own.start()
+        own.join()
+        return 0, "", "", {}
+
+    feeder = threading.Thread(target=beside, daemon=True)
+    feeder.start()
+    monkeypatch.setattr(sys.modules[__name__], "outcome", run)
+    after, unguarded = warned(["eval"], None)
+    feeder.join(60)
+    assert unguarded == ["the command's", "the command's thread's"]
+
+
 def test_the_hang_guard_tells_a_spin_by_cpu_time_and_a_wait_by_the_clock(monkeypatch):
     """A run spinning in a loop is stopped once it has taken SECONDS of CPU time; one
     waiting without running, at WALL_SECONDS. Each loop ends on its own well after its
@@ -237,15 +278,12 @@ def test_numeric_option_runs_finite_or_is_refused(
     text = FORMAT.get(dest, "{}").format(value)
     base = expand(BASELINES[command], files)
     argv = [*command.split(), *without(base, parser, {dest}), flag, text]
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always", RuntimeWarning)
-        after = bounded(argv, tmp_path / "after")
+    after, unguarded = warned(argv, tmp_path / "after")
     code, _, err, _ = after
     assert "Traceback" not in err, err
     # numpy's floating-point warning from irgauge, shown or noted, is a computation
     # unguarded at this value (repro --rbo-p 1e-320 overflowed (1-p)/p into NaN RBOs,
     # noted as "undefined")
-    unguarded = [str(w.message) for w in caught if "irgauge" in w.filename]
     assert not unguarded and "RuntimeWarning" not in err, (unguarded, err)
     # (argparse's usage lines precede its message, as trec_eval's do)
     lines = [

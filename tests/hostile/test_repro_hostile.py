@@ -408,12 +408,10 @@ def test_api_refuses_a_missing_qrels_or_run_in_one_line(files):
 
 
 def test_a_baseline_arp_of_zero_is_noted_without_a_numpy_warning(files):
-    import warnings
-
     import irgauge
+    from tests.fuzz.fuzz_checks import command_warnings
 
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
+    with command_warnings() as caught:  # this thread's and its pools': not an earlier test's
         result = irgauge.reproducibility("qq", ["z1", "z2"], ["z1", "z2"], samples=5, seed=1)
     assert any(
         "DeltaRI value" in n and "not finite: a baseline's ARP of 0" in n for n in result.notes

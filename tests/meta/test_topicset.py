@@ -12,7 +12,7 @@ from scipy import stats
 from irgauge import InputError
 from irgauge.cli import main
 from irgauge.meta import min_detectable_diff, residual_variance, topic_set_size
-from irgauge.meta.topicset import topics_needed
+from irgauge.meta.topicset import topics_needed, topics_needed_each
 from irgauge.scores import ScoreMatrix, read_scores
 from tests.conftest import slow_after
 
@@ -184,6 +184,93 @@ def table_frame(matrix):
     import pandas as pd
 
     return pd.DataFrame(matrix.values.T, index=matrix.topics, columns=matrix.systems)
+
+
+# ------------------------------------------------------------------ one search, many designs
+
+EVERY = [("ttest", a, b, 2) for a in (0.01, 0.05, 1e-6) for b in (0.1, 0.5)] + [
+    ("anova", a, b, m) for m in (2, 3, 10) for a in (0.01, 0.05, 1e-6) for b in (0.1, 0.5)
+]
+SOME = [EVERY[1], EVERY[4], EVERY[6], EVERY[15], EVERY[23]]  # each df1, alpha and beta
+
+
+@pytest.mark.parametrize(
+    "variances, designs",
+    slow_after([([0.0064, 3e-5], SOME), ([0.2, 1e-300, 0.0144], EVERY)], 1),
+)
+def test_one_search_gives_every_design_and_variance_its_own_answer(variances, designs):
+    """Each element of the one search keeps its own V_E, D, alpha, beta and degrees of
+    freedom: its n is the one topics_needed gives for its design alone."""
+    from irgauge.report.topicset_figures import difference_grid
+
+    diffs = np.array([difference_grid(v, 0.05)[::6] for v in variances])
+    found = topics_needed_each(np.array(variances)[:, None], diffs, designs)
+    assert len(found) == len(designs)
+    for (design, alpha, beta, m), n in zip(designs, found):
+        assert n.shape == diffs.shape and n.dtype == np.int64
+        for row, variance in enumerate(variances):
+            alone = topics_needed(variance, design, diffs[row], None, alpha, beta, m)
+            assert np.array_equal(n[row], alone), (design, alpha, beta, m, variance)
+
+
+def test_the_figure_draws_every_line_of_every_measure_from_one_search(monkeypatch, tmp_path):
+    """The figure's lines (here 2 measures x 3) are one search, each line the numbers of
+    one topics_needed call."""
+    from irgauge.meta import topicset
+    from irgauge.report import style, topicset_figures
+
+    searches = []
+    search = topicset._smallest_n
+    monkeypatch.setattr(topicset, "_smallest_n", lambda *a: searches.append(a) or search(*a))
+    drawn = []
+    monkeypatch.setattr(style, "line", lambda ax, x, y, index, label, **o: drawn.append((x, y)))
+    monkeypatch.setattr(style, "save", lambda fig, directory, stem: [])
+    variances = {"AP": 0.0064, "nDCG": 0.0144}
+    lines = [("ttest", 0.05, 0.2, 2), ("anova", 0.05, 0.2, 2), ("anova", 0.05, 0.2, 4)]
+    topicset_figures.topic_set_curves(
+        variances, 50, tmp_path, min_diff=0.05, alphas=(0.05,), betas=(0.2,), systems=(2, 4)
+    )
+    assert len(searches) == 1 and len(drawn) == 2 * len(lines)
+    wanted = [(v, line) for v in variances.values() for line in lines]
+    for (variance, (design, alpha, beta, m)), (x, y) in zip(wanted, drawn):
+        assert np.array_equal(x, topicset_figures.difference_grid(variance, 0.05))
+        assert np.array_equal(y, topics_needed(variance, design, x, None, alpha, beta, m))
+
+
+def test_the_table_and_the_bootstrap_search_both_tests_at_once(monkeypatch):
+    """topic_set_size's t-test and ANOVA n of every measure are one search, as are the
+    study's over every resample (the interval's is its own)."""
+    from irgauge.meta import topicset
+    from irgauge.studies.topic_set_design import TopicsetOptions, bootstrap_sizes
+
+    searches = []
+    search = topicset._smallest_n
+    monkeypatch.setattr(topicset, "_smallest_n", lambda *a: searches.append(a) or search(*a))
+    matrices = {"a": _matrix(4, 12, seed=1), "b": _matrix(4, 12, seed=2)}
+    table = topic_set_size(matrices, 0.3, systems=3).table
+    assert len(searches) == 1
+    for name, matrix in matrices.items():
+        variance = residual_variance(matrix)
+        for design, m in (("ttest", 2), ("anova", 3)):
+            row = table[(table.measure == name) & (table.design == design)]
+            n = row[row.statistic == "n_topics"].value.item()
+            assert n == topics_needed(variance, design, 0.3, systems=m)
+    searches.clear()
+    values = np.stack([m.values for m in matrices.values()])
+    options = TopicsetOptions(0.3, 0.05, 0.2, 3, 0.2, 20, 1, None, None, "AP", None, None)
+    sizes = bootstrap_sizes(values, options, 20, 1)
+    assert len(searches) == 2 and sizes["anova"].shape == (20, 2)
+
+
+def test_one_search_refuses_what_topics_needed_refuses():
+    with pytest.raises(InputError, match="ci"):
+        topics_needed_each(0.01, 0.05, [("ci", 0.05, 0.2, 2)])
+    with pytest.raises(InputError, match="1 - beta"):
+        topics_needed_each(0.01, 0.05, [("ttest", 0.05, 0.2, 2), ("anova", 0.5, 0.6, 3)])
+    with pytest.raises(InputError, match="systems"):
+        topics_needed_each(0.01, 0.05, [("anova", 0.05, 0.2, 1)])
+    with pytest.raises(InputError, match="min_diff"):
+        topics_needed_each(0.01, [0.05, -1.0], [("ttest", 0.05, 0.2, 2)])
 
 
 # ------------------------------------------------------------------ bad input

@@ -201,8 +201,10 @@ def _log_poisson(j, mean):
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         t = (j - mean) / mean
         near = np.abs(t) < 0.1
-        small = np.where(near, t, 0.0)
-        series = sum((-1) ** k * small**k / (k * (k - 1)) for k in range(2, 20))
+        series = np.zeros(t.shape)  # the series where it is used only: 18 powers each
+        if near.any():
+            small = t[near]
+            series[near] = sum((-1) ** k * small**k / (k * (k - 1)) for k in range(2, 20))
         phi = np.where(near, series, (1 + t) * np.log1p(np.where(near, 0.0, t)) - t)
         big = np.maximum(j, 30.0)
         stirling = 1 / (12 * big) - 1 / (360 * big**3) + 1 / (1260 * big**5) - 1 / (1680 * big**7)
@@ -227,7 +229,7 @@ def _log_mixture(log_f, df1: int, df2, mu):
     y = np.exp(log_f + np.log(df1) - log_total)
     w = np.exp(np.log(df2) - log_total)  # 1 - y from logs: y rounds near 1
 
-    def term(j):
+    def term(j, half=half, df2=df2, y=y, w=w):
         return _log_poisson(j, half) + _log_betainc(df1 / 2 + j, df2 / 2, y, w)
 
     last = half + 40 * np.sqrt(half) + 400
@@ -235,7 +237,12 @@ def _log_mixture(log_f, df1: int, df2, mu):
     start = np.ceil(lo)
     whole = hi - start < _TERMS
     j = start + np.arange(_TERMS).reshape((-1,) + (1,) * start.ndim)
-    terms = np.where(j <= hi, term(np.where(whole, j, 0)), -np.inf)
+    # the terms up to hi only (a few dozen of the _TERMS, as a rule), each one as over the
+    # whole grid: the functions are elementwise
+    inside = j <= hi
+    terms = np.full(inside.shape, -np.inf)
+    at = [np.broadcast_to(v, inside.shape)[inside] for v in (half, df2, y, w)]
+    terms[inside] = term(np.where(whole, j, 0)[inside], *at)
     summed = special.logsumexp(terms, axis=0)
     if whole.all():
         return summed

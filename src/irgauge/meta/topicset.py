@@ -28,7 +28,7 @@ vectorised over any array of differences; scipy.stats is imported on first use.
 
 from __future__ import annotations
 
-from typing import Any, Dict, Optional, Sequence, Union
+from typing import Any, Dict, List, Optional, Sequence, Union
 
 import numpy as np
 
@@ -129,12 +129,17 @@ def _log_miss(n, min_diff, variance, alpha, df1: int, df2):
     see :mod:`irgauge.meta._power`."""
     from irgauge.meta import _power
 
+    mu = _mu(n, min_diff, variance)
+    return _power.log_miss(_power.log_f_critical(alpha, df1, df2), df1, df2, mu)
+
+
+def _mu(n, min_diff, variance):
+    """mu = sqrt(lambda) = D sqrt(n / (2 V_E)), the noncentrality's square root."""
     with np.errstate(over="ignore"):  # an infinite noncentrality: the test never misses
         # D (sqrt(n) / sqrt(2 V_E)): sqrt(n / (2 V_E)) overflows for a subnormal V_E, and
         # D sqrt(n) for a D near the largest double, where the product itself is finite
         scale = np.sqrt(np.asarray(n, float)) / np.sqrt(2 * variance)
-        mu = np.asarray(min_diff, float) * scale
-    return _power.log_miss(_power.log_f_critical(alpha, df1, df2), df1, df2, mu)
+        return np.asarray(min_diff, float) * scale
 
 
 def _log_ttest_miss(n, min_diff, variance, alpha):
@@ -277,18 +282,84 @@ def topics_needed(
     alpha, beta = _alpha_beta(alpha, beta)
     diff = _positive(min_diff, "min_diff")
     systems = 2 if design == "ttest" else _systems(systems)
-    log_beta = np.log(beta)
+    return _scalar(_power_search(variance, diff, [(design, alpha, beta, systems)])[0])
+
+
+def topics_needed_each(variance, min_diff, designs: Sequence[tuple]) -> List[np.ndarray]:
+    """:func:`topics_needed` of the ``ttest`` or ``anova`` design for each ``(design,
+    alpha, beta, systems)`` of ``designs``, over the elements of ``variance`` (V_E) and
+    ``min_diff`` (D) broadcast together, in one search: element for element the numbers
+    that one ``topics_needed(V_E, design, D, None, alpha, beta, systems)`` call per
+    design and V_E gives. A search costs the same fixed overhead per step whatever its
+    number of elements, so a figure's curves take one search in place of one per curve."""
+    variance, diff = np.broadcast_arrays(
+        _positive(variance, "variance"), _positive(min_diff, "min_diff")
+    )
+    checked = []
+    for design, alpha, beta, systems in designs:
+        design = _design(design)
+        if design == "ci":
+            raise InputError("topics_needed_each: design ci has no power; see topics_needed()")
+        alpha, beta = _alpha_beta(alpha, beta)
+        checked.append((design, alpha, beta, 2 if design == "ttest" else _systems(systems)))
+    return _power_search(variance, diff, checked)
+
+
+def _power_search(variance, diff: np.ndarray, designs: Sequence[tuple]) -> list:
+    """The smallest n of each checked ``(design, alpha, beta, M)`` over the elements of
+    ``variance`` and ``diff`` (a number or an array of diff's shape): one
+    :func:`_smallest_n` over every (design, element) pair. Each keeps its own V_E, D,
+    alpha, log beta and degrees of freedom (df1 = 1, df2 = n - 1 for the t-test; df1 =
+    M - 1, df2 = M (n - 1) for the ANOVA), so its answer is the one a search of its
+    design alone gives."""
+    k = len(designs)
+    diffs = np.broadcast_to(diff, (k,) + diff.shape).reshape(k, -1)
+    shape = diffs.shape
+    variances = np.broadcast_to(np.broadcast_to(variance, diff.shape).reshape(1, -1), shape)
+
+    def column(values) -> np.ndarray:  # one value per design, repeated along its row
+        return np.broadcast_to(np.asarray(values, dtype=float)[:, None], shape)
+
+    alphas = column([a for _, a, _, _ in designs])
+    # np.log of each beta as the scalar it is, as a single design's search takes it
+    log_betas = column([np.log(b) for _, _, b, _ in designs])
+    df1 = column([1 if d == "ttest" else m - 1 for d, _, _, m in designs])
+    groups = column([1 if d == "ttest" else m for d, _, _, m in designs])  # df2 / (n - 1)
 
     def powerful(n, where):
-        d = np.broadcast_to(diff, where.shape)[where]
-        if design == "ttest":
-            log_miss = _log_ttest_miss(n, d, variance, alpha)
-        else:
-            log_miss = _log_anova_miss(n, d, variance, alpha, systems)
-        return _checked(log_miss) <= log_beta
+        log_miss = _log_miss_each(
+            n, diffs[where], variances[where], alphas[where], df1[where], groups[where]
+        )
+        return _checked(log_miss) <= log_betas[where]
 
-    guess = _normal_guess(variance, diff, alpha, beta)
-    return _scalar(_smallest_n(powerful, np.broadcast_to(guess, diff.shape), "min_diff"))
+    guess = np.concatenate(
+        [
+            np.broadcast_to(_normal_guess(variance, diff, a, b), diff.shape).reshape(1, -1)
+            for _, a, b, _ in designs
+        ]
+    )
+    found = _smallest_n(powerful, guess, "min_diff")
+    return [row.reshape(diff.shape) for row in found]
+
+
+def _log_miss_each(n, min_diff, variance, alpha, df1, groups):
+    """:func:`_log_miss` elementwise over arrays of alpha and of the degrees of freedom
+    (df1, df2 = groups (n - 1)): one critical value per distinct (alpha, df1, df2), one
+    :func:`irgauge.meta._power.log_miss` per distinct df1."""
+    from irgauge.meta import _power
+
+    df2 = groups * (n - 1)
+    log_f = np.empty(n.shape)
+    for a, d1 in set(zip(alpha.tolist(), df1.tolist())):
+        chosen = (alpha == a) & (df1 == d1)
+        distinct, back = np.unique(df2[chosen], return_inverse=True)
+        log_f[chosen] = _power.log_f_critical(a, int(d1), distinct)[back.reshape(-1)]
+    mu = _mu(n, min_diff, variance)
+    value = np.empty(n.shape)
+    for d1 in set(df1.tolist()):
+        chosen = df1 == d1
+        value[chosen] = _power.log_miss(log_f[chosen], int(d1), df2[chosen], mu[chosen])
+    return value
 
 
 def _checked(log_miss):
@@ -409,14 +480,14 @@ def _pick(scores, measure) -> dict:
     return matrices
 
 
-def _rows(name, variance, n_topics, min_diff, ci, alpha, beta, systems) -> list:
-    """(design, measure, statistic, value) rows of one measure."""
+def _rows(name, variance, n_topics, needed, min_diff, ci, alpha, beta, systems) -> list:
+    """(design, measure, statistic, value) rows of one measure; ``needed`` holds its n of
+    each design."""
     rows = [("all", name, "variance", variance)]
     for design in ("ttest", "anova"):
-        needed = topics_needed(variance, design, min_diff, None, alpha, beta, systems)
         least = min_detectable_diff(variance, n_topics, design, alpha, beta, systems)
         rows += [
-            (design, name, "n_topics", int(needed)),
+            (design, name, "n_topics", int(needed[design])),
             (design, name, "min_detectable_diff", least),
         ]
     if ci is not None:
@@ -455,16 +526,22 @@ def topic_set_size(
     systems = _systems(systems)
     if ci_width is not None:
         ci_width = float(_positive(ci_width, "ci_width"))
-    rows = []
+    variances = []
     for name, values in zip(names, stacked):
-        variance = residual_variance(values)
-        if variance <= 0:
+        variances.append(residual_variance(values))
+        if variances[-1] <= 0:
             raise InputError(
                 f"measure {name}: the residual variance is 0, up to rounding (the scores are "
                 "additive: a system effect plus a topic effect), so any difference is told "
                 "apart on 2 topics and there is no design to compute; leave the measure out"
             )
-        rows += _rows(name, variance, len(topics), min_diff, ci_width, alpha, beta, systems)
+    # both tests of every measure in one search
+    designs = [("ttest", alpha, beta, 2), ("anova", alpha, beta, systems)]
+    ttest, anova = topics_needed_each(np.array(variances), min_diff, designs)
+    rows = []
+    for i, (name, variance) in enumerate(zip(names, variances)):
+        needed = {"ttest": ttest[i], "anova": anova[i]}
+        rows += _rows(name, variance, len(topics), needed, min_diff, ci_width, alpha, beta, systems)
     table: Dict[str, Any] = {key: [row[k] for row in rows] for k, key in enumerate(TABLE_COLUMNS)}
     table["value"] = np.array(table["value"], dtype=object)  # counts stay whole numbers
     parameters = {

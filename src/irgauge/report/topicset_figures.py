@@ -14,7 +14,7 @@ from typing import List, Mapping, Optional, Sequence
 
 import numpy as np
 
-from irgauge.meta.topicset import topics_needed
+from irgauge.meta.topicset import topics_needed_each
 from irgauge.report import style
 
 ALPHAS = (0.01, 0.05)
@@ -35,23 +35,47 @@ def difference_grid(variance: float, min_diff: Optional[float] = None) -> np.nda
     return np.geomspace(low, high, POINTS)
 
 
-def _panel(ax, diffs, variance, design, alphas, betas, systems) -> None:
+def _designs(design: str, alphas, betas, systems) -> list:
+    """The (design, alpha, beta, M) of each line of a panel, in the order drawn."""
+    return [
+        (design, alpha, beta, m)
+        for m in (systems if design == "anova" else (2,))
+        for alpha in alphas
+        for beta in betas
+    ]
+
+
+def curves(variances: Sequence[float], diffs, alphas, betas, systems) -> List[dict]:
+    """{design: [n against D for each line of :func:`_designs`]} of each V_E of
+    ``variances`` over its row of ``diffs`` (measures x points): every line of every
+    panel from one search (:func:`irgauge.meta.topicset.topics_needed_each`)."""
+    lines = {d: _designs(d, alphas, betas, systems) for d in ("ttest", "anova")}
+    column = np.asarray(variances, dtype=float)[:, None]
+    found = topics_needed_each(column, diffs, lines["ttest"] + lines["anova"])
+    split = len(lines["ttest"])
+    return [
+        {"ttest": [n[row] for n in found[:split]], "anova": [n[row] for n in found[split:]]}
+        for row in range(len(column))
+    ]
+
+
+def _panel(ax, diffs, design, lines, needed) -> None:
     """One panel: n against D for each (alpha, beta) and, for the ANOVA, each M."""
-    for m_index, m in enumerate(systems if design == "anova" else (2,)):
-        for index, (alpha, beta) in enumerate((a, b) for a in alphas for b in betas):
-            n = topics_needed(variance, design, diffs, None, alpha, beta, m)
-            label = f"α = {alpha:g}, β = {beta:g}"
-            if design == "anova":
-                label += f", M = {m}"
-            style.line(
-                ax,
-                diffs,
-                n,
-                index,
-                label,
-                linestyle=style.LINESTYLES[m_index % len(style.LINESTYLES)],
-                markevery=4,
-            )
+    pairs = len(lines) // len({m for _, _, _, m in lines})
+    for line, ((_, alpha, beta, m), n) in enumerate(zip(lines, needed)):
+        m_index, index = divmod(line, pairs)
+        label = f"α = {alpha:g}, β = {beta:g}"
+        if design == "anova":
+            label += f", M = {m}"
+        style.line(
+            ax,
+            diffs,
+            n,
+            index,
+            label,
+            linestyle=style.LINESTYLES[m_index % len(style.LINESTYLES)],
+            markevery=4,
+        )
 
 
 def topic_set_curves(
@@ -70,11 +94,13 @@ def topic_set_curves(
     plt = style.pyplot()
     rows = len(variances)
     fig, axes = plt.subplots(rows, 2, figsize=(9.0, 3.2 * rows), squeeze=False, sharey="row")
+    grids = np.array([difference_grid(v, min_diff) for v in variances.values()])
+    needed = curves(list(variances.values()), grids, alphas, betas, systems)
     for row, (measure, variance) in enumerate(variances.items()):
-        diffs = difference_grid(variance, min_diff)
+        diffs = grids[row]
         for col, (design, name) in enumerate((("ttest", "paired t-test"), ("anova", "ANOVA"))):
             ax = axes[row][col]
-            _panel(ax, diffs, variance, design, alphas, betas, systems)
+            _panel(ax, diffs, design, _designs(design, alphas, betas, systems), needed[row][design])
             ax.axhline(n_topics, color="grey", lw=0.8, ls=":", label=f"this collection: {n_topics}")
             if min_diff is not None:
                 ax.axvline(min_diff, color="grey", lw=0.8, ls="--", label=f"D = {min_diff:g}")

@@ -32,7 +32,7 @@ from irgauge import _checks
 from irgauge.errors import InputError
 from irgauge.measures.parse import refuse_repeats
 from irgauge.evaluation import score_matrices
-from irgauge.meta.topicset import topic_set_size, topics_needed
+from irgauge.meta.topicset import topic_set_size, topics_needed, topics_needed_each
 from irgauge.report.topicset_figures import topic_set_curves
 from irgauge.scores import align
 from irgauge.studies import _common as common
@@ -289,25 +289,21 @@ def bootstrap_sizes(
     """resamples x measures arrays: ``variance`` and the topics needed by each design.
 
     n depends on V_E and D (or W) through D / sqrt(V_E) only, so every resample is one
-    element of a single vectorised search with V_E = 1."""
+    element of a vectorised search with V_E = 1: one for both tests, one for the
+    interval."""
     variance = bootstrap_variances(values, resamples, seed)
     ok = variance > 0
     scale = np.sqrt(np.where(ok, variance, 1.0))
+    designs = [
+        (design, options.alpha, options.beta, options.systems) for design in ("ttest", "anova")
+    ]
+    sizes = dict(
+        zip(("ttest", "anova"), topics_needed_each(1.0, options.min_diff / scale, designs))
+    )
+    sizes["ci"] = topics_needed(1.0, "ci", None, options.ci_width / scale, options.alpha)
     found = {"variance": variance}
     for design in DESIGN_COLUMNS:
-        if design == "ci":
-            n = topics_needed(1.0, "ci", None, options.ci_width / scale, options.alpha)
-        else:
-            n = topics_needed(
-                1.0,
-                design,
-                options.min_diff / scale,
-                None,
-                options.alpha,
-                options.beta,
-                options.systems,
-            )
-        found[design] = np.where(ok, np.asarray(n, dtype=float), np.nan)
+        found[design] = np.where(ok, np.asarray(sizes[design], dtype=float), np.nan)
     return found
 
 
