@@ -194,9 +194,13 @@ EVERY = [("ttest", a, b, 2) for a in (0.01, 0.05, 1e-6) for b in (0.1, 0.5)] + [
 SOME = [EVERY[1], EVERY[4], EVERY[6], EVERY[15], EVERY[23]]  # each df1, alpha and beta
 
 
+# residual variances V_E given to the search (inputs, not expected values)
+QUICK_VARIANCES, WIDE_VARIANCES = [0.0064, 3e-5], [0.2, 1e-300, 0.0144]
+
+
 @pytest.mark.parametrize(
     "variances, designs",
-    slow_after([([0.0064, 3e-5], SOME), ([0.2, 1e-300, 0.0144], EVERY)], 1),
+    slow_after([(QUICK_VARIANCES, SOME), (WIDE_VARIANCES, EVERY)], 1),
 )
 def test_one_search_gives_every_design_and_variance_its_own_answer(variances, designs):
     """Each element of the one search keeps its own V_E, D, alpha, beta and degrees of
