@@ -320,3 +320,20 @@ def test_the_measures_tables_are_built_once_here_and_shipped(tmp_path, cluster, 
     assert len(packed) == 1
     assert any(isinstance(key, tuple) and key[0] == "ideal_dcg" for key in packed[0])
     same(irgauge.evaluate(qrels, [run], MEASURES), remote)
+
+
+@pytest.mark.parametrize(
+    "address, here",
+    [("tcp://127.0.0.1:8786", True), ("localhost:8786", True), ("tcp://[::1]:8786", True)]
+    + [("tcp://192.0.2.7:8786", False), ("tcp://no-such-host.invalid:8786", False)],
+)
+def test_a_scheduler_on_this_host_gets_data_to_its_workers_straight(address, here, monkeypatch):
+    made = {}
+
+    class Client:
+        def __init__(self, scheduler, **options):
+            made.update(options)
+
+    monkeypatch.setattr(distributed, "Client", Client)
+    dask_engine.connect(address)
+    assert made["direct_to_workers"] is here
