@@ -304,3 +304,36 @@ def test_workers_that_do_not_see_the_folder_get_the_whole_plan(tmp_path, cluster
     )
     assert len(sent) == 1 and not isinstance(sent[0], mapped_plan.MappedPlan)
     same(irgauge.evaluate(qrels, [run], MEASURES), remote)
+
+
+def test_the_measures_tables_are_built_once_here_and_shipped(tmp_path, cluster, monkeypatch):
+    """nDCG's ideal DCG of every topic (a table derived from the judgments) travels in the
+    plan, built here, rather than being built again by every worker."""
+    qrels, run = collection(tmp_path, topics=5)
+    packed = []  # the judgments' tables as the plan is packed, before any worker has it
+    real = mapped_plan.packed
+    monkeypatch.setattr(
+        mapped_plan, "packed", lambda p: packed.append(list(p.judgments._memo)) or real(p)
+    )
+    address = cluster.scheduler_address
+    remote = irgauge.evaluate(qrels, [run], MEASURES, engine="dask", scheduler=address)
+    assert len(packed) == 1
+    assert any(isinstance(key, tuple) and key[0] == "ideal_dcg" for key in packed[0])
+    same(irgauge.evaluate(qrels, [run], MEASURES), remote)
+
+
+@pytest.mark.parametrize(
+    "address, here",
+    [("tcp://127.0.0.1:8786", True), ("localhost:8786", True), ("tcp://[::1]:8786", True)]
+    + [("tcp://192.0.2.7:8786", False), ("tcp://no-such-host.invalid:8786", False)],
+)
+def test_a_scheduler_on_this_host_gets_data_to_its_workers_straight(address, here, monkeypatch):
+    made = {}
+
+    class Client:
+        def __init__(self, scheduler, **options):
+            made.update(options)
+
+    monkeypatch.setattr(distributed, "Client", Client)
+    dask_engine.connect(address)
+    assert made["direct_to_workers"] is here

@@ -95,6 +95,27 @@ def test_each_method_gives_the_local_result(method, cluster, monkeypatch):
     _same(local, remote)
 
 
+def test_each_steps_item_travels_as_data_of_its_own(cluster, monkeypatch):
+    """A step's item (a chunk of score differences) is scattered, not an argument inside
+    its task, which the scheduler would unpickle, hold and pickle again."""
+    small = bootstrap.chunks
+    monkeypatch.setattr(bootstrap, "chunks", lambda total, per, cells=0: small(total, per, 2000))
+    items = []
+    real = distributed.Client.submit
+
+    def spy(self, function, step, item, *args, **options):
+        items.append(item)
+        return real(self, function, step, item, *args, **options)
+
+    monkeypatch.setattr(distributed.Client, "submit", spy)
+    matrices = _matrices()
+    local = irgauge.discriminative_power(matrices, samples=300, seed=1)
+    with use_engine("dask", cluster.scheduler_address):
+        remote = irgauge.discriminative_power(matrices, samples=300, seed=1)
+    assert len(items) > 1 and all(isinstance(i, distributed.Future) for i in items)
+    _same(local, remote)
+
+
 @pytest.fixture
 def small_compare_chunks(monkeypatch):
     """Chunks of a few pairs (trials), so that each resampling test of compare is cut into
@@ -321,7 +342,7 @@ class _LosingClient:
         return list(values)
 
     def submit(self, function, *args, key=None):
-        lost = self.scattered == 1
+        lost = self.scattered <= 2  # (the shared inputs, then the items: the first sending)
         return _Future(lambda: function(*args), lost, key)
 
 
@@ -344,7 +365,7 @@ def test_inputs_lost_with_a_worker_are_sent_again():
 
     client = _LosingClient()
     assert tasks._on_cluster(client, _scaled, [1, 2, 3], (10,), None) == [10, 20, 30]
-    assert client.scattered == 2
+    assert client.scattered == 4
 
 
 def test_an_unreachable_scheduler_is_never_silent(tmp_path):

