@@ -98,8 +98,7 @@ def test_each_method_gives_the_local_result(method, cluster, monkeypatch):
 def test_each_steps_item_travels_as_data_of_its_own(cluster, monkeypatch):
     """A step's item (a chunk of score differences) is scattered, not an argument inside
     its task, which the scheduler would unpickle, hold and pickle again."""
-    small = bootstrap.chunks
-    monkeypatch.setattr(bootstrap, "chunks", lambda total, per, cells=0: small(total, per, 2000))
+    _small_chunks(monkeypatch, bootstrap)  # several steps, so several items
     items = []
     real = distributed.Client.submit
 
