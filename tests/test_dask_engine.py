@@ -322,6 +322,31 @@ def test_the_measures_tables_are_built_once_here_and_shipped(tmp_path, cluster, 
     same(irgauge.evaluate(qrels, [run], MEASURES), remote)
 
 
+def test_a_registered_measure_is_not_called_on_the_tables_document(tmp_path, cluster):
+    """The tables are built by scoring one made-up document here: irgauge's own measures
+    only. A registered measure's function (code irgauge did not write) is called on the
+    runs' rows alone, by the workers' threads."""
+    import threading
+
+    qrels, run = collection(tmp_path, topics=5)
+    calls = tmp_path / "calls"  # (the function travels pickled: a list would be a copy's)
+
+    def counted(ranked):
+        with open(calls, "a") as log:
+            log.write(f"{threading.current_thread() is threading.main_thread()}\n")
+        return ranked.isrel[:, :1].sum(axis=1).astype(float)
+
+    irgauge.register_measure("first_relevant_counted", counted, cutoff=False, replace=True)
+    try:
+        measures = ["first_relevant_counted", "nDCG@10"]
+        address = cluster.scheduler_address
+        remote = irgauge.evaluate(qrels, [run], measures, engine="dask", scheduler=address)
+        assert calls.read_text().split() and "True" not in calls.read_text().split()
+        same(irgauge.evaluate(qrels, [run], measures), remote)
+    finally:
+        irgauge.unregister_measure("first_relevant_counted")
+
+
 @pytest.mark.parametrize(
     "address, here",
     [("tcp://127.0.0.1:8786", True), ("localhost:8786", True), ("tcp://[::1]:8786", True)]
