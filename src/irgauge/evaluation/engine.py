@@ -383,7 +383,8 @@ def _prels_lines(judgments, measure_list) -> dict:
     "unbiased"); nothing on qrels."""
     if judgments.inclusion is None:
         return {}
-    estimators = {m.name: m.estimator() for m in measure_list if m.estimator() is not None}
+    said = {m.name: m.estimator() for m in measure_list}
+    estimators = {name: text for name, text in said.items() if text is not None}
     return {"prels": INCLUSION_NOTE, **({"estimators": estimators} if estimators else {})}
 
 

@@ -379,9 +379,7 @@ class Measure:
         )
         object.__setattr__(self, "params", checked)
         if self.family.check is not None:
-            values = {p.name: p.default for p in self.family.params}
-            values.update(checked)
-            reason = self.family.check(values)
+            reason = self.family.check(self._param_values())
             if reason:
                 raise MeasureError(f"{where}: {reason}")
         object.__setattr__(self, "cutoff", check_cutoff(self.cutoff, where, self.family))
@@ -452,8 +450,7 @@ class Measure:
         binary ones); ``condensed``, whether
         unjudged documents are removed first. Passed back as ``rel=``, ``gains=`` and
         ``judged_only=`` under the default options, they give the same values."""
-        values = {p.name: p.default for p in self.family.params}
-        values.update(self.params)
+        values = self._param_values()
         levels = self.family.levels(values) if self.family.levels else "threshold"
         rel = self.rel if self.rel is not None else judgments.rel_level
         gains = None
@@ -475,9 +472,14 @@ class Measure:
         comes, as its family declares it; None for a measure that reads prels as qrels."""
         if self.family.estimator is None:
             return None
+        return self.family.estimator(self._param_values())
+
+    def _param_values(self) -> Dict[str, Any]:
+        """The family's parameters' values together, the defaults filling those not given:
+        what the family's declarations (check, levels, reads_gains, estimator) read."""
         values = {p.name: p.default for p in self.family.params}
         values.update(self.params)
-        return self.family.estimator(values)
+        return values
 
     def aggregation(self, default: str = "mean") -> str:
         """How topic values combine: counts are summed (as trec_eval prints them)."""
