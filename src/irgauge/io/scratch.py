@@ -36,20 +36,20 @@ def made(prefix: str, parent: Optional[str] = None) -> str:
     import tempfile  # (imported where a folder is made: it costs every start-up 3 ms)
 
     where = parent if parent is not None else tempfile.gettempdir()
-    swept(where)
-    machine, start = _machine() or "0" * 12 + ".0", _started(os.getpid())
-    return tempfile.mkdtemp(prefix=f"{prefix}{machine}-{os.getpid()}-{start or 0}-", dir=where)
+    machine = _machine()
+    if machine:
+        swept(where, machine)
+    start = _started(os.getpid())
+    named = f"{prefix}{machine or '0' * 12 + '.0'}-{os.getpid()}-{start or 0}-"
+    return tempfile.mkdtemp(prefix=named, dir=where)
 
 
-def swept(parent: str) -> None:
-    """The folders under ``parent`` that :func:`made` made for processes of this user,
-    machine and pid namespace that are gone, removed; an error in looking or removing is ignored (a
-    sweep is a courtesy, never a reason for a command to fail)."""
+def swept(parent: str, machine: str) -> None:
+    """The folders under ``parent`` that :func:`made` made for processes of this user and
+    ``machine`` (:func:`_machine`) that are gone, removed; an error in looking or removing
+    is ignored (a sweep is a courtesy, never a reason for a command to fail)."""
     import shutil
 
-    machine = _machine()
-    if not machine:
-        return
     user = os.getuid()
     try:
         entries = list(os.scandir(parent))
