@@ -141,8 +141,8 @@ def chunks(total: int, per_item: int, max_cells: int = 1 << 22):
 # cache and on the heap, where a chunk of 4M cells whole (33 MB an array) had them mapped
 # and faulted in anew by every chunk, a Dask worker's more than this process's. Measured
 # on 400 systems x 50 topics, one CPU: the bootstrap 2.5 s of CPU against 5.9-6.4 s (1,000
-# page faults against 1.0-1.4M), the randomisation test (10,000 sign flips) 6.9 s against
-# 12.1 s (3.1M faults fewer). The blocks also fix the output's bits: a matrix product
+# page faults against 1.0-1.4M), the randomisation test (10,000 sign flips) 7.8 s against
+# 15.3 s (3.1M faults fewer). The blocks also fix the output's bits: a matrix product
 # gives a row's values bit for bit only in the same block (BLAS sums in an order that
 # depends on the matrix's shape and the row's place in it: 297 of 300 rows differed in
 # their last bits between one product and blocks of 7 rows), so every chunk is whole
