@@ -198,3 +198,21 @@ def test_an_old_keyword_warns_and_both_are_refused(call, old, new):
     with pytest.warns(FutureWarning, match=rf"{call}\({old}=\.\.\.\) is the old name of {new}"):
         with pytest.raises(Exception):  # no inputs given: what matters is the warning
             function(**{old: 1})
+
+
+def test_a_tables_old_format_keyword_warns():
+    """ComparisonTable.render took its format as fmt=, where --format names it."""
+    import numpy as np
+
+    import irgauge
+    from irgauge import InputError
+
+    values = np.array([[0.1, 0.4, 0.3, 0.5], [0.2, 0.6, 0.2, 0.7], [0.3, 0.3, 0.4, 0.4]])
+    table = irgauge.compare_table(
+        {"AP": irgauge.ScoreMatrix(values, ["a", "b", "c"], ["1", "2", "3", "4"], "AP")},
+        seed=1,
+    )
+    with pytest.warns(FutureWarning, match=r"render\(fmt=\.\.\.\) is the old name of format"):
+        assert table.render(fmt="csv") == table.render(format="csv")
+    with pytest.raises(InputError, match="^fmt: the old name of format; give format only"):
+        table.render(fmt="csv", format="csv")
