@@ -185,6 +185,42 @@ def test_folders_left_by_a_killed_command_are_swept_by_the_next(tmp_path, monkey
 
 
 @_LINUX
+def test_a_place_is_swept_once_per_process(tmp_path, monkeypatch):
+    """Each folder made listed its parent whole first (a command makes several in the
+    temporary folder): a process sweeps each parent once, and a process forked from it
+    (which inherits what was swept) once more on its own."""
+    scans = []
+    real = os.scandir
+
+    def counted(path=".", *rest):
+        scans.append(os.fspath(path))
+        return real(path, *rest)
+
+    monkeypatch.setattr(os, "scandir", counted)
+    first, second = tmp_path / "a", tmp_path / "b"
+    first.mkdir()
+    second.mkdir()
+    for parent in (first, second, first, second, first):
+        scratch.made("irgauge-test-", str(parent))
+    assert sorted(scans) == [str(first), str(second)]
+    ready, tell = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # (the child: made twice, its scans told to the parent)
+        try:
+            del scans[:]
+            scratch.made("irgauge-test-", str(first))
+            scratch.made("irgauge-test-", str(first))
+            os.write(tell, str(len(scans)).encode())
+        finally:
+            os._exit(0)
+    os.close(tell)
+    with os.fdopen(ready) as pipe:
+        assert pipe.read() == "1"
+    os.waitpid(pid, 0)
+    assert len(list(first.iterdir())) == 5
+
+
+@_LINUX
 def test_a_folder_whose_pid_was_reused_is_swept(tmp_path):
     """A folder's name holds its creator's start time as well as its pid: a process that
     has the pid now but started at another time is not its creator."""

@@ -328,3 +328,98 @@ def test_trials_is_one_meaning(study, new, tmp_path, capsys):
     assert not list(tmp_path.iterdir())
     meanings = meant().get("--trials", {})
     assert not meanings, meanings
+
+
+# Python keywords that take an option's value under another name -> why. A keyword whose
+# default is one of the words an option offers (``render(fmt="table")``, where --format
+# offers table) takes that option's value, and so its name: ``fmt=`` beside ``--format``
+# was one concept spelled two ways. The test below holds each entry to the code.
+API_NAMES = {
+    ("Measure.aggregate", "default"): "the aggregate (--aggregate, evaluate(aggregate=)) of a "
+    "measure that declares none: the keyword says that the measure's own wins",
+    ("Measure.aggregation", "default"): "as Measure.aggregate",
+    ("Qrels.from_arrays", "fmt"): "the format the judgments were read in, kept as the "
+    "record's field Qrels.fmt (trec, ntcir, arrow, prels, ...): where they came from, not "
+    "an output that --format chooses",
+}
+
+
+def option_words() -> dict:
+    """{word: {destinations of the options that offer it}} over every option whose value
+    is one of a set of words."""
+    found = defaultdict(set)
+    for _, action in options():
+        words = action.choices or ()
+        if len(words) > 1 and all(isinstance(word, str) for word in words):
+            for word in words:
+                found[word].add(concept(action))
+    return found
+
+
+def public_callables() -> dict:
+    """{name: function} of the public functions (tests/test_keyword_names.py) and the
+    public methods of the public classes and of the classes the functions return."""
+    import inspect
+    import sys
+
+    import irgauge
+    from test_keyword_names import public_functions
+
+    found = public_functions()
+    classes = {n: getattr(irgauge, n) for n in irgauge.__all__}
+    classes = {n: c for n, c in classes.items() if inspect.isclass(c)}
+    for function in list(found.values()):
+        returned = inspect.signature(function).return_annotation
+        if isinstance(returned, str):  # (postponed: resolved where the function lives)
+            namespace = {**vars(irgauge), **vars(sys.modules[function.__module__])}
+            returned = namespace.get(returned.split(".")[-1].strip("'\""))
+        if inspect.isclass(returned) and returned.__module__.startswith("irgauge"):
+            classes[returned.__name__] = returned
+    for class_name, cls in classes.items():
+        for name in dir(cls):
+            method = inspect.getattr_static(cls, name)
+            method = getattr(method, "__func__", method)  # a static or class method
+            if not name.startswith("_") and inspect.isfunction(method):
+                found[f"{class_name}.{name}"] = method
+    return found
+
+
+def keywords_taking_option_words() -> list:
+    """(callable, keyword, default, destinations) of every public keyword whose default is
+    a word an option offers."""
+    import inspect
+
+    words = option_words()
+    return [
+        (name, p.name, p.default, words[p.default])
+        for name, function in sorted(public_callables().items())
+        for p in inspect.signature(function).parameters.values()
+        if isinstance(p.default, str) and p.default in words
+    ]
+
+
+def test_the_walk_finds_the_keywords_of_options():
+    found = {(name, keyword) for name, keyword, _, _ in keywords_taking_option_words()}
+    assert {("ComparisonTable.render", "format"), ("evaluate", "aggregate")} <= found
+    assert ("qa_evaluate", "gold_format") in found and len(found) >= 25, found
+
+
+def test_a_keyword_taking_an_options_value_has_its_name():
+    """``ComparisonTable.render(fmt=)`` took what --format (and compare --table FORMAT)
+    takes, under another name."""
+    drift = [
+        f"{name}({keyword}={default!r}): {default!r} is a value of "
+        + " or ".join(f"--{d.replace('_', '-')}" for d in sorted(dests))
+        for name, keyword, default, dests in keywords_taking_option_words()
+        if keyword not in dests and (name, keyword) not in API_NAMES
+    ]
+    assert not drift, drift
+
+
+def test_every_reviewed_keyword_name_is_still_there():
+    differ = {
+        (name, keyword)
+        for name, keyword, _, dests in keywords_taking_option_words()
+        if keyword not in dests
+    }
+    assert not [entry for entry in API_NAMES if entry not in differ]

@@ -18,6 +18,7 @@ import pytest
 import irgauge
 from irgauge.errors import InputError
 from irgauge.evaluation import engine, processes, span_tasks
+from irgauge.io import scratch
 from tests.engine_cases import collection, counted_forks, same, small_files_forked
 
 pytestmark = pytest.mark.skipif(
@@ -261,7 +262,8 @@ def test_a_stop_leaves_no_worker_and_no_file(tmp_path, moment, signum):
         argv,
         tmp_path / "spill",
         signum,
-        "irgauge-plan-*/token",
+        # the early workers' folder, by the name scratch.made gives it on this machine
+        f"irgauge-awaited-{scratch._machine()}-[0-9]*-[0-9]*-" + "?" * 8,
         after=moment,
         setup=setup,
     )

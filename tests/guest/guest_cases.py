@@ -82,12 +82,12 @@ def _correlations(i: Inputs, out: Path):
 
 
 def _topicset(i: Inputs, out: Path):
-    from irgauge.meta.topicset import ci_width, topics_needed, topics_needed_each
+    from irgauge.meta.topicset import ci_width, topics_needed
 
     variance = irgauge.residual_variance(i.matrices["AP"])
     irgauge.min_detectable_diff(variance, 20), ci_width(variance, 20)
     topics_needed(variance, min_diff=0.1)
-    topics_needed_each(variance, [0.1, 0.2], [("ttest", 0.05, 0.2, 2), ("anova", 0.05, 0.2, 3)])
+    topics_needed(variance, [["ttest"], ["anova"], ["ci"]], [0.1, 0.2], 0.1, 0.05, 0.2, 3)
     irgauge.topic_set_size(i.matrices, min_diff=0.1)
 
 
@@ -390,7 +390,6 @@ PYTHON_CASES = [
             "topic_set_size",
             "irgauge.meta.topicset.ci_width",
             "irgauge.meta.topicset.topics_needed",
-            "irgauge.meta.topicset.topics_needed_each",
         ),
     ),
     Case(

@@ -12,7 +12,7 @@ from scipy import stats
 from irgauge import InputError
 from irgauge.cli import main
 from irgauge.meta import min_detectable_diff, residual_variance, topic_set_size
-from irgauge.meta.topicset import topics_needed, topics_needed_each
+from irgauge.meta.topicset import topics_needed
 from irgauge.scores import ScoreMatrix, read_scores
 from tests.conftest import slow_after
 
@@ -106,7 +106,7 @@ def test_anova_design_is_the_first_n_where_statsmodels_ftest_power_reaches_1_min
         f = d / np.sqrt(2 * systems * variance)
         power = FTestAnovaPower().power(f, nobs=systems * N_SCAN, alpha=alpha, k_groups=systems)
         expected = first_n(power >= 1 - beta)
-        got = topics_needed(variance, "anova", d, alpha=alpha, beta=beta, systems=systems)
+        got = topics_needed(variance, "anova", d, alpha=alpha, beta=beta, anova_systems=systems)
         assert got == expected, (d, alpha, beta)
 
 
@@ -134,10 +134,15 @@ def test_min_detectable_diff_is_the_threshold_of_the_design(real, name):
     for design, systems in (("ttest", 2), ("anova", 2), ("anova", 10)):
         for alpha, beta in ((0.05, 0.2), (0.01, 0.1)):
             d = min_detectable_diff(variance, n, design, alpha, beta, systems)
-            assert topics_needed(variance, design, d, alpha=alpha, beta=beta, systems=systems) <= n
+            assert (
+                topics_needed(variance, design, d, alpha=alpha, beta=beta, anova_systems=systems)
+                <= n
+            )
             smaller = d * (1 - 1e-6)
             assert (
-                topics_needed(variance, design, smaller, alpha=alpha, beta=beta, systems=systems)
+                topics_needed(
+                    variance, design, smaller, alpha=alpha, beta=beta, anova_systems=systems
+                )
                 > n
             )
     effect = TTestPower().solve_power(nobs=n, alpha=0.05, power=0.8, alternative="two-sided")
@@ -153,17 +158,17 @@ def test_min_detectable_diff_is_the_threshold_of_the_design(real, name):
 
 def test_topic_set_size_table_matches_the_functions(real):
     matrix = real["adhoc8_ap"]
-    result = topic_set_size({"ap": matrix}, 0.05, ci_width=0.1, systems=5)
+    result = topic_set_size({"ap": matrix}, 0.05, ci_width=0.1, anova_systems=5)
     table = result.table
     assert list(table.columns) == ["design", "measure", "statistic", "value"]
     value = {(r.design, r.statistic): r.value for r in table.itertuples()}
     variance = residual_variance(matrix)
     assert value[("all", "variance")] == variance
     assert value[("ttest", "n_topics")] == topics_needed(variance, "ttest", 0.05)
-    assert value[("anova", "n_topics")] == topics_needed(variance, "anova", 0.05, systems=5)
+    assert value[("anova", "n_topics")] == topics_needed(variance, "anova", 0.05, anova_systems=5)
     assert value[("ci", "n_topics")] == topics_needed(variance, "ci", ci_width=0.1)
     assert value[("anova", "min_detectable_diff")] == min_detectable_diff(
-        variance, 50, "anova", systems=5
+        variance, 50, "anova", anova_systems=5
     )
     sigma = np.sqrt(2 * variance)
     # scipy's two-sided 95% t quantile on 50 - 1 degrees of freedom
@@ -176,7 +181,7 @@ def test_topic_set_size_table_matches_the_functions(real):
     assert result.topics == matrix.topics and result.systems == matrix.systems
     # a wide DataFrame (topics x systems) and measure selection
     wide = table_frame(matrix)
-    again = topic_set_size(wide, 0.05, ci_width=0.1, systems=5, measure="ap")
+    again = topic_set_size(wide, 0.05, ci_width=0.1, anova_systems=5, measure="ap")
     assert again.table.equals(table)
 
 
@@ -203,18 +208,33 @@ QUICK_VARIANCES, WIDE_VARIANCES = [0.0064, 3e-5], [0.2, 1e-300, 0.0144]
     slow_after([(QUICK_VARIANCES, SOME), (WIDE_VARIANCES, EVERY)], 1),
 )
 def test_one_search_gives_every_design_and_variance_its_own_answer(variances, designs):
-    """Each element of the one search keeps its own V_E, D, alpha, beta and degrees of
-    freedom: its n is the one topics_needed gives for its design alone."""
+    """Each element of one topics_needed call over arrays keeps its own V_E, D, alpha,
+    beta and degrees of freedom: its n is the one topics_needed gives for its design
+    alone."""
     from irgauge.report.topicset_figures import difference_grid
 
     diffs = np.array([difference_grid(v, 0.05)[::6] for v in variances])
-    found = topics_needed_each(np.array(variances)[:, None], diffs, designs)
-    assert len(found) == len(designs)
+    design, alpha, beta, m = (np.array(values)[:, None, None] for values in zip(*designs))
+    found = topics_needed(np.array(variances)[:, None], design, diffs, None, alpha, beta, m)
+    assert found.shape == (len(designs),) + diffs.shape and found.dtype == np.int64
     for (design, alpha, beta, m), n in zip(designs, found):
-        assert n.shape == diffs.shape and n.dtype == np.int64
         for row, variance in enumerate(variances):
             alone = topics_needed(variance, design, diffs[row], None, alpha, beta, m)
             assert np.array_equal(n[row], alone), (design, alpha, beta, m, variance)
+
+
+def test_the_interval_and_the_tests_in_one_call():
+    """ci elements take ci_width and alpha, the tests' elements min_diff, beta and M, in
+    one call; each is the number of its own scalar call, an int as a scalar call gives."""
+    variances = np.array([0.0064, 0.0144, 0.03])
+    designs = np.array(["ttest", "ci", "anova", "ci"])[:, None]
+    alphas = np.array([0.05, 0.01, 0.01, 0.05])[:, None]
+    found = topics_needed(variances, designs, 0.05, 0.1, alphas, 0.2, 4)
+    assert found.shape == (4, 3)
+    for (design,), (alpha,), row in zip(designs, alphas, found):
+        for variance, n in zip(variances, row):
+            alone = topics_needed(float(variance), str(design), 0.05, 0.1, float(alpha), 0.2, 4)
+            assert isinstance(alone, int) and n == alone, (design, alpha, variance)
 
 
 def test_the_figure_draws_every_line_of_every_measure_from_one_search(monkeypatch, tmp_path):
@@ -232,7 +252,7 @@ def test_the_figure_draws_every_line_of_every_measure_from_one_search(monkeypatc
     variances = {"AP": 0.0064, "nDCG": 0.0144}
     lines = [("ttest", 0.05, 0.2, 2), ("anova", 0.05, 0.2, 2), ("anova", 0.05, 0.2, 4)]
     topicset_figures.topic_set_curves(
-        variances, 50, tmp_path, min_diff=0.05, alphas=(0.05,), betas=(0.2,), systems=(2, 4)
+        variances, 50, tmp_path, min_diff=0.05, alphas=(0.05,), betas=(0.2,), anova_systems=(2, 4)
     )
     assert len(searches) == 1 and len(drawn) == 2 * len(lines)
     wanted = [(v, line) for v in variances.values() for line in lines]
@@ -242,8 +262,8 @@ def test_the_figure_draws_every_line_of_every_measure_from_one_search(monkeypatc
 
 
 def test_the_table_and_the_bootstrap_search_both_tests_at_once(monkeypatch):
-    """topic_set_size's t-test and ANOVA n of every measure are one search, as are the
-    study's over every resample (the interval's is its own)."""
+    """topic_set_size's t-test, ANOVA and interval n of every measure are one search, as
+    are the study's over every resample."""
     from irgauge.meta import topicset
     from irgauge.studies.topic_set_design import TopicsetOptions, bootstrap_sizes
 
@@ -251,30 +271,36 @@ def test_the_table_and_the_bootstrap_search_both_tests_at_once(monkeypatch):
     search = topicset._smallest_n
     monkeypatch.setattr(topicset, "_smallest_n", lambda *a: searches.append(a) or search(*a))
     matrices = {"a": _matrix(4, 12, seed=1), "b": _matrix(4, 12, seed=2)}
-    table = topic_set_size(matrices, 0.3, systems=3).table
+    table = topic_set_size(matrices, 0.3, anova_systems=3).table
     assert len(searches) == 1
     for name, matrix in matrices.items():
         variance = residual_variance(matrix)
         for design, m in (("ttest", 2), ("anova", 3)):
             row = table[(table.measure == name) & (table.design == design)]
             n = row[row.statistic == "n_topics"].value.item()
-            assert n == topics_needed(variance, design, 0.3, systems=m)
+            assert n == topics_needed(variance, design, 0.3, anova_systems=m)
     searches.clear()
     values = np.stack([m.values for m in matrices.values()])
     options = TopicsetOptions(0.3, 0.05, 0.2, 3, 0.2, 20, 1, None, None, "AP", None, None)
     sizes = bootstrap_sizes(values, options, 20, 1)
-    assert len(searches) == 2 and sizes["anova"].shape == (20, 2)
+    assert len(searches) == 1 and sizes["anova"].shape == (20, 2)
 
 
 def test_one_search_refuses_what_topics_needed_refuses():
-    with pytest.raises(InputError, match="ci"):
-        topics_needed_each(0.01, 0.05, [("ci", 0.05, 0.2, 2)])
+    with pytest.raises(InputError, match="^ci_width: "):
+        topics_needed(0.01, ["ttest", "ci"], 0.05)
     with pytest.raises(InputError, match="1 - beta"):
-        topics_needed_each(0.01, 0.05, [("ttest", 0.05, 0.2, 2), ("anova", 0.5, 0.6, 3)])
-    with pytest.raises(InputError, match="systems"):
-        topics_needed_each(0.01, 0.05, [("anova", 0.05, 0.2, 1)])
-    with pytest.raises(InputError, match="min_diff"):
-        topics_needed_each(0.01, [0.05, -1.0], [("ttest", 0.05, 0.2, 2)])
+        topics_needed(0.01, ["ttest", "anova"], 0.05, None, [0.05, 0.5], [0.2, 0.6], 3)
+    with pytest.raises(InputError, match="^anova_systems: "):
+        topics_needed(0.01, ["ttest", "anova"], 0.05, anova_systems=[2, 1])
+    with pytest.raises(InputError, match="^min_diff: "):
+        topics_needed(0.01, "ttest", [0.05, -1.0])
+    with pytest.raises(InputError, match="^design: "):
+        topics_needed(0.01, ["ttest", "ztest"], 0.05)
+    # M is a t-test's own 2 (M = 1 is refused only where a design is the ANOVA), and a
+    # power design's beta is not asked of an interval
+    assert topics_needed(0.01, "ttest", 0.05, anova_systems=1) == topics_needed(0.01, "ttest", 0.05)
+    assert topics_needed(0.01, "ci", ci_width=0.1, beta=2.0) == topics_needed(0.01, "ci", None, 0.1)
 
 
 # ------------------------------------------------------------------ bad input
@@ -298,8 +324,8 @@ def _matrix(systems=3, topics=5, seed=0):
         ({"beta": 0}, "beta"),
         ({"beta": 1.0}, "beta"),
         ({"alpha": 0.5, "beta": 0.6}, "1 - beta"),
-        ({"systems": 1}, "systems"),
-        ({"systems": 2.5}, "systems"),
+        ({"anova_systems": 1}, "anova_systems"),
+        ({"anova_systems": 2.5}, "anova_systems"),
         ({"ci_width": 0}, "ci_width"),
         ({"ci_width": -1}, "ci_width"),
     ],
@@ -355,7 +381,7 @@ def test_cli_tsv_json_and_table_agree_with_the_api(capsys, files, real):
         {"ap": real["adhoc8_ap"], "p10": real["adhoc8_p10"]},
         0.05,
         beta=0.1,
-        systems=10,
+        anova_systems=10,
         ci_width=0.1,
     ).columns()
     assert [row[:3] for row in body[1:]] == [

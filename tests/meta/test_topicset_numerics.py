@@ -231,7 +231,10 @@ def test_issue_cases_give_the_exact_n():
 
 def test_an_overwhelming_difference_needs_2_topics_in_every_design():
     for systems in (2, 3, 50):  # an infinite noncentrality; 1e150 beyond the mixture
-        assert topics_needed(0.01, "anova", [1e308, 1e150], systems=systems).tolist() == [2, 2]
+        assert topics_needed(0.01, "anova", [1e308, 1e150], anova_systems=systems).tolist() == [
+            2,
+            2,
+        ]
     assert topics_needed(0.01, "ttest", 1e308) == 2
 
 

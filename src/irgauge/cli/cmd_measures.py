@@ -77,7 +77,7 @@ def run(args) -> int:
     return 0
 
 
-def _explain(names, fmt: str) -> int:
+def _explain(names, format: str) -> int:
     from irgauge.cli._options import split_measures
     from irgauge.errors import MeasureError
     from irgauge.measures.parse import explain, parse_measure, resolve
@@ -92,7 +92,7 @@ def _explain(names, fmt: str) -> int:
             continue
         rows.append({"name": name, "tool": spec.tool, "measure": measure.full, "note": spec.note})
         texts.append(explain(name))
-    if fmt == "json":
+    if format == "json":
         sys.stdout.write(json.dumps(rows, indent=2) + "\n")
     else:
         sys.stdout.write("\n".join(texts) + "\n")

@@ -448,6 +448,7 @@ STUDIES = {
             ),
             _own(
                 "--systems",
+                dest="anova_systems",  # M, as the results record it: systems= are names in Python
                 type=opt.integer(2, opt.MAX_COUNT, what="a number of systems"),
                 default=2,
                 metavar="M",

@@ -33,6 +33,7 @@ def register(subparsers) -> None:
     )
     p.add_argument(
         "--systems",
+        dest="anova_systems",  # M, as the results record it: systems= are names in Python
         type=integer(2, MAX_COUNT, what="a number of systems"),
         default=2,
         metavar="M",
@@ -58,7 +59,7 @@ def run(args) -> int:
         args.min_diff,
         alpha=args.alpha,
         beta=args.beta,
-        systems=args.systems,
+        anova_systems=args.anova_systems,
         ci_width=args.ci_width,
     )
     common.emit_result(result, result.columns(), args)

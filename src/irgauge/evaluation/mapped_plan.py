@@ -154,8 +154,10 @@ class AwaitedPlan:
 def awaited(part_bytes: int, ahead_parts: int) -> Iterator[Tuple[InheritedPlan, AwaitedPlan]]:
     """A plan to come, registered (:func:`inherited`) for processes forked within the
     context, which resolve it once :meth:`AwaitedPlan.publish` has published it; its folder
-    is removed when the context ends."""
-    plan = AwaitedPlan(reserved()[0], part_bytes, ahead_parts)
+    (:func:`irgauge.io.scratch.made`, as every temporary folder: it holds the handle only,
+    which no worker reads before the plan is published, so no token) is removed when the
+    context ends."""
+    plan = AwaitedPlan(scratch.made("irgauge-awaited-"), part_bytes, ahead_parts)
     try:
         with inherited(plan) as key:
             yield key, plan

@@ -32,13 +32,15 @@ def brief_metadata(metadata: dict) -> dict:
     return {key: brief(value) for key, value in metadata.items()}
 
 
-def render_evaluation(result, fmt: str = "table", per_topic: bool = False, digits: int = 4) -> str:
+def render_evaluation(
+    result, format: str = "table", per_topic: bool = False, digits: int = 4
+) -> str:
     """The whole output as one string: the blocks of :func:`evaluation_blocks` joined."""
-    return "".join(evaluation_blocks(result, fmt, per_topic, digits))
+    return "".join(evaluation_blocks(result, format, per_topic, digits))
 
 
 def evaluation_blocks(
-    result, fmt: str = "table", per_topic: bool = False, digits: int = 4
+    result, format: str = "table", per_topic: bool = False, digits: int = 4
 ) -> Iterator[str]:
     """The output in blocks: first the header (``#`` lines, and the column names of TSV),
     then rows, at most ROWS_PER_BLOCK per block.
@@ -49,15 +51,15 @@ def evaluation_blocks(
     before the first block is made, so a failure cannot leave half an output. The table
     format is one block: pandas lays out its columns over all rows.
     """
-    if fmt == "trec":
+    if format == "trec":
         return _trec(result, per_topic, digits)
-    if fmt == "table":
+    if format == "table":
         return iter([_table(result, per_topic, digits)])
-    if fmt == "tsv":
+    if format == "tsv":
         return _tsv(result, per_topic)
-    if fmt == "json":
+    if format == "json":
         return _json(result, per_topic)
-    raise ValueError(f"unknown format {fmt!r}; choose from {', '.join(EVAL_FORMATS)}")
+    raise ValueError(f"unknown format {format!r}; choose from {', '.join(EVAL_FORMATS)}")
 
 
 def _row_parts(result, per_topic: bool) -> Iterator[Tuple[list, list, list, list]]:

@@ -5,11 +5,13 @@ makes one in the same place.
 A folder is named ``PREFIX<machine>-<pid>-<start>-<8 random characters>``: the machine
 (the kernel's boot id, 12 hex digits, and the pid namespace's inode), the creator's pid
 and its start time (clock ticks since boot, from ``/proc/<pid>/stat``), as :func:`made`
-writes it. Before making one, :func:`made` sweeps its parent folder: a folder named so by
-this user, on this machine and pid namespace, whose creator is no longer running (no such
-process, a zombie, or a process with that pid started at another time: the pid reused) is
-removed. The plan folders in ``/dev/shm`` are memory until the machine restarts, and the
-spills in the temporary folder can be gigabytes.
+writes it. Before making the first in a parent folder, :func:`made` sweeps that folder: a
+folder named so by this user, on this machine and pid namespace, whose creator is no longer
+running (no such process, a zombie, or a process with that pid started at another time:
+the pid reused) is removed. Each parent is swept once per process (a command makes several
+folders in the temporary folder, and each sweep lists it whole): a creator that dies later
+leaves its folders to the next process's sweep. The plan folders in ``/dev/shm`` are
+memory until the machine restarts, and the spills in the temporary folder can be gigabytes.
 
 Nothing else is touched: another user's folder, a name not of this exact form, a folder
 of another machine (a folder shared over the network, as a Dask cluster's may be: every
@@ -23,21 +25,27 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Optional, Tuple
+from typing import Optional, Set, Tuple
 
 # what tempfile.mkdtemp appends (tempfile._RandomNameSequence: 8 of these characters)
 _NAME = re.compile(r"irgauge-[a-z]+-([0-9a-f]{12}\.\d+)-(\d+)-(\d+)-[a-z0-9_]{8}")
+# (pid, parent, machine) of every sweep made: the pid, so that a forked process, which
+# inherits the set, sweeps on its own
+_SWEPT: Set[Tuple[int, str, str]] = set()
 
 
 def made(prefix: str, parent: Optional[str] = None) -> str:
     """A new folder under ``parent`` (default: the system's temporary folder), named
     ``prefix`` and this process's identity, after :func:`swept` has removed the folders
-    there whose creators are gone. ``prefix`` is ``irgauge-<letters>-``."""
+    there whose creators are gone (the first time this process makes one there).
+    ``prefix`` is ``irgauge-<letters>-``."""
     import tempfile  # (imported where a folder is made: it costs every start-up 3 ms)
 
     where = parent if parent is not None else tempfile.gettempdir()
     machine = _machine()
-    if machine:
+    sweep = (os.getpid(), os.path.abspath(where), machine)
+    if machine and sweep not in _SWEPT:
+        _SWEPT.add(sweep)
         swept(where, machine)
     start = _started(os.getpid())
     named = f"{prefix}{machine or '0' * 12 + '.0'}-{os.getpid()}-{start or 0}-"

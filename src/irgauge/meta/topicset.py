@@ -28,7 +28,7 @@ vectorised over any array of differences; scipy.stats is imported on first use.
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional, Sequence, Union
+from typing import Any, Dict, Optional, Sequence, Union
 
 import numpy as np
 
@@ -90,9 +90,12 @@ def _alpha(alpha) -> float:
     return _checks.alpha(alpha, "alpha")
 
 
+def _beta(beta) -> float:
+    return _checks.real(beta, "beta", 0.0, 1.0, True, True, what="a type II error rate")
+
+
 def _alpha_beta(alpha, beta) -> tuple:
-    alpha = _alpha(alpha)
-    beta = _checks.real(beta, "beta", 0.0, 1.0, True, True, what="a type II error rate")
+    alpha, beta = _alpha(alpha), _beta(beta)
     if 1 - beta <= alpha:
         raise _checks.refused(
             "beta",
@@ -117,7 +120,7 @@ def _positive(value, name: str) -> np.ndarray:
 
 
 def _systems(value) -> int:
-    return _checks.whole(value, "systems", 2, MAX_TOPICS, what="a number of systems M")
+    return _checks.whole(value, "anova_systems", 2, MAX_TOPICS, what="a number of systems M")
 
 
 # ------------------------------------------------------------------ power and width
@@ -159,11 +162,11 @@ def ttest_power(n, min_diff, variance, alpha: float):
     return -np.expm1(_log_ttest_miss(n, min_diff, variance, alpha))
 
 
-def anova_power(n, min_diff, variance, alpha: float, systems: int):
-    """Power of the one-way ANOVA over ``systems`` (M) systems with n topics each to detect
-    a range ``min_diff``: P(F'(M-1, M(n-1), lambda) > F_{1-alpha}(M-1, M(n-1))) with
-    lambda = n D^2 / (2 V_E) (arrays broadcast)."""
-    return -np.expm1(_log_anova_miss(n, min_diff, variance, alpha, systems))
+def anova_power(n, min_diff, variance, alpha: float, anova_systems: int):
+    """Power of the one-way ANOVA over ``anova_systems`` (M) systems with n topics each to
+    detect a range ``min_diff``: P(F'(M-1, M(n-1), lambda) > F_{1-alpha}(M-1, M(n-1)))
+    with lambda = n D^2 / (2 V_E) (arrays broadcast)."""
+    return -np.expm1(_log_anova_miss(n, min_diff, variance, alpha, anova_systems))
 
 
 def _log_ci_width(variance, n, alpha):
@@ -186,14 +189,14 @@ def ci_width(variance, n_topics, alpha: float = 0.05):
 # ------------------------------------------------------------------ searches
 
 
-def _smallest_n(satisfied, guess, parameter: str) -> np.ndarray:
+def _smallest_n(satisfied, guess, parameter) -> np.ndarray:
     """The smallest whole n >= 2 with ``satisfied(n, where)`` for every element (n holds
     the elements ``where`` selects), for a condition monotone in n (power and the
     interval's narrowness grow with n): bracketing from ``guess`` (a normal
     approximation) by steps 1, 2, 4, ... down while it holds, up while it fails, then
     bisection between the last n that failed and the first that held. Refused only past
     SEARCH_LIMIT, where whole numbers are no longer exact in floating point: the refusal
-    names ``parameter``, the value that asks for so many."""
+    names ``parameter`` (one name, or one per element), the value that asks for so many."""
     guess = np.asarray(guess, dtype=float)
     start = np.clip(np.nan_to_num(np.ceil(guess), nan=2.0), 2.0, SEARCH_LIMIT)
     every = np.ones(start.shape, dtype=bool)
@@ -205,9 +208,10 @@ def _smallest_n(satisfied, guess, parameter: str) -> np.ndarray:
         lo = np.where(np.isnan(lo) & (hi <= 2), 1.0, lo)
         down, up = np.isnan(lo), np.isnan(hi)
         if np.any(up & (lo >= SEARCH_LIMIT)):
-            wider = "a wider interval" if parameter == "ci_width" else "a larger difference"
+            named = str(np.broadcast_to(parameter, start.shape)[up & (lo >= SEARCH_LIMIT)][0])
+            wider = "a wider interval" if named == "ci_width" else "a larger difference"
             raise _checks.refused(
-                parameter,
+                named,
                 f"the design needs more than {SEARCH_LIMIT:.0f} topics (2^53, beyond exact "
                 f"whole numbers in floating point): ask for {wider}",
             )
@@ -255,91 +259,136 @@ def _scalar(array):
     return array.item() if np.ndim(array) == 0 else array
 
 
+def _each(value, check) -> np.ndarray:
+    """``value`` (one value or an array of them) as an array of ``check(element)``: each
+    distinct element checked once, its refusal the scalar's."""
+    if np.ndim(value) == 0:
+        return np.asarray(check(value.item() if isinstance(value, np.ndarray) else value))
+    raw = np.asarray(value, dtype=object)
+    seen: Dict[Any, Any] = {}
+    checked = [seen[v] if v in seen else seen.setdefault(v, check(v)) for v in raw.ravel()]
+    return np.array(checked).reshape(raw.shape)
+
+
+@_checks.renamed_keywords(systems="anova_systems")
 def topics_needed(
-    variance: float,
-    design: str = "ttest",
-    min_diff=None,
-    ci_width=None,
-    alpha: float = 0.05,
-    beta: float = 0.20,
-    systems: int = 2,
-):
+    variance: Any,
+    design: Union[str, Sequence[str], np.ndarray] = "ttest",
+    min_diff: Any = None,
+    ci_width: Any = None,
+    alpha: Any = 0.05,
+    beta: Any = 0.20,
+    anova_systems: Any = 2,
+) -> Union[int, np.ndarray]:
     """Smallest number of topics n >= 2 of ``design`` (``ttest``, ``anova`` or ``ci``; see
-    the module docstring) for a collection whose residual variance is ``variance`` (V_E);
-    ``min_diff`` (D, for ttest and anova) or ``ci_width`` (W, for ci) may be arrays."""
-    design = _design(design)
-    variance = float(_positive(variance, "variance"))
-    if design == "ci":
-        alpha = _alpha(alpha)
+    the module docstring) for a collection whose residual variance is ``variance`` (V_E),
+    to detect ``min_diff`` (D, for ttest and anova) with power 1 - ``beta`` at level
+    ``alpha`` (the ANOVA over ``anova_systems`` systems M), or for an interval at most
+    ``ci_width`` (W, for ci) wide.
+
+    Every argument may be an array: they broadcast together, and the answer has their
+    shape (an int where all are numbers), element for element the number of one call with
+    that element's values. All elements are one search: a search costs the same fixed
+    overhead per step whatever its number of elements, so a figure's curves (designs x
+    measures x differences) take one search in place of one per curve. (``systems=``, the
+    old name of ``anova_systems``, still works, deprecated.)"""
+    shape, each = _elements(variance, design, min_diff, ci_width, alpha, beta, anova_systems)
+    named = np.where(each["power"], "min_diff", "ci_width")  # what a refusal names
+    return _scalar(_smallest_n(_condition(each), each["guess"], named).reshape(shape))
+
+
+def _elements(variance, design, min_diff, ci_width, alpha, beta, anova_systems) -> tuple:
+    """(the broadcast shape of :func:`topics_needed`'s arguments, each element's values
+    flattened, checked as a scalar call checks them): ``power`` (a test's element, not the
+    interval's), ``variance``, ``alpha``, ``effect`` (D, or log W), ``log_beta``, ``df1``,
+    ``groups`` (df2 / (n - 1)) and the search's ``guess``."""
+    designs = _each(design, _design)
+    variance = _positive(variance, "variance")
+    alphas = _each(alpha, _alpha)
+    power = designs != "ci"
+    shapes = [variance.shape, designs.shape, alphas.shape]
+    if power.any():
+        diff = _positive(min_diff, "min_diff")
+        betas = _each(beta, _beta)
+        m = np.asarray(anova_systems, dtype=object)  # checked where the design is anova
+        shapes += [diff.shape, betas.shape, m.shape]
+    if not power.all():
         log_width = np.log(_positive(ci_width, "ci_width"))
+        shapes.append(log_width.shape)
+    shape = np.broadcast_shapes(*shapes)
 
-        def narrow(n, where):
-            wanted = np.broadcast_to(log_width, where.shape)[where]
-            return _log_ci_width(variance, n, alpha) <= wanted
+    def full(values) -> np.ndarray:
+        return np.broadcast_to(values, shape).ravel()
 
-        guess = _normal_guess(variance, np.exp(log_width) / 2, alpha)
-        return _scalar(_smallest_n(narrow, np.broadcast_to(guess, log_width.shape), "ci_width"))
-    alpha, beta = _alpha_beta(alpha, beta)
-    diff = _positive(min_diff, "min_diff")
-    systems = 2 if design == "ttest" else _systems(systems)
-    return _scalar(_power_search(variance, diff, [(design, alpha, beta, systems)])[0])
+    designs, size = full(designs), int(np.prod(shape))
+    power = designs != "ci"
+    each = {"power": power, "variance": full(variance), "alpha": full(alphas)}
+    each.update({key: np.empty(size) for key in ("effect", "log_beta", "df1", "groups", "guess")})
+    if power.any():
+        _power_elements(each, designs == "anova", full(diff), full(betas), full(m))
+    if not power.all():
+        # (the log of W as given, the exp of that log the guess's: as a search of W alone)
+        ci = ~power
+        each["effect"][ci] = full(log_width)[ci]
+        half_width = np.exp(each["effect"][ci]) / 2
+        each["guess"][ci] = _guesses(each["variance"][ci], half_width, each["alpha"][ci], None)
+    return shape, each
 
 
-def topics_needed_each(variance, min_diff, designs: Sequence[tuple]) -> List[np.ndarray]:
-    """:func:`topics_needed` of the ``ttest`` or ``anova`` design for each ``(design,
-    alpha, beta, systems)`` of ``designs``, over the elements of ``variance`` (V_E) and
-    ``min_diff`` (D) broadcast together, in one search: element for element the numbers
-    that one ``topics_needed(V_E, design, D, None, alpha, beta, systems)`` call per
-    design and V_E gives. A search costs the same fixed overhead per step whatever its
-    number of elements, so a figure's curves take one search in place of one per curve."""
-    variance, diff = np.broadcast_arrays(
-        _positive(variance, "variance"), _positive(min_diff, "min_diff")
+def _power_elements(each: dict, anova, diff, betas, m) -> None:
+    """The tests' elements of ``each`` (:func:`_elements`) filled in, beta and M checked."""
+    power, alphas = each["power"], each["alpha"]
+    for a, b in set(zip(alphas[power].tolist(), betas[power].tolist())):
+        _alpha_beta(a, b)
+    systems = np.ones(len(power))
+    for value in set(m[anova].tolist()):
+        systems[anova & (m == value)] = _systems(value)
+    each["effect"][power] = diff[power]
+    each["df1"][power] = np.where(anova, systems - 1, 1)[power]
+    each["groups"][power] = systems[power]  # 1 for the t-test, M for the ANOVA
+    # np.log of each beta as the scalar it is, as a search of one beta takes it
+    logs = {b: np.log(b) for b in set(betas[power].tolist())}
+    each["log_beta"][power] = [logs[b] for b in betas[power].tolist()]
+    each["guess"][power] = _guesses(
+        each["variance"][power], diff[power], alphas[power], betas[power]
     )
-    checked = []
-    for design, alpha, beta, systems in designs:
-        design = _design(design)
-        if design == "ci":
-            raise InputError("topics_needed_each: design ci has no power; see topics_needed()")
-        alpha, beta = _alpha_beta(alpha, beta)
-        checked.append((design, alpha, beta, 2 if design == "ttest" else _systems(systems)))
-    return _power_search(variance, diff, checked)
 
 
-def _power_search(variance, diff: np.ndarray, designs: Sequence[tuple]) -> list:
-    """The smallest n of each checked ``(design, alpha, beta, M)`` over the elements of
-    ``variance`` and ``diff`` (a number or an array of diff's shape): one
-    :func:`_smallest_n` over every (design, element) pair. Each keeps its own V_E, D,
-    alpha, log beta and degrees of freedom (df1 = 1, df2 = n - 1 for the t-test; df1 =
-    M - 1, df2 = M (n - 1) for the ANOVA), so its answer is the one a search of its
-    design alone gives."""
-    k = len(designs)
-    diffs = np.broadcast_to(diff, (k,) + diff.shape).reshape(k, -1)
-    shape = diffs.shape
-    variances = np.broadcast_to(np.broadcast_to(variance, diff.shape).reshape(1, -1), shape)
+def _condition(each: dict):
+    """``satisfied(n, where)`` of :func:`_smallest_n` over the elements of ``each``
+    (:func:`_elements`): a test's power is at least 1 - beta, the interval at most W wide."""
 
-    def column(values) -> np.ndarray:  # one value per design, repeated along its row
-        return np.broadcast_to(np.asarray(values, dtype=float)[:, None], shape)
+    def satisfied(n, where):
+        ok = np.empty(n.shape, dtype=bool)
+        power, variance, alpha = each["power"][where], each["variance"][where], each["alpha"][where]
+        effect = each["effect"][where]
+        if power.any():
+            log_miss = _log_miss_each(
+                n[power],
+                effect[power],
+                variance[power],
+                alpha[power],
+                each["df1"][where][power],
+                each["groups"][where][power],
+            )
+            ok[power] = _checked(log_miss) <= each["log_beta"][where][power]
+        for a in set(alpha[~power].tolist()):  # the interval's, one critical value per alpha
+            these = ~power & (alpha == a)
+            ok[these] = _log_ci_width(variance[these], n[these], a) <= effect[these]
+        return ok
 
-    alphas = column([a for _, a, _, _ in designs])
-    # np.log of each beta as the scalar it is, as a single design's search takes it
-    log_betas = column([np.log(b) for _, _, b, _ in designs])
-    df1 = column([1 if d == "ttest" else m - 1 for d, _, _, m in designs])
-    groups = column([1 if d == "ttest" else m for d, _, _, m in designs])  # df2 / (n - 1)
+    return satisfied
 
-    def powerful(n, where):
-        log_miss = _log_miss_each(
-            n, diffs[where], variances[where], alphas[where], df1[where], groups[where]
-        )
-        return _checked(log_miss) <= log_betas[where]
 
-    guess = np.concatenate(
-        [
-            np.broadcast_to(_normal_guess(variance, diff, a, b), diff.shape).reshape(1, -1)
-            for _, a, b, _ in designs
-        ]
-    )
-    found = _smallest_n(powerful, guess, "min_diff")
-    return [row.reshape(diff.shape) for row in found]
+def _guesses(variance, effect, alphas, betas) -> np.ndarray:
+    """:func:`_normal_guess` of each element (``betas`` None: the interval's), computed
+    once per distinct (alpha, beta)."""
+    guess = np.empty(len(effect))
+    for a in set(alphas.tolist()):
+        for b in [None] if betas is None else set(betas[alphas == a].tolist()):
+            these = (alphas == a) & (True if b is None else betas == b)
+            guess[these] = _normal_guess(variance[these], effect[these], a, b)
+    return guess
 
 
 def _log_miss_each(n, min_diff, variance, alpha, df1, groups):
@@ -370,13 +419,14 @@ def _checked(log_miss):
     return log_miss
 
 
+@_checks.renamed_keywords(systems="anova_systems")
 def min_detectable_diff(
     variance: float,
     n_topics: int,
     design: str = "ttest",
     alpha: float = 0.05,
     beta: float = 0.20,
-    systems: int = 2,
+    anova_systems: int = 2,
 ) -> float:
     """Smallest difference D that ``n_topics`` topics detect with power 1 - beta in the
     ``ttest`` or ``anova`` design: the root of g(x) = log(-log miss(e^x)) - log(-log beta)
@@ -397,7 +447,7 @@ def min_detectable_diff(
     variance = float(_positive(variance, "variance"))
     n = _checks.whole(n_topics, "n_topics", 2, MAX_TOPICS, what="a number of topics")
     alpha, beta = _alpha_beta(alpha, beta)
-    systems = 2 if design == "ttest" else _systems(systems)
+    systems = 2 if design == "ttest" else _systems(anova_systems)
     log_beta = np.log(beta)
 
     guess = float(np.sqrt(_normal_guess(variance, 1.0, alpha, beta) / n))
@@ -480,28 +530,29 @@ def _pick(scores, measure) -> dict:
     return matrices
 
 
-def _rows(name, variance, n_topics, needed, min_diff, ci, alpha, beta, systems) -> list:
+def _rows(name, variance, n_topics, needed, alpha, beta, anova_systems) -> list:
     """(design, measure, statistic, value) rows of one measure; ``needed`` holds its n of
-    each design."""
+    each design (of ci where an interval's width was given)."""
     rows = [("all", name, "variance", variance)]
     for design in ("ttest", "anova"):
-        least = min_detectable_diff(variance, n_topics, design, alpha, beta, systems)
+        least = min_detectable_diff(variance, n_topics, design, alpha, beta, anova_systems)
         rows += [
             (design, name, "n_topics", int(needed[design])),
             (design, name, "min_detectable_diff", least),
         ]
-    if ci is not None:
-        rows.append(("ci", name, "n_topics", int(topics_needed(variance, "ci", None, ci, alpha))))
+    if "ci" in needed:
+        rows.append(("ci", name, "n_topics", int(needed["ci"])))
     rows.append(("ci", name, "ci_width", ci_width(variance, n_topics, alpha)))
     return rows
 
 
+@_checks.renamed_keywords(systems="anova_systems")
 def topic_set_size(
     scores: ScoresLike,
     min_diff: float,
     alpha: float = 0.05,
     beta: float = 0.20,
-    systems: int = 2,
+    anova_systems: int = 2,
     ci_width: Optional[float] = None,
     measure: Union[str, Sequence[str], None] = None,
 ) -> MetaResult:
@@ -509,10 +560,12 @@ def topic_set_size(
     :func:`irgauge.scores.as_score_matrices` reads; ``measure`` names the one(s) to use).
 
     From each measure's residual variance V_E (see :func:`residual_variance`): the topics
-    needed by the paired t-test and by the one-way ANOVA over ``systems`` (M) systems to
-    detect ``min_diff`` (D) with power 1 - ``beta`` at level ``alpha``; with ``ci_width``
-    (W), the topics for a confidence interval that narrow; and what the collection's own
-    topics give: the smallest D each test detects and the interval's width.
+    needed by the paired t-test and by the one-way ANOVA over ``anova_systems`` (M) systems
+    to detect ``min_diff`` (D) with power 1 - ``beta`` at level ``alpha``; with
+    ``ci_width`` (W), the topics for a confidence interval that narrow; and what the
+    collection's own topics give: the smallest D each test detects and the interval's
+    width. ``anova_systems`` is named as the results record M; ``systems=``, its old
+    name, still works, deprecated (``systems`` are the systems' names elsewhere).
 
     Returns a MetaResult whose table has columns design (``all``, ``ttest``, ``anova``,
     ``ci``), measure, statistic (``variance``, ``n_topics``, ``min_detectable_diff``,
@@ -523,7 +576,7 @@ def topic_set_size(
     require_topics(len(topics), "topic set size design")
     min_diff = float(_positive(min_diff, "min_diff"))
     alpha, beta = _alpha_beta(alpha, beta)
-    systems = _systems(systems)
+    anova_systems = _systems(anova_systems)
     if ci_width is not None:
         ci_width = float(_positive(ci_width, "ci_width"))
     variances = []
@@ -535,20 +588,28 @@ def topic_set_size(
                 "additive: a system effect plus a topic effect), so any difference is told "
                 "apart on 2 topics and there is no design to compute; leave the measure out"
             )
-    # both tests of every measure in one search
-    designs = [("ttest", alpha, beta, 2), ("anova", alpha, beta, systems)]
-    ttest, anova = topics_needed_each(np.array(variances), min_diff, designs)
+    # every design of every measure in one search
+    designs = ["ttest", "anova"] + (["ci"] if ci_width is not None else [])
+    found = topics_needed(
+        np.array(variances),
+        np.array(designs)[:, None],
+        min_diff,
+        ci_width,
+        alpha,
+        beta,
+        anova_systems,
+    )
     rows = []
     for i, (name, variance) in enumerate(zip(names, variances)):
-        needed = {"ttest": ttest[i], "anova": anova[i]}
-        rows += _rows(name, variance, len(topics), needed, min_diff, ci_width, alpha, beta, systems)
+        needed = {design: n[i] for design, n in zip(designs, np.asarray(found))}
+        rows += _rows(name, variance, len(topics), needed, alpha, beta, anova_systems)
     table: Dict[str, Any] = {key: [row[k] for row in rows] for k, key in enumerate(TABLE_COLUMNS)}
     table["value"] = np.array(table["value"], dtype=object)  # counts stay whole numbers
     parameters = {
         "min_diff": min_diff,
         "alpha": alpha,
         "beta": beta,
-        "anova_systems": systems,
+        "anova_systems": anova_systems,
         "ci_width": ci_width,
         "measures": names,
         "variance": "V_E, residual mean square of two-way ANOVA without replication",

@@ -14,7 +14,7 @@ from typing import List, Mapping, Optional, Sequence
 
 import numpy as np
 
-from irgauge.meta.topicset import topics_needed_each
+from irgauge.meta.topicset import topics_needed
 from irgauge.report import style
 
 ALPHAS = (0.01, 0.05)
@@ -35,23 +35,28 @@ def difference_grid(variance: float, min_diff: Optional[float] = None) -> np.nda
     return np.geomspace(low, high, POINTS)
 
 
-def _designs(design: str, alphas, betas, systems) -> list:
+def _designs(design: str, alphas, betas, anova_systems) -> list:
     """The (design, alpha, beta, M) of each line of a panel, in the order drawn."""
     return [
         (design, alpha, beta, m)
-        for m in (systems if design == "anova" else (2,))
+        for m in (anova_systems if design == "anova" else (2,))
         for alpha in alphas
         for beta in betas
     ]
 
 
-def curves(variances: Sequence[float], diffs, alphas, betas, systems) -> List[dict]:
+def curves(variances: Sequence[float], diffs, alphas, betas, anova_systems) -> List[dict]:
     """{design: [n against D for each line of :func:`_designs`]} of each V_E of
     ``variances`` over its row of ``diffs`` (measures x points): every line of every
-    panel from one search (:func:`irgauge.meta.topicset.topics_needed_each`)."""
-    lines = {d: _designs(d, alphas, betas, systems) for d in ("ttest", "anova")}
+    panel from one search (:func:`irgauge.meta.topicset.topics_needed` over lines x
+    measures x points)."""
+    lines = {d: _designs(d, alphas, betas, anova_systems) for d in ("ttest", "anova")}
     column = np.asarray(variances, dtype=float)[:, None]
-    found = topics_needed_each(column, diffs, lines["ttest"] + lines["anova"])
+    # one row per line: its design, alpha, beta and M, against measures x points
+    design, alpha, beta, m = (
+        np.array(values)[:, None, None] for values in zip(*lines["ttest"], *lines["anova"])
+    )
+    found = np.asarray(topics_needed(column, design, diffs, None, alpha, beta, m))
     split = len(lines["ttest"])
     return [
         {"ttest": [n[row] for n in found[:split]], "anova": [n[row] for n in found[split:]]}
@@ -87,7 +92,7 @@ def topic_set_curves(
     title: Optional[str] = None,
     alphas: Sequence[float] = ALPHAS,
     betas: Sequence[float] = BETAS,
-    systems: Sequence[int] = SYSTEMS,
+    anova_systems: Sequence[int] = SYSTEMS,
 ) -> List[str]:
     """n needed against D for every measure of ``variances`` ({measure: V_E}): paired
     t-test on the left, one-way ANOVA with M systems on the right; log-scaled n."""
@@ -95,12 +100,13 @@ def topic_set_curves(
     rows = len(variances)
     fig, axes = plt.subplots(rows, 2, figsize=(9.0, 3.2 * rows), squeeze=False, sharey="row")
     grids = np.array([difference_grid(v, min_diff) for v in variances.values()])
-    needed = curves(list(variances.values()), grids, alphas, betas, systems)
+    needed = curves(list(variances.values()), grids, alphas, betas, anova_systems)
     for row, (measure, variance) in enumerate(variances.items()):
         diffs = grids[row]
         for col, (design, name) in enumerate((("ttest", "paired t-test"), ("anova", "ANOVA"))):
             ax = axes[row][col]
-            _panel(ax, diffs, design, _designs(design, alphas, betas, systems), needed[row][design])
+            lines = _designs(design, alphas, betas, anova_systems)
+            _panel(ax, diffs, design, lines, needed[row][design])
             ax.axhline(n_topics, color="grey", lw=0.8, ls=":", label=f"this collection: {n_topics}")
             if min_diff is not None:
                 ax.axvline(min_diff, color="grey", lw=0.8, ls="--", label=f"D = {min_diff:g}")

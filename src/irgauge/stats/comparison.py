@@ -96,11 +96,13 @@ class ComparisonTable:
 
         return caption(self)
 
-    def render(self, fmt: str = "table", digits: int = 3, ansi: bool = False) -> str:
-        """The table as ``fmt``: table (terminal), markdown, latex, html, csv or json;
-        ``ansi``: the best values in bold on a terminal."""
+    @_checks.renamed_keywords(fmt="format")
+    def render(self, format: str = "table", digits: int = 3, ansi: bool = False) -> str:
+        """The table as ``format``, as ``--format`` and ``compare --table FORMAT`` name it:
+        table (terminal), markdown, latex, html, csv or json; ``ansi``: the best values in
+        bold on a terminal. (``fmt=``, its old name, still works, deprecated.)"""
 
-        return render(self, fmt, digits, ansi)
+        return render(self, format, digits, ansi)
 
     def to_frame(self):
         """One row per run and measure: label, run, measure, mean, se, low, high, marks,

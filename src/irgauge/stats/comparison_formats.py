@@ -96,21 +96,21 @@ def caption(table, bold: bool = True) -> str:
     return text
 
 
-def render(table, fmt: str = "table", digits: int = 3, ansi: bool = False) -> str:
-    """``table`` as ``fmt``; ``ansi`` sets the best values in bold on a terminal."""
-    if fmt not in FORMATS:
-        raise ValueError(f"unknown format {fmt!r}; choose from {', '.join(FORMATS)}")
-    if fmt == "csv":
+def render(table, format: str = "table", digits: int = 3, ansi: bool = False) -> str:
+    """``table`` as ``format``; ``ansi`` sets the best values in bold on a terminal."""
+    if format not in FORMATS:
+        raise ValueError(f"unknown format {format!r}; choose from {', '.join(FORMATS)}")
+    if format == "csv":
         return metadata_lines(_metadata(table)) + table.to_frame().to_csv(index=False)
-    if fmt == "json":
+    if format == "json":
         records = json.loads(table.to_frame().to_json(orient="records", double_precision=15))
         return (
             json.dumps({"metadata": _metadata(table), "results": records}, indent=2, default=str)
             + "\n"
         )
-    if fmt == "table":
+    if format == "table":
         return _terminal(table, digits, ansi)
-    return {"markdown": _markdown, "latex": _latex, "html": _html}[fmt](table, digits)
+    return {"markdown": _markdown, "latex": _latex, "html": _html}[format](table, digits)
 
 
 def _metadata(table) -> dict:

@@ -32,7 +32,7 @@ from irgauge import _checks
 from irgauge.errors import InputError
 from irgauge.measures.parse import refuse_repeats
 from irgauge.evaluation import score_matrices
-from irgauge.meta.topicset import topic_set_size, topics_needed, topics_needed_each
+from irgauge.meta.topicset import topic_set_size, topics_needed
 from irgauge.report.topicset_figures import topic_set_curves
 from irgauge.scores import align
 from irgauge.studies import _common as common
@@ -60,7 +60,7 @@ class TopicsetOptions:
     min_diff: float
     alpha: float
     beta: float
-    systems: int
+    anova_systems: int
     ci_width: float
     topic_resamples: int
     seed: Optional[int]
@@ -87,7 +87,7 @@ class TopicsetStudy:
     record: common.Record
 
 
-@_checks.renamed_keywords(trials="topic_resamples")
+@_checks.renamed_keywords(trials="topic_resamples", systems="anova_systems")
 @common.study_entry
 def run_topicset(
     qrels=None,
@@ -99,7 +99,7 @@ def run_topicset(
     min_diff: float = 0.05,
     alpha: float = 0.05,
     beta: float = 0.20,
-    systems: int = 2,
+    anova_systems: int = 2,
     ci_width: float = 0.10,
     topic_resamples: int = _noise.TOPIC_RESAMPLES,
     seed: Optional[int] = None,
@@ -114,9 +114,10 @@ def run_topicset(
 
     ``measures``: what to evaluate from qrels and runs (default AP, Q-measure, nDCG@10,
     nERR@10, P@10); with ``matrices`` (``{measure: ScoreMatrix}``) every measure given.
-    ``min_diff`` (D), ``alpha``, ``beta``, ``systems`` (M of the ANOVA design) and
+    ``min_diff`` (D), ``alpha``, ``beta``, ``anova_systems`` (M of the ANOVA design) and
     ``ci_width`` (W): the designs' settings. ``topic_resamples``: bootstrap resamples of the
-    topics, as every study's (``trials=``, its old name, still works, deprecated).
+    topics, as every study's. (``trials=`` and ``systems=``, the old names of
+    ``topic_resamples`` and ``anova_systems``, still work, deprecated.)
     Every system is kept unless ``top_k`` or ``top_fraction`` asks otherwise.
     """
     if measures:  # refused before anything is read or evaluated, as -m is
@@ -126,7 +127,7 @@ def run_topicset(
         min_diff,
         alpha,
         beta,
-        systems,
+        anova_systems,
         ci_width,
         topic_resamples,
         seed,
@@ -186,7 +187,7 @@ def compute_topicset(
         options.min_diff,
         alpha=options.alpha,
         beta=options.beta,
-        systems=options.systems,
+        anova_systems=options.anova_systems,
         ci_width=options.ci_width,
     )
     point = _point_table(result.table)
@@ -203,7 +204,7 @@ def compute_topicset(
         "alpha": options.alpha,
         "beta": options.beta,
         "power": 1 - options.beta,
-        "anova_systems": options.systems,
+        "anova_systems": options.anova_systems,
         "ci_width": options.ci_width,
         "topic_resamples": resamples,
         "bootstrap": "topics resampled with replacement, the same resamples for every "
@@ -289,18 +290,21 @@ def bootstrap_sizes(
     """resamples x measures arrays: ``variance`` and the topics needed by each design.
 
     n depends on V_E and D (or W) through D / sqrt(V_E) only, so every resample is one
-    element of a vectorised search with V_E = 1: one for both tests, one for the
-    interval."""
+    element of one vectorised search with V_E = 1, the three designs' together."""
     variance = bootstrap_variances(values, resamples, seed)
     ok = variance > 0
     scale = np.sqrt(np.where(ok, variance, 1.0))
-    designs = [
-        (design, options.alpha, options.beta, options.systems) for design in ("ttest", "anova")
-    ]
-    sizes = dict(
-        zip(("ttest", "anova"), topics_needed_each(1.0, options.min_diff / scale, designs))
+    designs = ("ttest", "anova", "ci")
+    needed = topics_needed(
+        1.0,
+        np.array(designs)[:, None, None],
+        options.min_diff / scale,
+        options.ci_width / scale,
+        options.alpha,
+        options.beta,
+        options.anova_systems,
     )
-    sizes["ci"] = topics_needed(1.0, "ci", None, options.ci_width / scale, options.alpha)
+    sizes = dict(zip(designs, np.asarray(needed)))
     found = {"variance": variance}
     for design in DESIGN_COLUMNS:
         found[design] = np.where(ok, np.asarray(sizes[design], dtype=float), np.nan)
