@@ -98,7 +98,6 @@ TEXT = {
     "scheduler",
     "scores",
     "strategies",
-    "systems",
     "tests",
     "title",
 }
@@ -141,10 +140,15 @@ def values_for(index: int):
 
 
 def test_every_option_is_classified():
-    """Every option with a value is numeric or text: a new one fails here until it is."""
+    """Every option with a value is numeric or text: a new one fails here until it is; and
+    every name classified is an option's, so that a renamed option's old entry cannot
+    stand in for a new option of that name unchecked."""
+    dests = set()
     for parser in all_commands().values():
         for action in options_of(parser):
             numeric(action)
+            dests.add(action.dest)
+    assert (TEXT | NUMERIC_TEXT) - dests == set()
 
 
 class Hang(Exception):
