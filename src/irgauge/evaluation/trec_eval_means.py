@@ -1,14 +1,16 @@
-"""trec_eval's means over topics as its C loops take them: sums in topic order from 0.0,
--c's means over every qrels topic, and the lines derived from others (P_avgjg's counts over
-the cutoff, constants)."""
+"""trec_eval's means as its C loops take them: sums in topic order from 0.0, -c's means over
+every qrels topic, -R qrels_jg's means over the judgment groups, and the lines derived from
+others (a count over a cutoff divided as C divides, constants)."""
 
 from __future__ import annotations
 
 import math
-from typing import List, Optional
+from typing import AbstractSet, Iterable, List, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
 
+from irgauge.evaluation.trec_eval_options import TrecEvalOptions
+from irgauge.evaluation.trec_eval_scoring import LineValues
 from irgauge.evaluation.trec_eval_topics import byte_order
 from irgauge.measures import parse_measure
 from irgauge.measures.base import GMEAN_EPSILON, MAX_CUTOFF
@@ -16,7 +18,7 @@ from irgauge.measures.c_numbers import c_quotient
 from irgauge.measures.trec_eval_words import TrecLine
 
 
-def c_sum(terms) -> float:
+def c_sum(terms: Iterable[float]) -> float:
     """The terms added one by one from 0.0, as trec_eval's C loops add them (Python's
     ``sum`` compensates its rounding from 3.12 on, which can flip a printed digit)."""
     total = 0.0
@@ -25,13 +27,19 @@ def c_sum(terms) -> float:
     return total
 
 
-def topic_mean(values, label: str, order) -> float:
+def topic_mean(values: LineValues, label: str, order: Sequence[str]) -> float:
     """trec_eval's mean of a line: its topics' values summed in topic order, over their
     number (0 with no topic)."""
     return c_sum(values[(label, topic)] for topic in order) / len(order) if order else 0.0
 
 
-def complete_means(plan, values, topics, n_qrels_topics: int, options) -> int:
+def complete_means(
+    plan: Sequence[TrecLine],
+    values: LineValues,
+    topics: Mapping[str, int],
+    n_qrels_topics: int,
+    options: TrecEvalOptions,
+) -> int:
     """num_q, and each mean taken again as trec_eval -c takes it (meas_avg.c): over every
     qrels topic, ``n_qrels_topics``, whichever it evaluated (-D 0.query evaluates one):
     the sum of the topics' values over that number, for a geometric mean (gm_map) the
@@ -54,7 +62,10 @@ def complete_means(plan, values, topics, n_qrels_topics: int, options) -> int:
 
 
 def derived_values(
-    plan: List[TrecLine], values, topics, relevant: Optional[np.ndarray] = None
+    plan: List[TrecLine],
+    values: LineValues,
+    topics: Mapping[str, int],
+    relevant: Optional[np.ndarray] = None,
 ) -> None:
     """The lines not measured as such (``TrecLine.per`` and ``constant``), per topic and
     for ``all`` (their sum in topic order over the number of topics, as trec_eval).
@@ -79,3 +90,24 @@ def derived_values(
         else:
             continue
         values[(line.label, "all")] = topic_mean(values, line.label, order)
+
+
+def judgment_group_means(
+    plan: Sequence[TrecLine],
+    per_group: Sequence[Tuple[AbstractSet[str], LineValues]],
+    order: Sequence[str],
+) -> LineValues:
+    """-R qrels_jg: each measured line's value of a topic, the sum of its values under the
+    judgment groups that judge the topic (``per_group``: their topics and values) over
+    their number (form_res_rels_jg.c), and its mean over the topics ``order``."""
+    values = LineValues(order)
+    for line in plan:
+        if line.spec is None:
+            continue
+        for topic in order:
+            kept = [group[(line.label, topic)] for found, group in per_group if topic in found]
+            if line.per is not None:  # m_P_avgjg.c adds each group's count over the cutoff
+                kept = [c_quotient(float(round(v * MAX_CUTOFF)), line.per) for v in kept]
+            values[(line.label, topic)] = c_sum(kept) / len(kept)  # x / 1 is x
+        values[(line.label, "all")] = topic_mean(values, line.label, order)
+    return values

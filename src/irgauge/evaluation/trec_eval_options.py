@@ -5,10 +5,13 @@ and the others refused in one line."""
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Optional
+from typing import Optional, Sequence, Tuple
 
 from irgauge._checks import MAX_COUNT
 from irgauge.measures.trec_eval_words import TrecEvalError
+
+# the measures -m chose, each with its parameter text (trec_eval_words.select)
+Chosen = Sequence[Tuple[str, Optional[str]]]
 
 
 @dataclass(frozen=True)
@@ -51,7 +54,7 @@ def in_domain(options: TrecEvalOptions) -> TrecEvalOptions:
 LEVELS_READ_PAST = 1024
 
 
-def refuse_level_past_table(options: TrecEvalOptions, chosen, top: int) -> None:
+def refuse_level_past_table(options: TrecEvalOptions, chosen: Chosen, top: int) -> None:
     """trec_eval's bpref and gm_bpref count the nonrelevant documents by reading its table
     of each level's count for every level below -l (m_bpref.c), past the table's end
     when -l exceeds the highest level + 1. What it reads there counts for nothing (no

@@ -27,14 +27,27 @@ from __future__ import annotations
 
 import contextlib
 import os
-from typing import Any, Dict, Iterator, List, Mapping, NamedTuple, Sequence, Union
+from typing import (
+    Any,
+    ContextManager,
+    Dict,
+    Iterator,
+    List,
+    Mapping,
+    NamedTuple,
+    Optional,
+    Sequence,
+    Tuple,
+    Union,
+)
 
 import numpy as np
 
 from irgauge.evaluation.memory import resolve_memory
 from irgauge.evaluation.run_scoring import readable_twice
-from irgauge.evaluation.trec_eval_means import c_sum, complete_means, derived_values, topic_mean
+from irgauge.evaluation.trec_eval_means import complete_means, derived_values, judgment_group_means
 from irgauge.evaluation.trec_eval_options import (
+    Chosen,
     TrecEvalOptions,
     in_domain,
     refuse_level_past_table,
@@ -47,7 +60,6 @@ from irgauge.evaluation.trec_eval_quirks import (
     stand_in_values,
 )
 from irgauge.evaluation.trec_eval_scoring import (
-    LineValues,
     RunWatcher,
     grades_kept,
     score_lines,
@@ -72,14 +84,14 @@ from irgauge.io.qrels import read_judgment_groups, read_qrels
 from irgauge.io.records import Qrels
 from irgauge.io.trec_eval_lines import check_run_lines, refuse_qrels_lines
 from irgauge.measures import parse_measure
-from irgauge.measures.base import MAX_CUTOFF
-from irgauge.measures.c_numbers import c_quotient
 from irgauge.measures.trec_eval_words import TrecEvalError, lines, select
 from irgauge.types import QrelsLike, RunLike
 
 
 TREC_EVAL_VERSION = "10.0"
 NO_GRADES = np.zeros(0, np.int16)  # the ranking of a topic the run does not answer (-c)
+# the memory budget, the run's readable copy and its runid, if known (trec_eval_chunks)
+Reading = Tuple[int, Optional[str], Optional[str]]
 
 
 def trec_eval_output(
@@ -130,7 +142,7 @@ def trec_eval_chunks(
             yield from _qrels_output(qrels, run, chosen, options, reading)
 
 
-def _readable(source: Any):
+def _readable(source: Any) -> ContextManager[Optional[str]]:
     """A path's copy that can be read twice (itself, for a regular file), or None for
     judgments or a run given as data: as a context (a copy is removed at its end)."""
     if isinstance(source, (str, os.PathLike)):
@@ -145,7 +157,9 @@ class _QrelsFile(NamedTuple):
     read_from: str
 
 
-def _qrels_output(qrels, run, chosen, options: TrecEvalOptions, reading) -> Iterator[str]:
+def _qrels_output(
+    qrels: Any, run: Any, chosen: Chosen, options: TrecEvalOptions, reading: Reading
+) -> Iterator[str]:
     """trec_eval's output over ordinary qrels (-R qrels); ``reading``: the memory budget,
     the run's readable copy and its runid, if known (see trec_eval_chunks)."""
     budget, read_from, runid = reading
@@ -196,7 +210,7 @@ def _qrels_output(qrels, run, chosen, options: TrecEvalOptions, reading) -> Iter
 
 
 def _judgment_group_output(
-    source: Any, run: Any, chosen, options: TrecEvalOptions, reading
+    source: Any, run: Any, chosen: Chosen, options: TrecEvalOptions, reading: Reading
 ) -> Iterator[str]:
     """trec_eval -R qrels_jg: each ``*_avgjg`` value of a topic is its measure computed
     under each judgment group that judges the topic (groups in byte order of their
@@ -243,16 +257,7 @@ def _judgment_group_output(
         per_group.append((set(found), group))
     watcher = watchers[0] if watchers else RunWatcher(0, options.judged_only, runid)
     order = sorted(topics, key=byte_order)
-    values = LineValues(order)
-    for line in plan:
-        if line.spec is None:
-            continue
-        for topic in order:
-            scored = [group[(line.label, topic)] for found, group in per_group if topic in found]
-            if line.per is not None:  # m_P_avgjg.c adds each group's count over the cutoff
-                scored = [c_quotient(float(round(v * MAX_CUTOFF)), line.per) for v in scored]
-            values[(line.label, topic)] = c_sum(scored) / len(scored)  # x / 1 is x
-        values[(line.label, "all")] = topic_mean(values, line.label, order)
+    values = judgment_group_means(plan, per_group, order)
     derived_values([line for line in plan if line.per is None], values, topics)
     stop = first_stop(
         missing_stop(missing), duplicate_stop(repeated, topics, chosen, watcher.where)
@@ -262,7 +267,7 @@ def _judgment_group_output(
     yield from render_lines(plan, (topics, num_q), stop, values, {}, options, watcher.runid)
 
 
-def _qrels(source: Any):
+def _qrels(source: Any) -> Qrels:
     # a judgment repeated, with another level too: trec_eval stops at the topic
     if isinstance(source, _QrelsFile):
         qrels = read_qrels(source.path, read_from=source.read_from, conflicting="record")

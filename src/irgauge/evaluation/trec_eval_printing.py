@@ -4,12 +4,14 @@ counts as integers, NaN as C prints it, and relstring."""
 from __future__ import annotations
 
 import math
-from typing import Dict, List, Optional
+from typing import Dict, Iterator, List, Mapping, Optional, Sequence, Tuple
 
 import numpy as np
 
 from irgauge.collection.judgments import POOLED, UNJUDGED
 from irgauge.evaluation.trec_eval_options import TrecEvalOptions
+from irgauge.evaluation.trec_eval_scoring import LineValues
+from irgauge.evaluation.trec_eval_stops import Stop
 from irgauge.evaluation.trec_eval_topics import byte_order
 from irgauge.measures.trec_eval_words import TrecEvalError, TrecLine
 
@@ -17,7 +19,15 @@ from irgauge.measures.trec_eval_words import TrecEvalError, TrecLine
 CHUNK_LINES = 4096  # lines of output per piece written
 
 
-def render_lines(plan, evaluated, stop, values, strings, options: TrecEvalOptions, runid):
+def render_lines(
+    plan: Sequence[TrecLine],
+    evaluated: Tuple[Mapping[str, int], int],
+    stop: Stop,
+    values: LineValues,
+    strings: Mapping[str, str],
+    options: TrecEvalOptions,
+    runid: Optional[str],
+) -> Iterator[str]:
     """trec_eval's lines, in pieces of some thousand lines: each topic's (with -q, topics
     in byte order of their ids, up to the topic where trec_eval 10.0 stops, ``stop``:
     (topic, error) or None), then the summary (unless -n). ``evaluated``: the topics
@@ -51,7 +61,7 @@ def _text(lines_out: List[Optional[str]]) -> str:
     return "".join(line + "\n" for line in lines_out if line is not None)
 
 
-def relstrings(plan, grades: Dict[str, np.ndarray]) -> Dict[str, str]:
+def relstrings(plan: Sequence[TrecLine], grades: Mapping[str, np.ndarray]) -> Dict[str, str]:
     """relstring per topic: the level of each of the first documents (0-9, '>' above 9),
     '-' for a document not in the qrels, '.' for one pooled but unjudged. ``grades``: each
     topic's first grades (with -J, of judged documents)."""
@@ -79,7 +89,9 @@ def _format(line: TrecLine, value: float) -> str:
     return f"{value:6.4f}"
 
 
-def _per_topic(line: TrecLine, topic: str, values, strings) -> Optional[str]:
+def _per_topic(
+    line: TrecLine, topic: str, values: LineValues, strings: Mapping[str, str]
+) -> Optional[str]:
     if line.kind == "relstring":
         return f"{line.label:<22}\t{topic}\t'{strings[topic]}'"
     if line.kind in ("count", "value"):
@@ -87,7 +99,7 @@ def _per_topic(line: TrecLine, topic: str, values, strings) -> Optional[str]:
     return None  # runid, num_q, gm_map, gm_bpref: summary only
 
 
-def _summary(line: TrecLine, runid: str, num_q: int, values) -> Optional[str]:
+def _summary(line: TrecLine, runid: Optional[str], num_q: int, values: LineValues) -> Optional[str]:
     if line.kind == "runid":
         return f"{'runid':<22}\tall\t{runid}"
     if line.kind == "num_q":

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
-from typing import List, Optional
+from typing import List, Mapping, Optional, Sequence, Tuple
+
+import numpy as np
 
 from irgauge.collection.judgments import Judgments
 from irgauge.evaluation.trec_eval_means import c_sum, topic_mean
@@ -18,12 +20,21 @@ from irgauge.measures.base import GMEAN_EPSILON
 from irgauge.measures.iprec import ELEVEN_POINTS
 from irgauge.measures.trec_eval_words import TrecLine
 
+Settings = Tuple[TrecEvalOptions, int]  # the options, and the memory budget to score with
+
 
 STAND_IN = "<trec_eval -c stand-in>"
 STAND_IN_DOCNO = "ceci_nest_pas_un_docno"  # trec_eval's ranking for an unanswered topic
 
 
-def stand_in_values(plan, values, judgments, topics, unanswered, settings) -> None:
+def stand_in_values(
+    plan: Sequence[TrecLine],
+    values: LineValues,
+    judgments: Judgments,
+    topics: Mapping[str, int],
+    unanswered: Sequence[str],
+    settings: Settings,
+) -> None:
     """trec_eval -c scores an unanswered topic on a stand-in ranking (one document not in
     the qrels, ``ceci_nest_pas_un_docno``), then resets num_ret, utility, rbp_resid,
     relstring and unj* by their printed names: with parameters (``utility_2,-1,0,0``)
@@ -43,14 +54,26 @@ def stand_in_values(plan, values, judgments, topics, unanswered, settings) -> No
             values[(line.label, "all")] = topic_mean(values, line.label, order)
 
 
-def group_stand_in_values(plan, group, judgments, unanswered, settings) -> None:
+def group_stand_in_values(
+    plan: Sequence[TrecLine],
+    group: LineValues,
+    judgments: Judgments,
+    unanswered: Sequence[str],
+    settings: Settings,
+) -> None:
     """-R qrels_jg: the -c stand-in scored under one judgment group (``group``: that
     group's values, ``judgments`` its judgments), as form_res_rels_jg.c scores it under
     every group that judges the topic; averaged over the groups with the others."""
     _scored_stand_in(group, plan, judgments, unanswered, settings)
 
 
-def _scored_stand_in(target, plan, judgments, unanswered, settings):
+def _scored_stand_in(
+    target: LineValues,
+    plan: Sequence[TrecLine],
+    judgments: Judgments,
+    unanswered: Sequence[str],
+    settings: Settings,
+) -> Optional[List[TrecLine]]:
     """The lines the -c stand-in is scored on, their values for each unanswered topic
     put in ``target``; None where no line needs it."""
     kept = _stand_in_lines(plan, settings[0])
@@ -63,7 +86,7 @@ def _scored_stand_in(target, plan, judgments, unanswered, settings):
     return kept
 
 
-def _stand_in_lines(plan, options: TrecEvalOptions) -> List[TrecLine]:
+def _stand_in_lines(plan: Sequence[TrecLine], options: TrecEvalOptions) -> List[TrecLine]:
     """The measured lines whose value on the -c stand-in is not the value irgauge's -c
     gives an unanswered topic (see ``stand_in_values``)."""
     return [
@@ -83,7 +106,9 @@ def _stand_in_lines(plan, options: TrecEvalOptions) -> List[TrecLine]:
     ]
 
 
-def _stand_in_scores(kept, judgments, unanswered, settings) -> Optional["LineValues"]:
+def _stand_in_scores(
+    kept: List[TrecLine], judgments: Judgments, unanswered: Sequence[str], settings: Settings
+) -> Optional[LineValues]:
     """The ``kept`` lines' values on the -c stand-in ranking of each ``unanswered`` topic
     (None when there is nothing to score: under -M 0 the stand-in is cut away too, and
     the empty ranking's values stand)."""
@@ -100,7 +125,14 @@ def _reset_on_stand_in(label: str) -> bool:
     return label in ("num_ret", "utility", "relstring", "rbp_resid") or label.startswith("unj")
 
 
-def empty_rankings(plan, values, judgments, topics, grades, options) -> None:
+def empty_rankings(
+    plan: Sequence[TrecLine],
+    values: LineValues,
+    judgments: Judgments,
+    topics: Mapping[str, int],
+    grades: Mapping[str, np.ndarray],
+    options: TrecEvalOptions,
+) -> None:
     """trec_eval's iprec_at_recall and 11pt_avg divide 0 by 0 for a topic with no document
     left (with -J: every document unjudged, or -c with an unanswered topic, whose stand-in
     document is unjudged; -M 0: every topic): a recall point rounding to 0 or fewer relevant
@@ -135,7 +167,9 @@ def _recall_points(spec: Optional[str]) -> Optional[List[float]]:
     return list(ELEVEN_POINTS if given["recalls"] is None else given["recalls"])
 
 
-def ideal_dcg_carried_over(plan, values, judgments: Judgments, topics) -> None:
+def ideal_dcg_carried_over(
+    plan: Sequence[TrecLine], values: LineValues, judgments: Judgments, topics: Mapping[str, int]
+) -> None:
     """trec_eval counts each topic's documents per level in a table it reuses from topic
     to topic (form_res_rels.c). A topic judged with negative levels only counts none and
     leaves the counts of the topic evaluated before it, in byte order, whose ideal_dcg it

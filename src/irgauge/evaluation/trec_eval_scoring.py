@@ -11,9 +11,11 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from irgauge.collection.judgments import Judgments
+from irgauge.collection.rankings import MatchedRun
 from irgauge.evaluation.memory import part_bytes
 from irgauge.evaluation.run_scoring import (
     PartWatcher,
+    ScoredRun,
     ScoringPlan,
     score_empty,
     score_source_jointly,
@@ -22,6 +24,7 @@ from irgauge.evaluation.run_scoring import (
 from irgauge.evaluation.topic_tables import eligible_topics
 from irgauge.evaluation.trec_eval_options import TrecEvalOptions, read_depth
 from irgauge.evaluation.trec_eval_topics import evaluated_mask
+from irgauge.io.records import Run
 from irgauge.measures import parse_measure
 from irgauge.measures.trec_eval_words import TrecEvalError, TrecLine
 
@@ -35,7 +38,7 @@ def score_lines(
     name: Optional[str] = None,
     watcher: Optional[PartWatcher] = None,
     read_from: Optional[str] = None,
-):
+) -> Tuple[LineValues, ScoredRun]:
     """(label, topic or 'all') -> value of every measured line, and the run as scored: read
     in parts of whole topics within ``budget`` and matched in trec_eval's order (score,
     ties by docno descending), -M applied. ``watcher``: told of each part; ``read_from``:
@@ -45,8 +48,14 @@ def score_lines(
 
 
 def score_lines_jointly(
-    plan, judgments_list, run, options: TrecEvalOptions, budget, watchers, reading
-):
+    plan: Sequence[TrecLine],
+    judgments_list: Sequence[Judgments],
+    run: Any,
+    options: TrecEvalOptions,
+    budget: int,
+    watchers: Sequence[Optional[PartWatcher]],
+    reading: Tuple[Optional[str], Optional[str]],
+) -> List[Tuple[LineValues, ScoredRun]]:
     """:func:`score_lines` under each of ``judgments_list`` (with the watcher at its place in
     ``watchers``), the run read once for all of them; ``reading``: (the run's name, its
     copy to read). A list of (values, run as scored), in the order of the judgments."""
@@ -98,7 +107,7 @@ class LineValues:
     values over the topics: a dict of (label, topic) keys takes some 150 bytes a value,
     1.5 GB for 300,000 topics and the 30 lines of official. A topic not scored: NaN."""
 
-    def __init__(self, topic_ids: Sequence[str]):
+    def __init__(self, topic_ids: Sequence[str]) -> None:
         self.index = {topic: i for i, topic in enumerate(topic_ids)}
         self.columns: Dict[str, np.ndarray] = {}
         self.means: Dict[str, float] = {}
@@ -112,20 +121,20 @@ class LineValues:
             self.columns[label] = np.full(len(self.index), math.nan)
         return self.columns[label]
 
-    def __getitem__(self, key) -> float:
+    def __getitem__(self, key: Tuple[str, str]) -> float:
         label, topic = key
         if topic == "all":
             return self.means[label]
         return float(self.columns[label][self.index[topic]])
 
-    def __setitem__(self, key, value: float) -> None:
+    def __setitem__(self, key: Tuple[str, str], value: float) -> None:
         label, topic = key
         if topic == "all":
             self.means[label] = value
         else:
             self._column(label)[self.index[topic]] = value
 
-    def __contains__(self, key) -> bool:
+    def __contains__(self, key: Tuple[str, str]) -> bool:
         label, topic = key
         return label in (self.means if topic == "all" else self.columns)
 
@@ -137,7 +146,7 @@ class RunWatcher(PartWatcher):
     relstring and for the topics -J leaves empty; and the topics whose documents kept hold
     one twice, where trec_eval stops."""
 
-    def __init__(self, width: int, judged_only: bool, runid: Optional[str] = None):
+    def __init__(self, width: int, judged_only: bool, runid: Optional[str] = None) -> None:
         self.width = width
         self.judged_only = judged_only
         self.runid = runid
@@ -154,7 +163,7 @@ class RunWatcher(PartWatcher):
         self.repeated = {}
         return taken
 
-    def read(self, run) -> None:
+    def read(self, run: Run) -> None:
         if run.scores is None:
             raise TrecEvalError(
                 f"trec_eval.get_results: Malformed line 1\ntrec_eval: Quit in file "
@@ -166,7 +175,7 @@ class RunWatcher(PartWatcher):
             self.runid = _runid(run)
         self.where = (run.source, run.position_unit)
 
-    def matched(self, matched) -> None:
+    def matched(self, matched: MatchedRun) -> None:
         if self.repeated:  # a topic matched again (a scattered run, regrouped): its last
             for index in np.intersect1d(list(self.repeated), matched.row_topic).tolist():
                 del self.repeated[index]
@@ -186,7 +195,7 @@ class RunWatcher(PartWatcher):
             self.grades[index] = grades[: self.width].copy()
 
 
-def _runid(run) -> str:
+def _runid(run: Run) -> str:
     return run.tag if run.tag is not None else run.name
 
 

@@ -4,14 +4,19 @@ only. A stop is (topic, error): trec_eval prints the topics before it, then fail
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Optional
+from typing import Any, Mapping, Optional, Tuple
 
 from irgauge.collection.judgments import Judgments
+from irgauge.evaluation.trec_eval_options import Chosen
 from irgauge.evaluation.trec_eval_topics import byte_order, negative_levels_only
+from irgauge.io.records import Qrels
 from irgauge.measures.trec_eval_words import TrecEvalError
 
+# the topic where trec_eval stops and the error it stops with, or None
+Stop = Optional[Tuple[str, TrecEvalError]]
 
-def missing_stop(missing: Optional[str]):
+
+def missing_stop(missing: Optional[str]) -> Stop:
     """(topic, error) where trec_eval 10.0 stops: a qrels topic the run does not answer."""
     if missing is None:
         return None
@@ -23,7 +28,7 @@ def missing_stop(missing: Optional[str]):
     )
 
 
-def repeat_stop(qrels, topics, chosen):
+def repeat_stop(qrels: Qrels, topics: Mapping[str, int], chosen: Chosen) -> Stop:
     """(topic, error) where trec_eval 10.0 stops: the first topic it evaluates (in byte
     order) whose qrels judge a document twice, with the same level or another
     (form_res_rels.c), or None; none when no measure asked for reads the qrels."""
@@ -43,7 +48,12 @@ def repeat_stop(qrels, topics, chosen):
     )
 
 
-def duplicate_stop(repeated, topics, chosen, where):
+def duplicate_stop(
+    repeated: Mapping[str, Tuple[bytes, int, int]],
+    topics: Mapping[str, int],
+    chosen: Chosen,
+    where: Tuple[str, str],
+) -> Stop:
     """(topic, error) where trec_eval 10.0 stops: the first topic it evaluates (in byte
     order) whose documents, as far as -M keeps them, hold a document twice
     (form_res_rels.c), or None; none when no measure asked for reads the run.
@@ -85,14 +95,14 @@ def refuse_group_repeats(groups: Mapping[str, Any]) -> None:
     )
 
 
-def first_stop(*stops):
+def first_stop(*stops: Stop) -> Stop:
     """The stop trec_eval reaches first: the one at the topic first in byte order (at one
     topic, the one given first)."""
     found = [stop for stop in stops if stop is not None]
     return min(found, key=lambda stop: byte_order(stop[0])) if found else None
 
 
-def unjudged_first_stop(judgments: Judgments, chosen, topics):
+def unjudged_first_stop(judgments: Judgments, chosen: Chosen, topics: Mapping[str, int]) -> Stop:
     """(topic, error) where trec_eval 10.0 stops, or None: it sizes its table of levels by
     the first topic's highest level, so when the first topic it evaluates (``topics``:
     those evaluated; the first in byte order) has negative levels only, that table has no
@@ -112,7 +122,7 @@ def unjudged_first_stop(judgments: Judgments, chosen, topics):
     )
 
 
-def _first_measured(chosen) -> Optional[str]:
+def _first_measured(chosen: Chosen) -> Optional[str]:
     """The measure whose computation fails first where trec_eval stops at a topic: the
     first in its order asked for that reads the topic's documents (not runid, num_q)."""
     return next((name for name, _ in chosen if name not in ("runid", "num_q")), None)

@@ -4,13 +4,14 @@ qrels read with -l and their negative levels."""
 
 from __future__ import annotations
 
-from typing import List, Optional, Sequence
+from typing import Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
 from irgauge.collection.judgments import TREC_LOWEST_LEVEL, Judgments
 from irgauge.evaluation.topic_tables import check_conventions
 from irgauge.evaluation.trec_eval_options import TrecEvalOptions, read_depth
+from irgauge.io.records import Qrels
 
 
 def byte_order(topic: str) -> bytes:
@@ -29,7 +30,9 @@ def evaluated_mask(judgments: Judgments, only_topic: Optional[str]) -> np.ndarra
     return np.array([topic == only_topic for topic in judgments.topic_ids], bool)
 
 
-def evaluated_topics(judgments: Judgments, answered: np.ndarray, options: TrecEvalOptions):
+def evaluated_topics(
+    judgments: Judgments, answered: np.ndarray, options: TrecEvalOptions
+) -> Tuple[Dict[str, int], Optional[str]]:
     """The topics trec_eval evaluates (id -> topic index): the qrels topics the run
     answers (``answered``: bool per qrels topic), or with -c every qrels topic, of those
     -D 0.query leaves (``evaluated_mask``); and the first of them (in byte order) the run
@@ -55,7 +58,7 @@ def most_relevant(judgments_list: Sequence[Judgments], options: TrecEvalOptions)
     )
 
 
-def trec_judgments(qrels, options: TrecEvalOptions) -> Judgments:
+def trec_judgments(qrels: Qrels, options: TrecEvalOptions) -> Judgments:
     """The judgments as trec_eval reads them: a negative level is pooled but unjudged."""
     # any -l past the highest level makes no document relevant, as the level above it does
     top = int(qrels.levels.max()) if len(qrels.levels) else 0
@@ -71,4 +74,5 @@ def trec_judgments(qrels, options: TrecEvalOptions) -> Judgments:
 def negative_levels_only(judgments: Judgments) -> np.ndarray:
     """Per qrels topic, whether it holds no judgment at a level >= 0 (those at negative
     levels are not among the judgments), which form_res_rels.c counts per level."""
-    return np.bincount(judgments.topic, minlength=len(judgments.topic_ids)) == 0
+    empty: np.ndarray = np.bincount(judgments.topic, minlength=len(judgments.topic_ids)) == 0
+    return empty
