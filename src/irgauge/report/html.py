@@ -98,8 +98,8 @@ def render_report(
     more_studies, files = input_sections(inputs, paths)
     seen = {d.resolve() for d, _ in studies}
     studies += [(d, m) for d, m in more_studies if d.resolve() not in seen]
-    for k, (heading, body) in enumerate(files, 1):
-        sections.append((f"input-{k}", heading, body))
+    for k, (heading, text) in enumerate(files, 1):
+        sections.append((f"input-{k}", heading, text))
     used = {a for a, _, _ in sections}
     for directory, manifest in studies:
         anchor = re.sub(r"[^A-Za-z0-9_-]", "-", manifest["study"])

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, List, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Sequence, Tuple
 
 from irgauge.errors import InputError
 from irgauge.report.comparisons import described, differences, of_evaluation, same_scores
@@ -15,6 +15,7 @@ from irgauge.report.inputs import (
     comparison_from_json,
     evaluation_matrices,
     evaluation_means,
+    ReportInput,
     read_input,
 )
 from irgauge.report.manifests import read_study_manifest
@@ -38,7 +39,9 @@ INPUT_TITLES = {
 }
 
 
-def _evaluation_section(item, paths: ReportPaths, tables: Sequence["_Given"] = ()) -> str:
+def _evaluation_section(
+    item: ReportInput, paths: ReportPaths, tables: Sequence["_Given"] = ()
+) -> str:
     """Means, and one comparison of the per-topic scores: the comparison table given of
     these scores where there is one (named, with its test, correction and alpha), else
     irgauge's own (paired t-test, Holm), said to be irgauge's."""
@@ -89,7 +92,9 @@ def _evaluation_section(item, paths: ReportPaths, tables: Sequence["_Given"] = (
     return "\n".join(parts)
 
 
-def _comparison_section(item, paths: ReportPaths, tables: Sequence["_Given"] = ()) -> str:
+def _comparison_section(
+    item: ReportInput, paths: ReportPaths, tables: Sequence["_Given"] = ()
+) -> str:
     """The table given and, where another given table compares the same scores, how the
     two differ, from the parameters each recorded."""
     table = comparison_from_json(item)
@@ -114,7 +119,7 @@ def _comparison_section(item, paths: ReportPaths, tables: Sequence["_Given"] = (
     return "\n".join(parts)
 
 
-def _result_section(item, paths: ReportPaths) -> str:
+def _result_section(item: ReportInput, paths: ReportPaths) -> str:
     return (
         '<div class="block">'
         + frame_html(item.frame)
@@ -128,16 +133,18 @@ class _Given:
     """A comparison table given as an input: its file's name, contents and anchor."""
 
     name: str
-    item: Any
+    item: ReportInput
     anchor: str
 
 
-def input_sections(inputs: Sequence[Any], paths: ReportPaths) -> Tuple[list, list]:
+def input_sections(
+    inputs: Sequence[Any], paths: ReportPaths
+) -> Tuple[List[Tuple[Path, Dict[str, Any]]], List[Tuple[str, str]]]:
     """(study folders, file sections) of the inputs given. Every file is read first, so
     that each set of scores gets one comparison: the table given, else irgauge's own."""
 
-    studies: list = []
-    entries: List[tuple] = []  # (title, html) or (number, path, item)
+    studies: List[Tuple[Path, Dict[str, Any]]] = []
+    entries: List[Tuple[Any, ...]] = []  # (title, html) or (number, path, item)
     for number, given in enumerate(inputs, 1):
         given = Path(given)
         if given.is_dir():
@@ -195,7 +202,7 @@ def input_sections(inputs: Sequence[Any], paths: ReportPaths) -> Tuple[list, lis
     return studies, sections
 
 
-def _rendered(render, item, *args) -> str:
+def _rendered(render: Callable[..., str], item: ReportInput, *args: Any) -> str:
     """The section of one input; a file that has the shape of its kind but not its content
     (a comparison table's metadata without its runs, a mark of an unknown run) is refused
     by name rather than ending in a traceback."""

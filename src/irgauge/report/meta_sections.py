@@ -11,7 +11,7 @@ from typing import Any, Dict, List, Optional, Sequence
 import pandas as pd
 
 from irgauge.io.words import counted
-from irgauge.report.inputs import TOPICSET_COLUMNS
+from irgauge.report.inputs import TOPICSET_COLUMNS, ReportInput
 from irgauge.report.page_blocks import ReportPaths, conventions_html, esc, figure_html, frame_html
 
 
@@ -75,7 +75,7 @@ def _interval(value: float, low: float, high: float, digits: int = 3) -> str:
     return f"{text} [{float(low):.{digits}f}, {float(high):.{digits}f}]"
 
 
-def _agreement_tables(item) -> List[str]:
+def _agreement_tables(item: ReportInput) -> List[str]:
     """The label statistics and, per pair of qrels, the system statistics by measure; every
     value with its bootstrap interval."""
     frame = item.frame.copy()
@@ -136,7 +136,7 @@ def _agreement_details(details: Dict[str, Any]) -> List[str]:
     return parts
 
 
-def _agreement_figures(item, paths: ReportPaths, folder: Path) -> str:
+def _agreement_figures(item: ReportInput, paths: ReportPaths, folder: Path) -> str:
     """The figures of :mod:`irgauge.report.agreement_figures`, drawn from the JSON details
     into ``folder``; without the details (a TSV) a note says where they come from."""
     details = item.details
@@ -162,7 +162,7 @@ def _agreement_figures(item, paths: ReportPaths, folder: Path) -> str:
     return figures_html([Path(p) for p in written if str(p).endswith(".png")], paths)
 
 
-def agreement_section(item, paths: ReportPaths, folder: Path) -> str:
+def agreement_section(item: ReportInput, paths: ReportPaths, folder: Path) -> str:
     meta = item.metadata
     parts = [
         f'<p class="muted">{counted(esc(meta.get("n_topics", "?")), "topic")}, '
@@ -184,7 +184,7 @@ def _topicset_value(statistic: str, value: Any) -> str:
     return f"{int(round(number))}" if statistic == "n_topics" else f"{number:.4g}"
 
 
-def _topicset_figure(item, paths: ReportPaths, folder: Path) -> str:
+def _topicset_figure(item: ReportInput, paths: ReportPaths, folder: Path) -> str:
     """The n-against-D figure (:mod:`irgauge.report.topicset_figures`) from the table's
     variances, drawn into ``folder``."""
     frame, meta = item.frame, item.metadata
@@ -209,7 +209,7 @@ def _topicset_figure(item, paths: ReportPaths, folder: Path) -> str:
     return figures_html([Path(p) for p in written if str(p).endswith(".png")], paths)
 
 
-def topicset_section(item, paths: ReportPaths, folder: Path) -> str:
+def topicset_section(item: ReportInput, paths: ReportPaths, folder: Path) -> str:
     frame = item.frame[list(TOPICSET_COLUMNS)].copy()
     frame["value"] = [
         _topicset_value(str(s), v) for s, v in zip(frame["statistic"], frame["value"])
@@ -236,7 +236,7 @@ def topicset_section(item, paths: ReportPaths, folder: Path) -> str:
     return "\n".join(parts)
 
 
-def repro_section(item, paths: ReportPaths, folder: Path) -> str:
+def repro_section(item: ReportInput, paths: ReportPaths, folder: Path) -> str:
     """An ``irgauge repro`` output: its sentences, the table with each value's interval and
     the KTU, RBO and RMSE curves drawn from the table (:mod:`irgauge.report.repro_figures`)."""
     frame, meta = item.frame, item.metadata

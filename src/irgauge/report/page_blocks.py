@@ -67,7 +67,7 @@ class ReportPaths:
 
 
 def frame_html(frame: pd.DataFrame, digits: int = 4, people: bool = True) -> str:
-    def fmt(v):
+    def fmt(v: Any) -> str:
         if isinstance(v, float):
             return "–" if math.isnan(v) else f"{v:.{digits}f}"
         return str(v)
@@ -78,7 +78,8 @@ def frame_html(frame: pd.DataFrame, digits: int = 4, people: bool = True) -> str
             formatted[col] = formatted[col].map(fmt)
     if people:
         formatted.columns = [header(c) for c in formatted.columns]
-    return formatted.to_html(index=False, border=0, classes="data", escape=True, na_rep="–")
+    table: str = formatted.to_html(index=False, border=0, classes="data", escape=True, na_rep="–")
+    return table
 
 
 def figure_html(

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Tuple
 
 import pandas as pd
 
@@ -118,7 +118,7 @@ def study_section(directory: Path, manifest: Dict[str, Any], paths: ReportPaths)
     return "\n".join(parts)
 
 
-def study_manifests(root: Path) -> List[tuple]:
+def study_manifests(root: Path) -> List[Tuple[Path, Dict[str, Any]]]:
     """(directory, manifest) of every study in ``root``, in the studies' canonical order: a
     study the running command has staged is read where it is staged (the report commits
     with it)."""
