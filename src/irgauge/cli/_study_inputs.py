@@ -4,21 +4,26 @@ score files of --scores, and the collections of --collection and --collections."
 
 from __future__ import annotations
 
+import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, Dict, Tuple
 
 from irgauge.cli import _options as opt
+
+if TYPE_CHECKING:  # the scores and studies load on use
+    from irgauge.scores.matrix import Matrices
 
 
 DERIVED_DIR = "qa-derived-data"
 
 
-def qa_inputs(args):
+def qa_inputs(args: argparse.Namespace) -> Tuple[Any, Any]:
     """(gold, runs) of the qa study: as given, or derived from ad hoc qrels and runs with
     --derive-qa; ad hoc qrels without it are refused with a pointer to the option."""
     return qa_pair(args, args.qrels, args.runs, Path(args.out))
 
 
-def qa_pair(args, gold, runs, out: Path):
+def qa_pair(args: argparse.Namespace, gold: Any, runs: Any, out: Path) -> Tuple[Any, Any]:
     """(gold, runs) of one collection of the qa study: derived under ``out`` with
     --derive-qa, refused when they look like ad hoc qrels without it."""
     from irgauge.studies.qa import qa_collection_from_adhoc
@@ -37,7 +42,7 @@ def qa_pair(args, gold, runs, out: Path):
     return gold, runs
 
 
-def _looks_like_qrels(path) -> bool:
+def _looks_like_qrels(path: Any) -> bool:
     """True when the first line of ``path`` reads as a TREC qrels line: four fields, the
     last an integer level."""
     try:
@@ -48,7 +53,7 @@ def _looks_like_qrels(path) -> bool:
     return len(fields) == 4 and fields[3].lstrip(b"-").isdigit()
 
 
-def score_matrices(args):
+def score_matrices(args: argparse.Namespace) -> Matrices:
     """--scores (studies predictive and topicset): the score files' matrices, combined."""
     from irgauge.errors import InputError
     from irgauge.scores import combine, read_scores
@@ -62,7 +67,7 @@ def score_matrices(args):
     return combine(parts)
 
 
-def collections_given(args) -> dict:
+def collections_given(args: argparse.Namespace) -> Dict[str, Tuple[Any, Any]]:
     """``{name: (qrels, runs)}`` from --collections (first) and --collection."""
     from irgauge.errors import InputError
     from irgauge.studies import collections as many

@@ -4,24 +4,25 @@ function (``Keywords``); ``study_options`` builds them all from the parsed optio
 
 from __future__ import annotations
 
-from typing import Any, Callable, Optional
+import argparse
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from irgauge.cli import _options as opt
 
 
-Keywords = Callable[[Any], dict]  # parsed options -> keywords of the study function
+# parsed options -> the keywords they give the study function
+Keywords = Callable[[argparse.Namespace], Dict[str, Any]]
+# adds its options to a study's parser, returns the builder of their keywords
+Adder = Callable[[argparse.ArgumentParser], Keywords]
 
 
-Adder = Callable[[Any], Keywords]  # adds its options to a parser, returns their Keywords
-
-
-def _none(args) -> dict:
+def _none(args: argparse.Namespace) -> Dict[str, Any]:
     """The keywords of an option read by the command itself, or by :func:`study_options`
     for every study (--seed, --report), not passed on by its own adder."""
     return {}
 
 
-def _gain_list(text: str):
+def _gain_list(text: str) -> List[str]:
     variants = [t.strip() for t in text.split(",") if t.strip()]
     for variant in variants:  # each refused here, naming --gains, as eval's --gains
         opt.gains(variant)
@@ -31,7 +32,7 @@ def _gain_list(text: str):
 def inputs(gold: bool = False, runs: str = "run files") -> Adder:
     """QRELS (the qa study's GOLD), RUN... and --out, read by the command (cmd_study.run)."""
 
-    def add(p) -> Keywords:
+    def add(p: argparse.ArgumentParser) -> Keywords:
         p.add_argument(
             "qrels",
             nargs="?",
@@ -46,24 +47,30 @@ def inputs(gold: bool = False, runs: str = "run files") -> Adder:
 
 
 def seed(help: str) -> Adder:
-    def add(p) -> Keywords:
+    def add(p: argparse.ArgumentParser) -> Keywords:
         opt.add_seed(p, help)
         return _none
 
     return add
 
 
-def report(p) -> Keywords:
+def report(p: argparse.ArgumentParser) -> Keywords:
     p.add_argument("--report", action="store_true", help="also write DIR/report.html")
     return _none
 
 
-def quiet(p) -> Keywords:
+def quiet(p: argparse.ArgumentParser) -> Keywords:
     opt.add_quiet(p)  # read by _progress
     return _none
 
 
-def common_options(p, study: str, top_k=None, top_fraction=None, by="AP") -> None:
+def common_options(
+    p: argparse.ArgumentParser,
+    study: str,
+    top_k: Optional[int] = None,
+    top_fraction: Optional[float] = None,
+    by: Optional[str] = "AP",
+) -> None:
     """Inputs, output folder, collections, system filter, seed, report and --quiet."""
     inputs(gold=study == "qa", runs="answer files" if study == "qa" else "run files")(p)
     p.add_argument(
@@ -94,7 +101,7 @@ def common_options(p, study: str, top_k=None, top_fraction=None, by="AP") -> Non
     opt.add_engine(p, "repetitions, reductions, topic resamples and their chunks")
 
 
-def _answer_options(g) -> None:
+def _answer_options(g: Any) -> None:  # a parser's argument group
     g.add_argument(
         "--answer-order",
         choices=("file", "rank", "score"),
@@ -122,7 +129,7 @@ def _answer_options(g) -> None:
     )
 
 
-def eval_options(p, complete: bool = False) -> Keywords:
+def eval_options(p: argparse.ArgumentParser, complete: bool = False) -> Keywords:
     g = p.add_argument_group("evaluation conventions")
     g.add_argument(
         "--order",
@@ -137,20 +144,20 @@ def eval_options(p, complete: bool = False) -> Keywords:
     return _eval_kwargs
 
 
-def eval_options_complete(p) -> Keywords:
+def eval_options_complete(p: argparse.ArgumentParser) -> Keywords:
     """The evaluation conventions and -c/--complete, for a study that compares runs topic
     by topic on the qrels' topics (a run missing one is refused without it)."""
     return eval_options(p, complete=True)
 
 
-def qa_eval_options(p) -> Keywords:
+def qa_eval_options(p: argparse.ArgumentParser) -> Keywords:
     g = p.add_argument_group("evaluation conventions")
     _answer_options(g)
     _rel_level(g)
     return _qa_kwargs
 
 
-def _rel_level(g) -> None:
+def _rel_level(g: Any) -> None:  # a parser's argument group
     g.add_argument(
         "-l",
         "--rel-level",
@@ -160,7 +167,7 @@ def _rel_level(g) -> None:
     )
 
 
-def bootstrap(p) -> Keywords:
+def bootstrap(p: argparse.ArgumentParser) -> Keywords:
     opt.add_renamed(
         p, ("-B", "--samples"), ("--B",), type=opt.draws, default=1000, help="bootstrap samples"
     )
@@ -168,7 +175,7 @@ def bootstrap(p) -> Keywords:
     return lambda args: {"samples": args.samples, "alpha": args.alpha}
 
 
-def subsets(p) -> Keywords:
+def subsets(p: argparse.ArgumentParser) -> Keywords:
     p.add_argument(
         "--trials",
         type=opt.draws,
@@ -193,7 +200,7 @@ def subsets(p) -> Keywords:
     return _subset_kwargs
 
 
-def reduced_to(p) -> Keywords:
+def reduced_to(p: argparse.ArgumentParser) -> Keywords:
     """--rates or --depth (one of them): the shares of judgments kept at random, or the
     pool depths (as irgauge incomplete's)."""
     how = p.add_mutually_exclusive_group()
@@ -208,12 +215,12 @@ def reduced_to(p) -> Keywords:
     return lambda args: {"rates": args.rates, "depths": args.depth}
 
 
-def topic_resamples(p) -> Keywords:
+def topic_resamples(p: argparse.ArgumentParser) -> Keywords:
     opt.add_topic_resamples(p)
     return lambda args: {"topic_resamples": args.topic_resamples}
 
 
-def topicset_resamples(p) -> Keywords:
+def topicset_resamples(p: argparse.ArgumentParser) -> Keywords:
     # its own bootstrap, once spelled --trials, which the other commands spell for draws:
     # retired, so that --trials has one meaning
     opt.add_topic_resamples(
@@ -223,18 +230,18 @@ def topicset_resamples(p) -> Keywords:
 
 
 def own(
-    *flags,
+    *flags: str,
     keyword: Optional[str] = None,
     value: Callable[[Any], Any] = lambda given: given,
-    old: tuple = (),
-    retired: tuple = (),
-    **kwargs,
+    old: Tuple[str, ...] = (),
+    retired: Tuple[str, ...] = (),
+    **kwargs: Any,
 ) -> Adder:
     """A study's own option, passed to the study function as ``keyword`` (default: its
     dest) with ``value`` of what was given; ``old``: its deprecated spellings, ``retired``:
     its refused ones (``_options.add_renamed``)."""
 
-    def add(p) -> Keywords:
+    def add(p: argparse.ArgumentParser) -> Keywords:
         if old or retired:
             dest = opt.add_renamed(p, flags, old, retired, **kwargs).dest
         else:
@@ -244,14 +251,14 @@ def own(
     return add
 
 
-def gains(default, help: str) -> Adder:
+def gains(default: List[str], help: str) -> Adder:
     return own("--gains", type=_gain_list, default=default, metavar="S:A:B,...", help=help)
 
 
-def read_by_command(*flags, **kwargs) -> Adder:
+def read_by_command(*flags: str, **kwargs: Any) -> Adder:
     """An option the command reads itself (the inputs), not a keyword of the study function."""
 
-    def add(p) -> Keywords:
+    def add(p: argparse.ArgumentParser) -> Keywords:
         p.add_argument(*flags, **kwargs)
         return _none
 
@@ -271,14 +278,14 @@ def measures(help: str, blank_is_default: bool = False) -> Adder:
     refused by the study ("no measures given"), or with ``blank_is_default`` (pooling's
     rule) means the default."""
 
-    def add(p) -> Keywords:
+    def add(p: argparse.ArgumentParser) -> Keywords:
         opt.add_measures(p, help)
         return lambda args: _measures_kwargs(args, blank_is_default)
 
     return add
 
 
-def topicset_measures(p) -> Keywords:
+def topicset_measures(p: argparse.ArgumentParser) -> Keywords:
     opt.add_measures(
         p,
         "measures to evaluate (default AP, Q-measure, nDCG@10, nERR@10, P@10); with "
@@ -289,13 +296,13 @@ def topicset_measures(p) -> Keywords:
     return lambda args: {"measures": opt.split_measures(args.measure)}
 
 
-def one_collection(p) -> Keywords:
+def one_collection(p: argparse.ArgumentParser) -> Keywords:
     # one collection at a time (a study whose inputs belong to one collection)
     p.set_defaults(collection=None, collections=None)
     return _none
 
 
-def study_options(args) -> dict:
+def study_options(args: argparse.Namespace) -> Dict[str, Any]:
     """Keyword arguments of the study function from the parsed options."""
     options = {"seed": args.seed, "report": args.report, "progress": _progress(args)}
     if "study_selection" in vars(args):  # a study of selected systems
@@ -305,14 +312,14 @@ def study_options(args) -> dict:
     return options
 
 
-def _progress(args):
+def _progress(args: argparse.Namespace) -> Optional[Callable[[str], object]]:
     """The studies' ``label -> callback`` factory: bars on a terminal, unless --quiet."""
     from irgauge.cli._bars import bars
 
     return bars(f"{args.study}: ", args.quiet)
 
 
-def _selection(args) -> dict:
+def _selection(args: argparse.Namespace) -> Dict[str, Any]:
     """--all-systems, --top-k or --top-fraction (one of them; without any, the study's
     default selection), and --by."""
     from irgauge.errors import InputError
@@ -337,7 +344,7 @@ def _selection(args) -> dict:
     return chosen
 
 
-def _subset_kwargs(args) -> dict:
+def _subset_kwargs(args: argparse.Namespace) -> Dict[str, Any]:
     return dict(
         trials=args.trials,
         repetitions=args.repetitions,
@@ -346,7 +353,7 @@ def _subset_kwargs(args) -> dict:
     )
 
 
-def _qa_kwargs(args) -> dict:
+def _qa_kwargs(args: argparse.Namespace) -> Dict[str, Any]:
     qa = {
         "rel_level": args.rel_level,
         "answer_order": args.answer_order,
@@ -358,7 +365,7 @@ def _qa_kwargs(args) -> dict:
     return {"qa_options": qa}
 
 
-def _eval_kwargs(args) -> dict:
+def _eval_kwargs(args: argparse.Namespace) -> Dict[str, Any]:
     eval_options = {"rel_level": args.rel_level}
     if args.order:
         eval_options["order"] = args.order
@@ -369,7 +376,7 @@ def _eval_kwargs(args) -> dict:
     return {"eval_options": eval_options}
 
 
-def _measures_kwargs(args, blank_is_default: bool) -> dict:
+def _measures_kwargs(args: argparse.Namespace, blank_is_default: bool) -> Dict[str, Any]:
     measures = opt.split_measures(args.measures)
     if measures is None or (blank_is_default and not measures):
         return {}

@@ -14,16 +14,21 @@ are :mod:`irgauge.cli._study_options`, the inputs the command reads itself
 
 from __future__ import annotations
 
+import argparse
 import sys
 from pathlib import Path
-from typing import NamedTuple, Optional
+from typing import TYPE_CHECKING, Any, Dict, NamedTuple, Optional, Tuple
 
+from irgauge._checks import MAX_COUNT
 from irgauge.citations import cite
 from irgauge.cli import HelpFormatter
 from irgauge.cli import _options as opt
 from irgauge.cli import _study_options as adders
 from irgauge.cli._study_inputs import collections_given, qa_inputs, qa_pair, score_matrices
-from irgauge.cli._study_options import study_options
+from irgauge.cli._study_options import Adder, study_options
+
+if TYPE_CHECKING:  # the studies load on use
+    from irgauge.studies._common import StudyResult
 
 
 class Study(NamedTuple):
@@ -34,7 +39,7 @@ class Study(NamedTuple):
     before them, its default system selection."""
 
     help: str
-    options: tuple
+    options: Tuple[Adder, ...]
     top_k: Optional[int] = None
     top_fraction: Optional[float] = None
     by: Optional[str] = "AP"
@@ -174,7 +179,7 @@ STUDIES = {
             adders.own(
                 "--systems",
                 dest="anova_systems",  # M, as the results record it: systems= are names in Python
-                type=opt.integer(2, opt.MAX_COUNT, what="a number of systems"),
+                type=opt.integer(2, MAX_COUNT, what="a number of systems"),
                 default=2,
                 metavar="M",
                 help="systems M compared by the one-way ANOVA design",
@@ -259,7 +264,7 @@ STUDIES = {
 STUDY_HELP = {name: study.help for name, study in STUDIES.items()}
 
 
-def register(subparsers) -> None:
+def register(subparsers: Any) -> None:
     p = subparsers.add_parser(
         "study",
         help=f"rerun a paper's experiment ({', '.join(STUDIES)})",
@@ -278,12 +283,12 @@ def register(subparsers) -> None:
     p.set_defaults(func=run)
 
 
-def _notes(result) -> None:
+def _notes(result: StudyResult) -> None:
     for note in result.manifest.get("notes", []):
         print(f"irgauge: note: {note}", file=sys.stderr)
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     options = study_options(args)
     if args.collection or args.collections:
         return _run_on_collections(args, options)
@@ -314,14 +319,14 @@ def run(args) -> int:
     return 0
 
 
-def _text(result) -> str:
+def _text(result: StudyResult) -> str:
     """The study's text, its summary wrapped to the terminal."""
     from irgauge.studies._common import SUMMARY_WIDTH
 
     return result.text(opt.terminal_width(SUMMARY_WIDTH))
 
 
-def _run_on_collections(args, options: dict) -> int:
+def _run_on_collections(args: argparse.Namespace, options: Dict[str, Any]) -> int:
     from irgauge.studies import collections as many
 
     collections = collections_given(args)
