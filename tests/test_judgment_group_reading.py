@@ -17,9 +17,9 @@ from test_streaming import WHOLE
 from test_trec_eval_drop_in import collections
 from test_trec_eval_stops import collections_with_repeats, drop_in, outcome_in_parts
 
-from irgauge.evaluation import run_scoring, trec_eval_output
+from irgauge.evaluation import run_scoring, trec_eval_scoring
 from irgauge.evaluation.run_scoring import score_source
-from irgauge.evaluation.trec_eval_output import TrecEvalOptions
+from irgauge.evaluation.trec_eval_options import TrecEvalOptions
 from tests.conftest import examples
 
 JG = "qrels_jg"
@@ -85,7 +85,7 @@ def test_one_reading_gives_the_outcome_of_one_reading_per_group(
     options, words = arguments
     once = outcome_in_parts(monkeypatch, tmp_path, qrels, run, options, part, words)
     with monkeypatch.context() as patched:
-        patched.setattr(trec_eval_output, "score_source_jointly", _read_per_group)
+        patched.setattr(trec_eval_scoring, "score_source_jointly", _read_per_group)
         per_group = outcome_in_parts(monkeypatch, tmp_path, qrels, run, options, part, words)
     assert once == per_group
 

@@ -58,8 +58,8 @@ def _paths(value, marker, path=()):
 def handed_on():
     """(command, destination, keyword) of every study option handed to the study function
     as given: each option's value is replaced by a marker, the command's keyword builders
-    (``cmd_study``) run on the defaults, and the marker is looked for in their keywords."""
-    from irgauge.cli import cmd_study
+    (``cli._study_options``) run on the defaults, and the marker is looked for in their keywords."""
+    from irgauge.cli import _study_options
 
     found = []
     for command, parser in leaf_commands(build_parser(["study"])):
@@ -77,7 +77,7 @@ def handed_on():
                 except (TypeError, AttributeError):  # a value it converts (a list it splits)
                     pass
             if "study_selection" in defaults:
-                keywords.update(cmd_study._selection(args))
+                keywords.update(_study_options._selection(args))
             for path in _paths(keywords, marker):
                 found.append((command, action.dest, path.split(".")[-1]))
     return found

@@ -25,8 +25,8 @@ from test_streaming import WHOLE, _write
 from test_trec_eval_drop_in import compare_with_trec_eval, slow_settings, trec_eval_binary
 
 from irgauge.cli import main
-from irgauge.evaluation import trec_eval_output
-from irgauge.evaluation.trec_eval_output import TrecEvalOptions
+from irgauge.evaluation import trec_eval_output, trec_eval_scoring
+from irgauge.evaluation.trec_eval_options import TrecEvalOptions
 from irgauge.measures.trec_eval_words import TrecEvalError
 from tests.conftest import examples
 
@@ -53,7 +53,7 @@ def outcome_in_parts(monkeypatch, tmp_path, qrels, run, options, part, words=("P
     """What trec_eval_output gives with the run read in parts of ``part`` bytes: the
     output, or a failure's status, output before it and message."""
     q, r = _write(tmp_path / "q", qrels), _write(tmp_path / "r", run)
-    monkeypatch.setattr(trec_eval_output, "part_bytes", lambda budget, runs: part)
+    monkeypatch.setattr(trec_eval_scoring, "part_bytes", lambda budget, runs: part)
     try:
         return trec_eval_output.trec_eval_output(q, r, list(words), options)
     except TrecEvalError as err:

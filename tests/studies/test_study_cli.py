@@ -184,16 +184,16 @@ def test_progress_only_on_a_terminal_and_not_with_quiet(monkeypatch):
     import argparse
     import sys
 
-    from irgauge.cli import cmd_study
+    from irgauge.cli import _study_options
 
     args = argparse.Namespace(study="onerel", quiet=False)
     monkeypatch.setattr(sys.stderr, "isatty", lambda: False, raising=False)
-    assert cmd_study._progress(args) is None
+    assert _study_options._progress(args) is None
     monkeypatch.setattr(sys.stderr, "isatty", lambda: True, raising=False)
-    factory = cmd_study._progress(args)
+    factory = _study_options._progress(args)
     assert callable(factory) and callable(factory("swap"))
     args.quiet = True
-    assert cmd_study._progress(args) is None
+    assert _study_options._progress(args) is None
 
 
 @pytest.mark.parametrize(

@@ -11,7 +11,7 @@ Each type is a callable for ``add_argument(type=...)``; argparse turns its
 from __future__ import annotations
 
 import argparse
-from typing import Any, Callable, Iterable, List, Optional
+from typing import Any, Callable, Iterable, List, Optional, Sequence
 
 from irgauge import _checks
 from irgauge._checks import MAX_COUNT, MAX_LEVEL  # noqa: F401  (MAX_COUNT re-exported)
@@ -191,7 +191,13 @@ def without_header(text: str, args) -> str:
 # ------------------------------------------------ options several commands share
 
 
-def add_renamed(parser, flags, old, retired=(), **kwargs):
+def add_renamed(
+    parser: Any,
+    flags: Sequence[str],
+    old: Sequence[str],
+    retired: Sequence[str] = (),
+    **kwargs: Any,
+) -> Any:
     """``add_argument(*flags, ...)`` for an option once spelled ``old`` (a tuple): the old
     spellings are still accepted, said to be deprecated in the help, and a note names the
     spelling to use when one is given. One option has one spelling in every command

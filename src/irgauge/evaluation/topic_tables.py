@@ -5,6 +5,8 @@ which checks its conventions and chooses its topics here, does not load the engi
 
 from __future__ import annotations
 
+from typing import Any, Optional, Tuple
+
 import numpy as np
 
 from irgauge import _checks
@@ -21,7 +23,9 @@ def eligible_topics(judgments: Judgments, empty_topics: str) -> np.ndarray:
     return judgments.R > 0 if empty_topics == "skip" else np.ones(judgments.n_topics, bool)
 
 
-def check_conventions(order, empty_topics, aggregate, rel_level, max_docs):
+def check_conventions(
+    order: Optional[str], empty_topics: str, aggregate: str, rel_level: Any, max_docs: Any
+) -> Tuple[int, Optional[int]]:
     """Refuse an unknown convention; the checked relevance threshold and depth."""
     if order is not None and order not in ORDERS:
         raise InputError(f"unknown document order {order!r}; choose from {', '.join(ORDERS)}")
