@@ -17,9 +17,10 @@ from test_streaming import WHOLE
 from test_trec_eval_drop_in import collections
 from test_trec_eval_stops import collections_with_repeats, drop_in, outcome_in_parts
 
-from irgauge.evaluation import run_scoring, trec_eval_scoring
+from irgauge.evaluation import run_scoring
+from irgauge.evaluation.trec_eval import line_scoring as trec_eval_scoring
 from irgauge.evaluation.run_scoring import score_source
-from irgauge.evaluation.trec_eval_options import TrecEvalOptions
+from irgauge.evaluation.trec_eval.drop_in_options import TrecEvalOptions
 from tests.conftest import examples
 
 JG = "qrels_jg"

@@ -25,8 +25,9 @@ from test_streaming import WHOLE, _write
 from test_trec_eval_drop_in import compare_with_trec_eval, slow_settings, trec_eval_binary
 
 from irgauge.cli import main
-from irgauge.evaluation import trec_eval_output, trec_eval_scoring
-from irgauge.evaluation.trec_eval_options import TrecEvalOptions
+from irgauge.evaluation.trec_eval import line_scoring as trec_eval_scoring
+from irgauge.evaluation.trec_eval import output as trec_eval_output
+from irgauge.evaluation.trec_eval.drop_in_options import TrecEvalOptions
 from irgauge.measures.trec_eval_words import TrecEvalError
 from tests.conftest import examples
 

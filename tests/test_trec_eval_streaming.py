@@ -23,8 +23,10 @@ from test_streaming import (
 )
 
 from irgauge.errors import InputError
-from irgauge.evaluation import memory, run_scoring, trec_eval_output, trec_eval_scoring
-from irgauge.evaluation.trec_eval_options import TrecEvalOptions
+from irgauge.evaluation import memory, run_scoring
+from irgauge.evaluation.trec_eval import line_scoring as trec_eval_scoring
+from irgauge.evaluation.trec_eval import output as trec_eval_output
+from irgauge.evaluation.trec_eval.drop_in_options import TrecEvalOptions
 from irgauge.measures.trec_eval_words import TrecEvalError
 from tests.conftest import examples
 
@@ -130,7 +132,7 @@ def test_standard_input_is_read_in_parts_once_per_judgment_group(tmp_path):
     argv = ["-q", "-c", "-R", "qrels_jg", "-m", "qrels_jg", qrels]
     script = (
         "import sys\n"
-        "from irgauge.evaluation import trec_eval_scoring\n"
+        "from irgauge.evaluation.trec_eval import line_scoring as trec_eval_scoring\n"
         "trec_eval_scoring.part_bytes = lambda budget, runs: 2000\n"
         "from irgauge.cli.cmd_trec_eval import console_main\n"
         "sys.exit(console_main(sys.argv[1:]))\n"
@@ -157,6 +159,6 @@ def test_no_temporary_file_outlives_a_stop_signal(tmp_path, signum):
         tmp_path / "spill",
         signum,
         main="irgauge.cli.cmd_trec_eval:console_main",
-        setup="from irgauge.evaluation import trec_eval_scoring\n"
+        setup="from irgauge.evaluation.trec_eval import line_scoring as trec_eval_scoring\n"
         "trec_eval_scoring.part_bytes = lambda budget, runs: 1 << 16",
     )

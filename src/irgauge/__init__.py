@@ -61,8 +61,8 @@ if TYPE_CHECKING:
     from irgauge.evaluation.engine import evaluate as evaluate, score_matrices as score_matrices
     from irgauge.evaluation.eval_result import EvalResult as EvalResult
     from irgauge.evaluation.tasks import use_engine as use_engine, use_jobs as use_jobs
-    from irgauge.evaluation.trec_eval_options import TrecEvalOptions as TrecEvalOptions
-    from irgauge.evaluation.trec_eval_output import trec_eval_output as trec_eval_output
+    from irgauge.evaluation.trec_eval.drop_in_options import TrecEvalOptions as TrecEvalOptions
+    from irgauge.evaluation.trec_eval.output import trec_eval_output as trec_eval_output
     from irgauge.interop.ir_measures_bridge import to_ir_measures as to_ir_measures
     from irgauge.io.qrels import (
         read_judgment_groups as read_judgment_groups,
@@ -142,8 +142,8 @@ _LAZY = {
     "read_qrels": "irgauge.io.qrels",
     "read_judgment_groups": "irgauge.io.qrels",
     "read_prels": "irgauge.io.prels",
-    "trec_eval_output": "irgauge.evaluation.trec_eval_output",
-    "TrecEvalOptions": "irgauge.evaluation.trec_eval_options",
+    "trec_eval_output": "irgauge.evaluation.trec_eval.output",
+    "TrecEvalOptions": "irgauge.evaluation.trec_eval.drop_in_options",
     "read_run": "irgauge.io.runs",
     "Qrels": "irgauge.io.records",
     "Run": "irgauge.io.records",

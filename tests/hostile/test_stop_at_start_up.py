@@ -54,7 +54,7 @@ def console_scripts() -> dict:
 STARTING = ["irgauge", "irgauge.cli", "irgauge.io.stops", "irgauge.cli._process"]
 CASES = [
     ("irgauge-trec_eval", m)
-    for m in [*STARTING, "irgauge.cli.cmd_trec_eval", "irgauge.evaluation.trec_eval_output"]
+    for m in [*STARTING, "irgauge.cli.cmd_trec_eval", "irgauge.evaluation.trec_eval.output"]
 ] + [("irgauge", m) for m in [*STARTING, "irgauge.cli.cmd_eval"]]
 
 

@@ -131,8 +131,8 @@ def _usage_error(parser):
 
 
 def run(args) -> int:
-    from irgauge.evaluation.trec_eval_options import TrecEvalOptions
-    from irgauge.evaluation.trec_eval_output import trec_eval_chunks
+    from irgauge.evaluation.trec_eval.drop_in_options import TrecEvalOptions
+    from irgauge.evaluation.trec_eval.output import trec_eval_chunks
     from irgauge.measures.c_numbers import atol
     from irgauge.measures.trec_eval_words import TrecEvalError
 

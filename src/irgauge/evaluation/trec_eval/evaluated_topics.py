@@ -10,7 +10,7 @@ import numpy as np
 
 from irgauge.collection.judgments import TREC_LOWEST_LEVEL, Judgments
 from irgauge.evaluation.topic_tables import check_conventions
-from irgauge.evaluation.trec_eval_options import TrecEvalOptions, read_depth
+from irgauge.evaluation.trec_eval.drop_in_options import TrecEvalOptions, read_depth
 from irgauge.io.records import Qrels
 
 

@@ -11,10 +11,10 @@ from typing import List, Mapping, Optional, Sequence, Tuple
 import numpy as np
 
 from irgauge.collection.judgments import Judgments
-from irgauge.evaluation.trec_eval_means import c_sum, topic_mean
-from irgauge.evaluation.trec_eval_options import TrecEvalOptions
-from irgauge.evaluation.trec_eval_scoring import LineValues, score_lines
-from irgauge.evaluation.trec_eval_topics import byte_order, negative_levels_only
+from irgauge.evaluation.trec_eval.means import c_sum, topic_mean
+from irgauge.evaluation.trec_eval.drop_in_options import TrecEvalOptions
+from irgauge.evaluation.trec_eval.line_scoring import LineValues, score_lines
+from irgauge.evaluation.trec_eval.evaluated_topics import byte_order, negative_levels_only
 from irgauge.measures import parse_measure
 from irgauge.measures.base import GMEAN_EPSILON
 from irgauge.measures.iprec import ELEVEN_POINTS

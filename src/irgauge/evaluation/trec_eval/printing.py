@@ -9,10 +9,10 @@ from typing import Dict, Iterator, List, Mapping, Optional, Sequence, Tuple
 import numpy as np
 
 from irgauge.collection.judgments import POOLED, UNJUDGED
-from irgauge.evaluation.trec_eval_options import TrecEvalOptions
-from irgauge.evaluation.trec_eval_scoring import LineValues
-from irgauge.evaluation.trec_eval_stops import Stop
-from irgauge.evaluation.trec_eval_topics import byte_order
+from irgauge.evaluation.trec_eval.drop_in_options import TrecEvalOptions
+from irgauge.evaluation.trec_eval.line_scoring import LineValues
+from irgauge.evaluation.trec_eval.exits import Stop
+from irgauge.evaluation.trec_eval.evaluated_topics import byte_order
 from irgauge.measures.trec_eval_words import TrecEvalError, TrecLine
 
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 from typing import Any, Mapping, Optional, Tuple
 
 from irgauge.collection.judgments import Judgments
-from irgauge.evaluation.trec_eval_options import Chosen
-from irgauge.evaluation.trec_eval_topics import byte_order, negative_levels_only
+from irgauge.evaluation.trec_eval.drop_in_options import Chosen
+from irgauge.evaluation.trec_eval.evaluated_topics import byte_order, negative_levels_only
 from irgauge.io.records import Qrels
 from irgauge.measures.trec_eval_words import TrecEvalError
 

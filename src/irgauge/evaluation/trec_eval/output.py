@@ -16,11 +16,11 @@ unless ``complete`` (-c) scores it, and so does a topic that judges a document t
 retrieves one twice among its first -M; run topics without qrels are ignored. The
 failures carry trec_eval's exit status (``TrecEvalError.status``).
 
-This module reads the inputs and puts the parts together: the options and their domain
-(``trec_eval_options``), the topics evaluated (``trec_eval_topics``), the scoring
-(``trec_eval_scoring``), the means as C takes them (``trec_eval_means``), trec_eval's own
-departures such as -c's stand-in ranking (``trec_eval_quirks``), where it stops
-(``trec_eval_stops``) and its lines as printed (``trec_eval_printing``).
+This module reads the inputs and puts the parts together, each part a module of this
+package: the options and their domain (``drop_in_options``), the topics evaluated
+(``evaluated_topics``), the scoring (``line_scoring``), the means as C takes them
+(``means``), trec_eval's own departures such as -c's stand-in ranking (``quirks``), where
+it stops (``exits``) and its lines as printed (``printing``).
 """
 
 from __future__ import annotations
@@ -45,27 +45,27 @@ import numpy as np
 
 from irgauge.evaluation.memory import resolve_memory
 from irgauge.evaluation.run_scoring import readable_twice
-from irgauge.evaluation.trec_eval_means import complete_means, derived_values, judgment_group_means
-from irgauge.evaluation.trec_eval_options import (
+from irgauge.evaluation.trec_eval.means import complete_means, derived_values, judgment_group_means
+from irgauge.evaluation.trec_eval.drop_in_options import (
     Chosen,
     TrecEvalOptions,
     in_domain,
     refuse_level_past_table,
 )
-from irgauge.evaluation.trec_eval_printing import relstrings, render_lines
-from irgauge.evaluation.trec_eval_quirks import (
+from irgauge.evaluation.trec_eval.printing import relstrings, render_lines
+from irgauge.evaluation.trec_eval.quirks import (
     empty_rankings,
     group_stand_in_values,
     ideal_dcg_carried_over,
     stand_in_values,
 )
-from irgauge.evaluation.trec_eval_scoring import (
+from irgauge.evaluation.trec_eval.line_scoring import (
     RunWatcher,
     grades_kept,
     score_lines,
     score_lines_jointly,
 )
-from irgauge.evaluation.trec_eval_stops import (
+from irgauge.evaluation.trec_eval.exits import (
     duplicate_stop,
     first_stop,
     missing_stop,
@@ -73,7 +73,7 @@ from irgauge.evaluation.trec_eval_stops import (
     repeat_stop,
     unjudged_first_stop,
 )
-from irgauge.evaluation.trec_eval_topics import (
+from irgauge.evaluation.trec_eval.evaluated_topics import (
     byte_order,
     evaluated_topics,
     indices,

@@ -22,8 +22,8 @@ from irgauge.evaluation.run_scoring import (
     score_unanswered,
 )
 from irgauge.evaluation.topic_tables import eligible_topics
-from irgauge.evaluation.trec_eval_options import TrecEvalOptions, read_depth
-from irgauge.evaluation.trec_eval_topics import evaluated_mask
+from irgauge.evaluation.trec_eval.drop_in_options import TrecEvalOptions, read_depth
+from irgauge.evaluation.trec_eval.evaluated_topics import evaluated_mask
 from irgauge.io.records import Run
 from irgauge.measures import parse_measure
 from irgauge.measures.trec_eval_words import TrecEvalError, TrecLine

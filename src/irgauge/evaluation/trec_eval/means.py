@@ -9,9 +9,9 @@ from typing import AbstractSet, Iterable, List, Mapping, Optional, Sequence, Tup
 
 import numpy as np
 
-from irgauge.evaluation.trec_eval_options import TrecEvalOptions
-from irgauge.evaluation.trec_eval_scoring import LineValues
-from irgauge.evaluation.trec_eval_topics import byte_order
+from irgauge.evaluation.trec_eval.drop_in_options import TrecEvalOptions
+from irgauge.evaluation.trec_eval.line_scoring import LineValues
+from irgauge.evaluation.trec_eval.evaluated_topics import byte_order
 from irgauge.measures import parse_measure
 from irgauge.measures.base import GMEAN_EPSILON, MAX_CUTOFF
 from irgauge.measures.c_numbers import c_quotient
