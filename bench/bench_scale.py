@@ -16,8 +16,10 @@ against the same command pinned to one CPU (as ``taskset -c 0`` runs it) and the
 (no option). Printed for each: the wall time, the CPU time (user + system) of every process
 of the command (client, scheduler, nannies, workers: ``os.wait4`` of the command counts its
 reaped descendants; a cluster already up is read with psutil before and after), the CPU
-ratio and the speed-up against the single-CPU run, the peak memory (the memory of the
-command's process tree, and of a cluster already up, summed, sampled every 50 ms with
+ratio and the speed-up against the single-CPU run (for a cluster already up, split under
+the table into the client, the scheduler, the nannies' process and the workers), the peak
+memory (the memory of the command's process tree, and of a cluster already up, summed,
+sampled every 50 ms with
 psutil: proportional set sizes where the system gives them, so that pages the processes
 share count once, else resident sets; without psutil, the largest single process's peak)
 and whether the output is the single-CPU run's, byte for byte. ``--repeat R`` runs each
@@ -196,7 +198,7 @@ def measure(argv: List[str], pin: Optional[int] = None, cluster=None) -> dict:
     with ``cluster`` (a running one, see :class:`Cluster`), its processes' CPU and memory
     during the command count too."""
     out_path = OUT / f"output-{os.getpid()}.tmp"  # benches may run side by side
-    before = cluster.cpu() if cluster is not None else 0.0
+    before = cluster.cpu_parts() if cluster is not None else {}
     with open(out_path, "wb") as out:
         start = time.perf_counter()
         proc = subprocess.Popen(
@@ -228,9 +230,17 @@ def measure(argv: List[str], pin: Optional[int] = None, cluster=None) -> dict:
     out_path.unlink()
     rss = peak[0] if psutil is not None else usage.ru_maxrss * 1024
     cpu = usage.ru_utime + usage.ru_stime
+    parts = {"client": cpu}
     if cluster is not None:
-        cpu += cluster.cpu() - before
-    return {"wall": wall, "cpu": cpu, "peak": rss / 2**20, "digest": digest}
+        after = cluster.cpu_parts()
+        parts.update({role: after[role] - before[role] for role in after})
+    return {
+        "wall": wall,
+        "cpu": sum(parts.values()),
+        "peak": rss / 2**20,
+        "digest": digest,
+        "parts": parts,
+    }
 
 
 def best(runs: List[dict]) -> dict:
@@ -242,6 +252,7 @@ def best(runs: List[dict]) -> dict:
         "cpu": min(r["cpu"] for r in runs),
         "peak": max(r["peak"] for r in runs),
         "digest": digests.pop() if len(digests) == 1 else "differs",
+        "parts": min(runs, key=lambda r: r["cpu"])["parts"],  # the least CPU's run
     }
 
 
@@ -320,15 +331,25 @@ class Cluster:
                 pass
         return procs
 
-    def cpu(self) -> float:
-        total = 0.0
-        for proc in self._tree():
+    def cpu_parts(self) -> dict:
+        """The CPU s so far of the scheduler, the nannies' process and the workers."""
+        parts = {"scheduler": 0.0, "nannies": 0.0, "workers": 0.0}
+        for role, proc in [("scheduler", p) for p in self._procs(0)] + [
+            ("nannies" if k == 0 else "workers", p) for k, p in enumerate(self._procs(1))
+        ]:
             try:
                 times = proc.cpu_times()
-                total += times.user + times.system
+                parts[role] += times.user + times.system
             except psutil.Error:
                 pass
-        return total
+        return parts
+
+    def _procs(self, k: int):
+        try:
+            top = psutil.Process(self.procs[k].pid)
+            return [top] + top.children(recursive=True)
+        except psutil.Error:
+            return []
 
     def rss(self) -> int:
         total = 0
@@ -359,9 +380,14 @@ def table(
     print("|---|---:|---:|---:|---:|---:|---|")
     base: dict = {}
 
+    split: List[str] = []
+
     def row(label: str, extra: List[str], pin: Optional[int] = None, cluster=None) -> None:
         r = best([measure(argv + extra, pin, cluster) for _ in range(repeat)])
         base.update(base or r)
+        if cluster is not None:
+            shares = ", ".join(f"{role} {cpu:.2f}" for role, cpu in r["parts"].items())
+            split.append(f"({label}, the least CPU's run, CPU s: {shares})")
         print(
             f"| {label} | {r['wall']:.2f} | {r['cpu']:.2f} | {r['cpu'] / base['cpu']:.2f} | "
             f"{base['wall'] / r['wall']:.2f} | {r['peak']:.0f} | "
@@ -389,6 +415,8 @@ def table(
                 row(f"dask, cluster up, {n} workers", extra, cluster=cluster)
             finally:
                 cluster.close()
+    for line in split:  # where a Dask command's CPU goes, process by process
+        print(line)
     print(f"(load average {os.getloadavg()[0]:.2f} at its end)", flush=True)
     summed = "proportional set sizes (PSS)" if PSS[0] else "resident set sizes (RSS)"
     print(f"(peak memory: the {summed} of the processes, summed)", flush=True)

@@ -33,7 +33,7 @@ def test_a_chunk_is_taken_a_block_at_a_time(monkeypatch):
     real = bootstrap.weighted_t
     monkeypatch.setattr(bootstrap, "weighted_t", lambda w, c: rows.append(len(w)) or real(w, c))
     monkeypatch.setattr(resampling, "BLOCK_CELLS", 7 * counts_t.shape[1])
-    t, asl, required = bootstrap.bootstrap_chunk(chunk, counts_t, ranks)
+    t, asl, required, _ = bootstrap.bootstrap_chunk(chunk, counts_t, ranks)
     assert rows == [7] * 7 + [1]  # 50 pairs, 7 a block: never the chunk whole
     assert required.keys() == ranks.keys() and len(t) == len(asl) == 50
     assert asl[3] == 1.0 and asl[5] == 0.0  # tied; flat and not tied

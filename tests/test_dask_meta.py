@@ -20,7 +20,7 @@ import irgauge.cli
 from irgauge.errors import InputError
 from irgauge.evaluation.tasks import run_steps, use_engine
 from irgauge.scores import ScoreMatrix
-from irgauge.stats import bootstrap, resampling
+from irgauge.stats import bootstrap, randomisation, resampling
 from irgauge.studies import onerel
 
 distributed = pytest.importorskip("distributed")
@@ -96,8 +96,9 @@ def test_each_method_gives_the_local_result(method, cluster, monkeypatch):
 
 
 def test_each_steps_item_travels_as_data_of_its_own(cluster, monkeypatch):
-    """A step's item (a chunk of score differences) is scattered, not an argument inside
-    its task, which the scheduler would unpickle, hold and pickle again."""
+    """A step's item cut from an array (a chunk of score differences given as such) is
+    scattered, not an argument inside its task, which the scheduler would unpickle, hold
+    and pickle again."""
     _small_chunks(monkeypatch, bootstrap)  # several steps, so several items
     items = []
     real = distributed.Client.submit
@@ -107,19 +108,67 @@ def test_each_steps_item_travels_as_data_of_its_own(cluster, monkeypatch):
         return real(self, function, step, item, *args, **options)
 
     monkeypatch.setattr(distributed.Client, "submit", spy)
-    matrices = _matrices()
-    local = irgauge.discriminative_power(matrices, samples=300, seed=1)
+    diffs = np.random.default_rng(3).normal(size=(40, 24))
+    counts = resampling.index_counts(resampling.bootstrap_indices(24, 300, 1), 24)
+    local = bootstrap.bootstrap_pairs(diffs, counts, (0.05,))
     with use_engine("dask", cluster.scheduler_address):
-        remote = irgauge.discriminative_power(matrices, samples=300, seed=1)
+        remote = bootstrap.bootstrap_pairs(diffs, counts, (0.05,))
     assert len(items) > 1 and all(isinstance(i, distributed.Future) for i in items)
-    _same(local, remote)
+    assert pickle.dumps(local) == pickle.dumps(remote)
+
+
+@pytest.mark.parametrize("method", ["discriminative_power", "compare_pairs"])
+def test_the_scores_reach_each_worker_once_and_the_differences_never(method, cluster, monkeypatch):
+    """The resampling tests' chunks of pair differences are made on the workers from the
+    scores, sent to each once for the run: nothing cut from the differences travels, and
+    no task carries more than its slice of pairs."""
+    _small_chunks(monkeypatch, bootstrap, randomisation)
+    scattered, submitted = [], []
+    scatter, submit = distributed.Client.scatter, distributed.Client.submit
+
+    def spy_scatter(self, data, *args, **options):
+        scattered.extend(data)
+        return scatter(self, data, *args, **options)
+
+    def spy_submit(self, function, *args, **options):
+        submitted.append(args)
+        return submit(self, function, *args, **options)
+
+    monkeypatch.setattr(distributed.Client, "scatter", spy_scatter)
+    monkeypatch.setattr(distributed.Client, "submit", spy_submit)
+    matrices = _matrices()
+    ap = matrices["AP"]
+
+    def run():
+        if method == "discriminative_power":
+            return irgauge.discriminative_power(matrices, samples=300, seed=1)
+        tests = ("bootstrap", "randomisation")
+        return irgauge.compare_pairs(ap.values, ap.systems, tests, samples=300, seed=6).table
+
+    local = run()
+    with use_engine("dask", cluster.scheduler_address):
+        remote = run()
+    sources = [s for s in scattered if isinstance(s, resampling.PairDifferences)]
+    # a source per measure (per test): the tasks outnumber them
+    assert sources and len(submitted) > 2 * len(sources)
+    # as sent: the scores (and the pairs where given), never differences made here
+    sent = [pickle.loads(pickle.dumps(s)) for s in sources]
+    assert all(s.made is None and s.values.shape == (9, 24) for s in sent)
+    topics = [a for a in scattered if isinstance(a, np.ndarray) and a.shape[-1] == 24]
+    assert not topics  # no differences (pairs x topics) scattered
+    parts = [a for args in submitted for a in args if isinstance(a, slice)]
+    assert len(parts) == len(submitted)
+    if method == "compare_pairs":
+        assert local.equals(remote)
+    else:
+        _same(local, remote)
 
 
 @pytest.fixture
 def small_compare_chunks(monkeypatch):
     """Chunks of a few pairs (trials), so that each resampling test of compare is cut into
     several tasks."""
-    from irgauge.stats import randomisation, tukey
+    from irgauge.stats import tukey
 
     _small_chunks(monkeypatch, bootstrap, randomisation, tukey)
 

@@ -92,7 +92,8 @@ def test_discpower_chunks_on_threads_same_output(tmp_path, capsys, two_cpus, mon
 
     def spy(step, items, *rest, **options):
         pools.append(len(items))
-        rows.append(max(len(item) for item in items))  # a chunk: its pairs' differences
+        # a chunk: (measure, its slice of pairs), made on its thread
+        rows.append(max(part.stop - part.start for _, part in items))
         return real(step, items, *rest, **options)
 
     monkeypatch.setattr(tasks, "on_threads", spy)

@@ -25,7 +25,13 @@ from irgauge.meta.result import MetaResult
 from irgauge.scores import check_matrices
 from irgauge.scores.frames import as_score_matrices
 from irgauge.stats.bootstrap import bootstrap_pair_sets
-from irgauge.stats.resampling import bootstrap_indices, index_counts, pair_index, resolve_seed
+from irgauge.stats.resampling import (
+    PairDifferences,
+    bootstrap_indices,
+    index_counts,
+    pair_index,
+    resolve_seed,
+)
 from irgauge.types import Progress, ScoresLike
 
 
@@ -73,9 +79,10 @@ def discriminative_power(
     counts = index_counts(indices, n)
     i, j = pair_index(len(systems))
     summary, pair_tables = [], []
-    differences = [values[i] - values[j] for values in stacked]
+    # made a chunk at a time where each chunk is tested (a cluster is sent the scores)
+    differences = [PairDifferences(values) for values in stacked]
     tested = bootstrap_pair_sets(differences, counts, alphas, progress=progress)
-    for name, z, res in zip(names, differences, tested):
+    for name, res in zip(names, tested):
         for alpha in alphas:
             significant = int(np.sum(res.asl < alpha))
             req = res.required[alpha]
@@ -96,7 +103,7 @@ def discriminative_power(
                 "measure": np.full(len(i), name, dtype=object),
                 "system_a": np.asarray(systems, dtype=object)[i],
                 "system_b": np.asarray(systems, dtype=object)[j],
-                "difference": z.mean(axis=1),
+                "difference": res.difference,
                 "t": np.asarray(res.statistic),
                 "asl": np.asarray(res.asl),
             }

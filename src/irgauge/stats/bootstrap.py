@@ -24,7 +24,7 @@ ASL is 0.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, List, Optional, Sequence, Tuple
+from typing import Callable, List, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
@@ -33,8 +33,10 @@ from irgauge.scores._results import check_fields
 from irgauge.errors import InputError
 from irgauge.evaluation.tasks import run_steps
 from irgauge.stats.resampling import (
+    PairDifferences,
     block_chunks,
     bootstrap_indices,
+    finite_differences,
     in_blocks,
     index_counts,
     require_finite,
@@ -70,16 +72,18 @@ class PairBootstrap:
     asl: np.ndarray  # ASL per pair
     # required[a][p]: |mean(w*b)| of the sample at the (B*alpha)-th largest |t(w*b)| of pair p
     required: dict
+    difference: Optional[np.ndarray] = None  # mean(z) per pair
 
 
 def bootstrap_pairs(
-    diffs: np.ndarray,
+    diffs: Union[np.ndarray, PairDifferences],
     counts: np.ndarray,
     alphas: Sequence[float] = (),
     max_cells: int = 1 << 22,
     progress: Optional[Callable[[int, int], None]] = None,
 ) -> PairBootstrap:
-    """Run the paired bootstrap test on every row of ``diffs`` (pairs x topics).
+    """Run the paired bootstrap test on every row of ``diffs`` (pairs x topics, or the
+    :class:`~irgauge.stats.resampling.PairDifferences` of a scores matrix).
 
     ``counts`` is the B x n sample count matrix (:func:`index_counts`), shared by every pair.
     For each alpha in ``alphas`` also return, per pair, ``|mean(w*b)|`` for the sample b
@@ -89,7 +93,7 @@ def bootstrap_pairs(
 
 
 def bootstrap_pair_sets(
-    diff_sets: Sequence[np.ndarray],
+    diff_sets: Sequence[Union[np.ndarray, PairDifferences]],
     counts: np.ndarray,
     alphas: Sequence[float] = (),
     max_cells: int = 1 << 22,
@@ -99,11 +103,8 @@ def bootstrap_pair_sets(
     measure), on the same samples; ``progress(done, total)`` counts the pairs of each set
     in turn. The chunks of pairs are independent steps
     (:func:`irgauge.evaluation.tasks.run_steps`: tasks on a cluster, with the same
-    result)."""
-    diff_sets = [
-        require_finite(np.atleast_2d(np.asarray(d, dtype=float)), "score differences")
-        for d in diff_sets
-    ]
+    result; a chunk's differences are made where it runs, see ``sources`` there)."""
+    diff_sets = [finite_differences(d) for d in diff_sets]
     for diffs in diff_sets:
         require_topics(diffs.shape[1], "the paired bootstrap test")
     samples = counts.shape[0]
@@ -121,9 +122,10 @@ def bootstrap_pair_sets(
 
     chunk_results = run_steps(
         bootstrap_chunk,
-        [diff_sets[k][part] for k, part in parts],
+        parts,
         (np.ascontiguousarray(counts.T), ranks),
         progress=report if progress is not None else None,
+        sources=diff_sets,
     )
     results = []
     for k, diffs in enumerate(diff_sets):
@@ -133,7 +135,7 @@ def bootstrap_pair_sets(
 
 
 def bootstrap_chunk(diffs: np.ndarray, counts_t: np.ndarray, ranks: dict):
-    """(t(z), ASL, {alpha: required}) of a chunk of pairs: ``diffs`` their per-topic
+    """(t(z), ASL, {alpha: required}, mean(z)) of a chunk of pairs: ``diffs`` their per-topic
     differences (pairs x topics), ``counts_t`` the n x B sample counts and ``ranks`` the
     rank (B*alpha) of each alpha; a block of pairs at a time (:func:`in_blocks`). The
     observed t and the centred differences w are computed here, a chunk at a time on the
@@ -155,7 +157,7 @@ def bootstrap_chunk(diffs: np.ndarray, counts_t: np.ndarray, ranks: dict):
     asl[equal] = 1.0
     for values in required.values():
         values[flat | equal] = np.nan
-    return observed, asl, required
+    return observed, asl, required, mean
 
 
 def _bootstrap_block(w: np.ndarray, abs_observed: np.ndarray, counts_t: np.ndarray, ranks: dict):
@@ -180,13 +182,13 @@ def _bootstrap_block(w: np.ndarray, abs_observed: np.ndarray, counts_t: np.ndarr
 def _assembled(n_pairs: int, parts, alphas) -> PairBootstrap:
     """The PairBootstrap of one set of ``n_pairs`` pairs from its chunks' (slice, (t(z),
     ASL, required))."""
-    statistic, asl = np.empty(n_pairs), np.empty(n_pairs)
+    statistic, asl, difference = np.empty(n_pairs), np.empty(n_pairs), np.empty(n_pairs)
     required = {a: np.full(n_pairs, np.nan) for a in alphas}
-    for part, (chunk_t, chunk_asl, chunk_required) in parts:
-        statistic[part], asl[part] = chunk_t, chunk_asl
+    for part, (chunk_t, chunk_asl, chunk_required, chunk_mean) in parts:
+        statistic[part], asl[part], difference[part] = chunk_t, chunk_asl, chunk_mean
         for alpha, values in chunk_required.items():
             required[alpha][part] = values
-    return PairBootstrap(statistic=statistic, asl=asl, required=required)
+    return PairBootstrap(statistic=statistic, asl=asl, required=required, difference=difference)
 
 
 def paired_bootstrap_test(

@@ -22,6 +22,7 @@ from irgauge.stats.classic import sign_counts, sign_pvalues, t_pvalues
 from irgauge.stats.correction import METHODS as CORRECTIONS, adjust
 from irgauge.stats.randomisation import random_signs, randomisation_pvalues
 from irgauge.stats.resampling import (
+    PairDifferences,
     bootstrap_indices,
     index_counts,
     pair_index,
@@ -122,16 +123,19 @@ def compare_pairs(
 def _pvalues(test, values, z, pairs, family, samples, permutations, seed, progress):
     """One test's p-values of the pairs (rows of ``z``, the per-topic differences)."""
     n = z.shape[1]
+    # the resampling tests' tasks on a cluster make their chunks' differences from the
+    # scores, sent once; here they cut them from z
+    made = PairDifferences(values, pairs, made=z)
     if test == "bootstrap":
         counts = index_counts(bootstrap_indices(n, samples, seed), n)
-        return bootstrap_pairs(z, counts, progress=progress).asl
+        return bootstrap_pairs(made, counts, progress=progress).asl
     if test == "t":
         t = studentised(z)
         return np.where(tied(z.mean(axis=1)), 1.0, t_pvalues(t, n - 1))
     if test == "sign":
         return sign_pvalues(*sign_counts(z))
     if test == "randomisation":
-        return randomisation_pvalues(z, random_signs(n, permutations, seed))
+        return randomisation_pvalues(made, random_signs(n, permutations, seed))
     return _tukey_pvalues(values, *pairs, family, samples, seed)
 
 

@@ -13,7 +13,7 @@ of pairs at a time on one grid of the pairs, as the paired bootstrap's.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional
+from typing import Optional, Union
 
 import numpy as np
 
@@ -21,7 +21,13 @@ from irgauge import _checks
 from irgauge.scores._results import check_fields
 from irgauge.evaluation.tasks import run_steps
 from irgauge.stats.bootstrap import _paired
-from irgauge.stats.resampling import TIE_TOLERANCE, block_chunks, in_blocks, resolve_seed
+from irgauge.stats.resampling import (
+    TIE_TOLERANCE,
+    PairDifferences,
+    block_chunks,
+    in_blocks,
+    resolve_seed,
+)
 from irgauge.types import TopicScores
 
 
@@ -44,17 +50,23 @@ def random_signs(n_topics: int, permutations: int, seed: int) -> np.ndarray:
 
 
 def randomisation_pvalues(
-    diffs: np.ndarray, signs: np.ndarray, max_cells: int = 1 << 22
+    diffs: Union[np.ndarray, PairDifferences], signs: np.ndarray, max_cells: int = 1 << 22
 ) -> np.ndarray:
-    """Two-sided randomisation p-values for every row of ``diffs`` (pairs x topics). The
+    """Two-sided randomisation p-values for every row of ``diffs`` (pairs x topics, or
+    the :class:`~irgauge.stats.resampling.PairDifferences` of a scores matrix). The
     chunks of pairs are independent steps (:func:`irgauge.evaluation.tasks.run_steps`:
-    tasks on a cluster), all on the same ``signs``, drawn by the caller, and whole blocks
-    of one grid of the pairs (:func:`irgauge.stats.resampling.block_chunks`): the same
-    bits however many steps run and where."""
-    diffs = np.atleast_2d(np.asarray(diffs, dtype=float))
+    tasks on a cluster, each chunk's differences made where it runs), all on the same
+    ``signs``, drawn by the caller, and whole blocks of one grid of the pairs
+    (:func:`irgauge.stats.resampling.block_chunks`): the same bits however many steps run
+    and where."""
+    if not isinstance(diffs, PairDifferences):
+        diffs = np.atleast_2d(np.asarray(diffs, dtype=float))
     parts = block_chunks(len(diffs), signs.shape[0], max_cells)
     p = run_steps(
-        sign_flip_chunk, [diffs[part] for part in parts], (np.ascontiguousarray(signs.T),)
+        sign_flip_chunk,
+        [(0, part) for part in parts],
+        (np.ascontiguousarray(signs.T),),
+        sources=[diffs],
     )
     return np.concatenate(p) if p else np.empty(0)
 

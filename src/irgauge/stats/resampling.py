@@ -128,6 +128,72 @@ def pair_index(n_systems: int) -> Tuple[np.ndarray, np.ndarray]:
     return np.triu_indices(n_systems, k=1)
 
 
+class PairDifferences:
+    """The per-topic differences ``values[i] - values[j]`` of the system pairs (i, j)
+    (``pairs``, default every pair i < j in row-major order, :func:`pair_index`), a
+    pairs x topics matrix made a slice of pairs at a time where a step uses it
+    (:func:`irgauge.evaluation.tasks.run_steps`' ``sources``): a worker is sent the
+    scores once and makes its own slices, where it was sent the differences a slice at a
+    time (on 1,000 systems x 100 topics, 0.8 MB against 400 MB), and a local step makes
+    only its chunk. ``made``: the differences already made here, sliced here instead
+    (never sent). A slice is the same bits however it is made (a subtraction per cell)."""
+
+    def __init__(
+        self,
+        values: ArrayLike,
+        pairs: Optional[Tuple[ArrayLike, ArrayLike]] = None,
+        made: Optional[np.ndarray] = None,
+    ) -> None:
+        self.values = np.asarray(values, dtype=float)
+        self._given = pairs is not None
+        self.made = made
+        self._pair_index(pairs)
+
+    def _pair_index(self, pairs: Optional[Tuple[ArrayLike, ArrayLike]]) -> None:
+        if pairs is None:
+            pairs = pair_index(len(self.values))
+        self.i, self.j = (np.asarray(p, dtype=np.intp) for p in pairs)
+        self.shape = (len(self.i), self.values.shape[1])
+
+    def __len__(self) -> int:
+        return self.shape[0]
+
+    def __getitem__(self, part: slice) -> np.ndarray:
+        if self.made is not None:
+            return self.made[part]
+        return self.values[self.i[part]] - self.values[self.j[part]]
+
+    def whole(self) -> np.ndarray:
+        """Every pair's differences at once."""
+        return self[slice(None)]
+
+    def __getstate__(self) -> dict:
+        # every pair is sent as the scores alone (a worker lists the pairs again), and
+        # never the differences made here
+        pairs = (self.i, self.j) if self._given else None
+        return {"values": self.values, "pairs": pairs}
+
+    def __setstate__(self, state: dict) -> None:
+        self.values, self._given, self.made = state["values"], state["pairs"] is not None, None
+        self._pair_index(state["pairs"])
+
+
+def finite_differences(diffs: Any, what: str = "score differences") -> Any:
+    """``diffs`` (a pairs x topics array, or :class:`PairDifferences`) checked as
+    :func:`require_finite` checks an array (2-d; an error names the first non-finite
+    difference). Pair differences of finite scores whose range is finite are all finite:
+    only otherwise are they made whole to find the one to name."""
+    if isinstance(diffs, PairDifferences):
+        values = diffs.values
+        with np.errstate(over="ignore"):  # (named below, as an array's would be)
+            if values.ndim == 2 and np.isfinite(values).all():
+                if values.size == 0 or np.isfinite(np.ptp(values)):
+                    return diffs
+            require_finite(diffs.whole(), what)
+        return diffs
+    return require_finite(np.atleast_2d(np.asarray(diffs, dtype=float)), what)
+
+
 def chunks(total: int, per_item: int, max_cells: int = 1 << 22):
     """Slices over ``total`` items so that each chunk holds at most ``max_cells`` cells."""
     step = max(1, max_cells // max(1, per_item))
