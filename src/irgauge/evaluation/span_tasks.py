@@ -39,7 +39,7 @@ from irgauge.evaluation.run_scoring import (
 )
 from irgauge.evaluation.topic_values import RunValues
 from irgauge.io.records import Run
-from irgauge.io._source import count_line_ends, iter_blocks, read_twice
+from irgauge.io._source import read_twice
 from irgauge.io.run_parts import Span, iter_run_parts, topic_spans
 
 # A plain file is cut at topic changes into pieces of at least SPAN_BYTES, PIECES_PER_WORKER
@@ -149,7 +149,7 @@ def shrinking_spans(pieces: List[Span], workers: int) -> List[Span]:
     while begin < len(pieces):
         end = begin - (-(len(pieces) - begin) // (2 * workers))
         first, last = pieces[begin], pieces[end - 1]
-        spans.append(Span(first.start, last.end, first.n_columns, first.tag, first.first_line))
+        spans.append(Span(first.start, last.end, first.n_columns, first.tag))
         begin = end
     return spans
 
@@ -197,20 +197,15 @@ def _measure_failure(err: MeasureError) -> MeasureError:
 
 
 def _score_span(source, name, readable, span: Span, plan):
-    """Task: one span of a run file; on bad input, read again with the span's true first
-    line number so that every line number in the message is the file's."""
+    """Task: one span of a run file. Its line numbers count from the span's first line:
+    bad input met in a span is named by the command, which reads the file again
+    (:func:`_merged`: a run of one span is the whole file, from its first line)."""
     try:
         parts, scoring = _parts_and_plan(source, name, readable, span, plan)
         return score_parts(parts, scoring, contiguous=True)
     except Scattered:
         return None
     except InputError as err:
-        if span.start > 0 and span.first_line == 1 and err.line is not None:
-            before = sum(
-                count_line_ends(b) for b in iter_blocks(readable, 1 << 21, (0, span.start))
-            )
-            counted = Span(span.start, span.end, span.n_columns, span.tag, before + 1)
-            return _score_span(source, name, readable, counted, plan)
         return TaskFailure.of(err)
     except MeasureError as err:
         return _measure_failure(err)
@@ -256,7 +251,9 @@ def _replayed(early: Deque[Any], parts: Iterator[Run]) -> Iterator[Run]:
 
 def _merged(source, name, results, plan: ScoringPlan) -> ScoredRun:
     """One run's ScoredRun from its tasks' (in span order); the local engine's when a span
-    or two spans found the topics not contiguous, or for a source read here."""
+    or two spans found the topics not contiguous, when a span met bad input (its line
+    numbers are the span's, and its error need not be the file's first), or for a source
+    read here."""
     if results is None:
         return score_source(source, name, plan)
     failures = [r for r in results if isinstance(r, TaskFailure)]

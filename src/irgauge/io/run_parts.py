@@ -133,8 +133,8 @@ def _group_tables(path: str, part_bytes: int, threads, read_from, span: Optional
     block_bytes = max(min(BLOCK_BYTES, part_bytes), 1)
     group: List[bytes] = []
     size, lines_before, n_columns, tag = 0, 0, None, None
-    if span is not None:
-        lines_before, n_columns, tag = span.first_line - 1, span.n_columns, span.tag
+    if span is not None:  # (its line numbers count from its first line)
+        n_columns, tag = span.n_columns, span.tag
     where = None if span is None else (span.start, span.end)
     blocks = blocks_naming(iter_blocks(read_from, block_bytes, where), read_from, path)
     while True:
@@ -268,13 +268,12 @@ def concat_runs(parts: List[Run]) -> Run:
 class Span:
     """Bytes start..end of a plain run file, beginning and ending at a topic change, with
     what a reader of the span alone cannot see: the file's column count and tag (from its
-    first data line), and the span's first line number (1 when not counted)."""
+    first data line). A reader of a span counts lines from the span's first."""
 
     start: int
     end: int
     n_columns: int
     tag: Optional[str]
-    first_line: int = 1
 
 
 def topic_spans(path: str, count: int) -> Optional[List[Span]]:
