@@ -28,6 +28,7 @@ from numpy.lib.stride_tricks import sliding_window_view
 
 from irgauge import _checks
 from irgauge.errors import InputError
+from irgauge.evaluation.tasks import step_cells
 from irgauge.stats.resampling import TIE_TOLERANCE, block_chunks
 from irgauge.types import TopicScores
 
@@ -102,8 +103,22 @@ def trial_chunks(trials: int, n_x: int, n_y: int, n_systems: int) -> List[slice]
     _CHUNK_CELLS on one grid of the trials (:func:`irgauge.stats.resampling.block_chunks`),
     a chunk each, whatever the threads or the engine, so that a trial's means (a
     predictive experiment's: columns of a matrix product) come from the same product."""
-    cells = (n_x + n_y) * (n_systems * (n_systems - 1) // 2)
-    return block_chunks(trials, cells, _CHUNK_CELLS, _CHUNK_CELLS)
+    return block_chunks(trials, _trial_cells(n_x, n_y, n_systems), _CHUNK_CELLS, _CHUNK_CELLS)
+
+
+def _trial_cells(n_x: int, n_y: int, n_systems: int) -> int:
+    """The pair signs of a trial's rankings: (n_x + n_y) n(n-1)/2 cells."""
+    return (n_x + n_y) * (n_systems * (n_systems - 1) // 2)
+
+
+def sign_cells() -> int:
+    """The cells of pair signs each step of trials handed to
+    :func:`irgauge.evaluation.tasks.run_steps` holds at a time (:func:`tau_blocks`'
+    ``max_cells``): the steps in flight share _CHUNK_CELLS, as the other steps share their
+    chunk's cells (:func:`irgauge.evaluation.tasks.step_cells`), so that their memory does
+    not grow with the threads. Exact comparisons and integer sums: the taus do not depend
+    on it."""
+    return step_cells(_CHUNK_CELLS)
 
 
 def tau_blocks(
@@ -114,11 +129,14 @@ def tau_blocks(
     n_systems: int,
     variant: str = "b",
     progress=None,
+    max_cells: Optional[int] = None,
 ) -> np.ndarray:
     """``tau[t, a, b]`` for ``trials`` trials of n_x rankings x and n_y rankings y each.
 
-    ``blocks(part)`` returns the scores of the trials in slice ``part`` systems-major:
-    ``x`` of shape (n_systems, n_x, size) and ``y`` of shape (n_systems, n_y, size).
+    ``blocks(part)`` returns the scores of the trials in slice ``part`` (a chunk of
+    :func:`trial_chunks`) systems-major: ``x`` of shape (n_systems, n_x, size) and ``y``
+    of shape (n_systems, n_y, size); their pair signs are made ``max_cells`` cells
+    (default _CHUNK_CELLS) at a time, at least a trial's.
     ``progress(done, total)`` is called after each chunk of trials.
     """
     _checks.choice(variant, "variant", VARIANTS)
@@ -126,28 +144,50 @@ def tau_blocks(
     acc = np.int16 if pairs < 2**15 else np.int64
     out = np.empty((trials, n_x, n_y))
     buffers = _Buffers()
+    cells = _CHUNK_CELLS if max_cells is None else max_cells
+    at_once = max(1, cells // max(1, _trial_cells(n_x, n_y, n_systems)))
     for part in trial_chunks(trials, n_x, n_y, n_systems):
-        size = part.stop - part.start
         x, y = blocks(part)
-        sx = pair_signs(np.reshape(x, (n_systems, n_x * size)), buffers, "x")
-        sy = pair_signs(np.reshape(y, (n_systems, n_y * size)), buffers, "y")
-        cells = sx.shape[0]  # n(n-1)/2 pairs, plus n/2 zero cells for even n
-        product = buffers("product", (cells, n_y, size), np.int8)
-        if variant == "b":
-            untied_x = _untied(sx, buffers, acc, "x").reshape(n_x, size).astype(float)
-            untied_y = _untied(sy, buffers, acc, "y").reshape(n_y, size).astype(float)
-        sx = sx.reshape(cells, n_x, size)
-        sy = sy.reshape(cells, n_y, size)
-        for a in range(n_x):
-            np.multiply(sx[:, a, None, :], sy, out=product)
-            net = product.sum(axis=0, dtype=acc)  # n_y x size
-            with np.errstate(invalid="ignore", divide="ignore"):
-                if variant == "a":
-                    out[part, a, :] = (net / pairs).T
-                else:
-                    out[part, a, :] = tau_b(net, untied_x[a], untied_y).T
+        size = part.stop - part.start
+        for start in range(0, size, at_once):
+            cut = slice(start, min(size, start + at_once))
+            whole = cut.stop - cut.start == size
+            rows = slice(part.start + cut.start, part.start + cut.stop)
+            out[rows] = _taus_of(
+                x if whole else x[..., cut],
+                y if whole else y[..., cut],
+                pairs,
+                acc,
+                variant,
+                buffers,
+            )
         if progress is not None:
             progress(part.stop, trials)
+    return out
+
+
+def _taus_of(x, y, pairs: int, acc, variant: str, buffers: _Buffers) -> np.ndarray:
+    """tau[t, a, b] of the trials of ``x`` and ``y`` (systems x rankings x trials)."""
+    n_systems, n_x, size = x.shape
+    n_y = y.shape[1]
+    out = np.empty((size, n_x, n_y))
+    sx = pair_signs(np.reshape(x, (n_systems, n_x * size)), buffers, "x")
+    sy = pair_signs(np.reshape(y, (n_systems, n_y * size)), buffers, "y")
+    cells = sx.shape[0]  # n(n-1)/2 pairs, plus n/2 zero cells for even n
+    product = buffers("product", (cells, n_y, size), np.int8)
+    if variant == "b":
+        untied_x = _untied(sx, buffers, acc, "x").reshape(n_x, size).astype(float)
+        untied_y = _untied(sy, buffers, acc, "y").reshape(n_y, size).astype(float)
+    sx = sx.reshape(cells, n_x, size)
+    sy = sy.reshape(cells, n_y, size)
+    for a in range(n_x):
+        np.multiply(sx[:, a, None, :], sy, out=product)
+        net = product.sum(axis=0, dtype=acc)  # n_y x size
+        with np.errstate(invalid="ignore", divide="ignore"):
+            if variant == "a":
+                out[:, a, :] = (net / pairs).T
+            else:
+                out[:, a, :] = tau_b(net, untied_x[a], untied_y).T
     return out
 
 
