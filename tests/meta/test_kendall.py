@@ -140,7 +140,8 @@ def test_columns_match_one_pair_at_a_time(systems, columns, seed):
 def test_the_predictive_steps_share_the_chunks_cells_among_the_threads(monkeypatch, jobs):
     # each step of trials made pair signs for a whole chunk of _CHUNK_CELLS, however many
     # threads ran steps at once: the signs in flight grew with --jobs. They now share the
-    # chunk's cells, and the products' grid (the means' bits) stays the chunk's
+    # chunk's cells (a part of the pairs at a time), and the products' grid of trials (the
+    # means' bits) stays the chunk's
     import irgauge
     from irgauge.evaluation.tasks import use_jobs
 
@@ -158,10 +159,13 @@ def test_the_predictive_steps_share_the_chunks_cells_among_the_threads(monkeypat
     signed = []
     real = kendall.pair_signs
     monkeypatch.setattr(
-        kendall, "pair_signs", lambda x, *a: signed.append(x.shape[1] // 2) or real(x, *a)
+        kendall, "pair_signs", lambda x, *a: signed.append(real(x, *a).size) or real(x, *a)
     )
     with use_jobs(jobs):
         shared = irgauge.predictive_power(scores, halvings=50, seed=3, top_fraction=1).table
-    assert max(signed) == 12 // jobs  # trials of pair signs at once, in each thread
-    assert sum(signed) == 2 * 50  # every trial, once each side
+    at_once = [x + y for x, y in zip(signed[::2], signed[1::2])]  # both sides of a part
+    distance = 9 * 4 * 12  # the cells of a distance: 9 pairs of 4 rankings, the chunk's 12 trials
+    share = 12 * per_trial // jobs  # each thread's share of the chunk's cells
+    assert max(at_once) == share // distance * distance  # whole distances within it
+    assert sum(at_once) == 50 * per_trial  # every trial's pairs, once
     assert shared.equals(alone)

@@ -52,32 +52,36 @@ class _Buffers:
         return array
 
 
-def pair_signs(x: np.ndarray, buffers: Optional[_Buffers] = None, tag: str = "") -> np.ndarray:
+def pair_signs(
+    x: np.ndarray, buffers: Optional[_Buffers] = None, tag: str = "", rows: Optional[slice] = None
+) -> np.ndarray:
     """int8 signs of every pair of systems in each column of ``x`` (n x K): floor(n/2) * n x K.
 
     Row (d - 1) * n + i holds sgn(x_i - x_{(i + d) mod n}); for even n the rows of the pairs
-    met twice (d = n/2, i >= n/2) are zero. See the module docstring.
+    met twice (d = n/2, i >= n/2) are zero. See the module docstring. ``rows``: the
+    distances d - 1 in this slice of range(floor(n/2)) alone, their rows in that order.
     """
     buffers = buffers or _Buffers()
     n, k = x.shape
     half = n // 2
+    first, last, _ = (rows or slice(0, half)).indices(half)
     doubled = buffers("doubled" + tag, (2 * n, k))
     doubled[:n] = x
     doubled[n:] = x
     shifted = buffers("shifted" + tag, (2 * n, k))
-    greater = buffers("greater" + tag, (half, n, k), bool)
-    less = buffers("less" + tag, (half, n, k), bool)
+    greater = buffers("greater" + tag, (last - first, n, k), bool)
+    less = buffers("less" + tag, (last - first, n, k), bool)
     for compare, shift, out in (
         (np.greater, TIE_TOLERANCE, greater),
         (np.less, -TIE_TOLERANCE, less),
     ):
         np.add(doubled, shift, out=shifted)
         windows = sliding_window_view(shifted, n, axis=0)  # windows[d, :, i] = row d + i
-        compare(x, np.moveaxis(windows, -1, 1)[1 : half + 1], out=out)
-    signs = buffers("signs" + tag, (half * n, k), np.int8)
-    np.subtract(greater.view(np.int8), less.view(np.int8), out=signs.reshape(half, n, k))
-    if n % 2 == 0:
-        signs[(half - 1) * n + half :] = 0
+        compare(x, np.moveaxis(windows, -1, 1)[1 + first : 1 + last], out=out)
+    signs = buffers("signs" + tag, ((last - first) * n, k), np.int8)
+    np.subtract(greater.view(np.int8), less.view(np.int8), out=signs.reshape(last - first, n, k))
+    if n % 2 == 0 and last == half > first:
+        signs[(half - 1 - first) * n + half :] = 0
     return signs
 
 
@@ -116,8 +120,7 @@ def sign_cells() -> int:
     :func:`irgauge.evaluation.tasks.run_steps` holds at a time (:func:`tau_blocks`'
     ``max_cells``): the steps in flight share _CHUNK_CELLS, as the other steps share their
     chunk's cells (:func:`irgauge.evaluation.tasks.step_cells`), so that their memory does
-    not grow with the threads. Exact comparisons and integer sums: the taus do not depend
-    on it."""
+    not grow with the threads."""
     return step_cells(_CHUNK_CELLS)
 
 
@@ -135,8 +138,11 @@ def tau_blocks(
 
     ``blocks(part)`` returns the scores of the trials in slice ``part`` (a chunk of
     :func:`trial_chunks`) systems-major: ``x`` of shape (n_systems, n_x, size) and ``y``
-    of shape (n_systems, n_y, size); their pair signs are made ``max_cells`` cells
-    (default _CHUNK_CELLS) at a time, at least a trial's.
+    of shape (n_systems, n_y, size). Their pair signs are made ``max_cells`` cells
+    (default _CHUNK_CELLS) at a time, at least a distance's (:func:`pair_signs`'
+    ``rows``), and their products summed over the parts: whole numbers, the same sums
+    however the pairs are cut. (Cut by trials, a part of few trials left numpy's inner
+    loops a few values each: 3 times the CPU.)
     ``progress(done, total)`` is called after each chunk of trials.
     """
     _checks.choice(variant, "variant", VARIANTS)
@@ -145,49 +151,39 @@ def tau_blocks(
     out = np.empty((trials, n_x, n_y))
     buffers = _Buffers()
     cells = _CHUNK_CELLS if max_cells is None else max_cells
-    at_once = max(1, cells // max(1, _trial_cells(n_x, n_y, n_systems)))
     for part in trial_chunks(trials, n_x, n_y, n_systems):
         x, y = blocks(part)
         size = part.stop - part.start
-        for start in range(0, size, at_once):
-            cut = slice(start, min(size, start + at_once))
-            whole = cut.stop - cut.start == size
-            rows = slice(part.start + cut.start, part.start + cut.stop)
-            out[rows] = _taus_of(
-                x if whole else x[..., cut],
-                y if whole else y[..., cut],
-                pairs,
-                acc,
-                variant,
-                buffers,
-            )
-        if progress is not None:
-            progress(part.stop, trials)
-    return out
-
-
-def _taus_of(x, y, pairs: int, acc, variant: str, buffers: _Buffers) -> np.ndarray:
-    """tau[t, a, b] of the trials of ``x`` and ``y`` (systems x rankings x trials)."""
-    n_systems, n_x, size = x.shape
-    n_y = y.shape[1]
-    out = np.empty((size, n_x, n_y))
-    sx = pair_signs(np.reshape(x, (n_systems, n_x * size)), buffers, "x")
-    sy = pair_signs(np.reshape(y, (n_systems, n_y * size)), buffers, "y")
-    cells = sx.shape[0]  # n(n-1)/2 pairs, plus n/2 zero cells for even n
-    product = buffers("product", (cells, n_y, size), np.int8)
-    if variant == "b":
-        untied_x = _untied(sx, buffers, acc, "x").reshape(n_x, size).astype(float)
-        untied_y = _untied(sy, buffers, acc, "y").reshape(n_y, size).astype(float)
-    sx = sx.reshape(cells, n_x, size)
-    sy = sy.reshape(cells, n_y, size)
-    for a in range(n_x):
-        np.multiply(sx[:, a, None, :], sy, out=product)
-        net = product.sum(axis=0, dtype=acc)  # n_y x size
+        per_row = n_systems * (n_x + n_y) * size  # the cells of one distance
+        at_once = max(1, cells // max(1, per_row))
+        net = np.zeros((n_x, n_y, size), acc)
+        untied_x, untied_y = np.zeros(n_x * size, acc), np.zeros(n_y * size, acc)
+        for first in range(0, n_systems // 2, at_once):
+            rows = slice(first, min(n_systems // 2, first + at_once))
+            sx = pair_signs(np.reshape(x, (n_systems, n_x * size)), buffers, "x", rows)
+            sy = pair_signs(np.reshape(y, (n_systems, n_y * size)), buffers, "y", rows)
+            cut = sx.shape[0]  # n pairs a distance (zero cells for even n's last)
+            product = buffers("product", (cut, n_y, size), np.int8)
+            if variant == "b":
+                untied_x += _untied(sx, buffers, acc, "x")
+                untied_y += _untied(sy, buffers, acc, "y")
+            sx = sx.reshape(cut, n_x, size)
+            sy = sy.reshape(cut, n_y, size)
+            for a in range(n_x):
+                np.multiply(sx[:, a, None, :], sy, out=product)
+                net[a] += product.sum(axis=0, dtype=acc)  # n_y x size
         with np.errstate(invalid="ignore", divide="ignore"):
             if variant == "a":
-                out[:, a, :] = (net / pairs).T
+                out[part] = (net / pairs).transpose(2, 0, 1)
             else:
-                out[:, a, :] = tau_b(net, untied_x[a], untied_y).T
+                tau = tau_b(
+                    net,
+                    untied_x.reshape(n_x, 1, size).astype(float),
+                    untied_y.reshape(1, n_y, size).astype(float),
+                )
+                out[part] = tau.transpose(2, 0, 1)
+        if progress is not None:
+            progress(part.stop, trials)
     return out
 
 
