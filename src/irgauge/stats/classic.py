@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from typing import Tuple
+from typing import Optional, Tuple
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -71,12 +71,13 @@ def sign_pvalues(wins: ArrayLike, untied: ArrayLike) -> np.ndarray:
     return np.where((untied == 0) | (2 * wins == untied), 1.0, p)
 
 
-def _sign_tail(low, untied) -> np.ndarray:
+def _sign_tail(low: np.ndarray, untied: np.ndarray) -> np.ndarray:
     """min(1, 2 P(X <= low)), X ~ Binomial(untied, 0.5), cell by cell."""
-    return np.minimum(1.0, 2.0 * st.binom.cdf(low, untied, 0.5))
+    tail: np.ndarray = np.minimum(1.0, 2.0 * st.binom.cdf(low, untied, 0.5))
+    return tail
 
 
-def _sign_table(low: np.ndarray, untied: np.ndarray):
+def _sign_table(low: np.ndarray, untied: np.ndarray) -> Optional[np.ndarray]:
     """:func:`_sign_tail` of every (m, k), k <= m <= max(untied), as a table t[m, k],
     where whole counts need fewer cells so than one each (system agreement's, up to
     the topics' count, for every pair and weighting): scipy's cdf, a function of each
