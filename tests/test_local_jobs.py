@@ -230,3 +230,22 @@ def test_steps_with_progress_of_their_own_run_in_order_and_keep_the_threads(two_
     seen = []
     results = run_steps(_reporting, [1, 2, 3], step_progress=lambda k: seen.append)
     assert seen == [1, 2, 3] and results == [2, 2, 2]  # their own steps may use both CPUs
+
+
+def _with_steps_of_its_own(item):
+    return sum(run_steps(_nested, [item, item + 1]))
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_the_heap_is_handed_back_once_after_the_outermost_steps(two_cpus, monkeypatch, jobs):
+    # the steps' freed blocks stay on the heap (the console script keeps arrays there), where
+    # a table's strings cannot reuse them: the outermost steps hand them back once at the
+    # end, and a step's own steps leave that to them (each trim costs the next steps faults)
+    released = []
+    monkeypatch.setattr(tasks, "release_free_memory", lambda: released.append(True))
+    with use_jobs(jobs):
+        assert run_steps(_with_steps_of_its_own, [1, 3]) == [2, 2]
+    assert released == [True]
+    with pytest.raises(ValueError, match="bad step"):
+        run_steps(_fails, [0, 1])
+    assert released == [True]  # (an error leaves the heap to whatever handles it)

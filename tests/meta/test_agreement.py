@@ -376,3 +376,24 @@ def test_systems_under_a_pair_sharing_one_topic(tmp_path):
     assert np.isfinite(value(res, "a.qrels", "b.qrels", "kendall_tau_b", "AP").value)
     assert np.isnan(value(res, "a.qrels", "b.qrels", "sig_both", "AP").value)
     assert np.isnan(value(res, "a.qrels", "b.qrels", "kendall_tau_b", "AP").low)
+
+
+def test_a_block_compares_its_systems_once_a_side(monkeypatch):
+    # tau_AP, the ranks and the top system each made their own systems x systems
+    # differences for every weighting (ten of 11 MB each at 300 systems, a block of 15)
+    made = []
+    real = sa._compared
+    monkeypatch.setattr(sa, "_compared", lambda v: made.append(v.shape) or real(v))
+    rng = np.random.default_rng(9)
+    xa = rng.integers(0, 4, size=(7, 12)) / 4  # ties
+    xb = xa + rng.integers(0, 2, size=(7, 12)) / 4
+    weights = np.stack([np.bincount(d, minlength=12) for d in rng.integers(0, 12, (5, 12))])
+    found = sa.system_statistics(xa, xb, weights.astype(float))
+    assert made == [(5, 7), (5, 7)]  # one block of 5 weightings, under A and under B
+    for r, w in enumerate(weights):
+        ma, mb = xa @ w / 12, xb @ w / 12
+        ranks = [1 + ((v[None, :] - v[:, None]) > sa.TIE_TOLERANCE).sum(1) for v in (ma, mb)]
+        ties = [(np.abs(v[None, :] - v[:, None]) <= sa.TIE_TOLERANCE).sum(1) for v in (ma, mb)]
+        average = [k + (t - 1) / 2 for k, t in zip(ranks, ties)]
+        assert found["max_rank_change"][r] == np.abs(average[0] - average[1]).max()
+        assert found["top_same"][r] == ((ranks[0] == 1) & (ranks[1] == 1)).any()

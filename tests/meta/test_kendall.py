@@ -3,6 +3,7 @@
 import itertools
 
 import numpy as np
+import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as hs
@@ -133,3 +134,38 @@ def test_columns_match_one_pair_at_a_time(systems, columns, seed):
         np.testing.assert_array_equal(kendall.kendall_tau_columns(x, y, variant), expected)
     with pytest.raises(ValueError, match="systems x columns"):
         kendall.kendall_tau_columns(x, y[:, :0])
+
+
+@pytest.mark.parametrize("jobs", [1, 2, 3])
+def test_the_predictive_steps_share_the_chunks_cells_among_the_threads(monkeypatch, jobs):
+    # each step of trials made pair signs for a whole chunk of _CHUNK_CELLS, however many
+    # threads ran steps at once: the signs in flight grew with --jobs. They now share the
+    # chunk's cells (a part of the pairs at a time), and the products' grid of trials (the
+    # means' bits) stays the chunk's
+    import irgauge
+    from irgauge.evaluation.tasks import use_jobs
+
+    monkeypatch.delenv("IRGAUGE_THREADS", raising=False)
+    rng = np.random.default_rng(11)
+    systems, topics = [f"s{k}" for k in range(9)], [f"t{k}" for k in range(20)]
+    scores = {  # quarters: many ties
+        m: pd.DataFrame(rng.integers(0, 4, size=(20, 9)) / 4, index=topics, columns=systems)
+        for m in ("AP", "P10")
+    }
+    per_trial = 2 * 2 * (9 * 8 // 2)  # two measures each side, 36 pairs of systems
+    monkeypatch.setattr(kendall, "_CHUNK_CELLS", 12 * per_trial)
+    with use_jobs(1):
+        alone = irgauge.predictive_power(scores, halvings=50, seed=3, top_fraction=1).table
+    signed = []
+    real = kendall.pair_signs
+    monkeypatch.setattr(
+        kendall, "pair_signs", lambda x, *a: signed.append(real(x, *a).size) or real(x, *a)
+    )
+    with use_jobs(jobs):
+        shared = irgauge.predictive_power(scores, halvings=50, seed=3, top_fraction=1).table
+    at_once = [x + y for x, y in zip(signed[::2], signed[1::2])]  # both sides of a part
+    distance = 9 * 4 * 12  # the cells of a distance: 9 pairs of 4 rankings, the chunk's 12 trials
+    share = 12 * per_trial // jobs  # each thread's share of the chunk's cells
+    assert max(at_once) == share // distance * distance  # whole distances within it
+    assert sum(at_once) == 50 * per_trial  # every trial's pairs, once
+    assert shared.equals(alone)

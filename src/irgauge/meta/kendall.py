@@ -28,6 +28,7 @@ from numpy.lib.stride_tricks import sliding_window_view
 
 from irgauge import _checks
 from irgauge.errors import InputError
+from irgauge.evaluation.tasks import step_cells
 from irgauge.stats.resampling import TIE_TOLERANCE, block_chunks
 from irgauge.types import TopicScores
 
@@ -51,32 +52,36 @@ class _Buffers:
         return array
 
 
-def pair_signs(x: np.ndarray, buffers: Optional[_Buffers] = None, tag: str = "") -> np.ndarray:
+def pair_signs(
+    x: np.ndarray, buffers: Optional[_Buffers] = None, tag: str = "", rows: Optional[slice] = None
+) -> np.ndarray:
     """int8 signs of every pair of systems in each column of ``x`` (n x K): floor(n/2) * n x K.
 
     Row (d - 1) * n + i holds sgn(x_i - x_{(i + d) mod n}); for even n the rows of the pairs
-    met twice (d = n/2, i >= n/2) are zero. See the module docstring.
+    met twice (d = n/2, i >= n/2) are zero. See the module docstring. ``rows``: the
+    distances d - 1 in this slice of range(floor(n/2)) alone, their rows in that order.
     """
     buffers = buffers or _Buffers()
     n, k = x.shape
     half = n // 2
+    first, last, _ = (rows or slice(0, half)).indices(half)
     doubled = buffers("doubled" + tag, (2 * n, k))
     doubled[:n] = x
     doubled[n:] = x
     shifted = buffers("shifted" + tag, (2 * n, k))
-    greater = buffers("greater" + tag, (half, n, k), bool)
-    less = buffers("less" + tag, (half, n, k), bool)
+    greater = buffers("greater" + tag, (last - first, n, k), bool)
+    less = buffers("less" + tag, (last - first, n, k), bool)
     for compare, shift, out in (
         (np.greater, TIE_TOLERANCE, greater),
         (np.less, -TIE_TOLERANCE, less),
     ):
         np.add(doubled, shift, out=shifted)
         windows = sliding_window_view(shifted, n, axis=0)  # windows[d, :, i] = row d + i
-        compare(x, np.moveaxis(windows, -1, 1)[1 : half + 1], out=out)
-    signs = buffers("signs" + tag, (half * n, k), np.int8)
-    np.subtract(greater.view(np.int8), less.view(np.int8), out=signs.reshape(half, n, k))
-    if n % 2 == 0:
-        signs[(half - 1) * n + half :] = 0
+        compare(x, np.moveaxis(windows, -1, 1)[1 + first : 1 + last], out=out)
+    signs = buffers("signs" + tag, ((last - first) * n, k), np.int8)
+    np.subtract(greater.view(np.int8), less.view(np.int8), out=signs.reshape(last - first, n, k))
+    if n % 2 == 0 and last == half > first:
+        signs[(half - 1 - first) * n + half :] = 0
     return signs
 
 
@@ -102,8 +107,21 @@ def trial_chunks(trials: int, n_x: int, n_y: int, n_systems: int) -> List[slice]
     _CHUNK_CELLS on one grid of the trials (:func:`irgauge.stats.resampling.block_chunks`),
     a chunk each, whatever the threads or the engine, so that a trial's means (a
     predictive experiment's: columns of a matrix product) come from the same product."""
-    cells = (n_x + n_y) * (n_systems * (n_systems - 1) // 2)
-    return block_chunks(trials, cells, _CHUNK_CELLS, _CHUNK_CELLS)
+    return block_chunks(trials, _trial_cells(n_x, n_y, n_systems), _CHUNK_CELLS, _CHUNK_CELLS)
+
+
+def _trial_cells(n_x: int, n_y: int, n_systems: int) -> int:
+    """The pair signs of a trial's rankings: (n_x + n_y) n(n-1)/2 cells."""
+    return (n_x + n_y) * (n_systems * (n_systems - 1) // 2)
+
+
+def sign_cells() -> int:
+    """The cells of pair signs each step of trials handed to
+    :func:`irgauge.evaluation.tasks.run_steps` holds at a time (:func:`tau_blocks`'
+    ``max_cells``): the steps in flight share _CHUNK_CELLS, as the other steps share their
+    chunk's cells (:func:`irgauge.evaluation.tasks.step_cells`), so that their memory does
+    not grow with the threads."""
+    return step_cells(_CHUNK_CELLS)
 
 
 def tau_blocks(
@@ -114,11 +132,17 @@ def tau_blocks(
     n_systems: int,
     variant: str = "b",
     progress=None,
+    max_cells: Optional[int] = None,
 ) -> np.ndarray:
     """``tau[t, a, b]`` for ``trials`` trials of n_x rankings x and n_y rankings y each.
 
-    ``blocks(part)`` returns the scores of the trials in slice ``part`` systems-major:
-    ``x`` of shape (n_systems, n_x, size) and ``y`` of shape (n_systems, n_y, size).
+    ``blocks(part)`` returns the scores of the trials in slice ``part`` (a chunk of
+    :func:`trial_chunks`) systems-major: ``x`` of shape (n_systems, n_x, size) and ``y``
+    of shape (n_systems, n_y, size). Their pair signs are made ``max_cells`` cells
+    (default _CHUNK_CELLS) at a time, at least a distance's (:func:`pair_signs`'
+    ``rows``), and their products summed over the parts: whole numbers, the same sums
+    however the pairs are cut. (Cut by trials, a part of few trials left numpy's inner
+    loops a few values each: 3 times the CPU.)
     ``progress(done, total)`` is called after each chunk of trials.
     """
     _checks.choice(variant, "variant", VARIANTS)
@@ -126,26 +150,38 @@ def tau_blocks(
     acc = np.int16 if pairs < 2**15 else np.int64
     out = np.empty((trials, n_x, n_y))
     buffers = _Buffers()
+    cells = _CHUNK_CELLS if max_cells is None else max_cells
     for part in trial_chunks(trials, n_x, n_y, n_systems):
-        size = part.stop - part.start
         x, y = blocks(part)
-        sx = pair_signs(np.reshape(x, (n_systems, n_x * size)), buffers, "x")
-        sy = pair_signs(np.reshape(y, (n_systems, n_y * size)), buffers, "y")
-        cells = sx.shape[0]  # n(n-1)/2 pairs, plus n/2 zero cells for even n
-        product = buffers("product", (cells, n_y, size), np.int8)
-        if variant == "b":
-            untied_x = _untied(sx, buffers, acc, "x").reshape(n_x, size).astype(float)
-            untied_y = _untied(sy, buffers, acc, "y").reshape(n_y, size).astype(float)
-        sx = sx.reshape(cells, n_x, size)
-        sy = sy.reshape(cells, n_y, size)
-        for a in range(n_x):
-            np.multiply(sx[:, a, None, :], sy, out=product)
-            net = product.sum(axis=0, dtype=acc)  # n_y x size
-            with np.errstate(invalid="ignore", divide="ignore"):
-                if variant == "a":
-                    out[part, a, :] = (net / pairs).T
-                else:
-                    out[part, a, :] = tau_b(net, untied_x[a], untied_y).T
+        size = part.stop - part.start
+        per_row = n_systems * (n_x + n_y) * size  # the cells of one distance
+        at_once = max(1, cells // max(1, per_row))
+        net = np.zeros((n_x, n_y, size), acc)
+        untied_x, untied_y = np.zeros(n_x * size, acc), np.zeros(n_y * size, acc)
+        for first in range(0, n_systems // 2, at_once):
+            rows = slice(first, min(n_systems // 2, first + at_once))
+            sx = pair_signs(np.reshape(x, (n_systems, n_x * size)), buffers, "x", rows)
+            sy = pair_signs(np.reshape(y, (n_systems, n_y * size)), buffers, "y", rows)
+            cut = sx.shape[0]  # n pairs a distance (zero cells for even n's last)
+            product = buffers("product", (cut, n_y, size), np.int8)
+            if variant == "b":
+                untied_x += _untied(sx, buffers, acc, "x")
+                untied_y += _untied(sy, buffers, acc, "y")
+            sx = sx.reshape(cut, n_x, size)
+            sy = sy.reshape(cut, n_y, size)
+            for a in range(n_x):
+                np.multiply(sx[:, a, None, :], sy, out=product)
+                net[a] += product.sum(axis=0, dtype=acc)  # n_y x size
+        with np.errstate(invalid="ignore", divide="ignore"):
+            if variant == "a":
+                out[part] = (net / pairs).transpose(2, 0, 1)
+            else:
+                tau = tau_b(
+                    net,
+                    untied_x.reshape(n_x, 1, size).astype(float),
+                    untied_y.reshape(1, n_y, size).astype(float),
+                )
+                out[part] = tau.transpose(2, 0, 1)
         if progress is not None:
             progress(part.stop, trials)
     return out

@@ -29,7 +29,7 @@ from irgauge import _checks
 from irgauge.errors import InputError
 from irgauge.meta.correlation import measure_pairs
 from irgauge.evaluation.tasks import run_steps
-from irgauge.meta.kendall import VARIANTS, tau_blocks, trial_chunks
+from irgauge.meta.kendall import VARIANTS, sign_cells, tau_blocks, trial_chunks
 from irgauge.meta.result import MetaResult, check_subset_size
 from irgauge.scores import check_matrices
 from irgauge.scores.frames import as_score_matrices
@@ -55,15 +55,18 @@ def _taus(
     blocks = run_steps(
         tau_chunk,
         [(first[part], second[part]) for part in parts],
-        (by_system, n_measures, variant),
+        (by_system, n_measures, variant, sign_cells()),
         progress=progress and (lambda done, total: progress(parts[done - 1].stop, trials)),
     )
     return np.concatenate(blocks, axis=0).transpose(1, 2, 0)
 
 
-def tau_chunk(subsets, by_system: np.ndarray, n_measures: int, variant: str) -> np.ndarray:
+def tau_chunk(
+    subsets, by_system: np.ndarray, n_measures: int, variant: str, max_cells: Optional[int] = None
+) -> np.ndarray:
     """tau[t, a, b] of the trials of ``subsets`` = (first, second), trials x size topic
-    indices, on ``by_system``: the (system, measure) x topics scores."""
+    indices, on ``by_system``: the (system, measure) x topics scores; their pair signs
+    ``max_cells`` at a time (:func:`~irgauge.meta.kendall.tau_blocks`)."""
     first, second = subsets
     n_topics = by_system.shape[1]
     n_systems = by_system.shape[0] // n_measures
@@ -80,7 +83,9 @@ def tau_chunk(subsets, by_system: np.ndarray, n_measures: int, variant: str) -> 
             rest = by_system @ index_counts(second[part], n_topics).T
         return (sums / first.shape[1]).reshape(shape), (rest / second.shape[1]).reshape(shape)
 
-    return tau_blocks(means, first.shape[0], n_measures, n_measures, n_systems, variant)
+    return tau_blocks(
+        means, first.shape[0], n_measures, n_measures, n_systems, variant, max_cells=max_cells
+    )
 
 
 def _sd(values: np.ndarray) -> float:

@@ -62,25 +62,32 @@ TESTS = ("t", "sign")
 CORRECTIONS = ("none", "holm", "bh")
 
 
-def _above(v: np.ndarray) -> np.ndarray:
-    """above[r, i, j] = v[r, j] > v[r, i] beyond rounding."""
-    return (v[:, None, :] - v[:, :, None]) > TIE_TOLERANCE
+def _compared(v: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
+    """(above, tied) of each row of ``v`` (rows x systems): above[r, i, j] = v[r, j] -
+    v[r, i] > TIE_TOLERANCE, tied[r, i, j] = |v[r, j] - v[r, i]| <= TIE_TOLERANCE, from
+    one rows x systems x systems difference (every comparison of a block of weightings
+    made its own: ten of them, 11 MB each at 300 systems)."""
+    difference = v[:, None, :] - v[:, :, None]
+    above = difference > TIE_TOLERANCE
+    tied = np.abs(difference, out=difference) <= TIE_TOLERANCE
+    return above, tied
 
 
-def tau_ap_rows(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+def tau_ap_rows(x: np.ndarray, y: np.ndarray, compared=None) -> np.ndarray:
     """tau_AP of each row of ``y`` (estimate) against the row of ``x`` (reference), ties in
-    y averaged (as :func:`irgauge.meta.correlation.tau_ap_a`)."""
-    above_y = _above(y)
+    y averaged (as :func:`irgauge.meta.correlation.tau_ap_a`); ``compared``: the
+    :func:`_compared` of x and of y, where the caller has them."""
+    (above_x, _), (above_y, tied_y) = compared or (_compared(x), _compared(y))
     p = 1 + above_y.sum(axis=2)
-    c = (above_y & _above(x)).sum(axis=2)
-    t = (np.abs(y[:, None, :] - y[:, :, None]) <= TIE_TOLERANCE).sum(axis=2)
-    return tau_ap_of_parts(p, c, t)
+    c = (above_y & above_x).sum(axis=2)
+    return tau_ap_of_parts(p, c, tied_y.sum(axis=2))
 
 
-def average_ranks(v: np.ndarray) -> np.ndarray:
-    """Rank of each system in each row (1 = highest mean; ties at their average rank)."""
-    tied = (np.abs(v[:, None, :] - v[:, :, None]) <= TIE_TOLERANCE).sum(axis=2)
-    return 1 + _above(v).sum(axis=2) + (tied - 1) / 2
+def average_ranks(v: np.ndarray, compared=None) -> np.ndarray:
+    """Rank of each system in each row (1 = highest mean; ties at their average rank);
+    ``compared``: the :func:`_compared` of v, where the caller has it."""
+    above, tied = compared or _compared(v)
+    return 1 + above.sum(axis=2) + (tied.sum(axis=2) - 1) / 2
 
 
 def adjust_rows(p: np.ndarray, method: str) -> np.ndarray:
@@ -224,9 +231,11 @@ def _statistics_block(
     out = {name: np.empty(len(w)) for name in SYSTEM_STATISTICS}
     ma, mb = np.asarray(w @ xa.T) / n_topics, np.asarray(w @ xb.T) / n_topics
     out["kendall_tau_b"][:] = kendall_tau_cross(ma[:, None], mb[:, None], "b")[:, 0, 0]
-    out["tau_ap"][:] = tau_ap_rows(ma, mb)
-    out["max_rank_change"][:] = np.abs(average_ranks(ma) - average_ranks(mb)).max(axis=1)
-    top_a, top_b = ~np.any(_above(ma), axis=2), ~np.any(_above(mb), axis=2)
+    compared = _compared(ma), _compared(mb)
+    out["tau_ap"][:] = tau_ap_rows(ma, mb, compared)
+    ranks_a, ranks_b = (average_ranks(v, c) for v, c in zip((ma, mb), compared))
+    out["max_rank_change"][:] = np.abs(ranks_a - ranks_b).max(axis=1)
+    top_a, top_b = (~np.any(above, axis=2) for above, _ in compared)
     out["top_same"][:] = np.any(top_a & top_b, axis=1)
     if n_topics < 2:  # a paired test needs 2 topics: no calls, not "none significant"
         for name in SIGNIFICANCE_CALLS:

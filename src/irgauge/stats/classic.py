@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from typing import Tuple
+from typing import Optional, Tuple
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -62,9 +62,35 @@ def sign_pvalues(wins: ArrayLike, untied: ArrayLike) -> np.ndarray:
     wins = np.asarray(wins)
     untied = np.asarray(untied)
     low = np.minimum(wins, untied - wins)
-    p = np.minimum(1.0, 2.0 * st.binom.cdf(low, untied, 0.5))
+    table = _sign_table(low, untied)
+    if table is not None:
+        p = table[untied, low]
+    else:
+        p = _sign_tail(low, untied)
     # k = m/2 exactly: the tails overlap at the centre; the p-value is 1
     return np.where((untied == 0) | (2 * wins == untied), 1.0, p)
+
+
+def _sign_tail(low: np.ndarray, untied: np.ndarray) -> np.ndarray:
+    """min(1, 2 P(X <= low)), X ~ Binomial(untied, 0.5), cell by cell."""
+    tail: np.ndarray = np.minimum(1.0, 2.0 * st.binom.cdf(low, untied, 0.5))
+    return tail
+
+
+def _sign_table(low: np.ndarray, untied: np.ndarray) -> Optional[np.ndarray]:
+    """:func:`_sign_tail` of every (m, k), k <= m <= max(untied), as a table t[m, k],
+    where whole counts need fewer cells so than one each (system agreement's, up to
+    the topics' count, for every pair and weighting): scipy's cdf, a function of each
+    cell alone, gives the same bits either way, and its checks and temporaries took
+    three quarters of system agreement's sign test (and its page faults). None where
+    the counts are not whole, not in 0 <= k <= m, or fewer than the table."""
+    if low.dtype.kind not in "iu" or untied.dtype.kind not in "iu" or low.size == 0:
+        return None
+    top = int(untied.max())
+    if (top + 1) ** 2 > low.size or int(low.min()) < 0 or (low > untied).any():
+        return None
+    k = np.arange(top + 1)
+    return _sign_tail(k[None, :], k[:, None])
 
 
 def sign_counts(z: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
