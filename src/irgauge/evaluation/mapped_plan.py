@@ -146,8 +146,9 @@ class AwaitedPlan:
 
     def allow(self, turns: int) -> None:
         """``turns`` more workers may read ahead at once (:meth:`turn`)."""
-        for _ in range(max(turns, 0) if self._turns is not None else 0):
-            self._turns.release()
+        if self._turns is not None:
+            for _ in range(max(turns, 0)):
+                self._turns.release()
 
     def turn(self) -> bool:
         """Whether a worker reads one more part ahead: once the plan is published, never;

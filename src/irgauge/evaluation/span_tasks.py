@@ -149,7 +149,7 @@ def shrinking_spans(pieces: List[Span], workers: int, first_bytes: int = 0) -> L
     for another's last span (a span's size is the time it keeps a worker busy). The first
     ``workers`` spans (one a worker) each hold ``first_bytes`` at least, where the pieces
     left leave a piece for each span still to come in that round."""
-    spans = []
+    spans: List[Span] = []
     begin = 0
     while begin < len(pieces):
         end = begin - (-(len(pieces) - begin) // (2 * workers))
