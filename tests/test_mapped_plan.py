@@ -232,3 +232,29 @@ def test_a_folder_whose_pid_was_reused_is_swept(tmp_path):
     folder, _ = mapped_plan.reserved(str(tmp_path))
     assert not reused.exists() and os.path.isdir(folder)
     mapped_plan.remove(folder)
+
+
+def test_workers_read_ahead_in_turns_until_the_plan_is_published():
+    """A worker reads a part ahead only in a turn (the CPUs this process does not build
+    the plan on): a second worker waits for the first one's turn, and every worker still
+    waiting wakes, with no turn, when the plan is published."""
+    import threading
+
+    with mapped_plan.awaited(1, 1, turns=1) as (_, coming):
+        assert coming.turn()  # the one turn, taken
+        waited = []
+        second = threading.Thread(target=lambda: waited.append(coming.turn()))
+        second.start()
+        second.join(0.2)
+        assert second.is_alive() and waited == []  # no turn left
+        coming.turn_done()
+        second.join(10)
+        assert waited == [True]  # the turn given back, taken by the second worker
+        coming.turn_done()
+        coming.allow(1)  # two at once now
+        assert coming.turn() and coming.turn()
+        third = threading.Thread(target=lambda: waited.append(coming.turn()))
+        third.start()
+        coming.publish()
+        third.join(10)
+        assert waited == [True, False] and not coming.turn()  # published: no more reading

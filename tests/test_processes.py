@@ -212,8 +212,12 @@ class _Coming:
     ahead_parts = 3
 
     @staticmethod
-    def ready() -> bool:
-        return False
+    def turn() -> bool:
+        return True
+
+    @staticmethod
+    def turn_done() -> None:
+        pass
 
 
 def test_a_read_error_met_ahead_comes_after_the_parts_before_it():

@@ -111,13 +111,15 @@ class AwaitedPlan:
     ``ahead_parts``: the parts a worker reads while it waits, and how many it may hold
     (set before the fork, as the plan's memory is not known yet)."""
 
-    def __init__(self, folder: str, part_bytes: int, ahead_parts: int):
+    def __init__(self, folder: str, part_bytes: int, ahead_parts: int, turns: Optional[int]):
         import multiprocessing
 
         self.folder = folder
         self.part_bytes, self.ahead_parts = part_bytes, ahead_parts
-        # (a semaphore: inherited by the forked processes, which block on it, not poll)
-        self._published = multiprocessing.get_context("fork").Event()
+        # (semaphores: inherited by the forked processes, which block on them, not poll)
+        context = multiprocessing.get_context("fork")
+        self._published = context.Event()
+        self._turns = None if turns is None else context.Semaphore(turns)
         self._loaded: List[Any] = []
         self.folders = [folder]  # removed by awaited()
 
@@ -136,9 +138,37 @@ class AwaitedPlan:
     def publish(self) -> None:
         """The workers woken: the plan :meth:`write` wrote is theirs to map."""
         self._published.set()
+        if self._turns is not None:
+            self._turns.release()  # (a worker waiting for a turn wakes, and passes it on)
 
     def ready(self) -> bool:
         return self._published.is_set()
+
+    def allow(self, turns: int) -> None:
+        """``turns`` more workers may read ahead at once (:meth:`turn`)."""
+        if self._turns is not None:
+            for _ in range(max(turns, 0)):
+                self._turns.release()
+
+    def turn(self) -> bool:
+        """Whether a worker reads one more part ahead: once the plan is published, never;
+        before, as soon as it gets one of the turns this process allows (:meth:`allow`;
+        unlimited where :func:`awaited` was given none), which it gives back with
+        :meth:`turn_done` once the part is read. The turns keep the workers reading
+        ahead from taking the CPUs that this process builds the plan on, which is what
+        the workers wait for: read ahead there, a part only delays the plan by as much
+        as it saves later, while on a CPU this process leaves idle it is saved outright."""
+        if self._turns is None:
+            return not self.ready()
+        self._turns.acquire()
+        if self.ready():
+            self._turns.release()  # (passed on: every worker waiting wakes to the news)
+            return False
+        return True
+
+    def turn_done(self) -> None:
+        if self._turns is not None:
+            self._turns.release()
 
     def resolve(self) -> Any:
         """The plan, once published (loaded once per process)."""
@@ -151,13 +181,16 @@ class AwaitedPlan:
 
 
 @contextlib.contextmanager
-def awaited(part_bytes: int, ahead_parts: int) -> Iterator[Tuple[InheritedPlan, AwaitedPlan]]:
+def awaited(
+    part_bytes: int, ahead_parts: int, turns: Optional[int] = None
+) -> Iterator[Tuple[InheritedPlan, AwaitedPlan]]:
     """A plan to come, registered (:func:`inherited`) for processes forked within the
     context, which resolve it once :meth:`AwaitedPlan.publish` has published it; its folder
     (:func:`irgauge.io.scratch.made`, as every temporary folder: it holds the handle only,
     which no worker reads before the plan is published, so no token) is removed when the
-    context ends."""
-    plan = AwaitedPlan(scratch.made("irgauge-awaited-"), part_bytes, ahead_parts)
+    context ends. ``turns``: how many workers may read ahead at once to begin with
+    (:meth:`AwaitedPlan.turn`; None: all of them)."""
+    plan = AwaitedPlan(scratch.made("irgauge-awaited-"), part_bytes, ahead_parts, turns)
     try:
         with inherited(plan) as key:
             yield key, plan

@@ -205,21 +205,40 @@ def forked_early(
     from concurrent.futures.process import BrokenProcessPool
 
     part, ahead = _early_parts(budget, count, plan_bytes)
-    with mapped_plan.awaited(part, ahead) as (shared, coming), _workers(count) as pool:
+    turns = reading_turns(available_cpus())
+    with mapped_plan.awaited(part, ahead, turns) as (shared, coming), _workers(count) as pool:
         try:
-            submitted = submit_tasks(sources, pool.submit, count, shared)
+            # each worker's first span holds what it may read ahead (its task reads
+            # ahead within its span only)
+            submitted = submit_tasks(sources, pool.submit, count, shared, part * ahead)
         except BrokenProcessPool:  # a worker lost already: the runs are scored here
             submitted = None
         yield EarlyWorkers(sources, coming, submitted)
 
 
+def reading_turns(cpus: int) -> int:
+    """How many workers read ahead at once: one CPU fewer than there are, left to this
+    process. Its work until the plan is published is what every worker waits for: a
+    worker reading ahead on that CPU delays the plan by as much as its part saves later
+    (on 2 CPUs, two workers reading ahead while the judgments were built put off the
+    plan by 0.17 s of 1.4 s), while on a CPU this process leaves idle the part is saved
+    outright."""
+    return max(cpus - 1, 1)
+
+
 # memory of the judgments built (qrels, judgments, lookup table), as this process holds
-# them before it maps the plan's file in their place: about PLAN_BYTES_PER_JUDGMENT a
-# judgment beside the text of its document id, taken at the most measured (1M judgments:
-# 148 MB with ids like "d123", 166 MB with "msmarco_passage_00_123456789"; 3M judgments of
-# 21-byte lines: 346 MB). Per byte of text alone it ranged from 4.4 to 7.6: short ids
-# would have been underestimated.
+# them before it maps the plan's file in their place, beyond what it held before and the
+# text of the qrels: PLAN_BYTES_PER_JUDGMENT a judgment, or PLAN_BASE_BYTES and
+# PLAN_BYTES_PER_MORE_JUDGMENT a judgment if that is less, each taken at the most
+# measured (the high-water mark of reading the qrels and building the judgments, the
+# lookup table and the measures' tables): 1M judgments took 130 bytes a judgment with ids
+# like "d123_4", "msmarco_passage_00_123456789" or 10 topics of 100,000 documents; 3M of
+# 21-byte lines 92; 15M of 22-byte lines (the 30M-line run's) 83 (1.62 GB in all). A
+# per-judgment figure alone, taken at 1M judgments, overestimated 3M by 150 MB, memory
+# the workers could have read ahead in.
 PLAN_BYTES_PER_JUDGMENT = 130
+PLAN_BASE_BYTES = 60_000_000
+PLAN_BYTES_PER_MORE_JUDGMENT = 92
 # the head of the qrels file whose mean line tells the judgments in it
 QRELS_SAMPLE_BYTES = 1 << 20
 # memory of a part read and not yet scored, per byte of its text (measured 1.35)
@@ -242,7 +261,8 @@ def _early_parts(budget: int, processes: int, plan_bytes: int) -> Tuple[int, int
 def _plan_bytes(qrels) -> int:
     """The memory of the plan to be built from a plain-text qrels file, estimated before it
     is read: its judgments (lines, from the mean line of its head) at
-    PLAN_BYTES_PER_JUDGMENT, and its text; 0 for anything else (compressed, a table, a
+    PLAN_BYTES_PER_JUDGMENT each, or PLAN_BASE_BYTES and PLAN_BYTES_PER_MORE_JUDGMENT each
+    if less, and its text; 0 for anything else (compressed, a table, a
     pipe, standard input, an object, a path that is not a file)."""
     if not isinstance(qrels, (str, Path)) or table_format(str(qrels)):
         return 0
@@ -258,4 +278,7 @@ def _plan_bytes(qrels) -> int:
     if not head or is_compressed(head):
         return 0
     lines = max(1, count_line_ends(head)) * size / len(head)
-    return int(lines * PLAN_BYTES_PER_JUDGMENT) + size
+    judged = min(
+        PLAN_BYTES_PER_JUDGMENT * lines, PLAN_BASE_BYTES + PLAN_BYTES_PER_MORE_JUDGMENT * lines
+    )
+    return int(judged) + size

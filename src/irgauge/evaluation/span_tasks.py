@@ -89,17 +89,20 @@ def score_tasks(
     merge_tasks(submit_tasks(sources, submit, workers, shared), plan, step, scored)
 
 
-def submit_tasks(sources, submit, workers: int, shared) -> List[Tuple[Any, Any, Any]]:
+def submit_tasks(
+    sources, submit, workers: int, shared, first_bytes: int = 0
+) -> List[Tuple[Any, Any, Any]]:
     """(source, name, futures of its tasks, or None for a run read here) of each run: the
     first half of :func:`score_tasks`, which may come before the plan exists (``shared``
-    then names a plan to come: :func:`mapped_plan.awaited`)."""
+    then names a plan to come: :func:`mapped_plan.awaited`, whose tasks read ahead within
+    their span: ``first_bytes``, the bytes a first span should hold for that)."""
     submitted: List[Tuple[Any, Any, Optional[List[Any]]]] = []
     for source, name in sources:
         local = _local_only(source)
         if local:
             submitted.append((source, name, None))
             continue
-        spans = _spans(source, workers)
+        spans = _spans(source, workers, first_bytes)
         if spans is None:  # one task reads the whole file (or object)
             task = submit(_score_whole, source, name, _readable(source), shared)
             submitted.append((source, name, [task]))
@@ -128,7 +131,7 @@ def _readable(source):
     return os.path.abspath(source) if isinstance(source, (str, Path)) else None
 
 
-def _spans(source, workers: int) -> Optional[List[Span]]:
+def _spans(source, workers: int, first_bytes: int = 0) -> Optional[List[Span]]:
     if not isinstance(source, (str, Path)):
         return None
     try:
@@ -137,17 +140,23 @@ def _spans(source, workers: int) -> Optional[List[Span]]:
         return None
     count = int(min(workers * PIECES_PER_WORKER, max(1, size // SPAN_BYTES)))
     pieces = topic_spans(str(source), count) if count > 1 else None
-    return shrinking_spans(pieces, workers) if pieces else None
+    return shrinking_spans(pieces, workers, first_bytes) if pieces else None
 
 
-def shrinking_spans(pieces: List[Span], workers: int) -> List[Span]:
+def shrinking_spans(pieces: List[Span], workers: int, first_bytes: int = 0) -> List[Span]:
     """Consecutive ``pieces`` joined into spans, each of 1/(2 x ``workers``) of the pieces
     left (rounded up): big spans first, single pieces last, so that no worker waits long
-    for another's last span (a span's size is the time it keeps a worker busy)."""
-    spans = []
+    for another's last span (a span's size is the time it keeps a worker busy). The first
+    ``workers`` spans (one a worker) each hold ``first_bytes`` at least, where the pieces
+    left leave a piece for each span still to come in that round."""
+    spans: List[Span] = []
     begin = 0
     while begin < len(pieces):
         end = begin - (-(len(pieces) - begin) // (2 * workers))
+        if len(spans) < workers:
+            room = len(pieces) - (workers - len(spans) - 1)
+            while end < room and pieces[end - 1].end - pieces[begin].start < first_bytes:
+                end += 1
         first, last = pieces[begin], pieces[end - 1]
         spans.append(Span(first.start, last.end, first.n_columns, first.tag))
         begin = end
@@ -225,12 +234,16 @@ def _parts_and_plan(source, name, readable, span: Span, shared):
 
 def _read_ahead(parts: Iterator[Run], coming) -> Iterator[Run]:
     """``parts``, the first of them read now: until the plan is ready or
-    ``coming.ahead_parts`` are held. A read error is held in its place, raised after the
+    ``coming.ahead_parts`` are held, each in a turn that ``coming`` gives (a CPU that the
+    plan is not being built on). A read error is held in its place, raised after the
     parts before it are scored, as reading and scoring them in turn would raise it."""
     early: Deque[Any] = deque()
     try:
-        while len(early) < coming.ahead_parts and not coming.ready():
-            part = next(parts, None)
+        while len(early) < coming.ahead_parts and coming.turn():
+            try:
+                part = next(parts, None)
+            finally:
+                coming.turn_done()
             if part is None:
                 break
             early.append(part)
