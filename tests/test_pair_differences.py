@@ -45,6 +45,20 @@ def test_it_is_sent_as_the_scores_alone():
     assert pickle.loads(pickle.dumps(made)).made is None
 
 
+def test_every_pair_given_is_sent_as_no_pairs():
+    """compare names its pairs; when they are every pair in pair_index's order they are
+    sent as the default is, the scores alone, and a worker lists them again."""
+    values = _scores(systems=60, topics=30)
+    i, j = pair_index(len(values))
+    given = PairDifferences(values, (i, j))
+    assert len(pickle.dumps(given)) < values.nbytes + 1000
+    assert np.array_equal(pickle.loads(pickle.dumps(given)).whole(), values[i] - values[j])
+    # other pairs, or the same pairs in another order, travel with their indices
+    for other in ((i[:-1], j[:-1]), (i[::-1], j[::-1])):
+        sent = pickle.loads(pickle.dumps(PairDifferences(values, other)))
+        assert np.array_equal(sent.whole(), values[other[0]] - values[other[1]])
+
+
 @pytest.mark.parametrize("jobs", [1, 3])
 def test_a_step_gets_its_part_of_its_source_made_where_it_runs(jobs):
     values = _scores()

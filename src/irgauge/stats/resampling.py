@@ -145,15 +145,24 @@ class PairDifferences:
         made: Optional[np.ndarray] = None,
     ) -> None:
         self.values = np.asarray(values, dtype=float)
-        self._given = pairs is not None
         self.made = made
         self._pair_index(pairs)
+        # pairs that are every pair in pair_index's order (compare's, as often as not)
+        # travel as the default does: as nothing, a worker lists them again
+        self._given = pairs is not None and not self._every_pair()
 
     def _pair_index(self, pairs: Optional[Tuple[ArrayLike, ArrayLike]]) -> None:
         if pairs is None:
             pairs = pair_index(len(self.values))
         self.i, self.j = (np.asarray(p, dtype=np.intp) for p in pairs)
         self.shape = (len(self.i), self.values.shape[1])
+
+    def _every_pair(self) -> bool:
+        n = len(self.values)
+        if len(self.i) != n * (n - 1) // 2:
+            return False
+        i, j = pair_index(n)
+        return bool(np.array_equal(self.i, i) and np.array_equal(self.j, j))
 
     def __len__(self) -> int:
         return self.shape[0]
