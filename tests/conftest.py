@@ -60,6 +60,25 @@ def examples(n: int) -> int:
     return n if share <= 1 else max(10, n // share)
 
 
+def small_resampling_chunks(monkeypatch, *modules) -> None:
+    """Chunks of 2,000 cells, each of blocks of 500, in the resampling steps of
+    ``modules`` (each module that imports ``block_chunks``), so that a few systems make
+    several chunks and several blocks."""
+    from irgauge.stats import resampling
+
+    monkeypatch.setattr(resampling, "BLOCK_CELLS", 500)
+    for module in modules:
+        if hasattr(module, "BLOCK_CELLS"):  # blocks of its own
+            monkeypatch.setattr(module, "BLOCK_CELLS", 500)
+        monkeypatch.setattr(
+            module,
+            "block_chunks",
+            lambda rows, cells, max_cells=0, block_cells=None: resampling.block_chunks(
+                rows, cells, 2000, block_cells
+            ),
+        )
+
+
 def slow_after(cases, keep: int = 1) -> list:
     """@pytest.mark.parametrize values with all but the first ``keep`` marked slow: the
     quick subset runs a family's first cases, the full suite every one. A tuple is the

@@ -22,6 +22,7 @@ from irgauge.evaluation.tasks import run_steps, use_engine
 from irgauge.scores import ScoreMatrix
 from irgauge.stats import bootstrap, randomisation, resampling
 from irgauge.studies import onerel
+from tests.conftest import small_resampling_chunks
 
 distributed = pytest.importorskip("distributed")
 from dask_faults import DieOnce, cli_without_dask  # noqa: E402  (needs distributed)
@@ -84,7 +85,7 @@ STEPS = {
 @pytest.mark.parametrize("method", sorted(METHODS))
 def test_each_method_gives_the_local_result(method, cluster, monkeypatch):
     # small chunks, so that a measure's pairs (halvings) are cut into several tasks
-    _small_chunks(monkeypatch, bootstrap)
+    small_resampling_chunks(monkeypatch, bootstrap)
     monkeypatch.setattr("irgauge.meta.kendall._CHUNK_CELLS", 2000)
     matrices = _matrices()
     function = getattr(irgauge, method)
@@ -99,7 +100,7 @@ def test_each_steps_item_travels_as_data_of_its_own(cluster, monkeypatch):
     """A step's item cut from an array (a chunk of score differences given as such) is
     scattered, not an argument inside its task, which the scheduler would unpickle, hold
     and pickle again."""
-    _small_chunks(monkeypatch, bootstrap)  # several steps, so several items
+    small_resampling_chunks(monkeypatch, bootstrap)  # several steps, so several items
     items = []
     real = distributed.Client.submit
 
@@ -122,7 +123,7 @@ def test_the_scores_reach_each_worker_once_and_the_differences_never(method, clu
     """The resampling tests' chunks of pair differences are made on the workers from the
     scores, sent to each once for the run: nothing cut from the differences travels, and
     no task carries more than its slice of pairs."""
-    _small_chunks(monkeypatch, bootstrap, randomisation)
+    small_resampling_chunks(monkeypatch, bootstrap, randomisation)
     scattered, submitted = [], []
     scatter, submit = distributed.Client.scatter, distributed.Client.submit
 
@@ -170,22 +171,7 @@ def small_compare_chunks(monkeypatch):
     several tasks."""
     from irgauge.stats import tukey
 
-    _small_chunks(monkeypatch, bootstrap, randomisation, tukey)
-
-
-def _small_chunks(monkeypatch, *modules) -> None:
-    """Chunks of 2,000 cells, each of blocks of 500, in the steps of ``modules``."""
-    monkeypatch.setattr(resampling, "BLOCK_CELLS", 500)
-    for module in modules:
-        if hasattr(module, "BLOCK_CELLS"):  # blocks of its own
-            monkeypatch.setattr(module, "BLOCK_CELLS", 500)
-        monkeypatch.setattr(
-            module,
-            "block_chunks",
-            lambda rows, cells, max_cells=0, block_cells=None: resampling.block_chunks(
-                rows, cells, 2000, block_cells
-            ),
-        )
+    small_resampling_chunks(monkeypatch, bootstrap, randomisation, tukey)
 
 
 COMPARE_STEPS = ("bootstrap_chunk", "sign_flip_chunk", "ranges_chunk")
@@ -281,7 +267,7 @@ def test_agree_computes_the_systems_agreement_in_tasks(tmp_path, cluster, monkey
     tasks, the local table and details."""
     from irgauge.meta import system_agreement
 
-    _small_chunks(monkeypatch, system_agreement)
+    small_resampling_chunks(monkeypatch, system_agreement)
     irgauge.write_collection(irgauge.simulate_collection(12, 6, 30, seed=4), tmp_path)
     qrels = tmp_path / "qrels.txt"
     lines = qrels.read_text().splitlines()

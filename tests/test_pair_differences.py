@@ -14,8 +14,9 @@ import irgauge
 from irgauge.errors import InputError
 from irgauge.evaluation.tasks import run_steps, use_jobs
 from irgauge.scores import ScoreMatrix
-from irgauge.stats import bootstrap, resampling
+from irgauge.stats import bootstrap
 from irgauge.stats.resampling import PairDifferences, finite_differences, pair_index
+from tests.conftest import small_resampling_chunks
 
 
 def _scores(systems=9, topics=12, seed=4):
@@ -87,14 +88,7 @@ def test_discpower_never_makes_every_pairs_differences_at_once(monkeypatch):
     monkeypatch.setattr(
         PairDifferences, "__getitem__", lambda self, part: parts.append(part) or real(self, part)
     )
-    monkeypatch.setattr(resampling, "BLOCK_CELLS", 500)
-    monkeypatch.setattr(
-        bootstrap,
-        "block_chunks",
-        lambda rows, cells, max_cells=0, block_cells=None: resampling.block_chunks(
-            rows, cells, 2000, block_cells
-        ),
-    )
+    small_resampling_chunks(monkeypatch, bootstrap)
     values = _scores(systems=30, topics=12)
     names, topics = [f"s{k}" for k in range(30)], [str(t) for t in range(12)]
     result = irgauge.discriminative_power(
