@@ -165,6 +165,23 @@ def test_few_loose_top_level_modules():
     assert len(loose) <= MAX_TOP_LEVEL_MODULES, loose
 
 
+def test_the_package_holds_modules_and_its_declared_data_only():
+    """Nothing but modules, py.typed and data/ (pyproject's package-data) lives in the
+    package: a draft or scratch file left beside a module is read by no one, and is
+    either shipped or silently not (five drafts of the report's modules were committed
+    so)."""
+    stray = [
+        str(path.relative_to(PACKAGE))
+        for path in PACKAGE.rglob("*")
+        if path.is_file()
+        and "__pycache__" not in path.parts
+        and path.suffix != ".py"
+        and path.relative_to(PACKAGE).parts[0] != "data"
+        and path.name != "py.typed"
+    ]
+    assert stray == []
+
+
 def test_no_module_name_at_two_places():
     """One concept, one home: a private module (``_name``) counts under its name too."""
     places = defaultdict(list)
