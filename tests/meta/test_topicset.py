@@ -429,3 +429,12 @@ def test_cli_bad_input_exits_2(capsys, files, extra):
     assert stop.value.code == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert err and "error" in err[-1]
+
+
+def test_arrays_that_do_not_broadcast_are_refused_naming_them():
+    """Arrays of the arguments whose shapes do not broadcast are refused as bad input
+    (an InputError naming the arguments' shapes), not numpy's ValueError."""
+    with pytest.raises(InputError, match=r"do not broadcast.*variance \(2,\).*min_diff \(3,\)"):
+        topics_needed(np.array([0.01, 0.02]), "ttest", np.array([0.05, 0.1, 0.2]))
+    with pytest.raises(InputError, match=r"design \(2,\).*ci_width \(3,\)"):
+        topics_needed(0.01, np.array(["ci", "ci"]), None, np.array([0.1, 0.2, 0.3]))

@@ -306,16 +306,16 @@ def _elements(variance, design, min_diff, ci_width, alpha, beta, anova_systems) 
     variance = _positive(variance, "variance")
     alphas = _each(alpha, _alpha)
     power = designs != "ci"
-    shapes = [variance.shape, designs.shape, alphas.shape]
+    shapes = {"variance": variance.shape, "design": designs.shape, "alpha": alphas.shape}
     if power.any():
         diff = _positive(min_diff, "min_diff")
         betas = _each(beta, _beta)
         m = np.asarray(anova_systems, dtype=object)  # checked where the design is anova
-        shapes += [diff.shape, betas.shape, m.shape]
+        shapes.update(min_diff=diff.shape, beta=betas.shape, anova_systems=m.shape)
     if not power.all():
         log_width = np.log(_positive(ci_width, "ci_width"))
-        shapes.append(log_width.shape)
-    shape = np.broadcast_shapes(*shapes)
+        shapes["ci_width"] = log_width.shape
+    shape = _broadcast(shapes)
 
     def full(values) -> np.ndarray:
         return np.broadcast_to(values, shape).ravel()
@@ -333,6 +333,19 @@ def _elements(variance, design, min_diff, ci_width, alpha, beta, anova_systems) 
         half_width = np.exp(each["effect"][ci]) / 2
         each["guess"][ci] = _guesses(each["variance"][ci], half_width, each["alpha"][ci], None)
     return shape, each
+
+
+def _broadcast(shapes: Dict[str, tuple]) -> tuple:
+    """The shape the arguments' ``shapes`` (name: shape) broadcast to; refused, naming
+    the arguments and their shapes, where they do not."""
+    try:
+        return tuple(np.broadcast_shapes(*shapes.values()))
+    except ValueError:
+        given = ", ".join(f"{name} {shape}" for name, shape in shapes.items() if shape)
+        first = next(name for name, shape in shapes.items() if shape)
+        raise _checks.refused(
+            first, f"the arrays given do not broadcast together (shapes: {given})"
+        ) from None
 
 
 def _power_elements(each: dict, anova, diff, betas, m) -> None:
