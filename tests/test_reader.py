@@ -35,7 +35,7 @@ from irgauge.io._source import MAX_LINE_BYTES, path_name, path_stem_and_suffix
 from irgauge.io.qrels import read_qrels
 from irgauge.io.runs import read_run
 from irgauge.collection.judgments import _KeyTable
-from irgauge.collection.rankings import _score_order
+from irgauge.collection.evaluation_order import _score_order
 
 COMPRESS = {"": lambda b: b, ".gz": gzip.compress, ".bz2": bz2.compress, ".xz": lzma.compress}
 ENDINGS = [b"\n", b"\r\n", b"\r"]

@@ -25,7 +25,9 @@ from typing import Iterable, Iterator, List, Optional, Sequence
 import numpy as np
 
 from irgauge.collection.judgments import Judgments
-from irgauge.collection.rankings import MatchedRun, RetrievedTwice, build_batches, match_run
+from irgauge.collection.rankings import build_batches
+from irgauge.collection.repeated_documents import RetrievedTwice
+from irgauge.collection.run_matching import MatchedRun, match_run
 from irgauge.errors import InputError, MeasureError, UserCodeError
 from irgauge.evaluation.topic_values import RunValues, ValueSpill
 from irgauge.io._source import copy_bytes, read_twice, scratch_folder
