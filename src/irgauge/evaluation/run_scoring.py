@@ -35,13 +35,8 @@ from irgauge.io.ids import Ids
 from irgauge.io.heap import release_free_memory
 from irgauge.io.keys import comes_back, unique_names
 from irgauge.io.records import Run
-from irgauge.io.run_parts import (
-    first_read_error,
-    iter_run_parts,
-    partitioned_parts,
-    starts_scattered,
-    topic_blocks,
-)
+from irgauge.io.run_partitions import partitioned_parts, starts_scattered
+from irgauge.io.run_parts import first_read_error, iter_run_parts, topic_blocks
 from irgauge.io.runs import read_run
 from irgauge.measures.base import Measure
 
