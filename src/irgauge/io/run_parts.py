@@ -20,12 +20,7 @@ from typing import Generator, Iterable, Iterator, List, Optional, Tuple
 import numpy as np
 
 from irgauge.errors import InputError
-from irgauge.io._source import (
-    blocks_naming,
-    LineTooLong,
-    count_line_ends,
-    iter_blocks,
-)
+from irgauge.io._source import blocks_naming, LineTooLong, count_line_ends, iter_blocks
 from irgauge.io._tokens import BLOCK_BYTES
 from irgauge.io.arrow_tables import iter_arrow_run_chunks, table_format
 from irgauge.io.ids import Ids

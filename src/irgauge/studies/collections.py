@@ -24,7 +24,7 @@ from typing import Any, Dict, List, Mapping, Optional, Tuple
 import pandas as pd
 
 from irgauge.errors import InputError
-from irgauge.io._source import read_text, text_lines
+from irgauge.io.file_text import read_text, text_lines
 from irgauge.io.output_scope import one_commit
 from irgauge.studies import _common as common
 from irgauge.studies import study_function

@@ -39,7 +39,8 @@ import numpy as np
 import pandas as pd
 
 from irgauge import _checks
-from irgauge.io._source import file_stem, read_text
+from irgauge.io.file_names import file_stem
+from irgauge.io.file_text import read_text
 from irgauge.io.atomic import make_folders, write_text
 from irgauge.io.json_input import read_json_object
 from irgauge.io.staging import current_path, staged_outputs
