@@ -59,7 +59,7 @@ def test_every_study_finishes_one_way_from_its_record(tmp_path):
     by each study, where one could drift from the others."""
     import dataclasses
 
-    from irgauge.studies.incomplete import IncompleteData
+    from irgauge.studies.incomplete_numbers import IncompleteData
     from irgauge.studies.onerel import OnerelData
     from irgauge.studies.pooling import PoolingStudy
     from irgauge.studies.predictive import PredictiveStudy
