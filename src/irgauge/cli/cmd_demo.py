@@ -92,7 +92,7 @@ def run_demo(
     from irgauge.report.html import write_report
     from irgauge.collection.simulate import sample_paths
     from irgauge.studies import PAPERS, study_function
-    from irgauge.studies._common import collection_summary
+    from irgauge.studies.collection_record import collection_summary
     from irgauge.io.steps import step_counter
 
     qrels, runs = sample_paths()

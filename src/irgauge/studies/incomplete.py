@@ -45,6 +45,7 @@ import pandas as pd
 
 from irgauge._checks import renamed_keywords
 from irgauge.studies import _common as common
+from irgauge.studies import collection_record
 from irgauge.studies import _noise, _plots, _repeat
 from irgauge.studies._reduction_steps import Steps
 from irgauge.studies.incomplete_numbers import (
@@ -107,7 +108,7 @@ def run_incomplete(
     )
     data = compute_incomplete(qrels, runs, options, progress)
     result = write_incomplete(data, out, progress)
-    return common.finish_report(
+    return collection_record.finish_report(
         result, qrels, common.path_list(runs), out, report, data.evaluated_with
     )
 

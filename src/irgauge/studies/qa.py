@@ -49,6 +49,7 @@ from irgauge.qa import answer_formats, qa_evaluate
 from irgauge.report import figures
 from irgauge.scores import align, from_frame
 from irgauge.studies import _common as common
+from irgauge.studies import collection_record
 from irgauge.studies import _noise, _plots, _repeat, _topics
 from irgauge.studies.onerel import gain_variants, irgauge_gains
 from irgauge.io.words import counted
@@ -194,7 +195,7 @@ def run_qa(
         topic_resamples=topic_resamples,
     )
     result = write_qa(compute_qa(gold, runs, options, progress), out)
-    return common.finish_report(result, None, None, out, report)
+    return collection_record.finish_report(result, None, None, out, report)
 
 
 def compute_qa(gold, runs, options: QaOptions = QaOptions(), progress=None) -> QaData:
