@@ -55,7 +55,7 @@ from irgauge.io.tables import aligned_table, header
 from irgauge.scores import ScoreMatrix, require_systems, select_systems
 from irgauge.stats.comparison_formats import latex_escape
 from irgauge.report.figures import stability_curves
-from irgauge.studies import _noise, _repeat
+from irgauge.studies import _noise, _repeat, matched_ties
 from irgauge.io.words import counted
 
 MANIFEST = "manifest.json"
@@ -371,7 +371,7 @@ def write_stability(
     writer.table("stability", _repeat.stability_table(curve), table_caption, digits=4)
     writer.table(
         "stability_matched",
-        _noise.matched_table(curve_rows),
+        matched_ties.matched_table(curve_rows),
         caption(STABILITY_MATCHED_CAPTION, paper),
         digits=4,
     )

@@ -40,7 +40,7 @@ from irgauge.report import figures
 from irgauge._checks import renamed_keywords
 from irgauge.studies import _common as common
 from irgauge.studies import collection_record
-from irgauge.studies import _noise, _plots, _repeat, _topics
+from irgauge.studies import _noise, _plots, _repeat, _topics, matched_ties
 from irgauge.io.words import counted
 
 NAME = "onerel"
@@ -253,7 +253,7 @@ def compute_onerel(
         flat=_repeat.flat_measures(base),
         stability=stability,
         stability_rows=stability_rows,
-        stability_pairs=_noise.stability_comparison(stability_rows, topic_curves),
+        stability_pairs=matched_ties.stability_comparison(stability_rows, topic_curves),
         tau=rc.details["matrix"],
         tau_parameters=rc.parameters,
         share=_repeat.statistic(dp_rows, "share", "share of significant pairs", share),

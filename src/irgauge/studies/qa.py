@@ -50,7 +50,7 @@ from irgauge.report import figures
 from irgauge.scores import align, from_frame
 from irgauge.studies import _common as common
 from irgauge.studies import collection_record
-from irgauge.studies import _noise, _plots, _repeat, _topics
+from irgauge.studies import _noise, _plots, _repeat, _topics, matched_ties
 from irgauge.studies.onerel import gain_variants, irgauge_gains
 from irgauge.io.words import counted
 
@@ -262,7 +262,7 @@ def compute_qa(gold, runs, options: QaOptions = QaOptions(), progress=None) -> Q
         per_run=_per_run(matrices),
         stability=stability,
         stability_rows=stability_rows,
-        stability_pairs=_noise.stability_comparison(stability_rows, topic_curves),
+        stability_pairs=matched_ties.stability_comparison(stability_rows, topic_curves),
         sensitivity=sensitivity,
         flat=_repeat.flat_measures(matrices),
         sign=_sign_table(matrices, o.sign_alphas),
