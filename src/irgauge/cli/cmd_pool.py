@@ -1,5 +1,5 @@
 """``irgauge pool RUN... --strategy S [--depth K | --budget N] [--qrels QRELS] [--seed SEED]
-[--format tsv|qrels] -o POOL``: which documents to judge, in what order, and with what
+[--format tsv|qrels] -o FILE``: which documents to judge, in what order, and with what
 inclusion probability."""
 
 from __future__ import annotations
