@@ -20,6 +20,7 @@ each with its reason; a test holds every entry to the parsers.
 
 from __future__ import annotations
 
+import argparse
 from collections import defaultdict
 
 from test_option_spellings import meaning, options
@@ -174,3 +175,19 @@ def test_stated_words_are_in_the_help():
         if stated and len(_fixed(action).split()) < 2:
             wrong.append(f"{command} {action.dest}: nothing but stated words")
     assert not wrong, wrong
+
+
+def test_the_audit_finds_a_declaration_in_other_words(monkeypatch):
+    """A second command declaring a shared option by hand, in its own words (as ``reduce
+    --order`` did), is found; one that states its difference through the adder is not."""
+    import sys
+
+    first, second, third = (argparse.ArgumentParser() for _ in range(3))
+    _options.add_order(first)
+    second.add_argument("--order", choices=("score", "file"), help="document order")
+    _options.add_order(third, detail="; only with --depth, for the pooled runs")
+    module = sys.modules[__name__]
+    for parsers, differ in (((first, second), {"order": {"help"}}), ((first, third), {})):
+        found = [(f"cmd{i}", parser._actions[-1]) for i, parser in enumerate(parsers)]
+        monkeypatch.setattr(module, "options", lambda: iter(found))
+        assert {c: set(fields) for c, fields in declarations().items()} == differ

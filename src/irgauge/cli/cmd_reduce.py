@@ -30,9 +30,7 @@ def register(subparsers) -> None:
     )
     opt.add_order(parser, detail="; only with --depth, for the pooled runs")
     opt.add_seed(parser)
-    opt.add_rel_level(
-        parser, " of --rates, which keep relevant and nonrelevant judgments apart", True
-    )
+    opt.add_rel_level(parser, " of --rates (R, the relevant judgments of a topic)", True)
     opt.add_out(parser)
     parser.set_defaults(func=run)
 
