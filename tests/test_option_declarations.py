@@ -53,8 +53,8 @@ DECLARATIONS = {
         {"action"},
     ),
     "gold_format": (
-        "the qa study also reads TREC QA answer patterns (the TREC 8-11 collections it "
-        "reruns), which qa eval and qa label do not read",
+        "the qa study also reads TREC QA answer patterns (trec-patterns), which qa eval "
+        "and qa label do not read",
         {"choices"},
     ),
     "run_format": (
