@@ -21,6 +21,7 @@ import inspect
 import pytest
 
 from irgauge.cli import build_parser
+from irgauge.errors import InputError
 from test_option_spellings import leaf_commands, options
 
 # (study option's destination, keyword of the study function) -> why they differ
@@ -74,7 +75,8 @@ def handed_on():
             for build in args.study_keywords:
                 try:
                     keywords.update(build(args))
-                except (TypeError, AttributeError):  # a value it converts (a list it splits)
+                # a value it converts (a list it splits, --rates read by parse_rates)
+                except (TypeError, AttributeError, InputError):
                     pass
             if "study_selection" in defaults:
                 keywords.update(_study_options._selection(args))

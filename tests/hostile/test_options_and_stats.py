@@ -294,16 +294,18 @@ def test_subset_methods_with_one_topic(cli, tmp_path, command, message):
 @pytest.mark.parametrize(
     "args, message",
     [
-        ("incomplete --rates 0,150", "argument --rates: expected a percentage in (0, 100]; got 0"),
-        ("incomplete --rates 50,x", "argument --rates: expected a percentage; got 'x'"),
+        # the studies' --rates and -k are irgauge incomplete's and predictive's (one type
+        # each, tests/test_option_declarations.py): refused in the same words
+        ("incomplete --rates 0,150", "argument --rates: rate '0' is outside (0, 100]"),
+        ("incomplete --rates 50,x", "argument --rates: rate 'x' is not a number"),
         (
             "qa --sign-alphas 0.05,2",
             "argument --sign-alphas: expected a significance level in (0, 1); got 2",
         ),
         (
             "predictive --sizes=5,-3",
-            "argument -k/--subset-size/--subset-sizes/--sizes: expected a whole number >= 1; "
-            "got -3",
+            "argument -k/--subset-size/--subset-sizes/--sizes: expected a whole number from 1 "
+            "to 1000000000; got -3",
         ),
         ("onerel -B 0", "argument -B/--samples/--B: expected a number of random draws"),
         ("predictive -P -1", "argument -P/--halvings: expected a number of random draws"),

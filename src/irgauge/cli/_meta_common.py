@@ -34,9 +34,9 @@ def add_input_options(p: argparse.ArgumentParser) -> None:
     )
     opt.add_measures(
         p,
-        "measure(s) to use (repeat or comma-separate); with --qrels, the measures to compute",
+        "every measure of the score files; with --qrels, -m is needed",
+        " to use, or with --qrels to compute",
         dest="measure",
-        metavar="M",
     )
     p.add_argument(
         "--headerless-scores",
@@ -45,19 +45,16 @@ def add_input_options(p: argparse.ArgumentParser) -> None:
         help="wide score files have no header line: columns are systems 1, 2, ... "
         "and rows topics 1, 2, ... (--no-header is about the output)",
     )
-    p.add_argument("--qrels", metavar="FILE", help="compute scores in-process from these qrels")
-    p.add_argument("--run", nargs="+", metavar="FILE", help="runs to evaluate with --qrels")
+    opt.add_qrels_file(p, "the scores of --run under it, computed in-process (no score files)")
+    opt.add_run_files(p, " to score under --qrels")
     opt.add_empty_topics(p, scored=" (with --qrels)")
-    opt.add_selection(
-        p.add_argument_group("system selection"),
-        by_help="measure that ranks systems for the selection (default: the first measure)",
-    )
+    opt.add_selection(p.add_argument_group("system selection"))
 
 
 def add_subset_options(p: argparse.ArgumentParser) -> None:
     """Random topic subsets: their size and the number of trials (swap, stability)."""
     opt.add_subset_size(p)
-    p.add_argument("--trials", type=opt.draws, default=1000, help="trials")
+    opt.add_trials(p)
 
 
 def add_output_options(p: argparse.ArgumentParser, seed: bool = True, figures: bool = True) -> None:
@@ -65,10 +62,8 @@ def add_output_options(p: argparse.ArgumentParser, seed: bool = True, figures: b
     --quiet."""
     if seed:
         opt.add_seed(p)
-    p.add_argument(
-        "--format", choices=("table", "tsv", "json"), default="table", help="output format"
-    )
-    p.add_argument("-o", "--output", metavar="FILE", help="write the output here, not stdout")
+    opt.add_format(p, ("table", "tsv", "json"))
+    opt.add_output(p)
     if figures:
         p.add_argument(
             "--figures", metavar="DIR", help="save the figure(s) here as PDF, SVG and PNG"

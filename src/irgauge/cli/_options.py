@@ -127,6 +127,8 @@ nonnegative = number(0.0, 1e6, what="a non-negative number")
 gains = checked_text(_gains, "gains")  # 1:2:3, a gain per relevance level
 rates = checked_text(_rates, "rates")  # 90,70,50, percentages of judgments kept
 depths = list_of(count)  # 10,100: pool depths
+counts = list_of(count)  # 5,10,20: topic subset sizes
+resamples = integer(2, what="a whole number")  # a spread needs two resamples
 
 
 def split_measures(items: Optional[Iterable[str]]) -> Optional[List[str]]:
@@ -190,6 +192,25 @@ def without_header(text: str, args) -> str:
 
 # ------------------------------------------------ options several commands share
 
+# The attribute of an action holding the words of its help that its command states its own
+# way ({name: words}); tests/test_option_declarations.py compares the help of one concept
+# across commands with these words taken out, so that the rest is the same in every command.
+STATED = "stated"
+
+
+def stated(action: Any, **parts: str) -> Any:
+    """Record ``parts`` (words of ``action``'s help, by name) as what its command states its
+    own way: a default, a detail of the command. Where ``default`` is among them, the
+    option's default may differ from command to command, as the help says."""
+    setattr(action, STATED, {**getattr(action, STATED, {}), **parts})
+    return action
+
+
+def _default_words(default: Any) -> str:
+    if isinstance(default, (list, tuple)):
+        return ",".join(str(d) for d in default)
+    return str(default)
+
 
 def add_renamed(
     parser: Any,
@@ -210,10 +231,13 @@ def add_renamed(
     here and another there."""
     dest = kwargs.pop("dest", flags[-1].lstrip("-").replace("-", "_"))
     help = kwargs.pop("help", "")
+    suffix = ""
     if old:  # an option without old spellings says nothing of them
         word = "spelling" if len(old) == 1 else "spellings"
-        help = f"{help} ({', '.join(old)}: the old {word}, deprecated)"
-    action = parser.add_argument(*flags, *old, dest=dest, help=help, **kwargs)
+        suffix = f" ({', '.join(old)}: the old {word}, deprecated)"
+    action = parser.add_argument(*flags, *old, dest=dest, help=help + suffix, **kwargs)
+    if suffix:  # one command's own old spelling, not another meaning of the option
+        stated(action, old=suffix)
     action.old_spellings = tuple(old)
     action.retired_spellings = tuple(retired)
     return action
@@ -238,42 +262,89 @@ def old_spelling_note(action, option: str) -> None:
         )
 
 
-def add_measures(parser, help: str, dest: str = "measures", metavar: str = "MEASURE") -> None:
+def add_measures(parser, default: str, detail: str = "", dest: str = "measures") -> None:
     """``-m/--measure``, repeatable, a measure given twice refused (``cli.MeasureList``);
-    read it with :func:`split_measures`."""
-    parser.add_argument(
-        "-m", "--measure", action="measures", dest=dest, default=None, metavar=metavar, help=help
+    read it with :func:`split_measures`. ``default``: the command's measures without -m,
+    in words; ``detail``: what the command does with them."""
+    action = parser.add_argument(
+        "-m",
+        "--measure",
+        action="measures",
+        dest=dest,
+        default=None,
+        metavar="MEASURE",
+        help=f"measures{detail}; repeatable, and one value may hold several separated by "
+        f"commas or spaces outside parentheses (default: {default})",
     )
+    stated(action, default=default, **({"detail": detail} if detail else {}))
 
 
 def add_empty_topics(parser, default=None, scored: str = "") -> None:
     """``--empty-topics {skip,zero}``: what becomes of a qrels topic without relevant
     documents (``evaluate(empty_topics=...)``); trec_eval's reading is ``zero``, and the
     note of :func:`irgauge.evaluation.peers.peer_notes` names this option."""
-    parser.add_argument(
+    action = parser.add_argument(
         "--empty-topics",
         choices=("skip", "zero"),
         default=default,
         help=f"topics without relevant documents{scored}: left out of the mean "
         "(skip, the default) or scored and averaged (zero, trec_eval's reading)",
     )
+    # None (the commands that pass it on only when given) and skip read alike
+    stated(action, default="skip, the default", **({"scored": scored} if scored else {}))
 
 
-def add_seed(parser, help: str = "random seed (default: a fresh one, reported in the output)"):
-    parser.add_argument("--seed", type=seed, default=None, help=help)
+def add_seed(parser, default: Optional[int] = None, of: str = "") -> None:
+    """``--seed``: ``of`` what it seeds where that is not all of the command's draws; a
+    fixed ``default`` (the demo, simulate) gives the same numbers on every run."""
+    words = "a fresh one, recorded in the output" if default is None else str(default)
+    action = parser.add_argument(
+        "--seed", type=seed, default=default, help=f"random seed{of} (default: {words})"
+    )
+    stated(action, default=words, **({"of": of} if of else {}))
 
 
-def add_depths(parser) -> None:
+def add_depths(parser, runs: str = "the runs") -> None:
     """``--depth K[,K...]``: the pool depths of a depth reduction (Sakai and Kando 2008),
     one spelling for every command that reduces qrels to the depth-K pool of the runs
-    (incomplete, study incomplete); ``dest`` depth."""
-    parser.add_argument(
+    (incomplete, study incomplete, reduce); ``dest`` depth; ``runs``: which runs."""
+    action = parser.add_argument(
         "--depth",
         type=depths,
         default=None,
         metavar="K[,K...]",
-        help="pool depths: keep the judgments in the depth-K pool of the runs",
+        help=f"pool depths: keep the judgments in the depth-K pool of {runs}",
     )
+    stated(action, runs=runs)
+
+
+def add_rates(parser) -> None:
+    """``--rates J,...``: the shares of judgments a reduction keeps at random (text, read
+    by ``collection.reduce.parse_rates``; None: its default)."""
+    parser.add_argument(
+        "--rates",
+        type=rates,
+        default=None,
+        metavar="J,...",
+        help="percentages of the judgments kept, comma-separated, each in (0, 100] "
+        "(default: 90,70,50,30,10)",
+    )
+
+
+def add_pool_depth(parser, default=None, required: bool = False, role: str = "") -> None:
+    """``--depth K``, one depth: the documents of each run and topic that a command pools
+    or writes (pool, the pooling and reusability studies, simulate); ``role``: what the
+    command does with them."""
+    words = "required" if required else f"default: {default or 'whole runs'}"
+    action = parser.add_argument(
+        "--depth",
+        type=count,
+        default=default,
+        required=required,
+        metavar="K",
+        help=f"depth K, documents per run and topic: {role} ({words})",
+    )
+    stated(action, role=role, default=words)
 
 
 def add_complete(parser) -> None:
@@ -297,27 +368,47 @@ def add_quiet(parser) -> None:
 
 def add_per_topic(parser, what: str = "per-topic") -> None:
     """``-q/--per-topic``, trec_eval's ``-q``."""
-    parser.add_argument(
+    action = parser.add_argument(
         "-q",
         "--per-topic",
         action="store_true",
         help=f"print {what} values as well as the aggregates (trec_eval -q)",
     )
+    stated(action, what=what)
 
 
-def add_subset_size(parser, type=count, default=None, help: str = "") -> None:
+def add_subset_size(parser, detail: str = "") -> None:
     """``-k/--subset-size``: topics per random subset (``-c`` is trec_eval's --complete)."""
-    parser.add_argument(
+    action = parser.add_argument(
         "-k",
         "--subset-size",
-        type=type,
-        default=default,
+        type=count,
+        default=None,
         metavar="K",
-        help=help or "topics per subset (default: half the topics)",
+        help=f"topics per subset{detail} (default: half the topics)",
     )
+    if detail:
+        stated(action, detail=detail)
 
 
-def add_selection(group, top_k=None, top_fraction=None, by=None, by_help: str = "") -> None:
+def add_subset_sizes(parser, default: str, detail: str = "", old=()) -> None:
+    """``-k/--subset-size K,K,...`` (also ``--subset-sizes``), dest ``subset_sizes``: the
+    several sizes of a method that draws a curve (predictive); ``old``: its deprecated
+    spellings."""
+    action = add_renamed(
+        parser,
+        ("-k", "--subset-size", "--subset-sizes"),
+        tuple(old),
+        dest="subset_sizes",
+        type=counts,
+        default=None,
+        metavar="K,K,...",
+        help=f"topic subset sizes k{detail}, comma-separated (default: {default})",
+    )
+    stated(action, default=default, **({"detail": detail} if detail else {}))
+
+
+def add_selection(group, top_k=None, top_fraction=None, by=None) -> None:
     """``--top-k``, ``--top-fraction`` and ``--by``: which systems a method keeps."""
     group.add_argument(
         "--top-k", type=count, metavar="K", default=top_k, help="keep the K best systems"
@@ -329,9 +420,14 @@ def add_selection(group, top_k=None, top_fraction=None, by=None, by_help: str = 
         default=top_fraction,
         help="keep the best fraction F of the systems (0 < F <= 1)",
     )
-    group.add_argument(
-        "--by", metavar="M", default=by, help=by_help or "measure that ranks the systems"
+    words = by or "the first measure"
+    action = group.add_argument(
+        "--by",
+        metavar="M",
+        default=by,
+        help=f"measure that ranks the systems for --top-k and --top-fraction (default: {words})",
     )
+    stated(action, default=words)
 
 
 def add_engine(
@@ -342,7 +438,7 @@ def add_engine(
     command runs within ``use_engine(engine, scheduler)`` and ``use_jobs(jobs)`` (its
     methods' steps become tasks, or run on threads; see :mod:`irgauge.cli`); ``irgauge
     eval`` passes them to ``evaluate`` itself."""
-    parser.add_argument(
+    engine = parser.add_argument(
         "--engine",
         choices=("local", "dask"),
         default="local",
@@ -356,7 +452,8 @@ def add_engine(
         help="the Dask scheduler to use with --engine dask (tcp://host:8786); default: a "
         "LocalCluster of one worker process per CPU",
     )
-    add_renamed(
+    stated(engine, tasks=tasks)
+    cores = add_renamed(
         parser,
         ("--jobs",),
         tuple(aliases),
@@ -368,6 +465,7 @@ def add_engine(
         "--engine dask, a LocalCluster of N workers); 1: one core, the same output "
         "(default: $IRGAUGE_THREADS, else the CPUs this process may use)",
     )
+    stated(cores, tasks=tasks.rstrip(","), runs_on=runs_on)
     parser.set_defaults(engine_steps=steps)
 
 
@@ -375,17 +473,55 @@ FULL_PRECISION = ("tsv", "json")  # formats that keep every digit: --digits is r
 DEFAULT_DIGITS = 4
 
 
-def add_text_output(
-    parser, formats, format_help: str = "output format", digits_help: str = "decimals shown"
-) -> None:
+def add_text_output(parser, formats, format_detail: str = "", digits_detail: str = "") -> None:
     """``--format`` (the first of ``formats`` by default), ``--digits`` (read it with
     :func:`shown_digits`), ``-o/--output`` and ``--no-header``."""
-    parser.add_argument("--format", choices=formats, default=formats[0], help=format_help)
-    parser.add_argument(
-        "--digits", type=digits, default=None, help=f"{digits_help} (default: {DEFAULT_DIGITS})"
-    )
-    parser.add_argument("-o", "--output", metavar="FILE", help="write to this file, not stdout")
+    add_format(parser, formats, format_detail)
+    add_digits(parser, digits_detail)
+    add_output(parser)
     add_no_header(parser)
+
+
+def add_format(parser, formats, detail: str = "") -> None:
+    """``--format``, the first of ``formats`` by default; ``detail``: what they hold."""
+    action = parser.add_argument(
+        "--format", choices=formats, default=formats[0], help=f"output format{detail}"
+    )
+    if detail:
+        stated(action, detail=detail)
+
+
+def add_digits(parser, detail: str = "", default=None, type=digits) -> None:
+    """``--digits``; ``default`` None reads as ``DEFAULT_DIGITS`` (:func:`shown_digits`)."""
+    words = str(DEFAULT_DIGITS if default is None else default)
+    action = parser.add_argument(
+        "--digits", type=type, default=default, help=f"decimals shown{detail} (default: {words})"
+    )
+    stated(action, default=words, **({"detail": detail} if detail else {}))
+
+
+def add_output(parser, what: str = "the output", default: str = "stdout") -> None:
+    """``-o/--output FILE``: the file ``what`` goes to, ``default`` without it."""
+    action = parser.add_argument(
+        "-o", "--output", metavar="FILE", help=f"write {what} to FILE (default: {default})"
+    )
+    stated(action, default=default, what=what)
+
+
+def add_out(
+    parser, default=None, required: bool = True, detail: str = "", default_words: str = ""
+) -> None:
+    """``--out DIR``: the folder a command writes its files into; ``detail``: what it
+    writes there, ``default_words``: what happens without it (when not ``required``)."""
+    words = "required" if required else f"default: {default_words or default}"
+    action = parser.add_argument(
+        "--out",
+        default=default,
+        required=required,
+        metavar="DIR",
+        help=f"output folder{detail} ({words})",
+    )
+    stated(action, default=words, **({"detail": detail} if detail else {}))
 
 
 # irgauge.studies._noise.TOPIC_RESAMPLES, not imported: that would bring pandas into the
@@ -399,17 +535,286 @@ def add_topic_resamples(
     """``--topic-resamples T``: the studies' topic bootstrap (study and demo); ``retired``:
     its refused old spellings (``study topicset --trials``, see :func:`add_renamed`),
     ``detail``: what the intervals hold."""
-    add_renamed(
+    action = add_renamed(
         parser,
         ("--topic-resamples",),
         (),
         tuple(retired),
-        type=integer(2, what="a whole number"),  # a spread needs two resamples
+        type=resamples,
         default=TOPIC_RESAMPLES,
         metavar="T",
         help="bootstrap resamples of the topics behind every ordering's 95%% interval "
         f"({detail}; at least 2)",
     )
+    stated(action, detail=detail)
+
+
+def add_order(parser, detail: str = "") -> None:
+    """``--order {score,file}``: the document order of the runs read (``read_run(order=)``);
+    ``detail``: where the command applies it."""
+    action = parser.add_argument(
+        "--order",
+        choices=("score", "file"),
+        default=None,
+        help="document order: score = score descending, ties by docno descending "
+        "(trec_eval); file = file order (NTCIREVAL) (default: score for TREC runs, file "
+        f"for ranked lists){detail}",
+    )
+    if detail:
+        stated(action, detail=detail)
+
+
+def add_rel_level(parser, of: str = " of the binary measures", given_only: bool = False) -> None:
+    """``-l/--rel-level L`` (trec_eval -l); ``of``: what it thresholds, ``given_only``: the
+    parser's default is None (the command refuses it where it would do nothing), 1 applies."""
+    action = parser.add_argument(
+        "-l",
+        "--rel-level",
+        type=rel_level,
+        default=None if given_only else 1,
+        help=f"relevance threshold{of}: relevant means level >= this (trec_eval -l; default: 1)",
+    )
+    stated(action, default="default: 1", of=of)
+
+
+def add_gains(parser) -> None:
+    """``--gains 1:2:3``: one gain per relevance level (``evaluate(gains=)``)."""
+    parser.add_argument(
+        "--gains",
+        type=gains,
+        default=None,
+        help="gain per relevance level 1:2:3:... (NTCIREVAL -g order); "
+        "default gain = level (so NTCIR S:A:B = 3:2:1)",
+    )
+
+
+def add_samples(parser, default: int = 1000, detail: str = "", old=()) -> None:
+    """``-B/--samples``: bootstrap samples; ``old``: deprecated spellings (``--B``)."""
+    action = add_renamed(
+        parser,
+        ("-B", "--samples"),
+        tuple(old),
+        type=draws,
+        default=default,
+        help=f"bootstrap samples{detail} (default: {default})",
+    )
+    stated(action, default=str(default), **({"detail": detail} if detail else {}))
+
+
+def add_alpha(parser, default: Any = 0.05, given_only: bool = False, several: bool = False) -> None:
+    """``--alpha``: the significance level; ``several``: repeatable, one result per level
+    (discpower), ``given_only``: the parser's default is None (the command refuses it
+    where it would do nothing), ``default`` applies."""
+    words = " and ".join(str(a) for a in default) if several else str(default)
+    action = parser.add_argument(
+        "--alpha",
+        type=alpha,
+        action="append" if several else None,
+        default=None if (several or given_only) else default,
+        help="significance level: a p-value below it is significant"
+        + ("; repeatable, one result per level" if several else "")
+        + f" (default: {words})",
+    )
+    stated(action, default=words)
+    if several:
+        stated(action, several="; repeatable, one result per level")
+
+
+def add_confidence(parser, of: str, old=()) -> None:
+    """``--confidence``: a confidence level; ``of``: what it is the level of."""
+    action = add_renamed(
+        parser,
+        ("--confidence",),
+        tuple(old),
+        type=confidence,
+        default=0.95,
+        help=f"confidence level{of} (default: 0.95)",
+    )
+    stated(action, of=of)
+
+
+def add_correction(parser, given_only: bool = False) -> None:
+    """``--correction {none,holm,bh}`` of the p-values of the run pairs."""
+    action = parser.add_argument(
+        "--correction",
+        choices=("none", "holm", "bh"),
+        default=None if given_only else "none",
+        help="multiple-comparison correction of the p-values over the run pairs: Holm or "
+        "Benjamini-Hochberg (default: none)",
+    )
+    stated(action, default="default: none")  # None (given only) reads as none
+
+
+def add_trials(parser, default: int = 1000, detail: str = "") -> None:
+    """``--trials``: random topic-subset draws (swap, stability, the studies)."""
+    action = parser.add_argument(
+        "--trials", type=draws, default=default, help=f"topic-subset draws{detail} "
+        f"(default: {default})"
+    )  # fmt: skip
+    stated(action, default=str(default), **({"detail": detail} if detail else {}))
+
+
+def add_halvings(parser, default: int = 2000, detail: str = "", retired=()) -> None:
+    """``-P/--halvings``: random halvings of the topic set (predictive power)."""
+    action = add_renamed(
+        parser,
+        ("-P", "--halvings"),
+        (),
+        tuple(retired),
+        type=draws,
+        default=default,
+        help=f"random halvings of the topic set{detail} (default: {default})",
+    )
+    stated(action, default=str(default), **({"detail": detail} if detail else {}))
+
+
+def add_variant(parser) -> None:
+    """``--variant {a,b}``: Kendall's tau-a or tau-b."""
+    parser.add_argument(
+        "--variant",
+        choices=("a", "b"),
+        default="b",
+        help="Kendall's tau variant: a (tau-a) or b (tau-b, ties corrected) (default: b)",
+    )
+
+
+def add_replacement(parser, detail: str = "") -> None:
+    """``--replacement``: the two topic subsets drawn with replacement."""
+    action = parser.add_argument(
+        "--replacement",
+        action="store_true",
+        help=f"draw the two topic subsets with replacement: they need not be disjoint{detail}",
+    )
+    if detail:
+        stated(action, detail=detail)
+
+
+def add_swap_mode(parser, old=()) -> None:
+    """``--swap-mode {strict,original}``: what counts as a swap."""
+    add_renamed(
+        parser,
+        ("--swap-mode",),
+        tuple(old),
+        choices=("strict", "original"),
+        default="strict",
+        help="strict: a zero difference on one side only is a swap; original: sign "
+        "changes only (Voorhees & Buckley) (default: strict)",
+    )
+
+
+def add_qrels_file(parser, role: str) -> None:
+    """``--qrels QRELS``: an option's qrels file; ``role``: what the command does with it."""
+    action = parser.add_argument(
+        "--qrels", metavar="QRELS", default=None, help=f"qrels file: {role}"
+    )
+    stated(action, role=role)
+
+
+def add_run_files(parser, role: str, repeat: bool = False) -> None:
+    """``--run RUN...``: the run files an option scores; ``repeat``: given more than once,
+    the runs add up."""
+    action = parser.add_argument(
+        "--run",
+        nargs="+",
+        action="extend" if repeat else None,
+        metavar="RUN",
+        help=f"run files{role}",
+    )
+    stated(action, role=role)
+
+
+# the topic set size design's numbers (cmd_topics, study topicset)
+_difference = number(0.0, None, min_open=True, what="a difference > 0")
+_width = number(0.0, None, min_open=True, what="a width > 0")
+_beta = number(0.0, 1.0, True, True, what="a type II error rate")
+_systems = integer(2, MAX_COUNT, what="a number of systems")
+
+
+def add_topic_design(parser, min_diff=None, ci_width=None) -> None:
+    """``--min-diff``, ``--alpha``, ``--beta``, ``--systems`` (dest ``anova_systems``) and
+    ``--ci-width`` of a topic set size design (Sakai 2016): ``min_diff`` None: required;
+    ``ci_width`` None: no interval design."""
+    words = "required" if min_diff is None else f"default: {min_diff}"
+    action = parser.add_argument(
+        "--min-diff",
+        type=_difference,
+        default=min_diff,
+        required=min_diff is None,
+        metavar="D",
+        help=f"minimum difference D between two systems to detect ({words})",
+    )
+    stated(action, default=words)
+    add_alpha(parser)
+    parser.add_argument(
+        "--beta",
+        type=_beta,
+        default=0.20,
+        help="type II error rate: the power is 1 - beta (default: 0.2)",
+    )
+    parser.add_argument(
+        "--systems",
+        dest="anova_systems",  # M, as the results record it: systems= are names in Python
+        type=_systems,
+        default=2,
+        metavar="M",
+        help="systems M compared by the one-way ANOVA design (default: 2)",
+    )
+    words = "none: no interval design" if ci_width is None else str(ci_width)
+    action = parser.add_argument(
+        "--ci-width",
+        type=_width,
+        default=ci_width,
+        metavar="W",
+        help="the topics for a confidence interval of a difference at most W wide "
+        f"(default: {words})",
+    )
+    stated(action, default=words)
+
+
+def add_answer_inputs(
+    parser, trec: bool = False, normalise: Optional[str] = "exact", order: Optional[str] = "file"
+) -> None:
+    """``--normalise``, ``--gold-format``, ``--run-format`` and ``--answer-order`` of QA
+    answers; ``trec``: TREC QA's answer patterns and runs are read too (the qa study);
+    ``normalise``, ``order``: the parser's defaults, None where the command passes the
+    option on only when given (the readers' exact and file then apply)."""
+    action = parser.add_argument(
+        "--normalise",
+        metavar="RULES",
+        default=normalise,
+        help="answer matching: exact, or any of nfkc,space,case (comma-separated), or all "
+        "(default: exact)",
+    )
+    stated(action, default="default: exact")
+    gold = ", TREC QA answer patterns (trec-patterns)" if trec else ""
+    action = parser.add_argument(
+        "--gold-format",
+        default="auto",
+        choices=("auto", "eqrels", "erel", "tsv", "json") + (("trec-patterns",) if trec else ()),
+        help=f"gold answers: NTCIREVAL eqrels/erel, irgauge tsv/json{gold} (auto: from the "
+        "content)",
+    )
+    if trec:
+        stated(action, trec=gold)
+    runs = ", TREC QA runs (trec-qa: qid tag docid answer)" if trec else ""
+    action = parser.add_argument(
+        "--run-format",
+        default="auto",
+        choices=("auto", "semicolon", "trec", "list", "tsv", "json")
+        + (("trec-qa",) if trec else ()),
+        help=f"answer runs: NTCIREVAL semicolon/list, TREC, irgauge tsv/json{runs} (auto: "
+        "from the content)",
+    )
+    if trec:
+        stated(action, trec=runs)
+    action = parser.add_argument(
+        "--answer-order",
+        default=order,
+        choices=("file", "rank", "score"),
+        help="order of each answer list: file order (NTCIREVAL), rank column, or score "
+        "descending (ties in file order) (default: file)",
+    )
+    stated(action, default="default: file")
 
 
 def named_file(spec: str) -> tuple:

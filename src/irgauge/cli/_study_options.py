@@ -40,16 +40,27 @@ def inputs(gold: bool = False, runs: str = "run files") -> Adder:
             help="answer gold file" if gold else "qrels file",
         )
         p.add_argument("runs", nargs="*", metavar="RUN", help=runs)
-        p.add_argument("--out", required=True, metavar="DIR", help="output folder")
+        opt.add_out(p)
         return _none
 
     return add
 
 
-def seed(help: str) -> Adder:
+def seed(of: str = "") -> Adder:
     def add(p: argparse.ArgumentParser) -> Keywords:
-        opt.add_seed(p, help)
+        opt.add_seed(p, of=of)
         return _none
+
+    return add
+
+
+def shared(add_option: Callable[..., None], *dests: str, **kwargs: Any) -> Adder:
+    """An option that other commands take too, added by its adder of ``_options`` (with
+    ``kwargs``), its ``dests`` passed to the study function under their names."""
+
+    def add(p: argparse.ArgumentParser) -> Keywords:
+        add_option(p, **kwargs)
+        return lambda args: {dest: getattr(args, dest) for dest in dests}
 
     return add
 
@@ -95,49 +106,16 @@ def common_options(
     p.set_defaults(study_selection={"top_k": top_k, "top_fraction": top_fraction})
     if top_k or top_fraction:  # where every system is the default, --all-systems would do nothing
         sel.add_argument("--all-systems", action="store_true", help="keep every system")
-    seed("random seed (default: a fresh one, recorded in the manifest)")(p)
+    seed()(p)
     report(p)
     quiet(p)
     opt.add_engine(p, "repetitions, reductions, topic resamples and their chunks")
 
 
-def _answer_options(g: Any) -> None:  # a parser's argument group
-    g.add_argument(
-        "--answer-order",
-        choices=("file", "rank", "score"),
-        default="file",
-        help="order of a run's answers",
-    )
-    g.add_argument(
-        "--gold-format",
-        default="auto",
-        choices=("auto", "eqrels", "erel", "tsv", "json", "trec-patterns"),
-        help="gold answers: NTCIREVAL eqrels/erel, TREC QA answer patterns, irgauge tsv/json",
-    )
-    g.add_argument(
-        "--run-format",
-        default="auto",
-        choices=("auto", "semicolon", "trec", "list", "tsv", "json", "trec-qa"),
-        help="answer runs: NTCIREVAL semicolon/list, TREC QA runs (trec-qa: "
-        "qid tag docid answer), irgauge tsv/json",
-    )
-    g.add_argument(
-        "--normalise",
-        metavar="RULES",
-        default=None,
-        help="answer normalisation, e.g. nfkc,space,case (default: exact)",
-    )
-
-
 def eval_options(p: argparse.ArgumentParser, complete: bool = False) -> Keywords:
     g = p.add_argument_group("evaluation conventions")
-    g.add_argument(
-        "--order",
-        choices=("score", "file"),
-        default=None,
-        help="document order (default: what each run's format implies)",
-    )
-    _rel_level(g)
+    opt.add_order(g)
+    opt.add_rel_level(g)
     opt.add_empty_topics(g)
     if complete:
         opt.add_complete(g)
@@ -152,51 +130,28 @@ def eval_options_complete(p: argparse.ArgumentParser) -> Keywords:
 
 def qa_eval_options(p: argparse.ArgumentParser) -> Keywords:
     g = p.add_argument_group("evaluation conventions")
-    _answer_options(g)
-    _rel_level(g)
+    # --normalise None: the readers' exact, recorded only when given
+    opt.add_answer_inputs(g, trec=True, normalise=None)
+    opt.add_rel_level(g)
     return _qa_kwargs
 
 
-def _rel_level(g: Any) -> None:  # a parser's argument group
-    g.add_argument(
-        "-l",
-        "--rel-level",
-        type=opt.rel_level,
-        default=1,
-        help="lowest relevance level counted as relevant",
-    )
-
-
 def bootstrap(p: argparse.ArgumentParser) -> Keywords:
-    opt.add_renamed(
-        p, ("-B", "--samples"), ("--B",), type=opt.draws, default=1000, help="bootstrap samples"
-    )
-    p.add_argument("--alpha", type=opt.alpha, default=0.05, help="significance level")
+    opt.add_samples(p, old=("--B",))
+    opt.add_alpha(p)
     return lambda args: {"samples": args.samples, "alpha": args.alpha}
 
 
 def subsets(p: argparse.ArgumentParser) -> Keywords:
-    p.add_argument(
-        "--trials",
-        type=opt.draws,
-        default=1000,
-        help="topic-subset trials of each swap / stability repetition",
-    )
+    opt.add_trials(p, detail=" of each swap / stability repetition")
     p.add_argument(
         "--repetitions",
         type=opt.positive_int,
         default=5,
         help="independent repetitions of every random experiment (Monte Carlo error)",
     )
-    opt.add_subset_size(
-        p, type=opt.positive_int, help="topics per subset (the papers' c; default: half the topics)"
-    )
-    p.add_argument(
-        "--swap-mode",
-        choices=("strict", "original"),
-        default="strict",
-        help="strict: a tie on one subset and not the other is a swap too",
-    )
+    opt.add_subset_size(p, detail=" (the papers' c)")
+    opt.add_swap_mode(p)
     return _subset_kwargs
 
 
@@ -204,15 +159,15 @@ def reduced_to(p: argparse.ArgumentParser) -> Keywords:
     """--rates or --depth (one of them): the shares of judgments kept at random, or the
     pool depths (as irgauge incomplete's)."""
     how = p.add_mutually_exclusive_group()
-    how.add_argument(
-        "--rates",
-        type=opt.list_of(opt.number(0, 100, min_open=True, what="a percentage")),
-        default=[90, 70, 50, 30, 10],
-        metavar="J,...",
-        help="shares of judgments kept (%%)",
-    )
+    opt.add_rates(how)
     opt.add_depths(how)
-    return lambda args: {"rates": args.rates, "depths": args.depth}
+    return lambda args: {"rates": _rates(args.rates), "depths": args.depth}
+
+
+def _rates(given: Optional[str]) -> List[float]:
+    from irgauge.collection.reduce import parse_rates  # (None: its default rates)
+
+    return parse_rates(given)
 
 
 def topic_resamples(p: argparse.ArgumentParser) -> Keywords:
@@ -251,8 +206,23 @@ def own(
     return add
 
 
-def gains(default: List[str], help: str) -> Adder:
-    return own("--gains", type=_gain_list, default=default, metavar="S:A:B,...", help=help)
+def gains(default: List[str], detail: str) -> Adder:
+    """``--gains`` of a study: the gain-value variants it compares (eval's --gains is one)."""
+
+    def add(p: argparse.ArgumentParser) -> Keywords:
+        words = ",".join(default)
+        action = p.add_argument(
+            "--gains",
+            type=_gain_list,
+            default=default,
+            metavar="S:A:B,...",
+            help=f"gain-value variants{detail}, comma-separated, each a gain per level "
+            f"(default: {words})",
+        )
+        opt.stated(action, detail=detail, default=words)
+        return lambda args: {"gains": args.gains}
+
+    return add
 
 
 def read_by_command(*flags: str, **kwargs: Any) -> Adder:
@@ -273,13 +243,13 @@ scores = read_by_command(  # read by _study_inputs.score_matrices
 )
 
 
-def measures(help: str, blank_is_default: bool = False) -> Adder:
+def measures(default: str, detail: str = "", blank_is_default: bool = False) -> Adder:
     """-m, passed as ``measures`` when given (else the study's default); a blank -m is
     refused by the study ("no measures given"), or with ``blank_is_default`` (pooling's
     rule) means the default."""
 
     def add(p: argparse.ArgumentParser) -> Keywords:
-        opt.add_measures(p, help)
+        opt.add_measures(p, default, detail)
         return lambda args: _measures_kwargs(args, blank_is_default)
 
     return add
@@ -288,10 +258,9 @@ def measures(help: str, blank_is_default: bool = False) -> Adder:
 def topicset_measures(p: argparse.ArgumentParser) -> Keywords:
     opt.add_measures(
         p,
-        "measures to evaluate (default AP, Q-measure, nDCG@10, nERR@10, P@10); with "
-        "--scores, the ones to use",
+        "AP, Q-measure, nDCG@10, nERR@10, P@10",
+        " to evaluate, or with --scores to use",
         dest="measure",
-        metavar="M",
     )
     return lambda args: {"measures": opt.split_measures(args.measure)}
 

@@ -32,29 +32,17 @@ def register(subparsers) -> None:
         help="trec_eval's multi-judge qrels (qid jg docno rel): each judgment group is one "
         "qrels, named FILE[GROUP] (repeatable)",
     )
-    p.add_argument(
-        "--run",
-        nargs="+",
-        action="extend",
-        metavar="RUN",
-        help="runs to score under each qrels (repeat, or give several after it)",
-    )
-    opt.add_measures(p, "measures for system agreement (default AP and nDCG@10)", dest="measure")
-    p.add_argument("-l", "--rel-level", type=opt.rel_level, default=1, help="relevance threshold")
-    p.add_argument("-B", "--samples", type=opt.draws, default=1000, help="bootstrap samples")
-    p.add_argument(
-        "--confidence", type=opt.confidence, default=0.95, help="bootstrap interval level"
-    )
+    opt.add_run_files(p, " to score under each qrels (repeat, or give several after it)", True)
+    opt.add_measures(p, "AP and nDCG@10", " of the systems' agreement", dest="measure")
+    opt.add_rel_level(p, " of the kappa, the leniency and the binary measures")
+    opt.add_samples(p)
+    opt.add_confidence(p, " of the bootstrap intervals")
     # the options of the systems' agreement default to None: given without --run, refused
     p.add_argument(
         "--test", choices=("t", "sign"), help="paired test of the system pairs (default: t)"
     )
-    p.add_argument("--alpha", type=opt.alpha, help="significance level (default: 0.05)")
-    p.add_argument(
-        "--correction",
-        choices=("none", "holm", "bh"),
-        help="multiple-comparison correction over the run pairs (default: none)",
-    )
+    opt.add_alpha(p, given_only=True)
+    opt.add_correction(p, given_only=True)
     opt.add_empty_topics(p, scored=" (with --run)")
     p.add_argument(
         "--mixed-scales",

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from irgauge.cli import _meta_common as common
 from irgauge.cli import _options as opt
-from irgauge.cli._options import alpha as alpha_type, draws, integer, without_header
+from irgauge.cli._options import draws, integer, without_header
 
 TESTS = "bootstrap,t,sign,randomisation,tukey"
 
@@ -63,21 +63,14 @@ def _test_options(p) -> None:
         default=None,
         help=f"tests to run, comma-separated (default {TESTS}; with --table one test, default t)",
     )
-    p.add_argument(
-        "-B", "--samples", type=draws, default=1000, help="bootstrap samples and Tukey HSD trials"
-    )
+    opt.add_samples(p, detail=" (and Tukey HSD trials)")
     p.add_argument(
         "--permutations",
         type=draws,
         default=10000,
         help="random sign flips of the randomisation test",
     )
-    p.add_argument(
-        "--correction",
-        choices=("none", "holm", "bh"),
-        default="none",
-        help="multiple-comparison correction of the p-values",
-    )
+    opt.add_correction(p)
 
 
 def _table_options(table) -> None:
@@ -99,23 +92,14 @@ def _table_options(table) -> None:
         "(default: letters, run x marked with the letters of the runs it "
         "beats)",
     )
-    table.add_argument(
-        "--alpha", type=alpha_type, default=0.05, help="significance level (p < alpha)"
-    )
+    opt.add_alpha(table)
     table.add_argument(
         "--interval",
         choices=("none", "ci", "se"),
         default="none",
         help="show a confidence interval (Student's t) or the standard error",
     )
-    opt.add_renamed(
-        table,
-        ("--confidence",),
-        ("--level",),
-        type=alpha_type,
-        default=0.95,
-        help="confidence level of --interval ci",
-    )
+    opt.add_confidence(table, " of --interval ci", old=("--level",))
     table.add_argument(
         "--effect",
         action="store_true",
@@ -132,7 +116,7 @@ def _table_options(table) -> None:
         metavar="NAME",
         help="collection named in the caption (default: the qrels file name)",
     )
-    table.add_argument("--digits", type=integer(0, 12), default=3, help="decimals shown")
+    opt.add_digits(table, default=3, type=integer(0, 12))
 
 
 def run(args) -> int:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from irgauge.cli import _meta_common as common
-from irgauge.cli._options import alpha
+from irgauge.cli import _options as opt
 
 
 def register(subparsers) -> None:
@@ -15,10 +15,8 @@ def register(subparsers) -> None:
         "score) of every pair of measures, with the significance threshold of tau "
         "for the number of systems (Yilmaz et al. 2008; Urbano and Marrero 2017).",
     )
-    p.add_argument("--variant", choices=("a", "b"), default="b", help="Kendall tau variant")
-    p.add_argument(
-        "--alpha", type=alpha, default=0.05, help="level of the two-sided significance threshold"
-    )
+    opt.add_variant(p)
+    opt.add_alpha(p)
     common.add_output_options(p, seed=False)
     p.set_defaults(func=run)
 

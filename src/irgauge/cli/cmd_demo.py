@@ -15,14 +15,8 @@ from __future__ import annotations
 from typing import Any, Dict
 
 from irgauge.cli import HelpFormatter
-from irgauge.cli._options import (
-    TOPIC_RESAMPLES,
-    add_quiet,
-    add_renamed,
-    add_topic_resamples,
-    draws,
-    seed,
-)
+from irgauge.cli import _options as opt
+from irgauge.cli._options import TOPIC_RESAMPLES, add_quiet, add_topic_resamples
 from irgauge.io.output_scope import one_commit
 
 DEMO_B = 500
@@ -41,30 +35,12 @@ def register(subparsers) -> None:
         "report's path are printed first.",
         formatter_class=HelpFormatter,
     )
-    p.add_argument(
-        "--out",
-        default=DEMO_OUT,
-        metavar="DIR",
-        help=f"output folder (default: {DEMO_OUT}, in the current folder)",
-    )
-    p.add_argument("--seed", type=seed, default=DEMO_SEED, help="random seed")
-    add_renamed(
-        p, ("-B", "--samples"), ("--B",), type=draws, default=DEMO_B, help="bootstrap samples"
-    )
-    p.add_argument(
-        "--trials",
-        type=draws,
-        default=DEMO_TRIALS,
-        help="topic-subset trials of each swap / stability repetition (onerel, qa)",
-    )
+    opt.add_out(p, DEMO_OUT, required=False, default_words=f"{DEMO_OUT}, in the current folder")
+    opt.add_seed(p, DEMO_SEED)
+    opt.add_samples(p, DEMO_B, old=("--B",))
+    opt.add_trials(p, DEMO_TRIALS, " of each swap / stability repetition (onerel, qa)")
     # predictive's halvings once came from --trials too: one spelling, two meanings
-    p.add_argument(
-        "-P",
-        "--halvings",
-        type=draws,
-        default=DEMO_HALVINGS,
-        help="random halvings of the topic set (predictive)",
-    )
+    opt.add_halvings(p, DEMO_HALVINGS, " (predictive)")
     add_topic_resamples(p)
     add_quiet(p)
     p.set_defaults(func=run)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from irgauge.cli import _meta_common as common
 from irgauge.cli import _options as opt
-from irgauge.cli._options import alpha, draws
 
 
 def register(subparsers) -> None:
@@ -17,14 +16,8 @@ def register(subparsers) -> None:
         "pairs with ASL < alpha and the required difference (Sakai 2006, "
         '"Bootstrap-based comparisons of IR metrics").',
     )
-    p.add_argument("-B", "--samples", type=draws, default=1000, help="bootstrap samples")
-    p.add_argument(
-        "--alpha",
-        type=alpha,
-        action="append",
-        default=None,
-        help="significance level(s) (default 0.01 and 0.05)",
-    )
+    opt.add_samples(p)
+    opt.add_alpha(p, (0.01, 0.05), several=True)
     p.add_argument("--pairs", action="store_true", help="print the per-pair ASL table")
     common.add_output_options(p)
     opt.add_engine(p, "the chunks of system pairs of every measure")

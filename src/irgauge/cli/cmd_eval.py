@@ -40,9 +40,8 @@ def register(subparsers) -> None:
     )
     opt.add_measures(
         parser,
-        "measure string NAME[(param=value,...)][@cutoff]; repeatable, and one value may hold "
-        "several separated by commas or spaces outside parentheses (default: a standard "
-        "set; see `irgauge measures`)",
+        "a standard set; see `irgauge measures`",
+        ", each NAME[(param=value,...)][@cutoff]",
     )
     add_convention_options(parser)
     parser.add_argument(
@@ -58,9 +57,9 @@ def register(subparsers) -> None:
     opt.add_text_output(
         parser,
         ("table", "tsv", "json", "trec"),
-        format_help="tsv is long and tidy: run, measure, topic, value (topic 'all' "
+        format_detail=": tsv is long and tidy: run, measure, topic, value (topic 'all' "
         "for aggregates), the format the meta-evaluation reads",
-        digits_help="decimals in table/trec output",
+        digits_detail=" in table and trec output",
     )
     add_memory(parser)
     opt.add_engine(
@@ -97,28 +96,9 @@ def add_convention_options(parser: argparse.ArgumentParser, skip=()) -> None:
     """Options that fix the evaluation conventions (shared with other commands); ``skip``:
     the dests of those a command declares its own way (each option is declared once)."""
     if "order" not in skip:
-        parser.add_argument(
-            "--order",
-            choices=("score", "file"),
-            default=None,
-            help="document order: score = score descending, ties by docno "
-            "descending (trec_eval); file = file order (NTCIREVAL). Default: "
-            "score for TREC runs, file for ranked lists",
-        )
-    parser.add_argument(
-        "-l",
-        "--rel-level",
-        type=opt.rel_level,
-        default=1,
-        help="relevance threshold of binary measures (trec_eval -l)",
-    )
-    parser.add_argument(
-        "--gains",
-        type=opt.gains,
-        default=None,
-        help="gain per relevance level 1:2:3:... (NTCIREVAL -g order); "
-        "default gain = level (so NTCIR S:A:B = 3:2:1)",
-    )
+        opt.add_order(parser)
+    opt.add_rel_level(parser)
+    opt.add_gains(parser)
     parser.add_argument(
         "-j",
         "--judged-only",

@@ -23,41 +23,23 @@ def register(subparsers) -> None:
     )
     parser.add_argument("qrels", help="qrels file (TREC or NTCIR)")
     parser.add_argument("runs", nargs="+", metavar="RUN", help="run files (at least 2)")
-    opt.add_measures(
-        parser,
-        "measure string; repeatable, or several separated by commas or spaces "
-        "(default: AP Q-measure nDCG bpref)",
-    )
+    opt.add_measures(parser, "AP Q-measure nDCG bpref")
     how = parser.add_mutually_exclusive_group()
-    how.add_argument(
-        "--rates",
-        type=opt.rates,
-        default=None,
-        help="percentages in (0, 100] (default: 90,70,50,30,10)",
-    )
+    opt.add_rates(how)
     opt.add_depths(how)
     _bootstrap_options(parser)
     conventions = parser.add_argument_group("evaluation conventions")
-    conventions.add_argument(
-        "--order",
-        choices=("score", "file"),
-        default=None,
-        help="document order (default: the run format's)",
-    )
-    conventions.add_argument(
-        "-l", "--rel-level", type=opt.rel_level, default=1, help="relevance threshold"
-    )
-    conventions.add_argument(
-        "--gains", type=opt.gains, default=None, help="gain per level 1:2:3:..."
-    )
+    opt.add_order(conventions)
+    opt.add_rel_level(conventions)
+    opt.add_gains(conventions)
     opt.add_empty_topics(conventions)
     opt.add_text_output(parser, ("table", "tsv", "json"))
-    parser.add_argument(
-        "--out",
-        metavar="DIR",
-        default=None,
-        help="also write incomplete.tsv, incomplete.json, the three figures "
-        "(PNG and SVG) and the reduced qrels with manifest.json here",
+    opt.add_out(
+        parser,
+        required=False,
+        detail=": also write incomplete.tsv, incomplete.json, the three figures (PNG and SVG) "
+        "and the reduced qrels with manifest.json there",
+        default_words="none, nothing written",
     )
     opt.add_quiet(parser)
     opt.add_engine(parser, "the rates (each scored, then bootstrapped)")
@@ -66,13 +48,9 @@ def register(subparsers) -> None:
 
 def _bootstrap_options(parser) -> None:
     """The reduction's seed and the discriminative power's bootstrap."""
-    opt.add_seed(
-        parser,
-        "seed of the reduction (and of the bootstrap unless --bootstrap-seed); default: a "
-        "fresh one, reported",
-    )
-    parser.add_argument("-B", "--samples", type=opt.draws, default=1000, help="bootstrap samples")
-    parser.add_argument("--alpha", type=opt.alpha, default=0.05, help="significance level")
+    opt.add_seed(parser, of=" of the reduction (and of the bootstrap unless --bootstrap-seed)")
+    opt.add_samples(parser)
+    opt.add_alpha(parser)
     parser.add_argument(
         "--bootstrap-seed", type=opt.seed, default=None, help="seed of the bootstrap"
     )

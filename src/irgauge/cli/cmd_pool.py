@@ -1,5 +1,5 @@
 """``irgauge pool RUN... --strategy S [--depth K | --budget N] [--qrels QRELS] [--seed SEED]
-[--format tsv|qrels] -o POOL``: which documents to judge, in what order, and with what
+[--format tsv|qrels] -o FILE``: which documents to judge, in what order, and with what
 inclusion probability."""
 
 from __future__ import annotations
@@ -28,17 +28,11 @@ def register(subparsers) -> None:
         "trec_eval qrels 'TOPIC 0 DOCNO -1' (pooled, not judged), or, once a sample is "
         "judged (--qrels), prels 'TOPIC DOCNO LEVEL INCLUSION' for eval --prels --negative "
         "unjudged: the sampled documents at their level, the rest of the pool at -1; with "
-        "-o, the strategy and every parameter (the seed too) go to POOL.json beside it.",
+        "-o FILE, the strategy and every parameter (the seed too) go to FILE.json beside it.",
     )
     parser.add_argument("runs", nargs="+", metavar="RUN", help="run files")
     parser.add_argument("--strategy", choices=STRATEGIES, default="depth", help="how to pool")
-    parser.add_argument(
-        "--depth",
-        type=opt.count,
-        default=None,
-        metavar="K",
-        help="read each run to its top K (depth needs K or --budget; default: whole runs)",
-    )
+    opt.add_pool_depth(parser, role="each run read to its top K (depth needs K or --budget)")
     parser.add_argument(
         "--budget",
         type=opt.count,
@@ -47,15 +41,13 @@ def register(subparsers) -> None:
         help="documents to judge per topic (sample needs it; default: the whole pool); "
         "more than a topic's pool holds is refused",
     )
-    parser.add_argument(
-        "--qrels",
-        metavar="QRELS",
-        default=None,
-        help="qrels that judge the pool: mtf and bandit simulate judging with them (relevant: "
+    opt.add_qrels_file(
+        parser,
+        "the judgments of the pool: mtf and bandit simulate judging with them (relevant: "
         "level >= 1), --format prels writes the sample judged by them; their topics are "
         "pooled, and a run missing one is refused",
     )
-    opt.add_seed(parser, "seed of sample (default: a fresh one, recorded)")
+    opt.add_seed(parser, of=" of the sample")
     sampling = parser.add_argument_group("sample")
     sampling.add_argument(
         "--design",
@@ -71,15 +63,14 @@ def register(subparsers) -> None:
         metavar="D1,D2,...",
         help="infap's strata: documents whose best rank is <= D1, in (D1, D2], ..., deeper",
     )
-    parser.add_argument(
-        "--format",
-        choices=("tsv", "qrels", "prels"),
-        default="tsv",
-        help="output format: tsv (topic, docno, order, inclusion), qrels (TOPIC 0 DOCNO -1) "
-        "or prels (a sample judged by --qrels: TOPIC DOCNO LEVEL INCLUSION, every pooled "
-        "document, the unsampled at -1)",
+    opt.add_format(
+        parser,
+        ("tsv", "qrels", "prels"),
+        ": tsv (topic, docno, order, inclusion), qrels (TOPIC 0 DOCNO -1) or prels (a "
+        "sample judged by --qrels: TOPIC DOCNO LEVEL INCLUSION, every pooled document, the "
+        "unsampled at -1)",
     )
-    parser.add_argument("-o", "--output", metavar="POOL", help="write to this file, not stdout")
+    opt.add_output(parser, "the pool")
     opt.add_no_header(parser)
     parser.set_defaults(func=run)
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from irgauge.cli import _meta_common as common
 from irgauge.cli import _options as opt
-from irgauge.cli._options import count, draws, list_of
 
 
 def register(subparsers) -> None:
@@ -18,18 +17,11 @@ def register(subparsers) -> None:
         "AP (or --by) are kept (Webber, Moffat, Zobel and Sakai 2008, "
         '"Precision-at-ten considered redundant").',
     )
-    p.add_argument("-P", "--halvings", type=draws, default=2000, help="random halvings")
-    p.add_argument(
-        "-k",
-        "--subset-size",
-        "--subset-sizes",
-        dest="subset_sizes",
-        type=list_of(count),
-        default=None,
-        metavar="K,K,...",
-        help="topic subset sizes k: also phi against each (two disjoint subsets of k topics)",
+    opt.add_halvings(p)
+    opt.add_subset_sizes(
+        p, "none, phi at half the topics", ": also phi against each (two disjoint subsets)"
     )
-    p.add_argument("--variant", choices=("a", "b"), default="b", help="Kendall tau variant")
+    opt.add_variant(p)
     p.add_argument(
         "--curve",
         action="store_true",

@@ -38,9 +38,9 @@ def register(subparsers) -> None:
     ev.add_argument("runs", nargs="+", metavar="RUN", help="answer run files")
     opt.add_measures(
         ev,
-        "any `irgauge eval` measure (RR, NQcorrect5, Q-measure, Q-measure(gains=1:1:1), "
-        "nDCG@5, ...) or the list-question measures F-measure, instP, instR; repeatable "
-        "(default: RR NQcorrect1 NQcorrect5 Q-measure nDCG)",
+        "RR NQcorrect1 NQcorrect5 Q-measure nDCG",
+        ": any `irgauge eval` measure (RR, NQcorrect5, Q-measure, Q-measure(gains=1:1:1), "
+        "nDCG@5, ...) or the list-question measures F-measure, instP, instR",
     )
     # the answer order is --answer-order, and unanswered questions score 0 unless skipped
     add_convention_options(ev, skip=("order", "complete"))
@@ -54,7 +54,7 @@ def register(subparsers) -> None:
     opt.add_per_topic(ev, "per-question")
     opt.add_quiet(ev)
     opt.add_text_output(
-        ev, ("table", "tsv", "json", "trec"), digits_help="decimals in table/trec output"
+        ev, ("table", "tsv", "json", "trec"), digits_detail=" in table and trec output"
     )
     ev.set_defaults(func=run_eval)
 
@@ -71,31 +71,7 @@ def register(subparsers) -> None:
 
 def _common(parser) -> None:
     parser.add_argument("gold", help="gold answer classes")
-    parser.add_argument(
-        "--normalise",
-        default="exact",
-        help="answer matching: exact, or any of nfkc,space,case (comma-separated), or all",
-    )
-    parser.add_argument(
-        "--gold-format",
-        default="auto",
-        choices=("auto", "eqrels", "erel", "tsv", "json"),
-        help="gold answers: NTCIREVAL eqrels/erel, irgauge tsv/json (auto: from the content)",
-    )
-    parser.add_argument(
-        "--run-format",
-        default="auto",
-        choices=("auto", "semicolon", "trec", "list", "tsv", "json"),
-        help="answer runs: NTCIREVAL semicolon/list, TREC, irgauge tsv/json "
-        "(auto: from the content)",
-    )
-    parser.add_argument(
-        "--answer-order",
-        default=None,
-        choices=("file", "rank", "score"),
-        help="order of each answer list: file order (NTCIREVAL, default), "
-        "rank column, or score descending (ties in file order)",
-    )
+    opt.add_answer_inputs(parser, order=None)
 
 
 def _answer_order(args) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sys
 from typing import Any
-from irgauge.cli._options import depths, rates, rel_level, seed
+from irgauge.cli import _options as opt
 
 
 def register(subparsers) -> None:
@@ -23,42 +23,15 @@ def register(subparsers) -> None:
     )
     parser.add_argument("qrels", help="qrels file (TREC or NTCIR)")
     how = parser.add_mutually_exclusive_group()
-    how.add_argument(
-        "--rates",
-        type=rates,
-        default=None,
-        help="comma-separated percentages in (0, 100] (default: 90,70,50,30,10)",
-    )
-    how.add_argument(
-        "--depth",
-        type=depths,
-        default=None,
-        metavar="K[,K...]",
-        help="pool depths: keep the judgments in the depth-K pool of --runs, one file each",
-    )
+    opt.add_rates(how)
+    opt.add_depths(how, runs="--runs, one file each")
     parser.add_argument(
         "--runs", nargs="+", metavar="RUN", default=None, help="the runs pooled (with --depth)"
     )
-    parser.add_argument(
-        "--order",
-        choices=("score", "file"),
-        default=None,
-        help="document order of the pooled runs (default: the run format's)",
-    )
-    parser.add_argument(
-        "--seed",
-        type=seed,
-        default=None,
-        help="random seed (default: a fresh one, reported in the manifest)",
-    )
-    parser.add_argument(
-        "-l",
-        "--rel-level",
-        type=rel_level,
-        default=None,
-        help="relevant means level >= this, for the rates (default: 1)",
-    )
-    parser.add_argument("--out", required=True, metavar="DIR", help="output directory")
+    opt.add_order(parser, detail="; only with --depth, for the pooled runs")
+    opt.add_seed(parser)
+    opt.add_rel_level(parser, " of --rates (R, the relevant judgments of a topic)", True)
+    opt.add_out(parser)
     parser.set_defaults(func=run)
 
 

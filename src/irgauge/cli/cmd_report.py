@@ -3,6 +3,8 @@ and studies, with a table of contents, relative links and a print layout."""
 
 from __future__ import annotations
 
+from irgauge.cli import _options as opt
+
 
 def register(subparsers) -> None:
     p = subparsers.add_parser(
@@ -34,7 +36,7 @@ def register(subparsers) -> None:
         help="evaluation outputs, comparison tables, agree/topics outputs, results or "
         "study folders",
     )
-    p.add_argument("-o", "--output", metavar="FILE", help="HTML file (default OUT/report.html)")
+    opt.add_output(p, "the HTML page", "OUT/report.html")
     p.add_argument("--title", default=None, help="page title")
     p.set_defaults(func=run)
 

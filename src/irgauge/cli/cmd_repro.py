@@ -46,7 +46,7 @@ def register(subparsers) -> None:
         metavar="QRELS",
         help="qrels of another collection the repeated runs ran on: a replication",
     )
-    opt.add_measures(p, "measures (default AP and nDCG@10)")
+    opt.add_measures(p, "AP and nDCG@10")
     p.add_argument(
         "--cutoffs",
         type=opt.list_of(opt.count),
@@ -58,10 +58,8 @@ def register(subparsers) -> None:
         type=opt.number(0.0, 1.0, True, True, "a persistence"),
         help="RBO's persistence p (default 0.95)",
     )
-    p.add_argument("-B", "--samples", type=opt.draws, default=1000, help="bootstrap samples")
-    p.add_argument(
-        "--confidence", type=opt.confidence, default=0.95, help="bootstrap interval level"
-    )
+    opt.add_samples(p)
+    opt.add_confidence(p, " of the bootstrap intervals")
     opt.add_empty_topics(p, default="skip")
     common.add_output_options(p)
     p.set_defaults(func=run)

@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from irgauge.cli import HelpFormatter
+from irgauge.cli import _options as opt
 from irgauge.cli._options import (
     MAX_COUNT,
     colon_list,
@@ -15,7 +16,6 @@ from irgauge.cli._options import (
     nonnegative,
     number,
     probability,
-    seed,
     add_quiet,
 )
 from irgauge.io.words import counted
@@ -33,11 +33,11 @@ def register(subparsers) -> None:
         ),
         formatter_class=HelpFormatter,
     )
-    p.add_argument("--out", required=True, metavar="DIR", help="folder to write into")
+    opt.add_out(p)
     _size_options(p.add_argument_group("size"))
     _relevance_options(p.add_argument_group("relevance and judgments"))
     _run_options(p.add_argument_group("runs"))
-    p.add_argument("--seed", type=seed, default=0, help="random seed")
+    opt.add_seed(p, 0)
     p.add_argument("--overwrite", action="store_true", help="replace a collection already in DIR")
     add_quiet(p)
     p.set_defaults(func=run)
@@ -46,7 +46,7 @@ def register(subparsers) -> None:
 def _size_options(g) -> None:
     g.add_argument("--topics", type=count, default=50, help="number of topics")
     g.add_argument("--runs", type=count, default=20, help="number of runs")
-    g.add_argument("--depth", type=count, default=1000, help="documents per run and topic")
+    opt.add_pool_depth(g, 1000, role="the runs written are K deep")
     g.add_argument(
         "--docs-per-topic",
         type=count,

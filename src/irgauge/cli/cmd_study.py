@@ -19,7 +19,6 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Dict, NamedTuple, Optional, Tuple
 
-from irgauge._checks import MAX_COUNT
 from irgauge.citations import cite
 from irgauge.cli import HelpFormatter
 from irgauge.cli import _options as opt
@@ -58,15 +57,8 @@ STUDIES = {
         options=(
             adders.bootstrap,
             adders.subsets,
-            adders.own(
-                "--replacement",
-                action="store_true",
-                help="draw the two swap subsets with replacement (the poster's variant)",
-            ),
-            adders.gains(
-                ["3:2:1", "10:5:1", "1:1:1", "0.3:0.2:0.1"],
-                "gain-value variants (Table 4); '' for none",
-            ),
+            adders.shared(opt.add_replacement, "replacement", detail=" (the poster's variant)"),
+            adders.gains(["3:2:1", "10:5:1", "1:1:1", "0.3:0.2:0.1"], " of Table 4 ('' for none)"),
             adders.topic_resamples,
             adders.eval_options,
         ),
@@ -107,7 +99,7 @@ STUDIES = {
                 action="store_true",
                 help="the list task: instance F-measure of list answers",
             ),
-            adders.gains(["1:1:1", "2:1.5:1", "3:2:1"], "Q-measure gain-value variants"),
+            adders.gains(["1:1:1", "2:1.5:1", "3:2:1"], " of the Q-measure"),
             adders.own(
                 "--sign-alphas",
                 type=opt.list_of(opt.alpha),
@@ -131,26 +123,16 @@ STUDIES = {
         top_fraction=0.75,
         options=(
             adders.scores,
-            adders.own(
-                "-P",
-                "--halvings",
-                retired=("--trials",),  # the other studies' --trials counts subset draws
-                type=opt.draws,
-                default=2000,
-                help="random halvings of the topic set",
-            ),
-            adders.own(
-                "-k",
-                "--subset-size",
-                "--subset-sizes",
+            # the other studies' --trials counts subset draws
+            adders.shared(opt.add_halvings, "halvings", retired=("--trials",)),
+            adders.shared(
+                opt.add_subset_sizes,
+                "subset_sizes",
+                default="5, 10, ..., n/2",
+                detail=" of the phi curve",
                 old=("--sizes",),
-                dest="subset_sizes",
-                type=opt.list_of(opt.positive_int),
-                default=None,
-                metavar="K,...",
-                help="topic subset sizes k of the phi curve (default 5, 10, ..., n/2)",
             ),
-            adders.own("--variant", choices=("a", "b"), default="b", help="Kendall's tau variant"),
+            adders.shared(opt.add_variant, "variant"),
             adders.topic_resamples,
             adders.eval_options,
         ),
@@ -162,34 +144,11 @@ STUDIES = {
         options=(
             adders.scores,
             adders.topicset_measures,
-            adders.own(
-                "--min-diff",
-                type=opt.number(0.0, None, min_open=True, what="a difference > 0"),
-                default=0.05,
-                metavar="D",
-                help="minimum difference D between two systems to detect",
-            ),
-            adders.own("--alpha", type=opt.alpha, default=0.05, help="significance level"),
-            adders.own(
-                "--beta",
-                type=opt.number(0.0, 1.0, True, True, what="a type II error rate"),
-                default=0.20,
-                help="type II error rate: the power is 1 - beta",
-            ),
-            adders.own(
-                "--systems",
-                dest="anova_systems",  # M, as the results record it: systems= are names in Python
-                type=opt.integer(2, MAX_COUNT, what="a number of systems"),
-                default=2,
-                metavar="M",
-                help="systems M compared by the one-way ANOVA design",
-            ),
-            adders.own(
-                "--ci-width",
-                type=opt.number(0.0, None, min_open=True, what="a width > 0"),
-                default=0.10,
-                metavar="W",
-                help="width W of the confidence-interval design",
+            adders.shared(
+                opt.add_topic_design,
+                *("min_diff", "alpha", "beta", "anova_systems", "ci_width"),
+                min_diff=0.05,
+                ci_width=0.10,
             ),
             adders.topicset_resamples,
             adders.eval_options,
@@ -215,17 +174,8 @@ STUDIES = {
                 metavar="S,...",
                 help="pooling strategies (irgauge pool's)",
             ),
-            adders.measures(
-                "measures scored on the judgments made (default: AP and AP')",
-                blank_is_default=True,
-            ),
-            adders.own(
-                "--depth",
-                type=opt.count,
-                default=None,
-                metavar="K",
-                help="pool each run's top K (default: whole runs)",
-            ),
+            adders.measures("AP and AP'", " scored on the judgments made", blank_is_default=True),
+            adders.shared(opt.add_pool_depth, "depth", role="each run's top K pooled"),
             adders.topic_resamples,
             adders.eval_options_complete,
         ),
@@ -238,8 +188,8 @@ STUDIES = {
         options=(
             adders.one_collection,
             adders.inputs(runs="run files (the pooled runs)"),
-            adders.own(
-                "--depth", type=opt.count, required=True, metavar="K", help="pool depth K (>= 1)"
+            adders.shared(
+                opt.add_pool_depth, "depth", required=True, role="each run's top K pooled"
             ),
             adders.own(
                 "--groups",
@@ -248,10 +198,8 @@ STUDIES = {
                 help="TSV of run and group (a run not named is a group of its own; default: "
                 "each run alone)",
             ),
-            adders.measures(
-                "measures (default AP, AP', bpref, infAP, Q-measure'; primed: condensed lists)"
-            ),
-            adders.seed("seed of the topic resamples (default: a fresh one, recorded)"),
+            adders.measures("AP, AP', bpref, infAP, Q-measure'", " (primed: on condensed lists)"),
+            adders.seed(" of the topic resamples"),
             adders.topic_resamples,
             adders.report,
             adders.quiet,

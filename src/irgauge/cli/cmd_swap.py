@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from irgauge.cli import _meta_common as common
 from irgauge.cli import _options as opt
-from irgauge.cli._options import confidence
 
 
 def register(subparsers) -> None:
@@ -18,21 +17,11 @@ def register(subparsers) -> None:
         "reaching it (Voorhees and Buckley 2002; Sakai 2004).",
     )
     common.add_subset_options(p)
-    opt.add_renamed(
-        p,
-        ("--swap-mode",),
-        ("--mode",),
-        choices=("strict", "original"),
-        default="strict",
-        help="strict: a zero difference on one side only is a swap; original: sign "
-        "changes only (Voorhees & Buckley)",
+    opt.add_swap_mode(p, old=("--mode",))
+    opt.add_replacement(p)
+    opt.add_confidence(
+        p, " of the required difference (from it up, every bin's swap rate is <= 1 - level)"
     )
-    p.add_argument(
-        "--replacement",
-        action="store_true",
-        help="draw topics with replacement (subsets need not be disjoint)",
-    )
-    p.add_argument("--confidence", type=confidence, default=0.95, help="confidence level")
     p.add_argument("--bins", action="store_true", help="print the per-bin swap rates")
     common.add_output_options(p)
     opt.add_engine(p, "the measures")

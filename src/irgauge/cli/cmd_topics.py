@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from irgauge.cli import _meta_common as common
-from irgauge.cli._options import MAX_COUNT, alpha, integer, number
+from irgauge.cli import _options as opt
 
 
 def register(subparsers) -> None:
@@ -17,35 +17,7 @@ def register(subparsers) -> None:
         "topics for a confidence interval of width W, and the smallest D and the interval "
         'width this collection\'s topics give (Sakai 2016, "Topic set size design").',
     )
-    p.add_argument(
-        "--min-diff",
-        type=number(0.0, None, min_open=True, what="a difference > 0"),
-        required=True,
-        metavar="D",
-        help="minimum difference D between systems to detect",
-    )
-    p.add_argument("--alpha", type=alpha, default=0.05, help="significance level")
-    p.add_argument(
-        "--beta",
-        type=number(0.0, 1.0, True, True, what="a type II error rate"),
-        default=0.20,
-        help="type II error rate: the power is 1 - beta",
-    )
-    p.add_argument(
-        "--systems",
-        dest="anova_systems",  # M, as the results record it: systems= are names in Python
-        type=integer(2, MAX_COUNT, what="a number of systems"),
-        default=2,
-        metavar="M",
-        help="systems M compared by the one-way ANOVA design",
-    )
-    p.add_argument(
-        "--ci-width",
-        type=number(0.0, None, min_open=True, what="a width > 0"),
-        default=None,
-        metavar="W",
-        help="also the topics for a confidence interval of a difference at most W wide",
-    )
+    opt.add_topic_design(p)
     common.add_output_options(p, seed=False)
     p.set_defaults(func=run)
 
