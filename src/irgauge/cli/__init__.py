@@ -190,8 +190,8 @@ class Parser(argparse.ArgumentParser):
 
 
 def _note_old_spellings(parser: argparse.ArgumentParser, given: dict) -> None:
-    """A note for each option given by a deprecated spelling (``_options.add_renamed``)."""
-    from irgauge.cli._options import old_spelling_note
+    """A note for each option given by a deprecated spelling (``option_spellings.add_renamed``)."""
+    from irgauge.cli.option_spellings import old_spelling_note
 
     for option in given.values():
         action = parser._option_string_actions.get(option)
