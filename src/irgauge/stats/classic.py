@@ -72,9 +72,23 @@ def sign_pvalues(wins: ArrayLike, untied: ArrayLike) -> np.ndarray:
 
 
 def _sign_tail(low: np.ndarray, untied: np.ndarray) -> np.ndarray:
-    """min(1, 2 P(X <= low)), X ~ Binomial(untied, 0.5), cell by cell."""
+    """min(1, 2 P(X <= low)), X ~ Binomial(untied, 0.5), cell by cell. Where scipy's cdf
+    is below 1e-280 (it is 0 from about 1,075 untied topics on, and loses the subnormal
+    range before that), P(X <= low) = I_{1/2}(untied - low, low + 1) in log space
+    (:func:`irgauge.stats.tails.log_betainc`): the p-value keeps its digits down to the
+    smallest double, 5e-324, and is 0, the nearest double, only below it."""
+    shape = np.broadcast_shapes(np.shape(low), np.shape(untied))
+    low, untied = (np.broadcast_to(v, shape).ravel() for v in (low, untied))
     tail: np.ndarray = np.minimum(1.0, 2.0 * st.binom.cdf(low, untied, 0.5))
-    return tail
+    far = (tail < 1e-280) & (low >= 0) & (low < untied)
+    if far.any():
+        from irgauge.stats.tails import log_betainc
+
+        a, b = (untied - low)[far], low[far] + 1.0
+        with np.errstate(under="ignore"):
+            tail[far] = np.exp(np.log(2.0) + log_betainc(a, b, 0.5, 0.5))
+    shaped: np.ndarray = tail.reshape(shape)
+    return shaped
 
 
 def _sign_table(low: np.ndarray, untied: np.ndarray) -> Optional[np.ndarray]:
