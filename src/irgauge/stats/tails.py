@@ -167,8 +167,8 @@ def _newton_log_quantile(b, a, log_alpha, x, small_q):
 def t_critical(alpha: float, df: ArrayLike) -> Any:
     """t_{1-alpha/2, df}: P(|T| > t) = alpha, T Student's t with ``df`` degrees of freedom
     (arrays broadcast), from t^2 = F_{1-alpha}(1, df) (:func:`log_f_critical`), to a
-    relative 1e-13. inf only where t exceeds the largest double (df = 1 and alpha below
-    about 6e-309)."""
+    relative 1e-12. inf only where t exceeds the largest double (df = 1 and alpha below
+    about 3.5e-309)."""
     df = np.asarray(df, dtype=float)
     with np.errstate(over="ignore"):
         value = np.exp(0.5 * log_f_critical(float(alpha), 1, df))
