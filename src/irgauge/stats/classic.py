@@ -67,28 +67,37 @@ def sign_pvalues(wins: ArrayLike, untied: ArrayLike) -> np.ndarray:
         p = table[untied, low]
     else:
         p = _sign_tail(low, untied)
+    p = _far_tail(p, low, untied)
     # k = m/2 exactly: the tails overlap at the centre; the p-value is 1
     return np.where((untied == 0) | (2 * wins == untied), 1.0, p)
 
 
 def _sign_tail(low: np.ndarray, untied: np.ndarray) -> np.ndarray:
-    """min(1, 2 P(X <= low)), X ~ Binomial(untied, 0.5), cell by cell. Where scipy's cdf
-    is below 1e-280 (it is 0 from about 1,075 untied topics on, and loses the subnormal
-    range before that), P(X <= low) = I_{1/2}(untied - low, low + 1) in log space
-    (:func:`irgauge.stats.tails.log_betainc`): the p-value keeps its digits down to the
-    smallest double, 5e-324, and is 0, the nearest double, only below it."""
-    shape = np.broadcast_shapes(np.shape(low), np.shape(untied))
-    low, untied = (np.broadcast_to(v, shape).ravel() for v in (low, untied))
+    """min(1, 2 P(X <= low)), X ~ Binomial(untied, 0.5), cell by cell (scipy's cdf)."""
     tail: np.ndarray = np.minimum(1.0, 2.0 * st.binom.cdf(low, untied, 0.5))
-    far = (tail < 1e-280) & (low >= 0) & (low < untied)
-    if far.any():
-        from irgauge.stats.tails import log_betainc
+    return tail
 
-        a, b = (untied - low)[far], low[far] + 1.0
-        with np.errstate(under="ignore"):
-            tail[far] = np.exp(np.log(2.0) + log_betainc(a, b, 0.5, 0.5))
-    shaped: np.ndarray = tail.reshape(shape)
-    return shaped
+
+def _far_tail(p: np.ndarray, low: np.ndarray, untied: np.ndarray) -> np.ndarray:
+    """``p`` with each p-value below 1e-280 computed again in log space: scipy's cdf is 0
+    there from about 1,075 untied topics on, and loses the subnormal range before that.
+    2 P(X <= low) = 2 I_{1/2}(untied - low, low + 1), from the incomplete beta function in
+    log space (:func:`irgauge.stats.tails.log_betainc`), once per distinct (untied, low):
+    the p-value keeps its digits down to the smallest double, 5e-324, and is 0, the
+    nearest double, only below it."""
+    p, low, untied = np.broadcast_arrays(np.asarray(p, float), low, untied)
+    far = (p < 1e-280) & (low >= 0) & (low < untied)
+    if not far.any():
+        return p
+    from irgauge.stats.tails import log_betainc
+
+    cells, back = np.unique(np.stack([untied[far], low[far]]), axis=1, return_inverse=True)
+    a, b = (cells[0] - cells[1]).astype(float), cells[1] + 1.0
+    with np.errstate(under="ignore"):
+        tails = np.exp(np.log(2.0) + log_betainc(a, b, 0.5, 0.5))
+    fixed = p.copy()
+    fixed[far] = tails[back.reshape(-1)]
+    return fixed
 
 
 def _sign_table(low: np.ndarray, untied: np.ndarray) -> Optional[np.ndarray]:
