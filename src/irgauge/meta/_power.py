@@ -25,7 +25,7 @@ from __future__ import annotations
 import numpy as np
 from scipy import special
 
-from irgauge.stats.tails import FRACTION_TERMS, log_betainc
+from irgauge.stats.tails import FRACTION_TERMS, deviance, log_betainc, stirlerr
 
 DROP = 40.0  # an integrand below its peak by this much (e^-40 relative) is cut
 _ZOOM = 24  # points of each zooming round
@@ -133,25 +133,11 @@ def _log_poisson(j, mean):
     """log P(J = j), J ~ Poisson(mean), for a real j >= 0, in Loader's form, which keeps its
     digits for a large mean (j log(mean) - mean - lgamma(j + 1) cancels them):
     -log(2 pi j) / 2 - stirlerr(j) - mean phi((j - mean) / mean), phi(t) = (1 + t) log(1 + t)
-    - t by its series for |t| < 0.1; stirlerr(j) = lgamma(j + 1) - (j + 1/2) log j + j -
-    log(2 pi) / 2 by its series for j >= 30."""
+    - t (:func:`irgauge.stats.tails.deviance`, :func:`irgauge.stats.tails.stirlerr`)."""
     j, mean = np.broadcast_arrays(np.asarray(j, float), np.asarray(mean, float))
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        t = (j - mean) / mean
-        near = np.abs(t) < 0.1
-        series = np.zeros(t.shape)  # the series where it is used only: 18 powers each
-        if near.any():
-            small = t[near]
-            series[near] = sum((-1) ** k * small**k / (k * (k - 1)) for k in range(2, 20))
-        phi = np.where(near, series, (1 + t) * np.log1p(np.where(near, 0.0, t)) - t)
-        big = np.maximum(j, 30.0)
-        stirling = 1 / (12 * big) - 1 / (360 * big**3) + 1 / (1260 * big**5) - 1 / (1680 * big**7)
-        low = np.clip(j, 1e-300, 30.0)
-        direct = (
-            special.gammaln(low + 1) - (low + 0.5) * np.log(low) + low - 0.5 * np.log(2 * np.pi)
-        )
-        stirlerr = np.where(j >= 30, stirling, direct)
-        value = -0.5 * np.log(2 * np.pi * j) - stirlerr - mean * phi
+        phi = deviance((j - mean) / mean)
+        value = -0.5 * np.log(2 * np.pi * j) - stirlerr(j) - mean * phi
         at_zero = np.where(j == 0, -mean, -np.inf)
         return np.where(mean > 0, np.where(j > 0, value, at_zero), np.where(j == 0, 0.0, -np.inf))
 
