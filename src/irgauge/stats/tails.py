@@ -227,7 +227,7 @@ def log_t_tail(t: ArrayLike, df: ArrayLike) -> np.ndarray:
     """log P(|T| > |t|), T Student's t with ``df`` degrees of freedom (arrays broadcast):
     log I_x(df/2, 1/2), x = df / (df + t^2) taken from logs, log x = log df - 2 log|t| -
     log1p(df / t^2), as t^2 overflows past 1.3e154. Where x is below the normal numbers
-    (df = 1 and t past 1e300) the series' first term x^a / (a B(a, 1/2)) is I to double
+    (df = 1 and t past 6.7e153) the series' first term x^a / (a B(a, 1/2)) is I to double
     precision. For the far tail, where scipy's ``stdtr`` loses the subnormal range."""
     t, df = np.broadcast_arrays(np.abs(np.asarray(t, float)), np.asarray(df, float))
     shape = t.shape
