@@ -252,6 +252,23 @@ def test_an_interval_near_certainty_keeps_its_tail(level):
     assert np.isfinite(t) and 2 * st.t.sf(t, 5) == pytest.approx(1 - level, rel=1e-9)
 
 
+@pytest.mark.parametrize(
+    "level, said",
+    [
+        (0.95, "95%"),
+        (0.999999, "99.9999%"),  # by hand: 100 * 0.999999 = 99.9999
+        (0.975, "97.5%"),  # by hand: 100 * 0.975 = 97.5
+        (1 - 2**-40, "100(1 - 9.09495e-13)%"),
+    ],
+)
+def test_the_caption_gives_the_level_it_computed(level, said):
+    """A level of 0.999999 was captioned "100% confidence interval", which no finite
+    interval is; 2^-40 = 9.09495e-13 (by hand)."""
+    values = np.random.default_rng(4).random((1, 2, 6))
+    text = compare_table(_matrices(values), interval="ci", confidence=level).render("table")
+    assert f"± gives the {said} confidence interval" in " ".join(text.split())
+
+
 @settings(max_examples=examples(40), deadline=None)
 @given(hs.integers(0, 10_000), hs.integers(2, 5), hs.integers(3, 15))
 def test_letter_marks_point_one_way_and_to_lower_means(seed, m, n):

@@ -61,6 +61,7 @@ SOURCES = (
     "sklearn",
     "krippendorff",
     "numpy",
+    "mpmath",
     *(name.lower() for name in CONFORMANCE),
 )
 ARITHMETIC = re.compile(r"=.*\d\s*[-+*/]\s*[\d(]|\d\s*[-+*/]\s*[\d(].*=")

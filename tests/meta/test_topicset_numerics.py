@@ -22,7 +22,7 @@ from scipy.stats import norm
 from irgauge import InputError
 from irgauge.cli import main
 from irgauge.meta import min_detectable_diff, residual_variance, topic_set_size
-from irgauge.meta._power import log_f_critical
+from irgauge.stats.tails import log_f_critical
 from irgauge.meta.topicset import topics_needed
 from irgauge.scores import ScoreMatrix
 from tests.conftest import slow_after

@@ -16,11 +16,8 @@ sum_j P(J = j) I_y(df1/2 + j, df2/2), J ~ Poisson(lambda / 2), summed in log spa
 (:func:`_log_mixture`). Nothing is exponentiated before the final log-sum, so a miss of
 1e-300 or 1e-3000 keeps its digits.
 
-Critical values: F_{1-alpha}(df1, df2) = (df2/df1) B / (1 - B), B the upper alpha quantile
-of Beta(df1/2, df2/2) (``betainccinv``), or 1 - B the lower alpha quantile of
-Beta(df2/2, df1/2) (``betaincinv``) where B is near 1; where even that underflows (df2 = 1
-and alpha below about 1e-300) the series' leading term I_q(a, b) = q^a / (a B(a, b)) gives
-log q. Everything is returned as a logarithm.
+Critical values: :func:`irgauge.stats.tails.log_f_critical`. Everything is returned as a
+logarithm.
 """
 
 from __future__ import annotations
@@ -28,18 +25,16 @@ from __future__ import annotations
 import numpy as np
 from scipy import special
 
+from irgauge.stats.tails import FRACTION_TERMS, deviance, log_betainc, stirlerr
+
 DROP = 40.0  # an integrand below its peak by this much (e^-40 relative) is cut
 _ZOOM = 24  # points of each zooming round
 _ROUNDS = 10  # zooming rounds: each narrows a peak thinner than a step by _ZOOM / 3
 _POINTS = 112  # trapezoid points over the interval where the integrand lives
 _TAIL = 900.0  # the chi-square's density is searched where it is within e^-900 of its mode
-_TINY = np.finfo(float).tiny
 _OUTER = (24, 10, 128)  # (zoom, rounds, points) over the Poisson mixture's j
 _TERMS = 256  # terms of the Poisson mixture summed one by one
 MIXTURE_LIMIT = 1e14  # the largest lambda / 2 summed as a Poisson mixture
-QUANTILE_FLOOR = 1e-300  # below it scipy's Beta quantiles of alpha are not trusted
-_NEWTON_STEPS = 60  # Newton's method in log q converges in a few; a bound
-_FRACTION_TERMS = 5000  # a bound: the fraction converges in about sqrt(max(a, b)) terms
 
 
 def log_integral(h, lo, hi, zoom: int = _ZOOM, rounds: int = _ROUNDS, points: int = _POINTS):
@@ -134,86 +129,15 @@ def log_normal_interval(log_r, mu):
     return np.where(np.isinf(mu), -np.inf, np.where(np.isnan(value), -np.inf, value))
 
 
-def _log_betainc(a, b, y, w):
-    """log I_y(a, b), the regularized incomplete beta function, given y and w = 1 - y
-    each to full relative precision (from logs: a y near 1 holds 1 - y only to an
-    absolute 1e-16, a relative 1e-2 when 1 - y is 1e-14, as in the noncentral F's terms
-    near lambda / 2 = 1e14). Where y > 1/2 it is I_y(a, b) = 1 - I_w(b, a), scipy's
-    complement ``betaincc(b, a, w)``. Where it underflows (far below its mean) I_y(a, b)
-    = y^a w^b / (a B(a, b)) CF, CF the continued fraction 1 / (1 + d_1 / (1 + d_2 / (1 +
-    ...))) of Numerical Recipes' betacf, evaluated by Lentz's method."""
-    a, b, y, w = np.broadcast_arrays(*(np.asarray(v, float) for v in (a, b, y, w)))
-    shape = a.shape
-    a, b, y, w = a.ravel(), b.ravel(), y.ravel(), w.ravel()
-    with np.errstate(divide="ignore", invalid="ignore", under="ignore"):
-        high = y > 0.5
-        value = np.empty_like(y)  # one scipy call per element: they dominate the cost
-        value[high] = special.betaincc(b[high], a[high], w[high])
-        value[~high] = special.betainc(a[~high], b[~high], y[~high])
-        out = np.log(value)
-        small = (value < 1e-280) & (y > 0)
-        if small.any():
-            a, b, y, w, near = a[small], b[small], y[small], w[small], high[small]
-            log_y = np.where(near, np.log1p(-w), np.log(y))  # each from the smaller one
-            log_w = np.where(near, np.log(w), np.log1p(-y))
-            prefix = a * log_y + b * log_w - np.log(a) - special.betaln(a, b)
-            out[small] = prefix + np.log(_beta_fraction(a, b, y, w))
-    return out.reshape(shape)
-
-
-def _beta_fraction(a, b, y, w):
-    """The continued fraction of I_y(a, b) (Numerical Recipes, betacf), for y below the
-    mean, where it converges in few terms; its first denominator 1 - (a + b) y / (a + 1)
-    is (1 - b + (a + b) w) / (a + 1), which keeps its digits for y near 1."""
-    tiny = 1e-300
-    c = np.ones_like(y)
-    d = (1 - b + (a + b) * w) / (a + 1)
-    d = 1 / np.where(np.abs(d) < tiny, tiny, d)
-    h = d.copy()
-    done = np.zeros(y.shape, dtype=bool)
-    for m in range(1, _FRACTION_TERMS):
-        m2 = 2 * m
-        for coefficient in (
-            m * (b - m) * y / ((a + m2 - 1) * (a + m2)),
-            -(a + m) * (a + b + m) * y / ((a + m2) * (a + m2 + 1)),
-        ):
-            d = 1 + coefficient * d
-            d = 1 / np.where(np.abs(d) < tiny, tiny, d)
-            c = 1 + coefficient / c
-            c = np.where(np.abs(c) < tiny, tiny, c)
-            delta = c * d
-            h = np.where(done, h, h * delta)
-        # each element stops at its own convergence: its later factors are 1 up to
-        # rounding noise of about 1e-14, which would keep the slowest element going
-        done |= np.abs(delta - 1) < 1e-15
-        if done.all():
-            break
-    return h
-
-
 def _log_poisson(j, mean):
     """log P(J = j), J ~ Poisson(mean), for a real j >= 0, in Loader's form, which keeps its
     digits for a large mean (j log(mean) - mean - lgamma(j + 1) cancels them):
     -log(2 pi j) / 2 - stirlerr(j) - mean phi((j - mean) / mean), phi(t) = (1 + t) log(1 + t)
-    - t by its series for |t| < 0.1; stirlerr(j) = lgamma(j + 1) - (j + 1/2) log j + j -
-    log(2 pi) / 2 by its series for j >= 30."""
+    - t (:func:`irgauge.stats.tails.deviance`, :func:`irgauge.stats.tails.stirlerr`)."""
     j, mean = np.broadcast_arrays(np.asarray(j, float), np.asarray(mean, float))
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        t = (j - mean) / mean
-        near = np.abs(t) < 0.1
-        series = np.zeros(t.shape)  # the series where it is used only: 18 powers each
-        if near.any():
-            small = t[near]
-            series[near] = sum((-1) ** k * small**k / (k * (k - 1)) for k in range(2, 20))
-        phi = np.where(near, series, (1 + t) * np.log1p(np.where(near, 0.0, t)) - t)
-        big = np.maximum(j, 30.0)
-        stirling = 1 / (12 * big) - 1 / (360 * big**3) + 1 / (1260 * big**5) - 1 / (1680 * big**7)
-        low = np.clip(j, 1e-300, 30.0)
-        direct = (
-            special.gammaln(low + 1) - (low + 0.5) * np.log(low) + low - 0.5 * np.log(2 * np.pi)
-        )
-        stirlerr = np.where(j >= 30, stirling, direct)
-        value = -0.5 * np.log(2 * np.pi * j) - stirlerr - mean * phi
+        phi = deviance((j - mean) / mean)
+        value = -0.5 * np.log(2 * np.pi * j) - stirlerr(j) - mean * phi
         at_zero = np.where(j == 0, -mean, -np.inf)
         return np.where(mean > 0, np.where(j > 0, value, at_zero), np.where(j == 0, 0.0, -np.inf))
 
@@ -230,7 +154,7 @@ def _log_mixture(log_f, df1: int, df2, mu):
     w = np.exp(np.log(df2) - log_total)  # 1 - y from logs: y rounds near 1
 
     def term(j, half=half, df2=df2, y=y, w=w):
-        return _log_poisson(j, half) + _log_betainc(df1 / 2 + j, df2 / 2, y, w)
+        return _log_poisson(j, half) + log_betainc(df1 / 2 + j, df2 / 2, y, w)
 
     last = half + 40 * np.sqrt(half) + 400
     lo, hi = _zoom(term, np.zeros_like(last), last, *_OUTER[:2])
@@ -375,7 +299,7 @@ def _gamma_fraction(a, x):
     d = 1 / np.where(np.abs(b) < tiny, tiny, b)
     h = d.copy()
     done = np.zeros(x.shape, dtype=bool)
-    for i in range(1, _FRACTION_TERMS):
+    for i in range(1, FRACTION_TERMS):
         coefficient = -i * (i - a)
         b = b + 2
         d = coefficient * d + b
@@ -388,74 +312,3 @@ def _gamma_fraction(a, x):
         if done.all():
             break
     return h
-
-
-def log_f_critical(alpha: float, df1: int, df2):
-    """log F_{1-alpha}(df1, df2), the upper alpha quantile of the F distribution, from
-    the Beta quantiles (see the module docstring); for df1 = 1 it is 2 log t_{1-alpha/2,
-    df2}. scipy's Beta quantiles are only starts: for a tiny alpha and many degrees of
-    freedom they lose their digits (the lower quantile 0.0354 of Beta(225, 24.5) at alpha
-    = 1e-300, where I_q is 1e-294: log F 5.52 for 5.58), and below
-    :data:`QUANTILE_FLOOR` among the subnormal numbers (0.75 for 0.867 at alpha = 5e-324
-    and df2 = 10^4), where the series' first term is the start instead. Newton's method
-    in log space (:func:`_newton_log_quantile`) then solves log I = log alpha on the side
-    of the quantile that is small, to the digits of :func:`_log_betainc`."""
-    df2 = np.asarray(df2, float)
-    a, b = df1 / 2, df2 / 2
-    log_alpha = np.log(alpha)
-    leading = _leading_log_q(b, a, log_alpha)
-    if alpha < QUANTILE_FLOOR:
-        upper, start = np.ones_like(df2), leading
-    else:
-        upper = special.betainccinv(a, b, alpha)  # B, upper alpha quantile of Beta(a, b)
-        q = special.betaincinv(b, a, alpha)  # 1 - B, where B is near 1
-        with np.errstate(divide="ignore"):
-            # q underflows only for df2 = 1 or 2 and a tiny alpha: the series' first term
-            start = np.where(q > _TINY * 1e6, np.log(q), leading)
-    # each from the side that is small: log q = log(1 - B) for B >= 1/2, else log B; a
-    # NaN of scipy's (Beta(1.5, 4) at 1e-300) leaves the series' first term as the start
-    small_q = ~(upper < 0.5)
-    with np.errstate(divide="ignore"):
-        start = np.where(small_q, start, np.log(np.where(small_q, 0.5, upper)))
-    x = _newton_log_quantile(b, a, log_alpha, start, small_q)
-    with np.errstate(divide="ignore"):
-        log_q = np.where(small_q, x, np.log(-np.expm1(x)))
-        log_upper = np.where(small_q, np.log(-np.expm1(x)), x)
-    return np.log(df2 / df1) + log_upper - log_q
-
-
-def _leading_log_q(b, a, log_alpha):
-    """log q from the first term of the series I_q(b, a) = q^b / (b B(b, a)) (1 + O(q)):
-    exact as q vanishes."""
-    return (log_alpha + np.log(b) + special.betaln(b, a)) / b
-
-
-def _newton_log_quantile(b, a, log_alpha, x, small_q):
-    """The lower quantile q of Beta(b, a) at e^log_alpha, I_q(b, a) = e^log_alpha, as x =
-    log q where ``small_q`` and x = log(1 - q) elsewhere, by Newton's method on g(x) =
-    log I_q(b, a) - log_alpha from ``x``. g is monotone in x with slope +-e^(log p - log
-    I), p = q^b (1 - q)^(a - 1) / B(b, a) for x = log q, q^(b - 1) (1 - q)^a / B(b, a)
-    for x = log(1 - q); log I and log p come from logs (:func:`_log_betainc`), so a q of
-    1e-300 or a 1 - q of 1e-20 keeps its digits. Where q is below the normal numbers
-    (df2 = 1 or 2) the start, the series' first term, is the answer to double precision,
-    as the next term is q times smaller."""
-    x, b, small_q = np.broadcast_arrays(np.array(x, float), np.asarray(b, float), small_q)
-    shape = x.shape
-    x, b, small_q = x.ravel().copy(), b.ravel(), small_q.ravel()
-    todo = ~small_q | (x > np.log(_TINY) + 10.0)
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        for _ in range(_NEWTON_STEPS):
-            if not todo.any():
-                break
-            xs, bs, lower = x[todo], b[todo], small_q[todo]
-            log_other = np.log(-np.expm1(xs))  # the other side's log, from the small one
-            log_q, log_w = np.where(lower, xs, log_other), np.where(lower, log_other, xs)
-            log_i = _log_betainc(bs, a, np.exp(log_q), np.exp(log_w))
-            log_p = (bs - 1) * log_q + (a - 1) * log_w + xs - special.betaln(bs, a)
-            slope = np.where(lower, 1.0, -1.0) * np.exp(log_p - log_i)
-            moved = np.minimum(xs - (log_i - log_alpha) / slope, xs / 2)  # stays below 0
-            moved = np.where(np.isfinite(moved), moved, xs)
-            done = np.abs(moved - xs) <= 4e-16 * np.abs(xs)
-            x[todo] = moved
-            todo[todo] = ~done
-    return x.reshape(shape)

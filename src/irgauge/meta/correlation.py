@@ -161,13 +161,12 @@ def _pair_counts(means: np.ndarray) -> _PairCounts:
 
 def tau_threshold(n_systems: int, alpha: float = 0.05) -> float:
     """Two-sided significance threshold of Kendall's tau for ``n_systems`` (normal approx.)."""
-    # scipy.special, not scipy.stats (whose import costs seconds on a small machine);
-    # -ndtri(alpha/2), not ndtri(1 - alpha/2): exact for tiny alphas, where 1 - alpha/2
-    # rounds to 1
-    from scipy.special import ndtri
+    # z from log(alpha / 2): alpha / 2 rounds to 0 at alpha = 5e-324, 1 - alpha / 2 to 1
+    # below 1e-16 (scipy.special underneath, not scipy.stats, whose import costs seconds)
+    from irgauge.stats.tails import z_critical
 
     n = n_systems
-    return float(-ndtri(alpha / 2) * np.sqrt(2 * (2 * n + 5) / (9 * n * (n - 1))))
+    return z_critical(alpha) * float(np.sqrt(2 * (2 * n + 5) / (9 * n * (n - 1))))
 
 
 def measure_pairs(names: Sequence[str], cells: Callable[[int, int], dict]) -> List[dict]:

@@ -18,7 +18,7 @@ MAX_TOPICS = _checks.MAX_COUNT  # the most systems M and topics n a caller may g
 
 def checked_alpha(alpha: Any) -> float:
     """alpha in (0, 1), any: the critical values hold down to the smallest subnormal
-    number (:func:`irgauge.meta._power.log_f_critical`)."""
+    number (:func:`irgauge.stats.tails.log_f_critical`)."""
     return _checks.alpha(alpha, "alpha")
 
 

@@ -98,9 +98,10 @@ def _log_miss(n, min_diff, variance, alpha, df1: int, df2):
     freedom and lambda = n D^2 / (2 V_E) (df1 = 1: the two-sided t-test, lambda = delta^2);
     see :mod:`irgauge.meta._power`."""
     from irgauge.meta import _power
+    from irgauge.stats import tails
 
     mu = _mu(n, min_diff, variance)
-    return _power.log_miss(_power.log_f_critical(alpha, df1, df2), df1, df2, mu)
+    return _power.log_miss(tails.log_f_critical(alpha, df1, df2), df1, df2, mu)
 
 
 def _mu(n, min_diff, variance):
@@ -138,10 +139,10 @@ def anova_power(n, min_diff, variance, alpha: float, anova_systems: int):
 
 def _log_ci_width(variance, n, alpha):
     """log(2 t_{1-alpha/2, n-1} sigma_t / sqrt(n)), t^2 the F(1, n - 1) quantile."""
-    from irgauge.meta._power import log_f_critical
+    from irgauge.stats import tails
 
     n = np.asarray(n, dtype=float)
-    half_f = 0.5 * log_f_critical(alpha, 1, n - 1)
+    half_f = 0.5 * tails.log_f_critical(alpha, 1, n - 1)
     return np.log(2.0) + half_f + 0.5 * (np.log(2 * np.asarray(variance, float)) - np.log(n))
 
 
@@ -204,22 +205,12 @@ def _smallest_n(satisfied, guess, parameter) -> np.ndarray:
 def _normal_guess(variance, effect, alpha, beta=None):
     """n = 2 V_E (z_{alpha/2} + z_beta)^2 / effect^2: the normal approximation the search
     starts from (the answer is exact whatever the guess)."""
-    z = _z_upper(np.log(alpha) - np.log(2.0))
-    z = z + (0.0 if beta is None else _z_upper(np.log(beta)))
+    from irgauge.stats import tails
+
+    z = tails.z_upper(np.log(alpha) - np.log(2.0))
+    z = z + (0.0 if beta is None else tails.z_upper(np.log(beta)))
     with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
         return 2 * variance * np.maximum(z, 0.0) ** 2 / np.asarray(effect, float) ** 2
-
-
-def _z_upper(log_p: float) -> float:
-    """z with P(Z > z) = e^log_p, Z standard normal; for a p below the normal numbers
-    (alpha / 2 with alpha = 5e-324 is 0), the tail's asymptotic form
-    z^2 = -2 log p - log(-2 log p) - log(2 pi), a start for the search only."""
-    from scipy import special
-
-    if log_p > -690.0:
-        return float(-special.ndtri(np.exp(log_p)))
-    twice = -2.0 * log_p
-    return float(np.sqrt(twice - np.log(twice) - np.log(2 * np.pi)))
 
 
 def _scalar(array):
@@ -352,13 +343,14 @@ def _log_miss_each(n, min_diff, variance, alpha, df1, groups):
     (df1, df2 = groups (n - 1)): one critical value per distinct (alpha, df1, df2), one
     :func:`irgauge.meta._power.log_miss` per distinct df1."""
     from irgauge.meta import _power
+    from irgauge.stats import tails
 
     df2 = groups * (n - 1)
     log_f = np.empty(n.shape)
     for a, d1 in set(zip(alpha.tolist(), df1.tolist())):
         chosen = (alpha == a) & (df1 == d1)
         distinct, back = np.unique(df2[chosen], return_inverse=True)
-        log_f[chosen] = _power.log_f_critical(a, int(d1), distinct)[back.reshape(-1)]
+        log_f[chosen] = tails.log_f_critical(a, int(d1), distinct)[back.reshape(-1)]
     mu = _mu(n, min_diff, variance)
     value = np.empty(n.shape)
     for d1 in set(df1.tolist()):

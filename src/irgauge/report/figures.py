@@ -188,9 +188,8 @@ def phi_curves(
 ) -> List[str]:
     """Predictive power phi against topic subset size k, one curve per (A, B) pair; with
     ``halvings`` (h), the 95% interval of the mean tau, mean +/- t sd / sqrt(h)."""
-    # imported here: scipy.stats takes about a second to load (measured with
-    # `python -X importtime`), and only this figure needs it
-    from scipy import stats as st
+    # scipy.special underneath, not scipy.stats, which takes about a second to load
+    from irgauge.stats.tails import t_critical
 
     fig, ax = style.new_figure(title=title)
     for index, ((a, b), part) in enumerate(curve.groupby(["measure_a", "measure_b"], sort=False)):
@@ -198,9 +197,8 @@ def phi_curves(
         phi = part["phi"].to_numpy(dtype=float)
         label = f"{a} predicts {b}"
         if halvings and halvings > 1 and "sd" in part:
-            half = (
-                st.t.ppf(0.975, halvings - 1) * part["sd"].to_numpy(dtype=float) / np.sqrt(halvings)
-            )
+            spread = part["sd"].to_numpy(dtype=float) / np.sqrt(halvings)
+            half = t_critical(0.05, halvings - 1) * spread
             style.band(ax, k, phi, phi - half, phi + half, index, label)
         else:
             style.line(ax, k, phi, index, label)

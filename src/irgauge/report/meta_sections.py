@@ -10,7 +10,7 @@ from typing import Any, Dict, List, Optional, Sequence
 
 import pandas as pd
 
-from irgauge.io.words import counted
+from irgauge.io.words import counted, level_percent
 from irgauge.report.inputs import TOPICSET_COLUMNS, ReportInput
 from irgauge.report.page_blocks import ReportPaths, conventions_html, esc, figure_html, frame_html
 
@@ -85,7 +85,7 @@ def _agreement_tables(item: ReportInput) -> List[str]:
     level = item.metadata.get("confidence", 0.95)
     cells = [_interval(v, lo, hi) for v, lo, hi in zip(frame["value"], frame["low"], frame["high"])]
     frame = frame.assign(**{"value [interval]": cells})
-    what = f"value [{float(level):.0%} percentile bootstrap interval over topics]"
+    what = f"value [{level_percent(float(level))} percentile bootstrap interval over topics]"
     parts = []
     labels = frame[frame["measure"] == "-"]
     if len(labels):

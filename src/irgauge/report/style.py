@@ -261,12 +261,11 @@ def wilson(successes, n, level: float = 0.95):
     where n = 0. Better behaved than the normal interval near 0 and 1. The bounds hold the
     proportion and stay in [0, 1] (rounding puts the lower bound of 0/n just above 0, which
     would make a negative error bar)."""
-    # scipy.stats on first use: figures without Wilson intervals need not load it
-    from scipy import stats as st
+    from irgauge.stats.tails import z_critical  # (1 + level) / 2 rounds to 1 near 1
 
     k = np.asarray(successes, dtype=float)
     n = np.asarray(n, dtype=float)
-    z = st.norm.ppf((1 + level) / 2)
+    z = z_critical(1 - level)
     with np.errstate(divide="ignore", invalid="ignore"):
         p = k / n
         centre = (p + z * z / (2 * n)) / (1 + z * z / n)

@@ -67,14 +67,35 @@ def sign_pvalues(wins: ArrayLike, untied: ArrayLike) -> np.ndarray:
         p = table[untied, low]
     else:
         p = _sign_tail(low, untied)
+    p = _far_tail(p, low, untied)
     # k = m/2 exactly: the tails overlap at the centre; the p-value is 1
     return np.where((untied == 0) | (2 * wins == untied), 1.0, p)
 
 
 def _sign_tail(low: np.ndarray, untied: np.ndarray) -> np.ndarray:
-    """min(1, 2 P(X <= low)), X ~ Binomial(untied, 0.5), cell by cell."""
+    """min(1, 2 P(X <= low)), X ~ Binomial(untied, 0.5), cell by cell (scipy's cdf)."""
     tail: np.ndarray = np.minimum(1.0, 2.0 * st.binom.cdf(low, untied, 0.5))
     return tail
+
+
+def _far_tail(p: np.ndarray, low: np.ndarray, untied: np.ndarray) -> np.ndarray:
+    """``p`` with each p-value below 1e-280 computed again in log space: scipy's cdf is 0
+    there from about 1,075 untied topics on, and loses the subnormal range before that.
+    2 P(X <= low) in log space (:func:`irgauge.stats.tails.log_binomial_half_cdf`), once
+    per distinct (untied, low): the p-value keeps its digits down to the smallest double,
+    5e-324, and is 0, the nearest double, only below it."""
+    p, low, untied = np.broadcast_arrays(np.asarray(p, float), low, untied)
+    far = (p < 1e-280) & (low >= 0) & (low < untied)
+    if not far.any():
+        return p
+    from irgauge.stats.tails import log_binomial_half_cdf
+
+    cells, back = np.unique(np.stack([untied[far], low[far]]), axis=1, return_inverse=True)
+    with np.errstate(under="ignore"):
+        tails = np.exp(np.log(2.0) + log_binomial_half_cdf(cells[1], cells[0]))
+    fixed = p.copy()
+    fixed[far] = tails[back.reshape(-1)]
+    return fixed
 
 
 def _sign_table(low: np.ndarray, untied: np.ndarray) -> Optional[np.ndarray]:
@@ -109,9 +130,22 @@ def sign_test(x: TopicScores, y: TopicScores) -> SignTestResult:
 
 
 def t_pvalues(t: np.ndarray, df: float) -> np.ndarray:
-    """Two-sided p-values of Student t statistics (nan t, i.e. identical systems: 1)."""
-    p = 2.0 * st.t.sf(np.abs(t), df)
-    return np.where(np.isnan(t), 1.0, p)
+    """Two-sided p-values of Student t statistics (nan t, i.e. identical systems: 1): 2 P(T >
+    |t|) from scipy, and, where that is 0 or subnormal, P(|T| > |t|) in log space
+    (:func:`irgauge.stats.tails.log_t_tail`): scipy's is 0 for any t past 1.3e154 on 1
+    degree of freedom (2 topics), where p is 6e-155 or more, and loses the subnormal
+    numbers (0 for 6.9e-313)."""
+    p = np.asarray(2.0 * st.t.sf(np.abs(t), df), dtype=float)
+    far = (p < np.finfo(float).tiny) & np.isfinite(t)
+    if far.any():
+        from irgauge.stats.tails import log_t_tail
+
+        p = p.copy()
+        t_far, df_far = (np.broadcast_to(v, p.shape)[far] for v in (t, df))
+        with np.errstate(under="ignore"):
+            p[far] = np.exp(log_t_tail(t_far, df_far))
+    pvalues: np.ndarray = np.where(np.isnan(t), 1.0, p)
+    return pvalues
 
 
 def paired_t_test(x: TopicScores, y: TopicScores) -> TTestResult:

@@ -260,14 +260,14 @@ def _check_options(test, correction, names, interval, alpha, level) -> tuple:
 
 def _intervals(stacked: np.ndarray, interval: str, level: float):
     """Means, standard errors and the interval's ends, each systems x measures."""
-    from scipy import stats as st  # scipy.stats costs 0.2 s to import: only when tabling
+    from irgauge.stats.tails import t_critical
 
     n = stacked.shape[2]
     means = stacked.mean(axis=2).T
     se = (stacked.std(axis=2, ddof=1) / np.sqrt(n)).T
-    # the upper tail (1 - level) / 2 by its survival function: 1 - level is exact for a
-    # level of 0.5 or more (Sterbenz), where ppf((1 + level) / 2) rounds the tail away
-    half = {"ci": st.t.isf((1 - level) / 2, n - 1) * se, "se": se}.get(interval)
+    # 1 - level is exact for a level of 0.5 or more (Sterbenz), where ppf((1 + level) / 2)
+    # rounds the tail away
+    half = {"ci": t_critical(1 - level, n - 1) * se, "se": se}.get(interval)
     if half is None:
         nothing = np.full_like(means, np.nan)
         return means, se, nothing, nothing.copy()

@@ -11,7 +11,7 @@ import textwrap
 from typing import List
 
 from irgauge.io.tables import metadata_lines
-from irgauge.io.words import counted
+from irgauge.io.words import counted, level_percent
 
 FORMATS = ("table", "markdown", "latex", "html", "csv", "json")
 TESTS = {  # name -> how captions name it
@@ -88,7 +88,7 @@ def caption(table, bold: bool = True) -> str:
     if bold:
         text += " The best mean of each measure is in bold."
     if p["interval"] == "ci":
-        text += f" ± gives the {p['level']:.0%} confidence interval (Student's t)."
+        text += f" ± gives the {level_percent(p['level'])} confidence interval (Student's t)."
     elif p["interval"] == "se":
         text += " ± gives the standard error of the mean."
     if table.effect is not None:

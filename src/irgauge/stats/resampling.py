@@ -18,6 +18,7 @@ from irgauge.evaluation.tasks import step_cells
 from irgauge._checks import resolve_seed as resolve_seed  # re-exported: stats' callers use it here
 from irgauge.errors import InputError, InputSizeError
 from irgauge.io.words import counted
+from irgauge.scores.matrix import MAX_SCORE
 
 # Differences smaller than this are treated as exact ties: mathematically equal means (e.g. of
 # P@10 values) may differ by floating-point rounding depending on summation order.
@@ -33,16 +34,22 @@ def require_topics(n_topics: int, method: str, needed: int = 2, source=None) -> 
         )
 
 
-def require_finite(values: ArrayLike, what: str = "scores") -> np.ndarray:
-    """InputError naming the first non-finite value (a NaN would silently make every
-    comparison False, i.e. 'significant')."""
+def require_finite(values: ArrayLike, what: str = "scores", limit: float = MAX_SCORE) -> np.ndarray:
+    """InputError naming the first value that is not finite (a NaN would silently make
+    every comparison False, i.e. 'significant') or beyond ``limit`` in magnitude: a score
+    matrix's bound, MAX_SCORE (twice it for differences of scores), past which the tests'
+    sums of squares overflow (scores of 1e200 gave t = 0 and p = 1 for a clear
+    difference)."""
     checked: np.ndarray = _checks.real_array(values, what)
-    bad = ~np.isfinite(checked)
+    bad = ~(np.abs(checked) <= limit)
     if bad.any():
         where = tuple(int(k) for k in np.argwhere(bad)[0])
+        at = f"{checked[where]} at index {where if len(where) > 1 else where[0]}"
+        if not np.isfinite(checked[where]):
+            raise InputError(f"{what} must be finite numbers; found {at}")
         raise InputError(
-            f"{what} must be finite numbers; found {checked[where]} at index "
-            f"{where if len(where) > 1 else where[0]}"
+            f"{what} must be at most {limit:g} in magnitude (beyond it their squares "
+            f"overflow); found {at}"
         )
     return checked
 
@@ -189,18 +196,17 @@ class PairDifferences:
 
 def finite_differences(diffs: Any, what: str = "score differences") -> Any:
     """``diffs`` (a pairs x topics array, or :class:`PairDifferences`) checked as
-    :func:`require_finite` checks an array (2-d; an error names the first non-finite
-    difference). Pair differences of finite scores whose range is finite are all finite:
-    only otherwise are they made whole to find the one to name."""
+    :func:`require_finite` checks an array (2-d, each within twice MAX_SCORE; an error
+    names the first bad difference). :class:`PairDifferences` are made whole only where
+    some score is beyond MAX_SCORE (differences of the others are within twice it)."""
     if isinstance(diffs, PairDifferences):
         values = diffs.values
+        if values.ndim == 2 and (np.abs(values) <= MAX_SCORE).all():
+            return diffs  # differences of scores within MAX_SCORE are within twice it
         with np.errstate(over="ignore"):  # (named below, as an array's would be)
-            if values.ndim == 2 and np.isfinite(values).all():
-                if values.size == 0 or np.isfinite(np.ptp(values)):
-                    return diffs
-            require_finite(diffs.whole(), what)
+            require_finite(diffs.whole(), what, 2 * MAX_SCORE)
         return diffs
-    return require_finite(np.atleast_2d(np.asarray(diffs, dtype=float)), what)
+    return require_finite(np.atleast_2d(np.asarray(diffs, dtype=float)), what, 2 * MAX_SCORE)
 
 
 def chunks(total: int, per_item: int, max_cells: int = 1 << 22):

@@ -62,18 +62,18 @@ def discriminative_power(matrices, alpha: float, resamples: np.ndarray) -> Tuple
     The required difference of a resample is the largest t_crit * sd(z) / sqrt(n) over the
     pairs (the difference at which each pair would just be significant).
     """
-    from scipy.special import stdtrit  # scipy.special loads fast; scipy.stats does not
+    from irgauge.stats.tails import t_critical  # scipy.special: it loads fast
 
     n = resamples.shape[1]
     counts = index_counts(resamples, n).T  # n x T
-    # the upper tail by symmetry: 1 - alpha/2 rounds to 1 for a tiny alpha (crit = inf)
-    crit = float(-stdtrit(n - 1, alpha / 2))
+    crit = t_critical(alpha, n - 1)  # scipy's stdtrit is +inf far in the tail
     share, required = {}, {}
     for name, m in matrices.items():
         i, j = pair_index(m.n_systems)
         mean, se, _ = weighted_t(m.values[i] - m.values[j], counts)
         # rounding of equal differences is not a difference
-        significant = np.abs(mean) > crit * se + 1e-12
+        with np.errstate(invalid="ignore"):  # crit = inf (beyond a double) times se = 0
+            significant = np.abs(mean) > np.where(se > 0, crit * se, 0.0) + 1e-12
         share[name] = significant.mean(axis=0)
         largest = np.where(se > 0, crit * se, -1.0).max(axis=0)
         required[name] = np.where(largest > 0, largest, np.nan)

@@ -39,7 +39,7 @@ from irgauge.studies import _common as common
 from irgauge.studies import collection_record
 from irgauge.stats.resampling import percentile_interval
 from irgauge.studies import _noise, _repeat
-from irgauge.io.words import counted
+from irgauge.io.words import counted, level_percent
 
 NAME = "topicset"
 TITLE = (
@@ -375,8 +375,9 @@ def write_topicset(study: TopicsetStudy, summary: List[str], out) -> common.Stud
             common.caption(
                 f"Variance V_E and topics needed on {study.systems}: paired t-test and one-way "
                 f"ANOVA (M = {p['anova_systems']}) detecting D = {p['min_diff']:g} with power "
-                f"{p['power']:g} at alpha = {p['alpha']:g}, and a {1 - p['alpha']:.0%} "
-                f"confidence interval at most {p['ci_width']:g} wide; low/high: "
+                f"{p['power']:g} at alpha = {p['alpha']:g}, and a "
+                f"{level_percent(1 - p['alpha'], p['alpha'])} confidence interval at most "
+                f"{p['ci_width']:g} wide; low/high: "
                 f"{CONFIDENCE:.0%} bootstrap interval over {p['topic_resamples']} resamples of the "
                 f"topics; min_diff_*, ci_width_here: what this collection's "
                 f"{counted(len(study.record.topics), 'topic')} give",
@@ -442,8 +443,8 @@ def describe_topicset(study: TopicsetStudy) -> List[str]:
         + "."
     )
     lines.append(
-        f"Topics for a {1 - p['alpha']:.0%} confidence interval at most {p['ci_width']:g} "
-        f"wide: " + _ordering(study, "n_ci", problem) + "."
+        f"Topics for a {level_percent(1 - p['alpha'], p['alpha'])} confidence interval at "
+        f"most {p['ci_width']:g} wide: " + _ordering(study, "n_ci", problem) + "."
     )
     return lines
 
