@@ -25,8 +25,6 @@ from irgauge.io.line_scatter import LINE_NUMBER, LineSpill, first_tokens, line_b
 from irgauge.io.records import Run
 from irgauge.io.run_parts import concat_runs, first_read_error, pieces_in_order, taken
 from irgauge.io.runs import first_tag, run_from_table, tokenize_run
-from irgauge.io.table_spill import read_back_pieces, spill_pieces
-from irgauge.io.topic_grouping import grouped_by_topic
 
 MAX_PARTITIONS = 256  # spill files open at once (well under the usual limit of 1024); a byte
 
@@ -68,6 +66,9 @@ def partitioned_parts(
             text = _TextRun(path, name, read_from or path, part_bytes, order)
             yield text.partitions(spill, count)
             return
+        # (imported here, as in _TextRun: most runs are never partitioned)
+        from irgauge.io.table_spill import read_back_pieces, spill_pieces
+
         count = int(min(MAX_PARTITIONS, max(2, 2 * size // max(part_bytes, 1) + 1)))
         first: List[Run] = []
 
@@ -186,6 +187,8 @@ class _TextRun:
         return run
 
     def _ranked(self, run: Run) -> Run:
+        from irgauge.io.topic_grouping import grouped_by_topic  # (see partitioned_parts)
+
         by_score = (self.order or run.natural_order) == "score" and run.scores is not None
         return grouped_by_topic(run, by_score, tokens=True)
 

@@ -15,7 +15,7 @@ topic through temporary files (external partitioning), within the same bound.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Generator, Iterable, Iterator, List, Optional, Tuple
+from typing import TYPE_CHECKING, Generator, Iterable, Iterator, List, Optional, Tuple
 
 import numpy as np
 
@@ -26,9 +26,11 @@ from irgauge.io.arrow_tables import iter_arrow_run_chunks, table_format
 from irgauge.io.ids import Ids
 from irgauge.io.keys import run_heads
 from irgauge.io.records import Run
-from irgauge.io.run_spans import Span
 from irgauge.io.runs import first_tag, run_from_table, tokenize_run
 from irgauge.io.words import counted
+
+if TYPE_CHECKING:  # (a reader of the whole file never loads the spans)
+    from irgauge.io.run_spans import Span
 
 TEXT_BYTES_PER_LINE = 40  # a TREC run line's typical length: a table's rows per part
 
