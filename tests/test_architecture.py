@@ -1,6 +1,7 @@
 """The package's shape, measured from its source: every import (function-level ones
 included) runs down the pipeline, no import cycle, few loose top-level modules, no module
-name at two places, and no function longer than a screen."""
+name at two places, no module longer than one sitting's reading and no function longer than
+a screen."""
 
 from __future__ import annotations
 
@@ -33,6 +34,7 @@ MAX_TOP_LEVEL_MODULES = 6
 # TYPE_CHECKING:`, which never runs: those imports make no dependency
 TYPE_ONLY = {"irgauge", "irgauge.types"}
 MAX_FUNCTION_LINES = 80
+MAX_MODULE_LINES = 600
 # a study under studies/ may share the name of the method it studies
 SHARED_NAMES_ALLOWED = {"__init__", "predictive", "incomplete"}
 
@@ -218,3 +220,15 @@ def test_no_function_over_a_screen(path):
         and node.end_lineno - node.lineno + 1 > MAX_FUNCTION_LINES
     ]
     assert long == []
+
+
+@pytest.mark.parametrize(
+    "path", sorted(PACKAGE.rglob("*.py")), ids=lambda p: str(p.relative_to(PACKAGE))
+)
+def test_no_module_longer_than_one_sitting(path):
+    """A module is read whole to change it safely: at 600 lines at most, one sitting (the
+    largest modules held four concerns in 700 lines: run_parts read runs in file order,
+    cut them into spans, partitioned them by topic and spilled tables to disk). A module
+    that outgrows the limit is split by concern, each part named for what it holds."""
+    lines = len(path.read_text().splitlines())
+    assert lines <= MAX_MODULE_LINES, f"{lines} lines: split it by concern"

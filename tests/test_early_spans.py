@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from irgauge.evaluation import processes
 from irgauge.evaluation.span_tasks import shrinking_spans
-from irgauge.io.run_parts import Span
+from irgauge.io.run_spans import Span
 
 PIECE = 1000  # bytes of each piece of the run (a named input)
 

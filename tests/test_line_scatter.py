@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from irgauge.io.line_scatter import GATHER_WIDTH, first_tokens, gathered, line_bounds, token_keys
-from irgauge.io.run_parts import grouped_by_hash
+from irgauge.io.topic_grouping import grouped_by_hash
 from tests.conftest import examples
 
 PIECES = [b"a", b"bb", b"#", b" ", b"\t", b"\r", b"\r\n", b"\n", b"x" * 300, b"abcdefgh", b"\xff"]

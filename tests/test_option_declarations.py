@@ -5,7 +5,8 @@ tests/test_option_spellings.py holds each concept to one spelling; this audit ho
 the spelling declares. ``--order`` (document order) was declared in four places with four
 help texts (``irgauge eval --help`` and ``irgauge incomplete --help`` explained it in
 different words) and a fix to one declaration missed the others. Each concept that two or
-more commands take is now declared by one adder in ``cli/_options.py``.
+more commands take is now declared by one adder in ``cli/_options.py`` (or in the option
+modules beside it: ``output_options``, ``topic_design_options``, ``answer_options``).
 
 The audit walks every command's parser, as the spelling audit does (the drop-in, which keeps
 trec_eval's own flags, left out), and compares each *meaning* (a concept and the kind of
@@ -13,7 +14,7 @@ value it takes: ``--depth K`` and ``--depth K[,K...]`` are two meanings, excused
 the commands that take it: help, choices, type, metavar, nargs, action, const, default.
 Where a command truly differs (``reduce --order`` only applies with ``--depth``; the demo's
 smaller default ``-B``), the adder takes the difference as a parameter and records the words
-that state it (``_options.stated``): the help is compared with those words taken out, and a
+that state it (``option_spellings.stated``): the help is compared with those words taken out, and a
 default stated in the help may differ. What differs on purpose otherwise is in DECLARATIONS,
 each with its reason; a test holds every entry to the parsers.
 """
@@ -25,10 +26,10 @@ from collections import defaultdict
 
 from test_option_spellings import meaning, options
 
-from irgauge.cli import _options
+from irgauge.cli import _options, option_spellings
 
 # (read so, the audit also runs on code from before the stated words, and fails there)
-STATED = getattr(_options, "STATED", "stated")
+STATED = getattr(option_spellings, "STATED", "stated")
 
 # concept -> (why its declarations differ across commands, the fields that differ)
 DECLARATIONS = {

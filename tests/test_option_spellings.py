@@ -14,7 +14,7 @@ What differs on purpose is in the tables below, each with its reason and what th
 found there; a test holds every entry to the parser, so that an entry goes when what it
 excused goes (``--trials`` was excused as one meaning long after ``study topicset --trials``
 had become a second one, which the table then hid). Old spellings kept for scripts
-(``_options.add_renamed``) are not counted as a second spelling of their concept (they must
+(``option_spellings.add_renamed``) are not counted as a second spelling of their concept (they must
 say in the help that they are deprecated, and a note names the spelling to use), but they
 are meanings like any spelling: ``study predictive --trials`` (halvings) and ``study
 topicset --trials`` (topic resamples) were old spellings that the audit skipped while

@@ -12,7 +12,8 @@ from dataclasses import replace
 import numpy as np
 
 from irgauge.collection.judgments import Judgments
-from irgauge.collection.rankings import build_batches, match_run
+from irgauge.collection.rankings import build_batches
+from irgauge.collection.run_matching import match_run
 from irgauge.io.qrels import read_qrels
 from irgauge.io.runs import read_run
 
@@ -49,7 +50,8 @@ from dataclasses import replace
 
 import numpy as np
 from irgauge.collection.judgments import Judgments
-from irgauge.collection.rankings import build_batches, match_run
+from irgauge.collection.rankings import build_batches
+from irgauge.collection.run_matching import match_run
 from irgauge.io.qrels import read_qrels
 from irgauge.io.runs import read_run
 judgments = Judgments(read_qrels({"q1": {"d1": 1}, "q2": {"d2": 1}}))

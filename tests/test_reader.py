@@ -31,11 +31,12 @@ from irgauge.io import _numbers
 from irgauge.io import _tokens
 from irgauge.io import runs as runs_module
 from irgauge.io._numbers import parse_floats, parse_ints
-from irgauge.io._source import MAX_LINE_BYTES, path_name, path_stem_and_suffix
+from irgauge.io._source import MAX_LINE_BYTES
+from irgauge.io.file_names import path_name, path_stem_and_suffix
 from irgauge.io.qrels import read_qrels
 from irgauge.io.runs import read_run
 from irgauge.collection.judgments import _KeyTable
-from irgauge.collection.rankings import _score_order
+from irgauge.collection.evaluation_order import _score_order
 
 COMPRESS = {"": lambda b: b, ".gz": gzip.compress, ".bz2": bz2.compress, ".xz": lzma.compress}
 ENDINGS = [b"\n", b"\r\n", b"\r"]
@@ -524,7 +525,8 @@ def test_a_run_on_standard_input_peeked_first_is_scored_whole(tmp_path, monkeypa
     input after a reader peeked at its first bytes (as the QA readers do their files, to
     tell the format) is scored from all its bytes. The scorer's copy of a stream opened it
     anew, and lost the bytes peeked (no command peeks at a run today)."""
-    from irgauge.io._source import first_bytes, input_scope
+    from irgauge.io.file_text import first_bytes
+    from irgauge.io.noted_inputs import input_scope
 
     run_bytes = b"1 Q0 d1 1 3 r\n1 Q0 d3 2 2 r\n"
     qrels = write(tmp_path, "q.txt", QRELS)
@@ -748,7 +750,7 @@ def test_a_line_too_long_is_refused_whether_or_not_a_line_end_follows(tmp_path, 
     """The block reader refused a long line only while no line end had come: one that
     ended within the next read passed read_text (the QA and score readers), while the same
     line without its final LF was refused."""
-    from irgauge.io._source import read_text
+    from irgauge.io.file_text import read_text
 
     path = tmp_path / "long.txt"
     path.write_bytes(b"a b\n" + b"x" * (MAX_LINE_BYTES + 2) + final_line_end)

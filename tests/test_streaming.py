@@ -20,7 +20,8 @@ from tests.conftest import examples
 import irgauge
 from irgauge.errors import InputError
 from irgauge.evaluation import engine
-from irgauge.io.run_parts import concat_runs, iter_run_parts, partitioned_parts
+from irgauge.io.run_partitions import partitioned_parts
+from irgauge.io.run_parts import concat_runs, iter_run_parts
 from irgauge.io.runs import read_run
 
 MEASURES = ["AP", "P@3", "nDCG@5", "RR", "Q-measure", "bpref", "num_ret", "R-prec", "infAP"]
@@ -361,7 +362,7 @@ def test_tables_stream_by_row_group_with_the_text_runs_results(tmp_path, monkeyp
 def test_spans_are_cut_between_topics_not_at_comment_lines(tmp_path):
     """A comment line inside a topic is no topic change: a span boundary there would give
     one topic to two spans (and send the run back to the local engine)."""
-    from irgauge.io.run_parts import topic_spans
+    from irgauge.io.run_spans import topic_spans
 
     lines = []
     for t in range(40):
@@ -387,7 +388,7 @@ def test_a_shuffled_file_is_tokenized_once(tmp_path, monkeypatch):
     its start as lines (found by their first token alone), and each line is tokenized
     once, when its partition is read back. (Older code tokenized the first two parts
     twice, then every line once more before writing it.)"""
-    from irgauge.io import run_parts
+    from irgauge.io import run_partitions, run_parts, run_spans
 
     qrels, path = _shuffled_run(tmp_path, topics=40)
     expected = irgauge.evaluate(qrels, path, ["AP", "P@5"], memory="1T")
@@ -399,7 +400,9 @@ def test_a_shuffled_file_is_tokenized_once(tmp_path, monkeypatch):
         tokenized.append(len(table))
         return table
 
-    monkeypatch.setattr(run_parts, "tokenize_run", counted)
+    # every reader of a run in parts that tokenizes
+    for reader in (run_parts, run_spans, run_partitions):
+        monkeypatch.setattr(reader, "tokenize_run", counted)
     _use_part_bytes(monkeypatch, 2000)
     monkeypatch.setenv("TMPDIR", str(tmp_path))
     streamed = irgauge.evaluate(qrels, path, ["AP", "P@5"])
@@ -433,7 +436,7 @@ def test_scattered_lines_of_any_layout_give_the_whole_runs_results(
     tmp_path, monkeypatch, most_files
 ):
     """2 files at most: partitions larger than twice the part size, partitioned again."""
-    from irgauge.io import run_parts
+    from irgauge.io import run_partitions
 
     rng = np.random.default_rng(7)
     run = tmp_path / "run"
@@ -441,7 +444,7 @@ def test_scattered_lines_of_any_layout_give_the_whole_runs_results(
     qrels = _write(tmp_path / "qrels", [f"{t} 0 d{d} {d % 3}" for t in range(25) for d in range(9)])
     _use_part_bytes(monkeypatch, WHOLE)
     whole = irgauge.evaluate(qrels, [str(run)], MEASURES)
-    monkeypatch.setattr(run_parts, "MAX_PARTITIONS", most_files)
+    monkeypatch.setattr(run_partitions, "MAX_PARTITIONS", most_files)
     monkeypatch.setenv("TMPDIR", str(tmp_path))
     _use_part_bytes(monkeypatch, 1000)
     _same(whole, irgauge.evaluate(qrels, [str(run)], MEASURES))

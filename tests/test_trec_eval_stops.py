@@ -284,7 +284,7 @@ def test_generated_repeats_in_parts_give_the_whole_reads_outcome(
 
 
 def test_a_hash_collision_hides_no_document_retrieved_twice():
-    from irgauge.collection.rankings import _repeated_docs
+    from irgauge.collection.repeated_documents import repeated_docs
     from irgauge.io.ids import as_ids
     from irgauge.io.records import Run
 
@@ -292,14 +292,14 @@ def test_a_hash_collision_hides_no_document_retrieved_twice():
     run = Run("r", as_ids(np.array([b"1"] * 3)), docnos, np.ones(3))
     # every key alike, as if x and y hashed to one value: x's copies sit apart
     same_keys = np.zeros(3, np.uint64)
-    found = _repeated_docs(run, (None, None), same_keys, np.zeros(3, np.int64), docnos)
+    found = repeated_docs(run, (None, None), same_keys, np.zeros(3, np.int64), docnos)
     assert found is not None and found.docnos == [b"x"]
     assert (found.first_lines, found.lines) == ([1], [3])
 
 
 def test_a_hash_collision_hides_no_document_retrieved_twice_from_the_refusal():
     # eval's refusal pairs the copies as the drop-in's record does (_repeated_pairs)
-    from irgauge.collection.rankings import _reject_duplicates
+    from irgauge.collection.repeated_documents import reject_duplicates
     from irgauge.errors import InputError
     from irgauge.io.ids import as_ids
     from irgauge.io.records import Run
@@ -308,7 +308,7 @@ def test_a_hash_collision_hides_no_document_retrieved_twice_from_the_refusal():
     run = Run("r", as_ids(np.array([b"1"] * 3)), docnos, np.ones(3))
     same_keys = np.zeros(3, np.uint64)  # x and y hashed alike
     with pytest.raises(InputError, match="'x' is retrieved twice") as err:
-        _reject_duplicates(run, None, same_keys, np.zeros(3, np.int64), docnos)
+        reject_duplicates(run, None, same_keys, np.zeros(3, np.int64), docnos)
     assert "also on line 1" in str(err.value) and err.value.line == 3
     distinct = as_ids(np.array([b"x", b"y", b"z"]))
-    _reject_duplicates(run, None, same_keys, np.zeros(3, np.int64), distinct)  # no copies
+    reject_duplicates(run, None, same_keys, np.zeros(3, np.int64), distinct)  # no copies

@@ -329,7 +329,7 @@ Fn = TypeVar("Fn", bound=Callable[..., Any])
 
 def renamed_keywords(**new_names: str) -> Callable[[Fn], Fn]:
     """A public function whose keywords ``old`` were renamed ``new_names[old]``, as their
-    options were (``cli._options.add_renamed``) or to name a concept as its sibling
+    options were (``cli.option_spellings.add_renamed``) or to name a concept as its sibling
     functions do: ``old=`` still works for a release, so that scripts still run, with a
     FutureWarning naming the keyword to use; both at once are refused."""
 

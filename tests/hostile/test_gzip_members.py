@@ -11,7 +11,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from irgauge.io._source import GzipMembers
+from irgauge.io.gzip_members import GzipMembers
 from tests.conftest import examples
 
 members = st.lists(

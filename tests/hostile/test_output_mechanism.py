@@ -24,7 +24,8 @@ from tests.conftest import examples
 from irgauge.cli import _PIPE_CLOSED as PIPE_CLOSED, main
 from irgauge.errors import InputError
 from irgauge.io import atomic, staging
-from irgauge.io._source import input_scope, read_bytes
+from irgauge.io.file_text import read_bytes
+from irgauge.io.noted_inputs import input_scope
 
 from hostile_data import QRELS, RUN
 

@@ -192,7 +192,7 @@ def test_welch_t_test_is_scipys():
 
 def test_the_documents_come_in_trec_evals_order():
     """Score descending, ties by docno descending in byte order, whatever the file's order."""
-    from irgauge.collection.rankings import ordered_documents
+    from irgauge.collection.evaluation_order import ordered_documents
     from irgauge.io.runs import read_run
 
     frame = {"1": {"a": 2.0, "c": 2.0, "B": 2.0}, "2": {"b": 1.0, "a": 3.0}}

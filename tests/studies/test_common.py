@@ -5,6 +5,7 @@ import json
 import pandas as pd
 
 from irgauge.studies import _common as common
+from irgauge.studies import collection_record
 from irgauge.studies import _noise
 
 
@@ -36,7 +37,7 @@ def test_text_table_aligns_numbers():
 
 def test_collection_summary(collection, tmp_path):
     qrels, runs = collection
-    manifest = common.collection_summary(qrels, runs, tmp_path, order="file")
+    manifest = collection_record.collection_summary(qrels, runs, tmp_path, order="file")
     assert manifest["n_topics"] == 24 and manifest["n_runs"] == 8
     assert set(manifest["judgments_by_level"]) == {"0", "1", "2", "3"}
     # pooled to depth 20 in file order: every run's top 20 is judged, its top 30 is not
@@ -44,7 +45,7 @@ def test_collection_summary(collection, tmp_path):
     shares = {row["k"]: row["judged_share"] for row in manifest["judged_share_at_depth"]}
     assert shares[20] == 1.0 and shares[30] < 1.0
     # trec_eval's order re-sorts tied scores by docno, so fewer ranks may be fully judged
-    manifest = common.collection_summary(qrels, runs, tmp_path)
+    manifest = collection_record.collection_summary(qrels, runs, tmp_path)
     assert 1 <= manifest["judged_depth"] <= 20
     stored = json.loads((tmp_path / "collection" / "manifest.json").read_text())
     applied = stored["evaluation"]["conventions"]["measure_conventions"]
@@ -59,7 +60,7 @@ def test_every_study_finishes_one_way_from_its_record(tmp_path):
     by each study, where one could drift from the others."""
     import dataclasses
 
-    from irgauge.studies.incomplete import IncompleteData
+    from irgauge.studies.incomplete_numbers import IncompleteData
     from irgauge.studies.onerel import OnerelData
     from irgauge.studies.pooling import PoolingStudy
     from irgauge.studies.predictive import PredictiveStudy

@@ -34,7 +34,7 @@ def test_each_value_goes_to_its_own_concept(tmp_path, monkeypatch):
     import irgauge.studies as studies
     from irgauge.cli import cmd_demo
     from irgauge.report import html
-    from irgauge.studies import _common, qa
+    from irgauge.studies import collection_record, qa
 
     given = {}
 
@@ -45,7 +45,7 @@ def test_each_value_goes_to_its_own_concept(tmp_path, monkeypatch):
         return run
 
     monkeypatch.setattr(studies, "study_function", study)
-    monkeypatch.setattr(_common, "collection_summary", lambda *a: None)
+    monkeypatch.setattr(collection_record, "collection_summary", lambda *a: None)
     monkeypatch.setattr(qa, "qa_collection_from_adhoc", lambda *a: {"gold": 0, "runs": 0})
     monkeypatch.setattr(html, "write_report", lambda *a, **k: tmp_path / "report.html")
     cmd_demo.run_demo(tmp_path, seed=1, samples=7, trials=8, topic_resamples=9, halvings=6)

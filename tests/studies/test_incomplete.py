@@ -199,7 +199,7 @@ def test_reduced_data_intervals_carry_the_reductions_error_whole(collection):
     reductions' Monte Carlo error: the interval adds var_r / R in full (it was taken out of
     the topic variance first, as if the resamples carried it, narrowing the interval)."""
     from irgauge.studies._noise import Z95, compare
-    from irgauge.studies.incomplete import IncompleteOptions, compute_incomplete
+    from irgauge.studies.incomplete_numbers import IncompleteOptions, compute_incomplete
 
     qrels, runs = collection
     options = IncompleteOptions(**{**FAST, "reductions": 3}, topic_resamples=50)
@@ -226,7 +226,7 @@ def test_depth_reductions_are_incomplete_depths_numbers(collection, tmp_path, em
     summary speaks of, and the manifest records the depths, the pooled runs and the
     topics each depth lost."""
     from irgauge.studies.incomplete_result import incomplete_study
-    from irgauge.studies.incomplete import MEASURES, DISPLAY
+    from irgauge.studies.incomplete_numbers import MEASURES, DISPLAY
 
     qrels, runs = collection
     chosen = {} if empty_topics is None else {"empty_topics": empty_topics}

@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 
 from irgauge.scores import ScoreMatrix
-from irgauge.studies import _noise
+from irgauge.studies import _noise, matched_ties
 from irgauge.studies.onerel import run_onerel
 from irgauge.studies.predictive import run_predictive
 from irgauge.studies.qa import run_qa
@@ -154,8 +154,8 @@ def test_stability_reading_prefers_the_curve_closer_to_the_origin():
                 }
                 for m, t, mr in (("A", ta, ma), ("B", tb, mb), ("C", tc, mc))
             ]
-    pairs = _noise.stability_comparison(pd.DataFrame(rows))
-    lines = _noise.stability_sentences(pairs, ["A", "B", "C"])
+    pairs = matched_ties.stability_comparison(pd.DataFrame(rows))
+    lines = matched_ties.stability_sentences(pairs, ["A", "B", "C"])
     assert lines[0].startswith("A is more stable than")
     ac = pairs[(pairs["a"] == "A") & (pairs["b"] == "C")].iloc[0]
     # A at 0.9 ties: linear from (0.40, 0.010) to (1, 0)
@@ -185,8 +185,8 @@ def test_a_measure_tying_everything_is_named_least_useful():
                     "minority_rate": 0.0,
                 }
             )
-    lines = _noise.stability_sentences(
-        _noise.stability_comparison(pd.DataFrame(rows)), ["flat", "A"]
+    lines = matched_ties.stability_sentences(
+        matched_ties.stability_comparison(pd.DataFrame(rows)), ["flat", "A"]
     )
     assert lines == [
         "flat ties (almost) every comparison even at the smallest fuzziness, "

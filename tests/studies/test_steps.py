@@ -6,7 +6,7 @@ from dataclasses import fields
 
 import pytest
 
-from irgauge.studies import incomplete, onerel, qa
+from irgauge.studies import incomplete, incomplete_numbers, onerel, qa
 from tests.conftest import quick_study_figures, slow_after
 
 FAST = {
@@ -19,8 +19,8 @@ STEPS = {  # study -> (module, options class, compute, write)
     "qa": (qa, qa.QaOptions, qa.compute_qa, qa.write_qa),
     "incomplete": (
         incomplete,
-        incomplete.IncompleteOptions,
-        incomplete.compute_incomplete,
+        incomplete_numbers.IncompleteOptions,
+        incomplete_numbers.compute_incomplete,
         incomplete.write_incomplete,
     ),
 }

@@ -11,7 +11,7 @@ import pytest
 from scipy import stats
 
 from irgauge.scores import ScoreMatrix
-from irgauge.studies import _noise, _repeat, _topics
+from irgauge.studies import _noise, _repeat, _topics, matched_ties
 from irgauge.studies.onerel import run_onerel
 from tests.conftest import quick_study_figures
 from tests.studies.conftest import write_trec
@@ -139,7 +139,9 @@ def test_experiments_on_the_resamples_run_twice_with_independent_seeds():
     assert share["x"].shape == (4, 2) and phi[("x", "y")].shape == (4, 2)
     assert not np.allclose(phi[("x", "y")][:, 0], phi[("x", "y")][:, 1])
     assert sorted(set(curves["run"])) == [0, 1] and curves["repetition"].nunique() == 4
-    pairs = _noise.stability_comparison(curves[curves["run"] == 0].drop(columns="run"), curves)
+    pairs = matched_ties.stability_comparison(
+        curves[curves["run"] == 0].drop(columns="run"), curves
+    )
     assert np.isfinite(pairs[["low", "high"]].to_numpy()).all()
 
 
@@ -239,7 +241,7 @@ def test_matched_table_reads_every_curve_at_one_level():
                     "minority_rate": mb,
                 },
             ]
-    table = _noise.matched_table(pd.DataFrame(rows)).set_index("measure")
+    table = matched_ties.matched_table(pd.DataFrame(rows)).set_index("measure")
     assert np.allclose(table["proportion_ties"], 0.1)  # B's curve starts there
     assert np.isclose(table.loc["B", "minority_rate"], 0.08)
     assert np.isclose(table.loc["A", "minority_rate"], 0.04 + (0.02 - 0.04) * (0.05 / 0.15))
@@ -271,7 +273,7 @@ def test_cli_topic_resamples_and_derived_qa(collection, tmp_path, capsys):
 def test_stability_sentences_give_d_as_the_first_named_minus_the_second():
     """A pair stored as (a, b) but named b first reads d = b - a (the sign once followed
     the stored order, contradicting the two rates the sentence prints)."""
-    from irgauge.studies._noise import STABILITY_PAIR_COLUMNS, stability_sentences
+    from irgauge.studies.matched_ties import STABILITY_PAIR_COLUMNS, stability_sentences
 
     row = dict(a="X", b="Y", ties_level=0.01, mr_a=0.0707, mr_b=0.0654, se_a=0.0005)
     row.update(se_b=0.0007, ties_a=0.01, ties_b=0.01, d=0.0053, low=-0.006, high=0.0165)
@@ -308,7 +310,7 @@ def test_a_too_small_design_gives_no_stability_verdict():
     """With a design warning the pairs are read without a verdict: neither "more stable"
     nor "not distinguishable here" (said of a pair whose interval excludes 0) and no
     ranking ("most stable first")."""
-    from irgauge.studies._noise import STABILITY_PAIR_COLUMNS, stability_sentences
+    from irgauge.studies.matched_ties import STABILITY_PAIR_COLUMNS, stability_sentences
 
     row = dict(a="X", b="Y", ties_level=0.01, mr_a=0.09, mr_b=0.05, se_a=0.001, se_b=0.001)
     row.update(ties_a=0.01, ties_b=0.01, d=0.04, low=0.02, high=0.06)
@@ -367,7 +369,7 @@ def test_the_command_line_default_is_the_studies_default():
 def _stability_pairs(apart):
     """A stability table over four measures, every pair within the noise but ``apart``
     (pairs (more stable, less stable) whose interval excludes 0)."""
-    from irgauge.studies._noise import STABILITY_PAIR_COLUMNS
+    from irgauge.studies.matched_ties import STABILITY_PAIR_COLUMNS
 
     rate = {"P-plus": 0.050, "O-measure": 0.061, "RR": 0.052, "NWRR": 0.060}
     rows = []
@@ -388,7 +390,7 @@ def test_the_stability_line_states_every_pair_its_table_shows_apart():
     distinguishable", while its table showed P-plus more stable than O-measure and RR more
     stable than NWRR: every pair whose interval excludes 0 is stated, as in the
     discriminative-power line, from one reading of the pairwise table."""
-    from irgauge.studies._noise import stability_sentences
+    from irgauge.studies.matched_ties import stability_sentences
 
     apart = [("P-plus", "O-measure"), ("RR", "NWRR")]
     lines = stability_sentences(_stability_pairs(apart), ["P-plus", "O-measure", "RR", "NWRR"])

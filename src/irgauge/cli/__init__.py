@@ -190,8 +190,8 @@ class Parser(argparse.ArgumentParser):
 
 
 def _note_old_spellings(parser: argparse.ArgumentParser, given: dict) -> None:
-    """A note for each option given by a deprecated spelling (``_options.add_renamed``)."""
-    from irgauge.cli._options import old_spelling_note
+    """A note for each option given by a deprecated spelling (``option_spellings.add_renamed``)."""
+    from irgauge.cli.option_spellings import old_spelling_note
 
     for option in given.values():
         action = parser._option_string_actions.get(option)
@@ -240,7 +240,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     """Run one command. Bad input exits 2, a failed write 1, Ctrl-C 130 (SIGTERM 143,
     SIGHUP 129), each with one line on stderr; ``IRGAUGE_DEBUG=1`` re-raises instead, for
     a traceback in bug reports. The inputs the command opens are noted
-    (:func:`irgauge.io._source.input_scope`): no output may replace one of them. Called
+    (:func:`irgauge.io.noted_inputs.input_scope`): no output may replace one of them. Called
     inside a user's program it leaves ``sys.stdout`` and its file as they are, even when
     writing to them failed (the console scripts then silence them: :func:`run_as_process`)."""
     return _main(argv)[0]
@@ -272,7 +272,7 @@ def _main(argv: Optional[List[str]]) -> Tuple[int, bool]:
     """(exit status, whether writing to standard output failed). A stop signal raises only
     within ``stops.running()`` (see :mod:`irgauge.io.stops`), inside the handlers below;
     whatever line it cut short, the outputs it left staged are removed here."""
-    from irgauge.io._source import input_scope
+    from irgauge.io.noted_inputs import input_scope
     from irgauge.io.output_scope import abandon, summary_stdout
 
     debug = os.environ.get(DEBUG_VARIABLE, "") not in ("", "0")

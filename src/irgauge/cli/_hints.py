@@ -3,7 +3,7 @@
 - A file name given where an option takes one of its choices (``compare --table FILE.md``,
   ``eval --format out.tsv``): the option takes a format, ``-o`` names the file; the hint
   gives the command that was likely meant (``--table markdown -o FILE.md``).
-- A retired old spelling (``study predictive --trials``, ``_options.add_renamed``): it
+- A retired old spelling (``study predictive --trials``, ``option_spellings.add_renamed``): it
   meant here what another command's option of that spelling does not, so it is refused;
   the hint names the spelling to use.
 """

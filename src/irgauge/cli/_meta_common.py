@@ -11,6 +11,8 @@ from typing import List, Optional
 from irgauge.errors import InputError
 from irgauge.cli import HelpFormatter
 from irgauge.cli import _options as opt
+from irgauge.cli import answer_options
+from irgauge.cli import output_options
 
 
 def command(subparsers, name: str, help: str, description: str) -> argparse.ArgumentParser:
@@ -62,13 +64,13 @@ def add_output_options(p: argparse.ArgumentParser, seed: bool = True, figures: b
     --quiet."""
     if seed:
         opt.add_seed(p)
-    opt.add_format(p, ("table", "tsv", "json"))
-    opt.add_output(p)
+    output_options.add_format(p, ("table", "tsv", "json"))
+    output_options.add_output(p)
     if figures:
         p.add_argument(
             "--figures", metavar="DIR", help="save the figure(s) here as PDF, SVG and PNG"
         )
-    opt.add_no_header(p)
+    output_options.add_no_header(p)
     opt.add_quiet(p)
 
 
@@ -86,7 +88,9 @@ def load_matrices(args, minimum_systems: int = 2):
     from irgauge.evaluation.peers import peer_notes
 
     measures = _measures(args)
-    note_inputs(args, [args.qrels] if args.qrels else [opt.named_file(s)[1] for s in args.scores])
+    note_inputs(
+        args, [args.qrels] if args.qrels else [answer_options.named_file(s)[1] for s in args.scores]
+    )
     if args.qrels or args.run:
         if not (args.qrels and args.run):
             raise InputError("--qrels and --run go together")
@@ -107,7 +111,7 @@ def load_matrices(args, minimum_systems: int = 2):
             raise InputError("--empty-topics applies to scores computed with --qrels/--run")
         parts, held = [], {}
         for spec in args.scores:
-            name, path = opt.named_file(spec)
+            name, path = answer_options.named_file(spec)
             found = read_scores(path, name=name, header=getattr(args, "header", True))
             held.update(dict.fromkeys(found))
             if measures:  # keep only the requested measures, before topic sets are compared
@@ -176,7 +180,9 @@ def emit(frame, metadata, args) -> None:
     notes += nonfinite_notes(frame)
     if notes:
         metadata = {**metadata, "notes": notes}
-    write_output(opt.without_header(render(frame, args.format, metadata, people=True), args), args)
+    write_output(
+        output_options.without_header(render(frame, args.format, metadata, people=True), args), args
+    )
     # after the output: a write that fails says so in one line, without notes before it
     for note in notes:
         sys.stderr.write(f"irgauge: note: {note}\n")
@@ -219,7 +225,7 @@ def source_name(args) -> str:
 
     if getattr(args, "qrels", None):
         return Path(args.qrels).name
-    return ", ".join(Path(opt.named_file(s)[1]).name for s in args.scores or [])
+    return ", ".join(Path(answer_options.named_file(s)[1]).name for s in args.scores or [])
 
 
 def figure_title(args, result) -> str:

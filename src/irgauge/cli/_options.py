@@ -1,8 +1,10 @@
 """Argument types and options shared by every command: numbers checked at the boundary,
 measure lists split only outside parentheses, and the options several commands take (each
 defined once here, so that a flag means the same everywhere: ``-q`` per-topic values,
-``-k`` a topic subset size, ``-m`` measures, ``-o`` the output file, ``--quiet`` no
-progress bars).
+``-k`` a topic subset size, ``-m`` measures, ``--quiet`` no progress bars). The options of
+what a command writes are :mod:`irgauge.cli.output_options`, a topic set size design's
+:mod:`irgauge.cli.topic_design_options`, QA inputs' :mod:`irgauge.cli.answer_options`; how
+an option records its old spellings and stated words, :mod:`irgauge.cli.option_spellings`.
 
 Each type is a callable for ``add_argument(type=...)``; argparse turns its
 ``ArgumentTypeError`` into ``irgauge COMMAND: error: argument -B: ...`` and exit 2.
@@ -11,11 +13,12 @@ Each type is a callable for ``add_argument(type=...)``; argparse turns its
 from __future__ import annotations
 
 import argparse
-from typing import Any, Callable, Iterable, List, Optional, Sequence
+from typing import Any, Callable, Iterable, List, Optional
 
 from irgauge import _checks
 from irgauge._checks import MAX_COUNT, MAX_LEVEL  # noqa: F401  (MAX_COUNT re-exported)
 from irgauge.errors import InputError
+from irgauge.cli.option_spellings import add_renamed, stated
 
 
 def _argparse_type(check: Callable[[str], Any], name: str) -> Callable[[str], Any]:
@@ -149,117 +152,7 @@ def split_measures(items: Optional[Iterable[str]]) -> Optional[List[str]]:
     return [cli_word(token) for token in split_list(items)]
 
 
-def terminal_width(widest: int) -> int:
-    """The columns to print in: the terminal's (``COLUMNS``, else standard output's
-    terminal; ``widest`` in a pipe or a file), at most ``widest`` and at least 40."""
-    import shutil
-
-    return max(40, min(widest, shutil.get_terminal_size((widest, 24)).columns))
-
-
-def add_no_header(parser) -> None:
-    """``--no-header``: TSV and table output without the ``# key: value`` metadata lines."""
-    parser.add_argument(
-        "--no-header",
-        action="store_true",
-        help="leave out the '# key: value' metadata lines of tsv/table output "
-        "(for tools that cannot skip comment lines; pandas can: "
-        "read_csv(..., sep='\\t', comment='#'))",
-    )
-
-
-def shown_digits(args) -> int:
-    """The decimals of ``--digits``; refused with a format that keeps full precision, where
-    it would do nothing."""
-    if args.digits is None:
-        return DEFAULT_DIGITS
-    if args.format in FULL_PRECISION:
-        raise InputError(
-            f"--digits {args.digits}: --format {args.format} keeps full precision; "
-            "--digits is for the other formats"
-        )
-    return args.digits
-
-
-def without_header(text: str, args) -> str:
-    """``text`` without its leading ``#`` lines when ``--no-header`` was given."""
-    if not getattr(args, "no_header", False) or getattr(args, "format", "") == "json":
-        return text
-    lines = text.splitlines(keepends=True)
-    first = next((i for i, line in enumerate(lines) if not line.startswith("#")), len(lines))
-    return "".join(lines[first:])
-
-
 # ------------------------------------------------ options several commands share
-
-# The attribute of an action holding the words of its help that its command states its own
-# way ({name: words}); tests/test_option_declarations.py compares the help of one concept
-# across commands with these words taken out, so that the rest is the same in every command.
-STATED = "stated"
-
-
-def stated(action: Any, **parts: str) -> Any:
-    """Record ``parts`` (words of ``action``'s help, by name) as what its command states its
-    own way: a default, a detail of the command. Where ``default`` is among them, the
-    option's default may differ from command to command, as the help says."""
-    setattr(action, STATED, {**getattr(action, STATED, {}), **parts})
-    return action
-
-
-def _default_words(default: Any) -> str:
-    if isinstance(default, (list, tuple)):
-        return ",".join(str(d) for d in default)
-    return str(default)
-
-
-def add_renamed(
-    parser: Any,
-    flags: Sequence[str],
-    old: Sequence[str],
-    retired: Sequence[str] = (),
-    **kwargs: Any,
-) -> Any:
-    """``add_argument(*flags, ...)`` for an option once spelled ``old`` (a tuple): the old
-    spellings are still accepted, said to be deprecated in the help, and a note names the
-    spelling to use when one is given. One option has one spelling in every command
-    (tests/test_option_spellings.py); an old one is kept only so that scripts still run.
-
-    ``retired``: old spellings no longer accepted, because another command gives them
-    another meaning (``study predictive --trials`` meant halvings, where the other studies'
-    ``--trials`` counts topic-subset draws): a script that still gives one is refused, with
-    a hint naming the spelling to use (``cli._hints``), rather than read in one meaning
-    here and another there."""
-    dest = kwargs.pop("dest", flags[-1].lstrip("-").replace("-", "_"))
-    help = kwargs.pop("help", "")
-    suffix = ""
-    if old:  # an option without old spellings says nothing of them
-        word = "spelling" if len(old) == 1 else "spellings"
-        suffix = f" ({', '.join(old)}: the old {word}, deprecated)"
-    action = parser.add_argument(*flags, *old, dest=dest, help=help + suffix, **kwargs)
-    if suffix:  # one command's own old spelling, not another meaning of the option
-        stated(action, old=suffix)
-    action.old_spellings = tuple(old)
-    action.retired_spellings = tuple(retired)
-    return action
-
-
-def spelling(action) -> str:
-    """The long spelling of ``action``'s option that is not an old one."""
-    old = getattr(action, "old_spellings", ())
-    return [s for s in action.option_strings if s not in old][-1]
-
-
-def old_spelling_note(action, option: str) -> None:
-    """Tell the user that ``option``, an old spelling of ``action``, is deprecated."""
-    import sys
-
-    if option in getattr(action, "old_spellings", ()):
-        new = "/".join(s for s in action.option_strings if s not in action.old_spellings)
-        print(
-            f"irgauge: note: {option} is the old spelling of {new}, deprecated; "
-            f"write {spelling(action)}",
-            file=sys.stderr,
-        )
 
 
 def add_measures(parser, default: str, detail: str = "", dest: str = "measures") -> None:
@@ -469,61 +362,6 @@ def add_engine(
     parser.set_defaults(engine_steps=steps)
 
 
-FULL_PRECISION = ("tsv", "json")  # formats that keep every digit: --digits is refused
-DEFAULT_DIGITS = 4
-
-
-def add_text_output(parser, formats, format_detail: str = "", digits_detail: str = "") -> None:
-    """``--format`` (the first of ``formats`` by default), ``--digits`` (read it with
-    :func:`shown_digits`), ``-o/--output`` and ``--no-header``."""
-    add_format(parser, formats, format_detail)
-    add_digits(parser, digits_detail)
-    add_output(parser)
-    add_no_header(parser)
-
-
-def add_format(parser, formats, detail: str = "") -> None:
-    """``--format``, the first of ``formats`` by default; ``detail``: what they hold."""
-    action = parser.add_argument(
-        "--format", choices=formats, default=formats[0], help=f"output format{detail}"
-    )
-    if detail:
-        stated(action, detail=detail)
-
-
-def add_digits(parser, detail: str = "", default=None, type=digits) -> None:
-    """``--digits``; ``default`` None reads as ``DEFAULT_DIGITS`` (:func:`shown_digits`)."""
-    words = str(DEFAULT_DIGITS if default is None else default)
-    action = parser.add_argument(
-        "--digits", type=type, default=default, help=f"decimals shown{detail} (default: {words})"
-    )
-    stated(action, default=words, **({"detail": detail} if detail else {}))
-
-
-def add_output(parser, what: str = "the output", default: str = "stdout") -> None:
-    """``-o/--output FILE``: the file ``what`` goes to, ``default`` without it."""
-    action = parser.add_argument(
-        "-o", "--output", metavar="FILE", help=f"write {what} to FILE (default: {default})"
-    )
-    stated(action, default=default, what=what)
-
-
-def add_out(
-    parser, default=None, required: bool = True, detail: str = "", default_words: str = ""
-) -> None:
-    """``--out DIR``: the folder a command writes its files into; ``detail``: what it
-    writes there, ``default_words``: what happens without it (when not ``required``)."""
-    words = "required" if required else f"default: {default_words or default}"
-    action = parser.add_argument(
-        "--out",
-        default=default,
-        required=required,
-        metavar="DIR",
-        help=f"output folder{detail} ({words})",
-    )
-    stated(action, default=words, **({"detail": detail} if detail else {}))
-
-
 # irgauge.studies._noise.TOPIC_RESAMPLES, not imported: that would bring pandas into the
 # start-up of every command (tests/studies/test_topic_noise.py checks they are equal)
 TOPIC_RESAMPLES = 1000
@@ -721,122 +559,3 @@ def add_run_files(parser, role: str, repeat: bool = False) -> None:
         help=f"run files{role}",
     )
     stated(action, role=role)
-
-
-# the topic set size design's numbers (cmd_topics, study topicset)
-_difference = number(0.0, None, min_open=True, what="a difference > 0")
-_width = number(0.0, None, min_open=True, what="a width > 0")
-_beta = number(0.0, 1.0, True, True, what="a type II error rate")
-_systems = integer(2, MAX_COUNT, what="a number of systems")
-
-
-def add_topic_design(parser, min_diff=None, ci_width=None) -> None:
-    """``--min-diff``, ``--alpha``, ``--beta``, ``--systems`` (dest ``anova_systems``) and
-    ``--ci-width`` of a topic set size design (Sakai 2016): ``min_diff`` None: required;
-    ``ci_width`` None: no interval design."""
-    words = "required" if min_diff is None else f"default: {min_diff}"
-    action = parser.add_argument(
-        "--min-diff",
-        type=_difference,
-        default=min_diff,
-        required=min_diff is None,
-        metavar="D",
-        help=f"minimum difference D between two systems to detect ({words})",
-    )
-    stated(action, default=words)
-    add_alpha(parser)
-    parser.add_argument(
-        "--beta",
-        type=_beta,
-        default=0.20,
-        help="type II error rate: the power is 1 - beta (default: 0.2)",
-    )
-    parser.add_argument(
-        "--systems",
-        dest="anova_systems",  # M, as the results record it: systems= are names in Python
-        type=_systems,
-        default=2,
-        metavar="M",
-        help="systems M compared by the one-way ANOVA design (default: 2)",
-    )
-    words = "none: no interval design" if ci_width is None else str(ci_width)
-    action = parser.add_argument(
-        "--ci-width",
-        type=_width,
-        default=ci_width,
-        metavar="W",
-        help="the topics for a confidence interval of a difference at most W wide "
-        f"(default: {words})",
-    )
-    stated(action, default=words)
-
-
-def add_answer_inputs(
-    parser, trec: bool = False, normalise: Optional[str] = "exact", order: Optional[str] = "file"
-) -> None:
-    """``--normalise``, ``--gold-format``, ``--run-format`` and ``--answer-order`` of QA
-    answers; ``trec``: TREC QA's answer patterns and runs are read too (the qa study);
-    ``normalise``, ``order``: the parser's defaults, None where the command passes the
-    option on only when given (the readers' exact and file then apply)."""
-    action = parser.add_argument(
-        "--normalise",
-        metavar="RULES",
-        default=normalise,
-        help="answer matching: exact, or any of nfkc,space,case (comma-separated), or all "
-        "(default: exact)",
-    )
-    stated(action, default="default: exact")
-    gold = ", TREC QA answer patterns (trec-patterns)" if trec else ""
-    action = parser.add_argument(
-        "--gold-format",
-        default="auto",
-        choices=("auto", "eqrels", "erel", "tsv", "json") + (("trec-patterns",) if trec else ()),
-        help=f"gold answers: NTCIREVAL eqrels/erel, irgauge tsv/json{gold} (auto: from the "
-        "content)",
-    )
-    if trec:
-        stated(action, trec=gold)
-    runs = ", TREC QA runs (trec-qa: qid tag docid answer)" if trec else ""
-    action = parser.add_argument(
-        "--run-format",
-        default="auto",
-        choices=("auto", "semicolon", "trec", "list", "tsv", "json")
-        + (("trec-qa",) if trec else ()),
-        help=f"answer runs: NTCIREVAL semicolon/list, TREC, irgauge tsv/json{runs} (auto: "
-        "from the content)",
-    )
-    if trec:
-        stated(action, trec=runs)
-    action = parser.add_argument(
-        "--answer-order",
-        default=order,
-        choices=("file", "rank", "score"),
-        help="order of each answer list: file order (NTCIREVAL), rank column, or score "
-        "descending (ties in file order) (default: file)",
-    )
-    stated(action, default="default: file")
-
-
-def named_file(spec: str) -> tuple:
-    """``(name, path)`` of a ``[NAME=]FILE`` argument. A file whose own name holds ``=`` is
-    read as that file (so is any argument whose part before ``=`` holds a ``/``: a name has
-    none); when both readings name existing files the argument is refused as ambiguous
-    rather than guessed, and an empty name or file is refused too."""
-    import os
-
-    if "=" not in spec:
-        return None, spec
-    name, path = spec.split("=", 1)
-    literal = os.path.exists(spec)
-    if "/" in name or os.sep in name:
-        return None, spec
-    if literal and name and os.path.exists(path):
-        raise InputError(
-            f"{spec!r} names both the file {spec} and the file {path} as {name}; "
-            f"write ./{spec} for the first, {name}=./{path} for the second"
-        )
-    if literal:
-        return None, spec
-    if not name or not path:
-        raise InputError(f"{spec!r}: expected [NAME=]FILE, a name before '=' and a file after")
-    return name, path

@@ -8,7 +8,7 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Dict, Tuple
 
-from irgauge.cli import _options as opt
+from irgauge.cli import answer_options
 
 if TYPE_CHECKING:  # the scores and studies load on use
     from irgauge.scores.matrix import Matrices
@@ -62,7 +62,7 @@ def score_matrices(args: argparse.Namespace) -> Matrices:
         raise InputError("give --scores or QRELS RUN..., not both")
     parts = []
     for spec in args.scores:
-        name, path = opt.named_file(spec)
+        name, path = answer_options.named_file(spec)
         parts.append(read_scores(path, name=name))
     return combine(parts)
 

@@ -8,6 +8,9 @@ import argparse
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from irgauge.cli import _options as opt
+from irgauge.cli import answer_options
+from irgauge.cli import option_spellings
+from irgauge.cli import output_options
 
 
 # parsed options -> the keywords they give the study function
@@ -40,7 +43,7 @@ def inputs(gold: bool = False, runs: str = "run files") -> Adder:
             help="answer gold file" if gold else "qrels file",
         )
         p.add_argument("runs", nargs="*", metavar="RUN", help=runs)
-        opt.add_out(p)
+        output_options.add_out(p)
         return _none
 
     return add
@@ -131,7 +134,7 @@ def eval_options_complete(p: argparse.ArgumentParser) -> Keywords:
 def qa_eval_options(p: argparse.ArgumentParser) -> Keywords:
     g = p.add_argument_group("evaluation conventions")
     # --normalise None: the readers' exact, recorded only when given
-    opt.add_answer_inputs(g, trec=True, normalise=None)
+    answer_options.add_answer_inputs(g, trec=True, normalise=None)
     opt.add_rel_level(g)
     return _qa_kwargs
 
@@ -194,11 +197,11 @@ def own(
 ) -> Adder:
     """A study's own option, passed to the study function as ``keyword`` (default: its
     dest) with ``value`` of what was given; ``old``: its deprecated spellings, ``retired``:
-    its refused ones (``_options.add_renamed``)."""
+    its refused ones (``option_spellings.add_renamed``)."""
 
     def add(p: argparse.ArgumentParser) -> Keywords:
         if old or retired:
-            dest = opt.add_renamed(p, flags, old, retired, **kwargs).dest
+            dest = option_spellings.add_renamed(p, flags, old, retired, **kwargs).dest
         else:
             dest = p.add_argument(*flags, **kwargs).dest
         return lambda args: {keyword or dest: value(getattr(args, dest))}
@@ -219,7 +222,7 @@ def gains(default: List[str], detail: str) -> Adder:
             help=f"gain-value variants{detail}, comma-separated, each a gain per level "
             f"(default: {words})",
         )
-        opt.stated(action, detail=detail, default=words)
+        option_spellings.stated(action, detail=detail, default=words)
         return lambda args: {"gains": args.gains}
 
     return add

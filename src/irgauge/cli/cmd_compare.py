@@ -5,7 +5,10 @@ from __future__ import annotations
 
 from irgauge.cli import _meta_common as common
 from irgauge.cli import _options as opt
-from irgauge.cli._options import draws, integer, without_header
+from irgauge.cli import option_spellings
+from irgauge.cli import output_options
+from irgauge.cli._options import draws, integer
+from irgauge.cli.output_options import without_header
 
 TESTS = "bootstrap,t,sign,randomisation,tukey"
 
@@ -26,7 +29,7 @@ def register(subparsers) -> None:
     group = _Added(p.add_argument_group("comparison table (--table)"))
     _table_options(group)
     # the table's own options, refused without --table (where they would do nothing)
-    table_only = [(a.dest, a.default, opt.spelling(a)) for a in group.actions]
+    table_only = [(a.dest, a.default, option_spellings.spelling(a)) for a in group.actions]
     p.set_defaults(table_only=[t for t in table_only if t[0] != "table"])
     common.add_output_options(p, figures=False)  # its results are tables: nothing to draw
     opt.add_engine(
@@ -49,7 +52,7 @@ class _Added:
 def _test_options(p) -> None:
     """Which systems, which tests, how many draws, which correction."""
     # --systems, its old spelling, is retired: topics and study topicset count systems by it
-    opt.add_renamed(
+    option_spellings.add_renamed(
         p,
         ("--pair",),
         (),
@@ -116,7 +119,7 @@ def _table_options(table) -> None:
         metavar="NAME",
         help="collection named in the caption (default: the qrels file name)",
     )
-    opt.add_digits(table, default=3, type=integer(0, 12))
+    output_options.add_digits(table, default=3, type=integer(0, 12))
 
 
 def run(args) -> int:

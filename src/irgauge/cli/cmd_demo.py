@@ -16,6 +16,7 @@ from typing import Any, Dict
 
 from irgauge.cli import HelpFormatter
 from irgauge.cli import _options as opt
+from irgauge.cli import output_options
 from irgauge.cli._options import TOPIC_RESAMPLES, add_quiet, add_topic_resamples
 from irgauge.io.output_scope import one_commit
 
@@ -35,7 +36,9 @@ def register(subparsers) -> None:
         "report's path are printed first.",
         formatter_class=HelpFormatter,
     )
-    opt.add_out(p, DEMO_OUT, required=False, default_words=f"{DEMO_OUT}, in the current folder")
+    output_options.add_out(
+        p, DEMO_OUT, required=False, default_words=f"{DEMO_OUT}, in the current folder"
+    )
     opt.add_seed(p, DEMO_SEED)
     opt.add_samples(p, DEMO_B, old=("--B",))
     opt.add_trials(p, DEMO_TRIALS, " of each swap / stability repetition (onerel, qa)")
@@ -68,7 +71,7 @@ def run_demo(
     from irgauge.report.html import write_report
     from irgauge.collection.simulate import sample_paths
     from irgauge.studies import PAPERS, study_function
-    from irgauge.studies._common import collection_summary
+    from irgauge.studies.collection_record import collection_summary
     from irgauge.io.steps import step_counter
 
     qrels, runs = sample_paths()
@@ -105,7 +108,7 @@ def run(args) -> int:
     import sys
     import time
 
-    from irgauge.cli._options import terminal_width
+    from irgauge.cli.output_options import terminal_width
     from irgauge.cli._bars import bar
     from irgauge.studies._common import SUMMARY_WIDTH
 

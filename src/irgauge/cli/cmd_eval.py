@@ -9,6 +9,7 @@ import sys
 from irgauge.errors import InputError
 from irgauge.cli import HelpFormatter
 from irgauge.cli import _options as opt
+from irgauge.cli import output_options
 from irgauge.cli._bars import bar
 
 
@@ -54,7 +55,7 @@ def register(subparsers) -> None:
     )
     opt.add_per_topic(parser)
     opt.add_quiet(parser)
-    opt.add_text_output(
+    output_options.add_text_output(
         parser,
         ("table", "tsv", "json", "trec"),
         format_detail=": tsv is long and tidy: run, measure, topic, value (topic 'all' "
@@ -150,7 +151,7 @@ def convention_kwargs(args) -> dict:
 def run(args) -> int:
     from irgauge.evaluation import evaluate
 
-    opt.shown_digits(args)  # a refusal comes before the work
+    output_options.shown_digits(args)  # a refusal comes before the work
     qrels, runs = args.qrels, args.runs
     if args.prels is not None:
         qrels, runs = None, [args.qrels, *args.runs] if args.qrels is not None else []
@@ -199,8 +200,10 @@ def write_result(result, args) -> None:
     several times the size of its values), and note what was not averaged."""
     from irgauge.evaluation.rendering import evaluation_blocks
 
-    blocks = evaluation_blocks(result, args.format, args.per_topic, opt.shown_digits(args))
-    header = opt.without_header(next(blocks), args)
+    blocks = evaluation_blocks(
+        result, args.format, args.per_topic, output_options.shown_digits(args)
+    )
+    header = output_options.without_header(next(blocks), args)
     _report_skipped(result.metadata)
     if args.output:
         from irgauge.io.atomic import atomic_file

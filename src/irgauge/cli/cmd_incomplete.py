@@ -8,6 +8,7 @@ import sys
 
 from irgauge.cli import HelpFormatter
 from irgauge.cli import _options as opt
+from irgauge.cli import output_options
 
 
 def register(subparsers) -> None:
@@ -33,8 +34,8 @@ def register(subparsers) -> None:
     opt.add_rel_level(conventions)
     opt.add_gains(conventions)
     opt.add_empty_topics(conventions)
-    opt.add_text_output(parser, ("table", "tsv", "json"))
-    opt.add_out(
+    output_options.add_text_output(parser, ("table", "tsv", "json"))
+    output_options.add_out(
         parser,
         required=False,
         detail=": also write incomplete.tsv, incomplete.json, the three figures (PNG and SVG) "
@@ -70,7 +71,7 @@ def run(args) -> int:
     from irgauge.studies.incomplete_result import incomplete_study
     from irgauge.io.tables import render
 
-    opt.shown_digits(args)  # a refusal comes before the work
+    output_options.shown_digits(args)  # a refusal comes before the work
     if len(args.runs) < 2:
         raise InputError("at least 2 runs are needed to rank systems")
     result = incomplete_study(
@@ -89,8 +90,8 @@ def run(args) -> int:
         depths=args.depth,
         **({"empty_topics": args.empty_topics} if args.empty_topics else {}),
     )
-    text = opt.without_header(
-        render(result.table, args.format, result.metadata, opt.shown_digits(args)), args
+    text = output_options.without_header(
+        render(result.table, args.format, result.metadata, output_options.shown_digits(args)), args
     )
     if args.out:
         from irgauge.io.staging import output_folder

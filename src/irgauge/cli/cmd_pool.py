@@ -8,6 +8,7 @@ import sys
 
 from irgauge.cli import HelpFormatter
 from irgauge.cli import _options as opt
+from irgauge.cli import output_options
 
 STRATEGIES = ("depth", "fusion", "mtf", "bandit", "sample")  # collection.pooling's
 
@@ -63,15 +64,15 @@ def register(subparsers) -> None:
         metavar="D1,D2,...",
         help="infap's strata: documents whose best rank is <= D1, in (D1, D2], ..., deeper",
     )
-    opt.add_format(
+    output_options.add_format(
         parser,
         ("tsv", "qrels", "prels"),
         ": tsv (topic, docno, order, inclusion), qrels (TOPIC 0 DOCNO -1) or prels (a "
         "sample judged by --qrels: TOPIC DOCNO LEVEL INCLUSION, every pooled document, the "
         "unsampled at -1)",
     )
-    opt.add_output(parser, "the pool")
-    opt.add_no_header(parser)
+    output_options.add_output(parser, "the pool")
+    output_options.add_no_header(parser)
     parser.set_defaults(func=run)
 
 

@@ -9,6 +9,8 @@ import sys
 from irgauge.cli import HelpFormatter
 from irgauge.cli.cmd_eval import add_convention_options, convention_kwargs, write_result
 from irgauge.cli import _options as opt
+from irgauge.cli import answer_options
+from irgauge.cli import output_options
 from irgauge.cli._bars import bar
 
 
@@ -53,7 +55,7 @@ def register(subparsers) -> None:
     ev.set_defaults(complete=True)
     opt.add_per_topic(ev, "per-question")
     opt.add_quiet(ev)
-    opt.add_text_output(
+    output_options.add_text_output(
         ev, ("table", "tsv", "json", "trec"), digits_detail=" in table and trec output"
     )
     ev.set_defaults(func=run_eval)
@@ -71,7 +73,7 @@ def register(subparsers) -> None:
 
 def _common(parser) -> None:
     parser.add_argument("gold", help="gold answer classes")
-    opt.add_answer_inputs(parser, order=None)
+    answer_options.add_answer_inputs(parser, order=None)
 
 
 def _answer_order(args) -> str:
@@ -81,7 +83,7 @@ def _answer_order(args) -> str:
 def run_eval(args) -> int:
     from irgauge.qa import qa_evaluate
 
-    opt.shown_digits(args)  # a refusal comes before the work
+    output_options.shown_digits(args)  # a refusal comes before the work
     options = convention_kwargs(args)
     options.pop("order")
     result = qa_evaluate(

@@ -6,6 +6,7 @@ from __future__ import annotations
 import sys
 from typing import Any
 from irgauge.cli import _options as opt
+from irgauge.cli import output_options
 
 
 def register(subparsers) -> None:
@@ -31,7 +32,7 @@ def register(subparsers) -> None:
     opt.add_order(parser, detail="; only with --depth, for the pooled runs")
     opt.add_seed(parser)
     opt.add_rel_level(parser, " of --rates (R, the relevant judgments of a topic)", True)
-    opt.add_out(parser)
+    output_options.add_out(parser)
     parser.set_defaults(func=run)
 
 

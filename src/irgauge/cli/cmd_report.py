@@ -3,7 +3,7 @@ and studies, with a table of contents, relative links and a print layout."""
 
 from __future__ import annotations
 
-from irgauge.cli import _options as opt
+from irgauge.cli import output_options
 
 
 def register(subparsers) -> None:
@@ -36,7 +36,7 @@ def register(subparsers) -> None:
         help="evaluation outputs, comparison tables, agree/topics outputs, results or "
         "study folders",
     )
-    opt.add_output(p, "the HTML page", "OUT/report.html")
+    output_options.add_output(p, "the HTML page", "OUT/report.html")
     p.add_argument("--title", default=None, help="page title")
     p.set_defaults(func=run)
 

@@ -7,6 +7,7 @@ import sys
 from irgauge.cli import HelpFormatter
 from irgauge.cli import _meta_common as common
 from irgauge.cli import _options as opt
+from irgauge.cli import output_options
 from irgauge.io.words import counted
 
 
@@ -112,6 +113,6 @@ def _emit(result, args) -> None:
     if args.format == "table" and result.conclusions:
         # the sentences in full: the header summarises long values
         text += "".join(f"# {line}\n" for line in ["conclusions:"] + result.conclusions)
-    common.write_output(opt.without_header(text, args), args)
+    common.write_output(output_options.without_header(text, args), args)
     for note in notes:
         sys.stderr.write(f"irgauge: note: {note}\n")

@@ -7,6 +7,7 @@ import sys
 
 from irgauge.cli import HelpFormatter
 from irgauge.cli import _options as opt
+from irgauge.cli import output_options
 from irgauge.cli._options import (
     MAX_COUNT,
     colon_list,
@@ -33,7 +34,7 @@ def register(subparsers) -> None:
         ),
         formatter_class=HelpFormatter,
     )
-    opt.add_out(p)
+    output_options.add_out(p)
     _size_options(p.add_argument_group("size"))
     _relevance_options(p.add_argument_group("relevance and judgments"))
     _run_options(p.add_argument_group("runs"))

@@ -22,6 +22,9 @@ from typing import TYPE_CHECKING, Any, Dict, NamedTuple, Optional, Tuple
 from irgauge.citations import cite
 from irgauge.cli import HelpFormatter
 from irgauge.cli import _options as opt
+from irgauge.cli import answer_options
+from irgauge.cli import output_options
+from irgauge.cli import topic_design_options
 from irgauge.cli import _study_options as adders
 from irgauge.cli._study_inputs import collections_given, qa_inputs, qa_pair, score_matrices
 from irgauge.cli._study_options import Adder, study_options
@@ -145,7 +148,7 @@ STUDIES = {
             adders.scores,
             adders.topicset_measures,
             adders.shared(
-                opt.add_topic_design,
+                topic_design_options.add_topic_design,
                 *("min_diff", "alpha", "beta", "anova_systems", "ci_width"),
                 min_diff=0.05,
                 ci_width=0.10,
@@ -244,7 +247,7 @@ def run(args: argparse.Namespace) -> int:
     from irgauge.studies import study_function
 
     scores = getattr(args, "scores", None)
-    note_inputs(args, [opt.named_file(s)[1] for s in scores] if scores else [args.qrels])
+    note_inputs(args, [answer_options.named_file(s)[1] for s in scores] if scores else [args.qrels])
     if scores:
         options["matrices"] = score_matrices(args)
         result = study_function(args.study)(None, None, args.out, **options)
@@ -271,7 +274,7 @@ def _text(result: StudyResult) -> str:
     """The study's text, its summary wrapped to the terminal."""
     from irgauge.studies._common import SUMMARY_WIDTH
 
-    return result.text(opt.terminal_width(SUMMARY_WIDTH))
+    return result.text(output_options.terminal_width(SUMMARY_WIDTH))
 
 
 def _run_on_collections(args: argparse.Namespace, options: Dict[str, Any]) -> int:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from irgauge.cli import _meta_common as common
-from irgauge.cli import _options as opt
+from irgauge.cli import topic_design_options
 
 
 def register(subparsers) -> None:
@@ -17,7 +17,7 @@ def register(subparsers) -> None:
         "topics for a confidence interval of width W, and the smallest D and the interval "
         'width this collection\'s topics give (Sakai 2016, "Topic set size design").',
     )
-    opt.add_topic_design(p)
+    topic_design_options.add_topic_design(p)
     common.add_output_options(p, seed=False)
     p.set_defaults(func=run)
 

@@ -15,7 +15,7 @@
   pool entry (what the pooling strategies read the runs through).
 
 Ranks are taken in evaluation order, the shared ranking builder's
-(:func:`irgauge.collection.rankings.ranked_prefix`): by default score descending, ties by
+(:func:`irgauge.collection.evaluation_order.ranked_prefix`): by default score descending, ties by
 docno descending in byte order (trec_eval), or the file's order for a format without
 scores. Entries are sorted by topic, then best rank, then docno ascending in byte order,
 which is the order to judge them in.
@@ -32,7 +32,8 @@ from typing import List, Optional, Sequence, Union
 import numpy as np
 
 from irgauge import _checks
-from irgauge.collection.rankings import ranked_prefix, refuse_repeated_documents, resolve_order
+from irgauge.collection.evaluation_order import ranked_prefix, resolve_order
+from irgauge.collection.repeated_documents import refuse_repeated_documents
 from irgauge.errors import InputError
 from irgauge.io.ids import Ids, as_ids, byte_ranks
 from irgauge.io.keys import TopicIndex, exact_pair_keys, pair_keys

@@ -27,12 +27,9 @@ from irgauge.errors import InputError
 from irgauge.io.qrels import read_qrels
 from irgauge import _checks
 from irgauge._checks import resolve_seed
-from irgauge.io._source import (
-    path_stem_and_suffix,
-    pick_lines,
-    read_twice,
-    strip_compression_suffix,
-)
+from irgauge.io._source import read_twice
+from irgauge.io.file_names import path_stem_and_suffix, strip_compression_suffix
+from irgauge.io.file_text import pick_lines
 from irgauge.types import QrelsLike, RatesLike
 
 DEFAULT_RATES = (90, 70, 50, 30, 10)

@@ -36,7 +36,8 @@ import numpy as np
 
 from irgauge.collection.depth_pool import depth_pool
 from irgauge.collection.judgments import PADDING, UNJUDGED, Judgments, parse_gains
-from irgauge.collection.rankings import MatchedRun, RankedLists, match_run
+from irgauge.collection.rankings import RankedLists
+from irgauge.collection.run_matching import MatchedRun, match_run
 from irgauge.errors import InputError
 from irgauge.evaluation.engine import _measures, _negative_judgments, read_runs
 from irgauge.evaluation.peers import collect

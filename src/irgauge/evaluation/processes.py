@@ -51,7 +51,7 @@ from irgauge.evaluation.span_tasks import (
 from irgauge.io._source import count_line_ends, is_compressed
 from irgauge.io.arrow_tables import table_format
 from irgauge.io.heap import release_free_memory
-from irgauge.io.run_parts import topic_spans
+from irgauge.io.run_spans import topic_spans
 from irgauge.io.threads import available_cpus
 
 if TYPE_CHECKING:

@@ -25,7 +25,9 @@ from typing import Iterable, Iterator, List, Optional, Sequence
 import numpy as np
 
 from irgauge.collection.judgments import Judgments
-from irgauge.collection.rankings import MatchedRun, RetrievedTwice, build_batches, match_run
+from irgauge.collection.rankings import build_batches
+from irgauge.collection.repeated_documents import RetrievedTwice
+from irgauge.collection.run_matching import MatchedRun, match_run
 from irgauge.errors import InputError, MeasureError, UserCodeError
 from irgauge.evaluation.topic_values import RunValues, ValueSpill
 from irgauge.io._source import copy_bytes, read_twice, scratch_folder
@@ -33,13 +35,8 @@ from irgauge.io.ids import Ids
 from irgauge.io.heap import release_free_memory
 from irgauge.io.keys import comes_back, unique_names
 from irgauge.io.records import Run
-from irgauge.io.run_parts import (
-    first_read_error,
-    iter_run_parts,
-    partitioned_parts,
-    starts_scattered,
-    topic_blocks,
-)
+from irgauge.io.run_partitions import partitioned_parts, starts_scattered
+from irgauge.io.run_parts import first_read_error, iter_run_parts, topic_blocks
 from irgauge.io.runs import read_run
 from irgauge.measures.base import Measure
 

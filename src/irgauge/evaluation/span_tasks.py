@@ -1,8 +1,9 @@
 """Runs scored as tasks on workers (a Dask cluster's, or local processes), with the local
 output.
 
-Each run file becomes one task per span of whole topics (:func:`~irgauge.io.run_parts.topic_spans`;
-one task for a compressed file or a table); runs given as objects become one task each. The
+Each run file becomes one task per span of whole topics
+(:func:`~irgauge.io.run_spans.topic_spans`; one task for a compressed file or a table);
+runs given as objects become one task each. The
 spans of a big plain file shrink from the first to the last, so that the workers finish
 together: a worker that falls behind (a slower share of a busy machine) leaves the others
 small spans to take over, not half of its last big one. A task scores its span part by
@@ -40,7 +41,8 @@ from irgauge.evaluation.run_scoring import (
 from irgauge.evaluation.topic_values import RunValues
 from irgauge.io.records import Run
 from irgauge.io._source import read_twice
-from irgauge.io.run_parts import Span, iter_run_parts, topic_spans
+from irgauge.io.run_parts import iter_run_parts
+from irgauge.io.run_spans import Span, topic_spans
 
 # A plain file is cut at topic changes into pieces of at least SPAN_BYTES, PIECES_PER_WORKER
 # per worker at most; each span takes 1/(2 x workers) of the pieces left, so that the

@@ -11,7 +11,7 @@ import numpy as np
 
 from irgauge import _checks
 from irgauge.collection.judgments import Judgments
-from irgauge.collection.rankings import ORDERS
+from irgauge.collection.evaluation_order import ORDERS
 from irgauge.errors import InputError
 from irgauge.measures.base import AGGREGATES
 

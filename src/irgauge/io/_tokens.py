@@ -29,7 +29,8 @@ import numpy as np
 from irgauge.io.ids import Ids, offset_type
 from irgauge.errors import InputError
 from irgauge.io._numbers import parse_floats
-from irgauge.io._source import MAX_LINE_BYTES, LineTooLong, count_line_ends, refuse_nul
+from irgauge.io._source import MAX_LINE_BYTES, LineTooLong, count_line_ends
+from irgauge.io.file_text import refuse_nul
 from irgauge.io.words import counted
 
 # tokenize 1 MB at a time: bounded memory, and a block's per-line arrays (256 KB each for

@@ -29,15 +29,10 @@ from typing import Dict, Iterator, List, Optional, Tuple
 import numpy as np
 
 from irgauge.errors import InputError
-from irgauge.io._source import (
-    STDIN,
-    PathLike,
-    first_bytes,
-    note_input,
-    is_compressed,
-    path_stem_and_suffix,
-    strip_compression_suffix,
-)
+from irgauge.io._source import is_compressed
+from irgauge.io.file_names import PathLike, path_stem_and_suffix, strip_compression_suffix
+from irgauge.io.file_text import first_bytes
+from irgauge.io.noted_inputs import STDIN, note_input
 from irgauge.io._tokens import first_unfit_id
 from irgauge.io.ids import Ids
 from irgauge.io.records import AGGREGATE_TOPIC, Qrels, Run

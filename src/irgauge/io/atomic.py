@@ -7,7 +7,7 @@ place, so a crash, a full disk or Ctrl-C leaves the previous state. The rules, c
 here once for every command:
 
 - a target that is one of the command's inputs (the same file through any link or name;
-  see :func:`irgauge.io._source.input_scope`) is refused with an InputError naming both,
+  see :func:`irgauge.io.noted_inputs.input_scope`) is refused with an InputError naming both,
   and so is a folder to replace that holds an input;
 - ``-`` as an output file is standard output, written directly (one output of a command
   may take it); as an output folder it is refused;
@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import Any, Dict, Iterator, List, Optional, Tuple, Union
 
 from irgauge.errors import InputError, OutputError
-from irgauge.io._source import input_named_by, inputs_noted
+from irgauge.io.noted_inputs import input_named_by, inputs_noted
 from irgauge.io import output_scope, stops
 from irgauge.io.stops import STOP_SIGNALS
 

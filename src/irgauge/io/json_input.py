@@ -9,7 +9,8 @@ import re
 from typing import Any, Dict, List, Optional, Tuple
 
 from irgauge.errors import InputError
-from irgauge.io._source import PathLike, read_text
+from irgauge.io.file_names import PathLike
+from irgauge.io.file_text import read_text
 
 
 class _RepeatedKey(ValueError):

@@ -1,6 +1,6 @@
 """The lines of a text run sent to K files by a hash of their first token (the topic), as
 the bytes they are: the partitioning of a file whose topics are not contiguous (see
-:func:`irgauge.io.run_parts.partitioned_parts`).
+:func:`irgauge.io.run_partitions.partitioned_parts`).
 
 Only the first token of each line is looked at, with whole-block array operations: the
 lines are tokenized once, when a partition is read back, not once here and again there.

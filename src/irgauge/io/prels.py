@@ -28,7 +28,8 @@ import numpy as np
 from irgauge import _checks
 from irgauge.errors import InputError
 from irgauge.io._numbers import parse_floats
-from irgauge.io._source import PathLike, file_path, iter_blocks, size_hint
+from irgauge.io._source import iter_blocks, size_hint
+from irgauge.io.file_names import PathLike, file_path
 from irgauge.io._tokens import BLOCK_BYTES, tokenize
 from irgauge.io.ids import Ids
 from irgauge.io.qrels import parse_levels

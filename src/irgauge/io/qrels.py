@@ -16,13 +16,11 @@ from irgauge.io.ids import Ids
 from irgauge.io.records import IdKeys, Qrels
 from irgauge.errors import InputError
 from irgauge.io._numbers import INT64_MAX, INT64_MIN, parse_ints
-from irgauge.io._source import (
+from irgauge.io._source import blocks_naming, iter_blocks, size_hint
+from irgauge.io.file_names import (
     PathLike,
-    blocks_naming,
     file_path,
-    iter_blocks,
     path_stem_and_suffix,
-    size_hint,
     strip_compression_suffix,
 )
 from irgauge.io._tokens import BLOCK_BYTES, TokenTable, first_unfit_id, tokenize

@@ -10,7 +10,8 @@ from __future__ import annotations
 from typing import Dict, Mapping, Optional, Sequence, Union
 
 from irgauge.errors import InputError
-from irgauge.io._source import file_path, read_text, text_lines
+from irgauge.io.file_names import file_path
+from irgauge.io.file_text import read_text, text_lines
 
 GroupSource = Union[None, str, Mapping[str, str]]
 

@@ -19,13 +19,12 @@ from irgauge import _checks
 from irgauge.io.ids import Ids
 from irgauge.io.records import IdKeys, Run
 from irgauge.errors import InputError
-from irgauge.io._source import (
+from irgauge.io._source import iter_blocks, size_hint
+from irgauge.io.file_names import (
     PathLike,
     file_path,
-    iter_blocks,
     path_name,
     path_stem_and_suffix,
-    size_hint,
     strip_compression_suffix,
 )
 from irgauge.io._tokens import BLOCK_BYTES, TokenTable, tokenize

@@ -26,13 +26,8 @@ from typing import Iterator, Optional, Tuple
 import numpy as np
 
 from irgauge.errors import InputError
-from irgauge.io._source import (
-    count_line_ends,
-    is_compressed,
-    iter_blocks,
-    read_twice,
-    starts_with_bom,
-)
+from irgauge.io._source import count_line_ends, is_compressed, iter_blocks, read_twice
+from irgauge.io.file_text import starts_with_bom
 from irgauge.io._tokens import BLOCK_BYTES, separator_mask
 
 LF, CR, HASH = 10, 13, ord("#")

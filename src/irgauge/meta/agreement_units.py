@@ -93,7 +93,7 @@ def level_scale(source: Any) -> str:
         return "letters" if values and str(values[0]) in ("S", "A", "B") else "given"
     if not _is_path(source) or Path(str(source)).is_dir():
         return "given"
-    from irgauge.io._source import first_bytes
+    from irgauge.io.file_text import first_bytes
 
     # the start of the file; a pipe keeps it for the qrels reader
     for line in first_bytes(str(source), 1 << 16).splitlines():

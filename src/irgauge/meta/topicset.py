@@ -34,6 +34,17 @@ import numpy as np
 
 from irgauge import _checks
 from irgauge.errors import InputError, InputSizeError
+from irgauge.meta.design_arguments import (
+    MAX_TOPICS,
+    broadcast_shape,
+    checked_alpha,
+    checked_alpha_beta,
+    checked_beta,
+    checked_design,
+    checked_systems,
+    each_checked,
+    positive_values,
+)
 from irgauge.meta.result import MetaResult
 from irgauge.scores import check_matrices
 from irgauge.scores.frames import as_score_matrices
@@ -41,9 +52,7 @@ from irgauge.scores.matrix import ScoreMatrix
 from irgauge.stats.resampling import require_topics
 from irgauge.types import ScoresLike
 
-DESIGNS = ("ttest", "anova", "ci")
 TABLE_COLUMNS = ("design", "measure", "statistic", "value")
-MAX_TOPICS = _checks.MAX_COUNT  # the most systems M and topics n a caller may give
 SEARCH_LIMIT = float(2**53)  # a design needing more topics than this is refused
 _SMALLEST = 5e-324  # the smallest positive double
 _LOG_LOW, _LOG_HIGH = float(np.log(_SMALLEST)), float(np.log(np.finfo(float).max))
@@ -79,48 +88,6 @@ def rounding_floor(values) -> float:
     a V_E at or below this floor is 0."""
     scale = float(np.max(np.abs(values))) if np.size(values) else 0.0
     return (64 * np.finfo(float).eps * scale) ** 2
-
-
-# ------------------------------------------------------------------ checks
-
-
-def _alpha(alpha) -> float:
-    """alpha in (0, 1), any: the critical values hold down to the smallest subnormal
-    number (:func:`irgauge.stats.tails.log_f_critical`)."""
-    return _checks.alpha(alpha, "alpha")
-
-
-def _beta(beta) -> float:
-    return _checks.real(beta, "beta", 0.0, 1.0, True, True, what="a type II error rate")
-
-
-def _alpha_beta(alpha, beta) -> tuple:
-    alpha, beta = _alpha(alpha), _beta(beta)
-    if 1 - beta <= alpha:
-        raise _checks.refused(
-            "beta",
-            f"the power 1 - beta = {1 - beta:g} must exceed alpha = {alpha:g} "
-            "(a test with power alpha needs no topics at all)",
-        )
-    return alpha, beta
-
-
-def _design(design: str) -> str:
-    return _checks.choice(design, "design", DESIGNS)
-
-
-def _positive(value, name: str) -> np.ndarray:
-    """``value`` (a number or an array) as a float array, every element finite and > 0."""
-    if isinstance(value, bool):
-        raise InputError(f"{name}: expected a number > 0; got {value!r}")
-    array = _checks.real_array(value, name, "a number or an array")
-    if array.size == 0 or not np.all(np.isfinite(array)) or np.any(array <= 0):
-        raise InputError(f"{name}: expected a number > 0; got {value!r}")
-    return array
-
-
-def _systems(value) -> int:
-    return _checks.whole(value, "anova_systems", 2, MAX_TOPICS, what="a number of systems M")
 
 
 # ------------------------------------------------------------------ power and width
@@ -250,17 +217,6 @@ def _scalar(array):
     return array.item() if np.ndim(array) == 0 else array
 
 
-def _each(value, check) -> np.ndarray:
-    """``value`` (one value or an array of them) as an array of ``check(element)``: each
-    distinct element checked once, its refusal the scalar's."""
-    if np.ndim(value) == 0:
-        return np.asarray(check(value.item() if isinstance(value, np.ndarray) else value))
-    raw = np.asarray(value, dtype=object)
-    seen: Dict[Any, Any] = {}
-    checked = [seen[v] if v in seen else seen.setdefault(v, check(v)) for v in raw.ravel()]
-    return np.array(checked).reshape(raw.shape)
-
-
 @_checks.renamed_keywords(systems="anova_systems")
 def topics_needed(
     variance: Any,
@@ -293,20 +249,20 @@ def _elements(variance, design, min_diff, ci_width, alpha, beta, anova_systems) 
     flattened, checked as a scalar call checks them): ``power`` (a test's element, not the
     interval's), ``variance``, ``alpha``, ``effect`` (D, or log W), ``log_beta``, ``df1``,
     ``groups`` (df2 / (n - 1)) and the search's ``guess``."""
-    designs = _each(design, _design)
-    variance = _positive(variance, "variance")
-    alphas = _each(alpha, _alpha)
+    designs = each_checked(design, checked_design)
+    variance = positive_values(variance, "variance")
+    alphas = each_checked(alpha, checked_alpha)
     power = designs != "ci"
     shapes = {"variance": variance.shape, "design": designs.shape, "alpha": alphas.shape}
     if power.any():
-        diff = _positive(min_diff, "min_diff")
-        betas = _each(beta, _beta)
+        diff = positive_values(min_diff, "min_diff")
+        betas = each_checked(beta, checked_beta)
         m = np.asarray(anova_systems, dtype=object)  # checked where the design is anova
         shapes.update(min_diff=diff.shape, beta=betas.shape, anova_systems=m.shape)
     if not power.all():
-        log_width = np.log(_positive(ci_width, "ci_width"))
+        log_width = np.log(positive_values(ci_width, "ci_width"))
         shapes["ci_width"] = log_width.shape
-    shape = _broadcast(shapes)
+    shape = broadcast_shape(shapes)
 
     def full(values) -> np.ndarray:
         return np.broadcast_to(values, shape).ravel()
@@ -326,27 +282,14 @@ def _elements(variance, design, min_diff, ci_width, alpha, beta, anova_systems) 
     return shape, each
 
 
-def _broadcast(shapes: Dict[str, tuple]) -> tuple:
-    """The shape the arguments' ``shapes`` (name: shape) broadcast to; refused, naming
-    the arguments and their shapes, where they do not."""
-    try:
-        return tuple(np.broadcast_shapes(*shapes.values()))
-    except ValueError:
-        given = ", ".join(f"{name} {shape}" for name, shape in shapes.items() if shape)
-        first = next(name for name, shape in shapes.items() if shape)
-        raise _checks.refused(
-            first, f"the arrays given do not broadcast together (shapes: {given})"
-        ) from None
-
-
 def _power_elements(each: dict, anova, diff, betas, m) -> None:
     """The tests' elements of ``each`` (:func:`_elements`) filled in, beta and M checked."""
     power, alphas = each["power"], each["alpha"]
     for a, b in set(zip(alphas[power].tolist(), betas[power].tolist())):
-        _alpha_beta(a, b)
+        checked_alpha_beta(a, b)
     systems = np.ones(len(power))
     for value in set(m[anova].tolist()):
-        systems[anova & (m == value)] = _systems(value)
+        systems[anova & (m == value)] = checked_systems(value)
     each["effect"][power] = diff[power]
     each["df1"][power] = np.where(anova, systems - 1, 1)[power]
     each["groups"][power] = systems[power]  # 1 for the t-test, M for the ANOVA
@@ -446,13 +389,13 @@ def min_detectable_diff(
     between them. Returns the detected end, so any D smaller by more than a relative
     1e-12 falls short; inf where not even the largest double is detected (no double is
     the answer). A power that cannot be computed is refused (InputError)."""
-    design = _design(design)
+    design = checked_design(design)
     if design == "ci":
         raise InputError("design ci has no detectable difference: see ci_width()")
-    variance = float(_positive(variance, "variance"))
+    variance = float(positive_values(variance, "variance"))
     n = _checks.whole(n_topics, "n_topics", 2, MAX_TOPICS, what="a number of topics")
-    alpha, beta = _alpha_beta(alpha, beta)
-    systems = 2 if design == "ttest" else _systems(anova_systems)
+    alpha, beta = checked_alpha_beta(alpha, beta)
+    systems = 2 if design == "ttest" else checked_systems(anova_systems)
     log_beta = np.log(beta)
 
     guess = float(np.sqrt(_normal_guess(variance, 1.0, alpha, beta) / n))
@@ -579,11 +522,11 @@ def topic_set_size(
     matrices = _pick(scores, measure)
     names, systems_used, topics, stacked = check_matrices(matrices)
     require_topics(len(topics), "topic set size design")
-    min_diff = float(_positive(min_diff, "min_diff"))
-    alpha, beta = _alpha_beta(alpha, beta)
-    anova_systems = _systems(anova_systems)
+    min_diff = float(positive_values(min_diff, "min_diff"))
+    alpha, beta = checked_alpha_beta(alpha, beta)
+    anova_systems = checked_systems(anova_systems)
     if ci_width is not None:
-        ci_width = float(_positive(ci_width, "ci_width"))
+        ci_width = float(positive_values(ci_width, "ci_width"))
     variances = []
     for name, values in zip(names, stacked):
         variances.append(residual_variance(values))

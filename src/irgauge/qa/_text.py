@@ -6,7 +6,7 @@ import re
 from typing import Any, List, Optional, Sequence, Tuple
 
 from irgauge.errors import InputError
-from irgauge.io._source import decode_text, first_bytes, read_bytes, read_text, text_lines
+from irgauge.io.file_text import decode_text, first_bytes, read_bytes, read_text, text_lines
 from irgauge.io.json_input import parse_json
 from irgauge.io.words import counted
 

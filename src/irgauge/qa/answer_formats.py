@@ -24,7 +24,7 @@ import re
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from irgauge.errors import InputError
-from irgauge.io._source import file_stem
+from irgauge.io.file_names import file_stem
 from irgauge.qa._text import read_lines
 from irgauge.qa.gold import AnswerGold
 from irgauge.qa.answer_runs import AnswerRun, read_answers

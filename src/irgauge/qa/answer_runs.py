@@ -31,7 +31,7 @@ from typing import Dict, List, Optional, Set, Tuple
 from irgauge import _checks
 from irgauge.errors import InputError
 from irgauge.io.records import AGGREGATE_TOPIC, aggregate_topic_error
-from irgauge.io._source import file_path, file_stem
+from irgauge.io.file_names import file_path, file_stem
 from irgauge.qa._text import chosen_format, read_json
 from irgauge.types import AnswersLike
 

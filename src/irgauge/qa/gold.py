@@ -32,7 +32,7 @@ from typing import Dict, List, Optional, Tuple
 from irgauge import _checks
 from irgauge.errors import InputError
 from irgauge.io.records import AGGREGATE_TOPIC, aggregate_topic_error
-from irgauge.io._source import file_path, file_stem
+from irgauge.io.file_names import file_path, file_stem
 from irgauge.qa._text import chosen_format, parse_level, read_json
 from irgauge.qa.normalise import Normaliser, make_normaliser
 from irgauge.types import GoldLike, NormaliserLike

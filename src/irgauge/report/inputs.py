@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 
 from irgauge.errors import InputError
-from irgauge.io._source import read_text, text_lines
+from irgauge.io.file_text import read_text, text_lines
 from irgauge.io.json_input import parse_json
 from irgauge.scores import align, from_frame
 from irgauge.scores.matrix import MAX_SCORE

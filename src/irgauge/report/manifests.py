@@ -12,7 +12,7 @@ from typing import Any, Dict, Mapping, Optional
 import pandas as pd
 
 from irgauge.errors import InputError
-from irgauge.io._source import read_text
+from irgauge.io.file_text import read_text
 from irgauge.io.json_input import read_json_object
 
 NUMBER = (int, float)

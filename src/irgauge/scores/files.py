@@ -10,7 +10,8 @@ import numpy as np
 
 from irgauge._checks import plain_number_text
 from irgauge.errors import InputError
-from irgauge.io._source import PathLike, file_path, file_stem, read_text, text_lines
+from irgauge.io.file_names import PathLike, file_path, file_stem
+from irgauge.io.file_text import read_text, text_lines
 from irgauge.scores.matrix import (
     LONG_HEADER,
     MAX_SCORE,
@@ -101,7 +102,7 @@ def _delimiter(header: str) -> str:
 def _read_text(path: str) -> str:
     """The file's text: decompressed, UTF-8 with an optional BOM; anything else is refused
     at FILE:LINE (a Latin-1 score file would otherwise misname its systems), and so is a
-    line over 1 MiB, as soon as it is read (``io._source.read_text``)."""
+    line over 1 MiB, as soon as it is read (``io.file_text.read_text``)."""
     return read_text(path)
 
 

@@ -19,7 +19,7 @@ import pandas as pd
 from irgauge import meta
 from irgauge.errors import InputError
 from irgauge.evaluation.tasks import on_cluster, run_steps
-from irgauge.studies import _noise, _topics
+from irgauge.studies import _noise, _topics, matched_ties
 from irgauge.io.words import counted
 
 Progress = Optional[Callable[[str], Optional[Callable[[int, int], None]]]]
@@ -321,7 +321,9 @@ def stability_sentence(
     order = "" if problem else "; most stable first"
     return (
         f"Stability ({setting}; minority rate at matched proportions of ties, from the "
-        f"curves{order}): " + "; ".join(_noise.stability_sentences(keep, names, problem)) + "."
+        f"curves{order}): "
+        + "; ".join(matched_ties.stability_sentences(keep, names, problem))
+        + "."
     )
 
 

@@ -24,9 +24,10 @@ from typing import Any, Dict, List, Mapping, Optional, Tuple
 import pandas as pd
 
 from irgauge.errors import InputError
-from irgauge.io._source import read_text, text_lines
+from irgauge.io.file_text import read_text, text_lines
 from irgauge.io.output_scope import one_commit
 from irgauge.studies import _common as common
+from irgauge.studies import collection_record
 from irgauge.studies import study_function
 from irgauge.studies.qa import DERIVED_TAG
 from irgauge.io.words import counted
@@ -220,7 +221,7 @@ def write_comparison(
                 [
                     {
                         "collection": n,
-                        **common.collection_statistics(
+                        **collection_record.collection_statistics(
                             collections[n][0], collections[n][1], options.get("eval_options")
                         ),
                     }

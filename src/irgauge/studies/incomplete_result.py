@@ -22,14 +22,14 @@ without a relevant document; a note says so where there are any.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any, Dict, Optional, Sequence
+from typing import Any, Dict, Optional, Sequence, Union
 
 import numpy as np
 import pandas as pd
 
 from irgauge import _checks
 from irgauge._checks import resolve_seed
-from irgauge.collection.depth_reduce import reduce_to_depth
+from irgauge.collection.depth_reduce import DepthReduction, reduce_to_depth
 from irgauge.collection.reduce import DEFAULT_RATES, Reduction, reduce_qrels
 from irgauge.errors import InputError
 from irgauge.evaluation import evaluate, read_runs
@@ -51,7 +51,7 @@ class IncompleteResult:
 
     table: Any
     metadata: Dict[str, Any]
-    reduction: Reduction
+    reduction: Union[Reduction, DepthReduction]
     # rate -> {measure: ScoreMatrix}: what the table was computed from (for topic resamples)
     matrices: Dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
     # the topics every step is scored on, and the topics each step's qrels lost

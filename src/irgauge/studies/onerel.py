@@ -39,7 +39,8 @@ from irgauge.meta import rank_correlations
 from irgauge.report import figures
 from irgauge._checks import renamed_keywords
 from irgauge.studies import _common as common
-from irgauge.studies import _noise, _plots, _repeat, _topics
+from irgauge.studies import collection_record
+from irgauge.studies import _noise, _plots, _repeat, _topics, matched_ties
 from irgauge.io.words import counted
 
 NAME = "onerel"
@@ -194,7 +195,7 @@ def run_onerel(
         topic_resamples=topic_resamples,
     )
     result = write_onerel(compute_onerel(qrels, runs, options, progress), out)
-    return common.finish_report(result, qrels, runs, out, report, options.eval_options)
+    return collection_record.finish_report(result, qrels, runs, out, report, options.eval_options)
 
 
 def compute_onerel(
@@ -243,7 +244,7 @@ def compute_onerel(
         setting=f"{systems}, {counted(first.n_topics, 'topic')}",
         c=c,
         pairs=first_dp.parameters["pairs"],
-        statistics=pd.DataFrame([common.collection_statistics(q, runs, o.eval_options)]),
+        statistics=pd.DataFrame([collection_record.collection_statistics(q, runs, o.eval_options)]),
         power=_repeat.discriminative_power_table(dp, BASE),
         asl_pairs=first_dp.details["pairs"],
         gains=_gain_table(dp, o.gains) if len(matrices) > len(base) else None,
@@ -252,7 +253,7 @@ def compute_onerel(
         flat=_repeat.flat_measures(base),
         stability=stability,
         stability_rows=stability_rows,
-        stability_pairs=_noise.stability_comparison(stability_rows, topic_curves),
+        stability_pairs=matched_ties.stability_comparison(stability_rows, topic_curves),
         tau=rc.details["matrix"],
         tau_parameters=rc.parameters,
         share=_repeat.statistic(dp_rows, "share", "share of significant pairs", share),

@@ -59,6 +59,7 @@ from irgauge.measures.parse import measure_texts
 from irgauge.meta.kendall import kendall_tau_columns
 from irgauge.meta.system_agreement import average_ranks, tau_ap_rows
 from irgauge.studies import _common as common
+from irgauge.studies import collection_record
 from irgauge.studies import _noise, _plots
 from irgauge.io.words import counted
 
@@ -136,7 +137,7 @@ def run_pooling(
         progress,
     )
     result = write_pooling(study, describe_pooling(study), out)
-    return common.finish_report(result, qrels, runs, out, report, eval_options)
+    return collection_record.finish_report(result, qrels, runs, out, report, eval_options)
 
 
 def _strategies(names) -> List[str]:

@@ -25,6 +25,7 @@ from irgauge.evaluation import score_matrices
 from irgauge.meta import predictive_power
 from irgauge.scores import align
 from irgauge.studies import _common as common
+from irgauge.studies import collection_record
 from irgauge.studies import _noise, _plots, _repeat, _topics
 from irgauge.io.words import counted
 
@@ -127,7 +128,7 @@ def run_predictive(
     )
     study = compute_predictive(qrels, runs, matrices, options, progress)
     result = write_predictive(study, describe_predictive(study), out)
-    return common.finish_report(result, qrels, runs, out, report, eval_options)
+    return collection_record.finish_report(result, qrels, runs, out, report, eval_options)
 
 
 def compute_predictive(

@@ -39,7 +39,8 @@ import numpy as np
 import pandas as pd
 
 from irgauge import _checks
-from irgauge.io._source import file_stem, read_text
+from irgauge.io.file_names import file_stem
+from irgauge.io.file_text import read_text
 from irgauge.io.atomic import make_folders, write_text
 from irgauge.io.json_input import read_json_object
 from irgauge.io.staging import current_path, staged_outputs
@@ -48,7 +49,8 @@ from irgauge.qa import answer_formats, qa_evaluate
 from irgauge.report import figures
 from irgauge.scores import align, from_frame
 from irgauge.studies import _common as common
-from irgauge.studies import _noise, _plots, _repeat, _topics
+from irgauge.studies import collection_record
+from irgauge.studies import _noise, _plots, _repeat, _topics, matched_ties
 from irgauge.studies.onerel import gain_variants, irgauge_gains
 from irgauge.io.words import counted
 
@@ -193,7 +195,7 @@ def run_qa(
         topic_resamples=topic_resamples,
     )
     result = write_qa(compute_qa(gold, runs, options, progress), out)
-    return common.finish_report(result, None, None, out, report)
+    return collection_record.finish_report(result, None, None, out, report)
 
 
 def compute_qa(gold, runs, options: QaOptions = QaOptions(), progress=None) -> QaData:
@@ -260,7 +262,7 @@ def compute_qa(gold, runs, options: QaOptions = QaOptions(), progress=None) -> Q
         per_run=_per_run(matrices),
         stability=stability,
         stability_rows=stability_rows,
-        stability_pairs=_noise.stability_comparison(stability_rows, topic_curves),
+        stability_pairs=matched_ties.stability_comparison(stability_rows, topic_curves),
         sensitivity=sensitivity,
         flat=_repeat.flat_measures(matrices),
         sign=_sign_table(matrices, o.sign_alphas),

@@ -45,6 +45,7 @@ from irgauge.report import style
 from irgauge.scores._results import REASONS, check_table
 from irgauge.stats.resampling import TIE_TOLERANCE, index_counts
 from irgauge.studies import _common as common
+from irgauge.studies import collection_record
 from irgauge.studies import _noise
 from irgauge.io.words import counted
 from irgauge.types import PathLike, QrelsLike, RunsLike
@@ -308,7 +309,9 @@ def run_reusability(
     )
     step()
     written = write_reusability(result, runs, out)
-    return common.finish_report(written, qrels, runs, out, report, dict(eval_options or {}))
+    return collection_record.finish_report(
+        written, qrels, runs, out, report, dict(eval_options or {})
+    )
 
 
 def write_reusability(result: ReusabilityResult, runs, out) -> common.StudyResult:

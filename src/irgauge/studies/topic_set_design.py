@@ -36,6 +36,7 @@ from irgauge.meta.topicset import topic_set_size, topics_needed
 from irgauge.report.topicset_figures import topic_set_curves
 from irgauge.scores import align
 from irgauge.studies import _common as common
+from irgauge.studies import collection_record
 from irgauge.stats.resampling import percentile_interval
 from irgauge.studies import _noise, _repeat
 from irgauge.io.words import counted, level_percent
@@ -139,7 +140,7 @@ def run_topicset(
     )
     study = compute_topicset(qrels, runs, matrices, options, progress)
     result = write_topicset(study, describe_topicset(study), out)
-    return common.finish_report(result, qrels, runs, out, report, eval_options)
+    return collection_record.finish_report(result, qrels, runs, out, report, eval_options)
 
 
 def _score_matrices(qrels, runs, matrices, options: TopicsetOptions):

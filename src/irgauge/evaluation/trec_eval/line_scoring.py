@@ -11,7 +11,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from irgauge.collection.judgments import Judgments
-from irgauge.collection.rankings import MatchedRun
+from irgauge.collection.run_matching import MatchedRun
 from irgauge.evaluation.memory import part_bytes
 from irgauge.evaluation.run_scoring import (
     PartWatcher,

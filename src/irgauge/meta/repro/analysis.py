@@ -169,7 +169,7 @@ class _Study:
 
     def documents(self, run):
         """The run's documents in evaluation order, ordered once for every repeated pair."""
-        from irgauge.collection.rankings import ordered_documents
+        from irgauge.collection.evaluation_order import ordered_documents
 
         if run.name not in self._documents:
             self._documents[run.name] = ordered_documents(run)

@@ -1,7 +1,7 @@
 """Two runs' top-k lists per topic, as the document-order statistics read them.
 
 The documents come from the shared ranking builder
-(:func:`irgauge.collection.rankings.ordered_documents`): the evaluation order of every
+(:func:`irgauge.collection.evaluation_order.ordered_documents`): the evaluation order of every
 measure (trec_eval's: score descending, ties by docno descending). Each document gets one
 integer id over both runs (its rank in byte order), and each (topic, document) one key,
 so that the documents the two lists share are found by one sorted search for all topics.
@@ -14,7 +14,7 @@ from typing import List
 
 import numpy as np
 
-from irgauge.collection.rankings import OrderedDocuments
+from irgauge.collection.evaluation_order import OrderedDocuments
 from irgauge.io.ids import Ids, byte_ranks
 
 
