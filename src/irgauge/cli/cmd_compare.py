@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from irgauge import _checks
 from irgauge.cli import _meta_common as common
 from irgauge.cli import _options as opt
 from irgauge.cli._options import alpha as alpha_type, draws, integer, without_header
@@ -150,7 +151,7 @@ def run(args) -> int:
             f"{', '.join(given)}: options of the comparison table; give --table too "
             "(the pairwise rows do not use them)"
         )
-    tests = [t.strip() for t in (args.tests or TESTS).split(",") if t.strip()]
+    tests = _checks.items(TESTS if args.tests is None else args.tests, "--tests", "tests")
     unknown = [t for t in tests if t not in KNOWN]
     if unknown:
         raise InputError(
@@ -208,7 +209,7 @@ def run_table(args) -> int:
     from irgauge.stats.comparison import compare_table
     from irgauge.errors import InputError
 
-    tests = [t.strip() for t in (args.tests or "t").split(",") if t.strip()]
+    tests = _checks.items("t" if args.tests is None else args.tests, "--tests", "tests")
     if len(tests) != 1:
         raise InputError(f"--table marks significance by one test; got --tests {args.tests}")
     if args.pair:

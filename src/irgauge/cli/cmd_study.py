@@ -19,6 +19,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Dict, NamedTuple, Optional, Tuple
 
+from irgauge import _checks
 from irgauge._checks import MAX_COUNT
 from irgauge.citations import cite
 from irgauge.cli import HelpFormatter
@@ -210,7 +211,7 @@ STUDIES = {
             ),
             adders.own(
                 "--strategies",
-                value=lambda given: [t for t in given.replace(" ", ",").split(",") if t],
+                value=lambda given: _checks.items(given, "--strategies", "strategies"),
                 default=",".join(POOLING_STRATEGIES),
                 metavar="S,...",
                 help="pooling strategies (irgauge pool's)",

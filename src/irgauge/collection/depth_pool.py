@@ -197,7 +197,7 @@ def parse_depths(depths, source: Optional[str] = None) -> List[int]:
     """Depths from ``"10,100"``, one number or a sequence: whole numbers >= 1, duplicates
     dropped, smallest first."""
     if isinstance(depths, str):
-        items: Sequence = [d for d in depths.split(",") if d.strip()]
+        items: Sequence = _checks.items(depths, "depth", "depths", spaces=False)
     else:
         items = _checks.sequence(depths, "depth", lambda d, name: d)
     parsed = []

@@ -474,11 +474,12 @@ def split_list(items: Iterable[str]) -> List[str]:
     Separators inside parentheses or braces belong to parameters, so
     ``nDCG(dcg=jk,b=2)@1000,AP`` is two measures; ``NCUrb,P@0010`` stays one (NTCIREVAL's
     name), and so does ``P.5,10`` (trec_eval's name.params). Unbalanced parentheses are
-    left for the measure parser to report.
+    left for the measure parser to report. An empty item between commas (``AP,,P@5``,
+    ``AP,``) is refused, as in every list (``_checks.items``): a measure is missing there.
     """
     names: List[str] = []
     for item in items:
-        depth, start = 0, 0
+        depth, start, since_comma = 0, 0, 0
         for i, char in enumerate(item):
             if char in "({":
                 depth += 1
@@ -487,9 +488,20 @@ def split_list(items: Iterable[str]) -> List[str]:
             elif depth == 0 and (char == "," or char.isspace()):
                 if char == "," and _joined(item[start:i].strip(), item[i + 1 :]):
                     continue
+                if char == "," and not item[since_comma:i].strip():
+                    raise _empty_item(item)
                 if item[start:i].strip():
                     names.append(item[start:i].strip())
                 start = i + 1
+                since_comma = i + 1 if char == "," else since_comma
+        if since_comma and not item[since_comma:].strip():
+            raise _empty_item(item)
         if item[start:].strip():
             names.append(item[start:].strip())
     return names
+
+
+def _empty_item(item: str) -> MeasureError:
+    return MeasureError(
+        f"an empty item in the measure list {item!r}: a measure between two commas is missing"
+    )
