@@ -172,6 +172,8 @@ def run(args) -> int:
                     f"are {listed(matrix.systems)})",
                     matrix.source,
                 )
+            if args.pair[0] == args.pair[1]:
+                raise InputError(f"--pair: {args.pair[0]} is compared with itself")
             pairs = [(matrix.systems.index(args.pair[0]), matrix.systems.index(args.pair[1]))]
         result = compare_pairs(
             matrix.values,

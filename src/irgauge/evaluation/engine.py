@@ -49,7 +49,7 @@ from irgauge.io.runs import unique_run_names
 from irgauge.io.runs import read_runs as io_read_runs
 from irgauge.io.threads import explicit_threads, thread_count
 from irgauge.measures import DEFAULT_MEASURES, Measure, parse_measures
-from irgauge.measures.parse import refuse_repeats
+from irgauge.measures.parse import measure_texts, refuse_repeats
 from irgauge.measures.parse import is_foreign_measure
 from irgauge.scores._results import check_result_values
 from irgauge.types import (
@@ -328,6 +328,8 @@ def _measures(measures, judged_only: bool) -> List[Measure]:
         measures = list(DEFAULT_MEASURES)
     elif isinstance(measures, (str, Measure)) or is_foreign_measure(measures):
         measures = [measures]
+    else:
+        measures = measure_texts(measures)  # a number, None in a list...: refused
     refuse_repeats(measures)  # as -m refuses them: one column each
     parsed = [m for m in measures if isinstance(m, Measure)]
     parsed += parse_measures([m for m in measures if not isinstance(m, Measure)])

@@ -221,14 +221,14 @@ def _real_cutoff(name: str, given: Dict[str, str], cutoff: str, label: str) -> R
 
 def parse_measure(text: str) -> Measure:
     """Parse one measure string into a Measure labelled with the spelling given."""
-    label = text.strip()
+    label = measure_text(text).strip()  # None or b"AP": a MeasureError, not AttributeError
     spec = resolve(label)
     return _configure(REGISTRY[spec.family], spec.params, spec.cutoff, label)
 
 
 def explain(text: str) -> str:
     """How a spelling resolves: the tool it belongs to and the canonical measure."""
-    label = text.strip()
+    label = measure_text(text).strip()
     spec = resolve(label)
     measure = parse_measure(label)
     lines = [
@@ -342,7 +342,10 @@ def measure_texts(measures: Any, default: Iterable[str] = ()) -> List[str]:
     elif isinstance(measures, str):
         chosen = [measures]
     else:
-        chosen = list(measures)
+        try:
+            chosen = list(measures)
+        except TypeError:  # one object, not a list: a measure (ir_measures') or refused
+            chosen = [measure_text(measures)]
     refuse_repeats(chosen)
     return chosen
 
