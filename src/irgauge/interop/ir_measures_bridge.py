@@ -30,7 +30,7 @@ def to_ir_measures(names: Union[str, Iterable[str]], **options: Any) -> Any:
         raise MeasureError("to_ir_measures needs ir_measures (pip install ir_measures)") from None
 
     one = isinstance(names, str) or names is None  # None: refused by parse_measure
-    given: List[str] = [names] if one else measure_texts(names)
+    given: List[Any] = [names] if one else measure_texts(names)
     out = []
     for name in given:
         measure = parse_measure(name)
