@@ -259,7 +259,25 @@ def test_a_mean_over_no_topic_is_said_to_be_nan(tmp_path, cli, memory):
     run.write_text(RUN)
     code, out, err = cli("eval", qrels, run, "-m", "AP", *memory)
     assert code == 0 and "nan" in out
-    assert "irgauge: note: run r: no topic is averaged, so its means are NaN" in err
+    assert "irgauge: note: run r: its means are NaN: the run has no topic averaged: it " in err
+    assert "answers none of the qrels topics (topic ids match as written" in err
+
+
+@pytest.mark.parametrize("memory", [[], ["--memory", "1M"]])
+def test_a_mean_over_no_topic_with_a_relevant_document_does_not_blame_the_ids(
+    tmp_path, cli, memory
+):
+    """-l above every level leaves no topic a relevant document: the run answers every
+    topic, and the note said its ids were written differently."""
+    qrels, run = tmp_path / "qrels.txt", tmp_path / "run.txt"
+    qrels.write_text(QRELS)
+    run.write_text(RUN)
+    code, out, err = cli("eval", qrels, run, "-m", "AP", "-l", "9", *memory)
+    assert code == 0 and "nan" in out
+    assert "every qrels topic it answers has no relevant document at level >= 9" in err
+    assert "'01' is not '1'" not in err
+    result = irgauge.evaluate(str(qrels), [str(run)], ["AP"], rel_level=9)
+    assert any("has no relevant document at level >= 9" in n for n in result.metadata["notes"])
 
 
 @pytest.mark.parametrize(
