@@ -163,3 +163,40 @@ def test_a_measure_that_is_not_a_string_is_refused(name, bad):
         pytest.importorskip("ir_measures")
     with pytest.raises(MeasureError, match="a measure must be a string"):
         MEASURE_CALLS[name](bad)
+
+
+SCORE_DATA = [(n, p) for n, p in taking("ScoresLike")]
+REQUIRED = {"min_diff": 0.1}  # the other arguments without a default
+BAD_LABELS = {  # a wide frame (topics x systems) -> words of the refusal
+    "a system given twice": (WIDE.set_axis(["A", "B", "A", "D"], axis=1), "'A'"),
+    "a topic without a label": (WIDE.set_axis([float("nan"), *range(1, 8)]), "NaN"),
+    "a fractional topic": (WIDE.set_axis([0.5, *range(1, 8)]), "0.5"),
+    "a system without a label": (WIDE.set_axis(["A", "B", None, "D"], axis=1), "NaN"),
+}
+
+
+def test_the_walk_finds_the_score_data():
+    names = {name for name, _ in SCORE_DATA}
+    assert {"as_score_matrix", "topic_set_size", "discriminative_power", "swap_rates"} <= names
+
+
+@pytest.mark.parametrize("name, parameter", SCORE_DATA)
+@pytest.mark.parametrize("case", sorted(BAD_LABELS))
+def test_a_wide_frames_labels_are_read_as_ids(name, parameter, case):
+    """A wide frame's labels were made text with str(): NaN became a topic 'nan', and a
+    system given twice failed in pandas' words; they are now read as the qrels' and runs'
+    frames read ids (io.adapters.id_column)."""
+    frame, words = BAD_LABELS[case]
+    f = public_functions()[name]
+    required = {
+        p.name: REQUIRED[p.name]
+        for p in inspect.signature(f).parameters.values()
+        if p.default is inspect.Parameter.empty and p.name != parameter
+    }
+    with pytest.raises(InputError, match=words):
+        f(**{parameter: frame}, **required)
+
+
+def test_a_wide_frames_whole_float_topics_read_as_integers():
+    matrix = irgauge.as_score_matrix(WIDE.set_axis([101.0 + k for k in range(8)]))
+    assert matrix.topics[:2] == ["101", "102"]

@@ -185,7 +185,7 @@ def adapted_frame(frame: Any, what: str) -> Any:
         if extra in columns:
             out[extra] = frame[columns[extra]].to_numpy()
     for key in ("query_id", "doc_id"):
-        out[key] = _id_column(out[key], chosen[key], what)
+        out[key] = id_column(out[key], chosen[key], what)
     _refuse_aggregate_rows(out["query_id"], chosen["query_id"], what)
     return out
 
@@ -197,7 +197,7 @@ def _refuse_aggregate_rows(series: Any, label: str, what: str) -> None:
         raise aggregate_topic_error(where, "<DataFrame>")
 
 
-def _id_column(series: Any, label: str, what: str) -> Any:
+def id_column(series: Any, label: str, what: str) -> Any:
     """Ids as strings; a missing id (NaN/None) is an error; 101.0 (ints made float by a
     missing value elsewhere) reads as 101; ids of other types (101.5, True, a date) are
     refused, as a table's are."""
@@ -206,7 +206,7 @@ def _id_column(series: Any, label: str, what: str) -> Any:
         row = int(missing.argmax())
         raise InputError(
             f"{what} DataFrame: row {row} has no value in column {label!r} "
-            f"(NaN); every row needs a topic and a document id",
+            "(NaN); every id must be given",
             "<DataFrame>",
         )
     if hasattr(series, "cat"):  # categorical: its values, as the categories hold them
