@@ -330,3 +330,38 @@ def test_every_line_name_trec_eval_prints_is_refused_in_three_cases():
 def test_names_no_tool_uses_are_registered(name):
     irgauge.register_measure(name, patient_rr)
     irgauge.unregister_measure(name)
+
+
+BUILT_IN = ["AP", "nDCG@10", "P@5", "RR", "Q-measure", "bpref", "ERR@10", "RBP"]
+
+
+def test_a_registered_measure_cannot_change_what_the_other_measures_read():
+    """A batch's arrays are shared by every measure computed on it (and cached): a
+    registered measure that wrote into ``ranked.isrel`` made AP above 1. Every array the
+    batch offers is read-only (``collection.rankings``), so the write is refused (here
+    caught by the measure) and the other measures read what they would alone."""
+    qrels, run = collection(12)
+    seen: dict = {}
+
+    def writer(ranked):
+        for name in dir(ranked):
+            value = getattr(ranked, name, None) if not name.startswith("_") else None
+            if isinstance(value, np.ndarray):
+                # a writeable array the batch keeps (ranks is made afresh each time)
+                seen[name] = value.flags.writeable and getattr(ranked, name) is value
+                try:
+                    value[...] = 1
+                except ValueError:  # assignment destination is read-only
+                    pass
+        return np.zeros(ranked.n_rows)
+
+    alone = evaluate(qrels, run, BUILT_IN).means
+    irgauge.register_measure("Writer", writer)
+    try:
+        beside = evaluate(qrels, run, ["Writer", *BUILT_IN, "Writer@5"]).means
+    finally:
+        irgauge.unregister_measure("Writer")
+    assert {"isrel", "gain", "grades", "lengths", "ranks"} <= set(seen), sorted(seen)
+    assert not [name for name, writeable in seen.items() if writeable]
+    kept = beside[beside["measure"].isin(BUILT_IN)].reset_index(drop=True)
+    assert kept.equals(alone.reset_index(drop=True))
