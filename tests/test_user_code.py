@@ -336,23 +336,28 @@ BUILT_IN = ["AP", "nDCG@10", "P@5", "RR", "Q-measure", "bpref", "ERR@10", "RBP"]
 
 
 def test_a_registered_measure_cannot_change_what_the_other_measures_read():
-    """A batch's arrays are shared by every measure computed on it (and cached): a
-    registered measure that wrote into ``ranked.isrel`` made AP above 1. Every array the
-    batch offers is read-only (``collection.rankings``), so the write is refused (here
+    """A batch's arrays are shared by every measure computed on it (and cached), and its
+    judgments' by every batch: a registered measure that wrote into ``ranked.isrel`` made
+    AP above 1. Every array the batch and its judgments keep is read-only
+    (``collection.rankings``, ``collection.judgments``), so the write is refused (here
     caught by the measure) and the other measures read what they would alone."""
     qrels, run = collection(12)
     seen: dict = {}
 
     def writer(ranked):
-        for name in dir(ranked):
-            value = getattr(ranked, name, None) if not name.startswith("_") else None
-            if isinstance(value, np.ndarray):
-                # a writeable array the batch keeps (ranks is made afresh each time)
-                seen[name] = value.flags.writeable and getattr(ranked, name) is value
+        for owner, prefix in ((ranked, ""), (ranked.judgments, "judgments.")):
+            for name in (n for n in dir(owner) if not n.startswith("_")):
                 try:
-                    value[...] = 1
-                except ValueError:  # assignment destination is read-only
-                    pass
+                    value = getattr(owner, name)
+                except ValueError:  # strata: of prels only
+                    continue
+                if isinstance(value, np.ndarray):
+                    # a writeable array kept (ranks is made afresh each time)
+                    seen[prefix + name] = value.flags.writeable and getattr(owner, name) is value
+                    try:
+                        value[...] = 1
+                    except ValueError:  # assignment destination is read-only
+                        pass
         return np.zeros(ranked.n_rows)
 
     alone = evaluate(qrels, run, BUILT_IN).means
@@ -361,7 +366,7 @@ def test_a_registered_measure_cannot_change_what_the_other_measures_read():
         beside = evaluate(qrels, run, ["Writer", *BUILT_IN, "Writer@5"]).means
     finally:
         irgauge.unregister_measure("Writer")
-    assert {"isrel", "gain", "grades", "lengths", "ranks"} <= set(seen), sorted(seen)
+    assert {"isrel", "gain", "grades", "lengths", "judgments.R"} <= set(seen), sorted(seen)
     assert not [name for name, writeable in seen.items() if writeable]
     kept = beside[beside["measure"].isin(BUILT_IN)].reset_index(drop=True)
     assert kept.equals(alone.reset_index(drop=True))
