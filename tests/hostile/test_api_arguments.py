@@ -200,3 +200,22 @@ def test_a_wide_frames_labels_are_read_as_ids(name, parameter, case):
 def test_a_wide_frames_whole_float_topics_read_as_integers():
     matrix = irgauge.as_score_matrix(WIDE.set_axis([101.0 + k for k in range(8)]))
     assert matrix.topics[:2] == ["101", "102"]
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda depth: irgauge.depth_pool([{"1": {"d": 1.0}}], depth),
+        lambda depth: irgauge.pool([{"1": {"d": 1.0}}], depth=depth),
+        lambda depth: irgauge.reusability(
+            {"1": {"d": 1}}, {"a": {"1": {"d": 1.0}}, "b": {"1": {"e": 1.0}}}, depth
+        ),
+    ],
+    ids=["depth_pool", "pool", "reusability"],
+)
+@pytest.mark.parametrize("depth", ["5", "5,10", 2.5, True, 0])
+def test_one_pool_depth_is_a_whole_number_in_every_function(call, depth):
+    """depth_pool (and reusability, which pools through it) read its depth as pool's list
+    of depths, so "5" from Python was taken where pool(depth="5") is refused."""
+    with pytest.raises(InputError, match="depth"):
+        call(depth)

@@ -110,7 +110,9 @@ def depth_pool(
     answers. ``order``: the document order ("score" or "file"; default each run's natural
     order).
     """
-    return depth_pools(runs, [depth], topics, order, topics_of)[0]
+    # one depth, a number: "5" is text from Python (as pool(depth=) refuses it), and
+    # "5,10" a list that depth_pools would read
+    return depth_pools(runs, [_checks.depth(depth)], topics, order, topics_of)[0]
 
 
 def depth_pools(
