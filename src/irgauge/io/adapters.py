@@ -25,6 +25,7 @@ from typing import Any, List, Optional, Sequence, Tuple
 
 import numpy as np
 
+from irgauge import _checks
 from irgauge.errors import InputError
 from irgauge.io.records import AGGREGATE_TOPIC, IdKeys, Qrels, Run, aggregate_topic_error
 
@@ -120,7 +121,10 @@ def run_sources(runs: Any) -> List[Tuple[Any, Optional[str]]]:
         filled = next((v for v in values if not isinstance(v, Mapping) or v), None)
         nested = isinstance(filled, Mapping) and isinstance(next(iter(filled.values())), Mapping)
         if nested or (first is not None and not isinstance(first, Mapping)):
-            return [(run_source(source), str(name)) for name, source in runs.items()]
+            # the names as every name irgauge is given: text or integers, none empty
+            # (the run's tag stood in for ''), 1 and '1' not two runs
+            names = _checks.labels(list(runs), "runs (the names of the mapping)")
+            return [(run_source(source), name) for name, source in zip(names, values)]
         return [(runs, None)]
     if not isinstance(runs, Iterable) or isinstance(runs, str):
         raise InputError(
