@@ -20,6 +20,7 @@ import pandas as pd
 import pytest
 
 import irgauge
+import irgauge.studies
 from irgauge import InputError, MeasureError
 
 X, Y = [0.1, 0.4, 0.3, 0.8], [0.2, 0.1, 0.5, 0.6]  # 4 topics
@@ -219,3 +220,11 @@ def test_one_pool_depth_is_a_whole_number_in_every_function(call, depth):
     of depths, so "5" from Python was taken where pool(depth="5") is refused."""
     with pytest.raises(InputError, match="depth"):
         call(depth)
+
+
+@pytest.mark.parametrize("name", irgauge.studies.STUDIES)
+def test_run_study_refuses_an_argument_its_study_does_not_take(name, tmp_path):
+    with pytest.raises(InputError, match="bogus"):
+        irgauge.run_study(name, "q.txt", ["r.txt"], tmp_path, bogus=1)
+    with pytest.raises(InputError, match=name):
+        irgauge.run_study(name, *range(40))

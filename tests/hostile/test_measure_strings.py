@@ -44,6 +44,8 @@ def _calls(tmp_path):
             q, runs, 3, measures=m, topic_resamples=2, **few
         ),
         "score_matrices": lambda m: irgauge.score_matrices(q, runs, m),
+        # trec_eval's word for AP: map (a string was read as the words m, a and p)
+        "trec_eval_output": lambda m: irgauge.trec_eval_output(q, runs[0], m.replace("AP", "map")),
         "run_study pooling": lambda m: irgauge.run_study(
             "pooling",
             q,
@@ -71,13 +73,14 @@ def test_every_public_function_taking_measures_is_tried(tmp_path):
         for name in dir(irgauge)
         if not name.startswith("_")
         and inspect.isfunction(getattr(irgauge, name))
-        and "measures" in inspect.signature(getattr(irgauge, name)).parameters
+        # trec_eval_output's are trec_eval's -m words
+        and {"measures", "words"} & set(inspect.signature(getattr(irgauge, name)).parameters)
     }
     assert taking - set(ELSEWHERE) <= {c.split()[0] for c in ENTRIES}
 
 
 ENTRIES = ["agreement", "evaluate", "incomplete_study", "reproducibility", "reusability"]
-ENTRIES += ["score_matrices", "run_study pooling"]
+ENTRIES += ["score_matrices", "run_study pooling", "trec_eval_output"]
 
 
 @pytest.mark.parametrize("entry", ENTRIES)
