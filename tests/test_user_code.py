@@ -370,3 +370,11 @@ def test_a_registered_measure_cannot_change_what_the_other_measures_read():
     assert not [name for name, writeable in seen.items() if writeable]
     kept = beside[beside["measure"].isin(BUILT_IN)].reset_index(drop=True)
     assert kept.equals(alone.reset_index(drop=True))
+
+
+def test_a_registered_measures_summary_is_one_line():
+    """``irgauge measures`` prints a measure a line: a summary of two lines printed its
+    second line as a measure of its own."""
+    with pytest.raises(MeasureError, match="summary is one line"):
+        irgauge.register_measure("TwoLines", patient_rr, summary="first\nsecond")
+    assert not any(m["name"] == "TwoLines" for m in irgauge.list_measures())

@@ -122,6 +122,8 @@ def register_measure(
     defaults = {p.name: p.default for p in declared}
     checked = GuardedMeasure(name, function, defaults, origin_of(function), bool(integer))
     summary = _summary(name, function) if summary is None else str(summary)
+    if len(summary.splitlines()) > 1:  # irgauge measures prints a measure a line
+        raise MeasureError(f"measure {name}: summary is one line; got {summary!r}")
     kind = "optional" if cutoff else "none"
     register(name, summary, declared, kind, graded, False, integer)(checked)
     family = _CUSTOM[name] = REGISTRY[name]
