@@ -228,3 +228,16 @@ def test_run_study_refuses_an_argument_its_study_does_not_take(name, tmp_path):
         irgauge.run_study(name, "q.txt", ["r.txt"], tmp_path, bogus=1)
     with pytest.raises(InputError, match=name):
         irgauge.run_study(name, *range(40))
+
+
+def test_a_format_no_renderer_has_is_refused_naming_it():
+    """ComparisonTable.render (and the tables under it) raised a plain ValueError."""
+    table = irgauge.compare_table(WIDE, seed=1)
+    with pytest.raises(InputError, match="format: unknown value 'nope'"):
+        table.render(format="nope")
+
+
+def test_write_collection_refuses_what_is_no_simulated_collection(tmp_path):
+    with pytest.raises(InputError, match="collection: expected simulate_collection's result"):
+        irgauge.write_collection({"qrels": "q.txt"}, tmp_path / "out")
+    assert not (tmp_path / "out").exists()

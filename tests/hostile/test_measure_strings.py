@@ -21,6 +21,15 @@ QA_GOLD = "1 1 c1 1 yes\n2 1 c1 1 no\n"
 QA_RUN = "1 ans yes\n2 ans no\n"
 
 
+def _score_file(tmp_path, q, runs):
+    """The runs' AP and P@5 per topic, as irgauge eval -q --format tsv writes them."""
+    scores = tmp_path / "scores.tsv"
+    scores.write_text(
+        irgauge.evaluate(q, runs, ["AP", "P@5"]).per_topic.to_csv(sep="\t", index=False)
+    )
+    return scores
+
+
 def _calls(tmp_path):
     q = tmp_path / "q.txt"
     q.write_text(QRELS)
@@ -44,6 +53,7 @@ def _calls(tmp_path):
             q, runs, 3, measures=m, topic_resamples=2, **few
         ),
         "score_matrices": lambda m: irgauge.score_matrices(q, runs, m),
+        "read_scores": lambda m: irgauge.read_scores(_score_file(tmp_path, q, runs), m),
         # trec_eval's word for AP: map (a string was read as the words m, a and p)
         "trec_eval_output": lambda m: irgauge.trec_eval_output(q, runs[0], m.replace("AP", "map")),
         "run_study pooling": lambda m: irgauge.run_study(
@@ -63,7 +73,6 @@ def _calls(tmp_path):
 # entry points whose measures are not IR measures of qrels and runs, or that only filter
 ELSEWHERE = {
     "qa_evaluate": "QA measures of answer runs (tests/qa)",
-    "read_scores": "keeps the named measures of a score file (tests/test_names_and_hints.py)",
 }
 
 
@@ -80,7 +89,7 @@ def test_every_public_function_taking_measures_is_tried(tmp_path):
 
 
 ENTRIES = ["agreement", "evaluate", "incomplete_study", "reproducibility", "reusability"]
-ENTRIES += ["score_matrices", "run_study pooling", "trec_eval_output"]
+ENTRIES += ["score_matrices", "run_study pooling", "trec_eval_output", "read_scores"]
 
 
 @pytest.mark.parametrize("entry", ENTRIES)
