@@ -112,3 +112,15 @@ def test_a_measure_given_twice_is_refused(entry, tmp_path, monkeypatch):
     monkeypatch.setattr(style, "save", lambda *a, **k: [])
     with pytest.raises(irgauge.InputError, match="measure given twice: AP;"):
         _calls(tmp_path)[entry](["AP", "AP"])
+
+
+@pytest.mark.parametrize("entry", [e for e in ENTRIES if e != "trec_eval_output"])
+def test_an_empty_list_of_measures_is_refused_not_read_as_the_default(entry, tmp_path, monkeypatch):
+    """``measures=[]`` (and ``-m ''``) gave reproducibility and agreement their default
+    measures, where evaluate refused it. (trec_eval_output's no words are trec_eval's
+    official set, as trec_eval without -m.)"""
+    from irgauge.report import style
+
+    monkeypatch.setattr(style, "save", lambda *a, **k: [])
+    with pytest.raises((irgauge.InputError, irgauge.MeasureError), match="no measures given"):
+        _calls(tmp_path)[entry]([])

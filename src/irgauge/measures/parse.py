@@ -336,7 +336,9 @@ def measure_text(item) -> str:
 def measure_texts(measures: Any, default: Iterable[str] = ()) -> List[str]:
     """The measure strings a function is given, as a list: one string (``"AP"``) is one
     measure, not a list of its letters (``list("AP")`` is A and P); None gives
-    ``default``. A measure given twice is refused (:func:`refuse_repeats`)."""
+    ``default``, and an empty list is refused, not read as the default (``-m ''`` and
+    ``measures=[]`` gave reproducibility and agreement their defaults where evaluate
+    refused them). A measure given twice is refused (:func:`refuse_repeats`)."""
     if measures is None:
         chosen = list(default)
     elif isinstance(measures, str):
@@ -346,6 +348,8 @@ def measure_texts(measures: Any, default: Iterable[str] = ()) -> List[str]:
             chosen = list(measures)
         except TypeError:  # one object, not a list: a measure (ir_measures') or refused
             chosen = [measure_text(measures)]
+    if not chosen:
+        raise MeasureError("no measures given")
     refuse_repeats(chosen)
     return chosen
 
