@@ -3,6 +3,7 @@ DataFrames, arrays) are read correctly or refused with an InputError naming the 
 through every entry point that takes them, and never changed."""
 
 import copy
+import re
 
 import numpy as np
 import pandas as pd
@@ -162,3 +163,27 @@ def test_every_reader_refuses_what_is_not_a_path(reader, case):
     with pytest.raises(InputError) as caught:
         getattr(irgauge, reader)(value)
     assert shown in str(caught.value) and "cannot read" not in str(caught.value)
+
+
+RUNS_ENTRY_POINTS = {
+    "evaluate": lambda runs: irgauge.evaluate(QRELS, runs, ["AP"]),
+    "score_matrices": lambda runs: irgauge.score_matrices(QRELS, runs, ["AP"]),
+    "pool": lambda runs: irgauge.pool(runs, depth=2),
+    "depth_pool": lambda runs: irgauge.depth_pool(runs, 2),
+}
+BAD_RUN_NAMES = {  # a {name: run} mapping -> words of the refusal
+    "empty name": ({"": RUN, "b": RUN}, "empty name"),
+    "None": ({None: RUN, "b": RUN}, "None"),
+    "1 and '1'": ({1: RUN, "1": RUN}, "duplicate name '1'"),
+    "a tuple": ({("a",): RUN, "b": RUN}, "('a',)"),
+}
+
+
+@pytest.mark.parametrize("entry", sorted(RUNS_ENTRY_POINTS))
+@pytest.mark.parametrize("case", sorted(BAD_RUN_NAMES))
+def test_the_names_of_a_mapping_of_runs_are_names(entry, case):
+    """A {name: run} mapping's keys were made text with str(): '' gave way to the run's
+    tag, None became a run 'None' and 1 and '1' two runs of one name."""
+    runs, words = BAD_RUN_NAMES[case]
+    with pytest.raises(InputError, match=re.escape(words)):
+        RUNS_ENTRY_POINTS[entry](runs)

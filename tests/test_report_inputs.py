@@ -231,3 +231,35 @@ def test_two_comparisons_of_the_same_scores_say_how_they_differ(tmp_path, capsys
         "they differ in correction: holm here, none there."
     ) in html
     assert "the tables given" in html
+
+
+TOPICSET_TSV = "# method: topic_set_size\ndesign\tmeasure\tstatistic\tvalue\n"
+EVAL_TSV = "run\tmeasure\ttopic\tvalue\n"
+
+
+@pytest.mark.parametrize(
+    "name, text, where",
+    [
+        ("t.tsv", TOPICSET_TSV + "all\tAP\tvariance\t0.1\nttest\tAP\tn_topics\n", ":4:"),
+        ("e.tsv", EVAL_TSV + "a\tAP\tall\t0.5\nb\tAP\tall\n", ":3:"),
+        ("e.tsv", EVAL_TSV + "a\tAP\n", ":2:"),
+        (
+            "e.json",
+            '{"results": [{"run": "a", "measure": "AP", "topic": "all", "value": 0.5},'
+            ' {"run": "b", "measure": "AP", "topic": "all"}]}',
+            "row 2",
+        ),
+        ("r.json", '{"results": [{"a": 1}, 5]}', "list of rows"),
+    ],
+)
+def test_a_result_row_short_of_a_field_is_refused_not_shown_as_missing(
+    tmp_path, capsys, name, text, where
+):
+    """A row with fewer fields than the header (a file cut short, a cell lost) was read
+    by pandas with NaN there, and the report showed the value as left out (-)."""
+    given = tmp_path / name
+    given.write_text(text)
+    assert main(["report", str(tmp_path / "out"), str(given)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and where in err and str(given) in err, err
+    assert not (tmp_path / "out").exists()

@@ -330,3 +330,51 @@ def test_every_line_name_trec_eval_prints_is_refused_in_three_cases():
 def test_names_no_tool_uses_are_registered(name):
     irgauge.register_measure(name, patient_rr)
     irgauge.unregister_measure(name)
+
+
+BUILT_IN = ["AP", "nDCG@10", "P@5", "RR", "Q-measure", "bpref", "ERR@10", "RBP"]
+
+
+def test_a_registered_measure_cannot_change_what_the_other_measures_read():
+    """A batch's arrays are shared by every measure computed on it (and cached), and its
+    judgments' by every batch: a registered measure that wrote into ``ranked.isrel`` made
+    AP above 1. Every array the batch and its judgments keep is read-only
+    (``collection.rankings``, ``collection.judgments``), so the write is refused (here
+    caught by the measure) and the other measures read what they would alone."""
+    qrels, run = collection(12)
+    seen: dict = {}
+
+    def writer(ranked):
+        for owner, prefix in ((ranked, ""), (ranked.judgments, "judgments.")):
+            for name in (n for n in dir(owner) if not n.startswith("_")):
+                try:
+                    value = getattr(owner, name)
+                except ValueError:  # strata: of prels only
+                    continue
+                if isinstance(value, np.ndarray):
+                    # a writeable array kept (ranks is made afresh each time)
+                    seen[prefix + name] = value.flags.writeable and getattr(owner, name) is value
+                    try:
+                        value[...] = 1
+                    except ValueError:  # assignment destination is read-only
+                        pass
+        return np.zeros(ranked.n_rows)
+
+    alone = evaluate(qrels, run, BUILT_IN).means
+    irgauge.register_measure("Writer", writer)
+    try:
+        beside = evaluate(qrels, run, ["Writer", *BUILT_IN, "Writer@5"]).means
+    finally:
+        irgauge.unregister_measure("Writer")
+    assert {"isrel", "gain", "grades", "lengths", "judgments.R"} <= set(seen), sorted(seen)
+    assert not [name for name, writeable in seen.items() if writeable]
+    kept = beside[beside["measure"].isin(BUILT_IN)].reset_index(drop=True)
+    assert kept.equals(alone.reset_index(drop=True))
+
+
+def test_a_registered_measures_summary_is_one_line():
+    """``irgauge measures`` prints a measure a line: a summary of two lines printed its
+    second line as a measure of its own."""
+    with pytest.raises(MeasureError, match="summary is one line"):
+        irgauge.register_measure("TwoLines", patient_rr, summary="first\nsecond")
+    assert not any(m["name"] == "TwoLines" for m in irgauge.list_measures())

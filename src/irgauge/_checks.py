@@ -220,6 +220,21 @@ def sequence(
     return [check(item, name) for item in items]
 
 
+def items(text: Any, name: Optional[str], what: str = "values", spaces: bool = True) -> list:
+    """The items of a comma-separated list (``"5,10"``, ``"5, 10"``; with ``spaces``,
+    ``"5 10"`` too), stripped: every list option and list string reads its text here.
+
+    An empty list and an empty item (``"5,,10"``, ``"5,"``, ``",5"``) are refused naming
+    ``name``: the value left out between the commas is not guessed, and an empty text
+    does not stand for the default (``--tests ''`` ran every test)."""
+    parts = [part.strip() for part in str(text).split(",")]
+    if parts == [""]:
+        raise refused(name, f"no {what} given; got {text!r}")
+    if "" in parts:
+        raise refused(name, f"an empty item in {text!r}: a value between two commas is missing")
+    return [word for part in parts for word in part.split()] if spaces else parts
+
+
 def choice(value: Any, name: str, choices: Iterable[str]) -> str:
     """``value`` if it is one of ``choices``; else an InputError listing them."""
     choices = tuple(choices)

@@ -21,6 +21,15 @@ QA_GOLD = "1 1 c1 1 yes\n2 1 c1 1 no\n"
 QA_RUN = "1 ans yes\n2 ans no\n"
 
 
+def _score_file(tmp_path, q, runs):
+    """The runs' AP and P@5 per topic, as irgauge eval -q --format tsv writes them."""
+    scores = tmp_path / "scores.tsv"
+    scores.write_text(
+        irgauge.evaluate(q, runs, ["AP", "P@5"]).per_topic.to_csv(sep="\t", index=False)
+    )
+    return scores
+
+
 def _calls(tmp_path):
     q = tmp_path / "q.txt"
     q.write_text(QRELS)
@@ -44,6 +53,9 @@ def _calls(tmp_path):
             q, runs, 3, measures=m, topic_resamples=2, **few
         ),
         "score_matrices": lambda m: irgauge.score_matrices(q, runs, m),
+        "read_scores": lambda m: irgauge.read_scores(_score_file(tmp_path, q, runs), m),
+        # trec_eval's word for AP: map (a string was read as the words m, a and p)
+        "trec_eval_output": lambda m: irgauge.trec_eval_output(q, runs[0], m.replace("AP", "map")),
         "run_study pooling": lambda m: irgauge.run_study(
             "pooling",
             q,
@@ -61,7 +73,6 @@ def _calls(tmp_path):
 # entry points whose measures are not IR measures of qrels and runs, or that only filter
 ELSEWHERE = {
     "qa_evaluate": "QA measures of answer runs (tests/qa)",
-    "read_scores": "keeps the named measures of a score file (tests/test_names_and_hints.py)",
 }
 
 
@@ -71,13 +82,14 @@ def test_every_public_function_taking_measures_is_tried(tmp_path):
         for name in dir(irgauge)
         if not name.startswith("_")
         and inspect.isfunction(getattr(irgauge, name))
-        and "measures" in inspect.signature(getattr(irgauge, name)).parameters
+        # trec_eval_output's are trec_eval's -m words
+        and {"measures", "words"} & set(inspect.signature(getattr(irgauge, name)).parameters)
     }
     assert taking - set(ELSEWHERE) <= {c.split()[0] for c in ENTRIES}
 
 
 ENTRIES = ["agreement", "evaluate", "incomplete_study", "reproducibility", "reusability"]
-ENTRIES += ["score_matrices", "run_study pooling"]
+ENTRIES += ["score_matrices", "run_study pooling", "trec_eval_output", "read_scores"]
 
 
 @pytest.mark.parametrize("entry", ENTRIES)
@@ -100,3 +112,15 @@ def test_a_measure_given_twice_is_refused(entry, tmp_path, monkeypatch):
     monkeypatch.setattr(style, "save", lambda *a, **k: [])
     with pytest.raises(irgauge.InputError, match="measure given twice: AP;"):
         _calls(tmp_path)[entry](["AP", "AP"])
+
+
+@pytest.mark.parametrize("entry", [e for e in ENTRIES if e != "trec_eval_output"])
+def test_an_empty_list_of_measures_is_refused_not_read_as_the_default(entry, tmp_path, monkeypatch):
+    """``measures=[]`` (and ``-m ''``) gave reproducibility and agreement their default
+    measures, where evaluate refused it. (trec_eval_output's no words are trec_eval's
+    official set, as trec_eval without -m.)"""
+    from irgauge.report import style
+
+    monkeypatch.setattr(style, "save", lambda *a, **k: [])
+    with pytest.raises((irgauge.InputError, irgauge.MeasureError), match="no measures given"):
+        _calls(tmp_path)[entry]([])

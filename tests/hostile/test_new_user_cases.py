@@ -61,6 +61,28 @@ def test_a_warning_reaching_the_console_script_is_one_note(tmp_path):
     assert done.stderr == "irgauge: note: UserWarning: a word from the measure\n"
 
 
+def test_what_a_plugin_prints_as_it_loads_is_not_the_commands_output(tmp_path):
+    """A plugin's print at import went to standard output, into the TSV a user redirects
+    to a file; it goes to standard error."""
+    (tmp_path / "qrels.txt").write_text(QRELS)
+    (tmp_path / "run.txt").write_text(RUN)
+    (tmp_path / "loud_measures.py").write_text(
+        "import numpy as np\nimport irgauge\nprint('loading my measures')\n"
+        "irgauge.register_measure('LoudM', lambda ranked: np.zeros(ranked.n_rows))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-m", "irgauge", "eval", "qrels.txt", "run.txt", "-m", "LoudM"]
+        + ["--format", "tsv", "--no-header"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=_environment(tmp_path, IRGAUGE_MEASURES="loud_measures"),
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[0] == "run\tmeasure\ttopic\tvalue", done.stdout
+    assert "loading my measures" in done.stderr and "loading" not in done.stdout
+
+
 def test_main_in_a_program_leaves_its_warnings_to_the_caller(cli):
     """Only the console scripts' own process turns warnings into notes: a program calling
     ``main`` (and the fuzz harness, which records warnings as failures) keeps Python's."""
@@ -259,7 +281,25 @@ def test_a_mean_over_no_topic_is_said_to_be_nan(tmp_path, cli, memory):
     run.write_text(RUN)
     code, out, err = cli("eval", qrels, run, "-m", "AP", *memory)
     assert code == 0 and "nan" in out
-    assert "irgauge: note: run r: no topic is averaged, so its means are NaN" in err
+    assert "irgauge: note: run r: its means are NaN: the run has no topic averaged: it " in err
+    assert "answers none of the qrels topics (topic ids match as written" in err
+
+
+@pytest.mark.parametrize("memory", [[], ["--memory", "1M"]])
+def test_a_mean_over_no_topic_with_a_relevant_document_does_not_blame_the_ids(
+    tmp_path, cli, memory
+):
+    """-l above every level leaves no topic a relevant document: the run answers every
+    topic, and the note said its ids were written differently."""
+    qrels, run = tmp_path / "qrels.txt", tmp_path / "run.txt"
+    qrels.write_text(QRELS)
+    run.write_text(RUN)
+    code, out, err = cli("eval", qrels, run, "-m", "AP", "-l", "9", *memory)
+    assert code == 0 and "nan" in out
+    assert "every qrels topic it answers has no relevant document at level >= 9" in err
+    assert "'01' is not '1'" not in err
+    result = irgauge.evaluate(str(qrels), [str(run)], ["AP"], rel_level=9)
+    assert any("has no relevant document at level >= 9" in n for n in result.metadata["notes"])
 
 
 @pytest.mark.parametrize(

@@ -67,9 +67,10 @@ def list_of(item: Callable[[str], Any]) -> Callable[[str], list]:
     (another type of this module, so every value is bounded)."""
 
     def parse(text: str) -> list:
-        parts = [t for t in text.replace(" ", ",").split(",") if t]
-        if not parts:
-            raise argparse.ArgumentTypeError(f"expected a comma-separated list; got {text!r}")
+        try:
+            parts = _checks.items(text, None)
+        except InputError as err:
+            raise argparse.ArgumentTypeError(str(err)) from None
         return [item(t) for t in parts]
 
     parse.__name__ = "list"

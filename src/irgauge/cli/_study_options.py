@@ -7,10 +7,12 @@ from __future__ import annotations
 import argparse
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
+from irgauge import _checks
 from irgauge.cli import _options as opt
 from irgauge.cli import answer_options
 from irgauge.cli import option_spellings
 from irgauge.cli import output_options
+from irgauge.errors import InputError
 
 
 # parsed options -> the keywords they give the study function
@@ -26,7 +28,10 @@ def _none(args: argparse.Namespace) -> Dict[str, Any]:
 
 
 def _gain_list(text: str) -> List[str]:
-    variants = [t.strip() for t in text.split(",") if t.strip()]
+    try:
+        variants = _checks.items(text, None, "gains", spaces=False)
+    except InputError as err:  # argparse's words for the others: argument --gains: ...
+        raise argparse.ArgumentTypeError(str(err)) from None
     for variant in variants:  # each refused here, naming --gains, as eval's --gains
         opt.gains(variant)
     return variants
@@ -332,7 +337,7 @@ def _qa_kwargs(args: argparse.Namespace) -> Dict[str, Any]:
         "gold_format": args.gold_format,
         "run_format": args.run_format,
     }
-    if args.normalise:
+    if args.normalise is not None:  # '' is refused by the study, as by qa eval
         qa["normalise"] = args.normalise
     return {"qa_options": qa}
 

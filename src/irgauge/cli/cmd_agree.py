@@ -67,7 +67,7 @@ def run(args) -> int:
         sources,
         names=names,
         runs=args.run,
-        measures=opt.split_measures(args.measure) or None,
+        measures=opt.split_measures(args.measure),  # -m '': refused, as eval refuses it
         rel_level=args.rel_level,
         samples=args.samples,
         seed=args.seed,

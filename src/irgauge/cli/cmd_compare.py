@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from irgauge import _checks
 from irgauge.cli import _meta_common as common
 from irgauge.cli import _options as opt
 from irgauge.cli import option_spellings
@@ -137,7 +138,7 @@ def run(args) -> int:
             f"{', '.join(given)}: options of the comparison table; give --table too "
             "(the pairwise rows do not use them)"
         )
-    tests = [t.strip() for t in (args.tests or TESTS).split(",") if t.strip()]
+    tests = _checks.items(TESTS if args.tests is None else args.tests, "--tests", "tests")
     unknown = [t for t in tests if t not in KNOWN]
     if unknown:
         raise InputError(
@@ -158,6 +159,8 @@ def run(args) -> int:
                     f"are {listed(matrix.systems)})",
                     matrix.source,
                 )
+            if args.pair[0] == args.pair[1]:
+                raise InputError(f"--pair: {args.pair[0]} is compared with itself")
             pairs = [(matrix.systems.index(args.pair[0]), matrix.systems.index(args.pair[1]))]
         result = compare_pairs(
             matrix.values,
@@ -195,7 +198,7 @@ def run_table(args) -> int:
     from irgauge.stats.comparison import compare_table
     from irgauge.errors import InputError
 
-    tests = [t.strip() for t in (args.tests or "t").split(",") if t.strip()]
+    tests = _checks.items("t" if args.tests is None else args.tests, "--tests", "tests")
     if len(tests) != 1:
         raise InputError(f"--table marks significance by one test; got --tests {args.tests}")
     if args.pair:

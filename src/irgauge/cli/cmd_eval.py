@@ -219,6 +219,7 @@ def write_result(result, args) -> None:
 
 def _report_skipped(metadata: dict) -> None:
     """Tell on stderr what was not averaged, so that nothing is dropped silently."""
+    from irgauge.evaluation.engine import none_averaged
     from irgauge.evaluation.peers import peer_notes
     from irgauge.io.words import counted
 
@@ -237,10 +238,7 @@ def _report_skipped(metadata: dict) -> None:
     averaged = metadata.get("topics_averaged")
     notes += [n for n in metadata.get("notes", []) if "no topic averaged" not in n]
     for run, count in (averaged if isinstance(averaged, dict) else {}).items():
-        if count == 0:  # its means are NaN: say why, and the usual cause
-            notes.append(
-                f"run {run}: no topic is averaged, so its means are NaN (topic ids match "
-                "as written: '01' is not '1')"
-            )
+        if count == 0:  # its means are NaN: one note for all of them, with the reason
+            notes.append(f"run {run}: its means are NaN: {none_averaged(run, metadata)}")
     for note in notes:
         print(f"irgauge: note: {note}", file=sys.stderr)

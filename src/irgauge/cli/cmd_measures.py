@@ -79,11 +79,14 @@ def run(args) -> int:
 
 def _explain(names, format: str) -> int:
     from irgauge.cli._options import split_measures
-    from irgauge.errors import MeasureError
+    from irgauge.errors import InputError, MeasureError
     from irgauge.measures.parse import explain, parse_measure, resolve
 
     rows, texts = [], []
-    for name in split_measures(names) or []:
+    names = split_measures(names)
+    if not names:  # '' explained nothing, with exit 0
+        raise InputError("--explain: no measure name given")
+    for name in names:
         try:
             spec, measure = resolve(name), parse_measure(name)
         except MeasureError as err:  # an ambiguous or unknown name: say why, go on

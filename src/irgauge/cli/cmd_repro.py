@@ -83,7 +83,7 @@ def run(args) -> int:
         args.qrels,
         args.original,
         args.repeated if len(args.repeated) > 1 else args.repeated[0],
-        opt.split_measures(args.measures) or None,
+        opt.split_measures(args.measures),  # -m '': refused, as eval refuses it
         repeated_qrels=args.repeated_qrels,
         cutoffs=args.cutoffs,
         rbo_p=args.rbo_p,

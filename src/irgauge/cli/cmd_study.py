@@ -19,6 +19,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Dict, NamedTuple, Optional, Tuple
 
+from irgauge import _checks
 from irgauge.citations import cite
 from irgauge.cli import HelpFormatter
 from irgauge.cli import _options as opt
@@ -172,7 +173,7 @@ STUDIES = {
             ),
             adders.own(
                 "--strategies",
-                value=lambda given: [t for t in given.replace(" ", ",").split(",") if t],
+                value=lambda given: _checks.items(given, "--strategies", "strategies"),
                 default=",".join(POOLING_STRATEGIES),
                 metavar="S,...",
                 help="pooling strategies (irgauge pool's)",

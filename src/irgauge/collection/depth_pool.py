@@ -111,7 +111,9 @@ def depth_pool(
     answers. ``order``: the document order ("score" or "file"; default each run's natural
     order).
     """
-    return depth_pools(runs, [depth], topics, order, topics_of)[0]
+    # one depth, a number: "5" is text from Python (as pool(depth=) refuses it), and
+    # "5,10" a list that depth_pools would read
+    return depth_pools(runs, [_checks.depth(depth)], topics, order, topics_of)[0]
 
 
 def depth_pools(
@@ -198,7 +200,7 @@ def parse_depths(depths, source: Optional[str] = None) -> List[int]:
     """Depths from ``"10,100"``, one number or a sequence: whole numbers >= 1, duplicates
     dropped, smallest first."""
     if isinstance(depths, str):
-        items: Sequence = [d for d in depths.split(",") if d.strip()]
+        items: Sequence = _checks.items(depths, "depth", "depths", spaces=False)
     else:
         items = _checks.sequence(depths, "depth", lambda d, name: d)
     parsed = []

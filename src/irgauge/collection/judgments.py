@@ -28,6 +28,14 @@ TREC_LOWEST_LEVEL = -2  # trec_eval's -l below this reads its rankings as -l -2 
 GAIN_LIST_LEVELS = 64  # metadata spells the gains out level by level up to this level
 
 
+def _read_only(*arrays: Any) -> None:
+    """The judgments' derived arrays made read-only: every batch of every run reads them
+    (a registered measure's code too), as a batch's own arrays (``collection.rankings``)."""
+    for array in arrays:
+        if isinstance(array, np.ndarray):
+            array.flags.writeable = False
+
+
 def parse_gains(text: Union[None, str, Sequence[float]]) -> Optional[List[float]]:
     """``"1:2:3"`` -> gains for levels 1, 2, 3 (NTCIREVAL's ``-g`` order). A sequence of
     numbers (the Python API; a bare number is the gain of level 1) is checked number by
@@ -146,6 +154,7 @@ class Judgments:
         np.maximum.at(self.topic_max_grade, self.topic[self.relevant], self.grade[self.relevant])
         self._apply_gains()
         self._set_keys(pair_keys(self.topic, hash_strings(q.docnos), len(self.topic_ids)))
+        _read_only(self.topic, self.grade, self.relevant, self.R, self.N, self.topic_max_grade)
 
     def _apply_gains(self) -> None:
         self._memo: Dict[object, np.ndarray] = {}
@@ -155,6 +164,7 @@ class Judgments:
             with np.errstate(over="ignore"):  # gains of any double: an inf, as trec_eval's
                 self.ideal_total = self.ideal_gain.sum(axis=1)
             self.max_gain = float(self.ideal_gain.max(initial=0.0))
+            _read_only(self.ideal_gain, self.ideal_total)
             return
         self.gain_table = self._gain_table()
         if self.gain_table is not None:
@@ -165,6 +175,7 @@ class Judgments:
             self.max_gain = max(self.max_gain, float(max(self.gains)))
         self.ideal_gain = self._ideal_gains(self.relevant)
         self.ideal_total = self.ideal_gain.sum(axis=1)
+        _read_only(self.ideal_gain, self.ideal_total, self.gain_table)
 
     def with_gains(self, gains: Sequence[float]) -> "Judgments":
         """The same judgments under other gains (threshold and documents unchanged)."""
@@ -209,6 +220,7 @@ class Judgments:
         """Per-topic arrays derived from the judgments, computed once per key."""
         if key not in self._memo:
             self._memo[key] = compute()
+            _read_only(self._memo[key])
         return self._memo[key]
 
     @property

@@ -19,8 +19,17 @@ if TYPE_CHECKING:  # (the measures read ranked lists without loading the matcher
     from irgauge.collection.run_matching import MatchedRun
 
 
+def _shared(value: Any) -> Any:
+    """``value`` made read-only where it is an array: every measure of a batch (a
+    registered one's code too) reads the same cached arrays, so one that wrote into
+    ``ranked.isrel`` changed what every later measure read (AP above 1)."""
+    if isinstance(value, np.ndarray):
+        value.flags.writeable = False
+    return value
+
+
 class cached:
-    """A value computed once per RankedLists and kept in its cache."""
+    """A value computed once per RankedLists and kept in its cache, read-only."""
 
     def __init__(self, func):
         self.func, self.name = func, func.__name__
@@ -30,7 +39,7 @@ class cached:
         if obj is None:
             return self
         if self.name not in obj._cache:
-            obj._cache[self.name] = self.compute(obj)
+            obj._cache[self.name] = _shared(self.compute(obj))
         return obj._cache[self.name]
 
     def compute(self, obj):
@@ -68,8 +77,8 @@ class RankedLists:
         condensed: bool = False,
         inclusion: Optional[np.ndarray] = None,
     ):
-        self.grades, self.lengths, self.topic = grades, lengths, topic
-        self.inclusion = inclusion
+        self.grades, self.lengths, self.topic = map(_shared, (grades, lengths, topic))
+        self.inclusion = _shared(inclusion)
         self.judgments, self.cutoff, self.is_condensed = judgments, cutoff, condensed
         self._parent = parent
         # each @cached value, of its own property's type, and each measure's memo
@@ -172,7 +181,7 @@ class RankedLists:
             if self._parent is not None:
                 self._memos[key] = self._parent.memo(key, compute)[:, : self.width]
             else:
-                self._memos[key] = compute(self)
+                self._memos[key] = _shared(compute(self))
         return self._memos[key]
 
     @cached

@@ -44,7 +44,7 @@ def parse_rates(
         return list(DEFAULT_RATES)
     # "90,70,50" is documented; any other value is a sequence of numbers (or one number)
     items = (
-        [r for r in str(rates).split(",") if r.strip()]
+        _checks.items(rates, None, "rates", spaces=False)
         if isinstance(rates, str)
         else _checks.sequence(rates, "rates", lambda rate, name: rate)
     )

@@ -447,6 +447,12 @@ def write_collection(
     complete (manifest last): a failure or Ctrl-C leaves the previous state. Returns the
     manifest (as a dict). ``progress(done, total)`` is called as each file is written.
     """
+    if not isinstance(collection, SimulatedCollection):
+        raise InputError(
+            "collection: expected simulate_collection's result (a SimulatedCollection); "
+            f"got {type(collection).__name__}",
+            parameter="collection",
+        )
     out = Path(out_dir)
     existing = [out / "qrels.txt", out / "manifest.json", out / "runs"]
     found = [p.name for p in existing if p.exists()]

@@ -49,7 +49,7 @@ from irgauge.io.runs import unique_run_names
 from irgauge.io.runs import read_runs as io_read_runs
 from irgauge.io.threads import explicit_threads, thread_count
 from irgauge.measures import DEFAULT_MEASURES, Measure, parse_measures
-from irgauge.measures.parse import refuse_repeats
+from irgauge.measures.parse import measure_texts, refuse_repeats
 from irgauge.measures.parse import is_foreign_measure
 from irgauge.scores._results import check_result_values
 from irgauge.types import (
@@ -186,7 +186,7 @@ def _checked_means(values, scored, metadata):
     notes = [f"run {name}: {note}" for name, s in zip(names, scored) for note in s.values.notes]
     for run, measure, value in zip(means["run"], means["measure"], means["value"]):
         why = (
-            "the run has no topic averaged"
+            none_averaged(run, metadata)
             if averaged.get(run) == 0
             else "its per-topic values are not all finite"
         )
@@ -194,6 +194,26 @@ def _checked_means(values, scored, metadata):
     if notes:
         metadata["notes"] = notes
     return means
+
+
+def none_averaged(run: str, metadata: dict) -> str:
+    """Why ``run`` has no topic averaged, from the topic accounting of ``metadata``: the
+    qrels topics it answers all lack a relevant document at the relevance level (skipped,
+    ``empty_topics="skip"``), or it answers none (ids are compared as written). The one
+    reason of the results' notes and of the command line's note, which blamed the ids
+    when -l 1000 had left no topic a relevant document."""
+    unanswered = set(metadata.get("topics_missing_from_run", {}).get(run, ()))
+    answered_empty = set(metadata.get("topics_without_relevant", ())) - unanswered
+    if answered_empty:
+        return (
+            "the run has no topic averaged: every qrels topic it answers has no relevant "
+            f"document at level >= {metadata.get('topic_rel_level')}, and topics without "
+            "one are left out (empty topics: skip; zero scores them)"
+        )
+    return (
+        "the run has no topic averaged: it answers none of the qrels topics (topic ids "
+        "match as written: '01' is not '1')"
+    )
 
 
 def _sources_to_score(runs: Any) -> List[tuple]:
@@ -328,6 +348,8 @@ def _measures(measures, judged_only: bool) -> List[Measure]:
         measures = list(DEFAULT_MEASURES)
     elif isinstance(measures, (str, Measure)) or is_foreign_measure(measures):
         measures = [measures]
+    else:
+        measures = measure_texts(measures)  # a number, None in a list...: refused
     refuse_repeats(measures)  # as -m refuses them: one column each
     parsed = [m for m in measures if isinstance(m, Measure)]
     parsed += parse_measures([m for m in measures if not isinstance(m, Measure)])

@@ -9,6 +9,7 @@ from typing import Iterator, Tuple
 
 import numpy as np
 
+from irgauge import _checks
 from irgauge.io.tables import metadata_lines, render
 
 EVAL_FORMATS = ("table", "tsv", "json", "trec")
@@ -59,7 +60,8 @@ def evaluation_blocks(
         return _tsv(result, per_topic)
     if format == "json":
         return _json(result, per_topic)
-    raise ValueError(f"unknown format {format!r}; choose from {', '.join(EVAL_FORMATS)}")
+    _checks.choice(format, "format", EVAL_FORMATS)  # refused: a ValueError escaped
+    raise AssertionError(format)  # every format is rendered above
 
 
 def _row_parts(result, per_topic: bool) -> Iterator[Tuple[list, list, list, list]]:

@@ -15,6 +15,7 @@ from typing import Any, Iterable, List, Tuple, Union
 
 from irgauge.errors import MeasureError
 from irgauge.measures import parse_measure
+from irgauge.measures.parse import measure_texts
 from irgauge.evaluation import evaluate
 
 
@@ -28,7 +29,8 @@ def to_ir_measures(names: Union[str, Iterable[str]], **options: Any) -> Any:
     except ImportError:
         raise MeasureError("to_ir_measures needs ir_measures (pip install ir_measures)") from None
 
-    given: List[str] = [names] if isinstance(names, str) else list(names)
+    one = isinstance(names, str) or names is None  # None: refused by parse_measure
+    given: List[Any] = [names] if one else measure_texts(names)
     out = []
     for name in given:
         measure = parse_measure(name)
@@ -46,7 +48,7 @@ def to_ir_measures(names: Union[str, Iterable[str]], **options: Any) -> Any:
         kind.__eq__ = _same
         kind.__hash__ = _hash
         out.append(defined)
-    return out[0] if isinstance(names, str) else out
+    return out[0] if one else out
 
 
 def _same(self, other) -> bool:

@@ -25,6 +25,7 @@ from typing import Any, List, Optional, Sequence, Tuple
 
 import numpy as np
 
+from irgauge import _checks
 from irgauge.errors import InputError
 from irgauge.io.records import AGGREGATE_TOPIC, IdKeys, Qrels, Run, aggregate_topic_error
 
@@ -120,7 +121,10 @@ def run_sources(runs: Any) -> List[Tuple[Any, Optional[str]]]:
         filled = next((v for v in values if not isinstance(v, Mapping) or v), None)
         nested = isinstance(filled, Mapping) and isinstance(next(iter(filled.values())), Mapping)
         if nested or (first is not None and not isinstance(first, Mapping)):
-            return [(run_source(source), str(name)) for name, source in runs.items()]
+            # the names as every name irgauge is given: text or integers, none empty
+            # (the run's tag stood in for ''), 1 and '1' not two runs
+            names = _checks.labels(list(runs), "runs (the names of the mapping)")
+            return [(run_source(source), name) for name, source in zip(names, values)]
         return [(runs, None)]
     if not isinstance(runs, Iterable) or isinstance(runs, str):
         raise InputError(
@@ -185,7 +189,7 @@ def adapted_frame(frame: Any, what: str) -> Any:
         if extra in columns:
             out[extra] = frame[columns[extra]].to_numpy()
     for key in ("query_id", "doc_id"):
-        out[key] = _id_column(out[key], chosen[key], what)
+        out[key] = id_column(out[key], chosen[key], what)
     _refuse_aggregate_rows(out["query_id"], chosen["query_id"], what)
     return out
 
@@ -197,7 +201,7 @@ def _refuse_aggregate_rows(series: Any, label: str, what: str) -> None:
         raise aggregate_topic_error(where, "<DataFrame>")
 
 
-def _id_column(series: Any, label: str, what: str) -> Any:
+def id_column(series: Any, label: str, what: str) -> Any:
     """Ids as strings; a missing id (NaN/None) is an error; 101.0 (ints made float by a
     missing value elsewhere) reads as 101; ids of other types (101.5, True, a date) are
     refused, as a table's are."""
@@ -206,7 +210,7 @@ def _id_column(series: Any, label: str, what: str) -> Any:
         row = int(missing.argmax())
         raise InputError(
             f"{what} DataFrame: row {row} has no value in column {label!r} "
-            f"(NaN); every row needs a topic and a document id",
+            "(NaN); every id must be given",
             "<DataFrame>",
         )
     if hasattr(series, "cat"):  # categorical: its values, as the categories hold them

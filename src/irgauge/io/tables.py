@@ -17,6 +17,8 @@ from typing import Any, List, Mapping, Optional
 
 import numpy as np
 
+from irgauge import _checks
+
 
 FORMATS = ("table", "tsv", "json")
 
@@ -239,7 +241,8 @@ def render(
             [is_numeric_dtype(frame[c]) for c in frame.columns],
             table_header(metadata),
         )
-    raise ValueError(f"unknown format {fmt!r}; choose from {', '.join(FORMATS)}")
+    _checks.choice(fmt, "format", FORMATS)  # refused: a ValueError escaped
+    raise AssertionError(fmt)  # every format is rendered above
 
 
 # ------------------------------------------------ {column: values} without pandas

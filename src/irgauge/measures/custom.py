@@ -121,7 +121,7 @@ def register_measure(
     _check_signature(name, function, declared)
     defaults = {p.name: p.default for p in declared}
     checked = GuardedMeasure(name, function, defaults, origin_of(function), bool(integer))
-    summary = _summary(name, function) if summary is None else str(summary)
+    summary = _summary(name, function, summary)
     kind = "optional" if cutoff else "none"
     register(name, summary, declared, kind, graded, False, integer)(checked)
     family = _CUSTOM[name] = REGISTRY[name]
@@ -132,8 +132,13 @@ def register_measure(
     return family
 
 
-def _summary(name: str, function: Any) -> str:
-    """The first line of the function's docstring."""
+def _summary(name: str, function: Any, given: Optional[str]) -> str:
+    """The summary given, one line (``irgauge measures`` prints a measure a line), else
+    the first line of the function's docstring."""
+    if given is not None:
+        if len(str(given).splitlines()) > 1:
+            raise MeasureError(f"measure {name}: summary is one line; got {given!r}")
+        return str(given)
     doc = inspect.getdoc(function) or ""
     return doc.splitlines()[0] if doc else f"{name} (a registered measure)"
 

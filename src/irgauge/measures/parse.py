@@ -221,14 +221,14 @@ def _real_cutoff(name: str, given: Dict[str, str], cutoff: str, label: str) -> R
 
 def parse_measure(text: str) -> Measure:
     """Parse one measure string into a Measure labelled with the spelling given."""
-    label = text.strip()
+    label = measure_text(text).strip()  # None or b"AP": a MeasureError, not AttributeError
     spec = resolve(label)
     return _configure(REGISTRY[spec.family], spec.params, spec.cutoff, label)
 
 
 def explain(text: str) -> str:
     """How a spelling resolves: the tool it belongs to and the canonical measure."""
-    label = text.strip()
+    label = measure_text(text).strip()
     spec = resolve(label)
     measure = parse_measure(label)
     lines = [
@@ -336,13 +336,20 @@ def measure_text(item) -> str:
 def measure_texts(measures: Any, default: Iterable[str] = ()) -> List[str]:
     """The measure strings a function is given, as a list: one string (``"AP"``) is one
     measure, not a list of its letters (``list("AP")`` is A and P); None gives
-    ``default``. A measure given twice is refused (:func:`refuse_repeats`)."""
+    ``default``, and an empty list is refused, not read as the default (``-m ''`` and
+    ``measures=[]`` gave reproducibility and agreement their defaults where evaluate
+    refused them). A measure given twice is refused (:func:`refuse_repeats`)."""
     if measures is None:
         chosen = list(default)
     elif isinstance(measures, str):
         chosen = [measures]
     else:
-        chosen = list(measures)
+        try:
+            chosen = list(measures)
+        except TypeError:  # one object, not a list: a measure (ir_measures') or refused
+            chosen = [measure_text(measures)]
+    if not chosen:
+        raise MeasureError("no measures given")
     refuse_repeats(chosen)
     return chosen
 
@@ -474,11 +481,12 @@ def split_list(items: Iterable[str]) -> List[str]:
     Separators inside parentheses or braces belong to parameters, so
     ``nDCG(dcg=jk,b=2)@1000,AP`` is two measures; ``NCUrb,P@0010`` stays one (NTCIREVAL's
     name), and so does ``P.5,10`` (trec_eval's name.params). Unbalanced parentheses are
-    left for the measure parser to report.
+    left for the measure parser to report. An empty item between commas (``AP,,P@5``,
+    ``AP,``) is refused, as in every list (``_checks.items``): a measure is missing there.
     """
     names: List[str] = []
     for item in items:
-        depth, start = 0, 0
+        depth, start, since_comma = 0, 0, 0
         for i, char in enumerate(item):
             if char in "({":
                 depth += 1
@@ -487,9 +495,20 @@ def split_list(items: Iterable[str]) -> List[str]:
             elif depth == 0 and (char == "," or char.isspace()):
                 if char == "," and _joined(item[start:i].strip(), item[i + 1 :]):
                     continue
+                if char == "," and not item[since_comma:i].strip():
+                    raise _empty_item(item)
                 if item[start:i].strip():
                     names.append(item[start:i].strip())
                 start = i + 1
+                since_comma = i + 1 if char == "," else since_comma
+        if since_comma and not item[since_comma:].strip():
+            raise _empty_item(item)
         if item[start:].strip():
             names.append(item[start:].strip())
     return names
+
+
+def _empty_item(item: str) -> MeasureError:
+    return MeasureError(
+        f"an empty item in the measure list {item!r}: a measure between two commas is missing"
+    )

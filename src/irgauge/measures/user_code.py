@@ -28,6 +28,8 @@ family's function: for a registered measure, a :class:`GuardedMeasure`.
 
 from __future__ import annotations
 
+import contextlib
+import sys
 from typing import Any, Callable, Dict, Optional, Tuple
 
 import numpy as np
@@ -58,7 +60,10 @@ def load_plugin(label: str, load: Callable[[], Any]) -> bool:
     before = _LOADING["plugin"]
     _LOADING["plugin"] = label
     try:
-        load()
+        # what a plugin prints as it loads is no part of the command's output (a TSV
+        # redirected to a file): standard error takes it
+        with contextlib.redirect_stdout(sys.stderr):
+            load()
     except (Exception, SystemExit) as err:  # noqa: BLE001  (a plugin's failure is reported)
         FAILED[label] = described(err)
         return False

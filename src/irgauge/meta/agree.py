@@ -251,7 +251,7 @@ def agreement(
 
 
 def _measures(measures) -> List[str]:
-    return measure_texts(measures or None, DEFAULT_MEASURES)
+    return measure_texts(measures, DEFAULT_MEASURES)
 
 
 def _label_rows(units, rel_level, samples, seed, confidence):

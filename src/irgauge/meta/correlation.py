@@ -35,7 +35,7 @@ from irgauge.meta.kendall import VARIANTS
 from irgauge.meta.result import MetaResult
 from irgauge.scores import check_matrices
 from irgauge.scores.frames import as_score_matrices
-from irgauge.stats.resampling import TIE_TOLERANCE
+from irgauge.stats.resampling import TIE_TOLERANCE, require_finite
 from irgauge.types import ScoresLike, TopicScores
 
 
@@ -48,8 +48,8 @@ def _ap_parts(x: np.ndarray, y: np.ndarray):
     """p_i = 1 + #{j: y_j > y_i}, c_i = #{j: y_j > y_i and x_j > x_i} and the size of
     i's tie group in y, each comparison beyond TIE_TOLERANCE (:func:`_pair_counts` of the
     two rankings)."""
-    x = _checks.real_array(x, "x")
-    y = _checks.real_array(y, "y")
+    x = require_finite(x, "x")  # a NaN compares as neither above nor below: a guess
+    y = require_finite(y, "y")
     if x.shape != y.shape or x.ndim != 1 or len(x) < 2:
         raise InputError("x and y must be 1-d, of equal length >= 2")
     return _pair_counts(np.vstack([x, y])).ap_parts(0, 1)

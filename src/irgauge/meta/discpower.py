@@ -28,6 +28,7 @@ from irgauge.stats.bootstrap import bootstrap_pair_sets
 from irgauge.stats.resampling import (
     PairDifferences,
     bootstrap_indices,
+    given_draws,
     index_counts,
     pair_index,
     resolve_seed,
@@ -75,6 +76,8 @@ def discriminative_power(
     n = len(topics)
     if indices is None:
         indices = bootstrap_indices(n, _checks.draws(samples, "samples"), seed)
+    else:
+        indices = given_draws(indices, n, "indices", columns=n)
     samples = indices.shape[0]
     counts = index_counts(indices, n)
     i, j = pair_index(len(systems))

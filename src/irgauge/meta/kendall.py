@@ -29,7 +29,7 @@ from numpy.lib.stride_tricks import sliding_window_view
 from irgauge import _checks
 from irgauge.errors import InputError
 from irgauge.evaluation.tasks import step_cells
-from irgauge.stats.resampling import TIE_TOLERANCE, block_chunks
+from irgauge.stats.resampling import TIE_TOLERANCE, block_chunks, require_finite
 from irgauge.types import TopicScores
 
 VARIANTS = ("a", "b")
@@ -229,6 +229,6 @@ def kendall_tau_columns(x, y, variant: str = "b") -> np.ndarray:
 
 def kendall_tau(x: TopicScores, y: TopicScores, variant: str = "b") -> float:
     """Kendall's tau (variant a or b) between score vectors x and y."""
-    xs = _checks.real_array(x, "x")[None, None]
-    ys = _checks.real_array(y, "y")[None, None]
+    xs = require_finite(x, "x")[None, None]
+    ys = require_finite(y, "y")[None, None]
     return float(kendall_tau_cross(xs, ys, variant)[0, 0, 0])

@@ -33,7 +33,7 @@ from irgauge.meta.kendall import VARIANTS, sign_cells, tau_blocks, trial_chunks
 from irgauge.meta.result import MetaResult, check_subset_size
 from irgauge.scores import check_matrices
 from irgauge.scores.frames import as_score_matrices
-from irgauge.stats.resampling import index_counts, permutations, resolve_seed
+from irgauge.stats.resampling import given_draws, index_counts, permutations, resolve_seed
 from irgauge.scores import align, select_systems
 from irgauge.types import Progress, ScoresLike
 
@@ -173,8 +173,8 @@ def _topic_orders(indices, n: int, halvings: int, seed: int) -> np.ndarray:
     draw."""
     if indices is None:
         return permutations(n, _checks.draws(halvings, "halvings"), seed)
-    order = np.asarray(indices)
-    if order.ndim != 2 or order.shape[1] != n or not (np.sort(order, axis=1) == np.arange(n)).all():
+    order = given_draws(indices, n, "indices", columns=n)
+    if not (np.sort(order, axis=1) == np.arange(n)).all():
         raise InputError(
             f"indices must be halvings x {n} permutations of the topic positions",
             parameter="indices",

@@ -28,6 +28,7 @@ from irgauge.scores.frames import as_score_matrices
 from irgauge.stats.resampling import (
     TIE_TOLERANCE,
     chunks,
+    given_draws,
     pair_index,
     resolve_seed,
     subset_indices,
@@ -129,7 +130,7 @@ def stability(
     drawn = (
         subset_indices(n, c, _checks.draws(trials, "trials"), seed)
         if indices is None
-        else np.asarray(indices)
+        else given_draws(indices, n, "indices", columns=c)
     )
     trials = drawn.shape[0]
     i, j = pair_index(len(systems))

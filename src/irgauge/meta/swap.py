@@ -37,6 +37,7 @@ from irgauge.stats.resampling import (
     TIE_TOLERANCE,
     chunks,
     disjoint_subset_indices,
+    given_draws,
     pair_index,
     resolve_seed,
     subset_means,
@@ -145,6 +146,17 @@ def _subsets(n: int, subset_size, trials, seed, replacement: bool, indices):
     seed = resolve_seed(seed)
     if indices is None:
         indices = disjoint_subset_indices(n, c, _checks.draws(trials, "trials"), seed, replacement)
+    elif not isinstance(indices, (tuple, list)) or len(indices) != 2:
+        raise InputError(
+            "indices: expected the pair (Q, Q') of trials x c arrays", parameter="indices"
+        )
+    else:
+        indices = tuple(given_draws(q, n, "indices", columns=c) for q in indices)
+        if indices[0].shape != indices[1].shape:
+            raise InputError(
+                f"indices: Q and Q' differ in shape: {indices[0].shape} and {indices[1].shape}",
+                parameter="indices",
+            )
     return c, seed, indices
 
 

@@ -47,7 +47,7 @@ from irgauge.meta.design_arguments import (
 )
 from irgauge.meta.result import MetaResult
 from irgauge.scores import check_matrices
-from irgauge.scores.frames import as_score_matrices
+from irgauge.scores.frames import as_score_matrices, as_score_matrix
 from irgauge.scores.matrix import ScoreMatrix
 from irgauge.stats.resampling import require_topics
 from irgauge.types import ScoresLike
@@ -62,10 +62,18 @@ _ROOT_TOLERANCE = 1e-13  # relative, in D
 
 def residual_variance(matrix: ScoresLike) -> float:
     """V_E, the residual mean square of a two-way ANOVA without replication on ``matrix``
-    (a ScoreMatrix or an array, systems x topics):
+    (a ScoreMatrix or an array, systems x topics, or one measure's score data in any form
+    :func:`irgauge.scores.as_score_matrix` reads, as every other statistic):
     sum_ij (x_ij - xbar_i. - xbar_.j + xbar..)^2 / ((m - 1)(n - 1)); 0 where it is
     rounding noise (see :func:`rounding_floor`)."""
-    values = matrix.values if isinstance(matrix, ScoreMatrix) else np.asarray(matrix, float)
+    if isinstance(matrix, ScoreMatrix):
+        values = matrix.values
+    elif isinstance(matrix, np.ndarray) or (
+        isinstance(matrix, (list, tuple)) and not any(isinstance(m, ScoreMatrix) for m in matrix)
+    ):
+        values = _checks.real_array(matrix, "matrix")
+    else:  # a DataFrame (its labels read as ids), an EvalResult, {measure: ...}
+        values = as_score_matrix(matrix).values
     if values.ndim != 2:
         raise InputError(f"a score matrix must be systems x topics; got shape {values.shape}")
     m, n = values.shape

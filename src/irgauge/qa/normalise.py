@@ -18,6 +18,8 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Union
 
+from irgauge import _checks
+
 from irgauge.errors import InputError
 
 OPTIONS = ("nfkc", "space", "case")
@@ -50,11 +52,11 @@ def make_normaliser(spec: Union[None, str, Normaliser] = None) -> Normaliser:
     """``"nfkc,space,case"``, ``"exact"`` (default), ``"all"`` or a Normaliser."""
     if isinstance(spec, Normaliser):
         return spec
-    if spec is None or str(spec).strip().lower() in ("", "exact", "none"):
+    if spec is None or str(spec).strip().lower() in ("exact", "none"):
         return Normaliser()
     if str(spec).strip().lower() == "all":
         return Normaliser(True, True, True)
-    names = [part.strip().lower() for part in str(spec).split(",") if part.strip()]
+    names = [part.lower() for part in _checks.items(spec, "normalise", "normalisations", False)]
     unknown = [n for n in names if n not in OPTIONS]
     if unknown:
         raise InputError(

@@ -53,6 +53,7 @@ def read_input(path) -> ReportInput:
         data = parse_json(text, str(path))
         if not isinstance(data, dict) or "results" not in data:
             raise InputError("JSON without a 'results' list: not an irgauge output", str(path))
+        _same_keys(data["results"], path)
         metadata, frame = data.get("metadata") or {}, pd.DataFrame(data["results"])
         details = _details(data.get("details"), path)
     else:
@@ -113,6 +114,7 @@ def _read_tsv(text: str, path: Path):
         raise InputError("no rows after the metadata lines", str(path), first + 1)
     if re.match(r"runid\s+all\s", body) or re.search(r"\nrunid\s+all\s", body):
         return metadata, _read_trec(lines, first, path)
+    _same_fields(lines, first, path)
     try:
         frame = pd.read_csv(
             io.StringIO(body), sep="\t", dtype={"run": str, "topic": str, "a": str, "b": str}
@@ -124,6 +126,33 @@ def _read_tsv(text: str, path: Path):
             "not an irgauge result: expected tab-separated columns", str(path), first + 1
         )
     return metadata, frame
+
+
+def _same_keys(rows: Any, path: Path) -> None:
+    """Every result row (a JSON object) with the first row's keys, as every TSV row has
+    the header's fields: a row without ``value`` showed as a value left out (-)."""
+    if not isinstance(rows, list) or not all(isinstance(row, dict) for row in rows):
+        raise InputError("'results' is not a list of rows (JSON objects)", str(path))
+    for at, row in enumerate(rows[1:], 2):
+        if row.keys() != rows[0].keys():
+            differ = sorted(set(row) ^ set(rows[0]))
+            raise InputError(
+                f"result row {at} has other keys than row 1: {', '.join(differ)}", str(path)
+            )
+
+
+def _same_fields(lines, first: int, path: Path) -> None:
+    """Every row as many tab-separated fields as the header line: pandas fills a short
+    row's missing cells with NaN, which the report showed as a value left out (-)."""
+    wanted = lines[first].count("\t") + 1
+    for at in range(first + 1, len(lines)):
+        found = lines[at].count("\t") + 1
+        if lines[at].strip() and found != wanted:
+            raise InputError(
+                f"expected {wanted} tab-separated fields as the header line, found {found}",
+                str(path),
+                at + 1,
+            )
 
 
 def _read_trec(lines, first: int, path: Path):

@@ -51,9 +51,9 @@ def read_scores(
     columns are systems named 1, 2, ... and its rows topics numbered 1, 2, ...
     """
     if measures is not None:  # refused before the file is read, as -m is
-        from irgauge.measures.parse import refuse_repeats  # as _pick: measures on use
+        from irgauge.measures.parse import measure_texts  # as _pick: measures on use
 
-        refuse_repeats(measures)
+        measures = measure_texts(measures)  # one string is one measure, not its letters
     path = file_path(path, "a score file", "path")
     text = _read_text(path)
     lines = text_lines(text)

@@ -26,7 +26,7 @@ import numpy as np
 
 from irgauge import _checks
 from irgauge.errors import InputError, InputSizeError
-from irgauge.io.adapters import refuse_mixed_ids
+from irgauge.io.adapters import id_column, refuse_mixed_ids
 from irgauge.io.records import AGGREGATE_TOPIC, aggregate_topic_error
 from irgauge.io.words import counted, listed
 
@@ -244,14 +244,19 @@ def from_frame(frame, measure: Optional[str] = None, source: Optional[str] = Non
     wide = frame
     if cols and cols[0] in TOPIC_COLUMNS:
         wide = frame.set_index(frame.columns[0])
-    numeric = wide.apply(pd.to_numeric, errors="coerce")
-    bad = (numeric.isna() & ~wide.isna()).to_numpy()
+    # the labels as the qrels' and runs' frames read ids (NaN, 1.5 or a date refused, 101.0
+    # read as 101); str() made NaN a topic 'nan', and a column given twice failed in
+    # pandas' words
+    systems = id_column(pd.Series(wide.columns), "columns (systems)", "score").tolist()
+    topics = id_column(pd.Series(wide.index), "index (topics)", "score").tolist()
+    numeric = wide.set_axis(range(len(systems)), axis=1).apply(pd.to_numeric, errors="coerce")
+    bad = numeric.isna().to_numpy() & ~wide.isna().to_numpy()
     # to_numeric keeps complex numbers, and the cast to float below would drop their
     # imaginary part with a warning
     complex_cells = np.zeros(bad.shape, dtype=bool)
     for c, column in enumerate(numeric.columns):
         if numeric[column].dtype.kind in "cO":
-            complex_cells[:, c] = [_is_complex(v) for v in wide[column].tolist()]
+            complex_cells[:, c] = [_is_complex(v) for v in wide.iloc[:, c].tolist()]
     if (bad | complex_cells).any():
         r, c = np.argwhere(bad | complex_cells)[0]
         what = "complex" if complex_cells[r, c] else "non-numeric"
@@ -261,7 +266,6 @@ def from_frame(frame, measure: Optional[str] = None, source: Optional[str] = Non
             source,
         )
     label = measure or "score"
-    systems, topics = [str(c) for c in wide.columns], [str(t) for t in wide.index]
     for kind, names in (("system", systems), ("topic", topics)):
         for name in names:  # a df.loc["mean"] = df.mean() row is no topic
             check_name(kind, name, source, None)

@@ -36,6 +36,7 @@ from irgauge.stats.resampling import (
     PairDifferences,
     block_chunks,
     bootstrap_indices,
+    given_draws,
     finite_differences,
     in_blocks,
     index_counts,
@@ -206,6 +207,8 @@ def paired_bootstrap_test(
     seed = resolve_seed(seed)
     if indices is None:
         indices = bootstrap_indices(len(x), _checks.draws(samples, "samples"), seed)
+    else:
+        indices = given_draws(indices, len(x), "indices", columns=len(x))
     counts = index_counts(indices, len(x))
     result = bootstrap_pairs((x - y)[None, :], counts)
     return BootstrapResult(

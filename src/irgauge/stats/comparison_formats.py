@@ -10,6 +10,7 @@ import math
 import textwrap
 from typing import List
 
+from irgauge import _checks
 from irgauge.io.tables import metadata_lines
 from irgauge.io.words import counted, level_percent
 
@@ -98,8 +99,7 @@ def caption(table, bold: bool = True) -> str:
 
 def render(table, format: str = "table", digits: int = 3, ansi: bool = False) -> str:
     """``table`` as ``format``; ``ansi`` sets the best values in bold on a terminal."""
-    if format not in FORMATS:
-        raise ValueError(f"unknown format {format!r}; choose from {', '.join(FORMATS)}")
+    _checks.choice(format, "format", FORMATS)
     if format == "csv":
         return metadata_lines(_metadata(table)) + table.to_frame().to_csv(index=False)
     if format == "json":

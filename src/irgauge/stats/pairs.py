@@ -11,7 +11,7 @@ on a Dask cluster under ``use_engine("dask")``, with the same draws and the same
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Optional, Sequence, Tuple
+from typing import Any, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -83,7 +83,7 @@ def compare_pairs(
     if pairs is None:
         i, j = pair_index(m)
     else:
-        i, j = (np.array(a, dtype=int) for a in zip(*pairs))
+        i, j = _pair_positions(pairs, systems)
     # Tukey HSD's family: every system, or the systems the given pairs name (two named
     # systems do not start a test over thousands of others)
     family = np.arange(m) if pairs is None else np.unique(np.concatenate([i, j]))
@@ -145,3 +145,33 @@ def _tukey_pvalues(values, i, j, family, samples: int, seed: int) -> np.ndarray:
     position[family] = np.arange(len(family))
     hsd = randomised_tukey_hsd(values[family], samples, seed)
     return hsd.pvalues[position[i], position[j]]
+
+
+def _pair_positions(pairs: Any, systems: List[str]) -> Tuple[np.ndarray, np.ndarray]:
+    """The rows (i, j) of ``pairs``: each two distinct whole numbers, positions of
+    ``systems``. Refused otherwise, naming the pair: numpy would read -1 as the last
+    system and 1.5 as 1, or fail in its own words."""
+    if isinstance(pairs, (str, bytes)) or hasattr(pairs, "keys"):
+        raise InputError(
+            f"pairs: expected a sequence of (i, j) pairs; got {pairs!r}", parameter="pairs"
+        )
+    rows = []
+    for pair in pairs:
+        try:
+            a, b = pair
+            a, b = (
+                _checks.whole(k, None, 0, len(systems) - 1, "a system position") for k in (a, b)
+            )
+        except (TypeError, ValueError) as err:  # InputError is a ValueError
+            shown = err if isinstance(err, InputError) else "expected two system positions"
+            raise InputError(f"pairs: pair {pair!r}: {shown}", parameter="pairs") from None
+        if a == b:
+            raise InputError(
+                f"pairs: pair {pair!r} compares system {systems[a]!r} with itself",
+                parameter="pairs",
+            )
+        rows.append((a, b))
+    if not rows:
+        raise InputError("pairs: no pair given", parameter="pairs")
+    i, j = (np.array(k, dtype=int) for k in zip(*rows))
+    return i, j

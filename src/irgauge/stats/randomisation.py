@@ -25,6 +25,7 @@ from irgauge.stats.resampling import (
     TIE_TOLERANCE,
     PairDifferences,
     block_chunks,
+    given_draws,
     in_blocks,
     resolve_seed,
 )
@@ -105,6 +106,8 @@ def randomisation_test(
     seed = resolve_seed(seed)
     if signs is None:
         signs = random_signs(len(x), _checks.draws(permutations, "permutations"), seed)
+    else:
+        signs = given_draws(signs, len(x), "signs", columns=len(x), values=(-1.0, 1.0))
     p = randomisation_pvalues((x - y)[None, :], signs)[0]
     return RandomisationResult(
         statistic=float(np.mean(x - y)),

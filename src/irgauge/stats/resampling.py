@@ -54,6 +54,47 @@ def require_finite(values: ArrayLike, what: str = "scores", limit: float = MAX_S
     return checked
 
 
+def given_draws(
+    drawn: Any,
+    n_topics: int,
+    name: str = "indices",
+    columns: Optional[int] = None,
+    values: Optional[Tuple[float, ...]] = None,
+) -> np.ndarray:
+    """A caller's resamples in place of a seeded draw (``indices=``, ``signs=``): a 2-d
+    array of at least one row (a resample each), ``columns`` wide when given, of topic
+    positions in [0, n_topics) or, with ``values``, of those values only (signs: -1, 1).
+    Anything else is refused naming ``name``: numpy would read -1 as the last topic,
+    truncate 1.5, or fail in its own words deep inside the statistic."""
+    try:
+        array = np.asarray(drawn)
+        ok_kind = array.dtype.kind in "iuf" and array.dtype != bool
+    except (TypeError, ValueError):
+        array, ok_kind = np.empty((0, 0)), False
+    wide = n_topics if columns is None else columns
+    shape = f"resamples x {wide}" if columns is not None else "resamples x topics"
+    if (
+        not ok_kind
+        or array.ndim != 2
+        or 0 in array.shape
+        or (columns is not None and array.shape[1] != columns)
+    ):
+        got = array.shape if ok_kind else type(drawn).__name__
+        raise InputError(f"{name}: expected a {shape} array of numbers; got {got}", parameter=name)
+    if values is not None:
+        bad = ~np.isin(array, values)
+        allowed = "or ".join(f"{v:g} " for v in values).strip()
+    else:
+        bad = ~np.isfinite(array) | (array != np.round(array)) | (array < 0) | (array >= n_topics)
+        allowed = f"topic positions 0 to {n_topics - 1}"
+    if bad.any():
+        where = tuple(int(k) for k in np.argwhere(bad)[0])
+        raise InputError(
+            f"{name}: expected {allowed}; got {array[where]} at {where}", parameter=name
+        )
+    return array if values is not None else array.astype(np.int64, copy=False)
+
+
 def tied(mean_difference: np.ndarray) -> np.ndarray:
     """Pairs whose mean difference is a tie (within TIE_TOLERANCE): every test gives them
     p = 1, the same however the test computes its statistic."""

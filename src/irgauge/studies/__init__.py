@@ -8,6 +8,7 @@ writes tables (txt, csv, tex), figures (png, svg), ``manifest.json`` and ``summa
 from __future__ import annotations
 
 import importlib
+import inspect
 from typing import Any, Callable
 
 from irgauge.errors import InputError
@@ -31,8 +32,15 @@ def study_function(name: str) -> Callable[..., Any]:
 
 
 def run_study(name: str, *args: Any, **kwargs: Any) -> Any:
-    """Run study ``name``; see ``irgauge.studies.<name>.run_<name>`` for its options."""
-    return study_function(name)(*args, **kwargs)
+    """Run study ``name``; see ``irgauge.studies.<name>.run_<name>`` for its options.
+    Arguments the study does not take are refused (an InputError naming them), before it
+    starts, where Python's TypeError escaped."""
+    function = study_function(name)
+    try:
+        inspect.signature(function).bind(*args, **kwargs)
+    except TypeError as err:
+        raise InputError(f"run_study({name!r}): {err}") from None
+    return function(*args, **kwargs)
 
 
 __all__ = ["PAPERS", "STUDIES", "run_study", "study_function"]

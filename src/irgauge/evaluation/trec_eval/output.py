@@ -125,7 +125,8 @@ def trec_eval_chunks(
     of -q for many topics is not held whole. Every failure but a stop at a topic (a qrels
     topic missing from the run, or a document twice in it: trec_eval's exit 4, after the
     topics before it) comes before the first piece."""
-    chosen = select(list(words) or ["official"])
+    # one word is one -m, not its letters (as one measure string is one measure)
+    chosen = select(([words] if isinstance(words, str) else list(words)) or ["official"])
     options = in_domain(options)
     budget = resolve_memory(memory)
     # a stream is copied: its lines are checked, then read

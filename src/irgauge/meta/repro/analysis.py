@@ -117,7 +117,7 @@ def _refuse_document_options(repeated_qrels, cutoffs, rbo_p) -> None:
 
 
 def _measures(measures) -> List[str]:
-    return measure_texts(measures or None, DEFAULT_MEASURES)
+    return measure_texts(measures, DEFAULT_MEASURES)
 
 
 class _Study:
