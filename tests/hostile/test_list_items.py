@@ -87,19 +87,39 @@ def test_an_empty_item_of_a_list_option_is_refused(command, dest, where, files, 
     assert written == {}
 
 
-@pytest.mark.parametrize("command", ["compare", "qa eval", "measures"])
-def test_an_empty_list_option_is_refused_not_read_as_the_default(command, files, tmp_path):
-    dest = {"compare": "tests", "qa eval": "normalise", "measures": "explain"}[command]
+def text_options():
+    """Every list option, and every colon list (``--gains 1:2:3``): an empty text is refused."""
+    yield from list_options()
+    for command, parser in sorted(all_commands().items()):
+        if command != "trec_eval":
+            yield from ((command, a.dest) for a in options_of(parser) if a.dest == "gains")
+
+
+EMPTY_TEXT = sorted(set(text_options()))
+
+
+@pytest.mark.parametrize("command, dest", slow_but_one_each(EMPTY_TEXT, lambda c: c[0]))
+def test_an_empty_list_option_is_refused_not_read_as_the_default(
+    command, dest, files, tmp_path, request
+):
+    if command.split()[0] in HANDED_ON:
+        request.getfixturevalue("hand_on")
     parser = all_commands()[command]
     action = next(a for a in options_of(parser) if a.dest == dest)
     base = expand(BASELINES[command], files)
-    code, _, err, _ = outcome(
+    code, _, err, written = outcome(
         [*command.split(), *without(base, parser, {dest}), action.option_strings[-1], " "],
         tmp_path / "run",
     )
     lines = [x for x in err.strip().splitlines() if not x.startswith(("usage:", " "))]
     assert code == 2 and len(lines) == 1, err
-    assert action.option_strings[-1] in lines[0], err
+    assert action.option_strings[-1] in lines[0] or "given" in lines[0], err
+    assert written == {}
+
+
+def test_the_python_api_refuses_empty_gains():
+    with pytest.raises(InputError, match="no gains given"):
+        __import__("irgauge").evaluate({"1": {"d": 1}}, {"1": {"d": 1.0}}, "nDCG", gains="")
 
 
 @pytest.mark.parametrize(

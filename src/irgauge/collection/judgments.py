@@ -40,8 +40,10 @@ def parse_gains(text: Union[None, str, Sequence[float]]) -> Optional[List[float]
     """``"1:2:3"`` -> gains for levels 1, 2, 3 (NTCIREVAL's ``-g`` order). A sequence of
     numbers (the Python API; a bare number is the gain of level 1) is checked number by
     number: a mapping or a bool is refused, where its text once passed for gains."""
-    if text is None or (isinstance(text, str) and not text):
+    if text is None:
         return None
+    if isinstance(text, str) and not text.strip():  # as every list: empty is not the default
+        raise InputError(f"no gains given; got {text!r} (leave gains out for the default)")
     if isinstance(text, str):
         try:
             if not _checks.plain_number_text(text):  # 0_5 (5.0 to float()), full-width digits

@@ -482,10 +482,13 @@ def split_list(items: Iterable[str]) -> List[str]:
     ``nDCG(dcg=jk,b=2)@1000,AP`` is two measures; ``NCUrb,P@0010`` stays one (NTCIREVAL's
     name), and so does ``P.5,10`` (trec_eval's name.params). Unbalanced parentheses are
     left for the measure parser to report. An empty item between commas (``AP,,P@5``,
-    ``AP,``) is refused, as in every list (``_checks.items``): a measure is missing there.
+    ``AP,``) and an empty string are refused, as in every list (``_checks.items``): a
+    measure is missing there.
     """
     names: List[str] = []
     for item in items:
+        if not item.strip():  # -m '' names no measure: not the default, as in every list
+            raise MeasureError(f"no measure given in {item!r}")
         depth, start, since_comma = 0, 0, 0
         for i, char in enumerate(item):
             if char in "({":
