@@ -118,10 +118,10 @@ def run_steps(
     """``[step(item, *shared) for item in items]``, here or as tasks (see the module).
 
     ``step`` must be pure and importable (a task refers to it by name); ``shared`` is sent
-    to every worker once. With ``sources``, each item is ``(k, part)`` and its step gets
-    ``sources[k][part]`` in its place: rows cut from a big input by the step that uses
-    them. A source that is an array is cut here and each part sent to its task alone; any
-    other (a recipe for its rows, small to send, such as
+    to every worker once, all of it in one sending. With ``sources``, each item
+    is ``(k, part)`` and its step gets ``sources[k][part]`` in its place: rows cut from a
+    big input by the step that uses them. A source that is an array is cut here and each part
+    sent to its task alone; any other (a recipe for its rows, small to send, such as
     :class:`~irgauge.stats.resampling.PairDifferences`) is sent to every worker once, as
     ``shared`` is, and a task makes its own part there, as a local step makes its own on
     its thread. ``progress(done, total)`` follows each step's result, unless the
@@ -219,10 +219,9 @@ def _gather(client, step, items, shared, progress, results: List, sources=()) ->
     kinds = [k for k, s in enumerate(sources) if not isinstance(s, np.ndarray)]
     # all in one scatter, each member a value of its own (a list's or a dict's members are
     # not split): each call pays its round trips (the scheduler, a worker, then the
-    # scheduler's copying to the others) whatever it sends. A call apiece cost 7-14 ms of
-    # wall each, most of what a step's inputs cost: study onerel sent 19 in 5 calls of
-    # run_steps, study predictive 28 in 7, most of them numbers and names (4 workers on
-    # 2 CPUs); their bytes were 0.3-0.6 MB
+    # scheduler's copying to the others) whatever it sends: 5-11 ms of wall each, on 4
+    # workers on 2 CPUs. Study onerel sent 19 in 5 calls of run_steps, study predictive
+    # 28 in 7, most of them a number or a name (0.3-0.6 MB in all)
     everywhere = [*shared, *(sources[k] for k in kinds)]
     sent = client.scatter(everywhere, broadcast=True, hash=False) if everywhere else []
     recipes = dict(zip(kinds, sent[len(shared) :]))
