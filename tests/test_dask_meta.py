@@ -402,6 +402,31 @@ def test_inputs_lost_with_a_worker_are_sent_again():
     assert client.scattered == 4
 
 
+def _combined(item, scale, names, weights, offset):
+    return [item * scale[k] + weights[name] + offset for k, name in enumerate(names)]
+
+
+def test_the_inputs_shared_by_every_step_travel_in_one_sending(cluster, monkeypatch):
+    """run_steps' shared inputs reach the workers in one broadcast, whatever their number
+    (each broadcast pays its round trips to the scheduler and the workers), each arriving
+    whole: a list's or a dict's members are not sent one by one."""
+    broadcasts = []
+    real = distributed.Client.scatter
+
+    def spy(self, data, *args, **options):
+        if options.get("broadcast"):
+            broadcasts.append(list(data))
+        return real(self, data, *args, **options)
+
+    monkeypatch.setattr(distributed.Client, "scatter", spy)
+    shared = (np.arange(3.0), ["a", "b", "c"], {"a": 1.0, "b": 2.0, "c": 4.0}, 0.5)
+    local = run_steps(_combined, [1, 2, 3], shared)
+    with use_engine("dask", cluster.scheduler_address):
+        remote = run_steps(_combined, [1, 2, 3], shared)
+    assert remote == local
+    assert len(broadcasts) == 1 and len(broadcasts[0]) == len(shared)
+
+
 def test_an_unreachable_scheduler_is_never_silent(tmp_path):
     """A scheduler that cannot be reached: an error when a step needs it; when none does
     (one chunk), the output, and a note that every step ran here."""
