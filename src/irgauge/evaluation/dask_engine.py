@@ -11,6 +11,8 @@ import contextlib
 import logging
 import os
 import sys
+import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Dict, List, Optional
 
@@ -233,6 +235,7 @@ class BackgroundClient:
 
     def __init__(self, scheduler: Optional[str], workers: Optional[int] = None):
         self.this_machine = scheduler is None  # a LocalCluster of irgauge's own
+        self._threads_before = set(threading.enumerate())
         self._pool = ThreadPoolExecutor(1)
         self._future = self._pool.submit(connect, scheduler, workers)
 
@@ -256,9 +259,24 @@ class BackgroundClient:
                     client.close()
                     if cluster is not None:
                         cluster.close()
+                        _join_watchers(self._threads_before)
             elif exc[0] is None:
                 # no step needed the cluster, so the work was all done here: said, as the
                 # cluster asked for was not used
                 print(f"irgauge: note: every step ran here: {error}", file=sys.stderr)
         finally:
             self._pool.shutdown()
+
+
+WATCHER_PREFIX = "AsyncProcess"  # distributed's threads watching a nanny's worker process
+WATCHERS_GRACE_S = 10.0  # a bound: they end within milliseconds of the process's exit
+
+
+def _join_watchers(before: set) -> None:
+    """Wait for the threads that watched the closed cluster's worker processes: they end
+    just after the processes exit, which on a loaded machine is after ``close`` returns,
+    and the caller's process is to be left with the threads it had (tests/guest)."""
+    deadline = time.monotonic() + WATCHERS_GRACE_S
+    for thread in threading.enumerate():
+        if thread not in before and thread.name.startswith(WATCHER_PREFIX):
+            thread.join(max(deadline - time.monotonic(), 0.0))
