@@ -53,6 +53,7 @@ from irgauge.io.steps import step_counter
 from irgauge.io.staging import final_name, replaced_folder
 from irgauge.io.tables import aligned_table, header
 from irgauge.scores import ScoreMatrix, require_systems, select_systems
+from irgauge.scores._results import CheckedResult
 from irgauge.stats.comparison_formats import latex_escape
 from irgauge.report.figures import stability_curves
 from irgauge.studies import _noise, _repeat, matched_ties
@@ -166,7 +167,7 @@ SUMMARY_WIDTH = 100  # the widest summary line, in a file or on a wide terminal
 
 
 @dataclass
-class StudyResult:
+class StudyResult(CheckedResult):
     """What a study returns: its folder, manifest, tables (DataFrames) and summary lines."""
 
     name: str
@@ -175,6 +176,8 @@ class StudyResult:
     tables: Dict[str, pd.DataFrame] = field(default_factory=dict)
     summary: List[str] = field(default_factory=list)
     report: Optional[Path] = None
+
+    not_results = ("manifest",)  # the parameters and what was used, not results
 
     def summary_lines(
         self, width: int = SUMMARY_WIDTH, indent: str = "", notes: bool = True

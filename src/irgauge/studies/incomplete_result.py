@@ -41,11 +41,12 @@ from irgauge.measures import parse_measures
 from irgauge.measures.parse import measure_texts
 from irgauge.meta import discriminative_power, kendall_tau
 from irgauge.scores import ScoreMatrix, align, from_frame
+from irgauge.scores._results import CheckedResult
 from irgauge.types import DepthsLike, Progress, QrelsLike, RatesLike, RunsLike
 
 
 @dataclass
-class IncompleteResult:
+class IncompleteResult(CheckedResult):
     """``table``: measure, lists (original/condensed), rate, mean, tau, significant, pairs,
     discriminative_power; ``metadata``: seeds, rates, conventions; ``reduction``."""
 
