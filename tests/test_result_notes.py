@@ -154,6 +154,14 @@ def test_welch_on_two_constant_samples_says_why_df_is_nan():
     assert any(note.startswith("1 df value is not finite: both samples") for note in result.notes)
 
 
+def test_welch_df_is_free_of_the_scores_scale():
+    x, y = np.array([0.25, 0.5, 0.875]), np.array([0.125, 0.5])
+    small = stats.welch_t_test(x, y)
+    # 1e99: near the largest score a ScoreMatrix reads; its squared variance overflowed
+    huge = stats.welch_t_test(x * 1e99, y * 1e99)
+    assert huge.df == pytest.approx(small.df) and not huge.notes
+
+
 def _constant_matrix():
     return irgauge.ScoreMatrix(np.full((3, 4), 0.5), ["a", "b", "c"], list("wxyz"), "m")
 
@@ -191,4 +199,3 @@ def test_a_result_refuses_a_value_out_of_range_and_a_nan_p_value():
         TTestResult(statistic=1.0, pvalue=1.5, df=2, mean_difference=0.1)
     with pytest.raises(ResultError, match="pvalue is not finite"):
         TTestResult(statistic=1.0, pvalue=float("nan"), df=2, mean_difference=0.1)
-
