@@ -112,15 +112,18 @@ SAMPLES = {  # x, y: degenerate per-topic scores
 
 
 def _pair_tests():
-    """Every public test of irgauge.stats taking two samples ``x`` and ``y``: a test added
-    later is held here too."""
+    """Every public function of irgauge.stats and irgauge.meta taking two samples or
+    rankings ``x`` and ``y`` (the tests, kendall_tau, tau_ap, ...): one added later is held
+    here too."""
     tests = {}
-    for name in stats.__all__:
-        function = getattr(stats, name)
-        if inspect.isfunction(function):
-            parameters = list(inspect.signature(function).parameters)
-            if parameters[:2] == ["x", "y"]:
-                tests[name] = function
+    for package in ("irgauge.stats", "irgauge.meta"):
+        module = importlib.import_module(package)
+        for name in module.__all__:
+            function = getattr(module, name)
+            if inspect.isfunction(function):
+                parameters = list(inspect.signature(function).parameters)
+                if parameters[:2] == ["x", "y"]:
+                    tests[name] = function
     return tests
 
 
@@ -137,15 +140,38 @@ def test_the_pair_tests_are_found():
     assert {"paired_t_test", "welch_t_test", "sign_test", "paired_bootstrap_test"} <= set(
         PAIR_TESTS
     )
+    assert {"kendall_tau", "tau_ap", "tau_ap_b"} <= set(PAIR_TESTS)
 
 
 @pytest.mark.parametrize("sample", list(SAMPLES))
 @pytest.mark.parametrize("test", list(PAIR_TESTS))
 def test_a_test_result_names_each_value_that_is_not_finite(test, sample):
     result = _call(PAIR_TESTS[test], *map(np.array, SAMPLES[sample]))
+    if isinstance(result, float):  # a number: its reason rides on it
+        if not np.isfinite(result):
+            assert getattr(result, "notes", None), (test, result)
+        return
     for name in nonfinite_fields(result):
         assert any(f" {name} value" in note for note in result.notes), (name, result)
     assert len(result.notes) == len(nonfinite_fields(result))
+
+
+@pytest.mark.parametrize("test", list(PAIR_TESTS))
+def test_a_test_refuses_one_topic_or_none(test):
+    for x, y in (([0.5], [0.25]), ([], [])):
+        with pytest.raises(irgauge.InputError):
+            _call(PAIR_TESTS[test], np.array(x), np.array(y))
+
+
+def test_a_number_result_says_why_it_is_not_finite():
+    from irgauge.meta import min_detectable_diff
+
+    tied = irgauge.kendall_tau([0.5, 0.5, 0.5], [0.25, 0.5, 0.75])
+    assert np.isnan(tied) and "ties every system" in tied.notes[0]
+    # no double is detected at a huge variance on 2 topics at a tiny alpha
+    far = min_detectable_diff(1e300, 2, alpha=1e-300)
+    assert far == np.inf and "exceeds the largest double" in far.notes[0]
+    assert type(irgauge.kendall_tau([1, 2, 3], [1, 3, 2])) is float  # finite: a plain float
 
 
 def test_welch_on_two_constant_samples_says_why_df_is_nan():

@@ -169,6 +169,28 @@ def _numbers(values: np.ndarray) -> Optional[np.ndarray]:
     return None
 
 
+class NotedFloat(float):
+    """A number result that is not finite, with its reason in ``notes``: a float, so every
+    use of the number works, as a result object's ``notes`` say why its values are not
+    finite (:func:`checked_number`)."""
+
+    notes: List[str]
+
+
+def checked_number(
+    name: str, value: float, low: float = -INF, high: float = INF, reason: Optional[str] = None
+) -> float:
+    """The one check on a result that is a single number: ``value`` as a float where it is
+    finite (and in [low, high], else ResultError), else a :class:`NotedFloat` whose notes
+    give the reason (``reason``, or the reason known for ``name``)."""
+    notes = check_result_values(name, value, low, high, reason)
+    if not notes:
+        return float(value)
+    noted = NotedFloat(value)
+    noted.notes = notes
+    return noted
+
+
 class CheckedResult:
     """Base of every public result type: on construction (``__post_init__``, which a
     dataclass calls) the one results check runs over each field, and ``notes`` holds one
