@@ -225,3 +225,19 @@ def test_a_result_refuses_a_value_out_of_range_and_a_nan_p_value():
         TTestResult(statistic=1.0, pvalue=1.5, df=2, mean_difference=0.1)
     with pytest.raises(ResultError, match="pvalue is not finite"):
         TTestResult(statistic=1.0, pvalue=float("nan"), df=2, mean_difference=0.1)
+
+
+def test_a_study_s_table_notes_reach_its_manifest(tmp_path):
+    import json
+
+    import pandas as pd
+
+    from irgauge.studies._common import Record, study_writer
+
+    frame = pd.DataFrame({"measure": ["AP", "P@5"], "tau": [0.5, np.nan]})
+    with study_writer(tmp_path, "demo", "Demo") as writer:
+        writer.table("taus", frame, "Kendall's tau")
+        result = writer.finish_with(Record({}, {}, ["a", "b"], ["1", "2"], {}), ["a line"])
+    manifest = json.loads((tmp_path / "demo" / "manifest.json").read_text())
+    assert any("1 tau value is not finite: a ranking ties" in n for n in manifest["notes"])
+    assert result.notes and result.manifest["notes"] == manifest["notes"]

@@ -58,6 +58,14 @@ class IncompleteResult(CheckedResult):
     # the topics every step is scored on, and the topics each step's qrels lost
     topics: Optional[SharedTopics] = field(default=None, repr=False, compare=False)
 
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        # the results check's notes reach the metadata every output of the study writes
+        known = self.metadata.get("notes", [])
+        fresh = [n for n in self.notes if n not in known]
+        if fresh:
+            self.metadata["notes"] = known + fresh
+
     def __repr__(self) -> str:
         return incomplete_summary(self)
 
