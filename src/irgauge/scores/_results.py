@@ -262,4 +262,6 @@ def _check_value(
     if not isinstance(value, (int, float, np.number, np.ndarray)):
         return []
     low, high = ranges.get(name, (-INF, INF))
+    if isinstance(value, (int, float)) and math.isfinite(value) and low <= value <= high:
+        return []  # a number plainly in its range: the common case, without numpy's cost
     return check_result_values(name, value, low, high, reasons.get(name))
