@@ -84,6 +84,7 @@ class ReusabilityResult(CheckedResult):
             + check_table(
                 self.groups, {"kendall_tau": (-1.0, 1.0)}, {"kendall_tau": REASONS["tau"]}
             )
+            + [f"left_out: {n}" for n in check_table(self.left_out)]
             + self.scores.topic_rule.notes()
         )
 
