@@ -221,3 +221,50 @@ def test_grouped_values():
     assert grouped({"a": 1, "b": 1}) == 1
     assert grouped({"a": 1, "b": 2, "c": 2}) == "1 (a) | 2 (others)"
     assert grouped({"a": True, "b": False}) == "false (b) | true (others)"
+
+
+# the commands that score runs themselves (--qrels/--run), with the options that keep them
+# fast; a command that gains --qrels and is not here fails the test below it
+SCORING = {
+    "compare": ["-B", "20", "--permutations", "20", "--seed", "1"],
+    "correlate": [],
+    "discpower": ["-B", "20", "--seed", "1"],
+    "predictive": ["--seed", "1", "--by", "P@5"],
+    "stability": ["--seed", "1"],
+    "swap": ["--seed", "1"],
+    "topics": ["--min-diff", "0.1"],
+}
+
+
+def test_every_command_scoring_runs_is_held():
+    from tests.hostile.test_every_option_acts import all_commands, options_of
+
+    taking = {
+        name
+        for name, parser in all_commands().items()
+        if any("--qrels" in a.option_strings for a in options_of(parser))
+        and any("--run" in a.option_strings for a in options_of(parser))
+    }
+    assert taking == set(SCORING)
+
+
+@pytest.mark.parametrize("command", sorted(SCORING))
+def test_a_command_scoring_runs_states_each_measure_s_conventions(command):
+    """A meta-evaluation command given --qrels/--run states the conventions of the scores
+    it computed, measure by measure where they differ, as eval's header does."""
+    runs = [f"{SAMPLE}/runs/run0{i}.run" for i in range(1, 5)]
+    measures = ["AP(rel=2)", "P@5"]
+    out = io.StringIO()
+    with redirect_stdout(out):
+        status = main(
+            [command, "--qrels", f"{SAMPLE}/qrels.txt", "--run", *runs]
+            + [arg for m in measures for arg in ("-m", m)]
+            + SCORING[command]
+            + ["--format", "json"]
+        )
+    assert status == 0
+    metadata = json.loads(out.getvalue())["metadata"]
+    evaluated = evaluate(f"{SAMPLE}/qrels.txt", runs, measures).metadata
+    for key in ("rel_level", "gains", "condensed", "order", "empty_topics"):
+        assert metadata.get(key) == evaluated[key], key
+    assert "|" in metadata["rel_level"]  # the two measures' thresholds, each named

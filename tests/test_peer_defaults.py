@@ -274,7 +274,8 @@ def test_a_study_called_from_python_records_its_notes(files, tmp_path):
     assert not errors, errors
     notes = [json.loads((o / "predictive" / "manifest.json").read_text())["notes"] for o in outs]
     assert any("without relevant documents left out of the mean" in n for n in notes[0])
-    assert notes[1] == []
+    # the other's notes: only its tables' values that are not finite, none of the peer's
+    assert [n for n in notes[1] if " not finite: " not in n] == []
 
 
 BARRIER_SECONDS = 300  # a hang guard, not a measure of speed

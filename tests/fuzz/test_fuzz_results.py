@@ -134,3 +134,69 @@ def test_a_meta_result_records_its_nan_and_refuses_a_value_out_of_range():
     long = {"design": ["ttest"], "measure": ["x"], "statistic": ["n_topics"], "value": [1]}
     with pytest.raises(ResultError, match="n_topics"):
         MetaResult("m", long, {}, ["s"], ["t"])
+
+
+def _pair_tests():
+    """Every public function of irgauge.stats and irgauge.meta taking two samples or
+    rankings ``x`` and ``y``, found: one added later is fuzzed too."""
+    import importlib
+    import inspect
+
+    found = {}
+    for package in ("irgauge.stats", "irgauge.meta"):
+        module = importlib.import_module(package)
+        for name in module.__all__:
+            function = getattr(module, name)
+            if inspect.isfunction(function):
+                if list(inspect.signature(function).parameters)[:2] == ["x", "y"]:
+                    found[name] = function
+    return found
+
+
+PAIR_TESTS = _pair_tests()
+
+
+@st.composite
+def degenerate_pairs(draw):
+    """Two samples of 2 to 6 topics: constant, tied, shifted by a constant or random, at a
+    scale from SCALES."""
+    n = draw(st.integers(2, 6))
+    scale = draw(st.sampled_from(SCALES))
+    rng = np.random.default_rng(draw(st.integers(0, 2**16)))
+    x = rng.random(n)
+    kind = draw(st.sampled_from(["constant", "equal", "shift", "ties", "zeros", "random"]))
+    y = {
+        "constant": np.full(n, 0.25),
+        "equal": x.copy(),
+        "shift": x - 0.125,
+        "ties": np.round(rng.random(n)),
+        "zeros": np.zeros(n),
+        "random": rng.random(n),
+    }[kind]
+    if kind in ("constant", "zeros"):
+        x = np.full(n, 0.5) if kind == "constant" else np.zeros(n)
+    return x * scale, y * scale
+
+
+@pytest.mark.parametrize("test", list(PAIR_TESTS))
+@fuzz_settings(12)
+@given(pair=degenerate_pairs())
+def test_every_test_result_value_is_in_range_or_explained(test, pair):
+    import dataclasses
+    import inspect
+
+    function = PAIR_TESTS[test]
+    small = {"samples": 20, "permutations": 20, "seed": 1}
+    accepted = inspect.signature(function).parameters
+    try:
+        result = function(*pair, **{k: v for k, v in small.items() if k in accepted})
+    except InputError as error:
+        assert "\n" not in str(error)
+        return
+    if isinstance(result, float):  # a number: its reason rides on it
+        assert np.isfinite(result) or getattr(result, "notes", None), (test, result)
+        return
+    for field in dataclasses.fields(result):
+        values = np.asarray(getattr(result, field.name), dtype=float)
+        if not np.isfinite(values).all():
+            assert any(f" {field.name} value" in n for n in result.notes), (field.name, result)

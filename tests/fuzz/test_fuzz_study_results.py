@@ -70,7 +70,7 @@ def test_reusability_values_are_finite_or_explained(found, depth):
     except InputError as error:
         _one_line(error)
         return
-    for frame in (result.runs, result.groups):
+    for frame in (result.runs, result.groups, result.left_out):
         for name, values in named_values(frame):
             if not np.isfinite(values).all():
                 assert any(f" {name} value" in n for n in result.notes), (name, result.notes)

@@ -86,6 +86,7 @@ def load_matrices(args, minimum_systems: int = 2):
     from irgauge.scores.lookup import as_named, refuse_missing
     from irgauge.evaluation import evaluate
     from irgauge.evaluation.peers import peer_notes
+    from irgauge.evaluation.conventions import STATED
 
     measures = _measures(args)
     note_inputs(
@@ -104,6 +105,8 @@ def load_matrices(args, minimum_systems: int = 2):
         # where irgauge's default changed the scores from trec_eval's, the note says how
         # to get trec_eval's (emit prints it), as eval's does
         args.peer_notes = peer_notes(result.metadata, takes=("empty_topics",))
+        # the header says what the scores were computed with, as eval's does (emit)
+        args.conventions = {k: result.metadata[k] for k in STATED if k in result.metadata}
     else:
         if not args.scores:
             raise InputError("no input: give score files or --qrels and --run")
@@ -178,6 +181,9 @@ def emit(frame, metadata, args) -> None:
     # the result's own notes (an undefined pair, say) first, then why values are not finite
     notes = list(metadata.get("notes", [])) + getattr(args, "peer_notes", [])
     notes += nonfinite_notes(frame)
+    conventions = getattr(args, "conventions", {})
+    if conventions:  # scores computed here (--qrels/--run): what they were computed with
+        metadata = {**metadata, **conventions}
     if notes:
         metadata = {**metadata, "notes": notes}
     write_output(

@@ -13,6 +13,10 @@ from __future__ import annotations
 from typing import Any, Dict, List
 
 BINARY = "binary"  # the gains of a measure that reads none
+# what a command scoring runs itself (a meta-evaluation command's --qrels/--run) states
+# beside its own parameters: the evaluation's conventions, measure by measure where they
+# differ, and the topics it left out
+STATED = ("order", "rel_level", "gains", "condensed", "empty_topics", "topics_without_relevant")
 OTHERS = "others"
 SEPARATOR = " | "
 

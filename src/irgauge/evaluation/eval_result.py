@@ -15,10 +15,11 @@ from irgauge.evaluation.topic_values import PerTopicValues
 from irgauge.io.summaries import eval_summary, eval_summary_html
 from irgauge.measures import Measure
 from irgauge.scores import LONG_HEADER, align, from_frame
+from irgauge.scores._results import CheckedResult
 
 
 @dataclass
-class EvalResult:
+class EvalResult(CheckedResult):
     """Per-topic values and aggregates of every run and measure, with the conventions used.
 
     ``per_topic``: columns run, measure, topic, value. ``means``: run, measure, value
@@ -32,6 +33,11 @@ class EvalResult:
     means_columns: Dict[str, np.ndarray]
     metadata: Dict[str, Any]
     measures: List[Measure] = field(default_factory=list)
+
+    def check_notes(self) -> List[str]:
+        # the engine checked every per-topic value and mean as it made them (the per-topic
+        # values may lie in a file); its notes are the metadata's, which every output writes
+        return list(self.metadata.get("notes", []))
 
     @cached_property
     def per_topic_columns(self) -> Dict[str, np.ndarray]:

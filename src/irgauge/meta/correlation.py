@@ -30,12 +30,12 @@ from typing import Callable, List, Sequence
 import numpy as np
 
 from irgauge import _checks
-from irgauge.errors import InputError
-from irgauge.meta.kendall import VARIANTS
+from irgauge.meta.kendall import VARIANTS, paired_rankings
 from irgauge.meta.result import MetaResult
 from irgauge.scores import check_matrices
+from irgauge.scores._results import RANGES, checked_number
 from irgauge.scores.frames import as_score_matrices
-from irgauge.stats.resampling import TIE_TOLERANCE, require_finite
+from irgauge.stats.resampling import TIE_TOLERANCE
 from irgauge.types import ScoresLike, TopicScores
 
 
@@ -48,16 +48,13 @@ def _ap_parts(x: np.ndarray, y: np.ndarray):
     """p_i = 1 + #{j: y_j > y_i}, c_i = #{j: y_j > y_i and x_j > x_i} and the size of
     i's tie group in y, each comparison beyond TIE_TOLERANCE (:func:`_pair_counts` of the
     two rankings)."""
-    x = require_finite(x, "x")  # a NaN compares as neither above nor below: a guess
-    y = require_finite(y, "y")
-    if x.shape != y.shape or x.ndim != 1 or len(x) < 2:
-        raise InputError("x and y must be 1-d, of equal length >= 2")
+    x, y = paired_rankings(x, y)
     return _pair_counts(np.vstack([x, y])).ap_parts(0, 1)
 
 
 def tau_ap_a(x, y) -> float:
     """tau_AP of ranking y against reference x, ties in y averaged (Urbano & Marrero)."""
-    return _tau_ap_a(*_ap_parts(x, y))
+    return checked_number("tau_ap", _tau_ap_a(*_ap_parts(x, y)), *RANGES["tau_ap"])
 
 
 def _tau_ap_a(p, c, t) -> float:
@@ -98,8 +95,10 @@ def _tau_ap_b_asym(p, c) -> float:
 
 
 def tau_ap_b(x, y) -> float:
-    """Symmetric tau_AP_b for rankings with ties in both (Urbano & Marrero)."""
-    return _tau_ap_b(_ap_parts(x, y), _ap_parts(y, x))
+    """Symmetric tau_AP_b for rankings with ties in both (Urbano & Marrero): NaN where a
+    ranking ties every item (0/0), with its reason in the number's ``notes``."""
+    tau = _tau_ap_b(_ap_parts(x, y), _ap_parts(y, x))
+    return checked_number("tau_ap_b", tau, *RANGES["tau_ap_b"])
 
 
 def _tau_ap_b(parts_xy, parts_yx) -> float:

@@ -28,6 +28,7 @@ from numpy.lib.stride_tricks import sliding_window_view
 
 from irgauge import _checks
 from irgauge.errors import InputError
+from irgauge.scores._results import RANGES, checked_number
 from irgauge.evaluation.tasks import step_cells
 from irgauge.stats.resampling import TIE_TOLERANCE, block_chunks, require_finite
 from irgauge.types import TopicScores
@@ -227,8 +228,20 @@ def kendall_tau_columns(x, y, variant: str = "b") -> np.ndarray:
     return tau_blocks(systems_major, x.shape[1], 1, 1, x.shape[0], variant)[:, 0, 0]
 
 
+def paired_rankings(x: TopicScores, y: TopicScores) -> Tuple[np.ndarray, np.ndarray]:
+    """x and y as arrays: two scorings of the same 2 or more items, else InputError (one
+    item or none has no pair to order)."""
+    xs = require_finite(x, "x")  # a NaN compares as neither above nor below: a guess
+    ys = require_finite(y, "y")
+    if xs.shape != ys.shape or xs.ndim != 1 or len(xs) < 2:
+        raise InputError("x and y must be 1-d, of equal length >= 2")
+    return xs, ys
+
+
 def kendall_tau(x: TopicScores, y: TopicScores, variant: str = "b") -> float:
-    """Kendall's tau (variant a or b) between score vectors x and y."""
-    xs = require_finite(x, "x")[None, None]
-    ys = require_finite(y, "y")[None, None]
-    return float(kendall_tau_cross(xs, ys, variant)[0, 0, 0])
+    """Kendall's tau (variant a or b) between score vectors x and y, of the same 2 or more
+    items. Where a ranking ties every item tau is 0/0: NaN, with its reason in the
+    number's ``notes`` (:class:`irgauge.scores._results.NotedFloat`)."""
+    x, y = paired_rankings(x, y)
+    tau = kendall_tau_cross(x[None, None], y[None, None], variant)[0, 0, 0]
+    return checked_number("tau", tau, *RANGES["tau"])

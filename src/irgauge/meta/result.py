@@ -3,18 +3,18 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional
 
 
 from irgauge.errors import InputSizeError
-from irgauge.scores._results import REASONS, check_table
+from irgauge.scores._results import REASONS, CheckedResult, check_table
 from irgauge.io.summaries import meta_summary
 from irgauge.io.summaries import meta_summary_html
 from irgauge.io.words import counted
 
 
 @dataclass(frozen=True)
-class MetaResult:
+class MetaResult(CheckedResult):
     """``table``: the main result (pandas DataFrame); ``details``: further named tables;
     ``parameters``: seed and every parameter; ``systems``/``topics``: what was used.
 
@@ -29,20 +29,15 @@ class MetaResult:
     details_data: Dict[str, Any] = field(default_factory=dict)
     # why a column's non-finite values are so, where the method knows better than REASONS
     reasons: Dict[str, str] = field(default_factory=dict)
-    _notes: Tuple[str, ...] = field(init=False, repr=False, compare=False, default=())
 
-    def __post_init__(self) -> None:
+    def check_notes(self) -> List[str]:
         # the one results check (irgauge.scores._results), on construction: a value out of its
-        # range is refused; each non-finite one has its reason in ``notes``
+        # range is refused; each non-finite one has its reason in ``notes``, the main table's
+        # by column, a detail's named by the detail
         notes = check_table(self.table_data, reasons=self.reasons)
         for name, detail in self.details_data.items():
             notes += [f"{name}: {note}" for note in check_table(detail)]
-        object.__setattr__(self, "_notes", tuple(notes))
-
-    @property
-    def notes(self) -> List[str]:
-        """Why a value of the tables is NaN or infinite, one line per column."""
-        return list(self._notes)
+        return notes
 
     @property
     def table(self):

@@ -47,6 +47,7 @@ from irgauge.meta.design_arguments import (
 )
 from irgauge.meta.result import MetaResult
 from irgauge.scores import check_matrices
+from irgauge.scores._results import checked_number
 from irgauge.scores.frames import as_score_matrices, as_score_matrix
 from irgauge.scores.matrix import ScoreMatrix
 from irgauge.stats.resampling import require_topics
@@ -423,7 +424,8 @@ def min_detectable_diff(
         # differences of up to 1e-12 in the log miss near log beta = -690
         return max(value, 0.0) if log_miss <= log_beta else min(value, -_SMALLEST)
 
-    return _log_root(gap, float(start))
+    # inf where no double is detected: a number whose notes say so
+    return checked_number("min_detectable_diff", _log_root(gap, float(start)), 0.0)
 
 
 def _log_root(gap, start: float) -> float:

@@ -3,15 +3,17 @@ range (a p-value in [0, 1], kappa and alpha at most 1, tau in [-1, 1], a number 
 at least 2, ...), or it is not finite and its reason is recorded, as a note that reaches
 the output. A finite value out of its range is a defect, refused with ResultError.
 
-Result types call it on construction: :class:`irgauge.meta.result.MetaResult` on each of
-its tables (its ``notes``), the tests' results (:mod:`irgauge.stats`) on their p-values.
+Every public result type derives from :class:`CheckedResult`, which runs the check on
+construction over each of its fields (numbers, arrays, tables, mappings of them) and keeps
+the reasons in ``notes``: a result type added later is held the same way, and
+tests/test_result_notes.py refuses one that does not derive from it.
 Numpy only: pandas is not imported for a table given as ``{column: values}``.
 """
 
 from __future__ import annotations
 
 import math
-from typing import Any, Dict, List, Mapping, Optional, Tuple
+from typing import Any, ClassVar, Dict, List, Mapping, Optional, Tuple
 
 import numpy as np
 
@@ -50,6 +52,11 @@ REASONS: Dict[str, str] = {
     # tiny alpha on 2 topics of huge scores
     "min_detectable_diff": "the smallest detectable difference exceeds the largest double",
     "ci_width": "the interval is wider than the largest double",
+    # a t statistic of constant differences is mean/0: inf, or 0/0 where they are all 0
+    "mean_difference": _CONSTANT,
+    "effect": "Cohen's d_z is not defined for the baseline against itself, nor where the "
+    "per-topic differences are constant (sd 0)",
+    "effect_dz": _CONSTANT,
 }
 DEFAULT_REASON = "undefined for these scores"
 
@@ -119,14 +126,6 @@ def check_result_values(
     return [f"{values} {'is' if bad == 1 else 'are'} not finite: {why}"]
 
 
-def check_fields(result: Any, ranges: Mapping[str, Tuple[float, float]]) -> None:
-    """For a result without a place for notes (a dataclass of numbers): each named field
-    finite and in its range, else ResultError; called from the result's __post_init__."""
-    for name, (low, high) in ranges.items():
-        if check_result_values(name, getattr(result, name), low, high):
-            raise ResultError(f"{type(result).__name__}.{name} is not finite")
-
-
 def check_table(
     table: Any,
     ranges: Optional[Mapping[str, Tuple[float, float]]] = None,
@@ -168,3 +167,101 @@ def _numbers(values: np.ndarray) -> Optional[np.ndarray]:
     if all(isinstance(v, (int, float, np.number)) and not isinstance(v, bool) for v in values):
         return values.astype(float)
     return None
+
+
+class NotedFloat(float):
+    """A number result that is not finite, with its reason in ``notes``: a float, so every
+    use of the number works, as a result object's ``notes`` say why its values are not
+    finite (:func:`checked_number`)."""
+
+    notes: List[str]
+
+
+def checked_number(
+    name: str, value: float, low: float = -INF, high: float = INF, reason: Optional[str] = None
+) -> float:
+    """The one check on a result that is a single number: ``value`` as a float where it is
+    finite (and in [low, high], else ResultError), else a :class:`NotedFloat` whose notes
+    give the reason (``reason``, or the reason known for ``name``)."""
+    notes = check_result_values(name, value, low, high, reason)
+    if not notes:
+        return float(value)
+    noted = NotedFloat(value)
+    noted.notes = notes
+    return noted
+
+
+class CheckedResult:
+    """Base of every public result type: on construction (``__post_init__``, which a
+    dataclass calls) the one results check runs over each field, and ``notes`` holds one
+    line per field or column with values that are not finite, with the reason.
+
+    A field is checked by its kind: a number or numeric array by
+    :func:`check_result_values`, a table (DataFrame or ``{column: values}`` of arrays) by
+    :func:`check_table`, a mapping of tables or arrays entry by entry, named
+    ``"<field> <key>"``; strings, lists of words and objects are not results. Ranges come
+    from ``RANGES`` by name, then the class's ``value_ranges``; reasons from its
+    ``nan_reasons``, then ``REASONS``. Fields named in ``must_be_finite`` must be finite (a
+    non-finite one is a defect: ResultError); those in ``not_results`` are inputs."""
+
+    value_ranges: ClassVar[Mapping[str, Tuple[float, float]]] = {}
+    nan_reasons: ClassVar[Mapping[str, str]] = {}
+    must_be_finite: ClassVar[Tuple[str, ...]] = ()
+    not_results: ClassVar[Tuple[str, ...]] = ("parameters", "metadata", "seed")
+
+    # why a value of this result is NaN or infinite, one line per field or column
+    notes: List[str]
+
+    def __post_init__(self) -> None:
+        # object.__setattr__: frozen dataclasses too; an attribute, not a property, so that a
+        # result whose notes are a field of its own (given or made) keeps its place for them
+        object.__setattr__(self, "notes", list(self.check_notes()))
+
+    def check_notes(self) -> List[str]:
+        """The check over every field (a subclass holding its notes elsewhere overrides
+        this); raises ResultError for a value out of its range or a non-finite
+        ``must_be_finite`` field."""
+        notes: List[str] = []
+        for name, value in _fields(self):
+            if name in self.not_results or name == "notes":
+                continue
+            found = _check_value(name, value, {**RANGES, **self.value_ranges}, self.nan_reasons)
+            if found and name in self.must_be_finite:
+                raise ResultError(f"{type(self).__name__}.{name} is not finite")
+            notes += found
+        return notes
+
+
+def _fields(result: Any) -> List[Tuple[str, Any]]:
+    """(name, value) of each field of a dataclass result, else of its public attributes."""
+    import dataclasses
+
+    if dataclasses.is_dataclass(result):
+        return [(f.name, getattr(result, f.name)) for f in dataclasses.fields(result)]
+    return [(k, v) for k, v in vars(result).items() if not k.startswith("_")]
+
+
+def _check_value(
+    name: str, value: Any, ranges: Mapping[str, Tuple[float, float]], reasons: Mapping[str, str]
+) -> List[str]:
+    """The notes of one field ``name`` holding ``value`` (see :class:`CheckedResult`)."""
+    if value is None or isinstance(value, (str, bytes, bool)):
+        return []
+    if hasattr(value, "columns"):  # a DataFrame
+        return [f"{name}: {n}" for n in check_table(value, ranges, reasons)]
+    if isinstance(value, Mapping):
+        notes: List[str] = []
+        for key, item in value.items():
+            notes += _check_value(f"{name} {key}", item, ranges, reasons)
+        return notes
+    if isinstance(value, (list, tuple)):
+        numbers = [v for v in value if isinstance(v, (int, float, np.number))]
+        if not value or len(numbers) < len(value) or any(isinstance(v, bool) for v in value):
+            return []  # words, nested lists: not a result's numbers
+        value = np.asarray(numbers, dtype=float)
+    if not isinstance(value, (int, float, np.number, np.ndarray)):
+        return []
+    low, high = ranges.get(name, (-INF, INF))
+    if isinstance(value, (int, float)) and math.isfinite(value) and low <= value <= high:
+        return []  # a number plainly in its range: the common case, without numpy's cost
+    return check_result_values(name, value, low, high, reasons.get(name))

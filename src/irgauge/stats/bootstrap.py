@@ -29,7 +29,7 @@ from typing import Callable, List, Optional, Sequence, Tuple, Union
 import numpy as np
 
 from irgauge import _checks
-from irgauge.scores._results import check_fields
+from irgauge.scores._results import CheckedResult
 from irgauge.errors import InputError
 from irgauge.evaluation.tasks import run_steps
 from irgauge.stats.resampling import (
@@ -51,7 +51,7 @@ from irgauge.types import TopicScores
 
 
 @dataclass(frozen=True)
-class BootstrapResult:
+class BootstrapResult(CheckedResult):
     """Paired bootstrap test of x against y."""
 
     statistic: float  # t(z)
@@ -61,12 +61,11 @@ class BootstrapResult:
     samples: int  # B
     seed: int
 
-    def __post_init__(self) -> None:
-        check_fields(self, {"pvalue": (0.0, 1.0)})
+    must_be_finite = ("pvalue",)
 
 
 @dataclass(frozen=True)
-class PairBootstrap:
+class PairBootstrap(CheckedResult):
     """Bootstrap results for many pairs at once (arrays aligned with the pairs)."""
 
     statistic: np.ndarray  # t(z) per pair

@@ -23,7 +23,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 from scipy import stats as st
 
-from irgauge.scores._results import check_fields
+from irgauge.scores._results import CheckedResult
 from irgauge.stats.bootstrap import _paired
 from irgauge.stats.resampling import studentised, welch_t
 from irgauge.stats.resampling import TIE_TOLERANCE, require_finite, require_topics, tied
@@ -32,25 +32,28 @@ from irgauge.types import TopicScores
 
 
 @dataclass(frozen=True)
-class SignTestResult:
+class SignTestResult(CheckedResult):
     statistic: int  # wins of x (topics with x > y)
     pvalue: float
     n_untied: int  # topics with x != y
     n_topics: int
 
-    def __post_init__(self) -> None:
-        check_fields(self, {"pvalue": (0.0, 1.0)})
+    must_be_finite = ("pvalue",)
 
 
 @dataclass(frozen=True)
-class TTestResult:
+class TTestResult(CheckedResult):
     statistic: float
     pvalue: float
     df: float  # n - 1 (paired); Welch-Satterthwaite's, not whole (Welch)
     mean_difference: float
 
-    def __post_init__(self) -> None:
-        check_fields(self, {"pvalue": (0.0, 1.0)})
+    must_be_finite = ("pvalue",)
+    nan_reasons = {
+        "statistic": "the per-topic differences (paired) or both samples (Welch) are "
+        "constant (sd 0): t is mean/0, or 0/0 where the means tie",
+        "df": "both samples are constant (variance 0): Welch-Satterthwaite's df is 0/0",
+    }
 
 
 def sign_pvalues(wins: ArrayLike, untied: ArrayLike) -> np.ndarray:

@@ -30,6 +30,7 @@ from typing import Any, Dict, List, Optional
 import numpy as np
 
 from irgauge.errors import InputError
+from irgauge.scores._results import CheckedResult
 from irgauge.scores import as_score_matrices, check_matrices
 from irgauge.stats.comparison_formats import (
     CORRECTIONS,
@@ -60,7 +61,7 @@ def letters(n: int) -> List[str]:
 
 
 @dataclass(frozen=True)
-class ComparisonTable:
+class ComparisonTable(CheckedResult):
     """Runs x measures: means, marks and, on request, intervals and effect sizes.
 
     ``means``, ``low``/``high`` (interval; nan without one), ``se`` and ``effect`` are
@@ -79,6 +80,11 @@ class ComparisonTable:
     marks: List[List[List[str]]]
     pvalues: Dict[str, Any]
     parameters: Dict[str, Any] = field(default_factory=dict)
+
+    nan_reasons = {
+        "low": "no interval was asked for (interval none)",
+        "high": "no interval was asked for (interval none)",
+    }
 
     @property
     def best(self) -> np.ndarray:

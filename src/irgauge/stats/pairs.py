@@ -18,6 +18,7 @@ import numpy as np
 from irgauge.stats.bootstrap import bootstrap_pairs
 from irgauge import _checks
 from irgauge.errors import InputError
+from irgauge.scores._results import CheckedResult
 from irgauge.stats.classic import sign_counts, sign_pvalues, t_pvalues
 from irgauge.stats.correction import METHODS as CORRECTIONS, adjust
 from irgauge.stats.randomisation import random_signs, randomisation_pvalues
@@ -39,7 +40,7 @@ TESTS = ("bootstrap", "t", "sign", "randomisation", "tukey")
 
 
 @dataclass(frozen=True)
-class PairsResult:
+class PairsResult(CheckedResult):
     table: Any  # pandas DataFrame, one row per pair
     parameters: dict = field(default_factory=dict)
 

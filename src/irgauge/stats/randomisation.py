@@ -18,7 +18,7 @@ from typing import Optional, Union
 import numpy as np
 
 from irgauge import _checks
-from irgauge.scores._results import check_fields
+from irgauge.scores._results import CheckedResult
 from irgauge.evaluation.tasks import run_steps
 from irgauge.stats.bootstrap import _paired
 from irgauge.stats.resampling import (
@@ -33,15 +33,14 @@ from irgauge.types import TopicScores
 
 
 @dataclass(frozen=True)
-class RandomisationResult:
+class RandomisationResult(CheckedResult):
     statistic: float  # mean(x - y)
     pvalue: float
     n_topics: int
     permutations: int
     seed: int
 
-    def __post_init__(self) -> None:
-        check_fields(self, {"pvalue": (0.0, 1.0)})
+    must_be_finite = ("pvalue",)
 
 
 def random_signs(n_topics: int, permutations: int, seed: int) -> np.ndarray:

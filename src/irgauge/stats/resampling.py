@@ -345,7 +345,11 @@ def welch_t(x: np.ndarray, y: np.ndarray):
     with np.errstate(divide="ignore", invalid="ignore"):
         ex = x.var(axis=-1, ddof=1) / nx
         ey = y.var(axis=-1, ddof=1) / ny
-        df = (ex + ey) ** 2 / (ex**2 / (nx - 1) + ey**2 / (ny - 1))
+        # in units of the larger of the two, so that the squares of scores near 1e100 do
+        # not overflow (df is free of the scale; 0/0 only where both samples are constant)
+        unit = np.maximum(ex, ey)
+        a, b = ex / unit, ey / unit
+        df = (a + b) ** 2 / (a**2 / (nx - 1) + b**2 / (ny - 1))
     return t_ratio(x.mean(axis=-1) - y.mean(axis=-1), np.sqrt(ex + ey)), df
 
 

@@ -19,6 +19,7 @@ import numpy as np
 
 from irgauge import _checks
 from irgauge.errors import InputError
+from irgauge.scores._results import CheckedResult
 from irgauge.evaluation.tasks import run_steps
 from irgauge.stats.resampling import (
     TIE_TOLERANCE,
@@ -33,11 +34,13 @@ from irgauge.types import Progress, ScoreRows
 
 
 @dataclass(frozen=True)
-class TukeyResult:
+class TukeyResult(CheckedResult):
     pvalues: np.ndarray  # m x m, symmetric, 1 on the diagonal
     ranges: np.ndarray  # B null ranges (max - min of permuted means)
     trials: int
     seed: int
+
+    must_be_finite = ("pvalues",)
 
 
 def permuted_ranges(

@@ -53,6 +53,7 @@ from irgauge.io.steps import step_counter
 from irgauge.io.staging import final_name, replaced_folder
 from irgauge.io.tables import aligned_table, header
 from irgauge.scores import ScoreMatrix, require_systems, select_systems
+from irgauge.scores._results import CheckedResult, check_result_values, check_table
 from irgauge.stats.comparison_formats import latex_escape
 from irgauge.report.figures import stability_curves
 from irgauge.studies import _noise, _repeat, matched_ties
@@ -166,7 +167,7 @@ SUMMARY_WIDTH = 100  # the widest summary line, in a file or on a wide terminal
 
 
 @dataclass
-class StudyResult:
+class StudyResult(CheckedResult):
     """What a study returns: its folder, manifest, tables (DataFrames) and summary lines."""
 
     name: str
@@ -175,6 +176,23 @@ class StudyResult:
     tables: Dict[str, pd.DataFrame] = field(default_factory=dict)
     summary: List[str] = field(default_factory=list)
     report: Optional[Path] = None
+    # why a table's values may be NaN, by the table's name, where its columns do not say
+    # (a wide table's columns are measures)
+    table_reasons: Dict[str, str] = field(default_factory=dict)
+
+    def check_notes(self) -> List[str]:
+        # the results check on each table: "table <name>: <count> <column> values are not
+        # finite: <reason>"; a table the study gave a reason for (its columns are measures,
+        # say) in one line, "table <name>: <count> values are not finite: <reason>"
+        notes: List[str] = []
+        for stem, frame in self.tables.items():
+            found = check_table(frame)
+            why = self.table_reasons.get(stem)
+            if found and why:
+                numbers = frame.select_dtypes("number").to_numpy(dtype=float)
+                found = check_result_values("value", numbers, reason=why)
+            notes += [f"table {stem}: {n}" for n in found]
+        return notes
 
     def summary_lines(
         self, width: int = SUMMARY_WIDTH, indent: str = "", notes: bool = True
@@ -246,6 +264,7 @@ class StudyWriter:
         (self.work / "tables").mkdir(parents=True, exist_ok=True)
         (self.work / "figures").mkdir(parents=True, exist_ok=True)
         self.tables: Dict[str, pd.DataFrame] = {}
+        self.table_reasons: Dict[str, str] = {}
         self.table_entries: List[Dict[str, Any]] = []
         self.figure_entries: List[Dict[str, Any]] = []
 
@@ -256,10 +275,17 @@ class StudyWriter:
             self._atomic = None
 
     def table(
-        self, stem: str, frame: pd.DataFrame, caption: str, digits: Digits = 4, tsv: bool = False
+        self,
+        stem: str,
+        frame: pd.DataFrame,
+        caption: str,
+        digits: Digits = 4,
+        tsv: bool = False,
+        nan_reason: Optional[str] = None,
     ) -> None:
         """Write ``frame`` as tables/<stem>.txt, .csv and .tex (and .tsv, full precision,
-        with ``tsv``) and list it in the manifest."""
+        with ``tsv``) and list it in the manifest; ``nan_reason``: why a value of it may be
+        NaN, where its columns' names do not tell (the manifest's notes name them)."""
         frame = frame.reset_index(drop=True)
         base = self.work / "tables" / stem
         write_text(base.with_suffix(".txt"), text_table(frame, digits))
@@ -274,6 +300,8 @@ class StudyWriter:
             base.with_suffix(".tex"), latex_table(frame, caption, f"tab:{self.name}-{stem}", digits)
         )
         self.tables[stem] = frame
+        if nan_reason:
+            self.table_reasons[stem] = nan_reason
         self.table_entries.append(
             {
                 "name": stem,
@@ -322,10 +350,13 @@ class StudyWriter:
             "figures": self.figure_entries,
             **(record.extra or {}),
         }
-        write_json(self.work / MANIFEST, manifest)
         result = StudyResult(
-            self.name, self.directory, jsonable(manifest), self.tables, list(summary)
+            self.name, self.directory, {}, self.tables, list(summary), None, self.table_reasons
         )
+        # the results check's notes on the tables reach the manifest, beside the others
+        manifest["notes"] += [n for n in result.notes if n not in manifest["notes"]]
+        write_json(self.work / MANIFEST, manifest)
+        result.manifest = jsonable(manifest)
         write_text(self.work / "summary.txt", result.text())
         assert self._atomic is not None  # finished once
         self._atomic.__exit__(None, None, None)

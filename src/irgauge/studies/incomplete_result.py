@@ -41,11 +41,12 @@ from irgauge.measures import parse_measures
 from irgauge.measures.parse import measure_texts
 from irgauge.meta import discriminative_power, kendall_tau
 from irgauge.scores import ScoreMatrix, align, from_frame
+from irgauge.scores._results import CheckedResult
 from irgauge.types import DepthsLike, Progress, QrelsLike, RatesLike, RunsLike
 
 
 @dataclass
-class IncompleteResult:
+class IncompleteResult(CheckedResult):
     """``table``: measure, lists (original/condensed), rate, mean, tau, significant, pairs,
     discriminative_power; ``metadata``: seeds, rates, conventions; ``reduction``."""
 
@@ -56,6 +57,14 @@ class IncompleteResult:
     matrices: Dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)
     # the topics every step is scored on, and the topics each step's qrels lost
     topics: Optional[SharedTopics] = field(default=None, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        # the results check's notes reach the metadata every output of the study writes
+        known = self.metadata.get("notes", [])
+        fresh = [n for n in self.notes if n not in known]
+        if fresh:
+            self.metadata["notes"] = known + fresh
 
     def __repr__(self) -> str:
         return incomplete_summary(self)

@@ -24,6 +24,7 @@ from irgauge.errors import InputError
 from irgauge.evaluation import score_matrices
 from irgauge.meta import predictive_power
 from irgauge.scores import align
+from irgauge.scores._results import REASONS
 from irgauge.studies import _common as common
 from irgauge.studies import collection_record
 from irgauge.studies import _noise, _plots, _repeat, _topics
@@ -284,18 +285,21 @@ def _write_tables(writer: common.StudyWriter, study: PredictiveStudy) -> None:
             "Tables 1-2",
         ),
         digits=3,
+        nan_reason=REASONS["phi"],
     )
     writer.table(
         "phi_se",
         _by_predictor(study.se),
         "Monte Carlo standard error of phi: sd of tau over the halvings / sqrt(halvings)",
         digits=4,
+        nan_reason=REASONS["sd"],
     )
     writer.table(
         "phi_sd",
         _by_predictor(study.sd),
         "Standard deviation of tau over the halvings",
         digits=3,
+        nan_reason=REASONS["sd"],
     )
     writer.table(
         "phi_by_k",
@@ -304,6 +308,7 @@ def _write_tables(writer: common.StudyWriter, study: PredictiveStudy) -> None:
         .reset_index(),
         "phi against topic subset size k (two disjoint subsets of k topics)",
         digits=3,
+        nan_reason=REASONS["phi"],
     )
     writer.table(
         "phi_by_k_interval",

@@ -8,10 +8,11 @@ from typing import Any, Dict, List, Optional, Sequence, Union
 
 from irgauge.meta.repro.analysis import DEFAULT_MEASURES, reproducibility_table
 from irgauge.meta.result import MetaResult
+from irgauge.scores._results import CheckedResult
 from irgauge.types import QrelsLike, RunPairLike
 
 
-class ReproResult:
+class ReproResult(CheckedResult):
     """A reproducibility study: ``table`` (DataFrame: [repeated,] run, measure, statistic,
     cutoff, value, low, high), ``parameters`` (seed and every parameter, the definitions
     and ``conclusions``, the sentences), ``notes`` and ``figures`` (``{stem: matplotlib
@@ -20,6 +21,7 @@ class ReproResult:
     def __init__(self, result: MetaResult):
         self.result = result
         self._figures: Optional[Dict[str, Any]] = None
+        self.__post_init__()
 
     @property
     def table(self):
@@ -29,8 +31,8 @@ class ReproResult:
     def parameters(self) -> Dict[str, Any]:
         return self.result.parameters
 
-    @property
-    def notes(self) -> List[str]:
+    def check_notes(self) -> List[str]:
+        # its table is a MetaResult's, checked as that was made
         return self.result.notes
 
     @property

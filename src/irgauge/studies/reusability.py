@@ -42,7 +42,7 @@ from irgauge.measures.parse import measure_texts
 from irgauge.meta import kendall_tau, tau_ap
 from irgauge.meta.kendall import kendall_tau_cross
 from irgauge.report import style
-from irgauge.scores._results import REASONS, check_table
+from irgauge.scores._results import REASONS, CheckedResult, check_table
 from irgauge.stats.resampling import TIE_TOLERANCE, index_counts
 from irgauge.studies import _common as common
 from irgauge.studies import collection_record
@@ -61,7 +61,7 @@ GROUPS_COLUMNS = ["group", "measure", "kendall_tau", "tau_ap", "max_rank_drop", 
 
 
 @dataclass
-class ReusabilityResult:
+class ReusabilityResult(CheckedResult):
     """What :func:`reusability` computes: the two tables, the statistics the summary
     orders measures by, and the scores behind them."""
 
@@ -76,14 +76,15 @@ class ReusabilityResult:
     summary: List[str] = field(default_factory=list)
     notes: List[str] = field(default_factory=list)  # why a value is not finite
 
-    def __post_init__(self) -> None:
+    def check_notes(self) -> List[str]:
         # the one check of every public result: values in range, NaN with its reason; and
         # the topics the groups' qrels lost, with the rule that chose the topics scored
-        self.notes = (
+        return (
             check_table(self.runs)
             + check_table(
                 self.groups, {"kendall_tau": (-1.0, 1.0)}, {"kendall_tau": REASONS["tau"]}
             )
+            + [f"left_out: {n}" for n in check_table(self.left_out)]
             + self.scores.topic_rule.notes()
         )
 
