@@ -188,3 +188,22 @@ def undrawn_figures():
     and summary, not its figures (``pytest.mark.usefixtures("undrawn_figures")``)."""
     with quick_study_figures():
         yield
+
+
+def pair_tests() -> dict:
+    """name -> function: every public function of irgauge.stats and irgauge.meta taking two
+    samples or rankings ``x`` and ``y`` (the tests, kendall_tau, tau_ap, ...), found, so
+    that one added later is held by the tests that walk them (test_result_notes, the fuzz
+    harness's results)."""
+    import importlib
+    import inspect
+
+    found = {}
+    for package in ("irgauge.stats", "irgauge.meta"):
+        module = importlib.import_module(package)
+        for name in module.__all__:
+            function = getattr(module, name)
+            if inspect.isfunction(function):
+                if list(inspect.signature(function).parameters)[:2] == ["x", "y"]:
+                    found[name] = function
+    return found

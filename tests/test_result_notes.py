@@ -22,6 +22,7 @@ import irgauge
 from irgauge import stats
 from irgauge.scores import _results
 from irgauge.scores._results import ResultError
+from tests.conftest import pair_tests
 
 # looked up, not imported: on a version without it each test fails, not the collection
 CheckedResult = getattr(_results, "CheckedResult", type("Missing", (), {}))
@@ -111,23 +112,7 @@ SAMPLES = {  # x, y: degenerate per-topic scores
 }
 
 
-def _pair_tests():
-    """Every public function of irgauge.stats and irgauge.meta taking two samples or
-    rankings ``x`` and ``y`` (the tests, kendall_tau, tau_ap, ...): one added later is held
-    here too."""
-    tests = {}
-    for package in ("irgauge.stats", "irgauge.meta"):
-        module = importlib.import_module(package)
-        for name in module.__all__:
-            function = getattr(module, name)
-            if inspect.isfunction(function):
-                parameters = list(inspect.signature(function).parameters)
-                if parameters[:2] == ["x", "y"]:
-                    tests[name] = function
-    return tests
-
-
-PAIR_TESTS = _pair_tests()
+PAIR_TESTS = pair_tests()
 SMALL = {"samples": 20, "permutations": 20, "seed": 1}  # few draws: fast
 
 

@@ -29,6 +29,7 @@ from irgauge.meta import (
 )
 from irgauge.meta.result import MetaResult
 from irgauge.scores import ScoreMatrix
+from tests.conftest import pair_tests
 
 pytestmark = pytest.mark.slow  # a hypothesis search over score matrices
 
@@ -136,24 +137,7 @@ def test_a_meta_result_records_its_nan_and_refuses_a_value_out_of_range():
         MetaResult("m", long, {}, ["s"], ["t"])
 
 
-def _pair_tests():
-    """Every public function of irgauge.stats and irgauge.meta taking two samples or
-    rankings ``x`` and ``y``, found: one added later is fuzzed too."""
-    import importlib
-    import inspect
-
-    found = {}
-    for package in ("irgauge.stats", "irgauge.meta"):
-        module = importlib.import_module(package)
-        for name in module.__all__:
-            function = getattr(module, name)
-            if inspect.isfunction(function):
-                if list(inspect.signature(function).parameters)[:2] == ["x", "y"]:
-                    found[name] = function
-    return found
-
-
-PAIR_TESTS = _pair_tests()
+PAIR_TESTS = pair_tests()
 
 
 @st.composite

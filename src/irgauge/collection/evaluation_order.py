@@ -67,13 +67,7 @@ def ordered_documents(run: Run, order: Optional[str] = None) -> OrderedDocuments
     """The documents of ``run`` in the order every measure sees them (:func:`match_run`'s
     evaluation order: score descending, ties by docno descending, as trec_eval; or the
     file's order), for statistics that compare the document lists of two runs."""
-    order = order or run.natural_order
-    if order not in ORDERS:
-        raise InputError(f"unknown document order {order!r}; choose from {', '.join(ORDERS)}")
-    if order == "score" and run.scores is None:
-        raise InputError(
-            "--order score needs scores, but this run is a ranked list without them", run.source
-        )
+    order = resolve_order(run, order)
     names, codes = unique_names(run.topics)
     codes, sequence = in_evaluation_order(np.asarray(codes), run.scores, run.docnos, order, None)
     docnos = run.docnos if sequence is None else run.docnos[sequence]
