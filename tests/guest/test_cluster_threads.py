@@ -12,17 +12,24 @@ import time
 from irgauge.evaluation import dask_engine
 
 
-def _sleeper(name: str) -> threading.Thread:
-    thread = threading.Thread(target=time.sleep, args=(0.3,), name=name, daemon=True)
+def _thread(name: str, until) -> threading.Thread:
+    thread = threading.Thread(target=until, name=name, daemon=True)
     thread.start()
     return thread
 
 
 def test_the_threads_watching_a_closed_clusters_workers_are_waited_for():
     before = set(threading.enumerate())
-    watcher = _sleeper(f"{dask_engine.WATCHER_PREFIX} Dask Worker process watch process join")
-    callers = _sleeper("the caller's own")
+    released = threading.Event()
+    watcher = _thread(
+        f"{dask_engine.WATCHER_PREFIX} Dask Worker process watch process join",
+        lambda: time.sleep(0.3),
+    )
+    callers = _thread("the caller's own", released.wait)
     dask_engine._join_watchers(before)
-    assert not watcher.is_alive()
-    assert callers.is_alive()  # not the cluster's: left running
-    callers.join()
+    try:
+        assert not watcher.is_alive()
+        assert callers.is_alive()  # not the cluster's: not waited for
+    finally:
+        released.set()
+        callers.join()
