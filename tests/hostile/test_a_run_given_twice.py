@@ -67,3 +67,102 @@ def test_distinct_run_files_and_runs_given_as_data_are_read(folder):
     irgauge.reusability("q.txt", ["r1.txt", "r2.txt"], 2)
     run = {"1": {"a": 1.0}, "2": {"d": 1.0}}
     irgauge.reusability("q.txt", {"x": run, "y": run}, 2)  # not files: two runs, as given
+
+
+# Commands that take several runs and do not compare them as systems, and why.
+NOT_SYSTEMS = {
+    "eval": "a table of scores: a run given twice is shown twice, as asked",
+    "qa eval": "a table of scores, as eval's",
+    "pool": "runs compared as groups: refused above, for the pool's reason",
+    "study pooling": "runs compared as groups: refused above, for the pool's reason",
+    "study reusability": "runs compared as groups: refused above, for the pool's reason",
+    "reduce": "--runs are pooled to a depth: a twin adds no document and changes nothing",
+}
+QA = {"study qa"}  # QA systems: gold answers and answer files in place of qrels and runs
+REQUIRED = {"topics": ["--min-diff", "0.1"]}  # options a command cannot run without
+SYSTEMS_WHY = (
+    "systems compared must differ (a run paired with itself, no difference on any topic, "
+    "would enter every statistic)"
+)
+
+
+def _runs_action(parser):
+    """The action taking several runs (``--run RUN...``, ``RUN...``), or None."""
+    for action in parser._actions:
+        if action.dest in ("run", "runs") and action.nargs in ("+", "*"):
+            return action
+    return None
+
+
+def _system_commands():
+    from tests.hostile.test_every_option_acts import all_commands
+
+    found = {}
+    for command, parser in sorted(all_commands().items()):
+        action = _runs_action(parser)
+        if action is not None and command not in NOT_SYSTEMS:
+            found[command] = parser
+    return found
+
+
+def _argv(command, parser, runs):
+    words = command.split()
+    options = parser._option_string_actions
+    action = _runs_action(parser)
+    if not action.option_strings:  # QRELS RUN... (study qa: GOLD ANSWERS...)
+        argv = [*words, "gold.tsv" if command in QA else "q.txt", *runs]
+    elif "--qrels" in options:  # the meta commands: --qrels QRELS --run RUN...
+        argv = [*words, "--qrels", "q.txt", action.option_strings[0], *runs]
+    else:  # agree: QRELS QRELS --run RUN...
+        argv = [*words, "q.txt", "q2.txt", action.option_strings[0], *runs]
+    if "--out" in options:
+        argv += ["--out", "OUT"]
+    elif "-o" in options:
+        argv += ["-o", "OUT"]
+    if "-m" in options:
+        argv += ["-m", "AP"]
+    return argv + REQUIRED.get(command, [])
+
+
+def test_every_command_taking_runs_is_classified():
+    """A new command taking runs compares them as systems (below) unless it says why not."""
+    from tests.hostile.test_every_option_acts import all_commands
+
+    taking = {c for c, p in all_commands().items() if _runs_action(p) is not None}
+    assert set(NOT_SYSTEMS) <= taking  # no stale exclusion
+    assert len(_system_commands()) >= 10
+
+
+@pytest.mark.parametrize("twin", ["r1.txt", "alias.txt"])
+@pytest.mark.parametrize("command", sorted(_system_commands()))
+def test_a_run_file_given_twice_to_compare_systems_is_refused(folder, capsys, command, twin):
+    (folder / "q2.txt").write_text(QRELS)
+    if command in QA:  # r1.txt and r2.txt become the answers of QA systems
+        from irgauge.studies.qa import qa_collection_from_adhoc
+
+        qa = qa_collection_from_adhoc("q.txt", ["r1.txt", "r2.txt"], "qa")
+        os.replace(qa["gold"], "gold.tsv")
+        for path in qa["runs"]:
+            os.replace(path, path.stem + ".txt")
+    argv = _argv(command, _system_commands()[command], ["r1.txt", twin, "r2.txt"])
+    assert main(argv) == 2, argv
+    captured = capsys.readouterr()
+    assert captured.err.strip().splitlines() == [
+        f"irgauge: error: {twin}: this run file is given twice: {SYSTEMS_WHY}"
+    ]
+    assert captured.out == ""
+    assert not (folder / "OUT").exists()
+
+
+def test_the_system_apis_refuse_it_too(folder):
+    import irgauge
+
+    for call in (
+        lambda: irgauge.score_matrices("q.txt", ["r1.txt", "alias.txt"], ["AP"]),
+        lambda: irgauge.agreement(["q.txt", "q.txt"], runs=["r1.txt", "r2.txt", "r1.txt"]),
+    ):
+        with pytest.raises(InputError) as caught:
+            call()
+        assert caught.value.parameter == "runs"
+        assert str(caught.value).startswith(("alias.txt: this run", "r1.txt: this run"))
+    irgauge.score_matrices("q.txt", ["r1.txt", "r2.txt"], ["AP"])  # distinct: read

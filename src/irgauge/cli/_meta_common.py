@@ -84,7 +84,7 @@ def load_matrices(args, minimum_systems: int = 2):
     """``{measure: ScoreMatrix}`` from the command's inputs, aligned and selected."""
     from irgauge.scores import combine, read_scores, require_systems, select_systems
     from irgauge.scores.lookup import as_named, refuse_missing
-    from irgauge.evaluation import evaluate
+    from irgauge.evaluation.engine import evaluate_systems
     from irgauge.evaluation.peers import peer_notes
     from irgauge.evaluation.conventions import STATED
 
@@ -100,7 +100,7 @@ def load_matrices(args, minimum_systems: int = 2):
         if not measures:
             raise InputError("--qrels/--run need the measures to compute (-m)")
         empty = args.empty_topics or "skip"
-        result = evaluate(args.qrels, args.run, measures, empty_topics=empty)
+        result = evaluate_systems(args.qrels, args.run, measures, empty_topics=empty)
         matrices = result.score_matrices()
         # where irgauge's default changed the scores from trec_eval's, the note says how
         # to get trec_eval's (emit prints it), as eval's does

@@ -45,7 +45,7 @@ from irgauge.io.adapters import qrels_source, run_sources
 from irgauge.io.steps import step_counter
 from irgauge.io.qrels import read_qrels
 from irgauge.io.records import Run
-from irgauge.io.runs import unique_run_names
+from irgauge.io.runs import GROUPS, refuse_twins, unique_run_names
 from irgauge.io.runs import read_runs as io_read_runs
 from irgauge.io.threads import explicit_threads, thread_count
 from irgauge.measures import DEFAULT_MEASURES, Measure, parse_measures
@@ -77,10 +77,11 @@ def _run_sources(runs: Any) -> List[tuple]:
     return run_sources(runs)
 
 
-def read_runs(runs: RunsLike, distinct: bool = False) -> List[Run]:
+def read_runs(runs: RunsLike, distinct: bool = False, why: str = GROUPS) -> List[Run]:
     """Read every run given (as evaluate accepts them), to evaluate them several times;
-    ``distinct``: a run file given twice is refused (:func:`irgauge.io.runs.read_runs`)."""
-    return io_read_runs(runs, distinct=distinct)
+    ``distinct``: a run file given twice is refused, for reason ``why`` (GROUPS or SYSTEMS,
+    :func:`irgauge.io.runs.read_runs`)."""
+    return io_read_runs(runs, distinct=distinct, why=why)
 
 
 @_checks.renamed_keywords(threads="jobs")
@@ -425,6 +426,18 @@ def score_matrices(
     """Evaluate ``runs`` against ``qrels`` with :func:`evaluate`; ``{measure: ScoreMatrix}``.
 
     ``options`` go to ``evaluate`` unchanged. Measures are named as ``evaluate`` names them
-    in its per-topic table.
+    in its per-topic table. The runs are systems to compare: a run file given twice is
+    refused (:func:`evaluate_systems`).
     """
-    return evaluate(qrels, runs, measures, **options).score_matrices()
+    return evaluate_systems(qrels, runs, measures, **options).score_matrices()
+
+
+def evaluate_systems(
+    qrels: QrelsLike, runs: RunsLike, measures: MeasuresLike, **options: Any
+) -> EvalResult:
+    """:func:`evaluate`, for runs compared as systems (the meta-evaluation commands, the
+    studies, :func:`score_matrices`): a run file given twice, by any path, is refused
+    naming it (:func:`irgauge.io.runs.refuse_twins`), since its pair with itself would
+    enter every statistic. ``irgauge eval``, a table of scores, shows a run twice."""
+    refuse_twins(runs)
+    return evaluate(qrels, runs, measures, **options)

@@ -52,21 +52,40 @@ def read_run(source: RunLike, name: Optional[str] = None, jobs: Optional[int] = 
     return _from_path(source, name, jobs)
 
 
-def read_runs(runs: Any, distinct: bool = False) -> list:
+# Why a run file given twice is refused, by the kind of comparison: the words after
+# "this run file is given twice: ".
+GROUPS = "runs compared as groups must differ (a twin stays in the pool when the other is left out)"
+SYSTEMS = (
+    "systems compared must differ (a run paired with itself, no difference on any topic, "
+    "would enter every statistic)"
+)
+
+
+def read_runs(runs: Any, distinct: bool = False, why: str = GROUPS) -> list:
     """The runs given (one run, a list of runs or a ``{name: run}`` mapping, see
     :func:`~irgauge.io.adapters.run_sources`), read: what every function taking ``runs``
     reads them with, so that one path is one run, not a list of one-letter paths.
 
     ``distinct``: a run file given twice (the same file by any path) is refused, naming
-    it. Where runs are compared as groups (a leave-one-out, a pool), a twin left in the
-    pool keeps every document of the run left out, so its result would mean nothing."""
+    it, with reason ``why`` (:func:`refuse_twins`)."""
     sources = run_sources(runs)
     if distinct:
-        _refuse_a_file_twice([source for source, _ in sources])
+        _refuse_a_file_twice([source for source, _ in sources], why)
     return [read_run(source, name=name) for source, name in sources]
 
 
-def _refuse_a_file_twice(sources: list) -> None:
+def refuse_twins(runs: Any, why: str = SYSTEMS) -> None:
+    """Refuse a run file given twice among ``runs`` (the same file by any path, a link
+    too), naming it, without reading any run. Where runs are compared as groups (a
+    leave-one-out, a pool, ``why=GROUPS``), a twin left in the pool keeps every document of
+    the run left out; where they are compared as systems (``SYSTEMS``), the pair of a run
+    with itself (every difference 0, the same ranking) shifts discriminative power, swap
+    rates, tau and agreement. Runs given as data are distinct runs, as given."""
+    if runs is not None:
+        _refuse_a_file_twice([source for source, _ in run_sources(runs)], why)
+
+
+def _refuse_a_file_twice(sources: list, why: str) -> None:
     seen = set()
     for source in sources:
         if not isinstance(source, (str, os.PathLike)) or str(source) == "-":
@@ -77,12 +96,7 @@ def _refuse_a_file_twice(sources: list) -> None:
             continue
         key = (found.st_dev, found.st_ino)
         if key in seen:
-            raise InputError(
-                "this run file is given twice: runs compared as groups must differ (a "
-                "twin stays in the pool when the other is left out)",
-                str(source),
-                parameter="runs",
-            )
+            raise InputError(f"this run file is given twice: {why}", str(source), parameter="runs")
         seen.add(key)
 
 

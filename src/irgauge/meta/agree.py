@@ -17,6 +17,7 @@ from irgauge import _checks
 from irgauge._checks import MAX_LEVEL
 from irgauge.errors import InputError
 from irgauge.evaluation import evaluate, read_runs
+from irgauge.io.runs import SYSTEMS
 from irgauge.measures import parse_measure
 from irgauge.measures.parse import measure_texts
 from irgauge.meta import agreement as ag
@@ -50,7 +51,7 @@ def _score_matrices(
     irgauge's made them differ from trec_eval's, a note per qrels says how to get its."""
     from irgauge.evaluation.peers import peer_notes
 
-    read = read_runs(runs)
+    read = read_runs(runs, distinct=True, why=SYSTEMS)
     if len(read) < 2:
         raise InputError(f"system agreement needs at least 2 runs; got {len(read)}")
     matrices = []

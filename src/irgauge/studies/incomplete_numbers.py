@@ -15,6 +15,7 @@ from irgauge.collection.depth_pool import parse_depths
 from irgauge.collection.depth_reduce import DepthReduction
 from irgauge.collection.reduce import parse_rates
 from irgauge.evaluation import read_runs, score_matrices
+from irgauge.io.runs import SYSTEMS
 from irgauge.evaluation.shared_topics import SharedTopics
 from irgauge.evaluation.tasks import on_cluster, run_steps
 from irgauge.io.qrels import read_qrels
@@ -311,7 +312,7 @@ def _read_and_rank(
     step = common.steps(progress, "reading and ranking the runs", 3)
     q = read_qrels(qrels)
     step()
-    every_run = read_runs(paths)
+    every_run = read_runs(paths, distinct=True, why=SYSTEMS)
     step()
     o = options
     chosen_runs = top_runs(q, every_run, o.top_k, o.top_fraction, o.by, o.eval_options)

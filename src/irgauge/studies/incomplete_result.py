@@ -33,6 +33,7 @@ from irgauge.collection.depth_reduce import DepthReduction, reduce_to_depth
 from irgauge.collection.reduce import DEFAULT_RATES, Reduction, reduce_qrels
 from irgauge.errors import InputError
 from irgauge.evaluation import evaluate, read_runs
+from irgauge.io.runs import SYSTEMS
 from irgauge.evaluation.shared_topics import SharedTopics, relevant_by_topic, shared_topics
 from irgauge.evaluation.tasks import run_steps
 from irgauge.io.steps import step_counter
@@ -105,7 +106,7 @@ def incomplete_study(
     if bootstrap_seed is not None:
         bootstrap_seed = _checks.seed(bootstrap_seed, "bootstrap_seed")
     variants = _variants(measures)
-    run_list = read_runs(runs)
+    run_list = read_runs(runs, distinct=True, why=SYSTEMS)
     reduction, seed = _reduction(qrels, run_list, rates, depths, seed, rel_level, options)
     for key in ("complete", "judged_only", "measures"):
         options.pop(key, None)

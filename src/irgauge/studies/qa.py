@@ -45,6 +45,7 @@ from irgauge.io.atomic import make_folders, write_text
 from irgauge.io.json_input import read_json_object
 from irgauge.io.staging import current_path, staged_outputs
 from irgauge.io.qrels import read_qrels
+from irgauge.io.runs import refuse_twins
 from irgauge.qa import answer_formats, qa_evaluate
 from irgauge.report import figures
 from irgauge.scores import align, from_frame
@@ -300,6 +301,7 @@ def _evaluate(gold, runs, chosen: Dict[str, str], qa_options: Dict[str, Any], pr
     and runs read in their formats (converted when they are not irgauge's own)."""
     qa_options = dict(qa_options)
     run_list = list(runs) if not isinstance(runs, (str, Path)) else [runs]
+    refuse_twins(run_list)  # QA systems compared, as ad hoc runs are
     gold_format = qa_options.pop("gold_format", "auto")
     run_format = qa_options.pop("run_format", "auto")
     gold_in, runs_in = answer_formats.load(gold, run_list, gold_format, run_format)
