@@ -12,7 +12,10 @@ nn = n(n-1)/2 pairs:
       tau_AP_a = 2/(n-1) * sum_i [ c_i * (1/t_i) sum_{k=1..t_i} 1/(p_i + k - 2)
                                    + 1/(2 t_i) sum_{k=1..t_i-1} k / (p_i + k - 1) ] - 1
                  with t_i the size of i's tie group in y (ties in y as the average over
-                 the orderings of each tie group; equals tau_AP without ties)
+                 the orderings of each tie group; equals tau_AP without ties), NaN where
+                 x ties every item: with no order in the reference every c_i is 0, which
+                 would read as complete disagreement (-1); partial ties in x count as
+                 discordant
       tau_AP_b = (a(x, y) + a(y, x)) / 2,  a(x, y) = 2/|T| * sum_{i in T} c_i / (p_i - 1) - 1
                  over T = {i : p_i > 1} (ties in both rankings)
 
@@ -45,9 +48,9 @@ _ROWS = 256
 
 
 def _ap_parts(x: np.ndarray, y: np.ndarray):
-    """p_i = 1 + #{j: y_j > y_i}, c_i = #{j: y_j > y_i and x_j > x_i} and the size of
-    i's tie group in y, each comparison beyond TIE_TOLERANCE (:func:`_pair_counts` of the
-    two rankings)."""
+    """p_i = 1 + #{j: y_j > y_i}, c_i = #{j: y_j > y_i and x_j > x_i}, the size of i's
+    tie group in y and the pairs x does not tie, each comparison beyond TIE_TOLERANCE
+    (:func:`_pair_counts` of the two rankings)."""
     x, y = paired_rankings(x, y)
     return _pair_counts(np.vstack([x, y])).ap_parts(0, 1)
 
@@ -57,13 +60,15 @@ def tau_ap_a(x, y) -> float:
     return checked_number("tau_ap", _tau_ap_a(*_ap_parts(x, y)), *RANGES["tau_ap"])
 
 
-def _tau_ap_a(p, c, t) -> float:
-    return float(tau_ap_of_parts(p, c, t))
+def _tau_ap_a(p, c, t, reference_untied) -> float:
+    return float(tau_ap_of_parts(p, c, t, reference_untied))
 
 
-def tau_ap_of_parts(p: np.ndarray, c: np.ndarray, t: np.ndarray) -> np.ndarray:
+def tau_ap_of_parts(p: np.ndarray, c: np.ndarray, t: np.ndarray, reference_untied) -> np.ndarray:
     """tau_AP_a (the module docstring's formula) from p, c and t over the last axis (n
-    systems; any leading axes, e.g. bootstrap samples): with H(m) = sum_{j<=m} 1/j,
+    systems; any leading axes, e.g. bootstrap samples), NaN where ``reference_untied`` (the
+    pairs the reference does not tie, or whether there is one; per leading index) is 0:
+    the one place that decides a reference tying every system. With H(m) = sum_{j<=m} 1/j,
     sum_{k=1..t} 1/(p + k - 2) = H(p + t - 2) - H(p - 2) and
     sum_{k=1..t-1} k / (p + k - 1) = (t - 1) - (p - 1) (H(p + t - 2) - H(p - 1)); an
     untied system's term is c / (p - 1) itself (exact: tau_AP of a ranking with itself is 1)."""
@@ -79,7 +84,8 @@ def tau_ap_of_parts(p: np.ndarray, c: np.ndarray, t: np.ndarray) -> np.ndarray:
         tied = np.where(p > 1, c * (harmonic(top) - harmonic(p - 2)) / t, 0.0)
         first = np.where((t == 1) & (p > 1), c / (p - 1), tied)
     second = ((t - 1) - (p - 1) * (harmonic(top) - harmonic(p - 1))) / (2 * t)
-    return 2.0 / (n - 1) * (first + second).sum(axis=-1) - 1
+    tau = 2.0 / (n - 1) * (first + second).sum(axis=-1) - 1
+    return np.where(np.asarray(reference_untied) > 0, tau, np.nan)
 
 
 def tau_ap(x: TopicScores, y: TopicScores) -> float:
@@ -119,8 +125,9 @@ class _PairCounts:
     tied: np.ndarray
 
     def ap_parts(self, a: int, b: int):
-        """tau_AP's (p, c, tied) of estimate b against reference a."""
-        return self.p[b], self.c[a, b], self.tied[b]
+        """tau_AP's (p, c, tied, untied pairs of the reference) of estimate b against
+        reference a."""
+        return self.p[b], self.c[a, b], self.tied[b], self.untied[a]
 
 
 def _pair_counts(means: np.ndarray) -> _PairCounts:
@@ -184,7 +191,8 @@ def rank_correlations(matrices: ScoresLike, variant: str = "b", alpha: float = 0
 
     Table: one row per ordered pair (measure_a = reference, measure_b = estimate) with tau
     (symmetric), tau_AP_a of b against a (``tau_ap``; it assumes an untied reference, so
-    tied systems in a count as discordant and even a = b may fall just below 1), and the
+    tied systems in a count as discordant and even a = b may fall just below 1; NaN where
+    a ties every system), and the
     symmetric tau_AP_b for ties in both rankings; ``parameters['threshold']`` is the
     significance threshold for the number of systems; ``details['matrix']`` the tau table.
     """

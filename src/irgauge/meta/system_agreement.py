@@ -10,7 +10,8 @@ matrix products of the (samples x topics) counts with per-topic values:
   for ties in either ranking);
 * tau_AP (Yilmaz, Aslam and Robertson 2008) of the ranking under B against the reference
   ranking under A, ties in B averaged over their orderings (``tau_ap_a`` of
-  :mod:`irgauge.meta.correlation`, equal to Yilmaz's tau_AP without ties); with
+  :mod:`irgauge.meta.correlation`, equal to Yilmaz's tau_AP without ties; NaN where A
+  ties every system); with
   H(m) = sum_{j<=m} 1/j, its sums over a tie group are harmonic-number differences, so it
   vectorises over the samples (:func:`irgauge.meta.correlation.tau_ap_of_parts`);
 * the largest rank change, |rank_A - rank_B| (rank 1 best, ties at their average rank);
@@ -75,12 +76,13 @@ def _compared(v: np.ndarray) -> Tuple[np.ndarray, np.ndarray]:
 
 def tau_ap_rows(x: np.ndarray, y: np.ndarray, compared=None) -> np.ndarray:
     """tau_AP of each row of ``y`` (estimate) against the row of ``x`` (reference), ties in
-    y averaged (as :func:`irgauge.meta.correlation.tau_ap_a`); ``compared``: the
-    :func:`_compared` of x and of y, where the caller has them."""
+    y averaged (as :func:`irgauge.meta.correlation.tau_ap_a`; NaN where the row of x ties
+    every system); ``compared``: the :func:`_compared` of x and of y, where the caller
+    has them."""
     (above_x, _), (above_y, tied_y) = compared or (_compared(x), _compared(y))
     p = 1 + above_y.sum(axis=2)
     c = (above_y & above_x).sum(axis=2)
-    return tau_ap_of_parts(p, c, tied_y.sum(axis=2))
+    return tau_ap_of_parts(p, c, tied_y.sum(axis=2), above_x.any(axis=(1, 2)))
 
 
 def average_ranks(v: np.ndarray, compared=None) -> np.ndarray:

@@ -23,6 +23,9 @@ INF = math.inf
 _SLACK = 1e-9  # rounding beyond a range's end that is still read as the end
 
 _TIED = "a ranking ties every system, so the rank correlation is 0/0"
+# tau_AP's C(i) counts the systems the reference ranks above the i-th: with no order in it
+# every C(i) is 0, which the formula would read as complete disagreement (-1)
+_REFERENCE_TIED = "the reference ranking ties every system, so tau_AP has no order to agree with"
 _CONSTANT = "the pair's per-topic differences are constant (sd 0)"
 _NOT_REACHED = (
     "no difference reaches the required level (discpower: no pair significant "
@@ -35,7 +38,7 @@ _NO_INTERVAL = (
 )
 REASONS: Dict[str, str] = {
     "tau": _TIED,
-    "tau_ap": _TIED,
+    "tau_ap": _REFERENCE_TIED,
     "tau_ap_b": _TIED,
     "phi": _TIED,
     "sd": "one halving only (the sd needs two), or " + _TIED,
