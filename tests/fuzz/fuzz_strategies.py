@@ -122,7 +122,9 @@ def layouts(hostile: bool = True) -> st.SearchStrategy:
 
 def render(lines: List[List[bytes]], fmt: FileFormat, layout: Layout, cut: int = 0) -> bytes:
     """The file's bytes; ``cut`` picks where a "gzip-cut" file ends."""
-    ends = {"lf": [b"\n"], "crlf": [b"\r\n"], "cr": [b"\r"], "mixed": [b"\n", b"\r\n", b"\r"]}
+    # mixed: a CR is always followed by a CR (of "\r" or "\r\n"), never by the LF of an empty
+    # line's end, which would make one CRLF of two line ends (a line fewer than the plain file)
+    ends = {"lf": [b"\n"], "crlf": [b"\r\n"], "cr": [b"\r"], "mixed": [b"\n", b"\r", b"\r\n"]}
     choice = ends[layout.line_end]
     text = b"".join(
         fmt.separator.join(fields) + choice[i % len(choice)] for i, fields in enumerate(lines)
