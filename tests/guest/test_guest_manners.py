@@ -193,10 +193,10 @@ GLOBAL_SETTERS = {
     "keep_arrays_on_heap(": {"cli/_process.py"},
     "apply_process_settings(": {"cli/_process.py", "cli/__init__.py", "cli/cmd_trec_eval.py"},
     "install_signal_handlers(": {"cli/__init__.py", "cli/cmd_trec_eval.py"},
-    # atomic.py holds the stop signals while outputs are renamed, then puts each handler
-    # back and delivers what came meanwhile (held_stop_signals)
+    # stops.py holds the stop signals while outputs are renamed or a lock is held, then
+    # puts each handler back and delivers what came meanwhile (held_stop_signals)
     # (processes.py: in eval's forked worker processes only, never in the caller's)
-    "signal.signal(": {"cli/__init__.py", "io/atomic.py", "evaluation/processes.py"},
+    "signal.signal(": {"cli/__init__.py", "io/stops.py", "evaluation/processes.py"},
     # the console scripts' hold of Ctrl-C: in __init__ for python -m irgauge alone
     "import irgauge_console": {"__init__.py"},
     "from irgauge_console": {"__main__.py"},

@@ -22,7 +22,7 @@ import pytest
 
 from irgauge import cli
 from irgauge.errors import OutputError
-from irgauge.io import atomic, staging
+from irgauge.io import atomic, staging, stops
 from irgauge.report import style
 from tests.conftest import console_stop_handlers, slow_after
 
@@ -426,7 +426,7 @@ def test_held_signals_reach_the_hosts_handler_after_the_block():
 
     previous = signal.signal(signal.SIGHUP, host)
     try:
-        with atomic.held_stop_signals():
+        with stops.held_stop_signals():
             signal.raise_signal(signal.SIGHUP)
             assert got == []
         assert got == [signal.SIGHUP] and signal.getsignal(signal.SIGHUP) is host

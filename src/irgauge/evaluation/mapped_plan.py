@@ -34,6 +34,7 @@ from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
 
 from irgauge.errors import InputError
 from irgauge.io import scratch
+from irgauge.io.stops import held_lock
 
 # each array's bytes start on a multiple of this (a cache line; numpy wants its dtype's
 # alignment, at most 16)
@@ -93,13 +94,13 @@ _INHERITED: Dict[int, Any] = {}
 def inherited(plan: Any) -> Iterator[InheritedPlan]:
     """``plan`` registered under a new key while the context lasts: processes forked
     within it resolve the key to their copy of the plan (:func:`plan_of`)."""
-    with _LOCK:
+    with held_lock(_LOCK):
         key = max(_INHERITED, default=0) + 1
         _INHERITED[key] = plan
     try:
         yield InheritedPlan(key)
     finally:
-        with _LOCK:
+        with held_lock(_LOCK):
             del _INHERITED[key]
 
 
@@ -173,7 +174,7 @@ class AwaitedPlan:
     def resolve(self) -> Any:
         """The plan, once published (loaded once per process)."""
         self._published.wait()
-        with _LOCK:
+        with held_lock(_LOCK):
             if not self._loaded:
                 with open(os.path.join(self.folder, HANDLE_FILE), "rb") as f:
                     self._loaded.append(_load(pickle.load(f)))
@@ -340,7 +341,7 @@ def plan_of(plan: Any) -> Any:
         return found.resolve() if isinstance(found, AwaitedPlan) else found
     if not isinstance(plan, MappedPlan):
         return plan
-    with _LOCK:
+    with held_lock(_LOCK):
         if not plan._loaded:
             plan._loaded.append(_load(plan))
         return plan._loaded[0]

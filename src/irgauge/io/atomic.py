@@ -35,15 +35,14 @@ import contextlib
 import errno
 import os
 import shutil
-import signal
 import stat
 from pathlib import Path
 from typing import Any, Dict, Iterator, List, Optional, Tuple, Union
 
 from irgauge.errors import InputError, OutputError
 from irgauge.io.noted_inputs import input_named_by, inputs_noted
-from irgauge.io import output_scope, stops
-from irgauge.io.stops import STOP_SIGNALS
+from irgauge.io import output_scope
+from irgauge.io.stops import held_stop_signals
 
 PathLike = Union[str, os.PathLike]
 STDOUT = "-"  # an output file named so is standard output
@@ -54,60 +53,6 @@ _KINDS = (
     (stat.S_ISBLK, "a block device"),
     (stat.S_ISLNK, "a symbolic link that leads back to itself"),
 )
-
-
-@contextlib.contextmanager
-def held_stop_signals() -> Iterator[List[int]]:
-    """Hold SIGINT, SIGTERM and SIGHUP while the block runs, then deliver them (in the order
-    they came) to the handlers they had. Only the main thread runs Python's signal handlers
-    and can change them; elsewhere nothing is held, nor needs to be. A signal ignored, or
-    handled outside Python, is left alone; one with the default action ends the process
-    after the block instead of in it. A stop the console script kept back (see
-    :mod:`irgauge.io.stops`) is raised at the block's end.
-
-    The handlers are swapped one by one, so a signal can come while some are swapped and
-    others not: each handler is noted before it is swapped, and the holding one, once the
-    block has ended, passes a signal to the handler it replaced (one put back late, after
-    another handler's exception cut the putting back short, still acts as it did)."""
-    held: List[int] = []
-    previous: Dict[int, Any] = {}
-    holding = [True]
-
-    def hold(signum: int, frame: Any) -> None:
-        if holding[0]:
-            held.append(signum)
-        else:
-            _deliver(previous[signum], signum, frame)
-
-    try:
-        for name in STOP_SIGNALS:
-            number: Optional[int] = getattr(signal, name, None)
-            handler = signal.getsignal(number) if number is not None else None
-            if number is None or handler is None or handler == signal.SIG_IGN:
-                continue
-            previous[number] = handler
-            try:
-                signal.signal(number, hold)
-            except ValueError:  # not the main thread, where no handler runs
-                del previous[number]
-                break
-        yield held
-    finally:
-        holding[0] = False
-        for number, handler in previous.items():
-            signal.signal(number, handler)
-        for number in dict.fromkeys(held):
-            signal.raise_signal(number)
-        stops.checkpoint()
-
-
-def _deliver(handler: Any, signum: int, frame: Any) -> None:
-    """Act on ``signum`` as ``handler`` (a function, or the default action) would."""
-    if callable(handler):
-        handler(signum, frame)
-    elif handler == signal.SIG_DFL:
-        signal.signal(signum, signal.SIG_DFL)
-        signal.raise_signal(signum)
 
 
 def _reason(err: OSError) -> str:

@@ -14,6 +14,7 @@ from typing import Any, BinaryIO, Dict, Iterator, List, Optional, Tuple
 
 from irgauge.errors import InputError
 from irgauge.io.file_names import PathLike
+from irgauge.io.stops import held_lock
 
 STDIN = "-"
 
@@ -30,16 +31,16 @@ def input_scope() -> Iterator[None]:
     """Note the inputs opened inside (the CLI opens one per command); the previous scope
     (or none) is restored on exit."""
     global _INPUTS
-    with _INPUTS_LOCK:
+    with held_lock(_INPUTS_LOCK):
         previous, _INPUTS = _INPUTS, {}
-    with _STREAMS_LOCK:
+    with held_lock(_STREAMS_LOCK):
         streams_before = dict(_STREAMS)
     try:
         yield
     finally:
-        with _INPUTS_LOCK:
+        with held_lock(_INPUTS_LOCK):
             _INPUTS = previous
-        with _STREAMS_LOCK:
+        with held_lock(_STREAMS_LOCK):
             _STREAMS.clear()
             _STREAMS.update(streams_before)
 
@@ -58,7 +59,7 @@ def note_input(path: PathLike, handle: Any = None) -> None:
         except (OSError, AttributeError, ValueError):
             return
         key = (info.st_dev, info.st_ino)
-    with _INPUTS_LOCK:
+    with held_lock(_INPUTS_LOCK):
         if _INPUTS is None:
             return
         if key == _STDIN_KEY and key in _INPUTS:
@@ -71,13 +72,13 @@ def note_input(path: PathLike, handle: Any = None) -> None:
 
 def input_named_by(info: os.stat_result) -> Optional[str]:
     """The path of the current scope's input that is the file ``info`` describes, or None."""
-    with _INPUTS_LOCK:
+    with held_lock(_INPUTS_LOCK):
         return (_INPUTS or {}).get((info.st_dev, info.st_ino))
 
 
 def inputs_noted() -> Dict[Tuple[int, int], str]:
     """A copy of the current scope's inputs ((st_dev, st_ino) -> path)."""
-    with _INPUTS_LOCK:
+    with held_lock(_INPUTS_LOCK):
         return dict(_INPUTS or {})
 
 
@@ -91,7 +92,7 @@ _STREAMS_LOCK = allocate_lock()
 def opened_stream(name: str) -> Optional["Stream"]:
     """The stream already opened for ``name``; for ``-`` a new one on standard input (noted
     as an input); None for a path not opened as a stream yet."""
-    with _STREAMS_LOCK:
+    with held_lock(_STREAMS_LOCK):
         found = _STREAMS.get(name)
     if found is not None or name != STDIN:
         return found
@@ -102,7 +103,7 @@ def opened_stream(name: str) -> Optional["Stream"]:
 def stream_opened(name: str, raw: BinaryIO) -> "Stream":
     """``raw``, a stream that cannot seek, as the one reader of ``name`` in the scope."""
     stream = Stream(raw)
-    with _STREAMS_LOCK:
+    with held_lock(_STREAMS_LOCK):
         _STREAMS[name] = stream
     return stream
 
@@ -149,7 +150,7 @@ class Stream:
 
     def close(self) -> None:
         """Closes the stream; its path is no longer open (a later read of it starts anew)."""
-        with _STREAMS_LOCK:
+        with held_lock(_STREAMS_LOCK):
             for name in [n for n, s in _STREAMS.items() if s is self]:
                 del _STREAMS[name]
         self.raw.close()

@@ -30,7 +30,7 @@ The commit (:meth:`Outputs.commit`):
 4. removes what was replaced and fsyncs the folders renamed into.
 
 Stop signals are held from step 1 to 4 and delivered after it
-(:func:`irgauge.io.atomic.held_stop_signals`), so that a signal never leaves some outputs
+(:func:`irgauge.io.stops.held_stop_signals`), so that a signal never leaves some outputs
 new and others old: one that arrives before the commit leaves the previous state, one that
 arrives during it takes effect once all outputs are new. A power loss in step 3 can still
 leave some outputs renamed and others not (each one whole: the previous file or the new
@@ -106,7 +106,7 @@ class Outputs:
         real, info = atomic.check_file_target(shown)
         if info is not None and stat.S_ISCHR(info.st_mode):
             return real
-        with atomic.held_stop_signals():  # known to the cleanup once it exists
+        with stops.held_stop_signals():  # known to the cleanup once it exists
             fd, tmp = atomic.create_temp(shown, real.parent, real.name)
             os.close(fd)
             self._files.append((Path(tmp), shown))
@@ -124,7 +124,7 @@ class Outputs:
             atomic.make_folders(shown)
             return Path(shown)
         out, _ = atomic.check_folder_target(shown)
-        with atomic.held_stop_signals():  # known to the cleanup once made
+        with stops.held_stop_signals():  # known to the cleanup once made
             self._created += atomic.make_folders(out)
             stage = atomic.make_temp_folder(shown, out, "irgauge")
             self._folders.append((stage, shown, tuple(last), replace_any))
@@ -158,7 +158,7 @@ class Outputs:
         """Remove a staged file or folder (:meth:`file`, :meth:`folder`, :meth:`replacing`)
         that a failed step leaves unfinished, so that the commit does not take it."""
         staged = Path(staged)
-        with atomic.held_stop_signals():
+        with stops.held_stop_signals():
             for item in [f for f in self._files if f[0] == staged]:
                 self._files.remove(item)
                 atomic.remove_file(str(staged))
@@ -238,7 +238,7 @@ class Outputs:
     def commit(self) -> None:
         """Rename every staged output into place, all or none (see the module)."""
         stops.checkpoint()  # a stop kept back while an error was handled: none commits
-        with atomic.held_stop_signals():
+        with stops.held_stop_signals():
             moves = self._plan()
             for staged, target in moves:
                 _as_output_error(target, atomic.sync_tree, staged)
@@ -267,7 +267,7 @@ class Outputs:
         folders only; nothing a second time."""
         if self._removed:
             return
-        with atomic.held_stop_signals():
+        with stops.held_stop_signals():
             for staged, _ in self._files:
                 atomic.remove_file(str(staged))
             for stage, _, _, _ in self._folders:

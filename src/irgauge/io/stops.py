@@ -26,8 +26,9 @@ from __future__ import annotations
 
 import _thread
 import contextlib
+import signal
 import sys
-from typing import Iterator, List, Optional
+from typing import Any, Dict, Iterator, List, Optional
 
 STOP_SIGNALS = ("SIGINT", "SIGTERM", "SIGHUP")  # what stops a command (Ctrl-C, kill, hang-up)
 
@@ -94,3 +95,69 @@ def reset() -> None:
     """Forget any stop: the handlers are (re)installed, and no command has run since."""
     _STATE[0] = BEFORE
     _REQUESTED.clear()
+
+
+@contextlib.contextmanager
+def held_stop_signals() -> Iterator[List[int]]:
+    """Hold SIGINT, SIGTERM and SIGHUP while the block runs, then deliver them (in the order
+    they came) to the handlers they had. Only the main thread runs Python's signal handlers
+    and can change them; elsewhere nothing is held, nor needs to be. A signal ignored, or
+    handled outside Python, is left alone; one with the default action ends the process
+    after the block instead of in it. A stop the console script kept back (see
+    :mod:`irgauge.io.stops`) is raised at the block's end.
+
+    The handlers are swapped one by one, so a signal can come while some are swapped and
+    others not: each handler is noted before it is swapped, and the holding one, once the
+    block has ended, passes a signal to the handler it replaced (one put back late, after
+    another handler's exception cut the putting back short, still acts as it did)."""
+    held: List[int] = []
+    previous: Dict[int, Any] = {}
+    holding = [True]
+
+    def hold(signum: int, frame: Any) -> None:
+        if holding[0]:
+            held.append(signum)
+        else:
+            _deliver(previous[signum], signum, frame)
+
+    try:
+        for name in STOP_SIGNALS:
+            number: Optional[int] = getattr(signal, name, None)
+            handler = signal.getsignal(number) if number is not None else None
+            if number is None or handler is None or handler == signal.SIG_IGN:
+                continue
+            previous[number] = handler
+            try:
+                signal.signal(number, hold)
+            except ValueError:  # not the main thread, where no handler runs
+                del previous[number]
+                break
+        yield held
+    finally:
+        holding[0] = False
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+        for number in dict.fromkeys(held):
+            signal.raise_signal(number)
+        checkpoint()
+
+
+@contextlib.contextmanager
+def held_lock(lock: Any) -> Iterator[None]:
+    """``lock`` taken for the block, the stop signals held with it (:func:`held_stop_signals`)
+    and raised once it is released. A with statement's exit is not safe from a signal
+    handler's exception: a stop raised as the block ends, before the exit runs, leaves a
+    plain lock taken, and the next taker on the stop's way out (an input scope's or a
+    plan's own exit) waits for it forever. Every lock irgauge takes again on the way out is
+    taken here."""
+    with held_stop_signals(), lock:
+        yield
+
+
+def _deliver(handler: Any, signum: int, frame: Any) -> None:
+    """Act on ``signum`` as ``handler`` (a function, or the default action) would."""
+    if callable(handler):
+        handler(signum, frame)
+    elif handler == signal.SIG_DFL:
+        signal.signal(signum, signal.SIG_DFL)
+        signal.raise_signal(signum)

@@ -79,7 +79,7 @@ def worker_pool(workers: int) -> Iterator["ThreadPoolExecutor"]:
       running when the cleanup of a stop removes the command's staged outputs."""
     from concurrent.futures import ThreadPoolExecutor
 
-    from irgauge.io.atomic import held_stop_signals
+    from irgauge.io.stops import held_stop_signals
 
     class _InContext(ThreadPoolExecutor):
         def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> "Future[Any]":
